@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import compression from 'compression';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from './context';
+import { errorHandler, notFoundApi } from './lib/errors';
+import { sessionMiddleware } from './lib/session';
+import { healthRoutes } from './modules/health/routes';
+import { apiModules } from './modules';
+
+export function createApp(ctx: AppContext): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', 'strong');
+  if (ctx.config.TRUST_PROXY) app.set('trust proxy', 1);
+
+  app.use(
+    pinoHttp({
+      logger: ctx.log,
+      genReqId: (req, res) => {
+        const id = (req.headers['x-request-id'] as string | undefined) ?? randomUUID();
+        res.setHeader('x-request-id', id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    }),
+  );
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: true,
+        directives: {
+          // The checkout loads the payment provider's tokenising script (Accept.js) from its host.
+          'script-src': ["'self'", 'https://js.authorize.net', 'https://jstest.authorize.net'],
+          'frame-src': ["'self'", 'https://js.authorize.net', 'https://jstest.authorize.net'],
+          'connect-src': ["'self'", 'https://api2.authorize.net', 'https://apitest.authorize.net'],
+          'img-src': ["'self'", 'data:', 'blob:'],
+          'upgrade-insecure-requests': ctx.config.isProduction ? [] : null,
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.use(compression());
+
+  app.use(healthRoutes(ctx));
+
+  // Static pictures: /api/public/{filename} (catalogue art) and /uploads/... (staff uploads).
+  app.use('/api/public', express.static(ctx.config.PUBLIC_DIR, { maxAge: '7d', fallthrough: false }));
+  app.use('/uploads', express.static(ctx.config.UPLOADS_DIR, { maxAge: '1d', fallthrough: false }));
+
+  // Writes are JSON only, with a body limit.
+  app.use('/api', express.json({ limit: '100kb', strict: true }));
+  app.use('/api', (req, _res, next) => {
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    if (['POST', 'PUT', 'PATCH'].includes(req.method) && hasBody && !req.is('application/json')) {
+      next(Object.assign(new Error('Requests with a body must be sent as JSON (Content-Type: application/json).'), { status: 415, expose: true }));
+      return;
+    }
+    next();
+  });
+  app.use('/api', sessionMiddleware(ctx));
+  for (const mount of apiModules) app.use('/api', mount(ctx));
+  app.use('/api', notFoundApi);
+
+  serveSpa(app, ctx.config.WEB_DIST);
+  app.use(errorHandler);
+  return app;
+}
+
+/** The built SPA with history fallback: any non-API GET that is not a file gets index.html. */
+function serveSpa(app: Express, dist: string): void {
+  const index = path.join(dist, 'index.html');
+  app.use('/assets', express.static(path.join(dist, 'assets'), { immutable: true, maxAge: '1y', fallthrough: false }));
+  app.use(express.static(dist, { index: false, maxAge: '1h' }));
+  app.get(/^(?!\/api\/).*/, (req, res, next) => {
+    if (!req.accepts('html')) return next();
+    if (!fs.existsSync(index)) {
+      res.status(503).type('text/plain').send('The storefront has not been built yet: run `npm run build`.');
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(index);
+  });
+}

@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { baseEnvShape, loadEnv, optionalString } from '@nh/shared/server';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** Repository root, from api/src (tsx) or api/dist (built). */
+export const REPO_ROOT = path.resolve(here, '../..');
+
+export const DEV_ADMIN_PASSWORD = 'nurture-admin';
+const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me';
+
+const schema = z
+  .object({
+    ...baseEnvShape,
+    PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+    HOST: z.string().default('0.0.0.0'),
+    ADMIN_PASSWORD: optionalString(),
+    SESSION_SECRET: optionalString(),
+    /** Built SPA folder served with history fallback. */
+    WEB_DIST: z.string().default(path.join(REPO_ROOT, 'web/dist')),
+    /** Product pictures served at /api/public/{filename}. */
+    PUBLIC_DIR: z.string().default(path.join(REPO_ROOT, 'api/public')),
+    /** User uploads served at /uploads/... */
+    UPLOADS_DIR: z.string().default(path.join(REPO_ROOT, '.local/uploads')),
+    /** Seconds a catalogue response may be reused from the in-process cache. */
+    CATALOG_CACHE_SECONDS: z.coerce.number().min(0).default(5),
+    TRUST_PROXY: z.preprocess((v) => v === 'true' || v === '1', z.boolean()).default(false),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return;
+    if (!env.ADMIN_PASSWORD) ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'is required when NODE_ENV=production' });
+    if (!env.SESSION_SECRET) ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required when NODE_ENV=production' });
+  });
+
+export type ApiConfig = ReturnType<typeof loadApiConfig>;
+
+export function loadApiConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = loadEnv(schema, env);
+  return {
+    ...parsed,
+    ADMIN_PASSWORD: parsed.ADMIN_PASSWORD ?? DEV_ADMIN_PASSWORD,
+    SESSION_SECRET: parsed.SESSION_SECRET ?? DEV_SESSION_SECRET,
+    isProduction: parsed.NODE_ENV === 'production',
+  };
+}

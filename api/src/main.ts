@@ -1,0 +1,53 @@
+import { createServer } from 'node:http';
+import { configureShop } from '@nh/shared';
+import { createDb, createLogger, createRedis, exitOnStartupError } from '@nh/shared/server';
+import { createApp } from './app';
+import { loadApiConfig } from './config';
+import type { AppContext } from './context';
+
+async function start(): Promise<void> {
+  const config = loadApiConfig();
+  configureShop({
+    name: config.SHOP_NAME,
+    supportEmail: config.SHOP_SUPPORT_EMAIL,
+    supportPhone: config.SHOP_SUPPORT_PHONE,
+    supportHours: config.SHOP_SUPPORT_HOURS,
+  });
+  const log = createLogger('api', config.LOG_LEVEL);
+  const db = createDb({ url: config.DATABASE_URL, max: 20, applicationName: 'nurture-home-api' });
+  await db.$client.query('select 1');
+  const redis = createRedis(config.REDIS_URL);
+  redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection problem'));
+
+  const ctx: AppContext = { config, db, redis, log };
+  const app = createApp(ctx);
+  const server = createServer(app);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, resolve);
+  });
+  log.info({ port: config.PORT }, `API listening on http://localhost:${config.PORT}`);
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => {
+      log.warn('in-flight requests did not finish in 15s; exiting');
+      process.exit(1);
+    }, 15_000);
+    force.unref();
+    server.close(async () => {
+      await Promise.allSettled([db.$client.end(), redis.quit()]);
+      log.info('stopped');
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+start().catch((error) => exitOnStartupError('api', error));

@@ -1,0 +1,50 @@
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { inject } from 'vitest';
+import '@nh/shared/server/testing/provided';
+import { createDb, createLogger, createRedis } from '@nh/shared/server';
+import { createApp } from '../../src/app';
+import { loadApiConfig } from '../../src/config';
+import type { AppContext } from '../../src/context';
+
+export interface TestApi {
+  url: string;
+  ctx: AppContext;
+  /** fetch against the test API; JSON bodies are serialised and sent with a JSON content type. */
+  request: (path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }) => Promise<Response>;
+  close: () => Promise<void>;
+}
+
+/** Starts the real API (real Postgres test database, real Redis) on a free port. */
+export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
+  const config = loadApiConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATABASE_URL: inject('databaseUrl'),
+    REDIS_URL: inject('redisUrl'),
+    QUEUE_PREFIX: inject('queuePrefix'),
+    PORT: '0',
+    ...env,
+  });
+  const db = createDb({ url: config.DATABASE_URL, max: 10 });
+  const redis = createRedis(config.REDIS_URL);
+  const ctx: AppContext = { config, db, redis, log: createLogger('api-test', config.LOG_LEVEL) };
+  const server: Server = createServer(createApp(ctx));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    ctx,
+    request: (path, init = {}) =>
+      fetch(url + path, {
+        method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+        headers: init.body === undefined ? init.headers : { 'content-type': 'application/json', ...init.headers },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      }),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.allSettled([db.$client.end(), redis.quit()]);
+    },
+  };
+}

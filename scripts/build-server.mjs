@@ -1,0 +1,31 @@
+// Bundles the server entry points (API, workers, migrate, seed) with esbuild: TypeScript sources of
+// the workspaces are compiled in, npm packages stay external and load from node_modules.
+import { build } from 'esbuild';
+
+const entries = {
+  'api/dist/main': 'api/src/main.ts',
+  'workers/dist/main': 'workers/src/main.ts',
+  'migrations/dist/migrate': 'migrations/src/migrate.ts',
+  'migrations/dist/seed': 'migrations/src/seed.ts',
+};
+
+await build({
+  entryPoints: Object.entries(entries).map(([out, input]) => ({ out, in: input })),
+  outdir: '.',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  sourcemap: true,
+  logLevel: 'warning',
+  // Workspace packages are source, so bundle them; everything else is a real dependency.
+  plugins: [
+    {
+      name: 'bundle-workspaces',
+      setup(b) {
+        b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@nh/') ? undefined : { path: args.path, external: true }));
+      },
+    },
+  ],
+});
+console.log('server bundles written:', Object.keys(entries).map((e) => `${e}.js`).join(', '));

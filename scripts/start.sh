@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# `npm start`: install, build, migrate, seed an empty database, then run the API (serving the built SPA)
+# and the worker process together. Ctrl-C (or SIGTERM) stops both.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm ci --no-audit --no-fund
+npm run build
+node migrations/dist/migrate.js
+node migrations/dist/seed.js
+node api/dist/main.js & api=$!
+node workers/dist/main.js & worker=$!
+trap 'kill -TERM $api $worker 2>/dev/null; wait $api $worker' INT TERM
+wait -n $api $worker
+status=$?
+kill -TERM $api $worker 2>/dev/null || true
+wait || true
+exit $status

@@ -1,0 +1,5 @@
+// Browser-safe entry point of @nh/shared: constants, money, pricing, contracts.
+export * from './constants';
+export * from './money';
+export * from './cart';
+export * from './jobs';

@@ -1,0 +1,26 @@
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+export type Db = NodePgDatabase<Schema> & { $client: pg.Pool };
+/** A database handle or an open transaction: repositories accept either. */
+export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+
+// numeric comes back as a string (money columns convert it themselves); int8 counts as numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export interface DbOptions {
+  url: string;
+  max?: number;
+  applicationName?: string;
+}
+
+export function createDb({ url, max = 10, applicationName = 'nurture-home' }: DbOptions): Db {
+  const pool = new pg.Pool({ connectionString: url, max, application_name: applicationName });
+  // An idle client that errors (server restart) must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  return drizzle({ client: pool, schema, casing: 'snake_case' }) as Db;
+}
+
+export { schema };

@@ -1,0 +1,398 @@
+/**
+ * The database schema: every entity of both spec documents, plus what the design adds (outbox,
+ * exports, email log, idempotency keys). Column names are snake_case in SQL (the client and
+ * drizzle-kit both use `casing: 'snake_case'`); money columns are integer cents in code.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import { money } from './money-column';
+
+// ---------------------------------------------------------------- enumerations
+export const productStatus = pgEnum('product_status', ['active', 'inactive', 'out_of_stock']);
+export const orderStatus = pgEnum('order_status', ['pending', 'processing', 'shipped', 'delivered', 'cancelled']);
+export const subscriptionStatus = pgEnum('subscription_status', ['active', 'paused', 'cancelled', 'expired']);
+export const subscriptionInterval = pgEnum('subscription_interval', ['monthly', 'quarterly', 'biannual', 'annual']);
+export const paymentStatus = pgEnum('payment_status', ['pending', 'approved', 'declined', 'error', 'refunded']);
+
+const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
+
+// ---------------------------------------------------------------- shared JSON shapes
+export interface Address {
+  address: string;
+  city: string;
+  state: string;
+  zip: string;
+}
+export interface ProductVariant {
+  label: string;
+  price: string;
+  sku: string;
+}
+/** One line of an order or subscription, priced by the server from the catalogue. */
+export interface LineItem {
+  productId: number;
+  productName: string;
+  variantSku: string | null;
+  sku: string | null;
+  itemNumber: string | null;
+  quantity: number;
+  /** Unit price, two-decimal string as the spec's payloads show it. */
+  price: string;
+}
+export interface Faq {
+  q: string;
+  a: string;
+}
+export interface InternalLink {
+  anchor: string;
+  href: string;
+}
+
+// ---------------------------------------------------------------- catalogue
+export const categories = pgTable('categories', {
+  id: serial().primaryKey(),
+  name: text().notNull(),
+  slug: text().notNull().unique(),
+  description: text(),
+  image: text(),
+  createdAt: createdAt(),
+});
+
+export const products = pgTable(
+  'products',
+  {
+    id: serial().primaryKey(),
+    name: text().notNull(),
+    slug: text().notNull().unique(),
+    description: text(),
+    shortDescription: text(),
+    price: money(10).notNull(),
+    compareAtPrice: money(10),
+    images: text().array().notNull().default(sql`'{}'::text[]`),
+    categoryId: integer().references(() => categories.id, { onDelete: 'set null' }),
+    status: productStatus().notNull().default('active'),
+    inventory: integer().notNull().default(0),
+    weight: numeric({ precision: 8, scale: 2 }),
+    itemNumber: text(),
+    sku: text(),
+    upc: text(),
+    caseUpc: text(),
+    size: text(),
+    caseCount: integer(),
+    ingredients: text().array().notNull().default(sql`'{}'::text[]`),
+    features: text().array().notNull().default(sql`'{}'::text[]`),
+    uses: text().array().notNull().default(sql`'{}'::text[]`),
+    benefits: text().array().notNull().default(sql`'{}'::text[]`),
+    instructions: text(),
+    cautions: text(),
+    kitContents: text().array().notNull().default(sql`'{}'::text[]`),
+    isStarterKit: boolean().notNull().default(false),
+    isBestseller: boolean().notNull().default(false),
+    isRefill: boolean().notNull().default(false),
+    isFragranceFree: boolean().notNull().default(false),
+    variants: jsonb().$type<ProductVariant[]>().notNull().default([]),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index().on(t.categoryId),
+    check('products_inventory_not_negative', sql`${t.inventory} >= 0`),
+    check('products_price_not_negative', sql`${t.price} >= 0`),
+  ],
+);
+
+export const reviews = pgTable(
+  'reviews',
+  {
+    id: serial().primaryKey(),
+    productId: integer()
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    customerName: text().notNull(),
+    customerEmail: text().notNull(),
+    rating: integer().notNull(),
+    title: text(),
+    comment: text().notNull(),
+    verified: boolean().notNull().default(false),
+    orderId: uuid(),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.productId, t.createdAt), check('reviews_rating_range', sql`${t.rating} between 1 and 5`)],
+);
+
+export const blogPosts = pgTable(
+  'blog_posts',
+  {
+    id: serial().primaryKey(),
+    title: text().notNull(),
+    slug: text().notNull().unique(),
+    excerpt: text(),
+    content: text().notNull(),
+    image: text(),
+    author: text(),
+    readTime: integer(),
+    category: text(),
+    published: boolean().notNull().default(false),
+    metaTitle: text(),
+    metaDescription: text(),
+    targetKeywords: text().array().notNull().default(sql`'{}'::text[]`),
+    faqs: jsonb().$type<Faq[]>().notNull().default([]),
+    internalLinks: jsonb().$type<InternalLink[]>().notNull().default([]),
+    schemaJsonLd: jsonb().$type<unknown[]>().notNull().default([]),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index().on(t.published, t.createdAt)],
+);
+
+export const ingredients = pgTable('ingredients', {
+  id: serial().primaryKey(),
+  name: text().notNull().unique(),
+  description: text(),
+  ewgRating: integer(),
+  safetyInfo: text(),
+  source: text(),
+  function: text(),
+  createdAt: createdAt(),
+});
+
+export const impactStats = pgTable('impact_stats', {
+  id: serial().primaryKey(),
+  bottlesSaved: integer().notNull().default(0),
+  chemicalsAvoided: integer().notNull().default(0),
+  homesHelped: integer().notNull().default(0),
+  updatedAt: updatedAt(),
+});
+
+export const newsletterSubscribers = pgTable('newsletter_subscribers', {
+  id: serial().primaryKey(),
+  email: text().notNull().unique(),
+  subscribedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+// ---------------------------------------------------------------- accounts
+export const users = pgTable('users', {
+  id: uuid().primaryKey().defaultRandom(),
+  email: text().notNull().unique(),
+  firstName: text(),
+  lastName: text(),
+  profileImageUrl: text(),
+  /** scrypt hash for the built-in sign-in; null for users from an outside identity provider. */
+  passwordHash: text(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** Layout expected by connect-pg-simple (express-session store). */
+export const sessions = pgTable(
+  'sessions',
+  {
+    sid: varchar().primaryKey(),
+    sess: jsonb().notNull(),
+    expire: timestamp({ precision: 6 }).notNull(),
+  },
+  (t) => [index('IDX_session_expire').on(t.expire)],
+);
+
+// ---------------------------------------------------------------- orders and payments
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    userId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    /** Card provider's subscription id (ARB), when the provider schedules the billing itself. */
+    authnetSubscriptionId: text(),
+    /** Card provider's customer profile (CIM) id; renewals charge this profile. */
+    authnetCustomerProfileId: text(),
+    authnetPaymentProfileId: text(),
+    customerEmail: text().notNull(),
+    customerName: text().notNull(),
+    items: jsonb().$type<LineItem[]>().notNull(),
+    interval: subscriptionInterval().notNull().default('monthly'),
+    intervalCount: integer().notNull().default(1),
+    amount: money(10).notNull(),
+    discountPercent: integer().notNull().default(15),
+    nextBillingDate: timestamp({ withTimezone: true }).notNull(),
+    status: subscriptionStatus().notNull().default('active'),
+    shippingAddress: jsonb().$type<Address>(),
+    /** Consecutive declined renewals (dunning). */
+    failedAttempts: integer().notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    cancelledAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index().on(t.userId), index().on(t.status, t.nextBillingDate)],
+);
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    storeCode: varchar({ length: 10 }).notNull().default('NH'),
+    userId: uuid().references(() => users.id, { onDelete: 'set null' }),
+    customerEmail: text().notNull(),
+    customerName: text().notNull(),
+    customerPhone: text(),
+    shippingAddress: jsonb().$type<Address>().notNull(),
+    billingAddress: jsonb().$type<Address>(),
+    items: jsonb().$type<LineItem[]>().notNull(),
+    subtotal: money(10).notNull(),
+    /** Subscribe & Save plus promo discount (not in the first version's schema; kept for the summary). */
+    discount: money(10).notNull().default(0),
+    shipping: money(10).notNull(),
+    tax: money(10).notNull(),
+    total: money(10).notNull(),
+    promoCode: varchar({ length: 50 }),
+    status: orderStatus().notNull().default('pending'),
+    trackingNumber: text(),
+    carrier: text(),
+    deliveredDate: timestamp({ withTimezone: true }),
+    customerNotes: text(),
+    paymentTransactionId: text(),
+    subscriptionId: uuid().references(() => subscriptions.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    netsuiteOrderId: text(),
+    netsuiteCustomerId: text(),
+    /** pending | synced | failed | not_configured */
+    netsuiteSyncStatus: text().notNull().default('pending'),
+    netsuiteSyncError: text(),
+    netsuiteSyncedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index().on(t.storeCode, t.createdAt),
+    index().on(t.storeCode, t.status),
+    index().on(t.netsuiteSyncStatus),
+    index().on(t.customerEmail),
+  ],
+);
+
+export const paymentTransactions = pgTable(
+  'payment_transactions',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orderId: uuid().references(() => orders.id, { onDelete: 'set null' }),
+    subscriptionId: uuid().references(() => subscriptions.id, { onDelete: 'set null' }),
+    /** Provider's transaction id. */
+    authnetTransactionId: text(),
+    /** Stable invoice number per logical charge (ORD-…, SUB-<id>-<period>). */
+    invoiceNumber: varchar({ length: 20 }),
+    /** For renewals: the billing period (yyyy-MM-dd of the due date); unique per subscription. */
+    billingPeriod: text(),
+    amount: money(10).notNull(),
+    status: paymentStatus().notNull().default('pending'),
+    responseCode: text(),
+    responseMessage: text(),
+    cardType: text(),
+    cardLastFour: varchar({ length: 4 }),
+    environment: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index().on(t.orderId),
+    uniqueIndex('payment_transactions_subscription_period').on(t.subscriptionId, t.billingPeriod),
+  ],
+);
+
+export const promoCodes = pgTable('promo_codes', {
+  id: serial().primaryKey(),
+  code: varchar({ length: 50 }).notNull().unique(),
+  discountType: varchar({ length: 20 }).notNull(),
+  discountValue: integer().notNull(),
+  isActive: boolean().notNull().default(true),
+  /** Single-use codes (newsletter welcome) are spent by the first order that redeems them. */
+  singleUse: boolean().notNull().default(false),
+  redeemedAt: timestamp({ withTimezone: true }),
+  redeemedOrderId: uuid(),
+  createdAt: createdAt(),
+});
+
+/** Orders whose NetSuite sync failed after its last attempt. */
+export const failedSyncOrders = pgTable('netsuite_failed_syncs', {
+  orderId: uuid()
+    .primaryKey()
+    .references(() => orders.id, { onDelete: 'cascade' }),
+  payload: jsonb(),
+  errorMessage: text(),
+  attempts: integer().notNull().default(0),
+  lastAttemptAt: timestamp({ withTimezone: true }),
+});
+
+// ---------------------------------------------------------------- pipeline (design additions)
+/** Transactional outbox: written with the business row, relayed to BullMQ by the workers. */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    topic: text().notNull(),
+    payload: jsonb().notNull(),
+    createdAt: createdAt(),
+    publishedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index('outbox_unpublished').on(t.id).where(sql`${t.publishedAt} is null`)],
+);
+
+export const exports = pgTable('exports', {
+  id: uuid().primaryKey().defaultRandom(),
+  storeCode: varchar({ length: 10 }).notNull(),
+  /** queued | running | completed | failed */
+  status: text().notNull().default('queued'),
+  rowsDone: integer().notNull().default(0),
+  rowsTotal: integer(),
+  fileName: text(),
+  filePath: text(),
+  error: text(),
+  createdAt: createdAt(),
+  startedAt: timestamp({ withTimezone: true }),
+  finishedAt: timestamp({ withTimezone: true }),
+});
+
+export const emailLog = pgTable(
+  'email_log',
+  {
+    id: serial().primaryKey(),
+    kind: text().notNull(),
+    subjectId: text().notNull(),
+    toAddress: text().notNull(),
+    /** pending | sent | failed */
+    status: text().notNull().default('pending'),
+    messageId: text(),
+    error: text(),
+    createdAt: createdAt(),
+    sentAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [uniqueIndex('email_log_kind_subject').on(t.kind, t.subjectId)],
+);
+
+/** One row per checkout attempt key: a retry returns the stored answer instead of charging again. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    key: text().notNull(),
+    scope: text().notNull(),
+    requestHash: text().notNull(),
+    statusCode: integer(),
+    response: jsonb(),
+    createdAt: createdAt(),
+    completedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] })],
+);

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/** A configuration value that is wrong: reported as one line naming the variable, never a stack trace. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/nurture_home';
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
+const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
+/** An optional string variable where an empty value counts as unset. */
+export const optionalString = () => z.preprocess(emptyToUndefined, z.string().optional());
+
+/** Variables every process reads. */
+export const baseEnvShape = {
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: z.preprocess(emptyToUndefined, z.string().url().default(DEFAULT_DATABASE_URL)),
+  REDIS_URL: z.preprocess(emptyToUndefined, z.string().url().default(DEFAULT_REDIS_URL)),
+  /** Prefix of every BullMQ key (tests use their own so runs never share queues). */
+  QUEUE_PREFIX: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9_-]+$/).default('nh')),
+  SHOP_NAME: optionalString(),
+  SHOP_SUPPORT_EMAIL: optionalString(),
+  SHOP_SUPPORT_PHONE: optionalString(),
+  SHOP_SUPPORT_HOURS: optionalString(),
+};
+
+/** Parses the environment against `schema`; a failure names each bad variable on one line. */
+export function loadEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`);
+  throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+}
+
+/** Prints a start-up failure as one clear line and exits. */
+export function exitOnStartupError(processName: string, error: unknown): never {
+  const err = error as NodeJS.ErrnoException & { address?: string; port?: number };
+  let message = err instanceof Error ? err.message : String(error);
+  if (err.code === 'ECONNREFUSED') message = `cannot reach ${err.address ?? 'a service'}:${err.port ?? ''} (is PostgreSQL/Redis running? check DATABASE_URL and REDIS_URL)`;
+  if (err.code === 'EADDRINUSE') message = `port ${err.port ?? ''} is already in use (set PORT)`;
+  console.error(`[${processName}] ${message}`);
+  process.exit(1);
+}

@@ -1,0 +1,79 @@
+import { QueryClient, type QueryFunction } from '@tanstack/react-query';
+
+/** A non-OK answer: message is "{status}: {body text or status text}" (storefront spec §8). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: string,
+  ) {
+    super(message);
+  }
+  /** The `message` field of a JSON error body, when there is one. */
+  get serverMessage(): string | undefined {
+    try {
+      const parsed = JSON.parse(this.body) as { message?: unknown };
+      return typeof parsed.message === 'string' ? parsed.message : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+export async function throwIfResNotOk(res: Response): Promise<void> {
+  if (res.ok) return;
+  const text = (await res.text()) || res.statusText;
+  throw new ApiError(res.status, `${res.status}: ${text}`, text);
+}
+
+/** Every request carries cookies; a body is sent as JSON with a JSON content type. */
+export async function apiRequest(method: string, url: string, data?: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  const res = await fetch(url, {
+    method,
+    headers: data === undefined ? headers : { 'Content-Type': 'application/json', ...headers },
+    body: data === undefined ? undefined : JSON.stringify(data),
+    credentials: 'include',
+  });
+  await throwIfResNotOk(res);
+  return res;
+}
+
+/** Joins string/number key parts with '/', object parts become query parameters (null/undefined skipped). */
+export function urlFromQueryKey(queryKey: readonly unknown[]): string {
+  const parts: string[] = [];
+  const params = new URLSearchParams();
+  for (const part of queryKey) {
+    if (typeof part === 'string' || typeof part === 'number') parts.push(String(part));
+    else if (part && typeof part === 'object') {
+      for (const [key, value] of Object.entries(part)) if (value !== null && value !== undefined) params.append(key, String(value));
+    }
+  }
+  const query = params.toString();
+  return parts.join('/') + (query ? `?${query}` : '');
+}
+
+type UnauthorizedBehavior = 'returnNull' | 'throw';
+
+export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
+  return async ({ queryKey }) => {
+    const res = await fetch(urlFromQueryKey(queryKey), { credentials: 'include' });
+    if (on401 === 'returnNull' && res.status === 401) return null;
+    await throwIfResNotOk(res);
+    return (await res.json()) as T;
+  };
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        queryFn: getQueryFn({ on401: 'throw' }),
+        refetchInterval: false,
+        refetchOnWindowFocus: false,
+        staleTime: Infinity,
+        retry: false,
+      },
+      mutations: { retry: false },
+    },
+  });
+}
