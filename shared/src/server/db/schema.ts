@@ -322,6 +322,8 @@ export const promoCodes = pgTable('promo_codes', {
   singleUse: boolean().notNull().default(false),
   redeemedAt: timestamp({ withTimezone: true }),
   redeemedOrderId: uuid(),
+  /** Who a personal code was issued to (e.g. `newsletter:<subscriber id>`): one code per recipient. */
+  issuedFor: text().unique(),
   createdAt: createdAt(),
 });
 
