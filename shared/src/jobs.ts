@@ -10,6 +10,7 @@ export const OUTBOX_TOPICS = {
   newsletterSubscribed: 'newsletter.subscribed',
   subscriptionCreated: 'subscription.created',
   orderSyncRequested: 'order.sync-requested',
+  exportRequested: 'export.requested',
 } as const;
 export type OutboxTopic = (typeof OUTBOX_TOPICS)[keyof typeof OUTBOX_TOPICS];
 
@@ -18,6 +19,7 @@ export const outboxPayloads = {
   [OUTBOX_TOPICS.newsletterSubscribed]: z.object({ subscriberId: z.number().int(), email: z.string() }),
   [OUTBOX_TOPICS.subscriptionCreated]: z.object({ subscriptionId: z.string().uuid() }),
   [OUTBOX_TOPICS.orderSyncRequested]: z.object({ orderId: z.string().uuid() }),
+  [OUTBOX_TOPICS.exportRequested]: z.object({ exportId: z.string().uuid() }),
 } satisfies Record<OutboxTopic, z.ZodType>;
 
 export type OutboxPayload<T extends OutboxTopic> = z.infer<(typeof outboxPayloads)[T]>;
