@@ -1,0 +1,1 @@
+export { useAuth, authUserQueryKey } from './use-auth';
