@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { priceCart, promoDiscountOn, toPayloadStrings, type PricingLine, type PricingPromo } from './pricing';
+
+const line = (price: number, quantity = 1): PricingLine => ({ price, quantity });
+const WELCOME10: PricingPromo = { discountType: 'percentage', discountValue: 10 };
+const SAVE5: PricingPromo = { discountType: 'fixed', discountValue: 5 };
+
+describe('priceCart', () => {
+  it('prices a plain cart under the free-shipping line', () => {
+    const p = priceCart([line(999, 2), line(1299)]);
+    expect(p).toEqual({
+      subtotal: 3297,
+      subscribeDiscount: 0,
+      promoDiscount: 0,
+      discount: 0,
+      discountedSubtotal: 3297,
+      shipping: 999,
+      tax: 264, // 263.76 → 264
+      total: 3297 + 999 + 264,
+      freeShipping: false,
+    });
+  });
+
+  it('ships free only when the discounted subtotal is over 50.00 (exactly 50.00 pays shipping)', () => {
+    expect(priceCart([line(5000)]).shipping).toBe(999);
+    expect(priceCart([line(5001)]).shipping).toBe(0);
+    // 55.00 with 10% off is 49.50: the discount brings it under the line, so shipping is charged.
+    const p = priceCart([line(5500)], { promo: WELCOME10 });
+    expect(p.discountedSubtotal).toBe(4950);
+    expect(p.shipping).toBe(999);
+  });
+
+  it('Subscribe & Save takes 15% off the subtotal and ships free', () => {
+    const p = priceCart([line(1000)], { subscribe: true });
+    expect(p.subscribeDiscount).toBe(150);
+    expect(p.discountedSubtotal).toBe(850);
+    expect(p.shipping).toBe(0);
+    expect(p.tax).toBe(68);
+    expect(p.total).toBe(918);
+  });
+
+  it('takes a percentage promo off the subtotal after the subscription discount', () => {
+    const p = priceCart([line(10000)], { subscribe: true, promo: WELCOME10 });
+    expect(p.subscribeDiscount).toBe(1500);
+    expect(p.promoDiscount).toBe(850); // 10% of 85.00, not of 100.00
+    expect(p.discount).toBe(2350);
+    expect(p.discountedSubtotal).toBe(7650);
+    expect(p.tax).toBe(612);
+    expect(p.total).toBe(7650 + 612);
+  });
+
+  it('takes a fixed promo off in whole dollars (SAVE5 = $5.00)', () => {
+    const p = priceCart([line(2000)], { promo: SAVE5 });
+    expect(p.promoDiscount).toBe(500);
+    expect(p.discountedSubtotal).toBe(1500);
+    expect(p.tax).toBe(120);
+    expect(p.total).toBe(1500 + 999 + 120);
+  });
+
+  it('never lets a fixed promo take the subtotal below zero', () => {
+    const p = priceCart([line(300)], { promo: SAVE5 });
+    expect(p.promoDiscount).toBe(300);
+    expect(p.discountedSubtotal).toBe(0);
+    expect(p.tax).toBe(0);
+    expect(p.total).toBe(999);
+  });
+
+  it('caps a percentage promo at 100% and ignores a negative value', () => {
+    expect(priceCart([line(1000)], { promo: { discountType: 'percentage', discountValue: 150 } }).promoDiscount).toBe(1000);
+    expect(priceCart([line(1000)], { promo: { discountType: 'fixed', discountValue: -5 } }).promoDiscount).toBe(0);
+  });
+
+  it('rounds each percentage component half away from zero', () => {
+    // 15% of 10.10 = 1.515 → 1.52; 8% of 8.58 = 0.6864 → 0.69
+    const p = priceCart([line(1010)], { subscribe: true });
+    expect(p.subscribeDiscount).toBe(152);
+    expect(p.discountedSubtotal).toBe(858);
+    expect(p.tax).toBe(69);
+    // 10% of 0.05 = 0.005 → 0.01
+    expect(promoDiscountOn(5, WELCOME10)).toBe(1);
+    // 8% of 0.06 = 0.0048 → 0.00
+    expect(priceCart([line(6)]).tax).toBe(0);
+  });
+
+  it('prices an empty cart at zero, with nothing to ship', () => {
+    expect(priceCart([])).toMatchObject({ subtotal: 0, shipping: 0, tax: 0, total: 0 });
+  });
+
+  it('refuses fractional or negative prices and quantities', () => {
+    expect(() => priceCart([line(9.99)])).toThrow(RangeError);
+    expect(() => priceCart([line(-1)])).toThrow(RangeError);
+    expect(() => priceCart([line(100, 1.5)])).toThrow(RangeError);
+  });
+
+  it('renders the payload amounts as two-decimal strings', () => {
+    expect(toPayloadStrings(priceCart([line(999, 2), line(1299)], { promo: SAVE5 }))).toEqual({
+      subtotal: '32.97',
+      discount: '5.00',
+      shipping: '9.99',
+      tax: '2.24',
+      total: '40.20',
+    });
+  });
+});
+
+/** A small deterministic PRNG (mulberry32), so a failing case can be replayed from its seed. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('priceCart properties (random carts)', () => {
+  it('never goes negative, always adds up, never discounts more than the subtotal', () => {
+    const random = mulberry32(20261121);
+    const int = (max: number) => Math.floor(random() * (max + 1));
+    for (let run = 0; run < 2000; run++) {
+      const lines = Array.from({ length: int(6) }, () => line(int(20000), int(12)));
+      const promo: PricingPromo | null =
+        random() < 0.3 ? null : random() < 0.5 ? { discountType: 'percentage', discountValue: int(100) } : { discountType: 'fixed', discountValue: int(200) };
+      const subscribe = random() < 0.4;
+      const p = priceCart(lines, { promo, subscribe });
+      const context = JSON.stringify({ run, lines, promo, subscribe });
+
+      for (const [key, value] of Object.entries(p)) {
+        if (typeof value === 'number') {
+          expect(Number.isInteger(value), `${key} integer ${context}`).toBe(true);
+          expect(value, `${key} non-negative ${context}`).toBeGreaterThanOrEqual(0);
+        }
+      }
+      expect(p.subtotal).toBe(lines.reduce((s, l) => s + l.price * l.quantity, 0));
+      expect(p.discount, context).toBe(p.subscribeDiscount + p.promoDiscount);
+      expect(p.discount, context).toBeLessThanOrEqual(p.subtotal);
+      expect(p.discountedSubtotal, context).toBe(p.subtotal - p.discount);
+      expect(p.total, context).toBe(p.discountedSubtotal + p.shipping + p.tax);
+      expect(p.shipping === 0, context).toBe(p.freeShipping);
+      if (subscribe) expect(p.shipping).toBe(0);
+      if (p.discountedSubtotal > 5000) expect(p.shipping).toBe(0);
+      // Tax is 8% of the discounted subtotal to the cent.
+      expect(Math.abs(p.tax - p.discountedSubtotal * 0.08), context).toBeLessThanOrEqual(0.5);
+      // The strings are the same amounts.
+      const strings = toPayloadStrings(p);
+      expect(Math.round(Number(strings.total) * 100)).toBe(p.total);
+    }
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * Checkout pricing: the one place the order maths lives. The SPA uses it to display the summary, the
+ * API uses it to decide what to charge. Everything is integer cents.
+ *
+ * Rounding rule: each percentage component (Subscribe & Save discount, percentage promo, tax) is
+ * rounded to the cent on its own, half away from zero (`percentOf`); sums of cents are exact.
+ *
+ * Order of operations:
+ *   subtotal            = Σ unit price × quantity
+ *   subscribeDiscount   = 15% of subtotal (only when subscribing)
+ *   promoDiscount       = percentage of (subtotal − subscribeDiscount), or a fixed amount in whole
+ *                         dollars; never more than what is left, so nothing goes below zero
+ *   discountedSubtotal  = subtotal − subscribeDiscount − promoDiscount
+ *   shipping            = 9.99; free when subscribing or when discountedSubtotal is over 50.00
+ *                         (the "discounted total" of the spec is the discounted subtotal, before
+ *                         shipping and tax); nothing to ship for an empty cart
+ *   tax                 = 8% of discountedSubtotal
+ *   total               = discountedSubtotal + shipping + tax
+ */
+import { CHECKOUT_FREE_SHIPPING_OVER_CENTS, CHECKOUT_SHIPPING_CENTS, SUBSCRIBE_AND_SAVE_PERCENT, TAX_RATE_BPS } from './constants';
+import { centsToDecimal, percentOf, type Cents } from './money';
+
+export type DiscountType = 'percentage' | 'fixed';
+export const DISCOUNT_TYPES = ['percentage', 'fixed'] as const satisfies readonly DiscountType[];
+
+/** A promo as pricing needs it: percentage value is percent (10 = 10%), fixed value is whole dollars (5 = $5.00). */
+export interface PricingPromo {
+  discountType: DiscountType;
+  discountValue: number;
+}
+
+export interface PricingLine {
+  /** Unit price in cents. */
+  price: Cents;
+  quantity: number;
+}
+
+export interface PricingOptions {
+  promo?: PricingPromo | null;
+  subscribe?: boolean;
+}
+
+export interface CartPricing {
+  subtotal: Cents;
+  subscribeDiscount: Cents;
+  promoDiscount: Cents;
+  /** subscribeDiscount + promoDiscount */
+  discount: Cents;
+  discountedSubtotal: Cents;
+  shipping: Cents;
+  tax: Cents;
+  total: Cents;
+  freeShipping: boolean;
+}
+
+/** The amounts as the order payload carries them: two-decimal strings. */
+export interface PricingStrings {
+  subtotal: string;
+  discount: string;
+  shipping: string;
+  tax: string;
+  total: string;
+}
+
+function assertLine(line: PricingLine): void {
+  if (!Number.isSafeInteger(line.price) || line.price < 0) throw new RangeError(`Line price must be non-negative integer cents: ${line.price}`);
+  if (!Number.isSafeInteger(line.quantity) || line.quantity < 0) throw new RangeError(`Line quantity must be a non-negative integer: ${line.quantity}`);
+}
+
+/** The promo's discount on an amount that has already had the subscription discount taken off. */
+export function promoDiscountOn(amount: Cents, promo: PricingPromo | null | undefined): Cents {
+  if (!promo || amount <= 0) return 0;
+  const value = Math.max(0, Math.trunc(promo.discountValue));
+  const raw = promo.discountType === 'percentage' ? percentOf(amount, Math.min(value, 100) * 100) : value * 100;
+  return Math.min(raw, amount);
+}
+
+export function priceCart(lines: readonly PricingLine[], options: PricingOptions = {}): CartPricing {
+  lines.forEach(assertLine);
+  const subscribe = options.subscribe === true;
+  const subtotal = lines.reduce((sum, line) => sum + line.price * line.quantity, 0);
+  const subscribeDiscount = subscribe ? percentOf(subtotal, SUBSCRIBE_AND_SAVE_PERCENT * 100) : 0;
+  const afterSubscribe = subtotal - subscribeDiscount;
+  const promoDiscount = promoDiscountOn(afterSubscribe, options.promo);
+  const discountedSubtotal = afterSubscribe - promoDiscount;
+  const hasItems = lines.some((line) => line.quantity > 0);
+  const freeShipping = !hasItems || subscribe || discountedSubtotal > CHECKOUT_FREE_SHIPPING_OVER_CENTS;
+  const shipping = freeShipping ? 0 : CHECKOUT_SHIPPING_CENTS;
+  const tax = percentOf(discountedSubtotal, TAX_RATE_BPS);
+  return {
+    subtotal,
+    subscribeDiscount,
+    promoDiscount,
+    discount: subscribeDiscount + promoDiscount,
+    discountedSubtotal,
+    shipping,
+    tax,
+    total: discountedSubtotal + shipping + tax,
+    freeShipping,
+  };
+}
+
+export function toPayloadStrings(pricing: CartPricing): PricingStrings {
+  return {
+    subtotal: centsToDecimal(pricing.subtotal),
+    discount: centsToDecimal(pricing.discount),
+    shipping: centsToDecimal(pricing.shipping),
+    tax: centsToDecimal(pricing.tax),
+    total: centsToDecimal(pricing.total),
+  };
+}
