@@ -1,0 +1,58 @@
+/**
+ * Browser-test harness: the real API (real Postgres test database and Redis from the vitest
+ * globalSetup) serving the built SPA, and Debian's Chromium driven by playwright-core.
+ * Build the SPA first (`npm run build:web`; `npm test` does it).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startTestApi, type TestApi } from '../../../api/test/support/harness';
+import { REPO_ROOT } from '../../../api/src/config';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Flags for a headless Chromium on a machine with no network beyond loopback. */
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export interface E2eApp {
+  url: string;
+  api: TestApi;
+  browser: Browser;
+  /** A fresh browser context (own storage and cookies) with baseURL set, and a page in it. */
+  newPage: (options?: { viewport?: { width: number; height: number } }) => Promise<Page>;
+  close: () => Promise<void>;
+}
+
+export async function startE2eApp(env: Record<string, string> = {}): Promise<E2eApp> {
+  const webDist = path.join(REPO_ROOT, 'web/dist');
+  if (!fs.existsSync(path.join(webDist, 'index.html'))) throw new Error('web/dist is missing: run `npm run build:web` first');
+  if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install chromium`);
+
+  const api = await startTestApi({ WEB_DIST: webDist, ...env });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  const contexts: BrowserContext[] = [];
+  return {
+    url: api.url,
+    api,
+    browser,
+    newPage: async (options = {}) => {
+      const context = await browser.newContext({ baseURL: api.url, viewport: options.viewport ?? { width: 1280, height: 900 } });
+      contexts.push(context);
+      return context.newPage();
+    },
+    close: async () => {
+      for (const context of contexts) await context.close().catch(() => {});
+      await browser.close();
+      await api.close();
+    },
+  };
+}
