@@ -1,0 +1,49 @@
+/** Journal data: GET /api/blog (cards) and GET /api/blog/{slug} (one article). */
+import { LIMITS } from '@nh/shared';
+import type { BlogPost, BlogPostSummary } from '@nh/shared/contracts/catalog';
+import { useQuery } from '@tanstack/react-query';
+import { findSampleArticle, SAMPLE_ARTICLES } from './sample-articles';
+
+export const BLOG_QUERY_KEY = ['/api/blog'] as const;
+
+/** Journal cards; an empty list from the API shows the three built-in sample articles. */
+export function useJournalPosts() {
+  return useQuery<BlogPostSummary[], Error, BlogPostSummary[]>({
+    queryKey: BLOG_QUERY_KEY,
+    select: (posts) => (posts.length === 0 ? SAMPLE_ARTICLES : posts),
+  });
+}
+
+/** A non-OK answer is the error 'Article not found' (storefront spec §7). */
+export async function fetchArticle(slug: string): Promise<BlogPost> {
+  const res = await fetch(`/api/blog/${encodeURIComponent(slug)}`, { credentials: 'include' });
+  if (!res.ok) {
+    // The built-in samples have no database row: their cards must still lead to a readable page.
+    const sample = findSampleArticle(slug);
+    if (sample) return sample;
+    throw new Error('Article not found');
+  }
+  return (await res.json()) as BlogPost;
+}
+
+export function useJournalArticle(slug: string) {
+  return useQuery<BlogPost>({ queryKey: [...BLOG_QUERY_KEY, slug], queryFn: () => fetchArticle(slug) });
+}
+
+/** Image file names are served from /api/public/{file}; full paths and URLs are used as given. */
+export function journalImageUrl(image: string | null | undefined): string {
+  if (!image) return '/api/public/hero-default.svg';
+  if (image.startsWith('/') || /^https?:\/\//i.test(image)) return image;
+  return `/api/public/${image}`;
+}
+
+export function readTimeMinutes(readTime: number | null | undefined): number {
+  return typeof readTime === 'number' && readTime > 0 ? readTime : LIMITS.blogFallbackReadTime;
+}
+
+/** "2025-03-04T09:00:00.000Z" → "March 4, 2025"; an unreadable date shows nothing. */
+export function formatArticleDate(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+}
