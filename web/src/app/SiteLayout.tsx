@@ -1,10 +1,43 @@
-import { Outlet } from 'react-router-dom';
+import { useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
+import { Toaster } from '@/components/ui/toaster';
+import { TooltipProvider } from '@/components/ui/tooltip';
+import { CartDrawer, CartProvider } from '@/features/cart';
+import { NewsletterPopup } from '@/features/newsletter';
+import { PageBackdrop } from './layout/page-backdrop';
+import { SiteFooter } from './layout/site-footer';
+import { SiteHeader } from './layout/site-header';
 
-/** Site frame (header, footer, cart drawer, toasts): placeholder until the storefront issue lands. */
+function ScrollToTop() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
+  }, [pathname]);
+  return null;
+}
+
+/** Site frame: providers that need the router, header, skip link, page, footer, cart drawer, toasts. */
 export function SiteLayout() {
   return (
-    <main id="main-content">
-      <Outlet />
-    </main>
+    <CartProvider>
+      <TooltipProvider>
+        <ScrollToTop />
+        <a
+          href="#main-content"
+          className="sr-only z-[60] rounded-md bg-white px-4 py-2 font-semibold text-brand-900 shadow-lg focus:not-sr-only focus:fixed focus:left-4 focus:top-4"
+        >
+          Skip to main content
+        </a>
+        <PageBackdrop />
+        <SiteHeader />
+        <main id="main-content" tabIndex={-1} className="min-h-[70vh] focus:outline-none">
+          <Outlet />
+        </main>
+        <SiteFooter />
+        <CartDrawer />
+        <NewsletterPopup />
+        <Toaster />
+      </TooltipProvider>
+    </CartProvider>
   );
 }

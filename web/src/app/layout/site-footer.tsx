@@ -1,0 +1,96 @@
+import { COPYRIGHT_YEAR, formatCents, MONEY_BACK_GUARANTEE_DAYS, SHOP, STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS } from '@nh/shared';
+import { Lock, Phone, RotateCcw, Truck } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { FOOTER_GROUPS, SOCIAL_LINKS } from './site-links';
+import { FacebookIcon, InstagramIcon, XIcon, YoutubeIcon } from './social-icons';
+
+const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, '')}`;
+
+export function SiteFooter() {
+  const socials = [
+    { label: 'Facebook', href: SOCIAL_LINKS.facebook, Icon: FacebookIcon },
+    { label: 'Instagram', href: SOCIAL_LINKS.instagram, Icon: InstagramIcon },
+    { label: 'X', href: SOCIAL_LINKS.x, Icon: XIcon },
+    { label: 'YouTube', href: SOCIAL_LINKS.youtube, Icon: YoutubeIcon },
+  ];
+  return (
+    <footer className="relative bg-brand-900 text-brand-100">
+      <div className="border-b border-white/10">
+        <ul className="mx-auto grid max-w-7xl gap-4 px-4 py-6 text-sm sm:grid-cols-3 sm:px-6 lg:px-8">
+          <li className="flex items-center gap-3">
+            <Lock className="size-5 text-brand-500" aria-hidden="true" /> Secure checkout
+          </li>
+          <li className="flex items-center gap-3">
+            <Truck className="size-5 text-brand-500" aria-hidden="true" /> Free shipping on orders of {formatCents(STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS).replace('.00', '')} and over
+          </li>
+          <li className="flex items-center gap-3">
+            <RotateCcw className="size-5 text-brand-500" aria-hidden="true" /> {MONEY_BACK_GUARANTEE_DAYS}-day returns
+          </li>
+        </ul>
+      </div>
+      <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-2 lg:grid-cols-6 lg:px-8">
+        <div className="lg:col-span-2">
+          <Link to="/" className="flex items-center gap-2 text-white">
+            <img src="/api/public/logo.svg" alt="" className="size-9" width={36} height={36} />
+            <span className="text-xl font-bold">{SHOP.name}</span>
+          </Link>
+          <p className="mt-4 max-w-sm text-sm leading-relaxed text-brand-100/80">
+            Probiotic, non-toxic cleaners that are safe for your family and kind to the planet.
+          </p>
+          <ul className="mt-6 flex gap-3" aria-label="Social media">
+            {socials.map(({ label, href, Icon }) => (
+              <li key={label}>
+                <a href={href} target="_blank" rel="noopener noreferrer" aria-label={`${SHOP.name} on ${label}`} className="flex size-10 items-center justify-center rounded-full bg-white/10 text-white transition hover:bg-white/20 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white">
+                  <Icon className="size-5" />
+                </a>
+              </li>
+            ))}
+          </ul>
+        </div>
+        {FOOTER_GROUPS.map((group) => (
+          <nav key={group.title} aria-label={`Footer ${group.title}`}>
+            <h2 className="text-sm font-semibold uppercase tracking-wider text-white">{group.title}</h2>
+            <ul className="mt-4 space-y-2.5 text-sm">
+              {group.links.map((link) => (
+                <li key={link.label}>
+                  {link.external ? (
+                    <a href={link.to} target="_blank" rel="noopener noreferrer" className="text-brand-100/85 transition hover:text-white">
+                      {link.label}
+                    </a>
+                  ) : (
+                    <Link to={link.to} className="text-brand-100/85 transition hover:text-white">
+                      {link.label}
+                    </Link>
+                  )}
+                </li>
+              ))}
+              {group.title === 'Support' && (
+                <li>
+                  <a href={telHref(SHOP.supportPhone)} className="inline-flex items-center gap-2 text-brand-100/85 transition hover:text-white">
+                    <Phone className="size-4" aria-hidden="true" /> {SHOP.supportPhone}
+                  </a>
+                </li>
+              )}
+            </ul>
+          </nav>
+        ))}
+      </div>
+      <div className="border-t border-white/10">
+        <div className="mx-auto flex max-w-7xl flex-col items-center justify-between gap-2 px-4 py-6 text-xs text-brand-100/70 sm:flex-row sm:px-6 lg:px-8">
+          <p>
+            © {COPYRIGHT_YEAR} {SHOP.name}. All rights reserved.
+          </p>
+          {/* Staff entrances: deliberately faint dots. */}
+          <p className="flex gap-2">
+            <Link to="/admin" aria-label="Admin" className="text-brand-100/20 hover:text-brand-100/60">
+              •
+            </Link>
+            <Link to="/admin-products" aria-label="Product admin" className="text-brand-100/20 hover:text-brand-100/60">
+              •
+            </Link>
+          </p>
+        </div>
+      </div>
+    </footer>
+  );
+}

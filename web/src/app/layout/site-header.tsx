@@ -1,0 +1,160 @@
+import { HEADER_SCROLL_THRESHOLD_PX, SHOP } from '@nh/shared';
+import { Menu, Search, ShoppingBag, User } from 'lucide-react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Link, NavLink, useLocation } from 'react-router-dom';
+import { Button } from '@/components/ui/button';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
+import { Sheet, SheetContent, SheetTitle, SheetDescription } from '@/components/ui/sheet';
+import { useAuth } from '@/features/auth';
+import { useCart } from '@/features/cart';
+import { cn } from '@/lib/utils';
+import { hasTransparentHeader, MAIN_NAV, type SiteLink } from './site-links';
+
+const SearchDialog = lazy(() => import('./search-dialog'));
+
+function useScrolledPast(threshold: number): boolean {
+  const [scrolled, setScrolled] = useState(() => typeof window !== 'undefined' && window.scrollY > threshold);
+  useEffect(() => {
+    const onScroll = () => setScrolled(window.scrollY > threshold);
+    onScroll();
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, [threshold]);
+  return scrolled;
+}
+
+function NavItem({ link, className, onNavigate }: { link: SiteLink; className?: string; onNavigate?: () => void }) {
+  if (link.external) {
+    return (
+      <a href={link.to} target="_blank" rel="noopener noreferrer" className={className} onClick={onNavigate}>
+        {link.label}
+        <span className="sr-only"> (opens in a new tab)</span>
+      </a>
+    );
+  }
+  return (
+    <NavLink to={link.to} className={({ isActive }) => cn(className, isActive && 'font-semibold underline decoration-2 underline-offset-8')} onClick={onNavigate}>
+      {link.label}
+    </NavLink>
+  );
+}
+
+function UserMenu({ transparent }: { transparent: boolean }) {
+  const { user, isAuthenticated } = useAuth();
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" size="icon" aria-label="Account menu" className={cn(transparent && 'text-white hover:bg-white/15')}>
+          <User aria-hidden="true" />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end">
+        {isAuthenticated ? (
+          <>
+            <DropdownMenuLabel className="max-w-56 truncate">{user?.firstName ? `Hi, ${user.firstName}` : user?.email}</DropdownMenuLabel>
+            <DropdownMenuSeparator />
+            <DropdownMenuItem asChild>
+              <a href="/subscriptions">My Subscriptions</a>
+            </DropdownMenuItem>
+            <DropdownMenuItem asChild>
+              <a href="/api/logout">Log Out</a>
+            </DropdownMenuItem>
+          </>
+        ) : (
+          <DropdownMenuItem asChild>
+            <a href="/api/login">Log In</a>
+          </DropdownMenuItem>
+        )}
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
+export function SiteHeader() {
+  const { pathname } = useLocation();
+  const scrolled = useScrolledPast(HEADER_SCROLL_THRESHOLD_PX);
+  const { itemCount, openCart } = useCart();
+  const { isAuthenticated } = useAuth();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [searchOpen, setSearchOpen] = useState(false);
+  const transparent = hasTransparentHeader(pathname) && !scrolled && !menuOpen;
+
+  return (
+    <header
+      data-transparent={transparent}
+      className={cn(
+        'fixed inset-x-0 top-0 z-40 transition-colors duration-300',
+        transparent ? 'bg-transparent text-white' : 'border-b border-stone-200/70 bg-white/90 text-brand-900 shadow-sm backdrop-blur-md',
+      )}
+    >
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:px-6 md:h-20 lg:px-8">
+        <Button
+          variant="ghost"
+          size="icon"
+          className={cn('lg:hidden', transparent && 'text-white hover:bg-white/15')}
+          aria-label="Open menu"
+          aria-expanded={menuOpen}
+          onClick={() => setMenuOpen(true)}
+        >
+          <Menu aria-hidden="true" />
+        </Button>
+        <Link to="/" className="flex items-center gap-2 rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">
+          <img src="/api/public/logo.svg" alt="" className="size-8 md:size-9" width={36} height={36} />
+          <span className="text-lg font-bold tracking-tight md:text-xl">{SHOP.name}</span>
+        </Link>
+        <nav aria-label="Main" className="ml-8 hidden items-center gap-6 text-sm font-medium lg:flex">
+          {MAIN_NAV.map((link) => (
+            <NavItem key={link.to} link={link} className="rounded-sm opacity-90 transition hover:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500" />
+          ))}
+        </nav>
+        <div className="ml-auto flex items-center gap-1">
+          <Button variant="ghost" size="icon" aria-label="Search products" className={cn(transparent && 'text-white hover:bg-white/15')} onClick={() => setSearchOpen(true)}>
+            <Search aria-hidden="true" />
+          </Button>
+          <UserMenu transparent={transparent} />
+          <Button
+            variant="ghost"
+            size="icon"
+            className={cn('relative', transparent && 'text-white hover:bg-white/15')}
+            aria-label={itemCount > 0 ? `Open cart, ${itemCount} item${itemCount === 1 ? '' : 's'}` : 'Open cart'}
+            onClick={openCart}
+            data-testid="cart-button"
+          >
+            <ShoppingBag aria-hidden="true" />
+            {itemCount > 0 && (
+              <span data-testid="cart-count" className="absolute -right-0.5 -top-0.5 flex min-w-5 items-center justify-center rounded-full bg-accent px-1 text-[11px] font-bold leading-5 text-white">
+                {itemCount}
+              </span>
+            )}
+          </Button>
+        </div>
+      </div>
+
+      <Sheet open={menuOpen} onOpenChange={setMenuOpen}>
+        <SheetContent side="left" className="w-[85%] max-w-xs p-6">
+          <SheetTitle>{SHOP.name}</SheetTitle>
+          <SheetDescription className="sr-only">Site navigation</SheetDescription>
+          <nav aria-label="Mobile" className="mt-2 flex flex-col text-base">
+            {MAIN_NAV.map((link) => (
+              <NavItem key={link.to} link={link} className="border-b border-stone-100 py-3 text-brand-900" onNavigate={() => setMenuOpen(false)} />
+            ))}
+            {isAuthenticated ? (
+              <>
+                <a href="/subscriptions" className="border-b border-stone-100 py-3 text-brand-900">My Subscriptions</a>
+                <a href="/api/logout" className="py-3 text-brand-900">Log Out</a>
+              </>
+            ) : (
+              <a href="/api/login" className="py-3 text-brand-900">Log In</a>
+            )}
+          </nav>
+        </SheetContent>
+      </Sheet>
+
+      {searchOpen && (
+        <Suspense fallback={null}>
+          <SearchDialog open={searchOpen} onOpenChange={setSearchOpen} />
+        </Suspense>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,3 @@
+export { NewsletterForm } from './newsletter-form';
+export { NewsletterPopup, type NewsletterPopupProps, type PopupTrigger } from './newsletter-popup';
+export { newsletterEmailProblem } from './validate-email';

@@ -1,0 +1,1 @@
+export { useWishlist, toggleWishlist, readWishlist, type WishlistEntry } from './wishlist-store';
