@@ -1,0 +1,34 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { AUTH_MESSAGES, type AuthUser } from '@nh/shared/contracts/auth';
+import type { AppContext } from '../../context';
+import { unauthorized } from '../../lib/errors';
+import { findUserById } from './repository';
+
+/** The signed-in shopper of this request, or null (no session, or the account no longer exists). */
+export async function currentUser(ctx: AppContext, req: Request): Promise<AuthUser | null> {
+  const userId = req.session?.userId;
+  if (!userId) return null;
+  const user = await findUserById(ctx.db, userId);
+  if (!user) {
+    delete req.session.userId;
+    return null;
+  }
+  return user;
+}
+
+/** Route guard: 401 `{ message: 'Not signed in' }` unless signed in; the user is then `signedInUser(res)`. */
+export function requireUser(ctx: AppContext): RequestHandler {
+  return async (req, res, next) => {
+    const user = await currentUser(ctx, req);
+    if (!user) return next(unauthorized(AUTH_MESSAGES.notSignedIn));
+    res.locals.user = user;
+    next();
+  };
+}
+
+/** The user `requireUser` found (only valid after it ran). */
+export function signedInUser(res: Response): AuthUser {
+  const user = res.locals.user as AuthUser | undefined;
+  if (!user) throw unauthorized(AUTH_MESSAGES.notSignedIn);
+  return user;
+}

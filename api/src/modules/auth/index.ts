@@ -1,0 +1,2 @@
+export { authRoutes } from './routes';
+export { currentUser, requireUser, signedInUser } from './current-user';

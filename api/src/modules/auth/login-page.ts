@@ -1,0 +1,116 @@
+/**
+ * The built-in sign-in page (GET /api/login): server-rendered, self-contained, styled inline. Its
+ * script is served separately (GET /api/login.js) because the Content-Security-Policy forbids inline
+ * scripts. The forms post JSON; the server answers where to go next.
+ */
+import { PASSWORD_MIN_LENGTH } from '@nh/shared/contracts/auth';
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+export function renderLoginPage({ shopName, returnTo }: { shopName: string; returnTo: string }): string {
+  const shop = escapeHtml(shopName);
+  const back = escapeHtml(returnTo);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>Log In | ${shop}</title>
+<style>
+  :root { color-scheme: light; }
+  * { box-sizing: border-box; }
+  body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: linear-gradient(180deg, #eef7f1, #f8f6f0); color: #1f2d24; }
+  main { max-width: 880px; margin: 0 auto; padding: 40px 20px 64px; }
+  header { text-align: center; margin-bottom: 28px; }
+  header a { color: #1f5d3a; font-weight: 700; font-size: 1.5rem; text-decoration: none; }
+  header p { color: #4d5e53; margin: 8px 0 0; }
+  .forms { display: grid; gap: 24px; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); }
+  section { background: #fff; border-radius: 14px; padding: 28px; box-shadow: 0 6px 24px rgba(31, 93, 58, 0.08); }
+  h1, h2 { font-size: 1.25rem; margin: 0 0 18px; color: #1f5d3a; }
+  label { display: block; font-size: 0.9rem; font-weight: 600; margin: 14px 0 6px; }
+  input { width: 100%; padding: 11px 12px; border: 1px solid #c9d6cd; border-radius: 8px; font: inherit; }
+  input:focus { outline: 3px solid #9fd3b2; border-color: #2f7d4f; }
+  .row { display: grid; gap: 12px; grid-template-columns: 1fr 1fr; }
+  .hint { color: #5b6b60; font-size: 0.8rem; margin: 6px 0 0; }
+  button { margin-top: 20px; width: 100%; padding: 12px; border: 0; border-radius: 999px; background: #1f5d3a; color: #fff; font: inherit; font-weight: 600; cursor: pointer; }
+  button:hover { background: #2f7d4f; }
+  button:disabled { opacity: 0.6; cursor: wait; }
+  .error { color: #a11d2b; font-size: 0.9rem; margin: 12px 0 0; min-height: 1.2em; }
+  .back { display: block; text-align: center; margin-top: 28px; color: #1f5d3a; }
+</style>
+</head>
+<body>
+<main>
+  <header><a href="/">${shop}</a><p>Sign in to manage your Subscribe &amp; Save deliveries.</p></header>
+  <noscript><p class="error">Please turn on JavaScript to sign in.</p></noscript>
+  <div class="forms">
+    <section aria-labelledby="login-title">
+      <h1 id="login-title">Log In</h1>
+      <form id="login-form" data-endpoint="/api/login" novalidate>
+        <input type="hidden" name="returnTo" value="${back}">
+        <label for="login-email">Email</label>
+        <input id="login-email" name="email" type="email" autocomplete="email" required>
+        <label for="login-password">Password</label>
+        <input id="login-password" name="password" type="password" autocomplete="current-password" required>
+        <p class="error" role="alert" data-error></p>
+        <button type="submit">Log In</button>
+      </form>
+    </section>
+    <section aria-labelledby="register-title">
+      <h2 id="register-title">Create an Account</h2>
+      <form id="register-form" data-endpoint="/api/register" novalidate>
+        <input type="hidden" name="returnTo" value="${back}">
+        <div class="row">
+          <div><label for="register-first">First name</label><input id="register-first" name="firstName" autocomplete="given-name" required></div>
+          <div><label for="register-last">Last name</label><input id="register-last" name="lastName" autocomplete="family-name" required></div>
+        </div>
+        <label for="register-email">Email</label>
+        <input id="register-email" name="email" type="email" autocomplete="email" required>
+        <label for="register-password">Password</label>
+        <input id="register-password" name="password" type="password" autocomplete="new-password" minlength="${PASSWORD_MIN_LENGTH}" required aria-describedby="register-password-hint">
+        <p class="hint" id="register-password-hint">At least ${PASSWORD_MIN_LENGTH} characters.</p>
+        <p class="error" role="alert" data-error></p>
+        <button type="submit">Create Account</button>
+      </form>
+    </section>
+  </div>
+  <a class="back" href="/">Back to the shop</a>
+</main>
+<script src="/api/login.js" defer></script>
+</body>
+</html>`;
+}
+
+/** Posts each form as JSON; on success goes where the server says, otherwise shows its message. */
+export const LOGIN_SCRIPT = `(() => {
+  for (const form of document.querySelectorAll('form[data-endpoint]')) {
+    const error = form.querySelector('[data-error]');
+    const button = form.querySelector('button[type="submit"]');
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      error.textContent = '';
+      button.disabled = true;
+      try {
+        const body = Object.fromEntries(new FormData(form).entries());
+        const res = await fetch(form.dataset.endpoint, {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify(body),
+        });
+        const data = await res.json().catch(() => ({}));
+        if (res.ok) {
+          window.location.assign(data.redirectTo || '/');
+          return;
+        }
+        error.textContent = data.message || 'Something went wrong. Please try again.';
+      } catch {
+        error.textContent = 'Could not reach the shop. Please check your connection and try again.';
+      }
+      button.disabled = false;
+    });
+  }
+})();
+`;

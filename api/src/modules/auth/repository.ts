@@ -1,0 +1,29 @@
+import { eq } from 'drizzle-orm';
+import { tables, type DbOrTx } from '@nh/shared/server';
+
+const { users } = tables;
+
+export const authUserColumns = {
+  id: users.id,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  profileImageUrl: users.profileImageUrl,
+};
+
+export async function findUserById(db: DbOrTx, id: string) {
+  const [row] = await db.select(authUserColumns).from(users).where(eq(users.id, id));
+  return row;
+}
+
+/** Emails are stored lower-case, so this lookup is exact. */
+export async function findUserForSignIn(db: DbOrTx, email: string) {
+  const [row] = await db.select({ ...authUserColumns, passwordHash: users.passwordHash }).from(users).where(eq(users.email, email));
+  return row;
+}
+
+/** Undefined when the email is already taken. */
+export async function insertUser(db: DbOrTx, values: { email: string; firstName: string; lastName: string; passwordHash: string }) {
+  const [row] = await db.insert(users).values(values).onConflictDoNothing({ target: users.email }).returning(authUserColumns);
+  return row;
+}

@@ -1,0 +1,91 @@
+import { Router, type Request } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import { SHOP } from '@nh/shared';
+import { AUTH_MESSAGES, loginRequestSchema, registerRequestSchema, type AuthUser, type SignInResponse } from '@nh/shared/contracts/auth';
+import type { AppContext } from '../../context';
+import { conflict, tooManyRequests, unauthorized } from '../../lib/errors';
+import { parseInput } from '../../lib/validation';
+import { currentUser } from './current-user';
+import { LOGIN_SCRIPT, renderLoginPage } from './login-page';
+import { safeReturnTo } from './return-to';
+import { authenticate, register } from './service';
+
+/** The session cookie's name (set in lib/session.ts); cleared on sign-out. */
+const SESSION_COOKIE = 'nh.sid';
+const FIFTEEN_MINUTES = 15 * 60 * 1000;
+
+/** Starts a fresh session for the user (a new id on every sign-in prevents session fixation). */
+async function signIn(req: Request, user: AuthUser): Promise<void> {
+  await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve())));
+  req.session.userId = user.id;
+  await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err) : resolve())));
+}
+
+export function authRoutes(ctx: AppContext): Router {
+  const router = Router();
+  // Failed sign-ins per client address: 10 per 15 minutes (successful ones are not counted).
+  const loginLimiter = rateLimit({
+    windowMs: FIFTEEN_MINUTES,
+    limit: 10,
+    skipSuccessfulRequests: true,
+    standardHeaders: 'draft-7',
+    legacyHeaders: false,
+    handler: (_req, _res, next) => next(tooManyRequests(AUTH_MESSAGES.tooManyAttempts)),
+  });
+  // Account creation per client address: 20 per hour.
+  const registerLimiter = rateLimit({
+    windowMs: 4 * FIFTEEN_MINUTES,
+    limit: 20,
+    standardHeaders: 'draft-7',
+    legacyHeaders: false,
+    handler: (_req, _res, next) => next(tooManyRequests('Too many new accounts from this address. Please try again later.')),
+  });
+
+  router.get('/login', async (req, res) => {
+    const returnTo = safeReturnTo(req.query.returnTo);
+    if (await currentUser(ctx, req)) {
+      res.redirect(303, returnTo);
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    res.type('html').send(renderLoginPage({ shopName: SHOP.name, returnTo }));
+  });
+
+  router.get('/login.js', (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.type('application/javascript').send(LOGIN_SCRIPT);
+  });
+
+  router.post('/login', loginLimiter, async (req, res) => {
+    const input = parseInput(loginRequestSchema, req.body ?? {});
+    const user = await authenticate(ctx.db, input.email, input.password);
+    if (!user) throw unauthorized(AUTH_MESSAGES.wrongCredentials);
+    await signIn(req, user);
+    const body: SignInResponse = { user, redirectTo: safeReturnTo(input.returnTo) };
+    res.json(body);
+  });
+
+  router.post('/register', registerLimiter, async (req, res) => {
+    const input = parseInput(registerRequestSchema, req.body ?? {});
+    const user = await register(ctx.db, input);
+    if (!user) throw conflict(AUTH_MESSAGES.emailTaken);
+    await signIn(req, user);
+    const body: SignInResponse = { user, redirectTo: safeReturnTo(input.returnTo) };
+    res.status(201).json(body);
+  });
+
+  router.get('/logout', async (req, res) => {
+    await new Promise<void>((resolve, reject) => req.session.destroy((err) => (err ? reject(err) : resolve())));
+    res.clearCookie(SESSION_COOKIE, { path: '/' });
+    res.redirect(303, '/');
+  });
+
+  router.get('/auth/user', async (req, res) => {
+    const user = await currentUser(ctx, req);
+    if (!user) throw unauthorized(AUTH_MESSAGES.notSignedIn);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(user);
+  });
+
+  return router;
+}

@@ -1,0 +1,2 @@
+export { catalogRoutes } from './routes';
+export { catalogCache, invalidateCatalogCache } from './cache';

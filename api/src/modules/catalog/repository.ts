@@ -1,0 +1,65 @@
+/** Catalogue queries: each public read is exactly one SQL statement. */
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { PUBLIC_PRODUCT_STATUSES } from '@nh/shared/contracts/catalog';
+import { tables, type DbOrTx } from '@nh/shared/server';
+
+const { products, categories, blogPosts, ingredients, impactStats } = tables;
+const categoryRef = { id: categories.id, name: categories.name, slug: categories.slug };
+const isPublic = inArray(products.status, [...PUBLIC_PRODUCT_STATUSES]);
+
+export const listCategories = (db: DbOrTx) => db.select().from(categories).orderBy(asc(categories.id));
+
+export async function findCategory(db: DbOrTx, slug: string) {
+  const [row] = await db.select().from(categories).where(eq(categories.slug, slug));
+  return row;
+}
+
+export const listPublicProducts = (db: DbOrTx) =>
+  db
+    .select({ product: products, category: categoryRef })
+    .from(products)
+    .leftJoin(categories, eq(products.categoryId, categories.id))
+    .where(isPublic)
+    .orderBy(asc(products.name), asc(products.id));
+
+export async function findPublicProduct(db: DbOrTx, slug: string) {
+  const [row] = await db
+    .select({ product: products, category: categoryRef })
+    .from(products)
+    .leftJoin(categories, eq(products.categoryId, categories.id))
+    .where(and(eq(products.slug, slug), isPublic));
+  return row;
+}
+
+export const listPublishedPosts = (db: DbOrTx) =>
+  db
+    .select({
+      id: blogPosts.id,
+      title: blogPosts.title,
+      slug: blogPosts.slug,
+      excerpt: blogPosts.excerpt,
+      image: blogPosts.image,
+      author: blogPosts.author,
+      readTime: blogPosts.readTime,
+      category: blogPosts.category,
+      createdAt: blogPosts.createdAt,
+      updatedAt: blogPosts.updatedAt,
+    })
+    .from(blogPosts)
+    .where(eq(blogPosts.published, true))
+    .orderBy(desc(blogPosts.createdAt), desc(blogPosts.id));
+
+export async function findPublishedPost(db: DbOrTx, slug: string) {
+  const [row] = await db.select().from(blogPosts).where(and(eq(blogPosts.slug, slug), eq(blogPosts.published, true)));
+  return row;
+}
+
+/** Rated ingredients by rating (best first), then the unrated ones; by name within a rating. */
+export const listIngredients = (db: DbOrTx) =>
+  db.select().from(ingredients).orderBy(sql`${ingredients.ewgRating} asc nulls last`, asc(ingredients.name));
+
+/** The shop keeps one impact row; the newest wins if there are more. */
+export async function currentImpact(db: DbOrTx) {
+  const [row] = await db.select().from(impactStats).orderBy(desc(impactStats.updatedAt), desc(impactStats.id)).limit(1);
+  return row;
+}

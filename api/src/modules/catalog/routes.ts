@@ -1,0 +1,92 @@
+import { Router, type Request } from 'express';
+import { CATALOG_MESSAGES } from '@nh/shared/contracts/catalog';
+import type { AppContext } from '../../context';
+import { sendJsonEntry } from '../../lib/json-cache';
+import { notFound } from '../../lib/errors';
+import { catalogCache } from './cache';
+import * as repo from './repository';
+import { toBlogPost, toBlogPostSummary, toCategory, toImpactStats, toIngredient, toProduct } from './serialize';
+
+/** Slugs are short kebab-case words; anything else cannot exist, so it is a 404 without a query. */
+const SLUG = /^[a-z0-9][a-z0-9-]{0,199}$/;
+
+/**
+ * Public catalogue reads. Each answer is built by one query, serialised once and kept in the
+ * in-process cache for CATALOG_CACHE_SECONDS; every answer carries a strong ETag (304 on a match).
+ */
+export function catalogRoutes(ctx: AppContext): Router {
+  const router = Router();
+  const cache = catalogCache(ctx);
+  const { db } = ctx;
+
+  /** GET path → cached answer of `load`; `load` answering undefined is a 404 with `missing`. */
+  const cached = (path: string, key: (req: Request) => string, load: (req: Request) => Promise<unknown>, missing: string) =>
+    router.get(path, async (req, res) => {
+      const entry = await cache.get(key(req), () => load(req));
+      if (!entry) throw notFound(missing);
+      sendJsonEntry(req, res, entry);
+    });
+  const slugOf = (missing: string) => (req: Request) => {
+    const slug = String(req.params.slug ?? '');
+    if (!SLUG.test(slug)) throw notFound(missing);
+    return slug;
+  };
+  const categorySlug = slugOf(CATALOG_MESSAGES.categoryNotFound);
+  const productSlug = slugOf(CATALOG_MESSAGES.productNotFound);
+  const articleSlug = slugOf(CATALOG_MESSAGES.articleNotFound);
+
+  cached('/categories', () => 'categories', async () => (await repo.listCategories(db)).map(toCategory), CATALOG_MESSAGES.categoryNotFound);
+
+  cached(
+    '/categories/:slug',
+    (req) => `category:${categorySlug(req)}`,
+    async (req) => {
+      const row = await repo.findCategory(db, categorySlug(req));
+      return row && toCategory(row);
+    },
+    CATALOG_MESSAGES.categoryNotFound,
+  );
+
+  cached(
+    '/products',
+    () => 'products',
+    async () => (await repo.listPublicProducts(db)).map((r) => toProduct(r.product, r.category)),
+    CATALOG_MESSAGES.productNotFound,
+  );
+
+  cached(
+    '/products/:slug',
+    (req) => `product:${productSlug(req)}`,
+    async (req) => {
+      const row = await repo.findPublicProduct(db, productSlug(req));
+      return row && toProduct(row.product, row.category);
+    },
+    CATALOG_MESSAGES.productNotFound,
+  );
+
+  cached('/blog', () => 'blog', async () => (await repo.listPublishedPosts(db)).map(toBlogPostSummary), CATALOG_MESSAGES.articleNotFound);
+
+  cached(
+    '/blog/:slug',
+    (req) => `blog:${articleSlug(req)}`,
+    async (req) => {
+      const row = await repo.findPublishedPost(db, articleSlug(req));
+      return row && toBlogPost(row);
+    },
+    CATALOG_MESSAGES.articleNotFound,
+  );
+
+  cached(
+    '/impact',
+    () => 'impact',
+    async () => {
+      const row = await repo.currentImpact(db);
+      return row && toImpactStats(row);
+    },
+    CATALOG_MESSAGES.impactMissing,
+  );
+
+  cached('/ingredients', () => 'ingredients', async () => (await repo.listIngredients(db)).map(toIngredient), 'Ingredients not found');
+
+  return router;
+}

@@ -1,0 +1,39 @@
+import { Router, type Request } from 'express';
+import { CATALOG_MESSAGES } from '@nh/shared/contracts/catalog';
+import { createReviewRequestSchema, REVIEW_MESSAGES } from '@nh/shared/contracts/reviews';
+import type { AppContext } from '../../context';
+import { badRequest, notFound } from '../../lib/errors';
+import { parseInput } from '../../lib/validation';
+import { listReviews, submitReview } from './service';
+
+const ID = /^[1-9]\d{0,9}$/;
+
+/** `{id}` of the path: a positive whole number within the integer column's range, else 400. */
+function productIdOf(req: Request): number {
+  const raw = String(req.params.id ?? '');
+  const id = Number(raw);
+  if (!ID.test(raw) || id > 2_147_483_647) throw badRequest(CATALOG_MESSAGES.badProductId);
+  return id;
+}
+
+export function reviewRoutes(ctx: AppContext): Router {
+  const router = Router();
+
+  router.get('/products/:id/reviews', async (req, res) => {
+    const reviews = await listReviews(ctx.db, productIdOf(req));
+    if (!reviews) throw notFound(CATALOG_MESSAGES.productNotFound);
+    res.setHeader('Cache-Control', 'no-cache');
+    res.json(reviews);
+  });
+
+  router.post('/products/:id/reviews', async (req, res) => {
+    const productId = productIdOf(req);
+    const input = parseInput(createReviewRequestSchema, req.body ?? {});
+    if (input.productId !== undefined && input.productId !== productId) throw badRequest(REVIEW_MESSAGES.productMismatch);
+    const review = await submitReview(ctx.db, productId, input);
+    if (!review) throw notFound(CATALOG_MESSAGES.productNotFound);
+    res.status(201).json(review);
+  });
+
+  return router;
+}

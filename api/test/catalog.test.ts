@@ -1,0 +1,306 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  blogPostSchema,
+  blogPostSummarySchema,
+  categorySchema,
+  impactStatsSchema,
+  ingredientSchema,
+  productSchema,
+  type Product,
+} from '@nh/shared/contracts/catalog';
+import { tables } from '@nh/shared/server';
+import { invalidateCatalogCache } from '../src/modules/catalog';
+import { startTestApi, type TestApi } from './support/harness';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(() => api.close());
+
+const json = async <T>(res: Response, schema: z.ZodType<T>): Promise<T> => schema.parse(await res.json());
+
+/** Counts the SQL statements the app sends through its pool while `fn` runs. */
+async function countQueries(target: TestApi, fn: () => Promise<unknown>): Promise<number> {
+  const pool = target.ctx.db.$client;
+  const original = pool.query;
+  let n = 0;
+  pool.query = function (this: typeof pool, ...args: unknown[]) {
+    n += 1;
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof pool.query;
+  try {
+    await fn();
+  } finally {
+    pool.query = original;
+  }
+  return n;
+}
+
+describe('GET /api/categories', () => {
+  it('lists the demo categories with id, name, slug, description and image', async () => {
+    const res = await api.request('/api/categories');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const categories = await json(res, z.array(categorySchema));
+    expect(categories.map((c) => c.slug)).toEqual(['kitchen', 'bathroom', 'laundry', 'multi-surface', 'starter-kits']);
+    expect(categories[0]).toMatchObject({ name: 'Kitchen', image: 'category-kitchen.svg' });
+    expect(categories[0]!.description).toBeTruthy();
+  });
+
+  it('answers one category by slug', async () => {
+    const res = await api.request('/api/categories/multi-surface');
+    expect(res.status).toBe(200);
+    expect(await json(res, categorySchema)).toMatchObject({ name: 'Multi-Surface', slug: 'multi-surface' });
+  });
+
+  it('answers an unknown category with 404 and a message', async () => {
+    for (const slug of ['no-such-category', 'Not%20A%20Slug']) {
+      const res = await api.request(`/api/categories/${slug}`);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ message: 'Category not found' });
+    }
+  });
+});
+
+describe('GET /api/products', () => {
+  let products: Product[];
+  beforeAll(async () => {
+    const res = await api.request('/api/products');
+    expect(res.status).toBe(200);
+    products = await json(res, z.array(productSchema));
+  });
+
+  it('lists every public product with its category, sorted by name', async () => {
+    expect(products.length).toBeGreaterThanOrEqual(14);
+    const names = products.map((p) => p.name);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+    for (const p of products) {
+      expect(p.category?.id).toBe(p.categoryId);
+      expect(['active', 'out_of_stock']).toContain(p.status);
+    }
+  });
+
+  it('shows prices as two-decimal strings and variants with sku, label and price', async () => {
+    const surfy = products.find((p) => p.slug === 'surfy-probiotic-all-purpose-cleaner')!;
+    expect(surfy.price).toMatch(/^\d+\.\d{2}$/);
+    expect(surfy.variants.length).toBeGreaterThan(1);
+    for (const v of surfy.variants) expect(v).toEqual({ sku: expect.any(String), label: expect.any(String), price: expect.stringMatching(/^\d+\.\d{2}$/) });
+    expect(surfy.category).toEqual({ id: expect.any(Number), name: 'Multi-Surface', slug: 'multi-surface' });
+  });
+
+  it('lists an out-of-stock product (the page shows "Out of Stock") with inventory 0', async () => {
+    const trashy = products.find((p) => p.slug === 'trashy-garbage-can-deodorizer');
+    expect(trashy).toMatchObject({ status: 'out_of_stock', inventory: 0 });
+  });
+
+  it('lets the browser resolve every starter kit content from the same list', async () => {
+    const kits = products.filter((p) => p.isStarterKit);
+    expect(kits.map((k) => k.slug).sort()).toEqual(['complete-starter-kit', 'essential-starter-kit']);
+    const slugs = new Set(products.map((p) => p.slug));
+    for (const kit of kits) for (const slug of kit.kitContents) expect(slugs).toContain(slug);
+  });
+
+  it('hides inactive products from the list and from the product page', async () => {
+    const slug = `hidden-test-product-${randomBytes(3).toString('hex')}`;
+    await api.ctx.db.insert(tables.products).values({ name: 'Hidden Test Product', slug, price: 999, status: 'inactive' });
+    try {
+      invalidateCatalogCache(api.ctx);
+      const list = await json(await api.request('/api/products'), z.array(productSchema));
+      expect(list.map((p) => p.slug)).not.toContain(slug);
+      const one = await api.request(`/api/products/${slug}`);
+      expect(one.status).toBe(404);
+    } finally {
+      await api.ctx.db.delete(tables.products).where(eq(tables.products.slug, slug));
+    }
+  });
+});
+
+describe('GET /api/products/{slug}', () => {
+  it('answers one product with category, variants, images, inventory and kit contents', async () => {
+    const res = await api.request('/api/products/essential-starter-kit');
+    expect(res.status).toBe(200);
+    const kit = await json(res, productSchema);
+    expect(kit).toMatchObject({
+      slug: 'essential-starter-kit',
+      isStarterKit: true,
+      price: '34.99',
+      compareAtPrice: '38.96',
+      category: { slug: 'starter-kits', name: 'Starter Kits' },
+      images: ['essential-starter-kit.svg', 'lifestyle-kitchen.svg'],
+    });
+    expect(kit.kitContents).toContain('surfy-probiotic-all-purpose-cleaner');
+    expect(kit.inventory).toBeGreaterThan(0);
+  });
+
+  it('answers an unknown product with 404 and a message', async () => {
+    for (const slug of ['no-such-product', 'UPPER', '..%2Fetc']) {
+      const res = await api.request(`/api/products/${slug}`);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ message: 'Product not found' });
+    }
+  });
+});
+
+describe('GET /api/blog', () => {
+  it('lists the published journal posts, newest first, without the unpublished one', async () => {
+    const res = await api.request('/api/blog');
+    expect(res.status).toBe(200);
+    const posts = await json(res, z.array(blogPostSummarySchema));
+    expect(posts.map((p) => p.slug)).toEqual([
+      'how-to-read-ewg-ratings-and-ingredient-labels',
+      'non-toxic-kitchen-cleaning-routine',
+      'how-probiotic-cleaners-work',
+    ]);
+    expect(posts[0]).toMatchObject({ category: expect.any(String), readTime: expect.any(Number), excerpt: expect.any(String) });
+  });
+
+  it('answers one published article with body, FAQs and internal links', async () => {
+    const res = await api.request('/api/blog/how-probiotic-cleaners-work');
+    expect(res.status).toBe(200);
+    const post = await json(res, blogPostSchema);
+    expect(post.published).toBe(true);
+    expect(post.content).toContain('#');
+    expect(post.faqs.length).toBeGreaterThan(0);
+    expect(post.internalLinks.length).toBeGreaterThan(0);
+  });
+
+  it('answers an unpublished or unknown article with 404 "Article not found"', async () => {
+    for (const slug of ['zero-waste-refill-guide', 'no-such-article']) {
+      const res = await api.request(`/api/blog/${slug}`);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ message: 'Article not found' });
+    }
+  });
+});
+
+describe('GET /api/impact and /api/ingredients', () => {
+  it('answers the impact figures', async () => {
+    const res = await api.request('/api/impact');
+    expect(res.status).toBe(200);
+    const impact = await json(res, impactStatsSchema);
+    expect(impact.bottlesSaved).toBeGreaterThan(0);
+    expect(impact.chemicalsAvoided).toBeGreaterThan(0);
+    expect(impact.homesHelped).toBeGreaterThan(0);
+  });
+
+  it('lists ingredients with name, description, ewgRating, function and source; rated first, unrated last', async () => {
+    const res = await api.request('/api/ingredients');
+    expect(res.status).toBe(200);
+    const list = await json(res, z.array(ingredientSchema));
+    expect(list.length).toBeGreaterThanOrEqual(12);
+    const ratings = list.map((i) => i.ewgRating);
+    expect(ratings.at(-1)).toBeNull();
+    const rated = ratings.filter((r): r is number => r !== null);
+    expect(rated).toEqual([...rated].sort((a, b) => a - b));
+    expect(list[0]).toMatchObject({ name: expect.any(String), function: expect.any(String), source: expect.any(String) });
+  });
+});
+
+describe('ETag and 304', () => {
+  const paths = [
+    '/api/categories',
+    '/api/categories/kitchen',
+    '/api/products',
+    '/api/products/surfy-probiotic-all-purpose-cleaner',
+    '/api/blog',
+    '/api/blog/how-probiotic-cleaners-work',
+    '/api/impact',
+    '/api/ingredients',
+  ];
+
+  it.each(paths)('%s carries a strong ETag and answers a matching If-None-Match with 304', async (path) => {
+    const first = await api.request(path);
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/);
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+    await first.arrayBuffer();
+
+    // fetch adds `Cache-Control: no-cache` (a forced reload) to a request with If-None-Match unless the
+    // caller sets Cache-Control; a browser revalidating its cached copy sends `max-age=0`.
+    const again = await api.request(path, { headers: { 'if-none-match': etag!, 'cache-control': 'max-age=0' } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+
+    const stale = await api.request(path, { headers: { 'if-none-match': '"0-stale"', 'cache-control': 'max-age=0' } });
+    expect(stale.status).toBe(200);
+    expect(stale.headers.get('etag')).toBe(etag);
+    await stale.arrayBuffer();
+  });
+
+  it('changes the ETag when the data changes', async () => {
+    const before = (await api.request('/api/impact')).headers.get('etag');
+    const [row] = await api.ctx.db.select().from(tables.impactStats).limit(1);
+    await api.ctx.db.update(tables.impactStats).set({ homesHelped: row!.homesHelped + 1 }).where(eq(tables.impactStats.id, row!.id));
+    try {
+      invalidateCatalogCache(api.ctx);
+      const after = await api.request('/api/impact');
+      expect(after.headers.get('etag')).not.toBe(before);
+      expect((await json(after, impactStatsSchema)).homesHelped).toBe(row!.homesHelped + 1);
+    } finally {
+      await api.ctx.db.update(tables.impactStats).set({ homesHelped: row!.homesHelped }).where(eq(tables.impactStats.id, row!.id));
+      invalidateCatalogCache(api.ctx);
+    }
+  });
+});
+
+describe('catalogue reads query the database at most once', () => {
+  let fresh: TestApi;
+  beforeAll(async () => {
+    fresh = await startTestApi();
+  });
+  afterAll(() => fresh.close());
+
+  const paths = [
+    '/api/categories',
+    '/api/categories/kitchen',
+    '/api/products',
+    '/api/products/surfy-probiotic-all-purpose-cleaner',
+    '/api/blog',
+    '/api/blog/how-probiotic-cleaners-work',
+    '/api/impact',
+    '/api/ingredients',
+  ];
+
+  it.each(paths)('%s: one query on a miss, none on a repeat inside the cache time', async (path) => {
+    invalidateCatalogCache(fresh.ctx);
+    const miss = await countQueries(fresh, async () => expect((await fresh.request(path)).status).toBe(200));
+    expect(miss).toBe(1);
+    const hit = await countQueries(fresh, async () => expect((await fresh.request(path)).status).toBe(200));
+    expect(hit).toBe(0);
+  });
+
+  it('shares one query between concurrent requests on a miss', async () => {
+    invalidateCatalogCache(fresh.ctx);
+    const n = await countQueries(fresh, async () => {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => fresh.request('/api/products')));
+      expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
+      await Promise.all(answers.map((r) => r.arrayBuffer()));
+    });
+    expect(n).toBe(1);
+  });
+
+  it('queries again after invalidation and after the cache time', async () => {
+    const short = await startTestApi({ CATALOG_CACHE_SECONDS: '0.2' });
+    try {
+      expect(await countQueries(short, () => short.request('/api/products'))).toBe(1);
+      expect(await countQueries(short, () => short.request('/api/products'))).toBe(0);
+      invalidateCatalogCache(short.ctx);
+      expect(await countQueries(short, () => short.request('/api/products'))).toBe(1);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await countQueries(short, () => short.request('/api/products'))).toBe(1);
+    } finally {
+      await short.close();
+    }
+  });
+
+  it('an unknown slug costs one query and is not cached', async () => {
+    expect(await countQueries(fresh, () => fresh.request('/api/products/not-a-product'))).toBe(1);
+    expect(await countQueries(fresh, () => fresh.request('/api/products/not-a-product'))).toBe(1);
+    expect(await countQueries(fresh, () => fresh.request('/api/products/Not%20A%20Slug'))).toBe(0);
+  });
+});

@@ -1,0 +1,27 @@
+/** POST /api/newsletter: request, response and the messages of storefront §5/§8. */
+import { z } from 'zod';
+
+/** "text, at-sign, text, dot, text with no spaces" (storefront §5): the shop's one email shape rule. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL_MAX_LENGTH = 254;
+
+export const NEWSLETTER_MESSAGES = {
+  emailRequired: 'Please enter your email address.',
+  emailInvalid: 'Please enter a valid email address.',
+  subscribed: "You've been subscribed to our newsletter.",
+} as const;
+
+export const newsletterRequestSchema = z.object({
+  email: z
+    .string({ error: NEWSLETTER_MESSAGES.emailRequired })
+    .trim()
+    .min(1, NEWSLETTER_MESSAGES.emailRequired)
+    .max(EMAIL_MAX_LENGTH, NEWSLETTER_MESSAGES.emailInvalid)
+    .regex(EMAIL_PATTERN, NEWSLETTER_MESSAGES.emailInvalid)
+    .toLowerCase(),
+});
+export type NewsletterRequest = z.input<typeof newsletterRequestSchema>;
+
+/** Same shape whether the address is new (201) or already on the list (200). */
+export const newsletterResponseSchema = z.object({ message: z.string(), alreadySubscribed: z.boolean() });
+export type NewsletterResponse = z.infer<typeof newsletterResponseSchema>;
