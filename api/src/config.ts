@@ -26,6 +26,17 @@ const schema = z
     /** Seconds a catalogue response may be reused from the in-process cache. */
     CATALOG_CACHE_SECONDS: z.coerce.number().min(0).default(5),
     TRUST_PROXY: z.preprocess((v) => v === 'true' || v === '1', z.boolean()).default(false),
+    /** Card payments (Authorize.Net). With no credentials outside production, the local sandbox is used. */
+    AUTHNET_API_LOGIN_ID: optionalString(),
+    AUTHNET_TRANSACTION_KEY: optionalString(),
+    AUTHNET_PUBLIC_CLIENT_KEY: optionalString(),
+    AUTHNET_ENV: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['sandbox', 'production']).default('sandbox')),
+    /** Overrides the Authorize.Net API URL (a local stub in tests). */
+    AUTHNET_ENDPOINT: optionalString(),
+    /** auto: Authorize.Net when credentials are set, else the local sandbox (never in production). */
+    PAYMENTS_MODE: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['auto', 'authorizenet', 'local-sandbox', 'disabled']).default('auto')),
+    /** Artificial latency of the local sandbox gateway per charge (benchmarks). */
+    PAYMENTS_SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;

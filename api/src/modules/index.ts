@@ -3,6 +3,8 @@ import type { AppContext } from '../context';
 import { authRoutes } from './auth';
 import { catalogRoutes } from './catalog';
 import { newsletterRoutes } from './newsletter/routes';
+import { paymentRoutes } from './payments/routes';
+import { promoValidationRoutes } from './promo/routes';
 import { reviewRoutes } from './reviews/routes';
 
 /**
@@ -14,4 +16,6 @@ export const apiModules: Array<(ctx: AppContext) => Router> = [
   reviewRoutes,
   newsletterRoutes,
   authRoutes,
+  promoValidationRoutes,
+  paymentRoutes,
 ];

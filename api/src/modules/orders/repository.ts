@@ -1,0 +1,221 @@
+/**
+ * The order write path's SQL. Hand-written, with named prepared statements on one pooled connection
+ * per transaction: the hot path of checkout is a handful of round trips.
+ */
+import { drizzle } from 'drizzle-orm/node-postgres';
+import type pg from 'pg';
+import { toCents, type Cents } from '@nh/shared';
+import type { Address, Db, LineItem, ProductVariant } from '@nh/shared/server';
+import { schema } from '@nh/shared/server';
+
+export type Client = pg.PoolClient;
+
+/** Runs `work` in one transaction on one connection; rolls back on any throw. */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const result = await work(client);
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+const drizzleByClient = new WeakMap<Client, Db>();
+/** A drizzle handle over an open transaction's connection (for shared helpers such as recordOutbox). */
+export function drizzleOn(client: Client): Db {
+  let db = drizzleByClient.get(client);
+  if (!db) {
+    db = drizzle({ client, schema, casing: 'snake_case' }) as unknown as Db;
+    drizzleByClient.set(client, db);
+  }
+  return db;
+}
+
+export interface ReservedProduct {
+  id: number;
+  name: string;
+  price: Cents;
+  variants: ProductVariant[];
+  sku: string | null;
+  itemNumber: string | null;
+}
+
+/**
+ * Takes `quantities[i]` units of product `ids[i]` (ids distinct) if every one of them is active and
+ * has enough stock. Rows are locked in id order first, so two orders sharing products cannot deadlock;
+ * the `inventory >= qty` test is re-checked on the locked row, so the last unit goes to exactly one
+ * buyer. Answers the products it reserved: fewer than asked means the caller must roll back.
+ */
+export async function reserveStock(client: Client, ids: number[], quantities: number[]): Promise<ReservedProduct[]> {
+  const { rows } = await client.query<{ id: number; name: string; price: string; variants: ProductVariant[]; sku: string | null; item_number: string | null }>({
+    name: 'order_reserve_stock',
+    text: `with wanted as (select * from unnest($1::int[], $2::int[]) as w(id, qty)),
+      locked as materialized (select p.id from products p join wanted w on w.id = p.id order by p.id for update of p)
+      update products p set inventory = p.inventory - w.qty, updated_at = now()
+      from wanted w
+      where p.id = w.id and p.id in (select id from locked) and p.inventory >= w.qty and p.status = 'active'
+      returning p.id, p.name, p.price::text as price, p.variants, p.sku, p.item_number`,
+    values: [ids, quantities],
+  });
+  return rows.map((r) => ({ id: r.id, name: r.name, price: toCents(r.price), variants: r.variants ?? [], sku: r.sku, itemNumber: r.item_number }));
+}
+
+export interface ProductAvailability {
+  id: number;
+  name: string;
+  inventory: number;
+  status: string;
+}
+
+export async function productAvailability(pool: pg.Pool, ids: number[]): Promise<ProductAvailability[]> {
+  const { rows } = await pool.query<ProductAvailability>({
+    name: 'order_product_availability',
+    text: 'select id, name, inventory, status::text as status from products where id = any($1::int[])',
+    values: [ids],
+  });
+  return rows;
+}
+
+export interface PromoRow {
+  id: number;
+  code: string;
+  discountType: string;
+  discountValue: number;
+  isActive: boolean;
+  singleUse: boolean;
+  redeemed: boolean;
+}
+
+export async function findPromo(db: pg.Pool | Client, code: string): Promise<PromoRow | null> {
+  const { rows } = await db.query<{ id: number; code: string; discount_type: string; discount_value: number; is_active: boolean; single_use: boolean; redeemed: boolean }>({
+    name: 'promo_find',
+    text: 'select id, code, discount_type, discount_value, is_active, single_use, redeemed_at is not null as redeemed from promo_codes where code = $1',
+    values: [code],
+  });
+  const r = rows[0];
+  return r
+    ? { id: r.id, code: r.code, discountType: r.discount_type, discountValue: r.discount_value, isActive: r.is_active, singleUse: r.single_use, redeemed: r.redeemed }
+    : null;
+}
+
+/** Spends a single-use code for an order; false when another order spent it first. */
+export async function redeemPromo(client: Client, promoId: number, orderId: string): Promise<boolean> {
+  const result = await client.query({
+    name: 'promo_redeem',
+    text: 'update promo_codes set redeemed_at = now(), redeemed_order_id = $2 where id = $1 and single_use and redeemed_at is null and is_active',
+    values: [promoId, orderId],
+  });
+  return result.rowCount === 1;
+}
+
+export interface PendingOrder {
+  id: string;
+  storeCode: string;
+  userId: string | null;
+  customerEmail: string;
+  customerName: string;
+  shippingAddress: Address;
+  billingAddress: Address | null;
+  items: LineItem[];
+  subtotal: Cents;
+  discount: Cents;
+  shipping: Cents;
+  tax: Cents;
+  total: Cents;
+  promoCode: string | null;
+}
+
+const dec = (cents: Cents) => (cents / 100).toFixed(2);
+
+export async function insertPendingOrder(client: Client, o: PendingOrder): Promise<void> {
+  await client.query({
+    name: 'order_insert_pending',
+    text: `insert into orders (id, store_code, user_id, customer_email, customer_name, shipping_address, billing_address, items,
+        subtotal, discount, shipping, tax, total, promo_code, status)
+      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'pending')`,
+    values: [
+      o.id,
+      o.storeCode,
+      o.userId,
+      o.customerEmail,
+      o.customerName,
+      JSON.stringify(o.shippingAddress),
+      o.billingAddress ? JSON.stringify(o.billingAddress) : null,
+      JSON.stringify(o.items),
+      dec(o.subtotal),
+      dec(o.discount),
+      dec(o.shipping),
+      dec(o.tax),
+      dec(o.total),
+      o.promoCode,
+    ],
+  });
+}
+
+export interface PaymentRecord {
+  orderId: string;
+  transactionId: string | null;
+  invoiceNumber: string;
+  amount: Cents;
+  status: 'pending' | 'approved' | 'declined' | 'error';
+  responseCode: string | null;
+  responseMessage: string;
+  cardType: string | null;
+  lastFour: string | null;
+  environment: string;
+}
+
+/** Records the payment row and moves the order to its next status (processing, or pending while held). */
+export async function recordPaymentAndStatus(client: Client, p: PaymentRecord, orderStatus: 'processing' | 'pending'): Promise<void> {
+  await client.query({
+    name: 'order_record_payment',
+    text: `with pay as (
+        insert into payment_transactions (order_id, authnet_transaction_id, invoice_number, amount, status, response_code, response_message, card_type, card_last_four, environment)
+        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10))
+      update orders set status = $11, payment_transaction_id = $2, updated_at = now() where id = $1`,
+    values: [p.orderId, p.transactionId, p.invoiceNumber, dec(p.amount), p.status, p.responseCode, p.responseMessage, p.cardType, p.lastFour, p.environment, orderStatus],
+  });
+}
+
+/**
+ * A charge that failed: records the payment row, cancels the order (it never becomes a paid order,
+ * nor is it sent to NetSuite), puts its stock back and gives back a single-use promo code it spent.
+ */
+export async function recordFailedPayment(client: Client, p: PaymentRecord, productIds: number[], quantities: number[]): Promise<void> {
+  await client.query({
+    name: 'order_record_failed_payment',
+    text: `with pay as (
+        insert into payment_transactions (order_id, authnet_transaction_id, invoice_number, amount, status, response_code, response_message, card_type, card_last_four, environment)
+        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)),
+      ord as (
+        update orders set status = 'cancelled', netsuite_sync_status = 'not_applicable', updated_at = now()
+        where id = $1),
+      locked as materialized (select id from products where id = any($11::int[]) order by id for update),
+      stock as (
+        update products p set inventory = p.inventory + w.qty, updated_at = now()
+        from unnest($11::int[], $12::int[]) as w(id, qty) where p.id = w.id and p.id in (select id from locked)),
+      promo as (
+        update promo_codes set redeemed_at = null, redeemed_order_id = null where redeemed_order_id = $1)
+      select 1`,
+    values: [
+      p.orderId,
+      p.transactionId,
+      p.invoiceNumber,
+      dec(p.amount),
+      p.status,
+      p.responseCode,
+      p.responseMessage,
+      p.cardType,
+      p.lastFour,
+      p.environment,
+      productIds,
+      quantities,
+    ],
+  });
+}

@@ -1,0 +1,42 @@
+import { Router } from 'express';
+import { checkoutNonceRequestSchema } from '@nh/shared/contracts/checkout';
+import { SANDBOX_ACCEPT_SCRIPT, type AcceptSecureData } from '@nh/shared/server/payments/index';
+import type { AppContext } from '../../context';
+import { notFound } from '../../lib/errors';
+import { IDEMPOTENCY_HEADER, readIdempotencyKey, requestHash } from '../../lib/idempotency';
+import { parseInput } from '../../lib/validation';
+import { IDEMPOTENCY_MESSAGES, placeOrder } from '../orders/service';
+import { paymentsFor } from './provider';
+
+export function paymentRoutes(ctx: AppContext): Router {
+  const router = Router();
+
+  router.get('/payments/status', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(paymentsFor(ctx).status);
+  });
+
+  router.post('/payments/checkout-nonce', async (req, res) => {
+    const idempotencyKey = readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], IDEMPOTENCY_MESSAGES);
+    const input = parseInput(checkoutNonceRequestSchema, req.body);
+    const answer = await placeOrder(ctx, input, { idempotencyKey, requestHash: requestHash(req.body), userId: req.session.userId ?? null });
+    if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.status(answer.status).json(answer.body);
+  });
+
+  // The local sandbox's Accept.js-compatible script and tokeniser (only while the sandbox is in use).
+  router.get('/payments/sandbox/accept.js', (_req, res) => {
+    if (!paymentsFor(ctx).sandbox) throw notFound('The local payment sandbox is not in use.');
+    res.type('application/javascript').setHeader('Cache-Control', 'no-cache');
+    res.send(SANDBOX_ACCEPT_SCRIPT);
+  });
+
+  router.post('/payments/sandbox/tokenize', async (req, res) => {
+    const sandbox = paymentsFor(ctx).sandbox;
+    if (!sandbox) throw notFound('The local payment sandbox is not in use.');
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await sandbox.tokenize((req.body ?? {}) as AcceptSecureData));
+  });
+
+  return router;
+}

@@ -1,0 +1,182 @@
+/**
+ * Checkout: the form (operations spec §3 and §5), POST /api/payments/checkout-nonce, and
+ * GET /api/payments/status. The browser form and the API share the customer-field rules, so a message
+ * the shopper sees in the form is the message the API answers with.
+ */
+import { z } from 'zod';
+import { LIMITS } from '../constants';
+import { normalizePromoCode } from './promo';
+import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from './newsletter';
+
+export const CHECKOUT_MESSAGES = {
+  firstName: 'First name is required',
+  lastName: 'Last name is required',
+  email: 'Valid email is required',
+  address: 'Address is required',
+  city: 'City is required',
+  stateShort: 'State is required',
+  stateLong: 'Use 2-letter state code',
+  zip: 'ZIP code is required',
+  zipLong: 'ZIP code is too long',
+  cardNumberShort: 'Card number is required',
+  cardNumberLong: 'Card number must be at most 19 digits',
+  expirationDate: 'Use MM/YY format',
+  cardCodeShort: 'CVV is required',
+  cardCodeLong: 'CVV must be 3 or 4 digits',
+  // Checkout and payment answers.
+  idempotencyKeyMissing: 'An Idempotency-Key header is required: send one unique key per checkout attempt.',
+  idempotencyKeyInvalid: 'The Idempotency-Key header must be 8 to 200 letters, digits, dashes or underscores.',
+  idempotencyKeyReused: 'This Idempotency-Key was already used for a different checkout. Start a new checkout attempt with a new key.',
+  idempotencyInProgress: 'This checkout is still being processed. Please wait a moment and try again.',
+  paymentsUnavailable: 'Payment processing is currently unavailable. Please contact support or try again later.',
+  paymentFailed: 'Please check your payment information and try again.',
+  emptyCart: 'Your cart is empty',
+  promoInvalid: 'This promo code is invalid or expired',
+  subscribeLoginRequired: 'Please log in to create a subscription.',
+} as const;
+
+const text = (message: string, max = 200) => z.string({ error: message }).trim().min(1, message).max(max, message);
+
+/** Customer and billing fields, shared by the browser form and the checkout call. */
+export const customerFieldsSchema = z.object({
+  firstName: text(CHECKOUT_MESSAGES.firstName, 100),
+  lastName: text(CHECKOUT_MESSAGES.lastName, 100),
+  email: z
+    .string({ error: CHECKOUT_MESSAGES.email })
+    .trim()
+    .max(EMAIL_MAX_LENGTH, CHECKOUT_MESSAGES.email)
+    .regex(EMAIL_PATTERN, CHECKOUT_MESSAGES.email),
+  address: text(CHECKOUT_MESSAGES.address),
+  city: text(CHECKOUT_MESSAGES.city, 100),
+  state: z.string({ error: CHECKOUT_MESSAGES.stateShort }).trim().min(2, CHECKOUT_MESSAGES.stateShort).max(2, CHECKOUT_MESSAGES.stateLong),
+  zip: z.string({ error: CHECKOUT_MESSAGES.zip }).trim().min(5, CHECKOUT_MESSAGES.zip).max(10, CHECKOUT_MESSAGES.zipLong),
+});
+export type CustomerFields = z.infer<typeof customerFieldsSchema>;
+
+/** MM/YY with month 01-12. */
+export const EXPIRATION_PATTERN = /^(0[1-9]|1[0-2])\/\d{2}$/;
+
+/** The checkout form as the shopper fills it (card fields never leave the browser untokenised). */
+export const checkoutFormSchema = customerFieldsSchema.extend({
+  cardNumber: z.string().min(13, CHECKOUT_MESSAGES.cardNumberShort).max(19, CHECKOUT_MESSAGES.cardNumberLong),
+  expirationDate: z.string().regex(EXPIRATION_PATTERN, CHECKOUT_MESSAGES.expirationDate),
+  cardCode: z.string().min(3, CHECKOUT_MESSAGES.cardCodeShort).max(4, CHECKOUT_MESSAGES.cardCodeLong),
+  subscribeAndSave: z.boolean(),
+});
+export type CheckoutForm = z.infer<typeof checkoutFormSchema>;
+
+export const emptyCheckoutForm: CheckoutForm = {
+  firstName: '',
+  lastName: '',
+  email: '',
+  address: '',
+  city: '',
+  state: '',
+  zip: '',
+  cardNumber: '',
+  expirationDate: '',
+  cardCode: '',
+  subscribeAndSave: false,
+};
+
+/** "MM/YY" → the month and the four-digit year sent to the tokeniser ('20' + YY). */
+export function splitExpiration(expirationDate: string): { month: string; year: string } {
+  const [month = '', year = ''] = expirationDate.split('/');
+  return { month, year: `20${year}` };
+}
+
+const decimalString = (field: string) => z.string({ error: `${field} must be an amount such as "12.99"` }).regex(/^\d{1,8}\.\d{2}$/, `${field} must be an amount such as "12.99"`);
+
+export const addressSchema = customerFieldsSchema.pick({ address: true, city: true, state: true, zip: true });
+export type CheckoutAddress = z.infer<typeof addressSchema>;
+
+export const MAX_ORDER_LINES = 50;
+export const MAX_LINE_QUANTITY = 999;
+
+export const orderItemSchema = z.object({
+  productId: z.number({ error: 'Each item needs a productId' }).int('Each item needs a productId').positive('Each item needs a productId'),
+  /** Chosen variant's sku, or null for a product without variants. */
+  variantSku: z.string().max(100).nullish(),
+  quantity: z
+    .number({ error: 'Each item needs a quantity of at least 1' })
+    .int('Each item needs a whole quantity')
+    .min(1, 'Each item needs a quantity of at least 1')
+    .max(MAX_LINE_QUANTITY, `At most ${MAX_LINE_QUANTITY} of one item per order`),
+  /** Unit price the shopper saw; the server re-prices and refuses a difference. */
+  price: decimalString('Item price'),
+});
+export type OrderItemInput = z.infer<typeof orderItemSchema>;
+
+export const orderDataSchema = z.object({
+  items: z.array(orderItemSchema, { error: CHECKOUT_MESSAGES.emptyCart }).min(1, CHECKOUT_MESSAGES.emptyCart).max(MAX_ORDER_LINES, `At most ${MAX_ORDER_LINES} lines per order`),
+  subtotal: decimalString('Subtotal'),
+  /** Optional: the discount the summary showed. */
+  discount: decimalString('Discount').optional(),
+  shipping: decimalString('Shipping'),
+  tax: decimalString('Tax'),
+  total: decimalString('Total'),
+  promoCode: z
+    .string()
+    .max(LIMITS.promoCodeMaxLength, CHECKOUT_MESSAGES.promoInvalid)
+    .transform(normalizePromoCode)
+    .nullish()
+    .transform((code) => (code ? code : null)),
+  shippingAddress: addressSchema,
+  billingAddress: addressSchema.nullish().transform((a) => a ?? null),
+});
+export type OrderData = z.infer<typeof orderDataSchema>;
+
+const opaque = {
+  dataDescriptor: z.string({ error: 'Payment details are missing: dataDescriptor' }).min(1, 'Payment details are missing: dataDescriptor').max(100),
+  dataValue: z.string({ error: 'Payment details are missing: dataValue' }).min(1, 'Payment details are missing: dataValue').max(8192),
+};
+
+/** POST /api/payments/checkout-nonce */
+export const checkoutNonceRequestSchema = customerFieldsSchema.extend({
+  amount: decimalString('Amount'),
+  ...opaque,
+  orderData: orderDataSchema,
+});
+export type CheckoutNonceRequest = z.input<typeof checkoutNonceRequestSchema>;
+export type CheckoutNonceInput = z.infer<typeof checkoutNonceRequestSchema>;
+
+export const checkoutNonceResponseSchema = z.object({ orderId: z.string().uuid() });
+export type CheckoutNonceResponse = z.infer<typeof checkoutNonceResponseSchema>;
+
+/** A failed charge (402): the provider's message. */
+export const paymentFailureSchema = z.object({ message: z.string(), responseMessage: z.string().optional(), error: z.string().optional() });
+export type PaymentFailure = z.infer<typeof paymentFailureSchema>;
+
+/** POST /api/payments/subscribe-nonce (spec §7; the subscription itself is built by the subscriptions area). */
+export const subscribeNonceRequestSchema = customerFieldsSchema.extend({
+  amount: decimalString('Amount'),
+  ...opaque,
+  interval: z.literal('monthly'),
+  items: orderDataSchema.shape.items,
+  shippingAddress: addressSchema,
+});
+export type SubscribeNonceRequest = z.input<typeof subscribeNonceRequestSchema>;
+
+/** GET /api/payments/status */
+export const paymentsStatusSchema = z.object({
+  configured: z.boolean(),
+  environment: z.enum(['sandbox', 'production']),
+  publicClientKey: z.string().nullable(),
+  apiLoginID: z.string().nullable(),
+  /** The tokenising script (Accept.js, or the local sandbox's compatible script). */
+  acceptJsUrl: z.string().nullable(),
+  /** True when charges go to the built-in local sandbox (no Authorize.Net account involved). */
+  localSandbox: z.boolean(),
+});
+export type PaymentsStatus = z.infer<typeof paymentsStatusSchema>;
+
+/** What the tokenising script answers (Accept.js response shape). */
+export interface AcceptResponse {
+  opaqueData?: { dataDescriptor: string; dataValue: string };
+  messages: { resultCode: 'Ok' | 'Error'; message: Array<{ code: string; text: string }> };
+}
+
+export const ACCEPT_DATA_DESCRIPTOR = 'COMMON.ACCEPT.INAPP.PAYMENT';
+
+/** The sandbox test card shown on the checkout in sandbox mode. */
+export const SANDBOX_TEST_CARD = { number: '4111 1111 1111 1111', declineZip: '46282' } as const;

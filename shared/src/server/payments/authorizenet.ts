@@ -1,0 +1,224 @@
+/**
+ * Authorize.Net through the `authorizenet` SDK, wrapped against its traps (INTEGRATIONS.md):
+ * - requests are built with no-argument constructors and setters, so elements keep the schema's order;
+ * - each call is a promise with our own timeout that also watches `controller.getError()`, because on a
+ *   network error, a non-2xx answer or a timeout the SDK never calls back;
+ * - the callback only resolves; the response is parsed outside it (an exception inside is swallowed);
+ * - the outcome is decided on `transactionResponse.responseCode`, not on `messages.resultCode`;
+ * - every charge carries a stable invoice number and the duplicate window, so a retry after an
+ *   unknown outcome is refused with error 11 instead of charging twice.
+ */
+import { centsToDecimal } from '../../money';
+import { sdk, sdkConfig, type SdkController, type SdkObject } from './authorizenet-sdk';
+import {
+  failedCharge,
+  GATEWAY_MESSAGES,
+  type ChargeCommon,
+  type ChargeOutcome,
+  type ChargeResult,
+  type OpaqueChargeRequest,
+  type PaymentEnvironment,
+  type PaymentGateway,
+  type ProfileChargeRequest,
+} from './gateway';
+
+export interface AuthorizeNetOptions {
+  apiLoginId: string;
+  transactionKey: string;
+  environment: PaymentEnvironment;
+  /** Overrides the API URL (tests point it at a local stub). */
+  endpoint?: string;
+  /** Our own limit per call; the SDK's default is 120 s. */
+  timeoutMs?: number;
+  /** Seconds during which a repeat of the same charge is refused with error 11 (0–28,800). */
+  duplicateWindowSeconds?: number;
+}
+
+export const AUTHNET_ENDPOINTS = { sandbox: sdk.Constants.endpoint.sandbox, production: sdk.Constants.endpoint.production } as const;
+export const ACCEPT_JS_URLS = { sandbox: 'https://jstest.authorize.net/v1/Accept.js', production: 'https://js.authorize.net/v1/Accept.js' } as const;
+
+/** Connection errors that prove the request never reached the gateway. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ERR_INVALID_URL']);
+
+type RawCall = { kind: 'response'; body: unknown } | { kind: 'failure'; sent: boolean; reason: string };
+
+const C = sdk.APIContracts;
+const make = (name: string): SdkObject => new C[name]!();
+
+export class AuthorizeNetGateway implements PaymentGateway {
+  readonly kind = 'authorizenet' as const;
+  readonly environment: PaymentEnvironment;
+  private readonly endpoint: string;
+  private readonly timeoutMs: number;
+  private readonly duplicateWindow: number;
+
+  constructor(private readonly options: AuthorizeNetOptions) {
+    this.environment = options.environment;
+    this.endpoint = options.endpoint ?? AUTHNET_ENDPOINTS[options.environment];
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.duplicateWindow = Math.min(28_800, Math.max(0, options.duplicateWindowSeconds ?? 600));
+  }
+
+  async chargeOpaqueData(request: OpaqueChargeRequest): Promise<ChargeResult> {
+    const opaque = make('OpaqueDataType');
+    opaque.setDataDescriptor(request.opaqueData.dataDescriptor);
+    opaque.setDataValue(request.opaqueData.dataValue);
+    const payment = make('PaymentType');
+    payment.setOpaqueData(opaque);
+
+    const transaction = this.transaction(request, (t) => {
+      t.setPayment(payment);
+      if (request.createProfile) {
+        const profile = make('CustomerProfilePaymentType');
+        profile.setCreateProfile(true);
+        t.setProfile(profile);
+      }
+    });
+    return this.run(transaction);
+  }
+
+  async chargeProfile(request: ProfileChargeRequest): Promise<ChargeResult> {
+    const paymentProfile = make('PaymentProfile');
+    paymentProfile.setPaymentProfileId(request.profile.paymentProfileId);
+    const profile = make('CustomerProfilePaymentType');
+    profile.setCustomerProfileId(request.profile.customerProfileId);
+    profile.setPaymentProfile(paymentProfile);
+    return this.run(this.transaction(request, (t) => t.setProfile(profile), false));
+  }
+
+  /** A createTransactionRequest's transactionRequest, in schema order: type, amount, payment/profile, order, customer, billTo, settings. */
+  private transaction(request: ChargeCommon & { customerId?: string }, setPayment: (t: SdkObject) => void, withBillTo = true): SdkObject {
+    const t = make('TransactionRequestType');
+    t.setTransactionType(C.TransactionTypeEnum.AUTHCAPTURETRANSACTION);
+    t.setAmount(centsToDecimal(request.amount));
+    setPayment(t);
+
+    const order = make('OrderType');
+    order.setInvoiceNumber(request.invoiceNumber.slice(0, 20));
+    if (request.description) order.setDescription(request.description.slice(0, 255));
+    t.setOrder(order);
+
+    const customer = make('CustomerDataType');
+    if (request.customerId) customer.setId(request.customerId.slice(0, 20));
+    customer.setEmail(request.email);
+    t.setCustomer(customer);
+
+    if (withBillTo) {
+      const billTo = make('CustomerAddressType');
+      billTo.setFirstName(request.billTo.firstName.slice(0, 50));
+      billTo.setLastName(request.billTo.lastName.slice(0, 50));
+      billTo.setAddress(request.billTo.address.slice(0, 60));
+      billTo.setCity(request.billTo.city.slice(0, 40));
+      billTo.setState(request.billTo.state.slice(0, 40));
+      billTo.setZip(request.billTo.zip.slice(0, 20));
+      billTo.setCountry('US');
+      t.setBillTo(billTo);
+    }
+
+    const setting = make('SettingType');
+    setting.setSettingName('duplicateWindow');
+    setting.setSettingValue(String(this.duplicateWindow));
+    const settings = make('ArrayOfSetting');
+    settings.setSetting([setting]);
+    t.setTransactionSettings(settings);
+    return t;
+  }
+
+  private async run(transaction: SdkObject): Promise<ChargeResult> {
+    const auth = make('MerchantAuthenticationType');
+    auth.setName(this.options.apiLoginId);
+    auth.setTransactionKey(this.options.transactionKey);
+    const request = make('CreateTransactionRequest');
+    request.setMerchantAuthentication(auth);
+    request.setTransactionRequest(transaction);
+
+    const controller = new sdk.APIControllers.CreateTransactionController!(request.getJSON(), sdkConfig(this.timeoutMs + 1_000));
+    controller.setEnvironment(this.endpoint);
+    const raw = await execute(controller, this.timeoutMs);
+    if (raw.kind === 'failure') {
+      return raw.sent
+        ? failedCharge(this.environment, 'unknown', GATEWAY_MESSAGES.unknown, raw.reason)
+        : failedCharge(this.environment, 'error', GATEWAY_MESSAGES.unreachable, raw.reason);
+    }
+    return parseTransactionResponse(raw.body, this.environment);
+  }
+}
+
+/** One SDK call as a promise that always settles: the callback, an error seen by polling, or our timeout. */
+function execute(controller: SdkController, timeoutMs: number): Promise<RawCall> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: RawCall) => {
+      if (settled) return;
+      settled = true;
+      clearInterval(poll);
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const poll = setInterval(() => {
+      const error = controller.getError() as { code?: string; message?: string; response?: { status?: number } } | null;
+      if (!error) return;
+      const code = error.code ?? '';
+      const reason = error.response?.status ? `HTTP ${error.response.status}` : code || error.message || 'network error';
+      finish({ kind: 'failure', sent: !NOT_SENT.has(code), reason });
+    }, 20);
+    const timer = setTimeout(() => finish({ kind: 'failure', sent: true, reason: 'timeout' }), timeoutMs);
+    try {
+      controller.execute(() => finish({ kind: 'response', body: controller.getResponse() }));
+    } catch (error) {
+      finish({ kind: 'failure', sent: false, reason: error instanceof Error ? error.message : 'SDK error' });
+    }
+  });
+}
+
+interface RawResponse {
+  messages?: { resultCode?: string; message?: Array<{ code?: string; text?: string }> };
+  transactionResponse?: {
+    responseCode?: string;
+    transId?: string;
+    accountNumber?: string;
+    accountType?: string;
+    messages?: Array<{ code?: string; description?: string }>;
+    errors?: Array<{ errorCode?: string; errorText?: string }>;
+  };
+  profileResponse?: { customerProfileId?: string; customerPaymentProfileIdList?: string[] };
+}
+
+const OUTCOMES: Record<string, ChargeOutcome> = { '1': 'approved', '2': 'declined', '3': 'error', '4': 'held' };
+
+/** Turns the gateway's JSON into a ChargeResult. Lenient: any shape it does not know is an error. */
+export function parseTransactionResponse(body: unknown, environment: PaymentEnvironment): ChargeResult {
+  const response = (body && typeof body === 'object' ? body : {}) as RawResponse;
+  const top = response.messages?.message?.[0];
+  const tr = response.transactionResponse;
+  const code = tr?.responseCode ? String(tr.responseCode) : null;
+  if (!tr || !code || !OUTCOMES[code]) {
+    const errorCode = top?.code ?? null;
+    const message = errorCode === 'E00007' ? GATEWAY_MESSAGES.badCredentials : top?.text || 'The payment service refused the request.';
+    return { ...failedCharge(environment, 'error', message, errorCode) };
+  }
+  const outcome = OUTCOMES[code]!;
+  const firstError = tr.errors?.[0];
+  const errorCode = firstError?.errorCode ? String(firstError.errorCode) : null;
+  const approvedText = tr.messages?.[0]?.description;
+  const message =
+    outcome === 'approved' || outcome === 'held'
+      ? approvedText || (outcome === 'held' ? GATEWAY_MESSAGES.held : GATEWAY_MESSAGES.approved)
+      : firstError?.errorText || top?.text || (outcome === 'declined' ? GATEWAY_MESSAGES.declined : 'The payment could not be processed.');
+  const transId = tr.transId && tr.transId !== '0' ? String(tr.transId) : null;
+  const account = tr.accountNumber ? String(tr.accountNumber).replace(/\D/g, '').slice(-4) : '';
+  const profileId = response.profileResponse?.customerProfileId;
+  const paymentProfileId = response.profileResponse?.customerPaymentProfileIdList?.[0];
+  return {
+    outcome,
+    responseCode: code,
+    message,
+    errorCode: outcome === 'approved' || outcome === 'held' ? null : errorCode,
+    transactionId: transId,
+    cardType: tr.accountType ? String(tr.accountType) : null,
+    lastFour: account.length === 4 ? account : null,
+    duplicate: outcome === 'error' && errorCode === '11',
+    profile: profileId && paymentProfileId ? { customerProfileId: String(profileId), paymentProfileId: String(paymentProfileId) } : null,
+    environment,
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * The payment gateway seen by the rest of the system. Two implementations: Authorize.Net (through its
+ * SDK) and the local sandbox (no outside account; Accept.js-compatible tokens served by our own API).
+ * Amounts are integer cents; implementations convert at their edge.
+ */
+
+export type PaymentEnvironment = 'sandbox' | 'production';
+
+/**
+ * approved: money taken. held: accepted but held for the merchant's review (responseCode 4).
+ * declined: the card was refused. error: the gateway refused the request; nothing was charged.
+ * unknown: the request may or may not have reached the gateway (timeout, dropped connection):
+ * retry only with the same invoice number, so the duplicate window turns a repeat into error 11.
+ */
+export type ChargeOutcome = 'approved' | 'held' | 'declined' | 'error' | 'unknown';
+
+export interface BillingDetails {
+  firstName: string;
+  lastName: string;
+  address: string;
+  city: string;
+  state: string;
+  zip: string;
+}
+
+export interface ChargeCommon {
+  amount: number;
+  /** ≤ 20 characters and stable for one logical charge (ORD-…, SUB-<id>-<period>). */
+  invoiceNumber: string;
+  description?: string;
+  email: string;
+  billTo: BillingDetails;
+}
+
+export interface OpaqueChargeRequest extends ChargeCommon {
+  opaqueData: { dataDescriptor: string; dataValue: string };
+  /** Store the card as a customer payment profile (CIM) for renewals. */
+  createProfile?: boolean;
+  /** Merchant's customer id for the profile (≤ 20 characters). */
+  customerId?: string;
+}
+
+export interface StoredPaymentProfile {
+  customerProfileId: string;
+  paymentProfileId: string;
+}
+
+export interface ProfileChargeRequest extends ChargeCommon {
+  profile: StoredPaymentProfile;
+}
+
+export interface ChargeResult {
+  outcome: ChargeOutcome;
+  /** Provider's responseCode ('1'..'4'), or null when there was no transaction response. */
+  responseCode: string | null;
+  /** A sentence from the provider (or ours for transport failures) that can be shown to the shopper. */
+  message: string;
+  /** Provider error code ('2', '11', 'E00007', …) when not approved. */
+  errorCode: string | null;
+  transactionId: string | null;
+  /** 'Visa', 'MasterCard', 'AmericanExpress', … */
+  cardType: string | null;
+  /** Last four digits only, never more. */
+  lastFour: string | null;
+  /** The gateway answered error 11: a charge with this invoice, amount and card was already made. */
+  duplicate: boolean;
+  /** Present when createProfile was asked for and the gateway made one. */
+  profile: StoredPaymentProfile | null;
+  environment: PaymentEnvironment;
+}
+
+export interface PaymentGateway {
+  /** 'authorizenet' or 'local-sandbox'. */
+  readonly kind: 'authorizenet' | 'local-sandbox';
+  readonly environment: PaymentEnvironment;
+  chargeOpaqueData(request: OpaqueChargeRequest): Promise<ChargeResult>;
+  chargeProfile(request: ProfileChargeRequest): Promise<ChargeResult>;
+}
+
+/** A stable invoice number for an order: "ORD-" and the first 16 hex digits of its uuid (20 characters). */
+export const orderInvoiceNumber = (orderId: string): string => `ORD-${orderId.replace(/-/g, '').slice(0, 16).toUpperCase()}`;
+
+/** A stable invoice number for one billing period of a subscription (≤ 20 characters). */
+export const subscriptionInvoiceNumber = (subscriptionId: string, period: string): string =>
+  `SUB-${subscriptionId.replace(/-/g, '').slice(0, 8).toUpperCase()}-${period.replace(/-/g, '').slice(0, 6)}`.slice(0, 20);
+
+/** Messages of the provider we show as they are. */
+export const GATEWAY_MESSAGES = {
+  approved: 'This transaction has been approved.',
+  declined: 'This transaction has been declined.',
+  duplicate: 'A duplicate transaction has been submitted.',
+  held: 'This transaction is being held for review.',
+  invalidToken: 'Invalid OTS Token.',
+  badCredentials: 'User authentication failed due to invalid authentication values.',
+  unreachable: 'The payment service could not be reached. You have not been charged. Please try again.',
+  unknown: 'We could not confirm your payment with the payment service. Please contact support before trying again.',
+} as const;
+
+export function failedCharge(environment: PaymentEnvironment, outcome: 'error' | 'unknown', message: string, errorCode: string | null = null): ChargeResult {
+  return {
+    outcome,
+    responseCode: null,
+    message,
+    errorCode,
+    transactionId: null,
+    cardType: null,
+    lastFour: null,
+    duplicate: false,
+    profile: null,
+    environment,
+  };
+}

@@ -1,0 +1,201 @@
+/**
+ * The local sandbox: a payment gateway that needs no outside account. Our API serves an
+ * Accept.js-compatible script whose `dispatchData` posts the card fields to `tokenize` here; the
+ * card is validated like Accept.js does and only brand, last four, ZIP and the card-code check are
+ * kept, under a single-use token that lives 15 minutes (Redis). Charges follow the Authorize.Net
+ * sandbox conventions: billing ZIP 46282 declines, card code 901 fails the CVV check, a repeat of the
+ * same invoice and amount inside the duplicate window is error 11.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { cardBrand, cardCodeLength, lastFour, luhnValid, type CardBrand } from './card-brand';
+import {
+  GATEWAY_MESSAGES,
+  type ChargeCommon,
+  type ChargeResult,
+  type OpaqueChargeRequest,
+  type PaymentGateway,
+  type ProfileChargeRequest,
+} from './gateway';
+
+export const SANDBOX_DATA_DESCRIPTOR = 'COMMON.ACCEPT.INAPP.PAYMENT';
+export const SANDBOX_CLIENT_KEY = 'local-sandbox-client-key';
+export const SANDBOX_API_LOGIN_ID = 'local-sandbox';
+export const SANDBOX_TOKEN_TTL_SECONDS = 15 * 60;
+export const SANDBOX_DECLINE_ZIP = '46282';
+export const SANDBOX_CVV_MISMATCH = '901';
+
+/** Accept.js error codes and texts. */
+export const ACCEPT_ERRORS = {
+  cardNumber: { code: 'E_WC_05', text: 'Please provide valid credit card number.' },
+  month: { code: 'E_WC_06', text: 'Please provide valid expiration month.' },
+  year: { code: 'E_WC_07', text: 'Please provide valid expiration year.' },
+  expired: { code: 'E_WC_08', text: 'Expiration date must be in the future.' },
+  apiLoginId: { code: 'E_WC_10', text: 'Please provide valid apiLoginID.' },
+  cardCode: { code: 'E_WC_15', text: 'Please provide valid CVV.' },
+  zip: { code: 'E_WC_16', text: 'Please provide valid Zip code.' },
+  clientKey: { code: 'E_WC_19', text: 'Please provide valid client key.' },
+  auth: { code: 'E_WC_21', text: 'User authentication failed due to invalid authentication values.' },
+} as const;
+
+export interface AcceptSecureData {
+  authData?: { clientKey?: unknown; apiLoginID?: unknown };
+  cardData?: { cardNumber?: unknown; month?: unknown; year?: unknown; cardCode?: unknown; zip?: unknown };
+}
+
+export type AcceptAnswer =
+  | { opaqueData: { dataDescriptor: string; dataValue: string }; messages: { resultCode: 'Ok'; message: Array<{ code: string; text: string }> } }
+  | { messages: { resultCode: 'Error'; message: Array<{ code: string; text: string }> } };
+
+interface StoredToken {
+  brand: CardBrand | null;
+  lastFour: string;
+  zip: string | null;
+  /** M = card code matched, N = did not (sandbox card code 901). */
+  cvv: 'M' | 'N';
+}
+
+/** An approved sandbox charge, kept in memory so tests and the bench can count charges. */
+export interface SandboxCharge {
+  transactionId: string;
+  invoiceNumber: string;
+  amount: number;
+  lastFour: string;
+  at: number;
+}
+
+const str = (value: unknown): string => (typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '');
+
+/** Validates card fields as Accept.js does; answers every problem at once. */
+export function validateCardData(secure: AcceptSecureData, now = new Date()): Array<{ code: string; text: string }> {
+  const card = secure.cardData ?? {};
+  const errors: Array<{ code: string; text: string }> = [];
+  const number = str(card.cardNumber).replace(/[\s-]/g, '');
+  if (!luhnValid(number) || number.length < 13) errors.push(ACCEPT_ERRORS.cardNumber);
+  const monthText = str(card.month);
+  const month = Number(monthText);
+  const monthOk = /^\d{1,2}$/.test(monthText) && month >= 1 && month <= 12;
+  if (!monthOk) errors.push(ACCEPT_ERRORS.month);
+  const yearText = str(card.year);
+  const yearOk = /^(\d{2}|\d{4})$/.test(yearText);
+  if (!yearOk) errors.push(ACCEPT_ERRORS.year);
+  if (monthOk && yearOk) {
+    const year = yearText.length === 2 ? 2000 + Number(yearText) : Number(yearText);
+    // A card is good through the last day of its expiry month.
+    if (year * 12 + month < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1) errors.push(ACCEPT_ERRORS.expired);
+  }
+  const code = str(card.cardCode);
+  if (code && (!/^\d+$/.test(code) || code.length !== cardCodeLength(cardBrand(number)))) errors.push(ACCEPT_ERRORS.cardCode);
+  const zip = str(card.zip);
+  if (zip && !/^[A-Za-z0-9 -]{1,20}$/.test(zip)) errors.push(ACCEPT_ERRORS.zip);
+  return errors;
+}
+
+export interface LocalSandboxOptions {
+  redis: Redis;
+  /** Redis key prefix (tests use their own). */
+  keyPrefix: string;
+  duplicateWindowSeconds?: number;
+  /** Artificial gateway latency, to make a benchmark honest about the network round trip. */
+  latencyMs?: number;
+}
+
+export class LocalSandboxGateway implements PaymentGateway {
+  readonly kind = 'local-sandbox' as const;
+  readonly environment = 'sandbox' as const;
+  /** Approved charges made by this process (newest last, capped). */
+  readonly charges: SandboxCharge[] = [];
+  private readonly duplicateWindow: number;
+
+  constructor(private readonly options: LocalSandboxOptions) {
+    this.duplicateWindow = Math.min(28_800, Math.max(0, options.duplicateWindowSeconds ?? 600));
+  }
+
+  private key(kind: string, id: string): string {
+    return `${this.options.keyPrefix}:pay-sandbox:${kind}:${id}`;
+  }
+
+  /** The tokeniser behind the sandbox Accept.js script. The card number is never stored or logged. */
+  async tokenize(secure: AcceptSecureData): Promise<AcceptAnswer> {
+    const auth = secure.authData ?? {};
+    const authErrors = [];
+    if (str(auth.apiLoginID) !== SANDBOX_API_LOGIN_ID) authErrors.push(ACCEPT_ERRORS.apiLoginId);
+    if (str(auth.clientKey) !== SANDBOX_CLIENT_KEY) authErrors.push(ACCEPT_ERRORS.clientKey);
+    const errors = [...authErrors, ...validateCardData(secure)];
+    if (errors.length) return { messages: { resultCode: 'Error', message: errors } };
+
+    const number = str(secure.cardData?.cardNumber).replace(/[\s-]/g, '');
+    const zip = str(secure.cardData?.zip);
+    const token: StoredToken = {
+      brand: cardBrand(number),
+      lastFour: lastFour(number),
+      zip: zip || null,
+      cvv: str(secure.cardData?.cardCode) === SANDBOX_CVV_MISMATCH ? 'N' : 'M',
+    };
+    const dataValue = `sbx_${randomBytes(32).toString('base64url')}`;
+    await this.options.redis.set(this.key('token', dataValue), JSON.stringify(token), 'EX', SANDBOX_TOKEN_TTL_SECONDS);
+    return {
+      opaqueData: { dataDescriptor: SANDBOX_DATA_DESCRIPTOR, dataValue },
+      messages: { resultCode: 'Ok', message: [{ code: 'I_WC_01', text: 'Successful.' }] },
+    };
+  }
+
+  async chargeOpaqueData(request: OpaqueChargeRequest): Promise<ChargeResult> {
+    await this.latency();
+    if (request.opaqueData.dataDescriptor !== SANDBOX_DATA_DESCRIPTOR) return this.error('E00117', 'Invalid OTS Service.');
+    // Single use: the token is taken and deleted in one step.
+    const raw = await this.options.redis.getdel(this.key('token', request.opaqueData.dataValue));
+    if (!raw) return this.error('E00114', GATEWAY_MESSAGES.invalidToken);
+    const token = JSON.parse(raw) as StoredToken;
+    const result = await this.decide(request, token);
+    if (result.outcome === 'approved' && request.createProfile) {
+      const profile = { customerProfileId: String(randomNumber()), paymentProfileId: String(randomNumber()) };
+      await this.options.redis.set(this.key('profile', `${profile.customerProfileId}:${profile.paymentProfileId}`), JSON.stringify(token));
+      return { ...result, profile };
+    }
+    return result;
+  }
+
+  async chargeProfile(request: ProfileChargeRequest): Promise<ChargeResult> {
+    await this.latency();
+    const raw = await this.options.redis.get(this.key('profile', `${request.profile.customerProfileId}:${request.profile.paymentProfileId}`));
+    if (!raw) return this.error('E00040', 'The record cannot be found.');
+    return this.decide(request, { ...(JSON.parse(raw) as StoredToken), cvv: 'M' });
+  }
+
+  private async decide(request: ChargeCommon, token: StoredToken): Promise<ChargeResult> {
+    const base = { cardType: token.brand, lastFour: token.lastFour, profile: null, environment: this.environment };
+    const zip = request.billTo.zip || token.zip || '';
+    if (zip.trim() === SANDBOX_DECLINE_ZIP) {
+      return { ...base, outcome: 'declined', responseCode: '2', message: GATEWAY_MESSAGES.declined, errorCode: '2', transactionId: String(randomNumber()), duplicate: false };
+    }
+    if (token.cvv === 'N') {
+      return { ...base, outcome: 'declined', responseCode: '2', message: GATEWAY_MESSAGES.declined, errorCode: '65', transactionId: String(randomNumber()), duplicate: false };
+    }
+    // The duplicate window: the same invoice, amount and card inside it is error 11, never a second charge.
+    const fingerprint = `${request.invoiceNumber}:${request.amount}:${token.lastFour}`;
+    if (this.duplicateWindow > 0) {
+      const fresh = await this.options.redis.set(this.key('dup', fingerprint), '1', 'EX', this.duplicateWindow, 'NX');
+      if (fresh === null) {
+        return { ...base, outcome: 'error', responseCode: '3', message: GATEWAY_MESSAGES.duplicate, errorCode: '11', transactionId: null, duplicate: true };
+      }
+    }
+    const transactionId = String(randomNumber());
+    this.charges.push({ transactionId, invoiceNumber: request.invoiceNumber, amount: request.amount, lastFour: token.lastFour, at: Date.now() });
+    if (this.charges.length > 100_000) this.charges.splice(0, this.charges.length - 100_000);
+    return { ...base, outcome: 'approved', responseCode: '1', message: GATEWAY_MESSAGES.approved, errorCode: null, transactionId, duplicate: false };
+  }
+
+  private error(errorCode: string, message: string): ChargeResult {
+    return { outcome: 'error', responseCode: '3', message, errorCode, transactionId: null, cardType: null, lastFour: null, duplicate: false, profile: null, environment: this.environment };
+  }
+
+  private async latency(): Promise<void> {
+    if (this.options.latencyMs) await new Promise((resolve) => setTimeout(resolve, this.options.latencyMs));
+  }
+}
+
+/** Transaction ids look like Authorize.Net's: 11 digits. */
+function randomNumber(): number {
+  return 40_000_000_000 + (parseInt(randomUUID().replace(/-/g, '').slice(0, 10), 16) % 9_999_999_999);
+}
