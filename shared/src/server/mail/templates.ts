@@ -1,0 +1,112 @@
+/**
+ * Email templates: each returns a subject, a plain-text part and an HTML part, signed with the shop's
+ * name and support contact (SHOP, configurable at start-up).
+ */
+import { centsToDecimal, formatCents, toCents, type Cents } from '../../money';
+import { SHOP } from '../../constants';
+import type { LineItem } from '../db/schema';
+import type { MailMessage } from './transport';
+
+type Content = Omit<MailMessage, 'to'>;
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function signatureText(): string {
+  return `${SHOP.name}\nQuestions? ${SHOP.supportEmail} · ${SHOP.supportPhone} (${SHOP.supportHours})`;
+}
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<body style="margin:0;background:#f7f5ef;font-family:Arial,Helvetica,sans-serif;color:#1f2d1f">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
+<table role="presentation" width="600" cellpadding="0" cellspacing="0" style="background:#ffffff;border-radius:8px;padding:32px">
+<tr><td><h1 style="margin:0 0 16px;font-size:22px;color:#2f5d3a">${escapeHtml(SHOP.name)}</h1>
+${body}
+<p style="margin-top:32px;font-size:13px;color:#5b6b5b">Questions? Email <a href="mailto:${escapeHtml(SHOP.supportEmail)}">${escapeHtml(SHOP.supportEmail)}</a> or call ${escapeHtml(SHOP.supportPhone)} (${escapeHtml(SHOP.supportHours)}).</p>
+</td></tr></table></td></tr></table></body></html>`;
+}
+
+export function newsletterWelcomeEmail({ code, percent }: { code: string; percent: number }): Content {
+  const subject = `Welcome to ${SHOP.name}: ${percent}% off your first order`;
+  const text = [
+    `Welcome to the ${SHOP.name} family!`,
+    '',
+    `Thanks for subscribing. Here is your ${percent}% off code for your first order:`,
+    '',
+    `    ${code}`,
+    '',
+    'Enter it at checkout. It can be used once.',
+    '',
+    signatureText(),
+  ].join('\n');
+  const html = layout(
+    subject,
+    `<p>Welcome to the ${escapeHtml(SHOP.name)} family!</p>
+<p>Thanks for subscribing. Here is your ${percent}% off code for your first order:</p>
+<p style="font-size:24px;font-weight:bold;letter-spacing:2px;background:#eef5ee;padding:12px 16px;display:inline-block;border-radius:6px">${escapeHtml(code)}</p>
+<p>Enter it at checkout. It can be used once.</p>`,
+  );
+  return { subject, text, html };
+}
+
+export interface ConfirmationOrder {
+  id: string;
+  customerName: string;
+  items: LineItem[];
+  subtotal: Cents;
+  discount: Cents;
+  shipping: Cents;
+  tax: Cents;
+  total: Cents;
+  promoCode: string | null;
+}
+
+const lineTotal = (line: LineItem) => toCents(line.price) * line.quantity;
+
+export function orderConfirmationEmail(order: ConfirmationOrder): Content {
+  const shortId = order.id.slice(0, 8);
+  const subject = `${SHOP.name} order confirmation #${shortId}`;
+  const totals: Array<[string, Cents]> = [
+    ['Subtotal', order.subtotal],
+    ...(order.discount > 0 ? [[order.promoCode ? `Discount (${order.promoCode})` : 'Discount', -order.discount] as [string, Cents]] : []),
+    ['Shipping', order.shipping],
+    ['Tax', order.tax],
+    ['Total', order.total],
+  ];
+  const text = [
+    `Hi ${order.customerName},`,
+    '',
+    `Thank you for your order #${shortId}. Here is what you ordered:`,
+    '',
+    ...order.items.map((line) => `  ${line.quantity} x ${line.productName} @ $${line.price} = ${formatCents(lineTotal(line))}`),
+    '',
+    ...totals.map(([label, cents]) => `  ${label}: ${formatCents(cents)}`),
+    '',
+    'We will email you again when it ships.',
+    '',
+    signatureText(),
+  ].join('\n');
+  const rows = order.items
+    .map(
+      (line) =>
+        `<tr><td style="padding:4px 0">${escapeHtml(line.productName)}</td><td align="center">${line.quantity}</td><td align="right">$${escapeHtml(line.price)}</td><td align="right">$${centsToDecimal(lineTotal(line))}</td></tr>`,
+    )
+    .join('');
+  const totalRows = totals
+    .map(([label, cents]) => `<tr><td colspan="3" align="right" style="padding:2px 8px">${escapeHtml(label)}</td><td align="right">${formatCents(cents)}</td></tr>`)
+    .join('');
+  const html = layout(
+    subject,
+    `<p>Hi ${escapeHtml(order.customerName)},</p>
+<p>Thank you for your order <strong>#${escapeHtml(shortId)}</strong>. Here is what you ordered:</p>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse">
+<tr><th align="left">Item</th><th>Qty</th><th align="right">Price</th><th align="right">Line total</th></tr>
+${rows}
+${totalRows}
+</table>
+<p>We will email you again when it ships.</p>`,
+  );
+  return { subject, text, html };
+}

@@ -1,0 +1,100 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { baseEnvShape, ConfigError, loadEnv, optionalString } from '@nh/shared/server';
+import { QUEUE_NAMES, type QueueName } from '@nh/shared/server/queues';
+import type { NetSuiteConfig } from '@nh/shared/server/netsuite/client';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** Repository root, from workers/src (tsx) or workers/dist (built). */
+export const REPO_ROOT = path.resolve(here, '../..');
+
+const bool = (fallback: boolean) =>
+  z.preprocess((v) => (v === undefined || v === '' ? fallback : ['true', '1', 'yes'].includes(String(v).toLowerCase())), z.boolean());
+
+const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+
+const queueList = z
+  .preprocess((v) => (v === undefined || v === '' ? QUEUE_NAMES.join(',') : v), z.string())
+  .transform((value, ctx) => {
+    const names = [...new Set(value.split(',').map((s) => s.trim()).filter(Boolean))];
+    for (const name of names) {
+      if (!(QUEUE_NAMES as readonly string[]).includes(name)) {
+        ctx.addIssue({ code: 'custom', message: `unknown queue "${name}" (known: ${QUEUE_NAMES.join(', ')})` });
+      }
+    }
+    return names as QueueName[];
+  });
+
+const schema = z.object({
+  ...baseEnvShape,
+  /** Queues this process consumes (comma list); all by default. */
+  WORKER_QUEUES: queueList,
+  RELAY_ENABLED: bool(true),
+  /** Safety-net sweep of the outbox (LISTEN/NOTIFY wakes the relay at once otherwise). */
+  RELAY_SWEEP_MS: int(1000, 50),
+  RELAY_BATCH_SIZE: int(500, 1),
+  /** How long running jobs get to finish after SIGTERM. */
+  SHUTDOWN_GRACE_MS: int(25_000),
+  /** Job lock and stalled-job check: a job of a killed worker runs again after about this long. */
+  JOB_LOCK_MS: int(30_000, 1000),
+
+  NETSUITE_ACCOUNT_ID: optionalString(),
+  NETSUITE_CONSUMER_KEY: optionalString(),
+  NETSUITE_CONSUMER_SECRET: optionalString(),
+  NETSUITE_TOKEN_ID: optionalString(),
+  NETSUITE_TOKEN_SECRET: optionalString(),
+  NETSUITE_BASE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
+  NETSUITE_TIMEOUT_MS: int(15_000, 100),
+  /** Concurrent NetSuite syncs across every worker process (the smallest account allows 5 requests). */
+  ERP_SYNC_CONCURRENCY: int(4, 1),
+  ERP_SYNC_ATTEMPTS: int(8, 1),
+  /** First retry delay; doubles each attempt, with jitter, capped at ERP_SYNC_BACKOFF_MAX_MS. */
+  ERP_SYNC_BACKOFF_MS: int(5000, 1),
+  ERP_SYNC_BACKOFF_MAX_MS: int(15 * 60_000, 1),
+
+  /** smtp(s)://user:pass@host:port; without it messages are written to MAIL_OUTBOX_DIR. */
+  SMTP_URL: optionalString(),
+  MAIL_FROM: optionalString(),
+  MAIL_OUTBOX_DIR: z.string().default(path.join(REPO_ROOT, '.local/mail-outbox')),
+  EMAIL_ATTEMPTS: int(6, 1),
+  EMAIL_CONCURRENCY: int(5, 1),
+
+  EXPORTS_DIR: z.string().default(path.join(REPO_ROOT, '.local/exports')),
+  EXPORT_PROGRESS_EVERY: int(5000, 1),
+});
+
+export type WorkerConfig = z.infer<typeof schema> & { netsuite: NetSuiteConfig | null };
+
+export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  const parsed = loadEnv(schema, env);
+  const ns = {
+    NETSUITE_ACCOUNT_ID: parsed.NETSUITE_ACCOUNT_ID,
+    NETSUITE_CONSUMER_KEY: parsed.NETSUITE_CONSUMER_KEY,
+    NETSUITE_CONSUMER_SECRET: parsed.NETSUITE_CONSUMER_SECRET,
+    NETSUITE_TOKEN_ID: parsed.NETSUITE_TOKEN_ID,
+    NETSUITE_TOKEN_SECRET: parsed.NETSUITE_TOKEN_SECRET,
+  };
+  const missing = Object.entries(ns).filter(([, v]) => !v).map(([k]) => k);
+  // All or nothing: a half-configured NetSuite is a mistake, not "not configured".
+  if (missing.length > 0 && missing.length < Object.keys(ns).length) {
+    throw new ConfigError(`Invalid configuration: ${missing.join(', ')} must be set together with the other NETSUITE_* variables`);
+  }
+  const netsuite: NetSuiteConfig | null = missing.length === 0
+    ? {
+        accountId: parsed.NETSUITE_ACCOUNT_ID!,
+        consumerKey: parsed.NETSUITE_CONSUMER_KEY!,
+        consumerSecret: parsed.NETSUITE_CONSUMER_SECRET!,
+        tokenId: parsed.NETSUITE_TOKEN_ID!,
+        tokenSecret: parsed.NETSUITE_TOKEN_SECRET!,
+        baseUrl: parsed.NETSUITE_BASE_URL,
+        timeoutMs: parsed.NETSUITE_TIMEOUT_MS,
+      }
+    : null;
+  return {
+    ...parsed,
+    MAIL_OUTBOX_DIR: path.resolve(parsed.MAIL_OUTBOX_DIR),
+    EXPORTS_DIR: path.resolve(parsed.EXPORTS_DIR),
+    netsuite,
+  };
+}

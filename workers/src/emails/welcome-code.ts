@@ -1,0 +1,35 @@
+import { randomInt } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { NEWSLETTER_DISCOUNT_PERCENT } from '@nh/shared';
+import { tables, type Db } from '@nh/shared/server';
+
+// No 0/O or 1/I: the code is read off an email and typed in.
+const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+export function randomWelcomeCode(): string {
+  let suffix = '';
+  for (let i = 0; i < 6; i++) suffix += ALPHABET[randomInt(ALPHABET.length)];
+  return `WELCOME-${suffix}`;
+}
+
+/**
+ * The subscriber's personal single-use 15% code, created on first call and returned unchanged after
+ * (promo_codes.issued_for is unique), so a retried welcome email carries the same code.
+ */
+export async function ensureWelcomeCode(db: Db, subscriberId: number): Promise<string> {
+  const issuedFor = `newsletter:${subscriberId}`;
+  const find = async () =>
+    (await db.select({ code: tables.promoCodes.code }).from(tables.promoCodes).where(eq(tables.promoCodes.issuedFor, issuedFor)))[0]?.code;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const existing = await find();
+    if (existing) return existing;
+    const inserted = await db
+      .insert(tables.promoCodes)
+      .values({ code: randomWelcomeCode(), discountType: 'percentage', discountValue: NEWSLETTER_DISCOUNT_PERCENT, singleUse: true, isActive: true, issuedFor })
+      .onConflictDoNothing()
+      .returning({ code: tables.promoCodes.code });
+    if (inserted[0]) return inserted[0].code;
+    // Either another attempt issued this subscriber's code (found next time round) or the random code was taken.
+  }
+  throw new Error(`could not issue a welcome code for subscriber ${subscriberId}`);
+}

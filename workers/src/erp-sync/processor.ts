@@ -1,0 +1,116 @@
+/**
+ * erp-sync: one order to NetSuite (customer upsert, then sales-order upsert, both by external id).
+ * Idempotent: it re-reads the order and skips one already synced; the upserts make a repeated sync
+ * update the same records. 429 slows the whole queue without burning an attempt; validation errors
+ * fail at once; after the last attempt the order is marked failed and lands in the failed-sync table.
+ */
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { and, eq, ne, sql } from 'drizzle-orm';
+import { tables, type Db, type Logger } from '@nh/shared/server';
+import { jobPayloads, JOB_NAMES } from '@nh/shared/server/queues';
+import { NetSuiteError, netsuiteExternalIds, type NetSuiteClient } from '@nh/shared/server/netsuite/client';
+import { customerFor, OrderMappingError, salesOrderFor } from './order-mapping';
+
+export const SYNC_STATUS = { pending: 'pending', synced: 'synced', failed: 'failed', notConfigured: 'not_configured' } as const;
+
+const DEFAULT_RATE_LIMIT_MS = 1000;
+
+export interface ErpSyncDeps {
+  db: Db;
+  /** null when the NetSuite variables are not set: orders are marked not_configured. */
+  netsuite: NetSuiteClient | null;
+  log: Logger;
+  /** The worker running this processor (for `rateLimit`). */
+  worker: () => Worker;
+}
+
+export type SyncResult = { outcome: 'synced'; netsuiteOrderId: string; netsuiteCustomerId: string } | { outcome: 'skipped'; reason: string };
+
+export function createErpSyncProcessor(deps: ErpSyncDeps) {
+  const { db, netsuite, log } = deps;
+  const { orders, failedSyncOrders } = tables;
+
+  async function recordFinalFailure(job: Job, orderId: string, message: string): Promise<void> {
+    const attempts = job.attemptsMade + 1;
+    await db.transaction(async (tx) => {
+      await tx
+        .update(orders)
+        .set({ netsuiteSyncStatus: SYNC_STATUS.failed, netsuiteSyncError: message, updatedAt: new Date() })
+        .where(and(eq(orders.id, orderId), ne(orders.netsuiteSyncStatus, SYNC_STATUS.synced)));
+      await tx
+        .insert(failedSyncOrders)
+        .values({
+          orderId,
+          payload: { jobId: job.id, jobName: job.name, data: job.data, salesOrderExternalId: netsuiteExternalIds.salesOrder(orderId) },
+          errorMessage: message,
+          attempts,
+          lastAttemptAt: new Date(),
+        })
+        .onConflictDoUpdate({
+          target: failedSyncOrders.orderId,
+          set: {
+            payload: sql`excluded.payload`,
+            errorMessage: sql`excluded.error_message`,
+            attempts: sql`${failedSyncOrders.attempts} + excluded.attempts`,
+            lastAttemptAt: sql`excluded.last_attempt_at`,
+          },
+        });
+    });
+  }
+
+  return async function syncOrder(job: Job): Promise<SyncResult> {
+    const { orderId } = jobPayloads[JOB_NAMES.syncOrder].parse(job.data);
+    const jobLog = log.child({ jobId: job.id, queue: 'erp-sync', orderId, attempt: job.attemptsMade + 1 });
+    const order = await db.query.orders.findFirst({ where: eq(orders.id, orderId) });
+    if (!order) {
+      jobLog.warn('order not found; nothing to sync');
+      return { outcome: 'skipped', reason: 'order not found' };
+    }
+    if (order.netsuiteSyncStatus === SYNC_STATUS.synced) return { outcome: 'skipped', reason: 'already synced' };
+    if (!netsuite) {
+      await db.update(orders).set({ netsuiteSyncStatus: SYNC_STATUS.notConfigured, netsuiteSyncError: null }).where(eq(orders.id, orderId));
+      jobLog.info('NetSuite is not configured; order marked not_configured');
+      return { outcome: 'skipped', reason: 'not configured' };
+    }
+
+    try {
+      const customerId = await netsuite.upsertCustomer(customerFor(order));
+      const salesOrderId = await netsuite.upsertSalesOrder(salesOrderFor(order, customerId));
+      await db.transaction(async (tx) => {
+        await tx
+          .update(orders)
+          .set({
+            netsuiteSyncStatus: SYNC_STATUS.synced,
+            netsuiteCustomerId: customerId,
+            netsuiteOrderId: salesOrderId,
+            netsuiteSyncError: null,
+            netsuiteSyncedAt: new Date(),
+            updatedAt: new Date(),
+          })
+          .where(eq(orders.id, orderId));
+        await tx.delete(failedSyncOrders).where(eq(failedSyncOrders.orderId, orderId));
+      });
+      jobLog.info({ netsuiteOrderId: salesOrderId, netsuiteCustomerId: customerId }, 'order synced to NetSuite');
+      return { outcome: 'synced', netsuiteOrderId: salesOrderId, netsuiteCustomerId: customerId };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof NetSuiteError && error.kind === 'rate_limit') {
+        const ms = error.retryAfterMs ?? DEFAULT_RATE_LIMIT_MS;
+        jobLog.warn({ delayMs: ms }, 'NetSuite rate limit: pausing the queue');
+        await deps.worker().rateLimit(ms);
+        throw Worker.RateLimitError();
+      }
+      const permanent = error instanceof OrderMappingError || (error instanceof NetSuiteError && error.kind === 'permanent');
+      const lastAttempt = permanent || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      if (lastAttempt) {
+        await recordFinalFailure(job, orderId, message);
+        jobLog.error({ err: message, permanent }, 'NetSuite sync failed for good');
+        if (permanent) throw new UnrecoverableError(message);
+        throw error;
+      }
+      await db.update(orders).set({ netsuiteSyncError: message }).where(and(eq(orders.id, orderId), ne(orders.netsuiteSyncStatus, SYNC_STATUS.synced)));
+      jobLog.warn({ err: message }, 'NetSuite sync failed; will retry');
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * exports: all orders of a store to a CSV file. Rows stream from Postgres (pg-query-stream, a cursor)
+ * through csv-stringify to a temporary file that is renamed only when complete, so a failed or
+ * interrupted export never leaves a file that could be served. Progress is written as it goes.
+ */
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { stringify } from 'csv-stringify';
+import QueryStream from 'pg-query-stream';
+import { eq } from 'drizzle-orm';
+import type { Job } from 'bullmq';
+import { exportFileName } from '@nh/shared';
+import { tables, type Db, type Logger } from '@nh/shared/server';
+import { JOB_NAMES, jobPayloads } from '@nh/shared/server/queues';
+import { EXPORT_COLUMNS, EXPORT_SQL, neutraliseCell } from './columns';
+
+export interface ExportDeps {
+  db: Db;
+  log: Logger;
+  exportsDir: string;
+  progressEvery: number;
+}
+
+export type ExportResult = { outcome: 'completed'; rows: number; filePath: string } | { outcome: 'skipped'; reason: string };
+
+/** Streams the orders of `storeCode` as CSV into `target`; calls `onProgress` every `every` rows. Returns the row count. */
+export async function writeOrdersCsv(
+  db: Db,
+  storeCode: string,
+  target: fs.WriteStream,
+  every: number,
+  onProgress: (rows: number) => void,
+): Promise<number> {
+  const client = await db.$client.connect();
+  let rows = 0;
+  try {
+    const query = client.query(new QueryStream(EXPORT_SQL, [storeCode], { batchSize: 2000, rowMode: 'array' }));
+    const neutralise = new Transform({
+      objectMode: true,
+      transform(row: Array<string | null>, _enc, done) {
+        rows++;
+        if (rows % every === 0) onProgress(rows);
+        done(null, row.map(neutraliseCell));
+      },
+    });
+    await pipeline(query, neutralise, stringify({ header: true, columns: EXPORT_COLUMNS.map((c) => c.header) }), target);
+    return rows;
+  } finally {
+    client.release();
+  }
+}
+
+export function createExportProcessor({ db, log, exportsDir, progressEvery }: ExportDeps) {
+  const { exports } = tables;
+
+  return async function exportOrders(job: Job): Promise<ExportResult> {
+    const { exportId } = jobPayloads[JOB_NAMES.exportOrders].parse(job.data);
+    const jobLog = log.child({ jobId: job.id, queue: 'exports', exportId });
+    const row = await db.query.exports.findFirst({ where: eq(exports.id, exportId) });
+    if (!row) return { outcome: 'skipped', reason: 'export not found' };
+    if (row.status === 'completed') return { outcome: 'skipped', reason: 'already completed' };
+
+    const finalPath = path.join(exportsDir, `${exportId}.csv`);
+    const tempPath = `${finalPath}.part`;
+    let progress: Promise<unknown> = Promise.resolve();
+    try {
+      const [{ count } = { count: 0 }] = (
+        await db.$client.query<{ count: number }>('select count(*)::int as count from orders where store_code = $1', [row.storeCode])
+      ).rows;
+      await db
+        .update(exports)
+        .set({ status: 'running', startedAt: new Date(), rowsDone: 0, rowsTotal: count, error: null })
+        .where(eq(exports.id, exportId));
+      await fsp.mkdir(exportsDir, { recursive: true });
+      const target = fs.createWriteStream(tempPath);
+      const rows = await writeOrdersCsv(db, row.storeCode, target, progressEvery, (done) => {
+        progress = progress.then(() => db.update(exports).set({ rowsDone: done }).where(eq(exports.id, exportId))).catch(() => {});
+        void job.updateProgress({ rowsDone: done, rowsTotal: count }).catch(() => {});
+      });
+      await progress;
+      await fsp.rename(tempPath, finalPath);
+      await db
+        .update(exports)
+        .set({
+          status: 'completed',
+          rowsDone: rows,
+          rowsTotal: rows,
+          fileName: exportFileName(row.createdAt.toISOString().slice(0, 10)),
+          filePath: finalPath,
+          finishedAt: new Date(),
+        })
+        .where(eq(exports.id, exportId));
+      jobLog.info({ rows }, 'export completed');
+      return { outcome: 'completed', rows, filePath: finalPath };
+    } catch (error) {
+      await progress;
+      await fsp.rm(tempPath, { force: true }).catch(() => {});
+      const message = (error as Error).message;
+      await db.update(exports).set({ status: 'failed', error: message, finishedAt: new Date() }).where(eq(exports.id, exportId));
+      jobLog.error({ err: message }, 'export failed');
+      throw error;
+    }
+  };
+}

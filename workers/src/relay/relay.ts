@@ -1,0 +1,166 @@
+/**
+ * The outbox relay: claims unpublished outbox rows (`FOR UPDATE SKIP LOCKED`, so several relays are
+ * safe), adds their jobs to BullMQ, marks the rows published and commits. If Redis is down the
+ * transaction rolls back and the rows wait for the next attempt. It wakes on Postgres NOTIFY (a
+ * dedicated LISTEN connection that reconnects by itself) and also sweeps on an interval.
+ */
+import pg from 'pg';
+import type { Queue } from 'bullmq';
+import { OUTBOX_CHANNEL, type Db, type Logger } from '@nh/shared/server';
+import type { QueueName } from '@nh/shared/server/queues';
+import type { WorkerConfig } from '../config';
+import { planJobs, RELAYED_TOPICS, type OutboxRow, type PlannedJob } from './routes';
+
+const ENQUEUE_TIMEOUT_MS = 5000;
+const LISTEN_RECONNECT_MS = 1000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export interface RelayDeps {
+  db: Db;
+  queues: Record<QueueName, Queue>;
+  config: WorkerConfig;
+  log: Logger;
+}
+
+export class OutboxRelay {
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private listener: pg.Client | null = null;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  /** Rows moved since start (for logs and tests). */
+  published = 0;
+
+  constructor(private readonly deps: RelayDeps) {}
+
+  start(): void {
+    this.stopped = false;
+    void this.listen();
+    this.sweepTimer = setInterval(() => this.trigger(), this.deps.config.RELAY_SWEEP_MS);
+    this.trigger();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.end().catch(() => {});
+    await this.running;
+  }
+
+  /** Runs the relay now, or once more right after the run in progress. */
+  trigger(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain().finally(() => {
+      this.running = null;
+      if (this.again && !this.stopped) {
+        this.again = false;
+        this.trigger();
+      }
+    });
+  }
+
+  /** Moves batches until the outbox holds no unpublished row this relay can claim. */
+  async drain(): Promise<void> {
+    try {
+      while (!this.stopped && (await this.moveBatch()) === this.deps.config.RELAY_BATCH_SIZE);
+    } catch (error) {
+      this.deps.log.warn({ err: (error as Error).message }, 'outbox relay: batch not moved; will retry');
+    }
+  }
+
+  /** One transaction: claim, enqueue, mark published. Returns the number of rows claimed. */
+  async moveBatch(): Promise<number> {
+    const { db, config, log } = this.deps;
+    const client = await db.$client.connect();
+    try {
+      await client.query('begin');
+      const { rows } = await client.query<OutboxRow>(
+        `select id, topic, payload from outbox
+          where published_at is null and topic = any($1::text[])
+          order by id limit $2 for update skip locked`,
+        [RELAYED_TOPICS, config.RELAY_BATCH_SIZE],
+      );
+      if (rows.length === 0) {
+        await client.query('commit');
+        return 0;
+      }
+      const byQueue = new Map<QueueName, PlannedJob[]>();
+      for (const row of rows) {
+        let jobs: PlannedJob[] = [];
+        try {
+          jobs = planJobs(row, config);
+        } catch (error) {
+          // A payload that does not parse never will: publish the row (no jobs) and say so loudly.
+          log.error({ outboxId: row.id, topic: row.topic, err: (error as Error).message }, 'outbox row has an invalid payload; skipped');
+        }
+        for (const job of jobs) byQueue.set(job.queue, [...(byQueue.get(job.queue) ?? []), job]);
+      }
+      await withTimeout(
+        Promise.all([...byQueue].map(([queue, jobs]) => this.deps.queues[queue].addBulk(jobs.map(({ name, data, opts }) => ({ name, data, opts }))))),
+        ENQUEUE_TIMEOUT_MS,
+        'enqueue',
+      );
+      await client.query('update outbox set published_at = now() where id = any($1::bigint[])', [rows.map((r) => r.id)]);
+      await client.query('commit');
+      this.published += rows.length;
+      log.debug({ rows: rows.length, firstId: rows[0]!.id }, 'outbox rows relayed');
+      return rows.length;
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  private async listen(): Promise<void> {
+    if (this.stopped) return;
+    const client = new pg.Client({ connectionString: this.deps.config.DATABASE_URL, application_name: 'nurture-home-relay' });
+    const retry = () => {
+      if (this.listener === client) this.listener = null;
+      client.removeAllListeners();
+      client.on('error', () => {});
+      void client.end().catch(() => {});
+      if (this.stopped || this.reconnectTimer) return;
+      this.reconnectTimer = setTimeout(() => {
+        this.reconnectTimer = null;
+        void this.listen();
+      }, LISTEN_RECONNECT_MS);
+    };
+    client.on('notification', () => this.trigger());
+    client.on('error', (err) => {
+      this.deps.log.warn({ err: err.message }, 'outbox relay: LISTEN connection lost; reconnecting');
+      retry();
+    });
+    client.on('end', retry);
+    try {
+      await client.connect();
+      await client.query(`listen ${OUTBOX_CHANNEL}`);
+      if (this.stopped) {
+        await client.end();
+        return;
+      }
+      this.listener = client;
+      // Rows written while we were not listening.
+      this.trigger();
+    } catch (error) {
+      this.deps.log.warn({ err: (error as Error).message }, 'outbox relay: cannot LISTEN; retrying');
+      retry();
+    }
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Composition of a worker process: the outbox relay, one BullMQ worker per consumed queue, and the
+ * schedules. `main.ts` runs it with the process environment; tests and benchmarks run it in-process.
+ */
+import { Worker, type Processor, type Queue, type WorkerOptions } from 'bullmq';
+import { configureShop, SHOP } from '@nh/shared';
+import { createDb, createRedis, type Db, type Logger, type Redis } from '@nh/shared/server';
+import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/shared/server/queues';
+import { NetSuiteClient } from '@nh/shared/server/netsuite/client';
+import { createMailer, type Mailer } from '@nh/shared/server/mail/transport';
+import type { WorkerConfig } from './config';
+import { OutboxRelay } from './relay/relay';
+import { createErpSyncProcessor } from './erp-sync/processor';
+import { backoffStrategy } from './erp-sync/backoff';
+import { createEmailProcessor } from './emails/processor';
+import { createExportProcessor } from './exports/processor';
+import { createRenewalProcessor } from './renewals/processor';
+import { registerSchedules } from './schedules';
+
+export interface WorkerRuntime {
+  config: WorkerConfig;
+  db: Db;
+  queues: Record<QueueName, Queue>;
+  workers: Map<QueueName, Worker>;
+  relay: OutboxRelay | null;
+  mailer: Mailer;
+  /** Stops taking jobs, lets running ones finish within `graceMs`, then closes every connection. */
+  close: (graceMs?: number) => Promise<void>;
+}
+
+export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Promise<WorkerRuntime> {
+  configureShop({
+    name: config.SHOP_NAME,
+    supportEmail: config.SHOP_SUPPORT_EMAIL,
+    supportPhone: config.SHOP_SUPPORT_PHONE,
+    supportHours: config.SHOP_SUPPORT_HOURS,
+  });
+  const db = createDb({ url: config.DATABASE_URL, max: 10, applicationName: 'nurture-home-workers' });
+  await db.$client.query('select 1');
+
+  // Producers fail fast when Redis is down (the relay rolls back and retries); workers wait through reconnects.
+  const producerRedis: Redis = createRedis(config.REDIS_URL, 'client');
+  const workerRedis: Redis = createRedis(config.REDIS_URL, 'worker');
+  const queues = Object.fromEntries(QUEUE_NAMES.map((name) => [name, createQueue(name, producerRedis, config.QUEUE_PREFIX)])) as Record<QueueName, Queue>;
+  for (const queue of Object.values(queues)) queue.on('error', (err) => log.debug({ err: err.message, queue: queue.name }, 'queue connection problem'));
+
+  const mailer = createMailer({ smtpUrl: config.SMTP_URL, outboxDir: config.MAIL_OUTBOX_DIR, from: config.MAIL_FROM ?? `"${SHOP.name}" <${SHOP.supportEmail}>` });
+  const netsuite = config.netsuite ? new NetSuiteClient(config.netsuite) : null;
+
+  const workers = new Map<QueueName, Worker>();
+  const base: Omit<WorkerOptions, 'concurrency'> = {
+    connection: workerRedis,
+    prefix: config.QUEUE_PREFIX,
+    lockDuration: config.JOB_LOCK_MS,
+    stalledInterval: config.JOB_LOCK_MS,
+  };
+  const processors: Record<QueueName, { processor: Processor; options: Partial<WorkerOptions> }> = {
+    'erp-sync': {
+      processor: createErpSyncProcessor({ db, netsuite, log, worker: () => workers.get('erp-sync')! }),
+      options: { concurrency: config.ERP_SYNC_CONCURRENCY, settings: { backoffStrategy: backoffStrategy(config.ERP_SYNC_BACKOFF_MS, config.ERP_SYNC_BACKOFF_MAX_MS) } },
+    },
+    emails: { processor: createEmailProcessor({ db, mailer, log }), options: { concurrency: config.EMAIL_CONCURRENCY } },
+    exports: {
+      processor: createExportProcessor({ db, log, exportsDir: config.EXPORTS_DIR, progressEvery: config.EXPORT_PROGRESS_EVERY }),
+      options: { concurrency: 1 },
+    },
+    renewals: { processor: createRenewalProcessor({ db, log }), options: { concurrency: 1 } },
+  };
+
+  if (config.WORKER_QUEUES.includes('erp-sync')) {
+    // The cap holds across every worker process, below the account's concurrent-request limit.
+    await queues['erp-sync'].setGlobalConcurrency(config.ERP_SYNC_CONCURRENCY);
+  }
+  for (const name of config.WORKER_QUEUES) {
+    const { processor, options } = processors[name];
+    const worker = new Worker(name, processor, { ...base, ...options });
+    worker.on('failed', (job, err) =>
+      log.warn({ queue: name, jobId: job?.id, job: job?.name, attemptsMade: job?.attemptsMade, err: err.message }, 'job failed'),
+    );
+    worker.on('error', (err) => log.error({ queue: name, err: err.message }, 'worker error'));
+    workers.set(name, worker);
+  }
+  const schedules = await registerSchedules(queues, config.WORKER_QUEUES);
+
+  const relay = config.RELAY_ENABLED ? new OutboxRelay({ db, queues, config, log }) : null;
+  relay?.start();
+  log.info(
+    { queues: config.WORKER_QUEUES, relay: Boolean(relay), schedules, netsuite: netsuite ? netsuite.baseUrl : 'not configured', mail: mailer.description },
+    'workers started',
+  );
+
+  let closing: Promise<void> | null = null;
+  const close = (graceMs = config.SHUTDOWN_GRACE_MS) => {
+    closing ??= (async () => {
+      await relay?.stop();
+      const all = [...workers.values()];
+      const graceful = Promise.all(all.map((w) => w.close()));
+      let timer: NodeJS.Timeout | undefined;
+      const expired = await Promise.race([
+        graceful.then(() => false),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(true), graceMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (expired) {
+        // Jobs still running are abandoned; their locks lapse and another worker runs them again.
+        log.warn({ graceMs }, 'running jobs did not finish within the grace period; closing anyway');
+        await Promise.all(all.map((w) => w.close(true).catch(() => {})));
+      }
+      await Promise.allSettled(Object.values(queues).map((q) => q.close()));
+      mailer.close();
+      await Promise.allSettled([db.$client.end(), producerRedis.quit(), workerRedis.quit()]);
+    })();
+    return closing;
+  };
+
+  return { config, db, queues, workers, relay, mailer, close };
+}

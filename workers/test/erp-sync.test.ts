@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { tables } from '@nh/shared/server';
+import { NetSuiteClient, NetSuiteError, netsuiteExternalIds } from '@nh/shared/server/netsuite/client';
+import { jitteredDelay } from '../src/erp-sync/backoff';
+import { startNetSuiteStub, type NetSuiteStub } from './support/netsuite-stub';
+import { createTestDatabase, placeOrder, sampleLine, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
+import type { WorkerRuntime } from '../src/runtime';
+
+let tdb: TestDatabase;
+let stub: NetSuiteStub;
+let runtime: WorkerRuntime;
+
+const orderRow = async (id: string) => (await tdb.db.select().from(tables.orders).where(eq(tables.orders.id, id)))[0]!;
+const failedRow = async (id: string) => (await tdb.db.select().from(tables.failedSyncOrders).where(eq(tables.failedSyncOrders.orderId, id)))[0];
+const settled = (id: string) => waitFor(async () => {
+  const row = await orderRow(id);
+  return row.netsuiteSyncStatus !== 'pending' ? row : null;
+}, 20_000, `order ${id} to leave pending`);
+
+beforeAll(async () => {
+  tdb = await createTestDatabase('sync');
+  stub = await startNetSuiteStub();
+  runtime = await startTestWorkers(testWorkerConfig(tdb.url, 'sync', { ...stub.env(), ERP_SYNC_ATTEMPTS: '4', WORKER_QUEUES: 'erp-sync' }));
+});
+afterAll(async () => {
+  await runtime?.close(2000);
+  await stub?.close();
+  await tdb?.drop();
+});
+
+describe('NetSuite client against the REST stub', () => {
+  it('signs every request afresh (OAuth 1.0a HMAC-SHA256) and upserts by external id', async () => {
+    const client = new NetSuiteClient(stub.config());
+    const first = await client.upsertCustomer({ email: 'Ann@Example.com', name: 'Ann Lee', phone: '555' });
+    const again = await client.upsertCustomer({ email: 'ann@example.com ', name: 'Ann B. Lee' });
+    expect(again).toBe(first);
+    expect(stub.find('customer', netsuiteExternalIds.customer('ann@example.com'))?.body).toMatchObject({ firstName: 'Ann B.', lastName: 'Lee' });
+  });
+
+  it('reads the internal id back with GET eid:… when the upsert answers without Location', async () => {
+    stub.locationOnUpsert = false;
+    try {
+      const client = new NetSuiteClient(stub.config());
+      const id = await client.upsertCustomer({ email: 'noloc@example.com', name: 'No Location' });
+      expect(id).toBe(stub.find('customer', netsuiteExternalIds.customer('noloc@example.com'))!.id);
+      expect(stub.requests.some((r) => r.method === 'GET' && r.path.includes('eid:'))).toBe(true);
+    } finally {
+      stub.locationOnUpsert = true;
+    }
+  });
+
+  it('is refused with 401 INVALID_LOGIN for a wrong secret, and a replayed nonce is refused', async () => {
+    const wrong = new NetSuiteClient(stub.config({ tokenSecret: 'not-the-secret' }));
+    const error = await wrong.upsertCustomer({ email: 'x@example.com', name: 'X' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetSuiteError);
+    expect(error).toMatchObject({ status: 401, code: 'INVALID_LOGIN', kind: 'retryable' });
+
+    const client = new NetSuiteClient(stub.config());
+    const url = `${stub.url}/services/rest/record/v1/customer/eid:replay-1`;
+    const headers = { ...(client as unknown as { signer: { getAuthorizationHeader: (o: object) => Record<string, string> } }).signer.getAuthorizationHeader({ url, method: 'GET' }) };
+    expect((await fetch(url, { headers })).status).toBe(404); // signature accepted; no such record
+    const replay = await fetch(url, { headers });
+    expect(replay.status).toBe(401);
+    expect(await replay.json()).toMatchObject({ 'o:errorDetails': [{ 'o:errorCode': 'INVALID_LOGIN' }] });
+  });
+
+  it('parses the o:errorDetails shape and classifies validation errors as permanent', async () => {
+    stub.failValidation('Invalid value for the field subsidiary.');
+    try {
+      const error = await new NetSuiteClient(stub.config()).upsertCustomer({ email: 'v@example.com', name: 'V' }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ kind: 'permanent', status: 400, code: 'USER_ERROR', message: 'NetSuite 400 USER_ERROR: Invalid value for the field subsidiary.' });
+    } finally {
+      stub.failValidation(null);
+    }
+  });
+
+  it('times out a request that takes too long, as a retryable error', async () => {
+    stub.delayMs = 500;
+    try {
+      const error = await new NetSuiteClient(stub.config({ timeoutMs: 100 })).upsertCustomer({ email: 't@example.com', name: 'T' }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ kind: 'retryable' });
+      expect((error as Error).message).toContain('timed out after 100 ms');
+    } finally {
+      stub.delayMs = 0;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  });
+});
+
+describe('erp-sync', () => {
+  it('syncs a placed order: customer and sales order upserted, ids and status on the order', async () => {
+    const orderId = await placeOrder(tdb.db, { customerEmail: 'happy@example.com', items: [sampleLine(), sampleLine({ productName: 'Dish Pods', variantSku: null, itemNumber: 'NH1002', sku: 'NH-DSH-30', quantity: 1, price: '14.99' })] });
+    const row = await settled(orderId);
+    expect(row).toMatchObject({ netsuiteSyncStatus: 'synced', netsuiteSyncError: null });
+    expect(row.netsuiteSyncedAt).toBeInstanceOf(Date);
+    const so = stub.find('salesOrder', netsuiteExternalIds.salesOrder(orderId))!;
+    expect(row.netsuiteOrderId).toBe(so.id);
+    expect(row.netsuiteCustomerId).toBe(stub.find('customer', netsuiteExternalIds.customer('happy@example.com'))!.id);
+    expect(so.body).toMatchObject({
+      entity: { id: row.netsuiteCustomerId },
+      otherRefNum: orderId,
+      shippingCost: 9.99,
+      item: { items: [{ item: { externalId: 'NH-FLU-24' }, quantity: 2, rate: 12.99 }, { item: { externalId: 'NH1002' }, quantity: 1, rate: 14.99 }] },
+    });
+  });
+
+  it('retries through NetSuite failures and ends synced with exactly one sales order', async () => {
+    stub.failNext(3, 503);
+    const orderId = await placeOrder(tdb.db);
+    const row = await settled(orderId);
+    expect(row.netsuiteSyncStatus).toBe('synced');
+    expect(stub.salesOrderCount(netsuiteExternalIds.salesOrder(orderId))).toBe(1);
+    expect(await failedRow(orderId)).toBeUndefined();
+  });
+
+  it('a sync job run twice changes nothing the second time', async () => {
+    const orderId = await placeOrder(tdb.db);
+    await settled(orderId);
+    const before = stub.requests.length;
+    await runtime.queues['erp-sync'].add('sync-order', { orderId }, { jobId: `manual-${orderId}` });
+    await waitFor(async () => (await runtime.queues['erp-sync'].getJobState(`manual-${orderId}`)) === 'completed', 10_000, 'manual job');
+    expect(stub.requests.length).toBe(before);
+    expect(stub.salesOrderCount(netsuiteExternalIds.salesOrder(orderId))).toBe(1);
+  });
+
+  it('after the last attempt: status failed and a failed-sync row with error and attempts', async () => {
+    stub.failNext(100, 502);
+    try {
+      const orderId = await placeOrder(tdb.db);
+      const row = await settled(orderId);
+      expect(row.netsuiteSyncStatus).toBe('failed');
+      expect(row.netsuiteSyncError).toContain('NetSuite 502 UNEXPECTED_ERROR');
+      const failed = await failedRow(orderId);
+      expect(failed).toMatchObject({ attempts: 4, errorMessage: row.netsuiteSyncError });
+      expect(failed!.lastAttemptAt).toBeInstanceOf(Date);
+      expect(failed!.payload).toMatchObject({ data: { orderId } });
+    } finally {
+      stub.failNext(0);
+    }
+  });
+
+  it('fails a validation error at once (no retries)', async () => {
+    stub.failValidation('Invalid item reference key.');
+    try {
+      const orderId = await placeOrder(tdb.db);
+      const row = await settled(orderId);
+      expect(row.netsuiteSyncStatus).toBe('failed');
+      expect(row.netsuiteSyncError).toBe('NetSuite 400 USER_ERROR: Invalid item reference key.');
+      expect(await failedRow(orderId)).toMatchObject({ attempts: 1 });
+    } finally {
+      stub.failValidation(null);
+    }
+  });
+
+  it('fails at once when a line has no item number or sku', async () => {
+    const orderId = await placeOrder(tdb.db, { items: [sampleLine({ variantSku: null, itemNumber: null, sku: null, productName: 'Mystery' })] });
+    const row = await settled(orderId);
+    expect(row.netsuiteSyncStatus).toBe('failed');
+    expect(row.netsuiteSyncError).toContain('"Mystery"');
+    expect(await failedRow(orderId)).toMatchObject({ attempts: 1 });
+  });
+
+  it('429 slows the queue without burning attempts: a burst above the limit all ends synced', async () => {
+    stub.concurrencyLimit = 1;
+    stub.retryAfterSeconds = 0.2;
+    stub.delayMs = 30;
+    try {
+      const ids = await Promise.all(Array.from({ length: 12 }, () => placeOrder(tdb.db)));
+      for (const id of ids) expect((await settled(id)).netsuiteSyncStatus).toBe('synced');
+      expect(stub.rejected429).toBeGreaterThan(0);
+      for (const id of ids) expect(await failedRow(id)).toBeUndefined();
+    } finally {
+      stub.concurrencyLimit = 5;
+      stub.retryAfterSeconds = 1;
+      stub.delayMs = 0;
+    }
+  });
+
+  it('never runs more syncs at once than ERP_SYNC_CONCURRENCY', async () => {
+    stub.delayMs = 40;
+    stub.maxInFlight = 0;
+    try {
+      const ids = await Promise.all(Array.from({ length: 16 }, () => placeOrder(tdb.db)));
+      for (const id of ids) await settled(id);
+      expect(stub.maxInFlight).toBeLessThanOrEqual(4);
+    } finally {
+      stub.delayMs = 0;
+    }
+  });
+
+  it('exponential backoff with jitter stays between half and all of the doubled delay', () => {
+    expect(jitteredDelay(1, 1000, 60_000, () => 0)).toBe(500);
+    expect(jitteredDelay(3, 1000, 60_000, () => 1)).toBe(4000);
+    expect(jitteredDelay(20, 1000, 60_000, () => 1)).toBe(60_000);
+  });
+});
+
+describe('erp-sync without NetSuite configuration', () => {
+  it('marks the order not_configured and completes the job', async () => {
+    const other = await createTestDatabase('nscfg');
+    const rt = await startTestWorkers(testWorkerConfig(other.url, 'nscfg', { WORKER_QUEUES: 'erp-sync' }));
+    try {
+      const orderId = await placeOrder(other.db);
+      const row = await waitFor(async () => {
+        const r = (await other.db.select().from(tables.orders).where(eq(tables.orders.id, orderId)))[0]!;
+        return r.netsuiteSyncStatus === 'not_configured' ? r : null;
+      });
+      expect(row.netsuiteSyncError).toBeNull();
+      const jobs = await rt.queues['erp-sync'].getJobs(['completed']);
+      expect(jobs.map((j) => j.data.orderId)).toContain(orderId);
+      expect(await rt.queues['erp-sync'].getJobCounts('failed')).toEqual({ failed: 0 });
+    } finally {
+      await rt.close(1000);
+      await other.drop();
+    }
+  });
+});

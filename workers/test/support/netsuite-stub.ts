@@ -1,0 +1,254 @@
+/**
+ * A local server speaking NetSuite's SuiteTalk REST record API, for tests and benchmarks: it verifies
+ * OAuth 1.0a (HMAC-SHA256) signatures with the shared secrets and rejects reused nonces, creates
+ * (`POST` → 204 + Location), upserts by external id (`PUT …/eid:<id>`), reads by id or external id,
+ * answers errors in NetSuite's `o:errorDetails` shape, returns 429 above a concurrency limit, and can be
+ * told to fail the next N requests (5xx), to fail every write with a validation 400, or to be slow.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { NetSuiteConfig } from '@nh/shared/server/netsuite/client';
+
+export interface StubRecord {
+  id: string;
+  externalId: string | null;
+  type: string;
+  body: Record<string, unknown>;
+  writes: number;
+}
+
+export interface NetSuiteStubOptions {
+  concurrencyLimit?: number;
+  /** Delay before answering a request (a slow NetSuite). */
+  delayMs?: number;
+}
+
+const CREDENTIALS = {
+  accountId: 'TSTDRV123_SB1',
+  consumerKey: 'stub-consumer-key',
+  consumerSecret: 'stub-consumer-secret',
+  tokenId: 'stub-token-id',
+  tokenSecret: 'stub-token-secret',
+};
+
+const percentEncode = (value: string) =>
+  encodeURIComponent(value).replace(/[!*'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+function errorBody(status: number, title: string, detail: string, code: string) {
+  return { type: 'https://www.rfc-editor.org/rfc/rfc9110.html#section-15', title, status, 'o:errorDetails': [{ detail, 'o:errorCode': code }] };
+}
+
+export class NetSuiteStub {
+  readonly records = new Map<string, StubRecord>();
+  readonly requests: Array<{ method: string; path: string; status: number }> = [];
+  concurrencyLimit: number;
+  delayMs: number;
+  /** Delay applied only to sales-order writes (to kill a worker in the middle of a sync). */
+  salesOrderDelayMs = 0;
+  private failNextCount = 0;
+  private failStatus = 503;
+  private validationFailure: string | null = null;
+  private inFlight = 0;
+  private nextId = 1000;
+  private readonly nonces = new Set<string>();
+  private server: Server | null = null;
+  url = '';
+  /** Sends Location on upserts (real accounts do); off makes the client read the id back with GET. */
+  locationOnUpsert = true;
+  rejected429 = 0;
+  /** Retry-After of a 429, in seconds (fractions allowed here to keep tests quick). */
+  retryAfterSeconds = 1;
+  maxInFlight = 0;
+
+  constructor(options: NetSuiteStubOptions = {}) {
+    this.concurrencyLimit = options.concurrencyLimit ?? 5;
+    this.delayMs = options.delayMs ?? 0;
+  }
+
+  /** Client configuration matching this stub's credentials. */
+  config(overrides: Partial<NetSuiteConfig> = {}): NetSuiteConfig {
+    return { ...CREDENTIALS, baseUrl: this.url, timeoutMs: 5000, ...overrides };
+  }
+
+  /** Environment variables for a worker process pointed at this stub. */
+  env(): Record<string, string> {
+    return {
+      NETSUITE_ACCOUNT_ID: CREDENTIALS.accountId,
+      NETSUITE_CONSUMER_KEY: CREDENTIALS.consumerKey,
+      NETSUITE_CONSUMER_SECRET: CREDENTIALS.consumerSecret,
+      NETSUITE_TOKEN_ID: CREDENTIALS.tokenId,
+      NETSUITE_TOKEN_SECRET: CREDENTIALS.tokenSecret,
+      NETSUITE_BASE_URL: this.url,
+    };
+  }
+
+  failNext(count: number, status = 503): void {
+    this.failNextCount = count;
+    this.failStatus = status;
+  }
+
+  /** Every write answers 400 with this detail until cleared with null. */
+  failValidation(detail: string | null): void {
+    this.validationFailure = detail;
+  }
+
+  salesOrders(): StubRecord[] {
+    return [...this.records.values()].filter((r) => r.type === 'salesOrder');
+  }
+
+  /** How many sales-order records exist for an external id (an idempotent sync leaves exactly one). */
+  salesOrderCount(externalId: string): number {
+    return this.salesOrders().filter((r) => r.externalId === externalId).length;
+  }
+
+  find(type: string, externalId: string): StubRecord | undefined {
+    return [...this.records.values()].find((r) => r.type === type && r.externalId === externalId);
+  }
+
+  async start(port = 0): Promise<this> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    this.server.keepAliveTimeout = 5000;
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    if (!this.server) return;
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+    this.server = null;
+  }
+
+  private send(res: ServerResponse, req: IncomingMessage, status: number, body?: unknown, headers: Record<string, string> = {}) {
+    this.requests.push({ method: req.method ?? '', path: req.url ?? '', status });
+    if (res.destroyed) return;
+    if (body === undefined) {
+      res.writeHead(status, headers).end();
+      return;
+    }
+    res.writeHead(status, { 'content-type': 'application/vnd.oracle.resource+json; type=error', ...headers }).end(JSON.stringify(body));
+  }
+
+  /** Checks the OAuth 1.0a header: known consumer and token, HMAC-SHA256 over the base string, fresh nonce. */
+  private verifyOAuth(req: IncomingMessage): string | null {
+    const header = req.headers.authorization ?? '';
+    if (!header.startsWith('OAuth ')) return 'missing OAuth authorization';
+    const params: Record<string, string> = {};
+    for (const match of header.slice(6).matchAll(/([A-Za-z_]+)="([^"]*)"/g)) params[match[1]!] = decodeURIComponent(match[2]!);
+    if (params.realm !== CREDENTIALS.accountId) return 'wrong realm';
+    if (params.oauth_consumer_key !== CREDENTIALS.consumerKey || params.oauth_token !== CREDENTIALS.tokenId) return 'unknown consumer or token';
+    if (params.oauth_signature_method !== 'HMAC-SHA256') return 'signature method must be HMAC-SHA256';
+    if (Math.abs(Number(params.oauth_timestamp) * 1000 - Date.now()) > 5 * 60_000) return 'timestamp out of range';
+    const nonce = params.oauth_nonce ?? '';
+    if (!nonce) return 'missing nonce';
+    const [path = '', query = ''] = (req.url ?? '').split('?');
+    const signed: Array<[string, string]> = Object.entries(params).filter(([k]) => k.startsWith('oauth_') && k !== 'oauth_signature');
+    for (const pair of query ? query.split('&') : []) {
+      const [k = '', v = ''] = pair.split('=');
+      signed.push([decodeURIComponent(k), decodeURIComponent(v)]);
+    }
+    const paramString = signed
+      .map(([k, v]) => [percentEncode(k), percentEncode(v)] as const)
+      .sort(([a, av], [b, bv]) => (a === b ? (av < bv ? -1 : 1) : a < b ? -1 : 1))
+      .map(([k, v]) => `${k}=${v}`)
+      .join('&');
+    const baseString = [req.method!.toUpperCase(), percentEncode(`http://${req.headers.host}${path}`), percentEncode(paramString)].join('&');
+    const key = `${percentEncode(CREDENTIALS.consumerSecret)}&${percentEncode(CREDENTIALS.tokenSecret)}`;
+    const expected = createHmac('sha256', key).update(baseString).digest();
+    const given = Buffer.from(params.oauth_signature ?? '', 'base64');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid signature';
+    if (this.nonces.has(nonce)) return 'nonce already used';
+    this.nonces.add(nonce);
+    return null;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+
+    const authProblem = this.verifyOAuth(req);
+    if (authProblem) return this.send(res, req, 401, errorBody(401, 'Unauthorized', `Invalid login attempt: ${authProblem}.`, 'INVALID_LOGIN'));
+
+    if (this.inFlight >= this.concurrencyLimit) {
+      this.rejected429++;
+      return this.send(res, req, 429, errorBody(429, 'Too Many Requests', 'Request blocked by the concurrency limit of the account.', 'CONCURRENCY_LIMIT_EXCEEDED'), { 'retry-after': String(this.retryAfterSeconds) });
+    }
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      const path = (req.url ?? '').split('?')[0]!;
+      const isSalesOrderWrite = req.method !== 'GET' && path.includes('/salesOrder');
+      const delay = this.delayMs + (isSalesOrderWrite ? this.salesOrderDelayMs : 0);
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      if (this.failNextCount > 0) {
+        this.failNextCount--;
+        return this.send(res, req, this.failStatus, errorBody(this.failStatus, 'Service Unavailable', 'An unexpected error occurred.', 'UNEXPECTED_ERROR'));
+      }
+      this.route(req, res, path, raw);
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  private route(req: IncomingMessage, res: ServerResponse, path: string, raw: string): void {
+    const match = /^\/services\/rest\/record\/v1\/([A-Za-z]+)(?:\/(eid:)?([^/]+))?$/.exec(path);
+    if (!match) return this.send(res, req, 404, errorBody(404, 'Not Found', `Unknown resource ${path}.`, 'NONEXISTENT_ID'));
+    const [, type = '', eid, key] = match;
+    const externalId = eid && key ? decodeURIComponent(key) : null;
+    const existing = externalId ? this.find(type, externalId) : key ? this.records.get(`${type}/${key}`) : undefined;
+
+    if (req.method === 'GET') {
+      if (!existing) return this.send(res, req, 404, errorBody(404, 'Not Found', 'The record instance does not exist.', 'NONEXISTENT_ID'));
+      this.requests.push({ method: 'GET', path, status: 200 });
+      res.writeHead(200, { 'content-type': 'application/vnd.oracle.resource+json; type=singular-resource' }).end(JSON.stringify({ id: existing.id, externalId: existing.externalId, ...existing.body }));
+      return;
+    }
+    if (req.method !== 'POST' && req.method !== 'PUT') return this.send(res, req, 405, errorBody(405, 'Method Not Allowed', 'Method not allowed.', 'INVALID_METHOD'));
+    if (!(req.headers['content-type'] ?? '').includes('application/json')) {
+      return this.send(res, req, 415, errorBody(415, 'Unsupported Media Type', 'Content-Type must be application/json.', 'INVALID_CONTENT_TYPE'));
+    }
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(raw) as Record<string, unknown>;
+    } catch {
+      return this.send(res, req, 400, errorBody(400, 'Bad Request', 'Invalid JSON in the request body.', 'INVALID_CONTENT'));
+    }
+    if (this.validationFailure) return this.send(res, req, 400, errorBody(400, 'Bad Request', this.validationFailure, 'USER_ERROR'));
+    const problem = this.validate(type, body);
+    if (problem) return this.send(res, req, 400, errorBody(400, 'Bad Request', problem, 'USER_ERROR'));
+
+    let record = existing;
+    if (req.method === 'PUT' && !externalId) return this.send(res, req, 405, errorBody(405, 'Method Not Allowed', 'Use PATCH to update by internal id.', 'INVALID_METHOD'));
+    if (!record) {
+      record = { id: String(this.nextId++), externalId: externalId ?? (typeof body.externalId === 'string' ? body.externalId : null), type, body, writes: 0 };
+      this.records.set(`${type}/${record.id}`, record);
+    } else {
+      record.body = { ...record.body, ...body };
+    }
+    record.writes++;
+    const headers: Record<string, string> = req.method === 'POST' || this.locationOnUpsert ? { location: `${this.url}/services/rest/record/v1/${type}/${record.id}` } : {};
+    this.send(res, req, 204, undefined, headers);
+  }
+
+  private validate(type: string, body: Record<string, unknown>): string | null {
+    if (type === 'customer' && typeof body.email !== 'string') return 'Please enter a value for Email.';
+    if (type === 'salesOrder') {
+      const entity = body.entity as { id?: unknown } | undefined;
+      if (!entity?.id || !this.records.has(`customer/${String(entity.id)}`)) return 'Invalid entity reference key.';
+      const items = (body.item as { items?: Array<{ item?: { externalId?: unknown }; quantity?: unknown }> } | undefined)?.items;
+      if (!items?.length) return 'You must enter at least one line item for this transaction.';
+      for (const line of items) {
+        if (typeof line.item?.externalId !== 'string' || !line.item.externalId) return 'Invalid item reference key.';
+        if (typeof line.quantity !== 'number' || line.quantity <= 0) return 'Invalid quantity.';
+      }
+    }
+    return null;
+  }
+}
+
+export async function startNetSuiteStub(options: NetSuiteStubOptions = {}): Promise<NetSuiteStub> {
+  return new NetSuiteStub(options).start();
+}

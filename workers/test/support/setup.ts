@@ -1,0 +1,143 @@
+/**
+ * Test support for the workers: every test file gets a database of its own (migrated and seeded, so a
+ * relay in one file never claims another file's outbox rows) and a queue prefix of its own.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { inject } from 'vitest';
+import '@nh/shared/server/testing/provided';
+import { createDb, createLogger, recordOutbox, tables, type Db, type LineItem } from '@nh/shared/server';
+import { seedDemoCatalogue } from '@nh/shared/server/seed/seed';
+import { applyMigrations, dropDatabase, ensureDatabase } from '../../../migrations/src/database';
+import { loadWorkerConfig, type WorkerConfig } from '../../src/config';
+import { startWorkerRuntime, type WorkerRuntime } from '../../src/runtime';
+
+export interface TestDatabase {
+  url: string;
+  db: Db;
+  drop: () => Promise<void>;
+}
+
+/** A fresh database for one test file, named after the run's database. */
+export async function createTestDatabase(label: string): Promise<TestDatabase> {
+  const base = new URL(inject('databaseUrl'));
+  const name = `${base.pathname.slice(1)}_${label}_${randomBytes(2).toString('hex')}`.slice(0, 63);
+  base.pathname = `/${name}`;
+  const url = base.toString();
+  await ensureDatabase(url);
+  await applyMigrations(url);
+  const db = createDb({ url, max: 5 });
+  await seedDemoCatalogue(db);
+  return {
+    url,
+    db,
+    drop: async () => {
+      await db.$client.end().catch(() => {});
+      if (!process.env.KEEP_TEST_DB) await dropDatabase(url).catch(() => {});
+    },
+  };
+}
+
+export const tempDir = (label: string) => fs.mkdtempSync(path.join(os.tmpdir(), `nh-${label}-`));
+
+/** Worker configuration for tests: fast sweeps and retries, silent logs, folders in a temp dir. */
+export function testWorkerEnv(databaseUrl: string, label: string, env: Record<string, string> = {}): Record<string, string> {
+  const dir = tempDir(label);
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: inject('redisUrl'),
+    QUEUE_PREFIX: `${inject('queuePrefix')}-${label}-${randomBytes(2).toString('hex')}`,
+    MAIL_OUTBOX_DIR: path.join(dir, 'mail'),
+    EXPORTS_DIR: path.join(dir, 'exports'),
+    RELAY_SWEEP_MS: '200',
+    ERP_SYNC_BACKOFF_MS: '50',
+    ERP_SYNC_BACKOFF_MAX_MS: '300',
+    SHUTDOWN_GRACE_MS: '5000',
+    ...env,
+  };
+}
+
+export function testWorkerConfig(databaseUrl: string, label: string, env: Record<string, string> = {}): WorkerConfig {
+  return loadWorkerConfig(testWorkerEnv(databaseUrl, label, env));
+}
+
+export async function startTestWorkers(config: WorkerConfig): Promise<WorkerRuntime> {
+  return startWorkerRuntime(config, createLogger('workers-test', config.LOG_LEVEL));
+}
+
+let orderCounter = 0;
+
+export interface TestOrderInput {
+  customerEmail?: string;
+  customerName?: string;
+  customerPhone?: string | null;
+  items?: LineItem[];
+  storeCode?: string;
+  promoCode?: string | null;
+  carrier?: string | null;
+  trackingNumber?: string | null;
+  /** Record the order.placed outbox row with the order (default true). */
+  outbox?: boolean;
+}
+
+export const sampleLine = (overrides: Partial<LineItem> = {}): LineItem => ({
+  productId: 1,
+  productName: 'Flush Probiotic Toilet Cleaner',
+  variantSku: 'NH-FLU-24',
+  sku: 'NH-FLU-24',
+  itemNumber: 'NH1001',
+  quantity: 2,
+  price: '12.99',
+  ...overrides,
+});
+
+/** Writes an order as checkout does: the order row and its `order.placed` outbox row in one transaction. */
+export async function placeOrder(db: Db, input: TestOrderInput = {}): Promise<string> {
+  orderCounter++;
+  const items = input.items ?? [sampleLine()];
+  const subtotal = items.reduce((sum, line) => sum + Math.round(Number(line.price) * 100) * line.quantity, 0);
+  return db.transaction(async (tx) => {
+    const [order] = await tx
+      .insert(tables.orders)
+      .values({
+        storeCode: input.storeCode ?? 'NH',
+        customerEmail: input.customerEmail ?? `shopper${orderCounter}@example.com`,
+        customerName: input.customerName ?? 'Dana Shopper',
+        customerPhone: input.customerPhone === undefined ? '555-0100' : input.customerPhone,
+        shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
+        items,
+        subtotal,
+        shipping: 999,
+        tax: Math.round(subtotal * 0.08),
+        total: subtotal + 999 + Math.round(subtotal * 0.08),
+        promoCode: input.promoCode ?? null,
+        carrier: input.carrier ?? null,
+        trackingNumber: input.trackingNumber ?? null,
+      })
+      .returning({ id: tables.orders.id });
+    if (input.outbox !== false) await recordOutbox(tx, 'order.placed', { orderId: order!.id });
+    return order!.id;
+  });
+}
+
+/** Polls until `check` returns a truthy value (returned), or fails after `timeoutMs`. */
+export async function waitFor<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 15_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
