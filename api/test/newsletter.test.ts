@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OUTBOX_TOPICS } from '@nh/shared';
+import { newsletterResponseSchema } from '@nh/shared/contracts/newsletter';
+import { tables } from '@nh/shared/server';
+import { startTestApi, type TestApi } from './support/harness';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(() => api.close());
+
+const subscribe = (body: unknown) => api.request('/api/newsletter', { method: 'POST', body });
+const uniqueEmail = () => `Reader.${randomBytes(4).toString('hex')}@Example.com`;
+
+async function rowsFor(email: string) {
+  const subscribers = await api.ctx.db.select().from(tables.newsletterSubscribers).where(eq(tables.newsletterSubscribers.email, email));
+  const outbox = await api.ctx.db
+    .select()
+    .from(tables.outbox)
+    .where(and(eq(tables.outbox.topic, OUTBOX_TOPICS.newsletterSubscribed), sql`${tables.outbox.payload}->>'email' = ${email}`));
+  return { subscribers, outbox };
+}
+
+describe('POST /api/newsletter', () => {
+  it('subscribes a new address (stored in lower case) and records the welcome email in the outbox', async () => {
+    const email = uniqueEmail();
+    const res = await subscribe({ email: `  ${email} ` });
+    expect(res.status).toBe(201);
+    expect(newsletterResponseSchema.parse(await res.json())).toEqual({ message: "You've been subscribed to our newsletter.", alreadySubscribed: false });
+
+    const { subscribers, outbox } = await rowsFor(email.toLowerCase());
+    expect(subscribers).toHaveLength(1);
+    expect(outbox).toHaveLength(1);
+    expect(outbox[0]!.payload).toEqual({ subscriberId: subscribers[0]!.id, email: email.toLowerCase() });
+  });
+
+  it('answers a duplicate address with the same success shape and writes nothing more', async () => {
+    const email = uniqueEmail();
+    expect((await subscribe({ email })).status).toBe(201);
+    const again = await subscribe({ email: email.toUpperCase() });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ message: "You've been subscribed to our newsletter.", alreadySubscribed: true });
+
+    const { subscribers, outbox } = await rowsFor(email.toLowerCase());
+    expect(subscribers).toHaveLength(1);
+    expect(outbox).toHaveLength(1);
+  });
+
+  it('keeps one row when the same address arrives twice at once', async () => {
+    const email = uniqueEmail();
+    const answers = await Promise.all([subscribe({ email }), subscribe({ email })]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 201]);
+    const { subscribers, outbox } = await rowsFor(email.toLowerCase());
+    expect(subscribers).toHaveLength(1);
+    expect(outbox).toHaveLength(1);
+  });
+
+  it.each([
+    [{ email: '' }, 'Please enter your email address.'],
+    [{ email: '   ' }, 'Please enter your email address.'],
+    [{}, 'Please enter your email address.'],
+    [{ email: 'reader' }, 'Please enter a valid email address.'],
+    [{ email: 'reader@example' }, 'Please enter a valid email address.'],
+    [{ email: 'read er@example.com' }, 'Please enter a valid email address.'],
+    [{ email: `${'x'.repeat(250)}@example.com` }, 'Please enter a valid email address.'],
+  ])('refuses %j with 400 "%s" and writes nothing', async (body, message) => {
+    const res = await subscribe(body);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ message });
+    const email = (body as { email?: string }).email?.trim().toLowerCase();
+    if (email) expect(await rowsFor(email)).toEqual({ subscribers: [], outbox: [] });
+  });
+});
