@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Queue } from 'bullmq';
+import { eq, sql } from 'drizzle-orm';
+import { createLogger, createRedis, recordOutbox, tables, type Redis } from '@nh/shared/server';
+import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/shared/server/queues';
+import { OutboxRelay } from '../src/relay/relay';
+import type { WorkerConfig } from '../src/config';
+import { startPrivateRedis, type PrivateRedis } from './support/redis-server';
+import { createTestDatabase, placeOrder, sleep, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
+
+let tdb: TestDatabase;
+
+interface RelayRig {
+  relay: OutboxRelay;
+  queues: Record<QueueName, Queue>;
+  close: () => Promise<void>;
+}
+
+function startRelay(config: WorkerConfig, redisUrl = config.REDIS_URL): RelayRig {
+  const redis: Redis = createRedis(redisUrl, 'client');
+  const queues = Object.fromEntries(QUEUE_NAMES.map((n) => [n, createQueue(n, redis, config.QUEUE_PREFIX)])) as Record<QueueName, Queue>;
+  for (const q of Object.values(queues)) q.on('error', () => {});
+  const relay = new OutboxRelay({ db: tdb.db, queues, config, log: createLogger('relay-test', config.LOG_LEVEL) });
+  relay.start();
+  return {
+    relay,
+    queues,
+    close: async () => {
+      await relay.stop();
+      await Promise.allSettled(Object.values(queues).map((q) => q.obliterate({ force: true }).catch(() => {})));
+      await Promise.allSettled(Object.values(queues).map((q) => q.close()));
+      redis.disconnect();
+    },
+  };
+}
+
+const outboxIdFor = async (orderId: string) => {
+  const rows = await tdb.db.select().from(tables.outbox).where(sql`${tables.outbox.payload}->>'orderId' = ${orderId}`);
+  return rows[0]!;
+};
+
+beforeAll(async () => {
+  tdb = await createTestDatabase('relay');
+});
+afterAll(async () => {
+  await tdb?.drop();
+});
+
+describe('outbox relay', () => {
+  it('turns an order.placed row into a sync job and a confirmation email job, ids derived from the row id', async () => {
+    const rig = startRelay(testWorkerConfig(tdb.url, 'relay'));
+    try {
+      const orderId = await placeOrder(tdb.db);
+      const row = await outboxIdFor(orderId);
+      const syncJob = await waitFor(() => rig.queues['erp-sync'].getJob(`outbox-${row.id}-sync-order`), 5000, 'sync job');
+      expect(syncJob.data).toEqual({ orderId });
+      expect(syncJob.opts.attempts).toBe(8);
+      const mailJob = await rig.queues.emails.getJob(`outbox-${row.id}-order-confirmation`);
+      expect(mailJob?.data).toEqual({ orderId });
+      const published = await waitFor(async () => (await outboxIdFor(orderId)).publishedAt, 5000, 'published');
+      expect(published).toBeInstanceOf(Date);
+    } finally {
+      await rig.close();
+    }
+  });
+
+  it('reacts at once through LISTEN/NOTIFY (sweep set to a minute)', async () => {
+    const rig = startRelay(testWorkerConfig(tdb.url, 'relay', { RELAY_SWEEP_MS: '60000' }));
+    try {
+      await sleep(300); // LISTEN connection up
+      const started = Date.now();
+      const orderId = await placeOrder(tdb.db);
+      const row = await outboxIdFor(orderId);
+      await waitFor(() => rig.queues['erp-sync'].getJob(`outbox-${row.id}-sync-order`), 3000, 'job via NOTIFY');
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      await rig.close();
+    }
+  });
+
+  it('re-listens after its Postgres connection is killed', async () => {
+    const rig = startRelay(testWorkerConfig(tdb.url, 'relay', { RELAY_SWEEP_MS: '60000' }));
+    try {
+      await sleep(300);
+      await tdb.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'nurture-home-relay' and datname = current_database()`);
+      await sleep(1500);
+      const orderId = await placeOrder(tdb.db);
+      const row = await outboxIdFor(orderId);
+      await waitFor(() => rig.queues['erp-sync'].getJob(`outbox-${row.id}-sync-order`), 3000, 'job after reconnect');
+    } finally {
+      await rig.close();
+    }
+  });
+
+  it('a row relayed twice (crash between enqueue and commit) is still one job', async () => {
+    const rig = startRelay(testWorkerConfig(tdb.url, 'relay'));
+    try {
+      const orderId = await placeOrder(tdb.db);
+      await waitFor(async () => (await outboxIdFor(orderId)).publishedAt, 5000, 'published');
+      const before = await rig.queues['erp-sync'].getJobCountByTypes('waiting', 'delayed', 'active', 'completed');
+      // As if the commit had been lost: the row is unpublished again and relayed a second time.
+      await tdb.db.update(tables.outbox).set({ publishedAt: null }).where(eq(tables.outbox.id, (await outboxIdFor(orderId)).id));
+      await waitFor(async () => (await outboxIdFor(orderId)).publishedAt, 5000, 'published again');
+      expect(await rig.queues['erp-sync'].getJobCountByTypes('waiting', 'delayed', 'active', 'completed')).toBe(before);
+    } finally {
+      await rig.close();
+    }
+  });
+
+  it('maps newsletter.subscribed to a welcome email job and leaves unknown topics for a newer relay', async () => {
+    const rig = startRelay(testWorkerConfig(tdb.url, 'relay'));
+    try {
+      const [sub] = await tdb.db.insert(tables.newsletterSubscribers).values({ email: 'relay-news@example.com' }).returning();
+      await tdb.db.transaction((tx) => recordOutbox(tx, 'newsletter.subscribed', { subscriberId: sub!.id, email: sub!.email }));
+      const [unknown] = await tdb.db.insert(tables.outbox).values({ topic: 'future.topic', payload: {} }).returning();
+      const [row] = await tdb.db.select().from(tables.outbox).where(eq(tables.outbox.topic, 'newsletter.subscribed'));
+      const job = await waitFor(() => rig.queues.emails.getJob(`outbox-${row!.id}-newsletter-welcome`), 5000, 'welcome job');
+      expect(job.data).toEqual({ subscriberId: sub!.id });
+      await sleep(500);
+      const [still] = await tdb.db.select().from(tables.outbox).where(eq(tables.outbox.id, unknown!.id));
+      expect(still!.publishedAt).toBeNull();
+      await tdb.db.delete(tables.outbox).where(eq(tables.outbox.id, unknown!.id));
+    } finally {
+      await rig.close();
+    }
+  });
+
+  it('keeps rows unpublished while Redis is down and relays them when it returns', async () => {
+    let redis: PrivateRedis | null = await startPrivateRedis();
+    const rig = startRelay(testWorkerConfig(tdb.url, 'relay'), redis.url);
+    try {
+      await redis.stop();
+      const orderId = await placeOrder(tdb.db);
+      await sleep(2500);
+      expect((await outboxIdFor(orderId)).publishedAt).toBeNull();
+      await redis.start();
+      const publishedAt = await waitFor(async () => (await outboxIdFor(orderId)).publishedAt, 15_000, 'published after Redis returned');
+      expect(publishedAt).toBeInstanceOf(Date);
+      const row = await outboxIdFor(orderId);
+      expect(await rig.queues['erp-sync'].getJob(`outbox-${row.id}-sync-order`)).toBeTruthy();
+    } finally {
+      await rig.close();
+      await redis?.stop();
+      redis = null;
+    }
+  });
+});
