@@ -58,6 +58,8 @@ const schema = z.object({
   MAIL_FROM: optionalString(),
   MAIL_OUTBOX_DIR: z.string().default(path.join(REPO_ROOT, '.local/mail-outbox')),
   EMAIL_ATTEMPTS: int(6, 1),
+  /** First retry delay of a temporarily failed email; doubles each attempt. */
+  EMAIL_BACKOFF_MS: int(10_000, 1),
   EMAIL_CONCURRENCY: int(5, 1),
 
   EXPORTS_DIR: z.string().default(path.join(REPO_ROOT, '.local/exports')),

@@ -54,7 +54,7 @@ export function jobOptions(name: JobName, config: WorkerConfig): JobsOptions {
     case 'erp-sync':
       return { attempts: config.ERP_SYNC_ATTEMPTS, backoff: { type: JITTER_BACKOFF, delay: config.ERP_SYNC_BACKOFF_MS } };
     case 'emails':
-      return { attempts: config.EMAIL_ATTEMPTS, backoff: { type: 'exponential', delay: 10_000 } };
+      return { attempts: config.EMAIL_ATTEMPTS, backoff: { type: 'exponential', delay: config.EMAIL_BACKOFF_MS } };
     default:
       return { attempts: 1 };
   }

@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, like } from 'drizzle-orm';
+import { SHOP } from '@nh/shared';
+import { recordOutbox, tables } from '@nh/shared/server';
+import { TestSmtpServer } from './support/smtp-server';
+import { createTestDatabase, placeOrder, sampleLine, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
+import type { WorkerRuntime } from '../src/runtime';
+
+let tdb: TestDatabase;
+let smtp: TestSmtpServer;
+let runtime: WorkerRuntime;
+
+const logRow = async (kind: string, subjectId: string) =>
+  (await tdb.db.select().from(tables.emailLog).where(and(eq(tables.emailLog.kind, kind), eq(tables.emailLog.subjectId, subjectId))))[0];
+
+async function subscribe(email: string): Promise<number> {
+  return tdb.db.transaction(async (tx) => {
+    const [sub] = await tx.insert(tables.newsletterSubscribers).values({ email }).returning();
+    await recordOutbox(tx, 'newsletter.subscribed', { subscriberId: sub!.id, email });
+    return sub!.id;
+  });
+}
+
+beforeAll(async () => {
+  tdb = await createTestDatabase('mail');
+  smtp = await new TestSmtpServer().start();
+  runtime = await startTestWorkers(testWorkerConfig(tdb.url, 'mail', { SMTP_URL: smtp.url, WORKER_QUEUES: 'emails', EMAIL_BACKOFF_MS: '50' }));
+});
+afterAll(async () => {
+  await runtime?.close(2000);
+  await smtp?.close();
+  await tdb?.drop();
+});
+
+describe('emails over SMTP', () => {
+  it('sends an order confirmation with lines, totals, shop name and support contact, in text and HTML', async () => {
+    const orderId = await placeOrder(tdb.db, {
+      customerEmail: 'confirm@example.com',
+      customerName: 'Casey Confirm',
+      items: [sampleLine({ quantity: 2, price: '12.99', productName: 'Flush Toilet Cleaner' }), sampleLine({ quantity: 1, price: '14.99', productName: 'Dish <Pods>' })],
+    });
+    const [mail] = await waitFor(() => (smtp.to('confirm@example.com').length ? smtp.to('confirm@example.com') : null), 10_000, 'confirmation');
+    expect(mail!.decoded).toContain(`Subject: ${SHOP.name} order confirmation #${orderId.slice(0, 8)}`);
+    expect(mail!.decoded).toMatch(/multipart\/alternative/);
+    expect(mail!.decoded).toContain('text/plain');
+    expect(mail!.decoded).toContain('text/html');
+    expect(mail!.decoded).toContain('2 x Flush Toilet Cleaner @ $12.99 = $25.98');
+    expect(mail!.decoded).toContain('Dish &lt;Pods&gt;');
+    expect(mail!.decoded).toContain('Subtotal: $40.97');
+    expect(mail!.decoded).toContain('Shipping: $9.99');
+    expect(mail!.decoded).toMatch(/Total: \$\d+\.\d\d/);
+    expect(mail!.decoded).toContain(SHOP.supportEmail);
+    expect(mail!.decoded).toContain(SHOP.supportPhone);
+    expect(mail!.from).toBe(SHOP.supportEmail);
+    const row = await waitFor(async () => ((await logRow('order-confirmation', orderId))?.status === 'sent' ? logRow('order-confirmation', orderId) : null));
+    expect(row).toMatchObject({ toAddress: 'confirm@example.com', status: 'sent' });
+    expect(row!.messageId).toBeTruthy();
+  });
+
+  it('sends each email once per (kind, subject) even when the job runs again', async () => {
+    const orderId = await placeOrder(tdb.db, { customerEmail: 'once@example.com' });
+    await waitFor(() => smtp.to('once@example.com').length === 1, 10_000, 'first send');
+    const job = await runtime.queues.emails.add('order-confirmation', { orderId }, { jobId: `again-${orderId}` });
+    await waitFor(async () => (await job.getState()) === 'completed', 10_000, 'second job');
+    expect((await runtime.queues.emails.getJob(job.id!))?.returnvalue).toEqual({ outcome: 'skipped', reason: 'already sent' });
+    expect(smtp.to('once@example.com')).toHaveLength(1);
+  });
+
+  it('welcomes a subscriber with a unique single-use 15% code, created once', async () => {
+    const subscriberId = await subscribe('welcome@example.com');
+    const [mail] = await waitFor(() => (smtp.to('welcome@example.com').length ? smtp.to('welcome@example.com') : null), 10_000, 'welcome');
+    const code = /WELCOME-[A-Z2-9]{6}/.exec(mail!.decoded)?.[0];
+    expect(code).toBeTruthy();
+    expect(mail!.decoded).toContain('15% off');
+    const promos = await tdb.db.select().from(tables.promoCodes).where(like(tables.promoCodes.code, 'WELCOME-%'));
+    expect(promos.filter((p) => p.issuedFor === `newsletter:${subscriberId}`)).toEqual([
+      expect.objectContaining({ code, singleUse: true, discountType: 'percentage', discountValue: 15, isActive: true, redeemedAt: null }),
+    ]);
+
+    // Run the welcome again: same code, no second promo code, no second email.
+    const job = await runtime.queues.emails.add('newsletter-welcome', { subscriberId }, { jobId: `again-welcome-${subscriberId}` });
+    await waitFor(async () => (await job.getState()) === 'completed', 10_000, 'second welcome');
+    expect(smtp.to('welcome@example.com')).toHaveLength(1);
+    const again = await tdb.db.select().from(tables.promoCodes).where(eq(tables.promoCodes.issuedFor, `newsletter:${subscriberId}`));
+    expect(again).toHaveLength(1);
+
+    const otherId = await subscribe('welcome2@example.com');
+    const [other] = await waitFor(() => (smtp.to('welcome2@example.com').length ? smtp.to('welcome2@example.com') : null), 10_000, 'second subscriber');
+    expect(/WELCOME-[A-Z2-9]{6}/.exec(other!.decoded)?.[0]).not.toBe(code);
+    expect(otherId).not.toBe(subscriberId);
+  });
+
+  it('fails a permanent SMTP rejection (5xx) at once and records it', async () => {
+    smtp.rejectPermanently = /^bounce@/;
+    try {
+      const orderId = await placeOrder(tdb.db, { customerEmail: 'bounce@example.com' });
+      const row = await waitFor(async () => ((await logRow('order-confirmation', orderId))?.status === 'failed' ? logRow('order-confirmation', orderId) : null), 10_000, 'failed log');
+      expect(row!.error).toContain('550');
+      const failed = await waitFor(async () => (await runtime.queues.emails.getJobs(['failed'])).find((j) => j.data.orderId === orderId), 5000, 'failed job');
+      expect(failed.attemptsMade).toBe(1);
+      expect(smtp.to('bounce@example.com')).toHaveLength(0);
+    } finally {
+      smtp.rejectPermanently = null;
+    }
+  });
+
+  it('retries a temporary SMTP failure (4xx) and sends once it clears', async () => {
+    smtp.rejectTemporarily = /^later@/;
+    const orderId = await placeOrder(tdb.db, { customerEmail: 'later@example.com' });
+    await waitFor(async () => (await logRow('order-confirmation', orderId))?.error?.includes('451'), 10_000, 'temporary failure');
+    smtp.rejectTemporarily = null;
+    await waitFor(() => smtp.to('later@example.com').length === 1, 15_000, 'sent after retry');
+    expect(await logRow('order-confirmation', orderId)).toMatchObject({ status: 'sent', error: null });
+  });
+});
+
+describe('emails without SMTP', () => {
+  it('writes .eml files to the local mail outbox folder', async () => {
+    const other = await createTestDatabase('mailbox');
+    const config = testWorkerConfig(other.url, 'mailbox', { WORKER_QUEUES: 'emails' });
+    const rt = await startTestWorkers(config);
+    try {
+      await placeOrder(other.db, { customerEmail: 'folder@example.com' });
+      const files = await waitFor(() => (fs.existsSync(config.MAIL_OUTBOX_DIR) ? fs.readdirSync(config.MAIL_OUTBOX_DIR).filter((f) => f.endsWith('.eml')) : null), 10_000, '.eml file');
+      expect(files).toHaveLength(1);
+      expect(files[0]).toContain('folder@example.com');
+      const content = fs.readFileSync(`${config.MAIL_OUTBOX_DIR}/${files[0]}`, 'utf8');
+      expect(content).toContain('To: folder@example.com');
+      expect(content).toContain('order confirmation');
+    } finally {
+      await rt.close(1000);
+      await other.drop();
+    }
+  });
+});
