@@ -33,6 +33,8 @@ const schema = z
     AUTHNET_ENV: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['sandbox', 'production']).default('sandbox')),
     /** Overrides the Authorize.Net API URL (a local stub in tests). */
     AUTHNET_ENDPOINT: optionalString(),
+    /** Our own limit on one Authorize.Net call (the SDK's default is 120 s). */
+    AUTHNET_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
     /** auto: Authorize.Net when credentials are set, else the local sandbox (never in production). */
     PAYMENTS_MODE: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['auto', 'authorizenet', 'local-sandbox', 'disabled']).default('auto')),
     /** Artificial latency of the local sandbox gateway per charge (benchmarks). */

@@ -47,6 +47,7 @@ function createPayments(ctx: AppContext): Payments {
       transactionKey: c.AUTHNET_TRANSACTION_KEY!,
       environment: c.AUTHNET_ENV,
       endpoint: c.AUTHNET_ENDPOINT,
+      timeoutMs: c.AUTHNET_TIMEOUT_MS,
     });
     return {
       gateway,

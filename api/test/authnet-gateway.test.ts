@@ -1,0 +1,267 @@
+import { createRequire } from 'node:module';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
+import { AuthorizeNetGateway, orderInvoiceNumber, type OpaqueChargeRequest } from '@nh/shared/server/payments/index';
+import { startAuthnetStub, type AuthnetStub } from './support/authnet-stub';
+import { startTestApi, type TestApi } from './support/harness';
+
+const credentials = { apiLoginId: 'stub-login', transactionKey: 'stub-key' };
+let stub: AuthnetStub;
+
+beforeAll(async () => {
+  stub = await startAuthnetStub(credentials);
+});
+afterAll(() => stub.close());
+beforeEach(() => {
+  stub.scenario = 'approve';
+});
+
+const gateway = (overrides: Partial<ConstructorParameters<typeof AuthorizeNetGateway>[0]> = {}) =>
+  new AuthorizeNetGateway({ ...credentials, environment: 'sandbox', endpoint: stub.url, timeoutMs: 1_000, duplicateWindowSeconds: 600, ...overrides });
+
+const charge = (overrides: Partial<OpaqueChargeRequest> = {}): OpaqueChargeRequest => ({
+  amount: 3699,
+  invoiceNumber: orderInvoiceNumber(randomUUID()),
+  email: 'ada@example.com',
+  billTo: { firstName: 'Ada', lastName: 'Lovelace', address: '1 Main St', city: 'Springfield', state: 'IL', zip: '12345' },
+  opaqueData: { dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT', dataValue: `token-${randomUUID()}` },
+  ...overrides,
+});
+
+describe('Authorize.Net gateway (SDK against the local stub)', () => {
+  it('approves, reading a response that starts with a byte-order mark', async () => {
+    const result = await gateway().chargeOpaqueData(charge());
+    expect(result).toMatchObject({
+      outcome: 'approved',
+      responseCode: '1',
+      message: 'This transaction has been approved.',
+      cardType: 'Visa',
+      lastFour: '1111',
+      duplicate: false,
+      environment: 'sandbox',
+    });
+    expect(result.transactionId).toMatch(/^\d+$/);
+  });
+
+  it('sends elements in schema order, a ≤ 20 character invoice number and the duplicate window', async () => {
+    const invoiceNumber = orderInvoiceNumber('0f8e2a4c-1b3d-4e5f-8a9b-0c1d2e3f4a5b');
+    expect(invoiceNumber).toBe('ORD-0F8E2A4C1B3D4E5F');
+    await gateway().chargeOpaqueData(charge({ invoiceNumber }));
+    const sent = stub.requests.at(-1)!;
+    expect(sent.name).toBe('createTransactionRequest');
+    expect(sent.topLevelKeys).toEqual(['merchantAuthentication', 'clientId', 'transactionRequest']);
+    expect(sent.transactionKeys).toEqual(['transactionType', 'amount', 'payment', 'order', 'customer', 'billTo', 'transactionSettings']);
+    expect(sent.invoiceNumber).toBe(invoiceNumber);
+    expect(sent.invoiceNumber!.length).toBeLessThanOrEqual(20);
+    expect(sent.duplicateWindow).toBe('600');
+    expect((sent.body.transactionRequest as { amount: string }).amount).toBe('36.99');
+  });
+
+  it('decides on responseCode: declined', async () => {
+    stub.scenario = 'decline';
+    expect(await gateway().chargeOpaqueData(charge())).toMatchObject({ outcome: 'declined', responseCode: '2', message: 'This transaction has been declined.', errorCode: '2' });
+  });
+
+  it('decides on responseCode: error', async () => {
+    stub.scenario = 'error';
+    expect(await gateway().chargeOpaqueData(charge())).toMatchObject({ outcome: 'error', responseCode: '3', message: 'The credit card number is invalid.', errorCode: '6', duplicate: false });
+  });
+
+  it('decides on responseCode: held for review', async () => {
+    stub.scenario = 'held';
+    expect(await gateway().chargeOpaqueData(charge())).toMatchObject({ outcome: 'held', responseCode: '4' });
+  });
+
+  it('reports bad credentials (E00007, no transaction response)', async () => {
+    const result = await gateway({ transactionKey: 'wrong' }).chargeOpaqueData(charge());
+    expect(result).toMatchObject({ outcome: 'error', responseCode: null, errorCode: 'E00007', message: 'User authentication failed due to invalid authentication values.' });
+  });
+
+  it('turns a timeout into an unknown outcome within its own limit (the SDK never calls back)', async () => {
+    stub.scenario = 'timeout';
+    const started = Date.now();
+    const result = await gateway({ timeoutMs: 300 }).chargeOpaqueData(charge());
+    expect(result).toMatchObject({ outcome: 'unknown', errorCode: expect.any(String) });
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
+  it('turns a dropped connection into an unknown outcome', async () => {
+    stub.scenario = 'drop';
+    expect(await gateway().chargeOpaqueData(charge())).toMatchObject({ outcome: 'unknown' });
+  });
+
+  it('treats an HTTP error as an unknown outcome', async () => {
+    stub.scenario = 'http-500';
+    expect(await gateway().chargeOpaqueData(charge())).toMatchObject({ outcome: 'unknown', errorCode: 'HTTP 500' });
+  });
+
+  it('knows an unreachable gateway charged nothing', async () => {
+    const result = await gateway({ endpoint: 'http://127.0.0.1:1/xml/v1/request.api' }).chargeOpaqueData(charge());
+    expect(result).toMatchObject({ outcome: 'error', errorCode: 'ECONNREFUSED' });
+  });
+
+  it('after an unknown outcome, a retry with the same invoice is refused as a duplicate (error 11), never charged twice', async () => {
+    stub.scenario = 'charge-then-timeout';
+    const request = charge();
+    const first = await gateway({ timeoutMs: 300 }).chargeOpaqueData(request);
+    expect(first.outcome).toBe('unknown');
+    stub.scenario = 'approve';
+    const second = await gateway().chargeOpaqueData(request);
+    expect(second).toMatchObject({ outcome: 'error', responseCode: '3', errorCode: '11', duplicate: true, transactionId: null });
+    expect(stub.charges.filter((c) => c.invoiceNumber === request.invoiceNumber)).toHaveLength(1);
+  });
+
+  it('asks for a customer payment profile and reads its ids', async () => {
+    const result = await gateway().chargeOpaqueData(charge({ createProfile: true }));
+    expect(result.profile).toEqual({ customerProfileId: '900001', paymentProfileId: '800001' });
+    const sent = stub.requests.at(-1)!;
+    expect(sent.transactionKeys).toEqual(['transactionType', 'amount', 'payment', 'profile', 'order', 'customer', 'billTo', 'transactionSettings']);
+  });
+
+  it('charges a stored profile', async () => {
+    const result = await gateway().chargeProfile({ ...charge(), profile: { customerProfileId: '900001', paymentProfileId: '800001' } });
+    expect(result.outcome).toBe('approved');
+    const sent = stub.requests.at(-1)!;
+    expect(sent.body.transactionRequest).toMatchObject({ profile: { customerProfileId: '900001', paymentProfile: { paymentProfileId: '800001' } } });
+  });
+
+  it('uses one shared no-op logger instead of a new logger per request', () => {
+    const require = createRequire(import.meta.url);
+    const logger = require('authorizenet/lib/logger.js') as { getLogger: (name: string) => unknown };
+    expect(logger.getLogger('a')).toBe(logger.getLogger('b'));
+  });
+});
+
+describe('checkout through Authorize.Net (API configured with the stub)', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({
+      AUTHNET_API_LOGIN_ID: credentials.apiLoginId,
+      AUTHNET_TRANSACTION_KEY: credentials.transactionKey,
+      AUTHNET_PUBLIC_CLIENT_KEY: 'stub-public-key',
+      AUTHNET_ENV: 'sandbox',
+      AUTHNET_ENDPOINT: stub.url,
+      AUTHNET_TIMEOUT_MS: '400',
+    });
+  });
+  afterAll(() => api.close());
+
+  async function body() {
+    const name = `Authnet Test ${randomUUID().slice(0, 8)}`;
+    const { rows } = await api.ctx.db.$client.query<{ id: number }>(
+      `insert into products (name, slug, price, inventory, status) values ($1, $2, '20.00', 5, 'active') returning id`,
+      [name, name.toLowerCase().replace(/\s+/g, '-')],
+    );
+    const strings = toPayloadStrings(priceCart([{ price: 2000, quantity: 1 }]));
+    const address = { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '12345' };
+    return {
+      productId: rows[0]!.id,
+      payload: {
+        amount: strings.total,
+        dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT',
+        dataValue: `accept-token-${randomUUID()}`,
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: 'ada@example.com',
+        ...address,
+        orderData: {
+          items: [{ productId: rows[0]!.id, quantity: 1, price: centsToDecimal(2000) }],
+          ...strings,
+          promoCode: null,
+          shippingAddress: address,
+          billingAddress: address,
+        },
+      },
+    };
+  }
+  const post = (payload: unknown) => api.request('/api/payments/checkout-nonce', { body: payload, headers: { 'Idempotency-Key': randomUUID() } });
+
+  it('reports Authorize.Net in the status, with the Accept.js sandbox script', async () => {
+    expect(await (await api.request('/api/payments/status')).json()).toEqual({
+      configured: true,
+      environment: 'sandbox',
+      publicClientKey: 'stub-public-key',
+      apiLoginID: 'stub-login',
+      acceptJsUrl: 'https://jstest.authorize.net/v1/Accept.js',
+      localSandbox: false,
+    });
+    expect((await api.request('/api/payments/sandbox/accept.js')).status).toBe(404);
+  });
+
+  it('places an order paid through the gateway', async () => {
+    const { payload } = await body();
+    const res = await post(payload);
+    expect(res.status).toBe(200);
+    const { orderId } = (await res.json()) as { orderId: string };
+    const { rows } = await api.ctx.db.$client.query('select status, card_type, card_last_four from payment_transactions where order_id = $1', [orderId]);
+    expect(rows).toEqual([{ status: 'approved', card_type: 'Visa', card_last_four: '1111' }]);
+    expect(stub.requests.at(-1)!.invoiceNumber).toBe(orderInvoiceNumber(orderId));
+  });
+
+  it('answers a decline with the provider message and releases the stock', async () => {
+    stub.scenario = 'decline';
+    const { payload, productId } = await body();
+    const res = await post(payload);
+    expect(res.status).toBe(402);
+    expect(await res.json()).toEqual({ message: 'This transaction has been declined.', responseMessage: 'This transaction has been declined.' });
+    const { rows } = await api.ctx.db.$client.query('select inventory from products where id = $1', [productId]);
+    expect(rows[0]).toEqual({ inventory: 5 });
+  });
+
+  it('after a lost answer, retries with the same invoice and takes error 11 as "already charged"', async () => {
+    stub.scenario = 'charge-then-timeout';
+    const { payload } = await body();
+    const pending = post(payload);
+    // The first attempt is charged but never answered; the retry must not charge again.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    stub.scenario = 'approve';
+    const res = await pending;
+    expect(res.status).toBe(200);
+    const { orderId } = (await res.json()) as { orderId: string };
+    expect(stub.charges.filter((c) => c.invoiceNumber === orderInvoiceNumber(orderId))).toHaveLength(1);
+    const { rows } = await api.ctx.db.$client.query('select o.status, p.status as payment from orders o join payment_transactions p on p.order_id = o.id where o.id = $1', [orderId]);
+    expect(rows).toEqual([{ status: 'processing', payment: 'approved' }]);
+  });
+
+  it('keeps the order for reconciliation when the outcome stays unknown', async () => {
+    stub.scenario = 'timeout';
+    const { payload } = await body();
+    const res = await post(payload);
+    expect(res.status).toBe(502);
+    const answer = (await res.json()) as { orderId: string; message: string };
+    expect(answer.message).toContain('could not confirm your payment');
+    const { rows } = await api.ctx.db.$client.query('select o.status, p.status as payment from orders o join payment_transactions p on p.order_id = o.id where o.id = $1', [answer.orderId]);
+    expect(rows).toEqual([{ status: 'pending', payment: 'pending' }]);
+  });
+
+  it('answers bad merchant credentials as payments unavailable', async () => {
+    const broken = await startTestApi({
+      AUTHNET_API_LOGIN_ID: credentials.apiLoginId,
+      AUTHNET_TRANSACTION_KEY: 'wrong',
+      AUTHNET_PUBLIC_CLIENT_KEY: 'stub-public-key',
+      AUTHNET_ENDPOINT: stub.url,
+    });
+    try {
+      const { payload } = await body();
+      const res = await broken.request('/api/payments/checkout-nonce', { body: payload, headers: { 'Idempotency-Key': randomUUID() } });
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ message: 'Payment processing is currently unavailable. Please contact support or try again later.' });
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('reports payments as not configured in production without credentials', async () => {
+    const production = await startTestApi({ NODE_ENV: 'production', ADMIN_PASSWORD: 'x'.repeat(16), SESSION_SECRET: 'y'.repeat(32) });
+    try {
+      expect(await (await production.request('/api/payments/status')).json()).toMatchObject({ configured: false, acceptJsUrl: null });
+      const { payload } = await body();
+      const res = await production.request('/api/payments/checkout-nonce', { body: payload, headers: { 'Idempotency-Key': randomUUID() } });
+      expect(res.status).toBe(503);
+      expect((await production.request('/api/payments/sandbox/accept.js')).status).toBe(404);
+    } finally {
+      await production.close();
+    }
+  });
+});
