@@ -1,5 +1,7 @@
 import type { Router } from 'express';
 import type { AppContext } from '../context';
+import { adminExportRoutes } from './admin-exports/routes';
+import { adminSyncRoutes } from './admin-sync/routes';
 import { authRoutes } from './auth';
 import { catalogRoutes } from './catalog';
 import { newsletterRoutes } from './newsletter/routes';
@@ -12,6 +14,9 @@ import { reviewRoutes } from './reviews/routes';
  * returns an Express router (routes → service → repository inside its folder).
  */
 export const apiModules: Array<(ctx: AppContext) => Router> = [
+  // Before any /admin/orders/:id route, so /admin/orders/export is never read as an order id.
+  adminExportRoutes,
+  adminSyncRoutes,
   catalogRoutes,
   reviewRoutes,
   newsletterRoutes,

@@ -1,0 +1,57 @@
+/**
+ * Order CSV exports: the API records the request (an exports row and an `export.requested` outbox row
+ * in one transaction) and answers at once; a worker writes the file. Only a completed export's
+ * finished file is ever served.
+ */
+import fs from 'node:fs';
+import { and, eq } from 'drizzle-orm';
+import { recordOutbox, tables } from '@nh/shared/server';
+import { EXPORT_MESSAGES, type ExportStarted, type ExportStatus, type ExportStatusResponse } from '@nh/shared/contracts/exports';
+import type { AppContext } from '../../context';
+import { conflict, HttpError, notFound } from '../../lib/errors';
+
+const { exports } = tables;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function startExport(ctx: AppContext, storeCode: string): Promise<ExportStarted> {
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx.insert(exports).values({ storeCode }).returning({ id: exports.id, status: exports.status });
+    await recordOutbox(tx, 'export.requested', { exportId: row!.id });
+    return { exportId: row!.id, status: row!.status as ExportStatus };
+  });
+}
+
+async function findExport(ctx: AppContext, storeCode: string, exportId: string) {
+  if (!UUID.test(exportId)) throw notFound(EXPORT_MESSAGES.notFound);
+  const [row] = await ctx.db.select().from(exports).where(and(eq(exports.id, exportId), eq(exports.storeCode, storeCode)));
+  if (!row) throw notFound(EXPORT_MESSAGES.notFound);
+  return row;
+}
+
+export async function exportStatus(ctx: AppContext, storeCode: string, exportId: string): Promise<ExportStatusResponse> {
+  const row = await findExport(ctx, storeCode, exportId);
+  return {
+    exportId: row.id,
+    storeCode: row.storeCode,
+    status: row.status as ExportStatus,
+    rowsDone: row.rowsDone,
+    rowsTotal: row.rowsTotal,
+    error: row.error,
+    fileName: row.status === 'completed' ? row.fileName : null,
+    createdAt: row.createdAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+/** The finished file to stream, or a 409 (not finished / failed) or 410 (file removed since). */
+export async function exportDownload(ctx: AppContext, storeCode: string, exportId: string): Promise<{ path: string; fileName: string; size: number }> {
+  const row = await findExport(ctx, storeCode, exportId);
+  if (row.status === 'failed') throw conflict(EXPORT_MESSAGES.failed, { status: row.status, error: row.error });
+  if (row.status !== 'completed' || !row.filePath || !row.fileName) throw conflict(EXPORT_MESSAGES.notReady, { status: row.status });
+  try {
+    const stat = await fs.promises.stat(row.filePath);
+    return { path: row.filePath, fileName: row.fileName, size: stat.size };
+  } catch {
+    throw new HttpError(410, EXPORT_MESSAGES.fileGone);
+  }
+}

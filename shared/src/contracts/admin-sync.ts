@@ -1,0 +1,64 @@
+/**
+ * Admin view and control of the NetSuite order sync: POST /api/admin/sync/summary, /failed,
+ * /orders/{id}/retry and /retry-failed. Bodies carry the admin password and the store code.
+ */
+import { z } from 'zod';
+import { STORE_CODE, STORE_CODE_MAX_LENGTH } from '../constants';
+
+/** orders.netsuiteSyncStatus values. */
+export const SYNC_STATUSES = ['pending', 'synced', 'failed', 'not_configured'] as const;
+export type SyncStatus = (typeof SYNC_STATUSES)[number];
+
+export const ADMIN_SYNC_MESSAGES = {
+  orderNotFound: 'Order not found',
+  alreadySynced: 'This order is already synced to NetSuite.',
+  storeCode: 'Please enter a valid store code.',
+} as const;
+
+export const adminSyncRequestSchema = z.object({
+  password: z.string().optional(),
+  storeCode: z
+    .string({ error: ADMIN_SYNC_MESSAGES.storeCode })
+    .trim()
+    .min(1, ADMIN_SYNC_MESSAGES.storeCode)
+    .max(STORE_CODE_MAX_LENGTH, ADMIN_SYNC_MESSAGES.storeCode)
+    .default(STORE_CODE),
+});
+export type AdminSyncRequest = z.input<typeof adminSyncRequestSchema>;
+
+export const queueCountsSchema = z.object({
+  waiting: z.number().int(),
+  active: z.number().int(),
+  delayed: z.number().int(),
+  failed: z.number().int(),
+});
+
+export const syncSummarySchema = z.object({
+  storeCode: z.string(),
+  counts: z.object({ pending: z.number().int(), synced: z.number().int(), failed: z.number().int(), not_configured: z.number().int() }),
+  /** When the oldest order still waiting for its sync was placed (ISO), or null. */
+  oldestPendingAt: z.string().nullable(),
+  /** Rows in the failed-sync table (orders whose last attempt failed; removed when a retry succeeds). */
+  failedSyncRows: z.number().int(),
+  /** The erp-sync queue in Redis; null when Redis cannot be reached. */
+  queue: queueCountsSchema.nullable(),
+});
+export type SyncSummary = z.infer<typeof syncSummarySchema>;
+
+export const failedSyncSchema = z.object({
+  orderId: z.string().uuid(),
+  customerName: z.string(),
+  customerEmail: z.string(),
+  /** Two-decimal string. */
+  total: z.string(),
+  orderCreatedAt: z.string(),
+  netsuiteSyncStatus: z.string(),
+  errorMessage: z.string().nullable(),
+  attempts: z.number().int(),
+  lastAttemptAt: z.string().nullable(),
+});
+export type FailedSync = z.infer<typeof failedSyncSchema>;
+export const failedSyncListSchema = z.object({ failed: z.array(failedSyncSchema) });
+
+export const syncRetrySchema = z.object({ orderId: z.string().uuid(), netsuiteSyncStatus: z.literal('pending') });
+export const syncRetryAllSchema = z.object({ retried: z.number().int() });
