@@ -1,4 +1,305 @@
-/** Placeholder screen: replaced by its feature's implementation. */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { centsToDecimal, LIMITS, priceCart, toPayloadStrings } from '@nh/shared';
+import {
+  checkoutFormSchema,
+  CHECKOUT_MESSAGES,
+  emptyCheckoutForm,
+  splitExpiration,
+  type CheckoutForm,
+  type CheckoutNonceRequest,
+  type SubscribeNonceRequest,
+} from '@nh/shared/contracts/checkout';
+import type { PromoValidation } from '@nh/shared/contracts/promo';
+import { Loader2, ShoppingBag } from 'lucide-react';
+import { useEffect, useId, useRef, useState, type ComponentProps } from 'react';
+import { Controller, useForm, type FieldError } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router-dom';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { toast } from '@/components/ui/use-toast';
+import { useAuth } from '@/features/auth';
+import { useCart } from '@/features/cart';
+import { ApiError } from '@/lib/queryClient';
+import { acceptReady, loadAcceptScript, tokenizeCard, TokenizeError } from '../accept';
+import { createSubscription, placeOrder, usePaymentsStatus } from '../api';
+import { isNetworkFailure, newAttempt, reusableAttempt, type CheckoutAttempt } from '../checkout-attempt';
+import { CheckoutTrustBadges } from '../components/checkout-trust-badges';
+import { OrderSummary } from '../components/order-summary';
+import { PaymentAlerts } from '../components/payment-alerts';
+import { PromoCodeField } from '../components/promo-code-field';
+
+type ScriptState = 'idle' | 'loading' | 'ready' | 'failed';
+const LOGIN_URL = '/api/login';
+
+function Field({ label, error, className, ...input }: ComponentProps<typeof Input> & { label: string; error?: FieldError }) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <div className={className ? `space-y-1.5 ${className}` : 'space-y-1.5'}>
+      <Label htmlFor={id}>{label}</Label>
+      <Input id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} {...input} />
+      {error?.message && (
+        <p id={errorId} className="text-sm text-red-600" role="alert">
+          {error.message}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The message of a failed checkout call (operations §8): responseMessage, else error, else the raw message. */
+function failureMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    try {
+      const body = JSON.parse(error.body) as { responseMessage?: unknown; error?: unknown; message?: unknown };
+      for (const value of [body.responseMessage, body.error, body.message]) if (typeof value === 'string' && value) return value;
+    } catch {
+      // not JSON: fall through to the raw message
+    }
+  }
+  if (error instanceof Error && error.message) return error.message;
+  return CHECKOUT_MESSAGES.paymentFailed;
+}
+
 export default function CheckoutPage() {
-  return <h1 className="p-8 text-2xl">Checkout</h1>;
+  const { items, clearCart } = useCart();
+  const { isAuthenticated } = useAuth();
+  const navigate = useNavigate();
+  const status = usePaymentsStatus();
+  const [promo, setPromo] = useState<PromoValidation | null>(null);
+  const [processing, setProcessing] = useState(false);
+  const [script, setScript] = useState<ScriptState>('idle');
+  const pendingAttempt = useRef<CheckoutAttempt<CheckoutNonceRequest> | null>(null);
+
+  const form = useForm<CheckoutForm>({ resolver: zodResolver(checkoutFormSchema), defaultValues: emptyCheckoutForm, mode: 'onSubmit' });
+  const { register, handleSubmit, control, watch, formState } = form;
+  const errors = formState.errors;
+  const subscribe = watch('subscribeAndSave');
+
+  const acceptJsUrl = status.data?.configured ? status.data.acceptJsUrl : null;
+  useEffect(() => {
+    if (!acceptJsUrl) return;
+    let live = true;
+    setScript('loading');
+    loadAcceptScript(acceptJsUrl).then(
+      () => live && setScript('ready'),
+      () => {
+        if (!live) return;
+        setScript('failed');
+        toast({ title: 'Payment Error', description: 'Failed to load secure payment system. Please refresh the page.', variant: 'destructive' });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [acceptJsUrl]);
+
+  const lines = items.map((item) => ({ price: item.price, quantity: item.quantity }));
+  const pricing = priceCart(lines, { promo, subscribe });
+
+  if (items.length === 0) {
+    return (
+      <section className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-24 text-center">
+        <ShoppingBag className="size-12 text-brand-500" aria-hidden="true" />
+        <h1 className="text-2xl font-semibold text-brand-900">Your cart is empty</h1>
+        <Button asChild>
+          <Link to="/shop">Continue Shopping</Link>
+        </Button>
+      </section>
+    );
+  }
+
+  const configured = status.data?.configured === true;
+
+  const requireLogin = () => {
+    toast({ title: 'Login required', description: CHECKOUT_MESSAGES.subscribeLoginRequired });
+    setTimeout(() => window.location.assign(LOGIN_URL), 1200);
+  };
+
+  const submit = async (values: CheckoutForm) => {
+    if (!configured || !status.data) return;
+    if (values.subscribeAndSave && !isAuthenticated) {
+      requireLogin();
+      return;
+    }
+    if (!acceptReady()) {
+      toast({ title: 'Payment Error', description: 'Secure payment system not ready. Please refresh the page.', variant: 'destructive' });
+      return;
+    }
+    setProcessing(true);
+    try {
+      const customer = {
+        firstName: values.firstName,
+        lastName: values.lastName,
+        email: values.email,
+        address: values.address,
+        city: values.city,
+        state: values.state,
+        zip: values.zip,
+      };
+      const address = { address: values.address, city: values.city, state: values.state, zip: values.zip };
+      const orderItems = items.map((item) => ({ productId: item.productId, variantSku: item.variantSku, quantity: item.quantity, price: centsToDecimal(item.price) }));
+      const fingerprint = JSON.stringify({ values, orderItems, promo: promo?.code ?? null });
+
+      const tokenize = async () => {
+        const { month, year } = splitExpiration(values.expirationDate);
+        return tokenizeCard({
+          authData: { clientKey: status.data!.publicClientKey ?? '', apiLoginID: status.data!.apiLoginID ?? '' },
+          cardData: { cardNumber: values.cardNumber.replace(/\s+/g, ''), month, year, cardCode: values.cardCode, zip: values.zip },
+        });
+      };
+
+      if (values.subscribeAndSave) {
+        // Subscribe & Save: the first charge and the monthly plan are created by the subscriptions API.
+        const subscribed = priceCart(lines, { promo: null, subscribe: true });
+        const opaque = await tokenize();
+        const body: SubscribeNonceRequest = {
+          amount: centsToDecimal(subscribed.total),
+          ...opaque,
+          ...customer,
+          interval: 'monthly',
+          items: orderItems,
+          shippingAddress: address,
+        };
+        await createSubscription(body, crypto.randomUUID());
+        const next = new Date();
+        next.setMonth(next.getMonth() + 1);
+        toast({ title: 'Subscription created!', description: `Your next delivery is scheduled for ${next.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' })}.` });
+        clearCart();
+        navigate('/');
+        return;
+      }
+
+      let attempt = reusableAttempt(pendingAttempt.current, fingerprint);
+      if (!attempt) {
+        const opaque = await tokenize();
+        const strings = toPayloadStrings(priceCart(lines, { promo, subscribe: false }));
+        attempt = newAttempt(fingerprint, {
+          amount: strings.total,
+          ...opaque,
+          ...customer,
+          orderData: {
+            items: orderItems,
+            subtotal: strings.subtotal,
+            discount: strings.discount,
+            shipping: strings.shipping,
+            tax: strings.tax,
+            total: strings.total,
+            promoCode: promo?.code ?? null,
+            shippingAddress: address,
+            billingAddress: address,
+          },
+        });
+      }
+      pendingAttempt.current = attempt;
+      try {
+        const { orderId } = await placeOrder(attempt.body, attempt.key);
+        pendingAttempt.current = null;
+        toast({ title: 'Order placed successfully!', description: `Your order number is ${orderId.slice(0, LIMITS.orderIdDisplayLength)}.` });
+        clearCart();
+        navigate('/');
+      } catch (error) {
+        // Only a request that got no answer may be re-sent as it is; any answer ends the attempt.
+        if (!isNetworkFailure(error)) pendingAttempt.current = null;
+        throw error;
+      }
+    } catch (error) {
+      if (error instanceof TokenizeError) {
+        toast({ title: 'Payment Error', description: error.message, variant: 'destructive' });
+      } else {
+        toast({ title: 'Payment failed', description: failureMessage(error) || CHECKOUT_MESSAGES.paymentFailed, variant: 'destructive' });
+      }
+    } finally {
+      setProcessing(false);
+    }
+  };
+
+  const field = (name: keyof Omit<CheckoutForm, 'subscribeAndSave'>) => ({ ...register(name), error: errors[name] });
+
+  return (
+    <section className="mx-auto max-w-6xl px-4 py-10">
+      <h1 className="mb-6 text-3xl font-semibold text-brand-900">Checkout</h1>
+      <div className="grid gap-8 lg:grid-cols-[1fr_380px]">
+        <form onSubmit={handleSubmit(submit)} noValidate className="space-y-6" aria-label="Checkout">
+          <PaymentAlerts status={status.data} />
+
+          <Card>
+            <CardHeader>
+              <CardTitle>Contact &amp; Shipping</CardTitle>
+            </CardHeader>
+            <CardContent className="grid gap-4 sm:grid-cols-2">
+              <Field label="First Name" autoComplete="given-name" {...field('firstName')} />
+              <Field label="Last Name" autoComplete="family-name" {...field('lastName')} />
+              <Field label="Email" type="email" autoComplete="email" className="sm:col-span-2" {...field('email')} />
+              <Field label="Address" autoComplete="street-address" className="sm:col-span-2" {...field('address')} />
+              <Field label="City" autoComplete="address-level2" {...field('city')} />
+              <div className="grid grid-cols-2 gap-4">
+                <Field label="State" autoComplete="address-level1" maxLength={2} placeholder="CA" {...field('state')} />
+                <Field label="ZIP Code" autoComplete="postal-code" inputMode="numeric" {...field('zip')} />
+              </div>
+            </CardContent>
+          </Card>
+
+          <Card>
+            <CardHeader>
+              <CardTitle>Payment</CardTitle>
+            </CardHeader>
+            <CardContent className="grid gap-4 sm:grid-cols-2">
+              <Field label="Card Number" autoComplete="cc-number" inputMode="numeric" placeholder="1234 5678 9012 3456" className="sm:col-span-2" {...field('cardNumber')} />
+              <Field label="Expiration Date" autoComplete="cc-exp" placeholder="MM/YY" maxLength={5} {...field('expirationDate')} />
+              <Field label="CVV" autoComplete="cc-csc" inputMode="numeric" placeholder="123" maxLength={4} {...field('cardCode')} />
+            </CardContent>
+          </Card>
+
+          <Card>
+            <CardContent className="flex items-start gap-3 pt-6">
+              <Controller
+                control={control}
+                name="subscribeAndSave"
+                render={({ field: { value, onChange } }) => (
+                  <Checkbox
+                    id="subscribe-and-save"
+                    checked={value}
+                    onCheckedChange={(checked) => {
+                      if (checked === true && !isAuthenticated) {
+                        requireLogin();
+                        return;
+                      }
+                      onChange(checked === true);
+                    }}
+                  />
+                )}
+              />
+              <div className="space-y-1">
+                <Label htmlFor="subscribe-and-save">Subscribe &amp; Save 15%</Label>
+                <p className="text-sm text-stone-600">Get this order delivered every month with 15% off and free shipping. Cancel anytime.</p>
+              </div>
+            </CardContent>
+          </Card>
+
+          <Button type="submit" size="lg" className="w-full" disabled={!configured || processing || script === 'loading'}>
+            {processing ? (
+              <>
+                <Loader2 className="animate-spin" aria-hidden="true" /> Processing...
+              </>
+            ) : subscribe ? (
+              'Start Subscription'
+            ) : (
+              'Place Order'
+            )}
+          </Button>
+          <CheckoutTrustBadges />
+        </form>
+
+        <aside className="space-y-4">
+          <OrderSummary items={items} pricing={pricing} promoCode={promo?.code ?? null}>
+            <PromoCodeField applied={promo} onApply={setPromo} onRemove={() => setPromo(null)} />
+          </OrderSummary>
+        </aside>
+      </div>
+    </section>
+  );
 }

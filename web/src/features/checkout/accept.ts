@@ -1,0 +1,62 @@
+/**
+ * The tokenising script (Accept.js, or the local sandbox's compatible script): loaded once from the URL
+ * the payments status names; card fields go to it and only opaque data comes back.
+ */
+import type { AcceptResponse } from '@nh/shared/contracts/checkout';
+
+export interface AcceptSecureData {
+  authData: { clientKey: string; apiLoginID: string };
+  cardData: { cardNumber: string; month: string; year: string; cardCode: string; zip?: string };
+}
+
+interface AcceptGlobal {
+  dispatchData(secureData: AcceptSecureData, handler: (response: AcceptResponse) => void): void;
+}
+
+declare global {
+  interface Window {
+    Accept?: AcceptGlobal;
+  }
+}
+
+const loads = new Map<string, Promise<void>>();
+
+/** Adds the script tag once per URL; resolves when it has run. */
+export function loadAcceptScript(url: string): Promise<void> {
+  let load = loads.get(url);
+  if (!load) {
+    load = new Promise<void>((resolve, reject) => {
+      const script = document.createElement('script');
+      script.src = url;
+      script.async = true;
+      script.charset = 'utf-8';
+      script.onload = () => resolve();
+      script.onerror = () => {
+        loads.delete(url);
+        script.remove();
+        reject(new Error('script failed to load'));
+      };
+      document.head.appendChild(script);
+    });
+    loads.set(url, load);
+  }
+  return load;
+}
+
+export const acceptReady = (): boolean => typeof window !== 'undefined' && typeof window.Accept?.dispatchData === 'function';
+
+/** A tokenising failure: the provider's messages, joined. */
+export class TokenizeError extends Error {}
+
+export function tokenizeCard(secureData: AcceptSecureData): Promise<{ dataDescriptor: string; dataValue: string }> {
+  return new Promise((resolve, reject) => {
+    if (!window.Accept) {
+      reject(new TokenizeError('Secure payment system not ready. Please refresh the page.'));
+      return;
+    }
+    window.Accept.dispatchData(secureData, (response) => {
+      if (response.messages.resultCode === 'Ok' && response.opaqueData) resolve(response.opaqueData);
+      else reject(new TokenizeError(response.messages.message.map((m) => m.text).join(' ') || 'The card could not be verified.'));
+    });
+  });
+}

@@ -1,0 +1,56 @@
+import { CHECKOUT_FREE_SHIPPING_OVER_CENTS, formatCents, SUBSCRIBE_AND_SAVE_PERCENT, TAX_RATE_BPS, type CartItem, type CartPricing } from '@nh/shared';
+import type { ReactNode } from 'react';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Separator } from '@/components/ui/separator';
+
+function Row({ label, value, testId, emphasis }: { label: ReactNode; value: ReactNode; testId: string; emphasis?: boolean }) {
+  return (
+    <div className={emphasis ? 'flex justify-between text-base font-semibold text-brand-900' : 'flex justify-between text-sm text-stone-700'}>
+      <dt>{label}</dt>
+      <dd data-testid={testId}>{value}</dd>
+    </div>
+  );
+}
+
+/** Order summary: every figure comes from the shared pricing module (the server decides with the same one). */
+export function OrderSummary({ items, pricing, promoCode, children }: { items: CartItem[]; pricing: CartPricing; promoCode: string | null; children?: ReactNode }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Order Summary</CardTitle>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        <ul className="space-y-3" aria-label="Items in your order">
+          {items.map((item) => (
+            <li key={`${item.productId}:${item.variantSku ?? ''}`} className="flex items-center gap-3">
+              {item.image && <img src={`/api/public/${item.image}`} alt="" className="size-12 rounded-md bg-cream object-cover" />}
+              <div className="min-w-0 flex-1">
+                <p className="truncate text-sm font-medium text-stone-900">{item.name}</p>
+                <p className="text-xs text-stone-500">Qty: {item.quantity}</p>
+              </div>
+              <span className="text-sm font-medium">{formatCents(item.price * item.quantity)}</span>
+            </li>
+          ))}
+        </ul>
+        {children}
+        <Separator />
+        <dl className="space-y-2">
+          <Row label="Subtotal" value={formatCents(pricing.subtotal)} testId="summary-subtotal" />
+          {pricing.subscribeDiscount > 0 && (
+            <Row label={`Subscribe & Save (${SUBSCRIBE_AND_SAVE_PERCENT}%)`} value={`-${formatCents(pricing.subscribeDiscount)}`} testId="summary-subscribe-discount" />
+          )}
+          {promoCode && pricing.promoDiscount > 0 && (
+            <Row label={`Promo (${promoCode})`} value={`-${formatCents(pricing.promoDiscount)}`} testId="summary-promo-discount" />
+          )}
+          <Row label="Shipping" value={pricing.shipping === 0 ? 'FREE' : formatCents(pricing.shipping)} testId="summary-shipping" />
+          <Row label={`Tax (${TAX_RATE_BPS / 100}%)`} value={formatCents(pricing.tax)} testId="summary-tax" />
+          <Separator />
+          <Row label="Total" value={formatCents(pricing.total)} testId="summary-total" emphasis />
+        </dl>
+        {pricing.shipping > 0 && (
+          <p className="text-xs text-stone-500">Free shipping on orders over {formatCents(CHECKOUT_FREE_SHIPPING_OVER_CENTS)} and on Subscribe &amp; Save.</p>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
