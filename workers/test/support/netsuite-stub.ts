@@ -57,6 +57,8 @@ export class NetSuiteStub {
   /** Sends Location on upserts (real accounts do); off makes the client read the id back with GET. */
   locationOnUpsert = true;
   rejected429 = 0;
+  /** Sales-order writes that reached the handler (including ones still waiting on a delay). */
+  salesOrderWritesStarted = 0;
   /** Retry-After of a 429, in seconds (fractions allowed here to keep tests quick). */
   retryAfterSeconds = 1;
   maxInFlight = 0;
@@ -181,6 +183,7 @@ export class NetSuiteStub {
     try {
       const path = (req.url ?? '').split('?')[0]!;
       const isSalesOrderWrite = req.method !== 'GET' && path.includes('/salesOrder');
+      if (isSalesOrderWrite) this.salesOrderWritesStarted++;
       const delay = this.delayMs + (isSalesOrderWrite ? this.salesOrderDelayMs : 0);
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
       if (this.failNextCount > 0) {

@@ -1,0 +1,128 @@
+/**
+ * Reliability drills: a worker process killed in the middle of a sync, Redis stopped while orders are
+ * placed, and NetSuite failing until staff retry through the admin API.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { tables } from '@nh/shared/server';
+import { netsuiteExternalIds } from '@nh/shared/server/netsuite/client';
+import { startTestApi, type TestApi } from '../../api/test/support/harness';
+import { startNetSuiteStub, type NetSuiteStub } from './support/netsuite-stub';
+import { startPrivateRedis } from './support/redis-server';
+import { createTestDatabase, placeOrder, sleep, startTestWorkers, testWorkerConfig, testWorkerEnv, waitFor, type TestDatabase } from './support/setup';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+let tdb: TestDatabase;
+let stub: NetSuiteStub;
+
+const orderRow = async (id: string) => (await tdb.db.select().from(tables.orders).where(eq(tables.orders.id, id)))[0]!;
+const statusOf = async (id: string) => (await orderRow(id)).netsuiteSyncStatus;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase('drill');
+  stub = await startNetSuiteStub();
+});
+afterAll(async () => {
+  await stub?.close();
+  await tdb?.drop();
+});
+
+function spawnWorker(env: Record<string, string>): ChildProcess {
+  // node --import tsx: one process, so the signals reach the worker itself (the tsx CLI is a wrapper).
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr?.resume();
+  return child;
+}
+
+const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+
+describe('reliability drills', () => {
+  it('a worker killed (SIGKILL) in the middle of a sync: the order still ends synced, with one sales order', async () => {
+    const env = testWorkerEnv(tdb.url, 'kill', { ...stub.env(), WORKER_QUEUES: 'erp-sync', JOB_LOCK_MS: '2000', LOG_LEVEL: 'silent' });
+    stub.salesOrderDelayMs = 2500;
+    const startedBefore = stub.salesOrderWritesStarted;
+    let first: ChildProcess | null = spawnWorker(env);
+    let second: ChildProcess | null = null;
+    try {
+      const orderId = await placeOrder(tdb.db, { customerEmail: 'killed@example.com' });
+      await waitFor(() => stub.salesOrderWritesStarted > startedBefore, 20_000, 'the sales-order upsert to be in flight');
+      first.kill('SIGKILL');
+      await exited(first);
+      first = null;
+      expect(await statusOf(orderId)).toBe('pending');
+      stub.salesOrderDelayMs = 0;
+      second = spawnWorker(env);
+      await waitFor(async () => (await statusOf(orderId)) === 'synced', 30_000, 'synced after restart');
+      expect(stub.salesOrderCount(netsuiteExternalIds.salesOrder(orderId))).toBe(1);
+      expect((await orderRow(orderId)).netsuiteOrderId).toBe(stub.find('salesOrder', netsuiteExternalIds.salesOrder(orderId))!.id);
+      // A graceful stop: SIGTERM drains and exits with 0.
+      second.kill('SIGTERM');
+      await exited(second);
+      expect(second.exitCode).toBe(0);
+      second = null;
+    } finally {
+      stub.salesOrderDelayMs = 0;
+      first?.kill('SIGKILL');
+      second?.kill('SIGKILL');
+    }
+  }, 90_000);
+
+  it('Redis stopped while orders are placed: every order is synced after Redis returns', async () => {
+    const redis = await startPrivateRedis();
+    const runtime = await startTestWorkers(testWorkerConfig(tdb.url, 'redisdown', { ...stub.env(), REDIS_URL: redis.url, WORKER_QUEUES: 'erp-sync' }));
+    try {
+      const before = await placeOrder(tdb.db);
+      await waitFor(async () => (await statusOf(before)) === 'synced', 15_000, 'sanity sync');
+      await redis.stop();
+      const placed = [];
+      for (let i = 0; i < 5; i++) placed.push(await placeOrder(tdb.db));
+      await sleep(1500);
+      for (const id of placed) expect(await statusOf(id)).toBe('pending');
+      await redis.start();
+      for (const id of placed) await waitFor(async () => (await statusOf(id)) === 'synced', 30_000, `order ${id} synced after Redis returned`);
+      for (const id of placed) expect(stub.salesOrderCount(netsuiteExternalIds.salesOrder(id))).toBe(1);
+    } finally {
+      await runtime.close(1000);
+      await redis.stop();
+    }
+  }, 90_000);
+
+  it('NetSuite failing always: failed row and status; once it recovers, an admin retry syncs the order', async () => {
+    const config = testWorkerConfig(tdb.url, 'retry', { ...stub.env(), WORKER_QUEUES: 'erp-sync', ERP_SYNC_ATTEMPTS: '3' });
+    const runtime = await startTestWorkers(config);
+    const api: TestApi = await startTestApi({ DATABASE_URL: tdb.url, QUEUE_PREFIX: config.QUEUE_PREFIX });
+    try {
+      stub.failNext(1000, 503);
+      const a = await placeOrder(tdb.db);
+      const b = await placeOrder(tdb.db);
+      for (const id of [a, b]) await waitFor(async () => (await statusOf(id)) === 'failed', 20_000, 'failed');
+      const [failed] = await tdb.db.select().from(tables.failedSyncOrders).where(eq(tables.failedSyncOrders.orderId, a));
+      expect(failed).toMatchObject({ attempts: 3, errorMessage: expect.stringContaining('NetSuite 503') });
+      const list = await (await api.request('/api/admin/sync/failed', { body: { password: 'nurture-admin', storeCode: 'NH' } })).json();
+      expect(list.failed.map((f: { orderId: string }) => f.orderId).sort()).toEqual([a, b].sort());
+
+      stub.failNext(0);
+      const retry = await api.request(`/api/admin/sync/orders/${a}/retry`, { body: { password: 'nurture-admin', storeCode: 'NH' } });
+      expect(retry.status).toBe(202);
+      await waitFor(async () => (await statusOf(a)) === 'synced', 20_000, 'synced after retry');
+      expect(await tdb.db.select().from(tables.failedSyncOrders).where(eq(tables.failedSyncOrders.orderId, a))).toEqual([]);
+      expect(stub.salesOrderCount(netsuiteExternalIds.salesOrder(a))).toBe(1);
+
+      const all = await api.request('/api/admin/sync/retry-failed', { body: { password: 'nurture-admin', storeCode: 'NH' } });
+      expect(await all.json()).toEqual({ retried: 1 });
+      await waitFor(async () => (await statusOf(b)) === 'synced', 20_000, 'b synced after retry-all');
+      const summary = await (await api.request('/api/admin/sync/summary', { body: { password: 'nurture-admin', storeCode: 'NH' } })).json();
+      expect(summary).toMatchObject({ counts: { failed: 0 }, failedSyncRows: 0 });
+    } finally {
+      stub.failNext(0);
+      await api.close();
+      await runtime.close(1000);
+    }
+  }, 90_000);
+});
