@@ -1,4 +1,4 @@
-import { SHOP } from '@nh/shared';
+import { SHOP } from '@nh/shared/constants';
 import { useEffect } from 'react';
 
 export interface PageMeta {

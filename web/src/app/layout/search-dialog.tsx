@@ -1,4 +1,4 @@
-import { formatCents } from '@nh/shared';
+import { formatCents } from '@nh/shared/money';
 import { useQuery } from '@tanstack/react-query';
 import { Search } from 'lucide-react';
 import { useMemo, useState } from 'react';

@@ -1,4 +1,5 @@
-import { COPYRIGHT_YEAR, formatCents, MONEY_BACK_GUARANTEE_DAYS, SHOP, STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS } from '@nh/shared';
+import { COPYRIGHT_YEAR, MONEY_BACK_GUARANTEE_DAYS, SHOP, STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS } from '@nh/shared/constants';
+import { formatCents } from '@nh/shared/money';
 import { Lock, Phone, RotateCcw, Truck } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { FOOTER_GROUPS, SOCIAL_LINKS } from './site-links';

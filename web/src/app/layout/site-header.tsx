@@ -1,4 +1,4 @@
-import { HEADER_SCROLL_THRESHOLD_PX, SHOP } from '@nh/shared';
+import { HEADER_SCROLL_THRESHOLD_PX, SHOP } from '@nh/shared/constants';
 import { Menu, Search, ShoppingBag, User } from 'lucide-react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';

@@ -1,4 +1,4 @@
-import { TOAST } from '@nh/shared';
+import { TOAST } from '@nh/shared/constants';
 import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from './toast';
 import { dismissToast, useToast } from './use-toast';
 

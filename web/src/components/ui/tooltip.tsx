@@ -1,4 +1,4 @@
-import { TOOLTIP } from '@nh/shared';
+import { TOOLTIP } from '@nh/shared/constants';
 import { Tooltip as TooltipPrimitive } from 'radix-ui';
 import type { ComponentProps } from 'react';
 import { cn } from '@/lib/utils';

@@ -3,7 +3,7 @@
  * Limits of storefront §9: at most one toast shown; a dismissed toast is removed after 1,000,000 ms
  * (Radix has already animated it out, the delay only frees its memory).
  */
-import { TOAST } from '@nh/shared';
+import { TOAST } from '@nh/shared/constants';
 import { useEffect, useState, type ReactNode } from 'react';
 
 export type ToastVariant = 'default' | 'destructive';

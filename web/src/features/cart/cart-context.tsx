@@ -1,4 +1,5 @@
-import { STORAGE_KEYS, type CartItem } from '@nh/shared';
+import { STORAGE_KEYS } from '@nh/shared/constants';
+import { type CartItem } from '@nh/shared/cart';
 import { createContext, useContext, useEffect, useMemo, useReducer, type ReactNode } from 'react';
 import { cartItemCount, cartReducer, cartSubtotal, initialCartState, parseSavedCart, type CartState } from './cart-reducer';
 

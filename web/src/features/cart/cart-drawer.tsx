@@ -1,4 +1,4 @@
-import { formatCents } from '@nh/shared';
+import { formatCents } from '@nh/shared/money';
 import { Minus, Plus, ShoppingBag, Trash2 } from 'lucide-react';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';

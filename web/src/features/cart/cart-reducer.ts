@@ -3,7 +3,7 @@
  * raises the quantity, a quantity of 0 or less removes the line, remove by productId, clear; every
  * change sets the screen-reader announcement. Prices are integer cents.
  */
-import { cartLineKey, type CartItem } from '@nh/shared';
+import { cartLineKey, type CartItem } from '@nh/shared/cart';
 
 export interface CartState {
   items: CartItem[];

@@ -1,5 +1,5 @@
 /** Fixed page content of the home page (storefront §2, §3): testimonials, community photos, fallbacks. */
-import { LIMITS } from '@nh/shared';
+import { LIMITS } from '@nh/shared/constants';
 import type { BlogPostSummary } from '@nh/shared/contracts/catalog';
 
 export interface Testimonial {

@@ -1,4 +1,5 @@
-import { centsToDecimal, CURRENCY, SHOP } from '@nh/shared';
+import { CURRENCY, SHOP } from '@nh/shared/constants';
+import { centsToDecimal } from '@nh/shared/money';
 import type { Review } from '@nh/shared/contracts/reviews';
 import { mainProductImage } from '@/lib/product-images';
 import { lowestPriceCents, validPrice, type CatalogProduct } from './product-model';

@@ -2,7 +2,7 @@
  * The SPA's view of a catalogue product: prices parsed to integer cents (null when missing or not a
  * positive amount), so every display and cart rule works on exact cents.
  */
-import { formatCents, parseCents } from '@nh/shared';
+import { formatCents, parseCents } from '@nh/shared/money';
 import type { Product, ProductVariant } from '@nh/shared/contracts/catalog';
 
 export interface CatalogVariant extends ProductVariant {

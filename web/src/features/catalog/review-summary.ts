@@ -1,4 +1,4 @@
-import { DEFAULT_RATING_WHEN_NO_REVIEWS } from '@nh/shared';
+import { DEFAULT_RATING_WHEN_NO_REVIEWS } from '@nh/shared/constants';
 
 /** Average rating (one decimal) and counts per star 5→1; 4.8 when there are no reviews. */
 export function reviewSummary(reviews: readonly { rating: number }[]) {

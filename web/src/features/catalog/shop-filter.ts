@@ -2,7 +2,7 @@
  * Shop listing rules (storefront §4): the filter value, which products it shows, and the shop page's
  * list normalisation.
  */
-import { SHOP } from '@nh/shared';
+import { SHOP } from '@nh/shared/constants';
 import type { Category } from '@nh/shared/contracts/catalog';
 import { toCatalogProduct, type CatalogProduct, type RawProduct } from './product-model';
 

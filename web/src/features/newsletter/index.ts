@@ -1,3 +1,2 @@
 export { NewsletterForm } from './newsletter-form';
 export { NewsletterPopup, type NewsletterPopupProps, type PopupTrigger } from './newsletter-popup';
-export { newsletterEmailProblem } from './validate-email';

@@ -1,5 +1,4 @@
-import { NEWSLETTER_DISCOUNT_PERCENT, NEWSLETTER_FAMILIES_CLAIM } from '@nh/shared';
-import { NEWSLETTER_MESSAGES } from '@nh/shared/contracts/newsletter';
+import { NEWSLETTER_DISCOUNT_PERCENT, NEWSLETTER_FAMILIES_CLAIM } from '@nh/shared/constants';
 import { Mail } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
@@ -7,15 +6,18 @@ import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/queryClient';
 import { useNewsletterSignup } from './api';
-import { newsletterEmailProblem } from './validate-email';
+
+/** The address check uses the shared zod contract module; it is loaded on first focus, keeping zod off the first page load. */
+const loadValidation = () => import('./validate-email');
 
 /** Home page sign-up: idle → submitting ('Subscribing...') → success (email cleared) or failure. */
 export function NewsletterForm() {
   const [email, setEmail] = useState('');
   const signup = useNewsletterSignup();
 
-  const onSubmit = (event: FormEvent) => {
+  const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    const { newsletterEmailProblem, NEWSLETTER_MESSAGES } = await loadValidation();
     const problem = newsletterEmailProblem(email);
     if (problem) {
       toast({ ...problem, variant: 'destructive' });
@@ -49,7 +51,7 @@ export function NewsletterForm() {
           Cleaning tips, new product drops and {NEWSLETTER_DISCOUNT_PERCENT}% off your first order. No spam, unsubscribe any time.
         </p>
         {/* noValidate: the spec's own checks and toasts replace the browser's bubbles. */}
-        <form onSubmit={onSubmit} noValidate className="mx-auto mt-8 flex max-w-lg flex-col gap-3 sm:flex-row">
+        <form onSubmit={(e) => void onSubmit(e)} noValidate className="mx-auto mt-8 flex max-w-lg flex-col gap-3 sm:flex-row">
           <label htmlFor="newsletter-email" className="sr-only">
             Email address
           </label>
@@ -60,6 +62,7 @@ export function NewsletterForm() {
             placeholder="Enter your email"
             value={email}
             onChange={(e) => setEmail(e.target.value)}
+            onFocus={() => void loadValidation()}
             disabled={pending}
             className="h-12 rounded-full border-white/30 bg-white px-5 text-stone-900"
           />

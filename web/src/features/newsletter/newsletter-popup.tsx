@@ -1,4 +1,4 @@
-import { NEWSLETTER_DISCOUNT_PERCENT, POPUP_CUSTOMERS_CLAIM, POPUP_DEFAULTS, STORAGE_KEYS } from '@nh/shared';
+import { NEWSLETTER_DISCOUNT_PERCENT, POPUP_CUSTOMERS_CLAIM, POPUP_DEFAULTS, STORAGE_KEYS } from '@nh/shared/constants';
 import { Gift } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation } from 'react-router-dom';

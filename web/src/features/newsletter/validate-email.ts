@@ -1,5 +1,7 @@
 import { EMAIL_PATTERN, NEWSLETTER_MESSAGES } from '@nh/shared/contracts/newsletter';
 
+export { NEWSLETTER_MESSAGES };
+
 export interface ValidationToast {
   title: string;
   description: string;

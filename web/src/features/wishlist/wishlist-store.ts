@@ -2,7 +2,7 @@
  * Wishlist kept in the browser under local storage key `wishlist` (storefront §3): entries of id, name,
  * slug, image and price (integer cents). A small external store so every component sees one list.
  */
-import { STORAGE_KEYS } from '@nh/shared';
+import { STORAGE_KEYS } from '@nh/shared/constants';
 import { useCallback, useSyncExternalStore } from 'react';
 
 export interface WishlistEntry {

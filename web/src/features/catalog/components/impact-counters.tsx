@@ -1,4 +1,4 @@
-import { IMPACT_FALLBACK } from '@nh/shared';
+import { IMPACT_FALLBACK } from '@nh/shared/constants';
 import { useQuery } from '@tanstack/react-query';
 import { Droplets, FlaskConicalOff, Home } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';

@@ -1,4 +1,4 @@
-import { PLACEHOLDER_RATING } from '@nh/shared';
+import { PLACEHOLDER_RATING } from '@nh/shared/constants';
 import { Plus } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';

@@ -1,4 +1,4 @@
-import { LIMITS } from '@nh/shared';
+import { LIMITS } from '@nh/shared/constants';
 import { useState } from 'react';
 import { productImageUrl, showFallbackImage } from '@/lib/product-images';
 import { cn } from '@/lib/utils';

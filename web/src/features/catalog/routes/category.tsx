@@ -1,4 +1,4 @@
-import { LIMITS, SHOP } from '@nh/shared';
+import { LIMITS, SHOP } from '@nh/shared/constants';
 import { useQuery } from '@tanstack/react-query';
 import { Leaf, Recycle, ShieldCheck, Sparkles } from 'lucide-react';
 import { useMemo } from 'react';

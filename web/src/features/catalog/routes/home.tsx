@@ -1,4 +1,4 @@
-import { LIMITS, MONEY_BACK_GUARANTEE_DAYS, RATING_CLAIM, SHOP, STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS } from '@nh/shared';
+import { LIMITS, MONEY_BACK_GUARANTEE_DAYS, RATING_CLAIM, SHOP, STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS } from '@nh/shared/constants';
 import { useQuery } from '@tanstack/react-query';
 import { Award, BadgeCheck, Leaf, Rabbit, ShieldCheck, Sprout, Star, Truck } from 'lucide-react';
 import { Link } from 'react-router-dom';

@@ -1,15 +1,5 @@
-import {
-  formatCents,
-  LIMITS,
-  percentOf,
-  SHIPPING_TIMES,
-  SHOP,
-  STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS,
-  SUBSCRIBE_AND_SAVE_PERCENT,
-  EXPRESS_SHIPPING_CENTS,
-  TRUST_BADGE_FREE_SHIPPING_THRESHOLD_CENTS,
-  MONEY_BACK_GUARANTEE_DAYS,
-} from '@nh/shared';
+import { LIMITS, SHIPPING_TIMES, SHOP, STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS, SUBSCRIBE_AND_SAVE_PERCENT, EXPRESS_SHIPPING_CENTS, TRUST_BADGE_FREE_SHIPPING_THRESHOLD_CENTS, MONEY_BACK_GUARANTEE_DAYS } from '@nh/shared/constants';
+import { formatCents, percentOf } from '@nh/shared/money';
 import { useQuery } from '@tanstack/react-query';
 import { Check, Heart, Leaf, Minus, Package, Plus, Rabbit, RotateCcw, ShoppingBag, Truck } from 'lucide-react';
 import { useMemo, useState } from 'react';
