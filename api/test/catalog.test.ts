@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -216,7 +218,7 @@ describe('ETag and 304', () => {
     const first = await api.request(path);
     expect(first.status).toBe(200);
     const etag = first.headers.get('etag');
-    expect(etag).toMatch(/^"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/);
+    expect(etag).toMatch(/^"[0-9a-f]+-[A-Za-z0-9+/]{27}(-gz)?"$/);
     expect(first.headers.get('cache-control')).toBe('no-cache');
     await first.arrayBuffer();
 
@@ -230,6 +232,32 @@ describe('ETag and 304', () => {
     expect(stale.status).toBe(200);
     expect(stale.headers.get('etag')).toBe(etag);
     await stale.arrayBuffer();
+  });
+
+  it('serves big answers pre-compressed to gzip clients, with their own ETag, and plain to others', async () => {
+    const raw = (headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        httpGet(`${api.url}/api/products`, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
+    const plain = await raw({ 'accept-encoding': 'identity' });
+    const zipped = await raw({ 'accept-encoding': 'gzip, deflate, br' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
+    expect(zipped.body.length).toBeLessThan(plain.body.length);
+    expect(zipped.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(zipped.headers.etag).toBe(`${plain.headers.etag!.slice(0, -1)}-gz"`);
+
+    const revalidated = await raw({ 'accept-encoding': 'gzip', 'if-none-match': zipped.headers.etag! });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers['content-encoding']).toBeUndefined();
+    expect((await raw({ 'accept-encoding': 'identity', 'if-none-match': plain.headers.etag! })).status).toBe(304);
+    // The plain validator does not match the gzip bytes, and the other way round.
+    expect((await raw({ 'accept-encoding': 'gzip', 'if-none-match': plain.headers.etag! })).status).toBe(200);
   });
 
   it('changes the ETag when the data changes', async () => {

@@ -1,12 +1,21 @@
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import type { Request, Response } from 'express';
 
-/** A serialised JSON answer ready to send: body bytes plus its strong validator. */
-export interface JsonEntry {
+interface Representation {
   body: Buffer;
   etag: string;
-  expiresAt: number;
 }
+
+/** A serialised JSON answer ready to send: body bytes plus its strong validator. */
+export interface JsonEntry extends Representation {
+  expiresAt: number;
+  /** The gzip representation, made on first demand and then reused for the entry's lifetime. */
+  gzip?: Representation;
+}
+
+/** Below this size gzip is not worth it (the compression middleware's default threshold). */
+const GZIP_MIN_BYTES = 1024;
 
 /** Strong ETag of a body: length and SHA-1, the format Express's own `etag` uses. */
 export function strongEtag(body: Buffer): string {
@@ -18,19 +27,39 @@ export function toJsonEntry(value: unknown, ttlMs: number, now = Date.now()): Js
   return { body, etag: strongEtag(body), expiresAt: now + ttlMs };
 }
 
+function gzipOf(entry: JsonEntry): Representation {
+  if (!entry.gzip) {
+    const body = gzipSync(entry.body);
+    // A different representation needs a different strong validator.
+    entry.gzip = { body, etag: `${entry.etag.slice(0, -1)}-gz"` };
+  }
+  return entry.gzip;
+}
+
 /**
  * Sends a prepared entry: ETag and `Cache-Control: no-cache` (browsers revalidate every time and get a
- * 304 while the bytes are unchanged), then 304 or the bytes.
+ * 304 while the bytes are unchanged), then 304 or the bytes. A client that accepts gzip gets the
+ * entry's pre-compressed bytes (compressed once per cache entry instead of once per request; the
+ * compression middleware leaves an already encoded answer alone).
  */
 export function sendJsonEntry(req: Request, res: Response, entry: JsonEntry): void {
   res.type('json');
   res.setHeader('Cache-Control', 'no-cache');
-  res.setHeader('ETag', entry.etag);
+  let chosen: Representation = entry;
+  if (entry.body.length >= GZIP_MIN_BYTES) {
+    res.vary('Accept-Encoding');
+    if (req.acceptsEncodings('gzip', 'identity') === 'gzip') {
+      chosen = gzipOf(entry);
+      res.setHeader('Content-Encoding', 'gzip');
+    }
+  }
+  res.setHeader('ETag', chosen.etag);
   if (req.fresh) {
+    res.removeHeader('Content-Encoding');
     res.status(304).end();
     return;
   }
-  res.send(entry.body);
+  res.send(chosen.body);
 }
 
 /**

@@ -1,0 +1,155 @@
+/**
+ * `npm run bench:catalog`: how close the catalogue endpoints come to the fastest possible Express
+ * answer. In one run it starts
+ *   - our API (the real app: helmet, logging, compression, sessions, the catalogue cache) on the dev
+ *     database (migrated and seeded first), and
+ *   - a bare Express server that answers the same paths with the same bytes and headers (JSON type,
+ *     ETag, Cache-Control) from memory,
+ * then loads each with autocannon (50 connections, BENCH_SECONDS each, default 10) and prints
+ * requests/s, p99 latency and the ratio ours/bare. Goal: ratio >= 0.8.
+ *
+ * autocannon runs in a child process so the load generator does not share the servers' event loop;
+ * both servers are measured the same way, one at a time.
+ */
+import { execFile } from 'node:child_process';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
+import express from 'express';
+import { createDb, createLogger, createRedis } from '@nh/shared/server';
+import { seedDemoCatalogue } from '@nh/shared/server/seed/seed';
+import { applyMigrations, ensureDatabase } from '../../migrations/src/database';
+import { createApp } from '../src/app';
+import { loadApiConfig } from '../src/config';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const GOAL = 0.8;
+const PATHS = ['/api/products', '/api/products/surfy-probiotic-all-purpose-cleaner'];
+/** Headers that make up "the same answer" for the bare server. */
+const COPIED_HEADERS = ['content-type', 'etag', 'cache-control'];
+
+const run = promisify(execFile);
+const autocannonCli = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+
+interface Round {
+  requests: number;
+  seconds: number;
+  p99: number;
+  cpuMicros: number;
+}
+
+/** One autocannon run in a child process; the CPU this process (the servers) spent meanwhile. */
+async function round(url: string, seconds: number): Promise<Round> {
+  const cpu0 = process.cpuUsage();
+  const { stdout } = await run(process.execPath, [autocannonCli, '-c', String(CONNECTIONS), '-d', String(seconds), '-j', url], {
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const cpu = process.cpuUsage(cpu0);
+  const out = JSON.parse(stdout) as { requests: { total: number }; latency: { p99: number }; errors: number; non2xx: number; duration: number };
+  if (out.errors || out.non2xx) throw new Error(`${url}: ${out.errors} errors, ${out.non2xx} non-2xx answers`);
+  return { requests: out.requests.total, seconds: out.duration, p99: out.latency.p99, cpuMicros: cpu.user + cpu.system };
+}
+
+interface Result {
+  rps: number;
+  p99: number;
+  cpuPerRequest: number;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const summarise = (rounds: Round[]): Result => {
+  const requests = rounds.reduce((n, r) => n + r.requests, 0);
+  return {
+    rps: requests / rounds.reduce((n, r) => n + r.seconds, 0),
+    p99: median(rounds.map((r) => r.p99)),
+    cpuPerRequest: rounds.reduce((n, r) => n + r.cpuMicros, 0) / requests,
+  };
+};
+
+/**
+ * The machine is shared, so load from elsewhere drifts during a run: both servers are measured in
+ * alternating one-second rounds (BENCH_SECONDS rounds each) so a drift hits both alike.
+ */
+async function compare(oursUrl: string, bareUrl: string): Promise<{ ours: Result; bare: Result }> {
+  const ours: Round[] = [];
+  const bare: Round[] = [];
+  for (let i = 0; i < SECONDS; i += 1) {
+    ours.push(await round(oursUrl, 1));
+    bare.push(await round(bareUrl, 1));
+  }
+  return { ours: summarise(ours), bare: summarise(bare) };
+}
+
+function listen(handler: RequestListener): Promise<{ server: Server; url: string }> {
+  const server = createServer(handler);
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })),
+  );
+}
+
+async function main() {
+  const config = loadApiConfig({ ...process.env, LOG_LEVEL: 'silent', PORT: '0' });
+  console.log(`database: ${config.DATABASE_URL.replace(/\/\/[^@]*@/, '//')}`);
+  await ensureDatabase(config.DATABASE_URL);
+  await applyMigrations(config.DATABASE_URL);
+  const db = createDb({ url: config.DATABASE_URL });
+  await seedDemoCatalogue(db);
+  const redis = createRedis(config.REDIS_URL);
+  const ours = await listen(createApp({ config, db, redis, log: createLogger('bench', 'silent') }));
+
+  // The bare server answers exactly what ours answered: same bytes, same content headers.
+  const bareApp = express();
+  bareApp.disable('x-powered-by');
+  for (const path of PATHS) {
+    const res = await fetch(ours.url + path);
+    if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
+    const body = Buffer.from(await res.arrayBuffer());
+    const headers = Object.fromEntries(COPIED_HEADERS.map((h) => [h, res.headers.get(h) ?? '']));
+    bareApp.get(path, (_req, reply) => {
+      reply.set(headers);
+      reply.send(body);
+    });
+    console.log(`${path}: ${body.length} bytes, ETag ${headers.etag}`);
+  }
+  const bare = await listen(bareApp);
+
+  console.log(`\nautocannon (child process): ${CONNECTIONS} connections, ${SECONDS} s per server and path (BENCH_SECONDS), alternating 1 s rounds\n`);
+  const rows: string[][] = [];
+  let worst = Infinity;
+  for (const path of PATHS) {
+    // Warm both (JIT, cache, connection pools) before measuring.
+    await round(ours.url + path, 1);
+    await round(bare.url + path, 1);
+    const { ours: a, bare: b } = await compare(ours.url + path, bare.url + path);
+    const ratio = a.rps / b.rps;
+    worst = Math.min(worst, ratio);
+    rows.push([
+      `GET ${path}`,
+      a.rps.toFixed(0),
+      `${a.p99} ms`,
+      b.rps.toFixed(0),
+      `${b.p99} ms`,
+      ratio.toFixed(2),
+      `${a.cpuPerRequest.toFixed(0)} / ${b.cpuPerRequest.toFixed(0)}`,
+    ]);
+  }
+
+  const header = ['endpoint', 'ours req/s', 'ours p99', 'bare req/s', 'bare p99', 'ours/bare', 'server CPU us/req ours / bare'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
+  console.log(`\n${worst >= GOAL ? 'PASS' : 'BELOW GOAL'}: lowest ratio ${worst.toFixed(2)} (goal >= ${GOAL})`);
+
+  ours.server.closeAllConnections();
+  bare.server.closeAllConnections();
+  await Promise.all([new Promise((r) => ours.server.close(r)), new Promise((r) => bare.server.close(r))]);
+  await Promise.allSettled([db.$client.end(), redis.quit()]);
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
