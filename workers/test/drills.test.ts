@@ -104,8 +104,8 @@ describe('reliability drills', () => {
       for (const id of [a, b]) await waitFor(async () => (await statusOf(id)) === 'failed', 20_000, 'failed');
       const [failed] = await tdb.db.select().from(tables.failedSyncOrders).where(eq(tables.failedSyncOrders.orderId, a));
       expect(failed).toMatchObject({ attempts: 3, errorMessage: expect.stringContaining('NetSuite 503') });
-      const list = await (await api.request('/api/admin/sync/failed', { body: { password: 'nurture-admin', storeCode: 'NH' } })).json();
-      expect(list.failed.map((f: { orderId: string }) => f.orderId).sort()).toEqual([a, b].sort());
+      const list = (await (await api.request('/api/admin/sync/failed', { body: { password: 'nurture-admin', storeCode: 'NH' } })).json()) as { failed: Array<{ orderId: string }> };
+      expect(list.failed.map((f) => f.orderId).sort()).toEqual([a, b].sort());
 
       stub.failNext(0);
       const retry = await api.request(`/api/admin/sync/orders/${a}/retry`, { body: { password: 'nurture-admin', storeCode: 'NH' } });

@@ -1,3 +1,5 @@
+// netsuite-rest ships no types; the reference makes ours visible to every project compiling this file.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./netsuite-rest.d.ts" />
 /**
  * NetSuite SuiteTalk REST record client. `netsuite-rest` only signs (OAuth 1.0a TBA, HMAC-SHA256): its
