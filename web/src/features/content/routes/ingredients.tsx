@@ -1,6 +1,6 @@
 import { LIMITS } from '@nh/shared';
 import type { Ingredient } from '@nh/shared/contracts/catalog';
-import { Bug, Leaf, Microscope, ShieldCheck, Sparkles } from 'lucide-react';
+import { Leaf, Microscope, ShieldCheck, Sparkles } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Hero } from '@/components/hero';
 import { Button } from '@/components/ui/button';
@@ -172,7 +172,6 @@ export default function IngredientsPage() {
           <Leaf className="size-10 text-brand-100" aria-hidden="true" />
           <h2 className="max-w-2xl text-balance text-3xl font-bold tracking-tight">Never bleach, ammonia or synthetic fragrance</h2>
           <p className="max-w-2xl text-brand-100">
-            <Bug className="mr-1 inline size-4 align-[-2px]" aria-hidden="true" />
             Just plant-derived cleaners and good bacteria, safe for the people and pets you love.
           </p>
           <Button asChild size="lg" className="bg-white text-brand-900 hover:bg-brand-100">

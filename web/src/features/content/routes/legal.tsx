@@ -18,7 +18,7 @@ function LegalDocument({ page }: { page: LegalPage }) {
   const contact = supportContact();
   return (
     <div className="mx-auto grid max-w-6xl gap-10 lg:grid-cols-[14rem_1fr]">
-      <nav aria-label="Legal pages" className="lg:sticky lg:top-28 lg:self-start">
+      <nav aria-label="Legal pages" className="min-w-0 lg:sticky lg:top-28 lg:self-start">
         <ul className="flex gap-2 overflow-x-auto pb-2 lg:flex-col lg:overflow-visible">
           {LEGAL_PAGE_SLUGS.map((slug) => (
             <li key={slug} className="shrink-0">
@@ -38,7 +38,7 @@ function LegalDocument({ page }: { page: LegalPage }) {
         </ul>
       </nav>
 
-      <article className="rounded-3xl bg-white px-6 py-10 shadow-sm sm:px-12 sm:py-12">
+      <article className="min-w-0 rounded-3xl bg-white px-5 py-10 shadow-sm sm:px-12 sm:py-12">
         <header className="border-b border-stone-200 pb-8">
           <p className="flex items-center gap-2 text-sm font-semibold uppercase tracking-widest text-brand-700">
             <FileText className="size-4" aria-hidden="true" />

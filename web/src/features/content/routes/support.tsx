@@ -97,7 +97,7 @@ export default function SupportPage() {
               {contact.email}
             </a>
           </ContactCard>
-          <ContactCard icon={MessageCircle} title="Live Chat" detail="Chat with our team right here on the site." badge={<Badge variant="warning">Coming soon</Badge>}>
+          <ContactCard icon={MessageCircle} title="Live Chat" detail="Real-time help from our team is launching soon." badge={<Badge variant="warning">Coming soon</Badge>}>
             <Button disabled variant="outline" aria-describedby="live-chat-status">
               Live Chat
             </Button>
@@ -107,7 +107,7 @@ export default function SupportPage() {
           </ContactCard>
         </ul>
         <p className="mt-10 flex items-center justify-center gap-2 text-center text-stone-700">
-          <Clock className="size-4 text-brand-500" aria-hidden="true" />
+          <Clock className="size-4 shrink-0 text-brand-500" aria-hidden="true" />
           <span>
             <span className="font-semibold">Support hours:</span> {contact.hours}
           </span>
