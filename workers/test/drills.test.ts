@@ -11,7 +11,7 @@ import { netsuiteExternalIds } from '@nh/shared/server/netsuite/client';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { startNetSuiteStub, type NetSuiteStub } from './support/netsuite-stub';
 import { startPrivateRedis } from './support/redis-server';
-import { createTestDatabase, placeOrder, sleep, startTestWorkers, testWorkerConfig, testWorkerEnv, waitFor, type TestDatabase } from './support/setup';
+import { createTestDatabase, placeOrder, purgeQueuePrefix, sleep, startTestWorkers, testWorkerConfig, testWorkerEnv, waitFor, type TestDatabase } from './support/setup';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 let tdb: TestDatabase;
@@ -70,6 +70,7 @@ describe('reliability drills', () => {
       stub.salesOrderDelayMs = 0;
       first?.kill('SIGKILL');
       second?.kill('SIGKILL');
+      await purgeQueuePrefix(env.REDIS_URL!, env.QUEUE_PREFIX!);
     }
   }, 90_000);
 

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 import '@nh/shared/server/testing/provided';
-import { createDb, createLogger, recordOutbox, tables, type Db, type LineItem } from '@nh/shared/server';
+import { createDb, createLogger, createRedis, recordOutbox, tables, type Db, type LineItem } from '@nh/shared/server';
 import { seedDemoCatalogue } from '@nh/shared/server/seed/seed';
 import { applyMigrations, dropDatabase, ensureDatabase } from '../../../migrations/src/database';
 import { loadWorkerConfig, type WorkerConfig } from '../../src/config';
@@ -65,8 +65,32 @@ export function testWorkerConfig(databaseUrl: string, label: string, env: Record
   return loadWorkerConfig(testWorkerEnv(databaseUrl, label, env));
 }
 
+/** Deletes every Redis key of a test queue prefix (the shared Redis outlives the run). */
+export async function purgeQueuePrefix(redisUrl: string, prefix: string): Promise<void> {
+  const redis = createRedis(redisUrl, 'client', { connectTimeout: 2000 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  } catch {
+    // Best effort: a Redis that is gone holds nothing to purge.
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** A worker runtime whose close also removes its queues' keys. */
 export async function startTestWorkers(config: WorkerConfig): Promise<WorkerRuntime> {
-  return startWorkerRuntime(config, createLogger('workers-test', config.LOG_LEVEL));
+  const runtime = await startWorkerRuntime(config, createLogger('workers-test', config.LOG_LEVEL));
+  const close = runtime.close;
+  runtime.close = async (graceMs) => {
+    await close(graceMs);
+    await purgeQueuePrefix(config.REDIS_URL, config.QUEUE_PREFIX);
+  };
+  return runtime;
 }
 
 let orderCounter = 0;

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, tables } from '@nh/shared/server';
+import { loadWorkerConfig } from '../src/config';
+import { createTestDatabase, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
+
+let tdb: TestDatabase;
+beforeAll(async () => {
+  tdb = await createTestDatabase('rt');
+});
+afterAll(async () => {
+  await tdb?.drop();
+});
+
+describe('worker configuration', () => {
+  it('consumes every queue by default, or those named in WORKER_QUEUES', () => {
+    expect(loadWorkerConfig({}).WORKER_QUEUES).toEqual(['erp-sync', 'exports', 'emails', 'renewals']);
+    expect(loadWorkerConfig({ WORKER_QUEUES: ' erp-sync, erp-sync ,emails' }).WORKER_QUEUES).toEqual(['erp-sync', 'emails']);
+    expect(() => loadWorkerConfig({ WORKER_QUEUES: 'erp-sync,billing' })).toThrow(/unknown queue "billing"/);
+  });
+
+  it('has the documented defaults and treats NetSuite as all-or-nothing', () => {
+    const config = loadWorkerConfig({});
+    expect(config).toMatchObject({ ERP_SYNC_CONCURRENCY: 4, ERP_SYNC_ATTEMPTS: 8, RELAY_ENABLED: true, netsuite: null });
+    expect(config.MAIL_OUTBOX_DIR).toMatch(/\.local\/mail-outbox$/);
+    expect(config.EXPORTS_DIR).toMatch(/\.local\/exports$/);
+    expect(loadWorkerConfig({ RELAY_ENABLED: 'false' }).RELAY_ENABLED).toBe(false);
+    expect(() => loadWorkerConfig({ NETSUITE_ACCOUNT_ID: '123' })).toThrow(ConfigError);
+    expect(() => loadWorkerConfig({ NETSUITE_ACCOUNT_ID: '123' })).toThrow(/NETSUITE_CONSUMER_KEY, NETSUITE_CONSUMER_SECRET, NETSUITE_TOKEN_ID, NETSUITE_TOKEN_SECRET must be set/);
+    expect(() => loadWorkerConfig({ ERP_SYNC_CONCURRENCY: '0' })).toThrow(/ERP_SYNC_CONCURRENCY/);
+  });
+});
+
+describe('renewals queue', () => {
+  it('registers the daily schedule once and its sweep counts due subscriptions without charging', async () => {
+    const runtime = await startTestWorkers(testWorkerConfig(tdb.url, 'rt', { WORKER_QUEUES: 'renewals', RELAY_ENABLED: 'false' }));
+    try {
+      const schedulers = await runtime.queues.renewals.getJobSchedulers();
+      expect(schedulers).toEqual([expect.objectContaining({ key: 'renewals-daily', pattern: '0 6 * * *', tz: 'UTC' })]);
+      await tdb.db.insert(tables.subscriptions).values([
+        { customerEmail: 'due@example.com', customerName: 'Due', items: [], amount: 1000, nextBillingDate: new Date(Date.now() - 86_400_000) },
+        { customerEmail: 'later@example.com', customerName: 'Later', items: [], amount: 1000, nextBillingDate: new Date(Date.now() + 86_400_000) },
+      ]);
+      const job = await runtime.queues.renewals.add('renewal-sweep', {}, { jobId: 'sweep-now' });
+      await waitFor(async () => (await job.getState()) === 'completed', 10_000, 'sweep');
+      expect((await runtime.queues.renewals.getJob('sweep-now'))?.returnvalue).toEqual({ due: 1, charged: 0 });
+    } finally {
+      await runtime.queues.renewals.removeJobScheduler('renewals-daily');
+      await runtime.close(1000);
+    }
+  });
+});
