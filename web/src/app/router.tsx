@@ -14,6 +14,8 @@ const impact = page(() => import('@/features/content/routes/impact'));
 export const routes: RouteObject[] = [
   {
     element: <SiteLayout />,
+    // Routes load lazily; until the first one arrives, render nothing (the page stays blank for a moment).
+    hydrateFallbackElement: <div className="min-h-screen" aria-busy="true" />,
     children: [
       { path: '/', ...page(() => import('@/features/catalog/routes/home')) },
       { path: '/shop', ...shop },

@@ -17,7 +17,7 @@ export function ShopByCategory({ categories }: { categories: Pick<Category, 'id'
               <img src={publicImage(c.image, '/api/public/hero-default.svg')} alt="" loading="lazy" className="size-16 shrink-0 rounded-xl bg-brand-100 object-cover" />
               <span>
                 <span className="block font-semibold text-brand-900 group-hover:underline">{c.name}</span>
-                {c.description && <span className="mt-1 line-clamp-2 block text-sm text-stone-600">{c.description}</span>}
+                {c.description && <span className="mt-1 line-clamp-2 text-sm text-stone-600">{c.description}</span>}
               </span>
             </Link>
           </li>
