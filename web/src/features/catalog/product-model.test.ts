@@ -51,7 +51,7 @@ describe('price display', () => {
 });
 
 describe('related products', () => {
-  const mk = (id: number, category: string, status = 'active') => ({ id, status, category: { id: 0, name: category, slug: category } }) as const;
+  const mk = (id: number, category: string, status: 'active' | 'inactive' | 'out_of_stock' = 'active') => ({ id, status, category: { id: 0, name: category, slug: category } });
   it('puts same-category active products first, then other active ones, never the current one', () => {
     const all = [mk(1, 'kitchen'), mk(2, 'laundry'), mk(3, 'kitchen', 'out_of_stock'), mk(4, 'kitchen'), mk(5, 'bathroom'), mk(6, 'laundry'), mk(7, 'kitchen', 'inactive')];
     expect(relatedProducts(all, mk(1, 'kitchen'), 4).map((p) => p.id)).toEqual([4, 2, 5, 6]);
