@@ -2,19 +2,26 @@
  * The order write path's SQL. Hand-written, with named prepared statements on one pooled connection
  * per transaction: the hot path of checkout is a handful of round trips.
  */
-import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
-import { toCents, type Cents } from '@nh/shared';
-import type { Address, Db, LineItem, ProductVariant } from '@nh/shared/server';
-import { schema } from '@nh/shared/server';
+import { outboxPayloads, toCents, type Cents, type OutboxTopic } from '@nh/shared';
+import { OUTBOX_CHANNEL, type Address, type LineItem, type ProductVariant } from '@nh/shared/server';
 
 export type Client = pg.PoolClient;
 
+export interface TransactionOptions {
+  /**
+   * false: commit without waiting for the WAL flush (`synchronous_commit = off` for this transaction
+   * only). Row locks are held until commit ends, so on a hot row (a best-selling product's stock) a
+   * synchronous commit caps sales of that product at one per disk flush.
+   */
+  synchronousCommit?: boolean;
+}
+
 /** Runs `work` in one transaction on one connection; rolls back on any throw. */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: Client) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(pool: pg.Pool, work: (client: Client) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('begin');
+    await client.query(options.synchronousCommit === false ? 'begin; set local synchronous_commit to off' : 'begin');
     const result = await work(client);
     await client.query('commit');
     return result;
@@ -24,17 +31,6 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: Client) => 
   } finally {
     client.release();
   }
-}
-
-const drizzleByClient = new WeakMap<Client, Db>();
-/** A drizzle handle over an open transaction's connection (for shared helpers such as recordOutbox). */
-export function drizzleOn(client: Client): Db {
-  let db = drizzleByClient.get(client);
-  if (!db) {
-    db = drizzle({ client, schema, casing: 'snake_case' }) as unknown as Db;
-    drizzleByClient.set(client, db);
-  }
-  return db;
 }
 
 export interface ReservedProduct {
@@ -171,51 +167,63 @@ export interface PaymentRecord {
   environment: string;
 }
 
-/** Records the payment row and moves the order to its next status (processing, or pending while held). */
-export async function recordPaymentAndStatus(client: Client, p: PaymentRecord, orderStatus: 'processing' | 'pending'): Promise<void> {
-  await client.query({
-    name: 'order_record_payment',
-    text: `with pay as (
-        insert into payment_transactions (order_id, authnet_transaction_id, invoice_number, amount, status, response_code, response_message, card_type, card_last_four, environment)
-        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10))
-      update orders set status = $11, payment_transaction_id = $2, updated_at = now() where id = $1`,
-    values: [p.orderId, p.transactionId, p.invoiceNumber, dec(p.amount), p.status, p.responseCode, p.responseMessage, p.cardType, p.lastFour, p.environment, orderStatus],
+export interface OutboxRecord {
+  topic: OutboxTopic;
+  payload: unknown;
+}
+
+export interface IdempotencyAnswer {
+  scope: string;
+  key: string;
+  status: number;
+  body: unknown;
+}
+
+/** Inserted only when `ord` (the order's move out of pending) happened, so a retried statement never doubles anything. */
+const PAYMENT_INSERT = `insert into payment_transactions (order_id, authnet_transaction_id, invoice_number, amount, status, response_code, response_message, card_type, card_last_four, environment)
+        select $1::uuid, $2::text, $3::varchar, $4::numeric, $5::payment_status, $6::text, $7::text, $8::text, $9::varchar, $10::text where exists (select 1 from ord)`;
+
+const paymentValues = (p: PaymentRecord) => [p.orderId, p.transactionId, p.invoiceNumber, dec(p.amount), p.status, p.responseCode, p.responseMessage, p.cardType, p.lastFour, p.environment];
+
+/**
+ * An accepted (or unknown) charge, as one statement and so one atomic commit: the payment row, the
+ * order's next status (processing; pending while held for review or unknown), the outbox row with its
+ * NOTIFY (the same contract as `recordOutbox`: a validated payload on the relay's channel), and the
+ * idempotency answer.
+ */
+export async function recordAcceptedPayment(db: pg.Pool | Client, p: PaymentRecord, orderStatus: 'processing' | 'pending', outbox: OutboxRecord | null, answer: IdempotencyAnswer): Promise<void> {
+  const payload = outbox ? JSON.stringify(outboxPayloads[outbox.topic].parse(outbox.payload)) : null;
+  await db.query({
+    name: 'order_record_accepted_payment',
+    text: `with ord as (update orders set status = $11, payment_transaction_id = $2, updated_at = now() where id = $1 and status = 'pending' returning id),
+      pay as (${PAYMENT_INSERT}),
+      ob as (insert into outbox (topic, payload) select $12::text, $13::jsonb where $12::text is not null and exists (select 1 from ord)),
+      idem as (update idempotency_keys set status_code = $16, response = $17, completed_at = now() where scope = $14 and key = $15)
+      select case when $12::text is not null then pg_notify($18, $12::text) end`,
+    values: [...paymentValues(p), orderStatus, outbox?.topic ?? null, payload, answer.scope, answer.key, answer.status, JSON.stringify(answer.body), OUTBOX_CHANNEL],
   });
 }
 
 /**
- * A charge that failed: records the payment row, cancels the order (it never becomes a paid order,
- * nor is it sent to NetSuite), puts its stock back and gives back a single-use promo code it spent.
+ * A charge that failed, as one statement: records the payment row, cancels the order (it never
+ * becomes a paid order, nor is it sent to NetSuite), puts its stock back (rows locked in id order,
+ * like the reservation), gives back a single-use promo code it spent, and stores the answer.
  */
-export async function recordFailedPayment(client: Client, p: PaymentRecord, productIds: number[], quantities: number[]): Promise<void> {
-  await client.query({
+export async function recordFailedPayment(db: pg.Pool | Client, p: PaymentRecord, productIds: number[], quantities: number[], answer: IdempotencyAnswer): Promise<void> {
+  await db.query({
     name: 'order_record_failed_payment',
-    text: `with pay as (
-        insert into payment_transactions (order_id, authnet_transaction_id, invoice_number, amount, status, response_code, response_message, card_type, card_last_four, environment)
-        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)),
-      ord as (
+    text: `with ord as (
         update orders set status = 'cancelled', netsuite_sync_status = 'not_applicable', updated_at = now()
-        where id = $1),
-      locked as materialized (select id from products where id = any($11::int[]) order by id for update),
+        where id = $1 and status = 'pending' returning id),
+      pay as (${PAYMENT_INSERT}),
+      locked as materialized (select id from products where id = any($11::int[]) and exists (select 1 from ord) order by id for update),
       stock as (
         update products p set inventory = p.inventory + w.qty, updated_at = now()
         from unnest($11::int[], $12::int[]) as w(id, qty) where p.id = w.id and p.id in (select id from locked)),
       promo as (
-        update promo_codes set redeemed_at = null, redeemed_order_id = null where redeemed_order_id = $1)
+        update promo_codes set redeemed_at = null, redeemed_order_id = null where redeemed_order_id = $1 and exists (select 1 from ord)),
+      idem as (update idempotency_keys set status_code = $15, response = $16, completed_at = now() where scope = $13 and key = $14)
       select 1`,
-    values: [
-      p.orderId,
-      p.transactionId,
-      p.invoiceNumber,
-      dec(p.amount),
-      p.status,
-      p.responseCode,
-      p.responseMessage,
-      p.cardType,
-      p.lastFour,
-      p.environment,
-      productIds,
-      quantities,
-    ],
+    values: [...paymentValues(p), productIds, quantities, answer.scope, answer.key, answer.status, JSON.stringify(answer.body)],
   });
 }

@@ -15,20 +15,19 @@
 import { randomUUID } from 'node:crypto';
 import { centsToDecimal, formatCents, OUTBOX_TOPICS, priceCart, STORE_CODE, toCents, toPayloadStrings, type Cents, type PricingPromo } from '@nh/shared';
 import { CHECKOUT_MESSAGES, type CheckoutNonceInput } from '@nh/shared/contracts/checkout';
-import { recordOutbox, type LineItem } from '@nh/shared/server';
+import type { LineItem } from '@nh/shared/server';
 import { GATEWAY_MESSAGES, orderInvoiceNumber, type ChargeResult, type OpaqueChargeRequest, type PaymentGateway } from '@nh/shared/server/payments/index';
 import type { AppContext } from '../../context';
 import { serviceUnavailable } from '../../lib/errors';
 import { claimIdempotencyKey, completeStatement, releaseIdempotencyKey, type StoredAnswer } from '../../lib/idempotency';
 import { paymentsFor } from '../payments/provider';
 import {
-  drizzleOn,
   findPromo,
   inTransaction,
   insertPendingOrder,
   productAvailability,
+  recordAcceptedPayment,
   recordFailedPayment,
-  recordPaymentAndStatus,
   redeemPromo,
   reserveStock,
   type PaymentRecord,
@@ -82,7 +81,9 @@ export async function placeOrder(ctx: AppContext, input: CheckoutNonceInput, opt
 
   let reservation: Reservation;
   try {
-    reservation = await inTransaction(pool, (client) => reserveAndCreateOrder(ctx, client, input, options.userId));
+    // Asynchronous commit: the reservation's row locks go as soon as it commits. The payment
+    // transaction below commits synchronously, which flushes this one too before anyone is answered.
+    reservation = await inTransaction(pool, (client) => reserveAndCreateOrder(ctx, client, input, options.userId), { synchronousCommit: false });
   } catch (error) {
     if (error instanceof Refusal) {
       await pool.query(completeStatement(CHECKOUT_SCOPE, key, error.answer));
@@ -244,20 +245,17 @@ async function recordOutcome(ctx: AppContext, key: string, r: Reservation, charg
     lastFour: charge.lastFour,
     environment: charge.environment,
   };
-  const accepted = charge.outcome === 'approved' || charge.outcome === 'held';
-  const write = () =>
-    inTransaction(ctx.db.$client, async (client) => {
-      if (accepted) {
-        await recordPaymentAndStatus(client, payment, charge.outcome === 'approved' ? 'processing' : 'pending');
-        await recordOutbox(drizzleOn(client), OUTBOX_TOPICS.orderPlaced, { orderId: r.orderId });
-      } else if (charge.outcome === 'unknown') {
-        // Money may have been taken: keep the order and its stock for staff to reconcile.
-        await recordPaymentAndStatus(client, payment, 'pending');
-      } else {
-        await recordFailedPayment(client, payment, r.productIds, r.quantities);
-      }
-      await client.query(completeStatement(CHECKOUT_SCOPE, key, answer));
-    });
+  const idem = { scope: CHECKOUT_SCOPE, key, ...answer };
+  const pool = ctx.db.$client;
+  // Each outcome is one statement (one atomic commit, one round trip).
+  const write = () => {
+    if (charge.outcome === 'approved' || charge.outcome === 'held') {
+      return recordAcceptedPayment(pool, payment, charge.outcome === 'approved' ? 'processing' : 'pending', { topic: OUTBOX_TOPICS.orderPlaced, payload: { orderId: r.orderId } }, idem);
+    }
+    // Unknown: money may have been taken, so the order and its stock stay for staff to reconcile.
+    if (charge.outcome === 'unknown') return recordAcceptedPayment(pool, payment, 'pending', null, idem);
+    return recordFailedPayment(pool, payment, r.productIds, r.quantities, idem);
+  };
   // After a charge, recording it must not be lost to a passing database hiccup.
   for (let attempt = 1; ; attempt++) {
     try {

@@ -1,0 +1,244 @@
+/**
+ * `npm run bench:checkout`: concurrent shoppers placing orders through the real API and the local
+ * sandbox gateway, for BENCH_SECONDS (default 10), with the worker process running (outbox relay,
+ * NetSuite sync, confirmation emails). In the same run, the ceiling: the bare SQL writes of one order
+ * (the same statements, same pool size, no HTTP, no gateway), and the ratio of the two.
+ *
+ * - Database `nurture_home_bench` (created, migrated, seeded; products get a very large inventory).
+ * - The API and the worker run as child processes (`tsx`), like production; this process is the load.
+ * - Card tokens are made before the clock starts (in real life Authorize.Net's servers tokenise).
+ *
+ * Env: BENCH_SECONDS (10), BENCH_CONCURRENCY (32), BENCH_PORT (5104), BENCH_WORKER (1; 0 = no worker).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { OUTBOX_TOPICS, centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
+import { createDb, createRedis } from '@nh/shared/server';
+import { LocalSandboxGateway } from '@nh/shared/server/payments/index';
+import { seedDemoCatalogue } from '@nh/shared/server/seed/seed';
+import { applyMigrations, ensureDatabase } from '../../migrations/src/database';
+import { REPO_ROOT } from '../src/config';
+import { claimIdempotencyKey } from '../src/lib/idempotency';
+import { inTransaction, insertPendingOrder, recordAcceptedPayment, reserveStock } from '../src/modules/orders/repository';
+import { IDEMPOTENCY_MESSAGES } from '../src/modules/orders/service';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const PORT = Number(process.env.BENCH_PORT ?? 5104);
+const WITH_WORKER = process.env.BENCH_WORKER !== '0';
+const GOAL = { ordersPerSecond: 500, p99Ms: 100 };
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/nurture_home_bench';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const QUEUE_PREFIX = 'nhbench';
+const TOKENS = Math.max(4000, SECONDS * 1500);
+
+const tsx = path.join(REPO_ROOT, 'node_modules/.bin/tsx');
+const children: ChildProcess[] = [];
+
+function startChild(name: string, entry: string, env: Record<string, string>): ChildProcess {
+  const child = spawn(tsx, [path.join(REPO_ROOT, entry)], {
+    env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATABASE_URL, REDIS_URL, QUEUE_PREFIX, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk}`));
+  children.push(child);
+  return child;
+}
+
+async function waitReady(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not become ready`);
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+
+function post(pathname: string, body: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port: PORT, path: pathname, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+interface Product {
+  id: number;
+  price: number;
+}
+
+/** Runs `shop` from CONCURRENCY loops until the clock runs out; latencies in ms. */
+async function load(shop: () => Promise<boolean>): Promise<{ ok: number; failed: number; seconds: number; latencies: number[] }> {
+  const latencies: number[] = [];
+  let ok = 0;
+  let failed = 0;
+  const started = performance.now();
+  const until = started + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        if (await shop()) {
+          ok++;
+          latencies.push(performance.now() - t0);
+        } else failed++;
+      }
+    }),
+  );
+  return { ok, failed, seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b) };
+}
+
+async function main(): Promise<void> {
+  console.log(`checkout bench: ${SECONDS}s, ${CONCURRENCY} concurrent shoppers, ${os.cpus().length} CPUs, worker ${WITH_WORKER ? 'running' : 'off'}`);
+  await ensureDatabase(DATABASE_URL);
+  await applyMigrations(DATABASE_URL);
+  const db = createDb({ url: DATABASE_URL, max: 20, applicationName: 'nh-bench' });
+  await seedDemoCatalogue(db);
+  await db.$client.query(`update products set inventory = 100000000 where status = 'active'`);
+  const { rows } = await db.$client.query<{ id: number; price: string }>(`select id, price::text as price from products where status = 'active' and variants = '[]'::jsonb order by id`);
+  const products: Product[] = rows.map((r) => ({ id: r.id, price: Math.round(Number(r.price) * 100) }));
+
+  // Single-use card tokens, made ahead (the same Redis keys the API's sandbox gateway reads).
+  const redis = createRedis(REDIS_URL);
+  const sandbox = new LocalSandboxGateway({ redis, keyPrefix: QUEUE_PREFIX });
+  const tokens: string[] = [];
+  for (let i = 0; i < TOKENS; i += 200) {
+    const batch = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        sandbox.tokenize({
+          authData: { clientKey: 'local-sandbox-client-key', apiLoginID: 'local-sandbox' },
+          cardData: { cardNumber: '4111111111111111', month: '12', year: '2030', cardCode: '123', zip: '12345' },
+        }),
+      ),
+    );
+    for (const answer of batch) if ('opaqueData' in answer) tokens.push(answer.opaqueData.dataValue);
+  }
+
+  startChild('api', 'api/src/main.ts', { PORT: String(PORT), HOST: '127.0.0.1' });
+  if (WITH_WORKER) startChild('worker', 'workers/src/main.ts', { MAIL_OUTBOX_DIR: path.join(os.tmpdir(), 'nh-bench-mail'), EXPORTS_DIR: path.join(os.tmpdir(), 'nh-bench-exports') });
+  await waitReady(`http://127.0.0.1:${PORT}/readyz`);
+
+  let n = 0;
+  const orderBody = (dataValue: string) => {
+    const lines = [products[n % products.length]!, products[(n * 7 + 3) % products.length]!];
+    n++;
+    const items = lines.map((p, i) => ({ productId: p.id, variantSku: null, quantity: i + 1, price: centsToDecimal(p.price) }));
+    const strings = toPayloadStrings(priceCart(items.map((it, i) => ({ price: lines[i]!.price, quantity: it.quantity }))));
+    const address = { address: '1 Bench St', city: 'Loadville', state: 'CA', zip: '94000' };
+    return {
+      amount: strings.total,
+      dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT',
+      dataValue,
+      firstName: 'Bench',
+      lastName: 'Shopper',
+      email: 'bench@example.com',
+      ...address,
+      orderData: { items, ...strings, promoCode: null, shippingAddress: address, billingAddress: address },
+    };
+  };
+
+  // Warm-up: connections, prepared statements, JIT.
+  for (let i = 0; i < 200; i++) await post('/api/payments/checkout-nonce', JSON.stringify(orderBody(tokens.pop()!)), { 'idempotency-key': randomUUID() });
+
+  let lastError = '';
+  const api = await load(async () => {
+    const token = tokens.pop();
+    if (!token) return false;
+    const res = await post('/api/payments/checkout-nonce', JSON.stringify(orderBody(token)), { 'idempotency-key': randomUUID() });
+    if (res.status !== 200) lastError = `${res.status} ${res.text}`;
+    return res.status === 200;
+  });
+
+  // The ceiling: the same writes of one order, straight to Postgres.
+  const product = products[0]!;
+  const bare = await load(async () => {
+    const key = randomUUID();
+    const orderId = randomUUID();
+    await claimIdempotencyKey(db.$client, 'bench', key, 'h', IDEMPOTENCY_MESSAGES);
+    await inTransaction(db.$client, async (client) => {
+      await reserveStock(client, [product.id], [1]);
+      await insertPendingOrder(client, {
+        id: orderId,
+        storeCode: 'NH',
+        userId: null,
+        customerEmail: 'bench@example.com',
+        customerName: 'Bench Shopper',
+        shippingAddress: { address: '1 Bench St', city: 'Loadville', state: 'CA', zip: '94000' },
+        billingAddress: null,
+        items: [{ productId: product.id, productName: 'x', variantSku: null, sku: null, itemNumber: null, quantity: 1, price: centsToDecimal(product.price) }],
+        subtotal: product.price,
+        discount: 0,
+        shipping: 999,
+        tax: 0,
+        total: product.price + 999,
+        promoCode: null,
+      });
+    }, { synchronousCommit: false });
+    await recordAcceptedPayment(
+      db.$client,
+      { orderId, transactionId: '1', invoiceNumber: 'ORD-BENCH', amount: product.price + 999, status: 'approved', responseCode: '1', responseMessage: 'ok', cardType: 'Visa', lastFour: '1111', environment: 'sandbox' },
+      'processing',
+      { topic: OUTBOX_TOPICS.orderPlaced, payload: { orderId } },
+      { scope: 'bench', key, status: 200, body: { orderId } },
+    );
+    return true;
+  });
+
+  const { rows: backlog } = await db.$client.query<{ n: number }>('select count(*)::int as n from outbox where published_at is null');
+
+  const rate = (r: typeof api) => r.ok / r.seconds;
+  const apiRate = rate(api);
+  const bareRate = rate(bare);
+  const fmt = (x: number) => x.toFixed(1);
+  console.log('');
+  console.log(`API (POST /api/payments/checkout-nonce): ${fmt(apiRate)} orders/s, p50 ${fmt(percentile(api.latencies, 50))} ms, p99 ${fmt(percentile(api.latencies, 99))} ms, ${api.ok} orders, ${api.failed} failed`);
+  if (api.failed) console.log(`  last failure: ${lastError.slice(0, 300)}`);
+  console.log(`bare SQL writes of one order:            ${fmt(bareRate)} orders/s, p50 ${fmt(percentile(bare.latencies, 50))} ms, p99 ${fmt(percentile(bare.latencies, 99))} ms`);
+  console.log(`ratio API / bare SQL: ${(apiRate / bareRate).toFixed(2)}`);
+  console.log(`outbox rows not yet relayed at the end: ${backlog[0]!.n}${WITH_WORKER ? '' : ' (worker off)'}`);
+  const met = apiRate >= GOAL.ordersPerSecond && percentile(api.latencies, 99) < GOAL.p99Ms;
+  console.log(`goal (>= ${GOAL.ordersPerSecond} orders/s, p99 < ${GOAL.p99Ms} ms): ${met ? 'met' : 'NOT met'}`);
+
+  await db.$client.end();
+  await redis.quit();
+}
+
+async function stopChildren(): Promise<void> {
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+          setTimeout(() => child.kill('SIGKILL'), 20_000).unref();
+        }),
+    ),
+  );
+  agent.destroy();
+}
+
+main()
+  .catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(() => void stopChildren());
