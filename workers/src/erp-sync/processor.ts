@@ -76,20 +76,13 @@ export function createErpSyncProcessor(deps: ErpSyncDeps) {
     try {
       const customerId = await netsuite.upsertCustomer(customerFor(order));
       const salesOrderId = await netsuite.upsertSalesOrder(salesOrderFor(order, customerId));
-      await db.transaction(async (tx) => {
-        await tx
-          .update(orders)
-          .set({
-            netsuiteSyncStatus: SYNC_STATUS.synced,
-            netsuiteCustomerId: customerId,
-            netsuiteOrderId: salesOrderId,
-            netsuiteSyncError: null,
-            netsuiteSyncedAt: new Date(),
-            updatedAt: new Date(),
-          })
-          .where(eq(orders.id, orderId));
-        await tx.delete(failedSyncOrders).where(eq(failedSyncOrders.orderId, orderId));
-      });
+      // One statement (atomic, one round trip): the order is synced and any failed-sync row goes.
+      await db.execute(sql`
+        with synced as (
+          update ${orders} set netsuite_sync_status = ${SYNC_STATUS.synced}, netsuite_customer_id = ${customerId},
+            netsuite_order_id = ${salesOrderId}, netsuite_sync_error = null, netsuite_synced_at = now(), updated_at = now()
+          where id = ${orderId})
+        delete from ${failedSyncOrders} where order_id = ${orderId}`);
       jobLog.info({ netsuiteOrderId: salesOrderId, netsuiteCustomerId: customerId }, 'order synced to NetSuite');
       return { outcome: 'synced', netsuiteOrderId: salesOrderId, netsuiteCustomerId: customerId };
     } catch (error) {

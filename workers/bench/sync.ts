@@ -1,0 +1,118 @@
+/**
+ * bench:sync — N orders (BENCH_ORDERS, default 2000) through the whole pipeline: outbox rows written in
+ * one transaction, relayed to BullMQ, synced by a worker process (real NetSuite client) to the NetSuite
+ * test server answering at once. Then, on the same Redis, a bare BullMQ worker with an empty processor
+ * works through N jobs. Prints both rates and their ratio (goal ≥ 0.25).
+ *
+ *   npm run bench:sync            BENCH_ORDERS=5000 ERP_SYNC_CONCURRENCY=4 npm run bench:sync
+ */
+import { randomBytes } from 'node:crypto';
+import { Queue, Worker } from 'bullmq';
+import { createDb, createRedis, DEFAULT_REDIS_URL, OUTBOX_CHANNEL } from '@nh/shared/server';
+import { seedDemoCatalogue } from '@nh/shared/server/seed/seed';
+import { startNetSuiteStub } from '../test/support/netsuite-stub';
+import { purgeQueuePrefix } from '../test/support/setup';
+import { benchDatabase, fmt, spawnWorker, stopWorker } from './support';
+
+const N = Number(process.env.BENCH_ORDERS ?? 2000);
+const CONCURRENCY = process.env.ERP_SYNC_CONCURRENCY ?? '4';
+const REDIS_URL = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
+
+async function pipelineRate(databaseUrl: string): Promise<{ seconds: number; rate: number }> {
+  const db = createDb({ url: databaseUrl, max: 2 });
+  await seedDemoCatalogue(db);
+  await db.$client.query('truncate orders, outbox, netsuite_failed_syncs, email_log cascade');
+  // "Answering at once", with a limit above our cap: the bench measures our pipeline, not the account tier.
+  const stub = await startNetSuiteStub({ concurrencyLimit: Number(CONCURRENCY) + 1 });
+  const prefix = `nhbench-sync-${randomBytes(3).toString('hex')}`;
+  const worker = await spawnWorker({
+    ...stub.env(),
+    DATABASE_URL: databaseUrl,
+    REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    WORKER_QUEUES: 'erp-sync',
+    ERP_SYNC_CONCURRENCY: CONCURRENCY,
+    MAIL_OUTBOX_DIR: '/tmp/nh-bench-mail',
+  });
+  try {
+    const client = await db.$client.connect();
+    const started = performance.now();
+    try {
+      await client.query('begin');
+      await client.query(
+        `with o as (
+           insert into orders (customer_email, customer_name, customer_phone, shipping_address, items, subtotal, shipping, tax, total)
+           select 'bench' || g || '@example.com', 'Bench Customer ' || g, '555-0100',
+                  '{"address":"1 Main St","city":"Springfield","state":"IL","zip":"62701"}'::jsonb,
+                  '[{"productId":1,"productName":"Flush","variantSku":"NH-FLU-24","sku":"NH-FLU-24","itemNumber":"NH1001","quantity":2,"price":"12.99"}]'::jsonb,
+                  25.98, 9.99, 2.08, 38.05
+           from generate_series(1, $1) g returning id)
+         insert into outbox (topic, payload) select 'order.placed', jsonb_build_object('orderId', id) from o`,
+        [N],
+      );
+      await client.query(`select pg_notify($1, 'order.placed')`, [OUTBOX_CHANNEL]);
+      await client.query('commit');
+    } finally {
+      client.release();
+    }
+    let last = 0;
+    for (;;) {
+      const { rows } = await db.$client.query<{ synced: number; failed: number }>(
+        `select count(*) filter (where netsuite_sync_status = 'synced')::int as synced, count(*) filter (where netsuite_sync_status = 'failed')::int as failed from orders`,
+      );
+      const { synced, failed } = rows[0]!;
+      if (failed > 0) throw new Error(`${failed} orders failed to sync`);
+      if (synced >= N) break;
+      if (synced - last >= N / 4) {
+        last = synced;
+        console.log(`  … ${synced} synced`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const orders = stub.salesOrders().length;
+    if (orders !== N) throw new Error(`expected ${N} sales orders at the stub, found ${orders}`);
+    console.log(`  stub: ${orders} sales orders, max ${stub.maxInFlight} requests in flight, ${stub.rejected429} × 429`);
+    return { seconds, rate: N / seconds };
+  } finally {
+    await stopWorker(worker);
+    await stub.close();
+    await db.$client.end();
+    await purgeQueuePrefix(REDIS_URL, prefix);
+  }
+}
+
+async function bareRate(): Promise<{ seconds: number; rate: number }> {
+  const prefix = `nhbench-bare-${randomBytes(3).toString('hex')}`;
+  const connection = createRedis(REDIS_URL, 'worker');
+  const queue = new Queue('bare', { connection, prefix });
+  try {
+    for (let i = 0; i < N; i += 1000) {
+      await queue.addBulk(Array.from({ length: Math.min(1000, N - i) }, (_, j) => ({ name: 'noop', data: { i: i + j } })));
+    }
+    let done = 0;
+    const started = performance.now();
+    const finished = new Promise<void>((resolve) => {
+      const worker = new Worker('bare', async () => {}, { connection, prefix, concurrency: 50 });
+      worker.on('completed', () => {
+        if (++done === N) void worker.close().then(resolve);
+      });
+    });
+    await finished;
+    const seconds = (performance.now() - started) / 1000;
+    return { seconds, rate: N / seconds };
+  } finally {
+    await queue.close();
+    connection.disconnect();
+    await purgeQueuePrefix(REDIS_URL, prefix);
+  }
+}
+
+const databaseUrl = await benchDatabase('nh_bench_workers');
+console.log(`bench:sync — ${N} orders, ERP_SYNC_CONCURRENCY=${CONCURRENCY}`);
+const ours = await pipelineRate(databaseUrl);
+console.log(`pipeline (outbox → relay → BullMQ → worker → NetSuite client → stub): ${fmt(ours.seconds, 2)} s, ${fmt(ours.rate)} orders synced/s`);
+const bare = await bareRate();
+console.log(`bare BullMQ worker (empty processor, concurrency 50): ${fmt(bare.seconds, 2)} s, ${fmt(bare.rate)} jobs/s`);
+console.log(`ratio: ${fmt(ours.rate / bare.rate, 3)} (goal ≥ 0.25)`);
+process.exit(0);
