@@ -19,7 +19,7 @@ const BAND_STYLE: Record<EwgBandKey, { chip: string; card: string; blurb: string
     blurb: 'Low hazard. Little evidence of harm at normal use levels.',
   },
   good: {
-    chip: 'bg-lime-600 text-white',
+    chip: 'bg-lime-700 text-white',
     card: 'border-lime-500/40 bg-lime-50',
     blurb: 'Low to moderate hazard, often depending on dose and exposure.',
   },
@@ -29,7 +29,7 @@ const BAND_STYLE: Record<EwgBandKey, { chip: string; card: string; blurb: string
     blurb: 'Higher hazard. We explain why we use, limit or avoid these.',
   },
   pending: {
-    chip: 'bg-stone-400 text-white',
+    chip: 'bg-stone-600 text-white',
     card: 'border-stone-300 bg-stone-50',
     blurb: 'Not yet rated: not enough public data for a score.',
   },
