@@ -9,7 +9,8 @@
  * requests/s, p99 latency and the ratio ours/bare. Goal: ratio >= 0.8.
  *
  * autocannon runs in a child process so the load generator does not share the servers' event loop;
- * both servers are measured the same way, one at a time.
+ * the servers are measured the same way, one at a time. A third server (the catalogue router alone)
+ * separates the handler's cost from the app-wide middleware's.
  */
 import { execFile } from 'node:child_process';
 import { createServer, type RequestListener, type Server } from 'node:http';
@@ -22,6 +23,7 @@ import { seedDemoCatalogue } from '@nh/shared/server/seed/seed';
 import { applyMigrations, ensureDatabase } from '../../migrations/src/database';
 import { createApp } from '../src/app';
 import { loadApiConfig } from '../src/config';
+import { catalogRoutes } from '../src/modules/catalog';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -69,17 +71,13 @@ const summarise = (rounds: Round[]): Result => {
 };
 
 /**
- * The machine is shared, so load from elsewhere drifts during a run: both servers are measured in
- * alternating one-second rounds (BENCH_SECONDS rounds each) so a drift hits both alike.
+ * The machine is shared, so load from elsewhere drifts during a run: the servers are measured in
+ * alternating one-second rounds (BENCH_SECONDS rounds each) so a drift hits them alike.
  */
-async function compare(oursUrl: string, bareUrl: string): Promise<{ ours: Result; bare: Result }> {
-  const ours: Round[] = [];
-  const bare: Round[] = [];
-  for (let i = 0; i < SECONDS; i += 1) {
-    ours.push(await round(oursUrl, 1));
-    bare.push(await round(bareUrl, 1));
-  }
-  return { ours: summarise(ours), bare: summarise(bare) };
+async function compare(urls: string[]): Promise<Result[]> {
+  const rounds: Round[][] = urls.map(() => []);
+  for (let i = 0; i < SECONDS; i += 1) for (const [k, url] of urls.entries()) rounds[k]!.push(await round(url, 1));
+  return rounds.map(summarise);
 }
 
 function listen(handler: RequestListener): Promise<{ server: Server; url: string }> {
@@ -97,13 +95,15 @@ async function main() {
   const db = createDb({ url: config.DATABASE_URL });
   await seedDemoCatalogue(db);
   const redis = createRedis(config.REDIS_URL);
-  const ours = await listen(createApp({ config, db, redis, log: createLogger('bench', 'silent') }));
+  const ctx = { config, db, redis, log: createLogger('bench', 'silent') };
+  const ours = await listen(createApp(ctx));
 
   // The bare server answers exactly what ours answered: same bytes, same content headers.
   const bareApp = express();
   bareApp.disable('x-powered-by');
   for (const path of PATHS) {
-    const res = await fetch(ours.url + path);
+    // Identity bytes: autocannon sends no Accept-Encoding, so that is what both servers answer.
+    const res = await fetch(ours.url + path, { headers: { 'accept-encoding': 'identity' } });
     if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
     const body = Buffer.from(await res.arrayBuffer());
     const headers = Object.fromEntries(COPIED_HEADERS.map((h) => [h, res.headers.get(h) ?? '']));
@@ -115,14 +115,20 @@ async function main() {
   }
   const bare = await listen(bareApp);
 
+  // The catalogue router alone (no helmet, logging, compression, sessions): shows how much of any gap
+  // is the handler and how much the app-wide middleware in app.ts.
+  const routerApp = express();
+  routerApp.disable('x-powered-by');
+  routerApp.use('/api', catalogRoutes(ctx));
+  const routerOnly = await listen(routerApp);
+
   console.log(`\nautocannon (child process): ${CONNECTIONS} connections, ${SECONDS} s per server and path (BENCH_SECONDS), alternating 1 s rounds\n`);
   const rows: string[][] = [];
   let worst = Infinity;
   for (const path of PATHS) {
-    // Warm both (JIT, cache, connection pools) before measuring.
-    await round(ours.url + path, 1);
-    await round(bare.url + path, 1);
-    const { ours: a, bare: b } = await compare(ours.url + path, bare.url + path);
+    const urls = [ours.url + path, bare.url + path, routerOnly.url + path];
+    for (const url of urls) await round(url, 1); // warm-up: JIT, cache, connections
+    const [a, b, r] = (await compare(urls)) as [Result, Result, Result];
     const ratio = a.rps / b.rps;
     worst = Math.min(worst, ratio);
     rows.push([
@@ -133,19 +139,19 @@ async function main() {
       `${b.p99} ms`,
       ratio.toFixed(2),
       `${a.cpuPerRequest.toFixed(0)} / ${b.cpuPerRequest.toFixed(0)}`,
+      (r.rps / b.rps).toFixed(2),
     ]);
   }
 
-  const header = ['endpoint', 'ours req/s', 'ours p99', 'bare req/s', 'bare p99', 'ours/bare', 'server CPU us/req ours / bare'];
+  const header = ['endpoint', 'ours req/s', 'ours p99', 'bare req/s', 'bare p99', 'ours/bare', 'CPU us/req ours/bare', 'router alone/bare'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(line(header));
   for (const row of rows) console.log(line(row));
-  console.log(`\n${worst >= GOAL ? 'PASS' : 'BELOW GOAL'}: lowest ratio ${worst.toFixed(2)} (goal >= ${GOAL})`);
+  console.log(`\n${worst >= GOAL ? 'PASS' : 'BELOW GOAL'}: lowest ratio ours/bare ${worst.toFixed(2)} (goal >= ${GOAL})`);
 
-  ours.server.closeAllConnections();
-  bare.server.closeAllConnections();
-  await Promise.all([new Promise((r) => ours.server.close(r)), new Promise((r) => bare.server.close(r))]);
+  for (const { server } of [ours, bare, routerOnly]) server.closeAllConnections();
+  await Promise.all([ours, bare, routerOnly].map(({ server }) => new Promise((r) => server.close(r))));
   await Promise.allSettled([db.$client.end(), redis.quit()]);
 }
 

@@ -43,23 +43,25 @@ function gzipOf(entry: JsonEntry): Representation {
  * compression middleware leaves an already encoded answer alone).
  */
 export function sendJsonEntry(req: Request, res: Response, entry: JsonEntry): void {
-  res.type('json');
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache');
   let chosen: Representation = entry;
   if (entry.body.length >= GZIP_MIN_BYTES) {
     res.vary('Accept-Encoding');
-    if (req.acceptsEncodings('gzip', 'identity') === 'gzip') {
+    if (req.headers['accept-encoding'] && req.acceptsEncodings('gzip', 'identity') === 'gzip') {
       chosen = gzipOf(entry);
       res.setHeader('Content-Encoding', 'gzip');
     }
   }
   res.setHeader('ETag', chosen.etag);
-  if (req.fresh) {
+  if (req.headers['if-none-match'] && req.fresh) {
     res.removeHeader('Content-Encoding');
     res.status(304).end();
     return;
   }
-  res.send(chosen.body);
+  // The bytes are final: skip res.send's content sniffing, ETag and freshness work.
+  res.setHeader('Content-Length', chosen.body.length);
+  res.end(req.method === 'HEAD' ? undefined : chosen.body);
 }
 
 /**
@@ -75,9 +77,15 @@ export class JsonCache {
 
   constructor(private readonly ttlMs: number) {}
 
-  async get(key: string, load: () => Promise<unknown>): Promise<JsonEntry | undefined> {
+  /** The live entry for `key`, without loading (the synchronous fast path of a hit). */
+  peek(key: string): JsonEntry | undefined {
     const hit = this.entries.get(key);
-    if (hit && hit.expiresAt > Date.now()) return hit;
+    return hit && hit.expiresAt > Date.now() ? hit : undefined;
+  }
+
+  async get(key: string, load: () => Promise<unknown>): Promise<JsonEntry | undefined> {
+    const hit = this.peek(key);
+    if (hit) return hit;
     const pending = this.loading.get(key);
     if (pending) return pending;
 

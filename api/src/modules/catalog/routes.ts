@@ -22,7 +22,8 @@ export function catalogRoutes(ctx: AppContext): Router {
   /** GET path → cached answer of `load`; `load` answering undefined is a 404 with `missing`. */
   const cached = (path: string, key: (req: Request) => string, load: (req: Request) => Promise<unknown>, missing: string) =>
     router.get(path, async (req, res) => {
-      const entry = await cache.get(key(req), () => load(req));
+      const k = key(req);
+      const entry = cache.peek(k) ?? (await cache.get(k, () => load(req)));
       if (!entry) throw notFound(missing);
       sendJsonEntry(req, res, entry);
     });
