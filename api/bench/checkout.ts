@@ -12,6 +12,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,13 +36,14 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const QUEUE_PREFIX = 'nhbench';
 const TOKENS = Math.max(4000, SECONDS * 1500);
 
-const tsx = path.join(REPO_ROOT, 'node_modules/.bin/tsx');
 const children: ChildProcess[] = [];
 
 function startChild(name: string, entry: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(tsx, [path.join(REPO_ROOT, entry)], {
+  // node --import tsx (not the tsx wrapper) so the child's pid is the server itself (CPU accounting).
+  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF && name === 'api' ? ['--cpu-prof', '--cpu-prof-dir', os.tmpdir()] : []), '--import', 'tsx', path.join(REPO_ROOT, entry)], {
     env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATABASE_URL, REDIS_URL, QUEUE_PREFIX, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
+    cwd: REPO_ROOT,
   });
   child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk}`));
   children.push(child);
@@ -158,7 +160,17 @@ async function main(): Promise<void> {
   // Warm-up: connections, prepared statements, JIT.
   for (let i = 0; i < 200; i++) await post('/api/payments/checkout-nonce', JSON.stringify(orderBody(tokens.pop()!)), { 'idempotency-key': randomUUID() });
 
+  const apiPid = children[0]!.pid!;
+  const cpuTicks = () => {
+    try {
+      const fields = fs.readFileSync(`/proc/${apiPid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return NaN;
+    }
+  };
   let lastError = '';
+  const ticks0 = cpuTicks();
   const api = await load(async () => {
     const token = tokens.pop();
     if (!token) return false;
@@ -166,6 +178,8 @@ async function main(): Promise<void> {
     if (res.status !== 200) lastError = `${res.status} ${res.text}`;
     return res.status === 200;
   });
+
+  const apiCpuMsPerOrder = ((cpuTicks() - ticks0) * 10) / Math.max(1, api.ok);
 
   // The ceiling: the same writes of one order, straight to Postgres.
   const product = products[0]!;
@@ -212,6 +226,7 @@ async function main(): Promise<void> {
   console.log(`API (POST /api/payments/checkout-nonce): ${fmt(apiRate)} orders/s, p50 ${fmt(percentile(api.latencies, 50))} ms, p99 ${fmt(percentile(api.latencies, 99))} ms, ${api.ok} orders, ${api.failed} failed`);
   if (api.failed) console.log(`  last failure: ${lastError.slice(0, 300)}`);
   console.log(`bare SQL writes of one order:            ${fmt(bareRate)} orders/s, p50 ${fmt(percentile(bare.latencies, 50))} ms, p99 ${fmt(percentile(bare.latencies, 99))} ms`);
+  console.log(`API process CPU per order: ${apiCpuMsPerOrder.toFixed(2)} ms`);
   console.log(`ratio API / bare SQL: ${(apiRate / bareRate).toFixed(2)}`);
   console.log(`outbox rows not yet relayed at the end: ${backlog[0]!.n}${WITH_WORKER ? '' : ' (worker off)'}`);
   const met = apiRate >= GOAL.ordersPerSecond && percentile(api.latencies, 99) < GOAL.p99Ms;
