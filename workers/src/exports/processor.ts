@@ -15,7 +15,7 @@ import type { Job } from 'bullmq';
 import { exportFileName } from '@nh/shared';
 import { tables, type Db, type Logger } from '@nh/shared/server';
 import { JOB_NAMES, jobPayloads } from '@nh/shared/server/queues';
-import { EXPORT_COLUMNS, EXPORT_SQL, neutraliseCell } from './columns';
+import { EXPORT_COLUMNS, EXPORT_SQL, neutraliseRow } from './columns';
 
 export interface ExportDeps {
   db: Db;
@@ -37,13 +37,13 @@ export async function writeOrdersCsv(
   const client = await db.$client.connect();
   let rows = 0;
   try {
-    const query = client.query(new QueryStream(EXPORT_SQL, [storeCode], { batchSize: 2000, rowMode: 'array' }));
+    const query = client.query(new QueryStream(EXPORT_SQL, [storeCode], { batchSize: 5000, rowMode: 'array' }));
     const neutralise = new Transform({
       objectMode: true,
       transform(row: Array<string | null>, _enc, done) {
         rows++;
         if (rows % every === 0) onProgress(rows);
-        done(null, row.map(neutraliseCell));
+        done(null, neutraliseRow(row));
       },
     });
     await pipeline(query, neutralise, stringify({ header: true, columns: EXPORT_COLUMNS.map((c) => c.header) }), target);
