@@ -130,7 +130,7 @@ export function MarkupBlocks({ blocks }: { blocks: Block[] }) {
 export function ArticleMarkup({ source, className }: { source: string; className?: string }) {
   const blocks = useMemo(() => parseMarkup(source), [source]);
   return (
-    <div className={className ?? 'text-base text-gray-700 sm:text-lg'}>
+    <div className={className ?? 'break-words text-base text-stone-700 sm:text-lg'}>
       <MarkupBlocks blocks={blocks} />
     </div>
   );
