@@ -21,7 +21,7 @@ export function renderLoginPage({ shopName, returnTo }: { shopName: string; retu
 <style>
   :root { color-scheme: light; }
   * { box-sizing: border-box; }
-  body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: linear-gradient(180deg, #eef7f1, #f8f6f0); color: #1f2d24; }
+  body { margin: 0; min-height: 100vh; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: linear-gradient(180deg, #eef7f1, #f8f6f0); color: #1f2d24; }
   main { max-width: 880px; margin: 0 auto; padding: 40px 20px 64px; }
   header { text-align: center; margin-bottom: 28px; }
   header a { color: #1f5d3a; font-weight: 700; font-size: 1.5rem; text-decoration: none; }
