@@ -19,13 +19,13 @@ export function SiteFooter() {
       <div className="border-b border-white/10">
         <ul className="mx-auto grid max-w-7xl gap-4 px-4 py-6 text-sm sm:grid-cols-3 sm:px-6 lg:px-8">
           <li className="flex items-center gap-3">
-            <Lock className="size-5 text-brand-500" aria-hidden="true" /> Secure checkout
+            <Lock className="size-5 text-brand-100" aria-hidden="true" /> Secure checkout
           </li>
           <li className="flex items-center gap-3">
-            <Truck className="size-5 text-brand-500" aria-hidden="true" /> Free shipping on orders of {formatCents(STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS).replace('.00', '')} and over
+            <Truck className="size-5 text-brand-100" aria-hidden="true" /> Free shipping on orders of {formatCents(STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS).replace('.00', '')} and over
           </li>
           <li className="flex items-center gap-3">
-            <RotateCcw className="size-5 text-brand-500" aria-hidden="true" /> {MONEY_BACK_GUARANTEE_DAYS}-day returns
+            <RotateCcw className="size-5 text-brand-100" aria-hidden="true" /> {MONEY_BACK_GUARANTEE_DAYS}-day returns
           </li>
         </ul>
       </div>

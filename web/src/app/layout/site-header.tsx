@@ -122,7 +122,7 @@ export function SiteHeader() {
           >
             <ShoppingBag aria-hidden="true" />
             {itemCount > 0 && (
-              <span data-testid="cart-count" className="absolute -right-0.5 -top-0.5 flex min-w-5 items-center justify-center rounded-full bg-accent px-1 text-[11px] font-bold leading-5 text-white">
+              <span data-testid="cart-count" className="absolute -right-0.5 -top-0.5 flex min-w-5 items-center justify-center rounded-full bg-teal-700 px-1 text-[11px] font-bold leading-5 text-white">
                 {itemCount}
               </span>
             )}

@@ -9,7 +9,7 @@ export const badgeVariants = cva(
       variant: {
         default: 'border-transparent bg-brand-700 text-white',
         secondary: 'border-transparent bg-brand-100 text-brand-900',
-        accent: 'border-transparent bg-accent text-white',
+        accent: 'border-transparent bg-teal-700 text-white',
         outline: 'border-stone-300 text-stone-700',
         destructive: 'border-transparent bg-red-600 text-white',
         warning: 'border-transparent bg-amber-100 text-amber-900',

@@ -36,7 +36,7 @@ export function ProductCard({ product, className }: { product: CatalogProduct; c
         <ProductBadges product={product} className="absolute left-2 top-2 flex flex-wrap gap-1" />
       </Link>
       <div className="flex flex-1 flex-col gap-1.5 p-3 sm:p-4">
-        <p className="text-[11px] font-semibold uppercase tracking-wider text-brand-500">{product.category?.name}</p>
+        <p className="text-[11px] font-semibold uppercase tracking-wider text-brand-700">{product.category?.name}</p>
         <h3 className="line-clamp-2 text-sm font-semibold leading-snug text-brand-900 sm:text-base">
           <Link to={`/product/${product.slug}`} className="hover:underline">
             {product.name}

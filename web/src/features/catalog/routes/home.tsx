@@ -16,7 +16,7 @@ const dollars = (cents: number) => `$${cents / 100}`;
 function SectionHeading({ id, eyebrow, title, children }: { id: string; eyebrow: string; title: string; children?: React.ReactNode }) {
   return (
     <div className="mx-auto max-w-2xl text-center">
-      <p className="text-sm font-semibold uppercase tracking-widest text-brand-500">{eyebrow}</p>
+      <p className="text-sm font-semibold uppercase tracking-widest text-brand-700">{eyebrow}</p>
       <h2 id={id} className="mt-2 text-3xl font-bold tracking-tight text-brand-900 md:text-4xl">
         {title}
       </h2>
@@ -146,7 +146,7 @@ function LatestArticles() {
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
         <div className="flex flex-col items-center justify-between gap-4 sm:flex-row sm:items-end">
           <div>
-            <p className="text-sm font-semibold uppercase tracking-widest text-brand-500">The Journal</p>
+            <p className="text-sm font-semibold uppercase tracking-widest text-brand-700">The Journal</p>
             <h2 id="journal-heading" className="mt-2 text-3xl font-bold tracking-tight text-brand-900 md:text-4xl">
               Latest from the Journal
             </h2>
@@ -170,7 +170,7 @@ function LatestArticles() {
                     <Link to={`/journal/${post.slug}`} className="block focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-500">
                       <img src={publicImage(post.image, '/api/public/hero-default.svg')} alt="" loading="lazy" className="aspect-[16/10] w-full object-cover" />
                       <div className="p-5">
-                        <p className="text-xs font-semibold uppercase tracking-wider text-brand-500">
+                        <p className="text-xs font-semibold uppercase tracking-wider text-brand-700">
                           {post.category} · {post.readTime ?? LIMITS.blogFallbackReadTime} min read
                         </p>
                         <h3 className="mt-2 text-lg font-bold text-brand-900 group-hover:underline">{post.title}</h3>

@@ -52,7 +52,7 @@ function List({ items }: { items: string[] }) {
     <ul className="mt-2 space-y-1.5">
       {items.map((item) => (
         <li key={item} className="flex gap-2">
-          <Check className="mt-0.5 size-4 shrink-0 text-brand-500" aria-hidden="true" />
+          <Check className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden="true" />
           <span>{item}</span>
         </li>
       ))}
@@ -168,7 +168,7 @@ function ProductView({ product, all }: { product: CatalogProduct; all: CatalogPr
               <ul className="mt-6 grid gap-2 sm:grid-cols-2" aria-label="Key benefits">
                 {benefits.map((b) => (
                   <li key={b} className="flex gap-2 text-sm text-stone-700">
-                    <Leaf className="mt-0.5 size-4 shrink-0 text-brand-500" aria-hidden="true" /> {b}
+                    <Leaf className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden="true" /> {b}
                   </li>
                 ))}
               </ul>

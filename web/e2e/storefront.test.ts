@@ -1,0 +1,251 @@
+/**
+ * Storefront flows in real Chromium against the real API, database and built SPA (storefront spec §2-§8).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startE2eApp, type E2eApp } from './support/app';
+
+let app: E2eApp;
+beforeAll(async () => {
+  app = await startE2eApp();
+});
+afterAll(() => app?.close());
+
+const visible = (page: Page, text: string | RegExp) =>
+  expect.poll(() => page.getByText(text, typeof text === 'string' ? { exact: true } : undefined).first().isVisible(), { timeout: 15_000 }).toBe(true);
+const toast = (page: Page, title: string, description?: string) =>
+  Promise.all([visible(page, title), description ? visible(page, description) : Promise.resolve()]);
+const cartCount = (page: Page) => page.getByTestId('cart-count').textContent();
+/** The page does not scroll sideways (nothing wider than the viewport). */
+const noHorizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+describe('storefront: browse, cart and checkout hand-off', () => {
+  it('goes home → category → product, picks a variant, adds to cart, changes quantity, survives a reload, proceeds to /checkout', async () => {
+    const page = await app.newPage();
+    await page.goto('/');
+    await visible(page, 'Shop by Category');
+    await page.locator('a[href="/shop/laundry"]').first().click();
+
+    await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Laundry' }).isVisible()).toBe(true);
+    expect(new URL(page.url()).pathname).toBe('/shop/laundry');
+    expect(await page.getByRole('navigation', { name: 'Breadcrumb' }).textContent()).toBe('HomeShopLaundry');
+    await visible(page, /^\d+ products?$/);
+
+    await page.getByRole('link', { name: 'Washy Probiotic Laundry Pods' }).first().click();
+    await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Washy Probiotic Laundry Pods' }).isVisible()).toBe(true);
+    await visible(page, 'Choose Size');
+    expect(await page.getByTestId('product-price').textContent()).toBe('$16.99');
+
+    await page.getByTestId('variant-select').click();
+    await page.getByRole('option', { name: /64 loads/ }).click();
+    await expect.poll(() => page.getByTestId('product-price').textContent()).toBe('$29.99');
+    // Subscribe & Save: 15% off the chosen variant ($29.99 - $4.50).
+    expect(await page.getByTestId('subscription-price').textContent()).toContain('$25.49');
+
+    await page.getByRole('button', { name: 'Add to Cart' }).click();
+    await toast(page, 'Added to cart', 'Washy Probiotic Laundry Pods added to your cart.');
+    await expect.poll(() => cartCount(page)).toBe('1');
+    expect(await page.getByTestId('cart-announcement').textContent()).toBe('Added Washy Probiotic Laundry Pods - 64 loads to cart. Cart now has 1 item(s).');
+
+    await page.getByTestId('cart-button').click();
+    const drawer = page.getByTestId('cart-drawer');
+    await expect.poll(() => drawer.getByText('Shopping Cart').isVisible()).toBe(true);
+    expect(await drawer.getByText('Washy Probiotic Laundry Pods - 64 loads').isVisible()).toBe(true);
+    expect(await drawer.getByText('Probiotic Formula').isVisible()).toBe(true);
+    await drawer.getByRole('button', { name: 'Increase quantity of Washy Probiotic Laundry Pods - 64 loads' }).click();
+    await expect.poll(() => drawer.getByTestId('cart-line-quantity').textContent()).toBe('2');
+    expect(await drawer.getByTestId('cart-total').textContent()).toBe('$59.98');
+    expect(await page.getByTestId('cart-announcement').textContent()).toBe('Updated Washy Probiotic Laundry Pods - 64 loads quantity');
+
+    await page.reload();
+    await expect.poll(() => cartCount(page)).toBe('2');
+    await page.getByTestId('cart-button').click();
+    await expect.poll(() => page.getByTestId('cart-line-quantity').textContent()).toBe('2');
+    await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/checkout');
+    await expect.poll(() => page.getByTestId('cart-drawer').count()).toBe(0);
+  });
+
+  it('empties the cart from the drawer and shows the empty state', async () => {
+    const page = await app.newPage();
+    await page.goto('/product/glassy-streak-free-glass-cleaner');
+    await page.getByRole('button', { name: 'Add to Cart' }).click();
+    await page.getByTestId('cart-button').click();
+    await page.getByRole('button', { name: 'Remove Glassy Streak-Free Glass Cleaner' }).click();
+    await visible(page, 'Your cart is empty');
+    expect(await page.getByTestId('cart-announcement').textContent()).toBe('Removed Glassy Streak-Free Glass Cleaner from cart');
+    await page.getByRole('link', { name: 'Shop Now' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/shop');
+  });
+
+  it('quick-adds from the shop listing and filters to starter kits', async () => {
+    const page = await app.newPage();
+    await page.goto('/shop');
+    await visible(page, 'All Nurture Home Products');
+    await visible(page, 'Featured Starter Kits');
+    await page.getByRole('button', { name: 'Quick add Glassy Streak-Free Glass Cleaner to cart' }).click();
+    await toast(page, 'Added to cart', 'Glassy Streak-Free Glass Cleaner added to your cart.');
+
+    await page.getByRole('link', { name: 'Starter Kits', exact: true }).first().click();
+    await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Starter Kits' }).isVisible()).toBe(true);
+    expect(await page.getByText('Featured Starter Kits').count()).toBe(0);
+    await visible(page, '2 products');
+    expect(await page.title()).toBe('Starter Kits | Nurture Home');
+    expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toBe(`${app.url}/shop?filter=starter`);
+  });
+
+  it("marks an out-of-stock product 'Out of Stock' and shows the not-found screens", async () => {
+    const page = await app.newPage();
+    await page.goto('/product/trashy-garbage-can-deodorizer');
+    const button = page.getByRole('button', { name: 'Out of Stock' });
+    await expect.poll(() => button.isVisible()).toBe(true);
+    expect(await button.isDisabled()).toBe(true);
+
+    await page.goto('/product/no-such-product');
+    await visible(page, 'Product Not Found');
+    await visible(page, "The product you're looking for doesn't exist.");
+    await page.getByRole('link', { name: 'Back to Shop' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/shop');
+
+    await page.goto('/category/no-such-category');
+    await visible(page, 'Category Not Found');
+    await visible(page, "The category you're looking for doesn't exist.");
+  });
+});
+
+describe('storefront: wishlist and reviews', () => {
+  it('toggles the wishlist with its toasts and keeps it in local storage', async () => {
+    const page = await app.newPage();
+    await page.goto('/product/sprouty-fruit-and-veggie-wash');
+    await page.getByRole('button', { name: 'Add to Wishlist' }).click();
+    await toast(page, 'Added to wishlist');
+    await expect.poll(() => page.getByRole('button', { name: 'In Wishlist' }).isVisible()).toBe(true);
+    const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('wishlist') ?? '[]') as { slug: string }[]);
+    expect(saved.map((e) => e.slug)).toEqual(['sprouty-fruit-and-veggie-wash']);
+
+    await page.reload();
+    await page.getByRole('button', { name: 'In Wishlist' }).click();
+    await toast(page, 'Removed from wishlist');
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('wishlist'))).toBe('[]');
+  });
+
+  it('shows every review validation message, then submits a valid review', async () => {
+    const page = await app.newPage();
+    await page.goto('/product/sinky-probiotic-sink-drain-cleaner');
+    await page.getByRole('tab', { name: /^Reviews \(\d+\)$/ }).click();
+    await page.getByRole('button', { name: 'Submit Review' }).click();
+    for (const message of ['Please select a rating', 'Name is required', 'Valid email is required', 'Review must be at least 10 characters']) await visible(page, message);
+
+    await page.getByLabel('Review', { exact: true }).fill('too short');
+    await page.getByRole('button', { name: 'Submit Review' }).click();
+    await visible(page, 'Review must be at least 10 characters');
+
+    await page.getByRole('radio', { name: '5 stars' }).click();
+    await page.getByLabel('Name').fill('Robin E2E');
+    await page.getByLabel('Email').fill('robin.e2e@example.com');
+    await page.getByLabel('Title (optional)').fill('Drains run free');
+    await page.getByLabel('Review', { exact: true }).fill('No more slow drain and no more smell after a week of use.');
+    await page.getByRole('button', { name: 'Submit Review' }).click();
+    await toast(page, 'Review submitted!', 'Thank you for your feedback. Your review will appear shortly.');
+    // The form resets.
+    await expect.poll(() => page.getByLabel('Name').inputValue()).toBe('');
+  });
+
+  it('labels a review reached with an orderId as a verified purchase', async () => {
+    const page = await app.newPage();
+    await page.goto('/product/sinky-probiotic-sink-drain-cleaner?orderId=NH-TEST-1');
+    await page.getByRole('tab', { name: /^Reviews/ }).click();
+    await expect.poll(async () => (await page.getByTestId('verified-purchase-label').textContent())?.trim()).toBe('Verified Purchase');
+    await page.getByRole('radio', { name: '4 stars' }).click();
+    await page.getByLabel('Name').fill('Vera E2E');
+    await page.getByLabel('Email').fill('vera.e2e@example.com');
+    await page.getByLabel('Review', { exact: true }).fill('Bought it with my first order, works as promised.');
+    await page.getByRole('button', { name: 'Submit Review' }).click();
+    await toast(page, 'Review submitted!', 'Thank you for your verified purchase review!');
+  });
+});
+
+describe('storefront: newsletter', () => {
+  const submit = async (page: Page, email: string) => {
+    await page.getByLabel('Email address').first().fill(email);
+    await page.getByRole('button', { name: 'Subscribe', exact: true }).click();
+  };
+
+  it('rejects an empty and a malformed address, subscribes a new one, and accepts a duplicate', async () => {
+    const page = await app.newPage();
+    await page.goto('/');
+    await page.locator('#newsletter-email').scrollIntoViewIfNeeded();
+
+    await submit(page, '');
+    await toast(page, 'Email required', 'Please enter your email address.');
+    await submit(page, 'not an email@x');
+    await toast(page, 'Invalid email', 'Please enter a valid email address.');
+
+    const email = `e2e-${Date.now()}@example.com`;
+    await submit(page, email);
+    await toast(page, 'Success!', "You've been subscribed to our newsletter.");
+    await expect.poll(() => page.locator('#newsletter-email').inputValue()).toBe('');
+
+    await submit(page, email);
+    await toast(page, 'Success!', "You've been subscribed to our newsletter.");
+  });
+});
+
+describe('storefront: phone width (360 px)', () => {
+  it('lays out home and product without sideways scrolling and works with the mobile menu', async () => {
+    const page = await app.newPage({ viewport: { width: 360, height: 740 } });
+    await page.goto('/');
+    await visible(page, 'Shop by Category');
+    expect(await noHorizontalOverflow(page)).toBe(true);
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menu = page.getByRole('navigation', { name: 'Mobile' });
+    await expect.poll(() => menu.isVisible()).toBe(true);
+    for (const label of ['Shop', 'Ingredients', 'How It Works', 'Journal', 'Sustainability', 'Log In']) expect(await menu.getByText(label, { exact: true }).isVisible()).toBe(true);
+    await menu.getByRole('link', { name: 'Shop', exact: true }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/shop');
+
+    await page.goto('/product/surfy-probiotic-all-purpose-cleaner');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Surfy Probiotic All-Purpose Cleaner');
+    expect(await noHorizontalOverflow(page)).toBe(true);
+    await page.getByRole('button', { name: 'Increase quantity' }).click();
+    await page.getByRole('button', { name: 'Add to Cart' }).click();
+    await expect.poll(() => cartCount(page)).toBe('2');
+  });
+});
+
+describe('storefront: accessibility (axe-core)', () => {
+  // Evaluated through the DevTools protocol: the app's Content-Security-Policy rightly blocks inline script tags.
+  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  /** Serious and critical axe-core violations on the current page (WCAG 2 A/AA rules). */
+  const seriousViolations = async (page: Page) => {
+    await page.evaluate(axeSource);
+    return page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+      const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    });
+  };
+
+  it('finds no serious violations on home, shop, product and the open cart drawer', async () => {
+    const page = await app.newPage();
+    for (const [path, ready] of [
+      ['/', 'Shop by Category'],
+      ['/shop', 'Featured Starter Kits'],
+      ['/product/surfy-probiotic-all-purpose-cleaner', 'Choose Size'],
+    ] as const) {
+      await page.goto(path);
+      await visible(page, ready);
+      // Let the impact counters finish fading in so contrast is measured on the final colours.
+      await page.waitForTimeout(1500);
+      expect(await seriousViolations(page), path).toEqual([]);
+    }
+    await page.getByRole('button', { name: 'Add to Cart' }).click();
+    await page.getByTestId('cart-button').click();
+    await visible(page, 'Proceed to Checkout');
+    await page.waitForTimeout(500);
+    expect(await seriousViolations(page), 'cart drawer').toEqual([]);
+  });
+});
