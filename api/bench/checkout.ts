@@ -134,7 +134,7 @@ async function main(): Promise<void> {
     for (const answer of batch) if ('opaqueData' in answer) tokens.push(answer.opaqueData.dataValue);
   }
 
-  startChild('api', 'api/src/main.ts', { PORT: String(PORT), HOST: '127.0.0.1' });
+  startChild('api', 'api/src/main.ts', { PORT: String(PORT), HOST: '127.0.0.1', PAYMENT_FAILURES_PER_15_MIN: '0' });
   if (WITH_WORKER) startChild('worker', 'workers/src/main.ts', { MAIL_OUTBOX_DIR: path.join(os.tmpdir(), 'nh-bench-mail'), EXPORTS_DIR: path.join(os.tmpdir(), 'nh-bench-exports') });
   await waitReady(`http://127.0.0.1:${PORT}/readyz`);
 

@@ -37,6 +37,8 @@ const schema = z
     AUTHNET_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
     /** auto: Authorize.Net when credentials are set, else the local sandbox (never in production). */
     PAYMENTS_MODE: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['auto', 'authorizenet', 'local-sandbox', 'disabled']).default('auto')),
+    /** Declined or failed payments allowed per client address per 15 minutes (card-testing guard); 0 = no limit. */
+    PAYMENT_FAILURES_PER_15_MIN: z.coerce.number().int().min(0).default(10),
     /** Artificial latency of the local sandbox gateway per charge (benchmarks). */
     PAYMENTS_SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
   })

@@ -378,10 +378,34 @@ describe('POST /api/payments/checkout-nonce', () => {
   it('never oversells under a crowd of shoppers', async () => {
     const product = await makeProduct(5);
     const bodies = await Promise.all(Array.from({ length: 12 }, () => checkoutBody([{ product, quantity: 1 }])));
-    const statuses = (await Promise.all(bodies.map((b) => checkout(b)))).map((r) => r.status);
+    const responses = await Promise.all(bodies.map((b) => checkout(b)));
+    const statuses = responses.map((r) => r.status);
+    const odd = await Promise.all(responses.filter((r) => r.status !== 200 && r.status !== 409).map((r) => r.text()));
+    expect(odd).toEqual([]);
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses.filter((s) => s === 409)).toHaveLength(7);
     expect(await inventoryOf(product.id)).toBe(0);
+  });
+
+  it('stops a connection that keeps getting payments declined (card testing)', async () => {
+    // A key prefix of its own: the counter is per client address, and every test here is 127.0.0.1.
+    const guarded = await startTestApi({ PAYMENT_FAILURES_PER_15_MIN: '2', QUEUE_PREFIX: `guard${randomUUID().slice(0, 8)}` });
+    try {
+      const product = await makeProduct(10);
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await guarded.request('/api/payments/checkout-nonce', {
+          body: await checkoutBody([{ product, quantity: 1 }], { zip: '46282' }),
+          headers: { 'Idempotency-Key': randomUUID() },
+        });
+        statuses.push(res.status);
+        if (res.status === 429) expect(await res.json()).toEqual({ message: 'Too many declined payments from this connection. Please try again in 15 minutes or contact support.' });
+      }
+      expect(statuses).toEqual([402, 402, 429]);
+      expect(await inventoryOf(product.id)).toBe(10);
+    } finally {
+      await guarded.close();
+    }
   });
 
   it('refuses an empty cart', async () => {

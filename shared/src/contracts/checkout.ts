@@ -30,6 +30,7 @@ export const CHECKOUT_MESSAGES = {
   idempotencyInProgress: 'This checkout is still being processed. Please wait a moment and try again.',
   paymentsUnavailable: 'Payment processing is currently unavailable. Please contact support or try again later.',
   paymentFailed: 'Please check your payment information and try again.',
+  tooManyFailures: 'Too many declined payments from this connection. Please try again in 15 minutes or contact support.',
   emptyCart: 'Your cart is empty',
   promoInvalid: 'This promo code is invalid or expired',
   subscribeLoginRequired: 'Please log in to create a subscription.',

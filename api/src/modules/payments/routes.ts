@@ -1,8 +1,8 @@
-import { Router } from 'express';
-import { checkoutNonceRequestSchema } from '@nh/shared/contracts/checkout';
+import { Router, type RequestHandler } from 'express';
+import { CHECKOUT_MESSAGES, checkoutNonceRequestSchema } from '@nh/shared/contracts/checkout';
 import { SANDBOX_ACCEPT_SCRIPT, type AcceptSecureData } from '@nh/shared/server/payments/index';
 import type { AppContext } from '../../context';
-import { notFound } from '../../lib/errors';
+import { HttpError, notFound } from '../../lib/errors';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey, requestHash } from '../../lib/idempotency';
 import { parseInput } from '../../lib/validation';
 import { IDEMPOTENCY_MESSAGES, placeOrder } from '../orders/service';
@@ -16,7 +16,7 @@ export function paymentRoutes(ctx: AppContext): Router {
     res.json(paymentsFor(ctx).status);
   });
 
-  router.post('/payments/checkout-nonce', async (req, res) => {
+  router.post('/payments/checkout-nonce', paymentFailureLimit(ctx), async (req, res) => {
     const idempotencyKey = readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], IDEMPOTENCY_MESSAGES);
     const input = parseInput(checkoutNonceRequestSchema, req.body);
     const answer = await placeOrder(ctx, input, { idempotencyKey, requestHash: requestHash(req.body), userId: req.session.userId ?? null });
@@ -39,4 +39,31 @@ export function paymentRoutes(ctx: AppContext): Router {
   });
 
   return router;
+}
+
+/**
+ * Card testing guard: a client address that got `limit` payments refused (402) in the last 15
+ * minutes is stopped until the window passes. Only refused payments count (not successful orders, not
+ * stock or price refusals, not requests still running); the counter lives in Redis, so it holds
+ * across API processes.
+ */
+function paymentFailureLimit(ctx: AppContext): RequestHandler {
+  const limit = ctx.config.PAYMENT_FAILURES_PER_15_MIN;
+  if (limit === 0) return (_req, _res, next) => next();
+  const windowSeconds = 15 * 60;
+  return async (req, res, next) => {
+    const key = `${ctx.config.QUEUE_PREFIX}:pay-failures:${req.ip ?? 'unknown'}`;
+    const failures = Number(await ctx.redis.get(key).catch(() => null)) || 0;
+    if (failures >= limit) return next(new HttpError(429, CHECKOUT_MESSAGES.tooManyFailures));
+    res.on('finish', () => {
+      if (res.statusCode !== 402 || res.getHeader('Idempotent-Replayed')) return;
+      ctx.redis
+        .multi()
+        .incr(key)
+        .expire(key, windowSeconds, 'NX')
+        .exec()
+        .catch(() => {});
+    });
+    next();
+  };
 }
