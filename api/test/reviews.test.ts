@@ -190,3 +190,19 @@ describe('verified purchase', () => {
     expect((await review(surfyId, { verified: true })).verified).toBe(false);
   });
 });
+
+describe('review spam limit', () => {
+  it('stores at most 20 reviews per hour from one address; refused forms do not count', async () => {
+    const limited = await startTestApi();
+    try {
+      const send = (body: unknown) => limited.request(`/api/products/${glassyId}/reviews`, { method: 'POST', body });
+      for (let i = 0; i < 5; i += 1) expect((await send({ ...valid, comment: 'short' })).status).toBe(400);
+      for (let i = 0; i < 20; i += 1) expect((await send({ ...valid, comment: `Review number ${i} of the batch.` })).status).toBe(201);
+      const res = await send(valid);
+      expect(res.status).toBe(429);
+      expect(await res.json()).toEqual({ message: 'Too many reviews from this address. Please try again later.' });
+    } finally {
+      await limited.close();
+    }
+  });
+});

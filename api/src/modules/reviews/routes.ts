@@ -1,8 +1,9 @@
 import { Router, type Request } from 'express';
+import { rateLimit } from 'express-rate-limit';
 import { CATALOG_MESSAGES } from '@nh/shared/contracts/catalog';
 import { createReviewRequestSchema, REVIEW_MESSAGES } from '@nh/shared/contracts/reviews';
 import type { AppContext } from '../../context';
-import { badRequest, notFound } from '../../lib/errors';
+import { badRequest, notFound, tooManyRequests } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import { listReviews, submitReview } from './service';
 
@@ -18,6 +19,16 @@ function productIdOf(req: Request): number {
 
 export function reviewRoutes(ctx: AppContext): Router {
   const router = Router();
+  // Reviews are public at once: cap stored reviews per client address against spam (refused ones do
+  // not count, so a visitor correcting the form is never blocked).
+  const limiter = rateLimit({
+    windowMs: 60 * 60 * 1000,
+    limit: 20,
+    skipFailedRequests: true,
+    standardHeaders: 'draft-7',
+    legacyHeaders: false,
+    handler: (_req, _res, next) => next(tooManyRequests('Too many reviews from this address. Please try again later.')),
+  });
 
   router.get('/products/:id/reviews', async (req, res) => {
     const reviews = await listReviews(ctx.db, productIdOf(req));
@@ -26,7 +37,7 @@ export function reviewRoutes(ctx: AppContext): Router {
     res.json(reviews);
   });
 
-  router.post('/products/:id/reviews', async (req, res) => {
+  router.post('/products/:id/reviews', limiter, async (req, res) => {
     const productId = productIdOf(req);
     const input = parseInput(createReviewRequestSchema, req.body ?? {});
     if (input.productId !== undefined && input.productId !== productId) throw badRequest(REVIEW_MESSAGES.productMismatch);
