@@ -408,6 +408,19 @@ describe('POST /api/payments/checkout-nonce', () => {
     }
   });
 
+  it('charges nothing and keeps no stock when the sandbox cannot reach Redis', async () => {
+    const broken = await startTestApi({ REDIS_URL: 'redis://127.0.0.1:1' });
+    try {
+      const product = await makeProduct(4);
+      const res = await broken.request('/api/payments/checkout-nonce', { body: await checkoutBody([{ product, quantity: 1 }]), headers: { 'Idempotency-Key': randomUUID() } });
+      expect(res.status).toBe(402);
+      expect(await res.json()).toMatchObject({ responseMessage: 'The payment service could not be reached. You have not been charged. Please try again.' });
+      expect(await inventoryOf(product.id)).toBe(4);
+    } finally {
+      await broken.close();
+    }
+  });
+
   it('refuses an empty cart', async () => {
     const product = await makeProduct(5);
     const body = await checkoutBody([{ product, quantity: 1 }]);

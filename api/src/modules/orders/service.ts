@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { centsToDecimal, formatCents, OUTBOX_TOPICS, priceCart, STORE_CODE, toCents, toPayloadStrings, type Cents, type PricingPromo } from '@nh/shared';
 import { CHECKOUT_MESSAGES, type CheckoutNonceInput } from '@nh/shared/contracts/checkout';
 import type { LineItem } from '@nh/shared/server';
-import { GATEWAY_MESSAGES, orderInvoiceNumber, type ChargeResult, type OpaqueChargeRequest, type PaymentGateway } from '@nh/shared/server/payments/index';
+import { failedCharge, GATEWAY_MESSAGES, orderInvoiceNumber, type ChargeResult, type OpaqueChargeRequest, type PaymentGateway } from '@nh/shared/server/payments/index';
 import type { AppContext } from '../../context';
 import { serviceUnavailable } from '../../lib/errors';
 import { claimIdempotencyKey, completeStatement, releaseIdempotencyKey, type StoredAnswer } from '../../lib/idempotency';
@@ -206,9 +206,11 @@ async function reserveAndCreateOrder(ctx: AppContext, client: Parameters<typeof 
  * same invoice number: error 11 (duplicate) then means the first attempt went through.
  */
 async function chargeOnce(gateway: PaymentGateway, request: OpaqueChargeRequest): Promise<ChargeResult> {
-  const first = await gateway.chargeOpaqueData(request);
+  // A gateway that throws has an unknown outcome: the order and its stock are kept for reconciliation.
+  const attempt = () => gateway.chargeOpaqueData(request).catch(() => failedCharge(gateway.environment, 'unknown', GATEWAY_MESSAGES.unknown, 'exception'));
+  const first = await attempt();
   if (first.outcome !== 'unknown') return first;
-  const second = await gateway.chargeOpaqueData(request);
+  const second = await attempt();
   if (second.duplicate) return { ...second, outcome: 'approved', message: GATEWAY_MESSAGES.approved, errorCode: null };
   if (second.outcome === 'approved' || second.outcome === 'declined' || second.outcome === 'held') return second;
   return first;

@@ -141,6 +141,11 @@ export class LocalSandboxGateway implements PaymentGateway {
   }
 
   async chargeOpaqueData(request: OpaqueChargeRequest): Promise<ChargeResult> {
+    // The sandbox records a charge only after every Redis step succeeded: a Redis failure charged nothing.
+    return this.chargeOpaque(request).catch(() => this.error('E00001', GATEWAY_MESSAGES.unreachable));
+  }
+
+  private async chargeOpaque(request: OpaqueChargeRequest): Promise<ChargeResult> {
     await this.latency();
     if (request.opaqueData.dataDescriptor !== SANDBOX_DATA_DESCRIPTOR) return this.error('E00117', 'Invalid OTS Service.');
     // Single use: the token is taken and deleted in one step.
@@ -157,6 +162,10 @@ export class LocalSandboxGateway implements PaymentGateway {
   }
 
   async chargeProfile(request: ProfileChargeRequest): Promise<ChargeResult> {
+    return this.chargeStored(request).catch(() => this.error('E00001', GATEWAY_MESSAGES.unreachable));
+  }
+
+  private async chargeStored(request: ProfileChargeRequest): Promise<ChargeResult> {
     await this.latency();
     const raw = await this.options.redis.get(this.key('profile', `${request.profile.customerProfileId}:${request.profile.paymentProfileId}`));
     if (!raw) return this.error('E00040', 'The record cannot be found.');
