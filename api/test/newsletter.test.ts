@@ -74,3 +74,18 @@ describe('POST /api/newsletter', () => {
     if (email) expect(await rowsFor(email)).toEqual({ subscribers: [], outbox: [] });
   });
 });
+
+describe('sign-up limit', () => {
+  it('answers 429 after 30 sign-ups in an hour from one address', async () => {
+    const limited = await startTestApi();
+    try {
+      const email = uniqueEmail();
+      for (let i = 0; i < 30; i += 1) expect((await limited.request('/api/newsletter', { body: { email } })).status).toBeLessThan(300);
+      const res = await limited.request('/api/newsletter', { body: { email } });
+      expect(res.status).toBe(429);
+      expect(await res.json()).toEqual({ message: 'Too many sign-ups from this address. Please try again later.' });
+    } finally {
+      await limited.close();
+    }
+  });
+});
