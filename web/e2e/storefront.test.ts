@@ -193,6 +193,25 @@ describe('storefront: newsletter', () => {
   });
 });
 
+describe('storefront: exit-intent newsletter popup', () => {
+  it('opens when the pointer leaves through the top, subscribes, and never shows again', async () => {
+    const page = await app.newPage();
+    await page.goto('/journal');
+    const leave = () => page.evaluate(() => document.documentElement.dispatchEvent(new MouseEvent('mouseleave', { clientY: 0 })));
+    const popup = page.getByTestId('newsletter-popup');
+    // Repeat until the frame has mounted its listener (it opens at most once anyway).
+    await expect.poll(async () => (await leave(), popup.isVisible())).toBe(true);
+    await popup.getByLabel('Email address').fill(`popup-${Date.now()}@example.com`);
+    await popup.getByRole('button', { name: 'Get My 15% Off' }).click();
+    await toast(page, 'Welcome aboard!', 'Check your email for your 15% discount code.');
+    expect(await page.evaluate(() => localStorage.getItem('emailPopupDismissed'))).toBe('subscribed');
+    await page.reload();
+    await leave();
+    await page.waitForTimeout(500);
+    expect(await page.getByTestId('newsletter-popup').count()).toBe(0);
+  });
+});
+
 describe('storefront: phone width (360 px)', () => {
   it('lays out home and product without sideways scrolling and works with the mobile menu', async () => {
     const page = await app.newPage({ viewport: { width: 360, height: 740 } });

@@ -32,7 +32,7 @@ export function SiteFooter() {
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-2 lg:grid-cols-6 lg:px-8">
         <div className="lg:col-span-2">
           <Link to="/" className="flex items-center gap-2 text-white">
-            <img src="/api/public/logo.svg" alt="" className="size-9" width={36} height={36} />
+            <img src="/api/public/logo.svg" alt="" className="size-9 object-cover object-left" width={36} height={36} />
             <span className="text-xl font-bold">{SHOP.name}</span>
           </Link>
           <p className="mt-4 max-w-sm text-sm leading-relaxed text-brand-100/80">

@@ -1,5 +1,5 @@
 import { STORAGE_KEYS } from '@nh/shared/constants';
-import { act, render, renderHook, screen } from '@testing-library/react';
+import { act, cleanup, render, renderHook, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CartProvider, useCart } from './cart-context';
@@ -8,7 +8,10 @@ const wrapper = ({ children }: { children: ReactNode }) => <CartProvider>{childr
 const line = { productId: 7, variantSku: null, name: 'Flushy', price: 1299, slug: 'flushy' };
 
 beforeEach(() => localStorage.clear());
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
 
 describe('CartProvider', () => {
   it('saves every change to local storage and restores it on the next load', () => {

@@ -1,0 +1,87 @@
+import { STORAGE_KEYS } from '@nh/shared/constants';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CartProvider } from '@/features/cart';
+import { createQueryClient } from '@/lib/queryClient';
+import { NewsletterPopup, type NewsletterPopupProps } from './newsletter-popup';
+
+const TITLE = 'Wait! Take 15% off your first order';
+
+function renderPopup(path = '/', props: NewsletterPopupProps = {}) {
+  return render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter initialEntries={[path]}>
+        <CartProvider>
+          <NewsletterPopup {...props} />
+        </CartProvider>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+}
+
+/** The pointer leaves the window through the top edge. */
+const exitIntent = () => act(() => void document.documentElement.dispatchEvent(new MouseEvent('mouseleave', { clientY: 0, bubbles: false })));
+
+beforeEach(() => localStorage.clear());
+afterEach(cleanup);
+
+describe('newsletter popup', () => {
+  it('opens on exit intent, once; closing records dismissed and it never opens again', async () => {
+    const first = renderPopup();
+    exitIntent();
+    expect(await screen.findByText(TITLE)).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'No thanks' }));
+    await waitFor(() => expect(screen.queryByText(TITLE)).toBeNull());
+    expect(localStorage.getItem(STORAGE_KEYS.emailPopupDismissed)).toBe('dismissed');
+    exitIntent();
+    expect(screen.queryByText(TITLE)).toBeNull();
+    first.unmount();
+
+    renderPopup();
+    exitIntent();
+    expect(screen.queryByText(TITLE)).toBeNull();
+  });
+
+  it('ignores a pointer leaving through the sides or bottom', () => {
+    renderPopup();
+    act(() => void document.documentElement.dispatchEvent(new MouseEvent('mouseleave', { clientY: 300 })));
+    expect(screen.queryByText(TITLE)).toBeNull();
+  });
+
+  it('never opens on /checkout', () => {
+    renderPopup('/checkout');
+    exitIntent();
+    expect(screen.queryByText(TITLE)).toBeNull();
+  });
+
+  it('never opens while the cart has items', () => {
+    localStorage.setItem(STORAGE_KEYS.cart, JSON.stringify([{ productId: 1, variantSku: null, name: 'Glassy', price: 899, quantity: 1, slug: 'glassy' }]));
+    renderPopup();
+    exitIntent();
+    expect(screen.queryByText(TITLE)).toBeNull();
+  });
+
+  it('never opens for a visitor who already subscribed', () => {
+    localStorage.setItem(STORAGE_KEYS.emailPopupDismissed, 'subscribed');
+    renderPopup();
+    exitIntent();
+    expect(screen.queryByText(TITLE)).toBeNull();
+  });
+
+  it('supports a timed trigger', async () => {
+    renderPopup('/', { trigger: 'timed', delayMs: 20 });
+    expect(screen.queryByText(TITLE)).toBeNull();
+    expect(await screen.findByText(TITLE)).toBeTruthy();
+  });
+
+  it('ignores submitting an empty address', async () => {
+    renderPopup();
+    exitIntent();
+    await userEvent.click(await screen.findByRole('button', { name: 'Get My 15% Off' }));
+    expect(screen.getByText(TITLE)).toBeTruthy();
+    expect(localStorage.getItem(STORAGE_KEYS.emailPopupDismissed)).toBeNull();
+  });
+});
