@@ -22,11 +22,11 @@ import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/features/auth';
 import { useCart } from '@/features/cart';
-import { ApiError } from '@/lib/queryClient';
 import { acceptReady, loadAcceptScript, tokenizeCard, TokenizeError } from '../accept';
 import { createSubscription, placeOrder, usePaymentsStatus } from '../api';
 import { isNetworkFailure, newAttempt, reusableAttempt, type CheckoutAttempt } from '../checkout-attempt';
 import { CheckoutTrustBadges } from '../components/checkout-trust-badges';
+import { failureMessage } from '../failure-message';
 import { OrderSummary } from '../components/order-summary';
 import { PaymentAlerts } from '../components/payment-alerts';
 import { PromoCodeField } from '../components/promo-code-field';
@@ -48,20 +48,6 @@ function Field({ label, error, className, ...input }: ComponentProps<typeof Inpu
       )}
     </div>
   );
-}
-
-/** The message of a failed checkout call (operations §8): responseMessage, else error, else the raw message. */
-function failureMessage(error: unknown): string {
-  if (error instanceof ApiError) {
-    try {
-      const body = JSON.parse(error.body) as { responseMessage?: unknown; error?: unknown; message?: unknown };
-      for (const value of [body.responseMessage, body.error, body.message]) if (typeof value === 'string' && value) return value;
-    } catch {
-      // not JSON: fall through to the raw message
-    }
-  }
-  if (error instanceof Error && error.message) return error.message;
-  return CHECKOUT_MESSAGES.paymentFailed;
 }
 
 export default function CheckoutPage() {
@@ -210,7 +196,7 @@ export default function CheckoutPage() {
       if (error instanceof TokenizeError) {
         toast({ title: 'Payment Error', description: error.message, variant: 'destructive' });
       } else {
-        toast({ title: 'Payment failed', description: failureMessage(error) || CHECKOUT_MESSAGES.paymentFailed, variant: 'destructive' });
+        toast({ title: 'Payment failed', description: failureMessage(error), variant: 'destructive' });
       }
     } finally {
       setProcessing(false);
