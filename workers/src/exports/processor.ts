@@ -16,6 +16,8 @@ import { tables, type Db, type Logger } from '@nh/shared/server';
 import { JOB_NAMES, jobPayloads } from '@nh/shared/server/queues';
 import { EXPORT_COLUMNS, EXPORT_SQL, neutraliseRow } from './columns';
 
+const BUFFER_BYTES = 1024 * 1024;
+
 export interface ExportDeps {
   db: Db;
   log: Logger;
@@ -37,7 +39,8 @@ export async function writeOrdersCsv(
   try {
     const query = client.query(new QueryStream(EXPORT_SQL, [storeCode], { batchSize: 5000, rowMode: 'array' }));
     let rows = 0;
-    const csv = stringify({ header: true, columns: EXPORT_COLUMNS.map((c) => c.header) });
+    // Large buffers between the stages: fewer pause/resume cycles for ~200 bytes per row.
+    const csv = stringify({ header: true, columns: EXPORT_COLUMNS.map((c) => c.header), readableHighWaterMark: BUFFER_BYTES });
     // The 'record' event fires synchronously before a row is stringified: neutralising and counting
     // there saves a stream stage per row.
     csv.on('record', (row: Array<string | null>) => {
@@ -74,7 +77,7 @@ export function createExportProcessor({ db, log, exportsDir, progressEvery }: Ex
         .set({ status: 'running', startedAt: new Date(), rowsDone: 0, rowsTotal: count, error: null })
         .where(eq(exports.id, exportId));
       await fsp.mkdir(exportsDir, { recursive: true });
-      const target = fs.createWriteStream(tempPath);
+      const target = fs.createWriteStream(tempPath, { highWaterMark: BUFFER_BYTES });
       const rows = await writeOrdersCsv(db, row.storeCode, target, progressEvery, (done) => {
         progress = progress.then(() => db.update(exports).set({ rowsDone: done }).where(eq(exports.id, exportId))).catch(() => {});
         void job.updateProgress({ rowsDone: done, rowsTotal: count }).catch(() => {});
