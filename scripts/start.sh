@@ -3,7 +3,9 @@
 # and the worker process together. Ctrl-C (or SIGTERM) stops both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -d node_modules ] && [ node_modules -nt package-lock.json ] || npm ci --no-audit --no-fund
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
+  npm ci --no-audit --no-fund || npm install --no-audit --no-fund  # see .ci/run for why the fallback
+fi
 npm run build
 node migrations/dist/migrate.js
 node migrations/dist/seed.js
