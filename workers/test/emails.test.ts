@@ -122,7 +122,8 @@ describe('emails without SMTP', () => {
     const rt = await startTestWorkers(config);
     try {
       await placeOrder(other.db, { customerEmail: 'folder@example.com' });
-      const files = await waitFor(() => (fs.existsSync(config.MAIL_OUTBOX_DIR) ? fs.readdirSync(config.MAIL_OUTBOX_DIR).filter((f) => f.endsWith('.eml')) : null), 10_000, '.eml file');
+      const emlFiles = () => (fs.existsSync(config.MAIL_OUTBOX_DIR) ? fs.readdirSync(config.MAIL_OUTBOX_DIR).filter((f) => f.endsWith('.eml')) : []);
+      const files = await waitFor(() => (emlFiles().length > 0 ? emlFiles() : null), 10_000, '.eml file');
       expect(files).toHaveLength(1);
       expect(files[0]).toContain('folder@example.com');
       const content = fs.readFileSync(`${config.MAIL_OUTBOX_DIR}/${files[0]}`, 'utf8');
