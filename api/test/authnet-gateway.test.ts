@@ -199,6 +199,20 @@ describe('checkout through Authorize.Net (API configured with the stub)', () => 
     expect(stub.requests.at(-1)!.invoiceNumber).toBe(orderInvoiceNumber(orderId));
   });
 
+  it('accepts an order held for review (responseCode 4): pending until staff release it, confirmation still queued', async () => {
+    stub.scenario = 'held';
+    const { payload } = await body();
+    const res = await post(payload);
+    expect(res.status).toBe(200);
+    const { orderId } = (await res.json()) as { orderId: string };
+    const { rows } = await api.ctx.db.$client.query(
+      `select o.status, p.status as payment, p.response_code, (select count(*)::int from outbox where payload->>'orderId' = o.id::text) as outbox
+       from orders o join payment_transactions p on p.order_id = o.id where o.id = $1`,
+      [orderId],
+    );
+    expect(rows).toEqual([{ status: 'pending', payment: 'pending', response_code: '4', outbox: 1 }]);
+  });
+
   it('answers a decline with the provider message and releases the stock', async () => {
     stub.scenario = 'decline';
     const { payload, productId } = await body();
