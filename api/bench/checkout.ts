@@ -8,7 +8,7 @@
  * - The API and the worker run as child processes (`tsx`), like production; this process is the load.
  * - Card tokens are made before the clock starts (in real life Authorize.Net's servers tokenise).
  *
- * Env: BENCH_SECONDS (10), BENCH_CONCURRENCY (32), BENCH_PORT (5104), BENCH_WORKER (1; 0 = no worker).
+ * Env: BENCH_SECONDS (10), BENCH_CONCURRENCY (16), BENCH_PORT (5104), BENCH_WORKER (1; 0 = no worker).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -27,7 +27,7 @@ import { inTransaction, insertPendingOrder, recordAcceptedPayment, reserveStock 
 import { IDEMPOTENCY_MESSAGES } from '../src/modules/orders/service';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const PORT = Number(process.env.BENCH_PORT ?? 5104);
 const WITH_WORKER = process.env.BENCH_WORKER !== '0';
 const GOAL = { ordersPerSecond: 500, p99Ms: 100 };
