@@ -13,8 +13,15 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
+/** expect.poll with a timeout that suits a busy two-core machine (the default is 1 s). */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 });
 const visible = (page: Page, text: string | RegExp) =>
-  expect.poll(() => page.getByText(text, typeof text === 'string' ? { exact: true } : undefined).first().isVisible(), { timeout: 15_000 }).toBe(true);
+  poll(() =>
+    page
+      .getByText(text, typeof text === 'string' ? { exact: true } : undefined)
+      .first()
+      .isVisible(),
+  ).toBe(true);
 const toast = (page: Page, title: string, description?: string) =>
   Promise.all([visible(page, title), description ? visible(page, description) : Promise.resolve()]);
 const cartCount = (page: Page) => page.getByTestId('cart-count').textContent();
@@ -28,44 +35,46 @@ describe('storefront: browse, cart and checkout hand-off', () => {
     await visible(page, 'Shop by Category');
     await page.locator('a[href="/shop/laundry"]').first().click();
 
-    await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Laundry' }).isVisible()).toBe(true);
+    await poll(() => page.getByRole('heading', { level: 1, name: 'Laundry' }).isVisible()).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/shop/laundry');
     expect(await page.getByRole('navigation', { name: 'Breadcrumb' }).textContent()).toBe('HomeShopLaundry');
     await visible(page, /^\d+ products?$/);
 
     await page.getByRole('link', { name: 'Washy Probiotic Laundry Pods' }).first().click();
-    await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Washy Probiotic Laundry Pods' }).isVisible()).toBe(true);
+    await poll(() => page.getByRole('heading', { level: 1, name: 'Washy Probiotic Laundry Pods' }).isVisible()).toBe(true);
     await visible(page, 'Choose Size');
     expect(await page.getByTestId('product-price').textContent()).toBe('$16.99');
 
     await page.getByTestId('variant-select').click();
     await page.getByRole('option', { name: /64 loads/ }).click();
-    await expect.poll(() => page.getByTestId('product-price').textContent()).toBe('$29.99');
+    await poll(() => page.getByTestId('product-price').textContent()).toBe('$29.99');
     // Subscribe & Save: 15% off the chosen variant ($29.99 - $4.50).
     expect(await page.getByTestId('subscription-price').textContent()).toContain('$25.49');
 
     await page.getByRole('button', { name: 'Add to Cart' }).click();
     await toast(page, 'Added to cart', 'Washy Probiotic Laundry Pods added to your cart.');
-    await expect.poll(() => cartCount(page)).toBe('1');
-    expect(await page.getByTestId('cart-announcement').textContent()).toBe('Added Washy Probiotic Laundry Pods - 64 loads to cart. Cart now has 1 item(s).');
+    await poll(() => cartCount(page)).toBe('1');
+    expect(await page.getByTestId('cart-announcement').textContent()).toBe(
+      'Added Washy Probiotic Laundry Pods - 64 loads to cart. Cart now has 1 item(s).',
+    );
 
     await page.getByTestId('cart-button').click();
     const drawer = page.getByTestId('cart-drawer');
-    await expect.poll(() => drawer.getByText('Shopping Cart').isVisible()).toBe(true);
+    await poll(() => drawer.getByText('Shopping Cart').isVisible()).toBe(true);
     expect(await drawer.getByText('Washy Probiotic Laundry Pods - 64 loads').isVisible()).toBe(true);
     expect(await drawer.getByText('Probiotic Formula').isVisible()).toBe(true);
     await drawer.getByRole('button', { name: 'Increase quantity of Washy Probiotic Laundry Pods - 64 loads' }).click();
-    await expect.poll(() => drawer.getByTestId('cart-line-quantity').textContent()).toBe('2');
+    await poll(() => drawer.getByTestId('cart-line-quantity').textContent()).toBe('2');
     expect(await drawer.getByTestId('cart-total').textContent()).toBe('$59.98');
     expect(await page.getByTestId('cart-announcement').textContent()).toBe('Updated Washy Probiotic Laundry Pods - 64 loads quantity');
 
     await page.reload();
-    await expect.poll(() => cartCount(page)).toBe('2');
+    await poll(() => cartCount(page)).toBe('2');
     await page.getByTestId('cart-button').click();
-    await expect.poll(() => page.getByTestId('cart-line-quantity').textContent()).toBe('2');
+    await poll(() => page.getByTestId('cart-line-quantity').textContent()).toBe('2');
     await page.getByRole('button', { name: 'Proceed to Checkout' }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/checkout');
-    await expect.poll(() => page.getByTestId('cart-drawer').count()).toBe(0);
+    await poll(() => new URL(page.url()).pathname).toBe('/checkout');
+    await poll(() => page.getByTestId('cart-drawer').count()).toBe(0);
   });
 
   it('empties the cart from the drawer and shows the empty state', async () => {
@@ -77,7 +86,7 @@ describe('storefront: browse, cart and checkout hand-off', () => {
     await visible(page, 'Your cart is empty');
     expect(await page.getByTestId('cart-announcement').textContent()).toBe('Removed Glassy Streak-Free Glass Cleaner from cart');
     await page.getByRole('link', { name: 'Shop Now' }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/shop');
+    await poll(() => new URL(page.url()).pathname).toBe('/shop');
   });
 
   it('quick-adds from the shop listing and filters to starter kits', async () => {
@@ -89,7 +98,7 @@ describe('storefront: browse, cart and checkout hand-off', () => {
     await toast(page, 'Added to cart', 'Glassy Streak-Free Glass Cleaner added to your cart.');
 
     await page.getByRole('link', { name: 'Starter Kits', exact: true }).first().click();
-    await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Starter Kits' }).isVisible()).toBe(true);
+    await poll(() => page.getByRole('heading', { level: 1, name: 'Starter Kits' }).isVisible()).toBe(true);
     expect(await page.getByText('Featured Starter Kits').count()).toBe(0);
     await visible(page, '2 products');
     expect(await page.title()).toBe('Starter Kits | Nurture Home');
@@ -100,14 +109,14 @@ describe('storefront: browse, cart and checkout hand-off', () => {
     const page = await app.newPage();
     await page.goto('/product/trashy-garbage-can-deodorizer');
     const button = page.getByRole('button', { name: 'Out of Stock' });
-    await expect.poll(() => button.isVisible()).toBe(true);
+    await poll(() => button.isVisible()).toBe(true);
     expect(await button.isDisabled()).toBe(true);
 
     await page.goto('/product/no-such-product');
     await visible(page, 'Product Not Found');
     await visible(page, "The product you're looking for doesn't exist.");
     await page.getByRole('link', { name: 'Back to Shop' }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/shop');
+    await poll(() => new URL(page.url()).pathname).toBe('/shop');
 
     await page.goto('/category/no-such-category');
     await visible(page, 'Category Not Found');
@@ -121,14 +130,14 @@ describe('storefront: wishlist and reviews', () => {
     await page.goto('/product/sprouty-fruit-and-veggie-wash');
     await page.getByRole('button', { name: 'Add to Wishlist' }).click();
     await toast(page, 'Added to wishlist');
-    await expect.poll(() => page.getByRole('button', { name: 'In Wishlist' }).isVisible()).toBe(true);
+    await poll(() => page.getByRole('button', { name: 'In Wishlist' }).isVisible()).toBe(true);
     const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('wishlist') ?? '[]') as { slug: string }[]);
     expect(saved.map((e) => e.slug)).toEqual(['sprouty-fruit-and-veggie-wash']);
 
     await page.reload();
     await page.getByRole('button', { name: 'In Wishlist' }).click();
     await toast(page, 'Removed from wishlist');
-    await expect.poll(() => page.evaluate(() => localStorage.getItem('wishlist'))).toBe('[]');
+    await poll(() => page.evaluate(() => localStorage.getItem('wishlist'))).toBe('[]');
   });
 
   it('shows every review validation message, then submits a valid review', async () => {
@@ -136,7 +145,13 @@ describe('storefront: wishlist and reviews', () => {
     await page.goto('/product/sinky-probiotic-sink-drain-cleaner');
     await page.getByRole('tab', { name: /^Reviews \(\d+\)$/ }).click();
     await page.getByRole('button', { name: 'Submit Review' }).click();
-    for (const message of ['Please select a rating', 'Name is required', 'Valid email is required', 'Review must be at least 10 characters']) await visible(page, message);
+    for (const message of [
+      'Please select a rating',
+      'Name is required',
+      'Valid email is required',
+      'Review must be at least 10 characters',
+    ])
+      await visible(page, message);
 
     await page.getByLabel('Review', { exact: true }).fill('too short');
     await page.getByRole('button', { name: 'Submit Review' }).click();
@@ -150,14 +165,14 @@ describe('storefront: wishlist and reviews', () => {
     await page.getByRole('button', { name: 'Submit Review' }).click();
     await toast(page, 'Review submitted!', 'Thank you for your feedback. Your review will appear shortly.');
     // The form resets.
-    await expect.poll(() => page.getByLabel('Name').inputValue()).toBe('');
+    await poll(() => page.getByLabel('Name').inputValue()).toBe('');
   });
 
   it('labels a review reached with an orderId as a verified purchase', async () => {
     const page = await app.newPage();
     await page.goto('/product/sinky-probiotic-sink-drain-cleaner?orderId=NH-TEST-1');
     await page.getByRole('tab', { name: /^Reviews/ }).click();
-    await expect.poll(async () => (await page.getByTestId('verified-purchase-label').textContent())?.trim()).toBe('Verified Purchase');
+    await poll(async () => (await page.getByTestId('verified-purchase-label').textContent())?.trim()).toBe('Verified Purchase');
     await page.getByRole('radio', { name: '4 stars' }).click();
     await page.getByLabel('Name').fill('Vera E2E');
     await page.getByLabel('Email').fill('vera.e2e@example.com');
@@ -186,7 +201,7 @@ describe('storefront: newsletter', () => {
     const email = `e2e-${Date.now()}@example.com`;
     await submit(page, email);
     await toast(page, 'Success!', "You've been subscribed to our newsletter.");
-    await expect.poll(() => page.locator('#newsletter-email').inputValue()).toBe('');
+    await poll(() => page.locator('#newsletter-email').inputValue()).toBe('');
 
     await submit(page, email);
     await toast(page, 'Success!', "You've been subscribed to our newsletter.");
@@ -200,7 +215,7 @@ describe('storefront: exit-intent newsletter popup', () => {
     const leave = () => page.evaluate(() => document.documentElement.dispatchEvent(new MouseEvent('mouseleave', { clientY: 0 })));
     const popup = page.getByTestId('newsletter-popup');
     // Repeat until the frame has mounted its listener (it opens at most once anyway).
-    await expect.poll(async () => (await leave(), popup.isVisible())).toBe(true);
+    await poll(async () => (await leave(), popup.isVisible())).toBe(true);
     await popup.getByLabel('Email address').fill(`popup-${Date.now()}@example.com`);
     await popup.getByRole('button', { name: 'Get My 15% Off' }).click();
     await toast(page, 'Welcome aboard!', 'Check your email for your 15% discount code.');
@@ -221,17 +236,18 @@ describe('storefront: phone width (360 px)', () => {
 
     await page.getByRole('button', { name: 'Open menu' }).click();
     const menu = page.getByRole('navigation', { name: 'Mobile' });
-    await expect.poll(() => menu.isVisible()).toBe(true);
-    for (const label of ['Shop', 'Ingredients', 'How It Works', 'Journal', 'Sustainability', 'Log In']) expect(await menu.getByText(label, { exact: true }).isVisible()).toBe(true);
+    await poll(() => menu.isVisible()).toBe(true);
+    for (const label of ['Shop', 'Ingredients', 'How It Works', 'Journal', 'Sustainability', 'Log In'])
+      expect(await menu.getByText(label, { exact: true }).isVisible()).toBe(true);
     await menu.getByRole('link', { name: 'Shop', exact: true }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/shop');
+    await poll(() => new URL(page.url()).pathname).toBe('/shop');
 
     await page.goto('/product/surfy-probiotic-all-purpose-cleaner');
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Surfy Probiotic All-Purpose Cleaner');
+    await poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Surfy Probiotic All-Purpose Cleaner');
     expect(await noHorizontalOverflow(page)).toBe(true);
     await page.getByRole('button', { name: 'Increase quantity' }).click();
     await page.getByRole('button', { name: 'Add to Cart' }).click();
-    await expect.poll(() => cartCount(page)).toBe('2');
+    await poll(() => cartCount(page)).toBe('2');
   });
 });
 
@@ -242,11 +258,29 @@ describe('storefront: accessibility (axe-core)', () => {
   const seriousViolations = async (page: Page) => {
     await page.evaluate(axeSource);
     return page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+      const axe = (
+        window as unknown as {
+          axe: {
+            run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+          };
+        }
+      ).axe;
       const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
-      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      return result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     });
   };
+
+  it('starts keyboard navigation with the skip link to the main content', async () => {
+    const page = await app.newPage();
+    await page.goto('/');
+    await visible(page, 'Shop by Category');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to main content');
+    await page.keyboard.press('Enter');
+    await poll(() => page.evaluate(() => document.activeElement?.id)).toBe('main-content');
+  });
 
   it('finds no serious violations on home, shop, product and the open cart drawer', async () => {
     const page = await app.newPage();

@@ -42,7 +42,19 @@ export function categoryHeroImage(slug: string | null | undefined): string {
 }
 
 /** Full-width hero: image, title, optional subtitle, up to two call-to-action buttons, black or brand overlay. */
-export function Hero({ image, imageAlt = '', title, subtitle, actions = [], overlay = 'black', gradient, eyebrow, className, size = 'md', children }: HeroProps) {
+export function Hero({
+  image,
+  imageAlt = '',
+  title,
+  subtitle,
+  actions = [],
+  overlay = 'black',
+  gradient,
+  eyebrow,
+  className,
+  size = 'md',
+  children,
+}: HeroProps) {
   const [primary, secondary] = actions;
   return (
     <section

@@ -44,13 +44,19 @@ export default function SearchDialog({ open, onOpenChange }: { open: boolean; on
         </div>
         <div aria-live="polite" className="min-h-10">
           {isLoading && term && <p className="text-sm text-stone-500">Searching…</p>}
-          {!isLoading && term.trim() && results.length === 0 && <p className="text-sm text-stone-500">No products match “{term.trim()}”.</p>}
+          {!isLoading && term.trim() && results.length === 0 && (
+            <p className="text-sm text-stone-500">No products match “{term.trim()}”.</p>
+          )}
           <ul className="divide-y divide-stone-100">
             {results.map((p) => {
               const price = lowestPriceCents(p);
               return (
                 <li key={p.id}>
-                  <Link to={`/product/${p.slug}`} onClick={() => onOpenChange(false)} className="flex items-center gap-3 rounded-lg p-2 hover:bg-brand-100/50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">
+                  <Link
+                    to={`/product/${p.slug}`}
+                    onClick={() => onOpenChange(false)}
+                    className="flex items-center gap-3 rounded-lg p-2 hover:bg-brand-100/50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+                  >
                     <img src={mainProductImage(p.images)} alt="" className="size-12 rounded-md bg-cream object-contain" />
                     <span className="flex-1">
                       <span className="block text-sm font-semibold text-brand-900">{p.name}</span>

@@ -22,7 +22,8 @@ export function SiteFooter() {
             <Lock className="size-5 text-brand-100" aria-hidden="true" /> Secure checkout
           </li>
           <li className="flex items-center gap-3">
-            <Truck className="size-5 text-brand-100" aria-hidden="true" /> Free shipping on orders of {formatCents(STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS).replace('.00', '')} and over
+            <Truck className="size-5 text-brand-100" aria-hidden="true" /> Free shipping on orders of{' '}
+            {formatCents(STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS).replace('.00', '')} and over
           </li>
           <li className="flex items-center gap-3">
             <RotateCcw className="size-5 text-brand-100" aria-hidden="true" /> {MONEY_BACK_GUARANTEE_DAYS}-day returns
@@ -41,7 +42,13 @@ export function SiteFooter() {
           <ul className="mt-6 flex gap-3" aria-label="Social media">
             {socials.map(({ label, href, Icon }) => (
               <li key={label}>
-                <a href={href} target="_blank" rel="noopener noreferrer" aria-label={`${SHOP.name} on ${label}`} className="flex size-10 items-center justify-center rounded-full bg-white/10 text-white transition hover:bg-white/20 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white">
+                <a
+                  href={href}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  aria-label={`${SHOP.name} on ${label}`}
+                  className="flex size-10 items-center justify-center rounded-full bg-white/10 text-white transition hover:bg-white/20 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
+                >
                   <Icon className="size-5" />
                 </a>
               </li>
@@ -67,7 +74,10 @@ export function SiteFooter() {
               ))}
               {group.title === 'Support' && (
                 <li>
-                  <a href={telHref(SHOP.supportPhone)} className="inline-flex items-center gap-2 text-brand-100/85 transition hover:text-white">
+                  <a
+                    href={telHref(SHOP.supportPhone)}
+                    className="inline-flex items-center gap-2 text-brand-100/85 transition hover:text-white"
+                  >
                     <Phone className="size-4" aria-hidden="true" /> {SHOP.supportPhone}
                   </a>
                 </li>

@@ -1,10 +1,18 @@
 import { HEADER_SCROLL_THRESHOLD_PX, SHOP } from '@nh/shared/constants';
 import { Menu, Search, ShoppingBag, User } from 'lucide-react';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactElement } from 'react';
 import { Link, NavLink, useLocation } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
 import { Sheet, SheetContent, SheetTitle, SheetDescription } from '@/components/ui/sheet';
+import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
 import { useAuth } from '@/features/auth';
 import { useCart } from '@/features/cart';
 import { cn } from '@/lib/utils';
@@ -23,6 +31,16 @@ function useScrolledPast(threshold: number): boolean {
   return scrolled;
 }
 
+/** Icon-only header button with a tooltip repeating its label for sighted mouse users. */
+function WithTooltip({ label, children }: { label: string; children: ReactElement }) {
+  return (
+    <Tooltip>
+      <TooltipTrigger asChild>{children}</TooltipTrigger>
+      <TooltipContent>{label}</TooltipContent>
+    </Tooltip>
+  );
+}
+
 function NavItem({ link, className, onNavigate }: { link: SiteLink; className?: string; onNavigate?: () => void }) {
   if (link.external) {
     return (
@@ -33,7 +51,11 @@ function NavItem({ link, className, onNavigate }: { link: SiteLink; className?: 
     );
   }
   return (
-    <NavLink to={link.to} className={({ isActive }) => cn(className, isActive && 'font-semibold underline decoration-2 underline-offset-8')} onClick={onNavigate}>
+    <NavLink
+      to={link.to}
+      className={({ isActive }) => cn(className, isActive && 'font-semibold underline decoration-2 underline-offset-8')}
+      onClick={onNavigate}
+    >
       {link.label}
     </NavLink>
   );
@@ -43,11 +65,13 @@ function UserMenu({ transparent }: { transparent: boolean }) {
   const { user, isAuthenticated } = useAuth();
   return (
     <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" aria-label="Account menu" className={cn(transparent && 'text-white hover:bg-white/15')}>
-          <User aria-hidden="true" />
-        </Button>
-      </DropdownMenuTrigger>
+      <WithTooltip label="Account">
+        <DropdownMenuTrigger asChild>
+          <Button variant="ghost" size="icon" aria-label="Account menu" className={cn(transparent && 'text-white hover:bg-white/15')}>
+            <User aria-hidden="true" />
+          </Button>
+        </DropdownMenuTrigger>
+      </WithTooltip>
       <DropdownMenuContent align="end">
         {isAuthenticated ? (
           <>
@@ -98,35 +122,55 @@ export function SiteHeader() {
         >
           <Menu aria-hidden="true" />
         </Button>
-        <Link to="/" className="flex items-center gap-2 rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500">
+        <Link
+          to="/"
+          className="flex items-center gap-2 rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+        >
           <img src="/api/public/logo.svg" alt="" className="size-8 object-cover object-left md:size-9" width={36} height={36} />
           <span className="whitespace-nowrap text-base font-bold tracking-tight sm:text-lg md:text-xl">{SHOP.name}</span>
         </Link>
         <nav aria-label="Main" className="ml-8 hidden items-center gap-6 text-sm font-medium lg:flex">
           {MAIN_NAV.map((link) => (
-            <NavItem key={link.to} link={link} className="rounded-sm opacity-90 transition hover:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500" />
+            <NavItem
+              key={link.to}
+              link={link}
+              className="rounded-sm opacity-90 transition hover:opacity-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+            />
           ))}
         </nav>
         <div className="ml-auto flex items-center gap-1">
-          <Button variant="ghost" size="icon" aria-label="Search products" className={cn(transparent && 'text-white hover:bg-white/15')} onClick={() => setSearchOpen(true)}>
-            <Search aria-hidden="true" />
-          </Button>
+          <WithTooltip label="Search">
+            <Button
+              variant="ghost"
+              size="icon"
+              aria-label="Search products"
+              className={cn(transparent && 'text-white hover:bg-white/15')}
+              onClick={() => setSearchOpen(true)}
+            >
+              <Search aria-hidden="true" />
+            </Button>
+          </WithTooltip>
           <UserMenu transparent={transparent} />
-          <Button
-            variant="ghost"
-            size="icon"
-            className={cn('relative', transparent && 'text-white hover:bg-white/15')}
-            aria-label={itemCount > 0 ? `Open cart, ${itemCount} item${itemCount === 1 ? '' : 's'}` : 'Open cart'}
-            onClick={openCart}
-            data-testid="cart-button"
-          >
-            <ShoppingBag aria-hidden="true" />
-            {itemCount > 0 && (
-              <span data-testid="cart-count" className="absolute -right-0.5 -top-0.5 flex min-w-5 items-center justify-center rounded-full bg-teal-700 px-1 text-[11px] font-bold leading-5 text-white">
-                {itemCount}
-              </span>
-            )}
-          </Button>
+          <WithTooltip label="Cart">
+            <Button
+              variant="ghost"
+              size="icon"
+              className={cn('relative', transparent && 'text-white hover:bg-white/15')}
+              aria-label={itemCount > 0 ? `Open cart, ${itemCount} item${itemCount === 1 ? '' : 's'}` : 'Open cart'}
+              onClick={openCart}
+              data-testid="cart-button"
+            >
+              <ShoppingBag aria-hidden="true" />
+              {itemCount > 0 && (
+                <span
+                  data-testid="cart-count"
+                  className="absolute -right-0.5 -top-0.5 flex min-w-5 items-center justify-center rounded-full bg-teal-700 px-1 text-[11px] font-bold leading-5 text-white"
+                >
+                  {itemCount}
+                </span>
+              )}
+            </Button>
+          </WithTooltip>
         </div>
       </div>
 
@@ -136,15 +180,26 @@ export function SiteHeader() {
           <SheetDescription className="sr-only">Site navigation</SheetDescription>
           <nav aria-label="Mobile" className="mt-2 flex flex-col text-base">
             {MAIN_NAV.map((link) => (
-              <NavItem key={link.to} link={link} className="border-b border-stone-100 py-3 text-brand-900" onNavigate={() => setMenuOpen(false)} />
+              <NavItem
+                key={link.to}
+                link={link}
+                className="border-b border-stone-100 py-3 text-brand-900"
+                onNavigate={() => setMenuOpen(false)}
+              />
             ))}
             {isAuthenticated ? (
               <>
-                <a href="/subscriptions" className="border-b border-stone-100 py-3 text-brand-900">My Subscriptions</a>
-                <a href="/api/logout" className="py-3 text-brand-900">Log Out</a>
+                <a href="/subscriptions" className="border-b border-stone-100 py-3 text-brand-900">
+                  My Subscriptions
+                </a>
+                <a href="/api/logout" className="py-3 text-brand-900">
+                  Log Out
+                </a>
               </>
             ) : (
-              <a href="/api/login" className="py-3 text-brand-900">Log In</a>
+              <a href="/api/login" className="py-3 text-brand-900">
+                Log In
+              </a>
             )}
           </nav>
         </SheetContent>

@@ -6,7 +6,9 @@ import { cn } from '@/lib/utils';
 export const Accordion = AccordionPrimitive.Root;
 
 export function AccordionItem({ className, ...props }: ComponentProps<typeof AccordionPrimitive.Item>) {
-  return <AccordionPrimitive.Item data-slot="accordion-item" className={cn('border-b border-stone-200 last:border-b-0', className)} {...props} />;
+  return (
+    <AccordionPrimitive.Item data-slot="accordion-item" className={cn('border-b border-stone-200 last:border-b-0', className)} {...props} />
+  );
 }
 
 export function AccordionTrigger({ className, children, ...props }: ComponentProps<typeof AccordionPrimitive.Trigger>) {

@@ -2,7 +2,9 @@ import type { ComponentProps } from 'react';
 import { cn } from '@/lib/utils';
 
 export function Card({ className, ...props }: ComponentProps<'div'>) {
-  return <div data-slot="card" className={cn('rounded-2xl border border-stone-200 bg-white text-stone-900 shadow-sm', className)} {...props} />;
+  return (
+    <div data-slot="card" className={cn('rounded-2xl border border-stone-200 bg-white text-stone-900 shadow-sm', className)} {...props} />
+  );
 }
 
 export function CardHeader({ className, ...props }: ComponentProps<'div'>) {

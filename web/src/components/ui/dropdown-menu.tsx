@@ -12,7 +12,10 @@ export function DropdownMenuContent({ className, sideOffset = 6, ...props }: Com
       <DropdownMenuPrimitive.Content
         data-slot="dropdown-menu-content"
         sideOffset={sideOffset}
-        className={cn('z-50 min-w-[10rem] overflow-hidden rounded-xl border border-stone-200 bg-white p-1 text-stone-900 shadow-lg', className)}
+        className={cn(
+          'z-50 min-w-[10rem] overflow-hidden rounded-xl border border-stone-200 bg-white p-1 text-stone-900 shadow-lg',
+          className,
+        )}
         {...props}
       />
     </DropdownMenuPrimitive.Portal>

@@ -28,5 +28,11 @@ export function TabsTrigger({ className, ...props }: ComponentProps<typeof TabsP
 }
 
 export function TabsContent({ className, ...props }: ComponentProps<typeof TabsPrimitive.Content>) {
-  return <TabsPrimitive.Content data-slot="tabs-content" className={cn('mt-4 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500', className)} {...props} />;
+  return (
+    <TabsPrimitive.Content
+      data-slot="tabs-content"
+      className={cn('mt-4 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500', className)}
+      {...props}
+    />
+  );
 }

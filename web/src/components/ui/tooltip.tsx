@@ -4,7 +4,11 @@ import type { ComponentProps } from 'react';
 import { cn } from '@/lib/utils';
 
 /** Tooltip timing of storefront §9: open after 700 ms, 300 ms skip window between tooltips. */
-export function TooltipProvider({ delayDuration = TOOLTIP.delayMs, skipDelayDuration = TOOLTIP.skipDelayMs, ...props }: ComponentProps<typeof TooltipPrimitive.Provider>) {
+export function TooltipProvider({
+  delayDuration = TOOLTIP.delayMs,
+  skipDelayDuration = TOOLTIP.skipDelayMs,
+  ...props
+}: ComponentProps<typeof TooltipPrimitive.Provider>) {
   return <TooltipPrimitive.Provider delayDuration={delayDuration} skipDelayDuration={skipDelayDuration} {...props} />;
 }
 

@@ -23,10 +23,7 @@ interface State {
   toasts: ToasterToast[];
 }
 
-type Action =
-  | { type: 'ADD'; toast: ToasterToast }
-  | { type: 'DISMISS'; toastId?: string }
-  | { type: 'REMOVE'; toastId?: string };
+type Action = { type: 'ADD'; toast: ToasterToast } | { type: 'DISMISS'; toastId?: string } | { type: 'REMOVE'; toastId?: string };
 
 let counter = 0;
 const nextId = () => String((counter = (counter + 1) % Number.MAX_SAFE_INTEGER));

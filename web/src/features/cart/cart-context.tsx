@@ -50,7 +50,8 @@ export function CartProvider({ children }: { children: ReactNode }) {
       isOpen: state.isOpen,
       announcement: state.announcement,
       addItem: (item, quantity) => dispatch({ type: 'add', item, quantity }),
-      updateQuantity: (productId, quantity, variantSku) => dispatch({ type: 'setQuantity', productId, quantity, variantSku: variantSku ?? null }),
+      updateQuantity: (productId, quantity, variantSku) =>
+        dispatch({ type: 'setQuantity', productId, quantity, variantSku: variantSku ?? null }),
       removeItem: (productId, variantSku) => dispatch({ type: 'remove', productId, variantSku }),
       clearCart: () => dispatch({ type: 'clear' }),
       openCart: () => dispatch({ type: 'open' }),

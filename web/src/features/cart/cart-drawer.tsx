@@ -48,7 +48,11 @@ export function CartDrawer() {
                       className="size-20 shrink-0 rounded-lg bg-cream object-contain"
                     />
                     <div className="flex min-w-0 flex-1 flex-col">
-                      <Link to={`/product/${item.slug}`} onClick={closeCart} className="line-clamp-2 text-sm font-semibold text-brand-900 hover:underline">
+                      <Link
+                        to={`/product/${item.slug}`}
+                        onClick={closeCart}
+                        className="line-clamp-2 text-sm font-semibold text-brand-900 hover:underline"
+                      >
                         {item.name}
                       </Link>
                       <span className="text-xs text-stone-500">Probiotic Formula</span>
@@ -64,14 +68,29 @@ export function CartDrawer() {
                           >
                             <Minus aria-hidden="true" />
                           </Button>
-                          <span className="w-8 text-center text-sm tabular-nums" data-testid="cart-line-quantity" aria-label={`Quantity ${item.quantity}`}>
+                          <span
+                            className="w-8 text-center text-sm tabular-nums"
+                            data-testid="cart-line-quantity"
+                            aria-label={`Quantity ${item.quantity}`}
+                          >
                             {item.quantity}
                           </span>
-                          <Button variant="ghost" size="icon-sm" aria-label={`Increase quantity of ${item.name}`} onClick={() => updateQuantity(item.productId, item.quantity + 1, item.variantSku)}>
+                          <Button
+                            variant="ghost"
+                            size="icon-sm"
+                            aria-label={`Increase quantity of ${item.name}`}
+                            onClick={() => updateQuantity(item.productId, item.quantity + 1, item.variantSku)}
+                          >
                             <Plus aria-hidden="true" />
                           </Button>
                         </div>
-                        <Button variant="ghost" size="icon-sm" className="ml-auto text-stone-500 hover:text-red-600" aria-label={`Remove ${item.name}`} onClick={() => removeItem(item.productId, item.variantSku)}>
+                        <Button
+                          variant="ghost"
+                          size="icon-sm"
+                          className="ml-auto text-stone-500 hover:text-red-600"
+                          aria-label={`Remove ${item.name}`}
+                          onClick={() => removeItem(item.productId, item.variantSku)}
+                        >
                           <Trash2 aria-hidden="true" />
                         </Button>
                       </div>

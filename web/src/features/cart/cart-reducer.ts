@@ -31,7 +31,8 @@ export const addedAnnouncement = (name: string, count: number) => `Added ${name}
 export const removedAnnouncement = (name: string) => `Removed ${name} from cart`;
 export const updatedAnnouncement = (name: string) => `Updated ${name} quantity`;
 
-const sameLine = (a: Pick<CartItem, 'productId' | 'variantSku'>, b: Pick<CartItem, 'productId' | 'variantSku'>) => cartLineKey(a) === cartLineKey(b);
+const sameLine = (a: Pick<CartItem, 'productId' | 'variantSku'>, b: Pick<CartItem, 'productId' | 'variantSku'>) =>
+  cartLineKey(a) === cartLineKey(b);
 
 function wholeQuantity(quantity: number | undefined): number {
   if (quantity === undefined) return 1;

@@ -62,10 +62,22 @@ export const TRUST_BADGES = ['EWG Verified', 'EPA Safer Choice', 'Cruelty Free',
 
 /** Shown when GET /api/categories answers an empty list. */
 export const BUILT_IN_CATEGORIES = [
-  { id: -1, slug: 'kitchen', name: 'Kitchen', description: 'Food-safe cleaners for counters, dishes and produce.', image: 'category-kitchen.svg' },
+  {
+    id: -1,
+    slug: 'kitchen',
+    name: 'Kitchen',
+    description: 'Food-safe cleaners for counters, dishes and produce.',
+    image: 'category-kitchen.svg',
+  },
   { id: -2, slug: 'bathroom', name: 'Bathroom', description: 'Probiotic toilet, sink and drain care.', image: 'category-bathroom.svg' },
   { id: -3, slug: 'laundry', name: 'Laundry', description: 'Gentle pods, boosters and stain removers.', image: 'category-laundry.svg' },
-  { id: -4, slug: 'multi-surface', name: 'Multi-Surface', description: 'Streak-free sprays for every surface.', image: 'category-multi-surface.svg' },
+  {
+    id: -4,
+    slug: 'multi-surface',
+    name: 'Multi-Surface',
+    description: 'Streak-free sprays for every surface.',
+    image: 'category-multi-surface.svg',
+  },
 ];
 
 const sample = (id: number, slug: string, title: string, excerpt: string, image: string, category: string): BlogPostSummary => ({
@@ -83,9 +95,30 @@ const sample = (id: number, slug: string, title: string, excerpt: string, image:
 
 /** Shown when GET /api/blog answers an empty list. */
 export const SAMPLE_ARTICLES: BlogPostSummary[] = [
-  sample(-1, 'how-probiotic-cleaners-work', 'How Probiotic Cleaners Work', 'Beneficial bacteria keep cleaning long after you put the bottle away. Here is the science.', 'journal-probiotics.svg', 'Science'),
-  sample(-2, 'non-toxic-kitchen-cleaning-routine', 'A Non-Toxic Kitchen Cleaning Routine', 'A simple daily and weekly routine that keeps your kitchen spotless without harsh chemicals.', 'journal-kitchen-routine.svg', 'How-To'),
-  sample(-3, 'zero-waste-refill-guide', 'The Zero-Waste Refill Guide', 'How refills cut plastic waste, and how to set up a refill station at home.', 'journal-refill-guide.svg', 'Sustainability'),
+  sample(
+    -1,
+    'how-probiotic-cleaners-work',
+    'How Probiotic Cleaners Work',
+    'Beneficial bacteria keep cleaning long after you put the bottle away. Here is the science.',
+    'journal-probiotics.svg',
+    'Science',
+  ),
+  sample(
+    -2,
+    'non-toxic-kitchen-cleaning-routine',
+    'A Non-Toxic Kitchen Cleaning Routine',
+    'A simple daily and weekly routine that keeps your kitchen spotless without harsh chemicals.',
+    'journal-kitchen-routine.svg',
+    'How-To',
+  ),
+  sample(
+    -3,
+    'zero-waste-refill-guide',
+    'The Zero-Waste Refill Guide',
+    'How refills cut plastic waste, and how to set up a refill station at home.',
+    'journal-refill-guide.svg',
+    'Sustainability',
+  ),
 ];
 
 /** Category and journal images are stored as file names under /api/public, or as absolute paths. */

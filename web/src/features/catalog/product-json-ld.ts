@@ -12,7 +12,12 @@ export function oneYearAhead(now: Date): string {
 }
 
 /** schema.org Product structured data (currency USD, price valid one year). */
-export function productJsonLd(product: CatalogProduct, reviews: readonly Review[], origin: string, now = new Date()): Record<string, unknown> {
+export function productJsonLd(
+  product: CatalogProduct,
+  reviews: readonly Review[],
+  origin: string,
+  now = new Date(),
+): Record<string, unknown> {
   const url = `${origin}/product/${product.slug}`;
   const price = lowestPriceCents(product);
   const data: Record<string, unknown> = {

@@ -40,8 +40,16 @@ describe('price display', () => {
     expect(lowestPriceCents(p)).toBe(949);
   });
   it("shows 'Price TBA' without a valid positive price", () => {
-    for (const price of ['0.00', '-1.00', 'abc', null, Number.NaN, Number.POSITIVE_INFINITY]) expect(priceDisplay(product(price))).toBe('Price TBA');
-    expect(priceDisplay(product('9.99', [{ sku: 'A', label: 'A', price: '0' }, { sku: 'B', label: 'B', price: null }]))).toBe('Price TBA');
+    for (const price of ['0.00', '-1.00', 'abc', null, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(priceDisplay(product(price))).toBe('Price TBA');
+    expect(
+      priceDisplay(
+        product('9.99', [
+          { sku: 'A', label: 'A', price: '0' },
+          { sku: 'B', label: 'B', price: null },
+        ]),
+      ),
+    ).toBe('Price TBA');
   });
   it('names a cart line with the variant label', () => {
     const p = product('9.99', [{ sku: 'S', label: '16 oz', price: '9.99' }]);
@@ -51,9 +59,21 @@ describe('price display', () => {
 });
 
 describe('related products', () => {
-  const mk = (id: number, category: string, status: 'active' | 'inactive' | 'out_of_stock' = 'active') => ({ id, status, category: { id: 0, name: category, slug: category } });
+  const mk = (id: number, category: string, status: 'active' | 'inactive' | 'out_of_stock' = 'active') => ({
+    id,
+    status,
+    category: { id: 0, name: category, slug: category },
+  });
   it('puts same-category active products first, then other active ones, never the current one', () => {
-    const all = [mk(1, 'kitchen'), mk(2, 'laundry'), mk(3, 'kitchen', 'out_of_stock'), mk(4, 'kitchen'), mk(5, 'bathroom'), mk(6, 'laundry'), mk(7, 'kitchen', 'inactive')];
+    const all = [
+      mk(1, 'kitchen'),
+      mk(2, 'laundry'),
+      mk(3, 'kitchen', 'out_of_stock'),
+      mk(4, 'kitchen'),
+      mk(5, 'bathroom'),
+      mk(6, 'laundry'),
+      mk(7, 'kitchen', 'inactive'),
+    ];
     expect(relatedProducts(all, mk(1, 'kitchen'), 4).map((p) => p.id)).toEqual([4, 2, 5, 6]);
   });
 });
@@ -74,6 +94,11 @@ describe('reviews and structured data', () => {
   it('offers in USD, valid for one year', () => {
     expect(oneYearAhead(new Date('2024-02-29T12:00:00Z'))).toBe('2025-03-01');
     const ld = productJsonLd(product('9.99'), [], 'https://shop.test', new Date('2025-06-01T00:00:00Z'));
-    expect(ld.offers).toMatchObject({ price: '9.99', priceCurrency: 'USD', priceValidUntil: '2026-06-01', availability: 'https://schema.org/InStock' });
+    expect(ld.offers).toMatchObject({
+      price: '9.99',
+      priceCurrency: 'USD',
+      priceValidUntil: '2026-06-01',
+      availability: 'https://schema.org/InStock',
+    });
   });
 });

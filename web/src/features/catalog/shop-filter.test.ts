@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { RawProduct } from './product-model';
-import { emptyStateText, filterLabel, filterShopProducts, normalizeShopProducts, productCountLabel, resolveShopFilter, shopPageMeta } from './shop-filter';
+import {
+  emptyStateText,
+  filterLabel,
+  filterShopProducts,
+  normalizeShopProducts,
+  productCountLabel,
+  resolveShopFilter,
+  shopPageMeta,
+} from './shop-filter';
 
 const categories = [
   { slug: 'kitchen', name: 'Kitchen', description: null },
@@ -58,7 +66,12 @@ describe('shop filter', () => {
     expect(resolveShopFilter(null, categories)).toEqual({ kind: 'all' });
     expect(resolveShopFilter('all', categories)).toEqual({ kind: 'all' });
     expect(resolveShopFilter('starter', categories)).toEqual({ kind: 'starter' });
-    expect(resolveShopFilter('laundry', categories)).toEqual({ kind: 'category', slug: 'laundry', name: 'Laundry', description: 'Gentle pods' });
+    expect(resolveShopFilter('laundry', categories)).toEqual({
+      kind: 'category',
+      slug: 'laundry',
+      name: 'Laundry',
+      description: 'Gentle pods',
+    });
     expect(resolveShopFilter('no-such-thing', categories)).toEqual({ kind: 'all' });
   });
 
@@ -107,7 +120,14 @@ describe('shop list normalisation', () => {
   });
 
   it("labels a variant without label or size 'Standard' and puts unpriced variants last", () => {
-    const [p] = normalizeShopProducts([raw({ variants: [{ sku: 'X', price: 'n/a' }, { sku: 'Y', label: 'Small', price: '5.00' }] })]);
+    const [p] = normalizeShopProducts([
+      raw({
+        variants: [
+          { sku: 'X', price: 'n/a' },
+          { sku: 'Y', label: 'Small', price: '5.00' },
+        ],
+      }),
+    ]);
     expect(p!.variants.map((v) => [v.sku, v.label, v.priceCents])).toEqual([
       ['Y', 'Small', 500],
       ['X', 'Standard', null],

@@ -6,7 +6,8 @@ import { SHOP } from '@nh/shared/constants';
 import type { Category } from '@nh/shared/contracts/catalog';
 import { toCatalogProduct, type CatalogProduct, type RawProduct } from './product-model';
 
-export type ShopFilter = { kind: 'all' } | { kind: 'starter' } | { kind: 'category'; slug: string; name: string; description: string | null };
+export type ShopFilter =
+  { kind: 'all' } | { kind: 'starter' } | { kind: 'category'; slug: string; name: string; description: string | null };
 
 type CategoryLike = Pick<Category, 'slug' | 'name'> & { description?: string | null };
 
@@ -19,7 +20,10 @@ export function resolveShopFilter(value: string | null | undefined, categories: 
 }
 
 /** 'all' excludes starter kits; 'starter' shows only kits; a category slug matches the product's category. */
-export function filterShopProducts<P extends Pick<CatalogProduct, 'isStarterKit' | 'category'>>(products: readonly P[], filter: ShopFilter): P[] {
+export function filterShopProducts<P extends Pick<CatalogProduct, 'isStarterKit' | 'category'>>(
+  products: readonly P[],
+  filter: ShopFilter,
+): P[] {
   switch (filter.kind) {
     case 'all':
       return products.filter((p) => !p.isStarterKit);
@@ -37,7 +41,9 @@ export function filterShopProducts<P extends Pick<CatalogProduct, 'isStarterKit'
 export function normalizeShopProducts(products: readonly (RawProduct | CatalogProduct)[]): CatalogProduct[] {
   return products.map((raw) => {
     const product = toCatalogProduct(raw);
-    const variants = [...product.variants].sort((a, b) => (a.priceCents ?? Number.POSITIVE_INFINITY) - (b.priceCents ?? Number.POSITIVE_INFINITY));
+    const variants = [...product.variants].sort(
+      (a, b) => (a.priceCents ?? Number.POSITIVE_INFINITY) - (b.priceCents ?? Number.POSITIVE_INFINITY),
+    );
     return { ...product, variants, isBestseller: false, isRefill: false, isFragranceFree: false };
   });
 }
@@ -66,9 +72,12 @@ export function emptyStateText(filter: ShopFilter): string {
 }
 
 const CATEGORY_DESCRIPTIONS: Record<string, string> = {
-  kitchen: 'Shop probiotic kitchen cleaners: non-toxic dish soap, dishwasher pods, produce wash and counter sprays that are food-safe and family-safe.',
-  bathroom: 'Shop probiotic bathroom cleaners: toilet, sink and drain care that keeps working after you wipe, with no bleach fumes or chlorine.',
-  laundry: 'Shop non-toxic laundry pods, oxygen boosters and probiotic stain removers that are gentle on sensitive skin and septic systems.',
+  kitchen:
+    'Shop probiotic kitchen cleaners: non-toxic dish soap, dishwasher pods, produce wash and counter sprays that are food-safe and family-safe.',
+  bathroom:
+    'Shop probiotic bathroom cleaners: toilet, sink and drain care that keeps working after you wipe, with no bleach fumes or chlorine.',
+  laundry:
+    'Shop non-toxic laundry pods, oxygen boosters and probiotic stain removers that are gentle on sensitive skin and septic systems.',
   'multi-surface': 'Shop streak-free, plant-based multi-surface, glass and floor cleaners that are safe around babies and pets.',
 };
 
@@ -90,7 +99,10 @@ export function shopPageMeta(filter: ShopFilter): { title: string; description: 
     case 'category':
       return {
         title: `${filter.name} Cleaners | ${SHOP.name}`,
-        description: CATEGORY_DESCRIPTIONS[filter.slug] ?? filter.description ?? `Shop ${filter.name} products from ${SHOP.name}: probiotic, family-safe cleaning.`,
+        description:
+          CATEGORY_DESCRIPTIONS[filter.slug] ??
+          filter.description ??
+          `Shop ${filter.name} products from ${SHOP.name}: probiotic, family-safe cleaning.`,
         canonical: `/shop?filter=${encodeURIComponent(filter.slug)}`,
       };
   }

@@ -23,7 +23,8 @@ function renderPopup(path = '/', props: NewsletterPopupProps = {}) {
 }
 
 /** The pointer leaves the window through the top edge. */
-const exitIntent = () => act(() => void document.documentElement.dispatchEvent(new MouseEvent('mouseleave', { clientY: 0, bubbles: false })));
+const exitIntent = () =>
+  act(() => void document.documentElement.dispatchEvent(new MouseEvent('mouseleave', { clientY: 0, bubbles: false })));
 
 beforeEach(() => localStorage.clear());
 afterEach(cleanup);
@@ -58,7 +59,10 @@ describe('newsletter popup', () => {
   });
 
   it('never opens while the cart has items', () => {
-    localStorage.setItem(STORAGE_KEYS.cart, JSON.stringify([{ productId: 1, variantSku: null, name: 'Glassy', price: 899, quantity: 1, slug: 'glassy' }]));
+    localStorage.setItem(
+      STORAGE_KEYS.cart,
+      JSON.stringify([{ productId: 1, variantSku: null, name: 'Glassy', price: 899, quantity: 1, slug: 'glassy' }]),
+    );
     renderPopup();
     exitIntent();
     expect(screen.queryByText(TITLE)).toBeNull();

@@ -40,7 +40,11 @@ export interface NewsletterPopupProps {
  * Exit-intent newsletter popup (storefront §4): opens at most once per page session, never on
  * /checkout, never with a non-empty cart, never again after a dismissal or sign-up.
  */
-export function NewsletterPopup({ trigger = 'exit-intent', delayMs = POPUP_DEFAULTS.delayMs, scrollPercent = POPUP_DEFAULTS.scrollPercent }: NewsletterPopupProps) {
+export function NewsletterPopup({
+  trigger = 'exit-intent',
+  delayMs = POPUP_DEFAULTS.delayMs,
+  scrollPercent = POPUP_DEFAULTS.scrollPercent,
+}: NewsletterPopupProps) {
   const [open, setOpen] = useState(false);
   const [email, setEmail] = useState('');
   const shownThisSession = useRef(false);
@@ -105,7 +109,9 @@ export function NewsletterPopup({ trigger = 'exit-intent', delayMs = POPUP_DEFAU
       <DialogContent className="max-w-md overflow-hidden p-0" data-testid="newsletter-popup">
         <div className="bg-gradient-to-br from-brand-900 to-brand-700 px-6 pb-6 pt-8 text-center text-white">
           <Gift className="mx-auto size-10 text-brand-100" aria-hidden="true" />
-          <DialogTitle className="mt-3 text-2xl font-bold text-white">Wait! Take {NEWSLETTER_DISCOUNT_PERCENT}% off your first order</DialogTitle>
+          <DialogTitle className="mt-3 text-2xl font-bold text-white">
+            Wait! Take {NEWSLETTER_DISCOUNT_PERCENT}% off your first order
+          </DialogTitle>
           <DialogDescription className="mt-2 text-brand-100">
             Join {POPUP_CUSTOMERS_CLAIM} customers getting non-toxic cleaning tips and member-only offers.
           </DialogDescription>
@@ -114,7 +120,16 @@ export function NewsletterPopup({ trigger = 'exit-intent', delayMs = POPUP_DEFAU
           <label htmlFor="popup-email" className="sr-only">
             Email address
           </label>
-          <Input id="popup-email" type="email" required autoComplete="email" placeholder="you@example.com" value={email} onChange={(e) => setEmail(e.target.value)} disabled={signup.isPending} />
+          <Input
+            id="popup-email"
+            type="email"
+            required
+            autoComplete="email"
+            placeholder="you@example.com"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            disabled={signup.isPending}
+          />
           <Button type="submit" size="lg" disabled={signup.isPending}>
             {signup.isPending ? 'Subscribing...' : `Get My ${NEWSLETTER_DISCOUNT_PERCENT}% Off`}
           </Button>

@@ -13,8 +13,16 @@ export function ShopByCategory({ categories }: { categories: Pick<Category, 'id'
       <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-5">
         {categories.map((c) => (
           <li key={c.slug}>
-            <Link to={`/category/${c.slug}`} className="group flex h-full items-start gap-4 rounded-2xl border border-stone-200 bg-white p-4 shadow-sm transition hover:border-brand-500 hover:shadow-md">
-              <img src={publicImage(c.image, '/api/public/hero-default.svg')} alt="" loading="lazy" className="size-16 shrink-0 rounded-xl bg-brand-100 object-cover" />
+            <Link
+              to={`/category/${c.slug}`}
+              className="group flex h-full items-start gap-4 rounded-2xl border border-stone-200 bg-white p-4 shadow-sm transition hover:border-brand-500 hover:shadow-md"
+            >
+              <img
+                src={publicImage(c.image, '/api/public/hero-default.svg')}
+                alt=""
+                loading="lazy"
+                className="size-16 shrink-0 rounded-xl bg-brand-100 object-cover"
+              />
               <span>
                 <span className="block font-semibold text-brand-900 group-hover:underline">{c.name}</span>
                 {c.description && <span className="mt-1 line-clamp-2 text-sm text-stone-600">{c.description}</span>}

@@ -31,7 +31,12 @@ export function FeaturedKitsCarousel({ kits }: { kits: CatalogProduct[] }) {
       <div ref={viewportRef} className="mt-6 overflow-hidden">
         <ul className="-ml-4 flex touch-pan-y">
           {kits.map((kit, i) => (
-            <li key={kit.id} className="min-w-0 shrink-0 grow-0 basis-4/5 pl-4 sm:basis-1/2 lg:basis-1/3 xl:basis-1/4" aria-roledescription="slide" aria-label={`${i + 1} of ${kits.length}`}>
+            <li
+              key={kit.id}
+              className="min-w-0 shrink-0 grow-0 basis-4/5 pl-4 sm:basis-1/2 lg:basis-1/3 xl:basis-1/4"
+              aria-roledescription="slide"
+              aria-label={`${i + 1} of ${kits.length}`}
+            >
               <ProductCard product={kit} className="h-full" />
             </li>
           ))}

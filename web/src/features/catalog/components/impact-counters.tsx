@@ -58,7 +58,10 @@ export function ImpactCounters() {
             <div
               key={label}
               style={{ transitionDelay: delay }}
-              className={cn('rounded-2xl bg-white/5 p-8 text-center ring-1 ring-white/10 transition-all duration-700', seen ? 'translate-y-0 opacity-100' : 'translate-y-4 opacity-0')}
+              className={cn(
+                'rounded-2xl bg-white/5 p-8 text-center ring-1 ring-white/10 transition-all duration-700',
+                seen ? 'translate-y-0 opacity-100' : 'translate-y-4 opacity-0',
+              )}
             >
               <Icon className="mx-auto size-8 text-brand-100" aria-hidden="true" />
               {isLoading ? (
@@ -71,7 +74,10 @@ export function ImpactCounters() {
           ))}
         </div>
         <p className="mt-10 text-center">
-          <Link to="/sustainability" className="inline-flex items-center gap-1 font-semibold text-white underline decoration-brand-500 decoration-2 underline-offset-4 hover:decoration-white">
+          <Link
+            to="/sustainability"
+            className="inline-flex items-center gap-1 font-semibold text-white underline decoration-brand-500 decoration-2 underline-offset-4 hover:decoration-white"
+          >
             See our full impact dashboard →
           </Link>
         </p>

@@ -1,7 +1,13 @@
 import { Badge } from '@/components/ui/badge';
 import type { CatalogProduct } from '../product-model';
 
-export function ProductBadges({ product, className }: { product: Pick<CatalogProduct, 'isStarterKit' | 'isBestseller' | 'isRefill' | 'isFragranceFree'>; className?: string }) {
+export function ProductBadges({
+  product,
+  className,
+}: {
+  product: Pick<CatalogProduct, 'isStarterKit' | 'isBestseller' | 'isRefill' | 'isFragranceFree'>;
+  className?: string;
+}) {
   const badges = [
     product.isStarterKit && { label: 'Starter Kit', variant: 'default' as const },
     product.isBestseller && { label: 'Bestseller', variant: 'accent' as const },

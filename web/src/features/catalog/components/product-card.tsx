@@ -23,9 +23,15 @@ export function ProductCard({ product, className }: { product: CatalogProduct; c
   return (
     <article
       data-testid="product-card"
-      className={cn('group relative flex flex-col overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm transition hover:-translate-y-0.5 hover:shadow-lg', className)}
+      className={cn(
+        'group relative flex flex-col overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm transition hover:-translate-y-0.5 hover:shadow-lg',
+        className,
+      )}
     >
-      <Link to={`/product/${product.slug}`} className="relative block aspect-square overflow-hidden bg-cream focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-500">
+      <Link
+        to={`/product/${product.slug}`}
+        className="relative block aspect-square overflow-hidden bg-cream focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-500"
+      >
         <img
           src={mainProductImage(product.images)}
           onError={(e) => showFallbackImage(e)}

@@ -12,7 +12,13 @@ export function ProductGallery({ images, name }: { images: readonly string[]; na
   return (
     <div>
       <div className="aspect-square overflow-hidden rounded-3xl bg-cream shadow-sm ring-1 ring-stone-200">
-        <img src={main} onError={(e) => showFallbackImage(e)} alt={name} className="size-full object-contain p-6" data-testid="product-main-image" />
+        <img
+          src={main}
+          onError={(e) => showFallbackImage(e)}
+          alt={name}
+          className="size-full object-contain p-6"
+          data-testid="product-main-image"
+        />
       </div>
       {thumbs.length > 1 && (
         <ul className="mt-4 grid grid-cols-4 gap-3" aria-label="Product images">

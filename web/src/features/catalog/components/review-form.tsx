@@ -28,7 +28,15 @@ function FieldError({ id, message }: { id: string; message?: string }) {
  * is supplied), optional title, comment of at least 10 characters. With an orderId the review is sent
  * as a verified-purchase review (the server checks the order).
  */
-export function ReviewForm({ productId, orderId, defaultEmail }: { productId: number; orderId?: string | null; defaultEmail?: string | null }) {
+export function ReviewForm({
+  productId,
+  orderId,
+  defaultEmail,
+}: {
+  productId: number;
+  orderId?: string | null;
+  defaultEmail?: string | null;
+}) {
   const queryClient = useQueryClient();
   const form = useForm<ReviewFormValues, unknown, Output>({
     resolver: zodResolver(reviewFormSchema),
@@ -50,7 +58,9 @@ export function ReviewForm({ productId, orderId, defaultEmail }: { productId: nu
     onSuccess: async () => {
       toast({
         title: 'Review submitted!',
-        description: orderId ? 'Thank you for your verified purchase review!' : 'Thank you for your feedback. Your review will appear shortly.',
+        description: orderId
+          ? 'Thank you for your verified purchase review!'
+          : 'Thank you for your feedback. Your review will appear shortly.',
       });
       reset({ ...reviewFormDefaults, customerEmail: defaultEmail ?? '' });
       await queryClient.invalidateQueries({ queryKey: reviewsQuery(productId).queryKey });
@@ -65,13 +75,21 @@ export function ReviewForm({ productId, orderId, defaultEmail }: { productId: nu
   });
 
   return (
-    <form onSubmit={handleSubmit((values) => submit.mutate(values))} noValidate className="space-y-5 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-stone-200" aria-labelledby="review-form-heading">
+    <form
+      onSubmit={handleSubmit((values) => submit.mutate(values))}
+      noValidate
+      className="space-y-5 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-stone-200"
+      aria-labelledby="review-form-heading"
+    >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 id="review-form-heading" className="text-lg font-semibold text-brand-900">
           Write a Review
         </h3>
         {orderId && (
-          <span className="inline-flex items-center gap-1 rounded-full bg-brand-100 px-3 py-1 text-xs font-semibold text-brand-900" data-testid="verified-purchase-label">
+          <span
+            className="inline-flex items-center gap-1 rounded-full bg-brand-100 px-3 py-1 text-xs font-semibold text-brand-900"
+            data-testid="verified-purchase-label"
+          >
             <BadgeCheck className="size-4" aria-hidden="true" /> Verified Purchase
           </span>
         )}
@@ -83,7 +101,13 @@ export function ReviewForm({ productId, orderId, defaultEmail }: { productId: nu
           control={control}
           name="rating"
           render={({ field }) => (
-            <div role="radiogroup" aria-label="Rating" aria-invalid={errors.rating ? true : undefined} aria-describedby={errors.rating ? 'rating-error' : undefined} className="mt-2 flex gap-1">
+            <div
+              role="radiogroup"
+              aria-label="Rating"
+              aria-invalid={errors.rating ? true : undefined}
+              aria-describedby={errors.rating ? 'rating-error' : undefined}
+              className="mt-2 flex gap-1"
+            >
               {[1, 2, 3, 4, 5].map((n) => (
                 <button
                   key={n}
@@ -94,7 +118,13 @@ export function ReviewForm({ productId, orderId, defaultEmail }: { productId: nu
                   onClick={() => field.onChange(n)}
                   className="rounded p-0.5 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
                 >
-                  <Star className={cn('size-7 transition', n <= (field.value ?? 0) ? 'fill-amber-400 text-amber-400' : 'fill-stone-100 text-stone-300 hover:text-amber-300')} aria-hidden="true" />
+                  <Star
+                    className={cn(
+                      'size-7 transition',
+                      n <= (field.value ?? 0) ? 'fill-amber-400 text-amber-400' : 'fill-stone-100 text-stone-300 hover:text-amber-300',
+                    )}
+                    aria-hidden="true"
+                  />
                 </button>
               ))}
             </div>
@@ -106,7 +136,13 @@ export function ReviewForm({ productId, orderId, defaultEmail }: { productId: nu
       <div className="grid gap-5 sm:grid-cols-2">
         <div className="space-y-2">
           <Label htmlFor="review-name">Name</Label>
-          <Input id="review-name" autoComplete="name" aria-invalid={errors.customerName ? true : undefined} aria-describedby={errors.customerName ? 'review-name-error' : undefined} {...register('customerName')} />
+          <Input
+            id="review-name"
+            autoComplete="name"
+            aria-invalid={errors.customerName ? true : undefined}
+            aria-describedby={errors.customerName ? 'review-name-error' : undefined}
+            {...register('customerName')}
+          />
           <FieldError id="review-name-error" message={errors.customerName?.message} />
         </div>
         <div className="space-y-2">
@@ -136,7 +172,13 @@ export function ReviewForm({ productId, orderId, defaultEmail }: { productId: nu
 
       <div className="space-y-2">
         <Label htmlFor="review-comment">Review</Label>
-        <Textarea id="review-comment" rows={4} aria-invalid={errors.comment ? true : undefined} aria-describedby={errors.comment ? 'review-comment-error' : undefined} {...register('comment')} />
+        <Textarea
+          id="review-comment"
+          rows={4}
+          aria-invalid={errors.comment ? true : undefined}
+          aria-describedby={errors.comment ? 'review-comment-error' : undefined}
+          {...register('comment')}
+        />
         <FieldError id="review-comment-error" message={errors.comment?.message} />
       </div>
 

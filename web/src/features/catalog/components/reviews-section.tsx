@@ -7,7 +7,19 @@ import { StarRating } from './star-rating';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
 
-export function ReviewsSection({ productId, reviews, isLoading, orderId, defaultEmail }: { productId: number; reviews: Review[]; isLoading: boolean; orderId?: string | null; defaultEmail?: string | null }) {
+export function ReviewsSection({
+  productId,
+  reviews,
+  isLoading,
+  orderId,
+  defaultEmail,
+}: {
+  productId: number;
+  reviews: Review[];
+  isLoading: boolean;
+  orderId?: string | null;
+  defaultEmail?: string | null;
+}) {
   const summary = reviewSummary(reviews);
   return (
     <div className="grid gap-8 lg:grid-cols-[20rem_1fr]">
@@ -23,7 +35,10 @@ export function ReviewsSection({ productId, reviews, isLoading, orderId, default
               <li key={stars} className="flex items-center gap-2 text-sm">
                 <span className="w-12 text-stone-700">{stars} star</span>
                 <span className="h-2 flex-1 overflow-hidden rounded-full bg-stone-200" role="presentation">
-                  <span className="block h-full rounded-full bg-amber-400" style={{ width: `${summary.total === 0 ? 0 : (count / summary.total) * 100}%` }} />
+                  <span
+                    className="block h-full rounded-full bg-amber-400"
+                    style={{ width: `${summary.total === 0 ? 0 : (count / summary.total) * 100}%` }}
+                  />
                 </span>
                 <span className="w-6 text-right tabular-nums text-stone-600">{count}</span>
               </li>
@@ -38,7 +53,9 @@ export function ReviewsSection({ productId, reviews, isLoading, orderId, default
             <Skeleton className="h-24 w-full" />
           </div>
         ) : reviews.length === 0 ? (
-          <p className="rounded-2xl bg-white p-6 text-stone-600 ring-1 ring-stone-200">No reviews yet. Be the first to share your experience!</p>
+          <p className="rounded-2xl bg-white p-6 text-stone-600 ring-1 ring-stone-200">
+            No reviews yet. Be the first to share your experience!
+          </p>
         ) : (
           <ul className="space-y-4" aria-label="Customer reviews">
             {reviews.map((r) => (

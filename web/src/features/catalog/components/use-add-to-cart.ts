@@ -9,7 +9,14 @@ export function useAddToCart() {
     const price = unitPriceCents(product, variant);
     if (!validPrice(price) || quantity < 1) return false;
     addItem(
-      { productId: product.id, variantSku: variant?.sku ?? null, name: cartLineName(product, variant), price, image: product.images[0], slug: product.slug },
+      {
+        productId: product.id,
+        variantSku: variant?.sku ?? null,
+        name: cartLineName(product, variant),
+        price,
+        image: product.images[0],
+        slug: product.slug,
+      },
       quantity,
     );
     if (options.toast) toast({ title: 'Added to cart', description: `${product.name} added to your cart.` });

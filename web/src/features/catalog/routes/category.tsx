@@ -16,9 +16,17 @@ import { toCatalogProduct } from '../product-model';
 import { productCountLabel } from '../shop-filter';
 
 const WHY = [
-  { Icon: ShieldCheck, title: 'Family-safe formulas', text: 'No bleach, ammonia, phosphates or synthetic dyes: safe around kids and pets.' },
+  {
+    Icon: ShieldCheck,
+    title: 'Family-safe formulas',
+    text: 'No bleach, ammonia, phosphates or synthetic dyes: safe around kids and pets.',
+  },
   { Icon: Sparkles, title: 'Probiotic power', text: 'Beneficial bacteria keep breaking down grime and odors long after you clean.' },
-  { Icon: Leaf, title: 'Plant-based and EWG-rated', text: 'Every ingredient is disclosed, with its safety rating on our ingredients page.' },
+  {
+    Icon: Leaf,
+    title: 'Plant-based and EWG-rated',
+    text: 'Every ingredient is disclosed, with its safety rating on our ingredients page.',
+  },
   { Icon: Recycle, title: 'Ocean-friendly', text: 'Biodegradable formulas and recyclable, refillable packaging.' },
 ];
 

@@ -9,7 +9,15 @@ import { usePageMeta } from '@/lib/use-page-meta';
 import { blogPostsQuery, categoriesQuery } from '../api';
 import { ImpactCounters } from '../components/impact-counters';
 import { StarRating } from '../components/star-rating';
-import { BUILT_IN_CATEGORIES, COMMUNITY_PHOTOS, COMMUNITY_PROFILE_URL, publicImage, SAMPLE_ARTICLES, TESTIMONIALS, TRUST_BADGES } from '../home-content';
+import {
+  BUILT_IN_CATEGORIES,
+  COMMUNITY_PHOTOS,
+  COMMUNITY_PROFILE_URL,
+  publicImage,
+  SAMPLE_ARTICLES,
+  TESTIMONIALS,
+  TRUST_BADGES,
+} from '../home-content';
 
 const dollars = (cents: number) => `$${cents / 100}`;
 
@@ -27,7 +35,10 @@ function SectionHeading({ id, eyebrow, title, children }: { id: string; eyebrow:
 
 function CategoryGrid() {
   const { data, isLoading } = useQuery(categoriesQuery);
-  const categories = (data && data.length > 0 ? data.filter((c) => c.slug !== 'starter-kits') : BUILT_IN_CATEGORIES).slice(0, LIMITS.homeCategories);
+  const categories = (data && data.length > 0 ? data.filter((c) => c.slug !== 'starter-kits') : BUILT_IN_CATEGORIES).slice(
+    0,
+    LIMITS.homeCategories,
+  );
   return (
     <section aria-labelledby="categories-heading" className="py-16 md:py-24">
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
@@ -43,9 +54,20 @@ function CategoryGrid() {
               ))
             : categories.map((c) => (
                 <li key={c.slug}>
-                  <Link to={`/shop/${c.slug}`} className="group relative block aspect-[4/5] overflow-hidden rounded-2xl bg-brand-100 shadow-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2">
-                    <img src={publicImage(c.image, '/api/public/hero-default.svg')} alt="" loading="lazy" className="absolute inset-0 size-full object-cover transition duration-500 group-hover:scale-105" />
-                    <div className="absolute inset-0 bg-gradient-to-t from-brand-900/85 via-brand-900/20 to-transparent" aria-hidden="true" />
+                  <Link
+                    to={`/shop/${c.slug}`}
+                    className="group relative block aspect-[4/5] overflow-hidden rounded-2xl bg-brand-100 shadow-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:ring-offset-2"
+                  >
+                    <img
+                      src={publicImage(c.image, '/api/public/hero-default.svg')}
+                      alt=""
+                      loading="lazy"
+                      className="absolute inset-0 size-full object-cover transition duration-500 group-hover:scale-105"
+                    />
+                    <div
+                      className="absolute inset-0 bg-gradient-to-t from-brand-900/85 via-brand-900/20 to-transparent"
+                      aria-hidden="true"
+                    />
                     <div className="absolute inset-x-0 bottom-0 p-4 text-white md:p-6">
                       <h3 className="text-lg font-bold md:text-2xl">{c.name}</h3>
                       <span className="mt-1 inline-block text-sm text-brand-100 group-hover:underline">Shop {c.name} →</span>
@@ -59,7 +81,12 @@ function CategoryGrid() {
   );
 }
 
-const BADGE_ICONS = { 'EWG Verified': BadgeCheck, 'EPA Safer Choice': ShieldCheck, 'Cruelty Free': Rabbit, 'Carbon Neutral': Leaf } as const;
+const BADGE_ICONS = {
+  'EWG Verified': BadgeCheck,
+  'EPA Safer Choice': ShieldCheck,
+  'Cruelty Free': Rabbit,
+  'Carbon Neutral': Leaf,
+} as const;
 
 function TrustAndTestimonials() {
   return (
@@ -119,7 +146,12 @@ function CommunityGrid() {
           {COMMUNITY_PHOTOS.map((photo) => (
             <li key={photo.id}>
               <figure className="group relative aspect-square overflow-hidden rounded-2xl bg-brand-100">
-                <img src={photo.image} alt={`${photo.username}: ${photo.caption}`} loading="lazy" className="size-full object-cover transition duration-500 group-hover:scale-105" />
+                <img
+                  src={photo.image}
+                  alt={`${photo.username}: ${photo.caption}`}
+                  loading="lazy"
+                  className="size-full object-cover transition duration-500 group-hover:scale-105"
+                />
                 <figcaption className="absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/70 to-transparent p-3 text-sm text-white">
                   <span className="block font-semibold">{photo.username}</span>
                   <span className="block text-white/85">{photo.caption}</span>
@@ -129,7 +161,12 @@ function CommunityGrid() {
           ))}
         </ul>
         <p className="mt-8 text-center">
-          <a href={COMMUNITY_PROFILE_URL} target="_blank" rel="noopener noreferrer" className="font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900">
+          <a
+            href={COMMUNITY_PROFILE_URL}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-900"
+          >
             Follow us on Instagram<span className="sr-only"> (opens in a new tab)</span>
           </a>
         </p>
@@ -167,8 +204,16 @@ function LatestArticles() {
             : posts.map((post, i) => (
                 <li key={post.slug} className={i === 2 ? 'md:hidden lg:block' : undefined} data-testid="journal-card">
                   <article className="group h-full overflow-hidden rounded-2xl bg-white shadow-sm ring-1 ring-stone-200 transition hover:shadow-lg">
-                    <Link to={`/journal/${post.slug}`} className="block focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-500">
-                      <img src={publicImage(post.image, '/api/public/hero-default.svg')} alt="" loading="lazy" className="aspect-[16/10] w-full object-cover" />
+                    <Link
+                      to={`/journal/${post.slug}`}
+                      className="block focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-500"
+                    >
+                      <img
+                        src={publicImage(post.image, '/api/public/hero-default.svg')}
+                        alt=""
+                        loading="lazy"
+                        className="aspect-[16/10] w-full object-cover"
+                      />
                       <div className="p-5">
                         <p className="text-xs font-semibold uppercase tracking-wider text-brand-700">
                           {post.category} · {post.readTime ?? LIMITS.blogFallbackReadTime} min read
@@ -212,10 +257,12 @@ export default function HomePage() {
       >
         <ul className="mt-8 flex flex-wrap gap-x-6 gap-y-2 text-sm text-white/90">
           <li className="flex items-center gap-2">
-            <Star className="size-4 fill-amber-300 text-amber-300" aria-hidden="true" /> {RATING_CLAIM.average}/5 from {RATING_CLAIM.count.toLocaleString('en-US')} reviews
+            <Star className="size-4 fill-amber-300 text-amber-300" aria-hidden="true" /> {RATING_CLAIM.average}/5 from{' '}
+            {RATING_CLAIM.count.toLocaleString('en-US')} reviews
           </li>
           <li className="flex items-center gap-2">
-            <Truck className="size-4" aria-hidden="true" /> Free shipping on orders of {dollars(STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS)} and over
+            <Truck className="size-4" aria-hidden="true" /> Free shipping on orders of {dollars(STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS)}{' '}
+            and over
           </li>
           <li className="flex items-center gap-2">
             <Sprout className="size-4" aria-hidden="true" /> {MONEY_BACK_GUARANTEE_DAYS}-day money-back guarantee

@@ -1,4 +1,13 @@
-import { LIMITS, SHIPPING_TIMES, SHOP, STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS, SUBSCRIBE_AND_SAVE_PERCENT, EXPRESS_SHIPPING_CENTS, TRUST_BADGE_FREE_SHIPPING_THRESHOLD_CENTS, MONEY_BACK_GUARANTEE_DAYS } from '@nh/shared/constants';
+import {
+  LIMITS,
+  SHIPPING_TIMES,
+  SHOP,
+  STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS,
+  SUBSCRIBE_AND_SAVE_PERCENT,
+  EXPRESS_SHIPPING_CENTS,
+  TRUST_BADGE_FREE_SHIPPING_THRESHOLD_CENTS,
+  MONEY_BACK_GUARANTEE_DAYS,
+} from '@nh/shared/constants';
 import { formatCents, percentOf } from '@nh/shared/money';
 import { useQuery } from '@tanstack/react-query';
 import { Check, Heart, Leaf, Minus, Package, Plus, Rabbit, RotateCcw, ShoppingBag, Truck } from 'lucide-react';
@@ -34,7 +43,11 @@ const dollars = (cents: number) => `$${(cents / 100).toFixed(cents % 100 === 0 ?
 
 function ProductSkeleton() {
   return (
-    <div className="mx-auto grid max-w-7xl gap-10 px-4 pb-16 pt-28 sm:px-6 md:grid-cols-2 lg:px-8" aria-busy="true" aria-label="Loading product">
+    <div
+      className="mx-auto grid max-w-7xl gap-10 px-4 pb-16 pt-28 sm:px-6 md:grid-cols-2 lg:px-8"
+      aria-busy="true"
+      aria-label="Loading product"
+    >
       <Skeleton className="aspect-square w-full rounded-3xl" />
       <div className="space-y-4">
         <Skeleton className="h-6 w-24" />
@@ -62,10 +75,20 @@ function List({ items }: { items: string[] }) {
 
 function KitContents({ product, all }: { product: CatalogProduct; all: CatalogProduct[] }) {
   const included = product.kitContents.map((slug) => ({ slug, product: all.find((p) => p.slug === slug) }));
-  const kitImage = resolveImageKey(product.images[0]) ?? included.map((i) => resolveImageKey(i.product?.images[0])).find(Boolean) ?? STARTER_KIT_DEFAULT_IMAGE;
+  const kitImage =
+    resolveImageKey(product.images[0]) ??
+    included.map((i) => resolveImageKey(i.product?.images[0])).find(Boolean) ??
+    STARTER_KIT_DEFAULT_IMAGE;
   return (
-    <section aria-labelledby="kit-heading" className="grid items-center gap-8 rounded-3xl bg-white p-6 shadow-sm ring-1 ring-stone-200 md:grid-cols-[16rem_1fr] md:p-10">
-      <img src={kitImage} alt={`${product.name} contents`} className="mx-auto aspect-square w-48 rounded-2xl bg-cream object-contain p-4 md:w-64" />
+    <section
+      aria-labelledby="kit-heading"
+      className="grid items-center gap-8 rounded-3xl bg-white p-6 shadow-sm ring-1 ring-stone-200 md:grid-cols-[16rem_1fr] md:p-10"
+    >
+      <img
+        src={kitImage}
+        alt={`${product.name} contents`}
+        className="mx-auto aspect-square w-48 rounded-2xl bg-cream object-contain p-4 md:w-64"
+      />
       <div>
         <Badge>Starter Kit</Badge>
         <h2 id="kit-heading" className="mt-3 text-2xl font-bold text-brand-900">
@@ -74,7 +97,11 @@ function KitContents({ product, all }: { product: CatalogProduct; all: CatalogPr
         <ul className="mt-4 grid gap-3 sm:grid-cols-2">
           {included.map(({ slug, product: item }) => (
             <li key={slug} className="flex items-center gap-3">
-              <img src={resolveImageKey(item?.images[0]) ?? STARTER_KIT_DEFAULT_IMAGE} alt="" className="size-12 rounded-lg bg-cream object-contain" />
+              <img
+                src={resolveImageKey(item?.images[0]) ?? STARTER_KIT_DEFAULT_IMAGE}
+                alt=""
+                className="size-12 rounded-lg bg-cream object-contain"
+              />
               {item ? (
                 <Link to={`/product/${item.slug}`} className="font-medium text-brand-900 hover:underline">
                   {item.name}
@@ -114,10 +141,20 @@ function ProductView({ product, all }: { product: CatalogProduct; all: CatalogPr
   const url = typeof window === 'undefined' ? `/product/${product.slug}` : `${window.location.origin}/product/${product.slug}`;
   const jsonLd = useMemo(() => jsonForScript(productJsonLd(product, reviewList, window.location.origin)), [product, reviewList]);
 
-  usePageMeta({ title: `${product.name} | ${SHOP.name}`, description: product.shortDescription ?? product.description ?? undefined, canonical: `/product/${product.slug}` });
+  usePageMeta({
+    title: `${product.name} | ${SHOP.name}`,
+    description: product.shortDescription ?? product.description ?? undefined,
+    canonical: `/product/${product.slug}`,
+  });
 
   const onWishlist = () => {
-    const added = wishlist.toggle({ id: product.id, name: product.name, slug: product.slug, image: product.images[0] ?? null, price: price ?? null });
+    const added = wishlist.toggle({
+      id: product.id,
+      name: product.name,
+      slug: product.slug,
+      image: product.images[0] ?? null,
+      price: price ?? null,
+    });
     toast({ title: added ? 'Added to wishlist' : 'Removed from wishlist', description: product.name });
   };
 
@@ -155,11 +192,17 @@ function ProductView({ product, all }: { product: CatalogProduct; all: CatalogPr
               <span className="text-3xl font-bold text-stone-900" data-testid="product-price">
                 {purchasable ? formatCents(price) : 'Price TBA'}
               </span>
-              {purchasable && compareAt !== null && compareAt > price && <span className="text-lg text-stone-400 line-through">{formatCents(compareAt)}</span>}
+              {purchasable && compareAt !== null && compareAt > price && (
+                <span className="text-lg text-stone-400 line-through">{formatCents(compareAt)}</span>
+              )}
             </div>
             {subscriptionPrice !== null && (
-              <p className="mt-2 inline-flex items-center gap-2 rounded-full bg-brand-100 px-3 py-1 text-sm text-brand-900" data-testid="subscription-price">
-                <RotateCcw className="size-4" aria-hidden="true" /> Subscribe &amp; Save: <strong>{formatCents(subscriptionPrice)}</strong> ({SUBSCRIBE_AND_SAVE_PERCENT}% off)
+              <p
+                className="mt-2 inline-flex items-center gap-2 rounded-full bg-brand-100 px-3 py-1 text-sm text-brand-900"
+                data-testid="subscription-price"
+              >
+                <RotateCcw className="size-4" aria-hidden="true" /> Subscribe &amp; Save: <strong>{formatCents(subscriptionPrice)}</strong>{' '}
+                ({SUBSCRIBE_AND_SAVE_PERCENT}% off)
               </p>
             )}
             {product.shortDescription && <p className="mt-5 text-lg leading-relaxed text-stone-700">{product.shortDescription}</p>}
@@ -197,7 +240,13 @@ function ProductView({ product, all }: { product: CatalogProduct; all: CatalogPr
               )}
               <div className="flex flex-wrap items-center gap-3">
                 <div className="flex items-center rounded-full border border-stone-300 bg-white" role="group" aria-label="Quantity">
-                  <Button variant="ghost" size="icon" aria-label="Decrease quantity" disabled={quantity <= 1} onClick={() => setQuantity((q) => Math.max(1, q - 1))}>
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    aria-label="Decrease quantity"
+                    disabled={quantity <= 1}
+                    onClick={() => setQuantity((q) => Math.max(1, q - 1))}
+                  >
                     <Minus aria-hidden="true" />
                   </Button>
                   <span className="w-10 text-center font-semibold tabular-nums" aria-live="polite" data-testid="quantity">
@@ -218,8 +267,15 @@ function ProductView({ product, all }: { product: CatalogProduct; all: CatalogPr
                 )}
               </div>
               <div className="flex flex-wrap gap-3">
-                <Button variant="outline" size="lg" className={cn('flex-1 px-4', inWishlist && 'border-rose-300 text-rose-700')} aria-pressed={inWishlist} onClick={onWishlist}>
-                  <Heart className={cn(inWishlist && 'fill-rose-500 text-rose-500')} aria-hidden="true" /> {inWishlist ? 'In Wishlist' : 'Add to Wishlist'}
+                <Button
+                  variant="outline"
+                  size="lg"
+                  className={cn('flex-1 px-4', inWishlist && 'border-rose-300 text-rose-700')}
+                  aria-pressed={inWishlist}
+                  onClick={onWishlist}
+                >
+                  <Heart className={cn(inWishlist && 'fill-rose-500 text-rose-500')} aria-hidden="true" />{' '}
+                  {inWishlist ? 'In Wishlist' : 'Add to Wishlist'}
                 </Button>
                 <ShareMenu title={product.name} url={url} />
               </div>
@@ -230,7 +286,8 @@ function ProductView({ product, all }: { product: CatalogProduct; all: CatalogPr
                 <RotateCcw className="size-4 text-brand-700" aria-hidden="true" /> {MONEY_BACK_GUARANTEE_DAYS}-Day Guarantee
               </li>
               <li className="flex items-center gap-2">
-                <Truck className="size-4 text-brand-700" aria-hidden="true" /> Free Shipping on orders over {dollars(TRUST_BADGE_FREE_SHIPPING_THRESHOLD_CENTS)}
+                <Truck className="size-4 text-brand-700" aria-hidden="true" /> Free Shipping on orders over{' '}
+                {dollars(TRUST_BADGE_FREE_SHIPPING_THRESHOLD_CENTS)}
               </li>
               <li className="flex items-center gap-2">
                 <Leaf className="size-4 text-brand-700" aria-hidden="true" /> 100% Natural
@@ -255,7 +312,10 @@ function ProductView({ product, all }: { product: CatalogProduct; all: CatalogPr
             <TabsTrigger value="reviews">Reviews ({reviewList.length})</TabsTrigger>
             <TabsTrigger value="shipping">Shipping</TabsTrigger>
           </TabsList>
-          <TabsContent value="description" className="rounded-2xl bg-white p-6 leading-relaxed text-stone-700 shadow-sm ring-1 ring-stone-200 md:p-8">
+          <TabsContent
+            value="description"
+            className="rounded-2xl bg-white p-6 leading-relaxed text-stone-700 shadow-sm ring-1 ring-stone-200 md:p-8"
+          >
             <div className="grid gap-8 md:grid-cols-2">
               <div className="space-y-4">
                 {product.description && <p>{product.description}</p>}
@@ -299,20 +359,28 @@ function ProductView({ product, all }: { product: CatalogProduct; all: CatalogPr
             </p>
           </TabsContent>
           <TabsContent value="reviews">
-            <ReviewsSection productId={product.id} reviews={reviewList} isLoading={reviews.isLoading} orderId={orderId} defaultEmail={user?.email} />
+            <ReviewsSection
+              productId={product.id}
+              reviews={reviewList}
+              isLoading={reviews.isLoading}
+              orderId={orderId}
+              defaultEmail={user?.email}
+            />
           </TabsContent>
           <TabsContent value="shipping" className="rounded-2xl bg-white p-6 text-stone-700 shadow-sm ring-1 ring-stone-200 md:p-8">
             <ul className="space-y-4">
               <li className="flex gap-3">
                 <Truck className="mt-0.5 size-5 text-brand-700" aria-hidden="true" />
                 <span>
-                  <strong className="text-brand-900">Standard Shipping</strong>: {SHIPPING_TIMES.standard}, free on orders of {dollars(STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS)} or more
+                  <strong className="text-brand-900">Standard Shipping</strong>: {SHIPPING_TIMES.standard}, free on orders of{' '}
+                  {dollars(STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS)} or more
                 </span>
               </li>
               <li className="flex gap-3">
                 <Package className="mt-0.5 size-5 text-brand-700" aria-hidden="true" />
                 <span>
-                  <strong className="text-brand-900">Express Shipping</strong>: {SHIPPING_TIMES.express} at {formatCents(EXPRESS_SHIPPING_CENTS)}
+                  <strong className="text-brand-900">Express Shipping</strong>: {SHIPPING_TIMES.express} at{' '}
+                  {formatCents(EXPRESS_SHIPPING_CENTS)}
                 </span>
               </li>
             </ul>

@@ -13,7 +13,15 @@ import { ShopByCategory } from '../components/category-grid';
 import { FeaturedKitsCarousel } from '../components/featured-kits-carousel';
 import { ProductCard, ProductCardSkeleton } from '../components/product-card';
 import { SustainabilityCta } from '../components/sustainability-cta';
-import { emptyStateText, filterLabel, filterShopProducts, normalizeShopProducts, productCountLabel, resolveShopFilter, shopPageMeta } from '../shop-filter';
+import {
+  emptyStateText,
+  filterLabel,
+  filterShopProducts,
+  normalizeShopProducts,
+  productCountLabel,
+  resolveShopFilter,
+  shopPageMeta,
+} from '../shop-filter';
 
 export function ShopSkeleton() {
   return (
@@ -53,7 +61,12 @@ export default function ShopPage() {
     // The 'Starter Kits' button already covers the kit category.
     ...categoryList
       .filter((c) => c.slug !== 'starter-kits')
-      .map((c) => ({ key: c.slug, label: c.name, to: `/shop?filter=${encodeURIComponent(c.slug)}`, active: filter.kind === 'category' && filter.slug === c.slug })),
+      .map((c) => ({
+        key: c.slug,
+        label: c.name,
+        to: `/shop?filter=${encodeURIComponent(c.slug)}`,
+        active: filter.kind === 'category' && filter.slug === c.slug,
+      })),
   ];
 
   return (
@@ -70,7 +83,9 @@ export default function ShopPage() {
       />
       <div className="mx-auto max-w-7xl space-y-14 px-4 py-10 sm:px-6 lg:px-8">
         <div>
-          <Breadcrumb items={[{ label: 'Home', to: '/' }, { label: 'Shop', to: '/shop' }, { label: filter.kind === 'all' ? 'All Products' : label }]} />
+          <Breadcrumb
+            items={[{ label: 'Home', to: '/' }, { label: 'Shop', to: '/shop' }, { label: filter.kind === 'all' ? 'All Products' : label }]}
+          />
           <div className="mt-4 flex flex-wrap items-baseline justify-between gap-2">
             <h1 className="text-3xl font-bold tracking-tight text-brand-900 md:text-4xl">{label}</h1>
             <p className="text-stone-600" data-testid="product-count">
