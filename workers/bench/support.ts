@@ -17,7 +17,9 @@ export async function benchDatabase(name: string): Promise<string> {
 
 /** `node --import tsx workers/src/main.ts` with `env`; resolves once it logged "workers started". */
 export async function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/src/main.ts'], {
+  // BENCH_WORKER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to profile the worker.
+  const extra = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...extra, '--import', 'tsx', 'workers/src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

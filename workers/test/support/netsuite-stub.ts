@@ -41,6 +41,7 @@ function errorBody(status: number, title: string, detail: string, code: string) 
 
 export class NetSuiteStub {
   readonly records = new Map<string, StubRecord>();
+  private readonly byExternalId = new Map<string, string>();
   readonly requests: Array<{ method: string; path: string; status: number }> = [];
   concurrencyLimit: number;
   delayMs: number;
@@ -105,7 +106,8 @@ export class NetSuiteStub {
   }
 
   find(type: string, externalId: string): StubRecord | undefined {
-    return [...this.records.values()].find((r) => r.type === type && r.externalId === externalId);
+    const id = this.byExternalId.get(`${type}/${externalId}`);
+    return id === undefined ? undefined : this.records.get(`${type}/${id}`);
   }
 
   async start(port = 0): Promise<this> {
@@ -228,6 +230,7 @@ export class NetSuiteStub {
     if (!record) {
       record = { id: String(this.nextId++), externalId: externalId ?? (typeof body.externalId === 'string' ? body.externalId : null), type, body, writes: 0 };
       this.records.set(`${type}/${record.id}`, record);
+      if (record.externalId) this.byExternalId.set(`${type}/${record.externalId}`, record.id);
     } else {
       record.body = { ...record.body, ...body };
     }
