@@ -1,6 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
+import { ADMIN_MESSAGES, ADMIN_TOKEN_TTL_MS } from '@nh/shared/contracts/admin';
 import type { AppContext } from '../context';
 import { HttpError } from './errors';
 
@@ -11,23 +12,89 @@ export function adminPasswordMatches(expected: string, given: unknown): boolean 
   return typeof given === 'string' && given.length > 0 && timingSafeEqual(digest(expected), digest(given));
 }
 
+// ---------------------------------------------------------------- admin tokens
+/*
+ * The SPA never stores the admin password: verify-password answers an opaque token
+ * `nha1.<expiry ms>.<HMAC-SHA256(expiry)>`, which admin calls may send in place of the password.
+ * The key is derived from ADMIN_PASSWORD and SESSION_SECRET, so changing either revokes every token.
+ */
+const TOKEN_PREFIX = 'nha1';
+
+const tokenKey = (ctx: AppContext) =>
+  createHmac('sha256', ctx.config.SESSION_SECRET).update(`admin-token:${ctx.config.ADMIN_PASSWORD}`, 'utf8').digest();
+
+const sign = (ctx: AppContext, expiresAt: number) => createHmac('sha256', tokenKey(ctx)).update(`${TOKEN_PREFIX}.${expiresAt}`).digest('base64url');
+
+export interface AdminToken {
+  token: string;
+  expiresAt: Date;
+}
+
+/** A token valid for ADMIN_TOKEN_TTL_MS (12 hours) from `now`. */
+export function issueAdminToken(ctx: AppContext, now = Date.now()): AdminToken {
+  const expiresAt = now + ADMIN_TOKEN_TTL_MS;
+  return { token: `${TOKEN_PREFIX}.${expiresAt}.${sign(ctx, expiresAt)}`, expiresAt: new Date(expiresAt) };
+}
+
+/** The expiry of a genuine, unexpired token; null for anything else. */
+export function verifyAdminToken(ctx: AppContext, given: unknown, now = Date.now()): Date | null {
+  if (typeof given !== 'string' || given.length > 200) return null;
+  const [prefix, expiry, mac, ...rest] = given.split('.');
+  if (prefix !== TOKEN_PREFIX || !expiry || !mac || rest.length > 0 || !/^\d{1,15}$/.test(expiry)) return null;
+  const expiresAt = Number(expiry);
+  const expected = Buffer.from(sign(ctx, expiresAt));
+  const actual = Buffer.from(mac);
+  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
+  return expiresAt > now ? new Date(expiresAt) : null;
+}
+
+export type AdminCredential = { kind: 'password' } | { kind: 'token'; expiresAt: Date };
+
+/** What the `password` field of an admin call proves: the real password, a valid token, or nothing. */
+export function checkAdminCredential(ctx: AppContext, given: unknown): AdminCredential | null {
+  if (adminPasswordMatches(ctx.config.ADMIN_PASSWORD, given)) return { kind: 'password' };
+  const expiresAt = verifyAdminToken(ctx, given);
+  return expiresAt ? { kind: 'token', expiresAt } : null;
+}
+
+// ---------------------------------------------------------------- the guard
+// One failure budget per running app (every admin router shares it), so an attacker cannot multiply
+// the allowance by spreading guesses over several admin endpoints.
+const limiters = new WeakMap<AppContext, RequestHandler>();
+
+export function adminFailureLimiter(ctx: AppContext): RequestHandler {
+  let limiter = limiters.get(ctx);
+  if (!limiter) {
+    limiter = rateLimit({
+      windowMs: 15 * 60 * 1000,
+      limit: 10,
+      skipSuccessfulRequests: true,
+      // Only a refused credential counts: a 400 or 404 after a good password is not a guess.
+      requestWasSuccessful: (_req, res) => res.locals.adminAuthenticated === true,
+      standardHeaders: 'draft-7',
+      legacyHeaders: false,
+      handler: (_req, _res, next) => next(new HttpError(429, ADMIN_MESSAGES.tooManyAttempts)),
+    });
+    limiters.set(ctx, limiter);
+  }
+  return limiter;
+}
+
 /**
- * Admin calls carry the shared admin password in the JSON body (`password`), as the spec's admin calls
- * do. Failures are rate-limited per client address: 10 wrong passwords per 15 minutes.
+ * Admin calls carry the shared admin password, or an admin token from verify-password, in the JSON body
+ * (`password`), as the spec's admin calls do. Failures are rate-limited per client address: 10 wrong
+ * credentials per 15 minutes across all admin endpoints.
  */
 export function requireAdmin(ctx: AppContext): RequestHandler[] {
-  const limiter = rateLimit({
-    windowMs: 15 * 60 * 1000,
-    limit: 10,
-    skipSuccessfulRequests: true,
-    standardHeaders: 'draft-7',
-    legacyHeaders: false,
-    handler: (_req, _res, next) => next(new HttpError(429, 'Too many wrong admin passwords. Try again in 15 minutes.')),
-  });
-  const check: RequestHandler = (req, _res, next) => {
+  const check: RequestHandler = (req, res, next) => {
     const body = (req.body ?? {}) as { password?: unknown };
-    if (adminPasswordMatches(ctx.config.ADMIN_PASSWORD, body.password)) return next();
-    next(new HttpError(401, 'Invalid password'));
+    const credential = checkAdminCredential(ctx, body.password);
+    if (credential) {
+      res.locals.adminAuthenticated = true;
+      res.locals.adminCredential = credential;
+      return next();
+    }
+    next(new HttpError(401, ADMIN_MESSAGES.invalidPassword));
   };
-  return [limiter, check];
+  return [adminFailureLimiter(ctx), check];
 }

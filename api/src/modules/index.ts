@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import type { AppContext } from '../context';
 import { adminExportRoutes } from './admin-exports/routes';
+import { adminRoutes } from './admin/routes';
 import { adminSyncRoutes } from './admin-sync/routes';
 import { authRoutes } from './auth';
 import { catalogRoutes } from './catalog';
@@ -17,6 +18,8 @@ export const apiModules: Array<(ctx: AppContext) => Router> = [
   // Before any /admin/orders/:id route, so /admin/orders/export is never read as an order id.
   adminExportRoutes,
   adminSyncRoutes,
+  // Admin promo codes, products, orders (its /admin/orders/:id routes come after the export routes above).
+  adminRoutes,
   catalogRoutes,
   reviewRoutes,
   newsletterRoutes,

@@ -1,0 +1,136 @@
+/** Admin orders of one store: list (search, status filter, pages), detail, fulfilment update. */
+import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { centsToDecimal, parseCents } from '@nh/shared';
+import { tables } from '@nh/shared/server';
+import { ADMIN_MESSAGES, type AdminOrder, type AdminOrderSummary, type OrderStatus } from '@nh/shared/contracts/admin';
+import type { AppContext } from '../../context';
+import { notFound } from '../../lib/errors';
+
+const { orders } = tables;
+type OrderRow = typeof orders.$inferSelect;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ID_PREFIX = /^[0-9a-f-]{1,36}$/i;
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export interface OrderListQuery {
+  storeCode: string;
+  search?: string;
+  status?: OrderStatus;
+  limit: number;
+  offset: number;
+}
+
+const summaryColumns = {
+  id: orders.id,
+  customerName: orders.customerName,
+  customerEmail: orders.customerEmail,
+  total: orders.total,
+  status: orders.status,
+  createdAt: orders.createdAt,
+  trackingNumber: orders.trackingNumber,
+  carrier: orders.carrier,
+  netsuiteSyncStatus: orders.netsuiteSyncStatus,
+};
+
+function listFilter(query: OrderListQuery): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [eq(orders.storeCode, query.storeCode)];
+  if (query.status) conditions.push(eq(orders.status, query.status));
+  if (query.search) {
+    const like = `%${escapeLike(query.search)}%`;
+    conditions.push(
+      or(
+        ilike(orders.customerName, like),
+        ilike(orders.customerEmail, like),
+        ID_PREFIX.test(query.search) ? sql`${orders.id}::text like ${`${escapeLike(query.search.toLowerCase())}%`}` : undefined,
+      ),
+    );
+  }
+  return and(...conditions);
+}
+
+/** One page of a store's orders, newest first, and how many match in all. */
+export async function listOrders(ctx: AppContext, query: OrderListQuery): Promise<{ orders: AdminOrderSummary[]; total: number }> {
+  const where = listFilter(query);
+  const [rows, [counted]] = await Promise.all([
+    ctx.db.select(summaryColumns).from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).limit(query.limit).offset(query.offset),
+    ctx.db.select({ n: count() }).from(orders).where(where),
+  ]);
+  return {
+    orders: rows.map((r) => ({ ...r, total: centsToDecimal(r.total), createdAt: r.createdAt.toISOString() })),
+    total: counted?.n ?? 0,
+  };
+}
+
+function toAdminOrder(row: OrderRow): AdminOrder {
+  return {
+    id: row.id,
+    storeCode: row.storeCode,
+    customerName: row.customerName,
+    customerEmail: row.customerEmail,
+    customerPhone: row.customerPhone,
+    shippingAddress: row.shippingAddress,
+    billingAddress: row.billingAddress,
+    // Line snapshots are JSON written at checkout; read defensively (older rows may lack fields).
+    items: (Array.isArray(row.items) ? row.items : []).map((item) => ({
+      productId: typeof item.productId === 'number' ? item.productId : null,
+      productName: typeof item.productName === 'string' ? item.productName : null,
+      quantity: Number.isInteger(item.quantity) ? item.quantity : 0,
+      price: centsToDecimal(parseCents(item.price) ?? 0),
+      sku: item.sku ?? null,
+      variantSku: item.variantSku ?? null,
+    })),
+    subtotal: centsToDecimal(row.subtotal),
+    discount: centsToDecimal(row.discount),
+    shipping: centsToDecimal(row.shipping),
+    tax: centsToDecimal(row.tax),
+    total: centsToDecimal(row.total),
+    promoCode: row.promoCode,
+    status: row.status,
+    trackingNumber: row.trackingNumber,
+    carrier: row.carrier,
+    deliveredDate: row.deliveredDate?.toISOString() ?? null,
+    customerNotes: row.customerNotes,
+    paymentTransactionId: row.paymentTransactionId,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    netsuiteSyncStatus: row.netsuiteSyncStatus,
+    netsuiteSyncError: row.netsuiteSyncError,
+  };
+}
+
+const byId = (storeCode: string, id: string) => and(eq(orders.id, id), eq(orders.storeCode, storeCode));
+
+export async function getOrder(ctx: AppContext, storeCode: string, id: string): Promise<AdminOrder> {
+  if (!UUID.test(id)) throw notFound(ADMIN_MESSAGES.orderNotFound);
+  const [row] = await ctx.db.select().from(orders).where(byId(storeCode, id));
+  if (!row) throw notFound(ADMIN_MESSAGES.orderNotFound);
+  return toAdminOrder(row);
+}
+
+export interface OrderUpdate {
+  trackingNumber?: string | null;
+  carrier?: string | null;
+  status?: OrderStatus;
+}
+
+/**
+ * Fulfilment update. deliveredDate is stamped when the status becomes delivered (kept if it already
+ * was) and cleared when it moves away from delivered; updatedAt always moves. One statement, so the
+ * "was it already delivered" decision reads the row it writes.
+ */
+export async function updateOrder(ctx: AppContext, storeCode: string, id: string, update: OrderUpdate): Promise<AdminOrder> {
+  if (!UUID.test(id)) throw notFound(ADMIN_MESSAGES.orderNotFound);
+  const set: PgUpdateSetSource<typeof orders> = { updatedAt: sql`now()` };
+  if (update.trackingNumber !== undefined) set.trackingNumber = update.trackingNumber;
+  if (update.carrier !== undefined) set.carrier = update.carrier;
+  if (update.status !== undefined) {
+    set.status = update.status;
+    set.deliveredDate =
+      update.status === 'delivered' ? sql`case when ${orders.status} = 'delivered' and ${orders.deliveredDate} is not null then ${orders.deliveredDate} else now() end` : null;
+  }
+  const [row] = await ctx.db.update(orders).set(set).where(byId(storeCode, id)).returning();
+  if (!row) throw notFound(ADMIN_MESSAGES.orderNotFound);
+  return toAdminOrder(row);
+}

@@ -1,0 +1,129 @@
+/**
+ * Admin catalogue writes. Every write clears this process's catalogue cache so the storefront shows the
+ * change at once. Products are serialised with the catalogue's own serializer (one admin/public shape).
+ */
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { tables } from '@nh/shared/server';
+import type { Product } from '@nh/shared/contracts/catalog';
+import { ADMIN_MESSAGES, type CreateProductFields, type UpdateProductFields } from '@nh/shared/contracts/admin';
+import type { AppContext } from '../../context';
+import { badRequest, conflict, notFound } from '../../lib/errors';
+import { invalidateCatalogCache } from '../catalog';
+import { toProduct } from '../catalog/serialize';
+import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from './db-errors';
+
+const { products, categories } = tables;
+const categoryRef = { id: categories.id, name: categories.name, slug: categories.slug };
+type Tx = Parameters<Parameters<AppContext['db']['transaction']>[0]>[0];
+type ProductFields = Omit<UpdateProductFields, 'password'>;
+
+/** Every product, inactive ones included, by name. */
+export async function listAllProducts(ctx: AppContext): Promise<Product[]> {
+  const rows = await ctx.db
+    .select({ product: products, category: categoryRef })
+    .from(products)
+    .leftJoin(categories, eq(products.categoryId, categories.id))
+    .orderBy(asc(products.name), asc(products.id));
+  return rows.map((r) => toProduct(r.product, r.category));
+}
+
+async function loadProduct(db: AppContext['db'] | Tx, id: number): Promise<Product> {
+  const [row] = await db
+    .select({ product: products, category: categoryRef })
+    .from(products)
+    .leftJoin(categories, eq(products.categoryId, categories.id))
+    .where(eq(products.id, id));
+  if (!row) throw notFound(ADMIN_MESSAGES.productNotFound);
+  return toProduct(row.product, row.category);
+}
+
+/** Kit contents must name other existing products. */
+async function checkKitContents(tx: Tx, slug: string, kitContents: string[] | undefined): Promise<void> {
+  if (!kitContents?.length) return;
+  if (kitContents.includes(slug)) throw badRequest(ADMIN_MESSAGES.kitContainsItself, { fields: { kitContents: ADMIN_MESSAGES.kitContainsItself } });
+  const found = await tx.select({ slug: products.slug }).from(products).where(inArray(products.slug, kitContents));
+  const known = new Set(found.map((r) => r.slug));
+  const missing = kitContents.filter((s) => !known.has(s));
+  if (missing.length) throw badRequest(ADMIN_MESSAGES.kitContentMissing, { fields: { kitContents: ADMIN_MESSAGES.kitContentMissing }, missing });
+}
+
+async function checkCategory(tx: Tx, categoryId: number | null | undefined): Promise<void> {
+  if (categoryId === undefined || categoryId === null) return;
+  const [row] = await tx.select({ id: categories.id }).from(categories).where(eq(categories.id, categoryId));
+  if (!row) throw badRequest(ADMIN_MESSAGES.categoryMissing, { fields: { categoryId: ADMIN_MESSAGES.categoryMissing } });
+}
+
+/** The table's values from parsed fields; `isStarterKit` follows kitContents when not given. */
+function toValues(fields: ProductFields) {
+  const values = { ...fields, updatedAt: new Date() };
+  if (values.isStarterKit === undefined && values.kitContents !== undefined) values.isStarterKit = values.kitContents.length > 0;
+  return values;
+}
+
+function mapWriteError(error: unknown): never {
+  const code = pgErrorCode(error);
+  if (code === UNIQUE_VIOLATION) throw conflict(ADMIN_MESSAGES.slugTaken, { fields: { slug: ADMIN_MESSAGES.slugTaken } });
+  if (code === FOREIGN_KEY_VIOLATION) throw badRequest(ADMIN_MESSAGES.categoryMissing, { fields: { categoryId: ADMIN_MESSAGES.categoryMissing } });
+  throw error;
+}
+
+export async function createProduct(ctx: AppContext, input: Omit<CreateProductFields, 'password'>): Promise<Product> {
+  try {
+    const product = await ctx.db.transaction(async (tx) => {
+      await checkCategory(tx, input.categoryId);
+      await checkKitContents(tx, input.slug, input.kitContents);
+      const [row] = await tx.insert(products).values(toValues(input) as typeof products.$inferInsert).returning({ id: products.id });
+      return loadProduct(tx, row!.id);
+    });
+    invalidateCatalogCache(ctx);
+    return product;
+  } catch (error) {
+    return mapWriteError(error);
+  }
+}
+
+/** Updates the fields sent. A renamed slug is renamed in every kit that lists it, in the same transaction. */
+export async function updateProduct(ctx: AppContext, id: number, input: ProductFields): Promise<Product> {
+  try {
+    const product = await ctx.db.transaction(async (tx) => {
+      const [current] = await tx.select({ slug: products.slug }).from(products).where(eq(products.id, id)).for('update');
+      if (!current) throw notFound(ADMIN_MESSAGES.productNotFound);
+      const slug = input.slug ?? current.slug;
+      await checkCategory(tx, input.categoryId);
+      await checkKitContents(tx, slug, input.kitContents);
+      await tx.update(products).set(toValues(input)).where(eq(products.id, id));
+      if (slug !== current.slug) {
+        await tx
+          .update(products)
+          .set({ kitContents: sql`array_replace(${products.kitContents}, ${current.slug}, ${slug})` })
+          .where(and(ne(products.id, id), sql`${current.slug} = any(${products.kitContents})`));
+      }
+      return loadProduct(tx, id);
+    });
+    invalidateCatalogCache(ctx);
+    return product;
+  } catch (error) {
+    return mapWriteError(error);
+  }
+}
+
+/**
+ * Deletes a product. Orders keep their own line snapshots (name, price, SKU), so they are unaffected;
+ * the product's reviews go with it (cascade). A product still listed in a starter kit is refused (409),
+ * so no kit silently loses an item.
+ */
+export async function deleteProduct(ctx: AppContext, id: number): Promise<{ id: number; slug: string }> {
+  const deleted = await ctx.db.transaction(async (tx) => {
+    const [current] = await tx.select({ slug: products.slug }).from(products).where(eq(products.id, id)).for('update');
+    if (!current) throw notFound(ADMIN_MESSAGES.productNotFound);
+    const kits = await tx
+      .select({ slug: products.slug })
+      .from(products)
+      .where(and(ne(products.id, id), sql`${current.slug} = any(${products.kitContents})`));
+    if (kits.length) throw conflict(ADMIN_MESSAGES.productInKit, { kits: kits.map((k) => k.slug) });
+    await tx.delete(products).where(eq(products.id, id));
+    return { id, slug: current.slug };
+  });
+  invalidateCatalogCache(ctx);
+  return deleted;
+}

@@ -1,0 +1,323 @@
+/**
+ * Admin API contracts (promo codes, products, orders, password check). Every admin call carries the
+ * shared admin password — or the admin token that POST /api/admin/verify-password answers — in the
+ * `password` field of its JSON body. Order calls also carry the store code.
+ */
+import { z } from 'zod';
+import { CARRIERS, LIMITS, STORE_CODE, STORE_CODE_MAX_LENGTH } from '../constants';
+import { centsToDecimal, toCents } from '../money';
+import { DISCOUNT_TYPES } from '../pricing';
+import { PRODUCT_STATUSES } from './catalog';
+
+/** Server answers (`message` of a 4xx) and the admin screens' toasts, exactly as the spec quotes them. */
+export const ADMIN_MESSAGES = {
+  invalidPassword: 'Invalid password',
+  tooManyAttempts: 'Too many wrong admin passwords. Try again in 15 minutes.',
+  passwordRequired: 'Please enter the admin password',
+  storeCode: 'Please enter a valid store code.',
+  promoExists: 'A promo code with this code already exists',
+  promoNotFound: 'Promo code not found',
+  promoCodeRequired: 'Please enter a promo code',
+  promoCodeTooLong: `Promo code must be at most ${LIMITS.promoCodeMaxLength} characters`,
+  discountType: 'Discount type must be percentage or fixed',
+  discountValueRequired: 'Please enter a discount value',
+  discountValueInteger: 'Discount value must be a whole number',
+  percentageRange: 'A percentage discount must be between 1 and 100',
+  fixedRange: 'A fixed discount must be at least 1 dollar',
+  fixedTooLarge: 'A fixed discount must be at most 10000 dollars',
+  productNotFound: 'Product not found',
+  productIdInvalid: 'Product id must be a positive whole number',
+  nameRequired: 'Product name is required',
+  slugRequired: 'Slug is required',
+  slugFormat: 'Slug must be lowercase letters, numbers and hyphens (e.g. "surfy-all-purpose-cleaner")',
+  slugTaken: 'A product with this slug already exists',
+  priceRequired: 'Price is required',
+  priceFormat: 'Price must be an amount of at least 0.00 with at most 2 decimals',
+  compareAtPriceFormat: 'Compare-at price must be an amount of at least 0.00 with at most 2 decimals',
+  categoryRequired: 'Category is required',
+  categoryMissing: 'The chosen category does not exist',
+  inventoryFormat: 'Inventory must be a whole number of at least 0',
+  weightFormat: 'Weight must be an amount of ounces of at least 0.00 with at most 2 decimals',
+  caseCountFormat: 'Case count must be a whole number of at least 0',
+  statusFormat: 'Status must be active, inactive or out of stock',
+  imageName: 'Images must be file names such as "surfy.svg"',
+  kitContentMissing: 'Kit contents must be slugs of existing products',
+  kitContainsItself: 'A kit cannot contain itself',
+  productInKit: 'This product is part of a starter kit. Remove it from the kit first.',
+  orderNotFound: 'Order not found',
+  orderStatus: 'Status must be pending, processing, shipped, delivered or cancelled',
+  carrier: `Carrier must be empty or one of ${CARRIERS.join(', ')}`,
+  trackingTooLong: 'Tracking number must be at most 100 characters',
+  searchTooLong: 'Search must be at most 200 characters',
+  // Toasts of the admin screens
+  accessGranted: 'Access granted',
+  promoCreated: 'Promo code created',
+  productCreated: 'Product created successfully',
+  productUpdated: 'Product updated successfully',
+  productDeleted: 'Product deleted successfully',
+  productCreateFailed: 'Failed to create product',
+  productUpdateFailed: 'Failed to update product',
+  productDeleteFailed: 'Failed to delete product',
+  exportSucceeded: 'Orders exported successfully',
+  exportFailed: 'Export failed',
+  orderUpdated: 'Order updated successfully',
+  orderUpdateFailed: 'Failed to update order',
+  loadingOrder: 'Loading order...',
+} as const;
+
+/** How long an admin token from verify-password stays valid. */
+export const ADMIN_TOKEN_TTL_MS = 12 * 60 * 60 * 1000;
+
+const password = z.string({ error: ADMIN_MESSAGES.passwordRequired }).max(500, ADMIN_MESSAGES.invalidPassword);
+
+/** Body of every admin call without other fields. The guard checks `password`; this only shapes it. */
+export const adminRequestSchema = z.object({ password: password.optional() });
+export type AdminRequest = z.input<typeof adminRequestSchema>;
+
+export const verifyPasswordRequestSchema = z.object({ password: password.min(1, ADMIN_MESSAGES.passwordRequired) });
+
+/**
+ * POST /api/admin/verify-password. 200 `{authenticated: true, token, expiresAt}` for the password or a
+ * valid token; 401 `{authenticated: false, message: 'Invalid password'}` otherwise.
+ */
+export const verifyPasswordResponseSchema = z.object({
+  authenticated: z.boolean(),
+  /** Opaque admin token to send as `password` instead of the password itself. */
+  token: z.string().optional(),
+  expiresAt: z.string().optional(),
+});
+export type VerifyPasswordResponse = z.infer<typeof verifyPasswordResponseSchema>;
+
+const storeCode = z
+  .string({ error: ADMIN_MESSAGES.storeCode })
+  .trim()
+  .min(1, ADMIN_MESSAGES.storeCode)
+  .max(STORE_CODE_MAX_LENGTH, ADMIN_MESSAGES.storeCode)
+  .default(STORE_CODE);
+
+// ---------------------------------------------------------------- promo codes
+export const adminPromoCodeSchema = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  discountType: z.enum(DISCOUNT_TYPES),
+  /** Percent for a percentage code, whole dollars for a fixed code. */
+  discountValue: z.number().int(),
+  isActive: z.boolean(),
+});
+export type AdminPromoCode = z.infer<typeof adminPromoCodeSchema>;
+
+/** Largest fixed discount, in whole dollars (keeps a typo from creating a $1,000,000 code). */
+export const MAX_FIXED_DISCOUNT_DOLLARS = 10_000;
+
+export const createPromoCodeSchema = z
+  .object({
+    password: password.optional(),
+    code: z
+      .string({ error: ADMIN_MESSAGES.promoCodeRequired })
+      .transform((code) => code.trim().toUpperCase())
+      .pipe(z.string().min(1, ADMIN_MESSAGES.promoCodeRequired).max(LIMITS.promoCodeMaxLength, ADMIN_MESSAGES.promoCodeTooLong)),
+    discountType: z.enum(DISCOUNT_TYPES, { error: ADMIN_MESSAGES.discountType }),
+    discountValue: z.number({ error: ADMIN_MESSAGES.discountValueRequired }).int(ADMIN_MESSAGES.discountValueInteger),
+  })
+  .superRefine((input, ctx) => {
+    const { discountType, discountValue } = input;
+    if (discountType === 'percentage' && (discountValue < 1 || discountValue > 100)) {
+      ctx.addIssue({ code: 'custom', path: ['discountValue'], message: ADMIN_MESSAGES.percentageRange });
+    }
+    if (discountType === 'fixed' && discountValue < 1) ctx.addIssue({ code: 'custom', path: ['discountValue'], message: ADMIN_MESSAGES.fixedRange });
+    if (discountType === 'fixed' && discountValue > MAX_FIXED_DISCOUNT_DOLLARS) {
+      ctx.addIssue({ code: 'custom', path: ['discountValue'], message: ADMIN_MESSAGES.fixedTooLarge });
+    }
+  });
+export type CreatePromoCodeInput = z.input<typeof createPromoCodeSchema>;
+
+// ---------------------------------------------------------------- products
+/** Kebab-case: lowercase letters and digits in words joined by single hyphens. */
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const IMAGE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+const MONEY_TEXT = /^\d{1,8}(\.\d{1,2})?$/;
+
+/** A non-negative amount with at most 2 decimals, as "12.99" or 12.99, into cents. */
+const moneyInput = (format: string, required: string = format) =>
+  z
+    .union([z.string(), z.number()], { error: (issue) => (issue.input === undefined || issue.input === null ? required : format) })
+    .transform((v) => (typeof v === 'number' ? (Number.isFinite(v) && v >= 0 ? v.toFixed(2) : '-') : v.trim()))
+    .refine((v) => v !== '', required)
+    .refine((v) => v === '' || MONEY_TEXT.test(v), format)
+    .transform((v) => toCents(v));
+
+/** An optional value whose empty text means "none". */
+const emptyAsNull = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), schema.nullable());
+
+/** Optional text: trimmed; empty (or null) becomes null. */
+const optionalText = (max = 10_000) =>
+  z
+    .string()
+    .max(max)
+    .nullable()
+    .transform((v) => (v === null ? null : v.trim() || null));
+
+const stringList = (item: z.ZodType<string, string> = z.string().trim().min(1).max(2_000)) =>
+  z.array(z.string()).transform((list) => list.map((s) => s.trim()).filter(Boolean)).pipe(z.array(item).max(200));
+
+export const adminVariantSchema = z.object({
+  label: z.string().trim().min(1).max(100),
+  /** Stored as the catalogue shows it: a two-decimal string. */
+  price: moneyInput(ADMIN_MESSAGES.priceFormat).transform(centsToDecimal),
+  sku: z.string().trim().min(1).max(100),
+});
+
+/**
+ * The product fields of POST /api/products and PUT /api/products/{id} (plus `password`). On create,
+ * name, slug, price and categoryId are required; on update every field is optional and only the fields
+ * sent change. Money arrives as "12.99" or 12.99 and is parsed to cents; weight stays a 2-decimal string.
+ */
+export const productFieldsSchema = z.object({
+  password: password.optional(),
+  name: z.string({ error: ADMIN_MESSAGES.nameRequired }).trim().min(1, ADMIN_MESSAGES.nameRequired).max(200),
+  slug: z.string({ error: ADMIN_MESSAGES.slugRequired }).trim().min(1, ADMIN_MESSAGES.slugRequired).max(200).regex(SLUG_PATTERN, ADMIN_MESSAGES.slugFormat),
+  description: optionalText(),
+  shortDescription: optionalText(1_000),
+  price: moneyInput(ADMIN_MESSAGES.priceFormat, ADMIN_MESSAGES.priceRequired),
+  compareAtPrice: emptyAsNull(moneyInput(ADMIN_MESSAGES.compareAtPriceFormat)),
+  categoryId: z.number({ error: ADMIN_MESSAGES.categoryRequired }).int(ADMIN_MESSAGES.categoryRequired).positive(ADMIN_MESSAGES.categoryRequired).nullable(),
+  status: z.enum(PRODUCT_STATUSES, { error: ADMIN_MESSAGES.statusFormat }),
+  inventory: z.number({ error: ADMIN_MESSAGES.inventoryFormat }).int(ADMIN_MESSAGES.inventoryFormat).min(0, ADMIN_MESSAGES.inventoryFormat).max(2_000_000_000, ADMIN_MESSAGES.inventoryFormat),
+  weight: emptyAsNull(
+    z
+      .union([z.string(), z.number()], { error: ADMIN_MESSAGES.weightFormat })
+      .transform((v) => (typeof v === 'number' ? String(v) : v.trim()))
+      .refine((v) => /^\d{1,6}(\.\d{1,2})?$/.test(v), ADMIN_MESSAGES.weightFormat)
+      .transform((v) => Number(v).toFixed(2)),
+  ),
+  images: stringList(z.string().regex(IMAGE_NAME, ADMIN_MESSAGES.imageName)),
+  ingredients: stringList(),
+  features: stringList(),
+  uses: stringList(),
+  benefits: stringList(),
+  instructions: optionalText(),
+  cautions: optionalText(),
+  itemNumber: optionalText(100),
+  sku: optionalText(100),
+  upc: optionalText(100),
+  caseUpc: optionalText(100),
+  size: optionalText(100),
+  caseCount: z.number({ error: ADMIN_MESSAGES.caseCountFormat }).int(ADMIN_MESSAGES.caseCountFormat).min(0, ADMIN_MESSAGES.caseCountFormat).max(1_000_000, ADMIN_MESSAGES.caseCountFormat).nullable(),
+  kitContents: stringList(z.string().regex(SLUG_PATTERN, ADMIN_MESSAGES.kitContentMissing)),
+  isStarterKit: z.boolean(),
+  isBestseller: z.boolean(),
+  isRefill: z.boolean(),
+  isFragranceFree: z.boolean(),
+  variants: z.array(adminVariantSchema).max(50),
+});
+
+/** POST /api/products: name, slug, price, categoryId required; the rest optional (defaults of the table). */
+export const createProductSchema = productFieldsSchema.partial().extend({
+  name: productFieldsSchema.shape.name,
+  slug: productFieldsSchema.shape.slug,
+  price: productFieldsSchema.shape.price,
+  categoryId: productFieldsSchema.shape.categoryId.unwrap(),
+});
+export type CreateProductInput = z.input<typeof createProductSchema>;
+export type CreateProductFields = z.output<typeof createProductSchema>;
+
+/** PUT /api/products/{id}: only the fields sent change. */
+export const updateProductSchema = productFieldsSchema.partial();
+export type UpdateProductInput = z.input<typeof updateProductSchema>;
+export type UpdateProductFields = z.output<typeof updateProductSchema>;
+
+/** Comma-separated text of the admin forms into a list: trimmed, empty entries dropped. */
+export const splitCommaList = (text: string | null | undefined): string[] =>
+  (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+// ---------------------------------------------------------------- orders
+export const ORDER_STATUSES = ['pending', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
+export const orderStatusSchema = z.enum(ORDER_STATUSES, { error: ADMIN_MESSAGES.orderStatus });
+export type OrderStatus = z.infer<typeof orderStatusSchema>;
+
+/** Default and largest page of POST /api/admin/orders. */
+export const ADMIN_ORDERS_PAGE_SIZE = 100;
+
+export const adminOrdersRequestSchema = z.object({
+  password: password.optional(),
+  storeCode,
+  /** Order id prefix, or part of the customer's name or e-mail (case-insensitive). */
+  search: z.string().trim().max(200, ADMIN_MESSAGES.searchTooLong).optional(),
+  /** A status, or 'all' / empty for every status. */
+  status: z
+    .union([orderStatusSchema, z.literal('all'), z.literal('')], { error: ADMIN_MESSAGES.orderStatus })
+    .optional()
+    .transform((s) => (s === 'all' || s === '' ? undefined : s)),
+  limit: z.number().int().min(1).max(ADMIN_ORDERS_PAGE_SIZE).default(ADMIN_ORDERS_PAGE_SIZE),
+  offset: z.number().int().min(0).max(10_000_000).default(0),
+});
+export type AdminOrdersRequest = z.input<typeof adminOrdersRequestSchema>;
+
+export const adminOrderRequestSchema = z.object({ password: password.optional(), storeCode });
+
+export const updateOrderSchema = z.object({
+  password: password.optional(),
+  storeCode,
+  trackingNumber: z
+    .string()
+    .max(100, ADMIN_MESSAGES.trackingTooLong)
+    .nullable()
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v?.trim() || null)),
+  /** '' (or null, or 'none') clears the carrier. */
+  carrier: z
+    .union([z.enum(CARRIERS), z.literal(''), z.literal('none'), z.null()], { error: ADMIN_MESSAGES.carrier })
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === '' || v === 'none' || v === null ? null : v)),
+  status: orderStatusSchema.optional(),
+});
+export type UpdateOrderInput = z.input<typeof updateOrderSchema>;
+
+const money = z.string();
+const address = z.object({ address: z.string(), city: z.string(), state: z.string(), zip: z.string() });
+
+export const adminOrderSummarySchema = z.object({
+  id: z.string(),
+  customerName: z.string(),
+  customerEmail: z.string(),
+  /** Two-decimal string. */
+  total: money,
+  status: orderStatusSchema,
+  createdAt: z.string(),
+  trackingNumber: z.string().nullable(),
+  carrier: z.string().nullable(),
+  netsuiteSyncStatus: z.string(),
+});
+export type AdminOrderSummary = z.infer<typeof adminOrderSummarySchema>;
+
+export const adminOrderItemSchema = z.object({
+  productId: z.number().int().nullable(),
+  productName: z.string().nullable(),
+  quantity: z.number().int(),
+  /** Unit price, two-decimal string. */
+  price: money,
+  sku: z.string().nullable(),
+  variantSku: z.string().nullable(),
+});
+
+export const adminOrderSchema = adminOrderSummarySchema.extend({
+  storeCode: z.string(),
+  customerPhone: z.string().nullable(),
+  shippingAddress: address,
+  billingAddress: address.nullable(),
+  items: z.array(adminOrderItemSchema),
+  subtotal: money,
+  discount: money,
+  shipping: money,
+  tax: money,
+  promoCode: z.string().nullable(),
+  customerNotes: z.string().nullable(),
+  paymentTransactionId: z.string().nullable(),
+  deliveredDate: z.string().nullable(),
+  updatedAt: z.string(),
+  netsuiteSyncError: z.string().nullable(),
+});
+export type AdminOrder = z.infer<typeof adminOrderSchema>;
