@@ -69,8 +69,8 @@ export interface ProductAvailability {
   status: string;
 }
 
-export async function productAvailability(pool: pg.Pool, ids: number[]): Promise<ProductAvailability[]> {
-  const { rows } = await pool.query<ProductAvailability>({
+export async function productAvailability(db: pg.Pool | Client, ids: number[]): Promise<ProductAvailability[]> {
+  const { rows } = await db.query<ProductAvailability>({
     name: 'order_product_availability',
     text: 'select id, name, inventory, status::text as status from products where id = any($1::int[])',
     values: [ids],

@@ -83,7 +83,7 @@ export async function placeOrder(ctx: AppContext, input: CheckoutNonceInput, opt
   try {
     // Asynchronous commit: the reservation's row locks go as soon as it commits. The payment
     // transaction below commits synchronously, which flushes this one too before anyone is answered.
-    reservation = await inTransaction(pool, (client) => reserveAndCreateOrder(ctx, client, input, options.userId), { synchronousCommit: false });
+    reservation = await inTransaction(pool, (client) => reserveAndCreateOrder(client, input, options.userId), { synchronousCommit: false });
   } catch (error) {
     if (error instanceof Refusal) {
       await pool.query(completeStatement(CHECKOUT_SCOPE, key, error.answer));
@@ -106,7 +106,7 @@ export async function placeOrder(ctx: AppContext, input: CheckoutNonceInput, opt
   return { ...answer, replayed: false };
 }
 
-async function reserveAndCreateOrder(ctx: AppContext, client: Parameters<typeof reserveStock>[0], input: CheckoutNonceInput, userId: string | null): Promise<Reservation> {
+async function reserveAndCreateOrder(client: Parameters<typeof reserveStock>[0], input: CheckoutNonceInput, userId: string | null): Promise<Reservation> {
   const { orderData } = input;
   const orderId = randomUUID();
 
@@ -120,8 +120,9 @@ async function reserveAndCreateOrder(ctx: AppContext, client: Parameters<typeof 
   if (reserved.length < productIds.length) {
     const got = new Set(reserved.map((p) => p.id));
     const missing = productIds.filter((id) => !got.has(id));
-    // Read outside the (to be rolled back) transaction: the shopper needs a name and what is left.
-    const known = await productAvailability(ctx.db.$client, missing);
+    // On this transaction's own connection (a second pool connection per request could exhaust the
+    // pool under a rush on a sold-out product); the missing products were not touched by it.
+    const known = await productAvailability(client, missing);
     const first = known.find((p) => p.status !== 'inactive');
     if (!first) refuse(409, 'A product in your cart is no longer available. Please remove it and try again.', { productIds: missing });
     const left = first!.status === 'active' ? first!.inventory : 0;
