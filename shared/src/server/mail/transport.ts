@@ -47,7 +47,9 @@ export function createMailer(options: MailerOptions): Mailer {
       await fs.mkdir(options.outboxDir, { recursive: true });
       const safeTo = message.to.replace(/[^A-Za-z0-9@._-]/g, '_');
       const file = path.join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`);
-      await fs.writeFile(file, info.message as Buffer);
+      // Written under a temporary name and renamed, so a reader never sees half a message.
+      await fs.writeFile(`${file}.part`, info.message as Buffer);
+      await fs.rename(`${file}.part`, file);
       return { messageId: info.messageId };
     },
     close: () => transport.close(),
