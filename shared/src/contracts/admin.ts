@@ -49,6 +49,8 @@ export const ADMIN_MESSAGES = {
   carrier: `Carrier must be empty or one of ${CARRIERS.join(', ')}`,
   trackingTooLong: 'Tracking number must be at most 100 characters',
   searchTooLong: 'Search must be at most 200 characters',
+  pageLimit: 'Limit must be a whole number from 1 to 100',
+  pageOffset: 'Offset must be a whole number of at least 0',
   // Toasts of the admin screens
   accessGranted: 'Access granted',
   promoCreated: 'Promo code created',
@@ -251,8 +253,13 @@ export const adminOrdersRequestSchema = z.object({
     .union([orderStatusSchema, z.literal('all'), z.literal('')], { error: ADMIN_MESSAGES.orderStatus })
     .optional()
     .transform((s) => (s === 'all' || s === '' ? undefined : s)),
-  limit: z.number().int().min(1).max(ADMIN_ORDERS_PAGE_SIZE).default(ADMIN_ORDERS_PAGE_SIZE),
-  offset: z.number().int().min(0).max(10_000_000).default(0),
+  limit: z
+    .number({ error: ADMIN_MESSAGES.pageLimit })
+    .int(ADMIN_MESSAGES.pageLimit)
+    .min(1, ADMIN_MESSAGES.pageLimit)
+    .max(ADMIN_ORDERS_PAGE_SIZE, ADMIN_MESSAGES.pageLimit)
+    .default(ADMIN_ORDERS_PAGE_SIZE),
+  offset: z.number({ error: ADMIN_MESSAGES.pageOffset }).int(ADMIN_MESSAGES.pageOffset).min(0, ADMIN_MESSAGES.pageOffset).max(10_000_000, ADMIN_MESSAGES.pageOffset).default(0),
 });
 export type AdminOrdersRequest = z.input<typeof adminOrdersRequestSchema>;
 

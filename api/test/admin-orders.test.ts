@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminOrderSchema, adminOrderSummarySchema } from '@nh/shared/contracts/admin';
+import { startTestApi, type TestApi } from './support/harness';
+
+const PASSWORD = 'nurture-admin';
+const STORE = `T${randomUUID().slice(0, 6).toUpperCase()}`;
+let api: TestApi;
+
+const call = (method: string, path: string, body: Record<string, unknown> = {}) =>
+  api.request(path, { method, body: { password: PASSWORD, storeCode: STORE, ...body } });
+
+interface Seeded {
+  id: string;
+  name: string;
+  email: string;
+}
+
+async function insertOrder(fields: { name: string; email: string; status?: string; createdAt?: string; storeCode?: string; extra?: boolean }): Promise<Seeded> {
+  const { rows } = await api.ctx.db.$client.query<{ id: string }>(
+    `insert into orders (store_code, customer_email, customer_name, customer_phone, shipping_address, billing_address, items,
+                         subtotal, discount, shipping, tax, total, promo_code, status, customer_notes, payment_transaction_id, created_at)
+     values ($1, $2, $3, $4, '{"address":"1 Main St","city":"Portland","state":"OR","zip":"97201"}', $5, $6,
+             '40.00', '4.00', '9.99', '2.88', '48.87', $7, $8, $9, $10, $11) returning id`,
+    [
+      fields.storeCode ?? STORE,
+      fields.email,
+      fields.name,
+      fields.extra ? '555-0100' : null,
+      fields.extra ? JSON.stringify({ address: '9 Bill Rd', city: 'Salem', state: 'OR', zip: '97301' }) : null,
+      JSON.stringify([{ productId: 1, productName: 'Surfy', variantSku: null, sku: 'S-1', itemNumber: null, quantity: 2, price: '20.00' }]),
+      fields.extra ? 'WELCOME10' : null,
+      fields.status ?? 'pending',
+      fields.extra ? 'Leave at the door' : null,
+      fields.extra ? 'txn-123' : null,
+      fields.createdAt ?? new Date().toISOString(),
+    ],
+  );
+  return { id: rows[0]!.id, name: fields.name, email: fields.email };
+}
+
+let ada: Seeded, bob: Seeded, cy: Seeded, other: Seeded;
+beforeAll(async () => {
+  api = await startTestApi();
+  ada = await insertOrder({ name: 'Ada Lovelace', email: 'ada@example.com', createdAt: '2026-01-01T10:00:00Z', extra: true });
+  bob = await insertOrder({ name: 'Bob Stone', email: 'bob@shop.test', status: 'shipped', createdAt: '2026-01-02T10:00:00Z' });
+  cy = await insertOrder({ name: 'Cy Young', email: 'cy_100%@example.com', status: 'shipped', createdAt: '2026-01-03T10:00:00Z' });
+  other = await insertOrder({ name: 'Ada Elsewhere', email: 'ada@other.test', storeCode: 'OTHER' });
+});
+afterAll(() => api.close());
+
+const ids = async (res: Response) => adminOrderSummarySchema.array().parse(await res.json()).map((o) => o.id);
+
+describe('admin orders API', () => {
+  it("lists the store's orders newest first, with totals as 2-decimal strings", async () => {
+    const res = await call('POST', '/api/admin/orders');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-total-count')).toBe('3');
+    const list = adminOrderSummarySchema.array().parse(await res.json());
+    expect(list.map((o) => o.id)).toEqual([cy.id, bob.id, ada.id]);
+    expect(list[2]).toEqual({
+      id: ada.id,
+      customerName: 'Ada Lovelace',
+      customerEmail: 'ada@example.com',
+      total: '48.87',
+      status: 'pending',
+      createdAt: '2026-01-01T10:00:00.000Z',
+      trackingNumber: null,
+      carrier: null,
+      netsuiteSyncStatus: 'pending',
+    });
+    expect(await ids(await call('POST', '/api/admin/orders', { storeCode: 'OTHER' }))).toEqual([other.id]);
+  });
+
+  it('filters by status and searches id prefix, name and e-mail (wildcards are literal)', async () => {
+    expect(await ids(await call('POST', '/api/admin/orders', { status: 'shipped' }))).toEqual([cy.id, bob.id]);
+    expect(await ids(await call('POST', '/api/admin/orders', { status: 'all' }))).toHaveLength(3);
+    expect(await ids(await call('POST', '/api/admin/orders', { search: 'ada' }))).toEqual([ada.id]);
+    expect(await ids(await call('POST', '/api/admin/orders', { search: 'SHOP.TEST' }))).toEqual([bob.id]);
+    expect(await ids(await call('POST', '/api/admin/orders', { search: bob.id.slice(0, 8).toUpperCase() }))).toEqual([bob.id]);
+    expect(await ids(await call('POST', '/api/admin/orders', { search: '100%' }))).toEqual([cy.id]);
+    expect(await ids(await call('POST', '/api/admin/orders', { search: '%' }))).toEqual([cy.id]);
+    expect(await ids(await call('POST', '/api/admin/orders', { search: 'stone', status: 'pending' }))).toEqual([]);
+  });
+
+  it('pages with limit and offset', async () => {
+    const res = await call('POST', '/api/admin/orders', { limit: 2, offset: 1 });
+    expect(await ids(res)).toEqual([bob.id, ada.id]);
+    expect(res.headers.get('x-total-count')).toBe('3');
+  });
+
+  it.each([
+    [{ storeCode: '' }, 'Please enter a valid store code.'],
+    [{ storeCode: 'X'.repeat(11) }, 'Please enter a valid store code.'],
+    [{ status: 'lost' }, 'Status must be pending, processing, shipped, delivered or cancelled'],
+    [{ search: 'x'.repeat(201) }, 'Search must be at most 200 characters'],
+    [{ limit: 101 }, 'Limit must be a whole number from 1 to 100'],
+    [{ offset: -1 }, 'Offset must be a whole number of at least 0'],
+  ])('answers 400 for a list with %j', async (body, message) => {
+    const res = await call('POST', '/api/admin/orders', body);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ message });
+  });
+
+  it('refuses the list without the password', async () => {
+    const res = await api.request('/api/admin/orders', { method: 'POST', body: { password: 'wrong', storeCode: STORE } });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ message: 'Invalid password' });
+  });
+
+  it('answers the detail of an order of the store', async () => {
+    const res = await call('POST', `/api/admin/orders/${ada.id}`);
+    expect(res.status).toBe(200);
+    expect(adminOrderSchema.parse(await res.json())).toMatchObject({
+      id: ada.id,
+      customerPhone: '555-0100',
+      shippingAddress: { address: '1 Main St', city: 'Portland', state: 'OR', zip: '97201' },
+      billingAddress: { address: '9 Bill Rd', city: 'Salem', state: 'OR', zip: '97301' },
+      items: [{ productName: 'Surfy', quantity: 2, price: '20.00' }],
+      subtotal: '40.00',
+      discount: '4.00',
+      shipping: '9.99',
+      tax: '2.88',
+      total: '48.87',
+      promoCode: 'WELCOME10',
+      customerNotes: 'Leave at the door',
+      paymentTransactionId: 'txn-123',
+      deliveredDate: null,
+    });
+    const plain = adminOrderSchema.parse(await (await call('POST', `/api/admin/orders/${bob.id}`)).json());
+    expect(plain).toMatchObject({ customerPhone: null, billingAddress: null, promoCode: null, customerNotes: null, paymentTransactionId: null });
+  });
+
+  it("answers 404 'Order not found' for unknown, malformed and other stores' ids", async () => {
+    for (const id of [randomUUID(), 'not-a-uuid', other.id]) {
+      const res = await call('POST', `/api/admin/orders/${id}`);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ message: 'Order not found' });
+      expect((await call('PATCH', `/api/admin/orders/${id}`, { status: 'shipped' })).status).toBe(404);
+    }
+  });
+
+  it('updates status, carrier and tracking; delivered stamps deliveredDate, leaving delivered clears it', async () => {
+    const before = adminOrderSchema.parse(await (await call('POST', `/api/admin/orders/${bob.id}`)).json());
+    const shipped = await call('PATCH', `/api/admin/orders/${bob.id}`, { status: 'shipped', carrier: 'UPS', trackingNumber: ' 1Z999 ' });
+    expect(shipped.status).toBe(200);
+    const afterShip = adminOrderSchema.parse(await shipped.json());
+    expect(afterShip).toMatchObject({ status: 'shipped', carrier: 'UPS', trackingNumber: '1Z999', deliveredDate: null });
+    expect(new Date(afterShip.updatedAt).getTime()).toBeGreaterThan(new Date(before.updatedAt).getTime());
+
+    const delivered = adminOrderSchema.parse(await (await call('PATCH', `/api/admin/orders/${bob.id}`, { status: 'delivered', carrier: 'UPS', trackingNumber: '1Z999' })).json());
+    expect(delivered.status).toBe('delivered');
+    expect(Date.now() - new Date(delivered.deliveredDate!).getTime()).toBeLessThan(60_000);
+    const again = adminOrderSchema.parse(await (await call('PATCH', `/api/admin/orders/${bob.id}`, { status: 'delivered', trackingNumber: '' })).json());
+    expect(again).toMatchObject({ deliveredDate: delivered.deliveredDate, trackingNumber: null, carrier: 'UPS' });
+
+    const cleared = adminOrderSchema.parse(await (await call('PATCH', `/api/admin/orders/${bob.id}`, { status: 'processing', carrier: '' })).json());
+    expect(cleared).toMatchObject({ status: 'processing', carrier: null, deliveredDate: null });
+    expect(await ids(await call('POST', '/api/admin/orders', { status: 'processing' }))).toEqual([bob.id]);
+  });
+
+  it.each([
+    [{ status: 'lost' }, 'Status must be pending, processing, shipped, delivered or cancelled'],
+    [{ carrier: 'Pigeon' }, 'Carrier must be empty or one of USPS, UPS, FedEx, DHL'],
+    [{ trackingNumber: 'x'.repeat(101) }, 'Tracking number must be at most 100 characters'],
+    [{ storeCode: 'TOO-LONG-CODE' }, 'Please enter a valid store code.'],
+  ])('answers 400 for an update with %j', async (body, message) => {
+    const res = await call('PATCH', `/api/admin/orders/${cy.id}`, body);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ message });
+  });
+
+  it('accepts an admin token from verify-password in place of the password', async () => {
+    const { token } = (await (await api.request('/api/admin/verify-password', { method: 'POST', body: { password: PASSWORD } })).json()) as { token: string };
+    const res = await api.request(`/api/admin/orders/${cy.id}`, { method: 'POST', body: { password: token, storeCode: STORE } });
+    expect(res.status).toBe(200);
+  });
+});

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { productSchema, type Product } from '@nh/shared/contracts/catalog';
+import { startTestApi, type TestApi } from './support/harness';
+
+const PASSWORD = 'nurture-admin';
+let api: TestApi;
+let categoryId: number;
+beforeAll(async () => {
+  api = await startTestApi();
+  const categories = (await (await api.request('/api/categories')).json()) as { id: number }[];
+  categoryId = categories[0]!.id;
+});
+afterAll(() => api.close());
+
+const call = (method: string, path: string, body: Record<string, unknown> = {}) => api.request(path, { method, body: { password: PASSWORD, ...body } });
+const uniqueSlug = (stem = 'admin-test') => `${stem}-${Math.random().toString(36).slice(2, 8)}`;
+
+async function create(fields: Record<string, unknown> = {}): Promise<Product> {
+  const slug = uniqueSlug();
+  const res = await call('POST', '/api/products', { name: `Admin ${slug}`, slug, price: '12.50', categoryId, ...fields });
+  expect(res.status).toBe(201);
+  return productSchema.parse(await res.json());
+}
+
+describe('admin products API', () => {
+  it('lists every product for the password, inactive ones included', async () => {
+    const hidden = await create({ status: 'inactive' });
+    const res = await call('POST', '/api/admin/products');
+    expect(res.status).toBe(200);
+    const list = productSchema.array().parse(await res.json());
+    expect(list.map((p) => p.slug)).toEqual(expect.arrayContaining(['surfy-probiotic-all-purpose-cleaner', 'trashy-garbage-can-deodorizer', hidden.slug]));
+    expect(list.find((p) => p.slug === hidden.slug)).toMatchObject({ status: 'inactive', category: { id: categoryId } });
+    expect((await api.request('/api/admin/products', { method: 'POST', body: { password: 'no' } })).status).toBe(401);
+  });
+
+  it('creates a product with the form rules: money to 2 decimals, empty text to null, trimmed lists, defaults', async () => {
+    const kitItem = 'surfy-probiotic-all-purpose-cleaner';
+    const product = await create({
+      price: 19.9,
+      compareAtPrice: '',
+      description: '   ',
+      shortDescription: ' Short ',
+      weight: '16.5',
+      ingredients: [' Water ', '', 'Probiotics'],
+      images: ['surfy.svg'],
+      kitContents: [kitItem],
+      variants: [{ label: '32 oz', price: '24', sku: 'V-32' }],
+    });
+    expect(product).toMatchObject({
+      price: '19.90',
+      compareAtPrice: null,
+      description: null,
+      shortDescription: 'Short',
+      weight: '16.50',
+      ingredients: ['Water', 'Probiotics'],
+      images: ['surfy.svg'],
+      inventory: 0,
+      status: 'active',
+      kitContents: [kitItem],
+      isStarterKit: true,
+      variants: [{ label: '32 oz', price: '24.00', sku: 'V-32' }],
+    });
+    const [row] = (await api.ctx.db.$client.query<{ price: string }>('select price from products where id = $1', [product.id])).rows;
+    expect(row!.price).toBe('19.90');
+  });
+
+  it.each([
+    [{ slug: 'x-1', price: '1.00', categoryId: 1 }, 'Product name is required'],
+    [{ name: 'A', price: '1.00', categoryId: 1 }, 'Slug is required'],
+    [{ name: 'A', slug: 'Not A Slug', price: '1.00', categoryId: 1 }, 'Slug must be lowercase letters, numbers and hyphens (e.g. "surfy-all-purpose-cleaner")'],
+    [{ name: 'A', slug: 'x-1', categoryId: 1 }, 'Price is required'],
+    [{ name: 'A', slug: 'x-1', price: '', categoryId: 1 }, 'Price is required'],
+    [{ name: 'A', slug: 'x-1', price: '1.999', categoryId: 1 }, 'Price must be an amount of at least 0.00 with at most 2 decimals'],
+    [{ name: 'A', slug: 'x-1', price: -1, categoryId: 1 }, 'Price must be an amount of at least 0.00 with at most 2 decimals'],
+    [{ name: 'A', slug: 'x-1', price: '1.00' }, 'Category is required'],
+    [{ name: 'A', slug: 'x-1', price: '1.00', categoryId: 999999 }, 'The chosen category does not exist'],
+    [{ name: 'A', slug: 'x-1', price: '1.00', categoryId: 1, inventory: 1.5 }, 'Inventory must be a whole number of at least 0'],
+    [{ name: 'A', slug: 'x-1', price: '1.00', categoryId: 1, inventory: -1 }, 'Inventory must be a whole number of at least 0'],
+    [{ name: 'A', slug: 'x-1', price: '1.00', categoryId: 1, status: 'gone' }, 'Status must be active, inactive or out of stock'],
+    [{ name: 'A', slug: 'x-1', price: '1.00', categoryId: 1, images: ['../etc/passwd'] }, 'Images must be file names such as "surfy.svg"'],
+    [{ name: 'A', slug: 'x-1', price: '1.00', categoryId: 1, kitContents: ['no-such-product'] }, 'Kit contents must be slugs of existing products'],
+    [{ name: 'A', slug: 'x-1', price: '1.00', categoryId: 1, kitContents: ['x-1'] }, 'A kit cannot contain itself'],
+  ])('answers 400 on create for %j', async (body, message) => {
+    const res = await call('POST', '/api/products', body);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ message });
+  });
+
+  it('refuses a slug already in use (409)', async () => {
+    const res = await call('POST', '/api/products', { name: 'Copy', slug: 'surfy-probiotic-all-purpose-cleaner', price: '1.00', categoryId });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ message: 'A product with this slug already exists' });
+  });
+
+  it('updates only the fields sent; the storefront serves the change at once', async () => {
+    const product = await create({ inventory: 5, features: ['Fast'] });
+    const before = await api.request(`/api/products/${product.slug}`); // warms the catalogue cache
+    expect(((await before.json()) as Product).price).toBe('12.50');
+    const res = await call('PUT', `/api/products/${product.id}`, { price: '14.25', status: 'out_of_stock' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ price: '14.25', status: 'out_of_stock', inventory: 5, features: ['Fast'], name: product.name });
+    expect(((await (await api.request(`/api/products/${product.slug}`)).json()) as Product).price).toBe('14.25');
+    const listed = (await (await api.request('/api/products')).json()) as Product[];
+    expect(listed.find((p) => p.id === product.id)?.status).toBe('out_of_stock');
+
+    const hidden = await call('PUT', `/api/products/${product.id}`, { status: 'inactive' });
+    expect(hidden.status).toBe(200);
+    expect((await api.request(`/api/products/${product.slug}`)).status).toBe(404);
+  });
+
+  it('renames a slug everywhere a kit lists it; refuses taken slugs and bad ids', async () => {
+    const item = await create();
+    const kit = await create({ kitContents: [item.slug] });
+    const renamed = uniqueSlug('renamed');
+    const res = await call('PUT', `/api/products/${item.id}`, { slug: renamed });
+    expect(res.status).toBe(200);
+    const list = productSchema.array().parse(await (await call('POST', '/api/admin/products')).json());
+    expect(list.find((p) => p.id === kit.id)?.kitContents).toEqual([renamed]);
+
+    const taken = await call('PUT', `/api/products/${item.id}`, { slug: kit.slug });
+    expect(taken.status).toBe(409);
+    expect((await call('PUT', '/api/products/999999', { price: '1.00' })).status).toBe(404);
+    const bad = await call('PUT', '/api/products/abc', { price: '1.00' });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ message: 'Product id must be a positive whole number' });
+    expect((await call('PUT', `/api/products/${item.id}`, { price: 'free' })).status).toBe(400);
+    expect((await api.request(`/api/products/${item.id}`, { method: 'PUT', body: { password: 'x', price: '1.00' } })).status).toBe(401);
+  });
+
+  it('deletes a product (its orders keep their line snapshot); refuses one still in a kit', async () => {
+    const item = await create();
+    const kit = await create({ kitContents: [item.slug] });
+    const { rows } = await api.ctx.db.$client.query<{ id: string }>(
+      `insert into orders (customer_email, customer_name, shipping_address, items, subtotal, shipping, tax, total)
+       values ('k@example.com', 'Kit Buyer', '{"address":"1 A St","city":"B","state":"CA","zip":"90001"}',
+               $1, '12.50', '9.99', '1.00', '23.49') returning id`,
+      [JSON.stringify([{ productId: item.id, productName: item.name, variantSku: null, sku: null, itemNumber: null, quantity: 1, price: '12.50' }])],
+    );
+
+    const refused = await call('DELETE', `/api/products/${item.id}`);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ message: 'This product is part of a starter kit. Remove it from the kit first.', kits: [kit.slug] });
+
+    await api.request(`/api/products/${kit.slug}`);
+    expect((await call('DELETE', `/api/products/${kit.id}`)).status).toBe(200);
+    expect((await api.request(`/api/products/${kit.slug}`)).status).toBe(404);
+    const res = await call('DELETE', `/api/products/${item.id}`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ deleted: true, id: item.id, slug: item.slug });
+    expect((await call('DELETE', `/api/products/${item.id}`)).status).toBe(404);
+
+    const order = await call('POST', `/api/admin/orders/${rows[0]!.id}`, { storeCode: 'NH' });
+    expect(await order.json()).toMatchObject({ items: [{ productId: item.id, productName: item.name, quantity: 1, price: '12.50' }] });
+  });
+});
