@@ -74,6 +74,21 @@ describe('reliability drills', () => {
     }
   }, 90_000);
 
+  it('SIGTERM-style close lets a running sync finish within the grace period', async () => {
+    const runtime = await startTestWorkers(testWorkerConfig(tdb.url, 'drain', { ...stub.env(), WORKER_QUEUES: 'erp-sync' }));
+    stub.salesOrderDelayMs = 1000;
+    try {
+      const startedBefore = stub.salesOrderWritesStarted;
+      const orderId = await placeOrder(tdb.db);
+      await waitFor(() => stub.salesOrderWritesStarted > startedBefore, 15_000, 'sync in flight');
+      await runtime.close(10_000);
+      expect(await statusOf(orderId)).toBe('synced');
+    } finally {
+      stub.salesOrderDelayMs = 0;
+      await runtime.close();
+    }
+  }, 60_000);
+
   it('Redis stopped while orders are placed: every order is synced after Redis returns', async () => {
     const redis = await startPrivateRedis();
     const runtime = await startTestWorkers(testWorkerConfig(tdb.url, 'redisdown', { ...stub.env(), REDIS_URL: redis.url, WORKER_QUEUES: 'erp-sync' }));
