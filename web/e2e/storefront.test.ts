@@ -45,6 +45,14 @@ describe('storefront: browse, cart and checkout hand-off', () => {
     await visible(page, 'Choose Size');
     expect(await page.getByTestId('product-price').textContent()).toBe('$16.99');
 
+    // Structured data: USD, price valid for one year.
+    const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent()) ?? '{}') as {
+      offers: { priceCurrency: string; priceValidUntil: string };
+    };
+    expect(jsonLd.offers.priceCurrency).toBe('USD');
+    const validUntil = new Date(jsonLd.offers.priceValidUntil).getTime();
+    expect(Math.abs(validUntil - (Date.now() + 365 * 24 * 3600 * 1000))).toBeLessThan(3 * 24 * 3600 * 1000);
+
     await page.getByTestId('variant-select').click();
     await page.getByRole('option', { name: /64 loads/ }).click();
     await poll(() => page.getByTestId('product-price').textContent()).toBe('$29.99');
@@ -94,6 +102,14 @@ describe('storefront: browse, cart and checkout hand-off', () => {
     await page.goto('/shop');
     await visible(page, 'All Nurture Home Products');
     await visible(page, 'Featured Starter Kits');
+    // The header is transparent over the shop hero until the page scrolls past 24 px.
+    const header = page.locator('header[data-transparent]');
+    expect(await header.getAttribute('data-transparent')).toBe('true');
+    await page.evaluate(() => window.scrollTo(0, 200));
+    await poll(() => header.getAttribute('data-transparent')).toBe('false');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await poll(() => header.getAttribute('data-transparent')).toBe('true');
+
     await page.getByRole('button', { name: 'Quick add Glassy Streak-Free Glass Cleaner to cart' }).click();
     await toast(page, 'Added to cart', 'Glassy Streak-Free Glass Cleaner added to your cart.');
 
@@ -121,6 +137,8 @@ describe('storefront: browse, cart and checkout hand-off', () => {
     await page.goto('/category/no-such-category');
     await visible(page, 'Category Not Found');
     await visible(page, "The category you're looking for doesn't exist.");
+    // No hero under the header on the not-found view: it stays solid.
+    expect(await page.locator('header[data-transparent]').getAttribute('data-transparent')).toBe('false');
   });
 });
 

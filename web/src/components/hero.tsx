@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
+import { useRegisterHero } from '@/lib/hero-presence';
 import { cn } from '@/lib/utils';
 
 /** Green gradient presets of storefront §2 (laid over the image, or alone when there is no image). */
@@ -55,6 +56,7 @@ export function Hero({
   size = 'md',
   children,
 }: HeroProps) {
+  useRegisterHero();
   const [primary, secondary] = actions;
   return (
     <section

@@ -15,6 +15,7 @@ import { Sheet, SheetContent, SheetTitle, SheetDescription } from '@/components/
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
 import { useAuth } from '@/features/auth';
 import { useCart } from '@/features/cart';
+import { useHeroPresent } from '@/lib/hero-presence';
 import { cn } from '@/lib/utils';
 import { hasTransparentHeader, MAIN_NAV, type SiteLink } from './site-links';
 
@@ -101,7 +102,8 @@ export function SiteHeader() {
   const { isAuthenticated } = useAuth();
   const [menuOpen, setMenuOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
-  const transparent = hasTransparentHeader(pathname) && !scrolled && !menuOpen;
+  const heroPresent = useHeroPresent();
+  const transparent = hasTransparentHeader(pathname) && heroPresent && !scrolled && !menuOpen;
 
   return (
     <header
