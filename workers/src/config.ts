@@ -52,6 +52,8 @@ const schema = z.object({
   /** First retry delay; doubles each attempt, with jitter, capped at ERP_SYNC_BACKOFF_MAX_MS. */
   ERP_SYNC_BACKOFF_MS: int(5000, 1),
   ERP_SYNC_BACKOFF_MAX_MS: int(15 * 60_000, 1),
+  /** Orders pending longer than this (minutes) are requested again by the 10-minute reconcile job. */
+  ERP_SYNC_STALE_MINUTES: int(30, 1),
 
   /** smtp(s)://user:pass@host:port; without it messages are written to MAIL_OUTBOX_DIR. */
   SMTP_URL: optionalString(),

@@ -56,7 +56,7 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
   };
   const processors: Record<QueueName, { processor: Processor; options: Partial<WorkerOptions> }> = {
     'erp-sync': {
-      processor: createErpSyncProcessor({ db, netsuite, log, worker: () => workers.get('erp-sync')! }),
+      processor: createErpSyncProcessor({ db, netsuite, log, worker: () => workers.get('erp-sync')!, staleMinutes: config.ERP_SYNC_STALE_MINUTES }),
       // A sync is idempotent, so a job whose worker died may safely run again a few times.
       options: { concurrency: config.ERP_SYNC_CONCURRENCY, maxStalledCount: 3, settings: { backoffStrategy: backoffStrategy(config.ERP_SYNC_BACKOFF_MS, config.ERP_SYNC_BACKOFF_MAX_MS) } },
     },

@@ -7,6 +7,13 @@ import { JOB_NAMES, jobIds, type QueueName } from '@nh/shared/server/queues';
 
 export const SCHEDULES = [
   {
+    id: jobIds.reconcileSchedule(),
+    queue: 'erp-sync' as QueueName,
+    /** Every 10 minutes: orders pending too long get a fresh sync request (a job lost with Redis data). */
+    repeat: { pattern: '*/10 * * * *', tz: 'UTC' },
+    template: { name: JOB_NAMES.reconcileSync, data: {} },
+  },
+  {
     id: jobIds.renewalSchedule(),
     queue: 'renewals' as QueueName,
     /** Daily at 06:00 UTC; the sweep catches up on everything due on or before now. */

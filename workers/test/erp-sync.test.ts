@@ -189,6 +189,18 @@ describe('erp-sync', () => {
     }
   });
 
+  it('the reconcile job requests orders pending too long (a job lost with Redis) and they get synced', async () => {
+    const lost = await placeOrder(tdb.db, { outbox: false });
+    const fresh = await placeOrder(tdb.db, { outbox: false });
+    await tdb.db.update(tables.orders).set({ updatedAt: new Date(Date.now() - 3600_000) }).where(eq(tables.orders.id, lost));
+    const job = await runtime.queues['erp-sync'].add('reconcile-sync', {}, { jobId: 'reconcile-now' });
+    await waitFor(async () => (await job.getState()) === 'completed', 10_000, 'reconcile');
+    expect((await runtime.queues['erp-sync'].getJob('reconcile-now'))?.returnvalue).toEqual({ outcome: 'reconciled', requested: 1 });
+    expect((await settled(lost)).netsuiteSyncStatus).toBe('synced');
+    expect((await orderRow(fresh)).netsuiteSyncStatus).toBe('pending');
+    expect(await runtime.queues['erp-sync'].getJobSchedulers()).toEqual([expect.objectContaining({ key: 'erp-sync-reconcile', pattern: '*/10 * * * *' })]);
+  });
+
   it('exponential backoff with jitter stays between half and all of the doubled delay', () => {
     expect(jitteredDelay(1, 1000, 60_000, () => 0)).toBe(500);
     expect(jitteredDelay(3, 1000, 60_000, () => 1)).toBe(4000);

@@ -15,6 +15,7 @@ export const JOB_NAMES = {
   newsletterWelcome: 'newsletter-welcome',
   orderConfirmation: 'order-confirmation',
   renewalSweep: 'renewal-sweep',
+  reconcileSync: 'reconcile-sync',
 } as const;
 
 export const jobPayloads = {
@@ -23,6 +24,7 @@ export const jobPayloads = {
   [JOB_NAMES.newsletterWelcome]: z.object({ subscriberId: z.number().int() }),
   [JOB_NAMES.orderConfirmation]: z.object({ orderId: z.string().uuid() }),
   [JOB_NAMES.renewalSweep]: z.object({}).passthrough(),
+  [JOB_NAMES.reconcileSync]: z.object({}).passthrough(),
 } as const;
 export type JobName = keyof typeof jobPayloads;
 export type JobPayload<N extends JobName> = z.infer<(typeof jobPayloads)[N]>;
@@ -34,6 +36,7 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JOB_NAMES.newsletterWelcome]: 'emails',
   [JOB_NAMES.orderConfirmation]: 'emails',
   [JOB_NAMES.renewalSweep]: 'renewals',
+  [JOB_NAMES.reconcileSync]: 'erp-sync',
 };
 
 /** Custom backoff type of the erp-sync queue: exponential with jitter (see workers/src/erp-sync/backoff.ts). */
@@ -53,6 +56,7 @@ export const jobIds = {
   /** One job per (outbox row, job kind): a relay crash between enqueue and commit re-adds the same id. */
   fromOutbox: (outboxId: number, jobName: JobName) => jobId('outbox', outboxId, jobName),
   renewalSchedule: () => 'renewals-daily',
+  reconcileSchedule: () => 'erp-sync-reconcile',
 };
 
 /** Completed jobs are kept a day (job-id dedup window, inspection); failed ones a week. */

@@ -10,6 +10,7 @@ import { tables, type Db, type Logger } from '@nh/shared/server';
 import { jobPayloads, JOB_NAMES } from '@nh/shared/server/queues';
 import { NetSuiteError, netsuiteExternalIds, type NetSuiteClient } from '@nh/shared/server/netsuite/client';
 import { customerFor, OrderMappingError, salesOrderFor } from './order-mapping';
+import { requestStaleSyncs } from './reconcile';
 
 export const SYNC_STATUS = { pending: 'pending', synced: 'synced', failed: 'failed', notConfigured: 'not_configured' } as const;
 
@@ -22,9 +23,14 @@ export interface ErpSyncDeps {
   log: Logger;
   /** The worker running this processor (for `rateLimit`). */
   worker: () => Worker;
+  /** Pending this long (minutes) means the sync job was lost: the reconcile job requests it again. */
+  staleMinutes: number;
 }
 
-export type SyncResult = { outcome: 'synced'; netsuiteOrderId: string; netsuiteCustomerId: string } | { outcome: 'skipped'; reason: string };
+export type SyncResult =
+  | { outcome: 'synced'; netsuiteOrderId: string; netsuiteCustomerId: string }
+  | { outcome: 'skipped'; reason: string }
+  | { outcome: 'reconciled'; requested: number };
 
 export function createErpSyncProcessor(deps: ErpSyncDeps) {
   const { db, netsuite, log } = deps;
@@ -59,6 +65,11 @@ export function createErpSyncProcessor(deps: ErpSyncDeps) {
   }
 
   return async function syncOrder(job: Job): Promise<SyncResult> {
+    if (job.name === JOB_NAMES.reconcileSync) {
+      const requested = await requestStaleSyncs(db, deps.staleMinutes);
+      if (requested > 0) log.warn({ jobId: job.id, queue: 'erp-sync', requested }, 'orders pending too long: sync requested again');
+      return { outcome: 'reconciled', requested };
+    }
     const { orderId } = jobPayloads[JOB_NAMES.syncOrder].parse(job.data);
     const jobLog = log.child({ jobId: job.id, queue: 'erp-sync', orderId, attempt: job.attemptsMade + 1 });
     const order = await db.query.orders.findFirst({ where: eq(orders.id, orderId) });

@@ -1,0 +1,22 @@
+import { sql } from 'drizzle-orm';
+import { recordOutbox, type Db } from '@nh/shared/server';
+
+/**
+ * Safety net for jobs lost outside our control (Redis restarted without persistence, a job that
+ * stalled too often): orders still pending after `staleMinutes` get a fresh `order.sync-requested`
+ * outbox row. Their updated_at is touched, so each is re-requested at most once per period; a
+ * duplicate sync is harmless (upserts by external id, synced orders are skipped).
+ */
+export async function requestStaleSyncs(db: Db, staleMinutes: number, limit = 1000): Promise<number> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ id: string }>(sql`
+      update orders set updated_at = now()
+      where id in (
+        select id from orders
+        where netsuite_sync_status = 'pending' and updated_at < now() - make_interval(mins => ${staleMinutes})
+        order by created_at limit ${limit} for update skip locked)
+      returning id`);
+    for (const row of rows) await recordOutbox(tx, 'order.sync-requested', { orderId: row.id });
+    return rows.length;
+  });
+}
