@@ -88,7 +88,7 @@ export default function CheckoutPage() {
 
   if (items.length === 0) {
     return (
-      <section className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 py-24 text-center">
+      <section className="mx-auto flex max-w-xl flex-col items-center gap-4 px-4 pb-24 pt-36 text-center">
         <ShoppingBag className="size-12 text-brand-500" aria-hidden="true" />
         <h1 className="text-2xl font-semibold text-brand-900">Your cart is empty</h1>
         <Button asChild>
@@ -206,7 +206,7 @@ export default function CheckoutPage() {
   const field = (name: keyof Omit<CheckoutForm, 'subscribeAndSave'>) => ({ ...register(name), error: errors[name] });
 
   return (
-    <section className="mx-auto max-w-6xl px-4 py-10">
+    <section className="mx-auto max-w-6xl px-4 pb-16 pt-28 sm:px-6 lg:px-8">
       <h1 className="mb-6 text-3xl font-semibold text-brand-900">Checkout</h1>
       <div className="grid gap-8 lg:grid-cols-[1fr_380px]">
         <form onSubmit={handleSubmit(submit)} noValidate className="space-y-6" aria-label="Checkout">
