@@ -128,7 +128,13 @@ export function SiteHeader() {
           to="/"
           className="flex items-center gap-2 rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
         >
-          <img src="/api/public/logo.svg" alt="" className="size-8 object-cover object-left max-[380px]:hidden md:size-9" width={36} height={36} />
+          <img
+            src="/api/public/logo.svg"
+            alt=""
+            className="size-8 object-cover object-left max-[380px]:hidden md:size-9"
+            width={36}
+            height={36}
+          />
           <span className="whitespace-nowrap text-base font-bold tracking-tight sm:text-lg md:text-xl">{SHOP.name}</span>
         </Link>
         <nav aria-label="Main" className="ml-8 hidden items-center gap-6 text-sm font-medium lg:flex">
