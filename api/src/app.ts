@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import compression from 'compression';
 import express, { type Express } from 'express';
-import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
-import { randomUUID } from 'node:crypto';
 import type { AppContext } from './context';
 import { errorHandler, notFoundApi } from './lib/errors';
+import { securityHeaders } from './lib/security-headers';
+import { requestLogger } from './lib/request-logger';
 import { sessionMiddleware } from './lib/session';
+import { catalogRoutes } from './modules/catalog';
 import { healthRoutes } from './modules/health/routes';
 import { apiModules } from './modules';
 
@@ -17,20 +17,9 @@ export function createApp(ctx: AppContext): Express {
   app.set('etag', 'strong');
   if (ctx.config.TRUST_PROXY) app.set('trust proxy', 1);
 
+  app.use(requestLogger(ctx.log));
   app.use(
-    pinoHttp({
-      logger: ctx.log,
-      genReqId: (req, res) => {
-        const id = (req.headers['x-request-id'] as string | undefined) ?? randomUUID();
-        res.setHeader('x-request-id', id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-    }),
-  );
-  app.use(
-    helmet({
+    securityHeaders({
       contentSecurityPolicy: {
         useDefaults: true,
         directives: {
@@ -45,9 +34,11 @@ export function createApp(ctx: AppContext): Express {
       crossOriginEmbedderPolicy: false,
     }),
   );
-  app.use(compression());
-
   app.use(healthRoutes(ctx));
+  // Public catalogue reads come before compression, body parsing and sessions: they need none of them
+  // (the catalogue cache keeps its own gzip bytes), and they are the hottest path of the shop.
+  app.use('/api', catalogRoutes(ctx));
+  app.use(compression());
 
   // Static pictures: /api/public/{filename} (catalogue art) and /uploads/... (staff uploads).
   app.use('/api/public', express.static(ctx.config.PUBLIC_DIR, { maxAge: '7d', fallthrough: false }));

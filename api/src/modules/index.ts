@@ -4,14 +4,14 @@ import { adminExportRoutes } from './admin-exports/routes';
 import { adminRoutes } from './admin/routes';
 import { adminSyncRoutes } from './admin-sync/routes';
 import { authRoutes } from './auth';
-import { catalogRoutes } from './catalog';
 import { newsletterRoutes } from './newsletter/routes';
 import { paymentRoutes } from './payments/routes';
 import { promoValidationRoutes } from './promo/routes';
 import { reviewRoutes } from './reviews/routes';
 
 /**
- * Every API module, mounted under /api in this order. A module is a function of the app context that
+ * Every API module, mounted under /api in this order (the public catalogue reads are mounted earlier,
+ * in app.ts, ahead of body parsing and sessions). A module is a function of the app context that
  * returns an Express router (routes → service → repository inside its folder).
  */
 export const apiModules: Array<(ctx: AppContext) => Router> = [
@@ -20,7 +20,6 @@ export const apiModules: Array<(ctx: AppContext) => Router> = [
   adminSyncRoutes,
   // Admin promo codes, products, orders (its /admin/orders/:id routes come after the export routes above).
   adminRoutes,
-  catalogRoutes,
   reviewRoutes,
   newsletterRoutes,
   authRoutes,

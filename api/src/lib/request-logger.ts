@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import type { Logger } from '@nh/shared/server';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** Request id: the caller's `x-request-id`, or a new UUID; echoed in the response header. */
+    id: string;
+    /** Logger whose every line carries this request's id (created on first use). */
+    log: Logger;
+  }
+}
+
+const QUIET_PATHS = new Set(['/healthz', '/readyz']);
+
+/**
+ * One JSON line per finished request (method, path, status, duration) with its request id, and a
+ * per-request child logger for handlers. The child is made lazily: most requests never log anything
+ * themselves, and making a child logger (with redaction) on every request costs more than the
+ * catalogue answer it accompanies.
+ */
+export function requestLogger(logger: Logger): RequestHandler {
+  const logsRequests = logger.isLevelEnabled('info') || logger.isLevelEnabled('warn');
+  return (req, res, next) => {
+    const header = req.headers['x-request-id'];
+    const id = typeof header === 'string' && header.length > 0 && header.length <= 128 ? header : randomUUID();
+    req.id = id;
+    res.setHeader('x-request-id', id);
+    let child: Logger | undefined;
+    Object.defineProperty(req, 'log', { configurable: true, get: () => (child ??= logger.child({ reqId: id })) });
+
+    if (logsRequests && !QUIET_PATHS.has(req.path)) {
+      const started = process.hrtime.bigint();
+      res.once('finish', () => {
+        const status = res.statusCode;
+        const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+        if (!logger.isLevelEnabled(level)) return;
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        logger[level]({ reqId: id, method: req.method, url: req.originalUrl, status, ms: Math.round(ms * 10) / 10 }, 'request completed');
+      });
+    }
+    next();
+  };
+}
