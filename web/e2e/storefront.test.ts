@@ -142,6 +142,37 @@ describe('storefront: browse, cart and checkout hand-off', () => {
   });
 });
 
+describe('storefront: product page details', () => {
+  it('switches gallery pictures, shows the shipping tab, copies the share link and lists a kit', async () => {
+    const page = await app.newPage();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.goto('/product/surfy-probiotic-all-purpose-cleaner');
+    const main = page.getByTestId('product-main-image');
+    await poll(() => main.getAttribute('src')).toBe('/api/public/surfy-surface.svg');
+    await page.getByRole('button', { name: /Show image 2 of/ }).click();
+    await poll(() => main.getAttribute('src')).toBe('/api/public/lifestyle-kitchen.svg');
+
+    for (const text of ['30-Day Guarantee', 'Free Shipping on orders over $50', '100% Natural', 'Cruelty Free']) await visible(page, text);
+
+    await page.getByRole('tab', { name: 'Shipping' }).click();
+    const panel = page.getByRole('tabpanel');
+    await poll(async () => (await panel.textContent())?.includes('5-7 business days, free on orders of $35 or more')).toBe(true);
+    expect(await panel.textContent()).toContain('2-3 business days at $9.99');
+
+    await page.getByRole('button', { name: 'Share' }).click();
+    for (const item of ['Copy link', 'Facebook', 'X', 'LinkedIn'])
+      expect(await page.getByRole('menuitem', { name: item, exact: true }).isVisible()).toBe(true);
+    await page.getByRole('menuitem', { name: 'Copy link' }).click();
+    await toast(page, 'Link copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${app.url}/product/surfy-probiotic-all-purpose-cleaner`);
+
+    await page.goto('/product/essential-starter-kit');
+    await visible(page, "What's Included");
+    await visible(page, 'Starter Kit');
+    expect(await page.getByRole('link', { name: 'Surfy Probiotic All-Purpose Cleaner' }).count()).toBeGreaterThan(0);
+  });
+});
+
 describe('storefront: wishlist and reviews', () => {
   it('toggles the wishlist with its toasts and keeps it in local storage', async () => {
     const page = await app.newPage();
