@@ -52,10 +52,13 @@ describe('newsletter popup', () => {
     expect(screen.queryByText(TITLE)).toBeNull();
   });
 
-  it('never opens on /checkout', () => {
-    renderPopup('/checkout');
-    exitIntent();
-    expect(screen.queryByText(TITLE)).toBeNull();
+  it('never opens on /checkout (nor on the staff screens)', () => {
+    for (const path of ['/checkout', '/admin-orders']) {
+      renderPopup(path);
+      exitIntent();
+      expect(screen.queryByText(TITLE)).toBeNull();
+      cleanup();
+    }
   });
 
   it('never opens while the cart has items', () => {

@@ -52,7 +52,8 @@ export function NewsletterPopup({
   const { itemCount } = useCart();
   const signup = useNewsletterSignup();
 
-  const eligible = pathname !== '/checkout' && itemCount === 0;
+  // Staff screens (/admin, /admin-products, /admin-orders) never get the shopper popup either.
+  const eligible = pathname !== '/checkout' && !pathname.startsWith('/admin') && itemCount === 0;
 
   const show = useCallback(() => {
     if (shownThisSession.current || readRecord() !== null) return;
