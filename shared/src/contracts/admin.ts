@@ -3,8 +3,9 @@
  * shared admin password — or the admin token that POST /api/admin/verify-password answers — in the
  * `password` field of its JSON body. Order calls also carry the store code.
  */
+import { format } from 'date-fns';
 import { z } from 'zod';
-import { CARRIERS, LIMITS, STORE_CODE, STORE_CODE_MAX_LENGTH } from '../constants';
+import { CARRIERS, EXPORT_FILE_DATE_FORMAT, exportFileName, LIMITS, ORDER_DATE_FORMAT, STORE_CODE, STORE_CODE_MAX_LENGTH } from '../constants';
 import { centsToDecimal, toCents } from '../money';
 import { DISCOUNT_TYPES } from '../pricing';
 import { PRODUCT_STATUSES } from './catalog';
@@ -328,3 +329,9 @@ export const adminOrderSchema = adminOrderSummarySchema.extend({
   netsuiteSyncError: z.string().nullable(),
 });
 export type AdminOrder = z.infer<typeof adminOrderSchema>;
+
+/** An order date as the admin screens show it: 'MMM d, yyyy h:mm a' in the viewer's time zone. */
+export const formatOrderDate = (iso: string): string => format(new Date(iso), ORDER_DATE_FORMAT);
+
+/** The CSV download's name for a given day: nh-orders-{yyyy-MM-dd}.csv. */
+export const exportDownloadName = (day: Date = new Date()): string => exportFileName(format(day, EXPORT_FILE_DATE_FORMAT));

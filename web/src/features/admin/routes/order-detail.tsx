@@ -1,4 +1,235 @@
-/** Placeholder screen: replaced by its feature's implementation. */
+import { CARRIERS } from '@nh/shared/constants';
+import { ADMIN_MESSAGES, formatOrderDate, ORDER_STATUSES, type AdminOrder, type OrderStatus } from '@nh/shared/contracts/admin';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ArrowLeft, Loader2 } from 'lucide-react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { Navigate, useNavigate, useParams } from 'react-router-dom';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { Separator } from '@/components/ui/separator';
+import { toast } from '@/components/ui/use-toast';
+import { ApiError } from '@/lib/queryClient';
+import { usePageMeta } from '@/lib/use-page-meta';
+import { adminKeys, getOrder, updateOrder } from '../api';
+import { OrderStatusBadge, statusLabel } from '../components/order-status-badge';
+import { useOrderSession } from '../use-order-session';
+
+const NO_CARRIER = 'none';
+const money = (value: string) => `$${value}`;
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card>
+      <CardHeader className="pb-3">
+        <CardTitle className="text-base">{title}</CardTitle>
+      </CardHeader>
+      <CardContent className="text-sm">{children}</CardContent>
+    </Card>
+  );
+}
+
+function AddressLines({ address }: { address: AdminOrder['shippingAddress'] }) {
+  return (
+    <address className="not-italic">
+      {address.address}
+      <br />
+      {address.city}, {address.state} {address.zip}
+    </address>
+  );
+}
+
+function Line({ label, value, strong = false }: { label: ReactNode; value: string; strong?: boolean }) {
+  return (
+    <div className={`flex justify-between gap-4 ${strong ? 'text-base font-semibold' : ''}`}>
+      <span>{label}</span>
+      <span className="tabular-nums">{value}</span>
+    </div>
+  );
+}
+
+function FulfillmentForm({ token, order }: { token: string; order: AdminOrder }) {
+  const ids = { status: useId(), carrier: useId(), tracking: useId() };
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<OrderStatus>(order.status);
+  const [carrier, setCarrier] = useState(order.carrier && (CARRIERS as readonly string[]).includes(order.carrier) ? order.carrier : NO_CARRIER);
+  const [trackingNumber, setTrackingNumber] = useState(order.trackingNumber ?? '');
+  const update = useMutation({
+    mutationFn: () => updateOrder(token, order.id, { status, carrier: carrier === NO_CARRIER ? '' : (carrier as (typeof CARRIERS)[number]), trackingNumber }),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(adminKeys.order(order.id), updated);
+      void queryClient.invalidateQueries({ queryKey: adminKeys.orders });
+      toast({ title: ADMIN_MESSAGES.orderUpdated });
+    },
+    onError: (error) => toast({ title: ADMIN_MESSAGES.orderUpdateFailed, description: error instanceof ApiError ? error.serverMessage : undefined, variant: 'destructive' }),
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!update.isPending) update.mutate();
+  }
+
+  return (
+    <Section title="Fulfillment">
+      <form onSubmit={submit} className="grid gap-4">
+        <div className="space-y-1.5">
+          <Label htmlFor={ids.status}>Status</Label>
+          <Select value={status} onValueChange={(v) => setStatus(v as OrderStatus)}>
+            <SelectTrigger id={ids.status}>
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              {ORDER_STATUSES.map((s) => (
+                <SelectItem key={s} value={s}>
+                  {statusLabel(s)}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor={ids.carrier}>Carrier</Label>
+          <Select value={carrier} onValueChange={setCarrier}>
+            <SelectTrigger id={ids.carrier}>
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value={NO_CARRIER}>None</SelectItem>
+              {CARRIERS.map((c) => (
+                <SelectItem key={c} value={c}>
+                  {c}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor={ids.tracking}>Tracking Number</Label>
+          <Input id={ids.tracking} value={trackingNumber} maxLength={100} onChange={(e) => setTrackingNumber(e.target.value)} />
+        </div>
+        <Button type="submit" disabled={update.isPending}>
+          {update.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
+          {update.isPending ? 'Updating...' : 'Update Order'}
+        </Button>
+      </form>
+    </Section>
+  );
+}
+
+function OrderView({ token, order }: { token: string; order: AdminOrder }) {
+  return (
+    <>
+      <div className="mb-6 flex flex-wrap items-center gap-3">
+        <h1 className="font-mono text-2xl font-semibold text-brand-900">Order {order.id}</h1>
+        <OrderStatusBadge status={order.status} className="text-sm" />
+      </div>
+      <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
+        <div className="grid content-start gap-6">
+          <Section title="Customer Information">
+            <dl className="grid gap-1 sm:grid-cols-[8rem_1fr]">
+              <dt className="text-stone-500">Name</dt>
+              <dd>{order.customerName}</dd>
+              <dt className="text-stone-500">Email</dt>
+              <dd>{order.customerEmail}</dd>
+              {order.customerPhone && (
+                <>
+                  <dt className="text-stone-500">Phone</dt>
+                  <dd>{order.customerPhone}</dd>
+                </>
+              )}
+              <dt className="text-stone-500">Order Date</dt>
+              <dd>{formatOrderDate(order.createdAt)}</dd>
+            </dl>
+          </Section>
+          <div className="grid gap-6 sm:grid-cols-2">
+            <Section title="Shipping Address">
+              <AddressLines address={order.shippingAddress} />
+            </Section>
+            <Section title="Billing Address">{order.billingAddress ? <AddressLines address={order.billingAddress} /> : <p className="text-stone-600">Same as shipping address</p>}</Section>
+          </div>
+          <Section title="Order Items">
+            <ul className="divide-y divide-stone-200">
+              {order.items.map((item, index) => (
+                <li key={`${item.productId ?? 'x'}-${item.variantSku ?? ''}-${index}`} className="flex justify-between gap-4 py-2">
+                  <span>
+                    <span className="font-medium">{item.productName || 'Product'}</span>
+                    <span className="block text-stone-500">Quantity: {item.quantity}</span>
+                  </span>
+                  <span className="tabular-nums">{money(item.price)}</span>
+                </li>
+              ))}
+            </ul>
+            <Separator className="my-3" />
+            <div className="grid gap-1.5">
+              <Line label="Subtotal" value={money(order.subtotal)} />
+              {order.discount !== '0.00' && <Line label="Discount" value={`-${money(order.discount)}`} />}
+              <Line label="Shipping" value={money(order.shipping)} />
+              <Line label="Tax" value={money(order.tax)} />
+              {order.promoCode && (
+                <Line
+                  label={
+                    <span className="flex items-center gap-2">
+                      Promo Code: <span className="font-mono">{order.promoCode}</span>
+                    </span>
+                  }
+                  value="Applied"
+                />
+              )}
+              <Separator className="my-1" />
+              <Line label="Total" value={money(order.total)} strong />
+            </div>
+          </Section>
+          {order.customerNotes && (
+            <Section title="Customer Notes">
+              <p className="whitespace-pre-wrap">{order.customerNotes}</p>
+            </Section>
+          )}
+        </div>
+        <div className="grid content-start gap-6">
+          <FulfillmentForm key={order.updatedAt} token={token} order={order} />
+          {order.paymentTransactionId && (
+            <Section title="Payment">
+              <p className="text-stone-500">Transaction ID</p>
+              <p className="break-all font-mono">{order.paymentTransactionId}</p>
+            </Section>
+          )}
+          <Section title="NetSuite">
+            <Badge variant={order.netsuiteSyncStatus === 'failed' ? 'destructive' : 'outline'}>{order.netsuiteSyncStatus}</Badge>
+            {order.netsuiteSyncError && <p className="mt-2 text-red-700">{order.netsuiteSyncError}</p>}
+          </Section>
+        </div>
+      </div>
+    </>
+  );
+}
+
+function LoadOrder({ token, id }: { token: string; id: string }) {
+  const order = useQuery({ queryKey: adminKeys.order(id), queryFn: () => getOrder(token, id), staleTime: 0 });
+  if (order.isPending) return <p className="py-12 text-center text-stone-600">{ADMIN_MESSAGES.loadingOrder}</p>;
+  if (order.isError) {
+    const missing = order.error instanceof ApiError && order.error.status === 404;
+    return <p className="py-12 text-center text-lg font-semibold text-brand-900">{missing ? ADMIN_MESSAGES.orderNotFound : 'Failed to load order.'}</p>;
+  }
+  return <OrderView token={token} order={order.data} />;
+}
+
+/** /admin-orders/{id}: needs the stored admin token; without a valid one it goes back to /admin-orders. */
 export default function OrderDetailPage() {
-  return <h1 className="p-8 text-2xl">Order</h1>;
+  usePageMeta({ title: 'Order' });
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const { session } = useOrderSession();
+  if (session.state === 'locked') return <Navigate to="/admin-orders" replace />;
+  return (
+    <main className="mx-auto max-w-6xl px-4 py-10">
+      <Button variant="ghost" className="mb-4 -ml-3" onClick={() => void navigate('/admin-orders')}>
+        <ArrowLeft aria-hidden="true" />
+        Back to Orders
+      </Button>
+      {session.state === 'checking' ? <p className="py-12 text-center text-stone-600">{ADMIN_MESSAGES.loadingOrder}</p> : <LoadOrder token={session.token} id={id} />}
+    </main>
+  );
 }

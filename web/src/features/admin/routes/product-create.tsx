@@ -1,4 +1,40 @@
-/** Placeholder screen: replaced by its feature's implementation. */
+import { ADMIN_MESSAGES } from '@nh/shared/contracts/admin';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
+import { toast } from '@/components/ui/use-toast';
+import { ApiError } from '@/lib/queryClient';
+import { usePageMeta } from '@/lib/use-page-meta';
+import { adminKeys, createProduct } from '../api';
+import { setAdminToken, useAdminToken } from '../admin-session';
+import { AdminPage } from '../components/admin-nav';
+import { PasswordGate } from '../components/password-gate';
+import { BackToProducts, ProductForm } from '../components/product-form';
+import { emptyProductForm, formToPayload, type ProductFormValues } from '../product-form-model';
+
+function CreateProduct({ token }: { token: string }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const create = useMutation({
+    mutationFn: (values: ProductFormValues) => createProduct(token, formToPayload(values, 'create')),
+    onSuccess: async () => {
+      toast({ title: ADMIN_MESSAGES.productCreated });
+      await queryClient.invalidateQueries({ queryKey: adminKeys.products });
+      await navigate('/admin-products');
+    },
+    onError: (error) => toast({ title: ADMIN_MESSAGES.productCreateFailed, description: error instanceof ApiError ? error.serverMessage : undefined, variant: 'destructive' }),
+  });
+  return <ProductForm mode="create" defaultValues={emptyProductForm} pending={create.isPending} onSubmit={(values) => create.mutate(values)} />;
+}
+
+/** /admin-products/create */
 export default function ProductCreatePage() {
-  return <h1 className="p-8 text-2xl">Create Product</h1>;
+  usePageMeta({ title: 'Create Product' });
+  const token = useAdminToken();
+  if (!token) return <PasswordGate title="Create Product" onUnlock={setAdminToken} />;
+  return (
+    <AdminPage title="Create Product">
+      <BackToProducts />
+      <CreateProduct token={token} />
+    </AdminPage>
+  );
 }

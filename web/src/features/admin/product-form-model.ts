@@ -1,0 +1,139 @@
+/**
+ * The Create/Edit Product form: text inputs in, the API's product fields out. Rules of spec §5: name,
+ * slug and price required (category too on create); money step 0.01; inventory an integer, default 0;
+ * comma-separated lists trimmed with empty entries dropped; empty optional text sent as null; on edit,
+ * isStarterKit follows whether kitContents is non-empty.
+ */
+import { ADMIN_MESSAGES, SLUG_PATTERN, splitCommaList, type UpdateProductInput } from '@nh/shared/contracts/admin';
+import type { Product, ProductStatus } from '@nh/shared/contracts/catalog';
+import { z } from 'zod';
+
+const MONEY = /^\d{1,8}(\.\d{1,2})?$/;
+const optionalMoney = (message: string) => z.string().trim().refine((v) => v === '' || MONEY.test(v), message);
+
+export const productFormSchema = z.object({
+  name: z.string().trim().min(1, ADMIN_MESSAGES.nameRequired),
+  slug: z.string().trim().min(1, ADMIN_MESSAGES.slugRequired).regex(SLUG_PATTERN, ADMIN_MESSAGES.slugFormat),
+  description: z.string(),
+  shortDescription: z.string(),
+  price: z.string().trim().min(1, ADMIN_MESSAGES.priceRequired).regex(MONEY, ADMIN_MESSAGES.priceFormat),
+  compareAtPrice: optionalMoney(ADMIN_MESSAGES.compareAtPriceFormat),
+  categoryId: z.string(),
+  status: z.enum(['active', 'inactive', 'out_of_stock']),
+  inventory: z.string().trim().refine((v) => v === '' || /^\d{1,9}$/.test(v), ADMIN_MESSAGES.inventoryFormat),
+  weight: z.string().trim().refine((v) => v === '' || /^\d{1,6}(\.\d{1,2})?$/.test(v), ADMIN_MESSAGES.weightFormat),
+  images: z.string(),
+  ingredients: z.string(),
+  features: z.string(),
+  uses: z.string(),
+  benefits: z.string(),
+  instructions: z.string(),
+  cautions: z.string(),
+  itemNumber: z.string(),
+  sku: z.string(),
+  upc: z.string(),
+  size: z.string(),
+  kitContents: z.string(),
+  isStarterKit: z.boolean(),
+});
+export type ProductFormValues = z.infer<typeof productFormSchema>;
+
+/** On create the category is required too. */
+export const createProductFormSchema = productFormSchema.refine((v) => v.categoryId !== '', { path: ['categoryId'], message: ADMIN_MESSAGES.categoryRequired });
+
+export const emptyProductForm: ProductFormValues = {
+  name: '',
+  slug: '',
+  description: '',
+  shortDescription: '',
+  price: '',
+  compareAtPrice: '',
+  categoryId: '',
+  status: 'active',
+  inventory: '0',
+  weight: '',
+  images: '',
+  ingredients: '',
+  features: '',
+  uses: '',
+  benefits: '',
+  instructions: '',
+  cautions: '',
+  itemNumber: '',
+  sku: '',
+  upc: '',
+  size: '',
+  kitContents: '',
+  isStarterKit: false,
+};
+
+const joinList = (list: string[]) => list.join(', ');
+
+export function productToForm(product: Product): ProductFormValues {
+  return {
+    name: product.name,
+    slug: product.slug,
+    description: product.description ?? '',
+    shortDescription: product.shortDescription ?? '',
+    price: product.price,
+    compareAtPrice: product.compareAtPrice ?? '',
+    categoryId: product.categoryId === null ? '' : String(product.categoryId),
+    status: product.status,
+    inventory: String(product.inventory),
+    weight: product.weight ?? '',
+    images: joinList(product.images),
+    ingredients: joinList(product.ingredients),
+    features: joinList(product.features),
+    uses: joinList(product.uses),
+    benefits: joinList(product.benefits),
+    instructions: product.instructions ?? '',
+    cautions: product.cautions ?? '',
+    itemNumber: product.itemNumber ?? '',
+    sku: product.sku ?? '',
+    upc: product.upc ?? '',
+    size: product.size ?? '',
+    kitContents: joinList(product.kitContents),
+    isStarterKit: product.isStarterKit,
+  };
+}
+
+const textOrNull = (text: string) => text.trim() || null;
+
+/** The API payload of a valid form. `mode` decides isStarterKit (checkbox on create, derived on edit). */
+export function formToPayload(values: ProductFormValues, mode: 'create' | 'edit'): Omit<UpdateProductInput, 'password'> {
+  const kitContents = splitCommaList(values.kitContents);
+  return {
+    name: values.name.trim(),
+    slug: values.slug.trim(),
+    description: textOrNull(values.description),
+    shortDescription: textOrNull(values.shortDescription),
+    price: values.price.trim(),
+    compareAtPrice: textOrNull(values.compareAtPrice),
+    categoryId: values.categoryId === '' ? null : Number(values.categoryId),
+    status: values.status as ProductStatus,
+    inventory: values.inventory.trim() === '' ? 0 : Number.parseInt(values.inventory, 10),
+    weight: textOrNull(values.weight),
+    images: splitCommaList(values.images),
+    ingredients: splitCommaList(values.ingredients),
+    features: splitCommaList(values.features),
+    uses: splitCommaList(values.uses),
+    benefits: splitCommaList(values.benefits),
+    instructions: textOrNull(values.instructions),
+    cautions: textOrNull(values.cautions),
+    itemNumber: textOrNull(values.itemNumber),
+    sku: textOrNull(values.sku),
+    upc: textOrNull(values.upc),
+    size: textOrNull(values.size),
+    kitContents,
+    isStarterKit: mode === 'create' ? values.isStarterKit : kitContents.length > 0,
+  };
+}
+
+/** "Surfy All-Purpose Cleaner" → "surfy-all-purpose-cleaner" (suggested while the slug is untouched). */
+export const slugify = (name: string) =>
+  name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 200);
