@@ -27,7 +27,14 @@ async function openCheckoutWithCart(quantity = 2): Promise<Page> {
   const page = await app.newPage();
   await page.goto('/legal/shipping');
   const cart: CartItem[] = [{ productId: product.id, variantSku: null, name: product.name, price: 2000, quantity, slug: product.slug }];
-  await page.evaluate(([key, value]) => localStorage.setItem(key!, value!), [STORAGE_KEYS.cart, JSON.stringify(cart)]);
+  await page.evaluate(
+    ([cartKey, cartValue, popupKey]) => {
+      localStorage.setItem(cartKey!, cartValue!);
+      // The newsletter popup opens after a few seconds and would cover the form on a slow machine.
+      localStorage.setItem(popupKey!, 'dismissed');
+    },
+    [STORAGE_KEYS.cart, JSON.stringify(cart), STORAGE_KEYS.emailPopupDismissed],
+  );
   await page.goto('/checkout');
   await page.getByRole('heading', { name: 'Checkout' }).waitFor();
   return page;
