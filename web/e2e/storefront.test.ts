@@ -142,6 +142,28 @@ describe('storefront: browse, cart and checkout hand-off', () => {
   });
 });
 
+describe('storefront: home page', () => {
+  it('fades the impact counters in once visible, with 0.5 s and 1 s delays, and hides the third journal card at medium width', async () => {
+    const page = await app.newPage({ viewport: { width: 800, height: 900 } });
+    await page.goto('/');
+    await visible(page, 'Shop by Category');
+    const counters = page.getByTestId('impact-counters').locator(':scope > div');
+    const opacities = () => counters.evaluateAll((els) => els.map((el) => getComputedStyle(el).opacity));
+    expect(await opacities()).toEqual(['0', '0', '0']);
+    expect(await counters.evaluateAll((els) => els.map((el) => getComputedStyle(el).transitionDelay))).toEqual(['0s', '0.5s', '1s']);
+    await page.getByTestId('impact-counters').scrollIntoViewIfNeeded();
+    await poll(opacities).toEqual(['1', '1', '1']);
+    expect(await page.getByTestId('impact-counters').textContent()).toMatch(/\d(\.\d)?[MK]\+/);
+
+    const cards = page.getByTestId('journal-card');
+    await poll(() => cards.count()).toBe(3);
+    expect(await cards.nth(1).isVisible()).toBe(true);
+    expect(await cards.nth(2).isVisible()).toBe(false);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await poll(() => cards.nth(2).isVisible()).toBe(true);
+  });
+});
+
 describe('storefront: product page details', () => {
   it('switches gallery pictures, shows the shipping tab, copies the share link and lists a kit', async () => {
     const page = await app.newPage();
