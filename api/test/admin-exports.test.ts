@@ -41,7 +41,8 @@ describe('admin exports API', () => {
 
   it('streams a completed export as an attachment named nh-orders-{yyyy-MM-dd}.csv', async () => {
     const { exportId } = exportStartedSchema.parse(await (await post('/api/admin/orders/export')).json());
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nh-export-api-')), `${exportId}.csv`);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nh-export-api-'));
+    const file = path.join(dir, `${exportId}.csv`);
     fs.writeFileSync(file, 'Order ID,Email\r\nabc,a@example.com\r\n');
     await api.ctx.db.update(tables.exports).set({ status: 'completed', filePath: file, fileName: 'nh-orders-2026-11-21.csv', rowsDone: 1, rowsTotal: 1, finishedAt: new Date() }).where(eq(tables.exports.id, exportId));
     const res = await post(`/api/admin/orders/export/${exportId}/download`);
@@ -49,7 +50,7 @@ describe('admin exports API', () => {
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="nh-orders-2026-11-21.csv"');
     expect(await res.text()).toBe('Order ID,Email\r\nabc,a@example.com\r\n');
-    fs.rmSync(file);
+    fs.rmSync(dir, { recursive: true });
     expect((await post(`/api/admin/orders/export/${exportId}/download`)).status).toBe(410);
   });
 

@@ -34,13 +34,24 @@ export async function createTestDatabase(label: string): Promise<TestDatabase> {
     url,
     db,
     drop: async () => {
+      removeTempDirs();
       await db.$client.end().catch(() => {});
       if (!process.env.KEEP_TEST_DB) await dropDatabase(url).catch(() => {});
     },
   };
 }
 
-export const tempDir = (label: string) => fs.mkdtempSync(path.join(os.tmpdir(), `nh-${label}-`));
+const tempDirs: string[] = [];
+function removeTempDirs(): void {
+  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** A temporary folder, removed with the file's test database (`drop`). */
+export function tempDir(label: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `nh-${label}-`));
+  tempDirs.push(dir);
+  return dir;
+}
 
 /** Worker configuration for tests: fast sweeps and retries, silent logs, folders in a temp dir. */
 export function testWorkerEnv(databaseUrl: string, label: string, env: Record<string, string> = {}): Record<string, string> {
