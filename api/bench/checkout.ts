@@ -24,7 +24,7 @@ import { seedDemoCatalogue } from '@nh/shared/server/seed/seed';
 import { applyMigrations, ensureDatabase } from '../../migrations/src/database';
 import { REPO_ROOT } from '../src/config';
 import { claimIdempotencyKey } from '../src/lib/idempotency';
-import { inTransaction, insertPendingOrder, recordAcceptedPayment, reserveStock } from '../src/modules/orders/repository';
+import { beginAndReserveStock, inReservationTransaction, insertPendingOrderAndCommit, recordAcceptedPayment } from '../src/modules/orders/repository';
 import { IDEMPOTENCY_MESSAGES } from '../src/modules/orders/service';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -191,9 +191,9 @@ async function main(): Promise<void> {
     const key = randomUUID();
     const orderId = randomUUID();
     await claimIdempotencyKey(db.$client, 'bench', key, 'h', IDEMPOTENCY_MESSAGES);
-    await inTransaction(db.$client, async (client) => {
-      await reserveStock(client, [product.id], [1]);
-      await insertPendingOrder(client, {
+    await inReservationTransaction(db.$client, async (client) => {
+      await beginAndReserveStock(client, [product.id], [1]);
+      await insertPendingOrderAndCommit(client, {
         id: orderId,
         storeCode: 'NH',
         userId: null,
@@ -209,7 +209,7 @@ async function main(): Promise<void> {
         total: product.price + 999,
         promoCode: null,
       });
-    }, { synchronousCommit: false });
+    });
     await recordAcceptedPayment(
       db.$client,
       { orderId, transactionId: '1', invoiceNumber: 'ORD-BENCH', amount: product.price + 999, status: 'approved', responseCode: '1', responseMessage: 'ok', cardType: 'Visa', lastFour: '1111', environment: 'sandbox' },

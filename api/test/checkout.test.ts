@@ -183,6 +183,20 @@ describe('POST /api/payments/checkout-nonce', () => {
     expect(outbox).toEqual([{ topic: 'order.placed' }]);
   });
 
+  it('stores names and addresses exactly as typed, quotes and backslashes included', async () => {
+    const product = await makeProduct(5);
+    const body = await checkoutBody([{ product, quantity: 1 }]);
+    body.firstName = "Seán O'Brien";
+    body.lastName = 'Back\\slash "Quote"';
+    body.orderData.shippingAddress.address = "1 Main St'); drop table orders; --";
+    const res = await checkout(body);
+    expect(res.status).toBe(200);
+    const { orderId } = (await res.json()) as { orderId: string };
+    const [order] = await q<{ customer_name: string; shipping_address: { address: string } }>('select customer_name, shipping_address from orders where id = $1', [orderId]);
+    expect(order!.customer_name).toBe('Seán O\'Brien Back\\slash "Quote"');
+    expect(order!.shipping_address.address).toBe("1 Main St'); drop table orders; --");
+  });
+
   it('never stores or answers the card number', async () => {
     const product = await makeProduct(5);
     const res = await checkout(await checkoutBody([{ product, quantity: 1 }]));

@@ -1,30 +1,23 @@
 /**
- * The order write path's SQL. Hand-written, with named prepared statements on one pooled connection
- * per transaction: the hot path of checkout is a handful of round trips.
+ * The order write path's SQL. Hand-written, with named prepared statements where a statement stands
+ * alone, and BEGIN/COMMIT riding along with the first and last statement of the reservation
+ * transaction: one order is four round trips (claim, reserve, insert + commit, outcome).
  */
 import type pg from 'pg';
-import { outboxPayloads, toCents, type Cents, type OutboxTopic } from '@nh/shared';
+import { centsToDecimal, outboxPayloads, toCents, type Cents, type OutboxTopic } from '@nh/shared';
 import { OUTBOX_CHANNEL, type Address, type LineItem, type ProductVariant } from '@nh/shared/server';
 
 export type Client = pg.PoolClient;
 
-export interface TransactionOptions {
-  /**
-   * false: commit without waiting for the WAL flush (`synchronous_commit = off` for this transaction
-   * only). Row locks are held until commit ends, so on a hot row (a best-selling product's stock) a
-   * synchronous commit caps sales of that product at one per disk flush.
-   */
-  synchronousCommit?: boolean;
-}
-
-/** Runs `work` in one transaction on one connection; rolls back on any throw. */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: Client) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+/**
+ * The reservation transaction, on one pooled connection. Its BEGIN travels with its first statement
+ * (`beginAndReserveStock`) and its COMMIT with its last (`insertPendingOrderAndCommit`), so the whole
+ * transaction costs two round trips when no promo code is involved. Anything thrown rolls it back.
+ */
+export async function inReservationTransaction<T>(pool: pg.Pool, work: (client: Client) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query(options.synchronousCommit === false ? 'begin; set local synchronous_commit to off' : 'begin');
-    const result = await work(client);
-    await client.query('commit');
-    return result;
+    return await work(client);
   } catch (error) {
     await client.query('rollback').catch(() => {});
     throw error;
@@ -32,6 +25,14 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: Client) => 
     client.release();
   }
 }
+
+/** An int[] literal from values we checked are integers (simple-protocol statements take no parameters). */
+function intArray(values: number[]): string {
+  if (!values.every((v) => Number.isSafeInteger(v))) throw new TypeError('intArray: integers only');
+  return `'{${values.join(',')}}'::int[]`;
+}
+
+const lit = (client: Client, value: string | null): string => (value === null ? 'null' : client.escapeLiteral(value));
 
 export interface ReservedProduct {
   id: number;
@@ -43,22 +44,23 @@ export interface ReservedProduct {
 }
 
 /**
- * Takes `quantities[i]` units of product `ids[i]` (ids distinct) if every one of them is active and
- * has enough stock. Rows are locked in id order first, so two orders sharing products cannot deadlock;
- * the `inventory >= qty` test is re-checked on the locked row, so the last unit goes to exactly one
- * buyer. Answers the products it reserved: fewer than asked means the caller must roll back.
+ * Opens the reservation transaction and takes `quantities[i]` units of product `ids[i]` (ids
+ * distinct) if every one of them is active and has enough stock. The transaction commits without
+ * waiting for the WAL flush (`synchronous_commit = off` for it alone): row locks are held until commit
+ * ends, so on a hot row (a best-selling product's stock) a synchronous commit would cap sales of that
+ * product at one per disk flush. Rows are locked in id order first, so two orders sharing products
+ * cannot deadlock; the `inventory >= qty` test is re-checked on the locked row, so the last unit goes
+ * to exactly one buyer. Answers the products it reserved: fewer than asked means roll back.
  */
-export async function reserveStock(client: Client, ids: number[], quantities: number[]): Promise<ReservedProduct[]> {
-  const { rows } = await client.query<{ id: number; name: string; price: string; variants: ProductVariant[]; sku: string | null; item_number: string | null }>({
-    name: 'order_reserve_stock',
-    text: `with wanted as (select * from unnest($1::int[], $2::int[]) as w(id, qty)),
+export async function beginAndReserveStock(client: Client, ids: number[], quantities: number[]): Promise<ReservedProduct[]> {
+  const results = (await client.query(`begin; set local synchronous_commit to off;
+    with wanted as (select * from unnest(${intArray(ids)}, ${intArray(quantities)}) as w(id, qty)),
       locked as materialized (select p.id from products p join wanted w on w.id = p.id order by p.id for update of p)
       update products p set inventory = p.inventory - w.qty, updated_at = now()
       from wanted w
       where p.id = w.id and p.id in (select id from locked) and p.inventory >= w.qty and p.status = 'active'
-      returning p.id, p.name, p.price::text as price, p.variants, p.sku, p.item_number`,
-    values: [ids, quantities],
-  });
+      returning p.id, p.name, p.price::text as price, p.variants, p.sku, p.item_number`)) as unknown as Array<pg.QueryResult<{ id: number; name: string; price: string; variants: ProductVariant[]; sku: string | null; item_number: string | null }>>;
+  const rows = results[results.length - 1]!.rows;
   return rows.map((r) => ({ id: r.id, name: r.name, price: toCents(r.price), variants: r.variants ?? [], sku: r.sku, itemNumber: r.item_number }));
 }
 
@@ -127,31 +129,25 @@ export interface PendingOrder {
   promoCode: string | null;
 }
 
-const dec = (cents: Cents) => (cents / 100).toFixed(2);
+const dec = (cents: Cents) => centsToDecimal(cents);
 
-export async function insertPendingOrder(client: Client, o: PendingOrder): Promise<void> {
-  await client.query({
-    name: 'order_insert_pending',
-    text: `insert into orders (id, store_code, user_id, customer_email, customer_name, shipping_address, billing_address, items,
-        subtotal, discount, shipping, tax, total, promo_code, status)
-      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'pending')`,
-    values: [
-      o.id,
-      o.storeCode,
-      o.userId,
-      o.customerEmail,
-      o.customerName,
-      JSON.stringify(o.shippingAddress),
-      o.billingAddress ? JSON.stringify(o.billingAddress) : null,
-      JSON.stringify(o.items),
-      dec(o.subtotal),
-      dec(o.discount),
-      dec(o.shipping),
-      dec(o.tax),
-      dec(o.total),
-      o.promoCode,
-    ],
-  });
+/** Inserts the order as `pending` and commits the reservation transaction, in one round trip. */
+export async function insertPendingOrderAndCommit(client: Client, o: PendingOrder): Promise<void> {
+  const values = [
+    lit(client, o.id) + '::uuid',
+    lit(client, o.storeCode),
+    o.userId === null ? 'null' : lit(client, o.userId) + '::uuid',
+    lit(client, o.customerEmail),
+    lit(client, o.customerName),
+    lit(client, JSON.stringify(o.shippingAddress)) + '::jsonb',
+    o.billingAddress ? lit(client, JSON.stringify(o.billingAddress)) + '::jsonb' : 'null',
+    lit(client, JSON.stringify(o.items)) + '::jsonb',
+    ...[o.subtotal, o.discount, o.shipping, o.tax, o.total].map((cents) => `${dec(cents)}::numeric`),
+    lit(client, o.promoCode),
+  ];
+  await client.query(`insert into orders (id, store_code, user_id, customer_email, customer_name, shipping_address, billing_address, items,
+      subtotal, discount, shipping, tax, total, promo_code, status)
+    values (${values.join(', ')}, 'pending'); commit`);
 }
 
 export interface PaymentRecord {

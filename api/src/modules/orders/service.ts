@@ -23,13 +23,14 @@ import { claimIdempotencyKey, completeStatement, releaseIdempotencyKey, type Sto
 import { paymentsFor } from '../payments/provider';
 import {
   findPromo,
-  inTransaction,
-  insertPendingOrder,
+  beginAndReserveStock,
+  inReservationTransaction,
+  insertPendingOrderAndCommit,
   productAvailability,
   recordAcceptedPayment,
   recordFailedPayment,
   redeemPromo,
-  reserveStock,
+  type Client,
   type PaymentRecord,
   type ReservedProduct,
 } from './repository';
@@ -81,9 +82,9 @@ export async function placeOrder(ctx: AppContext, input: CheckoutNonceInput, opt
 
   let reservation: Reservation;
   try {
-    // Asynchronous commit: the reservation's row locks go as soon as it commits. The payment
-    // transaction below commits synchronously, which flushes this one too before anyone is answered.
-    reservation = await inTransaction(pool, (client) => reserveAndCreateOrder(client, input, options.userId), { synchronousCommit: false });
+    // The reservation commits asynchronously (its row locks go as soon as it commits); the outcome
+    // statement below commits synchronously, which flushes this one too before anyone is answered.
+    reservation = await inReservationTransaction(pool, (client) => reserveAndCreateOrder(client, input, options.userId));
   } catch (error) {
     if (error instanceof Refusal) {
       await pool.query(completeStatement(CHECKOUT_SCOPE, key, error.answer));
@@ -106,7 +107,7 @@ export async function placeOrder(ctx: AppContext, input: CheckoutNonceInput, opt
   return { ...answer, replayed: false };
 }
 
-async function reserveAndCreateOrder(client: Parameters<typeof reserveStock>[0], input: CheckoutNonceInput, userId: string | null): Promise<Reservation> {
+async function reserveAndCreateOrder(client: Client, input: CheckoutNonceInput, userId: string | null): Promise<Reservation> {
   const { orderData } = input;
   const orderId = randomUUID();
 
@@ -116,7 +117,7 @@ async function reserveAndCreateOrder(client: Parameters<typeof reserveStock>[0],
   const productIds = [...wanted.keys()].sort((a, b) => a - b);
   const quantities = productIds.map((id) => wanted.get(id)!);
 
-  const reserved = await reserveStock(client, productIds, quantities);
+  const reserved = await beginAndReserveStock(client, productIds, quantities);
   if (reserved.length < productIds.length) {
     const got = new Set(reserved.map((p) => p.id));
     const missing = productIds.filter((id) => !got.has(id));
@@ -183,7 +184,7 @@ async function reserveAndCreateOrder(client: Parameters<typeof reserveStock>[0],
     );
   }
 
-  await insertPendingOrder(client, {
+  await insertPendingOrderAndCommit(client, {
     id: orderId,
     storeCode: STORE_CODE,
     userId,
