@@ -29,13 +29,13 @@ export function AdminNav() {
 
 export function AdminPage({ title, actions, children }: { title: string; actions?: React.ReactNode; children: React.ReactNode }) {
   return (
-    <main className="mx-auto max-w-6xl px-4 py-10">
+    <section className="mx-auto max-w-6xl px-4 pb-16 pt-28 sm:px-6 lg:px-8">
       <AdminNav />
       <div className="mb-6 flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-semibold text-brand-900">{title}</h1>
         {actions}
       </div>
       {children}
-    </main>
+    </section>
   );
 }

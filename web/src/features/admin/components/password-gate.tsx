@@ -35,7 +35,7 @@ export function PasswordGate({ title, onUnlock }: { title: string; onUnlock: (to
   }
 
   return (
-    <div className="mx-auto flex min-h-[60vh] max-w-md items-center px-4 py-16">
+    <div className="mx-auto flex min-h-[60vh] max-w-md items-center px-4 pb-16 pt-28">
       <Card className="w-full">
         <CardHeader>
           <CardTitle className="flex items-center gap-2">

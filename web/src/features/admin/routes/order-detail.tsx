@@ -224,12 +224,12 @@ export default function OrderDetailPage() {
   const { session } = useOrderSession();
   if (session.state === 'locked') return <Navigate to="/admin-orders" replace />;
   return (
-    <main className="mx-auto max-w-6xl px-4 py-10">
+    <section className="mx-auto max-w-6xl px-4 pb-16 pt-28 sm:px-6 lg:px-8">
       <Button variant="ghost" className="mb-4 -ml-3" onClick={() => void navigate('/admin-orders')}>
         <ArrowLeft aria-hidden="true" />
         Back to Orders
       </Button>
       {session.state === 'checking' ? <p className="py-12 text-center text-stone-600">{ADMIN_MESSAGES.loadingOrder}</p> : <LoadOrder token={session.token} id={id} />}
-    </main>
+    </section>
   );
 }

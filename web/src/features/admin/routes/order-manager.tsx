@@ -59,7 +59,7 @@ function OrderList({ token }: { token: string }) {
     <div className="grid gap-4">
       <div className="grid gap-4 sm:grid-cols-[2fr_1fr]">
         <div className="space-y-1.5">
-          <Label htmlFor={ids.search}>Search</Label>
+          <Label htmlFor={ids.search}>Search orders</Label>
           <div className="relative">
             <Search className="absolute left-3 top-1/2 size-4 -translate-y-1/2 text-stone-400" aria-hidden="true" />
             <Input id={ids.search} type="search" className="pl-9" placeholder="Order id, name or email" value={typed} onChange={(e) => setTyped(e.target.value)} />
@@ -143,7 +143,7 @@ function OrderList({ token }: { token: string }) {
 export default function OrderManagerPage() {
   usePageMeta({ title: 'Order Manager' });
   const { session, unlock } = useOrderSession();
-  if (session.state === 'checking') return <p className="px-4 py-16 text-center text-stone-600">Checking access...</p>;
+  if (session.state === 'checking') return <p className="px-4 pb-16 pt-32 text-center text-stone-600">Checking access...</p>;
   if (session.state === 'locked') return <PasswordGate title="Order Manager" onUnlock={unlock} />;
   return (
     <AdminPage title="Order Manager" actions={<ExportButton token={session.token} />}>
