@@ -72,7 +72,7 @@ export function createErpSyncProcessor(deps: ErpSyncDeps) {
     }
     const { orderId } = jobPayloads[JOB_NAMES.syncOrder].parse(job.data);
     const jobLog = log.child({ jobId: job.id, queue: 'erp-sync', orderId, attempt: job.attemptsMade + 1 });
-    const order = await db.query.orders.findFirst({ where: eq(orders.id, orderId) });
+    const [order] = await db.select().from(orders).where(eq(orders.id, orderId)).limit(1);
     if (!order) {
       jobLog.warn('order not found; nothing to sync');
       return { outcome: 'skipped', reason: 'order not found' };
