@@ -1,6 +1,4 @@
 /** Fixed page content of the home page (storefront §2, §3): testimonials, community photos, fallbacks. */
-import { LIMITS } from '@nh/shared/constants';
-import type { BlogPostSummary } from '@nh/shared/contracts/catalog';
 
 export interface Testimonial {
   id: number;
@@ -80,46 +78,8 @@ export const BUILT_IN_CATEGORIES = [
   },
 ];
 
-const sample = (id: number, slug: string, title: string, excerpt: string, image: string, category: string): BlogPostSummary => ({
-  id,
-  slug,
-  title,
-  excerpt,
-  image,
-  category,
-  author: 'The Nurture Home Team',
-  readTime: LIMITS.blogFallbackReadTime,
-  createdAt: '2024-01-15T00:00:00.000Z',
-  updatedAt: '2024-01-15T00:00:00.000Z',
-});
-
-/** Shown when GET /api/blog answers an empty list. */
-export const SAMPLE_ARTICLES: BlogPostSummary[] = [
-  sample(
-    -1,
-    'how-probiotic-cleaners-work',
-    'How Probiotic Cleaners Work',
-    'Beneficial bacteria keep cleaning long after you put the bottle away. Here is the science.',
-    'journal-probiotics.svg',
-    'Science',
-  ),
-  sample(
-    -2,
-    'non-toxic-kitchen-cleaning-routine',
-    'A Non-Toxic Kitchen Cleaning Routine',
-    'A simple daily and weekly routine that keeps your kitchen spotless without harsh chemicals.',
-    'journal-kitchen-routine.svg',
-    'How-To',
-  ),
-  sample(
-    -3,
-    'zero-waste-refill-guide',
-    'The Zero-Waste Refill Guide',
-    'How refills cut plastic waste, and how to set up a refill station at home.',
-    'journal-refill-guide.svg',
-    'Sustainability',
-  ),
-];
+/** Shown when GET /api/blog answers an empty list: the journal's built-in articles, so every card leads to a page. */
+export { SAMPLE_ARTICLES } from '@/lib/sample-articles';
 
 /** Category and journal images are stored as file names under /api/public, or as absolute paths. */
 export function publicImage(file: string | null | undefined, fallback: string): string {

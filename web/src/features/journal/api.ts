@@ -2,7 +2,7 @@
 import { LIMITS } from '@nh/shared';
 import type { BlogPost, BlogPostSummary } from '@nh/shared/contracts/catalog';
 import { useQuery } from '@tanstack/react-query';
-import { findSampleArticle, SAMPLE_ARTICLES } from './sample-articles';
+import { findSampleArticle, SAMPLE_ARTICLES } from '@/lib/sample-articles';
 
 export const BLOG_QUERY_KEY = ['/api/blog'] as const;
 

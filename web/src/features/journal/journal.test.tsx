@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderRoute, stubFetch } from '../content/test/render-route';
 import JournalArticlePage from './routes/journal-article';
 import JournalListPage from './routes/journal-list';
-import { SAMPLE_ARTICLES } from './sample-articles';
+import { SAMPLE_ARTICLES } from '@/lib/sample-articles';
 
 afterEach(() => {
   cleanup();
