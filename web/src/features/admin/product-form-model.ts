@@ -13,10 +13,10 @@ const optionalMoney = (message: string) => z.string().trim().refine((v) => v ===
 
 export const productFormSchema = z.object({
   name: z.string().trim().min(1, ADMIN_MESSAGES.nameRequired),
-  slug: z.string().trim().min(1, ADMIN_MESSAGES.slugRequired).regex(SLUG_PATTERN, ADMIN_MESSAGES.slugFormat),
+  slug: z.string().trim().min(1, ADMIN_MESSAGES.slugRequired).refine((v) => v === '' || SLUG_PATTERN.test(v), ADMIN_MESSAGES.slugFormat),
   description: z.string(),
   shortDescription: z.string(),
-  price: z.string().trim().min(1, ADMIN_MESSAGES.priceRequired).regex(MONEY, ADMIN_MESSAGES.priceFormat),
+  price: z.string().trim().min(1, ADMIN_MESSAGES.priceRequired).refine((v) => v === '' || MONEY.test(v), ADMIN_MESSAGES.priceFormat),
   compareAtPrice: optionalMoney(ADMIN_MESSAGES.compareAtPriceFormat),
   categoryId: z.string(),
   status: z.enum(['active', 'inactive', 'out_of_stock']),

@@ -1,0 +1,58 @@
+import { createProductSchema, updateProductSchema } from '@nh/shared/contracts/admin';
+import type { Product } from '@nh/shared/contracts/catalog';
+import { describe, expect, it } from 'vitest';
+import { createProductFormSchema, emptyProductForm, formToPayload, productFormSchema, productToForm, slugify } from './product-form-model';
+
+const filled = { ...emptyProductForm, name: ' Surfy ', slug: 'surfy', price: '12.5', categoryId: '3' };
+
+describe('product form model', () => {
+  it('requires name, slug and price, and the category on create only', () => {
+    const messages = (schema: typeof productFormSchema | typeof createProductFormSchema, values = emptyProductForm) =>
+      schema.safeParse(values).error?.issues.map((i) => i.message);
+    expect(messages(createProductFormSchema)).toEqual(['Product name is required', 'Slug is required', 'Price is required', 'Category is required']);
+    expect(messages(productFormSchema, { ...filled, categoryId: '' })).toBeUndefined();
+    expect(messages(productFormSchema, { ...filled, price: '1.234', inventory: '2.5' })).toEqual([
+      'Price must be an amount of at least 0.00 with at most 2 decimals',
+      'Inventory must be a whole number of at least 0',
+    ]);
+  });
+
+  it('splits comma lists (trimmed, empty entries dropped), sends empty text as null and inventory 0 by default', () => {
+    const payload = formToPayload({ ...filled, inventory: '', ingredients: ' water, , probiotics ,', description: '  ', compareAtPrice: '', isStarterKit: true }, 'create');
+    expect(payload).toMatchObject({
+      name: 'Surfy',
+      price: '12.5',
+      categoryId: 3,
+      inventory: 0,
+      ingredients: ['water', 'probiotics'],
+      description: null,
+      compareAtPrice: null,
+      isStarterKit: true,
+      kitContents: [],
+    });
+    expect(createProductSchema.safeParse(payload).success).toBe(true);
+  });
+
+  it('derives isStarterKit from kitContents on edit', () => {
+    expect(formToPayload({ ...filled, isStarterKit: true, kitContents: '' }, 'edit').isStarterKit).toBe(false);
+    const payload = formToPayload({ ...filled, kitContents: 'surfy-probiotic-all-purpose-cleaner, dishy-pods' }, 'edit');
+    expect(payload).toMatchObject({ isStarterKit: true, kitContents: ['surfy-probiotic-all-purpose-cleaner', 'dishy-pods'] });
+    expect(updateProductSchema.safeParse(payload).success).toBe(true);
+  });
+
+  it('round-trips a product through the form', () => {
+    const product = {
+      id: 1, name: 'Kit', slug: 'kit', description: null, shortDescription: 'Short', price: '30.00', compareAtPrice: '35.00', images: ['a.svg', 'b.svg'],
+      categoryId: 2, category: { id: 2, name: 'Kits', slug: 'kits' }, status: 'inactive', inventory: 4, weight: '12.00', itemNumber: null, sku: 'K-1', upc: null,
+      caseUpc: null, size: null, caseCount: null, ingredients: [], features: ['One', 'Two'], uses: [], benefits: [], instructions: null, cautions: null,
+      kitContents: ['x', 'y'], isStarterKit: true, isBestseller: false, isRefill: false, isFragranceFree: false, variants: [], createdAt: '', updatedAt: '',
+    } satisfies Product;
+    const form = productToForm(product);
+    expect(form).toMatchObject({ price: '30.00', images: 'a.svg, b.svg', features: 'One, Two', categoryId: '2', status: 'inactive', inventory: '4', description: '' });
+    expect(formToPayload(form, 'edit')).toMatchObject({ images: ['a.svg', 'b.svg'], features: ['One', 'Two'], kitContents: ['x', 'y'], categoryId: 2, status: 'inactive', weight: '12.00' });
+  });
+
+  it('suggests a slug from the name', () => {
+    expect(slugify('  Surfy All-Purpose Cleaner (32 oz)! ')).toBe('surfy-all-purpose-cleaner-32-oz');
+  });
+});
