@@ -3,9 +3,13 @@
  * password gate, promo codes, product edit seen on the storefront, order fulfilment.
  */
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '@nh/shared/constants';
+import { exportDownloadName } from '@nh/shared/contracts/admin';
 import { startE2eApp, type E2eApp } from './support/app';
 
 const PASSWORD = 'nurture-admin';
@@ -168,5 +172,41 @@ describe('admin area in the browser', () => {
     await visible(page, 'Access granted');
     await page.goto(`/admin-orders/${randomUUID()}`);
     await visible(page, 'Order not found');
+  });
+
+  it("exports orders: waits for the export job, saves nh-orders-{yyyy-MM-dd}.csv, reports a failed job", async () => {
+    const db = app.api.ctx.db.$client;
+    const page = await app.newPage();
+    await page.goto('/admin-orders');
+    await unlock(page, PASSWORD);
+    await visible(page, 'Access granted');
+    // No worker runs in this test: it plays the exports worker by finishing the job row itself.
+    const nextJob = async (after: Set<string>) => {
+      let id: string | undefined;
+      await poll(async () => {
+        const { rows } = await db.query<{ id: string }>(`select id from exports where store_code = 'NH' and status = 'queued' order by created_at desc limit 1`);
+        id = rows[0] && !after.has(rows[0].id) ? rows[0].id : undefined;
+        return id !== undefined;
+      }).toBe(true);
+      return id!;
+    };
+    const seen = new Set<string>();
+
+    const download = page.waitForEvent('download', { timeout: 30_000 });
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const exportId = await nextJob(seen);
+    seen.add(exportId);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nh-admin-e2e-')), `${exportId}.csv`);
+    fs.writeFileSync(file, 'Order ID,Email\r\nabc,a@example.com\r\n');
+    await db.query(`update exports set status = 'completed', file_path = $2, file_name = $3, rows_done = 1, rows_total = 1, finished_at = now() where id = $1`, [exportId, file, exportDownloadName()]);
+    const saved = await download;
+    expect(saved.suggestedFilename()).toBe(exportDownloadName());
+    expect(fs.readFileSync((await saved.path())!, 'utf8')).toBe('Order ID,Email\r\nabc,a@example.com\r\n');
+    await visible(page, 'Orders exported successfully');
+
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const failedId = await nextJob(seen);
+    await db.query(`update exports set status = 'failed', error = 'disk full', finished_at = now() where id = $1`, [failedId]);
+    await visible(page, 'Export failed');
   });
 });
