@@ -14,8 +14,6 @@ const impact = page(() => import('@/features/content/routes/impact'));
 export const routes: RouteObject[] = [
   {
     element: <SiteLayout />,
-    // Shown for the moment the first screen's chunk loads on a cold start.
-    hydrateFallbackElement: <div className="min-h-screen bg-cream" aria-busy="true" />,
     // Routes load lazily; until the first one arrives, render nothing (the page stays blank for a moment).
     hydrateFallbackElement: <div className="min-h-screen" aria-busy="true" />,
     children: [
