@@ -209,4 +209,24 @@ describe('admin area in the browser', () => {
     await db.query(`update exports set status = 'failed', error = 'disk full', finished_at = now() where id = $1`, [failedId]);
     await visible(page, 'Export failed');
   });
+
+  it('shows the NetSuite sync panel and retries a failed order from its detail page', async () => {
+    const db = app.api.ctx.db.$client;
+    await db.query(`update orders set netsuite_sync_status = 'failed', netsuite_sync_error = 'NetSuite said no' where id = $1`, [orderId]);
+    const page = await app.newPage();
+    await page.goto('/admin-orders');
+    await unlock(page, PASSWORD);
+    const panel = page.getByTestId('sync-panel');
+    await poll(() => panel.isVisible()).toBe(true);
+    await poll(() => panel.getByRole('button', { name: /^Retry failed \(\d+\)$/ }).isVisible()).toBe(true);
+
+    await page.getByLabel('Search orders').fill(orderId.slice(0, 8));
+    await page.getByTestId(`order-${orderId}`).click();
+    await visible(page, 'NetSuite said no');
+    await page.getByRole('button', { name: 'Retry sync' }).click();
+    await visible(page, 'Sync retry queued');
+    await poll(async () => (await db.query('select netsuite_sync_status from orders where id = $1', [orderId])).rows[0]?.netsuite_sync_status).toBe('pending');
+    const outbox = await db.query(`select 1 from outbox where topic = 'order.sync-requested' and payload->>'orderId' = $1`, [orderId]);
+    expect(outbox.rowCount).toBe(1);
+  });
 });

@@ -11,6 +11,7 @@ import type {
   VerifyPasswordResponse,
 } from '@nh/shared/contracts/admin';
 import type { Category, Product } from '@nh/shared/contracts/catalog';
+import type { SyncSummary } from '@nh/shared/contracts/admin-sync';
 import type { ExportStarted, ExportStatusResponse } from '@nh/shared/contracts/exports';
 import { ApiError, apiRequest as request, getQueryFn } from '@/lib/queryClient';
 import { forgetStoredToken, setAdminToken } from './admin-session';
@@ -102,3 +103,13 @@ export const exportStatus = async (password: string, exportId: string) =>
 
 export const downloadExport = async (password: string, exportId: string) =>
   (await apiRequest('POST', `/api/admin/orders/export/${exportId}/download`, { password, storeCode: STORE_CODE })).blob();
+
+// ---------------------------------------------------------------- NetSuite sync (admin-sync API)
+export const syncKeys = { summary: ['admin', 'sync', 'summary'] as const };
+
+export const syncSummary = async (password: string) => json<SyncSummary>(await apiRequest('POST', '/api/admin/sync/summary', { password, storeCode: STORE_CODE }));
+
+export const retryOrderSync = async (password: string, orderId: string) =>
+  json<{ orderId: string; netsuiteSyncStatus: 'pending' }>(await apiRequest('POST', `/api/admin/sync/orders/${encodeURIComponent(orderId)}/retry`, { password, storeCode: STORE_CODE }));
+
+export const retryAllFailedSyncs = async (password: string) => json<{ retried: number }>(await apiRequest('POST', '/api/admin/sync/retry-failed', { password, storeCode: STORE_CODE }));

@@ -16,6 +16,7 @@ import { ApiError } from '@/lib/queryClient';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { adminKeys, getOrder, updateOrder } from '../api';
 import { OrderStatusBadge, statusLabel } from '../components/order-status-badge';
+import { RetrySyncButton } from '../components/sync-panel';
 import { useOrderSession } from '../use-order-session';
 
 const NO_CARRIER = 'none';
@@ -199,6 +200,7 @@ function OrderView({ token, order }: { token: string; order: AdminOrder }) {
           <Section title="NetSuite">
             <Badge variant={order.netsuiteSyncStatus === 'failed' ? 'destructive' : 'outline'}>{order.netsuiteSyncStatus}</Badge>
             {order.netsuiteSyncError && <p className="mt-2 text-red-700">{order.netsuiteSyncError}</p>}
+            {order.netsuiteSyncStatus === 'failed' && <RetrySyncButton token={token} orderId={order.id} />}
           </Section>
         </div>
       </div>

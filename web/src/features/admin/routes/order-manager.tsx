@@ -16,6 +16,7 @@ import { adminKeys, listOrders, type OrderFilters } from '../api';
 import { AdminPage } from '../components/admin-nav';
 import { OrderStatusBadge, statusLabel } from '../components/order-status-badge';
 import { PasswordGate } from '../components/password-gate';
+import { SyncPanel } from '../components/sync-panel';
 import { exportOrdersCsv, saveCsv } from '../export-orders';
 import { useOrderSession } from '../use-order-session';
 
@@ -147,6 +148,7 @@ export default function OrderManagerPage() {
   if (session.state === 'locked') return <PasswordGate title="Order Manager" onUnlock={unlock} />;
   return (
     <AdminPage title="Order Manager" actions={<ExportButton token={session.token} />}>
+      <SyncPanel token={session.token} />
       <OrderList token={session.token} />
     </AdminPage>
   );
