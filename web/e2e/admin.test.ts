@@ -3,6 +3,7 @@
  * password gate, promo codes, product edit seen on the storefront, order fulfilment.
  */
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,6 +48,18 @@ const visible = (page: Page, text: string | RegExp) =>
       .first()
       .isVisible(),
   ).toBe(true);
+
+const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
+
+/** Serious or critical axe-core findings on the current page, as "rule: selector" lines. */
+async function seriousAxeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    return (await axe.run(document)).violations;
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((node) => `${v.id}: ${JSON.stringify(node.target)}`));
+}
 
 async function unlock(page: Page, password: string) {
   await page.getByLabel('Admin Password').fill(password);
@@ -228,5 +241,28 @@ describe('admin area in the browser', () => {
     await poll(async () => (await db.query('select netsuite_sync_status from orders where id = $1', [orderId])).rows[0]?.netsuite_sync_status).toBe('pending');
     const outbox = await db.query(`select 1 from outbox where topic = 'order.sync-requested' and payload->>'orderId' = $1`, [orderId]);
     expect(outbox.rowCount).toBe(1);
+  });
+
+  it('has no serious axe-core violations on the gate, promo codes, products, product form, orders and order detail', async () => {
+    const page = await app.newPage();
+    await page.goto('/admin-orders');
+    await visible(page, 'Access Admin');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await unlock(page, PASSWORD);
+    await poll(() => page.getByTestId(`order-${orderId}`).isVisible()).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.getByTestId(`order-${orderId}`).click();
+    await poll(() => page.getByRole('heading', { name: `Order ${orderId}` }).isVisible()).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Back to Orders' }).click();
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Promo Codes' }).click();
+    await poll(() => page.getByTestId('promo-WELCOME10').isVisible()).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Products' }).click();
+    await poll(() => page.getByTestId(`product-row-${product.slug}`).isVisible()).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Create New Product' }).click();
+    await visible(page, 'Basics');
+    expect(await seriousAxeViolations(page)).toEqual([]);
   });
 });

@@ -91,7 +91,7 @@ export function ProductForm({ mode, defaultValues, pending, onSubmit }: ProductF
                 name="categoryId"
                 render={({ field }) => (
                   <Select value={field.value} onValueChange={field.onChange}>
-                    <SelectTrigger id={id} aria-describedby={describedBy} aria-invalid={describedBy ? true : undefined}>
+                    <SelectTrigger id={id} className="data-[placeholder]:text-stone-600" aria-describedby={describedBy} aria-invalid={describedBy ? true : undefined}>
                       <SelectValue placeholder={categories.isPending ? 'Loading categories...' : 'Select a category'} />
                     </SelectTrigger>
                     <SelectContent>
