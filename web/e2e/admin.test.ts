@@ -118,7 +118,7 @@ describe('admin area in the browser', () => {
     await poll(() => page.getByTestId('product-price').textContent()).toBe('$23.45');
   });
 
-  it("shows 'Product not found' for an unknown slug and validates the create form", async () => {
+  it("validates the create form, creates and deletes a product, shows 'Product not found' for an unknown slug", async () => {
     const page = await app.newPage();
     await page.goto('/admin-products');
     await unlock(page, PASSWORD);
@@ -126,6 +126,32 @@ describe('admin area in the browser', () => {
     await page.getByRole('button', { name: 'Create Product' }).click();
     for (const message of ['Product name is required', 'Slug is required', 'Price is required', 'Category is required']) await visible(page, message);
     await page.getByRole('link', { name: 'Cancel' }).click();
+    await poll(() => new URL(page.url()).pathname).toBe('/admin-products');
+
+    // Create (the slug follows the name), then delete through the confirmation dialog.
+    const name = `Admin Created ${randomUUID().slice(0, 6)}`;
+    const slug = name.toLowerCase().replace(/ /g, '-');
+    await page.getByRole('link', { name: 'Create New Product' }).click();
+    await page.getByLabel('Name', { exact: true }).fill(name);
+    await poll(() => page.getByLabel('Slug', { exact: true }).inputValue()).toBe(slug);
+    await page.getByLabel('Price', { exact: true }).fill('9.5');
+    await choose(page, 'Category', 'Laundry');
+    await page.getByLabel('Features').fill('Gentle, , Plant-based ');
+    await page.getByRole('button', { name: 'Create Product' }).click();
+    await visible(page, 'Product created successfully');
+    const row = page.getByTestId(`product-row-${slug}`);
+    await poll(() => row.isVisible()).toBe(true);
+    const created = (await app.api.ctx.db.$client.query('select price, inventory, features, status from products where slug = $1', [slug])).rows[0];
+    expect(created).toEqual({ price: '9.50', inventory: 0, features: ['Gentle', 'Plant-based'], status: 'active' });
+
+    await row.getByRole('button', { name: `Delete ${name}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await visible(page, 'Product deleted successfully');
+    await poll(() => row.count()).toBe(0);
+    expect((await app.api.ctx.db.$client.query('select 1 from products where slug = $1', [slug])).rowCount).toBe(0);
+
+    await page.getByRole('link', { name: 'Create New Product' }).click();
+    await page.getByRole('link', { name: 'Back to Products' }).click();
     await poll(() => new URL(page.url()).pathname).toBe('/admin-products');
     await page.evaluate(() => {
       window.history.pushState({}, '', '/admin-products/no-such-product/edit');
