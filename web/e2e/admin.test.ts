@@ -291,4 +291,20 @@ describe('admin area in the browser', () => {
     await visible(page, 'Basics');
     expect(await seriousAxeViolations(page)).toEqual([]);
   });
+
+  it('fits a 360px-wide phone: no sideways scrolling on the order list, order detail and products', async () => {
+    const page = await app.newPage({ viewport: { width: 360, height: 740 } });
+    const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+    await page.goto('/admin-orders');
+    await unlock(page, PASSWORD);
+    await poll(() => page.getByTestId(`order-${orderId}`).isVisible()).toBe(true);
+    expect(await fits()).toBe(true);
+    await page.getByTestId(`order-${orderId}`).click();
+    await poll(() => page.getByRole('button', { name: 'Update Order' }).isVisible()).toBe(true);
+    expect(await fits()).toBe(true);
+    await page.getByRole('button', { name: 'Back to Orders' }).click();
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Products' }).click();
+    await poll(() => page.getByRole('link', { name: 'Create New Product' }).isVisible()).toBe(true);
+    expect(await fits()).toBe(true);
+  });
 });

@@ -124,7 +124,7 @@ function OrderView({ token, order }: { token: string; order: AdminOrder }) {
   return (
     <>
       <div className="mb-6 flex flex-wrap items-center gap-3">
-        <h1 className="font-mono text-2xl font-semibold text-brand-900">Order {order.id}</h1>
+        <h1 className="break-all font-mono text-2xl font-semibold text-brand-900">Order {order.id}</h1>
         <OrderStatusBadge status={order.status} className="text-sm" />
       </div>
       <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
