@@ -12,6 +12,11 @@ export function useOrderSession(): { session: OrderSession; unlock: (token: stri
   const memory = useAdminToken();
   const [checked, setChecked] = useState(() => getAdminToken() !== null || readStoredToken() === null);
 
+  // A token unlocked on the promo/product screens is kept too once the order screens are used (spec §4).
+  useEffect(() => {
+    if (memory && readStoredToken() !== memory) storeToken(memory);
+  }, [memory]);
+
   useEffect(() => {
     if (checked) return;
     const stored = readStoredToken();
