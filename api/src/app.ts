@@ -17,7 +17,7 @@ export function createApp(ctx: AppContext): Express {
   app.set('etag', 'strong');
   if (ctx.config.TRUST_PROXY) app.set('trust proxy', 1);
 
-  app.use(requestLogger(ctx.log));
+  app.use(requestLogger(app, ctx.log));
   app.use(
     securityHeaders({
       contentSecurityPolicy: {
@@ -34,10 +34,10 @@ export function createApp(ctx: AppContext): Express {
       crossOriginEmbedderPolicy: false,
     }),
   );
-  app.use(healthRoutes(ctx));
   // Public catalogue reads come before compression, body parsing and sessions: they need none of them
   // (the catalogue cache keeps its own gzip bytes), and they are the hottest path of the shop.
   app.use('/api', catalogRoutes(ctx));
+  app.use(healthRoutes(ctx));
   app.use(compression());
 
   // Static pictures: /api/public/{filename} (catalogue art) and /uploads/... (staff uploads).

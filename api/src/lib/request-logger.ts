@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Express, Request, RequestHandler } from 'express';
 import type { Logger } from '@nh/shared/server';
 
 declare module 'express-serve-static-core' {
@@ -13,21 +13,28 @@ declare module 'express-serve-static-core' {
 
 const QUIET_PATHS = new Set(['/healthz', '/readyz']);
 
+const childLogger = Symbol('childLogger');
+type LoggedRequest = Request & { [childLogger]?: Logger };
+
 /**
  * One JSON line per finished request (method, path, status, duration) with its request id, and a
- * per-request child logger for handlers. The child is made lazily: most requests never log anything
- * themselves, and making a child logger (with redaction) on every request costs more than the
- * catalogue answer it accompanies.
+ * per-request child logger for handlers (`req.log`). The child is made lazily, by a getter installed
+ * once on the app's request prototype: most requests never log anything themselves, and making a
+ * child logger (with redaction) on every request costs more than the catalogue answer it accompanies.
  */
-export function requestLogger(logger: Logger): RequestHandler {
+export function requestLogger(app: Express, logger: Logger): RequestHandler {
+  Object.defineProperty(app.request, 'log', {
+    configurable: true,
+    get(this: LoggedRequest) {
+      return (this[childLogger] ??= logger.child({ reqId: this.id }));
+    },
+  });
   const logsRequests = logger.isLevelEnabled('info') || logger.isLevelEnabled('warn');
   return (req, res, next) => {
     const header = req.headers['x-request-id'];
     const id = typeof header === 'string' && header.length > 0 && header.length <= 128 ? header : randomUUID();
     req.id = id;
     res.setHeader('x-request-id', id);
-    let child: Logger | undefined;
-    Object.defineProperty(req, 'log', { configurable: true, get: () => (child ??= logger.child({ reqId: id })) });
 
     if (logsRequests && !QUIET_PATHS.has(req.path)) {
       const started = process.hrtime.bigint();
