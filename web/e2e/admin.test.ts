@@ -3,7 +3,6 @@
  * password gate, promo codes, product edit seen on the storefront, order fulfilment.
  */
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '@nh/shared/constants';
 import { exportDownloadName } from '@nh/shared/contracts/admin';
+import { poll, seriousAxeViolations, visible } from './support/page-helpers';
 import { startE2eApp, type E2eApp } from './support/app';
 
 const PASSWORD = 'nurture-admin';
@@ -39,27 +39,6 @@ beforeAll(async () => {
   orderId = order.rows[0]!.id;
 });
 afterAll(() => app?.close());
-
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 });
-const visible = (page: Page, text: string | RegExp) =>
-  poll(() =>
-    page
-      .getByText(text, typeof text === 'string' ? { exact: true } : undefined)
-      .first()
-      .isVisible(),
-  ).toBe(true);
-
-const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
-
-/** Serious or critical axe-core findings on the current page, as "rule: selector" lines. */
-async function seriousAxeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> } }).axe;
-    return (await axe.run(document)).violations;
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((node) => `${v.id}: ${JSON.stringify(node.target)}`));
-}
 
 async function unlock(page: Page, password: string) {
   await page.getByLabel('Admin Password').fill(password);

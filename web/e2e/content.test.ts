@@ -2,10 +2,9 @@
  * Content screens in real Chromium against the real API and seeded test database: a journal article
  * with its FAQ, the not-found screens, the support page's contact links, legal and impact pages.
  */
-import { createRequire } from 'node:module';
 import { SHOP } from '@nh/shared';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from './support/page-helpers';
 import { startE2eApp, type E2eApp } from './support/app';
 
 let app: E2eApp;
@@ -15,21 +14,6 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 const ARTICLE = 'how-probiotic-cleaners-work';
-
-const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
-
-/** Serious or critical axe-core findings on the current page, as "rule: selector" lines. */
-async function seriousAxeViolations(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol: the page's Content-Security-Policy forbids inline scripts.
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> } }).axe;
-    return (await axe.run(document)).violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((node) => `${v.id}: ${JSON.stringify(node.target)}`));
-}
 
 describe('journal', () => {
   it('goes from the list to an article with its meta, body, related resources and one-open-at-a-time FAQ', async () => {

@@ -1,10 +1,9 @@
 /**
  * Storefront flows in real Chromium against the real API, database and built SPA (storefront spec §2-§8).
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { poll, seriousAxeViolations, toast, visible } from './support/page-helpers';
 import { startE2eApp, type E2eApp } from './support/app';
 
 let app: E2eApp;
@@ -13,17 +12,6 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
-/** expect.poll with a timeout that suits a busy two-core machine (the default is 1 s). */
-const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 });
-const visible = (page: Page, text: string | RegExp) =>
-  poll(() =>
-    page
-      .getByText(text, typeof text === 'string' ? { exact: true } : undefined)
-      .first()
-      .isVisible(),
-  ).toBe(true);
-const toast = (page: Page, title: string, description?: string) =>
-  Promise.all([visible(page, title), description ? visible(page, description) : Promise.resolve()]);
 const cartCount = (page: Page) => page.getByTestId('cart-count').textContent();
 /** The page does not scroll sideways (nothing wider than the viewport). */
 const noHorizontalOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
@@ -323,25 +311,8 @@ describe('storefront: phone width (360 px)', () => {
 });
 
 describe('storefront: accessibility (axe-core)', () => {
-  // Evaluated through the DevTools protocol: the app's Content-Security-Policy rightly blocks inline script tags.
-  const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   /** Serious and critical axe-core violations on the current page (WCAG 2 A/AA rules). */
-  const seriousViolations = async (page: Page) => {
-    await page.evaluate(axeSource);
-    return page.evaluate(async () => {
-      const axe = (
-        window as unknown as {
-          axe: {
-            run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-          };
-        }
-      ).axe;
-      const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
-      return result.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    });
-  };
+  const seriousViolations = (page: Page) => seriousAxeViolations(page, ['wcag2a', 'wcag2aa']);
 
   it('starts keyboard navigation with the skip link to the main content', async () => {
     const page = await app.newPage();
