@@ -43,6 +43,7 @@ function WithTooltip({ label, children }: { label: string; children: ReactElemen
 }
 
 function NavItem({ link, className, onNavigate }: { link: SiteLink; className?: string; onNavigate?: () => void }) {
+  const { pathname } = useLocation();
   if (link.external) {
     return (
       <a href={link.to} target="_blank" rel="noopener noreferrer" className={className} onClick={onNavigate}>
@@ -51,10 +52,11 @@ function NavItem({ link, className, onNavigate }: { link: SiteLink; className?: 
       </a>
     );
   }
+  const onAlias = link.aliases?.some((path) => pathname === path || pathname.startsWith(`${path}/`)) ?? false;
   return (
     <NavLink
       to={link.to}
-      className={({ isActive }) => cn(className, isActive && 'font-semibold underline decoration-2 underline-offset-8')}
+      className={({ isActive }) => cn(className, (isActive || onAlias) && 'font-semibold underline decoration-2 underline-offset-8')}
       onClick={onNavigate}
     >
       {link.label}

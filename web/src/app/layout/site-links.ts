@@ -4,16 +4,18 @@ export interface SiteLink {
   label: string;
   to: string;
   external?: boolean;
+  /** Other paths (and their sub-paths) that show the same screen, so the link reads as current there too. */
+  aliases?: string[];
 }
 
 export const RELATED_BRAND: SiteLink = { label: 'Nurture Baby', to: 'https://www.nurturebaby.com', external: true };
 
 export const MAIN_NAV: SiteLink[] = [
-  { label: 'Shop', to: '/shop' },
+  { label: 'Shop', to: '/shop', aliases: ['/products', '/category'] },
   { label: 'Ingredients', to: '/ingredients' },
   { label: 'How It Works', to: '/how-it-works' },
   { label: 'Journal', to: '/journal' },
-  { label: 'Sustainability', to: '/sustainability' },
+  { label: 'Sustainability', to: '/sustainability', aliases: ['/impact'] },
   RELATED_BRAND,
 ];
 
