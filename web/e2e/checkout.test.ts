@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_KEYS, type CartItem } from '@nh/shared';
 import { startE2eApp, type E2eApp } from './support/app';
+import { seedLocalStorage } from './support/page-helpers';
 
 let app: E2eApp;
 let product: { id: number; name: string; slug: string };
@@ -25,16 +26,12 @@ afterAll(() => app?.close());
 
 async function openCheckoutWithCart(quantity = 2): Promise<Page> {
   const page = await app.newPage();
-  await page.goto('/legal/shipping');
   const cart: CartItem[] = [{ productId: product.id, variantSku: null, name: product.name, price: 2000, quantity, slug: product.slug }];
-  await page.evaluate(
-    ([cartKey, cartValue, popupKey]) => {
-      localStorage.setItem(cartKey!, cartValue!);
-      // The newsletter popup opens after a few seconds and would cover the form on a slow machine.
-      localStorage.setItem(popupKey!, 'dismissed');
-    },
-    [STORAGE_KEYS.cart, JSON.stringify(cart), STORAGE_KEYS.emailPopupDismissed],
-  );
+  await seedLocalStorage(page, {
+    [STORAGE_KEYS.cart]: JSON.stringify(cart),
+    // The newsletter popup opens after a few seconds and would cover the form on a slow machine.
+    [STORAGE_KEYS.emailPopupDismissed]: 'dismissed',
+  });
   await page.goto('/checkout');
   await page.getByRole('heading', { name: 'Checkout' }).waitFor();
   return page;

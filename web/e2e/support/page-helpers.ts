@@ -19,6 +19,21 @@ export const visible = (page: Page, text: string | RegExp) =>
 export const toast = (page: Page, title: string, description?: string) =>
   Promise.all([visible(page, title), description ? visible(page, description) : Promise.resolve()]);
 
+/**
+ * Puts `entries` into the page's local storage before the app's first script runs on the next
+ * document, once per tab (a later reload sees what the app wrote). Writing them with
+ * page.evaluate after a goto races the app: React may mount after the load event and save its
+ * own (empty) cart over them.
+ */
+export async function seedLocalStorage(page: Page, entries: Record<string, string>): Promise<void> {
+  await page.addInitScript((values) => {
+    const flag = 'e2e-seeded-local-storage';
+    if (sessionStorage.getItem(flag)) return;
+    for (const [key, value] of Object.entries(values)) localStorage.setItem(key, value);
+    sessionStorage.setItem(flag, '1');
+  }, entries);
+}
+
 const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 
 interface AxeViolation {
