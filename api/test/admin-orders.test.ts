@@ -16,7 +16,7 @@ interface Seeded {
   email: string;
 }
 
-async function insertOrder(fields: { name: string; email: string; status?: string; createdAt?: string; storeCode?: string; extra?: boolean }): Promise<Seeded> {
+async function insertOrder(fields: { name: string; email: string; status?: string; createdAt?: string; storeCode?: string; extra?: boolean; items?: unknown[] }): Promise<Seeded> {
   const { rows } = await api.ctx.db.$client.query<{ id: string }>(
     `insert into orders (store_code, customer_email, customer_name, customer_phone, shipping_address, billing_address, items,
                          subtotal, discount, shipping, tax, total, promo_code, status, customer_notes, payment_transaction_id, created_at)
@@ -28,7 +28,7 @@ async function insertOrder(fields: { name: string; email: string; status?: strin
       fields.name,
       fields.extra ? '555-0100' : null,
       fields.extra ? JSON.stringify({ address: '9 Bill Rd', city: 'Salem', state: 'OR', zip: '97301' }) : null,
-      JSON.stringify([{ productId: 1, productName: 'Surfy', variantSku: null, sku: 'S-1', itemNumber: null, quantity: 2, price: '20.00' }]),
+      JSON.stringify(fields.items ?? [{ productId: 1, productName: 'Surfy', variantSku: null, sku: 'S-1', itemNumber: null, quantity: 2, price: '20.00' }]),
       fields.extra ? 'WELCOME10' : null,
       fields.status ?? 'pending',
       fields.extra ? 'Leave at the door' : null,
@@ -157,6 +157,34 @@ describe('admin orders API', () => {
     const cleared = adminOrderSchema.parse(await (await call('PATCH', `/api/admin/orders/${bob.id}`, { status: 'processing', carrier: '' })).json());
     expect(cleared).toMatchObject({ status: 'processing', carrier: null, deliveredDate: null });
     expect(await ids(await call('POST', '/api/admin/orders', { status: 'processing' }))).toEqual([bob.id]);
+  });
+
+  it('puts the stock back when an order is cancelled, and takes it again when it is reopened', async () => {
+    const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => api.ctx.db.$client.query<T>(text, values).then((r) => r.rows);
+    const name = `Restock ${randomUUID().slice(0, 8)}`;
+    const [product] = await q<{ id: number }>(`insert into products (name, slug, price, inventory) values ($1, $2, '20.00', 5) returning id`, [name, name.toLowerCase().replace(/\s+/g, '-')]);
+    const stock = async () => (await q<{ inventory: number }>('select inventory from products where id = $1', [product!.id]))[0]!.inventory;
+    const line = (quantity: number) => ({ productId: product!.id, productName: name, variantSku: null, sku: null, itemNumber: null, quantity, price: '20.00' });
+    // A store of its own, so the list tests above never see this order.
+    const storeCode = `R${randomUUID().slice(0, 6).toUpperCase()}`;
+    const order = await insertOrder({ name: 'Dee Cancel', email: 'dee@example.com', status: 'processing', items: [line(1), line(1)], storeCode });
+
+    expect((await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'cancelled', storeCode })).status).toBe(200);
+    expect(await stock()).toBe(7);
+    // Cancelled again (another field changes): no second restock.
+    expect((await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'cancelled', carrier: 'UPS', storeCode })).status).toBe(200);
+    expect(await stock()).toBe(7);
+
+    await q('update products set inventory = 1 where id = $1', [product!.id]);
+    const refused = await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'processing', storeCode });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ message: `Not enough stock of "${name}" to reopen this order (1 left, 2 needed).` });
+    expect(await stock()).toBe(1);
+    expect(adminOrderSchema.parse(await (await call('POST', `/api/admin/orders/${order.id}`, { storeCode })).json()).status).toBe('cancelled');
+
+    await q('update products set inventory = 5 where id = $1', [product!.id]);
+    expect((await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'processing', storeCode })).status).toBe(200);
+    expect(await stock()).toBe(3);
   });
 
   it.each([

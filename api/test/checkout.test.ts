@@ -297,6 +297,35 @@ describe('POST /api/payments/checkout-nonce', () => {
     expect(await inventoryOf(product.id)).toBe(5);
   });
 
+  it('prices from the catalogue as it is now, even when this process read it a moment ago', async () => {
+    const product = await makeProduct(5, 2500);
+    expect((await checkout(await checkoutBody([{ product, quantity: 1 }]))).status).toBe(200);
+    // Staff change the price in the database behind this API process's back (no cache invalidation).
+    await q(`update products set price = '30.00' where id = $1`, [product.id]);
+    const before = sandboxCharges();
+    const stale = await checkout(await checkoutBody([{ product, quantity: 1 }]));
+    expect(stale.status).toBe(409);
+    expect(await stale.json()).toMatchObject({ message: `The price of "${product.name}" is now $30.00. Please review your cart and try again.` });
+    expect(sandboxCharges()).toBe(before);
+    expect(await inventoryOf(product.id)).toBe(4);
+
+    const current = await checkout(await checkoutBody([{ product: { ...product, price: 3000 }, quantity: 1 }]));
+    expect(current.status).toBe(200);
+    const { orderId } = (await current.json()) as { orderId: string };
+    expect((await q<{ total: string }>('select total::text from orders where id = $1', [orderId]))[0]!.total).toBe('42.39');
+    expect(await inventoryOf(product.id)).toBe(3);
+  });
+
+  it('refuses a product taken off sale a moment after this process read it', async () => {
+    const product = await makeProduct(5, 2500);
+    expect((await checkout(await checkoutBody([{ product, quantity: 1 }]))).status).toBe(200);
+    await q(`update products set status = 'inactive' where id = $1`, [product.id]);
+    const res = await checkout(await checkoutBody([{ product, quantity: 1 }]));
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ message: 'A product in your cart is no longer available. Please remove it and try again.', productIds: [product.id] });
+    expect(await inventoryOf(product.id)).toBe(4);
+  });
+
   it('refuses an unknown and an inactive promo code', async () => {
     const product = await makeProduct(5);
     for (const code of ['NOPE', 'SPRING20']) {
@@ -317,6 +346,22 @@ describe('POST /api/payments/checkout-nonce', () => {
     const second = await checkout(await checkoutBody([{ product, quantity: 1 }], { promo }));
     expect(second.status).toBe(422);
     expect((await api.request(`/api/promo-codes/validate/${code}`)).status).toBe(404);
+  });
+
+  it('keeps a single-use code unspent when the stock guard refuses the order', async () => {
+    const code = `KEEP${randomUUID().slice(0, 6).toUpperCase()}`;
+    await q(`insert into promo_codes (code, discount_type, discount_value, single_use) values ($1, 'percentage', 10, true)`, [code]);
+    const product = await makeProduct(1, 2000);
+    const promo = { code, discountType: 'percentage' as const, discountValue: 10 };
+    // The first attempt reaches the reservation transaction (stock is judged there), which spends the
+    // code before the guard refuses: the whole transaction must roll back.
+    const res = await checkout(await checkoutBody([{ product, quantity: 2 }], { promo }));
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ message: `Only 1 of "${product.name}" left in stock. Please reduce the quantity and try again.` });
+    expect(await inventoryOf(product.id)).toBe(1);
+    expect((await api.request(`/api/promo-codes/validate/${code}`)).status).toBe(200);
+    expect(await q('select 1 from orders where promo_code = $1', [code])).toHaveLength(0);
+    expect((await checkout(await checkoutBody([{ product, quantity: 1 }], { promo }))).status).toBe(200);
   });
 
   it('gives a single-use code back when the charge is declined', async () => {

@@ -14,3 +14,14 @@ export interface CartItem {
 
 /** Two items with the same productId and variantSku are one line. */
 export const cartLineKey = (item: Pick<CartItem, 'productId' | 'variantSku'>) => `${item.productId}:${item.variantSku ?? ''}`;
+
+/**
+ * The stock an order's lines take, one entry per product in id order (two variants of one product
+ * share its stock): the order product rows are locked in, so two orders sharing products cannot deadlock.
+ */
+export function stockByProduct(lines: ReadonlyArray<{ productId: number; quantity: number }>): { productIds: number[]; quantities: number[] } {
+  const wanted = new Map<number, number>();
+  for (const line of lines) wanted.set(line.productId, (wanted.get(line.productId) ?? 0) + line.quantity);
+  const productIds = [...wanted.keys()].sort((a, b) => a - b);
+  return { productIds, quantities: productIds.map((id) => wanted.get(id)!) };
+}

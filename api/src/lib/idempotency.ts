@@ -1,9 +1,10 @@
 /**
- * Idempotency keys (table idempotency_keys): one row per (scope, key), claimed by inserting it before
- * any work. The insert is the lock: of two concurrent requests with the same key exactly one inserts;
- * the other waits for the first to finish and replays its stored answer. The same key with a
- * different body is refused. The answer is stored by the caller in the same transaction as its
- * outcome (see `completeStatement`), so an answer exists if and only if the outcome does.
+ * Idempotency keys (table idempotency_keys): one row per (scope, key). The caller inserts the row in
+ * the same transaction as its first side effect (the primary key is the lock: of two concurrent
+ * requests with the same key exactly one inserts; the other's insert waits for the first
+ * transaction, then fails), and stores the answer in the same transaction as the outcome, so an
+ * answer exists if and only if the outcome does. A request that finds the key taken replays the
+ * stored answer (`awaitStoredAnswer`). The same key with a different body is refused.
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
@@ -24,8 +25,6 @@ export interface StoredAnswer {
   body: unknown;
 }
 
-export type Claim = { kind: 'claimed' } | { kind: 'replay'; answer: StoredAnswer };
-
 /** The key from the request header, or a 400 naming what is wrong. */
 export function readIdempotencyKey(header: string | string[] | undefined, messages: IdempotencyMessages): string {
   const value = Array.isArray(header) ? header[0] : header;
@@ -37,29 +36,21 @@ export function readIdempotencyKey(header: string | string[] | undefined, messag
 /** A fingerprint of the request body (as parsed, so formatting does not matter). */
 export const requestHash = (body: unknown): string => createHash('sha256').update(JSON.stringify(body ?? null)).digest('base64url');
 
-const CLAIM = 'insert into idempotency_keys (scope, key, request_hash) values ($1, $2, $3) on conflict do nothing';
 const READ = 'select request_hash, status_code, response from idempotency_keys where scope = $1 and key = $2';
 
+/** `released`: the request that took the key rolled back without an outcome, so the key is free again. */
+export type Stored = { kind: 'replay'; answer: StoredAnswer } | { kind: 'released' };
+
 /**
- * Claims the key, or answers with the stored result of the request that claimed it first (waiting up
- * to `waitMs` while that request is still running).
+ * The stored answer for a taken key, waiting up to `waitMs` while the request that took it is still
+ * running. Refuses a different body (422) and a wait that runs out (409).
  */
-export async function claimIdempotencyKey(
-  pool: pg.Pool,
-  scope: string,
-  key: string,
-  hash: string,
-  messages: IdempotencyMessages,
-  waitMs = 10_000,
-): Promise<Claim> {
-  const inserted = await pool.query({ name: 'idem_claim', text: CLAIM, values: [scope, key, hash] });
-  if (inserted.rowCount === 1) return { kind: 'claimed' };
+export async function awaitStoredAnswer(pool: pg.Pool, scope: string, key: string, hash: string, messages: IdempotencyMessages, waitMs = 10_000): Promise<Stored> {
   const deadline = Date.now() + waitMs;
   for (let delay = 25; ; delay = Math.min(delay * 2, 250)) {
     const { rows } = await pool.query<{ request_hash: string; status_code: number | null; response: unknown }>({ name: 'idem_read', text: READ, values: [scope, key] });
     const row = rows[0];
-    // Released by a request that failed before doing anything: claim it now.
-    if (!row) return claimIdempotencyKey(pool, scope, key, hash, messages, Math.max(0, deadline - Date.now()));
+    if (!row) return { kind: 'released' };
     if (row.request_hash !== hash) throw unprocessable(messages.reused);
     if (row.status_code !== null) return { kind: 'replay', answer: { status: row.status_code, body: row.response } };
     if (Date.now() >= deadline) throw conflict(messages.inProgress);
@@ -67,14 +58,17 @@ export async function claimIdempotencyKey(
   }
 }
 
-/** The statement that stores the answer; run it inside the transaction that records the outcome. */
-export const completeStatement = (scope: string, key: string, answer: StoredAnswer): pg.QueryConfig => ({
-  name: 'idem_complete',
-  text: 'update idempotency_keys set status_code = $3, response = $4, completed_at = now() where scope = $1 and key = $2',
-  values: [scope, key, answer.status, JSON.stringify(answer.body)],
-});
-
-/** Gives the key back when the request failed before any side effect (so a retry can run again). */
-export async function releaseIdempotencyKey(pool: pg.Pool, scope: string, key: string): Promise<void> {
-  await pool.query({ name: 'idem_release', text: 'delete from idempotency_keys where scope = $1 and key = $2 and status_code is null', values: [scope, key] });
+/**
+ * Stores the answer of a request that ended without side effects (a refusal), so a retry with the
+ * same key gets the same answer. When the key is taken meanwhile, that request's answer wins.
+ */
+export async function storeAnswer(pool: pg.Pool, scope: string, key: string, hash: string, answer: StoredAnswer, messages: IdempotencyMessages): Promise<Stored | { kind: 'stored' }> {
+  const inserted = await pool.query({
+    name: 'idem_store',
+    text: `insert into idempotency_keys (scope, key, request_hash, status_code, response, completed_at) values ($1, $2, $3, $4, $5, now())
+      on conflict do nothing`,
+    values: [scope, key, hash, answer.status, JSON.stringify(answer.body)],
+  });
+  if (inserted.rowCount === 1) return { kind: 'stored' };
+  return awaitStoredAnswer(pool, scope, key, hash, messages);
 }

@@ -1,11 +1,12 @@
 /** Admin orders of one store: list (search, status filter, pages), detail, fulfilment update. */
 import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { centsToDecimal, parseCents } from '@nh/shared';
-import { tables } from '@nh/shared/server';
+import { centsToDecimal, parseCents, stockByProduct } from '@nh/shared';
+import { tables, type LineItem } from '@nh/shared/server';
 import { ADMIN_MESSAGES, type AdminOrder, type AdminOrderSummary, type OrderStatus } from '@nh/shared/contracts/admin';
 import type { AppContext } from '../../context';
-import { notFound } from '../../lib/errors';
+import { conflict, notFound } from '../../lib/errors';
+import { invalidateCatalogCache } from '../catalog';
 
 const { orders } = tables;
 type OrderRow = typeof orders.$inferSelect;
@@ -117,8 +118,11 @@ export interface OrderUpdate {
 
 /**
  * Fulfilment update. deliveredDate is stamped when the status becomes delivered (kept if it already
- * was) and cleared when it moves away from delivered; updatedAt always moves. One statement, so the
- * "was it already delivered" decision reads the row it writes.
+ * was) and cleared when it moves away from delivered; updatedAt always moves.
+ *
+ * Stock follows cancellation: cancelling an order puts its items back in stock, and reopening a
+ * cancelled order takes them again (refused, naming the product, when there is not enough). The order
+ * row is locked first, so two staff members changing one order at once cannot restock it twice.
  */
 export async function updateOrder(ctx: AppContext, storeCode: string, id: string, update: OrderUpdate): Promise<AdminOrder> {
   if (!UUID.test(id)) throw notFound(ADMIN_MESSAGES.orderNotFound);
@@ -130,7 +134,40 @@ export async function updateOrder(ctx: AppContext, storeCode: string, id: string
     set.deliveredDate =
       update.status === 'delivered' ? sql`case when ${orders.status} = 'delivered' and ${orders.deliveredDate} is not null then ${orders.deliveredDate} else now() end` : null;
   }
-  const [row] = await ctx.db.update(orders).set(set).where(byId(storeCode, id)).returning();
-  if (!row) throw notFound(ADMIN_MESSAGES.orderNotFound);
+  let stockChanged = false;
+  const row = await ctx.db.transaction(async (tx) => {
+    const [current] = await tx.select({ status: orders.status, items: orders.items }).from(orders).where(byId(storeCode, id)).for('update');
+    if (!current) throw notFound(ADMIN_MESSAGES.orderNotFound);
+    if (update.status !== undefined && (current.status === 'cancelled') !== (update.status === 'cancelled')) {
+      await moveStock(tx, current.items, update.status === 'cancelled' ? 'restock' : 'take');
+      stockChanged = true;
+    }
+    const [updated] = await tx.update(orders).set(set).where(byId(storeCode, id)).returning();
+    return updated!;
+  });
+  if (stockChanged) invalidateCatalogCache(ctx);
   return toAdminOrder(row);
+}
+
+type Tx = Parameters<Parameters<AppContext['db']['transaction']>[0]>[0];
+
+/** Puts an order's items back in stock, or takes them again; rows are locked in id order like a checkout's. */
+async function moveStock(tx: Tx, items: LineItem[], direction: 'restock' | 'take'): Promise<void> {
+  const { productIds: ids, quantities } = stockByProduct(items);
+  if (!ids.length) return;
+  const sign = direction === 'restock' ? 1 : -1;
+  // Postgres array literals (the values are integers from our own order row).
+  const idArray = `{${ids.join(',')}}`;
+  const qtyArray = `{${quantities.join(',')}}`;
+  const { rows } = await tx.execute<{ id: number; name: string; inventory: number; qty: number }>(sql`
+    with locked as materialized (select p.id from products p where p.id = any(${idArray}::int[]) order by p.id for update),
+      wanted as (select * from unnest(${idArray}::int[], ${qtyArray}::int[]) as w(id, qty))
+    select p.id, p.name, p.inventory, w.qty from products p join wanted w on w.id = p.id where p.id in (select id from locked)`);
+  if (direction === 'take') {
+    const short = rows.find((r) => r.inventory < r.qty);
+    if (short) throw conflict(`Not enough stock of "${short.name}" to reopen this order (${short.inventory} left, ${short.qty} needed).`, { productId: short.id });
+  }
+  // Products deleted since the order was placed are skipped: there is no stock to move.
+  await tx.execute(sql`update products p set inventory = p.inventory + ${sign} * w.qty, updated_at = now()
+    from unnest(${idArray}::int[], ${qtyArray}::int[]) as w(id, qty) where p.id = w.id`);
 }

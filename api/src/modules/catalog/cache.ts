@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context';
 import { JsonCache } from '../../lib/json-cache';
+import { clearPriceList } from './price-list';
 
 // One cache per running app (tests start several apps in one process, each on its own context).
 const caches = new WeakMap<AppContext, JsonCache>();
@@ -20,4 +21,5 @@ export function catalogCache(ctx: AppContext): JsonCache {
  */
 export function invalidateCatalogCache(ctx: AppContext): void {
   caches.get(ctx)?.clear();
+  clearPriceList(ctx);
 }

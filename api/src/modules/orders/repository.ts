@@ -1,83 +1,117 @@
 /**
- * The order write path's SQL. Hand-written, with named prepared statements where a statement stands
- * alone, and BEGIN/COMMIT riding along with the first and last statement of the reservation
- * transaction: one order is four round trips (claim, reserve, insert + commit, outcome).
+ * The order write path's SQL. Hand-written: an order is two round trips to Postgres. The first is
+ * the whole reservation transaction sent as one simple query (claim the idempotency key, spend a
+ * single-use promo code, insert the order as pending, take the stock, commit); the second records
+ * the charge's outcome as one statement. Refusals inside the transaction are raised by the guards of
+ * migration 0002 and so roll all of it back.
  */
 import type pg from 'pg';
-import { centsToDecimal, outboxPayloads, toCents, type Cents, type OutboxTopic } from '@nh/shared';
-import { OUTBOX_CHANNEL, type Address, type LineItem, type ProductVariant } from '@nh/shared/server';
+import { centsToDecimal, outboxPayloads, type Cents, type OutboxTopic } from '@nh/shared';
+import { OUTBOX_CHANNEL, sqlLiteral, type Address, type LineItem } from '@nh/shared/server';
 
 export type Client = pg.PoolClient;
 
+// Literals for the simple protocol (a multi-statement query takes no parameters).
+function integer(value: number): string {
+  if (!Number.isSafeInteger(value)) throw new TypeError('integer literal: integers only');
+  return String(value);
+}
+const intArray = (values: readonly number[]): string => `'{${values.map(integer).join(',')}}'::int[]`;
+
+export interface PendingOrder {
+  id: string;
+  storeCode: string;
+  userId: string | null;
+  customerEmail: string;
+  customerName: string;
+  shippingAddress: Address;
+  billingAddress: Address | null;
+  items: LineItem[];
+  subtotal: Cents;
+  discount: Cents;
+  shipping: Cents;
+  tax: Cents;
+  total: Cents;
+  promoCode: string | null;
+}
+
+/** One product's share of an order, with the price and variants (as read) the order was priced with. */
+export interface StockLine {
+  productId: number;
+  quantity: number;
+  priceText: string;
+  variantsJson: string;
+}
+
+export interface Reservation {
+  claim: { scope: string; key: string; requestHash: string };
+  order: PendingOrder;
+  /** One line per product, in any order (the guard locks rows in id order). */
+  stock: StockLine[];
+  /** A single-use promo code to spend for this order. */
+  singleUsePromoId: number | null;
+}
+
+export type ReservationOutcome = 'reserved' | 'key-taken' | 'stock-or-price-changed' | 'promo-spent';
+
+const dec = (cents: Cents) => centsToDecimal(cents);
+
 /**
- * The reservation transaction, on one pooled connection. Its BEGIN travels with its first statement
- * (`beginAndReserveStock`) and its COMMIT with its last (`insertPendingOrderAndCommit`), so the whole
- * transaction costs two round trips when no promo code is involved. Anything thrown rolls it back.
+ * Runs the reservation transaction in one round trip and answers once it is on disk. The order row is
+ * inserted before the stock is taken, so a best-selling product's row stays locked only while the
+ * guard runs and the transaction commits, never across a round trip. Answers why it did not commit
+ * when a guard refused.
  */
-export async function inReservationTransaction<T>(pool: pg.Pool, work: (client: Client) => Promise<T>): Promise<T> {
+export async function reserveOrder(pool: pg.Pool, r: Reservation): Promise<ReservationOutcome> {
   const client = await pool.connect();
   try {
-    return await work(client);
-  } catch (error) {
-    await client.query('rollback').catch(() => {});
-    throw error;
+    const o = r.order;
+    const orderValues = [
+      sqlLiteral(client, o.id) + '::uuid',
+      sqlLiteral(client, o.storeCode),
+      o.userId === null ? 'null' : sqlLiteral(client, o.userId) + '::uuid',
+      sqlLiteral(client, o.customerEmail),
+      sqlLiteral(client, o.customerName),
+      sqlLiteral(client, JSON.stringify(o.shippingAddress)) + '::jsonb',
+      o.billingAddress ? sqlLiteral(client, JSON.stringify(o.billingAddress)) + '::jsonb' : 'null',
+      sqlLiteral(client, JSON.stringify(o.items)) + '::jsonb',
+      ...[o.subtotal, o.discount, o.shipping, o.tax, o.total].map((cents) => `${dec(cents)}::numeric`),
+      sqlLiteral(client, o.promoCode),
+    ];
+    const prices = `array[${r.stock.map((l) => sqlLiteral(client, l.priceText)).join(', ')}]::numeric[]`;
+    const variants = `array[${r.stock.map((l) => sqlLiteral(client, l.variantsJson)).join(', ')}]::jsonb[]`;
+    const statements = [
+      'begin',
+      // Row locks are held until the commit ends: a synchronous commit would keep a best-selling
+      // product's row locked through a disk flush, capping its sales at one per flush. The last
+      // statement makes the order durable instead (see below).
+      'set local synchronous_commit to off',
+      `insert into idempotency_keys (scope, key, request_hash) values (${sqlLiteral(client, r.claim.scope)}, ${sqlLiteral(client, r.claim.key)}, ${sqlLiteral(client, r.claim.requestHash)})`,
+      r.singleUsePromoId === null ? null : `select spend_promo_code(${integer(r.singleUsePromoId)}, ${sqlLiteral(client, o.id)}::uuid)`,
+      `insert into orders (id, store_code, user_id, customer_email, customer_name, shipping_address, billing_address, items,
+        subtotal, discount, shipping, tax, total, promo_code, status) values (${orderValues.join(', ')}, 'pending')`,
+      `select reserve_order_stock(${intArray(r.stock.map((l) => l.productId))}, ${intArray(r.stock.map((l) => l.quantity))}, ${prices}, ${variants})`,
+      'commit',
+      // After the commit, in the same message: a transaction that takes a transaction id commits
+      // synchronously, and its flush covers every earlier commit (WAL is written in order). So the
+      // answer arrives only once the order is on disk (no card is charged for an order a crash could
+      // lose), and no row lock is held while waiting for the disk.
+      'select txid_current()',
+    ];
+    try {
+      await client.query(statements.filter(Boolean).join(';\n'));
+      return 'reserved';
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      const { code, table } = error as { code?: string; table?: string };
+      if (code === '23505' && table === 'idempotency_keys') return 'key-taken';
+      if (code === 'NH409') return 'stock-or-price-changed';
+      if (code === 'NH422') return 'promo-spent';
+      throw error;
+    }
   } finally {
     client.release();
   }
-}
-
-/** An int[] literal from values we checked are integers (simple-protocol statements take no parameters). */
-function intArray(values: number[]): string {
-  if (!values.every((v) => Number.isSafeInteger(v))) throw new TypeError('intArray: integers only');
-  return `'{${values.join(',')}}'::int[]`;
-}
-
-const lit = (client: Client, value: string | null): string => (value === null ? 'null' : client.escapeLiteral(value));
-
-export interface ReservedProduct {
-  id: number;
-  name: string;
-  price: Cents;
-  variants: ProductVariant[];
-  sku: string | null;
-  itemNumber: string | null;
-}
-
-/**
- * Opens the reservation transaction and takes `quantities[i]` units of product `ids[i]` (ids
- * distinct) if every one of them is active and has enough stock. The transaction commits without
- * waiting for the WAL flush (`synchronous_commit = off` for it alone): row locks are held until commit
- * ends, so on a hot row (a best-selling product's stock) a synchronous commit would cap sales of that
- * product at one per disk flush. Rows are locked in id order first, so two orders sharing products
- * cannot deadlock; the `inventory >= qty` test is re-checked on the locked row, so the last unit goes
- * to exactly one buyer. Answers the products it reserved: fewer than asked means roll back.
- */
-export async function beginAndReserveStock(client: Client, ids: number[], quantities: number[]): Promise<ReservedProduct[]> {
-  const results = (await client.query(`begin; set local synchronous_commit to off;
-    with wanted as (select * from unnest(${intArray(ids)}, ${intArray(quantities)}) as w(id, qty)),
-      locked as materialized (select p.id from products p join wanted w on w.id = p.id order by p.id for update of p)
-      update products p set inventory = p.inventory - w.qty, updated_at = now()
-      from wanted w
-      where p.id = w.id and p.id in (select id from locked) and p.inventory >= w.qty and p.status = 'active'
-      returning p.id, p.name, p.price::text as price, p.variants, p.sku, p.item_number`)) as unknown as Array<pg.QueryResult<{ id: number; name: string; price: string; variants: ProductVariant[]; sku: string | null; item_number: string | null }>>;
-  const rows = results[results.length - 1]!.rows;
-  return rows.map((r) => ({ id: r.id, name: r.name, price: toCents(r.price), variants: r.variants ?? [], sku: r.sku, itemNumber: r.item_number }));
-}
-
-export interface ProductAvailability {
-  id: number;
-  name: string;
-  inventory: number;
-  status: string;
-}
-
-export async function productAvailability(db: pg.Pool | Client, ids: number[]): Promise<ProductAvailability[]> {
-  const { rows } = await db.query<ProductAvailability>({
-    name: 'order_product_availability',
-    text: 'select id, name, inventory, status::text as status from products where id = any($1::int[])',
-    values: [ids],
-  });
-  return rows;
 }
 
 export interface PromoRow {
@@ -100,54 +134,6 @@ export async function findPromo(db: pg.Pool | Client, code: string): Promise<Pro
   return r
     ? { id: r.id, code: r.code, discountType: r.discount_type, discountValue: r.discount_value, isActive: r.is_active, singleUse: r.single_use, redeemed: r.redeemed }
     : null;
-}
-
-/** Spends a single-use code for an order; false when another order spent it first. */
-export async function redeemPromo(client: Client, promoId: number, orderId: string): Promise<boolean> {
-  const result = await client.query({
-    name: 'promo_redeem',
-    text: 'update promo_codes set redeemed_at = now(), redeemed_order_id = $2 where id = $1 and single_use and redeemed_at is null and is_active',
-    values: [promoId, orderId],
-  });
-  return result.rowCount === 1;
-}
-
-export interface PendingOrder {
-  id: string;
-  storeCode: string;
-  userId: string | null;
-  customerEmail: string;
-  customerName: string;
-  shippingAddress: Address;
-  billingAddress: Address | null;
-  items: LineItem[];
-  subtotal: Cents;
-  discount: Cents;
-  shipping: Cents;
-  tax: Cents;
-  total: Cents;
-  promoCode: string | null;
-}
-
-const dec = (cents: Cents) => centsToDecimal(cents);
-
-/** Inserts the order as `pending` and commits the reservation transaction, in one round trip. */
-export async function insertPendingOrderAndCommit(client: Client, o: PendingOrder): Promise<void> {
-  const values = [
-    lit(client, o.id) + '::uuid',
-    lit(client, o.storeCode),
-    o.userId === null ? 'null' : lit(client, o.userId) + '::uuid',
-    lit(client, o.customerEmail),
-    lit(client, o.customerName),
-    lit(client, JSON.stringify(o.shippingAddress)) + '::jsonb',
-    o.billingAddress ? lit(client, JSON.stringify(o.billingAddress)) + '::jsonb' : 'null',
-    lit(client, JSON.stringify(o.items)) + '::jsonb',
-    ...[o.subtotal, o.discount, o.shipping, o.tax, o.total].map((cents) => `${dec(cents)}::numeric`),
-    lit(client, o.promoCode),
-  ];
-  await client.query(`insert into orders (id, store_code, user_id, customer_email, customer_name, shipping_address, billing_address, items,
-      subtotal, discount, shipping, tax, total, promo_code, status)
-    values (${values.join(', ')}, 'pending'); commit`);
 }
 
 export interface PaymentRecord {

@@ -1,39 +1,31 @@
 /**
  * Placing an order (POST /api/payments/checkout-nonce). The write path, in three steps:
  *
- * 1. tx1: reserve every line's stock (atomic, no overselling), re-price every line from the catalogue
- *    and the promo code, refuse a total that differs from what the browser showed, spend a single-use
- *    promo code, and insert the order as `pending`. Any refusal rolls all of it back.
- * 2. the charge, outside any transaction (a gateway call must never hold row locks), with an invoice
+ * 1. Price the cart from the catalogue's price list (in-process, see catalog/price-list.ts) and the
+ *    promo code, refusing a total that differs from what the browser showed. Then the reservation
+ *    transaction, one round trip: claim the idempotency key, spend a single-use promo code, insert the
+ *    order as `pending`, take the stock (the guard re-checks every price on the locked rows), commit
+ *    (without waiting for the disk, so hot rows are not locked through a flush; a synchronous commit
+ *    right after, in the same message, makes the order durable before the charge).
+ *    Any refusal is decided on a fresh read of the catalogue and stored as the key's answer.
+ * 2. The charge, outside any transaction (a gateway call must never hold row locks), with an invoice
  *    number derived from the order id and the duplicate window, so a retry cannot charge twice.
- * 3. tx2: the payment row, the order's new status, the outbox row (NetSuite sync and confirmation
- *    email) and the idempotency answer, together. A declined or failed charge instead cancels the
- *    order, puts the stock back and gives back a single-use code, and still records the payment row.
- *
- * The idempotency key is claimed before step 1; its stored answer is written with the outcome.
+ * 3. One statement records the outcome: the payment row, the order's new status, the outbox row
+ *    (NetSuite sync and confirmation email) and the idempotency answer. A declined or failed charge
+ *    instead cancels the order, puts the stock back, gives back a single-use code, and still records
+ *    the payment row.
  */
 import { randomUUID } from 'node:crypto';
-import { centsToDecimal, formatCents, OUTBOX_TOPICS, priceCart, STORE_CODE, toCents, toPayloadStrings, type Cents, type PricingPromo } from '@nh/shared';
+import { centsToDecimal, formatCents, OUTBOX_TOPICS, priceCart, stockByProduct, STORE_CODE, toCents, toPayloadStrings, type Cents, type PricingPromo } from '@nh/shared';
 import { CHECKOUT_MESSAGES, type CheckoutNonceInput } from '@nh/shared/contracts/checkout';
 import type { LineItem } from '@nh/shared/server';
 import { failedCharge, GATEWAY_MESSAGES, orderInvoiceNumber, type ChargeResult, type OpaqueChargeRequest, type PaymentGateway } from '@nh/shared/server/payments/index';
 import type { AppContext } from '../../context';
 import { serviceUnavailable } from '../../lib/errors';
-import { claimIdempotencyKey, completeStatement, releaseIdempotencyKey, type StoredAnswer } from '../../lib/idempotency';
+import { awaitStoredAnswer, storeAnswer, type StoredAnswer } from '../../lib/idempotency';
+import { priceList, type PricedProduct } from '../catalog';
 import { paymentsFor } from '../payments/provider';
-import {
-  findPromo,
-  beginAndReserveStock,
-  inReservationTransaction,
-  insertPendingOrderAndCommit,
-  productAvailability,
-  recordAcceptedPayment,
-  recordFailedPayment,
-  redeemPromo,
-  type Client,
-  type PaymentRecord,
-  type ReservedProduct,
-} from './repository';
+import { findPromo, recordAcceptedPayment, recordFailedPayment, reserveOrder, type PaymentRecord, type PendingOrder, type StockLine } from './repository';
 
 export const CHECKOUT_SCOPE = 'checkout';
 
@@ -43,6 +35,14 @@ export const IDEMPOTENCY_MESSAGES = {
   reused: CHECKOUT_MESSAGES.idempotencyKeyReused,
   inProgress: CHECKOUT_MESSAGES.idempotencyInProgress,
 };
+
+/** When the catalogue keeps changing under one checkout (a price edited twice in a second). */
+const CART_CHANGED = 'Your cart changed while you were checking out. Please review it and try again.';
+
+const NO_LONGER_AVAILABLE = 'A product in your cart is no longer available. Please remove it and try again.';
+
+/** Reservation attempts: the first may price from the cached price list; later ones read fresh. */
+const MAX_ATTEMPTS = 3;
 
 export interface CheckoutAnswer extends StoredAnswer {
   replayed: boolean;
@@ -54,7 +54,7 @@ export interface PlaceOrderOptions {
   userId: string | null;
 }
 
-/** A refusal decided inside tx1: the transaction rolls back and this becomes the answer. */
+/** A refusal decided before anything was written; it becomes the key's stored answer. */
 class Refusal extends Error {
   constructor(readonly answer: StoredAnswer) {
     super(String((answer.body as { message?: string }).message));
@@ -64,85 +64,104 @@ const refuse = (status: number, message: string, details: Record<string, unknown
   throw new Refusal({ status, body: { message, ...details } });
 };
 
-interface Reservation {
-  orderId: string;
-  total: Cents;
-  productIds: number[];
-  quantities: number[];
+/** A priced order, ready for the reservation transaction. */
+interface OrderPlan {
+  order: PendingOrder;
+  stock: StockLine[];
+  singleUsePromoId: number | null;
 }
 
 export async function placeOrder(ctx: AppContext, input: CheckoutNonceInput, options: PlaceOrderOptions): Promise<CheckoutAnswer> {
   const { gateway } = paymentsFor(ctx);
   if (!gateway) throw serviceUnavailable(CHECKOUT_MESSAGES.paymentsUnavailable);
   const pool = ctx.db.$client;
-  const { idempotencyKey: key } = options;
+  const claim = { scope: CHECKOUT_SCOPE, key: options.idempotencyKey, requestHash: options.requestHash };
+  const replay = (answer: StoredAnswer, replayed: boolean): CheckoutAnswer => ({ ...answer, replayed });
+  const answerRefusal = async (answer: StoredAnswer): Promise<CheckoutAnswer> => {
+    const stored = await storeAnswer(pool, claim.scope, claim.key, claim.requestHash, answer, IDEMPOTENCY_MESSAGES);
+    // An earlier answer under this key wins; otherwise ours (stored, or the key was given back meanwhile).
+    return stored.kind === 'replay' ? replay(stored.answer, true) : replay(answer, false);
+  };
 
-  const claim = await claimIdempotencyKey(pool, CHECKOUT_SCOPE, key, options.requestHash, IDEMPOTENCY_MESSAGES);
-  if (claim.kind === 'replay') return { ...claim.answer, replayed: true };
-
-  let reservation: Reservation;
-  try {
-    // The reservation commits asynchronously (its row locks go as soon as it commits); the outcome
-    // statement below commits synchronously, which flushes this one too before anyone is answered.
-    reservation = await inReservationTransaction(pool, (client) => reserveAndCreateOrder(client, input, options.userId));
-  } catch (error) {
-    if (error instanceof Refusal) {
-      await pool.query(completeStatement(CHECKOUT_SCOPE, key, error.answer));
-      return { ...error.answer, replayed: false };
+  let plan: OrderPlan | null = null;
+  for (let attempt = 1; !plan; attempt++) {
+    if (attempt > MAX_ATTEMPTS) return answerRefusal({ status: 409, body: { message: CART_CHANGED } });
+    let candidate: OrderPlan;
+    try {
+      candidate = await planOrder(ctx, input, options.userId, attempt > 1);
+    } catch (error) {
+      if (error instanceof Refusal) return answerRefusal(error.answer);
+      throw error;
     }
-    await releaseIdempotencyKey(pool, CHECKOUT_SCOPE, key).catch(() => {});
-    throw error;
+    const outcome = await reserveOrder(pool, { claim, ...candidate });
+    if (outcome === 'reserved') plan = candidate;
+    else if (outcome === 'key-taken') {
+      const stored = await awaitStoredAnswer(pool, claim.scope, claim.key, claim.requestHash, IDEMPOTENCY_MESSAGES);
+      if (stored.kind === 'replay') return replay(stored.answer, true);
+    } else if (outcome === 'promo-spent') return answerRefusal({ status: 422, body: { message: CHECKOUT_MESSAGES.promoInvalid, promoCode: input.orderData.promoCode } });
+    // Otherwise stock or a price changed since the price list was read (or the key was given back):
+    // plan again from a fresh read, which names any refusal.
   }
 
   const charge = await chargeOnce(gateway, {
-    amount: reservation.total,
-    invoiceNumber: orderInvoiceNumber(reservation.orderId),
-    description: `${STORE_CODE} order ${reservation.orderId.slice(0, 8)}`,
+    amount: plan.order.total,
+    invoiceNumber: orderInvoiceNumber(plan.order.id),
+    description: `${STORE_CODE} order ${plan.order.id.slice(0, 8)}`,
     email: input.email,
     billTo: { firstName: input.firstName, lastName: input.lastName, address: input.address, city: input.city, state: input.state, zip: input.zip },
     opaqueData: { dataDescriptor: input.dataDescriptor, dataValue: input.dataValue },
   });
-  const answer = answerFor(ctx, reservation.orderId, charge);
-  await recordOutcome(ctx, key, reservation, charge, answer);
-  return { ...answer, replayed: false };
+  const answer = answerFor(ctx, plan.order.id, charge);
+  await recordOutcome(ctx, claim.key, plan, charge, answer);
+  return replay(answer, false);
 }
 
-async function reserveAndCreateOrder(client: Client, input: CheckoutNonceInput, userId: string | null): Promise<Reservation> {
+/**
+ * Prices the cart. From the cached price list a cart that looks refusable is priced again from a
+ * fresh read before anything is refused (the cache may be a few seconds behind); stock is only
+ * judged on a fresh read, since the reservation guard decides sales.
+ */
+async function planOrder(ctx: AppContext, input: CheckoutNonceInput, userId: string | null, fresh: boolean): Promise<OrderPlan> {
   const { orderData } = input;
-  const orderId = randomUUID();
+  const { productIds, quantities } = stockByProduct(orderData.items);
 
-  // One reservation per product (two variants of one product share its stock).
-  const wanted = new Map<number, number>();
-  for (const item of orderData.items) wanted.set(item.productId, (wanted.get(item.productId) ?? 0) + item.quantity);
-  const productIds = [...wanted.keys()].sort((a, b) => a - b);
-  const quantities = productIds.map((id) => wanted.get(id)!);
-
-  const reserved = await beginAndReserveStock(client, productIds, quantities);
-  if (reserved.length < productIds.length) {
-    const got = new Set(reserved.map((p) => p.id));
-    const missing = productIds.filter((id) => !got.has(id));
-    // On this transaction's own connection (a second pool connection per request could exhaust the
-    // pool under a rush on a sold-out product); the missing products were not touched by it.
-    const known = await productAvailability(client, missing);
-    const first = known.find((p) => p.status !== 'inactive');
-    if (!first) refuse(409, 'A product in your cart is no longer available. Please remove it and try again.', { productIds: missing });
-    const left = first!.status === 'active' ? first!.inventory : 0;
-    refuse(
-      409,
-      left > 0
-        ? `Only ${left} of "${first!.name}" left in stock. Please reduce the quantity and try again.`
-        : `"${first!.name}" is out of stock. Please remove it from your cart and try again.`,
-      { productId: first!.id, available: left },
-    );
+  const products = await priceList(ctx).get(productIds, { fresh });
+  try {
+    if (fresh) refuseShortStock(productIds, quantities, products);
+    const { items, lines } = priceLines(orderData.items, productIds, products);
+    return await priceOrder(ctx, input, userId, { items, lines, products, productIds, quantities });
+  } catch (error) {
+    if (error instanceof Refusal && !fresh) return planOrder(ctx, input, userId, true);
+    throw error;
   }
-  const byId = new Map<number, ReservedProduct>(reserved.map((p) => [p.id, p]));
+}
 
-  // Re-price every line from the catalogue.
+/** Refuses the first product (in id order) that is gone or short of stock, naming it. */
+function refuseShortStock(productIds: number[], quantities: number[], products: Map<number, PricedProduct>): void {
+  const short = productIds.map((id, i) => ({ id, product: products.get(id), quantity: quantities[i]! })).filter(({ product, quantity }) => !product || product.status !== 'active' || product.inventory < quantity);
+  if (!short.length) return;
+  const first = short.find(({ product }) => product && product.status !== 'inactive');
+  if (!first) refuse(409, NO_LONGER_AVAILABLE, { productIds: short.map((s) => s.id) });
+  const product = first!.product!;
+  const left = product.status === 'active' ? product.inventory : 0;
+  refuse(
+    409,
+    left > 0
+      ? `Only ${left} of "${product.name}" left in stock. Please reduce the quantity and try again.`
+      : `"${product.name}" is out of stock. Please remove it from your cart and try again.`,
+    { productId: product.id, available: left },
+  );
+}
+
+/** Every line priced from the catalogue; a line whose price the browser showed differently is refused. */
+function priceLines(cart: CheckoutNonceInput['orderData']['items'], productIds: number[], products: Map<number, PricedProduct>) {
+  const unavailable = productIds.filter((id) => products.get(id)?.status !== 'active');
+  if (unavailable.length) refuse(409, NO_LONGER_AVAILABLE, { productIds: unavailable });
   const items: LineItem[] = [];
   const lines: Array<{ price: Cents; quantity: number }> = [];
   const changed: Array<{ productId: number; variantSku: string | null; price: string }> = [];
-  for (const item of orderData.items) {
-    const product = byId.get(item.productId)!;
+  for (const item of cart) {
+    const product = products.get(item.productId)!;
     let unit = product.price;
     let name = product.name;
     let sku = product.sku;
@@ -162,17 +181,31 @@ async function reserveAndCreateOrder(client: Client, input: CheckoutNonceInput, 
     const first = items.find((i) => i.productId === changed[0]!.productId && i.variantSku === changed[0]!.variantSku)!;
     refuse(409, `The price of "${first.productName}" is now ${formatCents(toCents(first.price))}. Please review your cart and try again.`, { prices: changed });
   }
+  return { items, lines };
+}
 
+interface PricedLines {
+  items: LineItem[];
+  lines: Array<{ price: Cents; quantity: number }>;
+  products: Map<number, PricedProduct>;
+  productIds: number[];
+  quantities: number[];
+}
+
+/** Applies the promo code, refuses totals that differ from the browser's, and builds the order. */
+async function priceOrder(ctx: AppContext, input: CheckoutNonceInput, userId: string | null, p: PricedLines): Promise<OrderPlan> {
+  const { orderData } = input;
   let promo: PricingPromo | null = null;
+  let singleUsePromoId: number | null = null;
   if (orderData.promoCode) {
-    const row = await findPromo(client, orderData.promoCode);
+    const row = await findPromo(ctx.db.$client, orderData.promoCode);
     const usable = row && row.isActive && !(row.singleUse && row.redeemed) && (row.discountType === 'percentage' || row.discountType === 'fixed');
     if (!usable) refuse(422, CHECKOUT_MESSAGES.promoInvalid, { promoCode: orderData.promoCode });
-    if (row!.singleUse && !(await redeemPromo(client, row!.id, orderId))) refuse(422, CHECKOUT_MESSAGES.promoInvalid, { promoCode: orderData.promoCode });
     promo = { discountType: row!.discountType as PricingPromo['discountType'], discountValue: row!.discountValue };
+    if (row!.singleUse) singleUsePromoId = row!.id;
   }
 
-  const pricing = priceCart(lines, { promo, subscribe: false });
+  const pricing = priceCart(p.lines, { promo, subscribe: false });
   const expected = toPayloadStrings(pricing);
   const shown = { subtotal: orderData.subtotal, shipping: orderData.shipping, tax: orderData.tax, total: orderData.total };
   const differs = (Object.keys(shown) as Array<keyof typeof shown>).some((k) => toCents(shown[k]) !== toCents(expected[k])) || toCents(input.amount) !== pricing.total;
@@ -184,23 +217,27 @@ async function reserveAndCreateOrder(client: Client, input: CheckoutNonceInput, 
     );
   }
 
-  await insertPendingOrderAndCommit(client, {
-    id: orderId,
+  const order: PendingOrder = {
+    id: randomUUID(),
     storeCode: STORE_CODE,
     userId,
     customerEmail: input.email.toLowerCase(),
     customerName: `${input.firstName} ${input.lastName}`,
     shippingAddress: orderData.shippingAddress,
     billingAddress: orderData.billingAddress,
-    items,
+    items: p.items,
     subtotal: pricing.subtotal,
     discount: pricing.discount,
     shipping: pricing.shipping,
     tax: pricing.tax,
     total: pricing.total,
     promoCode: promo ? orderData.promoCode : null,
+  };
+  const stock = p.productIds.map((id, i) => {
+    const product = p.products.get(id)!;
+    return { productId: id, quantity: p.quantities[i]!, priceText: product.priceText, variantsJson: product.variantsJson };
   });
-  return { orderId, total: pricing.total, productIds, quantities };
+  return { order, stock, singleUsePromoId };
 }
 
 /**
@@ -236,12 +273,13 @@ function answerFor(ctx: AppContext, orderId: string, charge: ChargeResult): Stor
 
 const PAYMENT_STATUS = { approved: 'approved', held: 'pending', unknown: 'pending', declined: 'declined', error: 'error' } as const;
 
-async function recordOutcome(ctx: AppContext, key: string, r: Reservation, charge: ChargeResult, answer: StoredAnswer): Promise<void> {
+async function recordOutcome(ctx: AppContext, key: string, plan: OrderPlan, charge: ChargeResult, answer: StoredAnswer): Promise<void> {
+  const orderId = plan.order.id;
   const payment: PaymentRecord = {
-    orderId: r.orderId,
+    orderId,
     transactionId: charge.transactionId,
-    invoiceNumber: orderInvoiceNumber(r.orderId),
-    amount: r.total,
+    invoiceNumber: orderInvoiceNumber(orderId),
+    amount: plan.order.total,
     status: PAYMENT_STATUS[charge.outcome],
     responseCode: charge.responseCode ?? charge.errorCode,
     responseMessage: charge.message,
@@ -254,11 +292,11 @@ async function recordOutcome(ctx: AppContext, key: string, r: Reservation, charg
   // Each outcome is one statement (one atomic commit, one round trip).
   const write = () => {
     if (charge.outcome === 'approved' || charge.outcome === 'held') {
-      return recordAcceptedPayment(pool, payment, charge.outcome === 'approved' ? 'processing' : 'pending', { topic: OUTBOX_TOPICS.orderPlaced, payload: { orderId: r.orderId } }, idem);
+      return recordAcceptedPayment(pool, payment, charge.outcome === 'approved' ? 'processing' : 'pending', { topic: OUTBOX_TOPICS.orderPlaced, payload: { orderId } }, idem);
     }
     // Unknown: money may have been taken, so the order and its stock stay for staff to reconcile.
     if (charge.outcome === 'unknown') return recordAcceptedPayment(pool, payment, 'pending', null, idem);
-    return recordFailedPayment(pool, payment, r.productIds, r.quantities, idem);
+    return recordFailedPayment(pool, payment, plan.stock.map((l) => l.productId), plan.stock.map((l) => l.quantity), idem);
   };
   // After a charge, recording it must not be lost to a passing database hiccup.
   for (let attempt = 1; ; attempt++) {
@@ -267,7 +305,7 @@ async function recordOutcome(ctx: AppContext, key: string, r: Reservation, charg
       return;
     } catch (error) {
       if (attempt >= 3) {
-        ctx.log.error({ err: error, orderId: r.orderId, transactionId: charge.transactionId, outcome: charge.outcome }, 'could not record a payment outcome: reconcile this order by hand');
+        ctx.log.error({ err: error, orderId, transactionId: charge.transactionId, outcome: charge.outcome }, 'could not record a payment outcome: reconcile this order by hand');
         throw error;
       }
       await new Promise((resolve) => setTimeout(resolve, 100 * attempt));

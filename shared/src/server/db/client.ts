@@ -24,3 +24,9 @@ export function createDb({ url, max = 10, applicationName = 'nurture-home' }: Db
 }
 
 export { schema };
+
+/**
+ * A string as an SQL literal (or `null`), for the simple protocol, whose multi-statement messages take
+ * no parameters: one transaction in one round trip.
+ */
+export const sqlLiteral = (client: pg.ClientBase, value: string | null): string => (value === null ? 'null' : client.escapeLiteral(value));

@@ -281,7 +281,8 @@ export const orders = pgTable(
     index().on(t.storeCode, t.createdAt),
     index().on(t.storeCode, t.status),
     index().on(t.netsuiteSyncStatus),
-    index().on(t.customerEmail),
+    // No index on customer_email: no query looks orders up by it (admin search is a substring match),
+    // and each order row is written three times (placed, paid, synced), every index each time.
   ],
 );
 

@@ -1,0 +1,105 @@
+/**
+ * The prices the order write path prices a cart with: one row per product, read from Postgres and
+ * kept in-process for CATALOG_CACHE_SECONDS (like the catalogue answers), so placing an order costs no
+ * read of the catalogue. A cached row is never trusted blindly: the reservation guard
+ * (`reserve_order_stock`) re-checks price and variants on the locked row in the order's own
+ * transaction, and any refusal is decided on a fresh read.
+ */
+import type pg from 'pg';
+import { toCents, type Cents } from '@nh/shared';
+import type { ProductVariant } from '@nh/shared/server';
+import type { AppContext } from '../../context';
+
+export interface PricedProduct {
+  id: number;
+  name: string;
+  status: string;
+  price: Cents;
+  /** As stored (numeric text): what the guard compares the locked row with. */
+  priceText: string;
+  variants: ProductVariant[];
+  /** As stored (jsonb text): what the guard compares the locked row with. */
+  variantsJson: string;
+  sku: string | null;
+  itemNumber: string | null;
+  /** Stock when read: only for naming a refusal, never for deciding a sale. */
+  inventory: number;
+}
+
+interface Entry {
+  product: PricedProduct | null;
+  expiresAt: number;
+}
+
+const READ = {
+  name: 'price_list_read',
+  text: `select id, name, status::text as status, price::text as price, variants::text as variants, sku, item_number, inventory
+    from products where id = any($1::int[])`,
+};
+
+export class PriceList {
+  private readonly entries = new Map<number, Entry>();
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly ttlMs: number,
+  ) {}
+
+  /** The products with these ids (unknown ids are absent); `fresh` reads past the cache. */
+  async get(ids: readonly number[], options: { fresh?: boolean } = {}): Promise<Map<number, PricedProduct>> {
+    const now = Date.now();
+    const found = new Map<number, PricedProduct>();
+    const missing: number[] = [];
+    for (const id of ids) {
+      const entry = options.fresh ? undefined : this.entries.get(id);
+      if (entry && entry.expiresAt > now) {
+        if (entry.product) found.set(id, entry.product);
+      } else missing.push(id);
+    }
+    if (missing.length === 0) return found;
+
+    const { rows } = await this.pool.query<{ id: number; name: string; status: string; price: string; variants: string; sku: string | null; item_number: string | null; inventory: number }>({
+      ...READ,
+      values: [missing],
+    });
+    const expiresAt = now + this.ttlMs;
+    for (const id of missing) this.entries.set(id, { product: null, expiresAt });
+    for (const r of rows) {
+      const product: PricedProduct = {
+        id: r.id,
+        name: r.name,
+        status: r.status,
+        price: toCents(r.price),
+        priceText: r.price,
+        variants: JSON.parse(r.variants) as ProductVariant[],
+        variantsJson: r.variants,
+        sku: r.sku,
+        itemNumber: r.item_number,
+        inventory: r.inventory,
+      };
+      this.entries.set(r.id, { product, expiresAt });
+      found.set(r.id, product);
+    }
+    return found;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+// One per running app (tests start several apps in one process, each on its own context).
+const lists = new WeakMap<AppContext, PriceList>();
+
+export function priceList(ctx: AppContext): PriceList {
+  let list = lists.get(ctx);
+  if (!list) {
+    list = new PriceList(ctx.db.$client, ctx.config.CATALOG_CACHE_SECONDS * 1000);
+    lists.set(ctx, list);
+  }
+  return list;
+}
+
+export function clearPriceList(ctx: AppContext): void {
+  lists.get(ctx)?.clear();
+}
