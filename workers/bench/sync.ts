@@ -2,20 +2,26 @@
  * bench:sync — N orders (BENCH_ORDERS, default 2000) through the whole pipeline: outbox rows written in
  * one transaction, relayed to BullMQ, synced by a worker process (real NetSuite client) to the NetSuite
  * test server answering at once. Then, on the same Redis, a bare BullMQ worker with an empty processor
- * works through N jobs. Prints both rates and their ratio (goal ≥ 0.25).
+ * works through N jobs. Prints both rates and their ratio (goal ≥ 0.25), and the CPU each process spent
+ * per order. The worker runs as production runs it: the esbuild bundle (BENCH_WORKER_RUNTIME=tsx runs
+ * the sources); BENCH_WORKERS starts several erp-sync worker processes sharing the same global cap.
  *
- *   npm run bench:sync            BENCH_ORDERS=5000 ERP_SYNC_CONCURRENCY=4 npm run bench:sync
+ *   npm run bench:sync            BENCH_ORDERS=5000 ERP_SYNC_CONCURRENCY=4 BENCH_WORKERS=2 npm run bench:sync
  */
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import { Queue, Worker } from 'bullmq';
 import { createDb, createRedis, DEFAULT_REDIS_URL, OUTBOX_CHANNEL } from '@nh/shared/server';
 import { seedDemoCatalogue } from '@nh/shared/server/seed/seed';
 import { startNetSuiteStub } from '../test/support/netsuite-stub';
 import { purgeQueuePrefix } from '../test/support/setup';
-import { benchDatabase, fmt, spawnWorker, stopWorker } from './support';
+import { benchDatabase, buildWorkerBundle, CpuMeter, fmt, spawnWorker, stopWorker, workerRuntime } from './support';
 
 const N = Number(process.env.BENCH_ORDERS ?? 2000);
 const CONCURRENCY = process.env.ERP_SYNC_CONCURRENCY ?? '4';
+/** Worker processes consuming erp-sync (WORKER_QUEUES=erp-sync each); the cap holds across all of them. */
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 1);
+const RUNTIME = workerRuntime();
 const REDIS_URL = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
 
 async function pipelineRate(databaseUrl: string): Promise<{ seconds: number; rate: number }> {
@@ -25,7 +31,7 @@ async function pipelineRate(databaseUrl: string): Promise<{ seconds: number; rat
   // "Answering at once", with a limit above our cap: the bench measures our pipeline, not the account tier.
   const stub = await startNetSuiteStub({ concurrencyLimit: Number(CONCURRENCY) + 1 });
   const prefix = `nhbench-sync-${randomBytes(3).toString('hex')}`;
-  const worker = await spawnWorker({
+  const env = {
     ...stub.env(),
     DATABASE_URL: databaseUrl,
     REDIS_URL,
@@ -33,9 +39,13 @@ async function pipelineRate(databaseUrl: string): Promise<{ seconds: number; rat
     WORKER_QUEUES: 'erp-sync',
     ERP_SYNC_CONCURRENCY: CONCURRENCY,
     MAIL_OUTBOX_DIR: '/tmp/nh-bench-mail',
-  });
+  };
+  const workers = await Promise.all(Array.from({ length: WORKERS }, () => spawnWorker(env, RUNTIME)));
+  const redis = createRedis(REDIS_URL, 'client');
+  const meter = new CpuMeter(workers, db.$client, redis);
   try {
     const client = await db.$client.connect();
+    await meter.start();
     const started = performance.now();
     try {
       await client.query('begin');
@@ -70,12 +80,23 @@ async function pipelineRate(databaseUrl: string): Promise<{ seconds: number; rat
       await new Promise((r) => setTimeout(r, 50));
     }
     const seconds = (performance.now() - started) / 1000;
+    const cpu = await meter.stop();
     const orders = stub.salesOrders().length;
     if (orders !== N) throw new Error(`expected ${N} sales orders at the stub, found ${orders}`);
-    console.log(`  stub: ${orders} sales orders, max ${stub.maxInFlight} requests in flight, ${stub.rejected429} × 429`);
+    if (stub.maxInFlight > Number(CONCURRENCY)) throw new Error(`${stub.maxInFlight} requests in flight at the stub, above the cap of ${CONCURRENCY}`);
+    console.log(`  stub: ${orders} sales orders, max ${stub.maxInFlight} requests in flight (cap ${CONCURRENCY}), ${stub.rejected429} × 429`);
+    const per = (ms: number) => fmt(ms / N, 2);
+    const worker = cpu.workerUser + cpu.workerSystem;
+    const all = worker + cpu.bench + (cpu.postgres ?? 0) + cpu.redis;
+    console.log(
+      `  CPU per order: worker${WORKERS > 1 ? 's' : ''} ${per(worker)} ms (user ${per(cpu.workerUser)}, system ${per(cpu.workerSystem)}; ${fmt((100 * worker) / 1000 / seconds)} % of a core), ` +
+        `stub + bench ${per(cpu.bench)} ms, Postgres backends ${cpu.postgres === null ? 'not readable' : `${per(cpu.postgres)} ms`}, Redis ${per(cpu.redis)} ms`,
+    );
+    console.log(`  in all ${per(all)} ms per order: ${os.cpus().length} cores allow at most ~${fmt((os.cpus().length * 1000 * N) / all)} orders/s at this cost`);
     return { seconds, rate: N / seconds };
   } finally {
-    await stopWorker(worker);
+    redis.disconnect();
+    await Promise.all(workers.map(stopWorker));
     await stub.close();
     await db.$client.end();
     await purgeQueuePrefix(REDIS_URL, prefix);
@@ -109,10 +130,13 @@ async function bareRate(): Promise<{ seconds: number; rate: number }> {
 }
 
 const databaseUrl = await benchDatabase('nh_bench_workers');
-console.log(`bench:sync — ${N} orders, ERP_SYNC_CONCURRENCY=${CONCURRENCY}`);
+const workerCommand = RUNTIME === 'bundle' ? `node ${await buildWorkerBundle()} (esbuild bundle, as the Procfile runs it)` : 'node --import tsx workers/src/main.ts';
+const load = () => os.loadavg().map((l) => fmt(l, 2)).join(' ');
+console.log(`bench:sync — ${N} orders, ERP_SYNC_CONCURRENCY=${CONCURRENCY} (the cap across all processes), ${WORKERS} worker process${WORKERS > 1 ? 'es' : ''} with WORKER_QUEUES=erp-sync`);
+console.log(`  worker: ${workerCommand}; ${os.cpus().length} cores, load average ${load()}`);
 const ours = await pipelineRate(databaseUrl);
 console.log(`pipeline (outbox → relay → BullMQ → worker → NetSuite client → stub): ${fmt(ours.seconds, 2)} s, ${fmt(ours.rate)} orders synced/s`);
 const bare = await bareRate();
 console.log(`bare BullMQ worker (empty processor, concurrency 50): ${fmt(bare.seconds, 2)} s, ${fmt(bare.rate)} jobs/s`);
-console.log(`ratio: ${fmt(ours.rate / bare.rate, 3)} (goal ≥ 0.25)`);
+console.log(`ratio: ${fmt(ours.rate / bare.rate, 3)} (goal ≥ 0.25); load average at the end ${load()}`);
 process.exit(0);

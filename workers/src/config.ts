@@ -66,6 +66,9 @@ const schema = z.object({
 
   EXPORTS_DIR: z.string().default(path.join(REPO_ROOT, '.local/exports')),
   EXPORT_PROGRESS_EVERY: int(5000, 1),
+
+  /** Housekeeping (hourly): published outbox rows and finished idempotency keys older than this go. */
+  RETENTION_DAYS: int(7, 1),
 });
 
 export type WorkerConfig = z.infer<typeof schema> & { netsuite: NetSuiteConfig | null };
@@ -93,6 +96,8 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
         tokenSecret: parsed.NETSUITE_TOKEN_SECRET!,
         baseUrl: parsed.NETSUITE_BASE_URL,
         timeoutMs: parsed.NETSUITE_TIMEOUT_MS,
+        // One connection per sync this process may run at once.
+        maxSockets: parsed.ERP_SYNC_CONCURRENCY,
       }
     : null;
   return {

@@ -13,6 +13,7 @@ import { OutboxRelay } from './relay/relay';
 import { createErpSyncProcessor } from './erp-sync/processor';
 import { backoffStrategy } from './erp-sync/backoff';
 import { createEmailProcessor } from './emails/processor';
+import { createHousekeepingProcessor } from './maintenance/housekeeping';
 import { createExportProcessor } from './exports/processor';
 import { createRenewalProcessor } from './renewals/processor';
 import { registerSchedules } from './schedules';
@@ -66,6 +67,7 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
       options: { concurrency: 1 },
     },
     renewals: { processor: createRenewalProcessor({ db, log }), options: { concurrency: 1 } },
+    maintenance: { processor: createHousekeepingProcessor({ db, log, retentionDays: config.RETENTION_DAYS }), options: { concurrency: 1 } },
   };
 
   if (config.WORKER_QUEUES.includes('erp-sync')) {
@@ -111,6 +113,7 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
       }
       await Promise.allSettled(Object.values(queues).map((q) => q.close()));
       mailer.close();
+      netsuite?.close();
       await Promise.allSettled([db.$client.end(), producerRedis.quit(), workerRedis.quit()]);
     })();
     return closing;

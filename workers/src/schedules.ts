@@ -20,6 +20,13 @@ export const SCHEDULES = [
     repeat: { pattern: '0 6 * * *', tz: 'UTC' },
     template: { name: JOB_NAMES.renewalSweep, data: {} },
   },
+  {
+    id: jobIds.housekeepingSchedule(),
+    queue: 'maintenance' as QueueName,
+    /** Hourly: old outbox rows and idempotency keys go, and those two busy tables are vacuumed. */
+    repeat: { pattern: '17 * * * *', tz: 'UTC' },
+    template: { name: JOB_NAMES.housekeeping, data: {} },
+  },
 ];
 
 /** Registers the schedules of the queues this process consumes. */

@@ -1,7 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+// netsuite-rest ships no types; ours are beside the client.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
+/// <reference path="../../shared/src/server/netsuite/netsuite-rest.d.ts" />
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import net from 'node:net';
+import NetsuiteRest from 'netsuite-rest';
+import { eq, inArray } from 'drizzle-orm';
 import { tables } from '@nh/shared/server';
 import { NetSuiteClient, NetSuiteError, netsuiteExternalIds } from '@nh/shared/server/netsuite/client';
+import { OAuthSigner } from '@nh/shared/server/netsuite/oauth';
 import { jitteredDelay } from '../src/erp-sync/backoff';
 import { startNetSuiteStub, type NetSuiteStub } from './support/netsuite-stub';
 import { createTestDatabase, placeOrder, sampleLine, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
@@ -30,12 +36,60 @@ afterAll(async () => {
 });
 
 describe('NetSuite client against the REST stub', () => {
+  it('signs exactly as netsuite-rest (oauth-1.0a) does for the same nonce and timestamp', () => {
+    const config = { ...stub.config(), accountId: 'TSTDRV_1 SB', consumerKey: 'ck!*()', consumerSecret: 'cs&=+', tokenId: 'tk/é', tokenSecret: "ts'%" };
+    const reference = new NetsuiteRest({ consumer_key: config.consumerKey, consumer_secret_key: config.consumerSecret, token: config.tokenId, token_secret: config.tokenSecret, realm: config.accountId });
+    vi.useFakeTimers({ now: 1_700_000_000_123, toFake: ['Date'] });
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    try {
+      const signer = new OAuthSigner(config);
+      const nonce = 'F'.repeat(32); // oauth-1.0a's nonce with Math.random() = 0.5
+      for (const [method, url] of [['PUT', 'https://x.suitetalk.api.netsuite.com/services/rest/record/v1/customer/eid:NH-CUST-1'], ['get', 'http://127.0.0.1:8080/services/rest/record/v1/salesOrder?q=a b&limit=5&fields=id,tranDate']] as const) {
+        expect(signer.authorization(method, url, nonce, 1_700_000_000)).toBe(reference.getAuthorizationHeader({ url, method }).Authorization);
+      }
+    } finally {
+      random.mockRestore();
+      vi.useRealTimers();
+    }
+  });
+
   it('signs every request afresh (OAuth 1.0a HMAC-SHA256) and upserts by external id', async () => {
     const client = new NetSuiteClient(stub.config());
     const first = await client.upsertCustomer({ email: 'Ann@Example.com', name: 'Ann Lee', phone: '555' });
     const again = await client.upsertCustomer({ email: 'ann@example.com ', name: 'Ann B. Lee' });
     expect(again).toBe(first);
     expect(stub.find('customer', netsuiteExternalIds.customer('ann@example.com'))?.body).toMatchObject({ firstName: 'Ann B.', lastName: 'Lee' });
+  });
+
+  it('keeps its connections alive, and sends again (signed afresh) when the server closed a kept-alive one', async () => {
+    const client = new NetSuiteClient(stub.config());
+    const before = stub.connections;
+    for (let i = 0; i < 5; i++) await client.upsertCustomer({ email: `keep${i}@example.com`, name: 'Keep Alive' });
+    expect(stub.connections - before).toBe(1);
+    client.close();
+
+    // A server that drops every kept-alive connection as the next request arrives on it.
+    const seen: string[] = [];
+    const server = net.createServer((socket) => {
+      let served = false;
+      socket.on('data', (data) => {
+        seen.push(/oauth_nonce="([^"]+)"/.exec(data.toString())?.[1] ?? '');
+        if (served) return void socket.destroy();
+        served = true;
+        socket.write('HTTP/1.1 204 No Content\r\nConnection: keep-alive\r\nLocation: http://x/services/rest/record/v1/customer/77\r\n\r\n');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const flaky = new NetSuiteClient(stub.config({ baseUrl: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}` }));
+    try {
+      expect(await flaky.upsertCustomer({ email: 'a@example.com', name: 'A' })).toBe('77');
+      expect(await flaky.upsertCustomer({ email: 'b@example.com', name: 'B' })).toBe('77');
+      expect(seen).toHaveLength(3);
+      expect(new Set(seen).size).toBe(3);
+    } finally {
+      flaky.close();
+      server.close();
+    }
   });
 
   it('reads the internal id back with GET eid:… when the upsert answers without Location', async () => {
@@ -58,7 +112,7 @@ describe('NetSuite client against the REST stub', () => {
 
     const client = new NetSuiteClient(stub.config());
     const url = `${stub.url}/services/rest/record/v1/customer/eid:replay-1`;
-    const headers = { ...(client as unknown as { signer: { getAuthorizationHeader: (o: object) => Record<string, string> } }).signer.getAuthorizationHeader({ url, method: 'GET' }) };
+    const headers = { authorization: client.signer.authorization('GET', url) };
     expect((await fetch(url, { headers })).status).toBe(404); // signature accepted; no such record
     const replay = await fetch(url, { headers });
     expect(replay.status).toBe(401);
@@ -192,12 +246,16 @@ describe('erp-sync', () => {
   it('the reconcile job requests orders pending too long (a job lost with Redis) and they get synced', async () => {
     const lost = await placeOrder(tdb.db, { outbox: false });
     const fresh = await placeOrder(tdb.db, { outbox: false });
-    await tdb.db.update(tables.orders).set({ updatedAt: new Date(Date.now() - 3600_000) }).where(eq(tables.orders.id, lost));
+    // A checkout that died between its reservation and recording its charge: never sent to NetSuite.
+    const stranded = await placeOrder(tdb.db, { outbox: false });
+    await tdb.db.update(tables.orders).set({ status: 'pending', paymentTransactionId: null }).where(eq(tables.orders.id, stranded));
+    await tdb.db.update(tables.orders).set({ updatedAt: new Date(Date.now() - 3600_000) }).where(inArray(tables.orders.id, [lost, stranded]));
     const job = await runtime.queues['erp-sync'].add('reconcile-sync', {}, { jobId: 'reconcile-now' });
     await waitFor(async () => (await job.getState()) === 'completed', 10_000, 'reconcile');
     expect((await runtime.queues['erp-sync'].getJob('reconcile-now'))?.returnvalue).toEqual({ outcome: 'reconciled', requested: 1 });
     expect((await settled(lost)).netsuiteSyncStatus).toBe('synced');
     expect((await orderRow(fresh)).netsuiteSyncStatus).toBe('pending');
+    expect((await orderRow(stranded)).netsuiteSyncStatus).toBe('pending');
     expect(await runtime.queues['erp-sync'].getJobSchedulers()).toEqual([expect.objectContaining({ key: 'erp-sync-reconcile', pattern: '*/10 * * * *' })]);
   });
 

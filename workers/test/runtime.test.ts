@@ -13,7 +13,7 @@ afterAll(async () => {
 
 describe('worker configuration', () => {
   it('consumes every queue by default, or those named in WORKER_QUEUES', () => {
-    expect(loadWorkerConfig({}).WORKER_QUEUES).toEqual(['erp-sync', 'exports', 'emails', 'renewals']);
+    expect(loadWorkerConfig({}).WORKER_QUEUES).toEqual(['erp-sync', 'exports', 'emails', 'renewals', 'maintenance']);
     expect(loadWorkerConfig({ WORKER_QUEUES: ' erp-sync, erp-sync ,emails' }).WORKER_QUEUES).toEqual(['erp-sync', 'emails']);
     expect(() => loadWorkerConfig({ WORKER_QUEUES: 'erp-sync,billing' })).toThrow(/unknown queue "billing"/);
   });
@@ -45,6 +45,49 @@ describe('renewals queue', () => {
       expect((await runtime.queues.renewals.getJob('sweep-now'))?.returnvalue).toEqual({ due: 1, charged: 0 });
     } finally {
       await runtime.queues.renewals.removeJobScheduler('renewals-daily');
+      await runtime.close(1000);
+    }
+  });
+});
+
+describe('maintenance queue', () => {
+  it('registers the hourly housekeeping and deletes only old published outbox rows and old finished keys', async () => {
+    const runtime = await startTestWorkers(testWorkerConfig(tdb.url, 'hk', { WORKER_QUEUES: 'maintenance', RELAY_ENABLED: 'false', RETENTION_DAYS: '7' }));
+    const q = (text: string, values: unknown[] = []) => tdb.db.$client.query(text, values);
+    try {
+      const schedulers = await runtime.queues.maintenance.getJobSchedulers();
+      expect(schedulers).toEqual([expect.objectContaining({ key: 'maintenance-hourly', pattern: '17 * * * *', tz: 'UTC' })]);
+
+      const tag = `hk-${Date.now()}`;
+      const { rows } = await q(
+        `insert into outbox (topic, payload, created_at, published_at) values
+           ('order.placed', $1::jsonb, now() - interval '9 days', now() - interval '8 days'),
+           ('order.placed', $1::jsonb, now() - interval '9 days', null),
+           ('order.placed', $1::jsonb, now() - interval '2 days', now() - interval '2 days')
+         returning id`,
+        [JSON.stringify({ tag })],
+      );
+      const [oldPublished, oldUnpublished, recent] = rows.map((r: { id: string }) => Number(r.id));
+      await q(
+        `insert into idempotency_keys (scope, key, request_hash, status_code, response, created_at, completed_at) values
+           ('checkout', $1, 'h', 200, '{}', now() - interval '9 days', now() - interval '9 days'),
+           ('checkout', $2, 'h', null, null, now() - interval '9 days', null),
+           ('checkout', $3, 'h', 200, '{}', now() - interval '1 day', now() - interval '1 day')`,
+        [`${tag}-old-done`, `${tag}-old-open`, `${tag}-recent`],
+      );
+
+      const job = await runtime.queues.maintenance.add('housekeeping', {}, { jobId: `${tag}-now` });
+      await waitFor(async () => (await job.getState()) === 'completed', 10_000, 'housekeeping');
+      const result = (await runtime.queues.maintenance.getJob(`${tag}-now`))?.returnvalue as { outboxDeleted: number; idempotencyKeysDeleted: number };
+      expect(result.outboxDeleted).toBeGreaterThanOrEqual(1);
+
+      const left = (await q(`select id from outbox where payload->>'tag' = $1 order by id`, [tag])).rows.map((r: { id: string }) => Number(r.id));
+      expect(left).toEqual([oldUnpublished, recent]);
+      expect(left).not.toContain(oldPublished);
+      const keys = (await q(`select key from idempotency_keys where key like $1 order by key`, [`${tag}-%`])).rows.map((r: { key: string }) => r.key);
+      expect(keys).toEqual([`${tag}-old-open`, `${tag}-recent`]);
+    } finally {
+      await runtime.queues.maintenance.removeJobScheduler('maintenance-hourly');
       await runtime.close(1000);
     }
   });

@@ -6,7 +6,7 @@
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import { z } from 'zod';
 
-export const QUEUE_NAMES = ['erp-sync', 'exports', 'emails', 'renewals'] as const;
+export const QUEUE_NAMES = ['erp-sync', 'exports', 'emails', 'renewals', 'maintenance'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export const JOB_NAMES = {
@@ -16,6 +16,7 @@ export const JOB_NAMES = {
   orderConfirmation: 'order-confirmation',
   renewalSweep: 'renewal-sweep',
   reconcileSync: 'reconcile-sync',
+  housekeeping: 'housekeeping',
 } as const;
 
 export const jobPayloads = {
@@ -25,6 +26,7 @@ export const jobPayloads = {
   [JOB_NAMES.orderConfirmation]: z.object({ orderId: z.string().uuid() }),
   [JOB_NAMES.renewalSweep]: z.object({}).passthrough(),
   [JOB_NAMES.reconcileSync]: z.object({}).passthrough(),
+  [JOB_NAMES.housekeeping]: z.object({}).passthrough(),
 } as const;
 export type JobName = keyof typeof jobPayloads;
 export type JobPayload<N extends JobName> = z.infer<(typeof jobPayloads)[N]>;
@@ -37,6 +39,7 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JOB_NAMES.orderConfirmation]: 'emails',
   [JOB_NAMES.renewalSweep]: 'renewals',
   [JOB_NAMES.reconcileSync]: 'erp-sync',
+  [JOB_NAMES.housekeeping]: 'maintenance',
 };
 
 /** Custom backoff type of the erp-sync queue: exponential with jitter (see workers/src/erp-sync/backoff.ts). */
@@ -57,6 +60,7 @@ export const jobIds = {
   fromOutbox: (outboxId: number, jobName: JobName) => jobId('outbox', outboxId, jobName),
   renewalSchedule: () => 'renewals-daily',
   reconcileSchedule: () => 'erp-sync-reconcile',
+  housekeepingSchedule: () => 'maintenance-hourly',
 };
 
 /** Completed jobs are kept a day (job-id dedup window, inspection); failed ones a week. */

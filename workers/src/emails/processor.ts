@@ -5,12 +5,13 @@
  * it twice (at-least-once). SMTP 5xx rejections fail at once; temporary failures are retried.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
+import type pg from 'pg';
 import { eq } from 'drizzle-orm';
-import { NEWSLETTER_DISCOUNT_PERCENT } from '@nh/shared';
-import { tables, type Db, type Logger } from '@nh/shared/server';
+import { NEWSLETTER_DISCOUNT_PERCENT, toCents } from '@nh/shared';
+import { sqlLiteral, tables, type Db, type LineItem, type Logger } from '@nh/shared/server';
 import { JOB_NAMES, jobPayloads } from '@nh/shared/server/queues';
 import { isPermanentMailError, type MailMessage, type Mailer } from '@nh/shared/server/mail/transport';
-import { newsletterWelcomeEmail, orderConfirmationEmail } from '@nh/shared/server/mail/templates';
+import { newsletterWelcomeEmail, orderConfirmationEmail, type ConfirmationOrder } from '@nh/shared/server/mail/templates';
 import { ensureWelcomeCode } from './welcome-code';
 
 export const EMAIL_KINDS = { newsletterWelcome: 'newsletter-welcome', orderConfirmation: 'order-confirmation' } as const;
@@ -21,50 +22,69 @@ export interface EmailDeps {
   log: Logger;
 }
 
+/** What an order confirmation shows, in one named (prepared once per connection) query. */
+async function loadConfirmationOrder(db: Db, orderId: string): Promise<(ConfirmationOrder & { customerEmail: string }) | undefined> {
+  const { rows } = await db.$client.query<{ id: string; customer_email: string; customer_name: string; items: LineItem[]; subtotal: string; discount: string; shipping: string; tax: string; total: string; promo_code: string | null }>({
+    name: 'email-confirmation-order',
+    text: `select id, customer_email, customer_name, items, subtotal::text, discount::text, shipping::text, tax::text, total::text, promo_code from orders where id = $1`,
+    values: [orderId],
+  });
+  const r = rows[0];
+  if (!r) return undefined;
+  return {
+    id: r.id,
+    customerEmail: r.customer_email,
+    customerName: r.customer_name,
+    items: r.items,
+    subtotal: toCents(r.subtotal),
+    discount: toCents(r.discount),
+    shipping: toCents(r.shipping),
+    tax: toCents(r.tax),
+    total: toCents(r.total),
+    promoCode: r.promo_code,
+  };
+}
+
 export type EmailResult = { outcome: 'sent'; messageId: string } | { outcome: 'skipped'; reason: string };
 
 /** Another worker holds this email's row right now; retry later (by then it is sent). */
 class EmailBusyError extends Error {}
 
 export function createEmailProcessor({ db, mailer, log }: EmailDeps) {
-  const { emailLog } = tables;
-
   async function sendOnce(kind: string, subjectId: string, message: MailMessage, jobLog: Logger): Promise<EmailResult> {
-    await db.insert(emailLog).values({ kind, subjectId, toAddress: message.to }).onConflictDoNothing();
     const client = await db.$client.connect();
+    const lit = (value: string | null) => sqlLiteral(client, value);
+    const where = `kind = ${lit(kind)} and subject_id = ${lit(subjectId)}`;
     try {
-      await client.query('begin');
-      const { rows } = await client.query<{ id: number; status: string }>(
-        'select id, status from email_log where kind = $1 and subject_id = $2 for update skip locked',
-        [kind, subjectId],
-      );
-      const row = rows[0];
+      // One round trip: open the transaction, make sure the row exists, lock it for the send.
+      const results = (await client.query(`begin;
+        insert into email_log (kind, subject_id, to_address) values (${lit(kind)}, ${lit(subjectId)}, ${lit(message.to)}) on conflict do nothing;
+        select id, status from email_log where ${where} for update skip locked`)) as unknown as Array<pg.QueryResult<{ id: number; status: string }>>;
+      const row = results[results.length - 1]!.rows[0];
       if (!row) throw new EmailBusyError(`${kind} ${subjectId} is being sent by another worker`);
-      if (row.status === 'sent') {
+      if (row.status === 'sent' || row.status === 'failed') {
         await client.query('commit');
-        return { outcome: 'skipped', reason: 'already sent' };
+        return { outcome: 'skipped', reason: row.status === 'sent' ? 'already sent' : 'rejected earlier' };
       }
-      if (row.status === 'failed') {
-        await client.query('commit');
-        return { outcome: 'skipped', reason: 'rejected earlier' };
-      }
+      // The outcome and the commit travel together (one round trip).
+      const finish = (status: string, messageId: string | null, error: string | null) =>
+        client.query(`update email_log set status = ${lit(status)}, message_id = ${lit(messageId)}, error = ${lit(error)}${status === 'sent' ? ', sent_at = now()' : ''} where id = ${row.id}; commit`);
+      let messageId: string;
       try {
-        const { messageId } = await mailer.send(message);
-        await client.query(`update email_log set status = 'sent', message_id = $2, sent_at = now(), error = null where id = $1`, [row.id, messageId]);
-        await client.query('commit');
-        jobLog.info({ kind, messageId }, 'email sent');
-        return { outcome: 'sent', messageId };
+        ({ messageId } = await mailer.send(message));
       } catch (error) {
         const permanent = isPermanentMailError(error);
         const text = (error as Error).message;
-        await client.query(`update email_log set status = $2, error = $3 where id = $1`, [row.id, permanent ? 'failed' : 'pending', text]);
-        await client.query('commit');
+        await finish(permanent ? 'failed' : 'pending', null, text);
         if (permanent) {
           jobLog.error({ kind, err: text }, 'email rejected permanently');
           throw new UnrecoverableError(text);
         }
         throw error;
       }
+      await finish('sent', messageId, null);
+      jobLog.info({ kind, messageId }, 'email sent');
+      return { outcome: 'sent', messageId };
     } catch (error) {
       await client.query('rollback').catch(() => {});
       throw error;
@@ -86,7 +106,7 @@ export function createEmailProcessor({ db, mailer, log }: EmailDeps) {
       }
       case JOB_NAMES.orderConfirmation: {
         const { orderId } = jobPayloads[JOB_NAMES.orderConfirmation].parse(job.data);
-        const order = await db.query.orders.findFirst({ where: eq(tables.orders.id, orderId) });
+        const order = await loadConfirmationOrder(db, orderId);
         if (!order) return { outcome: 'skipped', reason: 'order not found' };
         return sendOnce(EMAIL_KINDS.orderConfirmation, orderId, { to: order.customerEmail, ...orderConfirmationEmail(order) }, jobLog);
       }

@@ -1,20 +1,17 @@
-import { centsToDecimal } from '@nh/shared';
-import type { tables } from '@nh/shared/server';
 import type { CustomerInput, SalesOrderInput } from '@nh/shared/server/netsuite/client';
-
-type Order = typeof tables.orders.$inferSelect;
+import type { SyncOrder } from './queries';
 
 /** An order that cannot be expressed in NetSuite until someone fixes its data (never worth a retry). */
 export class OrderMappingError extends Error {
   override name = 'OrderMappingError';
 }
 
-export function customerFor(order: Order): CustomerInput {
+export function customerFor(order: SyncOrder): CustomerInput {
   return { email: order.customerEmail, name: order.customerName, phone: order.customerPhone };
 }
 
 /** Lines reference NetSuite items by the variant's sku, else the product's item number, else its sku. */
-export function salesOrderFor(order: Order, customerInternalId: string): SalesOrderInput {
+export function salesOrderFor(order: SyncOrder, customerInternalId: string): SalesOrderInput {
   const lines = order.items.map((line) => {
     const itemRef = line.variantSku || line.itemNumber || line.sku;
     if (!itemRef) throw new OrderMappingError(`Product "${line.productName}" (id ${line.productId}) has no item number or SKU to match a NetSuite item`);
@@ -25,12 +22,12 @@ export function salesOrderFor(order: Order, customerInternalId: string): SalesOr
     orderId: order.id,
     customerInternalId,
     email: order.customerEmail,
-    tranDate: order.createdAt.toISOString().slice(0, 10),
+    tranDate: order.tranDate,
     lines,
-    shippingCost: centsToDecimal(order.shipping),
-    discount: centsToDecimal(order.discount),
-    tax: centsToDecimal(order.tax),
-    total: centsToDecimal(order.total),
+    shippingCost: order.shipping,
+    discount: order.discount,
+    tax: order.tax,
+    total: order.total,
     promoCode: order.promoCode,
   };
 }

@@ -10,6 +10,7 @@ import { tables, type Db, type Logger } from '@nh/shared/server';
 import { jobPayloads, JOB_NAMES } from '@nh/shared/server/queues';
 import { NetSuiteError, netsuiteExternalIds, type NetSuiteClient } from '@nh/shared/server/netsuite/client';
 import { customerFor, OrderMappingError, salesOrderFor } from './order-mapping';
+import { loadSyncOrder, markNotConfigured, markSynced } from './queries';
 import { requestStaleSyncs } from './reconcile';
 
 export const SYNC_STATUS = { pending: 'pending', synced: 'synced', failed: 'failed', notConfigured: 'not_configured' } as const;
@@ -72,14 +73,14 @@ export function createErpSyncProcessor(deps: ErpSyncDeps) {
     }
     const { orderId } = jobPayloads[JOB_NAMES.syncOrder].parse(job.data);
     const jobLog = log.child({ jobId: job.id, queue: 'erp-sync', orderId, attempt: job.attemptsMade + 1 });
-    const [order] = await db.select().from(orders).where(eq(orders.id, orderId)).limit(1);
+    const order = await loadSyncOrder(db.$client, orderId);
     if (!order) {
       jobLog.warn('order not found; nothing to sync');
       return { outcome: 'skipped', reason: 'order not found' };
     }
-    if (order.netsuiteSyncStatus === SYNC_STATUS.synced) return { outcome: 'skipped', reason: 'already synced' };
+    if (order.syncStatus === SYNC_STATUS.synced) return { outcome: 'skipped', reason: 'already synced' };
     if (!netsuite) {
-      await db.update(orders).set({ netsuiteSyncStatus: SYNC_STATUS.notConfigured, netsuiteSyncError: null }).where(eq(orders.id, orderId));
+      await markNotConfigured(db.$client, orderId);
       jobLog.info('NetSuite is not configured; order marked not_configured');
       return { outcome: 'skipped', reason: 'not configured' };
     }
@@ -87,13 +88,7 @@ export function createErpSyncProcessor(deps: ErpSyncDeps) {
     try {
       const customerId = await netsuite.upsertCustomer(customerFor(order));
       const salesOrderId = await netsuite.upsertSalesOrder(salesOrderFor(order, customerId));
-      // One statement (atomic, one round trip): the order is synced and any failed-sync row goes.
-      await db.execute(sql`
-        with synced as (
-          update ${orders} set netsuite_sync_status = ${SYNC_STATUS.synced}, netsuite_customer_id = ${customerId},
-            netsuite_order_id = ${salesOrderId}, netsuite_sync_error = null, netsuite_synced_at = now(), updated_at = now()
-          where id = ${orderId})
-        delete from ${failedSyncOrders} where order_id = ${orderId}`);
+      await markSynced(db.$client, orderId, customerId, salesOrderId);
       jobLog.info({ netsuiteOrderId: salesOrderId, netsuiteCustomerId: customerId }, 'order synced to NetSuite');
       return { outcome: 'synced', netsuiteOrderId: salesOrderId, netsuiteCustomerId: customerId };
     } catch (error) {

@@ -5,7 +5,7 @@
  * answers errors in NetSuite's `o:errorDetails` shape, returns 429 above a concurrency limit, and can be
  * told to fail the next N requests (5xx), to fail every write with a validation 400, or to be slow.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NetSuiteConfig } from '@nh/shared/server/netsuite/client';
@@ -32,8 +32,17 @@ const CREDENTIALS = {
   tokenSecret: 'stub-token-secret',
 };
 
-const percentEncode = (value: string) =>
-  encodeURIComponent(value).replace(/[!*'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const RESERVED = /[!*'()]/g;
+function percentEncode(value: string): string {
+  const encoded = encodeURIComponent(value);
+  RESERVED.lastIndex = 0;
+  return RESERVED.test(encoded) ? encoded.replace(RESERVED, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`) : encoded;
+}
+
+const HEADER_PARAM = /([A-Za-z_]+)="([^"]*)"/g;
+const byKeyThenValue = (a: readonly [string, string], b: readonly [string, string]) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : 1) : a[0] < b[0] ? -1 : 1);
+
+const SIGNING_KEY = createSecretKey(Buffer.from(`${percentEncode(CREDENTIALS.consumerSecret)}&${percentEncode(CREDENTIALS.tokenSecret)}`));
 
 function errorBody(status: number, title: string, detail: string, code: string) {
   return { type: 'https://www.rfc-editor.org/rfc/rfc9110.html#section-15', title, status, 'o:errorDetails': [{ detail, 'o:errorCode': code }] };
@@ -63,6 +72,8 @@ export class NetSuiteStub {
   /** Retry-After of a 429, in seconds (fractions allowed here to keep tests quick). */
   retryAfterSeconds = 1;
   maxInFlight = 0;
+  /** TCP connections accepted (keep-alive clients reuse theirs). */
+  connections = 0;
 
   constructor(options: NetSuiteStubOptions = {}) {
     this.concurrencyLimit = options.concurrencyLimit ?? 5;
@@ -112,6 +123,7 @@ export class NetSuiteStub {
 
   async start(port = 0): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
+    this.server.on('connection', () => this.connections++);
     this.server.keepAliveTimeout = 5000;
     await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
@@ -140,7 +152,8 @@ export class NetSuiteStub {
     const header = req.headers.authorization ?? '';
     if (!header.startsWith('OAuth ')) return 'missing OAuth authorization';
     const params: Record<string, string> = {};
-    for (const match of header.slice(6).matchAll(/([A-Za-z_]+)="([^"]*)"/g)) params[match[1]!] = decodeURIComponent(match[2]!);
+    HEADER_PARAM.lastIndex = 6;
+    for (let match = HEADER_PARAM.exec(header); match; match = HEADER_PARAM.exec(header)) params[match[1]!] = decodeURIComponent(match[2]!);
     if (params.realm !== CREDENTIALS.accountId) return 'wrong realm';
     if (params.oauth_consumer_key !== CREDENTIALS.consumerKey || params.oauth_token !== CREDENTIALS.tokenId) return 'unknown consumer or token';
     if (params.oauth_signature_method !== 'HMAC-SHA256') return 'signature method must be HMAC-SHA256';
@@ -148,19 +161,18 @@ export class NetSuiteStub {
     const nonce = params.oauth_nonce ?? '';
     if (!nonce) return 'missing nonce';
     const [path = '', query = ''] = (req.url ?? '').split('?');
-    const signed: Array<[string, string]> = Object.entries(params).filter(([k]) => k.startsWith('oauth_') && k !== 'oauth_signature');
+    // Every oauth_* parameter but the signature, and the query's: encoded, sorted by key then value.
+    const signed: Array<[string, string]> = [];
+    for (const key in params) if (key.startsWith('oauth_') && key !== 'oauth_signature') signed.push([percentEncode(key), percentEncode(params[key]!)]);
     for (const pair of query ? query.split('&') : []) {
       const [k = '', v = ''] = pair.split('=');
-      signed.push([decodeURIComponent(k), decodeURIComponent(v)]);
+      signed.push([percentEncode(decodeURIComponent(k)), percentEncode(decodeURIComponent(v))]);
     }
-    const paramString = signed
-      .map(([k, v]) => [percentEncode(k), percentEncode(v)] as const)
-      .sort(([a, av], [b, bv]) => (a === b ? (av < bv ? -1 : 1) : a < b ? -1 : 1))
-      .map(([k, v]) => `${k}=${v}`)
-      .join('&');
-    const baseString = [req.method!.toUpperCase(), percentEncode(`http://${req.headers.host}${path}`), percentEncode(paramString)].join('&');
-    const key = `${percentEncode(CREDENTIALS.consumerSecret)}&${percentEncode(CREDENTIALS.tokenSecret)}`;
-    const expected = createHmac('sha256', key).update(baseString).digest();
+    signed.sort(byKeyThenValue);
+    let paramString = '';
+    for (const [k, v] of signed) paramString += `${paramString ? '&' : ''}${k}=${v}`;
+    const baseString = `${req.method!.toUpperCase()}&${percentEncode(`http://${req.headers.host}${path}`)}&${percentEncode(paramString)}`;
+    const expected = createHmac('sha256', SIGNING_KEY).update(baseString).digest();
     const given = Buffer.from(params.oauth_signature ?? '', 'base64');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid signature';
     if (this.nonces.has(nonce)) return 'nonce already used';
@@ -169,6 +181,17 @@ export class NetSuiteStub {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // In flight from arrival until the answer is sent, as the account's concurrency governance counts.
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    let counted = true;
+    const done = () => {
+      if (counted) this.inFlight--;
+      counted = false;
+    };
+    res.once('finish', done);
+    res.once('close', done);
+
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
@@ -176,26 +199,20 @@ export class NetSuiteStub {
     const authProblem = this.verifyOAuth(req);
     if (authProblem) return this.send(res, req, 401, errorBody(401, 'Unauthorized', `Invalid login attempt: ${authProblem}.`, 'INVALID_LOGIN'));
 
-    if (this.inFlight >= this.concurrencyLimit) {
+    if (this.inFlight > this.concurrencyLimit) {
       this.rejected429++;
       return this.send(res, req, 429, errorBody(429, 'Too Many Requests', 'Request blocked by the concurrency limit of the account.', 'CONCURRENCY_LIMIT_EXCEEDED'), { 'retry-after': String(this.retryAfterSeconds) });
     }
-    this.inFlight++;
-    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-    try {
-      const path = (req.url ?? '').split('?')[0]!;
-      const isSalesOrderWrite = req.method !== 'GET' && path.includes('/salesOrder');
-      if (isSalesOrderWrite) this.salesOrderWritesStarted++;
-      const delay = this.delayMs + (isSalesOrderWrite ? this.salesOrderDelayMs : 0);
-      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-      if (this.failNextCount > 0) {
-        this.failNextCount--;
-        return this.send(res, req, this.failStatus, errorBody(this.failStatus, 'Service Unavailable', 'An unexpected error occurred.', 'UNEXPECTED_ERROR'));
-      }
-      this.route(req, res, path, raw);
-    } finally {
-      this.inFlight--;
+    const path = (req.url ?? '').split('?')[0]!;
+    const isSalesOrderWrite = req.method !== 'GET' && path.includes('/salesOrder');
+    if (isSalesOrderWrite) this.salesOrderWritesStarted++;
+    const delay = this.delayMs + (isSalesOrderWrite ? this.salesOrderDelayMs : 0);
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    if (this.failNextCount > 0) {
+      this.failNextCount--;
+      return this.send(res, req, this.failStatus, errorBody(this.failStatus, 'Service Unavailable', 'An unexpected error occurred.', 'UNEXPECTED_ERROR'));
     }
+    this.route(req, res, path, raw);
   }
 
   private route(req: IncomingMessage, res: ServerResponse, path: string, raw: string): void {

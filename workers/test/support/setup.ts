@@ -152,6 +152,9 @@ export async function placeOrder(db: Db, input: TestOrderInput = {}): Promise<st
         promoCode: input.promoCode ?? null,
         carrier: input.carrier ?? null,
         trackingNumber: input.trackingNumber ?? null,
+        // As the checkout leaves an order whose charge was approved.
+        status: 'processing',
+        paymentTransactionId: `6000${String(orderCounter).padStart(7, '0')}`,
       })
       .returning({ id: tables.orders.id });
     if (input.outbox !== false) await recordOutbox(tx, 'order.placed', { orderId: order!.id });

@@ -2,6 +2,7 @@
  * Outgoing mail: nodemailer over SMTP when `SMTP_URL` is set; otherwise every message is written as an
  * .eml file to a local outbox folder (a developer opens it with any mail client). Same interface either way.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
@@ -46,7 +47,8 @@ export function createMailer(options: MailerOptions): Mailer {
       const info = await transport.sendMail({ from: options.from, ...message });
       await fs.mkdir(options.outboxDir, { recursive: true });
       const safeTo = message.to.replace(/[^A-Za-z0-9@._-]/g, '_');
-      const file = path.join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`);
+      // Unique even for two messages to one address in the same millisecond.
+      const file = path.join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}-${randomUUID().slice(0, 8)}.eml`);
       // Written under a temporary name and renamed, so a reader never sees half a message.
       await fs.writeFile(`${file}.part`, info.message as Buffer);
       await fs.rename(`${file}.part`, file);

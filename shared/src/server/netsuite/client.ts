@@ -1,14 +1,13 @@
-// netsuite-rest ships no types; the reference makes ours visible to every project compiling this file.
-// eslint-disable-next-line @typescript-eslint/triple-slash-reference
-/// <reference path="./netsuite-rest.d.ts" />
 /**
- * NetSuite SuiteTalk REST record client. `netsuite-rest` only signs (OAuth 1.0a TBA, HMAC-SHA256): its
- * own HTTP client drops response headers, sets no timeout and retries with the same nonce. Requests go
- * out with fetch and a timeout, each one signed afresh. Records are written with upserts keyed by
- * external ids derived from our ids, so any number of retries yields one customer and one sales order.
+ * NetSuite SuiteTalk REST record client. Requests are signed with OAuth 1.0a TBA (HMAC-SHA256, a fresh
+ * nonce and timestamp on every request, `./oauth.ts`) and sent over keep-alive `node:http(s)`
+ * connections, at most `maxSockets` at once, each with a timeout. Records are written with upserts keyed
+ * by external ids derived from our ids, so any number of retries yields one customer and one sales order.
  */
 import { createHash } from 'node:crypto';
-import NetsuiteRest from 'netsuite-rest';
+import http, { type IncomingHttpHeaders } from 'node:http';
+import https from 'node:https';
+import { OAuthSigner } from './oauth';
 
 export interface NetSuiteConfig {
   accountId: string;
@@ -19,6 +18,8 @@ export interface NetSuiteConfig {
   /** Overrides `https://<account>.suitetalk.api.netsuite.com` (a sandbox proxy, the test server). */
   baseUrl?: string;
   timeoutMs?: number;
+  /** Keep-alive connections to NetSuite (the most requests this process has in flight; default 4). */
+  maxSockets?: number;
 }
 
 /** rate_limit: 429, slow the whole queue; retryable: try again later; permanent: fix the data first. */
@@ -77,8 +78,14 @@ export interface SalesOrderInput {
 
 interface SendResult {
   status: number;
-  headers: Headers;
+  headers: IncomingHttpHeaders;
   body: unknown;
+}
+
+interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
 }
 
 const RECORD_PATH = 'record/v1';
@@ -110,8 +117,8 @@ export function classifyStatus(status: number): NetSuiteErrorKind {
   return 'permanent';
 }
 
-function retryAfterMs(headers: Headers): number | null {
-  const value = headers.get('retry-after');
+function retryAfterMs(headers: IncomingHttpHeaders): number | null {
+  const value = headers['retry-after'];
   if (!value) return null;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
@@ -119,49 +126,51 @@ function retryAfterMs(headers: Headers): number | null {
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }
 
+const STATUS_TEXT = http.STATUS_CODES;
+
 export class NetSuiteClient {
   readonly baseUrl: string;
-  private readonly signer: NetsuiteRest;
+  readonly signer: OAuthSigner;
   private readonly timeoutMs: number;
+  private readonly transport: typeof http | typeof https;
+  private readonly agent: http.Agent;
+  private readonly host: { hostname: string; port: string };
+  private readonly basePath: string;
 
   constructor(config: NetSuiteConfig) {
     this.baseUrl = (config.baseUrl ?? `https://${config.accountId.toLowerCase().replace(/_/g, '-')}.suitetalk.api.netsuite.com`).replace(/\/+$/, '');
     this.timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.signer = new NetsuiteRest({
-      consumer_key: config.consumerKey,
-      consumer_secret_key: config.consumerSecret,
-      token: config.tokenId,
-      token_secret: config.tokenSecret,
-      realm: config.accountId,
-    });
+    this.signer = new OAuthSigner(config);
+    const url = new URL(this.baseUrl);
+    this.transport = url.protocol === 'https:' ? https : http;
+    const sockets = config.maxSockets ?? 4;
+    this.agent = new this.transport.Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets, scheduling: 'lifo' });
+    this.host = { hostname: url.hostname.replace(/^\[|\]$/g, ''), port: url.port };
+    this.basePath = url.pathname.replace(/\/+$/, '');
+  }
+
+  /** Closes the idle keep-alive connections. */
+  close(): void {
+    this.agent.destroy();
   }
 
   /** One signed request (fresh nonce and timestamp every call). Throws NetSuiteError on failure. */
   async send(method: string, path: string, body?: unknown): Promise<SendResult> {
-    const url = `${this.baseUrl}/services/rest/${path}`;
-    const headers: Record<string, string> = {
-      ...this.signer.getAuthorizationHeader({ url, method }),
-      accept: 'application/json',
-    };
-    if (body !== undefined) {
-      headers['content-type'] = 'application/json';
-      headers.prefer = 'transient';
-    }
-    let response: Response;
-    let text: string;
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    let response: RawResponse;
     try {
-      response = await fetch(url, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
+      response = await this.exchange(method, path, payload).catch((error: NodeJS.ErrnoException & { reusedSocket?: boolean }) => {
+        // A kept-alive connection the server closed just as we reused it: send once more, signed afresh
+        // (every request here is an idempotent upsert or read).
+        if (error.reusedSocket && error.code === 'ECONNRESET') return this.exchange(method, path, payload);
+        throw error;
       });
-      text = await response.text();
     } catch (error) {
       const err = error as Error;
-      const reason = err.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : (err.cause as Error | undefined)?.message ?? err.message;
+      const reason = err.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : err.message;
       throw new NetSuiteError(`NetSuite ${method} ${path}: ${reason}`, 'retryable');
     }
+    const { status, headers, text } = response;
     let parsed: unknown = null;
     if (text) {
       try {
@@ -170,12 +179,53 @@ export class NetSuiteClient {
         parsed = text;
       }
     }
-    if (!response.ok) {
+    if (status < 200 || status >= 300) {
       const { code, detail } = describeNetSuiteError(parsed);
-      const message = `NetSuite ${response.status}${code ? ` ${code}` : ''}: ${detail ?? (typeof parsed === 'string' && parsed ? parsed.slice(0, 200) : response.statusText)}`;
-      throw new NetSuiteError(message, classifyStatus(response.status), response.status, code, retryAfterMs(response.headers));
+      const message = `NetSuite ${status}${code ? ` ${code}` : ''}: ${detail ?? (typeof parsed === 'string' && parsed ? parsed.slice(0, 200) : STATUS_TEXT[status] ?? '')}`;
+      throw new NetSuiteError(message, classifyStatus(status), status, code, retryAfterMs(headers));
     }
-    return { status: response.status, headers: response.headers, body: parsed };
+    return { status, headers, body: parsed };
+  }
+
+  /** The HTTP exchange itself: whole response as text, or an error (network, `TimeoutError`). */
+  private exchange(method: string, path: string, payload: string | undefined): Promise<RawResponse> {
+    const requestPath = `${this.basePath}/services/rest/${path}`;
+    const headers: http.OutgoingHttpHeaders = {
+      authorization: this.signer.authorization(method, `${this.baseUrl}/services/rest/${path}`),
+      accept: 'application/json',
+    };
+    if (payload !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = Buffer.byteLength(payload);
+      headers.prefer = 'transient';
+    }
+    return new Promise<RawResponse>((resolve, reject) => {
+      const req = this.transport.request({ ...this.host, agent: this.agent, method, path: requestPath, headers }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          clearTimeout(timer);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text });
+        });
+        res.on('error', fail);
+        // A response cut off without an error of its own.
+        res.on('close', () => {
+          if (!res.complete) fail(new Error('response aborted'));
+        });
+      });
+      const timer = setTimeout(() => {
+        const error = new Error(`timed out after ${this.timeoutMs} ms`);
+        error.name = 'TimeoutError';
+        req.destroy(error);
+      }, this.timeoutMs);
+      function fail(error: Error) {
+        clearTimeout(timer);
+        reject(Object.assign(error, { reusedSocket: req.reusedSocket }));
+      }
+      req.on('error', fail);
+      req.end(payload);
+    });
   }
 
   /**
@@ -186,7 +236,7 @@ export class NetSuiteClient {
     if (!/^[A-Za-z0-9_-]+$/.test(externalId)) throw new NetSuiteError(`Invalid external id: ${externalId}`, 'permanent');
     const path = `${RECORD_PATH}/${type}/eid:${externalId}`;
     const result = await this.send('PUT', path, record);
-    const location = result.headers.get('location');
+    const location = result.headers.location;
     const fromLocation = location?.split('?')[0]?.split('/').pop();
     if (fromLocation && /^\d+$/.test(fromLocation)) return fromLocation;
     const read = await this.send('GET', path);
