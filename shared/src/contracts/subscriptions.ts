@@ -1,0 +1,89 @@
+/**
+ * Subscribe & Save (operations spec §2 "My Subscriptions", §3 "Subscription (page view)", §7, §8):
+ * POST /api/payments/subscribe-nonce (its request schema lives with checkout), GET /api/subscriptions,
+ * POST /api/subscriptions/{id}/cancel. One place for the plan's rules and the messages both sides show.
+ */
+import { addMonths } from 'date-fns';
+import { z } from 'zod';
+import { SUBSCRIBE_AND_SAVE_PERCENT } from '../constants';
+import { CHECKOUT_MESSAGES } from './checkout';
+
+export const SUBSCRIPTION_STATUSES = ['active', 'paused', 'cancelled', 'expired'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+export const SUBSCRIPTION_INTERVALS = ['monthly', 'quarterly', 'biannual', 'annual'] as const;
+export type SubscriptionInterval = (typeof SUBSCRIPTION_INTERVALS)[number];
+
+/** Months per interval. The storefront only offers monthly (spec §7: interval 'monthly'). */
+export const INTERVAL_MONTHS: Record<SubscriptionInterval, number> = { monthly: 1, quarterly: 3, biannual: 6, annual: 12 };
+
+/** The plan's discount: the same 15% the pricing module applies when subscribing. */
+export const SUBSCRIPTION_DISCOUNT_PERCENT = SUBSCRIBE_AND_SAVE_PERCENT;
+
+/**
+ * The billing date after `from`: one interval later, same day of the month (date-fns clamps the 31st
+ * to the month's last day). The checkout shows "one month from today"; the API stores the same date.
+ */
+export function nextBillingDate(from: Date, interval: SubscriptionInterval = 'monthly', intervalCount = 1): Date {
+  return addMonths(from, INTERVAL_MONTHS[interval] * intervalCount);
+}
+
+/**
+ * Dunning: after a declined renewal the next attempt is this many days later; when every retry is
+ * used up the subscription is paused and the customer is told (ARCHITECTURE.md "Queues and jobs").
+ */
+export const RENEWAL_RETRY_DAYS = [1, 3, 7] as const;
+
+export const SUBSCRIPTION_MESSAGES = {
+  /** 401 from POST /api/payments/subscribe-nonce, and the checkout's toast text (spec §8). */
+  loginRequired: CHECKOUT_MESSAGES.subscribeLoginRequired,
+  /** 401 from GET /api/subscriptions and the cancel call. */
+  listLoginRequired: 'Please log in to see your subscriptions.',
+  notFound: 'Subscription not found',
+  alreadyEnded: 'This subscription has already ended.',
+  created: 'Subscription created!',
+  cancelled: 'Subscription cancelled',
+  cancelFailedTitle: 'Cancellation failed',
+  cancelFailed: 'Failed to cancel subscription. Please try again.',
+  loadFailed: 'Failed to load subscriptions. Please try again later.',
+  loginRequiredTitle: 'Login Required',
+  empty: 'No subscriptions yet',
+} as const;
+
+/** One line of a subscription as the page shows it. */
+export const subscriptionItemSchema = z.object({
+  productId: z.number().int(),
+  productName: z.string(),
+  variantSku: z.string().nullable(),
+  quantity: z.number().int(),
+  /** Unit price before the plan's discount, two decimals. */
+  price: z.string(),
+});
+
+/** GET /api/subscriptions answers an array of these (spec §3 "Subscription (page view)", plus a few fields the page uses). */
+export const subscriptionViewSchema = z.object({
+  id: z.string().uuid(),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  createdAt: z.string(),
+  items: z.array(subscriptionItemSchema),
+  /** What each billing period charges (discounted subtotal, free shipping, tax), two decimals. */
+  amount: z.string(),
+  discountPercent: z.number().int(),
+  interval: z.enum(SUBSCRIPTION_INTERVALS),
+  intervalCount: z.number().int(),
+  /** ISO timestamp of the next charge (meaningful while active). */
+  nextBillingDate: z.string(),
+  cancelledAt: z.string().nullable(),
+  /** Card brand and last four of the stored card, when known. */
+  cardType: z.string().nullable(),
+  cardLastFour: z.string().nullable(),
+});
+export type SubscriptionView = z.infer<typeof subscriptionViewSchema>;
+
+/** POST /api/payments/subscribe-nonce answer: the plan, the first delivery's order, the next charge. */
+export const subscribeNonceResponseSchema = z.object({
+  subscriptionId: z.string().uuid(),
+  orderId: z.string().uuid(),
+  nextBillingDate: z.string(),
+});
+export type SubscribeNonceResponse = z.infer<typeof subscribeNonceResponseSchema>;
