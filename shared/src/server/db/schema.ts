@@ -235,6 +235,11 @@ export const subscriptions = pgTable(
     shippingAddress: jsonb().$type<Address>(),
     /** Consecutive declined renewals (dunning). */
     failedAttempts: integer().notNull().default(0),
+    /**
+     * Dunning: when the unpaid period (still `nextBillingDate`) is tried again after a failed renewal;
+     * null when nothing failed. Always later than `nextBillingDate`, so the sweep's index still serves.
+     */
+    retryAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     cancelledAt: timestamp({ withTimezone: true }),
