@@ -8,3 +8,8 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
   const { message, fields } = describeZodError(result.error);
   throw badRequest(message, { fields });
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A path id that could name a row keyed by uuid (anything else is answered as "not found", never a 500). */
+export const isUuid = (value: string): boolean => UUID.test(value);

@@ -8,6 +8,7 @@ import { newsletterRoutes } from './newsletter/routes';
 import { paymentRoutes } from './payments/routes';
 import { promoValidationRoutes } from './promo/routes';
 import { reviewRoutes } from './reviews/routes';
+import { subscriptionRoutes } from './subscriptions/routes';
 
 /**
  * Every API module, mounted under /api in this order (the public catalogue reads are mounted earlier,
@@ -25,4 +26,5 @@ export const apiModules: Array<(ctx: AppContext) => Router> = [
   authRoutes,
   promoValidationRoutes,
   paymentRoutes,
+  subscriptionRoutes,
 ];

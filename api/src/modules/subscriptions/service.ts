@@ -1,0 +1,39 @@
+/**
+ * My Subscriptions (spec §2, §3): the signed-in user's plans as the page shows them, and cancelling one.
+ * Starting a plan is the checkout's write path with a plan attached (see ./subscribe.ts).
+ */
+import { SUBSCRIPTION_MESSAGES, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import type { AppContext } from '../../context';
+import { conflict, notFound } from '../../lib/errors';
+import { isUuid } from '../../lib/validation';
+import { cancelSubscription, listSubscriptions, type SubscriptionRow } from './repository';
+
+export function toView(row: SubscriptionRow): SubscriptionView {
+  return {
+    id: row.id,
+    status: row.status,
+    createdAt: row.created_at.toISOString(),
+    items: row.items.map((i) => ({ productId: i.productId, productName: i.productName, variantSku: i.variantSku ?? null, quantity: i.quantity, price: i.price })),
+    amount: row.amount,
+    discountPercent: row.discount_percent,
+    interval: row.interval,
+    intervalCount: row.interval_count,
+    nextBillingDate: row.next_billing_date.toISOString(),
+    cancelledAt: row.cancelled_at?.toISOString() ?? null,
+    cardType: row.card_type,
+    cardLastFour: row.card_last_four,
+  };
+}
+
+export async function subscriptionsOf(ctx: AppContext, userId: string): Promise<SubscriptionView[]> {
+  return (await listSubscriptions(ctx.db.$client, userId)).map(toView);
+}
+
+/** Cancels the user's own active or paused plan; any other id (malformed, unknown, someone else's) is not found. */
+export async function cancel(ctx: AppContext, userId: string, id: string): Promise<SubscriptionView> {
+  if (!isUuid(id)) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
+  const outcome = await cancelSubscription(ctx.db.$client, id, userId);
+  if (outcome.kind === 'not-found') throw notFound(SUBSCRIPTION_MESSAGES.notFound);
+  if (outcome.kind === 'ended') throw conflict(SUBSCRIPTION_MESSAGES.alreadyEnded);
+  return toView(outcome.row);
+}
