@@ -157,6 +157,7 @@ export const subscribeNonceRequestSchema = customerFieldsSchema.extend({
   shippingAddress: addressSchema,
 });
 export type SubscribeNonceRequest = z.input<typeof subscribeNonceRequestSchema>;
+export type SubscribeNonceInput = z.infer<typeof subscribeNonceRequestSchema>;
 
 /** GET /api/payments/status */
 export const paymentsStatusSchema = z.object({

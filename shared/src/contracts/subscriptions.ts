@@ -29,6 +29,14 @@ export function nextBillingDate(from: Date, interval: SubscriptionInterval = 'mo
 }
 
 /**
+ * The billing period a charge pays: the yyyy-MM-dd (UTC) of its billing date. The first charge pays the
+ * period starting on the day the plan was created; one payment row per (subscription, period).
+ */
+export function billingPeriodOf(billingDate: Date): string {
+  return billingDate.toISOString().slice(0, 10);
+}
+
+/**
  * Dunning: after a declined renewal the next attempt is this many days later; when every retry is
  * used up the subscription is paused and the customer is told (ARCHITECTURE.md "Queues and jobs").
  */
