@@ -22,7 +22,8 @@ export async function placeOrder(body: CheckoutNonceRequest, idempotencyKey: str
   return (await res.json()) as CheckoutNonceResponse;
 }
 
-export async function createSubscription(body: SubscribeNonceRequest, idempotencyKey: string): Promise<{ nextBillingDate?: string }> {
+/** Subscribe & Save: answers the raw body (subscriptionId, orderId, nextBillingDate); see subscription-answer.ts. */
+export async function createSubscription(body: SubscribeNonceRequest, idempotencyKey: string): Promise<unknown> {
   const res = await apiRequest('POST', '/api/payments/subscribe-nonce', body, { 'Idempotency-Key': idempotencyKey });
-  return (await res.json()) as { nextBillingDate?: string };
+  return res.json().catch(() => null);
 }

@@ -10,6 +10,7 @@ import {
   type SubscribeNonceRequest,
 } from '@nh/shared/contracts/checkout';
 import type { PromoValidation } from '@nh/shared/contracts/promo';
+import { SUBSCRIPTION_DISCOUNT_PERCENT, SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
 import { Loader2, ShoppingBag } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type ComponentProps } from 'react';
 import { Controller, useForm, type FieldError } from 'react-hook-form';
@@ -22,6 +23,7 @@ import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/features/auth';
 import { useCart } from '@/features/cart';
+import { formatLongDate } from '@/lib/format-date';
 import { acceptReady, loadAcceptScript, tokenizeCard, TokenizeError } from '../accept';
 import { createSubscription, placeOrder, usePaymentsStatus } from '../api';
 import { isNetworkFailure, newAttempt, reusableAttempt, type CheckoutAttempt } from '../checkout-attempt';
@@ -30,6 +32,7 @@ import { failureMessage } from '../failure-message';
 import { OrderSummary } from '../components/order-summary';
 import { PaymentAlerts } from '../components/payment-alerts';
 import { PromoCodeField } from '../components/promo-code-field';
+import { nextDeliveryFromAnswer } from '../subscription-answer';
 
 type ScriptState = 'idle' | 'loading' | 'ready' | 'failed';
 const LOGIN_URL = '/api/login';
@@ -150,10 +153,9 @@ export default function CheckoutPage() {
           items: orderItems,
           shippingAddress: address,
         };
-        await createSubscription(body, crypto.randomUUID());
-        const next = new Date();
-        next.setMonth(next.getMonth() + 1);
-        toast({ title: 'Subscription created!', description: `Your next delivery is scheduled for ${next.toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' })}.` });
+        const answer = await createSubscription(body, crypto.randomUUID());
+        const next = formatLongDate(nextDeliveryFromAnswer(answer));
+        toast({ title: SUBSCRIPTION_MESSAGES.created, description: `Your next delivery is scheduled for ${next}.` });
         clearCart();
         navigate('/');
         return;
@@ -260,8 +262,10 @@ export default function CheckoutPage() {
                 )}
               />
               <div className="space-y-1">
-                <Label htmlFor="subscribe-and-save">Subscribe &amp; Save 15%</Label>
-                <p className="text-sm text-stone-600">Get this order delivered every month with 15% off and free shipping. Cancel anytime.</p>
+                <Label htmlFor="subscribe-and-save">Subscribe &amp; Save {SUBSCRIPTION_DISCOUNT_PERCENT}%</Label>
+                <p className="text-sm text-stone-600">
+                  Get this order delivered every month with {SUBSCRIPTION_DISCOUNT_PERCENT}% off and free shipping. Cancel anytime.
+                </p>
               </div>
             </CardContent>
           </Card>

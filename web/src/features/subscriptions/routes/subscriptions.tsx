@@ -1,4 +1,117 @@
-/** Placeholder screen: replaced by its feature's implementation. */
+import type { SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { useId, useRef, useState, type ReactNode } from 'react';
+import { useAuth } from '@/features/auth';
+import { usePageMeta } from '@/lib/use-page-meta';
+import { useCancelSubscription, useSubscriptions } from '../api';
+import { CancelSubscriptionDialog } from '../components/cancel-subscription-dialog';
+import { SubscriptionBenefits } from '../components/subscription-benefits';
+import { cancelButtonId, SubscriptionCard, subscriptionCardId } from '../components/subscription-card';
+import { LoginRequired, NoSubscriptions, SubscriptionsLoadError, SubscriptionsLoading } from '../components/subscription-states';
+import { groupSubscriptions } from '../subscription-model';
+
+function PageShell({ children, heading = true }: { children: ReactNode; heading?: boolean }) {
+  return (
+    <section className="mx-auto max-w-6xl px-4 pb-16 pt-28 sm:px-6 lg:px-8">
+      {heading && <h1 className="mb-6 text-3xl font-semibold text-brand-900">My Subscriptions</h1>}
+      {children}
+    </section>
+  );
+}
+
+function SubscriptionGroup({ title, children }: { title: string; children: ReactNode }) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className="space-y-4">
+      <h2 id={headingId} className="text-xl font-semibold text-brand-900">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+function SubscriptionLists({ subscriptions }: { subscriptions: SubscriptionView[] }) {
+  const { active, past } = groupSubscriptions(subscriptions);
+  const cancel = useCancelSubscription();
+  const [toCancel, setToCancel] = useState<SubscriptionView | null>(null);
+  // The plan the dialog was about, kept after it closes so focus can go back to it.
+  const lastAsked = useRef<string | null>(null);
+  const benefitsId = useId();
+
+  const ask = (subscription: SubscriptionView) => {
+    lastAsked.current = subscription.id;
+    setToCancel(subscription);
+  };
+  const returnFocus = () => {
+    const id = lastAsked.current;
+    if (!id) return;
+    // Back to its Cancel button if still there (failure or dismissal), else to the card now under Past.
+    (document.getElementById(cancelButtonId(id)) ?? document.getElementById(subscriptionCardId(id)))?.focus();
+  };
+
+  return (
+    <div className="grid gap-8 lg:grid-cols-[1fr_320px]">
+      <div className="space-y-10">
+        <SubscriptionGroup title="Active Subscriptions">
+          {active.length === 0 ? (
+            <p className="text-stone-600">You have no active subscriptions.</p>
+          ) : (
+            active.map((subscription) => <SubscriptionCard key={subscription.id} subscription={subscription} onCancel={ask} />)
+          )}
+        </SubscriptionGroup>
+        {past.length > 0 && (
+          <SubscriptionGroup title="Past Subscriptions">
+            {past.map((subscription) => (
+              <SubscriptionCard key={subscription.id} subscription={subscription} />
+            ))}
+          </SubscriptionGroup>
+        )}
+      </div>
+      <aside aria-labelledby={benefitsId} className="lg:sticky lg:top-28 lg:self-start">
+        <SubscriptionBenefits titleId={benefitsId} />
+      </aside>
+
+      <CancelSubscriptionDialog
+        subscription={toCancel}
+        pending={cancel.isPending}
+        onConfirm={(subscription) => cancel.mutate(subscription.id, { onSettled: () => setToCancel(null) })}
+        onDismiss={() => setToCancel(null)}
+        onClosed={returnFocus}
+      />
+    </div>
+  );
+}
+
+/** /subscriptions: the signed-in shopper's Subscribe & Save plans (spec §2 "My Subscriptions"). */
 export default function SubscriptionsPage() {
-  return <h1 className="p-8 text-2xl">My Subscriptions</h1>;
+  usePageMeta({ title: 'My Subscriptions' });
+  const auth = useAuth();
+  const subscriptions = useSubscriptions(auth.isAuthenticated);
+
+  if (auth.isLoading || (auth.isAuthenticated && subscriptions.isPending)) {
+    return (
+      <PageShell>
+        <SubscriptionsLoading />
+      </PageShell>
+    );
+  }
+  // Signed out, or the session ended since (the list call answered 401).
+  if (!auth.isAuthenticated || subscriptions.data === null) {
+    return (
+      <PageShell heading={false}>
+        <LoginRequired />
+      </PageShell>
+    );
+  }
+  // A failed refresh keeps the list already shown; only a first load that failed shows the alert.
+  if (!subscriptions.data) {
+    return (
+      <PageShell>
+        <SubscriptionsLoadError />
+      </PageShell>
+    );
+  }
+  return (
+    <PageShell>{subscriptions.data.length === 0 ? <NoSubscriptions /> : <SubscriptionLists subscriptions={subscriptions.data} />}</PageShell>
+  );
 }

@@ -1,0 +1,58 @@
+/** Server calls of My Subscriptions: the signed-in shopper's plans, and cancelling one. */
+import { SUBSCRIPTION_MESSAGES, subscriptionViewSchema, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { toast } from '@/components/ui/use-toast';
+import { ApiError, apiRequest } from '@/lib/queryClient';
+
+export const subscriptionsQueryKey = ['/api/subscriptions'] as const;
+
+const subscriptionListSchema = z.array(subscriptionViewSchema);
+
+/**
+ * GET /api/subscriptions, checked against the contract. A 401 (the session ended after the page
+ * learnt who was signed in) answers null, which the page shows as Login Required.
+ */
+export async function fetchSubscriptions(): Promise<SubscriptionView[] | null> {
+  try {
+    const res = await apiRequest('GET', '/api/subscriptions');
+    return subscriptionListSchema.parse(await res.json());
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+/** The list, fetched only once the shopper is known to be signed in (spec §7: "only when signed in"). */
+export function useSubscriptions(signedIn: boolean) {
+  return useQuery({ queryKey: subscriptionsQueryKey, queryFn: fetchSubscriptions, enabled: signedIn });
+}
+
+/** POST /api/subscriptions/{id}/cancel with an empty body; answers the updated subscription. */
+export async function cancelSubscription(id: string): Promise<SubscriptionView> {
+  const res = await apiRequest('POST', `/api/subscriptions/${encodeURIComponent(id)}/cancel`);
+  return subscriptionViewSchema.parse(await res.json());
+}
+
+/** The text under 'Cancellation failed': the server's message, else the generic sentence (spec §8). */
+export function cancelFailureMessage(error: unknown): string {
+  return (error instanceof ApiError ? error.serverMessage : undefined) || SUBSCRIPTION_MESSAGES.cancelFailed;
+}
+
+/**
+ * Cancelling: toasts the outcome and, on success, refreshes the list before the mutation settles, so
+ * a confirmation dialog kept open while pending closes on a list that already shows the change.
+ */
+export function useCancelSubscription() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: cancelSubscription,
+    onSuccess: async () => {
+      toast({ title: SUBSCRIPTION_MESSAGES.cancelled });
+      await queryClient.invalidateQueries({ queryKey: subscriptionsQueryKey });
+    },
+    onError: (error) => {
+      toast({ title: SUBSCRIPTION_MESSAGES.cancelFailedTitle, description: cancelFailureMessage(error), variant: 'destructive' });
+    },
+  });
+}

@@ -1,0 +1,47 @@
+import { LIMITS } from '@nh/shared';
+import type { SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { Loader2 } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+
+interface Props {
+  /** The plan being cancelled; null closes the dialog. */
+  subscription: SubscriptionView | null;
+  pending: boolean;
+  onConfirm: (subscription: SubscriptionView) => void;
+  onDismiss: () => void;
+  /** Where focus goes once the dialog has closed (the trigger may have moved to Past). */
+  onClosed: () => void;
+}
+
+/** The confirmation before a cancel (same pattern as the admin product delete). It stays open while the call runs. */
+export function CancelSubscriptionDialog({ subscription, pending, onConfirm, onDismiss, onClosed }: Props) {
+  return (
+    <Dialog open={subscription !== null} onOpenChange={(open) => !open && !pending && onDismiss()}>
+      <DialogContent
+        hideClose={pending}
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          onClosed();
+        }}
+      >
+        <DialogHeader>
+          <DialogTitle>Cancel this subscription?</DialogTitle>
+          <DialogDescription>
+            Subscription #{subscription?.id.slice(0, LIMITS.orderIdDisplayLength)} will stop: no further deliveries or charges. Orders already placed are not
+            affected.
+          </DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <Button variant="outline" onClick={onDismiss} disabled={pending}>
+            Keep Subscription
+          </Button>
+          <Button variant="destructive" onClick={() => subscription && onConfirm(subscription)} disabled={pending}>
+            {pending && <Loader2 className="animate-spin" aria-hidden="true" />}
+            Confirm Cancellation
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

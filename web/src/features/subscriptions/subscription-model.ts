@@ -1,0 +1,34 @@
+/** How My Subscriptions groups and labels plans (spec §4: active under Active, any other status under Past). */
+import type { SubscriptionInterval, SubscriptionStatus, SubscriptionView } from '@nh/shared/contracts/subscriptions';
+
+export interface SubscriptionGroups {
+  active: SubscriptionView[];
+  past: SubscriptionView[];
+}
+
+const newestFirst = (a: SubscriptionView, b: SubscriptionView) => Date.parse(b.createdAt) - Date.parse(a.createdAt);
+
+export function groupSubscriptions(list: readonly SubscriptionView[]): SubscriptionGroups {
+  const sorted = [...list].sort(newestFirst);
+  return { active: sorted.filter((s) => s.status === 'active'), past: sorted.filter((s) => s.status !== 'active') };
+}
+
+export const STATUS_LABEL: Record<SubscriptionStatus, string> = {
+  active: 'Active',
+  paused: 'Paused',
+  cancelled: 'Cancelled',
+  expired: 'Expired',
+};
+
+export const INTERVAL_LABEL: Record<SubscriptionInterval, string> = {
+  monthly: 'Monthly',
+  quarterly: 'Quarterly',
+  biannual: 'Every 6 Months',
+  annual: 'Yearly',
+};
+
+/** "Visa ending in 1111", "Card ending in 1111", "Visa", or null when nothing is known about the card. */
+export function cardLabel({ cardType, cardLastFour }: Pick<SubscriptionView, 'cardType' | 'cardLastFour'>): string | null {
+  if (cardLastFour) return `${cardType || 'Card'} ending in ${cardLastFour}`;
+  return cardType || null;
+}

@@ -1,0 +1,201 @@
+import { SUBSCRIPTION_DISCOUNT_PERCENT, SUBSCRIPTION_MESSAGES, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '@/components/ui/toaster';
+import { renderRoute, stubFetch, type FakeAnswer } from '@/features/content/test/render-route';
+import { formatLongDate } from '@/lib/format-date';
+import SubscriptionsPage from './routes/subscriptions';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const USER = { status: 200, body: { id: 'u1', email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', profileImageUrl: null } };
+const ACTIVE_ID = '11111111-1111-4111-8111-111111111111';
+const CANCELLED_ID = '22222222-2222-4222-8222-222222222222';
+const PAUSED_ID = '33333333-3333-4333-8333-333333333333';
+
+function view(overrides: Partial<SubscriptionView>): SubscriptionView {
+  return {
+    id: ACTIVE_ID,
+    status: 'active',
+    createdAt: '2025-03-10T15:00:00.000Z',
+    items: [{ productId: 7, productName: 'Surfy Surface Cleaner', variantSku: null, quantity: 2, price: '20.00' }],
+    amount: '36.72',
+    discountPercent: 15,
+    interval: 'monthly',
+    intervalCount: 1,
+    nextBillingDate: '2025-04-10T15:00:00.000Z',
+    cancelledAt: null,
+    cardType: 'Visa',
+    cardLastFour: '1111',
+    ...overrides,
+  };
+}
+
+const active = view({});
+const cancelled = view({
+  id: CANCELLED_ID,
+  status: 'cancelled',
+  createdAt: '2025-01-05T15:00:00.000Z',
+  items: [{ productId: 8, productName: 'Dishy Pods', variantSku: 'DP-30', quantity: 1, price: '14.99' }],
+  amount: '13.76',
+  cancelledAt: '2025-02-01T15:00:00.000Z',
+  cardType: null,
+  cardLastFour: null,
+});
+const paused = view({ id: PAUSED_ID, status: 'paused', createdAt: '2024-12-01T15:00:00.000Z', items: [{ productId: 9, productName: 'Glassy Glass', variantSku: null, quantity: 3, price: '9.50' }] });
+
+function renderPage(answers: Record<string, FakeAnswer>) {
+  const fetchMock = stubFetch(answers);
+  const Screen = () => (
+    <>
+      <SubscriptionsPage />
+      <Toaster />
+    </>
+  );
+  renderRoute('/subscriptions', '/subscriptions', Screen);
+  return fetchMock;
+}
+
+const region = (name: string) => screen.findByRole('region', { name });
+
+describe('My Subscriptions', () => {
+  it('shows a loading state while the shopper or the list is still loading', async () => {
+    renderPage({ '/api/auth/user': 'pending' });
+    expect(screen.getByRole('status').textContent).toBe('Loading your subscriptions...');
+    cleanup();
+
+    renderPage({ '/api/auth/user': USER, '/api/subscriptions': 'pending' });
+    await waitFor(() => expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('My Subscriptions'));
+    expect(screen.getByRole('status').textContent).toBe('Loading your subscriptions...');
+    expect(screen.getByTestId('subscriptions-loading')).toBeTruthy();
+  });
+
+  it('asks a signed-out shopper to log in, without asking for the list', async () => {
+    const fetchMock = renderPage({ '/api/auth/user': { status: 401, body: { message: 'Not signed in' } } });
+    await screen.findByRole('heading', { name: SUBSCRIPTION_MESSAGES.loginRequiredTitle });
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Login Required');
+    expect(screen.getByRole('link', { name: 'Log In' }).getAttribute('href')).toBe('/api/login');
+    expect(fetchMock.mock.calls.map(([url]) => url)).not.toContain('/api/subscriptions');
+  });
+
+  it('shows Login Required when the list answers 401 (the session ended)', async () => {
+    renderPage({ '/api/auth/user': USER, '/api/subscriptions': { status: 401, body: { message: SUBSCRIPTION_MESSAGES.listLoginRequired } } });
+    expect((await screen.findByRole('heading', { name: 'Login Required' })).tagName).toBe('H1');
+  });
+
+  it('shows the load failure alert on a server error or an answer that breaks the contract', async () => {
+    renderPage({ '/api/auth/user': USER, '/api/subscriptions': { status: 500, body: { message: 'boom' } } });
+    expect((await screen.findByRole('alert')).textContent).toBe('Failed to load subscriptions. Please try again later.');
+    cleanup();
+
+    renderPage({ '/api/auth/user': USER, '/api/subscriptions': { status: 200, body: [{ id: 'not-a-uuid' }] } });
+    expect((await screen.findByRole('alert')).textContent).toBe(SUBSCRIPTION_MESSAGES.loadFailed);
+  });
+
+  it('shows the empty state with a Shop Now link', async () => {
+    renderPage({ '/api/auth/user': USER, '/api/subscriptions': { status: 200, body: [] } });
+    expect((await screen.findByRole('heading', { name: 'No subscriptions yet' })).tagName).toBe('H2');
+    expect(screen.getByRole('link', { name: 'Shop Now' }).getAttribute('href')).toBe('/shop');
+    expect(screen.queryByRole('region', { name: 'Active Subscriptions' })).toBeNull();
+  });
+
+  it('lists active plans under Active and every other status under Past, with the benefits card', async () => {
+    renderPage({ '/api/auth/user': USER, '/api/subscriptions': { status: 200, body: [cancelled, paused, active] } });
+    const activeRegion = await region('Active Subscriptions');
+    const pastRegion = screen.getByRole('region', { name: 'Past Subscriptions' });
+
+    const [card] = within(activeRegion).getAllByRole('article');
+    expect(within(activeRegion).getAllByRole('article')).toHaveLength(1);
+    const activeCard = within(card!);
+    expect(activeCard.getByText('Surfy Surface Cleaner')).toBeTruthy();
+    expect(activeCard.getByText('Qty 2 × $20.00 each')).toBeTruthy();
+    expect(activeCard.getByText('$36.72')).toBeTruthy();
+    expect(activeCard.getByText('15% off')).toBeTruthy();
+    expect(activeCard.getByText('Active')).toBeTruthy();
+    expect(activeCard.getByText(`Started ${formatLongDate(active.createdAt)}`)).toBeTruthy();
+    expect(activeCard.getByText('Next delivery').nextElementSibling!.textContent).toBe(formatLongDate(active.nextBillingDate));
+    expect(activeCard.getByText('Visa ending in 1111')).toBeTruthy();
+    expect(activeCard.getByRole('button', { name: /^Cancel Subscription/ })).toBeTruthy();
+
+    const pastCards = within(pastRegion).getAllByRole('article');
+    expect(pastCards).toHaveLength(2);
+    const [cancelledCard, pausedCard] = pastCards.map((c) => within(c));
+    expect(cancelledCard!.getByText('Dishy Pods')).toBeTruthy();
+    expect(cancelledCard!.getByText('Cancelled')).toBeTruthy();
+    expect(cancelledCard!.getByText('Cancelled on').nextElementSibling!.textContent).toBe(formatLongDate(cancelled.cancelledAt!));
+    expect(cancelledCard!.queryByText('Next delivery')).toBeNull();
+    expect(cancelledCard!.queryByText('Payment')).toBeNull();
+    expect(pausedCard!.getByText('Paused')).toBeTruthy();
+    expect(pausedCard!.getByText('Glassy Glass')).toBeTruthy();
+    expect(within(pastRegion).queryByRole('button', { name: /Cancel Subscription/ })).toBeNull();
+
+    const benefits = screen.getByRole('complementary', { name: 'Subscribe & Save Benefits' });
+    for (const text of [`${SUBSCRIPTION_DISCOUNT_PERCENT}% off every order`, 'Free shipping', 'Monthly delivery', 'Cancel anytime']) {
+      expect(within(benefits).getByText(text)).toBeTruthy();
+    }
+  });
+
+  it('cancels after confirmation: posts an empty body, toasts, and the refreshed list shows it under Past', async () => {
+    const user = userEvent.setup();
+    const cancelledNow = { ...active, status: 'cancelled' as const, cancelledAt: '2025-03-20T15:00:00.000Z' };
+    const answers: Record<string, FakeAnswer> = {
+      '/api/auth/user': USER,
+      '/api/subscriptions': { status: 200, body: [active] },
+      [`/api/subscriptions/${ACTIVE_ID}/cancel`]: { status: 200, body: cancelledNow },
+    };
+    const fetchMock = renderPage(answers);
+    const activeRegion = await region('Active Subscriptions');
+
+    // Dismissing the confirmation changes nothing.
+    await user.click(within(activeRegion).getByRole('button', { name: /^Cancel Subscription/ }));
+    await user.click(await screen.findByRole('button', { name: 'Keep Subscription' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/cancel'))).toBe(false);
+
+    await user.click(within(activeRegion).getByRole('button', { name: /^Cancel Subscription/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this subscription?' });
+    answers['/api/subscriptions'] = { status: 200, body: [cancelledNow] };
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm Cancellation' }));
+
+    expect(await screen.findByText(SUBSCRIPTION_MESSAGES.cancelled)).toBeTruthy();
+    // The stub's signature names only the URL; fetch also received its options.
+    const cancelCall = fetchMock.mock.calls.find(([url]) => url === `/api/subscriptions/${ACTIVE_ID}/cancel`) as unknown[] | undefined;
+    expect(cancelCall?.[1]).toMatchObject({ method: 'POST', body: undefined, credentials: 'include' });
+
+    const pastRegion = await region('Past Subscriptions');
+    expect(within(pastRegion).getByText('Surfy Surface Cleaner')).toBeTruthy();
+    expect(within(await region('Active Subscriptions')).getByText('You have no active subscriptions.')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // Focus goes to the card that moved, not to the page's start.
+    await waitFor(() => expect(document.activeElement).toBe(within(pastRegion).getByRole('article')));
+  });
+
+  it("shows 'Cancellation failed' with the server's message, else the generic sentence, and keeps the plan active", async () => {
+    const user = userEvent.setup();
+    const answers: Record<string, FakeAnswer> = {
+      '/api/auth/user': USER,
+      '/api/subscriptions': { status: 200, body: [active] },
+      [`/api/subscriptions/${ACTIVE_ID}/cancel`]: { status: 409, body: { message: SUBSCRIPTION_MESSAGES.alreadyEnded } },
+    };
+    renderPage(answers);
+    const activeRegion = await region('Active Subscriptions');
+
+    await user.click(within(activeRegion).getByRole('button', { name: /^Cancel Subscription/ }));
+    await user.click(await screen.findByRole('button', { name: 'Confirm Cancellation' }));
+    expect(await screen.findByText(SUBSCRIPTION_MESSAGES.cancelFailedTitle)).toBeTruthy();
+    expect(screen.getByText('This subscription has already ended.')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(within(activeRegion).getByText('Surfy Surface Cleaner')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement?.textContent).toMatch(/^Cancel Subscription/));
+
+    answers[`/api/subscriptions/${ACTIVE_ID}/cancel`] = { status: 502 };
+    await user.click(within(activeRegion).getByRole('button', { name: /^Cancel Subscription/ }));
+    await user.click(await screen.findByRole('button', { name: 'Confirm Cancellation' }));
+    expect(await screen.findByText('Failed to cancel subscription. Please try again.')).toBeTruthy();
+    expect(screen.getByText('Cancellation failed')).toBeTruthy();
+  });
+});
