@@ -9,6 +9,8 @@ export const OUTBOX_TOPICS = {
   orderPlaced: 'order.placed',
   newsletterSubscribed: 'newsletter.subscribed',
   subscriptionCreated: 'subscription.created',
+  /** A renewal could not be paid and dunning is over: the plan is paused and the customer told. */
+  subscriptionPaused: 'subscription.paused',
   orderSyncRequested: 'order.sync-requested',
   exportRequested: 'export.requested',
 } as const;
@@ -18,6 +20,8 @@ export const outboxPayloads = {
   [OUTBOX_TOPICS.orderPlaced]: z.object({ orderId: z.string().uuid() }),
   [OUTBOX_TOPICS.newsletterSubscribed]: z.object({ subscriberId: z.number().int(), email: z.string() }),
   [OUTBOX_TOPICS.subscriptionCreated]: z.object({ subscriptionId: z.string().uuid() }),
+  /** `period`: the billing period (yyyy-MM-dd) that went unpaid; its payment row says why. */
+  [OUTBOX_TOPICS.subscriptionPaused]: z.object({ subscriptionId: z.string().uuid(), period: z.string() }),
   [OUTBOX_TOPICS.orderSyncRequested]: z.object({ orderId: z.string().uuid() }),
   [OUTBOX_TOPICS.exportRequested]: z.object({ exportId: z.string().uuid() }),
 } satisfies Record<OutboxTopic, z.ZodType>;

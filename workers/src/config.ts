@@ -69,6 +69,24 @@ const schema = z.object({
 
   /** Housekeeping (hourly): published outbox rows and finished idempotency keys older than this go. */
   RETENTION_DAYS: int(7, 1),
+
+  /**
+   * Card payments for renewals: the same variables as the API, so renewals charge the gateway that
+   * stored the customer's profile (Authorize.Net with credentials; else the local sandbox outside production).
+   */
+  AUTHNET_API_LOGIN_ID: optionalString(),
+  AUTHNET_TRANSACTION_KEY: optionalString(),
+  AUTHNET_ENV: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['sandbox', 'production']).default('sandbox')),
+  /** Overrides the Authorize.Net API URL (a local stub in tests). */
+  AUTHNET_ENDPOINT: optionalString(),
+  AUTHNET_TIMEOUT_MS: int(30_000, 100),
+  PAYMENTS_MODE: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['auto', 'authorizenet', 'local-sandbox', 'disabled']).default('auto')),
+  PAYMENTS_SANDBOX_LATENCY_MS: int(0),
+  /** Attempts of one renew job when the database fails before the charge (a charge is never repeated). */
+  RENEWAL_JOB_ATTEMPTS: int(3, 1),
+  RENEWAL_JOB_BACKOFF_MS: int(60_000, 1),
+  /** Renew jobs one worker process runs at once (each waits on one gateway call). */
+  RENEWAL_CONCURRENCY: int(2, 1),
 });
 
 export type WorkerConfig = z.infer<typeof schema> & { netsuite: NetSuiteConfig | null };

@@ -17,6 +17,8 @@ import { createHousekeepingProcessor } from './maintenance/housekeeping';
 import { createExportProcessor } from './exports/processor';
 import { createRenewalProcessor } from './renewals/processor';
 import { registerSchedules } from './schedules';
+import { createPaymentGateway } from './payments';
+import type { PaymentGateway } from '@nh/shared/server/payments/index';
 
 export interface WorkerRuntime {
   config: WorkerConfig;
@@ -25,6 +27,8 @@ export interface WorkerRuntime {
   workers: Map<QueueName, Worker>;
   relay: OutboxRelay | null;
   mailer: Mailer;
+  /** The gateway renewals charge (null when card payments are not configured). */
+  gateway: PaymentGateway | null;
   /** Stops taking jobs, lets running ones finish within `graceMs`, then closes every connection. */
   close: (graceMs?: number) => Promise<void>;
 }
@@ -47,6 +51,7 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
 
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, outboxDir: config.MAIL_OUTBOX_DIR, from: config.MAIL_FROM ?? `"${SHOP.name}" <${SHOP.supportEmail}>` });
   const netsuite = config.netsuite ? new NetSuiteClient(config.netsuite) : null;
+  const gateway = config.WORKER_QUEUES.includes('renewals') ? createPaymentGateway(config, producerRedis, log) : null;
 
   const workers = new Map<QueueName, Worker>();
   const base: Omit<WorkerOptions, 'concurrency'> = {
@@ -66,7 +71,10 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
       processor: createExportProcessor({ db, log, exportsDir: config.EXPORTS_DIR, progressEvery: config.EXPORT_PROGRESS_EVERY }),
       options: { concurrency: 1 },
     },
-    renewals: { processor: createRenewalProcessor({ db, log }), options: { concurrency: 1 } },
+    renewals: {
+      processor: createRenewalProcessor({ db, gateway, queue: queues.renewals, config, log }),
+      options: { concurrency: config.RENEWAL_CONCURRENCY },
+    },
     maintenance: { processor: createHousekeepingProcessor({ db, log, retentionDays: config.RETENTION_DAYS }), options: { concurrency: 1 } },
   };
 
@@ -88,7 +96,7 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
   const relay = config.RELAY_ENABLED ? new OutboxRelay({ db, queues, config, log }) : null;
   relay?.start();
   log.info(
-    { queues: config.WORKER_QUEUES, relay: Boolean(relay), schedules, netsuite: netsuite ? netsuite.baseUrl : 'not configured', mail: mailer.description },
+    { queues: config.WORKER_QUEUES, relay: Boolean(relay), schedules, netsuite: netsuite ? netsuite.baseUrl : 'not configured', payments: gateway?.kind ?? 'not configured', mail: mailer.description },
     'workers started',
   );
 
@@ -119,5 +127,5 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
     return closing;
   };
 
-  return { config, db, queues, workers, relay, mailer, close };
+  return { config, db, queues, workers, relay, mailer, gateway, close };
 }

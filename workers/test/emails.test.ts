@@ -91,6 +91,41 @@ describe('emails over SMTP', () => {
     expect(otherId).not.toBe(subscriberId);
   });
 
+  it('welcomes a new Subscribe & Save plan once: plan, items, per-delivery amount and next billing date', async () => {
+    const nextBillingDate = new Date('2031-03-05T14:30:00Z');
+    const subscriptionId = await tdb.db.transaction(async (tx) => {
+      const [sub] = await tx
+        .insert(tables.subscriptions)
+        .values({
+          customerEmail: 'plan@example.com',
+          customerName: 'Pat Plan',
+          items: [sampleLine({ quantity: 2, price: '12.99', productName: 'Flush Toilet Cleaner' }), sampleLine({ productId: 2, quantity: 1, price: '14.99', productName: 'Dish <Pods>' })],
+          amount: 3767,
+          nextBillingDate,
+          shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
+        })
+        .returning({ id: tables.subscriptions.id });
+      await recordOutbox(tx, 'subscription.created', { subscriptionId: sub!.id });
+      return sub!.id;
+    });
+    const [mail] = await waitFor(() => (smtp.to('plan@example.com').length ? smtp.to('plan@example.com') : null), 10_000, 'plan welcome');
+    expect(mail!.decoded).toContain(`Subject: Your ${SHOP.name} Subscribe & Save plan is set up`);
+    expect(mail!.decoded).toContain('delivers every month with 15% off and free shipping');
+    expect(mail!.decoded).toContain('2 x Flush Toilet Cleaner @ $12.99');
+    expect(mail!.decoded).toContain('Dish &lt;Pods&gt;');
+    expect(mail!.decoded).toContain('Each delivery: $37.67');
+    expect(mail!.decoded).toContain('Next billing date: March 5, 2031');
+    expect(mail!.decoded).toContain('text/html');
+    expect(mail!.decoded).toContain(SHOP.supportEmail);
+    const row = await waitFor(async () => ((await logRow('subscription-welcome', subscriptionId))?.status === 'sent' ? logRow('subscription-welcome', subscriptionId) : null));
+    expect(row).toMatchObject({ toAddress: 'plan@example.com', status: 'sent' });
+
+    const job = await runtime.queues.emails.add('subscription-welcome', { subscriptionId }, { jobId: `again-plan-${subscriptionId}` });
+    await waitFor(async () => (await job.getState()) === 'completed', 10_000, 'second plan welcome');
+    expect((await runtime.queues.emails.getJob(job.id!))?.returnvalue).toEqual({ outcome: 'skipped', reason: 'already sent' });
+    expect(smtp.to('plan@example.com')).toHaveLength(1);
+  });
+
   it('fails a permanent SMTP rejection (5xx) at once and records it', async () => {
     smtp.rejectPermanently = /^bounce@/;
     try {

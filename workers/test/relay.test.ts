@@ -126,6 +126,27 @@ describe('outbox relay', () => {
     }
   });
 
+  it('maps subscription.created to the plan welcome email and subscription.paused to the paused notice', async () => {
+    const rig = startRelay(testWorkerConfig(tdb.url, 'relay'));
+    try {
+      const subscriptionId = '00000000-0000-4000-8000-00000000a11c';
+      await tdb.db.transaction(async (tx) => {
+        await recordOutbox(tx, 'subscription.created', { subscriptionId });
+        await recordOutbox(tx, 'subscription.paused', { subscriptionId, period: '2031-03-05' });
+      });
+      const rows = await tdb.db.select().from(tables.outbox).where(sql`${tables.outbox.payload}->>'subscriptionId' = ${subscriptionId}`);
+      const created = rows.find((r) => r.topic === 'subscription.created')!;
+      const paused = rows.find((r) => r.topic === 'subscription.paused')!;
+      const welcome = await waitFor(() => rig.queues.emails.getJob(`outbox-${created.id}-subscription-welcome`), 10_000, 'plan welcome job');
+      expect(welcome.data).toEqual({ subscriptionId });
+      expect(welcome.opts.attempts).toBe(6);
+      const notice = await waitFor(() => rig.queues.emails.getJob(`outbox-${paused.id}-subscription-paused`), 10_000, 'paused notice job');
+      expect(notice.data).toEqual({ subscriptionId, period: '2031-03-05' });
+    } finally {
+      await rig.close();
+    }
+  });
+
   it('keeps rows unpublished while Redis is down and relays them when it returns', async () => {
     let redis: PrivateRedis | null = await startPrivateRedis();
     const rig = startRelay(testWorkerConfig(tdb.url, 'relay'), redis.url);

@@ -31,18 +31,27 @@ describe('worker configuration', () => {
 });
 
 describe('renewals queue', () => {
-  it('registers the daily schedule once and its sweep counts due subscriptions without charging', async () => {
+  it('registers the daily schedule once and its sweep adds one renew job per due subscription', async () => {
     const runtime = await startTestWorkers(testWorkerConfig(tdb.url, 'rt', { WORKER_QUEUES: 'renewals', RELAY_ENABLED: 'false' }));
     try {
       const schedulers = await runtime.queues.renewals.getJobSchedulers();
       expect(schedulers).toEqual([expect.objectContaining({ key: 'renewals-daily', pattern: '0 6 * * *', tz: 'UTC' })]);
-      await tdb.db.insert(tables.subscriptions).values([
-        { customerEmail: 'due@example.com', customerName: 'Due', items: [], amount: 1000, nextBillingDate: new Date(Date.now() - 86_400_000) },
-        { customerEmail: 'later@example.com', customerName: 'Later', items: [], amount: 1000, nextBillingDate: new Date(Date.now() + 86_400_000) },
-      ]);
+      const due = new Date(Date.now() - 86_400_000);
+      const [dueRow] = await tdb.db
+        .insert(tables.subscriptions)
+        .values([
+          { customerEmail: 'due@example.com', customerName: 'Due', items: [], amount: 1000, nextBillingDate: due },
+          { customerEmail: 'later@example.com', customerName: 'Later', items: [], amount: 1000, nextBillingDate: new Date(Date.now() + 2 * 86_400_000) },
+        ])
+        .returning({ id: tables.subscriptions.id });
       const job = await runtime.queues.renewals.add('renewal-sweep', {}, { jobId: 'sweep-now' });
       await waitFor(async () => (await job.getState()) === 'completed', 10_000, 'sweep');
-      expect((await runtime.queues.renewals.getJob('sweep-now'))?.returnvalue).toEqual({ due: 1, charged: 0 });
+      const renewJobId = `renew-${dueRow!.id}-${due.toISOString().slice(0, 10)}-0`;
+      expect((await runtime.queues.renewals.getJob('sweep-now'))?.returnvalue).toEqual({ due: 1, jobs: [renewJobId] });
+      // No stored card: the renew job pauses the plan without charging.
+      const renewJob = await waitFor(() => runtime.queues.renewals.getJob(renewJobId), 5000, 'renew job');
+      await waitFor(async () => (await renewJob.getState()) === 'completed', 10_000, 'renew job done');
+      expect((await runtime.queues.renewals.getJob(renewJobId))?.returnvalue).toMatchObject({ outcome: 'not-charged', status: 'paused' });
     } finally {
       await runtime.queues.renewals.removeJobScheduler('renewals-daily');
       await runtime.close(1000);

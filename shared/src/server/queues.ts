@@ -15,6 +15,9 @@ export const JOB_NAMES = {
   newsletterWelcome: 'newsletter-welcome',
   orderConfirmation: 'order-confirmation',
   renewalSweep: 'renewal-sweep',
+  renewSubscription: 'renew-subscription',
+  subscriptionWelcome: 'subscription-welcome',
+  subscriptionPaused: 'subscription-paused',
   reconcileSync: 'reconcile-sync',
   housekeeping: 'housekeeping',
 } as const;
@@ -25,6 +28,10 @@ export const jobPayloads = {
   [JOB_NAMES.newsletterWelcome]: z.object({ subscriberId: z.number().int() }),
   [JOB_NAMES.orderConfirmation]: z.object({ orderId: z.string().uuid() }),
   [JOB_NAMES.renewalSweep]: z.object({}).passthrough(),
+  /** `period`: the billing period being paid, yyyy-MM-dd (UTC) of the subscription's due date. */
+  [JOB_NAMES.renewSubscription]: z.object({ subscriptionId: z.string().uuid(), period: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+  [JOB_NAMES.subscriptionWelcome]: z.object({ subscriptionId: z.string().uuid() }),
+  [JOB_NAMES.subscriptionPaused]: z.object({ subscriptionId: z.string().uuid(), period: z.string() }),
   [JOB_NAMES.reconcileSync]: z.object({}).passthrough(),
   [JOB_NAMES.housekeeping]: z.object({}).passthrough(),
 } as const;
@@ -38,6 +45,9 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JOB_NAMES.newsletterWelcome]: 'emails',
   [JOB_NAMES.orderConfirmation]: 'emails',
   [JOB_NAMES.renewalSweep]: 'renewals',
+  [JOB_NAMES.renewSubscription]: 'renewals',
+  [JOB_NAMES.subscriptionWelcome]: 'emails',
+  [JOB_NAMES.subscriptionPaused]: 'emails',
   [JOB_NAMES.reconcileSync]: 'erp-sync',
   [JOB_NAMES.housekeeping]: 'maintenance',
 };
@@ -59,6 +69,11 @@ export const jobIds = {
   /** One job per (outbox row, job kind): a relay crash between enqueue and commit re-adds the same id. */
   fromOutbox: (outboxId: number, jobName: JobName) => jobId('outbox', outboxId, jobName),
   renewalSchedule: () => 'renewals-daily',
+  /**
+   * One renew job per (subscription, billing period, attempt): a second sweep while the job exists adds
+   * nothing, and the retry after a decline (attempt = failed attempts so far) is a new job.
+   */
+  renewal: (subscriptionId: string, period: string, attempt: number) => jobId('renew', subscriptionId, period, attempt),
   reconcileSchedule: () => 'erp-sync-reconcile',
   housekeepingSchedule: () => 'maintenance-hourly',
 };

@@ -1,20 +1,35 @@
 /**
- * emails: newsletter welcome (with the subscriber's personal 15% code) and order confirmation. Each
+ * emails: newsletter welcome (with the subscriber's personal 15% code), order confirmation, and the
+ * Subscribe & Save notices (plan welcome; plan paused after a renewal could not be paid). Each
  * email is sent at most once per (kind, subject id): its email_log row is locked for the send and
  * marked sent in the same transaction. Only a crash between the SMTP answer and the commit can send
  * it twice (at-least-once). SMTP 5xx rejections fail at once; temporary failures are retried.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
 import type pg from 'pg';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { NEWSLETTER_DISCOUNT_PERCENT, toCents } from '@nh/shared';
 import { sqlLiteral, tables, type Db, type LineItem, type Logger } from '@nh/shared/server';
 import { JOB_NAMES, jobPayloads } from '@nh/shared/server/queues';
 import { isPermanentMailError, type MailMessage, type Mailer } from '@nh/shared/server/mail/transport';
-import { newsletterWelcomeEmail, orderConfirmationEmail, type ConfirmationOrder } from '@nh/shared/server/mail/templates';
+import {
+  newsletterWelcomeEmail,
+  orderConfirmationEmail,
+  subscriptionPausedEmail,
+  subscriptionWelcomeEmail,
+  type ConfirmationOrder,
+  type SubscriptionEmailPlan,
+} from '@nh/shared/server/mail/templates';
 import { ensureWelcomeCode } from './welcome-code';
 
-export const EMAIL_KINDS = { newsletterWelcome: 'newsletter-welcome', orderConfirmation: 'order-confirmation' } as const;
+export const EMAIL_KINDS = {
+  newsletterWelcome: 'newsletter-welcome',
+  orderConfirmation: 'order-confirmation',
+  /** Subject id: the subscription id. */
+  subscriptionWelcome: 'subscription-welcome',
+  /** Subject id: `<subscription id>:<billing period>`, so a plan paused again in a later period is told again. */
+  subscriptionPaused: 'subscription-paused',
+} as const;
 
 export interface EmailDeps {
   db: Db;
@@ -43,6 +58,20 @@ async function loadConfirmationOrder(db: Db, orderId: string): Promise<(Confirma
     total: toCents(r.total),
     promoCode: r.promo_code,
   };
+}
+
+async function loadSubscription(db: Db, subscriptionId: string) {
+  const sub = await db.query.subscriptions.findFirst({ where: eq(tables.subscriptions.id, subscriptionId) });
+  if (!sub) return undefined;
+  const plan: SubscriptionEmailPlan = {
+    customerName: sub.customerName,
+    items: sub.items,
+    amount: sub.amount,
+    discountPercent: sub.discountPercent,
+    interval: sub.interval,
+    intervalCount: sub.intervalCount,
+  };
+  return { sub, plan };
 }
 
 export type EmailResult = { outcome: 'sent'; messageId: string } | { outcome: 'skipped'; reason: string };
@@ -109,6 +138,29 @@ export function createEmailProcessor({ db, mailer, log }: EmailDeps) {
         const order = await loadConfirmationOrder(db, orderId);
         if (!order) return { outcome: 'skipped', reason: 'order not found' };
         return sendOnce(EMAIL_KINDS.orderConfirmation, orderId, { to: order.customerEmail, ...orderConfirmationEmail(order) }, jobLog);
+      }
+      case JOB_NAMES.subscriptionWelcome: {
+        const { subscriptionId } = jobPayloads[JOB_NAMES.subscriptionWelcome].parse(job.data);
+        const found = await loadSubscription(db, subscriptionId);
+        if (!found) return { outcome: 'skipped', reason: 'subscription not found' };
+        const content = subscriptionWelcomeEmail({ ...found.plan, nextBillingDate: found.sub.nextBillingDate });
+        return sendOnce(EMAIL_KINDS.subscriptionWelcome, subscriptionId, { to: found.sub.customerEmail, ...content }, jobLog);
+      }
+      case JOB_NAMES.subscriptionPaused: {
+        const { subscriptionId, period } = jobPayloads[JOB_NAMES.subscriptionPaused].parse(job.data);
+        const found = await loadSubscription(db, subscriptionId);
+        if (!found) return { outcome: 'skipped', reason: 'subscription not found' };
+        // Why: what the period's payment row says (the gateway's answer, or why nothing was charged).
+        const [payment] = await db
+          .select({ message: tables.paymentTransactions.responseMessage })
+          .from(tables.paymentTransactions)
+          .where(and(eq(tables.paymentTransactions.subscriptionId, subscriptionId), eq(tables.paymentTransactions.billingPeriod, period)));
+        const content = subscriptionPausedEmail({
+          ...found.plan,
+          dueDate: new Date(`${period}T00:00:00Z`),
+          reason: payment?.message || 'The payment was not accepted.',
+        });
+        return sendOnce(EMAIL_KINDS.subscriptionPaused, `${subscriptionId}:${period}`, { to: found.sub.customerEmail, ...content }, jobLog);
       }
       default:
         throw new UnrecoverableError(`unknown email job ${job.name}`);

@@ -42,8 +42,15 @@ const routes: Partial<Record<OutboxTopic, Mapper>> = {
     const { exportId } = outboxPayloads[OUTBOX_TOPICS.exportRequested].parse(payload);
     return [{ name: JOB_NAMES.exportOrders, data: { exportId } }];
   },
-  // The subscription's first order arrives as order.placed; nothing else to do yet (renewal notices come later).
-  [OUTBOX_TOPICS.subscriptionCreated]: () => [],
+  // The subscription's first order arrives as order.placed (its confirmation); this is the plan's welcome.
+  [OUTBOX_TOPICS.subscriptionCreated]: (payload) => {
+    const { subscriptionId } = outboxPayloads[OUTBOX_TOPICS.subscriptionCreated].parse(payload);
+    return [{ name: JOB_NAMES.subscriptionWelcome, data: { subscriptionId } }];
+  },
+  [OUTBOX_TOPICS.subscriptionPaused]: (payload) => {
+    const { subscriptionId, period } = outboxPayloads[OUTBOX_TOPICS.subscriptionPaused].parse(payload);
+    return [{ name: JOB_NAMES.subscriptionPaused, data: { subscriptionId, period } }];
+  },
 };
 
 /** Topics this relay knows; rows of other topics stay unpublished for a newer relay. */
@@ -55,6 +62,12 @@ export function jobOptions(name: JobName, config: WorkerConfig): JobsOptions {
       return { attempts: config.ERP_SYNC_ATTEMPTS, backoff: { type: JITTER_BACKOFF, delay: config.ERP_SYNC_BACKOFF_MS } };
     case 'emails':
       return { attempts: config.EMAIL_ATTEMPTS, backoff: { type: 'exponential', delay: config.EMAIL_BACKOFF_MS } };
+    case 'renewals':
+      // A renew job that fails before its charge rolled back and may run again; after the charge its
+      // payment row is pending, so a rerun only reports it for staff and never charges again.
+      return name === JOB_NAMES.renewSubscription
+        ? { attempts: config.RENEWAL_JOB_ATTEMPTS, backoff: { type: 'exponential', delay: config.RENEWAL_JOB_BACKOFF_MS } }
+        : { attempts: 1 };
     default:
       return { attempts: 1 };
   }

@@ -1,23 +1,66 @@
 /**
- * renewals: the daily sweep finds every active subscription due on or before now.
- *
- * NOT IMPLEMENTED YET: renewal charging (one renew job per due subscription, a payment row unique per
- * subscription and billing period written before the charge, dunning) belongs to the subscriptions
- * issue. Until then the sweep only counts and logs what is due; it charges nobody and changes nothing.
+ * renewals: the daily sweep (catch-up: everything due today or earlier, retries included) adds one
+ * renew job per due subscription; each renew job charges one subscription for one billing period
+ * (renew.ts). The job id (subscription, period, attempt) keeps a second sweep from adding a duplicate
+ * while a retry after a decline is a job of its own; the period's payment row keeps a repeated job
+ * from charging twice.
  */
-import type { Job } from 'bullmq';
-import { and, count, eq, lte } from 'drizzle-orm';
-import { tables, type Db, type Logger } from '@nh/shared/server';
+import { UnrecoverableError, type Job, type Queue } from 'bullmq';
+import type { PaymentGateway } from '@nh/shared/server/payments/index';
+import type { Db, Logger } from '@nh/shared/server';
+import { JOB_NAMES, jobIds, jobPayloads } from '@nh/shared/server/queues';
+import type { WorkerConfig } from '../config';
+import { jobOptions } from '../relay/routes';
+import { findDueSubscriptions } from './queries';
+import { renewSubscription, RENEWAL_MESSAGES, type RenewResult } from './renew';
+import { billingPeriod } from './rules';
 
-export function createRenewalProcessor({ db, log }: { db: Db; log: Logger }) {
-  return async function renewalSweep(job: Job): Promise<{ due: number; charged: 0 }> {
-    const { subscriptions } = tables;
-    const [row] = await db
-      .select({ due: count() })
-      .from(subscriptions)
-      .where(and(eq(subscriptions.status, 'active'), lte(subscriptions.nextBillingDate, new Date())));
-    const due = row?.due ?? 0;
-    log.warn({ jobId: job.id, queue: 'renewals', due }, 'renewal sweep: subscriptions due; renewal charging is not implemented yet, none charged');
-    return { due, charged: 0 };
+export interface RenewalDeps {
+  db: Db;
+  gateway: PaymentGateway | null;
+  /** Where the sweep adds renew jobs (the renewals queue). */
+  queue: Queue;
+  config: WorkerConfig;
+  log: Logger;
+}
+
+export interface SweepResult {
+  due: number;
+  /** Ids of the renew jobs asked for (an id that already exists is not added again). */
+  jobs: string[];
+}
+
+export function createRenewalProcessor({ db, gateway, queue, config, log }: RenewalDeps) {
+  async function sweep(jobLog: Logger): Promise<SweepResult> {
+    const due = await findDueSubscriptions(db.$client);
+    if (!gateway) {
+      jobLog.error({ due: due.length }, `renewal sweep: ${RENEWAL_MESSAGES.notConfigured}; no subscription renewed`);
+      return { due: due.length, jobs: [] };
+    }
+    const jobs = due.map((s) => {
+      const period = billingPeriod(s.nextBillingDate);
+      return {
+        name: JOB_NAMES.renewSubscription,
+        data: { subscriptionId: s.id, period },
+        opts: { ...jobOptions(JOB_NAMES.renewSubscription, config), jobId: jobIds.renewal(s.id, period, s.failedAttempts) },
+      };
+    });
+    if (jobs.length > 0) await queue.addBulk(jobs);
+    jobLog.info({ due: due.length }, 'renewal sweep: renew jobs added');
+    return { due: due.length, jobs: jobs.map((j) => j.opts.jobId) };
+  }
+
+  return async function renewals(job: Job): Promise<SweepResult | RenewResult> {
+    const jobLog = log.child({ jobId: job.id, queue: 'renewals', job: job.name });
+    switch (job.name) {
+      case JOB_NAMES.renewalSweep:
+        return sweep(jobLog);
+      case JOB_NAMES.renewSubscription: {
+        const { subscriptionId, period } = jobPayloads[JOB_NAMES.renewSubscription].parse(job.data);
+        return renewSubscription({ db, gateway, log: jobLog.child({ subscriptionId, period }) }, subscriptionId, period);
+      }
+      default:
+        throw new UnrecoverableError(`unknown renewals job ${job.name}`);
+    }
   };
 }

@@ -4,6 +4,7 @@
  */
 import { centsToDecimal, formatCents, toCents, type Cents } from '../../money';
 import { SHOP } from '../../constants';
+import { INTERVAL_MONTHS, type SubscriptionInterval } from '../../contracts/subscriptions';
 import type { LineItem } from '../db/schema';
 import type { MailMessage } from './transport';
 
@@ -107,6 +108,95 @@ ${rows}
 ${totalRows}
 </table>
 <p>We will email you again when it ships.</p>`,
+  );
+  return { subject, text, html };
+}
+
+/** "March 5, 2026": a billing date is a day (UTC), as the storefront shows it. */
+const billingDay = (date: Date) => new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' }).format(date);
+
+/** "every month", "every 3 months" */
+export function planCadence(interval: SubscriptionInterval, intervalCount: number): string {
+  const months = INTERVAL_MONTHS[interval] * intervalCount;
+  return months === 1 ? 'every month' : `every ${months} months`;
+}
+
+export interface SubscriptionEmailPlan {
+  customerName: string;
+  items: LineItem[];
+  /** What each delivery is charged (discounted subtotal, free shipping, tax). */
+  amount: Cents;
+  discountPercent: number;
+  interval: SubscriptionInterval;
+  intervalCount: number;
+}
+
+const planItemsText = (items: LineItem[]) => items.map((line) => `  ${line.quantity} x ${line.productName} @ $${line.price}`);
+const planItemsHtml = (items: LineItem[]) =>
+  `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse">
+<tr><th align="left">Item</th><th>Qty</th><th align="right">Price</th></tr>
+${items.map((line) => `<tr><td style="padding:4px 0">${escapeHtml(line.productName)}</td><td align="center">${line.quantity}</td><td align="right">$${escapeHtml(line.price)}</td></tr>`).join('')}
+</table>`;
+
+/** Sent once when a Subscribe & Save plan is created (its first order's confirmation goes out on its own). */
+export function subscriptionWelcomeEmail(plan: SubscriptionEmailPlan & { nextBillingDate: Date }): Content {
+  const subject = `Your ${SHOP.name} Subscribe & Save plan is set up`;
+  const cadence = planCadence(plan.interval, plan.intervalCount);
+  const next = billingDay(plan.nextBillingDate);
+  const text = [
+    `Hi ${plan.customerName},`,
+    '',
+    `Thank you for subscribing! Your Subscribe & Save plan delivers ${cadence} with ${plan.discountPercent}% off and free shipping:`,
+    '',
+    ...planItemsText(plan.items),
+    '',
+    `  Each delivery: ${formatCents(plan.amount)} (with your ${plan.discountPercent}% discount, free shipping and tax)`,
+    `  Next billing date: ${next}`,
+    '',
+    'Your first order is on its way; its confirmation comes in a separate email.',
+    'We charge your saved card on each billing date. You can cancel any time from My Subscriptions in your account.',
+    '',
+    signatureText(),
+  ].join('\n');
+  const html = layout(
+    subject,
+    `<p>Hi ${escapeHtml(plan.customerName)},</p>
+<p>Thank you for subscribing! Your Subscribe &amp; Save plan delivers ${escapeHtml(cadence)} with ${plan.discountPercent}% off and free shipping:</p>
+${planItemsHtml(plan.items)}
+<p><strong>Each delivery:</strong> ${formatCents(plan.amount)} (with your ${plan.discountPercent}% discount, free shipping and tax)<br>
+<strong>Next billing date:</strong> ${escapeHtml(next)}</p>
+<p>Your first order is on its way; its confirmation comes in a separate email.</p>
+<p>We charge your saved card on each billing date. You can cancel any time from My Subscriptions in your account.</p>`,
+  );
+  return { subject, text, html };
+}
+
+/** Sent when a renewal could not be paid and the plan is paused (dunning over, or nothing a retry could fix). */
+export function subscriptionPausedEmail(plan: SubscriptionEmailPlan & { dueDate: Date; reason: string }): Content {
+  const subject = `Payment failed: your ${SHOP.name} Subscribe & Save plan is paused`;
+  const due = billingDay(plan.dueDate);
+  const text = [
+    `Hi ${plan.customerName},`,
+    '',
+    `We could not take the payment of ${formatCents(plan.amount)} for your Subscribe & Save delivery due ${due}, so we have paused your plan.`,
+    `Reason: ${plan.reason}`,
+    '',
+    'No further deliveries will be sent or charged while it is paused. Your plan:',
+    '',
+    ...planItemsText(plan.items),
+    '',
+    `What to do: contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone} (${SHOP.supportHours}) to update your card and restart your plan.`,
+    '',
+    signatureText(),
+  ].join('\n');
+  const html = layout(
+    subject,
+    `<p>Hi ${escapeHtml(plan.customerName)},</p>
+<p>We could not take the payment of ${formatCents(plan.amount)} for your Subscribe &amp; Save delivery due <strong>${escapeHtml(due)}</strong>, so we have paused your plan.</p>
+<p><strong>Reason:</strong> ${escapeHtml(plan.reason)}</p>
+<p>No further deliveries will be sent or charged while it is paused. Your plan:</p>
+${planItemsHtml(plan.items)}
+<p><strong>What to do:</strong> contact us at <a href="mailto:${escapeHtml(SHOP.supportEmail)}">${escapeHtml(SHOP.supportEmail)}</a> or ${escapeHtml(SHOP.supportPhone)} (${escapeHtml(SHOP.supportHours)}) to update your card and restart your plan.</p>`,
   );
   return { subject, text, html };
 }

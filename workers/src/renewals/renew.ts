@@ -1,0 +1,209 @@
+/**
+ * One renewal: charge one subscription for one billing period, at most once.
+ *
+ * (a) One transaction, the subscription row locked: is it still active, due, and on this period? The
+ *     period's payment row decides whether a charge may happen at all (approved: only the bookkeeping
+ *     is finished; pending: an earlier charge's outcome is unknown, so staff decide). Otherwise the
+ *     pending renewal order takes its stock (never overselling) and the payment row is written as
+ *     pending — all before any money moves.
+ * (b) The charge, outside any transaction: the stored customer payment profile (CIM).
+ * (c) One statement records the outcome (see queries.ts). A decline is one dunning step.
+ */
+import { GATEWAY_MESSAGES, failedCharge, subscriptionInvoiceNumber, type ChargeResult, type PaymentGateway } from '@nh/shared/server/payments/index';
+import { priceCart, STORE_CODE, toCents, SHOP } from '@nh/shared';
+import { nextBillingDate, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
+import type { Db, LineItem, Logger } from '@nh/shared/server';
+import {
+  advanceSubscription,
+  findPeriodPayment,
+  insertPendingOrder,
+  lockSubscription,
+  recordFailed,
+  recordFailedAttempt,
+  recordPaid,
+  recordUnsettled,
+  takeStock,
+  upsertPeriodPayment,
+  type ChargeRecord,
+  type LockedSubscription,
+  type StockLine,
+  type StockShortfall,
+} from './queries';
+import { billingPeriod, dunningStep, pauseNow } from './rules';
+
+export type RenewResult =
+  | { outcome: 'skipped'; reason: string }
+  | { outcome: 'already-paid' }
+  | { outcome: 'approved'; orderId: string; transactionId: string | null }
+  /** Nothing was charged (no card, nothing to ship, out of stock): a failed attempt all the same. */
+  | { outcome: 'not-charged'; reason: string; status: SubscriptionStatus }
+  | { outcome: 'declined' | 'error'; orderId: string; reason: string; status: SubscriptionStatus | null }
+  /** Held for review or unknown: left pending for staff. */
+  | { outcome: 'unsettled'; orderId: string; reason: string };
+
+export const RENEWAL_MESSAGES = {
+  noCard: 'There is no saved card for this subscription.',
+  noAddress: 'There is no shipping address for this subscription.',
+  noItems: 'This subscription has no items.',
+  notConfigured: 'card payments are not configured',
+  unknownOutcome: 'an earlier charge for this period has an unknown outcome; staff must check it with the payment provider before anything else happens',
+} as const;
+
+/** Stock lines of an order: one per product, quantities added up (two variants share a product's stock). */
+export function stockLines(items: LineItem[]): StockLine[] {
+  const byProduct = new Map<number, number>();
+  for (const line of items) byProduct.set(line.productId, (byProduct.get(line.productId) ?? 0) + line.quantity);
+  return [...byProduct].map(([productId, quantity]) => ({ productId, quantity }));
+}
+
+function shortfallReason(short: StockShortfall[]): string {
+  const parts = short.map((s) => {
+    const name = s.name ?? `Product ${s.productId}`;
+    return s.active ? `${name} is out of stock (${s.wanted} needed, ${s.available} left)` : `${name} is no longer available`;
+  });
+  return `${parts.join('; ')}.`;
+}
+
+type Prepared =
+  | { kind: 'settled'; result: RenewResult }
+  | { kind: 'charge'; sub: LockedSubscription; paymentId: string; orderId: string; stock: StockLine[]; invoiceNumber: string };
+
+/** A database write that records money already moved: retried a few times before giving up to staff. */
+async function persist<T>(write: () => Promise<T>, log: Logger, what: Record<string, unknown>): Promise<T> {
+  const delays = [500, 2000, 5000];
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= delays.length) {
+        log.error({ ...what, err: (error as Error).message }, 'renewal charged but its outcome could not be recorded; the payment row stays pending for staff');
+        throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, delays[attempt]));
+    }
+  }
+}
+
+export async function renewSubscription(
+  { db, gateway, log }: { db: Db; gateway: PaymentGateway | null; log: Logger },
+  subscriptionId: string,
+  period: string,
+): Promise<RenewResult> {
+  if (!gateway) {
+    log.error({ subscriptionId, period }, `renewal not attempted: ${RENEWAL_MESSAGES.notConfigured}`);
+    return { outcome: 'skipped', reason: RENEWAL_MESSAGES.notConfigured };
+  }
+
+  const prepared = await prepare(db, gateway, subscriptionId, period, log);
+  if (prepared.kind === 'settled') return prepared.result;
+  const { sub, paymentId, orderId, stock, invoiceNumber } = prepared;
+
+  const [firstName = sub.customerName, ...rest] = sub.customerName.trim().split(/\s+/);
+  const address = sub.shippingAddress!;
+  let result: ChargeResult;
+  try {
+    result = await gateway.chargeProfile({
+      profile: sub.profile!,
+      amount: sub.amount,
+      invoiceNumber,
+      description: `${SHOP.name} Subscribe & Save renewal ${period}`,
+      email: sub.customerEmail,
+      billTo: { firstName, lastName: rest.join(' ') || firstName, address: address.address, city: address.city, state: address.state, zip: address.zip },
+    });
+  } catch (error) {
+    // The request may have reached the gateway: an unknown outcome, never a reason to charge again.
+    result = failedCharge(gateway.environment, 'unknown', GATEWAY_MESSAGES.unknown, (error as Error).message);
+  }
+
+  const record: ChargeRecord = { paymentId, orderId, subscriptionId, period, result };
+  const what = { subscriptionId, period, orderId, paymentId, outcome: result.outcome, transactionId: result.transactionId };
+  if (result.outcome === 'approved') {
+    await persist(() => recordPaid(db.$client, record, nextBillingDate(sub.nextBillingDate, sub.interval, sub.intervalCount)), log, what);
+    log.info(what, 'renewal charged');
+    return { outcome: 'approved', orderId, transactionId: result.transactionId };
+  }
+  // Error 11 (duplicate) says a charge with this invoice already went through: not a failure to retry.
+  if ((result.outcome === 'declined' || result.outcome === 'error') && !result.duplicate) {
+    const status = await persist(() => recordFailed(db.$client, record, stock, dunningStep(sub.failedAttempts)), log, what);
+    log.warn({ ...what, reason: result.message, errorCode: result.errorCode, status }, 'renewal not paid');
+    return { outcome: result.outcome, orderId, reason: result.message, status };
+  }
+  await persist(() => recordUnsettled(db.$client, record), log, what);
+  log.error({ ...what, reason: result.message, errorCode: result.errorCode }, 'renewal charge outcome is not final; payment row left pending for staff');
+  return { outcome: 'unsettled', orderId, reason: result.message };
+}
+
+async function prepare(db: Db, gateway: PaymentGateway, subscriptionId: string, period: string, log: Logger): Promise<Prepared> {
+  const client = await db.$client.connect();
+  const settled = (result: RenewResult): Prepared => ({ kind: 'settled', result });
+  try {
+    await client.query('begin');
+    const outcome = await (async (): Promise<Prepared> => {
+      const sub = await lockSubscription(client, subscriptionId);
+      if (!sub) return settled({ outcome: 'skipped', reason: 'subscription not found' });
+      if (sub.status !== 'active') return settled({ outcome: 'skipped', reason: `subscription is ${sub.status}` });
+      if (billingPeriod(sub.nextBillingDate) !== period) return settled({ outcome: 'skipped', reason: 'this period is settled; the subscription moved on' });
+      if (!sub.due) return settled({ outcome: 'skipped', reason: 'not due yet' });
+
+      const existing = await findPeriodPayment(client, subscriptionId, period);
+      if (existing?.status === 'approved' || existing?.status === 'refunded') {
+        // Paid already (the outcome was recorded but the subscription not moved on): finish the bookkeeping only.
+        await advanceSubscription(client, subscriptionId, nextBillingDate(sub.nextBillingDate, sub.interval, sub.intervalCount));
+        return settled({ outcome: 'already-paid' });
+      }
+      if (existing?.status === 'pending') {
+        log.error({ subscriptionId, period, paymentId: existing.id }, `renewal not attempted: ${RENEWAL_MESSAGES.unknownOutcome}`);
+        return settled({ outcome: 'skipped', reason: RENEWAL_MESSAGES.unknownOutcome });
+      }
+
+      const invoiceNumber = subscriptionInvoiceNumber(subscriptionId, period);
+      const base = { subscriptionId, period, invoiceNumber, amount: sub.amount, environment: gateway.environment };
+      const notCharged = async (reason: string, step: ReturnType<typeof dunningStep>) => {
+        await upsertPeriodPayment(client, { ...base, orderId: null, status: 'error', message: reason });
+        const status = await recordFailedAttempt(client, subscriptionId, period, step);
+        log.warn({ subscriptionId, period, reason, status }, 'renewal not charged');
+        return settled({ outcome: 'not-charged', reason, status });
+      };
+      // Nothing a retry could fix: paused at once, and the customer told.
+      const missing = !sub.profile ? RENEWAL_MESSAGES.noCard : !sub.shippingAddress ? RENEWAL_MESSAGES.noAddress : sub.items.length === 0 ? RENEWAL_MESSAGES.noItems : null;
+      if (missing) return notCharged(missing, pauseNow(sub.failedAttempts));
+
+      // The subscription's items at their stored prices, priced as any Subscribe & Save order.
+      const pricing = priceCart(sub.items.map((line) => ({ price: toCents(line.price), quantity: line.quantity })), { promo: null, subscribe: true });
+      if (pricing.total !== sub.amount) {
+        log.warn({ subscriptionId, amount: sub.amount, priced: pricing.total }, 'subscription amount differs from its items priced today; charging the agreed amount');
+      }
+      const stock = stockLines(sub.items);
+      await client.query('savepoint renewal_order');
+      const orderId = await insertPendingOrder(client, {
+        storeCode: STORE_CODE,
+        userId: sub.userId,
+        customerEmail: sub.customerEmail,
+        customerName: sub.customerName,
+        shippingAddress: sub.shippingAddress!,
+        items: sub.items,
+        subtotal: pricing.subtotal,
+        discount: pricing.discount,
+        shipping: pricing.shipping,
+        tax: pricing.tax,
+        total: pricing.total,
+        subscriptionId,
+      });
+      const short = await takeStock(client, stock);
+      if (short.length > 0) {
+        await client.query('rollback to savepoint renewal_order');
+        return notCharged(shortfallReason(short), dunningStep(sub.failedAttempts));
+      }
+      const paymentId = await upsertPeriodPayment(client, { ...base, orderId, status: 'pending', message: null });
+      if (!paymentId) throw new Error(`payment row of ${subscriptionId} ${period} changed while the subscription was locked`);
+      return { kind: 'charge', sub, paymentId, orderId, stock, invoiceNumber };
+    })();
+    await client.query('commit');
+    return outcome;
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * The renewal rules in one place: what is due, which billing period a charge pays, and what a failed
+ * attempt leads to (RENEWAL_RETRY_DAYS, then paused).
+ */
+import { RENEWAL_RETRY_DAYS } from '@nh/shared/contracts/subscriptions';
+
+/**
+ * A billing date is a day: a subscription is due on its billing day (UTC), whatever the time of day it
+ * was created, so the 06:00 sweep charges on the date the customer was shown and not a day late. SQL,
+ * because the database's clock decides (the sweep and the job agree whichever host runs them).
+ */
+export const DUE_BEFORE_SQL = `(date_trunc('day', now(), 'UTC') + interval '1 day')`;
+
+/** The billing period a charge pays: yyyy-MM-dd (UTC) of the due date, stable across retries. */
+export function billingPeriod(due: Date): string {
+  return due.toISOString().slice(0, 10);
+}
+
+export type DunningStep =
+  /** Try again at the start of the UTC day `retryInDays` days from today (the sweep of that day picks it up). */
+  | { failedAttempts: number; retryInDays: number; pause: false }
+  /** Retries used up: paused, and the customer is told. */
+  | { failedAttempts: number; retryInDays: null; pause: true };
+
+/** What follows a failed attempt, given the failed attempts before it. */
+export function dunningStep(failedAttemptsBefore: number): DunningStep {
+  const failedAttempts = failedAttemptsBefore + 1;
+  const retryInDays = RENEWAL_RETRY_DAYS[failedAttempts - 1];
+  return retryInDays === undefined ? { failedAttempts, retryInDays: null, pause: true } : { failedAttempts, retryInDays, pause: false };
+}
+
+/** A failure no retry can fix (no stored card, nothing to ship): paused at once. */
+export function pauseNow(failedAttemptsBefore: number): DunningStep {
+  return { failedAttempts: failedAttemptsBefore + 1, retryInDays: null, pause: true };
+}

@@ -1,0 +1,424 @@
+/**
+ * Renewal charging against the real database, Redis and the local sandbox gateway: stored profiles
+ * are made as checkout makes them (a tokenised test card charged with createProfile), and a billing
+ * ZIP of 46282 declines (the sandbox decides a profile charge on the billTo ZIP, here the shipping one).
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Job } from 'bullmq';
+import { addMonths } from 'date-fns';
+import { eq } from 'drizzle-orm';
+import { priceCart, SHOP, toCents } from '@nh/shared';
+import { tables, type LineItem } from '@nh/shared/server';
+import { JOB_NAMES, jobIds } from '@nh/shared/server/queues';
+import {
+  LocalSandboxGateway,
+  SANDBOX_API_LOGIN_ID,
+  SANDBOX_CLIENT_KEY,
+  SANDBOX_DECLINE_ZIP,
+  subscriptionInvoiceNumber,
+  type StoredPaymentProfile,
+} from '@nh/shared/server/payments/index';
+import { createLogger } from '@nh/shared/server';
+import { createRenewalProcessor, type SweepResult } from '../src/renewals/processor';
+import type { RenewResult } from '../src/renewals/renew';
+import type { WorkerRuntime } from '../src/runtime';
+import { TestSmtpServer } from './support/smtp-server';
+import { createTestDatabase, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
+
+let tdb: TestDatabase;
+let smtp: TestSmtpServer;
+let runtime: WorkerRuntime;
+let sandbox: LocalSandboxGateway;
+
+const DAY = 86_400_000;
+const ADDRESS = { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' };
+const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => tdb.db.$client.query<T>(text, values).then((r) => r.rows);
+const period = (date: Date) => date.toISOString().slice(0, 10);
+/** Start of the UTC day `days` from today: when a retry after a decline is due. */
+const utcDayFromToday = (days: number) => {
+  const now = new Date();
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days));
+};
+
+let productCounter = 0;
+async function makeProduct(inventory: number, price = '20.00'): Promise<{ id: number; name: string }> {
+  productCounter++;
+  const name = `Renewal Test Product ${productCounter}`;
+  const [row] = await tdb.db
+    .insert(tables.products)
+    .values({ name, slug: `renewal-test-${productCounter}-${randomUUID().slice(0, 6)}`, price: toCents(price), inventory, status: 'active' })
+    .returning({ id: tables.products.id });
+  return { id: row!.id, name };
+}
+
+const line = (product: { id: number; name: string }, quantity: number, price = '20.00'): LineItem => ({
+  productId: product.id,
+  productName: product.name,
+  variantSku: null,
+  sku: null,
+  itemNumber: null,
+  quantity,
+  price,
+});
+
+/** A real stored payment profile: a sandbox test card tokenised and charged with createProfile, as checkout does. */
+async function makeProfile(): Promise<StoredPaymentProfile> {
+  const token = await sandbox.tokenize({
+    authData: { clientKey: SANDBOX_CLIENT_KEY, apiLoginID: SANDBOX_API_LOGIN_ID },
+    cardData: { cardNumber: '4111111111111111', month: '12', year: String(new Date().getUTCFullYear() + 3), cardCode: '123', zip: ADDRESS.zip },
+  });
+  if (!('opaqueData' in token)) throw new Error('tokenise failed');
+  const first = await sandbox.chargeOpaqueData({
+    opaqueData: token.opaqueData,
+    createProfile: true,
+    amount: 1000,
+    invoiceNumber: `T-${randomUUID().slice(0, 12)}`,
+    email: 'first@example.com',
+    billTo: { firstName: 'Sam', lastName: 'Saver', ...ADDRESS },
+  });
+  expect(first.outcome).toBe('approved');
+  return first.profile!;
+}
+
+interface SubscriptionInput {
+  email: string;
+  items: LineItem[];
+  due: Date;
+  zip?: string;
+  status?: 'active' | 'paused' | 'cancelled';
+  failedAttempts?: number;
+  retryAt?: Date | null;
+  profile?: StoredPaymentProfile | null;
+}
+
+async function makeSubscription(input: SubscriptionInput): Promise<{ id: string; amount: number }> {
+  const profile = input.profile === undefined ? await makeProfile() : input.profile;
+  const amount = priceCart(input.items.map((l) => ({ price: toCents(l.price), quantity: l.quantity })), { subscribe: true }).total;
+  const [row] = await tdb.db
+    .insert(tables.subscriptions)
+    .values({
+      customerEmail: input.email,
+      customerName: 'Sam Saver',
+      items: input.items,
+      amount,
+      nextBillingDate: input.due,
+      status: input.status ?? 'active',
+      shippingAddress: { ...ADDRESS, zip: input.zip ?? ADDRESS.zip },
+      failedAttempts: input.failedAttempts ?? 0,
+      retryAt: input.retryAt ?? null,
+      authnetCustomerProfileId: profile?.customerProfileId ?? null,
+      authnetPaymentProfileId: profile?.paymentProfileId ?? null,
+    })
+    .returning({ id: tables.subscriptions.id });
+  return { id: row!.id, amount };
+}
+
+const subscription = async (id: string) => (await tdb.db.select().from(tables.subscriptions).where(eq(tables.subscriptions.id, id)))[0]!;
+const ordersOf = (id: string) => tdb.db.select().from(tables.orders).where(eq(tables.orders.subscriptionId, id));
+const paymentsOf = (id: string) => tdb.db.select().from(tables.paymentTransactions).where(eq(tables.paymentTransactions.subscriptionId, id));
+const inventory = async (productId: number) => (await tdb.db.select({ n: tables.products.inventory }).from(tables.products).where(eq(tables.products.id, productId)))[0]!.n;
+const chargesFor = (subscriptionId: string, due: Date) => sandbox.charges.filter((c) => c.invoiceNumber === subscriptionInvoiceNumber(subscriptionId, period(due)));
+const outboxRows = (topic: string, key: string, value: string) => q<{ id: number }>(`select id from outbox where topic = $1 and payload->>$2 = $3`, [topic, key, value]);
+
+async function finished(job: Job): Promise<unknown> {
+  await waitFor(async () => ['completed', 'failed'].includes(await job.getState()), 15_000, `job ${job.id}`);
+  const done = await runtime.queues.renewals.getJob(job.id!);
+  if (done?.failedReason) throw new Error(done.failedReason);
+  return done?.returnvalue;
+}
+
+/** Runs one renew job through the renewals queue (a fresh job id each time, so a repeat really runs). */
+async function renew(subscriptionId: string, due: Date): Promise<RenewResult> {
+  const job = await runtime.queues.renewals.add(JOB_NAMES.renewSubscription, { subscriptionId, period: period(due) }, { jobId: `test-${randomUUID()}` });
+  return (await finished(job)) as RenewResult;
+}
+
+beforeAll(async () => {
+  tdb = await createTestDatabase('renew');
+  smtp = await new TestSmtpServer().start();
+  runtime = await startTestWorkers(testWorkerConfig(tdb.url, 'renew', { SMTP_URL: smtp.url, WORKER_QUEUES: 'renewals,emails', EMAIL_BACKOFF_MS: '50' }));
+  expect(runtime.gateway).toBeInstanceOf(LocalSandboxGateway);
+  sandbox = runtime.gateway as LocalSandboxGateway;
+});
+afterAll(async () => {
+  await runtime?.queues.renewals.removeJobScheduler('renewals-daily').catch(() => {});
+  await runtime?.close(2000);
+  await smtp?.close();
+  await tdb?.drop();
+});
+
+describe('renewal charging', () => {
+  it('charges a due subscription once: an order, an approved payment row, order.placed, next billing date one interval from the due date', async () => {
+    const product = await makeProduct(50, '20.00');
+    const due = new Date(Date.now() - 3 * DAY);
+    const items = [line(product, 2)];
+    const sub = await makeSubscription({ email: 'renew-ok@example.com', items, due });
+
+    const result = await renew(sub.id, due);
+    expect(result).toMatchObject({ outcome: 'approved' });
+    const charges = chargesFor(sub.id, due);
+    expect(charges).toHaveLength(1);
+    expect(charges[0]!.amount).toBe(sub.amount);
+
+    const [order] = await ordersOf(sub.id);
+    const pricing = priceCart([{ price: 2000, quantity: 2 }], { subscribe: true });
+    expect(order).toMatchObject({
+      status: 'processing',
+      storeCode: 'NH',
+      customerEmail: 'renew-ok@example.com',
+      customerName: 'Sam Saver',
+      shippingAddress: ADDRESS,
+      items,
+      subtotal: pricing.subtotal,
+      discount: pricing.discount,
+      shipping: 0,
+      tax: pricing.tax,
+      total: pricing.total,
+      paymentTransactionId: charges[0]!.transactionId,
+    });
+    const payments = await paymentsOf(sub.id);
+    expect(payments).toEqual([
+      expect.objectContaining({
+        orderId: order!.id,
+        billingPeriod: period(due),
+        invoiceNumber: subscriptionInvoiceNumber(sub.id, period(due)),
+        amount: sub.amount,
+        status: 'approved',
+        authnetTransactionId: charges[0]!.transactionId,
+        cardLastFour: '1111',
+        environment: 'sandbox',
+      }),
+    ]);
+    expect(await outboxRows('order.placed', 'orderId', order!.id)).toHaveLength(1);
+    expect(await inventory(product.id)).toBe(48);
+
+    const after = await subscription(sub.id);
+    expect(after.nextBillingDate.toISOString()).toBe(addMonths(due, 1).toISOString());
+    expect(after).toMatchObject({ status: 'active', failedAttempts: 0, retryAt: null });
+    // The renewal's order confirmation goes out as for any order.
+    await waitFor(() => smtp.to('renew-ok@example.com').length === 1, 10_000, 'renewal order confirmation');
+    expect(smtp.to('renew-ok@example.com')[0]!.decoded).toContain(`order confirmation #${order!.id.slice(0, 8)}`);
+  });
+
+  it('running the same renew job twice charges once', async () => {
+    const product = await makeProduct(50);
+    const due = new Date(Date.now() - DAY);
+    const sub = await makeSubscription({ email: 'renew-twice@example.com', items: [line(product, 1)], due });
+    const [first, second] = [await renew(sub.id, due), await renew(sub.id, due)];
+    expect(first.outcome).toBe('approved');
+    expect(second).toEqual({ outcome: 'skipped', reason: 'this period is settled; the subscription moved on' });
+    expect(chargesFor(sub.id, due)).toHaveLength(1);
+    expect(await ordersOf(sub.id)).toHaveLength(1);
+    expect(await paymentsOf(sub.id)).toHaveLength(1);
+    expect(await inventory(product.id)).toBe(49);
+  });
+
+  it('finishes only the bookkeeping when the period is already paid, and never charges over a pending (unknown) payment', async () => {
+    const product = await makeProduct(50);
+    const due = new Date(Date.now() - DAY);
+    const paid = await makeSubscription({ email: 'renew-paid@example.com', items: [line(product, 1)], due });
+    await tdb.db.insert(tables.paymentTransactions).values({ subscriptionId: paid.id, billingPeriod: period(due), amount: paid.amount, status: 'approved' });
+    expect(await renew(paid.id, due)).toEqual({ outcome: 'already-paid' });
+    expect((await subscription(paid.id)).nextBillingDate.toISOString()).toBe(addMonths(due, 1).toISOString());
+
+    const unknown = await makeSubscription({ email: 'renew-unknown@example.com', items: [line(product, 1)], due });
+    await tdb.db.insert(tables.paymentTransactions).values({ subscriptionId: unknown.id, billingPeriod: period(due), amount: unknown.amount, status: 'pending' });
+    expect(await renew(unknown.id, due)).toMatchObject({ outcome: 'skipped', reason: expect.stringContaining('unknown outcome') });
+    const left = await subscription(unknown.id);
+    expect(left.nextBillingDate.toISOString()).toBe(due.toISOString());
+    expect(left.failedAttempts).toBe(0);
+
+    expect(chargesFor(paid.id, due)).toHaveLength(0);
+    expect(chargesFor(unknown.id, due)).toHaveLength(0);
+    expect(await ordersOf(paid.id)).toHaveLength(0);
+    expect(await ordersOf(unknown.id)).toHaveLength(0);
+    expect(await inventory(product.id)).toBe(50);
+    // Clean up: the unknown one would otherwise stay due for the sweep test.
+    await tdb.db.update(tables.subscriptions).set({ status: 'paused' }).where(eq(tables.subscriptions.id, unknown.id));
+  });
+
+  it('leaves a subscription that is not due, or cancelled, untouched', async () => {
+    const product = await makeProduct(50);
+    const later = new Date(Date.now() + 3 * DAY);
+    const notDue = await makeSubscription({ email: 'renew-later@example.com', items: [line(product, 1)], due: later });
+    const yesterday = new Date(Date.now() - DAY);
+    const cancelled = await makeSubscription({ email: 'renew-cancelled@example.com', items: [line(product, 1)], due: yesterday, status: 'cancelled' });
+
+    expect(await renew(notDue.id, later)).toEqual({ outcome: 'skipped', reason: 'not due yet' });
+    expect(await renew(cancelled.id, yesterday)).toEqual({ outcome: 'skipped', reason: 'subscription is cancelled' });
+    for (const [sub, due] of [[notDue, later], [cancelled, yesterday]] as const) {
+      const row = await subscription(sub.id);
+      expect(row.nextBillingDate.toISOString()).toBe(due.toISOString());
+      expect(row.failedAttempts).toBe(0);
+      expect(await ordersOf(sub.id)).toHaveLength(0);
+      expect(await paymentsOf(sub.id)).toHaveLength(0);
+      expect(chargesFor(sub.id, due)).toHaveLength(0);
+    }
+    expect(await inventory(product.id)).toBe(50);
+  });
+
+  it('a decline cancels the order, puts the stock back, counts a failed attempt and sets the retry time', async () => {
+    const product = await makeProduct(10);
+    const due = new Date(Date.now() - DAY);
+    const sub = await makeSubscription({ email: 'renew-declined@example.com', items: [line(product, 3)], due, zip: SANDBOX_DECLINE_ZIP });
+
+    expect(await renew(sub.id, due)).toMatchObject({ outcome: 'declined', reason: 'This transaction has been declined.', status: 'active' });
+    const [order] = await ordersOf(sub.id);
+    expect(order).toMatchObject({ status: 'cancelled', netsuiteSyncStatus: 'not_applicable', paymentTransactionId: null });
+    expect(await inventory(product.id)).toBe(10);
+    expect(await paymentsOf(sub.id)).toEqual([expect.objectContaining({ orderId: order!.id, status: 'declined', responseCode: '2', billingPeriod: period(due) })]);
+    expect(await outboxRows('order.placed', 'orderId', order!.id)).toHaveLength(0);
+    let row = await subscription(sub.id);
+    expect(row).toMatchObject({ status: 'active', failedAttempts: 1 });
+    expect(row.retryAt?.toISOString()).toBe(utcDayFromToday(1).toISOString());
+    expect(row.nextBillingDate.toISOString()).toBe(due.toISOString());
+    expect(chargesFor(sub.id, due)).toHaveLength(0);
+
+    // Not due again until the retry day.
+    expect(await renew(sub.id, due)).toEqual({ outcome: 'skipped', reason: 'not due yet' });
+
+    // The retry day comes: a second decline reuses the period's payment row and waits 3 days.
+    await tdb.db.update(tables.subscriptions).set({ retryAt: new Date(Date.now() - 60_000) }).where(eq(tables.subscriptions.id, sub.id));
+    expect(await renew(sub.id, due)).toMatchObject({ outcome: 'declined', status: 'active' });
+    row = await subscription(sub.id);
+    expect(row.failedAttempts).toBe(2);
+    expect(row.retryAt?.toISOString()).toBe(utcDayFromToday(3).toISOString());
+    const orders = await ordersOf(sub.id);
+    expect(orders.map((o) => o.status)).toEqual(['cancelled', 'cancelled']);
+    const payments = await paymentsOf(sub.id);
+    expect(payments).toHaveLength(1);
+    expect(orders.map((o) => o.id)).toContain(payments[0]!.orderId);
+    expect(await inventory(product.id)).toBe(10);
+  });
+
+  it('the last failed retry pauses the plan and emails the customer why and what to do', async () => {
+    const product = await makeProduct(10);
+    const due = new Date(Date.now() - 8 * DAY);
+    const sub = await makeSubscription({
+      email: 'renew-paused@example.com',
+      items: [line(product, 1)],
+      due,
+      zip: SANDBOX_DECLINE_ZIP,
+      failedAttempts: 3,
+      retryAt: new Date(Date.now() - 3_600_000),
+    });
+    expect(await renew(sub.id, due)).toMatchObject({ outcome: 'declined', status: 'paused' });
+    expect(await subscription(sub.id)).toMatchObject({ status: 'paused', failedAttempts: 4, retryAt: null });
+    expect(await outboxRows('subscription.paused', 'subscriptionId', sub.id)).toHaveLength(1);
+    expect(await inventory(product.id)).toBe(10);
+
+    const [mail] = await waitFor(() => (smtp.to('renew-paused@example.com').length ? smtp.to('renew-paused@example.com') : null), 10_000, 'paused email');
+    expect(mail!.decoded).toContain(`Subject: Payment failed: your ${SHOP.name} Subscribe & Save plan is paused`);
+    expect(mail!.decoded).toContain('Reason: This transaction has been declined.');
+    expect(mail!.decoded).toContain(`contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone}`);
+    expect(mail!.decoded).toContain(`1 x ${product.name} @ $20.00`);
+    expect(mail!.decoded).toContain('text/html');
+    const log = await waitFor(
+      async () => (await q<{ status: string }>(`select status from email_log where kind = 'subscription-paused' and subject_id = $1`, [`${sub.id}:${period(due)}`]))[0]?.status === 'sent',
+      5000,
+      'email log',
+    );
+    expect(log).toBe(true);
+    // Paused: no further attempt.
+    expect(await renew(sub.id, due)).toEqual({ outcome: 'skipped', reason: 'subscription is paused' });
+  });
+
+  it('pauses at once, without charging, when there is no stored card', async () => {
+    const product = await makeProduct(10);
+    const due = new Date(Date.now() - DAY);
+    const sub = await makeSubscription({ email: 'renew-nocard@example.com', items: [line(product, 1)], due, profile: null });
+    expect(await renew(sub.id, due)).toEqual({ outcome: 'not-charged', reason: 'There is no saved card for this subscription.', status: 'paused' });
+    expect(await subscription(sub.id)).toMatchObject({ status: 'paused', retryAt: null });
+    expect(await ordersOf(sub.id)).toHaveLength(0);
+    const [mail] = await waitFor(() => (smtp.to('renew-nocard@example.com').length ? smtp.to('renew-nocard@example.com') : null), 10_000, 'paused email');
+    expect(mail!.decoded).toContain('Reason: There is no saved card for this subscription.');
+  });
+
+  it('short stock: no charge, no order, stock untouched, a failed attempt with a clear reason', async () => {
+    const scarce = await makeProduct(1);
+    const plenty = await makeProduct(30);
+    const due = new Date(Date.now() - DAY);
+    const sub = await makeSubscription({ email: 'renew-short@example.com', items: [line(plenty, 1), line(scarce, 2)], due });
+    const reason = `${scarce.name} is out of stock (2 needed, 1 left).`;
+    expect(await renew(sub.id, due)).toEqual({ outcome: 'not-charged', reason, status: 'active' });
+    expect(chargesFor(sub.id, due)).toHaveLength(0);
+    expect(await ordersOf(sub.id)).toHaveLength(0);
+    expect(await inventory(scarce.id)).toBe(1);
+    expect(await inventory(plenty.id)).toBe(30);
+    expect(await paymentsOf(sub.id)).toEqual([expect.objectContaining({ status: 'error', orderId: null, responseMessage: reason, billingPeriod: period(due) })]);
+    const row = await subscription(sub.id);
+    expect(row).toMatchObject({ status: 'active', failedAttempts: 1 });
+    expect(row.retryAt?.toISOString()).toBe(utcDayFromToday(1).toISOString());
+
+    // Restocked by the retry day: the same period is charged, its payment row made current.
+    await tdb.db.update(tables.products).set({ inventory: 5 }).where(eq(tables.products.id, scarce.id));
+    await tdb.db.update(tables.subscriptions).set({ retryAt: new Date(Date.now() - 60_000) }).where(eq(tables.subscriptions.id, sub.id));
+    expect(await renew(sub.id, due)).toMatchObject({ outcome: 'approved' });
+    expect(await paymentsOf(sub.id)).toEqual([expect.objectContaining({ status: 'approved', responseMessage: 'This transaction has been approved.' })]);
+    expect(await inventory(scarce.id)).toBe(3);
+    expect(await subscription(sub.id)).toMatchObject({ failedAttempts: 0, retryAt: null });
+  });
+});
+
+describe('renewal sweep', () => {
+  it('adds one renew job per due subscription (retries whose day has come included), never a duplicate, and each is charged once', async () => {
+    const product = await makeProduct(100);
+    const items = [line(product, 1)];
+    const now = Date.now();
+    const dueA = await makeSubscription({ email: 'sweep-a@example.com', items, due: new Date(now - 2 * DAY) });
+    const dueB = await makeSubscription({ email: 'sweep-b@example.com', items, due: new Date(now - 20 * DAY) });
+    // Due later today (UTC) counts as due today: a billing date is a day.
+    const dueToday = await makeSubscription({ email: 'sweep-today@example.com', items, due: new Date(Math.min(now + 60_000, utcDayFromToday(1).getTime() - 1)) });
+    const retryNow = await makeSubscription({ email: 'sweep-retry@example.com', items, due: new Date(now - 5 * DAY), failedAttempts: 1, retryAt: new Date(now - 60_000) });
+    const retryLater = await makeSubscription({ email: 'sweep-retry-later@example.com', items, due: new Date(now - 5 * DAY), failedAttempts: 1, retryAt: utcDayFromToday(2) });
+    const notDue = await makeSubscription({ email: 'sweep-later@example.com', items, due: new Date(now + 3 * DAY) });
+    const paused = await makeSubscription({ email: 'sweep-paused@example.com', items, due: new Date(now - DAY), status: 'paused' });
+    const due = [dueA, dueB, dueToday, retryNow];
+    const dueRows = await Promise.all(due.map((s) => subscription(s.id)));
+    const expectedIds = dueRows.map((s) => jobIds.renewal(s.id, period(s.nextBillingDate), s.failedAttempts));
+    expect(expectedIds).toContain(`renew-${retryNow.id}-${period(new Date(now - 5 * DAY))}-1`);
+
+    // Two sweeps in a row while the renewals worker is paused: the second adds nothing.
+    const worker = runtime.workers.get('renewals')!;
+    await worker.pause();
+    const sweepNow = createRenewalProcessor({ db: tdb.db, gateway: sandbox, queue: runtime.queues.renewals, config: runtime.config, log: createLogger('sweep-test', 'silent') });
+    const sweepJob = { name: JOB_NAMES.renewalSweep, id: 'test-sweep', data: {} } as Job;
+    let first: SweepResult;
+    let waiting: Job[];
+    try {
+      first = (await sweepNow(sweepJob)) as SweepResult;
+      await sweepNow(sweepJob);
+      waiting = (await runtime.queues.renewals.getJobs(['waiting', 'prioritized'])).filter((j) => j.name === JOB_NAMES.renewSubscription);
+    } finally {
+      worker.resume();
+    }
+    expect(first.jobs).toEqual(expect.arrayContaining(expectedIds));
+    expect(first.due).toBe(first.jobs.length);
+    for (const other of [retryLater, notDue, paused]) expect(first.jobs.join(' ')).not.toContain(other.id);
+    expect(waiting.map((j) => j.id).sort()).toEqual([...first.jobs].sort());
+    const jobs = await Promise.all(expectedIds.map((id) => runtime.queues.renewals.getJob(id)));
+    expect(jobs.map((j) => j?.data)).toEqual(dueRows.map((s) => ({ subscriptionId: s.id, period: period(s.nextBillingDate) })));
+
+    for (const job of jobs) expect(await finished(job!)).toMatchObject({ outcome: 'approved' });
+    for (const s of dueRows) expect(chargesFor(s.id, s.nextBillingDate)).toHaveLength(1);
+    for (const other of [retryLater, notDue, paused]) expect(await ordersOf(other.id)).toHaveLength(0);
+
+    // Paid: the next sweep finds none of them.
+    const again = (await sweepNow(sweepJob)) as SweepResult;
+    for (const s of due) expect(again.jobs.join(' ')).not.toContain(s.id);
+  });
+
+  it('runs on the daily schedule of the renewals queue', async () => {
+    const schedulers = await runtime.queues.renewals.getJobSchedulers();
+    expect(schedulers).toEqual([expect.objectContaining({ key: 'renewals-daily', pattern: '0 6 * * *', tz: 'UTC' })]);
+    const job = await runtime.queues.renewals.add(JOB_NAMES.renewalSweep, {}, { jobId: 'test-scheduled-sweep' });
+    const result = (await finished(job)) as SweepResult;
+    expect(result.due).toBe(result.jobs.length);
+    // Let the jobs it added finish before the runtime closes.
+    for (const id of result.jobs) {
+      const added = await runtime.queues.renewals.getJob(id);
+      if (added) await finished(added).catch(() => {});
+    }
+  });
+});
