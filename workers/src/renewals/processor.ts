@@ -8,12 +8,12 @@
 import { UnrecoverableError, type Job, type Queue } from 'bullmq';
 import type { PaymentGateway } from '@nh/shared/server/payments/index';
 import type { Db, Logger } from '@nh/shared/server';
+import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
 import { JOB_NAMES, jobIds, jobPayloads } from '@nh/shared/server/queues';
 import type { WorkerConfig } from '../config';
 import { jobOptions } from '../relay/routes';
 import { findDueSubscriptions } from './queries';
 import { renewSubscription, RENEWAL_MESSAGES, type RenewResult } from './renew';
-import { billingPeriod } from './rules';
 
 export interface RenewalDeps {
   db: Db;
@@ -38,7 +38,7 @@ export function createRenewalProcessor({ db, gateway, queue, config, log }: Rene
       return { due: due.length, jobs: [] };
     }
     const jobs = due.map((s) => {
-      const period = billingPeriod(s.nextBillingDate);
+      const period = billingPeriodOf(s.nextBillingDate);
       return {
         name: JOB_NAMES.renewSubscription,
         data: { subscriptionId: s.id, period },

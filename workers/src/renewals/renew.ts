@@ -11,7 +11,7 @@
  */
 import { GATEWAY_MESSAGES, failedCharge, subscriptionInvoiceNumber, type ChargeResult, type PaymentGateway } from '@nh/shared/server/payments/index';
 import { priceCart, STORE_CODE, toCents, SHOP } from '@nh/shared';
-import { nextBillingDate, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
+import { billingPeriodOf, nextBillingDate, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
 import type { Db, LineItem, Logger } from '@nh/shared/server';
 import {
   advanceSubscription,
@@ -29,7 +29,7 @@ import {
   type StockLine,
   type StockShortfall,
 } from './queries';
-import { billingPeriod, dunningStep, pauseNow } from './rules';
+import { dunningStep, pauseNow } from './rules';
 
 export type RenewResult =
   | { outcome: 'skipped'; reason: string }
@@ -142,7 +142,7 @@ async function prepare(db: Db, gateway: PaymentGateway, subscriptionId: string, 
       const sub = await lockSubscription(client, subscriptionId);
       if (!sub) return settled({ outcome: 'skipped', reason: 'subscription not found' });
       if (sub.status !== 'active') return settled({ outcome: 'skipped', reason: `subscription is ${sub.status}` });
-      if (billingPeriod(sub.nextBillingDate) !== period) return settled({ outcome: 'skipped', reason: 'this period is settled; the subscription moved on' });
+      if (billingPeriodOf(sub.nextBillingDate) !== period) return settled({ outcome: 'skipped', reason: 'this period is settled; the subscription moved on' });
       if (!sub.due) return settled({ outcome: 'skipped', reason: 'not due yet' });
 
       const existing = await findPeriodPayment(client, subscriptionId, period);

@@ -1,6 +1,7 @@
 /**
- * The renewal rules in one place: what is due, which billing period a charge pays, and what a failed
- * attempt leads to (RENEWAL_RETRY_DAYS, then paused).
+ * The renewal rules in one place: what is due and what a failed attempt leads to (RENEWAL_RETRY_DAYS,
+ * then paused). The billing period a charge pays is the contract's billingPeriodOf(due date), so it
+ * stays the same across the retries of one period.
  */
 import { RENEWAL_RETRY_DAYS } from '@nh/shared/contracts/subscriptions';
 
@@ -10,11 +11,6 @@ import { RENEWAL_RETRY_DAYS } from '@nh/shared/contracts/subscriptions';
  * because the database's clock decides (the sweep and the job agree whichever host runs them).
  */
 export const DUE_BEFORE_SQL = `(date_trunc('day', now(), 'UTC') + interval '1 day')`;
-
-/** The billing period a charge pays: yyyy-MM-dd (UTC) of the due date, stable across retries. */
-export function billingPeriod(due: Date): string {
-  return due.toISOString().slice(0, 10);
-}
 
 export type DunningStep =
   /** Try again at the start of the UTC day `retryInDays` days from today (the sweep of that day picks it up). */
