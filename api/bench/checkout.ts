@@ -233,9 +233,9 @@ async function main(): Promise<void> {
     if (outcome !== 'reserved') throw new Error(`bare SQL reservation: ${outcome}`);
     await recordAcceptedPayment(
       db.$client,
-      { orderId, transactionId: '1', invoiceNumber: 'ORD-BENCH', amount: product.price + 999, status: 'approved', responseCode: '1', responseMessage: 'ok', cardType: 'Visa', lastFour: '1111', environment: 'sandbox' },
+      { orderId, subscriptionId: null, billingPeriod: null, transactionId: '1', invoiceNumber: 'ORD-BENCH', amount: product.price + 999, status: 'approved', responseCode: '1', responseMessage: 'ok', cardType: 'Visa', lastFour: '1111', environment: 'sandbox' },
       'processing',
-      { topic: OUTBOX_TOPICS.orderPlaced, payload: { orderId } },
+      [{ topic: OUTBOX_TOPICS.orderPlaced, payload: { orderId } }],
       { scope: 'bench', key, status: 200, body: { orderId } },
     );
     return true;

@@ -1,6 +1,20 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUBSCRIPTION_MESSAGES, subscriptionViewSchema, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
+import type { SubscribeNonceRequest } from '@nh/shared/contracts/checkout';
+import {
+  billingPeriodOf,
+  nextBillingDate,
+  SUBSCRIPTION_MESSAGES,
+  subscribeNonceResponseSchema,
+  subscriptionViewSchema,
+  type SubscribeNonceResponse,
+  type SubscriptionView,
+} from '@nh/shared/contracts/subscriptions';
+import { subscriptionInvoiceNumber } from '@nh/shared/server/payments/index';
+import { paymentsFor } from '../src/modules/payments/provider';
+import { profileCustomerId } from '../src/modules/subscriptions/subscribe';
+import { startAuthnetStub, type AuthnetStub } from './support/authnet-stub';
 import { startTestApi, type TestApi } from './support/harness';
 
 let api: TestApi;
@@ -18,16 +32,16 @@ interface Shopper {
   call: (path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }) => Promise<Response>;
 }
 
-async function signUp(): Promise<Shopper> {
+async function signUp(target: TestApi = api): Promise<Shopper> {
   const email = `sub.${randomBytes(4).toString('hex')}@example.com`;
-  const res = await api.request('/api/register', { body: { firstName: 'Ada', lastName: 'Lovelace', email, password: 'correct horse battery' } });
+  const res = await target.request('/api/register', { body: { firstName: 'Ada', lastName: 'Lovelace', email, password: 'correct horse battery' } });
   expect(res.status).toBe(201);
   const { user } = (await res.json()) as { user: { id: string } };
   const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('nh.sid='))!;
   return {
     id: user.id,
     email,
-    call: (path, init = {}) => api.request(path, { ...init, headers: { cookie, ...init.headers } }),
+    call: (path, init = {}) => target.request(path, { ...init, headers: { cookie, ...init.headers } }),
   };
 }
 
@@ -47,13 +61,21 @@ async function insertSubscription(userId: string, options: { status?: string; cr
 }
 
 describe('signed out', () => {
-  it('answers 401 with the spec message on the list and cancel calls', async () => {
+  it('answers 401 with the spec message to the list and cancel calls', async () => {
     const list = await api.request('/api/subscriptions');
     expect(list.status).toBe(401);
     expect(await list.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.listLoginRequired });
     const cancel = await api.request(`/api/subscriptions/${randomUUID()}/cancel`, { method: 'POST' });
     expect(cancel.status).toBe(401);
     expect(await cancel.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.listLoginRequired });
+  });
+
+  it('answers 401 to subscribing before looking at the key or the body', async () => {
+    for (const headers of [{}, { 'Idempotency-Key': randomUUID() }] as Array<Record<string, string>>) {
+      const res = await api.request('/api/payments/subscribe-nonce', { body: {}, headers });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ message: 'Please log in to create a subscription.' });
+    }
   });
 });
 
@@ -137,5 +159,390 @@ describe('POST /api/subscriptions/{id}/cancel', () => {
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.notFound });
     }
+  });
+});
+
+// ---------------------------------------------------------------- POST /api/payments/subscribe-nonce
+
+const sandboxCharges = () => paymentsFor(api.ctx).sandbox!.charges;
+
+interface TestProduct {
+  id: number;
+  name: string;
+  price: number;
+}
+
+/** A product of this test file's own, so stock changes never disturb other test files. */
+async function makeProduct(inventory: number, price = 1250, status = 'active'): Promise<TestProduct> {
+  const name = `Subscribe Test ${randomUUID().slice(0, 8)}`;
+  const [row] = await q<{ id: number }>(
+    `insert into products (name, slug, price, inventory, status, sku) values ($1, $2, $3, $4, $5, $6) returning id`,
+    [name, name.toLowerCase().replace(/\s+/g, '-'), centsToDecimal(price), inventory, status, `S-${name.slice(-8)}`],
+  );
+  return { id: row!.id, name, price };
+}
+
+const inventoryOf = async (id: number) => (await q<{ inventory: number }>('select inventory from products where id = $1', [id]))[0]!.inventory;
+const ordersOf = (product: TestProduct) => q<Record<string, unknown>>(`select * from orders where items @> $1::jsonb`, [JSON.stringify([{ productId: product.id }])]);
+const subscriptionsOf = (userId: string) => q<Record<string, unknown>>('select * from subscriptions where user_id = $1', [userId]);
+
+async function tokenize(target: TestApi, zip: string) {
+  const res = await target.request('/api/payments/sandbox/tokenize', {
+    body: {
+      authData: { clientKey: 'local-sandbox-client-key', apiLoginID: 'local-sandbox' },
+      cardData: { cardNumber: '4111111111111111', month: '12', year: '2030', cardCode: '123', zip },
+    },
+  });
+  return ((await res.json()) as { opaqueData: { dataDescriptor: string; dataValue: string } }).opaqueData;
+}
+
+interface Line {
+  product: TestProduct;
+  quantity: number;
+  price?: number;
+}
+
+/** What the checkout sends with Subscribe & Save ticked: subscriber pricing, a sandbox token. */
+async function subscribeBody(lines: Line[], options: { zip?: string; target?: TestApi | null } = {}): Promise<SubscribeNonceRequest> {
+  const zip = options.zip ?? '12345';
+  const target = options.target === undefined ? api : options.target;
+  const opaque = target ? await tokenize(target, zip) : { dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT', dataValue: `token-${randomUUID()}` };
+  const pricing = priceCart(
+    lines.map((l) => ({ price: l.price ?? l.product.price, quantity: l.quantity })),
+    { promo: null, subscribe: true },
+  );
+  const address = { address: '1 Main St', city: 'Springfield', state: 'IL', zip };
+  return {
+    amount: toPayloadStrings(pricing).total,
+    ...opaque,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'Ada@Example.com',
+    ...address,
+    interval: 'monthly',
+    items: lines.map((l) => ({ productId: l.product.id, variantSku: null, quantity: l.quantity, price: centsToDecimal(l.price ?? l.product.price) })),
+    shippingAddress: { address: '2 Elm St', city: 'Shelbyville', state: 'IL', zip: '62565' },
+  };
+}
+
+const subscribeAs = (who: Shopper, body: unknown, key: string | null = randomUUID()) =>
+  who.call('/api/payments/subscribe-nonce', { body, headers: key === null ? {} : { 'Idempotency-Key': key } });
+
+describe('POST /api/payments/subscribe-nonce', () => {
+  it('starts a plan: first box ordered and charged at subscriber prices, card stored, everything recorded together', async () => {
+    const me = await signUp();
+    const product = await makeProduct(10, 1250);
+    const chargesBefore = sandboxCharges().length;
+    const before = new Date();
+    const res = await subscribeAs(me, await subscribeBody([{ product, quantity: 2 }]));
+    const after = new Date();
+    expect(res.status).toBe(200);
+    const answer: SubscribeNonceResponse = subscribeNonceResponseSchema.parse(await res.json());
+    const { subscriptionId, orderId } = answer;
+    const next = Date.parse(answer.nextBillingDate);
+    expect(next).toBeGreaterThanOrEqual(nextBillingDate(before).getTime());
+    expect(next).toBeLessThanOrEqual(nextBillingDate(after).getTime());
+
+    // 2 × 12.50 = 25.00; 15% off 3.75 → 21.25; free shipping; tax 8% 1.70; total 22.95.
+    const period = billingPeriodOf(before);
+    expect(sandboxCharges().length).toBe(chargesBefore + 1);
+    expect(sandboxCharges().at(-1)).toMatchObject({ amount: 2295, invoiceNumber: subscriptionInvoiceNumber(subscriptionId, period), lastFour: '1111' });
+    expect(await inventoryOf(product.id)).toBe(8);
+
+    const [sub] = await q<Record<string, unknown>>('select *, amount::text as amount from subscriptions where id = $1', [subscriptionId]);
+    expect(sub).toMatchObject({
+      user_id: me.id,
+      customer_email: 'ada@example.com',
+      customer_name: 'Ada Lovelace',
+      interval: 'monthly',
+      interval_count: 1,
+      amount: '22.95',
+      discount_percent: 15,
+      status: 'active',
+      failed_attempts: 0,
+      cancelled_at: null,
+      shipping_address: { address: '2 Elm St', city: 'Shelbyville', state: 'IL', zip: '62565' },
+      items: [{ productId: product.id, productName: product.name, variantSku: null, sku: expect.any(String), itemNumber: null, quantity: 2, price: '12.50' }],
+    });
+    expect(sub!.authnet_customer_profile_id).toMatch(/^\d+$/);
+    expect(sub!.authnet_payment_profile_id).toMatch(/^\d+$/);
+    expect((sub!.next_billing_date as Date).toISOString()).toBe(answer.nextBillingDate);
+
+    const [order] = await q<Record<string, unknown>>('select * from orders where id = $1', [orderId]);
+    expect(order).toMatchObject({
+      status: 'processing',
+      subscription_id: subscriptionId,
+      user_id: me.id,
+      subtotal: '25.00',
+      discount: '3.75',
+      shipping: '0.00',
+      tax: '1.70',
+      total: '22.95',
+      promo_code: null,
+      shipping_address: { address: '2 Elm St', city: 'Shelbyville', state: 'IL', zip: '62565' },
+      billing_address: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '12345' },
+    });
+    const payments = await q<Record<string, unknown>>('select * from payment_transactions where order_id = $1', [orderId]);
+    expect(payments).toEqual([
+      expect.objectContaining({
+        subscription_id: subscriptionId,
+        billing_period: period,
+        amount: '22.95',
+        status: 'approved',
+        card_type: 'Visa',
+        card_last_four: '1111',
+        invoice_number: subscriptionInvoiceNumber(subscriptionId, period),
+      }),
+    ]);
+    expect(order!.payment_transaction_id).toBe(payments[0]!.authnet_transaction_id);
+
+    const outbox = await q<{ topic: string; payload: unknown }>(`select topic, payload from outbox where payload->>'orderId' = $1 or payload->>'subscriptionId' = $2 order by id`, [orderId, subscriptionId]);
+    expect(outbox).toEqual([
+      { topic: 'order.placed', payload: { orderId } },
+      { topic: 'subscription.created', payload: { subscriptionId } },
+    ]);
+
+    const list = (await (await me.call('/api/subscriptions')).json()) as SubscriptionView[];
+    expect(list).toEqual([
+      {
+        id: subscriptionId,
+        status: 'active',
+        createdAt: expect.any(String),
+        items: [{ productId: product.id, productName: product.name, variantSku: null, quantity: 2, price: '12.50' }],
+        amount: '22.95',
+        discountPercent: 15,
+        interval: 'monthly',
+        intervalCount: 1,
+        nextBillingDate: answer.nextBillingDate,
+        cancelledAt: null,
+        cardType: 'Visa',
+        cardLastFour: '1111',
+      },
+    ]);
+  });
+
+  it('refuses a tampered amount: 409 with the server total, no charge, nothing written', async () => {
+    const me = await signUp();
+    const product = await makeProduct(5, 2500);
+    const body = await subscribeBody([{ product, quantity: 1 }]);
+    body.amount = '1.00';
+    const chargesBefore = sandboxCharges().length;
+    const res = await subscribeAs(me, body);
+    expect(res.status).toBe(409);
+    // 25.00 − 3.75 = 21.25; tax 1.70; free shipping.
+    expect(await res.json()).toEqual({
+      message: 'Your order total has changed to $22.95 (the checkout showed $1.00). Please review your order and try again.',
+      expected: { subtotal: '25.00', discount: '3.75', shipping: '0.00', tax: '1.70', total: '22.95' },
+    });
+    expect(sandboxCharges().length).toBe(chargesBefore);
+    expect(await inventoryOf(product.id)).toBe(5);
+    expect(await ordersOf(product)).toEqual([]);
+    expect(await subscriptionsOf(me.id)).toEqual([]);
+  });
+
+  it('refuses from the catalogue as checkout does: a changed price, short stock, a product off sale', async () => {
+    const me = await signUp();
+    const priced = await makeProduct(5, 2500);
+    const changed = await subscribeAs(me, await subscribeBody([{ product: priced, quantity: 1, price: 100 }]));
+    expect(changed.status).toBe(409);
+    expect(await changed.json()).toMatchObject({ message: `The price of "${priced.name}" is now $25.00. Please review your cart and try again.` });
+
+    const scarce = await makeProduct(1);
+    const short = await subscribeAs(me, await subscribeBody([{ product: scarce, quantity: 2 }]));
+    expect(short.status).toBe(409);
+    expect(await short.json()).toMatchObject({ message: `Only 1 of "${scarce.name}" left in stock. Please reduce the quantity and try again.` });
+
+    const gone = await makeProduct(0);
+    const out = await subscribeAs(me, await subscribeBody([{ product: gone, quantity: 1 }]));
+    expect(out.status).toBe(409);
+    expect(await out.json()).toMatchObject({ message: `"${gone.name}" is out of stock. Please remove it from your cart and try again.` });
+
+    const inactive = await makeProduct(5, 1250, 'inactive');
+    const off = await subscribeAs(me, await subscribeBody([{ product: inactive, quantity: 1 }]));
+    expect(off.status).toBe(409);
+    expect(await off.json()).toMatchObject({ message: 'A product in your cart is no longer available. Please remove it and try again.' });
+
+    expect(await subscriptionsOf(me.id)).toEqual([]);
+    expect(await inventoryOf(scarce.id)).toBe(1);
+  });
+
+  it('declines with ZIP 46282 as checkout does: 402, order cancelled, stock back, no plan', async () => {
+    const me = await signUp();
+    const product = await makeProduct(3);
+    const res = await subscribeAs(me, await subscribeBody([{ product, quantity: 2 }], { zip: '46282' }));
+    expect(res.status).toBe(402);
+    expect(await res.json()).toEqual({ message: 'This transaction has been declined.', responseMessage: 'This transaction has been declined.' });
+    expect(await inventoryOf(product.id)).toBe(3);
+    expect(await subscriptionsOf(me.id)).toEqual([]);
+    const orders = await ordersOf(product);
+    expect(orders).toHaveLength(1);
+    expect(orders[0]).toMatchObject({ status: 'cancelled', subscription_id: null, user_id: me.id });
+    const payments = await q('select status, subscription_id, billing_period from payment_transactions where order_id = $1', [orders[0]!.id]);
+    expect(payments).toEqual([{ status: 'declined', subscription_id: null, billing_period: null }]);
+    expect(await q(`select 1 from outbox where payload->>'orderId' = $1`, [orders[0]!.id])).toEqual([]);
+  });
+
+  it('makes one plan and one charge for one key, also at the same moment, and replays the answer', async () => {
+    const me = await signUp();
+    const product = await makeProduct(10);
+    const body = await subscribeBody([{ product, quantity: 1 }]);
+    const key = randomUUID();
+    const chargesBefore = sandboxCharges().length;
+    const [a, b] = await Promise.all([subscribeAs(me, body, key), subscribeAs(me, body, key)]);
+    const c = await subscribeAs(me, body, key);
+    expect([a.status, b.status, c.status]).toEqual([200, 200, 200]);
+    const answers = await Promise.all([a, b, c].map((r) => r.json()));
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+    expect(c.headers.get('idempotent-replayed')).toBe('true');
+    expect(sandboxCharges().length).toBe(chargesBefore + 1);
+    expect(await subscriptionsOf(me.id)).toHaveLength(1);
+    expect(await ordersOf(product)).toHaveLength(1);
+    expect(await inventoryOf(product.id)).toBe(9);
+
+    const other = await subscribeBody([{ product, quantity: 2 }]);
+    const reused = await subscribeAs(me, other, key);
+    expect(reused.status).toBe(422);
+    expect(await reused.json()).toEqual({ message: 'This Idempotency-Key was already used for a different checkout. Start a new checkout attempt with a new key.' });
+  });
+
+  /** One shopper for the calls that are refused before anything is written (sign-ups are rate limited). */
+  let refused: Shopper;
+  beforeAll(async () => {
+    refused = await signUp();
+  });
+
+  it('requires an Idempotency-Key header', async () => {
+    const me = refused;
+    const product = await makeProduct(5);
+    const body = await subscribeBody([{ product, quantity: 1 }]);
+    const missing = await subscribeAs(me, body, null);
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toEqual({ message: 'An Idempotency-Key header is required: send one unique key per checkout attempt.' });
+    const invalid = await subscribeAs(me, body, 'short');
+    expect(invalid.status).toBe(400);
+    expect(await invalid.json()).toEqual({ message: 'The Idempotency-Key header must be 8 to 200 letters, digits, dashes or underscores.' });
+  });
+
+  describe('bad input gives the form rule messages', () => {
+    const cases: Array<[string, (b: Record<string, unknown>) => void, string]> = [
+      ['firstName blank', (b) => (b.firstName = ' '), 'First name is required'],
+      ['email invalid', (b) => (b.email = 'nope'), 'Valid email is required'],
+      ['zip too short', (b) => (b.zip = '123'), 'ZIP code is required'],
+      ['amount malformed', (b) => (b.amount = '22.9'), 'Amount must be an amount such as "12.99"'],
+      ['dataValue missing', (b) => delete b.dataValue, 'Payment details are missing: dataValue'],
+      ['interval not monthly', (b) => (b.interval = 'weekly'), 'Subscriptions renew monthly: interval must be "monthly"'],
+      ['no items', (b) => (b.items = []), 'Your cart is empty'],
+      ['item quantity zero', (b) => ((b.items as Array<{ quantity: number }>)[0]!.quantity = 0), 'Each item needs a quantity of at least 1'],
+      ['shipping state too long', (b) => ((b.shippingAddress as { state: string }).state = 'Illinois'), 'Use 2-letter state code'],
+      ['shipping address missing', (b) => delete b.shippingAddress, 'Shipping address is required'],
+    ];
+    it.each(cases)('%s', async (_name, mutate, message) => {
+      const me = refused;
+      const product = await makeProduct(5);
+      const body = structuredClone(await subscribeBody([{ product, quantity: 1 }])) as unknown as Record<string, unknown>;
+      mutate(body);
+      const res = await subscribeAs(me, body);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toBe(message);
+      expect(await inventoryOf(product.id)).toBe(5);
+      expect(await subscriptionsOf(me.id)).toEqual([]);
+    });
+  });
+
+  it('stops a connection that keeps getting payments declined (the checkout guard)', async () => {
+    const guarded = await startTestApi({ PAYMENT_FAILURES_PER_15_MIN: '1', QUEUE_PREFIX: `subguard${randomUUID().slice(0, 8)}` });
+    try {
+      const me = await signUp(guarded);
+      const product = await makeProduct(10);
+      const first = await subscribeAs(me, await subscribeBody([{ product, quantity: 1 }], { zip: '46282', target: guarded }));
+      expect(first.status).toBe(402);
+      const second = await subscribeAs(me, await subscribeBody([{ product, quantity: 1 }], { target: guarded }));
+      expect(second.status).toBe(429);
+      expect(await second.json()).toEqual({ message: 'Too many declined payments from this connection. Please try again in 15 minutes or contact support.' });
+      expect(await inventoryOf(product.id)).toBe(10);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
+describe('POST /api/payments/subscribe-nonce through Authorize.Net (local stub)', () => {
+  const credentials = { apiLoginId: 'stub-login', transactionKey: 'stub-key' };
+  let stub: AuthnetStub;
+  let authnet: TestApi;
+  beforeAll(async () => {
+    stub = await startAuthnetStub(credentials);
+    authnet = await startTestApi({
+      AUTHNET_API_LOGIN_ID: credentials.apiLoginId,
+      AUTHNET_TRANSACTION_KEY: credentials.transactionKey,
+      AUTHNET_PUBLIC_CLIENT_KEY: 'stub-client-key',
+      AUTHNET_ENDPOINT: stub.url,
+      AUTHNET_TIMEOUT_MS: '300',
+    });
+  });
+  afterAll(async () => {
+    await authnet.close();
+    await stub.close();
+  });
+
+  it('asks for a stored card under a customer id made from the user and the plan, and keeps its ids', async () => {
+    stub.scenario = 'approve';
+    const me = await signUp(authnet);
+    const product = await makeProduct(5);
+    const res = await subscribeAs(me, await subscribeBody([{ product, quantity: 1 }], { target: null }));
+    expect(res.status).toBe(200);
+    const { subscriptionId } = subscribeNonceResponseSchema.parse(await res.json());
+    const sent = stub.requests.at(-1)!.body.transactionRequest as { profile?: unknown; customer?: { id?: string }; order?: { invoiceNumber?: string } };
+    expect(sent.profile).toEqual({ createProfile: true });
+    expect(sent.customer?.id).toBe(profileCustomerId(me.id, subscriptionId));
+    expect(sent.customer!.id!.length).toBeLessThanOrEqual(20);
+    expect(sent.order?.invoiceNumber).toBe(subscriptionInvoiceNumber(subscriptionId, billingPeriodOf(new Date())));
+    expect(await q('select authnet_customer_profile_id, authnet_payment_profile_id from subscriptions where id = $1', [subscriptionId])).toEqual([
+      { authnet_customer_profile_id: '900001', authnet_payment_profile_id: '800001' },
+    ]);
+  });
+
+  it('still makes the plan when the charge is approved but no card was stored (profile ids null)', async () => {
+    // The first attempt charges but never answers; the retry with the same invoice is a duplicate (error 11),
+    // which means approved, and carries no profile.
+    stub.scenario = 'charge-then-timeout';
+    const me = await signUp(authnet);
+    const product = await makeProduct(5);
+    const chargesBefore = stub.charges.length;
+    const res = await subscribeAs(me, await subscribeBody([{ product, quantity: 1 }], { target: null }));
+    expect(res.status).toBe(200);
+    const { subscriptionId, orderId } = subscribeNonceResponseSchema.parse(await res.json());
+    expect(stub.charges.length).toBe(chargesBefore + 1);
+    expect(await q('select status, authnet_customer_profile_id, authnet_payment_profile_id from subscriptions where id = $1', [subscriptionId])).toEqual([
+      { status: 'active', authnet_customer_profile_id: null, authnet_payment_profile_id: null },
+    ]);
+    expect(await q('select status, subscription_id from orders where id = $1', [orderId])).toEqual([{ status: 'processing', subscription_id: subscriptionId }]);
+    expect(await inventoryOf(product.id)).toBe(4);
+  });
+
+  it('makes the plan for a charge held for review, its order pending', async () => {
+    stub.scenario = 'held';
+    const me = await signUp(authnet);
+    const product = await makeProduct(5);
+    const res = await subscribeAs(me, await subscribeBody([{ product, quantity: 1 }], { target: null }));
+    expect(res.status).toBe(200);
+    const { subscriptionId, orderId } = subscribeNonceResponseSchema.parse(await res.json());
+    expect(await q('select status, subscription_id from orders where id = $1', [orderId])).toEqual([{ status: 'pending', subscription_id: subscriptionId }]);
+    expect(await q('select status, subscription_id from payment_transactions where order_id = $1', [orderId])).toEqual([{ status: 'pending', subscription_id: subscriptionId }]);
+    expect(await q('select status from subscriptions where id = $1', [subscriptionId])).toEqual([{ status: 'active' }]);
+  });
+
+  it('answers 502 for an unknown outcome: order kept pending for reconciliation, no plan', async () => {
+    stub.scenario = 'timeout';
+    const me = await signUp(authnet);
+    const product = await makeProduct(5);
+    const res = await subscribeAs(me, await subscribeBody([{ product, quantity: 1 }], { target: null }));
+    expect(res.status).toBe(502);
+    const body = (await res.json()) as { message: string; orderId: string };
+    expect(body.message).toBe('We could not confirm your payment with the payment service. Please contact support before trying again.');
+    expect(await q('select status, subscription_id from orders where id = $1', [body.orderId])).toEqual([{ status: 'pending', subscription_id: null }]);
+    expect(await subscriptionsOf(me.id)).toEqual([]);
+    expect(await inventoryOf(product.id)).toBe(4);
   });
 });

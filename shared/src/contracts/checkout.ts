@@ -152,9 +152,9 @@ export type PaymentFailure = z.infer<typeof paymentFailureSchema>;
 export const subscribeNonceRequestSchema = customerFieldsSchema.extend({
   amount: decimalString('Amount'),
   ...opaque,
-  interval: z.literal('monthly'),
+  interval: z.literal('monthly', { error: 'Subscriptions renew monthly: interval must be "monthly"' }),
   items: orderDataSchema.shape.items,
-  shippingAddress: addressSchema,
+  shippingAddress: z.object(addressSchema.shape, { error: 'Shipping address is required' }),
 });
 export type SubscribeNonceRequest = z.input<typeof subscribeNonceRequestSchema>;
 export type SubscribeNonceInput = z.infer<typeof subscribeNonceRequestSchema>;

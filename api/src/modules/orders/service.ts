@@ -1,5 +1,7 @@
 /**
- * Placing an order (POST /api/payments/checkout-nonce). The write path, in three steps:
+ * Placing an order: a checkout (POST /api/payments/checkout-nonce), or the first delivery of a new
+ * Subscribe & Save plan (POST /api/payments/subscribe-nonce, see subscriptions/subscribe.ts). Both take
+ * the same write path, in three steps:
  *
  * 1. Price the cart from the catalogue's price list (in-process, see catalog/price-list.ts) and the
  *    promo code, refusing a total that differs from what the browser showed. Then the reservation
@@ -11,23 +13,38 @@
  * 2. The charge, outside any transaction (a gateway call must never hold row locks), with an invoice
  *    number derived from the order id and the duplicate window, so a retry cannot charge twice.
  * 3. One statement records the outcome: the payment row, the order's new status, the outbox row
- *    (NetSuite sync and confirmation email) and the idempotency answer. A declined or failed charge
- *    instead cancels the order, puts the stock back, gives back a single-use code, and still records
- *    the payment row.
+ *    (NetSuite sync and confirmation email) and the idempotency answer; for a plan, the subscription
+ *    row and its outbox row too. A declined or failed charge instead cancels the order, puts the stock
+ *    back, gives back a single-use code, and still records the payment row (and no plan is made).
+ *
+ * What differs for a plan (`PlaceOrderOptions.plan`): subscriber pricing (no promo), an idempotency
+ * scope of its own, the SUB-… invoice number of its first period, a stored card (CIM) asked of the
+ * gateway, and the answer { subscriptionId, orderId, nextBillingDate }.
  */
 import { randomUUID } from 'node:crypto';
 import { centsToDecimal, formatCents, OUTBOX_TOPICS, priceCart, stockByProduct, STORE_CODE, toCents, toPayloadStrings, type Cents, type PricingPromo } from '@nh/shared';
-import { CHECKOUT_MESSAGES, type CheckoutNonceInput } from '@nh/shared/contracts/checkout';
+import { CHECKOUT_MESSAGES, type CheckoutAddress, type CheckoutNonceInput, type CustomerFields, type OrderItemInput } from '@nh/shared/contracts/checkout';
+import type { SubscribeNonceResponse, SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
 import type { LineItem } from '@nh/shared/server';
-import { failedCharge, GATEWAY_MESSAGES, orderInvoiceNumber, type ChargeResult, type OpaqueChargeRequest, type PaymentGateway } from '@nh/shared/server/payments/index';
+import {
+  failedCharge,
+  GATEWAY_MESSAGES,
+  orderInvoiceNumber,
+  subscriptionInvoiceNumber,
+  type ChargeResult,
+  type OpaqueChargeRequest,
+  type PaymentGateway,
+} from '@nh/shared/server/payments/index';
 import type { AppContext } from '../../context';
 import { serviceUnavailable } from '../../lib/errors';
 import { awaitStoredAnswer, storeAnswer, type StoredAnswer } from '../../lib/idempotency';
 import { priceList, type PricedProduct } from '../catalog';
 import { paymentsFor } from '../payments/provider';
-import { findPromo, recordAcceptedPayment, recordFailedPayment, reserveOrder, type PaymentRecord, type PendingOrder, type StockLine } from './repository';
+import { findPromo, recordAcceptedPayment, recordFailedPayment, reserveOrder, type OutboxRecord, type PaymentRecord, type PendingOrder, type StockLine } from './repository';
 
+/** Idempotency scopes: a key names one checkout attempt or one subscribe attempt, never both. */
 export const CHECKOUT_SCOPE = 'checkout';
+export const SUBSCRIBE_SCOPE = 'subscribe';
 
 export const IDEMPOTENCY_MESSAGES = {
   missing: CHECKOUT_MESSAGES.idempotencyKeyMissing,
@@ -48,10 +65,56 @@ export interface CheckoutAnswer extends StoredAnswer {
   replayed: boolean;
 }
 
+/** What the write path needs of a request, whichever call sent it. */
+export interface OrderRequest {
+  /** The billing name, email and address (the card's). */
+  customer: CustomerFields;
+  opaqueData: { dataDescriptor: string; dataValue: string };
+  /** The total the browser showed: charged only when it is the server's. */
+  amount: string;
+  items: OrderItemInput[];
+  /** The summary lines the checkout showed, each checked too; null when only the amount is sent. */
+  summary: { subtotal: string; shipping: string; tax: string; total: string } | null;
+  promoCode: string | null;
+  shippingAddress: CheckoutAddress;
+  billingAddress: CheckoutAddress | null;
+}
+
+/** A checkout call as an order request. */
+export function checkoutOrder(input: CheckoutNonceInput): OrderRequest {
+  const { orderData } = input;
+  return {
+    customer: { firstName: input.firstName, lastName: input.lastName, email: input.email, address: input.address, city: input.city, state: input.state, zip: input.zip },
+    opaqueData: { dataDescriptor: input.dataDescriptor, dataValue: input.dataValue },
+    amount: input.amount,
+    items: orderData.items,
+    summary: { subtotal: orderData.subtotal, shipping: orderData.shipping, tax: orderData.tax, total: orderData.total },
+    promoCode: orderData.promoCode,
+    shippingAddress: orderData.shippingAddress,
+    billingAddress: orderData.billingAddress,
+  };
+}
+
+/** A Subscribe & Save plan the order starts (the order is its first delivery), as the subscriptions area decided it. */
+export interface NewPlan {
+  subscriptionId: string;
+  userId: string;
+  interval: SubscriptionInterval;
+  intervalCount: number;
+  discountPercent: number;
+  nextBillingDate: Date;
+  /** The period the first charge pays (yyyy-MM-dd). */
+  billingPeriod: string;
+  /** Merchant customer id of the stored card profile (≤ 20 characters). */
+  customerId: string;
+}
+
 export interface PlaceOrderOptions {
   idempotencyKey: string;
   requestHash: string;
   userId: string | null;
+  /** Set when the order starts a subscription. */
+  plan?: NewPlan | null;
 }
 
 /** A refusal decided before anything was written; it becomes the key's stored answer. */
@@ -65,17 +128,18 @@ const refuse = (status: number, message: string, details: Record<string, unknown
 };
 
 /** A priced order, ready for the reservation transaction. */
-interface OrderPlan {
+interface PricedOrder {
   order: PendingOrder;
   stock: StockLine[];
   singleUsePromoId: number | null;
 }
 
-export async function placeOrder(ctx: AppContext, input: CheckoutNonceInput, options: PlaceOrderOptions): Promise<CheckoutAnswer> {
+export async function placeOrder(ctx: AppContext, request: OrderRequest, options: PlaceOrderOptions): Promise<CheckoutAnswer> {
   const { gateway } = paymentsFor(ctx);
   if (!gateway) throw serviceUnavailable(CHECKOUT_MESSAGES.paymentsUnavailable);
   const pool = ctx.db.$client;
-  const claim = { scope: CHECKOUT_SCOPE, key: options.idempotencyKey, requestHash: options.requestHash };
+  const plan = options.plan ?? null;
+  const claim = { scope: plan ? SUBSCRIBE_SCOPE : CHECKOUT_SCOPE, key: options.idempotencyKey, requestHash: options.requestHash };
   const replay = (answer: StoredAnswer, replayed: boolean): CheckoutAnswer => ({ ...answer, replayed });
   const answerRefusal = async (answer: StoredAnswer): Promise<CheckoutAnswer> => {
     const stored = await storeAnswer(pool, claim.scope, claim.key, claim.requestHash, answer, IDEMPOTENCY_MESSAGES);
@@ -83,37 +147,52 @@ export async function placeOrder(ctx: AppContext, input: CheckoutNonceInput, opt
     return stored.kind === 'replay' ? replay(stored.answer, true) : replay(answer, false);
   };
 
-  let plan: OrderPlan | null = null;
-  for (let attempt = 1; !plan; attempt++) {
+  // One id for every attempt of this request, so whatever is recorded names the order the answer names.
+  const orderId = randomUUID();
+  let reserved: PricedOrder | null = null;
+  for (let attempt = 1; !reserved; attempt++) {
     if (attempt > MAX_ATTEMPTS) return answerRefusal({ status: 409, body: { message: CART_CHANGED } });
-    let candidate: OrderPlan;
+    let candidate: PricedOrder;
     try {
-      candidate = await planOrder(ctx, input, options.userId, attempt > 1);
+      candidate = await prepareOrder(ctx, request, { orderId, userId: options.userId, subscribe: plan !== null }, attempt > 1);
     } catch (error) {
       if (error instanceof Refusal) return answerRefusal(error.answer);
       throw error;
     }
     const outcome = await reserveOrder(pool, { claim, ...candidate });
-    if (outcome === 'reserved') plan = candidate;
+    if (outcome === 'reserved') reserved = candidate;
     else if (outcome === 'key-taken') {
       const stored = await awaitStoredAnswer(pool, claim.scope, claim.key, claim.requestHash, IDEMPOTENCY_MESSAGES);
       if (stored.kind === 'replay') return replay(stored.answer, true);
-    } else if (outcome === 'promo-spent') return answerRefusal({ status: 422, body: { message: CHECKOUT_MESSAGES.promoInvalid, promoCode: input.orderData.promoCode } });
+    } else if (outcome === 'promo-spent') return answerRefusal({ status: 422, body: { message: CHECKOUT_MESSAGES.promoInvalid, promoCode: request.promoCode } });
     // Otherwise stock or a price changed since the price list was read (or the key was given back):
     // plan again from a fresh read, which names any refusal.
   }
 
+  const { customer } = request;
   const charge = await chargeOnce(gateway, {
-    amount: plan.order.total,
-    invoiceNumber: orderInvoiceNumber(plan.order.id),
-    description: `${STORE_CODE} order ${plan.order.id.slice(0, 8)}`,
-    email: input.email,
-    billTo: { firstName: input.firstName, lastName: input.lastName, address: input.address, city: input.city, state: input.state, zip: input.zip },
-    opaqueData: { dataDescriptor: input.dataDescriptor, dataValue: input.dataValue },
+    amount: reserved.order.total,
+    invoiceNumber: invoiceNumber(orderId, plan),
+    description: plan ? `${STORE_CODE} subscription ${plan.subscriptionId.slice(0, 8)}` : `${STORE_CODE} order ${orderId.slice(0, 8)}`,
+    email: customer.email,
+    billTo: { firstName: customer.firstName, lastName: customer.lastName, address: customer.address, city: customer.city, state: customer.state, zip: customer.zip },
+    opaqueData: request.opaqueData,
+    ...(plan ? { createProfile: true, customerId: plan.customerId } : {}),
   });
-  const answer = answerFor(ctx, plan.order.id, charge);
-  await recordOutcome(ctx, claim.key, plan, charge, answer);
+  const answer = answerFor(ctx, orderId, plan, charge);
+  await recordOutcome(ctx, claim, reserved, plan, charge, answer);
   return replay(answer, false);
+}
+
+/** A plan's charges are invoiced per billing period (SUB-…), the first one included; an order's by its id. */
+const invoiceNumber = (orderId: string, plan: NewPlan | null) => (plan ? subscriptionInvoiceNumber(plan.subscriptionId, plan.billingPeriod) : orderInvoiceNumber(orderId));
+
+/** What pricing needs to know besides the cart. */
+interface PricingContext {
+  orderId: string;
+  userId: string | null;
+  /** Subscribe & Save pricing: 15% off, free shipping. */
+  subscribe: boolean;
 }
 
 /**
@@ -121,17 +200,16 @@ export async function placeOrder(ctx: AppContext, input: CheckoutNonceInput, opt
  * fresh read before anything is refused (the cache may be a few seconds behind); stock is only
  * judged on a fresh read, since the reservation guard decides sales.
  */
-async function planOrder(ctx: AppContext, input: CheckoutNonceInput, userId: string | null, fresh: boolean): Promise<OrderPlan> {
-  const { orderData } = input;
-  const { productIds, quantities } = stockByProduct(orderData.items);
+async function prepareOrder(ctx: AppContext, request: OrderRequest, c: PricingContext, fresh: boolean): Promise<PricedOrder> {
+  const { productIds, quantities } = stockByProduct(request.items);
 
   const products = await priceList(ctx).get(productIds, { fresh });
   try {
     if (fresh) refuseShortStock(productIds, quantities, products);
-    const { items, lines } = priceLines(orderData.items, productIds, products);
-    return await priceOrder(ctx, input, userId, { items, lines, products, productIds, quantities });
+    const { items, lines } = priceLines(request.items, productIds, products);
+    return await priceOrder(ctx, request, c, { items, lines, products, productIds, quantities });
   } catch (error) {
-    if (error instanceof Refusal && !fresh) return planOrder(ctx, input, userId, true);
+    if (error instanceof Refusal && !fresh) return prepareOrder(ctx, request, c, true);
     throw error;
   }
 }
@@ -154,7 +232,7 @@ function refuseShortStock(productIds: number[], quantities: number[], products: 
 }
 
 /** Every line priced from the catalogue; a line whose price the browser showed differently is refused. */
-function priceLines(cart: CheckoutNonceInput['orderData']['items'], productIds: number[], products: Map<number, PricedProduct>) {
+function priceLines(cart: OrderItemInput[], productIds: number[], products: Map<number, PricedProduct>) {
   const unavailable = productIds.filter((id) => products.get(id)?.status !== 'active');
   if (unavailable.length) refuse(409, NO_LONGER_AVAILABLE, { productIds: unavailable });
   const items: LineItem[] = [];
@@ -193,45 +271,46 @@ interface PricedLines {
 }
 
 /** Applies the promo code, refuses totals that differ from the browser's, and builds the order. */
-async function priceOrder(ctx: AppContext, input: CheckoutNonceInput, userId: string | null, p: PricedLines): Promise<OrderPlan> {
-  const { orderData } = input;
+async function priceOrder(ctx: AppContext, request: OrderRequest, c: PricingContext, p: PricedLines): Promise<PricedOrder> {
   let promo: PricingPromo | null = null;
   let singleUsePromoId: number | null = null;
-  if (orderData.promoCode) {
-    const row = await findPromo(ctx.db.$client, orderData.promoCode);
+  if (request.promoCode) {
+    const row = await findPromo(ctx.db.$client, request.promoCode);
     const usable = row && row.isActive && !(row.singleUse && row.redeemed) && (row.discountType === 'percentage' || row.discountType === 'fixed');
-    if (!usable) refuse(422, CHECKOUT_MESSAGES.promoInvalid, { promoCode: orderData.promoCode });
+    if (!usable) refuse(422, CHECKOUT_MESSAGES.promoInvalid, { promoCode: request.promoCode });
     promo = { discountType: row!.discountType as PricingPromo['discountType'], discountValue: row!.discountValue };
     if (row!.singleUse) singleUsePromoId = row!.id;
   }
 
-  const pricing = priceCart(p.lines, { promo, subscribe: false });
+  const pricing = priceCart(p.lines, { promo, subscribe: c.subscribe });
   const expected = toPayloadStrings(pricing);
-  const shown = { subtotal: orderData.subtotal, shipping: orderData.shipping, tax: orderData.tax, total: orderData.total };
-  const differs = (Object.keys(shown) as Array<keyof typeof shown>).some((k) => toCents(shown[k]) !== toCents(expected[k])) || toCents(input.amount) !== pricing.total;
+  const shown = request.summary;
+  const summaryDiffers = shown !== null && (Object.keys(shown) as Array<keyof typeof shown>).some((k) => toCents(shown[k]) !== toCents(expected[k]));
+  const differs = summaryDiffers || toCents(request.amount) !== pricing.total;
   if (differs) {
     refuse(
       409,
-      `Your order total has changed to ${formatCents(pricing.total)} (the checkout showed ${formatCents(toCents(input.amount))}). Please review your order and try again.`,
+      `Your order total has changed to ${formatCents(pricing.total)} (the checkout showed ${formatCents(toCents(request.amount))}). Please review your order and try again.`,
       { expected },
     );
   }
 
+  const { customer } = request;
   const order: PendingOrder = {
-    id: randomUUID(),
+    id: c.orderId,
     storeCode: STORE_CODE,
-    userId,
-    customerEmail: input.email.toLowerCase(),
-    customerName: `${input.firstName} ${input.lastName}`,
-    shippingAddress: orderData.shippingAddress,
-    billingAddress: orderData.billingAddress,
+    userId: c.userId,
+    customerEmail: customer.email.toLowerCase(),
+    customerName: `${customer.firstName} ${customer.lastName}`,
+    shippingAddress: request.shippingAddress,
+    billingAddress: request.billingAddress,
     items: p.items,
     subtotal: pricing.subtotal,
     discount: pricing.discount,
     shipping: pricing.shipping,
     tax: pricing.tax,
     total: pricing.total,
-    promoCode: promo ? orderData.promoCode : null,
+    promoCode: promo ? request.promoCode : null,
   };
   const stock = p.productIds.map((id, i) => {
     const product = p.products.get(id)!;
@@ -255,11 +334,14 @@ async function chargeOnce(gateway: PaymentGateway, request: OpaqueChargeRequest)
   return first;
 }
 
-function answerFor(ctx: AppContext, orderId: string, charge: ChargeResult): StoredAnswer {
+function answerFor(ctx: AppContext, orderId: string, plan: NewPlan | null, charge: ChargeResult): StoredAnswer {
   switch (charge.outcome) {
     case 'approved':
-    case 'held':
-      return { status: 200, body: { orderId } };
+    case 'held': {
+      if (!plan) return { status: 200, body: { orderId } };
+      const body: SubscribeNonceResponse = { subscriptionId: plan.subscriptionId, orderId, nextBillingDate: plan.nextBillingDate.toISOString() };
+      return { status: 200, body };
+    }
     case 'unknown':
       return { status: 502, body: { message: GATEWAY_MESSAGES.unknown, responseMessage: GATEWAY_MESSAGES.unknown, orderId } };
     default:
@@ -273,13 +355,19 @@ function answerFor(ctx: AppContext, orderId: string, charge: ChargeResult): Stor
 
 const PAYMENT_STATUS = { approved: 'approved', held: 'pending', unknown: 'pending', declined: 'declined', error: 'error' } as const;
 
-async function recordOutcome(ctx: AppContext, key: string, plan: OrderPlan, charge: ChargeResult, answer: StoredAnswer): Promise<void> {
-  const orderId = plan.order.id;
+async function recordOutcome(ctx: AppContext, claim: { scope: string; key: string }, reserved: PricedOrder, plan: NewPlan | null, charge: ChargeResult, answer: StoredAnswer): Promise<void> {
+  const { order } = reserved;
+  const orderId = order.id;
+  // Only an accepted charge starts the plan; any other payment row belongs to the order alone.
+  const accepted = charge.outcome === 'approved' || charge.outcome === 'held';
+  const planned = accepted ? plan : null;
   const payment: PaymentRecord = {
     orderId,
+    subscriptionId: planned?.subscriptionId ?? null,
+    billingPeriod: planned?.billingPeriod ?? null,
     transactionId: charge.transactionId,
-    invoiceNumber: orderInvoiceNumber(orderId),
-    amount: plan.order.total,
+    invoiceNumber: invoiceNumber(orderId, plan),
+    amount: order.total,
     status: PAYMENT_STATUS[charge.outcome],
     responseCode: charge.responseCode ?? charge.errorCode,
     responseMessage: charge.message,
@@ -287,16 +375,35 @@ async function recordOutcome(ctx: AppContext, key: string, plan: OrderPlan, char
     lastFour: charge.lastFour,
     environment: charge.environment,
   };
-  const idem = { scope: CHECKOUT_SCOPE, key, ...answer };
+  const idem = { scope: claim.scope, key: claim.key, ...answer };
   const pool = ctx.db.$client;
   // Each outcome is one statement (one atomic commit, one round trip).
   const write = () => {
-    if (charge.outcome === 'approved' || charge.outcome === 'held') {
-      return recordAcceptedPayment(pool, payment, charge.outcome === 'approved' ? 'processing' : 'pending', { topic: OUTBOX_TOPICS.orderPlaced, payload: { orderId } }, idem);
+    if (accepted) {
+      const outbox: OutboxRecord[] = [{ topic: OUTBOX_TOPICS.orderPlaced, payload: { orderId } }];
+      if (planned) outbox.push({ topic: OUTBOX_TOPICS.subscriptionCreated, payload: { subscriptionId: planned.subscriptionId } });
+      // A plan whose card the gateway did not store is still made (the card was charged, the first box
+      // ships) without a profile: the renewals worker pauses it and tells the customer.
+      const subscription = planned && {
+        id: planned.subscriptionId,
+        userId: planned.userId,
+        customerProfileId: charge.profile?.customerProfileId ?? null,
+        paymentProfileId: charge.profile?.paymentProfileId ?? null,
+        customerEmail: order.customerEmail,
+        customerName: order.customerName,
+        items: order.items,
+        interval: planned.interval,
+        intervalCount: planned.intervalCount,
+        amount: order.total,
+        discountPercent: planned.discountPercent,
+        nextBillingDate: planned.nextBillingDate,
+        shippingAddress: order.shippingAddress,
+      };
+      return recordAcceptedPayment(pool, payment, charge.outcome === 'approved' ? 'processing' : 'pending', outbox, idem, subscription);
     }
     // Unknown: money may have been taken, so the order and its stock stay for staff to reconcile.
-    if (charge.outcome === 'unknown') return recordAcceptedPayment(pool, payment, 'pending', null, idem);
-    return recordFailedPayment(pool, payment, plan.stock.map((l) => l.productId), plan.stock.map((l) => l.quantity), idem);
+    if (charge.outcome === 'unknown') return recordAcceptedPayment(pool, payment, 'pending', [], idem);
+    return recordFailedPayment(pool, payment, reserved.stock.map((l) => l.productId), reserved.stock.map((l) => l.quantity), idem);
   };
   // After a charge, recording it must not be lost to a passing database hiccup.
   for (let attempt = 1; ; attempt++) {
@@ -305,7 +412,7 @@ async function recordOutcome(ctx: AppContext, key: string, plan: OrderPlan, char
       return;
     } catch (error) {
       if (attempt >= 3) {
-        ctx.log.error({ err: error, orderId, transactionId: charge.transactionId, outcome: charge.outcome }, 'could not record a payment outcome: reconcile this order by hand');
+        ctx.log.error({ err: error, orderId, subscriptionId: planned?.subscriptionId, transactionId: charge.transactionId, outcome: charge.outcome }, 'could not record a payment outcome: reconcile this order by hand');
         throw error;
       }
       await new Promise((resolve) => setTimeout(resolve, 100 * attempt));

@@ -1,12 +1,21 @@
-import { Router, type RequestHandler } from 'express';
-import { CHECKOUT_MESSAGES, checkoutNonceRequestSchema } from '@nh/shared/contracts/checkout';
+import { Router, type RequestHandler, type Response } from 'express';
+import { CHECKOUT_MESSAGES, checkoutNonceRequestSchema, subscribeNonceRequestSchema } from '@nh/shared/contracts/checkout';
+import { SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
 import { SANDBOX_ACCEPT_SCRIPT, type AcceptSecureData } from '@nh/shared/server/payments/index';
 import type { AppContext } from '../../context';
 import { HttpError, notFound } from '../../lib/errors';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey, requestHash } from '../../lib/idempotency';
 import { parseInput } from '../../lib/validation';
-import { IDEMPOTENCY_MESSAGES, placeOrder } from '../orders/service';
+import { signedInUser } from '../auth';
+import { checkoutOrder, IDEMPOTENCY_MESSAGES, placeOrder, type CheckoutAnswer } from '../orders/service';
+import { requireSignedIn } from '../subscriptions/signed-in';
+import { subscribe } from '../subscriptions/subscribe';
 import { paymentsFor } from './provider';
+
+function send(res: Response, answer: CheckoutAnswer): void {
+  if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
+  res.status(answer.status).json(answer.body);
+}
 
 export function paymentRoutes(ctx: AppContext): Router {
   const router = Router();
@@ -16,12 +25,19 @@ export function paymentRoutes(ctx: AppContext): Router {
     res.json(paymentsFor(ctx).status);
   });
 
-  router.post('/payments/checkout-nonce', paymentFailureLimit(ctx), async (req, res) => {
+  const failureLimit = paymentFailureLimit(ctx);
+
+  router.post('/payments/checkout-nonce', failureLimit, async (req, res) => {
     const idempotencyKey = readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], IDEMPOTENCY_MESSAGES);
     const input = parseInput(checkoutNonceRequestSchema, req.body);
-    const answer = await placeOrder(ctx, input, { idempotencyKey, requestHash: requestHash(req.body), userId: req.session.userId ?? null });
-    if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
-    res.status(answer.status).json(answer.body);
+    send(res, await placeOrder(ctx, checkoutOrder(input), { idempotencyKey, requestHash: requestHash(req.body), userId: req.session.userId ?? null }));
+  });
+
+  // Subscribing needs an account (spec §5 "Subscribing"): signed out is refused before anything else.
+  router.post('/payments/subscribe-nonce', requireSignedIn(ctx, SUBSCRIPTION_MESSAGES.loginRequired), failureLimit, async (req, res) => {
+    const idempotencyKey = readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], IDEMPOTENCY_MESSAGES);
+    const input = parseInput(subscribeNonceRequestSchema, req.body);
+    send(res, await subscribe(ctx, input, signedInUser(res), { idempotencyKey, requestHash: requestHash(req.body) }));
   });
 
   // The local sandbox's Accept.js-compatible script and tokeniser (only while the sandbox is in use).
