@@ -3,7 +3,6 @@
  * POST /api/payments/subscribe-nonce (its request schema lives with checkout), GET /api/subscriptions,
  * POST /api/subscriptions/{id}/cancel. One place for the plan's rules and the messages both sides show.
  */
-import { addMonths } from 'date-fns';
 import { z } from 'zod';
 import { SUBSCRIBE_AND_SAVE_PERCENT } from '../constants';
 import { CHECKOUT_MESSAGES } from './checkout';
@@ -21,11 +20,18 @@ export const INTERVAL_MONTHS: Record<SubscriptionInterval, number> = { monthly: 
 export const SUBSCRIPTION_DISCOUNT_PERCENT = SUBSCRIBE_AND_SAVE_PERCENT;
 
 /**
- * The billing date after `from`: one interval later, same day of the month (date-fns clamps the 31st
- * to the month's last day). The checkout shows "one month from today"; the API stores the same date.
+ * The billing date after `from`: one interval later, same time of day and same day of the month in
+ * UTC, clamped to the month's last day (Jan 31 → Feb 28/29). UTC so the API, the workers and every
+ * billing period agree whatever time zone a process runs in.
  */
 export function nextBillingDate(from: Date, interval: SubscriptionInterval = 'monthly', intervalCount = 1): Date {
-  return addMonths(from, INTERVAL_MONTHS[interval] * intervalCount);
+  const months = INTERVAL_MONTHS[interval] * intervalCount;
+  const next = new Date(from.getTime());
+  next.setUTCDate(1);
+  next.setUTCMonth(next.getUTCMonth() + months);
+  const daysInMonth = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
+  next.setUTCDate(Math.min(from.getUTCDate(), daysInMonth));
+  return next;
 }
 
 /**
