@@ -1,0 +1,127 @@
+/**
+ * Subscribe & Save in Chromium against the real API and the local payment sandbox: a fresh shopper
+ * registers on the built-in sign-in page, subscribes at checkout, finds the plan on My Subscriptions
+ * and cancels it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORAGE_KEYS, type CartItem } from '@nh/shared';
+import { SUBSCRIPTION_DISCOUNT_PERCENT, SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
+import { startE2eApp, type E2eApp } from './support/app';
+import { poll, seedLocalStorage, seriousAxeViolations, toast, visible } from './support/page-helpers';
+
+let app: E2eApp;
+let product: { id: number; name: string; slug: string };
+
+beforeAll(async () => {
+  app = await startE2eApp();
+  const name = `E2E Subscription Cleaner ${randomUUID().slice(0, 6)}`;
+  const slug = name.toLowerCase().replace(/\s+/g, '-');
+  const { rows } = await app.api.ctx.db.$client.query<{ id: number }>(
+    `insert into products (name, slug, price, inventory, status) values ($1, $2, '20.00', 100, 'active') returning id`,
+    [name, slug],
+  );
+  product = { id: rows[0]!.id, name, slug };
+});
+afterAll(() => app?.close());
+
+async function newPageWithCart(): Promise<Page> {
+  const page = await app.newPage();
+  const cart: CartItem[] = [{ productId: product.id, variantSku: null, name: product.name, price: 2000, quantity: 2, slug: product.slug }];
+  await seedLocalStorage(page, {
+    [STORAGE_KEYS.cart]: JSON.stringify(cart),
+    // The newsletter popup opens after a few seconds and would cover the page on a slow machine.
+    [STORAGE_KEYS.emailPopupDismissed]: 'dismissed',
+  });
+  return page;
+}
+
+/** Creates an account on the API's own sign-in page; the page signs the shopper in and goes home. */
+async function register(page: Page, email: string) {
+  await page.locator('#register-first').fill('Rachel');
+  await page.locator('#register-last').fill('Carson');
+  await page.locator('#register-email').fill(email);
+  await page.locator('#register-password').fill('silent-spring-1962');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await page.waitForURL((url) => url.pathname === '/', { timeout: 20_000 });
+}
+
+async function fillCheckout(page: Page, email: string) {
+  await page.getByLabel('First Name').fill('Rachel');
+  await page.getByLabel('Last Name').fill('Carson');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Address').fill('11701 Berwick Rd');
+  await page.getByLabel('City').fill('Silver Spring');
+  await page.getByLabel('State').fill('MD');
+  await page.getByLabel('ZIP Code').fill('20904');
+  await page.getByLabel('Card Number').fill('4111 1111 1111 1111');
+  await page.getByLabel('Expiration Date').fill('12/30');
+  await page.getByLabel('CVV').fill('123');
+}
+
+const region = (page: Page, name: string) => page.getByRole('region', { name });
+
+describe('Subscribe & Save in the browser (local sandbox)', () => {
+  it('asks a signed-out shopper to log in', async () => {
+    const page = await app.newPage();
+    await page.goto('/subscriptions');
+    await page.getByRole('heading', { name: SUBSCRIPTION_MESSAGES.loginRequiredTitle, level: 1 }).waitFor();
+    expect(await page.getByRole('link', { name: 'Log In', exact: true }).getAttribute('href')).toBe('/api/login');
+  });
+
+  it('registers, subscribes at checkout, lists the plan under Active, and cancels it into Past', async () => {
+    const email = `e2e-sub-${randomUUID().slice(0, 8)}@example.com`;
+    const page = await newPageWithCart();
+
+    await page.goto('/subscriptions');
+    await page.getByRole('heading', { name: 'Login Required', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Log In', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/api/login');
+    await register(page, email);
+
+    await page.goto('/checkout');
+    await page.getByRole('heading', { name: 'Checkout' }).waitFor();
+    await fillCheckout(page, email);
+    await page.getByLabel(/^Subscribe & Save/).check();
+    await page.getByRole('button', { name: 'Start Subscription' }).click();
+    await page.waitForURL((url) => url.pathname === '/', { timeout: 30_000 });
+    await visible(page, SUBSCRIPTION_MESSAGES.created);
+    expect(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.cart)).toBe('[]');
+
+    const { rows } = await app.api.ctx.db.$client.query<{ id: string; status: string; next_billing_date: Date }>(
+      `select s.id, s.status, s.next_billing_date from subscriptions s join users u on u.id = s.user_id where u.email = $1`,
+      [email],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.status).toBe('active');
+    // The toast shows the server's next billing date, in the shopper's calendar.
+    const nextDelivery = await page.evaluate(
+      (iso) => new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric' }).format(new Date(iso)),
+      rows[0]!.next_billing_date.toISOString(),
+    );
+    await visible(page, `Your next delivery is scheduled for ${nextDelivery}.`);
+
+    await page.goto('/subscriptions');
+    const active = region(page, 'Active Subscriptions');
+    await active.getByText(product.name, { exact: true }).waitFor();
+    expect(await active.getByText('Qty 2 × $20.00 each').isVisible()).toBe(true);
+    expect(await active.getByText(`${SUBSCRIPTION_DISCOUNT_PERCENT}% off`).isVisible()).toBe(true);
+    expect(await active.getByText(nextDelivery, { exact: true }).isVisible()).toBe(true);
+    expect(await region(page, 'Past Subscriptions').count()).toBe(0);
+    expect(await seriousAxeViolations(page, ['wcag2a', 'wcag2aa'])).toEqual([]);
+
+    await active.getByRole('button', { name: /^Cancel Subscription/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel this subscription?' });
+    await dialog.getByRole('button', { name: 'Confirm Cancellation' }).click();
+    await toast(page, SUBSCRIPTION_MESSAGES.cancelled);
+
+    const past = region(page, 'Past Subscriptions');
+    await past.getByText(product.name, { exact: true }).waitFor();
+    expect(await past.getByText('Cancelled', { exact: true }).isVisible()).toBe(true);
+    expect(await active.getByText('You have no active subscriptions.').isVisible()).toBe(true);
+    await poll(async () => (await app.api.ctx.db.$client.query<{ status: string }>(`select status from subscriptions where id = $1`, [rows[0]!.id])).rows[0]!.status).not.toBe(
+      'active',
+    );
+  });
+});
