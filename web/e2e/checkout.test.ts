@@ -2,53 +2,30 @@
  * A full checkout in Chromium through the local payment sandbox: the SPA loads the sandbox's
  * Accept.js-compatible script from the API, tokenises the card, and places the order.
  */
-import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORAGE_KEYS, type CartItem } from '@nh/shared';
+import { STORAGE_KEYS } from '@nh/shared';
 import { startE2eApp, type E2eApp } from './support/app';
-import { seedLocalStorage } from './support/page-helpers';
+import { createE2eProduct, fillCheckoutForm, newPageWithCart, type E2eProduct } from './support/shop';
 
 let app: E2eApp;
-let product: { id: number; name: string; slug: string };
+let product: E2eProduct;
 
 beforeAll(async () => {
   app = await startE2eApp();
-  const name = `E2E Cleaner ${randomUUID().slice(0, 6)}`;
-  const slug = name.toLowerCase().replace(/\s+/g, '-');
-  const { rows } = await app.api.ctx.db.$client.query<{ id: number }>(
-    `insert into products (name, slug, price, inventory, status) values ($1, $2, '20.00', 100, 'active') returning id`,
-    [name, slug],
-  );
-  product = { id: rows[0]!.id, name, slug };
+  product = await createE2eProduct(app, 'E2E Cleaner');
 });
 afterAll(() => app?.close());
 
 async function openCheckoutWithCart(quantity = 2): Promise<Page> {
-  const page = await app.newPage();
-  const cart: CartItem[] = [{ productId: product.id, variantSku: null, name: product.name, price: 2000, quantity, slug: product.slug }];
-  await seedLocalStorage(page, {
-    [STORAGE_KEYS.cart]: JSON.stringify(cart),
-    // The newsletter popup opens after a few seconds and would cover the form on a slow machine.
-    [STORAGE_KEYS.emailPopupDismissed]: 'dismissed',
-  });
+  const page = await newPageWithCart(app, product, quantity);
   await page.goto('/checkout');
   await page.getByRole('heading', { name: 'Checkout' }).waitFor();
   return page;
 }
 
-async function fillForm(page: Page, zip = '12345') {
-  await page.getByLabel('First Name').fill('Grace');
-  await page.getByLabel('Last Name').fill('Hopper');
-  await page.getByLabel('Email').fill('grace@example.com');
-  await page.getByLabel('Address').fill('1 Navy Way');
-  await page.getByLabel('City').fill('Arlington');
-  await page.getByLabel('State').fill('VA');
-  await page.getByLabel('ZIP Code').fill(zip);
-  await page.getByLabel('Card Number').fill('4111 1111 1111 1111');
-  await page.getByLabel('Expiration Date').fill('12/30');
-  await page.getByLabel('CVV').fill('123');
-}
+const fillForm = (page: Page, zip = '12345') =>
+  fillCheckoutForm(page, { firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com', address: '1 Navy Way', city: 'Arlington', state: 'VA', zip });
 
 const toastText = (page: Page) => page.locator('[data-state="open"]').filter({ hasText: /./ }).last();
 

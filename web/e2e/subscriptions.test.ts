@@ -6,36 +6,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORAGE_KEYS, type CartItem } from '@nh/shared';
+import { STORAGE_KEYS } from '@nh/shared';
 import { SUBSCRIPTION_DISCOUNT_PERCENT, SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
 import { startE2eApp, type E2eApp } from './support/app';
-import { poll, seedLocalStorage, seriousAxeViolations, toast, visible } from './support/page-helpers';
+import { poll, seriousAxeViolations, toast, visible } from './support/page-helpers';
+import { createE2eProduct, fillCheckoutForm, newPageWithCart, type E2eProduct } from './support/shop';
 
 let app: E2eApp;
-let product: { id: number; name: string; slug: string };
+let product: E2eProduct;
 
 beforeAll(async () => {
   app = await startE2eApp();
-  const name = `E2E Subscription Cleaner ${randomUUID().slice(0, 6)}`;
-  const slug = name.toLowerCase().replace(/\s+/g, '-');
-  const { rows } = await app.api.ctx.db.$client.query<{ id: number }>(
-    `insert into products (name, slug, price, inventory, status) values ($1, $2, '20.00', 100, 'active') returning id`,
-    [name, slug],
-  );
-  product = { id: rows[0]!.id, name, slug };
+  product = await createE2eProduct(app, 'E2E Subscription Cleaner');
 });
 afterAll(() => app?.close());
-
-async function newPageWithCart(): Promise<Page> {
-  const page = await app.newPage();
-  const cart: CartItem[] = [{ productId: product.id, variantSku: null, name: product.name, price: 2000, quantity: 2, slug: product.slug }];
-  await seedLocalStorage(page, {
-    [STORAGE_KEYS.cart]: JSON.stringify(cart),
-    // The newsletter popup opens after a few seconds and would cover the page on a slow machine.
-    [STORAGE_KEYS.emailPopupDismissed]: 'dismissed',
-  });
-  return page;
-}
 
 /** Creates an account on the API's own sign-in page; the page signs the shopper in and goes home. */
 async function register(page: Page, email: string) {
@@ -47,18 +31,8 @@ async function register(page: Page, email: string) {
   await page.waitForURL((url) => url.pathname === '/', { timeout: 20_000 });
 }
 
-async function fillCheckout(page: Page, email: string) {
-  await page.getByLabel('First Name').fill('Rachel');
-  await page.getByLabel('Last Name').fill('Carson');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Address').fill('11701 Berwick Rd');
-  await page.getByLabel('City').fill('Silver Spring');
-  await page.getByLabel('State').fill('MD');
-  await page.getByLabel('ZIP Code').fill('20904');
-  await page.getByLabel('Card Number').fill('4111 1111 1111 1111');
-  await page.getByLabel('Expiration Date').fill('12/30');
-  await page.getByLabel('CVV').fill('123');
-}
+const fillCheckout = (page: Page, email: string) =>
+  fillCheckoutForm(page, { firstName: 'Rachel', lastName: 'Carson', email, address: '11701 Berwick Rd', city: 'Silver Spring', state: 'MD', zip: '20904' });
 
 const region = (page: Page, name: string) => page.getByRole('region', { name });
 
@@ -72,7 +46,7 @@ describe('Subscribe & Save in the browser (local sandbox)', () => {
 
   it('registers, subscribes at checkout, lists the plan under Active, and cancels it into Past', async () => {
     const email = `e2e-sub-${randomUUID().slice(0, 8)}@example.com`;
-    const page = await newPageWithCart();
+    const page = await newPageWithCart(app, product, 2);
 
     await page.goto('/subscriptions');
     await page.getByRole('heading', { name: 'Login Required', level: 1 }).waitFor();

@@ -1,0 +1,59 @@
+/** Shop fixtures shared by the browser tests: a product of their own, a page with a cart, the checkout form. */
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { STORAGE_KEYS, type CartItem } from '@nh/shared';
+import type { E2eApp } from './app';
+import { seedLocalStorage } from './page-helpers';
+
+export interface E2eProduct {
+  id: number;
+  name: string;
+  slug: string;
+}
+
+/** An active $20.00 product with 100 in stock, named `${label} xxxxxx` so test files never share one. */
+export async function createE2eProduct(app: E2eApp, label: string): Promise<E2eProduct> {
+  const name = `${label} ${randomUUID().slice(0, 6)}`;
+  const slug = name.toLowerCase().replace(/\s+/g, '-');
+  const { rows } = await app.api.ctx.db.$client.query<{ id: number }>(
+    `insert into products (name, slug, price, inventory, status) values ($1, $2, '20.00', 100, 'active') returning id`,
+    [name, slug],
+  );
+  return { id: rows[0]!.id, name, slug };
+}
+
+/** A new page whose cart holds `quantity` of `product` from its first document on. */
+export async function newPageWithCart(app: E2eApp, product: E2eProduct, quantity: number): Promise<Page> {
+  const page = await app.newPage();
+  const cart: CartItem[] = [{ productId: product.id, variantSku: null, name: product.name, price: 2000, quantity, slug: product.slug }];
+  await seedLocalStorage(page, {
+    [STORAGE_KEYS.cart]: JSON.stringify(cart),
+    // The newsletter popup opens after a few seconds and would cover the page on a slow machine.
+    [STORAGE_KEYS.emailPopupDismissed]: 'dismissed',
+  });
+  return page;
+}
+
+export interface CheckoutCustomer {
+  firstName: string;
+  lastName: string;
+  email: string;
+  address: string;
+  city: string;
+  state: string;
+  zip: string;
+}
+
+/** Fills every checkout field, paying with the sandbox's Visa test card. */
+export async function fillCheckoutForm(page: Page, customer: CheckoutCustomer): Promise<void> {
+  await page.getByLabel('First Name').fill(customer.firstName);
+  await page.getByLabel('Last Name').fill(customer.lastName);
+  await page.getByLabel('Email').fill(customer.email);
+  await page.getByLabel('Address').fill(customer.address);
+  await page.getByLabel('City').fill(customer.city);
+  await page.getByLabel('State').fill(customer.state);
+  await page.getByLabel('ZIP Code').fill(customer.zip);
+  await page.getByLabel('Card Number').fill('4111 1111 1111 1111');
+  await page.getByLabel('Expiration Date').fill('12/30');
+  await page.getByLabel('CVV').fill('123');
+}
