@@ -311,7 +311,8 @@ describe('renewal charging', () => {
     const [mail] = await waitFor(() => (smtp.to('renew-paused@example.com').length ? smtp.to('renew-paused@example.com') : null), 10_000, 'paused email');
     expect(mail!.decoded).toContain(`Subject: Payment failed: your ${SHOP.name} Subscribe & Save plan is paused`);
     expect(mail!.decoded).toContain('Reason: This transaction has been declined.');
-    expect(mail!.decoded).toContain(`contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone}`);
+    expect(mail!.decoded).toContain(`Contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone}`);
+    expect(mail!.decoded).toContain('start a new Subscribe & Save plan at checkout');
     expect(mail!.decoded).toContain(`1 x ${product.name} @ $20.00`);
     expect(mail!.decoded).toContain('text/html');
     const log = await waitFor(

@@ -185,7 +185,8 @@ export function subscriptionPausedEmail(plan: SubscriptionEmailPlan & { dueDate:
     '',
     ...planItemsText(plan.items),
     '',
-    `What to do: contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone} (${SHOP.supportHours}) to update your card and restart your plan.`,
+    'What to do: to keep your deliveries coming, start a new Subscribe & Save plan at checkout with a card that works, and cancel this one from My Subscriptions in your account.',
+    `Questions? Contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone} (${SHOP.supportHours}).`,
     '',
     signatureText(),
   ].join('\n');
@@ -196,7 +197,8 @@ export function subscriptionPausedEmail(plan: SubscriptionEmailPlan & { dueDate:
 <p><strong>Reason:</strong> ${escapeHtml(plan.reason)}</p>
 <p>No further deliveries will be sent or charged while it is paused. Your plan:</p>
 ${planItemsHtml(plan.items)}
-<p><strong>What to do:</strong> contact us at <a href="mailto:${escapeHtml(SHOP.supportEmail)}">${escapeHtml(SHOP.supportEmail)}</a> or ${escapeHtml(SHOP.supportPhone)} (${escapeHtml(SHOP.supportHours)}) to update your card and restart your plan.</p>`,
+<p><strong>What to do:</strong> to keep your deliveries coming, start a new Subscribe &amp; Save plan at checkout with a card that works, and cancel this one from My Subscriptions in your account.</p>
+<p>Questions? Contact us at <a href="mailto:${escapeHtml(SHOP.supportEmail)}">${escapeHtml(SHOP.supportEmail)}</a> or ${escapeHtml(SHOP.supportPhone)} (${escapeHtml(SHOP.supportHours)}).</p>`,
   );
   return { subject, text, html };
 }
