@@ -18,12 +18,12 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { OUTBOX_TOPICS, centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
-import { createDb, createRedis } from '@nh/shared/server';
+import { createDb, createRedis, recordAcceptedPayment } from '@nh/shared/server';
 import { LocalSandboxGateway } from '@nh/shared/server/payments/index';
 import { seedDemoCatalogue } from '@nh/shared/server/seed/seed';
 import { applyMigrations, ensureDatabase } from '../../migrations/src/database';
 import { REPO_ROOT } from '../src/config';
-import { recordAcceptedPayment, reserveOrder } from '../src/modules/orders/repository';
+import { reserveOrder } from '../src/modules/orders/repository';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);

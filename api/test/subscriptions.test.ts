@@ -11,7 +11,7 @@ import {
   type SubscribeNonceResponse,
   type SubscriptionView,
 } from '@nh/shared/contracts/subscriptions';
-import { subscriptionInvoiceNumber } from '@nh/shared/server/payments/index';
+import { orderInvoiceNumber } from '@nh/shared/server/payments/index';
 import { paymentsFor } from '../src/modules/payments/provider';
 import { profileCustomerId } from '../src/modules/subscriptions/subscribe';
 import { startAuthnetStub, type AuthnetStub } from './support/authnet-stub';
@@ -246,7 +246,8 @@ describe('POST /api/payments/subscribe-nonce', () => {
     // 2 × 12.50 = 25.00; 15% off 3.75 → 21.25; free shipping; tax 8% 1.70; total 22.95.
     const period = billingPeriodOf(before);
     expect(sandboxCharges().length).toBe(chargesBefore + 1);
-    expect(sandboxCharges().at(-1)).toMatchObject({ amount: 2295, invoiceNumber: subscriptionInvoiceNumber(subscriptionId, period), lastFour: '1111' });
+    // Invoiced by the order id like any order (the payment reconciliation finds a charge by its order).
+    expect(sandboxCharges().at(-1)).toMatchObject({ amount: 2295, invoiceNumber: orderInvoiceNumber(orderId), lastFour: '1111' });
     expect(await inventoryOf(product.id)).toBe(8);
 
     const [sub] = await q<Record<string, unknown>>('select *, amount::text as amount from subscriptions where id = $1', [subscriptionId]);
@@ -291,7 +292,7 @@ describe('POST /api/payments/subscribe-nonce', () => {
         status: 'approved',
         card_type: 'Visa',
         card_last_four: '1111',
-        invoice_number: subscriptionInvoiceNumber(subscriptionId, period),
+        invoice_number: orderInvoiceNumber(orderId),
       }),
     ]);
     expect(order!.payment_transaction_id).toBe(payments[0]!.authnet_transaction_id);
@@ -492,12 +493,12 @@ describe('POST /api/payments/subscribe-nonce through Authorize.Net (local stub)'
     const product = await makeProduct(5);
     const res = await subscribeAs(me, await subscribeBody([{ product, quantity: 1 }], { target: null }));
     expect(res.status).toBe(200);
-    const { subscriptionId } = subscribeNonceResponseSchema.parse(await res.json());
+    const { subscriptionId, orderId } = subscribeNonceResponseSchema.parse(await res.json());
     const sent = stub.requests.at(-1)!.body.transactionRequest as { profile?: unknown; customer?: { id?: string }; order?: { invoiceNumber?: string } };
     expect(sent.profile).toEqual({ createProfile: true });
     expect(sent.customer?.id).toBe(profileCustomerId(me.id, subscriptionId));
     expect(sent.customer!.id!.length).toBeLessThanOrEqual(20);
-    expect(sent.order?.invoiceNumber).toBe(subscriptionInvoiceNumber(subscriptionId, billingPeriodOf(new Date())));
+    expect(sent.order?.invoiceNumber).toBe(orderInvoiceNumber(orderId));
     expect(await q('select authnet_customer_profile_id, authnet_payment_profile_id from subscriptions where id = $1', [subscriptionId])).toEqual([
       { authnet_customer_profile_id: '900001', authnet_payment_profile_id: '800001' },
     ]);

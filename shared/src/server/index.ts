@@ -6,3 +6,4 @@ export * from './env';
 export * from './logger';
 export * from './redis';
 export * from './outbox';
+export * from './orders/outcome';

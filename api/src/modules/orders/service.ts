@@ -18,19 +18,18 @@
  *    back, gives back a single-use code, and still records the payment row (and no plan is made).
  *
  * What differs for a plan (`PlaceOrderOptions.plan`): subscriber pricing (no promo), an idempotency
- * scope of its own, the SUB-… invoice number of its first period, a stored card (CIM) asked of the
+ * scope of its own, the first billing period on the payment row, a stored card (CIM) asked of the
  * gateway, and the answer { subscriptionId, orderId, nextBillingDate }.
  */
 import { randomUUID } from 'node:crypto';
 import { centsToDecimal, formatCents, OUTBOX_TOPICS, priceCart, stockByProduct, STORE_CODE, toCents, toPayloadStrings, type Cents, type PricingPromo } from '@nh/shared';
 import { CHECKOUT_MESSAGES, type CheckoutAddress, type CheckoutNonceInput, type CustomerFields, type OrderItemInput } from '@nh/shared/contracts/checkout';
 import type { SubscribeNonceResponse, SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
-import type { LineItem } from '@nh/shared/server';
+import { recordAcceptedPayment, recordFailedPayment, type LineItem, type OutboxRecord, type PaymentRecord } from '@nh/shared/server';
 import {
   failedCharge,
   GATEWAY_MESSAGES,
   orderInvoiceNumber,
-  subscriptionInvoiceNumber,
   type ChargeResult,
   type OpaqueChargeRequest,
   type PaymentGateway,
@@ -40,7 +39,7 @@ import { serviceUnavailable } from '../../lib/errors';
 import { awaitStoredAnswer, storeAnswer, type StoredAnswer } from '../../lib/idempotency';
 import { priceList, type PricedProduct } from '../catalog';
 import { paymentsFor } from '../payments/provider';
-import { findPromo, recordAcceptedPayment, recordFailedPayment, reserveOrder, type OutboxRecord, type PaymentRecord, type PendingOrder, type StockLine } from './repository';
+import { findPromo, reserveOrder, type PendingOrder, type StockLine } from './repository';
 
 /** Idempotency scopes: a key names one checkout attempt or one subscribe attempt, never both. */
 export const CHECKOUT_SCOPE = 'checkout';
@@ -172,7 +171,7 @@ export async function placeOrder(ctx: AppContext, request: OrderRequest, options
   const { customer } = request;
   const charge = await chargeOnce(gateway, {
     amount: reserved.order.total,
-    invoiceNumber: invoiceNumber(orderId, plan),
+    invoiceNumber: orderInvoiceNumber(orderId),
     description: plan ? `${STORE_CODE} subscription ${plan.subscriptionId.slice(0, 8)}` : `${STORE_CODE} order ${orderId.slice(0, 8)}`,
     email: customer.email,
     billTo: { firstName: customer.firstName, lastName: customer.lastName, address: customer.address, city: customer.city, state: customer.state, zip: customer.zip },
@@ -183,9 +182,6 @@ export async function placeOrder(ctx: AppContext, request: OrderRequest, options
   await recordOutcome(ctx, claim, reserved, plan, charge, answer);
   return replay(answer, false);
 }
-
-/** A plan's charges are invoiced per billing period (SUB-…), the first one included; an order's by its id. */
-const invoiceNumber = (orderId: string, plan: NewPlan | null) => (plan ? subscriptionInvoiceNumber(plan.subscriptionId, plan.billingPeriod) : orderInvoiceNumber(orderId));
 
 /** What pricing needs to know besides the cart. */
 interface PricingContext {
@@ -366,7 +362,7 @@ async function recordOutcome(ctx: AppContext, claim: { scope: string; key: strin
     subscriptionId: planned?.subscriptionId ?? null,
     billingPeriod: planned?.billingPeriod ?? null,
     transactionId: charge.transactionId,
-    invoiceNumber: invoiceNumber(orderId, plan),
+    invoiceNumber: orderInvoiceNumber(orderId),
     amount: order.total,
     status: PAYMENT_STATUS[charge.outcome],
     responseCode: charge.responseCode ?? charge.errorCode,
@@ -401,7 +397,8 @@ async function recordOutcome(ctx: AppContext, claim: { scope: string; key: strin
       };
       return recordAcceptedPayment(pool, payment, charge.outcome === 'approved' ? 'processing' : 'pending', outbox, idem, subscription);
     }
-    // Unknown: money may have been taken, so the order and its stock stay for staff to reconcile.
+    // Unknown: money may have been taken, so the order and its stock stay pending until the workers'
+    // payment reconciliation (maintenance queue) asks the gateway what became of the charge.
     if (charge.outcome === 'unknown') return recordAcceptedPayment(pool, payment, 'pending', [], idem);
     return recordFailedPayment(pool, payment, reserved.stock.map((l) => l.productId), reserved.stock.map((l) => l.quantity), idem);
   };

@@ -1,0 +1,159 @@
+/**
+ * The statements that record a charge's outcome on an order, one statement (one atomic commit) each:
+ * used by the API's checkout write path (api/src/modules/orders) right after the charge, and by the
+ * workers' payment reconciliation (workers/src/maintenance/reconcile-payments.ts) for an order whose
+ * outcome was never known. Both act only while the order is still `pending`, so a retried statement,
+ * or a second writer, never doubles a payment row, an outbox row or a stock release.
+ */
+import type pg from 'pg';
+import { centsToDecimal, type Cents } from '../../money';
+import { outboxPayloads, type OutboxTopic } from '../../jobs';
+import type { SubscriptionInterval } from '../../contracts/subscriptions';
+import type { Address, LineItem } from '../db/schema';
+import { OUTBOX_CHANNEL } from '../outbox';
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+const dec = (cents: Cents) => centsToDecimal(cents);
+
+export interface PaymentRecord {
+  orderId: string;
+  /** The subscription the charge pays for, with the billing period (yyyy-MM-dd) it pays. */
+  subscriptionId: string | null;
+  billingPeriod: string | null;
+  transactionId: string | null;
+  invoiceNumber: string;
+  amount: Cents;
+  status: 'pending' | 'approved' | 'declined' | 'error';
+  responseCode: string | null;
+  responseMessage: string;
+  cardType: string | null;
+  lastFour: string | null;
+  environment: string;
+}
+
+export interface OutboxRecord {
+  topic: OutboxTopic;
+  payload: unknown;
+}
+
+/** The idempotency key's stored answer, written with the outcome (null: no key to answer, as for the reconciliation). */
+export interface IdempotencyAnswer {
+  scope: string;
+  key: string;
+  status: number;
+  body: unknown;
+}
+
+/** A Subscribe & Save plan started by an accepted first charge, written in the same statement. */
+export interface NewSubscription {
+  id: string;
+  userId: string;
+  customerProfileId: string | null;
+  paymentProfileId: string | null;
+  customerEmail: string;
+  customerName: string;
+  items: LineItem[];
+  interval: SubscriptionInterval;
+  intervalCount: number;
+  /** What each period charges. */
+  amount: Cents;
+  discountPercent: number;
+  nextBillingDate: Date;
+  shippingAddress: Address;
+}
+
+/** The row as JSON with the table's column names (read back with jsonb_populate_record). */
+const subscriptionRow = (s: NewSubscription) => ({
+  id: s.id,
+  user_id: s.userId,
+  authnet_customer_profile_id: s.customerProfileId,
+  authnet_payment_profile_id: s.paymentProfileId,
+  customer_email: s.customerEmail,
+  customer_name: s.customerName,
+  items: s.items,
+  interval: s.interval,
+  interval_count: s.intervalCount,
+  amount: dec(s.amount),
+  discount_percent: s.discountPercent,
+  next_billing_date: s.nextBillingDate.toISOString(),
+  status: 'active',
+  shipping_address: s.shippingAddress,
+});
+
+/** Inserted only when `ord` (the order's move out of pending) happened, so a retried statement never doubles anything. */
+const PAYMENT_INSERT = `insert into payment_transactions (order_id, authnet_transaction_id, invoice_number, amount, status, response_code, response_message, card_type, card_last_four, environment, subscription_id, billing_period)
+        select $1::uuid, $2::text, $3::varchar, $4::numeric, $5::payment_status, $6::text, $7::text, $8::text, $9::varchar, $10::text, $11::uuid, $12::text where exists (select 1 from ord)`;
+
+const paymentValues = (p: PaymentRecord) => [p.orderId, p.transactionId, p.invoiceNumber, dec(p.amount), p.status, p.responseCode, p.responseMessage, p.cardType, p.lastFour, p.environment, p.subscriptionId, p.billingPeriod];
+
+/** scope, key, status, body; all null when there is no key (`scope = null` matches no row). */
+const answerValues = (a: IdempotencyAnswer | null) => (a ? [a.scope, a.key, a.status, JSON.stringify(a.body)] : [null, null, null, null]);
+
+/**
+ * An accepted (or unknown) charge, as one statement and so one atomic commit: the payment row, the
+ * order's next status (processing; pending while held for review or unknown), the new subscription
+ * when the order starts one (the order and the payment row point at it), the outbox rows with their
+ * NOTIFY (the same contract as `recordOutbox`: validated payloads, the relay's channel), and the
+ * idempotency answer. Foreign keys are checked at the statement's end, so the order may point at the
+ * subscription inserted beside it.
+ */
+export async function recordAcceptedPayment(
+  db: Queryable,
+  p: PaymentRecord,
+  orderStatus: 'processing' | 'pending',
+  outbox: OutboxRecord[],
+  answer: IdempotencyAnswer | null,
+  subscription: NewSubscription | null = null,
+): Promise<void> {
+  const events = JSON.stringify(outbox.map((o) => ({ topic: o.topic, payload: outboxPayloads[o.topic].parse(o.payload) })));
+  await db.query({
+    name: 'order_record_accepted_payment',
+    text: `with ord as (
+        update orders set status = $13, payment_transaction_id = $2, subscription_id = ($14::jsonb->>'id')::uuid, updated_at = now()
+        where id = $1 and status = 'pending' returning id),
+      sub as (
+        insert into subscriptions (id, user_id, authnet_customer_profile_id, authnet_payment_profile_id, customer_email, customer_name, items,
+          interval, interval_count, amount, discount_percent, next_billing_date, status, shipping_address)
+        select r.id, r.user_id, r.authnet_customer_profile_id, r.authnet_payment_profile_id, r.customer_email, r.customer_name, r.items,
+          r.interval, r.interval_count, r.amount, r.discount_percent, r.next_billing_date, r.status, r.shipping_address
+        from jsonb_populate_record(null::subscriptions, $14::jsonb) r where $14::jsonb is not null and exists (select 1 from ord)),
+      pay as (${PAYMENT_INSERT}),
+      ob as (
+        insert into outbox (topic, payload) select e->>'topic', e->'payload' from jsonb_array_elements($15::jsonb) e where exists (select 1 from ord)),
+      idem as (update idempotency_keys set status_code = $18, response = $19, completed_at = now() where scope = $16 and key = $17)
+      select case when jsonb_array_length($15::jsonb) > 0 then pg_notify($20, $15::jsonb->0->>'topic') end`,
+    values: [
+      ...paymentValues(p),
+      orderStatus,
+      subscription ? JSON.stringify(subscriptionRow(subscription)) : null,
+      events,
+      ...answerValues(answer),
+      OUTBOX_CHANNEL,
+    ],
+  });
+}
+
+/**
+ * A charge that failed, as one statement: records the payment row, cancels the order (it never
+ * becomes a paid order, nor is it sent to NetSuite), puts its stock back (rows locked in id order,
+ * like the reservation), gives back a single-use promo code it spent, and stores the answer.
+ */
+export async function recordFailedPayment(db: Queryable, p: PaymentRecord, productIds: number[], quantities: number[], answer: IdempotencyAnswer | null): Promise<void> {
+  await db.query({
+    name: 'order_record_failed_payment',
+    text: `with ord as (
+        update orders set status = 'cancelled', netsuite_sync_status = 'not_applicable', updated_at = now()
+        where id = $1 and status = 'pending' returning id),
+      pay as (${PAYMENT_INSERT}),
+      locked as materialized (select id from products where id = any($13::int[]) and exists (select 1 from ord) order by id for update),
+      stock as (
+        update products p set inventory = p.inventory + w.qty, updated_at = now()
+        from unnest($13::int[], $14::int[]) as w(id, qty) where p.id = w.id and p.id in (select id from locked)),
+      promo as (
+        update promo_codes set redeemed_at = null, redeemed_order_id = null where redeemed_order_id = $1 and exists (select 1 from ord)),
+      idem as (update idempotency_keys set status_code = $17, response = $18, completed_at = now() where scope = $15 and key = $16)
+      select 1`,
+    values: [...paymentValues(p), productIds, quantities, ...answerValues(answer)],
+  });
+}
