@@ -133,6 +133,106 @@ describe('Authorize.Net gateway (SDK against the local stub)', () => {
   });
 });
 
+describe('findCharge: an invoice number looked up in the Transaction Reporting lists', () => {
+  const reportRequests = (since: number) => stub.requests.slice(since).filter((r) => r.name !== 'createTransactionRequest');
+
+  it('finds an approved charge among the unsettled transactions (newest first, pages of 1000)', async () => {
+    const request = charge({ amount: 4250 });
+    const made = await gateway().chargeOpaqueData(request);
+    const since = stub.requests.length;
+    const found = await gateway().findCharge(request.invoiceNumber);
+    expect(found).toMatchObject({
+      outcome: 'approved',
+      responseCode: '1',
+      message: 'This transaction has been approved.',
+      errorCode: null,
+      transactionId: made.transactionId,
+      cardType: 'Visa',
+      lastFour: '1111',
+      amount: 4250,
+      environment: 'sandbox',
+    });
+    const [sent, ...more] = reportRequests(since);
+    expect(more).toEqual([]);
+    expect(sent).toMatchObject({ name: 'getUnsettledTransactionListRequest', topLevelKeys: ['merchantAuthentication', 'clientId', 'sorting', 'paging'] });
+    expect(sent!.body).toMatchObject({ sorting: { orderBy: 'submitTimeUTC', orderDescending: true }, paging: { limit: 1000, offset: 1 } });
+  });
+
+  it('finds a declined charge, and a charge held for review', async () => {
+    stub.scenario = 'decline';
+    const declined = charge();
+    await gateway().chargeOpaqueData(declined);
+    stub.scenario = 'held';
+    const held = charge();
+    await gateway().chargeOpaqueData(held);
+    expect(await gateway().findCharge(declined.invoiceNumber)).toMatchObject({ outcome: 'declined', responseCode: '2', message: 'This transaction has been declined.', transactionId: expect.stringMatching(/^\d+$/) });
+    expect(await gateway().findCharge(held.invoiceNumber)).toMatchObject({ outcome: 'held', responseCode: '4', errorCode: null });
+  });
+
+  it('answers null when no charge was made with the invoice number, after looking at the settled batches too', async () => {
+    stub.scenario = 'error';
+    const refused = charge();
+    await gateway().chargeOpaqueData(refused); // an error refusal leaves no transaction
+    const since = stub.requests.length;
+    expect(await gateway().findCharge(refused.invoiceNumber)).toBeNull();
+    expect(await gateway().findCharge(orderInvoiceNumber(randomUUID()))).toBeNull();
+    expect(reportRequests(since).map((r) => r.name)).toContain('getSettledBatchListRequest');
+  });
+
+  it('pages through full pages until it finds the invoice', async () => {
+    const request = charge();
+    await gateway().chargeOpaqueData(request);
+    // 2,500 newer transactions put the charge on the third page.
+    const later = new Date(Date.now() + 60_000).toISOString();
+    const fillers = Array.from({ length: 2500 }, (_, i) => ({
+      transId: String(90_000_000_000 + i),
+      invoiceNumber: `ORD-FILLER${String(i).padStart(6, '0')}`,
+      amount: '1.00',
+      transactionStatus: 'capturedPendingSettlement',
+      submitTimeUTC: later,
+      batchId: null,
+    }));
+    stub.transactions.push(...fillers);
+    try {
+      const since = stub.requests.length;
+      expect(await gateway().findCharge(request.invoiceNumber)).toMatchObject({ outcome: 'approved', amount: 3699 });
+      const pages = reportRequests(since).map((r) => (r.body.paging as { offset: number }).offset);
+      expect(pages).toEqual([1, 2, 3]);
+    } finally {
+      stub.transactions.splice(stub.transactions.indexOf(fillers[0]!), fillers.length);
+    }
+  });
+
+  it('finds a charge that was settled since (the daily cut-off passed) in the batches of the last two days', async () => {
+    const request = charge();
+    const made = await gateway().chargeOpaqueData(request);
+    const batchId = stub.settle();
+    const since = stub.requests.length;
+    expect(await gateway().findCharge(request.invoiceNumber)).toMatchObject({ outcome: 'approved', responseCode: '1', transactionId: made.transactionId });
+    const sent = reportRequests(since);
+    expect(sent.map((r) => r.name)).toEqual(['getUnsettledTransactionListRequest', 'getSettledBatchListRequest', 'getTransactionListRequest']);
+    expect(sent[2]!.body).toMatchObject({ batchId });
+  });
+
+  it('ignores a voided charge in favour of the one that took money, and reports a voided one alone as an error', async () => {
+    const voided = charge();
+    await gateway().chargeOpaqueData(voided);
+    stub.transactions.find((t) => t.invoiceNumber === voided.invoiceNumber)!.transactionStatus = 'voided';
+    expect(await gateway().findCharge(voided.invoiceNumber)).toMatchObject({ outcome: 'error', responseCode: '3', errorCode: 'voided', message: 'The payment service lists this charge as voided.' });
+    const taken = { transId: '91000000001', invoiceNumber: voided.invoiceNumber, amount: '36.99', transactionStatus: 'capturedPendingSettlement', submitTimeUTC: new Date(Date.now() - 1000).toISOString(), batchId: null };
+    stub.transactions.push(taken);
+    expect(await gateway().findCharge(voided.invoiceNumber)).toMatchObject({ outcome: 'approved', transactionId: taken.transId });
+  });
+
+  it('throws when the lookup fails (the caller tries again later)', async () => {
+    await expect(gateway({ transactionKey: 'wrong' }).findCharge(orderInvoiceNumber(randomUUID()))).rejects.toThrow(/E00007/);
+    stub.scenario = 'http-500';
+    await expect(gateway().findCharge(orderInvoiceNumber(randomUUID()))).rejects.toThrow(/HTTP 500/);
+    stub.scenario = 'timeout';
+    await expect(gateway({ timeoutMs: 300 }).findCharge(orderInvoiceNumber(randomUUID()))).rejects.toThrow(/timeout/);
+  });
+});
+
 describe('checkout through Authorize.Net (API configured with the stub)', () => {
   let api: TestApi;
   beforeAll(async () => {

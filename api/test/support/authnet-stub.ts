@@ -1,7 +1,11 @@
 /**
- * A local server speaking Authorize.Net's JSON API (createTransactionRequest), for the adapter's tests.
- * Like the real gateway it answers with a UTF-8 byte-order mark, checks element order (E00003) and
- * credentials (E00007), and honours the duplicate window (error 11). A scenario picks the outcome.
+ * A local server speaking Authorize.Net's JSON API, for the adapter's tests: createTransactionRequest
+ * and, from the transactions it made, the Transaction Reporting calls findCharge uses
+ * (getUnsettledTransactionListRequest, getSettledBatchListRequest, getTransactionListRequest; sorted
+ * and paged like the real ones, the offset being the page number from 1). Like the real gateway it
+ * answers with a UTF-8 byte-order mark, checks element order (E00003) and credentials (E00007), and
+ * honours the duplicate window (error 11). A scenario picks a charge's outcome; `timeout`, `drop` and
+ * `http-500` also apply to the reporting calls.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -27,12 +31,29 @@ export interface StubRequest {
   duplicateWindow: string | undefined;
 }
 
+/** A transaction as the reporting lists show it. */
+export interface StubTransaction {
+  transId: string;
+  invoiceNumber: string;
+  /** Decimal dollars, as sent. */
+  amount: string;
+  /** capturedPendingSettlement, FDSPendingReview, declined, voided, settledSuccessfully, … */
+  transactionStatus: string;
+  submitTimeUTC: string;
+  /** Null while unsettled. */
+  batchId: string | null;
+}
+
 export interface AuthnetStub {
   url: string;
   scenario: StubScenario;
   requests: StubRequest[];
   /** Transactions the stub approved (what a merchant would see settled). */
   charges: Array<{ transId: string; invoiceNumber: string; amount: string }>;
+  /** Every transaction the stub made (approved, held, declined), for the reporting calls; tests may add their own. */
+  transactions: StubTransaction[];
+  /** Settles every unsettled transaction into a new batch (the daily cut-off): captured ones become settledSuccessfully. */
+  settle: () => string;
   close: () => Promise<void>;
 }
 
@@ -43,6 +64,14 @@ const TRANSACTION_ORDER = [
   'cardholderAuthentication', 'retail', 'employeeId', 'transactionSettings', 'userFields', 'surcharge', 'merchantDescriptor', 'subMerchant',
   'tip', 'processingOptions', 'subsequentAuthInformation', 'otherTax', 'shipFrom', 'authorizationIndicatorType',
 ];
+
+/** Top-level elements of each supported request, in schema order. */
+const REQUEST_ORDER: Record<string, string[]> = {
+  createTransactionRequest: TOP_ORDER,
+  getUnsettledTransactionListRequest: ['merchantAuthentication', 'clientId', 'refId', 'status', 'sorting', 'paging'],
+  getTransactionListRequest: ['merchantAuthentication', 'clientId', 'refId', 'batchId', 'sorting', 'paging'],
+  getSettledBatchListRequest: ['merchantAuthentication', 'clientId', 'refId', 'includeStatistics', 'firstSettlementDate', 'lastSettlementDate'],
+};
 
 /** True when `keys` appear in the schema's order (the gateway rejects anything else). */
 const inSchemaOrder = (keys: string[], order: string[]) => {
@@ -62,7 +91,26 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
   const duplicates = new Map<string, number>();
   let nextTransId = 60_000_000_001;
 
-  const stub: AuthnetStub = { url: '', scenario: 'approve', requests: [], charges: [], close: async () => {} };
+  let nextBatchId = 7_000_001;
+  const batches: Array<{ batchId: string; settlementTimeUTC: string }> = [];
+
+  const stub: AuthnetStub = {
+    url: '',
+    scenario: 'approve',
+    requests: [],
+    charges: [],
+    transactions: [],
+    settle: () => {
+      const batchId = String(nextBatchId++);
+      batches.push({ batchId, settlementTimeUTC: new Date().toISOString() });
+      for (const t of stub.transactions.filter((x) => x.batchId === null)) {
+        t.batchId = batchId;
+        if (t.transactionStatus === 'capturedPendingSettlement') t.transactionStatus = 'settledSuccessfully';
+      }
+      return batchId;
+    },
+    close: async () => {},
+  };
 
   const send = (res: ServerResponse, body: unknown) => {
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
@@ -92,9 +140,10 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
       duplicateWindow,
     });
 
-    if (name !== 'createTransactionRequest') return send(res, topError('E00003', `The element '${name}' is not supported by this stub.`));
-    if (!inSchemaOrder(Object.keys(body), TOP_ORDER) || !inSchemaOrder(Object.keys(transaction), TRANSACTION_ORDER)) {
-      return send(res, topError('E00003', "The element 'createTransactionRequest' in namespace 'AnetApi/xml/v1/schema/AnetApiSchema.xsd' has invalid child element."));
+    const expected = REQUEST_ORDER[name];
+    if (!expected) return send(res, topError('E00003', `The element '${name}' is not supported by this stub.`));
+    if (!inSchemaOrder(Object.keys(body), expected) || !inSchemaOrder(Object.keys(transaction), TRANSACTION_ORDER)) {
+      return send(res, topError('E00003', `The element '${name}' in namespace 'AnetApi/xml/v1/schema/AnetApiSchema.xsd' has invalid child element.`));
     }
     const auth = (body.merchantAuthentication ?? {}) as { name?: string; transactionKey?: string };
     if (auth.name !== credentials.apiLoginId || auth.transactionKey !== credentials.transactionKey) {
@@ -111,6 +160,8 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
       res.end();
       return;
     }
+
+    if (name !== 'createTransactionRequest') return send(res, report(name, body));
 
     const amount = String(transaction.amount ?? '');
     const fingerprint = `${order.invoiceNumber}:${amount}`;
@@ -129,6 +180,11 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
     if (approved) {
       duplicates.set(fingerprint, Date.now());
       stub.charges.push({ transId, invoiceNumber: order.invoiceNumber ?? '', amount });
+    }
+    // What the reporting lists will show (an error refusal has no transaction).
+    const listed = stub.scenario === 'held' ? 'FDSPendingReview' : stub.scenario === 'decline' ? 'declined' : approved ? 'capturedPendingSettlement' : null;
+    if (listed) {
+      stub.transactions.push({ transId, invoiceNumber: order.invoiceNumber ?? '', amount, transactionStatus: listed, submitTimeUTC: new Date().toISOString(), batchId: null });
     }
     if (stub.scenario === 'charge-then-timeout') return;
 
@@ -157,6 +213,53 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
         });
     }
   };
+
+  const ok = { resultCode: 'Ok', message: [{ code: 'I00001', text: 'Successful.' }] };
+  const noRecords = { messages: { resultCode: 'Ok', message: [{ code: 'I00004', text: 'No records found.' }] } };
+
+  /** The reporting calls, from the transactions the stub made. */
+  function report(name: string, body: Record<string, unknown>): unknown {
+    if (name === 'getSettledBatchListRequest') {
+      const first = Date.parse(String(body.firstSettlementDate ?? '')) || 0;
+      const last = Date.parse(String(body.lastSettlementDate ?? '')) || Date.now();
+      const list = batches.filter((b) => Date.parse(b.settlementTimeUTC) >= first - 1000 && Date.parse(b.settlementTimeUTC) <= last + 1000);
+      if (!list.length) return noRecords;
+      return {
+        batchList: list.map((b) => ({ batchId: b.batchId, settlementTimeUTC: b.settlementTimeUTC, settlementTimeLocal: b.settlementTimeUTC, settlementState: 'settledSuccessfully', paymentMethod: 'creditCard', marketType: 'eCommerce', product: 'Card Not Present' })),
+        messages: ok,
+      };
+    }
+    const batchId = name === 'getTransactionListRequest' ? String(body.batchId ?? '') : null;
+    const sorting = (body.sorting ?? {}) as { orderBy?: string; orderDescending?: boolean | string };
+    const paging = (body.paging ?? {}) as { limit?: number | string; offset?: number | string };
+    const limit = Number(paging.limit ?? 1000);
+    const page = Number(paging.offset ?? 1);
+    if (!(limit >= 1 && limit <= 1000) || !(page >= 1)) return topError('E00003', 'Paging: limit must be 1-1000 and offset at least 1.');
+    const descending = sorting.orderDescending === true || sorting.orderDescending === 'true';
+    const sorted = stub.transactions
+      .filter((t) => t.batchId === batchId)
+      .sort((a, b) => (a.submitTimeUTC < b.submitTimeUTC ? -1 : a.submitTimeUTC > b.submitTimeUTC ? 1 : Number(a.transId) - Number(b.transId)) * (descending ? -1 : 1));
+    const slice = sorted.slice((page - 1) * limit, page * limit);
+    if (!slice.length) return noRecords;
+    return {
+      transactions: slice.map((t) => ({
+        transId: t.transId,
+        submitTimeUTC: t.submitTimeUTC,
+        submitTimeLocal: t.submitTimeUTC,
+        transactionStatus: t.transactionStatus,
+        invoiceNumber: t.invoiceNumber,
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        accountType: 'Visa',
+        accountNumber: 'XXXX1111',
+        settleAmount: Number(t.amount),
+        marketType: 'eCommerce',
+        product: 'Card Not Present',
+      })),
+      totalNumInResultSet: sorted.length,
+      messages: ok,
+    };
+  }
 
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];

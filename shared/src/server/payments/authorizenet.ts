@@ -6,9 +6,12 @@
  * - the callback only resolves; the response is parsed outside it (an exception inside is swallowed);
  * - the outcome is decided on `transactionResponse.responseCode`, not on `messages.resultCode`;
  * - every charge carries a stable invoice number and the duplicate window, so a retry after an
- *   unknown outcome is refused with error 11 instead of charging twice.
+ *   unknown outcome is refused with error 11 instead of charging twice;
+ * - findCharge looks an invoice number up in the Transaction Reporting lists: the unsettled
+ *   transactions, then those of the batches settled in the last two days (a charge made just before
+ *   the daily settlement cut-off has left the unsettled list minutes later).
  */
-import { centsToDecimal } from '../../money';
+import { centsToDecimal, parseCents } from '../../money';
 import { sdk, sdkConfig, type SdkController, type SdkObject } from './authorizenet-sdk';
 import {
   failedCharge,
@@ -16,10 +19,12 @@ import {
   type ChargeCommon,
   type ChargeOutcome,
   type ChargeResult,
+  type FoundCharge,
   type OpaqueChargeRequest,
   type PaymentEnvironment,
   type PaymentGateway,
   type ProfileChargeRequest,
+  pickFoundCharge,
 } from './gateway';
 
 export interface AuthorizeNetOptions {
@@ -41,6 +46,11 @@ export const ACCEPT_JS_URLS = { sandbox: 'https://jstest.authorize.net/v1/Accept
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ERR_INVALID_URL']);
 
 type RawCall = { kind: 'response'; body: unknown } | { kind: 'failure'; sent: boolean; reason: string };
+
+/** Transaction Reporting: page size (the API's maximum), batches looked at (settled this long ago), and a bound on pages. */
+const REPORT_PAGE = 1000;
+const SETTLED_LOOKBACK_MS = 48 * 3600_000;
+const MAX_PAGES = 100;
 
 const C = sdk.APIContracts;
 const make = (name: string): SdkObject => new C[name]!();
@@ -86,6 +96,75 @@ export class AuthorizeNetGateway implements PaymentGateway {
     return this.run(this.transaction(request, (t) => t.setProfile(profile), false));
   }
 
+  async findCharge(invoiceNumber: string): Promise<FoundCharge | null> {
+    const wanted = invoiceNumber.slice(0, 20);
+    const found = (await this.listTransactions('GetUnsettledTransactionList', () => {})).filter((t) => t.invoiceNumber === wanted);
+    const unsettled = pickFoundCharge(found.map((t) => listedCharge(t, this.environment)).filter(isCharge));
+    if (unsettled && (unsettled.outcome === 'approved' || unsettled.outcome === 'held')) return unsettled;
+
+    const settled: FoundCharge[] = [];
+    for (const batchId of await this.settledBatchIds()) {
+      const list = await this.listTransactions('GetTransactionList', (request) => request.setBatchId(batchId));
+      settled.push(...list.filter((t) => t.invoiceNumber === wanted).map((t) => listedCharge(t, this.environment)).filter(isCharge));
+    }
+    return pickFoundCharge([...(unsettled ? [unsettled] : []), ...settled]);
+  }
+
+  /** Every page of a transaction list, newest first (sorted by submitTimeUTC, descending). */
+  private async listTransactions(name: 'GetUnsettledTransactionList' | 'GetTransactionList', fill: (request: SdkObject) => void): Promise<RawSummary[]> {
+    const all: RawSummary[] = [];
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const request = make(`${name}Request`);
+      request.setMerchantAuthentication(this.merchantAuthentication());
+      fill(request);
+      const sorting = make('TransactionListSorting');
+      sorting.setOrderBy('submitTimeUTC');
+      sorting.setOrderDescending(true);
+      request.setSorting(sorting);
+      // Authorize.Net's paging offset is the page number, from 1.
+      const paging = make('Paging');
+      paging.setLimit(REPORT_PAGE);
+      paging.setOffset(page);
+      request.setPaging(paging);
+      const body = (await this.report(name, request)) as { transactions?: RawSummary[] };
+      const transactions = Array.isArray(body.transactions) ? body.transactions : [];
+      all.push(...transactions);
+      if (transactions.length < REPORT_PAGE) return all;
+    }
+    throw new Error(`Authorize.Net ${name}: more than ${MAX_PAGES} pages`);
+  }
+
+  private async settledBatchIds(): Promise<string[]> {
+    const request = make('GetSettledBatchListRequest');
+    request.setMerchantAuthentication(this.merchantAuthentication());
+    const now = Date.now();
+    request.setFirstSettlementDate(utcDateTime(now - SETTLED_LOOKBACK_MS));
+    request.setLastSettlementDate(utcDateTime(now));
+    const body = (await this.report('GetSettledBatchList', request)) as { batchList?: Array<{ batchId?: string }> };
+    return (Array.isArray(body.batchList) ? body.batchList : []).map((b) => String(b.batchId ?? '')).filter(Boolean);
+  }
+
+  /** One reporting call: its body when the gateway answered Ok (no records is Ok too); throws otherwise. */
+  private async report(name: string, request: SdkObject): Promise<Record<string, unknown>> {
+    const controller = new sdk.APIControllers[`${name}Controller`]!(request.getJSON(), sdkConfig(this.timeoutMs + 1_000));
+    controller.setEnvironment(this.endpoint);
+    const raw = await execute(controller, this.timeoutMs);
+    if (raw.kind === 'failure') throw new Error(`Authorize.Net ${name}: ${raw.reason}`);
+    const body = (raw.body && typeof raw.body === 'object' ? raw.body : {}) as RawResponse & Record<string, unknown>;
+    if (body.messages?.resultCode !== 'Ok') {
+      const top = body.messages?.message?.[0];
+      throw new Error(`Authorize.Net ${name}: ${top?.code ?? 'no answer'} ${top?.text ?? ''}`.trim());
+    }
+    return body;
+  }
+
+  private merchantAuthentication(): SdkObject {
+    const auth = make('MerchantAuthenticationType');
+    auth.setName(this.options.apiLoginId);
+    auth.setTransactionKey(this.options.transactionKey);
+    return auth;
+  }
+
   /** A createTransactionRequest's transactionRequest, in schema order: type, amount, payment/profile, order, customer, billTo, settings. */
   private transaction(request: ChargeCommon & { customerId?: string }, setPayment: (t: SdkObject) => void, withBillTo = true): SdkObject {
     const t = make('TransactionRequestType');
@@ -125,11 +204,8 @@ export class AuthorizeNetGateway implements PaymentGateway {
   }
 
   private async run(transaction: SdkObject): Promise<ChargeResult> {
-    const auth = make('MerchantAuthenticationType');
-    auth.setName(this.options.apiLoginId);
-    auth.setTransactionKey(this.options.transactionKey);
     const request = make('CreateTransactionRequest');
-    request.setMerchantAuthentication(auth);
+    request.setMerchantAuthentication(this.merchantAuthentication());
     request.setTransactionRequest(transaction);
 
     const controller = new sdk.APIControllers.CreateTransactionController!(request.getJSON(), sdkConfig(this.timeoutMs + 1_000));
@@ -222,3 +298,57 @@ export function parseTransactionResponse(body: unknown, environment: PaymentEnvi
     environment,
   };
 }
+
+/** A transaction summary of the Transaction Reporting lists. */
+interface RawSummary {
+  transId?: string;
+  submitTimeUTC?: string;
+  transactionStatus?: string;
+  invoiceNumber?: string;
+  accountType?: string;
+  accountNumber?: string;
+  settleAmount?: number | string;
+}
+
+/** Reporting statuses as outcomes; any other status (voided, expired, generalError, couldNotVoid, …) took no money: error. */
+const LISTED_OUTCOMES: Record<string, ChargeOutcome> = {
+  capturedPendingSettlement: 'approved',
+  authorizedPendingCapture: 'approved',
+  settledSuccessfully: 'approved',
+  FDSPendingReview: 'held',
+  FDSAuthorizedPendingReview: 'held',
+  declined: 'declined',
+};
+const LISTED_CODES: Record<ChargeOutcome, string> = { approved: '1', declined: '2', error: '3', held: '4', unknown: '3' };
+
+/** Refunds (refundPendingSettlement, refundSettledSuccessfully) are not charges: they never answer findCharge. */
+const isCharge = (c: FoundCharge | null): c is FoundCharge => c !== null;
+
+/** A listed transaction as a FoundCharge, or null for a refund. */
+function listedCharge(t: RawSummary, environment: PaymentEnvironment): FoundCharge | null {
+  const status = String(t.transactionStatus ?? '');
+  if (status.startsWith('refund')) return null;
+  const outcome = LISTED_OUTCOMES[status] ?? 'error';
+  const account = t.accountNumber ? String(t.accountNumber).replace(/\D/g, '').slice(-4) : '';
+  const message =
+    outcome === 'approved' ? GATEWAY_MESSAGES.approved
+    : outcome === 'held' ? GATEWAY_MESSAGES.held
+    : outcome === 'declined' ? GATEWAY_MESSAGES.declined
+    : `The payment service lists this charge as ${status || 'unknown'}.`;
+  return {
+    outcome,
+    responseCode: LISTED_CODES[outcome],
+    message,
+    errorCode: outcome === 'declined' ? '2' : outcome === 'error' ? status || null : null,
+    transactionId: t.transId ? String(t.transId) : null,
+    cardType: t.accountType ? String(t.accountType) : null,
+    lastFour: account.length === 4 ? account : null,
+    duplicate: false,
+    profile: null,
+    environment,
+    amount: parseCents(t.settleAmount),
+  };
+}
+
+/** xs:dateTime in UTC without milliseconds, as the reporting API's samples send it. */
+const utcDateTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');

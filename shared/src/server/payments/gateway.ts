@@ -69,12 +69,38 @@ export interface ChargeResult {
   environment: PaymentEnvironment;
 }
 
+/** A charge the provider has on record (findCharge): its result, and the amount it was for. */
+export interface FoundCharge extends ChargeResult {
+  /** Cents; null when the provider did not say. */
+  amount: number | null;
+}
+
+/**
+ * How far back findCharge is sure to see: a charge made in the last CHARGE_LOOKUP_HOURS is found
+ * (implementations look back further, for margin), so null for an invoice first charged within this
+ * window means no charge was made.
+ */
+export const CHARGE_LOOKUP_HOURS = 24;
+
 export interface PaymentGateway {
   /** 'authorizenet' or 'local-sandbox'. */
   readonly kind: 'authorizenet' | 'local-sandbox';
   readonly environment: PaymentEnvironment;
   chargeOpaqueData(request: OpaqueChargeRequest): Promise<ChargeResult>;
   chargeProfile(request: ProfileChargeRequest): Promise<ChargeResult>;
+  /**
+   * The provider's record of a charge made with this invoice number in the last CHARGE_LOOKUP_HOURS,
+   * or null when there is none. When several match, the one that took money wins (approved, then
+   * held, then declined, then error). Throws when the provider could not be asked: try again later.
+   */
+  findCharge(invoiceNumber: string): Promise<FoundCharge | null>;
+}
+
+const OUTCOME_RANK: Record<ChargeOutcome, number> = { approved: 0, held: 1, declined: 2, error: 3, unknown: 4 };
+
+/** Of several charges on record for one invoice, the one that took money (or came closest). */
+export function pickFoundCharge(found: readonly FoundCharge[]): FoundCharge | null {
+  return found.reduce<FoundCharge | null>((best, c) => (best === null || OUTCOME_RANK[c.outcome] < OUTCOME_RANK[best.outcome] ? c : best), null);
 }
 
 /** A stable invoice number for an order: "ORD-" and the first 16 hex digits of its uuid (20 characters). */

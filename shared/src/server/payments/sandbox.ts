@@ -4,7 +4,8 @@
  * card is validated like Accept.js does and only brand, last four, ZIP and the card-code check are
  * kept, under a single-use token that lives 15 minutes (Redis). Charges follow the Authorize.Net
  * sandbox conventions: billing ZIP 46282 declines, card code 901 fails the CVV check, a repeat of the
- * same invoice and amount inside the duplicate window is error 11.
+ * same invoice and amount inside the duplicate window is error 11. Each decided charge is kept by its
+ * invoice number for 48 hours, for findCharge (the payment reconciliation).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -13,6 +14,7 @@ import {
   GATEWAY_MESSAGES,
   type ChargeCommon,
   type ChargeResult,
+  type FoundCharge,
   type OpaqueChargeRequest,
   type PaymentGateway,
   type ProfileChargeRequest,
@@ -24,6 +26,8 @@ export const SANDBOX_API_LOGIN_ID = 'local-sandbox';
 export const SANDBOX_TOKEN_TTL_SECONDS = 15 * 60;
 export const SANDBOX_DECLINE_ZIP = '46282';
 export const SANDBOX_CVV_MISMATCH = '901';
+/** How long a charge stays findable by its invoice number (findCharge promises CHARGE_LOOKUP_HOURS). */
+export const CHARGE_RECORD_TTL_SECONDS = 48 * 3600;
 
 /** Accept.js error codes and texts. */
 export const ACCEPT_ERRORS = {
@@ -172,14 +176,34 @@ export class LocalSandboxGateway implements PaymentGateway {
     return this.decide(request, { ...(JSON.parse(raw) as StoredToken), cvv: 'M' });
   }
 
+  /** The charge on record for an invoice (kept CHARGE_RECORD_TTL_SECONDS), as Authorize.Net's transaction lists would show it. */
+  async findCharge(invoiceNumber: string): Promise<FoundCharge | null> {
+    await this.latency();
+    const raw = await this.options.redis.get(this.key('charge', invoiceNumber));
+    return raw ? (JSON.parse(raw) as FoundCharge) : null;
+  }
+
+  /**
+   * Keeps a decided charge (one with a transaction id) by invoice number, for findCharge. An approved
+   * charge replaces whatever was kept; a declined one never replaces an earlier record, so the charge
+   * that took money is the one found.
+   */
+  private async remember(request: ChargeCommon, result: ChargeResult): Promise<ChargeResult> {
+    const found: FoundCharge = { ...result, amount: request.amount };
+    const key = this.key('charge', request.invoiceNumber);
+    if (result.outcome === 'approved') await this.options.redis.set(key, JSON.stringify(found), 'EX', CHARGE_RECORD_TTL_SECONDS);
+    else await this.options.redis.set(key, JSON.stringify(found), 'EX', CHARGE_RECORD_TTL_SECONDS, 'NX');
+    return result;
+  }
+
   private async decide(request: ChargeCommon, token: StoredToken): Promise<ChargeResult> {
     const base = { cardType: token.brand, lastFour: token.lastFour, profile: null, environment: this.environment };
     const zip = request.billTo.zip || token.zip || '';
     if (zip.trim() === SANDBOX_DECLINE_ZIP) {
-      return { ...base, outcome: 'declined', responseCode: '2', message: GATEWAY_MESSAGES.declined, errorCode: '2', transactionId: String(randomNumber()), duplicate: false };
+      return this.remember(request, { ...base, outcome: 'declined', responseCode: '2', message: GATEWAY_MESSAGES.declined, errorCode: '2', transactionId: String(randomNumber()), duplicate: false });
     }
     if (token.cvv === 'N') {
-      return { ...base, outcome: 'declined', responseCode: '2', message: GATEWAY_MESSAGES.declined, errorCode: '65', transactionId: String(randomNumber()), duplicate: false };
+      return this.remember(request, { ...base, outcome: 'declined', responseCode: '2', message: GATEWAY_MESSAGES.declined, errorCode: '65', transactionId: String(randomNumber()), duplicate: false });
     }
     // The duplicate window: the same invoice, amount and card inside it is error 11, never a second charge.
     const fingerprint = `${request.invoiceNumber}:${request.amount}:${token.lastFour}`;
@@ -190,9 +214,10 @@ export class LocalSandboxGateway implements PaymentGateway {
       }
     }
     const transactionId = String(randomNumber());
+    const result = await this.remember(request, { ...base, outcome: 'approved', responseCode: '1', message: GATEWAY_MESSAGES.approved, errorCode: null, transactionId, duplicate: false });
     this.charges.push({ transactionId, invoiceNumber: request.invoiceNumber, amount: request.amount, lastFour: token.lastFour, at: Date.now() });
     if (this.charges.length > 100_000) this.charges.splice(0, this.charges.length - 100_000);
-    return { ...base, outcome: 'approved', responseCode: '1', message: GATEWAY_MESSAGES.approved, errorCode: null, transactionId, duplicate: false };
+    return result;
   }
 
   private error(errorCode: string, message: string): ChargeResult {
