@@ -69,10 +69,17 @@ const schema = z.object({
 
   /** Housekeeping (hourly): published outbox rows and finished idempotency keys older than this go. */
   RETENTION_DAYS: int(7, 1),
+  /**
+   * Payment reconciliation (every 10 minutes): a pending order whose charge outcome is unknown is
+   * looked up at the gateway once it is this old (minutes); well past the API's gateway timeout, so no
+   * charge for it can still be in flight.
+   */
+  PAYMENT_RECONCILE_AFTER_MINUTES: int(15, 1),
 
   /**
-   * Card payments for renewals: the same variables as the API, so renewals charge the gateway that
-   * stored the customer's profile (Authorize.Net with credentials; else the local sandbox outside production).
+   * Card payments for renewals and the payment reconciliation: the same variables as the API, so
+   * renewals charge (and the reconciliation asks) the gateway the API uses (Authorize.Net with
+   * credentials; else the local sandbox outside production).
    */
   AUTHNET_API_LOGIN_ID: optionalString(),
   AUTHNET_TRANSACTION_KEY: optionalString(),

@@ -1,6 +1,7 @@
 /**
- * The payment gateway renewals charge, chosen from the same variables and by the same rule as the API
- * (api/src/modules/payments/provider.ts), so a renewal reaches the gateway that stored the profile:
+ * The payment gateway renewals charge and the payment reconciliation asks, chosen from the same
+ * variables and by the same rule as the API (api/src/modules/payments/provider.ts), so a renewal
+ * reaches the gateway that stored the profile, and a lookup the gateway that took the charge:
  * Authorize.Net when its credentials are set; otherwise, outside production, the local sandbox (its
  * stored profiles live in Redis under QUEUE_PREFIX, as the API keeps them); in production with no
  * credentials, none. Workers never tokenise a card, so the public client key is not needed here.
@@ -26,6 +27,6 @@ export function createPaymentGateway(config: WorkerConfig, redis: Redis, log: Lo
   if (mode === 'local-sandbox' && !isProduction) {
     return new LocalSandboxGateway({ redis, keyPrefix: config.QUEUE_PREFIX, latencyMs: config.PAYMENTS_SANDBOX_LATENCY_MS });
   }
-  if (mode !== 'disabled') log.warn({ mode }, 'card payments are not configured (Authorize.Net needs AUTHNET_API_LOGIN_ID and AUTHNET_TRANSACTION_KEY); renewals will not charge');
+  if (mode !== 'disabled') log.warn({ mode }, 'card payments are not configured (Authorize.Net needs AUTHNET_API_LOGIN_ID and AUTHNET_TRANSACTION_KEY); renewals will not charge and payments will not be reconciled');
   return null;
 }

@@ -2,10 +2,10 @@
  * Composition of a worker process: the outbox relay, one BullMQ worker per consumed queue, and the
  * schedules. `main.ts` runs it with the process environment; tests and benchmarks run it in-process.
  */
-import { Worker, type Processor, type Queue, type WorkerOptions } from 'bullmq';
+import { UnrecoverableError, Worker, type Processor, type Queue, type WorkerOptions } from 'bullmq';
 import { configureShop, SHOP } from '@nh/shared';
 import { createDb, createRedis, type Db, type Logger, type Redis } from '@nh/shared/server';
-import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/shared/server/queues';
+import { createQueue, JOB_NAMES, QUEUE_NAMES, type QueueName } from '@nh/shared/server/queues';
 import { NetSuiteClient } from '@nh/shared/server/netsuite/client';
 import { createMailer, type Mailer } from '@nh/shared/server/mail/transport';
 import type { WorkerConfig } from './config';
@@ -14,6 +14,7 @@ import { createErpSyncProcessor } from './erp-sync/processor';
 import { backoffStrategy } from './erp-sync/backoff';
 import { createEmailProcessor } from './emails/processor';
 import { createHousekeepingProcessor } from './maintenance/housekeeping';
+import { createPaymentReconcileProcessor } from './maintenance/reconcile-payments';
 import { createExportProcessor } from './exports/processor';
 import { createRenewalProcessor } from './renewals/processor';
 import { registerSchedules } from './schedules';
@@ -27,7 +28,7 @@ export interface WorkerRuntime {
   workers: Map<QueueName, Worker>;
   relay: OutboxRelay | null;
   mailer: Mailer;
-  /** The gateway renewals charge (null when card payments are not configured). */
+  /** The gateway renewals charge and the payment reconciliation asks (null when card payments are not configured). */
   gateway: PaymentGateway | null;
   /** Stops taking jobs, lets running ones finish within `graceMs`, then closes every connection. */
   close: (graceMs?: number) => Promise<void>;
@@ -51,7 +52,8 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
 
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, outboxDir: config.MAIL_OUTBOX_DIR, from: config.MAIL_FROM ?? `"${SHOP.name}" <${SHOP.supportEmail}>` });
   const netsuite = config.netsuite ? new NetSuiteClient(config.netsuite) : null;
-  const gateway = config.WORKER_QUEUES.includes('renewals') ? createPaymentGateway(config, producerRedis, log) : null;
+  const needsGateway = config.WORKER_QUEUES.includes('renewals') || config.WORKER_QUEUES.includes('maintenance');
+  const gateway = needsGateway ? createPaymentGateway(config, producerRedis, log) : null;
 
   const workers = new Map<QueueName, Worker>();
   const base: Omit<WorkerOptions, 'concurrency'> = {
@@ -75,7 +77,13 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
       processor: createRenewalProcessor({ db, gateway, queue: queues.renewals, config, log }),
       options: { concurrency: config.RENEWAL_CONCURRENCY },
     },
-    maintenance: { processor: createHousekeepingProcessor({ db, log, retentionDays: config.RETENTION_DAYS }), options: { concurrency: 1 } },
+    maintenance: {
+      processor: byJobName('maintenance', {
+        [JOB_NAMES.housekeeping]: createHousekeepingProcessor({ db, log, retentionDays: config.RETENTION_DAYS }),
+        [JOB_NAMES.reconcilePayments]: createPaymentReconcileProcessor({ db, gateway, log, afterMinutes: config.PAYMENT_RECONCILE_AFTER_MINUTES }),
+      }),
+      options: { concurrency: 1 },
+    },
   };
 
   if (config.WORKER_QUEUES.includes('erp-sync')) {
@@ -128,4 +136,13 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
   };
 
   return { config, db, queues, workers, relay, mailer, gateway, close };
+}
+
+/** One processor per job name, for a queue that runs several kinds of job. */
+function byJobName(queue: QueueName, processors: Record<string, Processor>): Processor {
+  return (job, token) => {
+    const processor = processors[job.name];
+    if (!processor) throw new UnrecoverableError(`no processor for job "${job.name}" on the ${queue} queue`);
+    return processor(job, token);
+  };
 }

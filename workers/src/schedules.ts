@@ -27,6 +27,13 @@ export const SCHEDULES = [
     repeat: { pattern: '17 * * * *', tz: 'UTC' },
     template: { name: JOB_NAMES.housekeeping, data: {} },
   },
+  {
+    id: jobIds.paymentReconcileSchedule(),
+    queue: 'maintenance' as QueueName,
+    /** Every 10 minutes: pending orders whose charge outcome was never known are settled from the gateway's records. */
+    repeat: { pattern: '*/10 * * * *', tz: 'UTC' },
+    template: { name: JOB_NAMES.reconcilePayments, data: {} },
+  },
 ];
 
 /** Registers the schedules of the queues this process consumes. */

@@ -20,7 +20,7 @@ describe('worker configuration', () => {
 
   it('has the documented defaults and treats NetSuite as all-or-nothing', () => {
     const config = loadWorkerConfig({});
-    expect(config).toMatchObject({ ERP_SYNC_CONCURRENCY: 4, ERP_SYNC_ATTEMPTS: 8, RELAY_ENABLED: true, netsuite: null });
+    expect(config).toMatchObject({ ERP_SYNC_CONCURRENCY: 4, ERP_SYNC_ATTEMPTS: 8, RELAY_ENABLED: true, PAYMENT_RECONCILE_AFTER_MINUTES: 15, netsuite: null });
     expect(config.MAIL_OUTBOX_DIR).toMatch(/\.local\/mail-outbox$/);
     expect(config.EXPORTS_DIR).toMatch(/\.local\/exports$/);
     expect(loadWorkerConfig({ RELAY_ENABLED: 'false' }).RELAY_ENABLED).toBe(false);
@@ -60,12 +60,18 @@ describe('renewals queue', () => {
 });
 
 describe('maintenance queue', () => {
-  it('registers the hourly housekeeping and deletes only old published outbox rows and old finished keys', async () => {
+  it('registers the hourly housekeeping (and the 10-minute payment reconciliation) and deletes only old published outbox rows and old finished keys', async () => {
     const runtime = await startTestWorkers(testWorkerConfig(tdb.url, 'hk', { WORKER_QUEUES: 'maintenance', RELAY_ENABLED: 'false', RETENTION_DAYS: '7' }));
     const q = (text: string, values: unknown[] = []) => tdb.db.$client.query(text, values);
     try {
       const schedulers = await runtime.queues.maintenance.getJobSchedulers();
-      expect(schedulers).toEqual([expect.objectContaining({ key: 'maintenance-hourly', pattern: '17 * * * *', tz: 'UTC' })]);
+      expect(schedulers).toHaveLength(2);
+      expect(schedulers).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ key: 'maintenance-hourly', name: 'housekeeping', pattern: '17 * * * *', tz: 'UTC' }),
+          expect.objectContaining({ key: 'maintenance-reconcile-payments', name: 'reconcile-payments', pattern: '*/10 * * * *', tz: 'UTC' }),
+        ]),
+      );
 
       const tag = `hk-${Date.now()}`;
       const { rows } = await q(
@@ -97,6 +103,7 @@ describe('maintenance queue', () => {
       expect(keys).toEqual([`${tag}-old-open`, `${tag}-recent`]);
     } finally {
       await runtime.queues.maintenance.removeJobScheduler('maintenance-hourly');
+      await runtime.queues.maintenance.removeJobScheduler('maintenance-reconcile-payments');
       await runtime.close(1000);
     }
   });

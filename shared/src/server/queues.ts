@@ -20,6 +20,7 @@ export const JOB_NAMES = {
   subscriptionPaused: 'subscription-paused',
   reconcileSync: 'reconcile-sync',
   housekeeping: 'housekeeping',
+  reconcilePayments: 'reconcile-payments',
 } as const;
 
 export const jobPayloads = {
@@ -34,6 +35,7 @@ export const jobPayloads = {
   [JOB_NAMES.subscriptionPaused]: z.object({ subscriptionId: z.string().uuid(), period: z.string() }),
   [JOB_NAMES.reconcileSync]: z.object({}).passthrough(),
   [JOB_NAMES.housekeeping]: z.object({}).passthrough(),
+  [JOB_NAMES.reconcilePayments]: z.object({}).passthrough(),
 } as const;
 export type JobName = keyof typeof jobPayloads;
 export type JobPayload<N extends JobName> = z.infer<(typeof jobPayloads)[N]>;
@@ -50,6 +52,7 @@ export const JOB_QUEUE: Record<JobName, QueueName> = {
   [JOB_NAMES.subscriptionPaused]: 'emails',
   [JOB_NAMES.reconcileSync]: 'erp-sync',
   [JOB_NAMES.housekeeping]: 'maintenance',
+  [JOB_NAMES.reconcilePayments]: 'maintenance',
 };
 
 /** Custom backoff type of the erp-sync queue: exponential with jitter (see workers/src/erp-sync/backoff.ts). */
@@ -76,6 +79,7 @@ export const jobIds = {
   renewal: (subscriptionId: string, period: string, attempt: number) => jobId('renew', subscriptionId, period, attempt),
   reconcileSchedule: () => 'erp-sync-reconcile',
   housekeepingSchedule: () => 'maintenance-hourly',
+  paymentReconcileSchedule: () => 'maintenance-reconcile-payments',
 };
 
 /** Completed jobs are kept a day (job-id dedup window, inspection); failed ones a week. */

@@ -1,0 +1,186 @@
+/**
+ * maintenance: the payment reconciliation, every 10 minutes. A checkout whose charge outcome is unknown
+ * (gateway timeout, dropped connection) leaves its order `pending` with its stock; so does an API
+ * process that died between the reservation and recording the outcome (no payment row at all). Here
+ * each such order is settled from the gateway's own record of its invoice number (`findCharge`):
+ *
+ * - approved or held for review → the API's statement for an accepted charge (payment row, order
+ *   processing / still pending while held, outbox `order.placed` with its NOTIFY: NetSuite sync and
+ *   the confirmation email);
+ * - declined, refused, or no charge on record → the API's failed-payment statement (order cancelled,
+ *   stock back, a single-use promo code given back, a payment row saying why);
+ * - a lookup that fails → the order waits for the next run.
+ *
+ * Taken: `pending` orders older than PAYMENT_RECONCILE_AFTER_MINUTES (well past the API's gateway
+ * timeout, so no charge for them can still be in flight) and younger than CHARGE_LOOKUP_HOURS (past
+ * that, "no record" no longer proves "no charge": staff decide; the run counts them), with no payment
+ * row or only the pending row of an unknown outcome. A row held for review (response code 4) is staff's,
+ * and a renewal's period row (billing_period) is the renewals worker's: such orders are never taken.
+ *
+ * No gateway call holds a lock. The outcome is written in one transaction that locks the order row and
+ * re-reads its payment rows first; the statements themselves act only on a `pending` order. So a late
+ * API write and this job never both win: whichever commits second finds the order settled.
+ */
+import type { Job } from 'bullmq';
+import { OUTBOX_TOPICS, stockByProduct, toCents, type Cents } from '@nh/shared';
+import { recordAcceptedPayment, recordFailedPayment, type Db, type LineItem, type Logger, type PaymentRecord } from '@nh/shared/server';
+import { CHARGE_LOOKUP_HOURS, orderInvoiceNumber, type FoundCharge, type PaymentGateway } from '@nh/shared/server/payments/index';
+
+/** Orders looked at per run (oldest first); the rest wait ten minutes. */
+export const RECONCILE_BATCH = 100;
+
+/** The payment row's message when the gateway has no charge for the order. */
+export const NO_CHARGE_MESSAGE = 'No charge was made.';
+
+export interface PaymentReconcileResult {
+  /** Orders looked up at the gateway. */
+  checked: number;
+  /** Settled as paid (approved, or held for review). */
+  paid: number;
+  cancelled: number;
+  /** Left for the next run (lookup failed) or found settled meanwhile. */
+  left: number;
+  /** Pending with an unknown outcome but older than the lookup window: for staff. */
+  beyondWindow: number;
+}
+
+/**
+ * A payment row that answers the question, so the order is not ours to settle: any outcome but the
+ * pending row of an unknown one (held for review is response code 4; a renewal's row has its period).
+ */
+const SETTLED_PAYMENT = `(p.status <> 'pending' or p.response_code = '4' or p.billing_period is not null)`;
+
+const UNKNOWN_OUTCOME = `o.status = 'pending' and not exists (select 1 from payment_transactions p where p.order_id = o.id and ${SETTLED_PAYMENT})`;
+
+interface PendingOrder {
+  id: string;
+  total: Cents;
+  items: LineItem[];
+}
+
+async function findUnknownOutcomes(db: Db, afterMinutes: number): Promise<PendingOrder[]> {
+  const { rows } = await db.$client.query<{ id: string; total: string; items: LineItem[] }>(
+    `select o.id, o.total::text as total, o.items from orders o
+     where ${UNKNOWN_OUTCOME}
+       and o.created_at < now() - make_interval(mins => $1) and o.created_at >= now() - make_interval(hours => $2)
+     order by o.created_at limit $3`,
+    [afterMinutes, CHARGE_LOOKUP_HOURS, RECONCILE_BATCH],
+  );
+  return rows.map((r) => ({ id: r.id, total: toCents(r.total), items: r.items }));
+}
+
+async function countBeyondWindow(db: Db): Promise<number> {
+  const { rows } = await db.$client.query<{ n: number }>(
+    `select count(*)::int as n from orders o where ${UNKNOWN_OUTCOME} and o.created_at < now() - make_interval(hours => $1)`,
+    [CHARGE_LOOKUP_HOURS],
+  );
+  return rows[0]!.n;
+}
+
+type Settlement = 'paid' | 'cancelled' | 'left';
+
+/** Writes the outcome under the order's row lock, unless someone settled it meanwhile. */
+async function settle(db: Db, order: PendingOrder, charge: FoundCharge | null, environment: string): Promise<Settlement> {
+  const invoiceNumber = orderInvoiceNumber(order.id);
+  const accepted = charge?.outcome === 'approved' || charge?.outcome === 'held';
+  const client = await db.$client.connect();
+  try {
+    await client.query('begin');
+    const locked = await client.query(`select 1 from orders where id = $1 and status = 'pending' for update`, [order.id]);
+    // Read after the lock is ours (read committed: a fresh snapshot), so an outcome written meanwhile is seen.
+    const settled = locked.rowCount ? await client.query(`select 1 from payment_transactions p where p.order_id = $1 and ${SETTLED_PAYMENT} limit 1`, [order.id]) : null;
+    if (!settled || settled.rowCount) {
+      await client.query('rollback');
+      return 'left';
+    }
+    // The pending row of an unknown outcome is replaced by the one recording what the gateway says.
+    await client.query(`delete from payment_transactions where order_id = $1 and status = 'pending'`, [order.id]);
+    const payment: PaymentRecord = {
+      orderId: order.id,
+      subscriptionId: null,
+      billingPeriod: null,
+      transactionId: charge?.transactionId ?? null,
+      invoiceNumber,
+      amount: accepted ? (charge.amount ?? order.total) : order.total,
+      status: accepted ? (charge.outcome === 'approved' ? 'approved' : 'pending') : charge?.outcome === 'declined' ? 'declined' : 'error',
+      responseCode: charge?.responseCode ?? null,
+      responseMessage: charge?.message ?? NO_CHARGE_MESSAGE,
+      cardType: charge?.cardType ?? null,
+      lastFour: charge?.lastFour ?? null,
+      environment: charge?.environment ?? environment,
+    };
+    // No idempotency answer: nothing links an order to its key (the key keeps the API's answer, or stays unfinished).
+    if (accepted) {
+      await recordAcceptedPayment(client, payment, charge.outcome === 'approved' ? 'processing' : 'pending', [{ topic: OUTBOX_TOPICS.orderPlaced, payload: { orderId: order.id } }], null);
+    } else {
+      const { productIds, quantities } = stockByProduct(order.items);
+      await recordFailedPayment(client, payment, productIds, quantities, null);
+    }
+    await client.query('commit');
+    return accepted ? 'paid' : 'cancelled';
+  } catch (error) {
+    await client.query('rollback').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export interface PaymentReconcileDeps {
+  db: Db;
+  gateway: PaymentGateway | null;
+  log: Logger;
+  afterMinutes: number;
+}
+
+export function createPaymentReconcileProcessor({ db, gateway, log, afterMinutes }: PaymentReconcileDeps) {
+  return async function reconcilePayments(job: Job): Promise<PaymentReconcileResult> {
+    const result: PaymentReconcileResult = { checked: 0, paid: 0, cancelled: 0, left: 0, beyondWindow: 0 };
+    if (!gateway) {
+      log.warn({ jobId: job.id, queue: 'maintenance' }, 'payment reconciliation skipped: card payments are not configured');
+      return result;
+    }
+    const orders = await findUnknownOutcomes(db, afterMinutes);
+    for (const order of orders) {
+      result.checked++;
+      const invoiceNumber = orderInvoiceNumber(order.id);
+      let charge: FoundCharge | null;
+      try {
+        charge = await gateway.findCharge(invoiceNumber);
+      } catch (error) {
+        result.left++;
+        log.warn({ orderId: order.id, invoiceNumber, err: (error as Error).message }, 'payment lookup failed; the order waits for the next reconciliation');
+        continue;
+      }
+      if (charge?.outcome === 'unknown') {
+        result.left++;
+        continue;
+      }
+      let settlement: Settlement;
+      try {
+        settlement = await settle(db, order, charge, gateway.environment);
+      } catch (error) {
+        result.left++;
+        log.error({ orderId: order.id, invoiceNumber, outcome: charge?.outcome ?? 'none', err: (error as Error).message }, 'could not record a reconciled payment; the order waits for the next reconciliation');
+        continue;
+      }
+      result[settlement]++;
+      const facts = { orderId: order.id, invoiceNumber, outcome: charge?.outcome ?? 'no charge', transactionId: charge?.transactionId ?? null };
+      if (settlement === 'paid') {
+        // The order may have been meant to start a Subscribe & Save plan: nothing here tells (the plan is
+        // only written with an accepted first charge), so staff must check and set it up.
+        const amount = charge?.amount ?? null;
+        log.warn(
+          { ...facts, amount, total: order.total, amountDiffers: amount !== null && amount !== order.total },
+          'payment reconciled as taken: the order goes ahead; if it was to start a Subscribe & Save plan, staff must set the plan up',
+        );
+      } else if (settlement === 'cancelled') {
+        log.info(facts, 'payment reconciled as not taken: order cancelled, stock given back');
+      }
+    }
+    result.beyondWindow = await countBeyondWindow(db);
+    if (result.beyondWindow) log.warn({ beyondWindow: result.beyondWindow, hours: CHARGE_LOOKUP_HOURS }, 'pending orders with an unknown payment outcome are older than the gateway lookup window: staff must reconcile them');
+    log.info({ jobId: job.id, queue: 'maintenance', ...result }, 'payment reconciliation done');
+    return result;
+  };
+}
