@@ -4,7 +4,8 @@
  * - Published outbox rows older than RETENTION_DAYS go (the relay never needs them again; the jobs
  *   they made are in BullMQ, and the facts they announced are in their own tables).
  * - Finished idempotency keys older than RETENTION_DAYS go (a key only has to outlive a shopper's
- *   retries). Unfinished keys stay: they belong to orders staff still have to reconcile.
+ *   retries). Unfinished keys stay: they mark requests whose outcome was never recorded (the payment
+ *   reconciliation settles their orders, but nothing links an order to its key).
  * - Both tables are then vacuumed. They are queue-like (every outbox row is updated once and later
  *   deleted), and the relay's query walks the partial index of unpublished rows: dead entries there
  *   slow every relay pass. Autovacuum normally keeps up, but it may be off or behind (it is off on our
