@@ -224,6 +224,13 @@ describe('findCharge: an invoice number looked up in the Transaction Reporting l
     expect(await gateway().findCharge(voided.invoiceNumber)).toMatchObject({ outcome: 'approved', transactionId: taken.transId });
   });
 
+  it('counts a charge whose void failed (couldNotVoid) as money taken', async () => {
+    const request = charge();
+    const made = await gateway().chargeOpaqueData(request);
+    stub.transactions.find((t) => t.invoiceNumber === request.invoiceNumber)!.transactionStatus = 'couldNotVoid';
+    expect(await gateway().findCharge(request.invoiceNumber)).toMatchObject({ outcome: 'approved', transactionId: made.transactionId });
+  });
+
   it('throws when the lookup fails (the caller tries again later)', async () => {
     await expect(gateway({ transactionKey: 'wrong' }).findCharge(orderInvoiceNumber(randomUUID()))).rejects.toThrow(/E00007/);
     stub.scenario = 'http-500';

@@ -310,11 +310,15 @@ interface RawSummary {
   settleAmount?: number | string;
 }
 
-/** Reporting statuses as outcomes; any other status (voided, expired, generalError, couldNotVoid, …) took no money: error. */
+/**
+ * Reporting statuses as outcomes; any other status (voided, expired, generalError, …) took no money:
+ * error. couldNotVoid is a charge whose void failed, so the money was taken: approved.
+ */
 const LISTED_OUTCOMES: Record<string, ChargeOutcome> = {
   capturedPendingSettlement: 'approved',
   authorizedPendingCapture: 'approved',
   settledSuccessfully: 'approved',
+  couldNotVoid: 'approved',
   FDSPendingReview: 'held',
   FDSAuthorizedPendingReview: 'held',
   declined: 'declined',
