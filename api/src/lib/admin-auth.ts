@@ -4,6 +4,7 @@ import { rateLimit } from 'express-rate-limit';
 import { ADMIN_MESSAGES, ADMIN_TOKEN_TTL_MS } from '@nh/shared/contracts/admin';
 import type { AppContext } from '../context';
 import { HttpError } from './errors';
+import { perApp } from './per-app';
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
@@ -60,12 +61,9 @@ export function checkAdminCredential(ctx: AppContext, given: unknown): AdminCred
 // ---------------------------------------------------------------- the guard
 // One failure budget per running app (every admin router shares it), so an attacker cannot multiply
 // the allowance by spreading guesses over several admin endpoints.
-const limiters = new WeakMap<AppContext, RequestHandler>();
-
-export function adminFailureLimiter(ctx: AppContext): RequestHandler {
-  let limiter = limiters.get(ctx);
-  if (!limiter) {
-    limiter = rateLimit({
+export const adminFailureLimiter = perApp(
+  (): RequestHandler =>
+    rateLimit({
       windowMs: 15 * 60 * 1000,
       limit: 10,
       skipSuccessfulRequests: true,
@@ -74,11 +72,8 @@ export function adminFailureLimiter(ctx: AppContext): RequestHandler {
       standardHeaders: 'draft-7',
       legacyHeaders: false,
       handler: (_req, _res, next) => next(new HttpError(429, ADMIN_MESSAGES.tooManyAttempts)),
-    });
-    limiters.set(ctx, limiter);
-  }
-  return limiter;
-}
+    }),
+);
 
 /**
  * Admin calls carry the shared admin password, or an admin token from verify-password, in the JSON body

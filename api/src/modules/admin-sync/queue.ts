@@ -1,18 +1,18 @@
 import type { Queue } from 'bullmq';
 import { createQueue, type QueueName } from '@nh/shared/server/queues';
 import type { AppContext } from '../../context';
+import { perApp } from '../../lib/per-app';
 
-const queues = new WeakMap<AppContext, Map<QueueName, Queue>>();
+const queuesOf = perApp(() => new Map<QueueName, Queue>());
 
 /** A producer/inspector handle on a queue, made on first use from the API's Redis connection. */
 export function apiQueue(ctx: AppContext, name: QueueName): Queue {
-  let byName = queues.get(ctx);
-  if (!byName) queues.set(ctx, (byName = new Map()));
-  let queue = byName.get(name);
+  const queues = queuesOf(ctx);
+  let queue = queues.get(name);
   if (!queue) {
     queue = createQueue(name, ctx.redis, ctx.config.QUEUE_PREFIX);
     queue.on('error', () => {});
-    byName.set(name, queue);
+    queues.set(name, queue);
   }
   return queue;
 }

@@ -9,6 +9,7 @@ import type pg from 'pg';
 import { toCents, type Cents } from '@nh/shared';
 import type { ProductVariant } from '@nh/shared/server';
 import type { AppContext } from '../../context';
+import { perApp } from '../../lib/per-app';
 
 export interface PricedProduct {
   id: number;
@@ -88,18 +89,9 @@ export class PriceList {
   }
 }
 
-// One per running app (tests start several apps in one process, each on its own context).
-const lists = new WeakMap<AppContext, PriceList>();
-
-export function priceList(ctx: AppContext): PriceList {
-  let list = lists.get(ctx);
-  if (!list) {
-    list = new PriceList(ctx.db.$client, ctx.config.CATALOG_CACHE_SECONDS * 1000);
-    lists.set(ctx, list);
-  }
-  return list;
-}
+/** The process's price list (TTL `CATALOG_CACHE_SECONDS`). */
+export const priceList = perApp((ctx) => new PriceList(ctx.db.$client, ctx.config.CATALOG_CACHE_SECONDS * 1000));
 
 export function clearPriceList(ctx: AppContext): void {
-  lists.get(ctx)?.clear();
+  priceList(ctx).clear();
 }

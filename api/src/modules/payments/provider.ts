@@ -14,6 +14,7 @@ import {
   type PaymentGateway,
 } from '@nh/shared/server/payments/index';
 import type { AppContext } from '../../context';
+import { perApp } from '../../lib/per-app';
 
 export const SANDBOX_SCRIPT_PATH = '/api/payments/sandbox/accept.js';
 
@@ -24,16 +25,7 @@ export interface Payments {
   status: PaymentsStatus;
 }
 
-const cache = new WeakMap<AppContext, Payments>();
-
-export function paymentsFor(ctx: AppContext): Payments {
-  let payments = cache.get(ctx);
-  if (!payments) {
-    payments = createPayments(ctx);
-    cache.set(ctx, payments);
-  }
-  return payments;
-}
+export const paymentsFor = perApp(createPayments);
 
 function createPayments(ctx: AppContext): Payments {
   const c = ctx.config;
