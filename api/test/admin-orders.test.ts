@@ -159,6 +159,26 @@ describe('admin orders API', () => {
     expect(await ids(await call('POST', '/api/admin/orders', { status: 'processing' }))).toEqual([bob.id]);
   });
 
+  it('records one order.shipped outbox row on the change into shipped, none when a shipped order is saved again', async () => {
+    const storeCode = `S${randomUUID().slice(0, 6).toUpperCase()}`;
+    const order = await insertOrder({ name: 'Sid Shipped', email: 'sid@example.com', status: 'processing', storeCode });
+    const shippedRows = async () =>
+      (await api.ctx.db.$client.query<{ id: number }>(`select id from outbox where topic = 'order.shipped' and payload = $1::jsonb`, [JSON.stringify({ orderId: order.id })])).rows;
+
+    expect((await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'processing', carrier: 'UPS', storeCode })).status).toBe(200);
+    expect(await shippedRows()).toHaveLength(0);
+    expect((await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'shipped', carrier: 'UPS', trackingNumber: '1Z999', storeCode })).status).toBe(200);
+    expect(await shippedRows()).toHaveLength(1);
+    // Saved again while shipped (tracking changed, or nothing at all): no second row.
+    expect((await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'shipped', carrier: 'FedEx', trackingNumber: '7777', storeCode })).status).toBe(200);
+    expect((await call('PATCH', `/api/admin/orders/${order.id}`, { trackingNumber: '8888', storeCode })).status).toBe(200);
+    expect(await shippedRows()).toHaveLength(1);
+
+    // A refused update (unknown order of another store) writes nothing either.
+    expect((await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'shipped', storeCode: STORE })).status).toBe(404);
+    expect(await shippedRows()).toHaveLength(1);
+  });
+
   it('puts the stock back when an order is cancelled, and takes it again when it is reopened', async () => {
     const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => api.ctx.db.$client.query<T>(text, values).then((r) => r.rows);
     const name = `Restock ${randomUUID().slice(0, 8)}`;

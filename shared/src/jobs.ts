@@ -7,6 +7,8 @@ import { z } from 'zod';
 /** Outbox topics: what happened, written in the same transaction as the business row. */
 export const OUTBOX_TOPICS = {
   orderPlaced: 'order.placed',
+  /** Staff set an order's status to shipped (only on the change into shipped): the shipping notice. */
+  orderShipped: 'order.shipped',
   newsletterSubscribed: 'newsletter.subscribed',
   subscriptionCreated: 'subscription.created',
   /** A renewal could not be paid and dunning is over: the plan is paused and the customer told. */
@@ -18,6 +20,7 @@ export type OutboxTopic = (typeof OUTBOX_TOPICS)[keyof typeof OUTBOX_TOPICS];
 
 export const outboxPayloads = {
   [OUTBOX_TOPICS.orderPlaced]: z.object({ orderId: z.string().uuid() }),
+  [OUTBOX_TOPICS.orderShipped]: z.object({ orderId: z.string().uuid() }),
   [OUTBOX_TOPICS.newsletterSubscribed]: z.object({ subscriberId: z.number().int(), email: z.string() }),
   [OUTBOX_TOPICS.subscriptionCreated]: z.object({ subscriptionId: z.string().uuid() }),
   /** `period`: the billing period (yyyy-MM-dd) that went unpaid; its payment row says why. */

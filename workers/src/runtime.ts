@@ -74,7 +74,7 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
       options: { concurrency: 1 },
     },
     renewals: {
-      processor: createRenewalProcessor({ db, gateway, queue: queues.renewals, config, log }),
+      processor: createRenewalProcessor({ db, gateway, queues, config, log }),
       options: { concurrency: config.RENEWAL_CONCURRENCY },
     },
     maintenance: {

@@ -14,6 +14,20 @@ let runtime: WorkerRuntime;
 const logRow = async (kind: string, subjectId: string) =>
   (await tdb.db.select().from(tables.emailLog).where(and(eq(tables.emailLog.kind, kind), eq(tables.emailLog.subjectId, subjectId))))[0];
 
+/** As the admin API does on the change into shipped: the order's new status and its outbox row, one transaction. */
+async function markShipped(orderId: string, fields: { carrier: string | null; trackingNumber: string | null }): Promise<void> {
+  await tdb.db.transaction(async (tx) => {
+    await tx.update(tables.orders).set({ status: 'shipped', ...fields }).where(eq(tables.orders.id, orderId));
+    await recordOutbox(tx, 'order.shipped', { orderId });
+  });
+}
+
+const jobResult = async (name: string, data: Record<string, unknown>, jobId: string) => {
+  const job = await runtime.queues.emails.add(name, data, { jobId });
+  await waitFor(async () => (await job.getState()) === 'completed', 10_000, jobId);
+  return (await runtime.queues.emails.getJob(job.id!))?.returnvalue;
+};
+
 async function subscribe(email: string): Promise<number> {
   return tdb.db.transaction(async (tx) => {
     const [sub] = await tx.insert(tables.newsletterSubscribers).values({ email }).returning();
@@ -124,6 +138,67 @@ describe('emails over SMTP', () => {
     await waitFor(async () => (await job.getState()) === 'completed', 10_000, 'second plan welcome');
     expect((await runtime.queues.emails.getJob(job.id!))?.returnvalue).toEqual({ outcome: 'skipped', reason: 'already sent' });
     expect(smtp.to('plan@example.com')).toHaveLength(1);
+  });
+
+  it('sends a shipping notice once: order number, items, carrier, tracking number and link, address, support', async () => {
+    const orderId = await placeOrder(tdb.db, {
+      customerEmail: 'shipped@example.com',
+      customerName: 'Sky Shipped',
+      items: [sampleLine({ quantity: 2, productName: 'Flush Toilet Cleaner' }), sampleLine({ productId: 2, quantity: 1, price: '14.99', productName: 'Dish <Pods>' })],
+      outbox: false,
+    });
+    await markShipped(orderId, { carrier: 'UPS', trackingNumber: '1Z999AA10123456784' });
+    const [mail] = await waitFor(() => (smtp.to('shipped@example.com').length ? smtp.to('shipped@example.com') : null), 10_000, 'shipping notice');
+    expect(mail!.decoded).toContain(`Subject: Your ${SHOP.name} order #${orderId.slice(0, 8)} has shipped`);
+    expect(mail!.decoded).toContain('text/plain');
+    expect(mail!.decoded).toContain('text/html');
+    expect(mail!.decoded).toContain('2 x Flush Toilet Cleaner');
+    expect(mail!.decoded).toContain('1 x Dish <Pods>');
+    expect(mail!.decoded).toContain('Dish &lt;Pods&gt;');
+    expect(mail!.decoded).toContain('Carrier: UPS');
+    expect(mail!.decoded).toContain('Tracking number: 1Z999AA10123456784');
+    expect(mail!.decoded).toContain('Track your parcel: https://www.ups.com/track?tracknum=1Z999AA10123456784');
+    expect(mail!.decoded).toContain('<a href="https://www.ups.com/track?tracknum=1Z999AA10123456784"');
+    expect(mail!.decoded).toContain('1 Main St');
+    expect(mail!.decoded).toContain('Springfield, IL 62701');
+    expect(mail!.decoded).toContain(`Questions? ${SHOP.supportEmail} · ${SHOP.supportPhone}`);
+    expect(mail!.decoded).toContain(`<a href="mailto:${SHOP.supportEmail}">`);
+    const row = await waitFor(async () => ((await logRow('order-shipped', orderId))?.status === 'sent' ? logRow('order-shipped', orderId) : null), 5000, 'email log');
+    expect(row).toMatchObject({ toAddress: 'shipped@example.com', status: 'sent' });
+
+    // Shipped again (set back and forth, a second outbox row) or the job run again: still one email.
+    await markShipped(orderId, { carrier: 'UPS', trackingNumber: '1Z999AA10123456784' });
+    expect(await jobResult('order-shipped', { orderId }, `again-shipped-${orderId}`)).toEqual({ outcome: 'skipped', reason: 'already sent' });
+    const second = await waitFor(
+      async () => (await runtime.queues.emails.getJobs(['completed'])).find((j) => j.name === 'order-shipped' && j.data.orderId === orderId && j.id!.startsWith('outbox-') && j.returnvalue?.outcome === 'skipped'),
+      10_000,
+      'second outbox job',
+    );
+    expect(second.returnvalue).toEqual({ outcome: 'skipped', reason: 'already sent' });
+    expect(smtp.to('shipped@example.com')).toHaveLength(1);
+  });
+
+  it('shipping notice without a known carrier: the number but no link; without tracking: neither', async () => {
+    const noCarrier = await placeOrder(tdb.db, { customerEmail: 'ship-nocarrier@example.com', outbox: false });
+    await markShipped(noCarrier, { carrier: null, trackingNumber: 'LOCAL-42' });
+    const [first] = await waitFor(() => (smtp.to('ship-nocarrier@example.com').length ? smtp.to('ship-nocarrier@example.com') : null), 10_000, 'no-carrier notice');
+    expect(first!.decoded).toContain('Tracking number: LOCAL-42');
+    expect(first!.decoded).not.toContain('Carrier:');
+    expect(first!.decoded).not.toContain('Track your parcel');
+
+    const noTracking = await placeOrder(tdb.db, { customerEmail: 'ship-notracking@example.com', outbox: false });
+    await markShipped(noTracking, { carrier: null, trackingNumber: null });
+    const [second] = await waitFor(() => (smtp.to('ship-notracking@example.com').length ? smtp.to('ship-notracking@example.com') : null), 10_000, 'no-tracking notice');
+    expect(second!.decoded).toContain(`order #${noTracking.slice(0, 8)} is on its way`);
+    expect(second!.decoded).not.toContain('Tracking number');
+    expect(second!.decoded).not.toContain('Track your parcel');
+  });
+
+  it('sends no shipping notice for an order that is not shipped when the job runs', async () => {
+    const orderId = await placeOrder(tdb.db, { customerEmail: 'ship-undone@example.com', outbox: false });
+    expect(await jobResult('order-shipped', { orderId }, `undone-${orderId}`)).toEqual({ outcome: 'skipped', reason: 'order is processing' });
+    expect(await logRow('order-shipped', orderId)).toBeUndefined();
+    expect(smtp.to('ship-undone@example.com')).toHaveLength(0);
   });
 
   it('fails a permanent SMTP rejection (5xx) at once and records it', async () => {

@@ -147,6 +147,25 @@ describe('outbox relay', () => {
     }
   });
 
+  it('maps order.shipped to the shipping notice email job', async () => {
+    const rig = startRelay(testWorkerConfig(tdb.url, 'relay'));
+    try {
+      const orderId = await placeOrder(tdb.db, { outbox: false });
+      await tdb.db.transaction((tx) => recordOutbox(tx, 'order.shipped', { orderId }));
+      const [row] = await tdb.db.select().from(tables.outbox).where(sql`${tables.outbox.topic} = 'order.shipped' and ${tables.outbox.payload}->>'orderId' = ${orderId}`);
+      const job = await waitFor(() => rig.queues.emails.getJob(`outbox-${row!.id}-order-shipped`), 10_000, 'shipping notice job');
+      expect(job.name).toBe('order-shipped');
+      expect(job.data).toEqual({ orderId });
+      expect(job.opts.attempts).toBe(6);
+      // Only the email: a shipped order is not synced again nor confirmed again.
+      expect(await rig.queues['erp-sync'].getJob(`outbox-${row!.id}-sync-order`)).toBeUndefined();
+      expect(await rig.queues.emails.getJob(`outbox-${row!.id}-order-confirmation`)).toBeUndefined();
+      await waitFor(async () => (await tdb.db.select().from(tables.outbox).where(eq(tables.outbox.id, row!.id)))[0]?.publishedAt, 10_000, 'published');
+    } finally {
+      await rig.close();
+    }
+  });
+
   it('keeps rows unpublished while Redis is down and relays them when it returns', async () => {
     let redis: PrivateRedis | null = await startPrivateRedis();
     const rig = startRelay(testWorkerConfig(tdb.url, 'relay'), redis.url);

@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from 'bullmq';
 import { addMonths } from 'date-fns';
 import { eq } from 'drizzle-orm';
-import { priceCart, SHOP, toCents } from '@nh/shared';
+import { formatCents, priceCart, SHOP, toCents } from '@nh/shared';
 import { tables, type LineItem } from '@nh/shared/server';
 import { JOB_NAMES, jobIds } from '@nh/shared/server/queues';
+import { RENEWAL_REMINDER_DAYS } from '@nh/shared/contracts/subscriptions';
 import {
   LocalSandboxGateway,
   SANDBOX_API_LOGIN_ID,
@@ -383,7 +384,7 @@ describe('renewal sweep', () => {
     // Two sweeps in a row while the renewals worker is paused: the second adds nothing.
     const worker = runtime.workers.get('renewals')!;
     await worker.pause();
-    const sweepNow = createRenewalProcessor({ db: tdb.db, gateway: sandbox, queue: runtime.queues.renewals, config: runtime.config, log: createLogger('sweep-test', 'silent') });
+    const sweepNow = createRenewalProcessor({ db: tdb.db, gateway: sandbox, queues: runtime.queues, config: runtime.config, log: createLogger('sweep-test', 'silent') });
     const sweepJob = { name: JOB_NAMES.renewalSweep, id: 'test-sweep', data: {} } as Job;
     let first: SweepResult;
     let waiting: Job[];
@@ -421,5 +422,103 @@ describe('renewal sweep', () => {
       const added = await runtime.queues.renewals.getJob(id);
       if (added) await finished(added).catch(() => {});
     }
+  });
+});
+
+describe('renewal reminders', () => {
+  const sweepJob = { name: JOB_NAMES.renewalSweep, id: 'test-reminder-sweep', data: {} } as Job;
+  const sweeper = () => createRenewalProcessor({ db: tdb.db, gateway: sandbox, queues: runtime.queues, config: runtime.config, log: createLogger('reminder-test', 'silent') });
+  /** A time of day on the UTC day `days` from today. */
+  const onDay = (days: number, hours: number) => new Date(utcDayFromToday(days).getTime() + hours * 3_600_000);
+  const reminderDone = async (id: string) => {
+    const job = await waitFor(() => runtime.queues.emails.getJob(id), 5000, `reminder job ${id}`);
+    await waitFor(async () => ['completed', 'failed'].includes(await job.getState()), 10_000, `reminder ${id}`);
+    return (await runtime.queues.emails.getJob(id))?.returnvalue;
+  };
+  const reminderLog = (subscriptionId: string, due: Date) =>
+    q<{ status: string; to_address: string }>(`select status, to_address from email_log where kind = 'renewal-reminder' and subject_id = $1`, [`${subscriptionId}:${period(due)}`]);
+
+  it(`reminds each active plan billed ${RENEWAL_REMINDER_DAYS} days ahead once, however often the sweep runs: date, amount, saved card, items, My Subscriptions`, async () => {
+    expect(RENEWAL_REMINDER_DAYS).toBe(3);
+    const product = await makeProduct(20, '20.00');
+    const items = [line(product, 2)];
+    const due = onDay(RENEWAL_REMINDER_DAYS, 14.5);
+    const plan = await makeSubscription({ email: 'remind-me@example.com', items, due, profile: null });
+    await tdb.db.insert(tables.paymentTransactions).values({ subscriptionId: plan.id, billingPeriod: '2000-01-01', amount: plan.amount, status: 'approved', cardType: 'Visa', cardLastFour: '1111' });
+    const earlyInDay = await makeSubscription({ email: 'remind-early@example.com', items, due: onDay(RENEWAL_REMINDER_DAYS, 0), profile: null });
+    const tooSoon = await makeSubscription({ email: 'remind-soon@example.com', items, due: onDay(RENEWAL_REMINDER_DAYS - 1, 23.9), profile: null });
+    const tooLate = await makeSubscription({ email: 'remind-late@example.com', items, due: onDay(RENEWAL_REMINDER_DAYS + 1, 0), profile: null });
+    const cancelled = await makeSubscription({ email: 'remind-cancelled@example.com', items, due, status: 'cancelled', profile: null });
+    const paused = await makeSubscription({ email: 'remind-paused@example.com', items, due, status: 'paused', profile: null });
+
+    const sweepNow = sweeper();
+    const first = (await sweepNow(sweepJob)) as SweepResult;
+    const second = (await sweepNow(sweepJob)) as SweepResult;
+    const expected = [jobIds.renewalReminder(plan.id, period(due)), jobIds.renewalReminder(earlyInDay.id, period(onDay(RENEWAL_REMINDER_DAYS, 0)))];
+    expect(first.reminders).toEqual(expect.arrayContaining(expected));
+    expect(second.reminders).toEqual(first.reminders);
+    for (const other of [tooSoon, tooLate, cancelled, paused]) expect(first.reminders.join(' ')).not.toContain(other.id);
+    const job = await runtime.queues.emails.getJob(expected[0]!);
+    expect(job?.data).toEqual({ subscriptionId: plan.id, period: period(due) });
+    expect(job?.opts.attempts).toBe(runtime.config.EMAIL_ATTEMPTS);
+
+    expect(await reminderDone(expected[0]!)).toMatchObject({ outcome: 'sent' });
+    expect(await reminderDone(expected[1]!)).toMatchObject({ outcome: 'sent' });
+    const [mail] = smtp.to('remind-me@example.com');
+    const day = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' }).format(due);
+    expect(mail!.decoded).toContain(`Subject: Your ${SHOP.name} Subscribe & Save renews on ${day}`);
+    expect(mail!.decoded).toContain(`your next Subscribe & Save delivery is on ${day}, and we will charge ${formatCents(plan.amount)} to your saved card (Visa ending in 1111) that day.`);
+    expect(mail!.decoded).toContain(`2 x ${product.name} @ $20.00`);
+    expect(mail!.decoded).toContain('To see or cancel your plan, go to My Subscriptions in your account before then.');
+    expect(mail!.decoded).toContain('text/html');
+    expect(mail!.decoded).toContain(SHOP.supportEmail);
+    // No approved payment with a card yet: just "your saved card".
+    expect(smtp.to('remind-early@example.com')[0]!.decoded).toContain('to your saved card that day.');
+    expect(await reminderLog(plan.id, due)).toEqual([{ status: 'sent', to_address: 'remind-me@example.com' }]);
+
+    // Once the job is gone from Redis, a third sweep adds it again: the email_log row keeps it to one email.
+    await runtime.queues.emails.remove(expected[0]!);
+    const third = (await sweepNow(sweepJob)) as SweepResult;
+    expect(third.reminders).toContain(expected[0]);
+    expect(await reminderDone(expected[0]!)).toEqual({ outcome: 'skipped', reason: 'already sent' });
+    expect(smtp.to('remind-me@example.com')).toHaveLength(1);
+    for (const other of [tooSoon, tooLate, cancelled, paused]) expect(await reminderLog(other.id, (await subscription(other.id)).nextBillingDate)).toEqual([]);
+    for (const address of ['remind-soon@example.com', 'remind-late@example.com', 'remind-cancelled@example.com', 'remind-paused@example.com']) {
+      expect(smtp.to(address)).toHaveLength(0);
+    }
+    // A reminder is only a reminder: nothing charged, nothing ordered.
+    expect(await ordersOf(plan.id)).toHaveLength(0);
+    expect((await subscription(plan.id)).nextBillingDate.toISOString()).toBe(due.toISOString());
+  });
+
+  it('sends no reminder to a plan cancelled between the sweep and the send, or whose billing date moved', async () => {
+    const product = await makeProduct(20);
+    const due = onDay(RENEWAL_REMINDER_DAYS, 9);
+    const toCancel = await makeSubscription({ email: 'remind-then-cancel@example.com', items: [line(product, 1)], due, profile: null });
+    const toMove = await makeSubscription({ email: 'remind-then-move@example.com', items: [line(product, 1)], due, profile: null });
+    const worker = runtime.workers.get('emails')!;
+    await worker.pause();
+    try {
+      const result = (await sweeper()(sweepJob)) as SweepResult;
+      expect(result.reminders).toEqual(expect.arrayContaining([jobIds.renewalReminder(toCancel.id, period(due)), jobIds.renewalReminder(toMove.id, period(due))]));
+      await tdb.db.update(tables.subscriptions).set({ status: 'cancelled', cancelledAt: new Date() }).where(eq(tables.subscriptions.id, toCancel.id));
+      await tdb.db.update(tables.subscriptions).set({ nextBillingDate: addMonths(due, 1) }).where(eq(tables.subscriptions.id, toMove.id));
+    } finally {
+      worker.resume();
+    }
+    expect(await reminderDone(jobIds.renewalReminder(toCancel.id, period(due)))).toEqual({ outcome: 'skipped', reason: 'subscription is cancelled' });
+    expect(await reminderDone(jobIds.renewalReminder(toMove.id, period(due)))).toEqual({ outcome: 'skipped', reason: 'the billing date has moved' });
+    expect(smtp.to('remind-then-cancel@example.com')).toHaveLength(0);
+    expect(smtp.to('remind-then-move@example.com')).toHaveLength(0);
+    expect(await reminderLog(toCancel.id, due)).toEqual([]);
+
+    // A reminder job that waited past the billing day says nothing.
+    const yesterday = onDay(-1, 12);
+    const overdue = await makeSubscription({ email: 'remind-overdue@example.com', items: [line(product, 1)], due: yesterday, profile: null });
+    const job = await runtime.queues.emails.add(JOB_NAMES.renewalReminder, { subscriptionId: overdue.id, period: period(yesterday) }, { jobId: `test-overdue-${overdue.id}` });
+    expect(await reminderDone(job.id!)).toEqual({ outcome: 'skipped', reason: 'the billing date has passed' });
+    expect(smtp.to('remind-overdue@example.com')).toHaveLength(0);
+    // Out of the way of the sweep tests (it would be renewed).
+    await tdb.db.update(tables.subscriptions).set({ status: 'cancelled' }).where(eq(tables.subscriptions.id, overdue.id));
   });
 });

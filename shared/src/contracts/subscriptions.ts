@@ -48,6 +48,12 @@ export function billingPeriodOf(billingDate: Date): string {
  */
 export const RENEWAL_RETRY_DAYS = [1, 3, 7] as const;
 
+/**
+ * The renewal reminder goes out this many days before a plan's next billing date: the daily sweep
+ * reminds the active plans whose billing date falls on the UTC day this many days ahead.
+ */
+export const RENEWAL_REMINDER_DAYS = 3;
+
 export const SUBSCRIPTION_MESSAGES = {
   /** 401 from POST /api/payments/subscribe-nonce, and the checkout's toast text (spec §8). */
   loginRequired: CHECKOUT_MESSAGES.subscribeLoginRequired,

@@ -1,23 +1,28 @@
 /**
- * emails: newsletter welcome (with the subscriber's personal 15% code), order confirmation, and the
- * Subscribe & Save notices (plan welcome; plan paused after a renewal could not be paid). Each
+ * emails: newsletter welcome (with the subscriber's personal 15% code), order confirmation, shipping
+ * notice, and the Subscribe & Save notices (plan welcome; renewal reminder; plan paused after a
+ * renewal could not be paid). Each
  * email is sent at most once per (kind, subject id): its email_log row is locked for the send and
  * marked sent in the same transaction. Only a crash between the SMTP answer and the commit can send
  * it twice (at-least-once). SMTP 5xx rejections fail at once; temporary failures are retried.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
 import type pg from 'pg';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { NEWSLETTER_DISCOUNT_PERCENT, toCents } from '@nh/shared';
-import { sqlLiteral, tables, type Db, type LineItem, type Logger } from '@nh/shared/server';
+import { sqlLiteral, tables, type Address, type Db, type LineItem, type Logger } from '@nh/shared/server';
+import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
 import { JOB_NAMES, jobPayloads } from '@nh/shared/server/queues';
 import { isPermanentMailError, type MailMessage, type Mailer } from '@nh/shared/server/mail/transport';
 import {
   newsletterWelcomeEmail,
   orderConfirmationEmail,
+  orderShippedEmail,
+  renewalReminderEmail,
   subscriptionPausedEmail,
   subscriptionWelcomeEmail,
   type ConfirmationOrder,
+  type ShippedOrder,
   type SubscriptionEmailPlan,
 } from '@nh/shared/server/mail/templates';
 import { ensureWelcomeCode } from './welcome-code';
@@ -25,10 +30,17 @@ import { ensureWelcomeCode } from './welcome-code';
 export const EMAIL_KINDS = {
   newsletterWelcome: 'newsletter-welcome',
   orderConfirmation: 'order-confirmation',
+  /**
+   * Subject id: the order id. One notice per order, with the carrier and tracking number the order
+   * has when it is sent; a later save of the shipped order (tracking added or changed) sends nothing.
+   */
+  orderShipped: 'order-shipped',
   /** Subject id: the subscription id. */
   subscriptionWelcome: 'subscription-welcome',
   /** Subject id: `<subscription id>:<billing period>`, so a plan paused again in a later period is told again. */
   subscriptionPaused: 'subscription-paused',
+  /** Subject id: `<subscription id>:<billing period>`, one reminder per plan and period however often the sweep runs. */
+  renewalReminder: 'renewal-reminder',
 } as const;
 
 export interface EmailDeps {
@@ -58,6 +70,40 @@ async function loadConfirmationOrder(db: Db, orderId: string): Promise<(Confirma
     total: toCents(r.total),
     promoCode: r.promo_code,
   };
+}
+
+/** What a shipping notice shows, and whether the order is (still) shipped. */
+async function loadShippedOrder(db: Db, orderId: string): Promise<(ShippedOrder & { customerEmail: string; status: string }) | undefined> {
+  const { rows } = await db.$client.query<{ id: string; customer_email: string; customer_name: string; items: LineItem[]; shipping_address: Address; carrier: string | null; tracking_number: string | null; status: string }>({
+    name: 'email-shipped-order',
+    text: `select id, customer_email, customer_name, items, shipping_address, carrier, tracking_number, status from orders where id = $1`,
+    values: [orderId],
+  });
+  const r = rows[0];
+  if (!r) return undefined;
+  return {
+    id: r.id,
+    customerEmail: r.customer_email,
+    customerName: r.customer_name,
+    items: r.items,
+    shippingAddress: r.shipping_address,
+    carrier: r.carrier,
+    trackingNumber: r.tracking_number,
+    status: r.status,
+  };
+}
+
+/** "Visa ending in 1111": the card of the plan's latest approved payment (what renewals charge), when known. */
+async function savedCard(db: Db, subscriptionId: string): Promise<string | null> {
+  const p = tables.paymentTransactions;
+  const [card] = await db
+    .select({ type: p.cardType, lastFour: p.cardLastFour })
+    .from(p)
+    .where(and(eq(p.subscriptionId, subscriptionId), eq(p.status, 'approved')))
+    .orderBy(desc(p.createdAt))
+    .limit(1);
+  if (!card?.lastFour) return null;
+  return `${card.type || 'card'} ending in ${card.lastFour}`;
 }
 
 async function loadSubscription(db: Db, subscriptionId: string) {
@@ -139,6 +185,14 @@ export function createEmailProcessor({ db, mailer, log }: EmailDeps) {
         if (!order) return { outcome: 'skipped', reason: 'order not found' };
         return sendOnce(EMAIL_KINDS.orderConfirmation, orderId, { to: order.customerEmail, ...orderConfirmationEmail(order) }, jobLog);
       }
+      case JOB_NAMES.orderShipped: {
+        const { orderId } = jobPayloads[JOB_NAMES.orderShipped].parse(job.data);
+        const order = await loadShippedOrder(db, orderId);
+        if (!order) return { outcome: 'skipped', reason: 'order not found' };
+        // Set back (a mistaken click undone before the job ran): nothing has shipped.
+        if (order.status !== 'shipped' && order.status !== 'delivered') return { outcome: 'skipped', reason: `order is ${order.status}` };
+        return sendOnce(EMAIL_KINDS.orderShipped, orderId, { to: order.customerEmail, ...orderShippedEmail(order) }, jobLog);
+      }
       case JOB_NAMES.subscriptionWelcome: {
         const { subscriptionId } = jobPayloads[JOB_NAMES.subscriptionWelcome].parse(job.data);
         const found = await loadSubscription(db, subscriptionId);
@@ -161,6 +215,18 @@ export function createEmailProcessor({ db, mailer, log }: EmailDeps) {
           reason: payment?.message || 'The payment was not accepted.',
         });
         return sendOnce(EMAIL_KINDS.subscriptionPaused, `${subscriptionId}:${period}`, { to: found.sub.customerEmail, ...content }, jobLog);
+      }
+      case JOB_NAMES.renewalReminder: {
+        const { subscriptionId, period } = jobPayloads[JOB_NAMES.renewalReminder].parse(job.data);
+        const found = await loadSubscription(db, subscriptionId);
+        if (!found) return { outcome: 'skipped', reason: 'subscription not found' };
+        // Judged when sending, not when the sweep ran: a plan cancelled or paused since is not reminded,
+        // nor one whose billing date has moved on or passed (a job that waited too long).
+        if (found.sub.status !== 'active') return { outcome: 'skipped', reason: `subscription is ${found.sub.status}` };
+        if (billingPeriodOf(found.sub.nextBillingDate) !== period) return { outcome: 'skipped', reason: 'the billing date has moved' };
+        if (period < billingPeriodOf(new Date())) return { outcome: 'skipped', reason: 'the billing date has passed' };
+        const content = renewalReminderEmail({ ...found.plan, nextBillingDate: found.sub.nextBillingDate, card: await savedCard(db, subscriptionId) });
+        return sendOnce(EMAIL_KINDS.renewalReminder, `${subscriptionId}:${period}`, { to: found.sub.customerEmail, ...content }, jobLog);
       }
       default:
         throw new UnrecoverableError(`unknown email job ${job.name}`);

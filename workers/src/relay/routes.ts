@@ -30,6 +30,10 @@ const routes: Partial<Record<OutboxTopic, Mapper>> = {
       { name: JOB_NAMES.orderConfirmation, data: { orderId } },
     ];
   },
+  [OUTBOX_TOPICS.orderShipped]: (payload) => {
+    const { orderId } = outboxPayloads[OUTBOX_TOPICS.orderShipped].parse(payload);
+    return [{ name: JOB_NAMES.orderShipped, data: { orderId } }];
+  },
   [OUTBOX_TOPICS.orderSyncRequested]: (payload) => {
     const { orderId } = outboxPayloads[OUTBOX_TOPICS.orderSyncRequested].parse(payload);
     return [{ name: JOB_NAMES.syncOrder, data: { orderId } }];

@@ -9,7 +9,7 @@ import { centsToDecimal, outboxPayloads, toCents, type Cents } from '@nh/shared'
 import { OUTBOX_CHANNEL, type Address, type LineItem } from '@nh/shared/server';
 import type { SubscriptionInterval, SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
 import type { ChargeResult, StoredPaymentProfile } from '@nh/shared/server/payments/index';
-import { DUE_BEFORE_SQL, type DunningStep } from './rules';
+import { DUE_BEFORE_SQL, REMINDER_DAY_SQL, type DunningStep } from './rules';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -40,6 +40,16 @@ export async function findDueSubscriptions(db: Queryable): Promise<Array<{ id: s
      order by next_billing_date, id`,
   );
   return rows.map((r) => ({ id: r.id, nextBillingDate: r.next_billing_date, failedAttempts: r.failed_attempts }));
+}
+
+/** Every active subscription billed on the reminder day (RENEWAL_REMINDER_DAYS ahead, UTC). */
+export async function findSubscriptionsToRemind(db: Queryable): Promise<Array<{ id: string; nextBillingDate: Date }>> {
+  const { rows } = await db.query<{ id: string; next_billing_date: Date }>(
+    `select id, next_billing_date from subscriptions
+     where status = 'active' and next_billing_date >= ${REMINDER_DAY_SQL.from} and next_billing_date < ${REMINDER_DAY_SQL.to}
+     order by next_billing_date, id`,
+  );
+  return rows.map((r) => ({ id: r.id, nextBillingDate: r.next_billing_date }));
 }
 
 export async function lockSubscription(client: pg.PoolClient, id: string): Promise<LockedSubscription | null> {

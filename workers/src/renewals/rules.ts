@@ -3,7 +3,7 @@
  * then paused). The billing period a charge pays is the contract's billingPeriodOf(due date), so it
  * stays the same across the retries of one period.
  */
-import { RENEWAL_RETRY_DAYS } from '@nh/shared/contracts/subscriptions';
+import { RENEWAL_REMINDER_DAYS, RENEWAL_RETRY_DAYS } from '@nh/shared/contracts/subscriptions';
 
 /**
  * A billing date is a day: a subscription is due on its billing day (UTC), whatever the time of day it
@@ -11,6 +11,15 @@ import { RENEWAL_RETRY_DAYS } from '@nh/shared/contracts/subscriptions';
  * because the database's clock decides (the sweep and the job agree whichever host runs them).
  */
 export const DUE_BEFORE_SQL = `(date_trunc('day', now(), 'UTC') + interval '1 day')`;
+
+/**
+ * The UTC day RENEWAL_REMINDER_DAYS ahead, as [start, end) in SQL: a plan billed on that day gets its
+ * renewal reminder from today's sweep. Same clock as DUE_BEFORE_SQL.
+ */
+export const REMINDER_DAY_SQL = {
+  from: `(date_trunc('day', now(), 'UTC') + interval '${RENEWAL_REMINDER_DAYS} days')`,
+  to: `(date_trunc('day', now(), 'UTC') + interval '${RENEWAL_REMINDER_DAYS + 1} days')`,
+};
 
 export type DunningStep =
   /** Try again at the start of the UTC day `retryInDays` days from today (the sweep of that day picks it up). */

@@ -1,8 +1,8 @@
 /** Admin orders of one store: list (search, status filter, pages), detail, fulfilment update. */
 import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { centsToDecimal, parseCents, stockByProduct } from '@nh/shared';
-import { tables, type LineItem } from '@nh/shared/server';
+import { centsToDecimal, OUTBOX_TOPICS, parseCents, stockByProduct } from '@nh/shared';
+import { recordOutbox, tables, type LineItem } from '@nh/shared/server';
 import { ADMIN_MESSAGES, type AdminOrder, type AdminOrderSummary, type OrderStatus } from '@nh/shared/contracts/admin';
 import type { AppContext } from '../../context';
 import { conflict, notFound } from '../../lib/errors';
@@ -123,6 +123,9 @@ export interface OrderUpdate {
  * Stock follows cancellation: cancelling an order puts its items back in stock, and reopening a
  * cancelled order takes them again (refused, naming the product, when there is not enough). The order
  * row is locked first, so two staff members changing one order at once cannot restock it twice.
+ *
+ * The change into shipped records an `order.shipped` outbox row in the same transaction (the customer's
+ * shipping notice); saving an order that is already shipped records none.
  */
 export async function updateOrder(ctx: AppContext, storeCode: string, id: string, update: OrderUpdate): Promise<AdminOrder> {
   if (!UUID.test(id)) throw notFound(ADMIN_MESSAGES.orderNotFound);
@@ -143,6 +146,7 @@ export async function updateOrder(ctx: AppContext, storeCode: string, id: string
       stockChanged = true;
     }
     const [updated] = await tx.update(orders).set(set).where(byId(storeCode, id)).returning();
+    if (update.status === 'shipped' && current.status !== 'shipped') await recordOutbox(tx, OUTBOX_TOPICS.orderShipped, { orderId: id });
     return updated!;
   });
   if (stockChanged) invalidateCatalogCache(ctx);

@@ -3,9 +3,10 @@
  * name and support contact (SHOP, configurable at start-up).
  */
 import { centsToDecimal, formatCents, toCents, type Cents } from '../../money';
-import { SHOP } from '../../constants';
+import { LIMITS, SHOP } from '../../constants';
 import { INTERVAL_MONTHS, type SubscriptionInterval } from '../../contracts/subscriptions';
-import type { LineItem } from '../db/schema';
+import { trackingUrl } from '../../shipping';
+import type { Address, LineItem } from '../db/schema';
 import type { MailMessage } from './transport';
 
 type Content = Omit<MailMessage, 'to'>;
@@ -66,8 +67,11 @@ export interface ConfirmationOrder {
 
 const lineTotal = (line: LineItem) => toCents(line.price) * line.quantity;
 
+/** The order number a customer sees (the checkout toast's): the first characters of the id. */
+const orderNumber = (id: string) => id.slice(0, LIMITS.orderIdDisplayLength);
+
 export function orderConfirmationEmail(order: ConfirmationOrder): Content {
-  const shortId = order.id.slice(0, 8);
+  const shortId = orderNumber(order.id);
   const subject = `${SHOP.name} order confirmation #${shortId}`;
   const totals: Array<[string, Cents]> = [
     ['Subtotal', order.subtotal],
@@ -199,6 +203,89 @@ export function subscriptionPausedEmail(plan: SubscriptionEmailPlan & { dueDate:
 ${planItemsHtml(plan.items)}
 <p><strong>What to do:</strong> to keep your deliveries coming, start a new Subscribe &amp; Save plan at checkout with a card that works, and cancel this one from My Subscriptions in your account.</p>
 <p>Questions? Contact us at <a href="mailto:${escapeHtml(SHOP.supportEmail)}">${escapeHtml(SHOP.supportEmail)}</a> or ${escapeHtml(SHOP.supportPhone)} (${escapeHtml(SHOP.supportHours)}).</p>`,
+  );
+  return { subject, text, html };
+}
+
+export interface ShippedOrder {
+  id: string;
+  customerName: string;
+  items: LineItem[];
+  shippingAddress: Address;
+  carrier: string | null;
+  trackingNumber: string | null;
+}
+
+/** Sent once when staff mark an order shipped: what is in the parcel, how to track it, where it goes. */
+export function orderShippedEmail(order: ShippedOrder): Content {
+  const shortId = orderNumber(order.id);
+  const subject = `Your ${SHOP.name} order #${shortId} has shipped`;
+  const link = trackingUrl(order.carrier, order.trackingNumber);
+  const a = order.shippingAddress;
+  const addressLines = [order.customerName, a.address, `${a.city}, ${a.state} ${a.zip}`];
+  const tracking: Array<[string, string]> = [
+    ...(order.carrier ? [['Carrier', order.carrier] as [string, string]] : []),
+    ...(order.trackingNumber ? [['Tracking number', order.trackingNumber] as [string, string]] : []),
+  ];
+  const text = [
+    `Hi ${order.customerName},`,
+    '',
+    `Good news: your order #${shortId} is on its way. In the parcel:`,
+    '',
+    ...order.items.map((line) => `  ${line.quantity} x ${line.productName}`),
+    '',
+    ...tracking.map(([label, value]) => `  ${label}: ${value}`),
+    ...(link ? [`  Track your parcel: ${link}`] : []),
+    ...(tracking.length ? [''] : []),
+    'Shipping to:',
+    ...addressLines.map((l) => `  ${l}`),
+    '',
+    signatureText(),
+  ].join('\n');
+  const trackingHtml = tracking.length
+    ? `<p>${tracking.map(([label, value]) => `<strong>${escapeHtml(label)}:</strong> ${escapeHtml(value)}`).join('<br>\n')}${
+        link ? `<br>\n<a href="${escapeHtml(link)}" style="color:#2f5d3a;font-weight:bold">Track your parcel</a>` : ''
+      }</p>`
+    : '';
+  const html = layout(
+    subject,
+    `<p>Hi ${escapeHtml(order.customerName)},</p>
+<p>Good news: your order <strong>#${escapeHtml(shortId)}</strong> is on its way. In the parcel:</p>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse">
+<tr><th align="left">Item</th><th>Qty</th></tr>
+${order.items.map((line) => `<tr><td style="padding:4px 0">${escapeHtml(line.productName)}</td><td align="center">${line.quantity}</td></tr>`).join('')}
+</table>
+${trackingHtml}
+<p><strong>Shipping to:</strong><br>${addressLines.map(escapeHtml).join('<br>')}</p>`,
+  );
+  return { subject, text, html };
+}
+
+/** Sent RENEWAL_REMINDER_DAYS before a plan's next billing date: when, how much, and where to cancel. */
+export function renewalReminderEmail(plan: SubscriptionEmailPlan & { nextBillingDate: Date; card: string | null }): Content {
+  const next = billingDay(plan.nextBillingDate);
+  const subject = `Your ${SHOP.name} Subscribe & Save renews on ${next}`;
+  const card = plan.card ? `your saved card (${plan.card})` : 'your saved card';
+  const text = [
+    `Hi ${plan.customerName},`,
+    '',
+    `A quick reminder: your next Subscribe & Save delivery is on ${next}, and we will charge ${formatCents(plan.amount)} to ${card} that day.`,
+    '',
+    ...planItemsText(plan.items),
+    '',
+    `  Each delivery: ${formatCents(plan.amount)} (with your ${plan.discountPercent}% discount, free shipping and tax)`,
+    '',
+    'If you want this delivery, there is nothing to do. To see or cancel your plan, go to My Subscriptions in your account before then.',
+    '',
+    signatureText(),
+  ].join('\n');
+  const html = layout(
+    subject,
+    `<p>Hi ${escapeHtml(plan.customerName)},</p>
+<p>A quick reminder: your next Subscribe &amp; Save delivery is on <strong>${escapeHtml(next)}</strong>, and we will charge <strong>${formatCents(plan.amount)}</strong> to ${escapeHtml(card)} that day.</p>
+${planItemsHtml(plan.items)}
+<p><strong>Each delivery:</strong> ${formatCents(plan.amount)} (with your ${plan.discountPercent}% discount, free shipping and tax)</p>
+<p>If you want this delivery, there is nothing to do. To see or cancel your plan, go to <strong>My Subscriptions</strong> in your account before then.</p>`,
   );
   return { subject, text, html };
 }
