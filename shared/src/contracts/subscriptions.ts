@@ -68,6 +68,11 @@ export const SUBSCRIPTION_MESSAGES = {
   loadFailed: 'Failed to load subscriptions. Please try again later.',
   loginRequiredTitle: 'Login Required',
   empty: 'No subscriptions yet',
+  // Resuming a paused plan with a new card (not in the spec: a paused plan needs a way back).
+  resumed: 'Subscription resumed',
+  resumeFailedTitle: 'Resume failed',
+  resumeFailed: 'Failed to resume subscription. Please try again.',
+  notPaused: 'Only a paused subscription can be resumed.',
 } as const;
 
 /** One line of a subscription as the page shows it. */
@@ -107,3 +112,15 @@ export const subscribeNonceResponseSchema = z.object({
   nextBillingDate: z.string(),
 });
 export type SubscribeNonceResponse = z.infer<typeof subscribeNonceResponseSchema>;
+
+/**
+ * POST /api/subscriptions/{id}/resume: a paused plan (its renewal could not be paid) gets a new card,
+ * tokenised in the browser exactly as at checkout (Accept.js opaque data; the card never reaches us).
+ * The server stores the card with the provider, makes the plan active again and charges the unpaid
+ * delivery at once; the answer is the updated plan (subscriptionViewSchema).
+ */
+export const resumeSubscriptionRequestSchema = z.object({
+  dataDescriptor: z.string({ error: 'Payment details are missing: dataDescriptor' }).min(1, 'Payment details are missing: dataDescriptor').max(100),
+  dataValue: z.string({ error: 'Payment details are missing: dataValue' }).min(1, 'Payment details are missing: dataValue').max(8192),
+});
+export type ResumeSubscriptionRequest = z.infer<typeof resumeSubscriptionRequestSchema>;
