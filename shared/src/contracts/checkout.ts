@@ -127,7 +127,8 @@ export const orderDataSchema = z.object({
 });
 export type OrderData = z.infer<typeof orderDataSchema>;
 
-const opaque = {
+/** The tokenised card (Accept.js opaque data): every call that takes a card takes these two fields. */
+export const opaqueDataFields = {
   dataDescriptor: z.string({ error: 'Payment details are missing: dataDescriptor' }).min(1, 'Payment details are missing: dataDescriptor').max(100),
   dataValue: z.string({ error: 'Payment details are missing: dataValue' }).min(1, 'Payment details are missing: dataValue').max(8192),
 };
@@ -135,7 +136,7 @@ const opaque = {
 /** POST /api/payments/checkout-nonce */
 export const checkoutNonceRequestSchema = customerFieldsSchema.extend({
   amount: decimalString('Amount'),
-  ...opaque,
+  ...opaqueDataFields,
   orderData: orderDataSchema,
 });
 export type CheckoutNonceRequest = z.input<typeof checkoutNonceRequestSchema>;
@@ -151,7 +152,7 @@ export type PaymentFailure = z.infer<typeof paymentFailureSchema>;
 /** POST /api/payments/subscribe-nonce (spec §7; the subscription itself is built by the subscriptions area). */
 export const subscribeNonceRequestSchema = customerFieldsSchema.extend({
   amount: decimalString('Amount'),
-  ...opaque,
+  ...opaqueDataFields,
   interval: z.literal('monthly', { error: 'Subscriptions renew monthly: interval must be "monthly"' }),
   items: orderDataSchema.shape.items,
   shippingAddress: z.object(addressSchema.shape, { error: 'Shipping address is required' }),

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { SUBSCRIBE_AND_SAVE_PERCENT } from '../constants';
-import { CHECKOUT_MESSAGES } from './checkout';
+import { CHECKOUT_MESSAGES, opaqueDataFields } from './checkout';
 
 export const SUBSCRIPTION_STATUSES = ['active', 'paused', 'cancelled', 'expired'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
@@ -119,8 +119,5 @@ export type SubscribeNonceResponse = z.infer<typeof subscribeNonceResponseSchema
  * The server stores the card with the provider, makes the plan active again and charges the unpaid
  * delivery at once; the answer is the updated plan (subscriptionViewSchema).
  */
-export const resumeSubscriptionRequestSchema = z.object({
-  dataDescriptor: z.string({ error: 'Payment details are missing: dataDescriptor' }).min(1, 'Payment details are missing: dataDescriptor').max(100),
-  dataValue: z.string({ error: 'Payment details are missing: dataValue' }).min(1, 'Payment details are missing: dataValue').max(8192),
-});
+export const resumeSubscriptionRequestSchema = z.object(opaqueDataFields);
 export type ResumeSubscriptionRequest = z.infer<typeof resumeSubscriptionRequestSchema>;
