@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
-import { AuthorizeNetGateway, orderInvoiceNumber, type OpaqueChargeRequest } from '@nh/shared/server/payments/index';
+import { AuthorizeNetGateway, orderInvoiceNumber, parseCreateProfileResponse, type OpaqueChargeRequest, type StoreCardRequest } from '@nh/shared/server/payments/index';
 import { startAuthnetStub, type AuthnetStub } from './support/authnet-stub';
 import { startTestApi, type TestApi } from './support/harness';
 
@@ -237,6 +237,87 @@ describe('findCharge: an invoice number looked up in the Transaction Reporting l
     await expect(gateway().findCharge(orderInvoiceNumber(randomUUID()))).rejects.toThrow(/HTTP 500/);
     stub.scenario = 'timeout';
     await expect(gateway({ timeoutMs: 300 }).findCharge(orderInvoiceNumber(randomUUID()))).rejects.toThrow(/timeout/);
+  });
+});
+
+describe('storeCard: a new card kept as a customer payment profile, not charged (createCustomerProfileRequest)', () => {
+  const store = (overrides: Partial<StoreCardRequest> = {}): StoreCardRequest => ({
+    opaqueData: { dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT', dataValue: `token-${randomUUID()}` },
+    customerId: `c${randomUUID().replace(/-/g, '').slice(0, 19)}`,
+    email: 'ada@example.com',
+    billTo: { firstName: 'Ada', lastName: 'Lovelace', address: '1 Main St', city: 'Springfield', state: 'IL', zip: '12345' },
+    ...overrides,
+  });
+  const sentProfile = () => stub.requests.at(-1)!.body as { profile: Record<string, unknown> & { paymentProfiles: Array<Record<string, unknown>> }; validationMode?: string };
+
+  it('stores: the ids, card type and last four come back; elements in schema order; testMode in the sandbox; nothing charged', async () => {
+    const chargesBefore = stub.charges.length;
+    const request = store();
+    const result = await gateway().storeCard(request);
+    expect(result).toEqual({
+      outcome: 'stored',
+      profile: { customerProfileId: expect.stringMatching(/^\d+$/), paymentProfileId: expect.stringMatching(/^\d+$/) },
+      message: 'Successful.',
+      errorCode: null,
+      cardType: 'Visa',
+      lastFour: '1111',
+    });
+    expect(stub.profiles.at(-1)).toMatchObject({ ...result.profile, merchantCustomerId: request.customerId, email: 'ada@example.com', validationMode: 'testMode' });
+    expect(stub.charges.length).toBe(chargesBefore);
+
+    const sent = stub.requests.at(-1)!;
+    expect(sent.name).toBe('createCustomerProfileRequest');
+    expect(sent.topLevelKeys).toEqual(['merchantAuthentication', 'clientId', 'profile', 'validationMode']);
+    const { profile } = sentProfile();
+    expect(Object.keys(profile)).toEqual(['merchantCustomerId', 'email', 'paymentProfiles']);
+    expect(Object.keys(profile.paymentProfiles[0]!)).toEqual(['billTo', 'payment']);
+    expect(profile.paymentProfiles[0]).toEqual({
+      billTo: { firstName: 'Ada', lastName: 'Lovelace', address: '1 Main St', city: 'Springfield', state: 'IL', zip: '12345', country: 'US' },
+      payment: { opaqueData: request.opaqueData },
+    });
+  });
+
+  it('asks for liveMode validation in production', async () => {
+    const result = await gateway({ environment: 'production' }).storeCard(store());
+    expect(result.outcome).toBe('stored');
+    expect(sentProfile().validationMode).toBe('liveMode');
+  });
+
+  it('cuts the merchant customer id to 20 characters; a second profile under the same id is refused (E00039), not stored', async () => {
+    const customerId = `${randomUUID().replace(/-/g, '')}`;
+    const first = await gateway().storeCard(store({ customerId }));
+    expect(first.outcome).toBe('stored');
+    expect(stub.profiles.at(-1)!.merchantCustomerId).toBe(customerId.slice(0, 20));
+    const again = await gateway().storeCard(store({ customerId }));
+    expect(again).toMatchObject({ outcome: 'error', profile: null, errorCode: 'E00039', message: expect.stringContaining('duplicate record') });
+  });
+
+  it('declined: a refused validation is E00027 with its text (billing ZIP 46282)', async () => {
+    const before = stub.profiles.length;
+    const request = store();
+    const result = await gateway().storeCard({ ...request, billTo: { ...request.billTo, zip: '46282' } });
+    expect(result).toEqual({ outcome: 'declined', profile: null, message: 'This transaction has been declined.', errorCode: 'E00027', cardType: 'Visa', lastFour: '1111' });
+    expect(stub.profiles.length).toBe(before);
+  });
+
+  it('reports bad credentials (E00007) as an error', async () => {
+    const result = await gateway({ transactionKey: 'wrong' }).storeCard(store());
+    expect(result).toMatchObject({ outcome: 'error', profile: null, errorCode: 'E00007', message: 'User authentication failed due to invalid authentication values.' });
+  });
+
+  it('turns a timeout into an unknown outcome within its own limit, and an unreachable gateway into an error', async () => {
+    stub.scenario = 'timeout';
+    const started = Date.now();
+    const result = await gateway({ timeoutMs: 300 }).storeCard(store());
+    expect(result).toMatchObject({ outcome: 'unknown', profile: null, errorCode: 'timeout', message: 'The payment service did not answer, so your card was not saved. You have not been charged. Please try again.' });
+    expect(Date.now() - started).toBeLessThan(1_500);
+    const unreachable = await gateway({ endpoint: 'http://127.0.0.1:1/xml/v1/request.api' }).storeCard(store());
+    expect(unreachable).toMatchObject({ outcome: 'error', errorCode: 'ECONNREFUSED' });
+  });
+
+  it('reads a response it does not know as an error', () => {
+    expect(parseCreateProfileResponse({ messages: { resultCode: 'Ok', message: [{ code: 'I00001', text: 'Successful.' }] } })).toMatchObject({ outcome: 'error', profile: null });
+    expect(parseCreateProfileResponse('nonsense')).toMatchObject({ outcome: 'error', profile: null });
   });
 });
 

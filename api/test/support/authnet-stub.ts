@@ -1,6 +1,8 @@
 /**
- * A local server speaking Authorize.Net's JSON API, for the adapter's tests: createTransactionRequest
- * and, from the transactions it made, the Transaction Reporting calls findCharge uses
+ * A local server speaking Authorize.Net's JSON API, for the adapter's tests: createTransactionRequest,
+ * createCustomerProfileRequest (storing a card: billing ZIP 46282 fails its validation, E00027; a
+ * merchant customer id used before is refused, E00039) and, from the transactions it made, the
+ * Transaction Reporting calls findCharge uses
  * (getUnsettledTransactionListRequest, getSettledBatchListRequest, getTransactionListRequest; sorted
  * and paged like the real ones, the offset being the page number from 1). Like the real gateway it
  * answers with a UTF-8 byte-order mark, checks element order (E00003) and credentials (E00007), and
@@ -44,6 +46,15 @@ export interface StubTransaction {
   batchId: string | null;
 }
 
+/** A customer profile with its one payment profile, as stored by createCustomerProfileRequest. */
+export interface StubProfile {
+  customerProfileId: string;
+  paymentProfileId: string;
+  merchantCustomerId: string;
+  email: string | undefined;
+  validationMode: string | undefined;
+}
+
 export interface AuthnetStub {
   url: string;
   scenario: StubScenario;
@@ -52,6 +63,8 @@ export interface AuthnetStub {
   charges: Array<{ transId: string; invoiceNumber: string; amount: string }>;
   /** Every transaction the stub made (approved, held, declined), for the reporting calls; tests may add their own. */
   transactions: StubTransaction[];
+  /** Customer profiles the stub stored (createCustomerProfileRequest). */
+  profiles: StubProfile[];
   /** Settles every unsettled transaction into a new batch (the daily cut-off): captured ones become settledSuccessfully. */
   settle: () => string;
   close: () => Promise<void>;
@@ -71,7 +84,12 @@ const REQUEST_ORDER: Record<string, string[]> = {
   getUnsettledTransactionListRequest: ['merchantAuthentication', 'clientId', 'refId', 'status', 'sorting', 'paging'],
   getTransactionListRequest: ['merchantAuthentication', 'clientId', 'refId', 'batchId', 'sorting', 'paging'],
   getSettledBatchListRequest: ['merchantAuthentication', 'clientId', 'refId', 'includeStatistics', 'firstSettlementDate', 'lastSettlementDate'],
+  createCustomerProfileRequest: ['merchantAuthentication', 'clientId', 'refId', 'profile', 'validationMode'],
 };
+/** createCustomerProfileRequest's profile (CustomerProfileType) and each of its paymentProfiles (CustomerPaymentProfileType). */
+const PROFILE_ORDER = ['merchantCustomerId', 'description', 'email', 'paymentProfiles', 'shipToList', 'profileType'];
+const PAYMENT_PROFILE_ORDER = ['customerType', 'billTo', 'payment', 'driversLicense', 'taxId', 'defaultPaymentProfile', 'subsequentAuthInformation', 'excludeFromAccountUpdater'];
+const ADDRESS_ORDER = ['firstName', 'lastName', 'company', 'address', 'city', 'state', 'zip', 'country', 'phoneNumber', 'faxNumber', 'email'];
 
 /** True when `keys` appear in the schema's order (the gateway rejects anything else). */
 const inSchemaOrder = (keys: string[], order: string[]) => {
@@ -84,6 +102,17 @@ const inSchemaOrder = (keys: string[], order: string[]) => {
   return true;
 };
 
+/** A createCustomerProfileRequest's profile, its payment profiles and their billTo in schema order (true when absent). */
+const profileInSchemaOrder = (profile: unknown): boolean => {
+  if (!profile || typeof profile !== 'object') return true;
+  const p = profile as Record<string, unknown>;
+  const paymentProfiles = Array.isArray(p.paymentProfiles) ? (p.paymentProfiles as Array<Record<string, unknown>>) : [];
+  return (
+    inSchemaOrder(Object.keys(p), PROFILE_ORDER) &&
+    paymentProfiles.every((pp) => inSchemaOrder(Object.keys(pp), PAYMENT_PROFILE_ORDER) && inSchemaOrder(Object.keys((pp.billTo ?? {}) as object), ADDRESS_ORDER))
+  );
+};
+
 const BOM = '\uFEFF';
 
 export async function startAuthnetStub(credentials: { apiLoginId: string; transactionKey: string }): Promise<AuthnetStub> {
@@ -92,6 +121,7 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
   let nextTransId = 60_000_000_001;
 
   let nextBatchId = 7_000_001;
+  let nextProfileId = 910_000_001;
   const batches: Array<{ batchId: string; settlementTimeUTC: string }> = [];
 
   const stub: AuthnetStub = {
@@ -100,6 +130,7 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
     requests: [],
     charges: [],
     transactions: [],
+    profiles: [],
     settle: () => {
       const batchId = String(nextBatchId++);
       batches.push({ batchId, settlementTimeUTC: new Date().toISOString() });
@@ -142,7 +173,7 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
 
     const expected = REQUEST_ORDER[name];
     if (!expected) return send(res, topError('E00003', `The element '${name}' is not supported by this stub.`));
-    if (!inSchemaOrder(Object.keys(body), expected) || !inSchemaOrder(Object.keys(transaction), TRANSACTION_ORDER)) {
+    if (!inSchemaOrder(Object.keys(body), expected) || !inSchemaOrder(Object.keys(transaction), TRANSACTION_ORDER) || !profileInSchemaOrder(body.profile)) {
       return send(res, topError('E00003', `The element '${name}' in namespace 'AnetApi/xml/v1/schema/AnetApiSchema.xsd' has invalid child element.`));
     }
     const auth = (body.merchantAuthentication ?? {}) as { name?: string; transactionKey?: string };
@@ -161,6 +192,7 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
       return;
     }
 
+    if (name === 'createCustomerProfileRequest') return send(res, createProfile(body));
     if (name !== 'createTransactionRequest') return send(res, report(name, body));
 
     const amount = String(transaction.amount ?? '');
@@ -215,6 +247,48 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
   };
 
   const ok = { resultCode: 'Ok', message: [{ code: 'I00001', text: 'Successful.' }] };
+
+  /**
+   * createCustomerProfileRequest: the validation's direct response (fields 51 and 52 are the masked
+   * card and its type), then the profile's ids, or E00027 with the validation's text when it failed
+   * (billing ZIP 46282, or the `decline` scenario), or E00039 for a merchant customer id used before.
+   */
+  function createProfile(body: Record<string, unknown>): unknown {
+    const profile = (body.profile ?? {}) as { merchantCustomerId?: string; email?: string; paymentProfiles?: Array<{ billTo?: { firstName?: string; lastName?: string; zip?: string } }> };
+    const merchantCustomerId = String(profile.merchantCustomerId ?? '');
+    const existing = stub.profiles.find((p) => p.merchantCustomerId === merchantCustomerId);
+    if (existing) return topError('E00039', `A duplicate record with ID ${existing.customerProfileId} already exists.`);
+    const billTo = profile.paymentProfiles?.[0]?.billTo ?? {};
+    const declined = stub.scenario === 'decline' || billTo.zip === '46282';
+    const direct = (code: string, reason: string, text: string) => {
+      const fields = Array.from({ length: 68 }, () => '');
+      Object.assign(fields, { 0: code, 1: '1', 2: reason, 3: text, 4: declined ? '' : 'A1B2C3', 5: 'Y', 6: '0', 8: 'Test transaction for ValidateCustomerPaymentProfile.', 9: '0.00', 10: 'CC', 11: 'auth_only', 12: merchantCustomerId, 13: billTo.firstName ?? '', 14: billTo.lastName ?? '', 19: billTo.zip ?? '', 50: 'XXXX1111', 51: 'Visa' });
+      return fields.join(',');
+    };
+    if (declined) {
+      return {
+        customerPaymentProfileIdList: [],
+        customerShippingAddressIdList: [],
+        validationDirectResponseList: [direct('2', '2', 'This transaction has been declined.')],
+        messages: { resultCode: 'Error', message: [{ code: 'E00027', text: 'This transaction has been declined.' }] },
+      };
+    }
+    const stored: StubProfile = {
+      customerProfileId: String(nextProfileId++),
+      paymentProfileId: String(nextProfileId++),
+      merchantCustomerId,
+      email: profile.email,
+      validationMode: typeof body.validationMode === 'string' ? body.validationMode : undefined,
+    };
+    stub.profiles.push(stored);
+    return {
+      customerProfileId: stored.customerProfileId,
+      customerPaymentProfileIdList: [stored.paymentProfileId],
+      customerShippingAddressIdList: [],
+      validationDirectResponseList: [direct('1', '1', 'This transaction has been approved.')],
+      messages: ok,
+    };
+  }
   const noRecords = { messages: { resultCode: 'Ok', message: [{ code: 'I00004', text: 'No records found.' }] } };
 
   /** The reporting calls, from the transactions the stub made. */

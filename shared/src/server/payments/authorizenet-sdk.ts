@@ -19,7 +19,7 @@ export interface SdkController {
 }
 
 interface AuthorizeNetSdk {
-  APIContracts: Record<string, new () => SdkObject> & { TransactionTypeEnum: Record<string, string> };
+  APIContracts: Record<string, new () => SdkObject> & { TransactionTypeEnum: Record<string, string>; ValidationModeEnum: Record<string, string> };
   APIControllers: Record<string, new (request: unknown, config?: unknown) => SdkController>;
   Constants: { endpoint: { sandbox: string; production: string } };
 }

@@ -10,12 +10,18 @@
  * - findCharge looks an invoice number up in the Transaction Reporting lists: the unsettled
  *   transactions, then those of the batches settled in the last two days (a charge made just before
  *   the daily settlement cut-off has left the unsettled list minutes later).
+ * - storeCard is a createCustomerProfileRequest with the card's opaque data: a new customer profile
+ *   with one payment profile, validated by the gateway (liveMode, a zero-amount authorisation, in
+ *   production; testMode in the sandbox) and not charged. A refused validation is an error result,
+ *   E00027 with the validation's text: declined.
  */
 import { centsToDecimal, parseCents } from '../../money';
 import { sdk, sdkConfig, type SdkController, type SdkObject } from './authorizenet-sdk';
 import {
   failedCharge,
+  failedStore,
   GATEWAY_MESSAGES,
+  type BillingDetails,
   type ChargeCommon,
   type ChargeOutcome,
   type ChargeResult,
@@ -24,6 +30,8 @@ import {
   type PaymentEnvironment,
   type PaymentGateway,
   type ProfileChargeRequest,
+  type StoreCardRequest,
+  type StoreCardResult,
   pickFoundCharge,
 } from './gateway';
 
@@ -94,6 +102,38 @@ export class AuthorizeNetGateway implements PaymentGateway {
     profile.setCustomerProfileId(request.profile.customerProfileId);
     profile.setPaymentProfile(paymentProfile);
     return this.run(this.transaction(request, (t) => t.setProfile(profile), false));
+  }
+
+  async storeCard(request: StoreCardRequest): Promise<StoreCardResult> {
+    const opaque = make('OpaqueDataType');
+    opaque.setDataDescriptor(request.opaqueData.dataDescriptor);
+    opaque.setDataValue(request.opaqueData.dataValue);
+    const payment = make('PaymentType');
+    payment.setOpaqueData(opaque);
+    // Schema order: customerType, billTo, payment (the no-argument constructor lays the keys out so).
+    const paymentProfile = make('CustomerPaymentProfileType');
+    paymentProfile.setBillTo(billingAddress(request.billTo));
+    paymentProfile.setPayment(payment);
+    // Schema order: merchantCustomerId, description, email, paymentProfiles.
+    const profile = make('CustomerProfileType');
+    profile.setMerchantCustomerId(request.customerId.slice(0, 20));
+    if (request.description) profile.setDescription(request.description.slice(0, 255));
+    profile.setEmail(request.email);
+    profile.setPaymentProfiles([paymentProfile]);
+
+    const create = make('CreateCustomerProfileRequest');
+    create.setMerchantAuthentication(this.merchantAuthentication());
+    create.setProfile(profile);
+    // liveMode runs a zero-amount authorisation on the card; the sandbox only accepts testMode's checks.
+    create.setValidationMode(this.environment === 'production' ? C.ValidationModeEnum.LIVEMODE : C.ValidationModeEnum.TESTMODE);
+
+    const controller = new sdk.APIControllers.CreateCustomerProfileController!(create.getJSON(), sdkConfig(this.timeoutMs + 1_000));
+    controller.setEnvironment(this.endpoint);
+    const raw = await execute(controller, this.timeoutMs);
+    if (raw.kind === 'failure') {
+      return raw.sent ? failedStore('unknown', GATEWAY_MESSAGES.storeUnknown, raw.reason) : failedStore('error', GATEWAY_MESSAGES.unreachable, raw.reason);
+    }
+    return parseCreateProfileResponse(raw.body);
   }
 
   async findCharge(invoiceNumber: string): Promise<FoundCharge | null> {
@@ -182,17 +222,7 @@ export class AuthorizeNetGateway implements PaymentGateway {
     customer.setEmail(request.email);
     t.setCustomer(customer);
 
-    if (withBillTo) {
-      const billTo = make('CustomerAddressType');
-      billTo.setFirstName(request.billTo.firstName.slice(0, 50));
-      billTo.setLastName(request.billTo.lastName.slice(0, 50));
-      billTo.setAddress(request.billTo.address.slice(0, 60));
-      billTo.setCity(request.billTo.city.slice(0, 40));
-      billTo.setState(request.billTo.state.slice(0, 40));
-      billTo.setZip(request.billTo.zip.slice(0, 20));
-      billTo.setCountry('US');
-      t.setBillTo(billTo);
-    }
+    if (withBillTo) t.setBillTo(billingAddress(request.billTo));
 
     const setting = make('SettingType');
     setting.setSettingName('duplicateWindow');
@@ -218,6 +248,19 @@ export class AuthorizeNetGateway implements PaymentGateway {
     }
     return parseTransactionResponse(raw.body, this.environment);
   }
+}
+
+/** A billTo (CustomerAddressType) cut to the schema's lengths. */
+function billingAddress(details: BillingDetails): SdkObject {
+  const billTo = make('CustomerAddressType');
+  billTo.setFirstName(details.firstName.slice(0, 50));
+  billTo.setLastName(details.lastName.slice(0, 50));
+  billTo.setAddress(details.address.slice(0, 60));
+  billTo.setCity(details.city.slice(0, 40));
+  billTo.setState(details.state.slice(0, 40));
+  billTo.setZip(details.zip.slice(0, 20));
+  billTo.setCountry('US');
+  return billTo;
 }
 
 /** One SDK call as a promise that always settles: the callback, an error seen by polling, or our timeout. */
@@ -297,6 +340,52 @@ export function parseTransactionResponse(body: unknown, environment: PaymentEnvi
     profile: profileId && paymentProfileId ? { customerProfileId: String(profileId), paymentProfileId: String(paymentProfileId) } : null,
     environment,
   };
+}
+
+interface RawProfileResponse {
+  messages?: { resultCode?: string; message?: Array<{ code?: string; text?: string }> };
+  customerProfileId?: string;
+  customerPaymentProfileIdList?: string[];
+  /** The validation's transaction, as a delimited "direct response" string per payment profile. */
+  validationDirectResponseList?: string[];
+}
+
+/** Turns a createCustomerProfileResponse into a StoreCardResult. Lenient: any shape it does not know is an error. */
+export function parseCreateProfileResponse(body: unknown): StoreCardResult {
+  const response = (body && typeof body === 'object' ? body : {}) as RawProfileResponse;
+  const top = response.messages?.message?.[0];
+  const card = directResponseCard(response.validationDirectResponseList?.[0]);
+  const errorCode = top?.code ? String(top.code) : null;
+  if (response.messages?.resultCode === 'Ok') {
+    const customerProfileId = response.customerProfileId;
+    const paymentProfileId = Array.isArray(response.customerPaymentProfileIdList) ? response.customerPaymentProfileIdList[0] : undefined;
+    if (!customerProfileId || !paymentProfileId) return failedStore('error', 'The payment service did not return the stored card.', errorCode);
+    return {
+      outcome: 'stored',
+      profile: { customerProfileId: String(customerProfileId), paymentProfileId: String(paymentProfileId) },
+      message: top?.text || 'Successful.',
+      errorCode: null,
+      ...card,
+    };
+  }
+  if (errorCode === 'E00007') return failedStore('error', GATEWAY_MESSAGES.badCredentials, errorCode);
+  // The card's validation was refused; the text is the validation's ("This transaction has been declined.").
+  if (errorCode === 'E00027') return { ...failedStore('declined', top?.text || GATEWAY_MESSAGES.declined, errorCode), ...card };
+  return failedStore('error', top?.text || 'The payment service refused the request.', errorCode);
+}
+
+/**
+ * Card type and last four from a validation's direct response (fields 51 and 52: "XXXX1111", "Visa").
+ * Found by shape rather than position, since an address holding the delimiter shifts the fields; the
+ * delimiter is the character after the one-digit response code.
+ */
+function directResponseCard(direct: unknown): { cardType: string | null; lastFour: string | null } {
+  const none = { cardType: null, lastFour: null };
+  if (typeof direct !== 'string' || direct.length < 2) return none;
+  const fields = direct.split(direct[1]!);
+  const at = fields.findIndex((f) => /^X+\d{4}$/.test(f));
+  if (at < 0) return none;
+  return { lastFour: fields[at]!.slice(-4), cardType: fields[at + 1] || null };
 }
 
 /** A transaction summary of the Transaction Reporting lists. */

@@ -82,12 +82,57 @@ export interface FoundCharge extends ChargeResult {
  */
 export const CHARGE_LOOKUP_HOURS = 24;
 
+/**
+ * Storing a card without charging it (a new card for a paused plan): stored means the provider kept it
+ * as a customer payment profile that chargeProfile can charge. declined: the provider's check of the
+ * card refused it. error: the request was refused (bad credentials, a used token, …); nothing was
+ * stored. unknown: no answer came (timeout, dropped connection); a profile may exist that nobody will
+ * use, which costs nothing, so asking again (a new token, a new customer id) is safe.
+ */
+export type StoreCardOutcome = 'stored' | 'declined' | 'error' | 'unknown';
+
+export interface StoreCardRequest {
+  opaqueData: OpaqueChargeRequest['opaqueData'];
+  /** Merchant's customer id for the new profile (≤ 20 characters, unique per call: Authorize.Net refuses a duplicate, E00039). */
+  customerId: string;
+  email: string;
+  billTo: BillingDetails;
+  description?: string;
+}
+
+export interface StoreCardResult {
+  outcome: StoreCardOutcome;
+  /** Present only when stored. */
+  profile: StoredPaymentProfile | null;
+  /** A sentence from the provider (or ours for transport failures) that can be shown to the shopper. */
+  message: string;
+  /** Provider error code ('E00027', 'E00007', …, or the transport's) when not stored. */
+  errorCode: string | null;
+  cardType: string | null;
+  lastFour: string | null;
+}
+
+export function failedStore(outcome: Exclude<StoreCardOutcome, 'stored'>, message: string, errorCode: string | null = null): StoreCardResult {
+  return { outcome, profile: null, message, errorCode, cardType: null, lastFour: null };
+}
+
+/**
+ * A stored card's billing details from a plan: its customer name split into first and last (a single
+ * word is both, the gateway wants both) and its shipping address, as the renewals bill it.
+ */
+export function planBillTo(customerName: string, address: { address: string; city: string; state: string; zip: string }): BillingDetails {
+  const [firstName = customerName, ...rest] = customerName.trim().split(/\s+/);
+  return { firstName, lastName: rest.join(' ') || firstName, address: address.address, city: address.city, state: address.state, zip: address.zip };
+}
+
 export interface PaymentGateway {
   /** 'authorizenet' or 'local-sandbox'. */
   readonly kind: 'authorizenet' | 'local-sandbox';
   readonly environment: PaymentEnvironment;
   chargeOpaqueData(request: OpaqueChargeRequest): Promise<ChargeResult>;
   chargeProfile(request: ProfileChargeRequest): Promise<ChargeResult>;
+  /** Stores a tokenised card as a new customer payment profile without charging it. Never throws for a refusal. */
+  storeCard(request: StoreCardRequest): Promise<StoreCardResult>;
   /**
    * The provider's record of a charge made with this invoice number in the last CHARGE_LOOKUP_HOURS,
    * or null when there is none. When several match, the one that took money wins (approved, then
@@ -120,6 +165,8 @@ export const GATEWAY_MESSAGES = {
   badCredentials: 'User authentication failed due to invalid authentication values.',
   unreachable: 'The payment service could not be reached. You have not been charged. Please try again.',
   unknown: 'We could not confirm your payment with the payment service. Please contact support before trying again.',
+  /** storeCard had no answer: nothing was charged, and asking again is safe. */
+  storeUnknown: 'The payment service did not answer, so your card was not saved. You have not been charged. Please try again.',
 } as const;
 
 export function failedCharge(environment: PaymentEnvironment, outcome: 'error' | 'unknown', message: string, errorCode: string | null = null): ChargeResult {

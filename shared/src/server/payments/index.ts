@@ -1,5 +1,5 @@
 export * from './gateway';
 export * from './card-brand';
-export { AuthorizeNetGateway, AUTHNET_ENDPOINTS, ACCEPT_JS_URLS, parseTransactionResponse, type AuthorizeNetOptions } from './authorizenet';
+export { AuthorizeNetGateway, AUTHNET_ENDPOINTS, ACCEPT_JS_URLS, parseTransactionResponse, parseCreateProfileResponse, type AuthorizeNetOptions } from './authorizenet';
 export * from './sandbox';
 export * from './accept-script';

@@ -5,12 +5,14 @@
  * kept, under a single-use token that lives 15 minutes (Redis). Charges follow the Authorize.Net
  * sandbox conventions: billing ZIP 46282 declines, card code 901 fails the CVV check, a repeat of the
  * same invoice and amount inside the duplicate window is error 11. Each decided charge is kept by its
- * invoice number for 48 hours, for findCharge (the payment reconciliation).
+ * invoice number for 48 hours, for findCharge (the payment reconciliation). Storing a card without a
+ * charge (storeCard) uses the token up and refuses a card by the same rules.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { cardBrand, cardCodeLength, lastFour, luhnValid, type CardBrand } from './card-brand';
 import {
+  failedStore,
   GATEWAY_MESSAGES,
   type ChargeCommon,
   type ChargeResult,
@@ -18,6 +20,9 @@ import {
   type OpaqueChargeRequest,
   type PaymentGateway,
   type ProfileChargeRequest,
+  type StoredPaymentProfile,
+  type StoreCardRequest,
+  type StoreCardResult,
 } from './gateway';
 
 export const SANDBOX_DATA_DESCRIPTOR = 'COMMON.ACCEPT.INAPP.PAYMENT';
@@ -157,12 +162,35 @@ export class LocalSandboxGateway implements PaymentGateway {
     if (!raw) return this.error('E00114', GATEWAY_MESSAGES.invalidToken);
     const token = JSON.parse(raw) as StoredToken;
     const result = await this.decide(request, token);
-    if (result.outcome === 'approved' && request.createProfile) {
-      const profile = { customerProfileId: String(randomNumber()), paymentProfileId: String(randomNumber()) };
-      await this.options.redis.set(this.key('profile', `${profile.customerProfileId}:${profile.paymentProfileId}`), JSON.stringify(token));
-      return { ...result, profile };
-    }
+    if (result.outcome === 'approved' && request.createProfile) return { ...result, profile: await this.saveProfile(token) };
     return result;
+  }
+
+  /**
+   * Stores a card without charging it, as Authorize.Net's createCustomerProfileRequest with validation:
+   * the token is used up, and the card is refused by the same rules as a charge (billing ZIP 46282,
+   * card code 901), or kept as a profile chargeProfile can charge.
+   */
+  async storeCard(request: StoreCardRequest): Promise<StoreCardResult> {
+    return this.store(request).catch(() => failedStore('error', GATEWAY_MESSAGES.unreachable, 'E00001'));
+  }
+
+  private async store(request: StoreCardRequest): Promise<StoreCardResult> {
+    await this.latency();
+    if (request.opaqueData.dataDescriptor !== SANDBOX_DATA_DESCRIPTOR) return failedStore('error', 'Invalid OTS Service.', 'E00117');
+    const raw = await this.options.redis.getdel(this.key('token', request.opaqueData.dataValue));
+    if (!raw) return failedStore('error', GATEWAY_MESSAGES.invalidToken, 'E00114');
+    const token = JSON.parse(raw) as StoredToken;
+    const card = { cardType: token.brand, lastFour: token.lastFour };
+    if (refusal(request.billTo.zip, token)) return { ...failedStore('declined', GATEWAY_MESSAGES.declined, 'E00027'), ...card };
+    return { outcome: 'stored', profile: await this.saveProfile(token), message: 'Successful.', errorCode: null, ...card };
+  }
+
+  /** Keeps a card (what its token knew) as a customer payment profile, for chargeProfile. */
+  private async saveProfile(token: StoredToken): Promise<StoredPaymentProfile> {
+    const profile = { customerProfileId: String(randomNumber()), paymentProfileId: String(randomNumber()) };
+    await this.options.redis.set(this.key('profile', `${profile.customerProfileId}:${profile.paymentProfileId}`), JSON.stringify(token));
+    return profile;
   }
 
   async chargeProfile(request: ProfileChargeRequest): Promise<ChargeResult> {
@@ -198,12 +226,9 @@ export class LocalSandboxGateway implements PaymentGateway {
 
   private async decide(request: ChargeCommon, token: StoredToken): Promise<ChargeResult> {
     const base = { cardType: token.brand, lastFour: token.lastFour, profile: null, environment: this.environment };
-    const zip = request.billTo.zip || token.zip || '';
-    if (zip.trim() === SANDBOX_DECLINE_ZIP) {
-      return this.remember(request, { ...base, outcome: 'declined', responseCode: '2', message: GATEWAY_MESSAGES.declined, errorCode: '2', transactionId: String(randomNumber()), duplicate: false });
-    }
-    if (token.cvv === 'N') {
-      return this.remember(request, { ...base, outcome: 'declined', responseCode: '2', message: GATEWAY_MESSAGES.declined, errorCode: '65', transactionId: String(randomNumber()), duplicate: false });
+    const refused = refusal(request.billTo.zip, token);
+    if (refused) {
+      return this.remember(request, { ...base, outcome: 'declined', responseCode: '2', message: GATEWAY_MESSAGES.declined, errorCode: refused, transactionId: String(randomNumber()), duplicate: false });
     }
     // The duplicate window: the same invoice, amount and card inside it is error 11, never a second charge.
     const fingerprint = `${request.invoiceNumber}:${request.amount}:${token.lastFour}`;
@@ -227,6 +252,18 @@ export class LocalSandboxGateway implements PaymentGateway {
   private async latency(): Promise<void> {
     if (this.options.latencyMs) await new Promise((resolve) => setTimeout(resolve, this.options.latencyMs));
   }
+}
+
+/**
+ * The sandbox's card refusals, for a charge and for storing a card alike: the billing ZIP (the
+ * request's, else the one given when tokenising) 46282 declines (reason code 2), a card code of 901
+ * fails the CVV check (65). Null when the card is accepted.
+ */
+function refusal(billingZip: string, token: StoredToken): '2' | '65' | null {
+  const zip = billingZip || token.zip || '';
+  if (zip.trim() === SANDBOX_DECLINE_ZIP) return '2';
+  if (token.cvv === 'N') return '65';
+  return null;
 }
 
 /** Transaction ids look like Authorize.Net's: 11 digits. */
