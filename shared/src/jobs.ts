@@ -13,6 +13,8 @@ export const OUTBOX_TOPICS = {
   subscriptionCreated: 'subscription.created',
   /** A renewal could not be paid and dunning is over: the plan is paused and the customer told. */
   subscriptionPaused: 'subscription.paused',
+  /** The shopper gave a paused plan a new card: it is active again and its unpaid period is charged at once. */
+  subscriptionResumed: 'subscription.resumed',
   orderSyncRequested: 'order.sync-requested',
   exportRequested: 'export.requested',
 } as const;
@@ -25,6 +27,8 @@ export const outboxPayloads = {
   [OUTBOX_TOPICS.subscriptionCreated]: z.object({ subscriptionId: z.string().uuid() }),
   /** `period`: the billing period (yyyy-MM-dd) that went unpaid; its payment row says why. */
   [OUTBOX_TOPICS.subscriptionPaused]: z.object({ subscriptionId: z.string().uuid(), period: z.string() }),
+  /** `period`: the billing period (yyyy-MM-dd) the plan was resumed on, the unpaid one its renewal charges. */
+  [OUTBOX_TOPICS.subscriptionResumed]: z.object({ subscriptionId: z.string().uuid(), period: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
   [OUTBOX_TOPICS.orderSyncRequested]: z.object({ orderId: z.string().uuid() }),
   [OUTBOX_TOPICS.exportRequested]: z.object({ exportId: z.string().uuid() }),
 } satisfies Record<OutboxTopic, z.ZodType>;

@@ -147,6 +147,24 @@ describe('outbox relay', () => {
     }
   });
 
+  it('maps subscription.resumed to a renew job for its period at once, its id from the outbox row (never a sweep id)', async () => {
+    const config = testWorkerConfig(tdb.url, 'relay');
+    const rig = startRelay(config);
+    try {
+      const subscriptionId = '00000000-0000-4000-8000-00000000a12d';
+      await tdb.db.transaction((tx) => recordOutbox(tx, 'subscription.resumed', { subscriptionId, period: '2031-04-05' }));
+      const [row] = await tdb.db.select().from(tables.outbox).where(sql`${tables.outbox.topic} = 'subscription.resumed' and ${tables.outbox.payload}->>'subscriptionId' = ${subscriptionId}`);
+      const job = await waitFor(() => rig.queues.renewals.getJob(`outbox-${row!.id}-renew-subscription`), 10_000, 'renew job');
+      expect(job.name).toBe('renew-subscription');
+      expect(job.data).toEqual({ subscriptionId, period: '2031-04-05' });
+      expect(job.opts.attempts).toBe(config.RENEWAL_JOB_ATTEMPTS);
+      expect(job.opts.delay ?? 0).toBe(0);
+      expect(job.id).not.toMatch(/^renew-/);
+    } finally {
+      await rig.close();
+    }
+  });
+
   it('maps order.shipped to the shipping notice email job', async () => {
     const rig = startRelay(testWorkerConfig(tdb.url, 'relay'));
     try {

@@ -32,7 +32,11 @@ export const jobPayloads = {
   [JOB_NAMES.orderConfirmation]: z.object({ orderId: z.string().uuid() }),
   [JOB_NAMES.orderShipped]: z.object({ orderId: z.string().uuid() }),
   [JOB_NAMES.renewalSweep]: z.object({}).passthrough(),
-  /** `period`: the billing period being paid, yyyy-MM-dd (UTC) of the subscription's due date. */
+  /**
+   * `period`: the billing period being paid, yyyy-MM-dd (UTC) of the subscription's due date. Added by
+   * the daily sweep (jobIds.renewal) and, at once, for a plan resumed with a new card (the relay, from
+   * the `subscription.resumed` outbox row: jobIds.fromOutbox, so the two never share an id).
+   */
   [JOB_NAMES.renewSubscription]: z.object({ subscriptionId: z.string().uuid(), period: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
   [JOB_NAMES.subscriptionWelcome]: z.object({ subscriptionId: z.string().uuid() }),
   [JOB_NAMES.subscriptionPaused]: z.object({ subscriptionId: z.string().uuid(), period: z.string() }),

@@ -55,6 +55,12 @@ const routes: Partial<Record<OutboxTopic, Mapper>> = {
     const { subscriptionId, period } = outboxPayloads[OUTBOX_TOPICS.subscriptionPaused].parse(payload);
     return [{ name: JOB_NAMES.subscriptionPaused, data: { subscriptionId, period } }];
   },
+  // A plan resumed with a new card is charged for its unpaid period now, not at the next daily sweep.
+  // The renew job re-checks status, due date and period on the locked row, so a stale one charges nothing.
+  [OUTBOX_TOPICS.subscriptionResumed]: (payload) => {
+    const { subscriptionId, period } = outboxPayloads[OUTBOX_TOPICS.subscriptionResumed].parse(payload);
+    return [{ name: JOB_NAMES.renewSubscription, data: { subscriptionId, period } }];
+  },
 };
 
 /** Topics this relay knows; rows of other topics stay unpublished for a newer relay. */
