@@ -2,7 +2,8 @@
  * The tokenising script (Accept.js, or the local sandbox's compatible script): loaded once from the URL
  * the payments status names; card fields go to it and only opaque data comes back.
  */
-import type { AcceptResponse } from '@nh/shared/contracts/checkout';
+import { splitExpiration, type AcceptResponse, type PaymentsStatus } from '@nh/shared/contracts/checkout';
+import type { CardForm } from './card-form';
 
 export interface AcceptSecureData {
   authData: { clientKey: string; apiLoginID: string };
@@ -58,5 +59,14 @@ export function tokenizeCard(secureData: AcceptSecureData): Promise<{ dataDescri
       if (response.messages.resultCode === 'Ok' && response.opaqueData) resolve(response.opaqueData);
       else reject(new TokenizeError(response.messages.message.map((m) => m.text).join(' ') || 'The card could not be verified.'));
     });
+  });
+}
+
+/** The typed card to the tokeniser with the shop's public keys: spaces out of the number, 'MM/YY' as month and '20YY'. */
+export function tokenizeCardForm(status: PaymentsStatus, card: CardForm): Promise<{ dataDescriptor: string; dataValue: string }> {
+  const { month, year } = splitExpiration(card.expirationDate);
+  return tokenizeCard({
+    authData: { clientKey: status.publicClientKey ?? '', apiLoginID: status.apiLoginID ?? '' },
+    cardData: { cardNumber: card.cardNumber.replace(/\s+/g, ''), month, year, cardCode: card.cardCode, zip: card.zip },
   });
 }

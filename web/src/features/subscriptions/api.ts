@@ -1,5 +1,10 @@
-/** Server calls of My Subscriptions: the signed-in shopper's plans, and cancelling one. */
-import { SUBSCRIPTION_MESSAGES, subscriptionViewSchema, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+/** Server calls of My Subscriptions: the signed-in shopper's plans, cancelling one, resuming a paused one. */
+import {
+  SUBSCRIPTION_MESSAGES,
+  subscriptionViewSchema,
+  type ResumeSubscriptionRequest,
+  type SubscriptionView,
+} from '@nh/shared/contracts/subscriptions';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { toast } from '@/components/ui/use-toast';
@@ -53,6 +58,40 @@ export function useCancelSubscription() {
     },
     onError: (error) => {
       toast({ title: SUBSCRIPTION_MESSAGES.cancelFailedTitle, description: cancelFailureMessage(error), variant: 'destructive' });
+    },
+  });
+}
+
+/**
+ * POST /api/subscriptions/{id}/resume with the new card's opaque data; answers the updated plan. Any 2xx
+ * is a success even when its body breaks the contract (null): the card was charged, so the shopper must
+ * not be told it failed; the list refresh shows the plan as it is.
+ */
+export async function resumeSubscription(id: string, card: ResumeSubscriptionRequest): Promise<SubscriptionView | null> {
+  const res = await apiRequest('POST', `/api/subscriptions/${encodeURIComponent(id)}/resume`, card);
+  const parsed = subscriptionViewSchema.safeParse(await res.json().catch(() => null));
+  return parsed.success ? parsed.data : null;
+}
+
+/** The text under 'Resume failed': the server's message (a decline's reason included), else the generic sentence. */
+export function resumeFailureMessage(error: unknown): string {
+  return (error instanceof ApiError ? error.serverMessage : undefined) || SUBSCRIPTION_MESSAGES.resumeFailed;
+}
+
+/**
+ * Resuming a paused plan with a tokenised card: toasts the outcome and, on success, refreshes the list
+ * before the mutation settles (as cancelling does), so the dialog closes on a list showing the plan as Active.
+ */
+export function useResumeSubscription() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, card }: { id: string; card: ResumeSubscriptionRequest }) => resumeSubscription(id, card),
+    onSuccess: async () => {
+      toast({ title: SUBSCRIPTION_MESSAGES.resumed });
+      await queryClient.invalidateQueries({ queryKey: subscriptionsQueryKey });
+    },
+    onError: (error) => {
+      toast({ title: SUBSCRIPTION_MESSAGES.resumeFailedTitle, description: resumeFailureMessage(error), variant: 'destructive' });
     },
   });
 }

@@ -1,8 +1,10 @@
+import { CHECKOUT_MESSAGES, SANDBOX_TEST_CARD, type AcceptResponse, type PaymentsStatus } from '@nh/shared/contracts/checkout';
 import { SUBSCRIPTION_DISCOUNT_PERCENT, SUBSCRIPTION_MESSAGES, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
+import type { AcceptSecureData } from '@/features/checkout/accept';
 import { renderRoute, stubFetch, type FakeAnswer } from '@/features/content/test/render-route';
 import { formatLongDate } from '@/lib/format-date';
 import SubscriptionsPage from './routes/subscriptions';
@@ -10,6 +12,7 @@ import SubscriptionsPage from './routes/subscriptions';
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  delete window.Accept;
 });
 
 const USER = { status: 200, body: { id: 'u1', email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', profileImageUrl: null } };
@@ -197,5 +200,200 @@ describe('My Subscriptions', () => {
     await user.click(await screen.findByRole('button', { name: 'Confirm Cancellation' }));
     expect(await screen.findByText('Failed to cancel subscription. Please try again.')).toBeTruthy();
     expect(screen.getByText('Cancellation failed')).toBeTruthy();
+  });
+});
+
+const SANDBOX_STATUS: PaymentsStatus = {
+  configured: true,
+  environment: 'sandbox',
+  publicClientKey: 'client-key',
+  apiLoginID: 'login-id',
+  acceptJsUrl: '/api/payments/sandbox/accept.js',
+  localSandbox: true,
+};
+const OPAQUE = { dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT', dataValue: 'token-123' };
+const resumeUrl = `/api/subscriptions/${PAUSED_ID}/resume`;
+
+/** Stands in for the tokenising script (already on the page): answers `response` to every card. */
+function stubAccept(response: AcceptResponse = { opaqueData: OPAQUE, messages: { resultCode: 'Ok', message: [] } }) {
+  const dispatchData = vi.fn((_data: AcceptSecureData, handler: (r: AcceptResponse) => void) => handler(response));
+  window.Accept = { dispatchData };
+  return dispatchData;
+}
+
+async function openResumeDialog() {
+  const pastRegion = await region('Past Subscriptions');
+  const button = await within(pastRegion).findByRole('button', { name: /^Resume with a new card/ });
+  await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
+  await userEvent.click(button);
+  return screen.findByRole('dialog', { name: 'Resume with a new card' });
+}
+
+interface TypedCard {
+  number: string;
+  expiry: string;
+  cvv: string;
+  zip: string;
+}
+
+async function fillCard(user: ReturnType<typeof userEvent.setup>, dialog: HTMLElement, card: TypedCard = { number: SANDBOX_TEST_CARD.number, expiry: '12/30', cvv: '123', zip: '12345' }) {
+  const d = within(dialog);
+  await user.type(d.getByLabelText('Card Number'), card.number);
+  await user.type(d.getByLabelText('Expiration Date'), card.expiry);
+  await user.type(d.getByLabelText('CVV'), card.cvv);
+  await user.type(d.getByLabelText('ZIP Code'), card.zip);
+}
+
+const resumeCalls = (fetchMock: ReturnType<typeof stubFetch>) => fetchMock.mock.calls.filter(([url]) => url === resumeUrl) as unknown as [string, RequestInit][];
+
+describe('Resume with a new card', () => {
+  const expired = view({ id: '44444444-4444-4444-8444-444444444444', status: 'expired', createdAt: '2024-11-01T15:00:00.000Z' });
+
+  it('is offered only on a paused plan, with a line saying the last renewal could not be paid', async () => {
+    renderPage({ '/api/auth/user': USER, '/api/payments/status': { status: 200, body: SANDBOX_STATUS }, '/api/subscriptions': { status: 200, body: [active, cancelled, paused, expired] } });
+    const pastRegion = await region('Past Subscriptions');
+    const cards = within(pastRegion).getAllByRole('article');
+    const pausedCard = cards.find((card) => within(card).queryByText('Paused'))!;
+
+    expect(within(pausedCard).getByTestId('paused-notice').textContent).toBe('The last renewal could not be paid, so this plan is paused.');
+    const button = within(pausedCard).getByRole('button', { name: /^Resume with a new card/ });
+    await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
+
+    expect(screen.getAllByRole('button', { name: /Resume with a new card/ })).toHaveLength(1);
+    expect(screen.getAllByTestId('paused-notice')).toHaveLength(1);
+    for (const card of cards.filter((c) => c !== pausedCard)) expect(within(card).queryByRole('button')).toBeNull();
+  });
+
+  it('is disabled with the checkout message when payments are not configured', async () => {
+    const notConfigured: PaymentsStatus = { ...SANDBOX_STATUS, configured: false, publicClientKey: null, apiLoginID: null, acceptJsUrl: null };
+    renderPage({ '/api/auth/user': USER, '/api/payments/status': { status: 200, body: notConfigured }, '/api/subscriptions': { status: 200, body: [paused] } });
+    const pastRegion = await region('Past Subscriptions');
+    const message = await within(pastRegion).findByText(CHECKOUT_MESSAGES.paymentsUnavailable);
+    const button = within(pastRegion).getByRole('button', { name: /^Resume with a new card/ }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect(button.getAttribute('aria-describedby')).toBe(message.id);
+  });
+
+  it('checks the card fields with the checkout rules and messages before tokenising', async () => {
+    const user = userEvent.setup();
+    const dispatchData = stubAccept();
+    const fetchMock = renderPage({ '/api/auth/user': USER, '/api/payments/status': { status: 200, body: SANDBOX_STATUS }, '/api/subscriptions': { status: 200, body: [paused] } });
+    const dialog = await openResumeDialog();
+    const d = within(dialog);
+    // Sandbox mode: the test card is shown, as at checkout.
+    expect(d.getByTestId('sandbox-alert').textContent).toContain(SANDBOX_TEST_CARD.number);
+
+    await user.click(d.getByRole('button', { name: 'Resume Subscription' }));
+    for (const message of [CHECKOUT_MESSAGES.cardNumberShort, CHECKOUT_MESSAGES.expirationDate, CHECKOUT_MESSAGES.cardCodeShort, CHECKOUT_MESSAGES.zip]) {
+      expect(await d.findByText(message)).toBeTruthy();
+    }
+    expect(d.getByLabelText('Card Number').getAttribute('aria-invalid')).toBe('true');
+
+    await user.type(d.getByLabelText('Card Number'), '41111111111111111111');
+    await user.type(d.getByLabelText('Expiration Date'), '13/30');
+    await user.type(d.getByLabelText('CVV'), '12');
+    await user.type(d.getByLabelText('ZIP Code'), '12345-67890');
+    await user.click(d.getByRole('button', { name: 'Resume Subscription' }));
+    for (const message of ['Card number must be at most 19 digits', 'Use MM/YY format', 'CVV is required', 'ZIP code is too long']) {
+      expect(await d.findByText(message)).toBeTruthy();
+    }
+    expect(dispatchData).not.toHaveBeenCalled();
+    expect(resumeCalls(fetchMock)).toHaveLength(0);
+  });
+
+  it('shows the tokeniser\'s own error on the form and sends nothing', async () => {
+    const user = userEvent.setup();
+    stubAccept({ messages: { resultCode: 'Error', message: [{ code: 'E_WC_05', text: 'Please provide valid credit card number.' }] } });
+    const fetchMock = renderPage({ '/api/auth/user': USER, '/api/payments/status': { status: 200, body: SANDBOX_STATUS }, '/api/subscriptions': { status: 200, body: [paused] } });
+    const dialog = await openResumeDialog();
+    await fillCard(user, dialog, { number: '4111 1111 1111 1112', expiry: '12/30', cvv: '123', zip: '12345' });
+    await user.click(within(dialog).getByRole('button', { name: 'Resume Subscription' }));
+    expect((await within(dialog).findByTestId('tokenizer-error')).textContent).toBe('Please provide valid credit card number.');
+    expect(resumeCalls(fetchMock)).toHaveLength(0);
+    expect(screen.getByRole('dialog')).toBeTruthy();
+  });
+
+  it('reads Processing... and cannot be closed while sending', async () => {
+    const user = userEvent.setup();
+    stubAccept();
+    renderPage({ '/api/auth/user': USER, '/api/payments/status': { status: 200, body: SANDBOX_STATUS }, '/api/subscriptions': { status: 200, body: [paused] }, [resumeUrl]: 'pending' });
+    const dialog = await openResumeDialog();
+    await fillCard(user, dialog);
+    await user.click(within(dialog).getByRole('button', { name: 'Resume Subscription' }));
+    const sending = await within(dialog).findByRole('button', { name: 'Processing...' });
+    expect((sending as HTMLButtonElement).disabled).toBe(true);
+    expect((within(dialog).getByRole('button', { name: 'Keep Paused' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(dialog).queryByRole('button', { name: 'Close' })).toBeNull();
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('dialog', { name: 'Resume with a new card' })).toBeTruthy();
+  });
+
+  it('tokenises the card as the checkout does, posts only the opaque data, toasts, closes and lists the plan under Active', async () => {
+    const user = userEvent.setup();
+    const dispatchData = stubAccept();
+    const resumed = { ...paused, status: 'active' as const, nextBillingDate: '2025-05-01T15:00:00.000Z' };
+    const answers: Record<string, FakeAnswer> = {
+      '/api/auth/user': USER,
+      '/api/payments/status': { status: 200, body: SANDBOX_STATUS },
+      '/api/subscriptions': { status: 200, body: [paused] },
+      [resumeUrl]: { status: 200, body: resumed },
+    };
+    const fetchMock = renderPage(answers);
+    const dialog = await openResumeDialog();
+    await fillCard(user, dialog);
+    answers['/api/subscriptions'] = { status: 200, body: [resumed] };
+    await user.click(within(dialog).getByRole('button', { name: 'Resume Subscription' }));
+
+    expect(await screen.findByText(SUBSCRIPTION_MESSAGES.resumed)).toBeTruthy();
+    expect(dispatchData).toHaveBeenCalledTimes(1);
+    expect(dispatchData.mock.calls[0]![0]).toEqual({
+      authData: { clientKey: 'client-key', apiLoginID: 'login-id' },
+      cardData: { cardNumber: '4111111111111111', month: '12', year: '2030', cardCode: '123', zip: '12345' },
+    });
+    const [call] = resumeCalls(fetchMock);
+    expect(call![1]).toMatchObject({ method: 'POST', credentials: 'include' });
+    expect(JSON.parse(String(call![1].body))).toEqual(OPAQUE);
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const activeRegion = await region('Active Subscriptions');
+    expect(within(activeRegion).getByText('Glassy Glass')).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Past Subscriptions' })).toBeNull();
+    // Focus goes to the card that moved.
+    await waitFor(() => expect(document.activeElement).toBe(within(activeRegion).getByRole('article')));
+  });
+
+  it("shows 'Resume failed' with the server's message, else the generic sentence, and keeps the dialog open for another card", async () => {
+    const user = userEvent.setup();
+    stubAccept();
+    const answers: Record<string, FakeAnswer> = {
+      '/api/auth/user': USER,
+      '/api/payments/status': { status: 200, body: SANDBOX_STATUS },
+      '/api/subscriptions': { status: 200, body: [paused] },
+      [resumeUrl]: { status: 402, body: { message: 'This transaction has been declined.' } },
+    };
+    const fetchMock = renderPage(answers);
+    const dialog = await openResumeDialog();
+    await fillCard(user, dialog);
+    await user.click(within(dialog).getByRole('button', { name: 'Resume Subscription' }));
+
+    expect(await screen.findByText(SUBSCRIPTION_MESSAGES.resumeFailedTitle)).toBeTruthy();
+    expect(screen.getByText('This transaction has been declined.')).toBeTruthy();
+    const button = await within(dialog).findByRole('button', { name: 'Resume Subscription' });
+    expect((button as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByRole('dialog', { name: 'Resume with a new card' })).toBe(dialog);
+    expect((within(dialog).getByLabelText('Card Number') as HTMLInputElement).value).toBe(SANDBOX_TEST_CARD.number);
+
+    answers[resumeUrl] = { status: 502 };
+    await user.click(button);
+    expect(await screen.findByText(SUBSCRIPTION_MESSAGES.resumeFailed)).toBeTruthy();
+    expect(screen.getByText('Resume failed')).toBeTruthy();
+    expect(resumeCalls(fetchMock)).toHaveLength(2);
+    expect(screen.getByRole('dialog', { name: 'Resume with a new card' })).toBeTruthy();
+
+    // Giving up leaves the plan paused, and focus back on its button.
+    await user.click(within(dialog).getByRole('button', { name: 'Keep Paused' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(within(await region('Past Subscriptions')).getByText('Glassy Glass')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement?.textContent).toMatch(/^Resume with a new card/));
   });
 });

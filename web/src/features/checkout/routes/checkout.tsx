@@ -4,7 +4,6 @@ import {
   checkoutFormSchema,
   CHECKOUT_MESSAGES,
   emptyCheckoutForm,
-  splitExpiration,
   type CheckoutForm,
   type CheckoutNonceRequest,
   type SubscribeNonceRequest,
@@ -12,46 +11,31 @@ import {
 import type { PromoValidation } from '@nh/shared/contracts/promo';
 import { SUBSCRIPTION_DISCOUNT_PERCENT, SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
 import { Loader2, ShoppingBag } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type ComponentProps } from 'react';
-import { Controller, useForm, type FieldError } from 'react-hook-form';
+import { useRef, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/features/auth';
 import { useCart } from '@/features/cart';
 import { formatLongDate } from '@/lib/format-date';
-import { acceptReady, loadAcceptScript, tokenizeCard, TokenizeError } from '../accept';
+import { acceptReady, tokenizeCardForm, TokenizeError } from '../accept';
 import { createSubscription, placeOrder, usePaymentsStatus } from '../api';
 import { isNetworkFailure, newAttempt, reusableAttempt, type CheckoutAttempt } from '../checkout-attempt';
+import { CardDetailsFields } from '../components/card-details-fields';
 import { CheckoutTrustBadges } from '../components/checkout-trust-badges';
+import { LabelledField as Field } from '../components/labelled-field';
 import { failureMessage } from '../failure-message';
 import { OrderSummary } from '../components/order-summary';
 import { PaymentAlerts } from '../components/payment-alerts';
 import { PromoCodeField } from '../components/promo-code-field';
 import { nextDeliveryFromAnswer } from '../subscription-answer';
+import { useAcceptScript } from '../use-accept-script';
 
-type ScriptState = 'idle' | 'loading' | 'ready' | 'failed';
 const LOGIN_URL = '/api/login';
-
-function Field({ label, error, className, ...input }: ComponentProps<typeof Input> & { label: string; error?: FieldError }) {
-  const id = useId();
-  const errorId = `${id}-error`;
-  return (
-    <div className={className ? `space-y-1.5 ${className}` : 'space-y-1.5'}>
-      <Label htmlFor={id}>{label}</Label>
-      <Input id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} {...input} />
-      {error?.message && (
-        <p id={errorId} className="text-sm text-red-600" role="alert">
-          {error.message}
-        </p>
-      )}
-    </div>
-  );
-}
 
 export default function CheckoutPage() {
   const { items, clearCart } = useCart();
@@ -60,7 +44,6 @@ export default function CheckoutPage() {
   const status = usePaymentsStatus();
   const [promo, setPromo] = useState<PromoValidation | null>(null);
   const [processing, setProcessing] = useState(false);
-  const [script, setScript] = useState<ScriptState>('idle');
   const pendingAttempt = useRef<CheckoutAttempt<CheckoutNonceRequest> | null>(null);
 
   const form = useForm<CheckoutForm>({ resolver: zodResolver(checkoutFormSchema), defaultValues: emptyCheckoutForm, mode: 'onSubmit' });
@@ -68,23 +51,7 @@ export default function CheckoutPage() {
   const errors = formState.errors;
   const subscribe = watch('subscribeAndSave');
 
-  const acceptJsUrl = status.data?.configured ? status.data.acceptJsUrl : null;
-  useEffect(() => {
-    if (!acceptJsUrl) return;
-    let live = true;
-    setScript('loading');
-    loadAcceptScript(acceptJsUrl).then(
-      () => live && setScript('ready'),
-      () => {
-        if (!live) return;
-        setScript('failed');
-        toast({ title: 'Payment Error', description: 'Failed to load secure payment system. Please refresh the page.', variant: 'destructive' });
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [acceptJsUrl]);
+  const script = useAcceptScript(status.data?.configured ? status.data.acceptJsUrl : null);
 
   const lines = items.map((item) => ({ price: item.price, quantity: item.quantity }));
   const pricing = priceCart(lines, { promo, subscribe });
@@ -133,13 +100,7 @@ export default function CheckoutPage() {
       const orderItems = items.map((item) => ({ productId: item.productId, variantSku: item.variantSku, quantity: item.quantity, price: centsToDecimal(item.price) }));
       const fingerprint = JSON.stringify({ values, orderItems, promo: promo?.code ?? null });
 
-      const tokenize = async () => {
-        const { month, year } = splitExpiration(values.expirationDate);
-        return tokenizeCard({
-          authData: { clientKey: status.data!.publicClientKey ?? '', apiLoginID: status.data!.apiLoginID ?? '' },
-          cardData: { cardNumber: values.cardNumber.replace(/\s+/g, ''), month, year, cardCode: values.cardCode, zip: values.zip },
-        });
-      };
+      const tokenize = () => tokenizeCardForm(status.data!, values);
 
       if (values.subscribeAndSave) {
         // Subscribe & Save: the first charge and the monthly plan are created by the subscriptions API.
@@ -236,9 +197,7 @@ export default function CheckoutPage() {
               <CardTitle>Payment</CardTitle>
             </CardHeader>
             <CardContent className="grid gap-4 sm:grid-cols-2">
-              <Field label="Card Number" autoComplete="cc-number" inputMode="numeric" placeholder="1234 5678 9012 3456" className="sm:col-span-2" {...field('cardNumber')} />
-              <Field label="Expiration Date" autoComplete="cc-exp" placeholder="MM/YY" maxLength={5} {...field('expirationDate')} />
-              <Field label="CVV" autoComplete="cc-csc" inputMode="numeric" placeholder="123" maxLength={4} {...field('cardCode')} />
+              <CardDetailsFields field={field} />
             </CardContent>
           </Card>
 

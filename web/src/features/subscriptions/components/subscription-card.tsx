@@ -1,10 +1,12 @@
 import { formatPrice, LIMITS } from '@nh/shared';
+import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
 import type { SubscriptionView } from '@nh/shared/contracts/subscriptions';
-import { XCircle } from 'lucide-react';
+import { CreditCard, XCircle } from 'lucide-react';
 import { useId } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { usePaymentsStatus } from '@/features/checkout/api';
 import { formatLongDate } from '@/lib/format-date';
 import { cardLabel, INTERVAL_LABEL, STATUS_LABEL } from '../subscription-model';
 
@@ -15,9 +17,10 @@ const STATUS_VARIANT: Record<SubscriptionView['status'], 'default' | 'warning' |
   expired: 'outline',
 };
 
-/** Ids the page uses to put focus back after the confirmation dialog closes. */
+/** Ids the page uses to put focus back after a dialog closes. */
 export const subscriptionCardId = (id: string) => `subscription-${id}`;
 export const cancelButtonId = (id: string) => `cancel-subscription-${id}`;
+export const resumeButtonId = (id: string) => `resume-subscription-${id}`;
 
 function Detail({ label, value }: { label: string; value: string }) {
   return (
@@ -28,11 +31,40 @@ function Detail({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** One plan: its items, what each delivery costs, its dates and card, and (while active) a Cancel button. */
-export function SubscriptionCard({ subscription, onCancel }: { subscription: SubscriptionView; onCancel?: (subscription: SubscriptionView) => void }) {
+/** A paused plan's way back: disabled, with the checkout's message, while payments cannot be taken. */
+function ResumeAction({ id, shortId, onResume }: { id: string; shortId: string; onResume: () => void }) {
+  const status = usePaymentsStatus();
+  const unavailableId = useId();
+  const unavailable = status.isError || status.data?.configured === false;
+  return (
+    <div className="mt-5 flex flex-col items-end gap-2">
+      <Button id={resumeButtonId(id)} size="sm" disabled={status.data?.configured !== true} aria-describedby={unavailable ? unavailableId : undefined} onClick={onResume}>
+        <CreditCard aria-hidden="true" />
+        Resume with a new card<span className="sr-only"> #{shortId}</span>
+      </Button>
+      {unavailable && (
+        <p id={unavailableId} className="text-right text-sm text-red-700" data-testid="resume-unavailable">
+          {CHECKOUT_MESSAGES.paymentsUnavailable}
+        </p>
+      )}
+    </div>
+  );
+}
+
+interface CardProps {
+  subscription: SubscriptionView;
+  /** Offered while active. */
+  onCancel?: (subscription: SubscriptionView) => void;
+  /** Offered while paused (a renewal could not be paid); never on a cancelled or expired plan. */
+  onResume?: (subscription: SubscriptionView) => void;
+}
+
+/** One plan: its items, what each delivery costs, its dates and card, and its action (Cancel while active, Resume while paused). */
+export function SubscriptionCard({ subscription, onCancel, onResume }: CardProps) {
   const titleId = useId();
   const { id, status, items, amount, discountPercent, interval, createdAt, nextBillingDate, cancelledAt } = subscription;
   const active = status === 'active';
+  const paused = status === 'paused';
   const card = cardLabel(subscription);
   const shortId = id.slice(0, LIMITS.orderIdDisplayLength);
 
@@ -76,6 +108,13 @@ export function SubscriptionCard({ subscription, onCancel }: { subscription: Sub
         )}
         {card && <Detail label="Payment" value={card} />}
       </dl>
+
+      {paused && (
+        <p className="mt-4 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="paused-notice">
+          The last renewal could not be paid, so this plan is paused.
+        </p>
+      )}
+      {paused && onResume && <ResumeAction id={id} shortId={shortId} onResume={() => onResume(subscription)} />}
 
       {active && onCancel && (
         <div className="mt-5 flex justify-end">

@@ -5,7 +5,8 @@ import { usePageMeta } from '@/lib/use-page-meta';
 import { useCancelSubscription, useSubscriptions } from '../api';
 import { CancelSubscriptionDialog } from '../components/cancel-subscription-dialog';
 import { SubscriptionBenefits } from '../components/subscription-benefits';
-import { cancelButtonId, SubscriptionCard, subscriptionCardId } from '../components/subscription-card';
+import { ResumeSubscriptionDialog } from '../components/resume-subscription-dialog';
+import { cancelButtonId, resumeButtonId, SubscriptionCard, subscriptionCardId } from '../components/subscription-card';
 import { LoginRequired, NoSubscriptions, SubscriptionsLoadError, SubscriptionsLoading } from '../components/subscription-states';
 import { groupSubscriptions } from '../subscription-model';
 
@@ -34,19 +35,24 @@ function SubscriptionLists({ subscriptions }: { subscriptions: SubscriptionView[
   const { active, past } = groupSubscriptions(subscriptions);
   const cancel = useCancelSubscription();
   const [toCancel, setToCancel] = useState<SubscriptionView | null>(null);
-  // The plan the dialog was about, kept after it closes so focus can go back to it.
+  const [toResume, setToResume] = useState<SubscriptionView | null>(null);
+  // The plan a dialog was about, kept after it closes so focus can go back to it.
   const lastAsked = useRef<string | null>(null);
   const benefitsId = useId();
 
-  const ask = (subscription: SubscriptionView) => {
+  const askToCancel = (subscription: SubscriptionView) => {
     lastAsked.current = subscription.id;
     setToCancel(subscription);
   };
-  const returnFocus = () => {
+  const askToResume = (subscription: SubscriptionView) => {
+    lastAsked.current = subscription.id;
+    setToResume(subscription);
+  };
+  // Back to the button that opened the dialog if still there (failure or dismissal), else to the card that moved.
+  const returnFocus = (buttonId: (id: string) => string) => () => {
     const id = lastAsked.current;
     if (!id) return;
-    // Back to its Cancel button if still there (failure or dismissal), else to the card now under Past.
-    (document.getElementById(cancelButtonId(id)) ?? document.getElementById(subscriptionCardId(id)))?.focus();
+    (document.getElementById(buttonId(id)) ?? document.getElementById(subscriptionCardId(id)))?.focus();
   };
 
   return (
@@ -56,13 +62,13 @@ function SubscriptionLists({ subscriptions }: { subscriptions: SubscriptionView[
           {active.length === 0 ? (
             <p className="text-stone-600">You have no active subscriptions.</p>
           ) : (
-            active.map((subscription) => <SubscriptionCard key={subscription.id} subscription={subscription} onCancel={ask} />)
+            active.map((subscription) => <SubscriptionCard key={subscription.id} subscription={subscription} onCancel={askToCancel} />)
           )}
         </SubscriptionGroup>
         {past.length > 0 && (
           <SubscriptionGroup title="Past Subscriptions">
             {past.map((subscription) => (
-              <SubscriptionCard key={subscription.id} subscription={subscription} />
+              <SubscriptionCard key={subscription.id} subscription={subscription} onResume={askToResume} />
             ))}
           </SubscriptionGroup>
         )}
@@ -76,7 +82,13 @@ function SubscriptionLists({ subscriptions }: { subscriptions: SubscriptionView[
         pending={cancel.isPending}
         onConfirm={(subscription) => cancel.mutate(subscription.id, { onSettled: () => setToCancel(null) })}
         onDismiss={() => setToCancel(null)}
-        onClosed={returnFocus}
+        onClosed={returnFocus(cancelButtonId)}
+      />
+      <ResumeSubscriptionDialog
+        subscription={toResume}
+        onDismiss={() => setToResume(null)}
+        onResumed={() => setToResume(null)}
+        onClosed={returnFocus(resumeButtonId)}
       />
     </div>
   );
