@@ -1,12 +1,13 @@
 /**
  * Subscribe & Save in Chromium against the real API and the local payment sandbox: a fresh shopper
  * registers on the built-in sign-in page, subscribes at checkout, finds the plan on My Subscriptions
- * and cancels it.
+ * and cancels it; a paused plan (its renewal could not be paid) is resumed with a new card.
  */
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '@nh/shared';
+import { SANDBOX_TEST_CARD } from '@nh/shared/contracts/checkout';
 import { SUBSCRIPTION_DISCOUNT_PERCENT, SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
 import { startE2eApp, type E2eApp } from './support/app';
 import { poll, seriousAxeViolations, toast, visible } from './support/page-helpers';
@@ -97,5 +98,65 @@ describe('Subscribe & Save in the browser (local sandbox)', () => {
     await poll(async () => (await app.api.ctx.db.$client.query<{ status: string }>(`select status from subscriptions where id = $1`, [rows[0]!.id])).rows[0]!.status).not.toBe(
       'active',
     );
+  });
+
+  it('resumes a paused plan with a new card: a refused card keeps the dialog open, the sandbox card moves the plan under Active', async () => {
+    const email = `e2e-resume-${randomUUID().slice(0, 8)}@example.com`;
+    const page = await newPageWithCart(app, product, 1);
+    await page.goto('/api/login');
+    await register(page, email);
+
+    // A plan whose renewal was declined through every retry: paused, its billing date in the past.
+    const items = [{ productId: product.id, productName: product.name, variantSku: null, sku: null, itemNumber: null, quantity: 2, price: '20.00' }];
+    const { rows } = await app.api.ctx.db.$client.query<{ id: string }>(
+      `insert into subscriptions (user_id, customer_email, customer_name, items, interval, amount, discount_percent, next_billing_date, status, shipping_address, failed_attempts, created_at)
+       select u.id, u.email, 'Rachel Carson', $2::jsonb, 'monthly', '36.72', 15, now() - interval '8 days', 'paused', $3::jsonb, 4, now() - interval '40 days'
+       from users u where u.email = $1
+       returning id`,
+      [email, JSON.stringify(items), JSON.stringify({ address: '11701 Berwick Rd', city: 'Silver Spring', state: 'MD', zip: '20904' })],
+    );
+    expect(rows).toHaveLength(1);
+    const planId = rows[0]!.id;
+
+    await page.goto('/subscriptions');
+    const past = region(page, 'Past Subscriptions');
+    await past.getByText(product.name, { exact: true }).waitFor();
+    expect(await past.getByText('Paused', { exact: true }).isVisible()).toBe(true);
+    expect(await past.getByText('The last renewal could not be paid, so this plan is paused.').isVisible()).toBe(true);
+    expect(await region(page, 'Active Subscriptions').getByText('You have no active subscriptions.').isVisible()).toBe(true);
+
+    const resumeButton = past.getByRole('button', { name: /^Resume with a new card/ });
+    await poll(() => resumeButton.isEnabled()).toBe(true);
+    await resumeButton.click();
+    const dialog = page.getByRole('dialog', { name: 'Resume with a new card' });
+    await dialog.getByTestId('sandbox-alert').waitFor();
+    expect(await dialog.getByTestId('sandbox-alert').textContent()).toContain(SANDBOX_TEST_CARD.number);
+    expect(await seriousAxeViolations(page, ['wcag2a', 'wcag2aa'])).toEqual([]);
+
+    // The sandbox refuses card code 901 (CVV check): the server's reason, and the dialog stays for another card.
+    await dialog.getByLabel('Card Number').fill(SANDBOX_TEST_CARD.number);
+    await dialog.getByLabel('Expiration Date').fill('12/30');
+    await dialog.getByLabel('CVV').fill('901');
+    await dialog.getByLabel('ZIP Code').fill('20904');
+    await dialog.getByRole('button', { name: 'Resume Subscription' }).click();
+    await toast(page, SUBSCRIPTION_MESSAGES.resumeFailedTitle, 'This transaction has been declined.');
+    expect(await dialog.isVisible()).toBe(true);
+    expect((await app.api.ctx.db.$client.query<{ status: string }>(`select status from subscriptions where id = $1`, [planId])).rows[0]!.status).toBe('paused');
+
+    await dialog.getByLabel('CVV').fill('123');
+    await dialog.getByRole('button', { name: 'Resume Subscription' }).click();
+    await toast(page, SUBSCRIPTION_MESSAGES.resumed);
+    await dialog.waitFor({ state: 'hidden' });
+
+    const active = region(page, 'Active Subscriptions');
+    await active.getByText(product.name, { exact: true }).waitFor();
+    expect(await active.getByText('Active', { exact: true }).isVisible()).toBe(true);
+    expect(await region(page, 'Past Subscriptions').count()).toBe(0);
+    const { rows: after } = await app.api.ctx.db.$client.query<{ status: string; authnet_payment_profile_id: string | null }>(
+      `select status, authnet_payment_profile_id from subscriptions where id = $1`,
+      [planId],
+    );
+    expect(after[0]!.status).toBe('active');
+    expect(after[0]!.authnet_payment_profile_id).toBeTruthy();
   });
 });
