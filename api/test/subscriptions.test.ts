@@ -29,6 +29,8 @@ afterAll(() => api.close());
 interface Shopper {
   id: string;
   email: string;
+  /** The session cookie (`nh.sid=…`): sessions live in Postgres, so any test API accepts it. */
+  cookie: string;
   call: (path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }) => Promise<Response>;
 }
 
@@ -41,6 +43,7 @@ async function signUp(target: TestApi = api): Promise<Shopper> {
   return {
     id: user.id,
     email,
+    cookie,
     call: (path, init = {}) => target.request(path, { ...init, headers: { cookie, ...init.headers } }),
   };
 }
@@ -545,5 +548,252 @@ describe('POST /api/payments/subscribe-nonce through Authorize.Net (local stub)'
     expect(await q('select status, subscription_id from orders where id = $1', [body.orderId])).toEqual([{ status: 'pending', subscription_id: null }]);
     expect(await subscriptionsOf(me.id)).toEqual([]);
     expect(await inventoryOf(product.id)).toBe(4);
+  });
+});
+
+// ---------------------------------------------------------------- POST /api/subscriptions/{id}/resume
+
+describe('POST /api/subscriptions/{id}/resume', () => {
+  const OLD_PROFILE = { authnet_customer_profile_id: '11110000', authnet_payment_profile_id: '22220000' };
+  /** Two shoppers for every resume test (sign-ups are rate limited). */
+  let me: Shopper;
+  let other: Shopper;
+  beforeAll(async () => {
+    me = await signUp();
+    other = await signUp();
+  });
+
+  /** A plan as dunning leaves it: paused after four failed attempts on a period due 11 days ago, its payment row declined. */
+  async function insertPausedPlan(userId: string, options: { zip?: string; status?: string } = {}) {
+    const items = [{ productId: 1, productName: 'Test Cleaner', variantSku: null, sku: 'T-1', itemNumber: null, quantity: 2, price: '12.50' }];
+    const [row] = await q<{ id: string; next_billing_date: Date }>(
+      `insert into subscriptions (user_id, customer_email, customer_name, items, amount, next_billing_date, status, failed_attempts, retry_at,
+         shipping_address, authnet_customer_profile_id, authnet_payment_profile_id)
+       values ($1, 'paused@example.com', 'Grace Brewster Hopper', $2, '22.95', date_trunc('day', now(), 'UTC') - interval '11 days' + interval '14 hours', $3, 4, null, $4, $5, $6)
+       returning id, next_billing_date`,
+      [userId, JSON.stringify(items), options.status ?? 'paused', JSON.stringify({ address: '9 Harbor Rd', city: 'Arlington', state: 'VA', zip: options.zip ?? '22201' }),
+        OLD_PROFILE.authnet_customer_profile_id, OLD_PROFILE.authnet_payment_profile_id],
+    );
+    const period = billingPeriodOf(row!.next_billing_date);
+    await q(`insert into payment_transactions (subscription_id, billing_period, amount, status, response_message) values ($1, $2, '22.95', 'declined', 'This transaction has been declined.')`, [row!.id, period]);
+    return { id: row!.id, nextBillingDate: row!.next_billing_date, period };
+  }
+
+  const resumeAs = (who: Shopper, id: string, body: unknown) => who.call(`/api/subscriptions/${id}/resume`, { body });
+  const planRow = (id: string) => q<Record<string, unknown>>('select status, failed_attempts, retry_at, next_billing_date, authnet_customer_profile_id, authnet_payment_profile_id from subscriptions where id = $1', [id]).then((r) => r[0]!);
+  const resumedRows = (id: string) => q<{ topic: string; payload: unknown }>(`select topic, payload from outbox where topic = 'subscription.resumed' and payload->>'subscriptionId' = $1`, [id]);
+  const tokenExists = async (dataValue: string) => (await api.ctx.redis.exists(`${api.ctx.config.QUEUE_PREFIX}:pay-sandbox:token:${dataValue}`)) === 1;
+
+  it('resumes the user\'s own paused plan with a new card: stored (not charged), active, dunning reset, billing date kept, outbox row', async () => {
+    const plan = await insertPausedPlan(me.id);
+    const opaque = await tokenize(api, '22201');
+    const chargesBefore = sandboxCharges().length;
+    const res = await resumeAs(me, plan.id, opaque);
+    expect(res.status).toBe(200);
+    const view = subscriptionViewSchema.parse(await res.json());
+    expect(view).toMatchObject({ id: plan.id, status: 'active', nextBillingDate: plan.nextBillingDate.toISOString(), cancelledAt: null, cardType: 'Visa', cardLastFour: '1111', amount: '22.95' });
+
+    const row = await planRow(plan.id);
+    expect(row).toMatchObject({ status: 'active', failed_attempts: 0, retry_at: null });
+    expect((row.next_billing_date as Date).toISOString()).toBe(plan.nextBillingDate.toISOString());
+    expect(row.authnet_customer_profile_id).toMatch(/^\d+$/);
+    expect(row.authnet_payment_profile_id).toMatch(/^\d+$/);
+    expect(row.authnet_customer_profile_id).not.toBe(OLD_PROFILE.authnet_customer_profile_id);
+    expect(row.authnet_payment_profile_id).not.toBe(OLD_PROFILE.authnet_payment_profile_id);
+    expect(await resumedRows(plan.id)).toEqual([{ topic: 'subscription.resumed', payload: { subscriptionId: plan.id, period: plan.period } }]);
+
+    // Nothing was charged by the call (the renewal charges), the token is used up, and the new profile is one renewals can charge.
+    expect(sandboxCharges().length).toBe(chargesBefore);
+    expect(await tokenExists(opaque.dataValue)).toBe(false);
+    const profile = { customerProfileId: String(row.authnet_customer_profile_id), paymentProfileId: String(row.authnet_payment_profile_id) };
+    const renewal = await paymentsFor(api.ctx).sandbox!.chargeProfile({
+      profile, amount: 2295, invoiceNumber: `T-${randomUUID().slice(0, 12)}`, email: 'paused@example.com',
+      billTo: { firstName: 'Grace', lastName: 'Brewster Hopper', address: '9 Harbor Rd', city: 'Arlington', state: 'VA', zip: '22201' },
+    });
+    expect(renewal).toMatchObject({ outcome: 'approved', lastFour: '1111' });
+
+    // The list shows it under the active plans.
+    const list = (await (await me.call('/api/subscriptions')).json()) as SubscriptionView[];
+    expect(list.find((s) => s.id === plan.id)).toMatchObject({ status: 'active' });
+
+    // A repeat on the plan now active is refused before the card is sent anywhere (its token stays unused).
+    const again = await tokenize(api, '22201');
+    const repeat = await resumeAs(me, plan.id, again);
+    expect(repeat.status).toBe(409);
+    expect(await repeat.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.notPaused });
+    expect(await tokenExists(again.dataValue)).toBe(true);
+    expect(await planRow(plan.id)).toEqual(row);
+    expect(await resumedRows(plan.id)).toHaveLength(1);
+  });
+
+  it('a declined card (billing ZIP 46282, the plan\'s address) answers 402 with the provider\'s message; the plan stays paused on its old card', async () => {
+    const plan = await insertPausedPlan(me.id, { zip: '46282' });
+    const before = await planRow(plan.id);
+    const opaque = await tokenize(api, '46282');
+    const res = await resumeAs(me, plan.id, opaque);
+    expect(res.status).toBe(402);
+    expect(await res.json()).toEqual({ message: 'This transaction has been declined.', responseMessage: 'This transaction has been declined.' });
+    expect(await planRow(plan.id)).toEqual(before);
+    expect(before).toMatchObject({ status: 'paused', failed_attempts: 4, ...OLD_PROFILE });
+    expect(await resumedRows(plan.id)).toEqual([]);
+    expect(await tokenExists(opaque.dataValue)).toBe(false);
+  });
+
+  it('a used token is refused by the provider: 402, still paused', async () => {
+    const plan = await insertPausedPlan(me.id);
+    const res = await resumeAs(me, plan.id, { dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT', dataValue: `sbx_${randomUUID()}` });
+    expect(res.status).toBe(402);
+    expect(await res.json()).toEqual({ message: 'Invalid OTS Token.', responseMessage: 'Invalid OTS Token.' });
+    expect(await planRow(plan.id)).toMatchObject({ status: 'paused', ...OLD_PROFILE });
+  });
+
+  it('answers 409 for an active, cancelled or expired plan and changes nothing', async () => {
+    for (const status of ['active', 'cancelled', 'expired']) {
+      const plan = await insertPausedPlan(me.id, { status });
+      const before = await planRow(plan.id);
+      const opaque = await tokenize(api, '22201');
+      const res = await resumeAs(me, plan.id, opaque);
+      expect(res.status).toBe(409);
+      expect(await res.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.notPaused });
+      expect(await planRow(plan.id)).toEqual(before);
+      expect(await tokenExists(opaque.dataValue)).toBe(true);
+    }
+  });
+
+  it('answers 404 for someone else\'s plan (left paused) and for an unknown or malformed id', async () => {
+    const theirs = await insertPausedPlan(other.id);
+    const opaque = await tokenize(api, '22201');
+    const res = await resumeAs(me, theirs.id, opaque);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.notFound });
+    expect(await planRow(theirs.id)).toMatchObject({ status: 'paused', ...OLD_PROFILE });
+    expect(await tokenExists(opaque.dataValue)).toBe(true);
+    for (const id of [randomUUID(), 'not-a-uuid', '1']) {
+      const unknown = await resumeAs(me, id, opaque);
+      expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.notFound });
+    }
+  });
+
+  it('answers 401 when signed out, before looking at the body', async () => {
+    const plan = await insertPausedPlan(me.id);
+    for (const body of [{}, await tokenize(api, '22201')]) {
+      const res = await api.request(`/api/subscriptions/${plan.id}/resume`, { body });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.listLoginRequired });
+    }
+    expect(await planRow(plan.id)).toMatchObject({ status: 'paused' });
+  });
+
+  it('answers 400 with the field\'s message for a bad body', async () => {
+    const plan = await insertPausedPlan(me.id);
+    const cases: Array<[unknown, string]> = [
+      [{ dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT' }, 'Payment details are missing: dataValue'],
+      [{ dataValue: 'sbx_x' }, 'Payment details are missing: dataDescriptor'],
+      [{ dataDescriptor: '', dataValue: 'sbx_x' }, 'Payment details are missing: dataDescriptor'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await resumeAs(me, plan.id, body);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toBe(message);
+    }
+    expect(await planRow(plan.id)).toMatchObject({ status: 'paused', ...OLD_PROFILE });
+  });
+
+  it('is covered by the card-testing guard, one counter with the payment calls', async () => {
+    const guarded = await startTestApi({ PAYMENT_FAILURES_PER_15_MIN: '1', QUEUE_PREFIX: `resguard${randomUUID().slice(0, 8)}` });
+    try {
+      const shopper = await signUp(guarded);
+      const declined = await insertPausedPlan(shopper.id, { zip: '46282' });
+      const first = await resumeAs(shopper, declined.id, await tokenize(guarded, '46282'));
+      expect(first.status).toBe(402);
+      const tooMany = { message: 'Too many declined payments from this connection. Please try again in 15 minutes or contact support.' };
+      const plan = await insertPausedPlan(shopper.id);
+      const second = await resumeAs(shopper, plan.id, await tokenize(guarded, '22201'));
+      expect(second.status).toBe(429);
+      expect(await second.json()).toEqual(tooMany);
+      expect(await planRow(plan.id)).toMatchObject({ status: 'paused' });
+      const product = await makeProduct(5);
+      const subscribing = await subscribeAs(shopper, await subscribeBody([{ product, quantity: 1 }], { target: guarded }));
+      expect(subscribing.status).toBe(429);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
+describe('POST /api/subscriptions/{id}/resume through Authorize.Net (local stub)', () => {
+  const credentials = { apiLoginId: 'stub-login', transactionKey: 'stub-key' };
+  let stub: AuthnetStub;
+  let authnet: TestApi;
+  beforeAll(async () => {
+    stub = await startAuthnetStub(credentials);
+    authnet = await startTestApi({
+      AUTHNET_API_LOGIN_ID: credentials.apiLoginId,
+      AUTHNET_TRANSACTION_KEY: credentials.transactionKey,
+      AUTHNET_PUBLIC_CLIENT_KEY: 'stub-client-key',
+      AUTHNET_ENDPOINT: stub.url,
+      AUTHNET_TIMEOUT_MS: '300',
+    });
+  });
+  afterAll(async () => {
+    await authnet.close();
+    await stub.close();
+  });
+
+  async function pausedPlan(userId: string): Promise<string> {
+    const [row] = await q<{ id: string }>(
+      `insert into subscriptions (user_id, customer_email, customer_name, items, amount, next_billing_date, status, failed_attempts, shipping_address)
+       values ($1, 'stub@example.com', 'Ada Lovelace', $2, '22.95', now() - interval '8 days', 'paused', 4, $3) returning id`,
+      [userId, JSON.stringify([{ productId: 1, productName: 'Test Cleaner', variantSku: null, sku: 'T-1', itemNumber: null, quantity: 2, price: '12.50' }]),
+        JSON.stringify({ address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' })],
+    );
+    return row!.id;
+  }
+  const opaque = () => ({ dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT', dataValue: `token-${randomUUID()}` });
+
+  it('stores the card under a new ≤ 20 character customer id of the user, billed to the plan\'s name and address, and keeps its ids', async () => {
+    stub.scenario = 'approve';
+    const shopper = await signUp(authnet);
+    const id = await pausedPlan(shopper.id);
+    const res = await shopper.call(`/api/subscriptions/${id}/resume`, { body: opaque() });
+    expect(res.status).toBe(200);
+    const sent = stub.requests.at(-1)!;
+    expect(sent.name).toBe('createCustomerProfileRequest');
+    const profile = (sent.body as { profile: { merchantCustomerId: string; email: string; paymentProfiles: Array<{ billTo: unknown }> } }).profile;
+    expect(profile.merchantCustomerId).toHaveLength(20);
+    expect(profile.merchantCustomerId.startsWith(shopper.id.replace(/-/g, '').slice(0, 12))).toBe(true);
+    expect(profile.email).toBe('stub@example.com');
+    expect(profile.paymentProfiles[0]!.billTo).toEqual({ firstName: 'Ada', lastName: 'Lovelace', address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701', country: 'US' });
+    const stored = stub.profiles.at(-1)!;
+    expect(await q('select status, authnet_customer_profile_id, authnet_payment_profile_id from subscriptions where id = $1', [id])).toEqual([
+      { status: 'active', authnet_customer_profile_id: stored.customerProfileId, authnet_payment_profile_id: stored.paymentProfileId },
+    ]);
+    expect(stub.charges.some((c) => c.invoiceNumber.startsWith('SUB-'))).toBe(false);
+  });
+
+  it('answers 502 when the provider does not answer and 503 when it refuses our credentials; the plan stays paused', async () => {
+    const shopper = await signUp(authnet);
+    const id = await pausedPlan(shopper.id);
+    stub.scenario = 'timeout';
+    const timeout = await shopper.call(`/api/subscriptions/${id}/resume`, { body: opaque() });
+    expect(timeout.status).toBe(502);
+    expect(((await timeout.json()) as { message: string }).message).toBe('The payment service did not answer, so your card was not saved. You have not been charged. Please try again.');
+    stub.scenario = 'approve';
+
+    const wrongKey = await startTestApi({
+      AUTHNET_API_LOGIN_ID: credentials.apiLoginId,
+      AUTHNET_TRANSACTION_KEY: 'wrong',
+      AUTHNET_PUBLIC_CLIENT_KEY: 'stub-client-key',
+      AUTHNET_ENDPOINT: stub.url,
+    });
+    try {
+      const refused = await wrongKey.request(`/api/subscriptions/${id}/resume`, { body: opaque(), headers: { cookie: shopper.cookie } });
+      expect(refused.status).toBe(503);
+      expect(await refused.json()).toEqual({ message: 'Payment processing is currently unavailable. Please contact support or try again later.' });
+    } finally {
+      await wrongKey.close();
+    }
+    expect(await q('select status from subscriptions where id = $1', [id])).toEqual([{ status: 'paused' }]);
   });
 });

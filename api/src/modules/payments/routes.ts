@@ -1,15 +1,16 @@
-import { Router, type RequestHandler, type Response } from 'express';
-import { CHECKOUT_MESSAGES, checkoutNonceRequestSchema, subscribeNonceRequestSchema } from '@nh/shared/contracts/checkout';
+import { Router, type Response } from 'express';
+import { checkoutNonceRequestSchema, subscribeNonceRequestSchema } from '@nh/shared/contracts/checkout';
 import { SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
 import { SANDBOX_ACCEPT_SCRIPT, type AcceptSecureData } from '@nh/shared/server/payments/index';
 import type { AppContext } from '../../context';
-import { HttpError, notFound } from '../../lib/errors';
+import { notFound } from '../../lib/errors';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey, requestHash } from '../../lib/idempotency';
 import { parseInput } from '../../lib/validation';
 import { signedInUser } from '../auth';
 import { checkoutOrder, IDEMPOTENCY_MESSAGES, placeOrder, type CheckoutAnswer } from '../orders/service';
 import { requireSignedIn } from '../subscriptions/signed-in';
 import { subscribe } from '../subscriptions/subscribe';
+import { paymentFailureLimit } from './failure-limit';
 import { paymentsFor } from './provider';
 
 function send(res: Response, answer: CheckoutAnswer): void {
@@ -55,31 +56,4 @@ export function paymentRoutes(ctx: AppContext): Router {
   });
 
   return router;
-}
-
-/**
- * Card testing guard: a client address that got `limit` payments refused (402) in the last 15
- * minutes is stopped until the window passes. Only refused payments count (not successful orders, not
- * stock or price refusals, not requests still running); the counter lives in Redis, so it holds
- * across API processes.
- */
-function paymentFailureLimit(ctx: AppContext): RequestHandler {
-  const limit = ctx.config.PAYMENT_FAILURES_PER_15_MIN;
-  if (limit === 0) return (_req, _res, next) => next();
-  const windowSeconds = 15 * 60;
-  return async (req, res, next) => {
-    const key = `${ctx.config.QUEUE_PREFIX}:pay-failures:${req.ip ?? 'unknown'}`;
-    const failures = Number(await ctx.redis.get(key).catch(() => null)) || 0;
-    if (failures >= limit) return next(new HttpError(429, CHECKOUT_MESSAGES.tooManyFailures));
-    res.on('finish', () => {
-      if (res.statusCode !== 402 || res.getHeader('Idempotent-Replayed')) return;
-      ctx.redis
-        .multi()
-        .incr(key)
-        .expire(key, windowSeconds, 'NX')
-        .exec()
-        .catch(() => {});
-    });
-    next();
-  };
 }

@@ -1,10 +1,13 @@
 /**
- * The shopper's own subscriptions: the page view (GET /api/subscriptions) and the cancel call. Every
- * query is scoped to the signed-in user, so another user's subscription reads as not found.
+ * The shopper's own subscriptions: the page view (GET /api/subscriptions), the cancel call and
+ * resuming a paused plan. Every query is scoped to the signed-in user, so another user's subscription
+ * reads as not found.
  */
 import type pg from 'pg';
+import { outboxPayloads } from '@nh/shared';
 import type { SubscriptionInterval, SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
-import type { LineItem } from '@nh/shared/server';
+import { OUTBOX_CHANNEL, type Address, type LineItem } from '@nh/shared/server';
+import type { StoredPaymentProfile } from '@nh/shared/server/payments/index';
 
 export interface SubscriptionRow {
   id: string;
@@ -60,4 +63,65 @@ export async function cancelSubscription(db: pg.Pool, id: string, userId: string
   const row = rows[0];
   if (!row) return { kind: 'not-found' };
   return row.cancelled ? { kind: 'cancelled', row } : { kind: 'ended' };
+}
+
+/** What resuming needs of a plan before it stores a card: who to bill, and the due date it stays on. */
+export interface PlanToResume {
+  status: SubscriptionStatus;
+  customer_name: string;
+  customer_email: string;
+  shipping_address: Address | null;
+  items: LineItem[];
+  next_billing_date: Date;
+}
+
+export async function findPlanToResume(db: pg.Pool, id: string, userId: string): Promise<PlanToResume | null> {
+  const { rows } = await db.query<PlanToResume>({
+    name: 'subscriptions_find_to_resume',
+    text: 'select status, customer_name, customer_email, shipping_address, items, next_billing_date from subscriptions where id = $1 and user_id = $2',
+    values: [id, userId],
+  });
+  return rows[0] ?? null;
+}
+
+export interface Resumption {
+  id: string;
+  userId: string;
+  /** The new card's stored profile. */
+  profile: StoredPaymentProfile;
+  /** The billing period (yyyy-MM-dd, UTC) of the due date read before the card was stored: the unpaid one. */
+  period: string;
+}
+
+const DAY_MS = 86_400_000;
+
+export type ResumeOutcome = { kind: 'resumed'; row: SubscriptionRow } | { kind: 'not-paused' } | { kind: 'changed' } | { kind: 'not-found' };
+
+/**
+ * Resumes the user's paused plan with a new card as one statement: the new profile ids, active again
+ * with a clean dunning slate (failed attempts 0, no retry time), the billing date left on the unpaid
+ * period, and the `subscription.resumed` outbox row (its NOTIFY wakes the relay, which adds the
+ * renewal at once). Conditional on the row as it is then: still the user's, still paused, still on
+ * the billing period read before the card was stored (its due date within that UTC day). When nothing
+ * was updated, the row as read tells why.
+ */
+export async function resumeSubscription(db: pg.Pool, r: Resumption): Promise<ResumeOutcome> {
+  const payload = JSON.stringify(outboxPayloads['subscription.resumed'].parse({ subscriptionId: r.id, period: r.period }));
+  const periodStart = new Date(`${r.period}T00:00:00.000Z`);
+  const { rows } = await db.query<SubscriptionRow & { resumed: boolean }>({
+    name: 'subscriptions_resume',
+    text: `with upd as (
+        update subscriptions set authnet_customer_profile_id = $3, authnet_payment_profile_id = $4, status = 'active',
+          failed_attempts = 0, retry_at = null, updated_at = now()
+        where id = $1 and user_id = $2 and status = 'paused' and next_billing_date >= $5 and next_billing_date < $6 returning *),
+      ob as (insert into outbox (topic, payload) select 'subscription.resumed', $7::jsonb from upd)
+      select true as resumed, ${VIEW_COLUMNS}, pg_notify($8, 'subscription.resumed') as notified from upd s ${CARD_JOIN}
+      union all
+      select false, ${VIEW_COLUMNS}, null from subscriptions s ${CARD_JOIN} where s.id = $1 and s.user_id = $2 and not exists (select 1 from upd)`,
+    values: [r.id, r.userId, r.profile.customerProfileId, r.profile.paymentProfileId, periodStart, new Date(periodStart.getTime() + DAY_MS), payload, OUTBOX_CHANNEL],
+  });
+  const row = rows[0];
+  if (!row) return { kind: 'not-found' };
+  if (row.resumed) return { kind: 'resumed', row };
+  return row.status === 'paused' ? { kind: 'changed' } : { kind: 'not-paused' };
 }

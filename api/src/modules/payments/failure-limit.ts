@@ -1,0 +1,32 @@
+import type { RequestHandler } from 'express';
+import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
+import type { AppContext } from '../../context';
+import { HttpError } from '../../lib/errors';
+
+/**
+ * Card testing guard: a client address that got `limit` payments refused (402) in the last 15
+ * minutes is stopped until the window passes. Every call that sends a card uses it (checkout,
+ * subscribing, resuming a plan with a new card) and they share one counter per address. Only refused
+ * payments count (not successful orders, not stock or price refusals, not requests still running);
+ * the counter lives in Redis, so it holds across API processes.
+ */
+export function paymentFailureLimit(ctx: AppContext): RequestHandler {
+  const limit = ctx.config.PAYMENT_FAILURES_PER_15_MIN;
+  if (limit === 0) return (_req, _res, next) => next();
+  const windowSeconds = 15 * 60;
+  return async (req, res, next) => {
+    const key = `${ctx.config.QUEUE_PREFIX}:pay-failures:${req.ip ?? 'unknown'}`;
+    const failures = Number(await ctx.redis.get(key).catch(() => null)) || 0;
+    if (failures >= limit) return next(new HttpError(429, CHECKOUT_MESSAGES.tooManyFailures));
+    res.on('finish', () => {
+      if (res.statusCode !== 402 || res.getHeader('Idempotent-Replayed')) return;
+      ctx.redis
+        .multi()
+        .incr(key)
+        .expire(key, windowSeconds, 'NX')
+        .exec()
+        .catch(() => {});
+    });
+    next();
+  };
+}

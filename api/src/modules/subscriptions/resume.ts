@@ -1,0 +1,77 @@
+/**
+ * Resuming a paused plan with a new card (POST /api/subscriptions/{id}/resume). A plan is paused when
+ * its renewal could not be paid (dunning in the workers); the shopper sends a card tokenised in the
+ * browser (Accept.js), as at checkout.
+ *
+ * 1. The plan must be the user's (anything else is not found) and paused (else 409), before any
+ *    gateway call: a repeat on a plan already resumed stores nothing.
+ * 2. The card is stored with the provider as a new customer payment profile, not charged (the gateway
+ *    validates it). Not stored: the plan stays paused and the answer says why (402 declined, 502/503
+ *    when the provider could not be asked), as checkout answers.
+ * 3. One statement makes the plan active on the new profile with a clean dunning slate, its billing
+ *    date left on the unpaid period, and writes the `subscription.resumed` outbox row: the relay adds
+ *    the renewal at once, which charges that period's delivery on the new card.
+ */
+import { randomUUID } from 'node:crypto';
+import { SHOP } from '@nh/shared';
+import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
+import { billingPeriodOf, SUBSCRIPTION_MESSAGES, type ResumeSubscriptionRequest, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { failedStore, GATEWAY_MESSAGES, planBillTo, type StoreCardResult } from '@nh/shared/server/payments/index';
+import type { AppContext } from '../../context';
+import { conflict, HttpError, notFound, serviceUnavailable } from '../../lib/errors';
+import { isUuid } from '../../lib/validation';
+import { paymentsFor } from '../payments/provider';
+import { findPlanToResume, resumeSubscription } from './repository';
+import { toView } from './service';
+import { profileCustomerId } from './subscribe';
+
+/** A paused plan with nothing to deliver or nowhere to deliver it: a new card would not help. */
+const cannotResume = () => `This subscription cannot be resumed online. Please contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone}.`;
+
+export async function resume(ctx: AppContext, userId: string, id: string, input: ResumeSubscriptionRequest): Promise<SubscriptionView> {
+  if (!isUuid(id)) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
+  const pool = ctx.db.$client;
+  const plan = await findPlanToResume(pool, id, userId);
+  if (!plan) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
+  if (plan.status !== 'paused') throw conflict(SUBSCRIPTION_MESSAGES.notPaused);
+  if (!plan.shipping_address || plan.items.length === 0) throw conflict(cannotResume());
+  const { gateway } = paymentsFor(ctx);
+  if (!gateway) throw serviceUnavailable(CHECKOUT_MESSAGES.paymentsUnavailable);
+
+  const stored = await gateway
+    .storeCard({
+      opaqueData: { dataDescriptor: input.dataDescriptor, dataValue: input.dataValue },
+      // A new customer id per card: the gateway refuses a second profile under one id (E00039).
+      customerId: profileCustomerId(userId, randomUUID()),
+      email: plan.customer_email,
+      billTo: planBillTo(plan.customer_name, plan.shipping_address),
+      description: `${SHOP.name} subscription ${id.slice(0, 8)}`,
+    })
+    .catch((error: unknown) => {
+      ctx.log.warn({ err: error, subscriptionId: id }, 'storing a card threw; treated as no answer');
+      return failedStore('unknown', GATEWAY_MESSAGES.storeUnknown, 'exception');
+    });
+  if (stored.outcome !== 'stored' || !stored.profile) throw refusal(ctx, id, stored);
+
+  const outcome = await resumeSubscription(pool, { id, userId, profile: stored.profile, period: billingPeriodOf(plan.next_billing_date) });
+  if (outcome.kind !== 'resumed') {
+    // Changed between the read and now (a cancel, another resume): the stored card is left unused.
+    ctx.log.warn({ subscriptionId: id, outcome: outcome.kind, profile: stored.profile }, 'plan changed while its new card was stored; card profile left unused');
+    if (outcome.kind === 'not-found') throw notFound(SUBSCRIPTION_MESSAGES.notFound);
+    throw conflict(outcome.kind === 'not-paused' ? SUBSCRIPTION_MESSAGES.notPaused : SUBSCRIPTION_MESSAGES.resumeFailed);
+  }
+  const view = toView(outcome.row);
+  // The page shows the card of the latest paid charge; until the renewal pays, show the new card.
+  return stored.lastFour ? { ...view, cardType: stored.cardType, cardLastFour: stored.lastFour } : view;
+}
+
+/** A card that was not stored, answered as checkout answers a charge that was not made. */
+function refusal(ctx: AppContext, subscriptionId: string, stored: StoreCardResult): HttpError {
+  if (stored.outcome === 'unknown') return new HttpError(502, stored.message, { responseMessage: stored.message });
+  if (stored.errorCode === 'E00007') {
+    ctx.log.error({ subscriptionId }, 'Authorize.Net refused our credentials (E00007): check AUTHNET_API_LOGIN_ID and AUTHNET_TRANSACTION_KEY');
+    return serviceUnavailable(CHECKOUT_MESSAGES.paymentsUnavailable);
+  }
+  // Declined, or refused (a used or expired token, …): the provider's sentence, 402 (counted by the card-testing guard).
+  return new HttpError(402, stored.message, { responseMessage: stored.message });
+}
