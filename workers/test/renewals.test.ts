@@ -25,6 +25,9 @@ import { createRenewalProcessor, type SweepResult } from '../src/renewals/proces
 import type { RenewResult } from '../src/renewals/renew';
 import type { WorkerRuntime } from '../src/runtime';
 import { TestSmtpServer } from './support/smtp-server';
+// For the resumed plans (at the end of the file).
+import { planBillTo } from '@nh/shared/server/payments/index';
+import { OUTBOX_CHANNEL } from '@nh/shared/server';
 import { createTestDatabase, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
 
 let tdb: TestDatabase;
@@ -520,5 +523,96 @@ describe('renewal reminders', () => {
     expect(smtp.to('remind-overdue@example.com')).toHaveLength(0);
     // Out of the way of the sweep tests (it would be renewed).
     await tdb.db.update(tables.subscriptions).set({ status: 'cancelled' }).where(eq(tables.subscriptions.id, overdue.id));
+  });
+});
+
+describe('a paused plan resumed with a new card (POST /api/subscriptions/{id}/resume)', () => {
+  const STALE_PROFILE: StoredPaymentProfile = { customerProfileId: '1', paymentProfileId: '2' };
+
+  /**
+   * What the API does: the new card stored with the gateway (not charged), then one statement makes
+   * the plan active on it with a clean dunning slate, its billing date left on the unpaid period, and
+   * writes the `subscription.resumed` outbox row (the relay of this runtime turns it into a renew job).
+   */
+  async function resumeLikeTheApi(subscriptionId: string, due: Date): Promise<{ profile: StoredPaymentProfile; outboxId: number }> {
+    const token = await sandbox.tokenize({
+      authData: { clientKey: SANDBOX_CLIENT_KEY, apiLoginID: SANDBOX_API_LOGIN_ID },
+      cardData: { cardNumber: '5424000000000015', month: '12', year: String(new Date().getUTCFullYear() + 3), cardCode: '123', zip: ADDRESS.zip },
+    });
+    if (!('opaqueData' in token)) throw new Error('tokenise failed');
+    const stored = await sandbox.storeCard({
+      opaqueData: token.opaqueData,
+      customerId: `resume${randomUUID().replace(/-/g, '').slice(0, 14)}`,
+      email: 'resume@example.com',
+      billTo: planBillTo('Sam Saver', ADDRESS),
+    });
+    expect(stored).toMatchObject({ outcome: 'stored', cardType: 'MasterCard', lastFour: '0015' });
+    const [row] = await q<{ id: number }>(
+      `with upd as (
+          update subscriptions set authnet_customer_profile_id = $2, authnet_payment_profile_id = $3, status = 'active', failed_attempts = 0, retry_at = null, updated_at = now()
+          where id = $1 and status = 'paused' returning id),
+        ob as (insert into outbox (topic, payload) select 'subscription.resumed', $4::jsonb from upd returning id)
+       select id, pg_notify($5, 'subscription.resumed') from ob`,
+      [subscriptionId, stored.profile!.customerProfileId, stored.profile!.paymentProfileId, JSON.stringify({ subscriptionId, period: period(due) }), OUTBOX_CHANNEL],
+    );
+    return { profile: stored.profile!, outboxId: row!.id };
+  }
+
+  /** The renew job the relay adds for the outbox row, once it has run. */
+  async function relayedRenewal(outboxId: number): Promise<RenewResult> {
+    const job = await waitFor(() => runtime.queues.renewals.getJob(`outbox-${outboxId}-renew-subscription`), 10_000, 'relayed renew job');
+    return (await finished(job)) as RenewResult;
+  }
+
+  it('a plan paused on a declined period: the relayed renew job charges that period once on the new card, orders it, and moves the date on', async () => {
+    const product = await makeProduct(20);
+    const due = new Date(Date.now() - 11 * DAY);
+    const sub = await makeSubscription({ email: 'resume-declined@example.com', items: [line(product, 2)], due, status: 'paused', failedAttempts: 4, profile: STALE_PROFILE });
+    // As dunning left it: the period's payment row declined (its cancelled orders are not needed here).
+    await tdb.db.insert(tables.paymentTransactions).values({
+      subscriptionId: sub.id, billingPeriod: period(due), invoiceNumber: subscriptionInvoiceNumber(sub.id, period(due)), amount: sub.amount, status: 'declined', responseCode: '2',
+    });
+
+    const { profile, outboxId } = await resumeLikeTheApi(sub.id, due);
+    expect(await relayedRenewal(outboxId)).toMatchObject({ outcome: 'approved' });
+
+    const charges = chargesFor(sub.id, due);
+    expect(charges).toHaveLength(1);
+    expect(charges[0]).toMatchObject({ amount: sub.amount, lastFour: '0015' });
+    const orders = await ordersOf(sub.id);
+    expect(orders).toHaveLength(1);
+    expect(orders[0]).toMatchObject({ status: 'processing', total: sub.amount, paymentTransactionId: charges[0]!.transactionId });
+    expect(await paymentsOf(sub.id)).toEqual([
+      expect.objectContaining({ orderId: orders[0]!.id, billingPeriod: period(due), status: 'approved', cardType: 'MasterCard', cardLastFour: '0015' }),
+    ]);
+    expect(await inventory(product.id)).toBe(18);
+    const after = await subscription(sub.id);
+    expect(after).toMatchObject({ status: 'active', failedAttempts: 0, retryAt: null, authnetCustomerProfileId: profile.customerProfileId, authnetPaymentProfileId: profile.paymentProfileId });
+    expect(after.nextBillingDate.toISOString()).toBe(addMonths(due, 1).toISOString());
+
+    // The sweep's job for the same period (another id) finds it paid and charges nothing.
+    expect(await renew(sub.id, due)).toEqual({ outcome: 'skipped', reason: 'this period is settled; the subscription moved on' });
+    expect(chargesFor(sub.id, due)).toHaveLength(1);
+  });
+
+  it('a plan paused by dunning on an error (its stored card gone): resumed, the same period is charged on the new card', async () => {
+    const product = await makeProduct(20);
+    const due = new Date(Date.now() - 8 * DAY);
+    const sub = await makeSubscription({
+      email: 'resume-error@example.com', items: [line(product, 1)], due, failedAttempts: 3, retryAt: new Date(Date.now() - 3_600_000), profile: STALE_PROFILE,
+    });
+    expect(await renew(sub.id, due)).toMatchObject({ outcome: 'error', reason: 'The record cannot be found.', status: 'paused' });
+    expect(await paymentsOf(sub.id)).toEqual([expect.objectContaining({ status: 'error', billingPeriod: period(due) })]);
+
+    const { outboxId } = await resumeLikeTheApi(sub.id, due);
+    expect(await relayedRenewal(outboxId)).toMatchObject({ outcome: 'approved' });
+    expect(chargesFor(sub.id, due)).toHaveLength(1);
+    const orders = await ordersOf(sub.id);
+    expect(orders.map((o) => o.status).sort()).toEqual(['cancelled', 'processing']);
+    expect(await paymentsOf(sub.id)).toEqual([expect.objectContaining({ status: 'approved', billingPeriod: period(due), orderId: orders.find((o) => o.status === 'processing')!.id })]);
+    expect(await inventory(product.id)).toBe(19);
+    const after = await subscription(sub.id);
+    expect(after).toMatchObject({ status: 'active', failedAttempts: 0, retryAt: null });
+    expect(after.nextBillingDate.toISOString()).toBe(addMonths(due, 1).toISOString());
   });
 });
