@@ -316,7 +316,7 @@ describe('renewal charging', () => {
     expect(mail!.decoded).toContain(`Subject: Payment failed: your ${SHOP.name} Subscribe & Save plan is paused`);
     expect(mail!.decoded).toContain('Reason: This transaction has been declined.');
     expect(mail!.decoded).toContain(`Contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone}`);
-    expect(mail!.decoded).toContain('start a new Subscribe & Save plan at checkout');
+    expect(mail!.decoded).toContain('Resume with a new card');
     expect(mail!.decoded).toContain(`1 x ${product.name} @ $20.00`);
     expect(mail!.decoded).toContain('text/html');
     const log = await waitFor(

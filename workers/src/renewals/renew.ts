@@ -9,7 +9,7 @@
  * (b) The charge, outside any transaction: the stored customer payment profile (CIM).
  * (c) One statement records the outcome (see queries.ts). A decline is one dunning step.
  */
-import { GATEWAY_MESSAGES, failedCharge, subscriptionInvoiceNumber, type ChargeResult, type PaymentGateway } from '@nh/shared/server/payments/index';
+import { GATEWAY_MESSAGES, failedCharge, planBillTo, subscriptionInvoiceNumber, type ChargeResult, type PaymentGateway } from '@nh/shared/server/payments/index';
 import { priceCart, STORE_CODE, toCents, SHOP } from '@nh/shared';
 import { billingPeriodOf, nextBillingDate, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
 import type { Db, LineItem, Logger } from '@nh/shared/server';
@@ -98,8 +98,6 @@ export async function renewSubscription(
   if (prepared.kind === 'settled') return prepared.result;
   const { sub, paymentId, orderId, stock, invoiceNumber } = prepared;
 
-  const [firstName = sub.customerName, ...rest] = sub.customerName.trim().split(/\s+/);
-  const address = sub.shippingAddress!;
   let result: ChargeResult;
   try {
     result = await gateway.chargeProfile({
@@ -108,7 +106,7 @@ export async function renewSubscription(
       invoiceNumber,
       description: `${SHOP.name} Subscribe & Save renewal ${period}`,
       email: sub.customerEmail,
-      billTo: { firstName, lastName: rest.join(' ') || firstName, address: address.address, city: address.city, state: address.state, zip: address.zip },
+      billTo: planBillTo(sub.customerName, sub.shippingAddress!),
     });
   } catch (error) {
     // The request may have reached the gateway: an unknown outcome, never a reason to charge again.

@@ -189,7 +189,7 @@ export function subscriptionPausedEmail(plan: SubscriptionEmailPlan & { dueDate:
     '',
     ...planItemsText(plan.items),
     '',
-    'What to do: to keep your deliveries coming, start a new Subscribe & Save plan at checkout with a card that works, and cancel this one from My Subscriptions in your account.',
+    'What to do: to keep your deliveries coming, sign in and choose "Resume with a new card" on this plan in My Subscriptions; we charge the missed delivery as soon as the new card is saved.',
     `Questions? Contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone} (${SHOP.supportHours}).`,
     '',
     signatureText(),
@@ -201,7 +201,7 @@ export function subscriptionPausedEmail(plan: SubscriptionEmailPlan & { dueDate:
 <p><strong>Reason:</strong> ${escapeHtml(plan.reason)}</p>
 <p>No further deliveries will be sent or charged while it is paused. Your plan:</p>
 ${planItemsHtml(plan.items)}
-<p><strong>What to do:</strong> to keep your deliveries coming, start a new Subscribe &amp; Save plan at checkout with a card that works, and cancel this one from My Subscriptions in your account.</p>
+<p><strong>What to do:</strong> to keep your deliveries coming, sign in and choose &ldquo;Resume with a new card&rdquo; on this plan in My Subscriptions; we charge the missed delivery as soon as the new card is saved.</p>
 <p>Questions? Contact us at <a href="mailto:${escapeHtml(SHOP.supportEmail)}">${escapeHtml(SHOP.supportEmail)}</a> or ${escapeHtml(SHOP.supportPhone)} (${escapeHtml(SHOP.supportHours)}).</p>`,
   );
   return { subject, text, html };
