@@ -45,8 +45,9 @@ export function ResumeSubscriptionDialog({ subscription, onDismiss, onResumed, o
         <DialogHeader>
           <DialogTitle>Resume with a new card</DialogTitle>
           <DialogDescription>
-            Subscription #{subscription?.id.slice(0, LIMITS.orderIdDisplayLength)} is paused because its last renewal could not be paid. The new card is
-            charged {subscription ? formatPrice(subscription.amount) : ''} now for that delivery, and monthly deliveries carry on from there.
+            Subscription #{subscription?.id.slice(0, LIMITS.orderIdDisplayLength)} is paused because its last renewal could not be paid. Once the new
+            card is saved the plan is active again, that delivery ({subscription ? formatPrice(subscription.amount) : ''}) is charged to it right away, and
+            monthly deliveries carry on from there.
           </DialogDescription>
         </DialogHeader>
         {/* Mounted only while open: each opening starts with an empty form. */}
