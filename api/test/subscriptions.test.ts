@@ -639,6 +639,15 @@ describe('POST /api/subscriptions/{id}/resume', () => {
     expect(await tokenExists(opaque.dataValue)).toBe(false);
   });
 
+  it('declines a card given with ZIP 46282 in the dialog though the plan ships elsewhere (sandbox convention): 402, still paused', async () => {
+    const plan = await insertPausedPlan(me.id);
+    const before = await planRow(plan.id);
+    const res = await resumeAs(me, plan.id, await tokenize(api, '46282'));
+    expect(res.status).toBe(402);
+    expect(await planRow(plan.id)).toEqual(before);
+    expect(await resumedRows(plan.id)).toEqual([]);
+  });
+
   it('a used token is refused by the provider: 402, still paused', async () => {
     const plan = await insertPausedPlan(me.id);
     const res = await resumeAs(me, plan.id, { dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT', dataValue: `sbx_${randomUUID()}` });

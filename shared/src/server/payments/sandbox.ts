@@ -255,13 +255,13 @@ export class LocalSandboxGateway implements PaymentGateway {
 }
 
 /**
- * The sandbox's card refusals, for a charge and for storing a card alike: the billing ZIP (the
- * request's, else the one given when tokenising) 46282 declines (reason code 2), a card code of 901
- * fails the CVV check (65). Null when the card is accepted.
+ * The sandbox's card refusals, for a charge and for storing a card alike: a billing ZIP of 46282
+ * declines (reason code 2), whether the request's or the one given with the card when tokenising (a
+ * card stored for a plan is billed to the plan's address, but the shopper typed the ZIP with the card);
+ * a card code of 901 fails the CVV check (65). Null when the card is accepted.
  */
 function refusal(billingZip: string, token: StoredToken): '2' | '65' | null {
-  const zip = billingZip || token.zip || '';
-  if (zip.trim() === SANDBOX_DECLINE_ZIP) return '2';
+  if ([billingZip, token.zip ?? ''].some((zip) => zip.trim() === SANDBOX_DECLINE_ZIP)) return '2';
   if (token.cvv === 'N') return '65';
   return null;
 }
