@@ -24,6 +24,10 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
     REDIS_URL: inject('redisUrl'),
     QUEUE_PREFIX: inject('queuePrefix'),
     PORT: '0',
+    // The card-testing guard counts declines per client address in Redis, and every test file's API
+    // is 127.0.0.1 on the same prefix: on by default, declines in one file would stop another's
+    // checkouts. The guard's own tests turn it on with a private QUEUE_PREFIX.
+    PAYMENT_FAILURES_PER_15_MIN: '0',
     ...env,
   });
   const db = createDb({ url: config.DATABASE_URL, max: 10 });
