@@ -1,18 +1,13 @@
 import { createServer } from 'node:http';
 import { configureShop } from '@nh/shared';
-import { createDb, createLogger, createRedis, exitOnStartupError } from '@nh/shared/server';
+import { createDb, createLogger, createRedis, exitOnStartupError, shopOverrides } from '@nh/shared/server';
 import { createApp } from './app';
 import { loadApiConfig } from './config';
 import type { AppContext } from './context';
 
 async function start(): Promise<void> {
   const config = loadApiConfig();
-  configureShop({
-    name: config.SHOP_NAME,
-    supportEmail: config.SHOP_SUPPORT_EMAIL,
-    supportPhone: config.SHOP_SUPPORT_PHONE,
-    supportHours: config.SHOP_SUPPORT_HOURS,
-  });
+  configureShop(shopOverrides(config));
   const log = createLogger('api', config.LOG_LEVEL);
   const db = createDb({ url: config.DATABASE_URL, max: 20, applicationName: 'nurture-home-api' });
   await db.$client.query('select 1');

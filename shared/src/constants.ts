@@ -13,6 +13,8 @@ export interface ShopIdentity {
   supportEmail: string;
   supportPhone: string;
   supportHours: string;
+  /** Where shoppers reach the shop (links in emails); no trailing slash. */
+  siteUrl: string;
 }
 
 const defaults: ShopIdentity = {
@@ -21,6 +23,7 @@ const defaults: ShopIdentity = {
   supportEmail: 'hello@nurturehome.com',
   supportPhone: '1-800-555-0142',
   supportHours: 'Monday-Friday 9:00 AM - 6:00 PM EST',
+  siteUrl: 'http://localhost:5000',
 };
 
 export const SHOP: ShopIdentity = { ...defaults };
@@ -28,7 +31,7 @@ export const SHOP: ShopIdentity = { ...defaults };
 /** Overrides the brand facts (called once at start-up from configuration). */
 export function configureShop(overrides: Partial<ShopIdentity>): void {
   for (const [key, value] of Object.entries(overrides) as [keyof ShopIdentity, string | undefined][]) {
-    if (value) SHOP[key] = value;
+    if (value) SHOP[key] = key === 'siteUrl' ? value.replace(/\/+$/, '') : value;
   }
 }
 

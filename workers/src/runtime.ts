@@ -4,7 +4,7 @@
  */
 import { UnrecoverableError, Worker, type Processor, type Queue, type WorkerOptions } from 'bullmq';
 import { configureShop, SHOP } from '@nh/shared';
-import { createDb, createRedis, type Db, type Logger, type Redis } from '@nh/shared/server';
+import { createDb, createRedis, shopOverrides, type Db, type Logger, type Redis } from '@nh/shared/server';
 import { createQueue, JOB_NAMES, QUEUE_NAMES, type QueueName } from '@nh/shared/server/queues';
 import { NetSuiteClient } from '@nh/shared/server/netsuite/client';
 import { createMailer, type Mailer } from '@nh/shared/server/mail/transport';
@@ -35,12 +35,7 @@ export interface WorkerRuntime {
 }
 
 export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Promise<WorkerRuntime> {
-  configureShop({
-    name: config.SHOP_NAME,
-    supportEmail: config.SHOP_SUPPORT_EMAIL,
-    supportPhone: config.SHOP_SUPPORT_PHONE,
-    supportHours: config.SHOP_SUPPORT_HOURS,
-  });
+  configureShop(shopOverrides(config));
   const db = createDb({ url: config.DATABASE_URL, max: 10, applicationName: 'nurture-home-workers' });
   await db.$client.query('select 1');
 

@@ -317,6 +317,7 @@ describe('renewal charging', () => {
     expect(mail!.decoded).toContain('Reason: This transaction has been declined.');
     expect(mail!.decoded).toContain(`Contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone}`);
     expect(mail!.decoded).toContain('Resume with a new card');
+    expect(mail!.decoded).toContain(`in My Subscriptions (${SHOP.siteUrl}/subscriptions)`);
     expect(mail!.decoded).toContain(`1 x ${product.name} @ $20.00`);
     expect(mail!.decoded).toContain('text/html');
     const log = await waitFor(
@@ -472,7 +473,8 @@ describe('renewal reminders', () => {
     expect(mail!.decoded).toContain(`Subject: Your ${SHOP.name} Subscribe & Save renews on ${day}`);
     expect(mail!.decoded).toContain(`your next Subscribe & Save delivery is on ${day}, and we will charge ${formatCents(plan.amount)} to your saved card (Visa ending in 1111) that day.`);
     expect(mail!.decoded).toContain(`2 x ${product.name} @ $20.00`);
-    expect(mail!.decoded).toContain('To see or cancel your plan, go to My Subscriptions in your account before then.');
+    expect(mail!.decoded).toContain(`To see or cancel your plan, go to My Subscriptions before then: ${SHOP.siteUrl}/subscriptions`);
+    expect(mail!.decoded).toContain(`<a href="${SHOP.siteUrl}/subscriptions">My Subscriptions</a>`);
     expect(mail!.decoded).toContain('text/html');
     expect(mail!.decoded).toContain(SHOP.supportEmail);
     // No approved payment with a card yet: just "your saved card".

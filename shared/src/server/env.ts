@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ShopIdentity } from '../constants';
 
 /** A configuration value that is wrong: reported as one line naming the variable, never a stack trace. */
 export class ConfigError extends Error {
@@ -24,7 +25,26 @@ export const baseEnvShape = {
   SHOP_SUPPORT_EMAIL: optionalString(),
   SHOP_SUPPORT_PHONE: optionalString(),
   SHOP_SUPPORT_HOURS: optionalString(),
+  /** The storefront's public address, for links in emails (e.g. https://shop.example.com). */
+  SHOP_SITE_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
 };
+
+/** The SHOP_* variables as overrides for `configureShop`: every process applies them the same way. */
+export function shopOverrides(env: {
+  SHOP_NAME?: string;
+  SHOP_SUPPORT_EMAIL?: string;
+  SHOP_SUPPORT_PHONE?: string;
+  SHOP_SUPPORT_HOURS?: string;
+  SHOP_SITE_URL?: string;
+}): Partial<ShopIdentity> {
+  return {
+    name: env.SHOP_NAME,
+    supportEmail: env.SHOP_SUPPORT_EMAIL,
+    supportPhone: env.SHOP_SUPPORT_PHONE,
+    supportHours: env.SHOP_SUPPORT_HOURS,
+    siteUrl: env.SHOP_SITE_URL,
+  };
+}
 
 /** Parses the environment against `schema`; a failure names each bad variable on one line. */
 export function loadEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {

@@ -15,8 +15,12 @@ const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function signatureText(): string {
-  return `${SHOP.name}\nQuestions? ${SHOP.supportEmail} · ${SHOP.supportPhone} (${SHOP.supportHours})`;
+  return `${SHOP.name} · ${SHOP.siteUrl}\nQuestions? ${SHOP.supportEmail} · ${SHOP.supportPhone} (${SHOP.supportHours})`;
 }
+
+/** My Subscriptions on the storefront (SHOP.siteUrl is configurable: SHOP_SITE_URL). */
+const mySubscriptionsUrl = () => `${SHOP.siteUrl}/subscriptions`;
+const mySubscriptionsLink = () => `<a href="${escapeHtml(mySubscriptionsUrl())}">My Subscriptions</a>`;
 
 function layout(title: string, body: string): string {
   return `<!doctype html>
@@ -24,7 +28,7 @@ function layout(title: string, body: string): string {
 <body style="margin:0;background:#f7f5ef;font-family:Arial,Helvetica,sans-serif;color:#1f2d1f">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
 <table role="presentation" width="600" cellpadding="0" cellspacing="0" style="background:#ffffff;border-radius:8px;padding:32px">
-<tr><td><h1 style="margin:0 0 16px;font-size:22px;color:#2f5d3a">${escapeHtml(SHOP.name)}</h1>
+<tr><td><h1 style="margin:0 0 16px;font-size:22px;color:#2f5d3a"><a href="${escapeHtml(SHOP.siteUrl)}" style="color:#2f5d3a;text-decoration:none">${escapeHtml(SHOP.name)}</a></h1>
 ${body}
 <p style="margin-top:32px;font-size:13px;color:#5b6b5b">Questions? Email <a href="mailto:${escapeHtml(SHOP.supportEmail)}">${escapeHtml(SHOP.supportEmail)}</a> or call ${escapeHtml(SHOP.supportPhone)} (${escapeHtml(SHOP.supportHours)}).</p>
 </td></tr></table></td></tr></table></body></html>`;
@@ -158,7 +162,7 @@ export function subscriptionWelcomeEmail(plan: SubscriptionEmailPlan & { nextBil
     `  Next billing date: ${next}`,
     '',
     'Your first order is on its way; its confirmation comes in a separate email.',
-    'We charge your saved card on each billing date. You can cancel any time from My Subscriptions in your account.',
+    `We charge your saved card on each billing date. You can cancel any time from My Subscriptions: ${mySubscriptionsUrl()}`,
     '',
     signatureText(),
   ].join('\n');
@@ -170,7 +174,7 @@ ${planItemsHtml(plan.items)}
 <p><strong>Each delivery:</strong> ${formatCents(plan.amount)} (with your ${plan.discountPercent}% discount, free shipping and tax)<br>
 <strong>Next billing date:</strong> ${escapeHtml(next)}</p>
 <p>Your first order is on its way; its confirmation comes in a separate email.</p>
-<p>We charge your saved card on each billing date. You can cancel any time from My Subscriptions in your account.</p>`,
+<p>We charge your saved card on each billing date. You can cancel any time from ${mySubscriptionsLink()}.</p>`,
   );
   return { subject, text, html };
 }
@@ -189,7 +193,7 @@ export function subscriptionPausedEmail(plan: SubscriptionEmailPlan & { dueDate:
     '',
     ...planItemsText(plan.items),
     '',
-    'What to do: to keep your deliveries coming, sign in and choose "Resume with a new card" on this plan in My Subscriptions; we charge the missed delivery as soon as the new card is saved.',
+    `What to do: to keep your deliveries coming, sign in and choose "Resume with a new card" on this plan in My Subscriptions (${mySubscriptionsUrl()}); we charge the missed delivery as soon as the new card is saved.`,
     `Questions? Contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone} (${SHOP.supportHours}).`,
     '',
     signatureText(),
@@ -201,7 +205,7 @@ export function subscriptionPausedEmail(plan: SubscriptionEmailPlan & { dueDate:
 <p><strong>Reason:</strong> ${escapeHtml(plan.reason)}</p>
 <p>No further deliveries will be sent or charged while it is paused. Your plan:</p>
 ${planItemsHtml(plan.items)}
-<p><strong>What to do:</strong> to keep your deliveries coming, sign in and choose &ldquo;Resume with a new card&rdquo; on this plan in My Subscriptions; we charge the missed delivery as soon as the new card is saved.</p>
+<p><strong>What to do:</strong> to keep your deliveries coming, sign in and choose &ldquo;Resume with a new card&rdquo; on this plan in ${mySubscriptionsLink()}; we charge the missed delivery as soon as the new card is saved.</p>
 <p>Questions? Contact us at <a href="mailto:${escapeHtml(SHOP.supportEmail)}">${escapeHtml(SHOP.supportEmail)}</a> or ${escapeHtml(SHOP.supportPhone)} (${escapeHtml(SHOP.supportHours)}).</p>`,
   );
   return { subject, text, html };
@@ -275,7 +279,7 @@ export function renewalReminderEmail(plan: SubscriptionEmailPlan & { nextBilling
     '',
     `  Each delivery: ${formatCents(plan.amount)} (with your ${plan.discountPercent}% discount, free shipping and tax)`,
     '',
-    'If you want this delivery, there is nothing to do. To see or cancel your plan, go to My Subscriptions in your account before then.',
+    `If you want this delivery, there is nothing to do. To see or cancel your plan, go to My Subscriptions before then: ${mySubscriptionsUrl()}`,
     '',
     signatureText(),
   ].join('\n');
@@ -285,7 +289,7 @@ export function renewalReminderEmail(plan: SubscriptionEmailPlan & { nextBilling
 <p>A quick reminder: your next Subscribe &amp; Save delivery is on <strong>${escapeHtml(next)}</strong>, and we will charge <strong>${formatCents(plan.amount)}</strong> to ${escapeHtml(card)} that day.</p>
 ${planItemsHtml(plan.items)}
 <p><strong>Each delivery:</strong> ${formatCents(plan.amount)} (with your ${plan.discountPercent}% discount, free shipping and tax)</p>
-<p>If you want this delivery, there is nothing to do. To see or cancel your plan, go to <strong>My Subscriptions</strong> in your account before then.</p>`,
+<p>If you want this delivery, there is nothing to do. To see or cancel your plan, go to ${mySubscriptionsLink()} before then.</p>`,
   );
   return { subject, text, html };
 }
