@@ -87,8 +87,9 @@ describe('maintenance queue', () => {
         `insert into idempotency_keys (scope, key, request_hash, status_code, response, created_at, completed_at) values
            ('checkout', $1, 'h', 200, '{}', now() - interval '9 days', now() - interval '9 days'),
            ('checkout', $2, 'h', null, null, now() - interval '9 days', null),
-           ('checkout', $3, 'h', 200, '{}', now() - interval '1 day', now() - interval '1 day')`,
-        [`${tag}-old-done`, `${tag}-old-open`, `${tag}-recent`],
+           ('checkout', $3, 'h', 200, '{}', now() - interval '1 day', now() - interval '1 day'),
+           ('checkout', $4, 'h', null, null, now() - interval '1 day', null)`,
+        [`${tag}-old-done`, `${tag}-old-open`, `${tag}-recent`, `${tag}-recent-open`],
       );
 
       const job = await runtime.queues.maintenance.add('housekeeping', {}, { jobId: `${tag}-now` });
@@ -100,7 +101,7 @@ describe('maintenance queue', () => {
       expect(left).toEqual([oldUnpublished, recent]);
       expect(left).not.toContain(oldPublished);
       const keys = (await q(`select key from idempotency_keys where key like $1 order by key`, [`${tag}-%`])).rows.map((r: { key: string }) => r.key);
-      expect(keys).toEqual([`${tag}-old-open`, `${tag}-recent`]);
+      expect(keys).toEqual([`${tag}-recent`, `${tag}-recent-open`]);
     } finally {
       await runtime.queues.maintenance.removeJobScheduler('maintenance-hourly');
       await runtime.queues.maintenance.removeJobScheduler('maintenance-reconcile-payments');

@@ -3,9 +3,10 @@
  *
  * - Published outbox rows older than RETENTION_DAYS go (the relay never needs them again; the jobs
  *   they made are in BullMQ, and the facts they announced are in their own tables).
- * - Finished idempotency keys older than RETENTION_DAYS go (a key only has to outlive a shopper's
- *   retries). Unfinished keys stay: they mark requests whose outcome was never recorded (the payment
- *   reconciliation settles their orders, but nothing links an order to its key).
+ * - Idempotency keys older than RETENTION_DAYS go (a key only has to outlive a shopper's retries),
+ *   finished or not: an unfinished one marks a request whose outcome was never recorded, and the
+ *   payment reconciliation settles (or flags for staff) its order within a day, so after
+ *   RETENTION_DAYS it only takes space.
  * - Both tables are then vacuumed. They are queue-like (every outbox row is updated once and later
  *   deleted), and the relay's query walks the partial index of unpublished rows: dead entries there
  *   slow every relay pass. Autovacuum normally keeps up, but it may be off or behind (it is off on our
@@ -22,7 +23,7 @@ const PURGES = {
   outbox: `delete from outbox where id in (
       select id from outbox where published_at < now() - make_interval(days => $1) limit ${BATCH})`,
   idempotencyKeys: `delete from idempotency_keys where (scope, key) in (
-      select scope, key from idempotency_keys where completed_at < now() - make_interval(days => $1) limit ${BATCH})`,
+      select scope, key from idempotency_keys where coalesce(completed_at, created_at) < now() - make_interval(days => $1) limit ${BATCH})`,
 } as const;
 
 export interface HousekeepingResult {
