@@ -1,10 +1,11 @@
-// Bundles the server entry points (API, workers, migrate, seed) with esbuild: TypeScript sources of
+// Bundles the server entry points (API, workers and its run-now command, migrate, seed) with esbuild: TypeScript sources of
 // the workspaces are compiled in, npm packages stay external and load from node_modules.
 import { build } from 'esbuild';
 
 const entries = {
   'api/dist/main': 'api/src/main.ts',
   'workers/dist/main': 'workers/src/main.ts',
+  'workers/dist/run-now': 'workers/src/run-now.ts',
   'migrations/dist/migrate': 'migrations/src/migrate.ts',
   'migrations/dist/seed': 'migrations/src/seed.ts',
 };

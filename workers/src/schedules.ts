@@ -46,3 +46,17 @@ export async function registerSchedules(queues: Record<QueueName, Queue>, consum
   }
   return registered;
 }
+
+/** The names of the scheduled jobs an operator may also run at once (`npm run worker:run-now -- <name>`). */
+export const RUNNABLE_NOW = SCHEDULES.map((schedule) => schedule.template.name);
+
+/**
+ * Adds one run of a scheduled job now, with the schedule's own data, for a worker consuming its queue
+ * to pick up (e.g. charge due plans before the daily sweep). Returns the job id.
+ */
+export async function runScheduledJobNow(queues: Record<QueueName, Queue>, name: string): Promise<string> {
+  const schedule = SCHEDULES.find((s) => s.template.name === name);
+  if (!schedule) throw new Error(`unknown job "${name}": one of ${RUNNABLE_NOW.join(', ')}`);
+  const job = await queues[schedule.queue].add(schedule.template.name, schedule.template.data, { jobId: `manual-${name}-${Date.now()}` });
+  return job.id!;
+}

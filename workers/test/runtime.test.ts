@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, tables } from '@nh/shared/server';
 import { loadWorkerConfig } from '../src/config';
+import { RUNNABLE_NOW, runScheduledJobNow } from '../src/schedules';
 import { createTestDatabase, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
 
 let tdb: TestDatabase;
@@ -102,6 +103,25 @@ describe('maintenance queue', () => {
       expect(left).not.toContain(oldPublished);
       const keys = (await q(`select key from idempotency_keys where key like $1 order by key`, [`${tag}-%`])).rows.map((r: { key: string }) => r.key);
       expect(keys).toEqual([`${tag}-recent`, `${tag}-recent-open`]);
+    } finally {
+      await runtime.queues.maintenance.removeJobScheduler('maintenance-hourly');
+      await runtime.queues.maintenance.removeJobScheduler('maintenance-reconcile-payments');
+      await runtime.close(1000);
+    }
+  });
+});
+
+describe('running a scheduled job now (npm run worker:run-now -- <job>)', () => {
+  it('adds one run with the schedule\'s data, which a worker on that queue runs; an unknown name is refused with the list', async () => {
+    expect(RUNNABLE_NOW).toEqual(expect.arrayContaining(['renewal-sweep', 'housekeeping', 'reconcile-payments', 'reconcile-sync']));
+    const runtime = await startTestWorkers(testWorkerConfig(tdb.url, 'runnow', { WORKER_QUEUES: 'maintenance', RELAY_ENABLED: 'false' }));
+    try {
+      const id = await runScheduledJobNow(runtime.queues, 'housekeeping');
+      expect(id).toMatch(/^manual-housekeeping-\d+$/);
+      const job = (await runtime.queues.maintenance.getJob(id))!;
+      expect(job.name).toBe('housekeeping');
+      await waitFor(async () => (await job.getState()) === 'completed', 10_000, 'housekeeping run now');
+      await expect(runScheduledJobNow(runtime.queues, 'charge-everyone')).rejects.toThrow(/unknown job "charge-everyone": one of .*renewal-sweep/);
     } finally {
       await runtime.queues.maintenance.removeJobScheduler('maintenance-hourly');
       await runtime.queues.maintenance.removeJobScheduler('maintenance-reconcile-payments');

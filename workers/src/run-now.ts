@@ -1,0 +1,26 @@
+// Operator command: `node workers/dist/run-now.js <job>` (npm run worker:run-now -- <job>) adds one run of
+// a scheduled job (renewal-sweep, housekeeping, reconcile-payments, reconcile-sync) for the workers.
+import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/shared/server/queues';
+import { createRedis, exitOnStartupError } from '@nh/shared/server';
+import { loadWorkerConfig } from './config';
+import { RUNNABLE_NOW, runScheduledJobNow } from './schedules';
+
+async function main(): Promise<void> {
+  const name = process.argv[2];
+  if (!name) {
+    console.error(`usage: run-now <job>   (one of ${RUNNABLE_NOW.join(', ')})`);
+    process.exit(2);
+  }
+  const config = loadWorkerConfig();
+  const redis = createRedis(config.REDIS_URL);
+  const queues = Object.fromEntries(QUEUE_NAMES.map((q) => [q, createQueue(q, redis, config.QUEUE_PREFIX)])) as Record<QueueName, ReturnType<typeof createQueue>>;
+  try {
+    const id = await runScheduledJobNow(queues, name);
+    console.log(`added ${name} as job ${id}; a worker consuming its queue runs it now`);
+  } finally {
+    await Promise.all(Object.values(queues).map((q) => q.close()));
+    await redis.quit();
+  }
+}
+
+main().catch((error) => exitOnStartupError('run-now', error));
