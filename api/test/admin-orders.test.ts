@@ -128,7 +128,18 @@ describe('admin orders API', () => {
       deliveredDate: null,
     });
     const plain = adminOrderSchema.parse(await (await call('POST', `/api/admin/orders/${bob.id}`)).json());
-    expect(plain).toMatchObject({ customerPhone: null, billingAddress: null, promoCode: null, customerNotes: null, paymentTransactionId: null });
+    expect(plain).toMatchObject({ customerPhone: null, billingAddress: null, promoCode: null, customerNotes: null, paymentTransactionId: null, subscriptionId: null });
+  });
+
+  it('names the Subscribe & Save plan an order delivers', async () => {
+    const { rows } = await api.ctx.db.$client.query<{ id: string }>(
+      `insert into subscriptions (customer_email, customer_name, items, amount, next_billing_date) values ('plan@example.com', 'Plan Holder', '[]', '22.95', now()) returning id`,
+    );
+    const planId = rows[0]!.id;
+    const delivery = await insertOrder({ name: 'Plan Holder', email: 'plan@example.com' });
+    await api.ctx.db.$client.query('update orders set subscription_id = $1 where id = $2', [planId, delivery.id]);
+    const order = adminOrderSchema.parse(await (await call('POST', `/api/admin/orders/${delivery.id}`)).json());
+    expect(order.subscriptionId).toBe(planId);
   });
 
   it("answers 404 'Order not found' for unknown, malformed and other stores' ids", async () => {

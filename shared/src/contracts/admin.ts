@@ -324,6 +324,8 @@ export const adminOrderSchema = adminOrderSummarySchema.extend({
   promoCode: z.string().nullable(),
   customerNotes: z.string().nullable(),
   paymentTransactionId: z.string().nullable(),
+  /** The Subscribe & Save plan this order delivers (its first order or a renewal), if any. */
+  subscriptionId: z.string().nullable(),
   deliveredDate: z.string().nullable(),
   updatedAt: z.string(),
   netsuiteSyncError: z.string().nullable(),

@@ -94,6 +94,7 @@ function toAdminOrder(row: OrderRow): AdminOrder {
     deliveredDate: row.deliveredDate?.toISOString() ?? null,
     customerNotes: row.customerNotes,
     paymentTransactionId: row.paymentTransactionId,
+    subscriptionId: row.subscriptionId,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     netsuiteSyncStatus: row.netsuiteSyncStatus,

@@ -191,6 +191,12 @@ function OrderView({ token, order }: { token: string; order: AdminOrder }) {
         </div>
         <div className="grid content-start gap-6">
           <FulfillmentForm key={order.updatedAt} token={token} order={order} />
+          {order.subscriptionId && (
+            <Section title="Subscribe & Save">
+              <p>A delivery of Subscribe &amp; Save plan #{order.subscriptionId.slice(0, 8)}.</p>
+              <p className="break-all font-mono text-stone-500">{order.subscriptionId}</p>
+            </Section>
+          )}
           {order.paymentTransactionId && (
             <Section title="Payment">
               <p className="text-stone-500">Transaction ID</p>
