@@ -23,8 +23,8 @@
  */
 import type { Job } from 'bullmq';
 import { OUTBOX_TOPICS, stockByProduct, toCents, type Cents } from '@nh/shared';
-import { recordAcceptedPayment, recordFailedPayment, type Db, type LineItem, type Logger, type PaymentRecord } from '@nh/shared/server';
-import { CHARGE_LOOKUP_HOURS, orderInvoiceNumber, type FoundCharge, type PaymentGateway } from '@nh/shared/server/payments/index';
+import { acceptedOrderStatus, PAYMENT_STATUS_OF, recordAcceptedPayment, recordFailedPayment, type Db, type LineItem, type Logger, type PaymentRecord } from '@nh/shared/server';
+import { CHARGE_LOOKUP_HOURS, isAcceptedCharge, orderInvoiceNumber, type FoundCharge, type PaymentGateway } from '@nh/shared/server/payments/index';
 
 /** Orders looked at per run (oldest first); the rest wait ten minutes. */
 export const RECONCILE_BATCH = 100;
@@ -82,7 +82,7 @@ type Settlement = 'paid' | 'cancelled' | 'left';
 /** Writes the outcome under the order's row lock, unless someone settled it meanwhile. */
 async function settle(db: Db, order: PendingOrder, charge: FoundCharge | null, environment: string): Promise<Settlement> {
   const invoiceNumber = orderInvoiceNumber(order.id);
-  const accepted = charge?.outcome === 'approved' || charge?.outcome === 'held';
+  const accepted = charge !== null && isAcceptedCharge(charge.outcome);
   const client = await db.$client.connect();
   try {
     await client.query('begin');
@@ -102,7 +102,7 @@ async function settle(db: Db, order: PendingOrder, charge: FoundCharge | null, e
       transactionId: charge?.transactionId ?? null,
       invoiceNumber,
       amount: accepted ? (charge.amount ?? order.total) : order.total,
-      status: accepted ? (charge.outcome === 'approved' ? 'approved' : 'pending') : charge?.outcome === 'declined' ? 'declined' : 'error',
+      status: charge ? PAYMENT_STATUS_OF[charge.outcome] : 'error',
       responseCode: charge?.responseCode ?? null,
       responseMessage: charge?.message ?? NO_CHARGE_MESSAGE,
       cardType: charge?.cardType ?? null,
@@ -111,7 +111,7 @@ async function settle(db: Db, order: PendingOrder, charge: FoundCharge | null, e
     };
     // No idempotency answer: nothing links an order to its key (the key keeps the API's answer, or stays unfinished).
     if (accepted) {
-      await recordAcceptedPayment(client, payment, charge.outcome === 'approved' ? 'processing' : 'pending', [{ topic: OUTBOX_TOPICS.orderPlaced, payload: { orderId: order.id } }], null);
+      await recordAcceptedPayment(client, payment, acceptedOrderStatus(charge.outcome), [{ topic: OUTBOX_TOPICS.orderPlaced, payload: { orderId: order.id } }], null);
     } else {
       const { productIds, quantities } = stockByProduct(order.items);
       await recordFailedPayment(client, payment, productIds, quantities, null);

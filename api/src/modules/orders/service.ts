@@ -25,10 +25,11 @@ import { randomUUID } from 'node:crypto';
 import { centsToDecimal, formatCents, OUTBOX_TOPICS, priceCart, stockByProduct, STORE_CODE, toCents, toPayloadStrings, type Cents, type PricingPromo } from '@nh/shared';
 import { CHECKOUT_MESSAGES, type CheckoutAddress, type CheckoutNonceInput, type CustomerFields, type OrderItemInput } from '@nh/shared/contracts/checkout';
 import type { SubscribeNonceResponse, SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
-import { recordAcceptedPayment, recordFailedPayment, type LineItem, type OutboxRecord, type PaymentRecord } from '@nh/shared/server';
+import { acceptedOrderStatus, PAYMENT_STATUS_OF, recordAcceptedPayment, recordFailedPayment, type LineItem, type OutboxRecord, type PaymentRecord } from '@nh/shared/server';
 import {
   failedCharge,
   GATEWAY_MESSAGES,
+  isAcceptedCharge,
   orderInvoiceNumber,
   type ChargeResult,
   type OpaqueChargeRequest,
@@ -349,13 +350,11 @@ function answerFor(ctx: AppContext, orderId: string, plan: NewPlan | null, charg
   }
 }
 
-const PAYMENT_STATUS = { approved: 'approved', held: 'pending', unknown: 'pending', declined: 'declined', error: 'error' } as const;
-
 async function recordOutcome(ctx: AppContext, claim: { scope: string; key: string }, reserved: PricedOrder, plan: NewPlan | null, charge: ChargeResult, answer: StoredAnswer): Promise<void> {
   const { order } = reserved;
   const orderId = order.id;
   // Only an accepted charge starts the plan; any other payment row belongs to the order alone.
-  const accepted = charge.outcome === 'approved' || charge.outcome === 'held';
+  const accepted = isAcceptedCharge(charge.outcome);
   const planned = accepted ? plan : null;
   const payment: PaymentRecord = {
     orderId,
@@ -364,7 +363,7 @@ async function recordOutcome(ctx: AppContext, claim: { scope: string; key: strin
     transactionId: charge.transactionId,
     invoiceNumber: orderInvoiceNumber(orderId),
     amount: order.total,
-    status: PAYMENT_STATUS[charge.outcome],
+    status: PAYMENT_STATUS_OF[charge.outcome],
     responseCode: charge.responseCode ?? charge.errorCode,
     responseMessage: charge.message,
     cardType: charge.cardType,
@@ -395,7 +394,7 @@ async function recordOutcome(ctx: AppContext, claim: { scope: string; key: strin
         nextBillingDate: planned.nextBillingDate,
         shippingAddress: order.shippingAddress,
       };
-      return recordAcceptedPayment(pool, payment, charge.outcome === 'approved' ? 'processing' : 'pending', outbox, idem, subscription);
+      return recordAcceptedPayment(pool, payment, acceptedOrderStatus(charge.outcome), outbox, idem, subscription);
     }
     // Unknown: money may have been taken, so the order and its stock stay pending until the workers'
     // payment reconciliation (maintenance queue) asks the gateway what became of the charge.

@@ -11,6 +11,7 @@ import { outboxPayloads, type OutboxTopic } from '../../jobs';
 import type { SubscriptionInterval } from '../../contracts/subscriptions';
 import type { Address, LineItem } from '../db/schema';
 import { OUTBOX_CHANNEL } from '../outbox';
+import type { ChargeOutcome } from '../payments/gateway';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -31,6 +32,15 @@ export interface PaymentRecord {
   lastFour: string | null;
   environment: string;
 }
+
+/** The payment row's status for a charge outcome: held for review or unknown stays pending. */
+export const PAYMENT_STATUS_OF = { approved: 'approved', held: 'pending', unknown: 'pending', declined: 'declined', error: 'error' } as const satisfies Record<
+  ChargeOutcome,
+  PaymentRecord['status']
+>;
+
+/** The order's status after an accepted charge: paid ('processing'), or pending while held for review. */
+export const acceptedOrderStatus = (outcome: ChargeOutcome): 'processing' | 'pending' => (outcome === 'approved' ? 'processing' : 'pending');
 
 export interface OutboxRecord {
   topic: OutboxTopic;

@@ -21,6 +21,7 @@ import {
   failedCharge,
   failedStore,
   GATEWAY_MESSAGES,
+  isAcceptedCharge,
   type BillingDetails,
   type ChargeCommon,
   type ChargeOutcome,
@@ -140,7 +141,7 @@ export class AuthorizeNetGateway implements PaymentGateway {
     const wanted = invoiceNumber.slice(0, 20);
     const found = (await this.listTransactions('GetUnsettledTransactionList', () => {})).filter((t) => t.invoiceNumber === wanted);
     const unsettled = pickFoundCharge(found.map((t) => listedCharge(t, this.environment)).filter(isCharge));
-    if (unsettled && (unsettled.outcome === 'approved' || unsettled.outcome === 'held')) return unsettled;
+    if (unsettled && isAcceptedCharge(unsettled.outcome)) return unsettled;
 
     const settled: FoundCharge[] = [];
     for (const batchId of await this.settledBatchIds()) {
@@ -321,7 +322,7 @@ export function parseTransactionResponse(body: unknown, environment: PaymentEnvi
   const errorCode = firstError?.errorCode ? String(firstError.errorCode) : null;
   const approvedText = tr.messages?.[0]?.description;
   const message =
-    outcome === 'approved' || outcome === 'held'
+    isAcceptedCharge(outcome)
       ? approvedText || (outcome === 'held' ? GATEWAY_MESSAGES.held : GATEWAY_MESSAGES.approved)
       : firstError?.errorText || top?.text || (outcome === 'declined' ? GATEWAY_MESSAGES.declined : 'The payment could not be processed.');
   const transId = tr.transId && tr.transId !== '0' ? String(tr.transId) : null;
@@ -332,7 +333,7 @@ export function parseTransactionResponse(body: unknown, environment: PaymentEnvi
     outcome,
     responseCode: code,
     message,
-    errorCode: outcome === 'approved' || outcome === 'held' ? null : errorCode,
+    errorCode: isAcceptedCharge(outcome) ? null : errorCode,
     transactionId: transId,
     cardType: tr.accountType ? String(tr.accountType) : null,
     lastFour: account.length === 4 ? account : null,

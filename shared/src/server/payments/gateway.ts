@@ -14,6 +14,9 @@ export type PaymentEnvironment = 'sandbox' | 'production';
  */
 export type ChargeOutcome = 'approved' | 'held' | 'declined' | 'error' | 'unknown';
 
+/** The charge took the money, or holds it for the merchant's review: the order goes ahead. */
+export const isAcceptedCharge = (outcome: ChargeOutcome): outcome is 'approved' | 'held' => outcome === 'approved' || outcome === 'held';
+
 export interface BillingDetails {
   firstName: string;
   lastName: string;
