@@ -6,7 +6,7 @@
  */
 import type pg from 'pg';
 import { centsToDecimal, outboxPayloads, toCents, type Cents } from '@nh/shared';
-import { OUTBOX_CHANNEL, type Address, type LineItem } from '@nh/shared/server';
+import { OUTBOX_CHANNEL, restockCtes, type Address, type LineItem } from '@nh/shared/server';
 import type { SubscriptionInterval, SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
 import type { ChargeResult, StoredPaymentProfile } from '@nh/shared/server/payments/index';
 import { DUE_BEFORE_SQL, REMINDER_DAY_SQL, type DunningStep } from './rules';
@@ -221,6 +221,14 @@ const FAILED_SUBSCRIPTION = `update subscriptions set
     updated_at = now()
   where id = $1`;
 
+/**
+ * The end of a dunning statement whose `sub` CTE took the step: the `subscription.paused` outbox row
+ * (with its NOTIFY) when the step paused the plan, and the plan's status after it. $4 is the step's
+ * pause flag, $5 the outbox payload, $6 the relay's channel.
+ */
+const PAUSED_OUTBOX_THEN_STATUS = `ob as (insert into outbox (topic, payload) select 'subscription.paused', $5::jsonb where $4::boolean and exists (select 1 from sub where status = 'paused'))
+     select (select status from sub) as status, case when $4::boolean then pg_notify($6, 'subscription.paused') end`;
+
 const pausedPayload = (subscriptionId: string, period: string) =>
   JSON.stringify(outboxPayloads['subscription.paused'].parse({ subscriptionId, period }));
 
@@ -231,8 +239,7 @@ const pausedPayload = (subscriptionId: string, period: string) =>
 export async function recordFailedAttempt(client: pg.PoolClient, subscriptionId: string, period: string, step: DunningStep): Promise<SubscriptionStatus> {
   const { rows } = await client.query<{ status: SubscriptionStatus }>(
     `with sub as (${FAILED_SUBSCRIPTION} returning status),
-      ob as (insert into outbox (topic, payload) select 'subscription.paused', $5::jsonb where $4::boolean and exists (select 1 from sub where status = 'paused'))
-     select (select status from sub) as status, case when $4::boolean then pg_notify($6, 'subscription.paused') end`,
+      ${PAUSED_OUTBOX_THEN_STATUS}`,
     [subscriptionId, step.failedAttempts, step.retryInDays, step.pause, pausedPayload(subscriptionId, period), OUTBOX_CHANNEL],
   );
   return rows[0]!.status;
@@ -295,13 +302,9 @@ export async function recordFailed(db: Queryable, c: ChargeRecord, stock: StockL
       ord as (
         update orders set status = 'cancelled', netsuite_sync_status = 'not_applicable', updated_at = now()
         where id = $15 and status = 'pending' and exists (select 1 from pay) returning id),
-      locked as materialized (select id from products where id = any($16::int[]) and exists (select 1 from ord) order by id for update),
-      stock as (
-        update products p set inventory = p.inventory + w.qty, updated_at = now()
-        from unnest($16::int[], $17::int[]) as w(id, qty) where p.id = w.id and p.id in (select id from locked)),
+      ${restockCtes('$16', '$17')},
       sub as (${FAILED_SUBSCRIPTION} and exists (select 1 from pay) returning status),
-      ob as (insert into outbox (topic, payload) select 'subscription.paused', $5::jsonb where $4::boolean and exists (select 1 from sub where status = 'paused'))
-     select (select status from sub) as status, case when $4::boolean then pg_notify($6, 'subscription.paused') end`,
+      ${PAUSED_OUTBOX_THEN_STATUS}`,
     [
       c.subscriptionId,
       step.failedAttempts,

@@ -91,6 +91,16 @@ const subscriptionRow = (s: NewSubscription) => ({
   shipping_address: s.shippingAddress,
 });
 
+/**
+ * CTEs that put an order's stock back once `ord` (the order's move to cancelled) happened: product rows
+ * locked in id order, as the reservation locks them, so the two never deadlock. `ids` and `qtys` are
+ * the statement's int[] parameters (one line per product).
+ */
+export const restockCtes = (ids: string, qtys: string): string => `locked as materialized (select id from products where id = any(${ids}::int[]) and exists (select 1 from ord) order by id for update),
+      stock as (
+        update products p set inventory = p.inventory + w.qty, updated_at = now()
+        from unnest(${ids}::int[], ${qtys}::int[]) as w(id, qty) where p.id = w.id and p.id in (select id from locked))`;
+
 /** Inserted only when `ord` (the order's move out of pending) happened, so a retried statement never doubles anything. */
 const PAYMENT_INSERT = `insert into payment_transactions (order_id, authnet_transaction_id, invoice_number, amount, status, response_code, response_message, card_type, card_last_four, environment, subscription_id, billing_period)
         select $1::uuid, $2::text, $3::varchar, $4::numeric, $5::payment_status, $6::text, $7::text, $8::text, $9::varchar, $10::text, $11::uuid, $12::text where exists (select 1 from ord)`;
@@ -156,10 +166,7 @@ export async function recordFailedPayment(db: Queryable, p: PaymentRecord, produ
         update orders set status = 'cancelled', netsuite_sync_status = 'not_applicable', updated_at = now()
         where id = $1 and status = 'pending' returning id),
       pay as (${PAYMENT_INSERT}),
-      locked as materialized (select id from products where id = any($13::int[]) and exists (select 1 from ord) order by id for update),
-      stock as (
-        update products p set inventory = p.inventory + w.qty, updated_at = now()
-        from unnest($13::int[], $14::int[]) as w(id, qty) where p.id = w.id and p.id in (select id from locked)),
+      ${restockCtes('$13', '$14')},
       promo as (
         update promo_codes set redeemed_at = null, redeemed_order_id = null where redeemed_order_id = $1 and exists (select 1 from ord)),
       idem as (update idempotency_keys set status_code = $17, response = $18, completed_at = now() where scope = $15 and key = $16)
