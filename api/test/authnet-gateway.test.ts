@@ -324,14 +324,7 @@ describe('storeCard: a new card kept as a customer payment profile, not charged 
 describe('checkout through Authorize.Net (API configured with the stub)', () => {
   let api: TestApi;
   beforeAll(async () => {
-    api = await startTestApi({
-      AUTHNET_API_LOGIN_ID: credentials.apiLoginId,
-      AUTHNET_TRANSACTION_KEY: credentials.transactionKey,
-      AUTHNET_PUBLIC_CLIENT_KEY: 'stub-public-key',
-      AUTHNET_ENV: 'sandbox',
-      AUTHNET_ENDPOINT: stub.url,
-      AUTHNET_TIMEOUT_MS: '400',
-    });
+    api = await startTestApi(stub.apiEnv({ AUTHNET_ENV: 'sandbox', AUTHNET_TIMEOUT_MS: '400' }));
   });
   afterAll(() => api.close());
 
@@ -438,12 +431,7 @@ describe('checkout through Authorize.Net (API configured with the stub)', () => 
   });
 
   it('answers bad merchant credentials as payments unavailable', async () => {
-    const broken = await startTestApi({
-      AUTHNET_API_LOGIN_ID: credentials.apiLoginId,
-      AUTHNET_TRANSACTION_KEY: 'wrong',
-      AUTHNET_PUBLIC_CLIENT_KEY: 'stub-public-key',
-      AUTHNET_ENDPOINT: stub.url,
-    });
+    const broken = await startTestApi(stub.apiEnv({ AUTHNET_TRANSACTION_KEY: 'wrong' }));
     try {
       const { payload } = await body();
       const res = await broken.request('/api/payments/checkout-nonce', { body: payload, headers: { 'Idempotency-Key': randomUUID() } });

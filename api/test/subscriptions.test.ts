@@ -477,13 +477,7 @@ describe('POST /api/payments/subscribe-nonce through Authorize.Net (local stub)'
   let authnet: TestApi;
   beforeAll(async () => {
     stub = await startAuthnetStub(credentials);
-    authnet = await startTestApi({
-      AUTHNET_API_LOGIN_ID: credentials.apiLoginId,
-      AUTHNET_TRANSACTION_KEY: credentials.transactionKey,
-      AUTHNET_PUBLIC_CLIENT_KEY: 'stub-client-key',
-      AUTHNET_ENDPOINT: stub.url,
-      AUTHNET_TIMEOUT_MS: '300',
-    });
+    authnet = await startTestApi(stub.apiEnv({ AUTHNET_TIMEOUT_MS: '300' }));
   });
   afterAll(async () => {
     await authnet.close();
@@ -737,13 +731,7 @@ describe('POST /api/subscriptions/{id}/resume through Authorize.Net (local stub)
   let authnet: TestApi;
   beforeAll(async () => {
     stub = await startAuthnetStub(credentials);
-    authnet = await startTestApi({
-      AUTHNET_API_LOGIN_ID: credentials.apiLoginId,
-      AUTHNET_TRANSACTION_KEY: credentials.transactionKey,
-      AUTHNET_PUBLIC_CLIENT_KEY: 'stub-client-key',
-      AUTHNET_ENDPOINT: stub.url,
-      AUTHNET_TIMEOUT_MS: '300',
-    });
+    authnet = await startTestApi(stub.apiEnv({ AUTHNET_TIMEOUT_MS: '300' }));
   });
   afterAll(async () => {
     await authnet.close();
@@ -790,12 +778,7 @@ describe('POST /api/subscriptions/{id}/resume through Authorize.Net (local stub)
     expect(((await timeout.json()) as { message: string }).message).toBe('The payment service did not answer, so your card was not saved. You have not been charged. Please try again.');
     stub.scenario = 'approve';
 
-    const wrongKey = await startTestApi({
-      AUTHNET_API_LOGIN_ID: credentials.apiLoginId,
-      AUTHNET_TRANSACTION_KEY: 'wrong',
-      AUTHNET_PUBLIC_CLIENT_KEY: 'stub-client-key',
-      AUTHNET_ENDPOINT: stub.url,
-    });
+    const wrongKey = await startTestApi(stub.apiEnv({ AUTHNET_TRANSACTION_KEY: 'wrong' }));
     try {
       const refused = await wrongKey.request(`/api/subscriptions/${id}/resume`, { body: opaque(), headers: { cookie: shopper.cookie } });
       expect(refused.status).toBe(503);

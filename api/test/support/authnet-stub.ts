@@ -67,6 +67,8 @@ export interface AuthnetStub {
   profiles: StubProfile[];
   /** Settles every unsettled transaction into a new batch (the daily cut-off): captured ones become settledSuccessfully. */
   settle: () => string;
+  /** The API settings that point its Authorize.Net gateway at this stub with its credentials (`overrides` on top). */
+  apiEnv: (overrides?: Record<string, string>) => Record<string, string>;
   close: () => Promise<void>;
 }
 
@@ -140,6 +142,13 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
       }
       return batchId;
     },
+    apiEnv: (overrides = {}) => ({
+      AUTHNET_API_LOGIN_ID: credentials.apiLoginId,
+      AUTHNET_TRANSACTION_KEY: credentials.transactionKey,
+      AUTHNET_PUBLIC_CLIENT_KEY: 'stub-public-key',
+      AUTHNET_ENDPOINT: stub.url,
+      ...overrides,
+    }),
     close: async () => {},
   };
 
