@@ -16,11 +16,14 @@ export async function currentUser(ctx: AppContext, req: Request): Promise<AuthUs
   return user;
 }
 
-/** Route guard: 401 `{ message: 'Not signed in' }` unless signed in; the user is then `signedInUser(res)`. */
-export function requireUser(ctx: AppContext): RequestHandler {
+/**
+ * Route guard: 401 `{ message }` unless signed in (by default 'Not signed in'; a call may name its own,
+ * as the subscription calls do, spec §8); the user is then `signedInUser(res)`.
+ */
+export function requireUser(ctx: AppContext, message: string = AUTH_MESSAGES.notSignedIn): RequestHandler {
   return async (req, res, next) => {
     const user = await currentUser(ctx, req);
-    if (!user) return next(unauthorized(AUTH_MESSAGES.notSignedIn));
+    if (!user) return next(unauthorized(message));
     res.locals.user = user;
     next();
   };

@@ -6,9 +6,8 @@ import type { AppContext } from '../../context';
 import { notFound } from '../../lib/errors';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey, requestHash } from '../../lib/idempotency';
 import { parseInput } from '../../lib/validation';
-import { signedInUser } from '../auth';
+import { requireUser, signedInUser } from '../auth';
 import { checkoutOrder, IDEMPOTENCY_MESSAGES, placeOrder, type CheckoutAnswer } from '../orders/service';
-import { requireSignedIn } from '../subscriptions/signed-in';
 import { subscribe } from '../subscriptions/subscribe';
 import { paymentFailureLimit } from './failure-limit';
 import { paymentsFor } from './provider';
@@ -35,7 +34,7 @@ export function paymentRoutes(ctx: AppContext): Router {
   });
 
   // Subscribing needs an account (spec §5 "Subscribing"): signed out is refused before anything else.
-  router.post('/payments/subscribe-nonce', requireSignedIn(ctx, SUBSCRIPTION_MESSAGES.loginRequired), failureLimit, async (req, res) => {
+  router.post('/payments/subscribe-nonce', requireUser(ctx, SUBSCRIPTION_MESSAGES.loginRequired), failureLimit, async (req, res) => {
     const idempotencyKey = readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], IDEMPOTENCY_MESSAGES);
     const input = parseInput(subscribeNonceRequestSchema, req.body);
     send(res, await subscribe(ctx, input, signedInUser(res), { idempotencyKey, requestHash: requestHash(req.body) }));

@@ -2,11 +2,10 @@ import { Router } from 'express';
 import { resumeSubscriptionRequestSchema, SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
 import type { AppContext } from '../../context';
 import { parseInput } from '../../lib/validation';
-import { signedInUser } from '../auth';
+import { requireUser, signedInUser } from '../auth';
 import { paymentFailureLimit } from '../payments/failure-limit';
 import { resume } from './resume';
 import { cancel, subscriptionsOf } from './service';
-import { requireSignedIn } from './signed-in';
 
 /**
  * GET /api/subscriptions, POST /api/subscriptions/{id}/cancel and POST /api/subscriptions/{id}/resume
@@ -14,7 +13,7 @@ import { requireSignedIn } from './signed-in';
  */
 export function subscriptionRoutes(ctx: AppContext): Router {
   const router = Router();
-  const signedIn = requireSignedIn(ctx, SUBSCRIPTION_MESSAGES.listLoginRequired);
+  const signedIn = requireUser(ctx, SUBSCRIPTION_MESSAGES.listLoginRequired);
 
   router.get('/subscriptions', signedIn, async (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
