@@ -20,6 +20,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The server's message of a failed call (the `message` of its JSON error body), if it sent one. */
+export function serverMessageOf(error: unknown): string | undefined {
+  return error instanceof ApiError ? error.serverMessage : undefined;
+}
+
 export async function throwIfResNotOk(res: Response): Promise<void> {
   if (res.ok) return;
   const text = (await res.text()) || res.statusText;

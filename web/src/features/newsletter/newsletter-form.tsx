@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError } from '@/lib/queryClient';
+import { serverMessageOf } from '@/lib/queryClient';
 import { useNewsletterSignup } from './api';
 
 /** The address check uses the shared zod contract module; it is loaded on first focus, keeping zod off the first page load. */
@@ -31,7 +31,7 @@ export function NewsletterForm() {
       onError: (error) => {
         toast({
           title: 'Subscription failed',
-          description: (error instanceof ApiError && error.serverMessage) || 'Failed to subscribe to newsletter. Please try again.',
+          description: serverMessageOf(error) || 'Failed to subscribe to newsletter. Please try again.',
           variant: 'destructive',
         });
       },

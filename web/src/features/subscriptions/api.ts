@@ -8,7 +8,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError, apiRequest } from '@/lib/queryClient';
+import { ApiError, apiRequest, serverMessageOf } from '@/lib/queryClient';
 
 export const subscriptionsQueryKey = ['/api/subscriptions'] as const;
 
@@ -41,7 +41,7 @@ export async function cancelSubscription(id: string): Promise<SubscriptionView> 
 
 /** The text under 'Cancellation failed': the server's message, else the generic sentence (spec §8). */
 export function cancelFailureMessage(error: unknown): string {
-  return (error instanceof ApiError ? error.serverMessage : undefined) || SUBSCRIPTION_MESSAGES.cancelFailed;
+  return serverMessageOf(error) || SUBSCRIPTION_MESSAGES.cancelFailed;
 }
 
 /**
@@ -75,7 +75,7 @@ export async function resumeSubscription(id: string, card: ResumeSubscriptionReq
 
 /** The text under 'Resume failed': the server's message (a decline's reason included), else the generic sentence. */
 export function resumeFailureMessage(error: unknown): string {
-  return (error instanceof ApiError ? error.serverMessage : undefined) || SUBSCRIPTION_MESSAGES.resumeFailed;
+  return serverMessageOf(error) || SUBSCRIPTION_MESSAGES.resumeFailed;
 }
 
 /**

@@ -4,10 +4,9 @@ import { Loader2, RefreshCw } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError } from '@/lib/queryClient';
+import { serverMessageOf } from '@/lib/queryClient';
 import { adminKeys, retryAllFailedSyncs, retryOrderSync, syncKeys, syncSummary } from '../api';
 
-const errorText = (error: unknown) => (error instanceof ApiError ? error.serverMessage : undefined);
 
 /** NetSuite order sync at a glance (admin-sync API), with a retry of every failed order. */
 export function SyncPanel({ token }: { token: string }) {
@@ -20,7 +19,7 @@ export function SyncPanel({ token }: { token: string }) {
       void queryClient.invalidateQueries({ queryKey: syncKeys.summary });
       void queryClient.invalidateQueries({ queryKey: adminKeys.orders });
     },
-    onError: (error) => toast({ title: 'Retry failed', description: errorText(error), variant: 'destructive' }),
+    onError: (error) => toast({ title: 'Retry failed', description: serverMessageOf(error), variant: 'destructive' }),
   });
   if (!summary.data) return null;
   const { counts, queue, oldestPendingAt } = summary.data;
@@ -78,7 +77,7 @@ export function RetrySyncButton({ token, orderId }: { token: string; orderId: st
       void queryClient.invalidateQueries({ queryKey: adminKeys.orders });
       void queryClient.invalidateQueries({ queryKey: syncKeys.summary });
     },
-    onError: (error) => toast({ title: 'Retry failed', description: errorText(error), variant: 'destructive' }),
+    onError: (error) => toast({ title: 'Retry failed', description: serverMessageOf(error), variant: 'destructive' }),
   });
   return (
     <Button size="sm" variant="outline" className="mt-3" onClick={() => retry.mutate()} disabled={retry.isPending}>

@@ -12,7 +12,7 @@ import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Separator } from '@/components/ui/separator';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError } from '@/lib/queryClient';
+import { ApiError, serverMessageOf } from '@/lib/queryClient';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { adminKeys, getOrder, updateOrder } from '../api';
 import { OrderStatusBadge, statusLabel } from '../components/order-status-badge';
@@ -65,7 +65,7 @@ function FulfillmentForm({ token, order }: { token: string; order: AdminOrder })
       void queryClient.invalidateQueries({ queryKey: adminKeys.orders });
       toast({ title: ADMIN_MESSAGES.orderUpdated });
     },
-    onError: (error) => toast({ title: ADMIN_MESSAGES.orderUpdateFailed, description: error instanceof ApiError ? error.serverMessage : undefined, variant: 'destructive' }),
+    onError: (error) => toast({ title: ADMIN_MESSAGES.orderUpdateFailed, description: serverMessageOf(error), variant: 'destructive' }),
   });
 
   function submit(event: FormEvent) {

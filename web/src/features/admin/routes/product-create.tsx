@@ -2,7 +2,7 @@ import { ADMIN_MESSAGES } from '@nh/shared/contracts/admin';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError } from '@/lib/queryClient';
+import { serverMessageOf } from '@/lib/queryClient';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { adminKeys, createProduct } from '../api';
 import { setAdminToken, useAdminToken } from '../admin-session';
@@ -21,7 +21,7 @@ function CreateProduct({ token }: { token: string }) {
       await queryClient.invalidateQueries({ queryKey: adminKeys.products });
       await navigate('/admin-products');
     },
-    onError: (error) => toast({ title: ADMIN_MESSAGES.productCreateFailed, description: error instanceof ApiError ? error.serverMessage : undefined, variant: 'destructive' }),
+    onError: (error) => toast({ title: ADMIN_MESSAGES.productCreateFailed, description: serverMessageOf(error), variant: 'destructive' }),
   });
   return <ProductForm mode="create" defaultValues={emptyProductForm} pending={create.isPending} onSubmit={(values) => create.mutate(values)} />;
 }

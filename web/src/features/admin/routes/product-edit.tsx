@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError } from '@/lib/queryClient';
+import { serverMessageOf } from '@/lib/queryClient';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { adminKeys, listAdminProducts, updateProduct } from '../api';
 import { setAdminToken, useAdminToken } from '../admin-session';
@@ -23,7 +23,7 @@ function EditProduct({ token, product }: { token: string; product: Product }) {
       await queryClient.invalidateQueries({ queryKey: adminKeys.products });
       await navigate('/admin-products');
     },
-    onError: (error) => toast({ title: ADMIN_MESSAGES.productUpdateFailed, description: error instanceof ApiError ? error.serverMessage : undefined, variant: 'destructive' }),
+    onError: (error) => toast({ title: ADMIN_MESSAGES.productUpdateFailed, description: serverMessageOf(error), variant: 'destructive' }),
   });
   return <ProductForm mode="edit" defaultValues={productToForm(product)} pending={update.isPending} onSubmit={(values) => update.mutate(values)} />;
 }

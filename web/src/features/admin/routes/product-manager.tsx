@@ -10,7 +10,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError } from '@/lib/queryClient';
+import { serverMessageOf } from '@/lib/queryClient';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { adminKeys, deleteProduct, listAdminProducts } from '../api';
 import { setAdminToken, useAdminToken } from '../admin-session';
@@ -35,7 +35,7 @@ function ProductTable({ token }: { token: string }) {
       void queryClient.invalidateQueries({ queryKey: adminKeys.products });
     },
     onError: (error) => {
-      toast({ title: ADMIN_MESSAGES.productDeleteFailed, description: error instanceof ApiError ? error.serverMessage : undefined, variant: 'destructive' });
+      toast({ title: ADMIN_MESSAGES.productDeleteFailed, description: serverMessageOf(error), variant: 'destructive' });
       setToDelete(null);
     },
   });

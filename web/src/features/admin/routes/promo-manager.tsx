@@ -10,14 +10,13 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError } from '@/lib/queryClient';
+import { serverMessageOf } from '@/lib/queryClient';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { adminKeys, createPromoCode, listPromoCodes, togglePromoCode } from '../api';
 import { setAdminToken, useAdminToken } from '../admin-session';
 import { AdminPage } from '../components/admin-nav';
 import { PasswordGate } from '../components/password-gate';
 
-const serverMessage = (error: unknown) => (error instanceof ApiError ? error.serverMessage : undefined);
 const describeValue = (promo: Pick<AdminPromoCode, 'discountType' | 'discountValue'>) =>
   promo.discountType === 'percentage' ? `${promo.discountValue}% off` : `$${promo.discountValue} off`;
 
@@ -35,7 +34,7 @@ function CreatePromoForm({ token }: { token: string }) {
       setValue('');
       void queryClient.invalidateQueries({ queryKey: adminKeys.promoCodes });
     },
-    onError: (error) => toast({ title: 'Error', description: serverMessage(error) ?? 'Failed to create promo code', variant: 'destructive' }),
+    onError: (error) => toast({ title: 'Error', description: serverMessageOf(error) ?? 'Failed to create promo code', variant: 'destructive' }),
   });
   const ready = code.trim() !== '' && value.trim() !== '' && Number.isFinite(Number.parseInt(value, 10));
 
@@ -87,7 +86,7 @@ function PromoList({ token }: { token: string }) {
   const toggle = useMutation({
     mutationFn: (id: number) => togglePromoCode(token, id),
     onSuccess: (updated) => queryClient.setQueryData<AdminPromoCode[]>(adminKeys.promoCodes, (list) => list?.map((p) => (p.id === updated.id ? updated : p))),
-    onError: (error) => toast({ title: 'Error', description: serverMessage(error) ?? 'Failed to update promo code', variant: 'destructive' }),
+    onError: (error) => toast({ title: 'Error', description: serverMessageOf(error) ?? 'Failed to update promo code', variant: 'destructive' }),
   });
 
   return (

@@ -8,7 +8,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError, apiRequest } from '@/lib/queryClient';
+import { apiRequest, serverMessageOf } from '@/lib/queryClient';
 import { cn } from '@/lib/utils';
 import { reviewsQuery } from '../api';
 
@@ -68,7 +68,7 @@ export function ReviewForm({
     onError: (error) => {
       toast({
         title: 'Error',
-        description: (error instanceof ApiError && error.serverMessage) || 'Failed to submit review. Please try again.',
+        description: serverMessageOf(error) || 'Failed to submit review. Please try again.',
         variant: 'destructive',
       });
     },
