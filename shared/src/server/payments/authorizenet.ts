@@ -64,6 +64,16 @@ const MAX_PAGES = 100;
 const C = sdk.APIContracts;
 const make = (name: string): SdkObject => new C[name]!();
 
+/** Accept.js opaque data (the tokenised card) as the SDK's PaymentType. */
+function opaquePayment(opaqueData: { dataDescriptor: string; dataValue: string }): SdkObject {
+  const opaque = make('OpaqueDataType');
+  opaque.setDataDescriptor(opaqueData.dataDescriptor);
+  opaque.setDataValue(opaqueData.dataValue);
+  const payment = make('PaymentType');
+  payment.setOpaqueData(opaque);
+  return payment;
+}
+
 export class AuthorizeNetGateway implements PaymentGateway {
   readonly kind = 'authorizenet' as const;
   readonly environment: PaymentEnvironment;
@@ -79,11 +89,7 @@ export class AuthorizeNetGateway implements PaymentGateway {
   }
 
   async chargeOpaqueData(request: OpaqueChargeRequest): Promise<ChargeResult> {
-    const opaque = make('OpaqueDataType');
-    opaque.setDataDescriptor(request.opaqueData.dataDescriptor);
-    opaque.setDataValue(request.opaqueData.dataValue);
-    const payment = make('PaymentType');
-    payment.setOpaqueData(opaque);
+    const payment = opaquePayment(request.opaqueData);
 
     const transaction = this.transaction(request, (t) => {
       t.setPayment(payment);
@@ -106,11 +112,7 @@ export class AuthorizeNetGateway implements PaymentGateway {
   }
 
   async storeCard(request: StoreCardRequest): Promise<StoreCardResult> {
-    const opaque = make('OpaqueDataType');
-    opaque.setDataDescriptor(request.opaqueData.dataDescriptor);
-    opaque.setDataValue(request.opaqueData.dataValue);
-    const payment = make('PaymentType');
-    payment.setOpaqueData(opaque);
+    const payment = opaquePayment(request.opaqueData);
     // Schema order: customerType, billTo, payment (the no-argument constructor lays the keys out so).
     const paymentProfile = make('CustomerPaymentProfileType');
     paymentProfile.setBillTo(billingAddress(request.billTo));
