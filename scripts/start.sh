@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
-  npm ci --no-audit --no-fund || npm install --no-audit --no-fund  # see .ci/run for why the fallback
+  npm ci --no-audit --no-fund
 fi
 npm run build
 node migrations/dist/migrate.js
