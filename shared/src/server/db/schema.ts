@@ -186,6 +186,10 @@ export const newsletterSubscribers = pgTable('newsletter_subscribers', {
   id: serial().primaryKey(),
   email: text().notNull().unique(),
   subscribedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  /** Secret of the one-click unsubscribe link in every marketing email (RFC 8058). */
+  unsubscribeToken: uuid().notNull().defaultRandom().unique(),
+  /** Set when the subscriber unsubscribes: no marketing email is sent while it is set. */
+  unsubscribedAt: timestamp({ withTimezone: true }),
 });
 
 // ---------------------------------------------------------------- accounts
@@ -245,6 +249,24 @@ export const subscriptions = pgTable(
     cancelledAt: timestamp({ withTimezone: true }),
   },
   (t) => [index().on(t.userId), index().on(t.status, t.nextBillingDate)],
+);
+
+/**
+ * Billing periods of a plan that were not charged because the plan fell more than one period behind
+ * (the renewals worker was down): one row per (plan, period), shown to staff and to the shopper.
+ */
+export const subscriptionSkippedPeriods = pgTable(
+  'subscription_skipped_periods',
+  {
+    subscriptionId: uuid()
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    /** yyyy-MM-dd of the period's billing date (UTC), as payment_transactions.billing_period. */
+    billingPeriod: text().notNull(),
+    reason: text().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.subscriptionId, t.billingPeriod] })],
 );
 
 export const orders = pgTable(
