@@ -1,6 +1,7 @@
 /**
  * Outgoing mail: nodemailer over SMTP when `SMTP_URL` is set; otherwise every message is written as an
  * .eml file to a local outbox folder (a developer opens it with any mail client). Same interface either way.
+ * A message's `headers` (e.g. RFC 8058 List-Unsubscribe) travel in both.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -12,6 +13,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Extra header fields, e.g. `List-Unsubscribe` and `List-Unsubscribe-Post` on marketing email. */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -27,6 +30,11 @@ export interface MailerOptions {
   from: string;
 }
 
+/** The outbox's sub-folder for messages being written. */
+export const TMP_FOLDER = '.tmp';
+/** A write takes milliseconds: a temporary file this old belongs to no live writer (another process may share the folder). */
+export const STALE_TEMP_MS = 60_000;
+
 export function createMailer(options: MailerOptions): Mailer {
   if (options.smtpUrl) {
     const transport = nodemailer.createTransport(options.smtpUrl);
@@ -41,21 +49,49 @@ export function createMailer(options: MailerOptions): Mailer {
     };
   }
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const tmpDir = path.join(options.outboxDir, TMP_FOLDER);
+  // Temporary files a killed process left behind go at start; sends wait for the sweep (a failed sweep blocks nothing).
+  const swept = sweepStaleTemporaryFiles(options.outboxDir).catch(() => {});
   return {
     description: `local outbox folder ${options.outboxDir}`,
     async send(message) {
+      await swept;
       const info = await transport.sendMail({ from: options.from, ...message });
-      await fs.mkdir(options.outboxDir, { recursive: true });
+      await fs.mkdir(tmpDir, { recursive: true });
       const safeTo = message.to.replace(/[^A-Za-z0-9@._-]/g, '_');
       // Unique even for two messages to one address in the same millisecond.
-      const file = path.join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}-${randomUUID().slice(0, 8)}.eml`);
-      // Written under a temporary name and renamed, so a reader never sees half a message.
-      await fs.writeFile(`${file}.part`, info.message as Buffer);
-      await fs.rename(`${file}.part`, file);
+      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}-${randomUUID().slice(0, 8)}.eml`;
+      // Written in the .tmp sub-folder and renamed into the outbox, so a reader never sees half a message.
+      const tmp = path.join(tmpDir, name);
+      try {
+        await fs.writeFile(tmp, info.message as Buffer);
+        await fs.rename(tmp, path.join(options.outboxDir, name));
+      } catch (error) {
+        await fs.rm(tmp, { force: true });
+        throw error;
+      }
       return { messageId: info.messageId };
     },
     close: () => transport.close(),
   };
+}
+
+/**
+ * Deletes temporary files older than STALE_TEMP_MS: in `.tmp/`, and `*.part` files in the outbox itself
+ * (where earlier versions wrote them). A worker killed between write and rename leaves one behind.
+ */
+export async function sweepStaleTemporaryFiles(outboxDir: string, now = Date.now()): Promise<void> {
+  const tmpDir = path.join(outboxDir, TMP_FOLDER);
+  const candidates = [
+    ...(await fs.readdir(tmpDir).catch(() => [])).map((f) => path.join(tmpDir, f)),
+    ...(await fs.readdir(outboxDir).catch(() => [])).filter((f) => f.endsWith('.part')).map((f) => path.join(outboxDir, f)),
+  ];
+  await Promise.all(
+    candidates.map(async (file) => {
+      const stat = await fs.stat(file).catch(() => null);
+      if (stat?.isFile() && now - stat.mtimeMs > STALE_TEMP_MS) await fs.rm(file, { force: true });
+    }),
+  );
 }
 
 /** A rejection the server will repeat (SMTP 5xx): retrying cannot help. 4xx and connection errors are temporary. */
