@@ -9,7 +9,7 @@ import { requestLogger } from './lib/request-logger';
 import { sessionMiddleware } from './lib/session';
 import { catalogRoutes } from './modules/catalog';
 import { healthRoutes } from './modules/health/routes';
-import { apiModules } from './modules';
+import { apiModules, formBodyModules } from './modules';
 
 export function createApp(ctx: AppContext): Express {
   const app = express();
@@ -44,6 +44,8 @@ export function createApp(ctx: AppContext): Express {
   app.use('/api/public', express.static(ctx.config.PUBLIC_DIR, { maxAge: '7d', fallthrough: false }));
   app.use('/uploads', express.static(ctx.config.UPLOADS_DIR, { maxAge: '1d', fallthrough: false }));
 
+  // Routes that take a form body and need no session (RFC 8058 one-click unsubscribe), ahead of the JSON-only rule.
+  for (const mount of formBodyModules) app.use('/api', mount(ctx));
   // Writes are JSON only, with a body limit.
   app.use('/api', express.json({ limit: '100kb', strict: true }));
   app.use('/api', (req, _res, next) => {

@@ -75,6 +75,61 @@ describe('POST /api/newsletter', () => {
   });
 });
 
+describe('unsubscribe link (/api/newsletter/unsubscribe/{token})', () => {
+  const subscriberOf = async (email: string) =>
+    (await api.ctx.db.select().from(tables.newsletterSubscribers).where(eq(tables.newsletterSubscribers.email, email)))[0]!;
+  /** What a mail client sends for RFC 8058 one-click: a form body, no cookie, no Origin. */
+  const oneClick = (token: string) =>
+    fetch(`${api.url}/api/newsletter/unsubscribe/${token}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+  const masked = (email: string) => `${email[0]}***${email.slice(email.indexOf('@'))}`;
+
+  it('unsubscribes with the one-click form POST, repeats answer 200, and a sign-up brings the address back', async () => {
+    const email = uniqueEmail().toLowerCase();
+    expect((await subscribe({ email })).status).toBe(201);
+    const { unsubscribeToken: token, unsubscribedAt } = await subscriberOf(email);
+    expect(unsubscribedAt).toBeNull();
+    expect(await (await api.request(`/api/newsletter/unsubscribe/${token}`)).json()).toEqual({ email: masked(email), subscribed: true });
+
+    const first = await oneClick(token);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ email: masked(email), subscribed: false });
+    const stored = (await subscriberOf(email)).unsubscribedAt;
+    expect(stored).toBeInstanceOf(Date);
+
+    // Again (a mail client retrying, or the page's button after the one-click): same answer, first time kept.
+    const again = await api.request(`/api/newsletter/unsubscribe/${token}`, { method: 'POST' });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ email: masked(email), subscribed: false });
+    expect((await subscriberOf(email)).unsubscribedAt).toEqual(stored);
+    expect(await (await api.request(`/api/newsletter/unsubscribe/${token}`)).json()).toEqual({ email: masked(email), subscribed: false });
+
+    // Signing up again clears it, with a new welcome job (the email log sends it only if it never went out).
+    const back = await subscribe({ email });
+    expect(back.status).toBe(201);
+    expect(await back.json()).toEqual({ message: "You've been subscribed to our newsletter.", alreadySubscribed: false });
+    expect(await subscriberOf(email)).toMatchObject({ unsubscribedAt: null, unsubscribeToken: token });
+    expect((await rowsFor(email)).outbox).toHaveLength(2);
+    // …and once back on the list, it is "already subscribed" again.
+    expect(await (await subscribe({ email })).json()).toMatchObject({ alreadySubscribed: true });
+    expect((await rowsFor(email)).outbox).toHaveLength(2);
+  });
+
+  it.each([
+    ['an unknown token', '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b'],
+    ['a malformed token', 'not-a-token'],
+    ['a token with a NUL', '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4%00'],
+  ])('answers 404 for %s, to the one-click POST and to the page', async (_label, token) => {
+    for (const res of [await oneClick(token), await api.request(`/api/newsletter/unsubscribe/${token}`)]) {
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ message: 'We could not find this unsubscribe link. Please use the whole link from the email.' });
+    }
+  });
+});
+
 describe('sign-up limit', () => {
   it('answers 429 after 30 sign-ups in an hour from one address', async () => {
     const limited = await startTestApi();

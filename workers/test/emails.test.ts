@@ -7,6 +7,8 @@ import { TestSmtpServer } from './support/smtp-server';
 import { createTestDatabase, placeOrder, sampleLine, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
 import type { WorkerRuntime } from '../src/runtime';
 
+const SITE_URL = 'https://shop.example.test';
+
 let tdb: TestDatabase;
 let smtp: TestSmtpServer;
 let runtime: WorkerRuntime;
@@ -22,15 +24,18 @@ async function markShipped(orderId: string, fields: { carrier: string | null; tr
   });
 }
 
+/** A header field's value, unfolded (RFC 5322: long header lines are folded). */
+const headerOf = (raw: string, name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(raw.replace(/\r?\n(?=[ \t])/g, ''))?.[1];
+
 const jobResult = async (name: string, data: Record<string, unknown>, jobId: string) => {
   const job = await runtime.queues.emails.add(name, data, { jobId });
   await waitFor(async () => (await job.getState()) === 'completed', 10_000, jobId);
   return (await runtime.queues.emails.getJob(job.id!))?.returnvalue;
 };
 
-async function subscribe(email: string): Promise<number> {
+async function subscribe(email: string, unsubscribedAt: Date | null = null): Promise<number> {
   return tdb.db.transaction(async (tx) => {
-    const [sub] = await tx.insert(tables.newsletterSubscribers).values({ email }).returning();
+    const [sub] = await tx.insert(tables.newsletterSubscribers).values({ email, unsubscribedAt }).returning();
     await recordOutbox(tx, 'newsletter.subscribed', { subscriberId: sub!.id, email });
     return sub!.id;
   });
@@ -39,7 +44,7 @@ async function subscribe(email: string): Promise<number> {
 beforeAll(async () => {
   tdb = await createTestDatabase('mail');
   smtp = await new TestSmtpServer().start();
-  runtime = await startTestWorkers(testWorkerConfig(tdb.url, 'mail', { SMTP_URL: smtp.url, WORKER_QUEUES: 'emails', EMAIL_BACKOFF_MS: '50' }));
+  runtime = await startTestWorkers(testWorkerConfig(tdb.url, 'mail', { SMTP_URL: smtp.url, WORKER_QUEUES: 'emails', EMAIL_BACKOFF_MS: '50', SHOP_SITE_URL: SITE_URL }));
 });
 afterAll(async () => {
   await runtime?.close(2000);
@@ -103,6 +108,36 @@ describe('emails over SMTP', () => {
     const [other] = await waitFor(() => (smtp.to('welcome2@example.com').length ? smtp.to('welcome2@example.com') : null), 10_000, 'second subscriber');
     expect(/WELCOME-[A-Z2-9]{6}/.exec(other!.decoded)?.[0]).not.toBe(code);
     expect(otherId).not.toBe(subscriberId);
+  });
+
+  it('gives the welcome email a one-click unsubscribe: RFC 8058 headers and a link to the page, with the subscriber token', async () => {
+    const subscriberId = await subscribe('letters@example.com');
+    const [mail] = await waitFor(() => (smtp.to('letters@example.com').length ? smtp.to('letters@example.com') : null), 10_000, 'welcome');
+    const [{ token }] = (await tdb.db
+      .select({ token: tables.newsletterSubscribers.unsubscribeToken })
+      .from(tables.newsletterSubscribers)
+      .where(eq(tables.newsletterSubscribers.id, subscriberId))) as [{ token: string }];
+    expect(headerOf(mail!.raw, 'List-Unsubscribe')).toBe(`<${SITE_URL}/api/newsletter/unsubscribe/${token}>`);
+    expect(headerOf(mail!.raw, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+    expect(mail!.decoded).toContain(`unsubscribe here: ${SITE_URL}/unsubscribe/${token}`);
+    expect(mail!.decoded).toContain(`<a href="${SITE_URL}/unsubscribe/${token}">Unsubscribe</a>`);
+  });
+
+  it('sends no marketing email to an address that has unsubscribed, and logs it; order emails still go', async () => {
+    const email = 'left@example.com';
+    const subscriberId = await subscribe(email, new Date());
+    expect(await jobResult('newsletter-welcome', { subscriberId }, `left-welcome-${subscriberId}`)).toEqual({ outcome: 'skipped', reason: 'unsubscribed' });
+    expect(await logRow('newsletter-welcome', String(subscriberId))).toMatchObject({ toAddress: email, status: 'skipped', error: 'unsubscribed', sentAt: null });
+
+    const orderId = await placeOrder(tdb.db, { customerEmail: email });
+    await waitFor(() => smtp.to(email).length === 1, 10_000, 'order confirmation');
+    expect(smtp.to(email)[0]!.decoded).toContain(`order confirmation #${orderId.slice(0, 8)}`);
+    expect(headerOf(smtp.to(email)[0]!.raw, 'List-Unsubscribe')).toBeUndefined();
+
+    // Signed up again: the welcome it never had goes out on the next run.
+    await tdb.db.update(tables.newsletterSubscribers).set({ unsubscribedAt: null }).where(eq(tables.newsletterSubscribers.id, subscriberId));
+    expect(await jobResult('newsletter-welcome', { subscriberId }, `back-welcome-${subscriberId}`)).toMatchObject({ outcome: 'sent' });
+    expect(smtp.to(email).map((m) => /^Subject: (.*)$/m.exec(m.decoded)?.[1])).toEqual([expect.stringContaining('order confirmation'), expect.stringContaining('Welcome to')]);
   });
 
   it('welcomes a new Subscribe & Save plan once: plan, items, per-delivery amount and next billing date', async () => {

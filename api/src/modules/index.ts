@@ -5,6 +5,7 @@ import { adminRoutes } from './admin/routes';
 import { adminSyncRoutes } from './admin-sync/routes';
 import { authRoutes } from './auth';
 import { newsletterRoutes } from './newsletter/routes';
+import { newsletterUnsubscribeRoutes } from './newsletter/unsubscribe-routes';
 import { paymentRoutes } from './payments/routes';
 import { promoValidationRoutes } from './promo/routes';
 import { reviewRoutes } from './reviews/routes';
@@ -28,3 +29,9 @@ export const apiModules: Array<(ctx: AppContext) => Router> = [
   paymentRoutes,
   subscriptionRoutes,
 ];
+
+/**
+ * Modules mounted under /api ahead of the JSON-only rule, body parsing and sessions: their routes take
+ * a form body from outside the shop's pages and need no session (RFC 8058 one-click unsubscribe).
+ */
+export const formBodyModules: Array<(ctx: AppContext) => Router> = [newsletterUnsubscribeRoutes];

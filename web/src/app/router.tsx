@@ -32,6 +32,7 @@ export const routes: RouteObject[] = [
       { path: '/about', ...page(() => import('@/features/content/routes/about')) },
       { path: '/support', ...page(() => import('@/features/content/routes/support')) },
       { path: '/legal/:page', ...page(() => import('@/features/content/routes/legal')) },
+      { path: '/unsubscribe/:token', ...page(() => import('@/features/newsletter/routes/unsubscribe')) },
       { path: '/checkout', ...page(() => import('@/features/checkout/routes/checkout')) },
       { path: '/subscriptions', ...page(() => import('@/features/subscriptions/routes/subscriptions')) },
       { path: '/admin', ...page(() => import('@/features/admin/routes/promo-manager')) },

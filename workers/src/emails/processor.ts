@@ -5,6 +5,8 @@
  * email is sent at most once per (kind, subject id): its email_log row is locked for the send and
  * marked sent in the same transaction. Only a crash between the SMTP answer and the commit can send
  * it twice (at-least-once). SMTP 5xx rejections fail at once; temporary failures are retried.
+ * Marketing emails (MARKETING_EMAIL_KINDS) go only to an address on the newsletter list that has not
+ * unsubscribed, judged inside that same transaction; order and plan emails go regardless.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
 import type pg from 'pg';
@@ -42,6 +44,12 @@ export const EMAIL_KINDS = {
   /** Subject id: `<subscription id>:<billing period>`, one reminder per plan and period however often the sweep runs. */
   renewalReminder: 'renewal-reminder',
 } as const;
+
+/**
+ * The one list of marketing kinds: each carries the one-click unsubscribe (templates' `marketingEmail`)
+ * and is sent only while its address is subscribed. Every other kind is about an order or a plan.
+ */
+export const MARKETING_EMAIL_KINDS: ReadonlySet<string> = new Set([EMAIL_KINDS.newsletterWelcome]);
 
 export interface EmailDeps {
   db: Db;
@@ -144,6 +152,15 @@ export function createEmailProcessor({ db, mailer, log }: EmailDeps) {
       // The outcome and the commit travel together (one round trip).
       const finish = (status: string, messageId: string | null, error: string | null) =>
         client.query(`update email_log set status = ${lit(status)}, message_id = ${lit(messageId)}, error = ${lit(error)}${status === 'sent' ? ', sent_at = now()' : ''} where id = ${row.id}; commit`);
+      // Status 'skipped' is not final: should the address sign up again, a later run of this job sends.
+      if (MARKETING_EMAIL_KINDS.has(kind)) {
+        const subscribed = await client.query(`select 1 from newsletter_subscribers where email = lower(${lit(message.to)}) and unsubscribed_at is null`);
+        if (subscribed.rowCount === 0) {
+          await finish('skipped', null, 'unsubscribed');
+          jobLog.info({ kind }, 'marketing email not sent: the address is not subscribed');
+          return { outcome: 'skipped', reason: 'unsubscribed' };
+        }
+      }
       let messageId: string;
       try {
         ({ messageId } = await mailer.send(message));
@@ -176,7 +193,7 @@ export function createEmailProcessor({ db, mailer, log }: EmailDeps) {
         const subscriber = await db.query.newsletterSubscribers.findFirst({ where: eq(tables.newsletterSubscribers.id, subscriberId) });
         if (!subscriber) return { outcome: 'skipped', reason: 'subscriber not found' };
         const code = await ensureWelcomeCode(db, subscriberId);
-        const content = newsletterWelcomeEmail({ code, percent: NEWSLETTER_DISCOUNT_PERCENT });
+        const content = newsletterWelcomeEmail({ code, percent: NEWSLETTER_DISCOUNT_PERCENT, unsubscribeToken: subscriber.unsubscribeToken });
         return sendOnce(EMAIL_KINDS.newsletterWelcome, String(subscriberId), { to: subscriber.email, ...content }, jobLog);
       }
       case JOB_NAMES.orderConfirmation: {

@@ -22,7 +22,7 @@ function signatureText(): string {
 const mySubscriptionsUrl = () => `${SHOP.siteUrl}/subscriptions`;
 const mySubscriptionsLink = () => `<a href="${escapeHtml(mySubscriptionsUrl())}">My Subscriptions</a>`;
 
-function layout(title: string, body: string): string {
+function layout(title: string, body: string, footer = ''): string {
   return `<!doctype html>
 <html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
 <body style="margin:0;background:#f7f5ef;font-family:Arial,Helvetica,sans-serif;color:#1f2d1f">
@@ -30,11 +30,29 @@ function layout(title: string, body: string): string {
 <table role="presentation" width="600" cellpadding="0" cellspacing="0" style="background:#ffffff;border-radius:8px;padding:32px">
 <tr><td><h1 style="margin:0 0 16px;font-size:22px;color:#2f5d3a"><a href="${escapeHtml(SHOP.siteUrl)}" style="color:#2f5d3a;text-decoration:none">${escapeHtml(SHOP.name)}</a></h1>
 ${body}
-<p style="margin-top:32px;font-size:13px;color:#5b6b5b">Questions? Email <a href="mailto:${escapeHtml(SHOP.supportEmail)}">${escapeHtml(SHOP.supportEmail)}</a> or call ${escapeHtml(SHOP.supportPhone)} (${escapeHtml(SHOP.supportHours)}).</p>
+<p style="margin-top:32px;font-size:13px;color:#5b6b5b">Questions? Email <a href="mailto:${escapeHtml(SHOP.supportEmail)}">${escapeHtml(SHOP.supportEmail)}</a> or call ${escapeHtml(SHOP.supportPhone)} (${escapeHtml(SHOP.supportHours)}).</p>${footer}
 </td></tr></table></td></tr></table></body></html>`;
 }
 
-export function newsletterWelcomeEmail({ code, percent }: { code: string; percent: number }): Content {
+/** The page where a person confirms leaving the newsletter (web route /unsubscribe/:token). */
+export const unsubscribePageUrl = (token: string) => `${SHOP.siteUrl}/unsubscribe/${token}`;
+/** The RFC 8058 one-click target a mail client POSTs `List-Unsubscribe=One-Click` to. */
+export const oneClickUnsubscribeUrl = (token: string) => `${SHOP.siteUrl}/api/newsletter/unsubscribe/${token}`;
+
+/**
+ * What every marketing email carries: the RFC 8058 one-click headers, and a visible link to the
+ * unsubscribe page at the foot of the text and HTML parts.
+ */
+function marketingEmail(subject: string, textLines: string[], htmlBody: string, unsubscribeToken: string): Content {
+  const page = unsubscribePageUrl(unsubscribeToken);
+  const why = `You get this email because you subscribed to the ${SHOP.name} newsletter.`;
+  const text = [...textLines, '', `${why} To stop receiving it, unsubscribe here: ${page}`].join('\n');
+  const html = layout(subject, htmlBody, `\n<p style="font-size:13px;color:#5b6b5b">${escapeHtml(why)} <a href="${escapeHtml(page)}">Unsubscribe</a></p>`);
+  const headers = { 'List-Unsubscribe': `<${oneClickUnsubscribeUrl(unsubscribeToken)}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+  return { subject, text, html, headers };
+}
+
+export function newsletterWelcomeEmail({ code, percent, unsubscribeToken }: { code: string; percent: number; unsubscribeToken: string }): Content {
   const subject = `Welcome to ${SHOP.name}: ${percent}% off your first order`;
   const text = [
     `Welcome to the ${SHOP.name} family!`,
@@ -46,15 +64,12 @@ export function newsletterWelcomeEmail({ code, percent }: { code: string; percen
     'Enter it at checkout. It can be used once.',
     '',
     signatureText(),
-  ].join('\n');
-  const html = layout(
-    subject,
-    `<p>Welcome to the ${escapeHtml(SHOP.name)} family!</p>
+  ];
+  const html = `<p>Welcome to the ${escapeHtml(SHOP.name)} family!</p>
 <p>Thanks for subscribing. Here is your ${percent}% off code for your first order:</p>
 <p style="font-size:24px;font-weight:bold;letter-spacing:2px;background:#eef5ee;padding:12px 16px;display:inline-block;border-radius:6px">${escapeHtml(code)}</p>
-<p>Enter it at checkout. It can be used once.</p>`,
-  );
-  return { subject, text, html };
+<p>Enter it at checkout. It can be used once.</p>`;
+  return marketingEmail(subject, text, html, unsubscribeToken);
 }
 
 export interface ConfirmationOrder {
