@@ -1,4 +1,8 @@
-FROM node:20-bookworm-slim
+# syntax=docker/dockerfile:1
+# One image for every process of the Procfile (web, worker, release); docker-compose.yml picks the command.
+
+# ---- build: every dependency, then the SPA and the server bundles
+FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY shared/package.json shared/
@@ -9,6 +13,30 @@ COPY migrations/package.json migrations/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
+
+# ---- runtime: production dependencies and the built output only, as a non-root user
+FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=5000
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY shared/package.json shared/
+COPY api/package.json api/
+COPY workers/package.json workers/
+COPY web/package.json web/
+COPY migrations/package.json migrations/
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/api/dist api/dist
+COPY --from=build /app/api/public api/public
+COPY --from=build /app/workers/dist workers/dist
+COPY --from=build /app/migrations/dist migrations/dist
+COPY --from=build /app/migrations/sql migrations/sql
+COPY --from=build /app/web/dist web/dist
+COPY Procfile ./
+# Files the processes write (uploads, export files, the mail outbox) live under .local: a volume in compose.
+RUN mkdir -p .local/uploads .local/exports .local/mail-outbox && chown -R node:node .local
+USER node
 EXPOSE 5000
+# The API's liveness; the worker service overrides it with its heartbeat check (docker-compose.yml).
+HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||5000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["node", "api/dist/main.js"]

@@ -6,6 +6,7 @@ const entries = {
   'api/dist/main': 'api/src/main.ts',
   'workers/dist/main': 'workers/src/main.ts',
   'workers/dist/run-now': 'workers/src/run-now.ts',
+  'workers/dist/healthcheck': 'workers/src/healthcheck.ts',
   'migrations/dist/migrate': 'migrations/src/migrate.ts',
   'migrations/dist/seed': 'migrations/src/seed.ts',
 };

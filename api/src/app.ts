@@ -6,6 +6,8 @@ import type { AppContext } from './context';
 import { errorHandler, notFoundApi } from './lib/errors';
 import { securityHeaders } from './lib/security-headers';
 import { requestLogger } from './lib/request-logger';
+import { untrustedProxyWarning } from './lib/proxy-warning';
+import { sameOriginGuard } from './lib/same-origin';
 import { sessionMiddleware } from './lib/session';
 import { catalogRoutes } from './modules/catalog';
 import { healthRoutes } from './modules/health/routes';
@@ -18,6 +20,7 @@ export function createApp(ctx: AppContext): Express {
   if (ctx.config.TRUST_PROXY) app.set('trust proxy', 1);
 
   app.use(requestLogger(app, ctx.log));
+  app.use(untrustedProxyWarning(ctx.log, ctx.config.isProduction && !ctx.config.TRUST_PROXY));
   app.use(
     securityHeaders({
       contentSecurityPolicy: {
@@ -44,6 +47,15 @@ export function createApp(ctx: AppContext): Express {
   app.use('/api/public', express.static(ctx.config.PUBLIC_DIR, { maxAge: '7d', fallthrough: false }));
   app.use('/uploads', express.static(ctx.config.UPLOADS_DIR, { maxAge: '1d', fallthrough: false }));
 
+  // Requests that change state come from the shop's own pages (cross-site request forgery).
+  app.use(
+    '/api',
+    sameOriginGuard({
+      allowedOrigins: [ctx.config.SHOP_SITE_URL, ...ctx.config.ALLOWED_ORIGINS].filter((o): o is string => Boolean(o)),
+      // RFC 8058 one-click unsubscribe: posted by mail clients, authorised by the token in its URL.
+      exempt: [/^\/newsletter\/unsubscribe\//],
+    }),
+  );
   // Routes that take a form body and need no session (RFC 8058 one-click unsubscribe), ahead of the JSON-only rule.
   for (const mount of formBodyModules) app.use('/api', mount(ctx));
   // Writes are JSON only, with a body limit.

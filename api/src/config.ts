@@ -26,6 +26,20 @@ const schema = z
     /** Seconds a catalogue response may be reused from the in-process cache. */
     CATALOG_CACHE_SECONDS: z.coerce.number().min(0).default(5),
     TRUST_PROXY: z.preprocess((v) => v === 'true' || v === '1', z.boolean()).default(false),
+    /**
+     * Origins besides the API's own host from which pages may send requests that change state
+     * (comma-separated, e.g. https://www.example.com); SHOP_SITE_URL's origin is always allowed.
+     */
+    ALLOWED_ORIGINS: z.preprocess(
+      (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v),
+      z.array(z.string().url('must be a comma-separated list of origins such as https://shop.example.com')).default([]),
+    ),
+    /** Redis key prefix of the abuse limits' counters (every API process shares them); `<QUEUE_PREFIX>:rl` by default. */
+    RATE_LIMIT_PREFIX: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^[A-Za-z0-9_:-]+$/).optional()),
+    /** Failed sign-ins allowed per 15 minutes, per client address and per account. */
+    LOGIN_FAILURES_PER_15_MIN: z.coerce.number().int().min(1).default(10),
+    /** Refused promo codes (validation and checkout together) allowed per client address per 15 minutes. */
+    PROMO_REFUSALS_PER_15_MIN: z.coerce.number().int().min(1).default(10),
     /** Card payments (Authorize.Net). With no credentials outside production, the local sandbox is used. */
     AUTHNET_API_LOGIN_ID: optionalString(),
     AUTHNET_TRANSACTION_KEY: optionalString(),
@@ -56,6 +70,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env) {
     ...parsed,
     ADMIN_PASSWORD: parsed.ADMIN_PASSWORD ?? DEV_ADMIN_PASSWORD,
     SESSION_SECRET: parsed.SESSION_SECRET ?? DEV_SESSION_SECRET,
+    RATE_LIMIT_PREFIX: parsed.RATE_LIMIT_PREFIX ?? `${parsed.QUEUE_PREFIX}:rl`,
     isProduction: parsed.NODE_ENV === 'production',
   };
 }

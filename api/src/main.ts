@@ -1,9 +1,10 @@
 import { createServer } from 'node:http';
 import { configureShop } from '@nh/shared';
-import { createDb, createLogger, createRedis, exitOnStartupError, shopOverrides } from '@nh/shared/server';
+import { createDb, createLogger, createRedis, exitOnStartupError, productionWarnings, shopOverrides } from '@nh/shared/server';
 import { createApp } from './app';
 import { loadApiConfig } from './config';
 import type { AppContext } from './context';
+import { paymentsFor } from './modules/payments/provider';
 
 async function start(): Promise<void> {
   const config = loadApiConfig();
@@ -15,6 +16,10 @@ async function start(): Promise<void> {
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection problem'));
 
   const ctx: AppContext = { config, db, redis, log };
+  const payments = paymentsFor(ctx);
+  for (const warning of productionWarnings({ production: config.isProduction, paymentsConfigured: payments.gateway !== null, siteUrlSet: Boolean(config.SHOP_SITE_URL) })) {
+    log.warn(warning);
+  }
   const app = createApp(ctx);
   const server = createServer(app);
   server.keepAliveTimeout = 65_000;

@@ -155,7 +155,7 @@ describe('register, sign in, sign out', () => {
     expect(page.status).toBe(303);
     expect(page.headers.get('location')).toBe('/subscriptions');
 
-    const out = await browser.call('/api/logout');
+    const out = await browser.call('/api/logout', { method: 'POST' });
     expect(out.status).toBe(303);
     expect(out.headers.get('location')).toBe('/');
     expect(browser.cookie).toBeUndefined();
@@ -184,23 +184,71 @@ describe('register, sign in, sign out', () => {
   });
 
   it('signs out a visitor who was not signed in without complaint', async () => {
-    const res = await fetch(`${api.url}/api/logout`, { redirect: 'manual' });
+    const res = await fetch(`${api.url}/api/logout`, { method: 'POST', redirect: 'manual' });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/');
+  });
+
+  it('never signs out on a GET (another site could trigger it): GET /api/logout is a page whose button posts', async () => {
+    const account = newAccount();
+    const browser = new Browser(api);
+    await browser.call('/api/register', { body: account });
+    const page = await browser.call('/api/logout');
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('<form method="post" action="/api/logout"><button type="submit">Log Out</button></form>');
+    expect((await browser.call('/api/auth/user')).status).toBe(200);
   });
 });
 
 describe('failed sign-ins are rate-limited', () => {
-  it('answers 429 after 10 failures from one address', async () => {
+  const TOO_MANY = { message: 'Too many failed sign-in attempts. Please try again in 15 minutes.' };
+  const wrongFor = (email: string) => ({ email, password: 'wrong password' });
+
+  it('answers 429 after 10 failures from one address, whichever accounts they name', async () => {
     const limited = await startTestApi();
     try {
-      const wrong = { email: 'nobody.limit@example.com', password: 'wrong password' };
-      for (let i = 0; i < 10; i += 1) expect((await limited.request('/api/login', { body: wrong })).status).toBe(401);
-      const res = await limited.request('/api/login', { body: wrong });
+      for (let i = 0; i < 10; i += 1) expect((await limited.request('/api/login', { body: wrongFor(`nobody.${i}@example.com`) })).status).toBe(401);
+      const res = await limited.request('/api/login', { body: wrongFor('nobody.else@example.com') });
       expect(res.status).toBe(429);
-      expect(await res.json()).toEqual({ message: 'Too many failed sign-in attempts. Please try again in 15 minutes.' });
+      expect(await res.json()).toEqual(TOO_MANY);
     } finally {
       await limited.close();
+    }
+  });
+
+  it('answers 429 after 10 failures on one account, whichever addresses they come from', async () => {
+    const limited = await startTestApi({ TRUST_PROXY: 'true' });
+    try {
+      const from = (i: number) => ({ 'x-forwarded-for': `203.0.113.${i + 1}` });
+      const account = newAccount();
+      await limited.request('/api/register', { body: account });
+      for (let i = 0; i < 10; i += 1) expect((await limited.request('/api/login', { body: wrongFor(account.email), headers: from(i) })).status).toBe(401);
+      // Even the right password waits now (any case of the email is the same account)…
+      const res = await limited.request('/api/login', { body: { email: account.email.toUpperCase(), password: account.password }, headers: from(20) });
+      expect(res.status).toBe(429);
+      expect(await res.json()).toEqual(TOO_MANY);
+      // …while another account from the same address signs in.
+      const other = newAccount();
+      await limited.request('/api/register', { body: other });
+      expect((await limited.request('/api/login', { body: { email: other.email, password: other.password }, headers: from(20) })).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('keeps one budget across API processes (the counters are in Redis)', async () => {
+    const shared = { RATE_LIMIT_PREFIX: `rl-shared-${randomBytes(4).toString('hex')}` };
+    const [a, b] = await Promise.all([startTestApi(shared), startTestApi(shared)]);
+    try {
+      for (let i = 0; i < 5; i += 1) {
+        expect((await a.request('/api/login', { body: wrongFor(`a.${i}@example.com`) })).status).toBe(401);
+        expect((await b.request('/api/login', { body: wrongFor(`b.${i}@example.com`) })).status).toBe(401);
+      }
+      expect((await a.request('/api/login', { body: wrongFor('a.last@example.com') })).status).toBe(429);
+      expect((await b.request('/api/login', { body: wrongFor('b.last@example.com') })).status).toBe(429);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
     }
   });
 });

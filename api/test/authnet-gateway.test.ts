@@ -415,8 +415,12 @@ describe('checkout through Authorize.Net (API configured with the stub)', () => 
     expect(res.status).toBe(200);
     const { orderId } = (await res.json()) as { orderId: string };
     expect(stub.charges.filter((c) => c.invoiceNumber === orderInvoiceNumber(orderId))).toHaveLength(1);
-    const { rows } = await api.ctx.db.$client.query('select o.status, p.status as payment from orders o join payment_transactions p on p.order_id = o.id where o.id = $1', [orderId]);
-    expect(rows).toEqual([{ status: 'processing', payment: 'approved' }]);
+    // Recorded as the approval it stands for: response code 1 and its message, not the duplicate's error.
+    const { rows } = await api.ctx.db.$client.query(
+      'select o.status, p.status as payment, p.response_code, p.response_message from orders o join payment_transactions p on p.order_id = o.id where o.id = $1',
+      [orderId],
+    );
+    expect(rows).toEqual([{ status: 'processing', payment: 'approved', response_code: '1', response_message: 'This transaction has been approved.' }]);
   });
 
   it('keeps the order for reconciliation when the outcome stays unknown', async () => {

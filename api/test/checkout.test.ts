@@ -4,6 +4,7 @@ import { centsToDecimal, priceCart, toPayloadStrings, type PricingPromo } from '
 import type { CheckoutNonceRequest } from '@nh/shared/contracts/checkout';
 import { paymentsFor } from '../src/modules/payments/provider';
 import { startTestApi, type TestApi } from './support/harness';
+import { reverseKeys } from './support/json';
 
 let api: TestApi;
 const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => api.ctx.db.$client.query<T>(text, values).then((r) => r.rows);
@@ -401,6 +402,21 @@ describe('POST /api/payments/checkout-nonce', () => {
     expect(await q(`select 1 from orders where items @> $1::jsonb`, [JSON.stringify([{ productId: product.id }])])).toHaveLength(1);
     expect(await q('select 1 from payment_transactions where order_id = $1', [answers[0]!.orderId])).toHaveLength(1);
     expect(await inventoryOf(product.id)).toBe(9);
+  });
+
+  it('takes the same body with its keys in another order as the same request (canonical fingerprint)', async () => {
+    const product = await makeProduct(5);
+    const body = await checkoutBody([{ product, quantity: 1 }]);
+    const key = randomUUID();
+    const first = await checkout(body, key);
+    expect(first.status).toBe(200);
+    const reordered = reverseKeys(body);
+    expect(JSON.stringify(reordered)).not.toBe(JSON.stringify(body));
+    const retry = await checkout(reordered, key);
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(await retry.json()).toEqual(await first.json());
+    expect(await inventoryOf(product.id)).toBe(4);
   });
 
   it('replays a refusal too, and refuses the same key with a different body', async () => {

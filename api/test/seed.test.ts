@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { count, inArray } from 'drizzle-orm';
@@ -8,6 +10,7 @@ import { createDb, tables, type Db } from '@nh/shared/server';
 import * as data from '@nh/shared/server/seed/data';
 import { seedDemoCatalogue } from '@nh/shared/server/seed/seed';
 import { applyMigrations, dropDatabase, ensureDatabase } from '../../migrations/src/database';
+import { demoSeedDecision } from '../../migrations/src/seed-policy';
 import { loadApiConfig } from '../src/config';
 
 /** Counts of every seeded table (whole tables: only for a database nobody else writes to). */
@@ -137,5 +140,38 @@ describe('the demo catalogue holds together', () => {
   it('has impact figures and a few reviews', async () => {
     expect(await db.$count(tables.impactStats)).toBeGreaterThanOrEqual(1);
     expect(data.reviews.length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('the release step never seeds demo data into production', () => {
+  it.each([
+    [{ NODE_ENV: 'production' }, false],
+    [{ NODE_ENV: 'production', SEED_DEMO_DATA: 'true' }, true],
+    [{ NODE_ENV: 'development' }, true],
+    [{}, true],
+    [{ NODE_ENV: 'development', SEED_DEMO_DATA: 'false' }, false],
+  ])('%j → seed %s', (env, seed) => {
+    expect(demoSeedDecision(env as NodeJS.ProcessEnv).seed).toBe(seed);
+  });
+
+  it('the seed script on a fresh production database loads nothing, and says why; with SEED_DEMO_DATA=true it loads the demo', async () => {
+    const url = new URL(inject('databaseUrl'));
+    url.pathname = `/nh_test_prodseed_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+    await ensureDatabase(url.toString());
+    const db = createDb({ url: url.toString(), max: 1 });
+    const seed = (env: Record<string, string>) =>
+      promisify(execFile)(path.resolve('node_modules/.bin/tsx'), ['migrations/src/seed.ts'], { env: { ...process.env, DATABASE_URL: url.toString(), ...env } });
+    try {
+      await applyMigrations(url.toString());
+      const { stdout } = await seed({ NODE_ENV: 'production' });
+      expect(stdout).toContain('NODE_ENV=production: demo catalogue and promo codes not loaded');
+      expect(await tableCounts(db)).toMatchObject({ products: 0, promoCodes: 0, reviews: 0 });
+      const demo = await seed({ NODE_ENV: 'production', SEED_DEMO_DATA: 'true' });
+      expect(demo.stdout).toContain('demo catalogue loaded');
+      expect(await tableCounts(db)).toMatchObject({ products: data.products.length, promoCodes: data.promoCodes.length });
+    } finally {
+      await db.$client.end();
+      await dropDatabase(url.toString());
+    }
   });
 });

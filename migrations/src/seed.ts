@@ -1,9 +1,16 @@
-// `npm run db:seed`: loads the demo catalogue (idempotent: existing rows are left alone).
+// `npm run db:seed` and the release step: loads the demo catalogue (idempotent: existing rows are left
+// alone), except into a production database (see seed-policy.ts).
 import { createDb } from '@nh/shared/server';
 import { seedDemoCatalogue } from '@nh/shared/server/seed/seed';
 import { databaseUrlFromEnv, runScript } from './script';
+import { demoSeedDecision } from './seed-policy';
 
 await runScript('seed', async (log) => {
+  const decision = demoSeedDecision(process.env);
+  if (!decision.seed) {
+    log(decision.reason);
+    return;
+  }
   const db = createDb({ url: databaseUrlFromEnv(), max: 2, applicationName: 'nurture-home-seed' });
   try {
     const result = await seedDemoCatalogue(db);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { priceCart, promoDiscountOn, toPayloadStrings, type PricingLine, type PricingPromo } from './pricing';
+import { priceCart, pricePlan, promoDiscountOn, toPayloadStrings, type PricingLine, type PricingPromo } from './pricing';
 
 const line = (price: number, quantity = 1): PricingLine => ({ price, quantity });
 const WELCOME10: PricingPromo = { discountType: 'percentage', discountValue: 10 };
@@ -149,5 +149,18 @@ describe('priceCart properties (random carts)', () => {
       if (broken.length) failures.push(`${broken.join(', ')}: ${context}`);
     }
     expect(failures.slice(0, 5)).toEqual([]);
+  });
+});
+
+describe('pricePlan (Subscribe & Save with a promo code)', () => {
+  it('applies the promo to the first delivery only: Surfy 16 oz ($9.99) + WELCOME10 is $8.25 now, $9.17 each renewal', () => {
+    const { firstDelivery, renewal } = pricePlan([{ price: 999, quantity: 1 }], { discountType: 'percentage', discountValue: 10 });
+    expect(firstDelivery).toMatchObject({ subscribeDiscount: 150, promoDiscount: 85, shipping: 0, tax: 61, total: 825 });
+    expect(renewal).toMatchObject({ subscribeDiscount: 150, promoDiscount: 0, shipping: 0, tax: 68, total: 917 });
+  });
+
+  it('without a promo, the first delivery and the renewals cost the same', () => {
+    const { firstDelivery, renewal } = pricePlan([{ price: 2000, quantity: 2 }], null);
+    expect(firstDelivery).toEqual(renewal);
   });
 });

@@ -109,3 +109,13 @@ export function toPayloadStrings(pricing: CartPricing): PricingStrings {
     total: centsToDecimal(pricing.total),
   };
 }
+
+/**
+ * Subscribe & Save with a promo code: the promo applies to the first delivery only (the order charged
+ * at checkout, after the subscription discount); every renewal charges the subscriber price without
+ * it. The summary shows both, the server charges `firstDelivery.total` now and stores
+ * `renewal.total` as the plan's amount.
+ */
+export function pricePlan(lines: readonly PricingLine[], promo: PricingPromo | null | undefined): { firstDelivery: CartPricing; renewal: CartPricing } {
+  return { firstDelivery: priceCart(lines, { promo, subscribe: true }), renewal: priceCart(lines, { subscribe: true }) };
+}

@@ -100,6 +100,47 @@ describe('Subscribe & Save in the browser (local sandbox)', () => {
     );
   });
 
+  it('with a promo code: the total shown is the amount sent and charged for the first delivery; the plan renews at the subscriber price; then signs out', async () => {
+    const email = `e2e-sub-promo-${randomUUID().slice(0, 8)}@example.com`;
+    const page = await newPageWithCart(app, product, 1);
+    await page.goto('/api/login');
+    await register(page, email);
+
+    await page.goto('/checkout');
+    await page.getByRole('heading', { name: 'Checkout' }).waitFor();
+    await fillCheckout(page, email);
+    await page.getByLabel(/^Subscribe & Save/).check();
+    await page.locator('#promo-code').fill('welcome10');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await toast(page, 'Success!');
+    const shown = (await page.getByTestId('summary-total').textContent())!;
+    // $20.00 − 15% = $17.00, − 10% = $15.30, + 8% tax = $16.52; renewals $17.00 + tax = $18.36.
+    expect(shown).toBe('$16.52');
+    expect(await page.getByTestId('summary-renewal').textContent()).toContain('Then $18.36 every month');
+
+    const sent = page.waitForRequest((request) => request.url().endsWith('/api/payments/subscribe-nonce'));
+    await page.getByRole('button', { name: 'Start Subscription' }).click();
+    const body = (await sent).postDataJSON() as { amount: string; promoCode: string | null };
+    expect(`$${body.amount}`).toBe(shown);
+    expect(body.promoCode).toBe('WELCOME10');
+    await page.waitForURL((url) => url.pathname === '/', { timeout: 30_000 });
+    await visible(page, SUBSCRIPTION_MESSAGES.created);
+
+    const { rows } = await app.api.ctx.db.$client.query<{ order_total: string; promo_code: string | null; plan_amount: string; charged: string }>(
+      `select o.total::text as order_total, o.promo_code, s.amount::text as plan_amount, p.amount::text as charged
+       from subscriptions s join users u on u.id = s.user_id join orders o on o.subscription_id = s.id join payment_transactions p on p.order_id = o.id
+       where u.email = $1`,
+      [email],
+    );
+    expect(rows).toEqual([{ order_total: '16.52', promo_code: 'WELCOME10', plan_amount: '18.36', charged: '16.52' }]);
+
+    // Signing out is a POST from the user menu (a GET no longer signs anyone out).
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Log Out' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await poll(async () => (await page.evaluate(() => fetch('/api/auth/user').then((r) => r.status)))).toBe(401);
+  });
+
   it('resumes a paused plan with a new card: a refused card keeps the dialog open, the sandbox card moves the plan under Active', async () => {
     const email = `e2e-resume-${randomUUID().slice(0, 8)}@example.com`;
     const page = await newPageWithCart(app, product, 1);

@@ -64,6 +64,13 @@ const schema = z.object({
   EMAIL_BACKOFF_MS: int(10_000, 1),
   EMAIL_CONCURRENCY: int(5, 1),
 
+  /**
+   * Written every HEARTBEAT_INTERVAL_MS while the process is healthy (its consumers run, PostgreSQL
+   * answers); `node workers/dist/healthcheck.js` (the container's health check) reads its age.
+   */
+  HEARTBEAT_FILE: z.string().default(path.join(REPO_ROOT, '.local/worker-heartbeat')),
+  HEARTBEAT_INTERVAL_MS: int(10_000, 100),
+
   EXPORTS_DIR: z.string().default(path.join(REPO_ROOT, '.local/exports')),
   EXPORT_PROGRESS_EVERY: int(5000, 1),
 

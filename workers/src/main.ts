@@ -1,12 +1,21 @@
 // Worker process (Procfile `worker`): the outbox relay and the consumers of WORKER_QUEUES.
-import { createLogger, exitOnStartupError } from '@nh/shared/server';
+import { createLogger, exitOnStartupError, productionWarnings } from '@nh/shared/server';
 import { loadWorkerConfig } from './config';
+import { runtimeHealthy, startHeartbeat } from './heartbeat';
 import { startWorkerRuntime } from './runtime';
 
 async function start(): Promise<void> {
   const config = loadWorkerConfig();
   const log = createLogger('workers', config.LOG_LEVEL);
   const runtime = await startWorkerRuntime(config, log);
+  const facts = { production: config.NODE_ENV === 'production', paymentsConfigured: runtime.gateway !== null, mailToFileOutbox: !config.SMTP_URL, siteUrlSet: Boolean(config.SHOP_SITE_URL) };
+  for (const warning of productionWarnings(facts)) log.warn(warning);
+  const stopHeartbeat = startHeartbeat({
+    file: config.HEARTBEAT_FILE,
+    intervalMs: config.HEARTBEAT_INTERVAL_MS,
+    healthy: () => runtimeHealthy(runtime),
+    log,
+  });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -18,6 +27,7 @@ async function start(): Promise<void> {
       process.exit(1);
     }, config.SHUTDOWN_GRACE_MS + 10_000);
     force.unref();
+    stopHeartbeat();
     await runtime.close();
     log.info('stopped');
     process.exit(0);

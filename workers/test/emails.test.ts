@@ -89,7 +89,7 @@ describe('emails over SMTP', () => {
   it('welcomes a subscriber with a unique single-use 15% code, created once', async () => {
     const subscriberId = await subscribe('welcome@example.com');
     const [mail] = await waitFor(() => (smtp.to('welcome@example.com').length ? smtp.to('welcome@example.com') : null), 10_000, 'welcome');
-    const code = /WELCOME-[A-Z2-9]{6}/.exec(mail!.decoded)?.[0];
+    const code = /WELCOME-[A-Z2-9]{10}\b/.exec(mail!.decoded)?.[0];
     expect(code).toBeTruthy();
     expect(mail!.decoded).toContain('15% off');
     const promos = await tdb.db.select().from(tables.promoCodes).where(like(tables.promoCodes.code, 'WELCOME-%'));
@@ -106,7 +106,7 @@ describe('emails over SMTP', () => {
 
     const otherId = await subscribe('welcome2@example.com');
     const [other] = await waitFor(() => (smtp.to('welcome2@example.com').length ? smtp.to('welcome2@example.com') : null), 10_000, 'second subscriber');
-    expect(/WELCOME-[A-Z2-9]{6}/.exec(other!.decoded)?.[0]).not.toBe(code);
+    expect(/WELCOME-[A-Z2-9]{10}\b/.exec(other!.decoded)?.[0]).not.toBe(code);
     expect(otherId).not.toBe(subscriberId);
   });
 

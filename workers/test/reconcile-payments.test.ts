@@ -20,7 +20,10 @@ import {
   subscriptionInvoiceNumber,
   type ChargeResult,
 } from '@nh/shared/server/payments/index';
-import { createPaymentReconcileProcessor, NO_CHARGE_MESSAGE, type PaymentReconcileResult } from '../src/maintenance/reconcile-payments';
+import { requestHash } from '../../api/src/lib/idempotency';
+import { startTestApi, type TestApi } from '../../api/test/support/harness';
+import { reverseKeys } from '../../api/test/support/json';
+import { createPaymentReconcileProcessor, NO_CHARGE_MESSAGE, NOT_TAKEN_ANSWER, type PaymentReconcileResult } from '../src/maintenance/reconcile-payments';
 import type { WorkerRuntime } from '../src/runtime';
 import { createTestDatabase, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
 
@@ -325,3 +328,76 @@ async function createRedisTtl(invoiceNumber: string): Promise<number> {
     redis.disconnect();
   }
 }
+
+describe('a checkout retried after the API died mid-checkout', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({ DATABASE_URL: tdb.url, QUEUE_PREFIX: 'recpay-api' });
+  });
+  afterAll(() => api?.close());
+
+  /** A checkout body for two of `product`, as the browser would send it. */
+  const bodyFor = (product: { id: number }) => ({
+    firstName: 'Rae',
+    lastName: 'Conciler',
+    email: 'rae@example.com',
+    ...ADDRESS,
+    amount: '40.00',
+    dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT',
+    dataValue: 'spent-token',
+    orderData: { items: [{ productId: product.id, quantity: 2, price: '20.00' }], subtotal: '40.00', shipping: '0.00', tax: '0.00', total: '40.00', promoCode: null, shippingAddress: ADDRESS },
+  });
+
+  /** The key as the API's reservation leaves it when the process dies before the outcome: claimed, unanswered. */
+  const claimKey = (key: string, body: unknown, orderId: string) =>
+    q(`insert into idempotency_keys (scope, key, request_hash, order_id) values ('checkout', $1, $2, $3)`, [key, requestHash(body), orderId]);
+
+  const retry = (key: string, body: unknown) => api.request('/api/payments/checkout-nonce', { body, headers: { 'Idempotency-Key': key } });
+
+  it('finishes the idempotency key with the final answer: a retry with the same key (keys in another order) gets the order id, or the decline', async () => {
+    const paidProduct = await makeProduct(10);
+    const paid = await pendingOrder({ ageMinutes: 20, product: paidProduct });
+    await chargeFor(paid.id, paid.total);
+    const paidBody = bodyFor(paidProduct);
+    const paidKey = randomUUID();
+    await claimKey(paidKey, paidBody, paid.id);
+
+    const declinedProduct = await makeProduct(10);
+    const declined = await pendingOrder({ ageMinutes: 20, product: declinedProduct });
+    await chargeFor(declined.id, declined.total, SANDBOX_DECLINE_ZIP);
+    const declinedBody = bodyFor(declinedProduct);
+    const declinedKey = randomUUID();
+    await claimKey(declinedKey, declinedBody, declined.id);
+
+    await reconcile();
+    expect((await orderRow(paid.id)).status).toBe('processing');
+    expect((await orderRow(declined.id)).status).toBe('cancelled');
+
+    const paidRetry = await retry(paidKey, reverseKeys(paidBody));
+    expect(paidRetry.status).toBe(200);
+    expect(paidRetry.headers.get('idempotent-replayed')).toBe('true');
+    expect(await paidRetry.json()).toEqual({ orderId: paid.id });
+
+    const declinedRetry = await retry(declinedKey, declinedBody);
+    expect(declinedRetry.status).toBe(402);
+    const message = `This transaction has been declined. ${NOT_TAKEN_ANSWER}`;
+    expect(await declinedRetry.json()).toEqual({ message, responseMessage: message, orderId: declined.id });
+    expect(await q('select status_code, completed_at is not null as completed from idempotency_keys where key = any($1)', [[paidKey, declinedKey]])).toEqual([
+      { status_code: 200, completed: true },
+      { status_code: 402, completed: true },
+    ]);
+    // Nothing was charged or ordered again.
+    expect(await q(`select 1 from orders where items @> $1::jsonb`, [JSON.stringify([{ productId: paidProduct.id }])])).toHaveLength(1);
+    expect(await inventory(paidProduct.id)).toBe(8);
+    expect(await inventory(declinedProduct.id)).toBe(10);
+  });
+
+  it('leaves a key the API finished alone', async () => {
+    const product = await makeProduct(10);
+    const order = await pendingOrder({ ageMinutes: 20, product });
+    const key = randomUUID();
+    await q(`insert into idempotency_keys (scope, key, request_hash, order_id, status_code, response, completed_at) values ('checkout', $1, 'h', $2, 502, '{"message":"unknown"}', now())`, [key, order.id]);
+    await reconcile();
+    expect(await q('select status_code, response from idempotency_keys where key = $1', [key])).toEqual([{ status_code: 502, response: { message: 'unknown' } }]);
+  });
+});

@@ -1,10 +1,10 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
-import { rateLimit } from 'express-rate-limit';
 import { ADMIN_MESSAGES, ADMIN_TOKEN_TTL_MS } from '@nh/shared/contracts/admin';
 import type { AppContext } from '../context';
 import { HttpError } from './errors';
 import { perApp } from './per-app';
+import { createLimiter } from './rate-limit';
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
@@ -62,17 +62,16 @@ export function checkAdminCredential(ctx: AppContext, given: unknown): AdminCred
 // One failure budget per running app (every admin router shares it), so an attacker cannot multiply
 // the allowance by spreading guesses over several admin endpoints.
 export const adminFailureLimiter = perApp(
-  (): RequestHandler =>
-    rateLimit({
+  (ctx): RequestHandler =>
+    createLimiter(ctx, {
+      name: 'admin-auth',
       windowMs: 15 * 60 * 1000,
       limit: 10,
-      skipSuccessfulRequests: true,
+      count: 'failures',
       // Only a refused credential counts: a 400 or 404 after a good password is not a guess.
       requestWasSuccessful: (_req, res) => res.locals.adminAuthenticated === true,
-      standardHeaders: 'draft-7',
-      legacyHeaders: false,
-      handler: (_req, _res, next) => next(new HttpError(429, ADMIN_MESSAGES.tooManyAttempts)),
-    }),
+      message: ADMIN_MESSAGES.tooManyAttempts,
+    }).middleware,
 );
 
 /**

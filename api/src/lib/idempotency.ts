@@ -33,8 +33,20 @@ export function readIdempotencyKey(header: string | string[] | undefined, messag
   return value.trim();
 }
 
-/** A fingerprint of the request body (as parsed, so formatting does not matter). */
-export const requestHash = (body: unknown): string => createHash('sha256').update(JSON.stringify(body ?? null)).digest('base64url');
+/** JSON with every object's keys in sorted order, so two spellings of one request read the same. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** A fingerprint of the request body over canonical JSON: formatting and key order do not matter. */
+export const requestHash = (body: unknown): string => createHash('sha256').update(canonicalJson(body)).digest('base64url');
 
 const READ = 'select request_hash, status_code, response from idempotency_keys where scope = $1 and key = $2';
 

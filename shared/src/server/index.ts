@@ -7,3 +7,4 @@ export * from './logger';
 export * from './redis';
 export * from './outbox';
 export * from './orders/outcome';
+export * from './startup-warnings';

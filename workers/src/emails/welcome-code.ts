@@ -3,12 +3,14 @@ import { eq } from 'drizzle-orm';
 import { NEWSLETTER_DISCOUNT_PERCENT } from '@nh/shared';
 import { tables, type Db } from '@nh/shared/server';
 
-// No 0/O or 1/I: the code is read off an email and typed in.
-const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+// No 0/O or 1/I: the code is read off an email and typed in. 32 letters.
+export const WELCOME_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+/** 32^10 ≈ 10^15 codes: with promo refusals limited per address, guessing a live one is hopeless. */
+export const WELCOME_CODE_RANDOM_LENGTH = 10;
 
 export function randomWelcomeCode(): string {
   let suffix = '';
-  for (let i = 0; i < 6; i++) suffix += ALPHABET[randomInt(ALPHABET.length)];
+  for (let i = 0; i < WELCOME_CODE_RANDOM_LENGTH; i++) suffix += WELCOME_CODE_ALPHABET[randomInt(WELCOME_CODE_ALPHABET.length)];
   return `WELCOME-${suffix}`;
 }
 

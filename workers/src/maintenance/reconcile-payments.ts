@@ -22,8 +22,10 @@
  * API write and this job never both win: whichever commits second finds the order settled.
  */
 import type { Job } from 'bullmq';
+import type pg from 'pg';
+import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
 import { OUTBOX_TOPICS, stockByProduct, toCents, type Cents } from '@nh/shared';
-import { acceptedOrderStatus, PAYMENT_STATUS_OF, recordAcceptedPayment, recordFailedPayment, type Db, type LineItem, type Logger, type PaymentRecord } from '@nh/shared/server';
+import { acceptedOrderStatus, PAYMENT_STATUS_OF, recordAcceptedPayment, recordFailedPayment, type Db, type IdempotencyAnswer, type LineItem, type Logger, type PaymentRecord } from '@nh/shared/server';
 import { CHARGE_LOOKUP_HOURS, isAcceptedCharge, orderInvoiceNumber, type FoundCharge, type PaymentGateway } from '@nh/shared/server/payments/index';
 
 /** Orders looked at per run (oldest first); the rest wait ten minutes. */
@@ -79,6 +81,25 @@ async function countBeyondWindow(db: Db): Promise<number> {
 
 type Settlement = 'paid' | 'cancelled' | 'left';
 
+/** What a retry of a reconciled checkout is told when the charge was not taken. */
+export const NOT_TAKEN_ANSWER = `Your payment did not go through, so the order was cancelled. ${CHECKOUT_MESSAGES.paymentFailed}`;
+
+/**
+ * The answer a retry of the checkout gets, for the unfinished idempotency key that reserved this order
+ * (null when the key is finished or gone): the order id when the charge was taken (the same answer as
+ * the API's; for a Subscribe & Save attempt only the order, since no plan was written), else a 402
+ * with the reason.
+ */
+async function finalAnswer(client: pg.PoolClient, orderId: string, accepted: boolean, charge: FoundCharge | null): Promise<IdempotencyAnswer | null> {
+  const { rows } = await client.query<{ scope: string; key: string }>(`select scope, key from idempotency_keys where order_id = $1 and status_code is null`, [orderId]);
+  const key = rows[0];
+  if (!key) return null;
+  if (accepted) return { ...key, status: 200, body: { orderId } };
+  const reason = charge?.outcome === 'declined' ? `${charge.message} ` : '';
+  const message = `${reason}${NOT_TAKEN_ANSWER}`;
+  return { ...key, status: 402, body: { message, responseMessage: message, orderId } };
+}
+
 /** Writes the outcome under the order's row lock, unless someone settled it meanwhile. */
 async function settle(db: Db, order: PendingOrder, charge: FoundCharge | null, environment: string): Promise<Settlement> {
   const invoiceNumber = orderInvoiceNumber(order.id);
@@ -109,12 +130,14 @@ async function settle(db: Db, order: PendingOrder, charge: FoundCharge | null, e
       lastFour: charge?.lastFour ?? null,
       environment: charge?.environment ?? environment,
     };
-    // No idempotency answer: nothing links an order to its key (the key keeps the API's answer, or stays unfinished).
+    // The checkout's idempotency key, still unfinished when the API died before answering, gets the
+    // final answer in the same commit: a retry with that key learns the outcome instead of a 409.
+    const answer = await finalAnswer(client, order.id, accepted, charge);
     if (accepted) {
-      await recordAcceptedPayment(client, payment, acceptedOrderStatus(charge.outcome), [{ topic: OUTBOX_TOPICS.orderPlaced, payload: { orderId: order.id } }], null);
+      await recordAcceptedPayment(client, payment, acceptedOrderStatus(charge.outcome), [{ topic: OUTBOX_TOPICS.orderPlaced, payload: { orderId: order.id } }], answer);
     } else {
       const { productIds, quantities } = stockByProduct(order.items);
-      await recordFailedPayment(client, payment, productIds, quantities, null);
+      await recordFailedPayment(client, payment, productIds, quantities, answer);
     }
     await client.query('commit');
     return accepted ? 'paid' : 'cancelled';
@@ -149,7 +172,7 @@ export function createPaymentReconcileProcessor({ db, gateway, log, afterMinutes
         charge = await gateway.findCharge(invoiceNumber);
       } catch (error) {
         result.left++;
-        log.warn({ orderId: order.id, invoiceNumber, err: (error as Error).message }, 'payment lookup failed; the order waits for the next reconciliation');
+        log.warn({ orderId: order.id, invoiceNumber, err: error }, 'payment lookup failed; the order waits for the next reconciliation');
         continue;
       }
       if (charge?.outcome === 'unknown') {
@@ -161,7 +184,7 @@ export function createPaymentReconcileProcessor({ db, gateway, log, afterMinutes
         settlement = await settle(db, order, charge, gateway.environment);
       } catch (error) {
         result.left++;
-        log.error({ orderId: order.id, invoiceNumber, outcome: charge?.outcome ?? 'none', err: (error as Error).message }, 'could not record a reconciled payment; the order waits for the next reconciliation');
+        log.error({ orderId: order.id, invoiceNumber, outcome: charge?.outcome ?? 'none', err: error }, 'could not record a reconciled payment; the order waits for the next reconciliation');
         continue;
       }
       result[settlement]++;

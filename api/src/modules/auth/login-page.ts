@@ -8,17 +8,8 @@ import { PASSWORD_MIN_LENGTH } from '@nh/shared/contracts/auth';
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-export function renderLoginPage({ shopName, returnTo }: { shopName: string; returnTo: string }): string {
-  const shop = escapeHtml(shopName);
-  const back = escapeHtml(returnTo);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>Log In | ${shop}</title>
-<style>
+/** The look shared by the sign-in and sign-out pages. */
+const PAGE_STYLE = `
   :root { color-scheme: light; }
   * { box-sizing: border-box; }
   body { margin: 0; min-height: 100vh; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: linear-gradient(180deg, #eef7f1, #f8f6f0); color: #1f2d24; }
@@ -39,7 +30,19 @@ export function renderLoginPage({ shopName, returnTo }: { shopName: string; retu
   button:disabled { opacity: 0.6; cursor: wait; }
   .error { color: #a11d2b; font-size: 0.9rem; margin: 12px 0 0; min-height: 1.2em; }
   .back { display: block; text-align: center; margin-top: 28px; color: #1f5d3a; }
-</style>
+`;
+
+export function renderLoginPage({ shopName, returnTo }: { shopName: string; returnTo: string }): string {
+  const shop = escapeHtml(shopName);
+  const back = escapeHtml(returnTo);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>Log In | ${shop}</title>
+<style>${PAGE_STYLE}</style>
 </head>
 <body>
 <main>
@@ -114,3 +117,32 @@ export const LOGIN_SCRIPT = `(() => {
   }
 })();
 `;
+
+/**
+ * GET /api/logout (an old link or bookmark): signing out changes state, so it is a POST from this
+ * page's button, never a GET another site could trigger.
+ */
+export function renderLogoutPage({ shopName }: { shopName: string }): string {
+  const shop = escapeHtml(shopName);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>Log Out | ${shop}</title>
+<style>${PAGE_STYLE}</style>
+</head>
+<body>
+<main>
+  <header><a href="/">${shop}</a></header>
+  <section aria-labelledby="logout-title" style="max-width: 420px; margin: 0 auto;">
+    <h1 id="logout-title">Log Out</h1>
+    <p>Do you want to log out of ${shop} on this device?</p>
+    <form method="post" action="/api/logout"><button type="submit">Log Out</button></form>
+  </section>
+  <a class="back" href="/">Back to the shop</a>
+</main>
+</body>
+</html>`;
+}

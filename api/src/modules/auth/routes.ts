@@ -1,18 +1,24 @@
 import { Router, type Request } from 'express';
-import { rateLimit } from 'express-rate-limit';
 import { SHOP } from '@nh/shared';
 import { AUTH_MESSAGES, loginRequestSchema, registerRequestSchema, type AuthUser, type SignInResponse } from '@nh/shared/contracts/auth';
 import type { AppContext } from '../../context';
-import { conflict, tooManyRequests, unauthorized } from '../../lib/errors';
+import { conflict, unauthorized } from '../../lib/errors';
+import { createLimiter } from '../../lib/rate-limit';
 import { parseInput } from '../../lib/validation';
 import { currentUser } from './current-user';
-import { LOGIN_SCRIPT, renderLoginPage } from './login-page';
+import { LOGIN_SCRIPT, renderLoginPage, renderLogoutPage } from './login-page';
 import { safeReturnTo } from './return-to';
 import { authenticate, register } from './service';
 
 /** The session cookie's name (set in lib/session.ts); cleared on sign-out. */
 const SESSION_COOKIE = 'nh.sid';
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
+
+/** The account a sign-in names (its email as typed, normalised), for the per-account limit. */
+const accountKey = (req: Request): string => {
+  const email = (req.body as { email?: unknown } | undefined)?.email;
+  return typeof email === 'string' ? `acct:${email.trim().toLowerCase().slice(0, 320)}` : '';
+};
 
 /** Starts a fresh session for the user (a new id on every sign-in prevents session fixation). */
 async function signIn(req: Request, user: AuthUser): Promise<void> {
@@ -23,23 +29,20 @@ async function signIn(req: Request, user: AuthUser): Promise<void> {
 
 export function authRoutes(ctx: AppContext): Router {
   const router = Router();
-  // Failed sign-ins per client address: 10 per 15 minutes (successful ones are not counted).
-  const loginLimiter = rateLimit({
-    windowMs: FIFTEEN_MINUTES,
-    limit: 10,
-    skipSuccessfulRequests: true,
-    standardHeaders: 'draft-7',
-    legacyHeaders: false,
-    handler: (_req, _res, next) => next(tooManyRequests(AUTH_MESSAGES.tooManyAttempts)),
-  });
+  const failures = ctx.config.LOGIN_FAILURES_PER_15_MIN;
+  // Failed sign-ins per client address and per account (successful ones are not counted): guessing
+  // one account's password from many addresses is stopped as well as one address trying many accounts.
+  const loginLimiters = [
+    createLimiter(ctx, { name: 'login-address', windowMs: FIFTEEN_MINUTES, limit: failures, count: 'failures', message: AUTH_MESSAGES.tooManyAttempts }),
+    createLimiter(ctx, { name: 'login-account', windowMs: FIFTEEN_MINUTES, limit: failures, count: 'failures', message: AUTH_MESSAGES.tooManyAttempts, key: accountKey }),
+  ].map((l) => l.middleware);
   // Account creation per client address: 20 per hour.
-  const registerLimiter = rateLimit({
+  const registerLimiter = createLimiter(ctx, {
+    name: 'register',
     windowMs: 4 * FIFTEEN_MINUTES,
     limit: 20,
-    standardHeaders: 'draft-7',
-    legacyHeaders: false,
-    handler: (_req, _res, next) => next(tooManyRequests('Too many new accounts from this address. Please try again later.')),
-  });
+    message: 'Too many new accounts from this address. Please try again later.',
+  }).middleware;
 
   router.get('/login', async (req, res) => {
     const returnTo = safeReturnTo(req.query.returnTo);
@@ -56,7 +59,7 @@ export function authRoutes(ctx: AppContext): Router {
     res.type('application/javascript').send(LOGIN_SCRIPT);
   });
 
-  router.post('/login', loginLimiter, async (req, res) => {
+  router.post('/login', ...loginLimiters, async (req, res) => {
     const input = parseInput(loginRequestSchema, req.body ?? {});
     const user = await authenticate(ctx.db, input.email, input.password);
     if (!user) throw unauthorized(AUTH_MESSAGES.wrongCredentials);
@@ -74,7 +77,13 @@ export function authRoutes(ctx: AppContext): Router {
     res.status(201).json(body);
   });
 
-  router.get('/logout', async (req, res) => {
+  // Signing out is a POST (a GET could be triggered by any other site); the GET shows a Log Out button.
+  router.get('/logout', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.type('html').send(renderLogoutPage({ shopName: SHOP.name }));
+  });
+
+  router.post('/logout', async (req, res) => {
     await new Promise<void>((resolve, reject) => req.session.destroy((err) => (err ? reject(err) : resolve())));
     res.clearCookie(SESSION_COOKIE, { path: '/' });
     res.redirect(303, '/');

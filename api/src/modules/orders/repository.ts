@@ -88,7 +88,7 @@ export async function reserveOrder(pool: pg.Pool, r: Reservation): Promise<Reser
       // product's row locked through a disk flush, capping its sales at one per flush. The last
       // statement makes the order durable instead (see below).
       'set local synchronous_commit to off',
-      `insert into idempotency_keys (scope, key, request_hash) values (${sqlLiteral(client, r.claim.scope)}, ${sqlLiteral(client, r.claim.key)}, ${sqlLiteral(client, r.claim.requestHash)})`,
+      `insert into idempotency_keys (scope, key, request_hash, order_id) values (${sqlLiteral(client, r.claim.scope)}, ${sqlLiteral(client, r.claim.key)}, ${sqlLiteral(client, r.claim.requestHash)}, ${sqlLiteral(client, o.id)}::uuid)`,
       r.singleUsePromoId === null ? null : `select spend_promo_code(${integer(r.singleUsePromoId)}, ${sqlLiteral(client, o.id)}::uuid)`,
       `insert into orders (id, store_code, user_id, customer_email, customer_name, shipping_address, billing_address, items,
         subtotal, discount, shipping, tax, total, promo_code, status) values (${orderValues.join(', ')}, 'pending')`,

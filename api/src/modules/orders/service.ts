@@ -17,16 +17,18 @@
  *    row and its outbox row too. A declined or failed charge instead cancels the order, puts the stock
  *    back, gives back a single-use code, and still records the payment row (and no plan is made).
  *
- * What differs for a plan (`PlaceOrderOptions.plan`): subscriber pricing (no promo), an idempotency
+ * What differs for a plan (`PlaceOrderOptions.plan`): subscriber pricing (`pricePlan`: a promo code
+ * applies to the first delivery only; the plan's amount is the subscriber price without it), an idempotency
  * scope of its own, the first billing period on the payment row, a stored card (CIM) asked of the
  * gateway, and the answer { subscriptionId, orderId, nextBillingDate }.
  */
 import { randomUUID } from 'node:crypto';
-import { centsToDecimal, formatCents, OUTBOX_TOPICS, priceCart, stockByProduct, STORE_CODE, toCents, toPayloadStrings, type Cents, type PricingPromo } from '@nh/shared';
+import { centsToDecimal, formatCents, OUTBOX_TOPICS, priceCart, pricePlan, stockByProduct, STORE_CODE, toCents, toPayloadStrings, type Cents, type PricingPromo } from '@nh/shared';
 import { CHECKOUT_MESSAGES, type CheckoutAddress, type CheckoutNonceInput, type CustomerFields, type OrderItemInput } from '@nh/shared/contracts/checkout';
 import type { SubscribeNonceResponse, SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
 import { acceptedOrderStatus, PAYMENT_STATUS_OF, recordAcceptedPayment, recordFailedPayment, type LineItem, type OutboxRecord, type PaymentRecord } from '@nh/shared/server';
 import {
+  approvedByDuplicate,
   failedCharge,
   GATEWAY_MESSAGES,
   isAcceptedCharge,
@@ -132,6 +134,8 @@ interface PricedOrder {
   order: PendingOrder;
   stock: StockLine[];
   singleUsePromoId: number | null;
+  /** For a plan: what each renewal charges (the subscriber price, without the first delivery's promo). */
+  renewalAmount: Cents | null;
 }
 
 export async function placeOrder(ctx: AppContext, request: OrderRequest, options: PlaceOrderOptions): Promise<CheckoutAnswer> {
@@ -279,7 +283,8 @@ async function priceOrder(ctx: AppContext, request: OrderRequest, c: PricingCont
     if (row!.singleUse) singleUsePromoId = row!.id;
   }
 
-  const pricing = priceCart(p.lines, { promo, subscribe: c.subscribe });
+  const plan = c.subscribe ? pricePlan(p.lines, promo) : null;
+  const pricing = plan ? plan.firstDelivery : priceCart(p.lines, { promo });
   const expected = toPayloadStrings(pricing);
   const shown = request.summary;
   const summaryDiffers = shown !== null && (Object.keys(shown) as Array<keyof typeof shown>).some((k) => toCents(shown[k]) !== toCents(expected[k]));
@@ -313,7 +318,7 @@ async function priceOrder(ctx: AppContext, request: OrderRequest, c: PricingCont
     const product = p.products.get(id)!;
     return { productId: id, quantity: p.quantities[i]!, priceText: product.priceText, variantsJson: product.variantsJson };
   });
-  return { order, stock, singleUsePromoId };
+  return { order, stock, singleUsePromoId, renewalAmount: plan ? plan.renewal.total : null };
 }
 
 /**
@@ -326,7 +331,7 @@ async function chargeOnce(gateway: PaymentGateway, request: OpaqueChargeRequest)
   const first = await attempt();
   if (first.outcome !== 'unknown') return first;
   const second = await attempt();
-  if (second.duplicate) return { ...second, outcome: 'approved', message: GATEWAY_MESSAGES.approved, errorCode: null };
+  if (second.duplicate) return approvedByDuplicate(second);
   if (second.outcome === 'approved' || second.outcome === 'declined' || second.outcome === 'held') return second;
   return first;
 }
@@ -389,7 +394,7 @@ async function recordOutcome(ctx: AppContext, claim: { scope: string; key: strin
         items: order.items,
         interval: planned.interval,
         intervalCount: planned.intervalCount,
-        amount: order.total,
+        amount: reserved.renewalAmount ?? order.total,
         discountPercent: planned.discountPercent,
         nextBillingDate: planned.nextBillingDate,
         shippingAddress: order.shippingAddress,

@@ -1,8 +1,9 @@
 /**
  * Starting a Subscribe & Save plan (POST /api/payments/subscribe-nonce): the checkout's write path
  * (orders/service.ts) with a plan attached. The first delivery is an order placed now, priced as a
- * subscription (15% off, free shipping, tax); the same charge stores the card (CIM) for renewals, and
- * the statement that records the charge also writes the subscription.
+ * subscription (15% off, free shipping, tax) and, with a promo code, that code's discount on top; the
+ * same charge stores the card (CIM) for renewals, and the statement that records the charge also writes
+ * the subscription, whose amount is the subscriber price without the promo (what each renewal charges).
  */
 import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '@nh/shared/contracts/auth';
@@ -27,7 +28,7 @@ function subscriptionOrder(input: SubscribeNonceInput): OrderRequest {
     amount: input.amount,
     items: input.items,
     summary: null,
-    promoCode: null,
+    promoCode: input.promoCode,
     shippingAddress: input.shippingAddress,
     billingAddress: billing,
   };

@@ -419,10 +419,19 @@ export const idempotencyKeys = pgTable(
     key: text().notNull(),
     scope: text().notNull(),
     requestHash: text().notNull(),
+    /**
+     * The order the checkout reserved under this key, so the payment reconciliation can finish the key
+     * with the final answer when the API died before giving it.
+     */
+    orderId: uuid(),
     statusCode: integer(),
     response: jsonb(),
     createdAt: createdAt(),
     completedAt: timestamp({ withTimezone: true }),
   },
-  (t) => [primaryKey({ columns: [t.scope, t.key] })],
+  (t) => [
+    primaryKey({ columns: [t.scope, t.key] }),
+    // Only unfinished keys are looked up by order: the index stays as small as the work in flight.
+    index('idempotency_keys_unfinished_order').on(t.orderId).where(sql`status_code is null`),
+  ],
 );

@@ -158,6 +158,9 @@ export const orderInvoiceNumber = (orderId: string): string => `ORD-${orderId.re
 export const subscriptionInvoiceNumber = (subscriptionId: string, period: string): string =>
   `SUB-${subscriptionId.replace(/-/g, '').slice(0, 8).toUpperCase()}-${period.replace(/-/g, '').slice(0, 6)}`.slice(0, 20);
 
+/** The provider's response code of an approved transaction. */
+export const APPROVED_RESPONSE_CODE = '1';
+
 /** Messages of the provider we show as they are. */
 export const GATEWAY_MESSAGES = {
   approved: 'This transaction has been approved.',
@@ -185,4 +188,12 @@ export function failedCharge(environment: PaymentEnvironment, outcome: 'error' |
     profile: null,
     environment,
   };
+}
+
+/**
+ * A duplicate-transaction answer (error 11) to a retry with the same invoice number means the first
+ * attempt was charged: recorded as that approval (response code 1), not as the retry's error.
+ */
+export function approvedByDuplicate(retry: ChargeResult): ChargeResult {
+  return { ...retry, outcome: 'approved', responseCode: APPROVED_RESPONSE_CODE, message: GATEWAY_MESSAGES.approved, errorCode: null };
 }

@@ -13,7 +13,7 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { Sheet, SheetContent, SheetTitle, SheetDescription } from '@/components/ui/sheet';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
-import { useAuth } from '@/features/auth';
+import { signOut, useAuth } from '@/features/auth';
 import { useCart } from '@/features/cart';
 import { useHeroPresent } from '@/lib/hero-presence';
 import { cn } from '@/lib/utils';
@@ -83,9 +83,7 @@ function UserMenu({ transparent }: { transparent: boolean }) {
             <DropdownMenuItem asChild>
               <a href="/subscriptions">My Subscriptions</a>
             </DropdownMenuItem>
-            <DropdownMenuItem asChild>
-              <a href="/api/logout">Log Out</a>
-            </DropdownMenuItem>
+            <DropdownMenuItem onSelect={signOut}>Log Out</DropdownMenuItem>
           </>
         ) : (
           <DropdownMenuItem asChild>
@@ -202,9 +200,9 @@ export function SiteHeader() {
                 <a href="/subscriptions" className="border-b border-stone-100 py-3 text-brand-900">
                   My Subscriptions
                 </a>
-                <a href="/api/logout" className="py-3 text-brand-900">
+                <button type="button" onClick={signOut} className="py-3 text-left text-brand-900">
                   Log Out
-                </a>
+                </button>
               </>
             ) : (
               <a href="/api/login" className="py-3 text-brand-900">

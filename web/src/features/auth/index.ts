@@ -1,1 +1,2 @@
 export { useAuth, authUserQueryKey } from './use-auth';
+export { signOut } from './sign-out';

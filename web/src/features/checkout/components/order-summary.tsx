@@ -1,4 +1,4 @@
-import { CHECKOUT_FREE_SHIPPING_OVER_CENTS, formatCents, SUBSCRIBE_AND_SAVE_PERCENT, TAX_RATE_BPS, type CartItem, type CartPricing } from '@nh/shared';
+import { CHECKOUT_FREE_SHIPPING_OVER_CENTS, formatCents, SUBSCRIBE_AND_SAVE_PERCENT, TAX_RATE_BPS, type Cents, type CartItem, type CartPricing } from '@nh/shared';
 import type { ReactNode } from 'react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Separator } from '@/components/ui/separator';
@@ -13,7 +13,20 @@ function Row({ label, value, testId, emphasis }: { label: ReactNode; value: Reac
 }
 
 /** Order summary: every figure comes from the shared pricing module (the server decides with the same one). */
-export function OrderSummary({ items, pricing, promoCode, children }: { items: CartItem[]; pricing: CartPricing; promoCode: string | null; children?: ReactNode }) {
+export function OrderSummary({
+  items,
+  pricing,
+  promoCode,
+  renewalTotal = null,
+  children,
+}: {
+  items: CartItem[];
+  pricing: CartPricing;
+  promoCode: string | null;
+  /** Subscribe & Save: what each monthly renewal charges (the subscriber price, without a promo code). */
+  renewalTotal?: Cents | null;
+  children?: ReactNode;
+}) {
   return (
     <Card>
       <CardHeader>
@@ -47,6 +60,13 @@ export function OrderSummary({ items, pricing, promoCode, children }: { items: C
           <Separator />
           <Row label="Total" value={formatCents(pricing.total)} testId="summary-total" emphasis />
         </dl>
+        {renewalTotal !== null && (
+          <p className="text-sm text-stone-600" data-testid="summary-renewal">
+            {renewalTotal === pricing.total
+              ? `Then ${formatCents(renewalTotal)} every month until you cancel.`
+              : `Today's total includes your promo code. Then ${formatCents(renewalTotal)} every month (Subscribe & Save price) until you cancel.`}
+          </p>
+        )}
         {pricing.shipping > 0 && (
           <p className="text-xs text-stone-500">Free shipping on orders over {formatCents(CHECKOUT_FREE_SHIPPING_OVER_CENTS)} and on Subscribe &amp; Save.</p>
         )}

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { centsToDecimal, LIMITS, priceCart, toPayloadStrings } from '@nh/shared';
+import { centsToDecimal, LIMITS, priceCart, pricePlan, toPayloadStrings } from '@nh/shared';
 import {
   checkoutFormSchema,
   CHECKOUT_MESSAGES,
@@ -54,7 +54,8 @@ export default function CheckoutPage() {
   const script = useAcceptScript(status.data?.configured ? status.data.acceptJsUrl : null);
 
   const lines = items.map((item) => ({ price: item.price, quantity: item.quantity }));
-  const pricing = priceCart(lines, { promo, subscribe });
+  const plan = subscribe ? pricePlan(lines, promo) : null;
+  const pricing = plan ? plan.firstDelivery : priceCart(lines, { promo });
 
   if (items.length === 0) {
     return (
@@ -104,10 +105,11 @@ export default function CheckoutPage() {
 
       if (values.subscribeAndSave) {
         // Subscribe & Save: the first charge and the monthly plan are created by the subscriptions API.
-        const subscribed = priceCart(lines, { promo: null, subscribe: true });
+        // The amount is the first delivery's, as the summary shows it (a promo applies to it alone).
         const opaque = await tokenize();
         const body: SubscribeNonceRequest = {
-          amount: centsToDecimal(subscribed.total),
+          amount: centsToDecimal(pricePlan(lines, promo).firstDelivery.total),
+          promoCode: promo?.code ?? null,
           ...opaque,
           ...customer,
           interval: 'monthly',
@@ -125,7 +127,7 @@ export default function CheckoutPage() {
       let attempt = reusableAttempt(pendingAttempt.current, fingerprint);
       if (!attempt) {
         const opaque = await tokenize();
-        const strings = toPayloadStrings(priceCart(lines, { promo, subscribe: false }));
+        const strings = toPayloadStrings(pricing);
         attempt = newAttempt(fingerprint, {
           amount: strings.total,
           ...opaque,
@@ -244,7 +246,7 @@ export default function CheckoutPage() {
         </form>
 
         <aside className="space-y-4">
-          <OrderSummary items={items} pricing={pricing} promoCode={promo?.code ?? null}>
+          <OrderSummary items={items} pricing={pricing} promoCode={promo?.code ?? null} renewalTotal={plan?.renewal.total ?? null}>
             <PromoCodeField applied={promo} onApply={setPromo} onRemove={() => setPromo(null)} />
           </OrderSummary>
         </aside>

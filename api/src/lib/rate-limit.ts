@@ -1,0 +1,78 @@
+/**
+ * Abuse limits. Every counter lives in Redis (rate-limit-redis), so ten API processes share one budget
+ * instead of multiplying it by ten. Keys are `<RATE_LIMIT_PREFIX>:<limiter name>:<client key>`.
+ * When Redis cannot be reached a limiter lets the request through (and says so in the log): the shop
+ * stays open and the other guards (payment failures, idempotency) still hold.
+ */
+import type { Request, RequestHandler } from 'express';
+import { ipKeyGenerator, rateLimit, type Options } from 'express-rate-limit';
+import { RedisStore } from 'rate-limit-redis';
+import type { AppContext } from '../context';
+import { HttpError } from './errors';
+
+export interface LimiterOptions {
+  /** Part of the Redis key: one budget per name. */
+  name: string;
+  windowMs: number;
+  limit: number;
+  /** The 429 answer's message. */
+  message: string;
+  /**
+   * Which requests use up the budget: all (default), only refused ones (status ≥ 400, or
+   * `requestWasSuccessful` false), or only successful ones.
+   */
+  count?: 'all' | 'failures' | 'successes';
+  requestWasSuccessful?: Options['requestWasSuccessful'];
+  /** Whom the budget belongs to; the client address by default. Return '' to not count the request. */
+  key?: (req: Request) => string;
+}
+
+/** The client address as the default key (IPv6 addresses by their /56, as express-rate-limit advises). */
+export const clientAddressKey = (req: Request): string => ipKeyGenerator(req.ip ?? 'unknown');
+
+export interface Limiter {
+  middleware: RequestHandler;
+  /** Counts one hit for `key` outside the middleware (e.g. a refusal decided later in another route). */
+  hit: (key: string) => Promise<void>;
+  /** Whether `key` has used up its budget. */
+  exhausted: (key: string) => Promise<boolean>;
+}
+
+export function createLimiter(ctx: AppContext, options: LimiterOptions): Limiter {
+  const store = new RedisStore({
+    prefix: `${ctx.config.RATE_LIMIT_PREFIX}:${options.name}:`,
+    sendCommand: (command: string, ...args: string[]) => ctx.redis.call(command, ...args) as Promise<never>,
+  });
+  const keyOf = options.key ?? clientAddressKey;
+  const limiter = rateLimit({
+    windowMs: options.windowMs,
+    limit: options.limit,
+    store,
+    keyGenerator: keyOf,
+    skip: (req) => keyOf(req) === '',
+    skipSuccessfulRequests: options.count === 'failures',
+    skipFailedRequests: options.count === 'successes',
+    ...(options.requestWasSuccessful ? { requestWasSuccessful: options.requestWasSuccessful } : {}),
+    passOnStoreError: true,
+    // The library's own complaints (Redis unreachable at start, a misconfiguration) go to our log.
+    logger: {
+      error: (err, message) => ctx.log.warn({ err: (err as Error)?.message, limiter: options.name }, message ?? 'rate limiter error'),
+      warn: (err, message) => ctx.log.warn({ err: (err as Error)?.message, limiter: options.name }, message ?? 'rate limiter warning'),
+    },
+    standardHeaders: 'draft-7',
+    legacyHeaders: false,
+    // Our key generators apply ipKeyGenerator themselves; the library's start-up checks cannot see that.
+    validate: { keyGeneratorIpFallback: false },
+    handler: (_req, _res, next) => next(new HttpError(429, options.message)),
+  });
+  return {
+    middleware: limiter,
+    hit: async (key) => {
+      await store.increment(key).catch((err: unknown) => ctx.log.warn({ err: (err as Error).message, limiter: options.name }, 'rate limit store unavailable'));
+    },
+    exhausted: async (key) => {
+      const info = await store.get(key).catch(() => undefined);
+      return (info?.totalHits ?? 0) >= options.limit;
+    },
+  };
+}

@@ -1,0 +1,2 @@
+ALTER TABLE "idempotency_keys" ADD COLUMN "order_id" uuid;--> statement-breakpoint
+CREATE INDEX "idempotency_keys_unfinished_order" ON "idempotency_keys" USING btree ("order_id") WHERE status_code is null;
