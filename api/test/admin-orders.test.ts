@@ -128,18 +128,23 @@ describe('admin orders API', () => {
       deliveredDate: null,
     });
     const plain = adminOrderSchema.parse(await (await call('POST', `/api/admin/orders/${bob.id}`)).json());
-    expect(plain).toMatchObject({ customerPhone: null, billingAddress: null, promoCode: null, customerNotes: null, paymentTransactionId: null, subscriptionId: null });
+    expect(plain).toMatchObject({ customerPhone: null, billingAddress: null, promoCode: null, customerNotes: null, paymentTransactionId: null, subscriptionId: null, subscriptionSkippedPeriods: [] });
   });
 
-  it('names the Subscribe & Save plan an order delivers', async () => {
+  it('names the Subscribe & Save plan an order delivers, with its skipped periods', async () => {
     const { rows } = await api.ctx.db.$client.query<{ id: string }>(
       `insert into subscriptions (customer_email, customer_name, items, amount, next_billing_date) values ('plan@example.com', 'Plan Holder', '[]', '22.95', now()) returning id`,
     );
     const planId = rows[0]!.id;
     const delivery = await insertOrder({ name: 'Plan Holder', email: 'plan@example.com' });
     await api.ctx.db.$client.query('update orders set subscription_id = $1 where id = $2', [planId, delivery.id]);
+    await api.ctx.db.$client.query(`insert into subscription_skipped_periods (subscription_id, billing_period, reason) values ($1, '2026-10-01', 'renewals-late')`, [planId]);
     const order = adminOrderSchema.parse(await (await call('POST', `/api/admin/orders/${delivery.id}`)).json());
     expect(order.subscriptionId).toBe(planId);
+    // …and the periods of that plan a late renewal skipped (also in the answer to a fulfilment update).
+    expect(order.subscriptionSkippedPeriods).toEqual([{ period: '2026-10-01', reason: 'renewals-late' }]);
+    const updated = adminOrderSchema.parse(await (await call('PATCH', `/api/admin/orders/${delivery.id}`, { carrier: 'UPS' })).json());
+    expect(updated.subscriptionSkippedPeriods).toEqual(order.subscriptionSkippedPeriods);
   });
 
   it("answers 404 'Order not found' for unknown, malformed and other stores' ids", async () => {

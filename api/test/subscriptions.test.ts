@@ -83,12 +83,18 @@ describe('signed out', () => {
 });
 
 describe('GET /api/subscriptions', () => {
-  it('lists only the user\'s own, newest first, with the card of the latest approved payment', async () => {
+  it('lists only the user\'s own, newest first, with the card of the latest approved payment and the skipped periods', async () => {
     const me = await signUp();
     const other = await signUp();
     const older = await insertSubscription(me.id, { createdAt: '2024-01-01T00:00:00Z', status: 'cancelled' });
     const newer = await insertSubscription(me.id, { card: '4242' });
-    await insertSubscription(other.id);
+    const others = await insertSubscription(other.id);
+    // Periods a late renewal passed over (written by the workers' catch-up), listed oldest first.
+    await q(
+      `insert into subscription_skipped_periods (subscription_id, billing_period, reason) values
+         ($1, '2026-11-01', 'plan-paused'), ($1, '2026-10-01', 'renewals-late'), ($2, '2026-10-01', 'renewals-late')`,
+      [newer, others],
+    );
 
     const res = await me.call('/api/subscriptions');
     expect(res.status).toBe(200);
@@ -105,8 +111,12 @@ describe('GET /api/subscriptions', () => {
       cancelledAt: null,
       cardType: 'Visa',
       cardLastFour: '4242',
+      skippedPeriods: [
+        { period: '2026-10-01', reason: 'renewals-late' },
+        { period: '2026-11-01', reason: 'plan-paused' },
+      ],
     });
-    expect(list[1]).toMatchObject({ status: 'cancelled', cardType: null, cardLastFour: null, createdAt: '2024-01-01T00:00:00.000Z' });
+    expect(list[1]).toMatchObject({ status: 'cancelled', cardType: null, cardLastFour: null, createdAt: '2024-01-01T00:00:00.000Z', skippedPeriods: [] });
     expect(Object.keys(list[0]!.items[0]!)).not.toContain('sku');
   });
 
@@ -321,6 +331,7 @@ describe('POST /api/payments/subscribe-nonce', () => {
         cancelledAt: null,
         cardType: 'Visa',
         cardLastFour: '1111',
+        skippedPeriods: [],
       },
     ]);
   });

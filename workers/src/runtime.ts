@@ -17,6 +17,7 @@ import { createHousekeepingProcessor } from './maintenance/housekeeping';
 import { createPaymentReconcileProcessor } from './maintenance/reconcile-payments';
 import { createExportProcessor } from './exports/processor';
 import { createRenewalProcessor } from './renewals/processor';
+import { addMissedSweep } from './renewals/missed-sweep';
 import { registerSchedules } from './schedules';
 import { createPaymentGateway } from './payments';
 import type { PaymentGateway } from '@nh/shared/server/payments/index';
@@ -69,7 +70,7 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
       options: { concurrency: 1 },
     },
     renewals: {
-      processor: createRenewalProcessor({ db, gateway, queues, config, log }),
+      processor: createRenewalProcessor({ db, gateway, queues, redis: producerRedis, config, log }),
       options: { concurrency: config.RENEWAL_CONCURRENCY },
     },
     maintenance: {
@@ -95,6 +96,10 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
     workers.set(name, worker);
   }
   const schedules = await registerSchedules(queues, config.WORKER_QUEUES);
+  if (config.WORKER_QUEUES.includes('renewals')) {
+    const missed = await addMissedSweep({ queue: queues.renewals, redis: producerRedis });
+    if (missed) log.warn({ jobId: missed }, 'the last scheduled renewal sweep did not complete: one sweep added now');
+  }
 
   const relay = config.RELAY_ENABLED ? new OutboxRelay({ db, queues, config, log }) : null;
   relay?.start();

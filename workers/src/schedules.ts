@@ -5,6 +5,9 @@
 import type { Queue } from 'bullmq';
 import { JOB_NAMES, jobIds, type QueueName } from '@nh/shared/server/queues';
 
+/** The daily renewal sweep's hour (UTC); a worker that was down then runs it at start (renewals/missed-sweep.ts). */
+export const RENEWAL_SWEEP_HOUR_UTC = 6;
+
 export const SCHEDULES = [
   {
     id: jobIds.reconcileSchedule(),
@@ -17,7 +20,7 @@ export const SCHEDULES = [
     id: jobIds.renewalSchedule(),
     queue: 'renewals' as QueueName,
     /** Daily at 06:00 UTC; the sweep catches up on everything due on or before now. */
-    repeat: { pattern: '0 6 * * *', tz: 'UTC' },
+    repeat: { pattern: `0 ${RENEWAL_SWEEP_HOUR_UTC} * * *`, tz: 'UTC' },
     template: { name: JOB_NAMES.renewalSweep, data: {} },
   },
   {

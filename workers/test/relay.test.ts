@@ -156,7 +156,7 @@ describe('outbox relay', () => {
       const [row] = await tdb.db.select().from(tables.outbox).where(sql`${tables.outbox.topic} = 'subscription.resumed' and ${tables.outbox.payload}->>'subscriptionId' = ${subscriptionId}`);
       const job = await waitFor(() => rig.queues.renewals.getJob(`outbox-${row!.id}-renew-subscription`), 10_000, 'renew job');
       expect(job.name).toBe('renew-subscription');
-      expect(job.data).toEqual({ subscriptionId, period: '2031-04-05' });
+      expect(job.data).toEqual({ subscriptionId, period: '2031-04-05', resumed: true });
       expect(job.opts.attempts).toBe(config.RENEWAL_JOB_ATTEMPTS);
       expect(job.opts.delay ?? 0).toBe(0);
       expect(job.id).not.toMatch(/^renew-/);

@@ -11,7 +11,8 @@ import { eq } from 'drizzle-orm';
 import { formatCents, priceCart, SHOP, toCents } from '@nh/shared';
 import { tables, type LineItem } from '@nh/shared/server';
 import { JOB_NAMES, jobIds } from '@nh/shared/server/queues';
-import { RENEWAL_REMINDER_DAYS } from '@nh/shared/contracts/subscriptions';
+import { nextBillingDate, RENEWAL_REMINDER_DAYS, subscriptionViewSchema } from '@nh/shared/contracts/subscriptions';
+import { adminOrderSchema } from '@nh/shared/contracts/admin';
 import {
   LocalSandboxGateway,
   SANDBOX_API_LOGIN_ID,
@@ -20,20 +21,25 @@ import {
   subscriptionInvoiceNumber,
   type StoredPaymentProfile,
 } from '@nh/shared/server/payments/index';
-import { createLogger } from '@nh/shared/server';
+import { createLogger, createRedis, type Redis } from '@nh/shared/server';
 import { createRenewalProcessor, type SweepResult } from '../src/renewals/processor';
+import { addMissedSweep, lastScheduledSweep, lastSweepAt } from '../src/renewals/missed-sweep';
+import { catchUp } from '../src/renewals/rules';
+import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import type { RenewResult } from '../src/renewals/renew';
 import type { WorkerRuntime } from '../src/runtime';
 import { TestSmtpServer } from './support/smtp-server';
 // For the resumed plans (at the end of the file).
 import { planBillTo } from '@nh/shared/server/payments/index';
 import { OUTBOX_CHANNEL } from '@nh/shared/server';
-import { createTestDatabase, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
+import { createTestDatabase, sleep, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
 
 let tdb: TestDatabase;
 let smtp: TestSmtpServer;
 let runtime: WorkerRuntime;
 let sandbox: LocalSandboxGateway;
+/** For sweeps run outside the worker (their completion marker). */
+let redis: Redis;
 
 const DAY = 86_400_000;
 const ADDRESS = { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' };
@@ -124,10 +130,35 @@ const paymentsOf = (id: string) => tdb.db.select().from(tables.paymentTransactio
 const inventory = async (productId: number) => (await tdb.db.select({ n: tables.products.inventory }).from(tables.products).where(eq(tables.products.id, productId)))[0]!.n;
 const chargesFor = (subscriptionId: string, due: Date) => sandbox.charges.filter((c) => c.invoiceNumber === subscriptionInvoiceNumber(subscriptionId, period(due)));
 const outboxRows = (topic: string, key: string, value: string) => q<{ id: number }>(`select id from outbox where topic = $1 and payload->>$2 = $3`, [topic, key, value]);
+/** Every renewal charge of a plan, whatever its period. */
+const allChargesOf = (subscriptionId: string) => sandbox.charges.filter((c) => c.invoiceNumber?.startsWith(subscriptionInvoiceNumber(subscriptionId, '')));
+const skippedOf = (subscriptionId: string) =>
+  q<{ billing_period: string; reason: string }>('select billing_period, reason from subscription_skipped_periods where subscription_id = $1 order by billing_period', [subscriptionId]);
 
-async function finished(job: Job): Promise<unknown> {
+/**
+ * The billing dates of a plan `behind` periods overdue: the first is its next billing date, the one
+ * at `behind - 1` (yesterday or a little earlier) the current period, the last one in the future.
+ */
+function overdueDates(behind: number): Date[] {
+  const dates = [addMonths(new Date(Date.now() - DAY), -(behind - 1))];
+  for (let i = 0; i < behind; i++) dates.push(nextBillingDate(dates[i]!));
+  expect(dates[behind - 1]!.getTime()).toBeLessThan(Date.now());
+  expect(dates[behind]!.getTime()).toBeGreaterThan(Date.now());
+  return dates;
+}
+
+/** Waits until every renewal-sweep job of the runtime's queue has finished (the schedule's next, delayed one aside); answers them. */
+async function sweepsFinished(rt: WorkerRuntime): Promise<Job[]> {
+  return waitFor(async () => {
+    const sweeps = (await rt.queues.renewals.getJobs(['waiting', 'active', 'prioritized', 'completed', 'failed'])).filter((j) => j.name === JOB_NAMES.renewalSweep);
+    const states = await Promise.all(sweeps.map((j) => j.getState()));
+    return states.every((state) => state === 'completed' || state === 'failed') && sweeps;
+  }, 15_000, 'sweeps finished');
+}
+
+async function finished(job: Job, rt: WorkerRuntime = runtime): Promise<unknown> {
   await waitFor(async () => ['completed', 'failed'].includes(await job.getState()), 15_000, `job ${job.id}`);
-  const done = await runtime.queues.renewals.getJob(job.id!);
+  const done = await rt.queues.renewals.getJob(job.id!);
   if (done?.failedReason) throw new Error(done.failedReason);
   return done?.returnvalue;
 }
@@ -144,8 +175,13 @@ beforeAll(async () => {
   runtime = await startTestWorkers(testWorkerConfig(tdb.url, 'renew', { SMTP_URL: smtp.url, WORKER_QUEUES: 'renewals,emails', EMAIL_BACKOFF_MS: '50' }));
   expect(runtime.gateway).toBeInstanceOf(LocalSandboxGateway);
   sandbox = runtime.gateway as LocalSandboxGateway;
+  redis = createRedis(runtime.config.REDIS_URL);
+  // A fresh queue prefix has no completed sweep: the worker ran one at start (see the missed-sweep tests).
+  // Let it finish (on an empty database) before the tests make plans.
+  await sweepsFinished(runtime);
 });
 afterAll(async () => {
+  redis?.disconnect();
   await runtime?.queues.renewals.removeJobScheduler('renewals-daily').catch(() => {});
   await runtime?.close(2000);
   await smtp?.close();
@@ -388,7 +424,7 @@ describe('renewal sweep', () => {
     // Two sweeps in a row while the renewals worker is paused: the second adds nothing.
     const worker = runtime.workers.get('renewals')!;
     await worker.pause();
-    const sweepNow = createRenewalProcessor({ db: tdb.db, gateway: sandbox, queues: runtime.queues, config: runtime.config, log: createLogger('sweep-test', 'silent') });
+    const sweepNow = createRenewalProcessor({ db: tdb.db, gateway: sandbox, queues: runtime.queues, redis, config: runtime.config, log: createLogger('sweep-test', 'silent') });
     const sweepJob = { name: JOB_NAMES.renewalSweep, id: 'test-sweep', data: {} } as Job;
     let first: SweepResult;
     let waiting: Job[];
@@ -431,7 +467,7 @@ describe('renewal sweep', () => {
 
 describe('renewal reminders', () => {
   const sweepJob = { name: JOB_NAMES.renewalSweep, id: 'test-reminder-sweep', data: {} } as Job;
-  const sweeper = () => createRenewalProcessor({ db: tdb.db, gateway: sandbox, queues: runtime.queues, config: runtime.config, log: createLogger('reminder-test', 'silent') });
+  const sweeper = () => createRenewalProcessor({ db: tdb.db, gateway: sandbox, queues: runtime.queues, redis, config: runtime.config, log: createLogger('reminder-test', 'silent') });
   /** A time of day on the UTC day `days` from today. */
   const onDay = (days: number, hours: number) => new Date(utcDayFromToday(days).getTime() + hours * 3_600_000);
   const reminderDone = async (id: string) => {
@@ -616,5 +652,208 @@ describe('a paused plan resumed with a new card (POST /api/subscriptions/{id}/re
     const after = await subscription(sub.id);
     expect(after).toMatchObject({ status: 'active', failedAttempts: 0, retryAt: null });
     expect(after.nextBillingDate.toISOString()).toBe(addMonths(due, 1).toISOString());
+  });
+
+  it('a plan paused for longer than a period: resumed, it is charged once, for the current period; the periods it missed while paused are skipped', async () => {
+    const product = await makeProduct(20);
+    const dates = overdueDates(3);
+    const sub = await makeSubscription({ email: 'resume-late@example.com', items: [line(product, 1)], due: dates[0]!, status: 'paused', failedAttempts: 4, profile: STALE_PROFILE });
+    await tdb.db.insert(tables.paymentTransactions).values({ subscriptionId: sub.id, billingPeriod: period(dates[0]!), amount: sub.amount, status: 'declined', responseCode: '2' });
+
+    const { outboxId } = await resumeLikeTheApi(sub.id, dates[0]!);
+    expect(await relayedRenewal(outboxId)).toMatchObject({ outcome: 'approved' });
+    expect(allChargesOf(sub.id)).toHaveLength(1);
+    expect(chargesFor(sub.id, dates[2]!)).toHaveLength(1);
+    expect(await skippedOf(sub.id)).toEqual([
+      { billing_period: period(dates[0]!), reason: 'plan-paused' },
+      { billing_period: period(dates[1]!), reason: 'plan-paused' },
+    ]);
+    expect((await paymentsOf(sub.id)).map((p) => [p.billingPeriod, p.status]).sort()).toEqual([
+      [period(dates[0]!), 'declined'],
+      [period(dates[2]!), 'approved'],
+    ]);
+    const after = await subscription(sub.id);
+    expect(after).toMatchObject({ status: 'active', failedAttempts: 0, retryAt: null });
+    expect(after.nextBillingDate.toISOString()).toBe(dates[3]!.toISOString());
+  });
+});
+
+describe('renewals after downtime: a plan more than one period behind is charged once, for the current period', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({ DATABASE_URL: tdb.url });
+  });
+  afterAll(() => api?.close());
+
+  /** A shopper's account and session cookie, made through the API. */
+  async function signUp(): Promise<{ id: string; cookie: string }> {
+    const email = `late.${randomUUID().slice(0, 8)}@example.com`;
+    const res = await api.request('/api/register', { body: { firstName: 'Sam', lastName: 'Saver', email, password: 'correct horse battery' } });
+    expect(res.status).toBe(201);
+    const { user } = (await res.json()) as { user: { id: string } };
+    return { id: user.id, cookie: res.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('nh.sid='))! };
+  }
+
+  /** A sweep through the renewals queue, and every renew job it added, run to the end. */
+  async function sweepThroughQueue(id: string): Promise<SweepResult> {
+    const result = (await finished(await runtime.queues.renewals.add(JOB_NAMES.renewalSweep, {}, { jobId: id }))) as SweepResult;
+    for (const jobId of result.jobs) {
+      const job = await runtime.queues.renewals.getJob(jobId);
+      if (job) await finished(job);
+    }
+    return result;
+  }
+
+  it('the catch-up in dates: the latest billing date before the start of tomorrow is charged, the ones before it skipped', () => {
+    const jan31 = new Date('2026-01-31T14:00:00.000Z');
+    expect(catchUp(jan31, new Date('2026-04-28T00:00:00.000Z'), 'monthly', 1)).toEqual({
+      current: new Date('2026-03-28T14:00:00.000Z'),
+      skipped: [jan31, new Date('2026-02-28T14:00:00.000Z')],
+    });
+    // Due later today counts as today: not behind one period earlier.
+    expect(catchUp(jan31, new Date('2026-02-28T00:00:00.000Z'), 'monthly', 1)).toEqual({ current: jan31, skipped: [] });
+    expect(catchUp(jan31, new Date('2026-03-01T00:00:00.000Z'), 'monthly', 1)).toEqual({ current: new Date('2026-02-28T14:00:00.000Z'), skipped: [jan31] });
+    // Each step from the one before, as renewals advance (Apr 30 → Jul 30).
+    expect(catchUp(jan31, new Date('2026-08-01T00:00:00.000Z'), 'quarterly', 1)).toEqual({ current: new Date('2026-07-30T14:00:00.000Z'), skipped: [jan31, new Date('2026-04-30T14:00:00.000Z')] });
+  });
+
+  it('three periods overdue: one charge, two skipped periods, the next billing date in the future; sweeps a second apart charge nothing more; the shopper and staff see the skipped periods', async () => {
+    const product = await makeProduct(50);
+    const dates = overdueDates(3);
+    const shopper = await signUp();
+    const sub = await makeSubscription({ email: 'late-three@example.com', items: [line(product, 2)], due: dates[0]! });
+    await tdb.db.update(tables.subscriptions).set({ userId: shopper.id }).where(eq(tables.subscriptions.id, sub.id));
+
+    // What went wrong before: two sweeps a second apart each charged one more missed period.
+    const firstJob = (await runtime.queues.renewals.add(JOB_NAMES.renewalSweep, {}, { jobId: 'late-sweep-1' })) as Job;
+    await sleep(1000);
+    await sweepThroughQueue('late-sweep-2');
+    const first = (await finished(firstJob)) as SweepResult;
+    for (const jobId of first.jobs) await finished((await runtime.queues.renewals.getJob(jobId))!);
+    expect(first.jobs).toContain(jobIds.renewal(sub.id, period(dates[0]!), 0));
+
+    const charged = () => {
+      expect(allChargesOf(sub.id)).toHaveLength(1);
+      expect(chargesFor(sub.id, dates[2]!)).toHaveLength(1);
+      expect(chargesFor(sub.id, dates[2]!)[0]!.amount).toBe(sub.amount);
+    };
+    charged();
+    const orders = await ordersOf(sub.id);
+    expect(orders).toHaveLength(1);
+    expect(orders[0]).toMatchObject({ status: 'processing', total: sub.amount });
+    expect(await paymentsOf(sub.id)).toEqual([expect.objectContaining({ billingPeriod: period(dates[2]!), status: 'approved', orderId: orders[0]!.id })]);
+    expect(await skippedOf(sub.id)).toEqual([
+      { billing_period: period(dates[0]!), reason: 'renewals-late' },
+      { billing_period: period(dates[1]!), reason: 'renewals-late' },
+    ]);
+    expect(await inventory(product.id)).toBe(48);
+    const after = await subscription(sub.id);
+    expect(after.nextBillingDate.toISOString()).toBe(dates[3]!.toISOString());
+    expect(after.nextBillingDate.getTime()).toBeGreaterThan(Date.now());
+    expect(after).toMatchObject({ status: 'active', failedAttempts: 0, retryAt: null });
+
+    // Any number of sweeps later: nothing more.
+    const third = await sweepThroughQueue('late-sweep-3');
+    await sleep(1000);
+    const fourth = await sweepThroughQueue('late-sweep-4');
+    for (const result of [third, fourth]) expect(result.jobs.join(' ')).not.toContain(sub.id);
+    charged();
+    expect(await ordersOf(sub.id)).toHaveLength(1);
+    expect(await skippedOf(sub.id)).toHaveLength(2);
+
+    // The shopper's list says so…
+    const res = await api.request('/api/subscriptions', { headers: { cookie: shopper.cookie } });
+    expect(res.status).toBe(200);
+    const [view] = ((await res.json()) as unknown[]).map((v) => subscriptionViewSchema.parse(v));
+    expect(view).toMatchObject({
+      id: sub.id,
+      nextBillingDate: dates[3]!.toISOString(),
+      skippedPeriods: [
+        { period: period(dates[0]!), reason: 'renewals-late' },
+        { period: period(dates[1]!), reason: 'renewals-late' },
+      ],
+    });
+    // …and so does the order staff open.
+    const detail = await api.request(`/api/admin/orders/${orders[0]!.id}`, { body: { password: 'nurture-admin', storeCode: 'NH' } });
+    expect(detail.status).toBe(200);
+    expect(adminOrderSchema.parse(await detail.json())).toMatchObject({ subscriptionId: sub.id, subscriptionSkippedPeriods: view!.skippedPeriods });
+  });
+
+  it('dunning: a plan in retry for the current period waits for its retry day; one in retry for a period long gone is caught up at once', async () => {
+    const product = await makeProduct(50);
+    const items = [line(product, 1)];
+    const retrying = await makeSubscription({ email: 'late-retry-current@example.com', items, due: new Date(Date.now() - 5 * DAY), failedAttempts: 1, retryAt: utcDayFromToday(2) });
+    const dates = overdueDates(2);
+    const stale = await makeSubscription({ email: 'late-retry-stale@example.com', items, due: dates[0]!, failedAttempts: 2, retryAt: utcDayFromToday(2) });
+    await tdb.db.insert(tables.paymentTransactions).values({ subscriptionId: stale.id, billingPeriod: period(dates[0]!), amount: stale.amount, status: 'declined', responseCode: '2' });
+
+    const result = await sweepThroughQueue('late-sweep-dunning');
+    expect(result.jobs).toContain(jobIds.renewal(stale.id, period(dates[0]!), 2));
+    expect(result.jobs.join(' ')).not.toContain(retrying.id);
+
+    expect(allChargesOf(stale.id)).toHaveLength(1);
+    expect(chargesFor(stale.id, dates[1]!)).toHaveLength(1);
+    expect(await skippedOf(stale.id)).toEqual([{ billing_period: period(dates[0]!), reason: 'renewals-late' }]);
+    expect((await paymentsOf(stale.id)).map((p) => [p.billingPeriod, p.status]).sort()).toEqual([
+      [period(dates[0]!), 'declined'],
+      [period(dates[1]!), 'approved'],
+    ]);
+    expect(await subscription(stale.id)).toMatchObject({ failedAttempts: 0, retryAt: null, nextBillingDate: dates[2] });
+
+    // Its retry day comes: a retry of the current period, nothing skipped.
+    await tdb.db.update(tables.subscriptions).set({ retryAt: new Date(Date.now() - 60_000) }).where(eq(tables.subscriptions.id, retrying.id));
+    const due = (await subscription(retrying.id)).nextBillingDate;
+    expect(await renew(retrying.id, due)).toMatchObject({ outcome: 'approved' });
+    expect(allChargesOf(retrying.id)).toHaveLength(1);
+    expect(await skippedOf(retrying.id)).toEqual([]);
+  });
+});
+
+describe('a renewal sweep missed while no worker ran', () => {
+  const HOUR = 3_600_000;
+
+  it('the last scheduled sweep is 06:00 UTC of today, or of yesterday before 06:00', () => {
+    expect(lastScheduledSweep(new Date('2026-11-21T05:59:59.999Z')).toISOString()).toBe('2026-11-20T06:00:00.000Z');
+    expect(lastScheduledSweep(new Date('2026-11-21T06:00:00.000Z')).toISOString()).toBe('2026-11-21T06:00:00.000Z');
+    expect(lastScheduledSweep(new Date('2026-11-21T23:30:00.000Z')).toISOString()).toBe('2026-11-21T06:00:00.000Z');
+  });
+
+  it('runs at worker start when the last completed sweep is older than its scheduled time: once for workers starting together, not again once done', async () => {
+    const other = await createTestDatabase('renewstart');
+    const yesterday = new Date(Date.now() - DAY);
+    const [due] = await other.db
+      .insert(tables.subscriptions)
+      .values({ customerEmail: 'missed@example.com', customerName: 'Sam Saver', items: [], amount: 1000, nextBillingDate: yesterday })
+      .returning({ id: tables.subscriptions.id });
+    const config = testWorkerConfig(other.url, 'renewstart', { WORKER_QUEUES: 'renewals', RELAY_ENABLED: 'false' });
+    const started = Date.now();
+    const runtimes = await Promise.all([startTestWorkers(config), startTestWorkers(config)]);
+    const [a] = runtimes;
+    try {
+      const sweeps = await sweepsFinished(a!);
+      expect(sweeps.map((j) => j.id)).toEqual([jobIds.missedRenewalSweep(lastScheduledSweep(new Date()))]);
+      expect(await finished(sweeps[0]!, a)).toMatchObject({ due: 1, jobs: [jobIds.renewal(due!.id, period(yesterday), 0)] });
+      // The plan was renewed within seconds of the start (no stored card: paused without a charge).
+      await waitFor(async () => (await other.db.select().from(tables.subscriptions).where(eq(tables.subscriptions.id, due!.id)))[0]?.status === 'paused', 10_000, 'renewed');
+      expect(Date.now() - started).toBeLessThan(15_000);
+      const marker = { queue: a!.queues.renewals, redis };
+      expect((await lastSweepAt(marker))!.getTime()).toBeGreaterThanOrEqual(started);
+
+      // A worker starting later finds the sweep done and adds none.
+      const later = await startTestWorkers(config);
+      runtimes.push(later);
+      expect(await addMissedSweep(marker)).toBeNull();
+      expect((await sweepsFinished(later)).map((j) => j.id)).toEqual([sweeps[0]!.id]);
+
+      // The next scheduled time passes with no worker up: the next start runs one sweep for it.
+      const tomorrowAfterSix = new Date(lastScheduledSweep(new Date()).getTime() + 25 * HOUR);
+      const id = await addMissedSweep(marker, tomorrowAfterSix);
+      expect(id).toBe(jobIds.missedRenewalSweep(new Date(lastScheduledSweep(new Date()).getTime() + 24 * HOUR)));
+      expect(await finished((await a!.queues.renewals.getJob(id!))!, a)).toMatchObject({ due: 0 });
+    } finally {
+      for (const rt of runtimes) await rt.queues.renewals.removeJobScheduler('renewals-daily').catch(() => {});
+      for (const rt of runtimes) await rt.close(1000);
+      await other.drop();
+    }
   });
 });

@@ -9,6 +9,7 @@ import { CARRIERS, EXPORT_FILE_DATE_FORMAT, exportFileName, LIMITS, ORDER_DATE_F
 import { centsToDecimal, toCents } from '../money';
 import { DISCOUNT_TYPES } from '../pricing';
 import { PRODUCT_STATUSES } from './catalog';
+import { skippedPeriodSchema } from './subscriptions';
 
 /** Server answers (`message` of a 4xx) and the admin screens' toasts, exactly as the spec quotes them. */
 export const ADMIN_MESSAGES = {
@@ -326,6 +327,8 @@ export const adminOrderSchema = adminOrderSummarySchema.extend({
   paymentTransactionId: z.string().nullable(),
   /** The Subscribe & Save plan this order delivers (its first order or a renewal), if any. */
   subscriptionId: z.string().nullable(),
+  /** That plan's skipped periods (not charged, not shipped), oldest first; empty without a plan. */
+  subscriptionSkippedPeriods: z.array(skippedPeriodSchema),
   deliveredDate: z.string().nullable(),
   updatedAt: z.string(),
   netsuiteSyncError: z.string().nullable(),

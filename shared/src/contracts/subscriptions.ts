@@ -75,6 +75,41 @@ export const SUBSCRIPTION_MESSAGES = {
   notPaused: 'Only a paused subscription can be resumed.',
 } as const;
 
+/**
+ * A renewal that runs more than one period late charges once, for the current period (the latest
+ * billing date on or before today, UTC), and records each period it passed over as skipped: no
+ * charge, no delivery. Why, as stored in subscription_skipped_periods.reason:
+ * - `renewals-late`: our renewals did not run in time (workers down) — the shop's doing;
+ * - `plan-paused`: the plan was paused (its payment failed) until the shopper resumed it.
+ */
+export const SKIPPED_PERIOD_REASONS = ['renewals-late', 'plan-paused'] as const;
+export type SkippedPeriodReason = (typeof SKIPPED_PERIOD_REASONS)[number];
+
+export const skippedPeriodSchema = z.object({
+  /** yyyy-MM-dd (UTC) of the skipped billing date, as payment_transactions.billing_period. */
+  period: z.string(),
+  reason: z.enum(SKIPPED_PERIOD_REASONS),
+});
+export type SkippedPeriod = z.infer<typeof skippedPeriodSchema>;
+
+/** The reason in words: to the shopper (My Subscriptions) and to staff (admin order detail). */
+const SKIPPED_REASON_WORDS: Record<'shopper' | 'staff', Record<SkippedPeriodReason, string>> = {
+  shopper: { 'renewals-late': 'our renewals were paused', 'plan-paused': 'your plan was paused' },
+  staff: { 'renewals-late': 'renewals did not run on time', 'plan-paused': 'the plan was paused' },
+};
+
+/**
+ * "Skipped: October 1, 2026 — not charged (our renewals were paused)" for the shopper, "Skipped: Oct 1,
+ * 2026 — not charged (renewals did not run on time)" for staff. A period is a UTC calendar day, so it
+ * is shown as that day whatever the reader's time zone.
+ */
+export function describeSkippedPeriod({ period, reason }: SkippedPeriod, audience: 'shopper' | 'staff'): string {
+  const day = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: audience === 'shopper' ? 'long' : 'short', day: 'numeric', year: 'numeric' });
+  const date = new Date(`${period}T00:00:00.000Z`);
+  const when = Number.isNaN(date.getTime()) ? period : day.format(date);
+  return `Skipped: ${when} — not charged (${SKIPPED_REASON_WORDS[audience][reason] ?? reason})`;
+}
+
 /** One line of a subscription as the page shows it. */
 export const subscriptionItemSchema = z.object({
   productId: z.number().int(),
@@ -102,6 +137,8 @@ export const subscriptionViewSchema = z.object({
   /** Card brand and last four of the stored card, when known. */
   cardType: z.string().nullable(),
   cardLastFour: z.string().nullable(),
+  /** Billing periods passed over without a charge (a late renewal catches up once), oldest first. */
+  skippedPeriods: z.array(skippedPeriodSchema),
 });
 export type SubscriptionView = z.infer<typeof subscriptionViewSchema>;
 

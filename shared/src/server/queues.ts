@@ -35,9 +35,10 @@ export const jobPayloads = {
   /**
    * `period`: the billing period being paid, yyyy-MM-dd (UTC) of the subscription's due date. Added by
    * the daily sweep (jobIds.renewal) and, at once, for a plan resumed with a new card (the relay, from
-   * the `subscription.resumed` outbox row: jobIds.fromOutbox, so the two never share an id).
+   * the `subscription.resumed` outbox row: jobIds.fromOutbox, so the two never share an id). `resumed`
+   * marks the latter: periods a late renewal skips were missed because the plan was paused.
    */
-  [JOB_NAMES.renewSubscription]: z.object({ subscriptionId: z.string().uuid(), period: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+  [JOB_NAMES.renewSubscription]: z.object({ subscriptionId: z.string().uuid(), period: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), resumed: z.boolean().optional() }),
   [JOB_NAMES.subscriptionWelcome]: z.object({ subscriptionId: z.string().uuid() }),
   [JOB_NAMES.subscriptionPaused]: z.object({ subscriptionId: z.string().uuid(), period: z.string() }),
   /** `period`: the billing period the reminder announces (yyyy-MM-dd, UTC, of the next billing date). */
@@ -83,6 +84,8 @@ export const jobIds = {
   /** One job per (outbox row, job kind): a relay crash between enqueue and commit re-adds the same id. */
   fromOutbox: (outboxId: number, jobName: JobName) => jobId('outbox', outboxId, jobName),
   renewalSchedule: () => 'renewals-daily',
+  /** The one sweep added at worker start for a scheduled run that was missed (named by its time, to the hour). */
+  missedRenewalSweep: (scheduledAt: Date) => jobId('missed', 'renewals-daily', scheduledAt.toISOString().slice(0, 13)),
   /**
    * One renew job per (subscription, billing period, attempt): a second sweep while the job exists adds
    * nothing, and the retry after a decline (attempt = failed attempts so far) is a new job.

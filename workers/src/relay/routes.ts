@@ -59,7 +59,7 @@ const routes: Partial<Record<OutboxTopic, Mapper>> = {
   // The renew job re-checks status, due date and period on the locked row, so a stale one charges nothing.
   [OUTBOX_TOPICS.subscriptionResumed]: (payload) => {
     const { subscriptionId, period } = outboxPayloads[OUTBOX_TOPICS.subscriptionResumed].parse(payload);
-    return [{ name: JOB_NAMES.renewSubscription, data: { subscriptionId, period } }];
+    return [{ name: JOB_NAMES.renewSubscription, data: { subscriptionId, period, resumed: true } }];
   },
 };
 

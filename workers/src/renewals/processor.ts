@@ -10,11 +10,12 @@
  */
 import { UnrecoverableError, type Job, type Queue } from 'bullmq';
 import type { PaymentGateway } from '@nh/shared/server/payments/index';
-import type { Db, Logger } from '@nh/shared/server';
+import type { Db, Logger, Redis } from '@nh/shared/server';
 import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
 import { JOB_NAMES, jobIds, jobPayloads } from '@nh/shared/server/queues';
 import type { WorkerConfig } from '../config';
 import { jobOptions } from '../relay/routes';
+import { recordSweep } from './missed-sweep';
 import { findDueSubscriptions, findSubscriptionsToRemind } from './queries';
 import { renewSubscription, RENEWAL_MESSAGES, type RenewResult } from './renew';
 
@@ -23,6 +24,8 @@ export interface RenewalDeps {
   gateway: PaymentGateway | null;
   /** Where the sweep adds renew jobs (renewals) and renewal reminders (emails). */
   queues: { renewals: Queue; emails: Queue };
+  /** Where a completed sweep leaves its marker (the renewals queue's Redis). */
+  redis: Redis;
   config: WorkerConfig;
   log: Logger;
 }
@@ -35,7 +38,7 @@ export interface SweepResult {
   reminders: string[];
 }
 
-export function createRenewalProcessor({ db, gateway, queues, config, log }: RenewalDeps) {
+export function createRenewalProcessor({ db, gateway, queues, redis, config, log }: RenewalDeps) {
   async function addRenewJobs(jobLog: Logger): Promise<Omit<SweepResult, 'reminders'>> {
     const due = await findDueSubscriptions(db.$client);
     if (!gateway) {
@@ -75,9 +78,13 @@ export function createRenewalProcessor({ db, gateway, queues, config, log }: Ren
   }
 
   // Renew jobs first: a Redis failure while adding reminders must not hold up a charge that is due.
+  // A sweep that renewed (payments configured) leaves its marker: a worker starting later knows it ran.
   async function sweep(jobLog: Logger): Promise<SweepResult> {
+    const startedAt = new Date();
     const renewals = await addRenewJobs(jobLog);
-    return { ...renewals, reminders: await addReminderJobs(jobLog) };
+    const result = { ...renewals, reminders: await addReminderJobs(jobLog) };
+    if (gateway) await recordSweep({ queue: queues.renewals, redis }, startedAt);
+    return result;
   }
 
   return async function renewals(job: Job): Promise<SweepResult | RenewResult> {
@@ -86,8 +93,9 @@ export function createRenewalProcessor({ db, gateway, queues, config, log }: Ren
       case JOB_NAMES.renewalSweep:
         return sweep(jobLog);
       case JOB_NAMES.renewSubscription: {
-        const { subscriptionId, period } = jobPayloads[JOB_NAMES.renewSubscription].parse(job.data);
-        return renewSubscription({ db, gateway, log: jobLog.child({ subscriptionId, period }) }, subscriptionId, period);
+        const { subscriptionId, period, resumed } = jobPayloads[JOB_NAMES.renewSubscription].parse(job.data);
+        const skipReason = resumed ? 'plan-paused' : 'renewals-late';
+        return renewSubscription({ db, gateway, log: jobLog.child({ subscriptionId, period }) }, subscriptionId, period, skipReason);
       }
       default:
         throw new UnrecoverableError(`unknown renewals job ${job.name}`);

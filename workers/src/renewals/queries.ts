@@ -7,9 +7,9 @@
 import type pg from 'pg';
 import { centsToDecimal, outboxPayloads, toCents, type Cents } from '@nh/shared';
 import { OUTBOX_CHANNEL, restockCtes, type Address, type LineItem } from '@nh/shared/server';
-import type { SubscriptionInterval, SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
+import type { SkippedPeriodReason, SubscriptionInterval, SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
 import type { ChargeResult, StoredPaymentProfile } from '@nh/shared/server/payments/index';
-import { DUE_BEFORE_SQL, REMINDER_DAY_SQL, type DunningStep } from './rules';
+import { DUE_BEFORE_SQL, DUE_SQL, REMINDER_DAY_SQL, type DunningStep } from './rules';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -27,16 +27,17 @@ export interface LockedSubscription {
   shippingAddress: Address | null;
   failedAttempts: number;
   profile: StoredPaymentProfile | null;
-  /** Due on or before today (UTC), counting a pending retry time. */
+  /** Due on or before today (UTC), counting a pending retry time (DUE_SQL). */
   due: boolean;
+  /** The start of tomorrow (UTC) by the database's clock: billing dates before it are due. */
+  dueBefore: Date;
 }
 
-/** Every active subscription due today or earlier, its retry time (dunning) included. */
+/** Every active subscription due today or earlier, its retry time (dunning) included (DUE_SQL). */
 export async function findDueSubscriptions(db: Queryable): Promise<Array<{ id: string; nextBillingDate: Date; failedAttempts: number }>> {
-  // retry_at is always after next_billing_date, so testing both keeps the (status, next_billing_date) index usable.
   const { rows } = await db.query<{ id: string; next_billing_date: Date; failed_attempts: number }>(
     `select id, next_billing_date, failed_attempts from subscriptions
-     where status = 'active' and next_billing_date < ${DUE_BEFORE_SQL} and (retry_at is null or retry_at < ${DUE_BEFORE_SQL})
+     where status = 'active' and ${DUE_SQL}
      order by next_billing_date, id`,
   );
   return rows.map((r) => ({ id: r.id, nextBillingDate: r.next_billing_date, failedAttempts: r.failed_attempts }));
@@ -69,10 +70,11 @@ export async function lockSubscription(client: pg.PoolClient, id: string): Promi
     authnet_customer_profile_id: string | null;
     authnet_payment_profile_id: string | null;
     due: boolean;
+    due_before: Date;
   }>(
     `select id, status, user_id, customer_email, customer_name, items, interval, interval_count, amount::text, next_billing_date,
        shipping_address, failed_attempts, authnet_customer_profile_id, authnet_payment_profile_id,
-       coalesce(retry_at, next_billing_date) < ${DUE_BEFORE_SQL} as due
+       ${DUE_SQL} as due, ${DUE_BEFORE_SQL} as due_before
      from subscriptions where id = $1 for update`,
     [id],
   );
@@ -96,6 +98,7 @@ export async function lockSubscription(client: pg.PoolClient, id: string): Promi
         ? { customerProfileId: r.authnet_customer_profile_id, paymentProfileId: r.authnet_payment_profile_id }
         : null,
     due: r.due,
+    dueBefore: r.due_before,
   };
 }
 
@@ -112,6 +115,21 @@ export async function findPeriodPayment(client: pg.PoolClient, subscriptionId: s
 /** The period is paid: the subscription moves on to its next billing date with a clean dunning slate. */
 export async function advanceSubscription(client: pg.PoolClient, id: string, next: Date): Promise<void> {
   await client.query('update subscriptions set next_billing_date = $2, failed_attempts = 0, retry_at = null, updated_at = now() where id = $1', [id, next]);
+}
+
+/**
+ * The catch-up of a plan more than one period behind, in the renewal's transaction: the periods passed
+ * over recorded as skipped (a repeat records nothing twice), and the plan moved on to the current
+ * period with a fresh dunning slate (a retry of a period long gone does not carry over).
+ */
+export async function skipPeriods(client: pg.PoolClient, subscriptionId: string, periods: string[], reason: SkippedPeriodReason, current: Date): Promise<void> {
+  await client.query(
+    `with skipped as (
+        insert into subscription_skipped_periods (subscription_id, billing_period, reason)
+        select $1, period, $3 from unnest($2::text[]) as p(period) on conflict do nothing)
+     update subscriptions set next_billing_date = $4, failed_attempts = 0, retry_at = null, updated_at = now() where id = $1`,
+    [subscriptionId, periods, reason, current],
+  );
 }
 
 export interface RenewalOrder {

@@ -5,13 +5,15 @@
  *     period's payment row decides whether a charge may happen at all (approved: only the bookkeeping
  *     is finished; pending: an earlier charge's outcome is unknown, so staff decide). Otherwise the
  *     pending renewal order takes its stock (never overselling) and the payment row is written as
- *     pending — all before any money moves.
+ *     pending — all before any money moves. A plan more than one period behind (renewals that did not
+ *     run, a plan paused for long) is charged once, for the current period: the periods before it are
+ *     recorded as skipped and never billed (rules.ts catchUp).
  * (b) The charge, outside any transaction: the stored customer payment profile (CIM).
  * (c) One statement records the outcome (see queries.ts). A decline is one dunning step.
  */
 import { GATEWAY_MESSAGES, failedCharge, planBillTo, subscriptionInvoiceNumber, type ChargeResult, type PaymentGateway } from '@nh/shared/server/payments/index';
 import { priceCart, STORE_CODE, toCents, SHOP } from '@nh/shared';
-import { billingPeriodOf, nextBillingDate, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
+import { billingPeriodOf, nextBillingDate, type SkippedPeriodReason, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
 import type { Db, LineItem, Logger } from '@nh/shared/server';
 import {
   advanceSubscription,
@@ -22,6 +24,7 @@ import {
   recordFailedAttempt,
   recordPaid,
   recordUnsettled,
+  skipPeriods,
   takeStock,
   upsertPeriodPayment,
   type ChargeRecord,
@@ -29,7 +32,7 @@ import {
   type StockLine,
   type StockShortfall,
 } from './queries';
-import { dunningStep, pauseNow } from './rules';
+import { catchUp, dunningStep, pauseNow } from './rules';
 
 export type RenewResult =
   | { outcome: 'skipped'; reason: string }
@@ -66,7 +69,8 @@ function shortfallReason(short: StockShortfall[]): string {
 
 type Prepared =
   | { kind: 'settled'; result: RenewResult }
-  | { kind: 'charge'; sub: LockedSubscription; paymentId: string; orderId: string; stock: StockLine[]; invoiceNumber: string };
+  /** `period`: the one charged, the job's own or, after a catch-up, the current one. */
+  | { kind: 'charge'; sub: LockedSubscription; period: string; paymentId: string; orderId: string; stock: StockLine[]; invoiceNumber: string };
 
 /** A database write that records money already moved: retried a few times before giving up to staff. */
 async function persist<T>(write: () => Promise<T>, log: Logger, what: Record<string, unknown>): Promise<T> {
@@ -84,19 +88,24 @@ async function persist<T>(write: () => Promise<T>, log: Logger, what: Record<str
   }
 }
 
+/**
+ * `skipReason`: what a catch-up records for the periods it passes over — `plan-paused` for the renewal
+ * of a plan resumed with a new card, `renewals-late` for the sweep's.
+ */
 export async function renewSubscription(
   { db, gateway, log }: { db: Db; gateway: PaymentGateway | null; log: Logger },
   subscriptionId: string,
-  period: string,
+  jobPeriod: string,
+  skipReason: SkippedPeriodReason = 'renewals-late',
 ): Promise<RenewResult> {
   if (!gateway) {
-    log.error({ subscriptionId, period }, `renewal not attempted: ${RENEWAL_MESSAGES.notConfigured}`);
+    log.error({ subscriptionId, period: jobPeriod }, `renewal not attempted: ${RENEWAL_MESSAGES.notConfigured}`);
     return { outcome: 'skipped', reason: RENEWAL_MESSAGES.notConfigured };
   }
 
-  const prepared = await prepare(db, gateway, subscriptionId, period, log);
+  const prepared = await prepare(db, gateway, subscriptionId, jobPeriod, skipReason, log);
   if (prepared.kind === 'settled') return prepared.result;
-  const { sub, paymentId, orderId, stock, invoiceNumber } = prepared;
+  const { sub, period, paymentId, orderId, stock, invoiceNumber } = prepared;
 
   let result: ChargeResult;
   try {
@@ -131,28 +140,39 @@ export async function renewSubscription(
   return { outcome: 'unsettled', orderId, reason: result.message };
 }
 
-async function prepare(db: Db, gateway: PaymentGateway, subscriptionId: string, period: string, log: Logger): Promise<Prepared> {
+async function prepare(db: Db, gateway: PaymentGateway, subscriptionId: string, jobPeriod: string, skipReason: SkippedPeriodReason, log: Logger): Promise<Prepared> {
   const client = await db.$client.connect();
   const settled = (result: RenewResult): Prepared => ({ kind: 'settled', result });
   try {
     await client.query('begin');
     const outcome = await (async (): Promise<Prepared> => {
-      const sub = await lockSubscription(client, subscriptionId);
+      let sub = await lockSubscription(client, subscriptionId);
       if (!sub) return settled({ outcome: 'skipped', reason: 'subscription not found' });
       if (sub.status !== 'active') return settled({ outcome: 'skipped', reason: `subscription is ${sub.status}` });
-      if (billingPeriodOf(sub.nextBillingDate) !== period) return settled({ outcome: 'skipped', reason: 'this period is settled; the subscription moved on' });
+      if (billingPeriodOf(sub.nextBillingDate) !== jobPeriod) return settled({ outcome: 'skipped', reason: 'this period is settled; the subscription moved on' });
       if (!sub.due) return settled({ outcome: 'skipped', reason: 'not due yet' });
 
-      const existing = await findPeriodPayment(client, subscriptionId, period);
+      const existing = await findPeriodPayment(client, subscriptionId, jobPeriod);
       if (existing?.status === 'approved' || existing?.status === 'refunded') {
         // Paid already (the outcome was recorded but the subscription not moved on): finish the bookkeeping only.
         await advanceSubscription(client, subscriptionId, nextBillingDate(sub.nextBillingDate, sub.interval, sub.intervalCount));
         return settled({ outcome: 'already-paid' });
       }
       if (existing?.status === 'pending') {
-        log.error({ subscriptionId, period, paymentId: existing.id }, `renewal not attempted: ${RENEWAL_MESSAGES.unknownOutcome}`);
+        log.error({ subscriptionId, period: jobPeriod, paymentId: existing.id }, `renewal not attempted: ${RENEWAL_MESSAGES.unknownOutcome}`);
         return settled({ outcome: 'skipped', reason: RENEWAL_MESSAGES.unknownOutcome });
       }
+
+      // More than one period behind: one charge, for the current period; the ones before it are skipped.
+      // (Only after the checks above: a period whose charge may have gone through is never passed over.)
+      const { current, skipped } = catchUp(sub.nextBillingDate, sub.dueBefore, sub.interval, sub.intervalCount);
+      if (skipped.length > 0) {
+        const periods = skipped.map(billingPeriodOf);
+        await skipPeriods(client, subscriptionId, periods, skipReason, current);
+        sub = { ...sub, nextBillingDate: current, failedAttempts: 0 };
+        log.warn({ subscriptionId, skipped: periods, period: billingPeriodOf(current), reason: skipReason }, 'renewal more than one period late: earlier periods skipped, the current one charged');
+      }
+      const period = billingPeriodOf(sub.nextBillingDate);
 
       const invoiceNumber = subscriptionInvoiceNumber(subscriptionId, period);
       const base = { subscriptionId, period, invoiceNumber, amount: sub.amount, environment: gateway.environment };
@@ -194,7 +214,7 @@ async function prepare(db: Db, gateway: PaymentGateway, subscriptionId: string, 
       }
       const paymentId = await upsertPeriodPayment(client, { ...base, orderId, status: 'pending', message: null });
       if (!paymentId) throw new Error(`payment row of ${subscriptionId} ${period} changed while the subscription was locked`);
-      return { kind: 'charge', sub, paymentId, orderId, stock, invoiceNumber };
+      return { kind: 'charge', sub, period, paymentId, orderId, stock, invoiceNumber };
     })();
     await client.query('commit');
     return outcome;

@@ -4,11 +4,12 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { centsToDecimal, OUTBOX_TOPICS, parseCents, stockByProduct } from '@nh/shared';
 import { recordOutbox, tables, type LineItem } from '@nh/shared/server';
 import { ADMIN_MESSAGES, type AdminOrder, type AdminOrderSummary, type OrderStatus } from '@nh/shared/contracts/admin';
+import type { SkippedPeriod } from '@nh/shared/contracts/subscriptions';
 import type { AppContext } from '../../context';
 import { conflict, notFound } from '../../lib/errors';
 import { invalidateCatalogCache } from '../catalog';
 
-const { orders } = tables;
+const { orders, subscriptionSkippedPeriods: skipped } = tables;
 type OrderRow = typeof orders.$inferSelect;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ID_PREFIX = /^[0-9a-f-]{1,36}$/i;
@@ -64,7 +65,7 @@ export async function listOrders(ctx: AppContext, query: OrderListQuery): Promis
   };
 }
 
-function toAdminOrder(row: OrderRow): AdminOrder {
+function toAdminOrder(row: OrderRow, subscriptionSkippedPeriods: SkippedPeriod[]): AdminOrder {
   return {
     id: row.id,
     storeCode: row.storeCode,
@@ -95,6 +96,7 @@ function toAdminOrder(row: OrderRow): AdminOrder {
     customerNotes: row.customerNotes,
     paymentTransactionId: row.paymentTransactionId,
     subscriptionId: row.subscriptionId,
+    subscriptionSkippedPeriods,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     netsuiteSyncStatus: row.netsuiteSyncStatus,
@@ -108,7 +110,14 @@ export async function getOrder(ctx: AppContext, storeCode: string, id: string): 
   if (!UUID.test(id)) throw notFound(ADMIN_MESSAGES.orderNotFound);
   const [row] = await ctx.db.select().from(orders).where(byId(storeCode, id));
   if (!row) throw notFound(ADMIN_MESSAGES.orderNotFound);
-  return toAdminOrder(row);
+  return toAdminOrder(row, await skippedPeriodsOf(ctx, row));
+}
+
+/** The skipped periods of the plan an order delivers (a late renewal's catch-up), oldest first. */
+async function skippedPeriodsOf(ctx: AppContext, row: OrderRow): Promise<SkippedPeriod[]> {
+  if (!row.subscriptionId) return [];
+  const rows = await ctx.db.select({ period: skipped.billingPeriod, reason: skipped.reason }).from(skipped).where(eq(skipped.subscriptionId, row.subscriptionId)).orderBy(skipped.billingPeriod);
+  return rows as SkippedPeriod[];
 }
 
 export interface OrderUpdate {
@@ -151,7 +160,7 @@ export async function updateOrder(ctx: AppContext, storeCode: string, id: string
     return updated!;
   });
   if (stockChanged) invalidateCatalogCache(ctx);
-  return toAdminOrder(row);
+  return toAdminOrder(row, await skippedPeriodsOf(ctx, row));
 }
 
 type Tx = Parameters<Parameters<AppContext['db']['transaction']>[0]>[0];

@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import { outboxPayloads } from '@nh/shared';
-import type { SubscriptionInterval, SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
+import type { SkippedPeriod, SubscriptionInterval, SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
 import { OUTBOX_CHANNEL, type Address, type LineItem } from '@nh/shared/server';
 import type { StoredPaymentProfile } from '@nh/shared/server/payments/index';
 
@@ -22,20 +22,27 @@ export interface SubscriptionRow {
   cancelled_at: Date | null;
   card_type: string | null;
   card_last_four: string | null;
+  skipped_periods: SkippedPeriod[];
 }
 
-/** The page view's columns of `s`, with the card of its latest approved payment (`card`). */
+/**
+ * The page view's columns of `s`, with the card of its latest approved payment (`card`) and its
+ * skipped periods, oldest first, as one JSON array (`skipped`).
+ */
 const VIEW_COLUMNS = `s.id, s.status, s.created_at, s.items, s.amount::text as amount, s.discount_percent, s.interval, s.interval_count,
-  s.next_billing_date, s.cancelled_at, card.card_type, card.card_last_four`;
-const CARD_JOIN = `left join lateral (
+  s.next_billing_date, s.cancelled_at, card.card_type, card.card_last_four, skipped.skipped_periods`;
+const VIEW_JOINS = `left join lateral (
     select p.card_type, p.card_last_four from payment_transactions p
-    where p.subscription_id = s.id and p.status = 'approved' order by p.created_at desc limit 1) card on true`;
+    where p.subscription_id = s.id and p.status = 'approved' order by p.created_at desc limit 1) card on true
+  cross join lateral (
+    select coalesce(json_agg(json_build_object('period', k.billing_period, 'reason', k.reason) order by k.billing_period), '[]') as skipped_periods
+    from subscription_skipped_periods k where k.subscription_id = s.id) skipped`;
 
 /** The user's subscriptions, newest first. */
 export async function listSubscriptions(db: pg.Pool, userId: string): Promise<SubscriptionRow[]> {
   const { rows } = await db.query<SubscriptionRow>({
     name: 'subscriptions_list',
-    text: `select ${VIEW_COLUMNS} from subscriptions s ${CARD_JOIN} where s.user_id = $1 order by s.created_at desc, s.id desc`,
+    text: `select ${VIEW_COLUMNS} from subscriptions s ${VIEW_JOINS} where s.user_id = $1 order by s.created_at desc, s.id desc`,
     values: [userId],
   });
   return rows;
@@ -55,9 +62,9 @@ export async function cancelSubscription(db: pg.Pool, id: string, userId: string
     text: `with upd as (
         update subscriptions set status = 'cancelled', cancelled_at = now(), updated_at = now()
         where id = $1 and user_id = $2 and status in ('active', 'paused') returning *)
-      select true as cancelled, ${VIEW_COLUMNS} from upd s ${CARD_JOIN}
+      select true as cancelled, ${VIEW_COLUMNS} from upd s ${VIEW_JOINS}
       union all
-      select false, ${VIEW_COLUMNS} from subscriptions s ${CARD_JOIN} where s.id = $1 and s.user_id = $2 and not exists (select 1 from upd)`,
+      select false, ${VIEW_COLUMNS} from subscriptions s ${VIEW_JOINS} where s.id = $1 and s.user_id = $2 and not exists (select 1 from upd)`,
     values: [id, userId],
   });
   const row = rows[0];
@@ -115,9 +122,9 @@ export async function resumeSubscription(db: pg.Pool, r: Resumption): Promise<Re
           failed_attempts = 0, retry_at = null, updated_at = now()
         where id = $1 and user_id = $2 and status = 'paused' and next_billing_date >= $5 and next_billing_date < $6 returning *),
       ob as (insert into outbox (topic, payload) select 'subscription.resumed', $7::jsonb from upd)
-      select true as resumed, ${VIEW_COLUMNS}, pg_notify($8, 'subscription.resumed') as notified from upd s ${CARD_JOIN}
+      select true as resumed, ${VIEW_COLUMNS}, pg_notify($8, 'subscription.resumed') as notified from upd s ${VIEW_JOINS}
       union all
-      select false, ${VIEW_COLUMNS}, null from subscriptions s ${CARD_JOIN} where s.id = $1 and s.user_id = $2 and not exists (select 1 from upd)`,
+      select false, ${VIEW_COLUMNS}, null from subscriptions s ${VIEW_JOINS} where s.id = $1 and s.user_id = $2 and not exists (select 1 from upd)`,
     values: [r.id, r.userId, r.profile.customerProfileId, r.profile.paymentProfileId, periodStart, new Date(periodStart.getTime() + DAY_MS), payload, OUTBOX_CHANNEL],
   });
   const row = rows[0];

@@ -22,6 +22,7 @@ export function toView(row: SubscriptionRow): SubscriptionView {
     cancelledAt: row.cancelled_at?.toISOString() ?? null,
     cardType: row.card_type,
     cardLastFour: row.card_last_four,
+    skippedPeriods: row.skipped_periods,
   };
 }
 

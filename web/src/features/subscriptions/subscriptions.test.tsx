@@ -1,5 +1,5 @@
 import { CHECKOUT_MESSAGES, SANDBOX_TEST_CARD, type AcceptResponse, type PaymentsStatus } from '@nh/shared/contracts/checkout';
-import { SUBSCRIPTION_DISCOUNT_PERCENT, SUBSCRIPTION_MESSAGES, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { describeSkippedPeriod, SUBSCRIPTION_DISCOUNT_PERCENT, SUBSCRIPTION_MESSAGES, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -34,6 +34,7 @@ function view(overrides: Partial<SubscriptionView>): SubscriptionView {
     cancelledAt: null,
     cardType: 'Visa',
     cardLastFour: '1111',
+    skippedPeriods: [],
     ...overrides,
   };
 }
@@ -140,6 +141,27 @@ describe('My Subscriptions', () => {
     for (const text of [`${SUBSCRIPTION_DISCOUNT_PERCENT}% off every order`, 'Free shipping', 'Monthly delivery', 'Cancel anytime']) {
       expect(within(benefits).getByText(text)).toBeTruthy();
     }
+  });
+
+  it('says which deliveries were skipped and why, on the calendar day each names; a plan with none shows nothing', async () => {
+    const caughtUp = view({
+      skippedPeriods: [
+        { period: '2026-10-01', reason: 'renewals-late' },
+        { period: '2026-11-01', reason: 'plan-paused' },
+      ],
+    });
+    renderPage({ '/api/auth/user': USER, '/api/subscriptions': { status: 200, body: [caughtUp, cancelled] } });
+    const list = within(await region('Active Subscriptions')).getByRole('list', { name: 'Skipped deliveries' });
+    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'Skipped: October 1, 2026 — not charged (our renewals were paused)',
+      'Skipped: November 1, 2026 — not charged (your plan was paused)',
+    ]);
+    expect(within(screen.getByRole('region', { name: 'Past Subscriptions' })).queryByRole('list', { name: 'Skipped deliveries' })).toBeNull();
+    // Staff read the same facts in their own words (admin order detail).
+    expect(caughtUp.skippedPeriods.map((p) => describeSkippedPeriod(p, 'staff'))).toEqual([
+      'Skipped: Oct 1, 2026 — not charged (renewals did not run on time)',
+      'Skipped: Nov 1, 2026 — not charged (the plan was paused)',
+    ]);
   });
 
   it('cancels after confirmation: posts an empty body, toasts, and the refreshed list shows it under Past', async () => {

@@ -1,5 +1,6 @@
 import { CARRIERS } from '@nh/shared/constants';
 import { ADMIN_MESSAGES, formatOrderDate, ORDER_STATUSES, type AdminOrder, type OrderStatus } from '@nh/shared/contracts/admin';
+import { describeSkippedPeriod } from '@nh/shared/contracts/subscriptions';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Loader2 } from 'lucide-react';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
@@ -195,6 +196,13 @@ function OrderView({ token, order }: { token: string; order: AdminOrder }) {
             <Section title="Subscribe & Save">
               <p>A delivery of Subscribe &amp; Save plan #{order.subscriptionId.slice(0, 8)}.</p>
               <p className="break-all font-mono text-stone-500">{order.subscriptionId}</p>
+              {order.subscriptionSkippedPeriods.length > 0 && (
+                <ul className="mt-2 space-y-1" aria-label="Skipped periods of this plan">
+                  {order.subscriptionSkippedPeriods.map((skipped) => (
+                    <li key={skipped.period}>{describeSkippedPeriod(skipped, 'staff')}</li>
+                  ))}
+                </ul>
+              )}
             </Section>
           )}
           {order.paymentTransactionId && (

@@ -1,6 +1,6 @@
 import { formatPrice, LIMITS } from '@nh/shared';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
-import type { SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { describeSkippedPeriod, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { CreditCard, XCircle } from 'lucide-react';
 import { useId } from 'react';
 import { Badge } from '@/components/ui/badge';
@@ -62,7 +62,7 @@ interface CardProps {
 /** One plan: its items, what each delivery costs, its dates and card, and its action (Cancel while active, Resume while paused). */
 export function SubscriptionCard({ subscription, onCancel, onResume }: CardProps) {
   const titleId = useId();
-  const { id, status, items, amount, discountPercent, interval, createdAt, nextBillingDate, cancelledAt } = subscription;
+  const { id, status, items, amount, discountPercent, interval, createdAt, nextBillingDate, cancelledAt, skippedPeriods } = subscription;
   const active = status === 'active';
   const paused = status === 'paused';
   const card = cardLabel(subscription);
@@ -108,6 +108,14 @@ export function SubscriptionCard({ subscription, onCancel, onResume }: CardProps
         )}
         {card && <Detail label="Payment" value={card} />}
       </dl>
+
+      {skippedPeriods.length > 0 && (
+        <ul className="mt-4 space-y-1 text-sm text-stone-600" aria-label="Skipped deliveries" data-testid="skipped-periods">
+          {skippedPeriods.map((skipped) => (
+            <li key={skipped.period}>{describeSkippedPeriod(skipped, 'shopper')}</li>
+          ))}
+        </ul>
+      )}
 
       {paused && (
         <p className="mt-4 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="paused-notice">
