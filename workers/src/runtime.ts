@@ -90,7 +90,7 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
     const { processor, options } = processors[name];
     const worker = new Worker(name, processor, { ...base, ...options });
     worker.on('failed', (job, err) =>
-      log.warn({ queue: name, jobId: job?.id, job: job?.name, attemptsMade: job?.attemptsMade, err: err.message }, 'job failed'),
+      log.warn({ queue: name, jobId: job?.id, job: job?.name, attemptsMade: job?.attemptsMade, err }, 'job failed'),
     );
     worker.on('error', (err) => log.error({ queue: name, err: err.message }, 'worker error'));
     workers.set(name, worker);

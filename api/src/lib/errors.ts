@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
+import { loggableError, postgresErrorOf } from '@nh/shared/server';
 
 /** An error with an HTTP status and a message a person can act on. */
 export class HttpError extends Error {
@@ -36,13 +37,18 @@ export const notFoundApi: RequestHandler = (req, _res, next) => {
   next(notFound(`No API route ${req.method} ${req.originalUrl.split("?")[0]}`));
 };
 
+/** Answer to a PostgreSQL data exception (SQLSTATE class 22) that got past the contracts. */
+export const UNSTORABLE_INPUT_MESSAGE =
+  'Some of the information sent cannot be stored (an unusual character, or a number or text that is too long). Please check it and try again.';
+
 /**
  * Maps every error to JSON `{ message, ...details }`. Unknown errors are logged with the request id and
- * answered with a generic 500: never a stack trace.
+ * answered with a generic 500: never a stack trace. Logged errors go through `loggableError`: a
+ * database error is logged by its code, table and constraint, never with the values of the query.
  */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (res.headersSent) {
-    req.log?.error({ err }, 'error after response started');
+    req.log?.error({ err: loggableError(err) }, 'error after response started');
     res.end();
     return;
   }
@@ -53,6 +59,12 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (err instanceof ZodError) {
     const { message, fields } = describeZodError(err);
     res.status(400).json({ message, fields });
+    return;
+  }
+  // Safety net behind the contracts' text and id rules: data the database cannot take is the caller's to fix.
+  if (postgresErrorOf(err)?.code.startsWith('22')) {
+    req.log?.warn({ err: loggableError(err) }, 'input refused by the database');
+    res.status(400).json({ message: UNSTORABLE_INPUT_MESSAGE });
     return;
   }
   const status = typeof err?.status === 'number' ? err.status : typeof err?.statusCode === 'number' ? err.statusCode : 500;
@@ -68,6 +80,6 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     res.status(status).json({ message: err.expose && err.message ? err.message : 'Bad request' });
     return;
   }
-  req.log?.error({ err }, 'unhandled error');
+  req.log?.error({ err: loggableError(err) }, 'unhandled error');
   res.status(500).json({ message: 'Something went wrong on our side. Please try again.' });
 };

@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { inject } from 'vitest';
 import '@nh/shared/server/testing/provided';
-import { createDb, createLogger, createRedis } from '@nh/shared/server';
+import type { Express } from 'express';
+import { createDb, createLogger, createRedis, type Logger } from '@nh/shared/server';
 import { createApp } from '../../src/app';
 import { loadApiConfig } from '../../src/config';
 import type { AppContext } from '../../src/context';
@@ -10,13 +11,18 @@ import type { AppContext } from '../../src/context';
 export interface TestApi {
   url: string;
   ctx: AppContext;
+  /** The Express app under test (its router stack lists every route). */
+  app: Express;
   /** fetch against the test API; JSON bodies are serialised and sent with a JSON content type. */
   request: (path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }) => Promise<Response>;
   close: () => Promise<void>;
 }
 
-/** Starts the real API (real Postgres test database, real Redis) on a free port. */
-export async function startTestApi(env: Record<string, string> = {}): Promise<TestApi> {
+/**
+ * Starts the real API (real Postgres test database, real Redis) on a free port. `options.log` replaces
+ * the (silent) logger, e.g. one writing to a stream the test reads.
+ */
+export async function startTestApi(env: Record<string, string> = {}, options: { log?: Logger } = {}): Promise<TestApi> {
   const config = loadApiConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -32,13 +38,15 @@ export async function startTestApi(env: Record<string, string> = {}): Promise<Te
   });
   const db = createDb({ url: config.DATABASE_URL, max: 10 });
   const redis = createRedis(config.REDIS_URL);
-  const ctx: AppContext = { config, db, redis, log: createLogger('api-test', config.LOG_LEVEL) };
-  const server: Server = createServer(createApp(ctx));
+  const ctx: AppContext = { config, db, redis, log: options.log ?? createLogger('api-test', config.LOG_LEVEL) };
+  const app = createApp(ctx);
+  const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
     ctx,
+    app,
     request: (path, init = {}) =>
       fetch(url + path, {
         method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { STORE_CODE, STORE_CODE_MAX_LENGTH } from '../constants';
+import { textField } from './fields';
 
 /** orders.netsuiteSyncStatus values. */
 export const SYNC_STATUSES = ['pending', 'synced', 'failed', 'not_configured'] as const;
@@ -17,12 +18,7 @@ export const ADMIN_SYNC_MESSAGES = {
 
 export const adminSyncRequestSchema = z.object({
   password: z.string().optional(),
-  storeCode: z
-    .string({ error: ADMIN_SYNC_MESSAGES.storeCode })
-    .trim()
-    .min(1, ADMIN_SYNC_MESSAGES.storeCode)
-    .max(STORE_CODE_MAX_LENGTH, ADMIN_SYNC_MESSAGES.storeCode)
-    .default(STORE_CODE),
+  storeCode: textField({ max: STORE_CODE_MAX_LENGTH, required: ADMIN_SYNC_MESSAGES.storeCode, tooLong: ADMIN_SYNC_MESSAGES.storeCode }).min(1, ADMIN_SYNC_MESSAGES.storeCode).default(STORE_CODE),
 });
 export type AdminSyncRequest = z.input<typeof adminSyncRequestSchema>;
 

@@ -10,6 +10,7 @@ import { centsToDecimal, toCents } from '../money';
 import { DISCOUNT_TYPES } from '../pricing';
 import { PRODUCT_STATUSES } from './catalog';
 import { skippedPeriodSchema } from './subscriptions';
+import { idField, textField } from './fields';
 
 /** Server answers (`message` of a 4xx) and the admin screens' toasts, exactly as the spec quotes them. */
 export const ADMIN_MESSAGES = {
@@ -92,11 +93,8 @@ export const verifyPasswordResponseSchema = z.object({
 });
 export type VerifyPasswordResponse = z.infer<typeof verifyPasswordResponseSchema>;
 
-const storeCode = z
-  .string({ error: ADMIN_MESSAGES.storeCode })
-  .trim()
+const storeCode = textField({ max: STORE_CODE_MAX_LENGTH, required: ADMIN_MESSAGES.storeCode, tooLong: ADMIN_MESSAGES.storeCode })
   .min(1, ADMIN_MESSAGES.storeCode)
-  .max(STORE_CODE_MAX_LENGTH, ADMIN_MESSAGES.storeCode)
   .default(STORE_CODE);
 
 // ---------------------------------------------------------------- promo codes
@@ -116,10 +114,9 @@ export const MAX_FIXED_DISCOUNT_DOLLARS = 10_000;
 export const createPromoCodeSchema = z
   .object({
     password: password.optional(),
-    code: z
-      .string({ error: ADMIN_MESSAGES.promoCodeRequired })
-      .transform((code) => code.trim().toUpperCase())
-      .pipe(z.string().min(1, ADMIN_MESSAGES.promoCodeRequired).max(LIMITS.promoCodeMaxLength, ADMIN_MESSAGES.promoCodeTooLong)),
+    code: textField({ max: LIMITS.promoCodeMaxLength, required: ADMIN_MESSAGES.promoCodeRequired, tooLong: ADMIN_MESSAGES.promoCodeTooLong })
+      .toUpperCase()
+      .min(1, ADMIN_MESSAGES.promoCodeRequired),
     discountType: z.enum(DISCOUNT_TYPES, { error: ADMIN_MESSAGES.discountType }),
     discountValue: z.number({ error: ADMIN_MESSAGES.discountValueRequired }).int(ADMIN_MESSAGES.discountValueInteger),
   })
@@ -153,22 +150,20 @@ const moneyInput = (format: string, required: string = format) =>
 /** An optional value whose empty text means "none". */
 const emptyAsNull = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), schema.nullable());
 
-/** Optional text: trimmed; empty (or null) becomes null. */
-const optionalText = (max = 10_000) =>
-  z
-    .string()
-    .max(max)
+/** Optional text: trimmed; empty (or null) becomes null. Multi-line for the admin form's text areas. */
+const optionalText = (max: number, multiline = false) =>
+  textField({ max, multiline })
     .nullable()
-    .transform((v) => (v === null ? null : v.trim() || null));
+    .transform((v) => v || null);
 
-const stringList = (item: z.ZodType<string, string> = z.string().trim().min(1).max(2_000)) =>
+const stringList = (item: z.ZodType<string, string> = textField({ max: 2_000 }).min(1)) =>
   z.array(z.string()).transform((list) => list.map((s) => s.trim()).filter(Boolean)).pipe(z.array(item).max(200));
 
 export const adminVariantSchema = z.object({
-  label: z.string().trim().min(1).max(100),
+  label: textField({ max: 100 }).min(1),
   /** Stored as the catalogue shows it: a two-decimal string. */
   price: moneyInput(ADMIN_MESSAGES.priceFormat).transform(centsToDecimal),
-  sku: z.string().trim().min(1).max(100),
+  sku: textField({ max: 100 }).min(1),
 });
 
 /**
@@ -178,13 +173,13 @@ export const adminVariantSchema = z.object({
  */
 export const productFieldsSchema = z.object({
   password: password.optional(),
-  name: z.string({ error: ADMIN_MESSAGES.nameRequired }).trim().min(1, ADMIN_MESSAGES.nameRequired).max(200),
-  slug: z.string({ error: ADMIN_MESSAGES.slugRequired }).trim().min(1, ADMIN_MESSAGES.slugRequired).max(200).regex(SLUG_PATTERN, ADMIN_MESSAGES.slugFormat),
-  description: optionalText(),
-  shortDescription: optionalText(1_000),
+  name: textField({ max: 200, required: ADMIN_MESSAGES.nameRequired }).min(1, ADMIN_MESSAGES.nameRequired),
+  slug: textField({ max: 200, required: ADMIN_MESSAGES.slugRequired }).min(1, ADMIN_MESSAGES.slugRequired).regex(SLUG_PATTERN, ADMIN_MESSAGES.slugFormat),
+  description: optionalText(10_000, true),
+  shortDescription: optionalText(1_000, true),
   price: moneyInput(ADMIN_MESSAGES.priceFormat, ADMIN_MESSAGES.priceRequired),
   compareAtPrice: emptyAsNull(moneyInput(ADMIN_MESSAGES.compareAtPriceFormat)),
-  categoryId: z.number({ error: ADMIN_MESSAGES.categoryRequired }).int(ADMIN_MESSAGES.categoryRequired).positive(ADMIN_MESSAGES.categoryRequired).nullable(),
+  categoryId: idField(ADMIN_MESSAGES.categoryRequired, ADMIN_MESSAGES.categoryMissing).nullable(),
   status: z.enum(PRODUCT_STATUSES, { error: ADMIN_MESSAGES.statusFormat }),
   inventory: z.number({ error: ADMIN_MESSAGES.inventoryFormat }).int(ADMIN_MESSAGES.inventoryFormat).min(0, ADMIN_MESSAGES.inventoryFormat).max(2_000_000_000, ADMIN_MESSAGES.inventoryFormat),
   weight: emptyAsNull(
@@ -199,8 +194,8 @@ export const productFieldsSchema = z.object({
   features: stringList(),
   uses: stringList(),
   benefits: stringList(),
-  instructions: optionalText(),
-  cautions: optionalText(),
+  instructions: optionalText(10_000, true),
+  cautions: optionalText(10_000, true),
   itemNumber: optionalText(100),
   sku: optionalText(100),
   upc: optionalText(100),
@@ -249,7 +244,7 @@ export const adminOrdersRequestSchema = z.object({
   password: password.optional(),
   storeCode,
   /** Order id prefix, or part of the customer's name or e-mail (case-insensitive). */
-  search: z.string().trim().max(200, ADMIN_MESSAGES.searchTooLong).optional(),
+  search: textField({ max: 200, tooLong: ADMIN_MESSAGES.searchTooLong }).optional(),
   /** A status, or 'all' / empty for every status. */
   status: z
     .union([orderStatusSchema, z.literal('all'), z.literal('')], { error: ADMIN_MESSAGES.orderStatus })
@@ -270,12 +265,10 @@ export const adminOrderRequestSchema = z.object({ password: password.optional(),
 export const updateOrderSchema = z.object({
   password: password.optional(),
   storeCode,
-  trackingNumber: z
-    .string()
-    .max(100, ADMIN_MESSAGES.trackingTooLong)
+  trackingNumber: textField({ max: 100, tooLong: ADMIN_MESSAGES.trackingTooLong })
     .nullable()
     .optional()
-    .transform((v) => (v === undefined ? undefined : v?.trim() || null)),
+    .transform((v) => (v === undefined ? undefined : v || null)),
   /** '' (or null, or 'none') clears the carrier. */
   carrier: z
     .union([z.enum(CARRIERS), z.literal(''), z.literal('none'), z.null()], { error: ADMIN_MESSAGES.carrier })

@@ -1,5 +1,6 @@
 /** Built-in sign-in (GET/POST /api/login, POST /api/register, GET /api/logout, GET /api/auth/user). */
 import { z } from 'zod';
+import { textField } from './fields';
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from './newsletter';
 
 export const PASSWORD_MIN_LENGTH = 8;
@@ -18,14 +19,11 @@ export const AUTH_MESSAGES = {
   tooManyAttempts: 'Too many failed sign-in attempts. Please try again in 15 minutes.',
 } as const;
 
-const email = z
-  .string({ error: AUTH_MESSAGES.email })
-  .trim()
-  .max(EMAIL_MAX_LENGTH, AUTH_MESSAGES.email)
+const email = textField({ max: EMAIL_MAX_LENGTH, required: AUTH_MESSAGES.email, tooLong: AUTH_MESSAGES.email })
   .regex(EMAIL_PATTERN, AUTH_MESSAGES.email)
   .toLowerCase();
 /** Where to go after signing in; the server only honours a same-site path. */
-const returnTo = z.string().max(2000).optional();
+const returnTo = textField({ max: 2000 }).optional();
 
 export const loginRequestSchema = z.object({
   email,
@@ -34,7 +32,7 @@ export const loginRequestSchema = z.object({
 });
 export type LoginRequest = z.input<typeof loginRequestSchema>;
 
-const name = (message: string) => z.string({ error: message }).trim().min(1, message).max(100, message);
+const name = (message: string) => textField({ max: 100, required: message, tooLong: message }).min(1, message);
 
 export const registerRequestSchema = z.object({
   firstName: name(AUTH_MESSAGES.firstName),

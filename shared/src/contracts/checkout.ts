@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../constants';
-import { normalizePromoCode } from './promo';
+import { CATALOG_MESSAGES } from './catalog';
+import { idField, textField } from './fields';
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from './newsletter';
 
 export const CHECKOUT_MESSAGES = {
@@ -36,21 +37,17 @@ export const CHECKOUT_MESSAGES = {
   subscribeLoginRequired: 'Please log in to create a subscription.',
 } as const;
 
-const text = (message: string, max = 200) => z.string({ error: message }).trim().min(1, message).max(max, message);
+const text = (message: string, max = 200) => textField({ max, required: message, tooLong: message }).min(1, message);
 
 /** Customer and billing fields, shared by the browser form and the checkout call. */
 export const customerFieldsSchema = z.object({
   firstName: text(CHECKOUT_MESSAGES.firstName, 100),
   lastName: text(CHECKOUT_MESSAGES.lastName, 100),
-  email: z
-    .string({ error: CHECKOUT_MESSAGES.email })
-    .trim()
-    .max(EMAIL_MAX_LENGTH, CHECKOUT_MESSAGES.email)
-    .regex(EMAIL_PATTERN, CHECKOUT_MESSAGES.email),
+  email: textField({ max: EMAIL_MAX_LENGTH, required: CHECKOUT_MESSAGES.email, tooLong: CHECKOUT_MESSAGES.email }).regex(EMAIL_PATTERN, CHECKOUT_MESSAGES.email),
   address: text(CHECKOUT_MESSAGES.address),
   city: text(CHECKOUT_MESSAGES.city, 100),
-  state: z.string({ error: CHECKOUT_MESSAGES.stateShort }).trim().min(2, CHECKOUT_MESSAGES.stateShort).max(2, CHECKOUT_MESSAGES.stateLong),
-  zip: z.string({ error: CHECKOUT_MESSAGES.zip }).trim().min(5, CHECKOUT_MESSAGES.zip).max(10, CHECKOUT_MESSAGES.zipLong),
+  state: textField({ max: 2, required: CHECKOUT_MESSAGES.stateShort, tooLong: CHECKOUT_MESSAGES.stateLong }).min(2, CHECKOUT_MESSAGES.stateShort),
+  zip: textField({ max: 10, required: CHECKOUT_MESSAGES.zip, tooLong: CHECKOUT_MESSAGES.zipLong }).min(5, CHECKOUT_MESSAGES.zip),
 });
 export type CustomerFields = z.infer<typeof customerFieldsSchema>;
 
@@ -95,9 +92,9 @@ export const MAX_ORDER_LINES = 50;
 export const MAX_LINE_QUANTITY = 999;
 
 export const orderItemSchema = z.object({
-  productId: z.number({ error: 'Each item needs a productId' }).int('Each item needs a productId').positive('Each item needs a productId'),
+  productId: idField('Each item needs a productId', CATALOG_MESSAGES.productNotFound),
   /** Chosen variant's sku, or null for a product without variants. */
-  variantSku: z.string().max(100).nullish(),
+  variantSku: textField({ max: 100 }).nullish(),
   quantity: z
     .number({ error: 'Each item needs a quantity of at least 1' })
     .int('Each item needs a whole quantity')
@@ -116,10 +113,9 @@ export const orderDataSchema = z.object({
   shipping: decimalString('Shipping'),
   tax: decimalString('Tax'),
   total: decimalString('Total'),
-  promoCode: z
-    .string()
-    .max(LIMITS.promoCodeMaxLength, CHECKOUT_MESSAGES.promoInvalid)
-    .transform(normalizePromoCode)
+  // Normalised as normalizePromoCode does; empty means none.
+  promoCode: textField({ max: LIMITS.promoCodeMaxLength, tooLong: CHECKOUT_MESSAGES.promoInvalid })
+    .toUpperCase()
     .nullish()
     .transform((code) => (code ? code : null)),
   shippingAddress: addressSchema,
@@ -129,8 +125,8 @@ export type OrderData = z.infer<typeof orderDataSchema>;
 
 /** The tokenised card (Accept.js opaque data): every call that takes a card takes these two fields. */
 export const opaqueDataFields = {
-  dataDescriptor: z.string({ error: 'Payment details are missing: dataDescriptor' }).min(1, 'Payment details are missing: dataDescriptor').max(100),
-  dataValue: z.string({ error: 'Payment details are missing: dataValue' }).min(1, 'Payment details are missing: dataValue').max(8192),
+  dataDescriptor: textField({ max: 100, required: 'Payment details are missing: dataDescriptor' }).min(1, 'Payment details are missing: dataDescriptor'),
+  dataValue: textField({ max: 8192, required: 'Payment details are missing: dataValue' }).min(1, 'Payment details are missing: dataValue'),
 };
 
 /** POST /api/payments/checkout-nonce */
@@ -156,6 +152,8 @@ export const subscribeNonceRequestSchema = customerFieldsSchema.extend({
   interval: z.literal('monthly', { error: 'Subscriptions renew monthly: interval must be "monthly"' }),
   items: orderDataSchema.shape.items,
   shippingAddress: z.object(addressSchema.shape, { error: 'Shipping address is required' }),
+  /** Applies to the first delivery only (charged now); renewals charge the subscriber price. */
+  promoCode: orderDataSchema.shape.promoCode,
 });
 export type SubscribeNonceRequest = z.input<typeof subscribeNonceRequestSchema>;
 export type SubscribeNonceInput = z.infer<typeof subscribeNonceRequestSchema>;

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { STORE_CODE, STORE_CODE_MAX_LENGTH } from '../constants';
+import { textField } from './fields';
 
 export const EXPORT_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
@@ -20,12 +21,7 @@ export const EXPORT_MESSAGES = {
 /** The body of every admin order call: the shared password (checked by the API) and the store code. */
 export const adminExportRequestSchema = z.object({
   password: z.string().optional(),
-  storeCode: z
-    .string({ error: EXPORT_MESSAGES.storeCode })
-    .trim()
-    .min(1, EXPORT_MESSAGES.storeCode)
-    .max(STORE_CODE_MAX_LENGTH, EXPORT_MESSAGES.storeCode)
-    .default(STORE_CODE),
+  storeCode: textField({ max: STORE_CODE_MAX_LENGTH, required: EXPORT_MESSAGES.storeCode, tooLong: EXPORT_MESSAGES.storeCode }).min(1, EXPORT_MESSAGES.storeCode).default(STORE_CODE),
 });
 export type AdminExportRequest = z.input<typeof adminExportRequestSchema>;
 

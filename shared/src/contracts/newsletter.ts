@@ -1,5 +1,6 @@
 /** POST /api/newsletter: request, response and the messages of storefront §5/§8; and the unsubscribe link's calls. */
 import { z } from 'zod';
+import { textField } from './fields';
 
 /** "text, at-sign, text, dot, text with no spaces" (storefront §5): the shop's one email shape rule. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -13,11 +14,8 @@ export const NEWSLETTER_MESSAGES = {
 } as const;
 
 export const newsletterRequestSchema = z.object({
-  email: z
-    .string({ error: NEWSLETTER_MESSAGES.emailRequired })
-    .trim()
+  email: textField({ max: EMAIL_MAX_LENGTH, required: NEWSLETTER_MESSAGES.emailRequired, tooLong: NEWSLETTER_MESSAGES.emailInvalid })
     .min(1, NEWSLETTER_MESSAGES.emailRequired)
-    .max(EMAIL_MAX_LENGTH, NEWSLETTER_MESSAGES.emailInvalid)
     .regex(EMAIL_PATTERN, NEWSLETTER_MESSAGES.emailInvalid)
     .toLowerCase(),
 });

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../constants';
 import { DISCOUNT_TYPES } from '../pricing';
+import { textField } from './fields';
 
 export const PROMO_MESSAGES = {
   invalid: 'This promo code is invalid or expired',
@@ -11,10 +12,10 @@ export const PROMO_MESSAGES = {
 /** The one normalisation of a typed code: trimmed and upper-cased. */
 export const normalizePromoCode = (code: string): string => code.trim().toUpperCase();
 
-export const promoCodeInputSchema = z
-  .string({ error: PROMO_MESSAGES.empty })
-  .transform(normalizePromoCode)
-  .pipe(z.string().min(1, PROMO_MESSAGES.empty).max(LIMITS.promoCodeMaxLength, PROMO_MESSAGES.invalid));
+/** A typed code, normalised as normalizePromoCode does; a code too long to exist is "invalid". */
+export const promoCodeInputSchema = textField({ max: LIMITS.promoCodeMaxLength, required: PROMO_MESSAGES.empty, tooLong: PROMO_MESSAGES.invalid })
+  .toUpperCase()
+  .min(1, PROMO_MESSAGES.empty);
 
 export const discountTypeSchema = z.enum(DISCOUNT_TYPES);
 

@@ -3,6 +3,8 @@
  * `reviewFormSchema` with its zod resolver), the request the API accepts and the public review shape.
  */
 import { z } from 'zod';
+import { CATALOG_MESSAGES } from './catalog';
+import { idField, textField } from './fields';
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from './newsletter';
 
 export const REVIEW_MESSAGES = {
@@ -18,28 +20,21 @@ export const REVIEW_MESSAGES = {
 
 export const REVIEW_LIMITS = { nameMax: 100, titleMax: 150, commentMin: 10, commentMax: 5000 } as const;
 
+const reviewTitle = textField({ max: REVIEW_LIMITS.titleMax, tooLong: REVIEW_MESSAGES.titleTooLong });
+
 export const reviewFormSchema = z.object({
   rating: z
     .number({ error: REVIEW_MESSAGES.rating })
     .int({ error: REVIEW_MESSAGES.rating })
     .min(1, REVIEW_MESSAGES.rating)
     .max(5, REVIEW_MESSAGES.rating),
-  customerName: z
-    .string({ error: REVIEW_MESSAGES.name })
-    .trim()
-    .min(1, REVIEW_MESSAGES.name)
-    .max(REVIEW_LIMITS.nameMax, REVIEW_MESSAGES.nameTooLong),
-  customerEmail: z
-    .string({ error: REVIEW_MESSAGES.email })
-    .trim()
-    .max(EMAIL_MAX_LENGTH, REVIEW_MESSAGES.email)
-    .regex(EMAIL_PATTERN, REVIEW_MESSAGES.email),
-  title: z.string().trim().max(REVIEW_LIMITS.titleMax, REVIEW_MESSAGES.titleTooLong).optional(),
-  comment: z
-    .string({ error: REVIEW_MESSAGES.comment })
-    .trim()
-    .min(REVIEW_LIMITS.commentMin, REVIEW_MESSAGES.comment)
-    .max(REVIEW_LIMITS.commentMax, REVIEW_MESSAGES.commentTooLong),
+  customerName: textField({ max: REVIEW_LIMITS.nameMax, required: REVIEW_MESSAGES.name, tooLong: REVIEW_MESSAGES.nameTooLong }).min(1, REVIEW_MESSAGES.name),
+  customerEmail: textField({ max: EMAIL_MAX_LENGTH, required: REVIEW_MESSAGES.email, tooLong: REVIEW_MESSAGES.email }).regex(EMAIL_PATTERN, REVIEW_MESSAGES.email),
+  title: reviewTitle.optional(),
+  comment: textField({ max: REVIEW_LIMITS.commentMax, required: REVIEW_MESSAGES.comment, tooLong: REVIEW_MESSAGES.commentTooLong, multiline: true }).min(
+    REVIEW_LIMITS.commentMin,
+    REVIEW_MESSAGES.comment,
+  ),
 });
 export type ReviewForm = z.input<typeof reviewFormSchema>;
 
@@ -52,9 +47,9 @@ export const reviewFormDefaults: ReviewForm = { rating: 0, customerName: '', cus
  * "verified" when the server finds that order with this product and this email.
  */
 export const createReviewRequestSchema = reviewFormSchema.extend({
-  title: z.string().trim().max(REVIEW_LIMITS.titleMax, REVIEW_MESSAGES.titleTooLong).nullish(),
-  productId: z.coerce.number().int().positive().optional(),
-  orderId: z.string().trim().max(64).nullish(),
+  title: reviewTitle.nullish(),
+  productId: z.coerce.number().pipe(idField(CATALOG_MESSAGES.badProductId, CATALOG_MESSAGES.productNotFound)).optional(),
+  orderId: textField({ max: 64 }).nullish(),
 });
 export type CreateReviewRequest = z.input<typeof createReviewRequestSchema>;
 

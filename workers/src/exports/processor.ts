@@ -102,7 +102,7 @@ export function createExportProcessor({ db, log, exportsDir, progressEvery }: Ex
       await fsp.rm(tempPath, { force: true }).catch(() => {});
       const message = (error as Error).message;
       await db.update(exports).set({ status: 'failed', error: message, finishedAt: new Date() }).where(eq(exports.id, exportId));
-      jobLog.error({ err: message }, 'export failed');
+      jobLog.error({ err: error }, 'export failed');
       throw error;
     }
   };

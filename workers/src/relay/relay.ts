@@ -79,7 +79,7 @@ export class OutboxRelay {
     try {
       while (!this.stopped && (await this.moveBatch()) === this.deps.config.RELAY_BATCH_SIZE);
     } catch (error) {
-      this.deps.log.warn({ err: (error as Error).message }, 'outbox relay: batch not moved; will retry');
+      this.deps.log.warn({ err: error }, 'outbox relay: batch not moved; will retry');
     }
   }
 

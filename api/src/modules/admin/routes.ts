@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import {
   ADMIN_MESSAGES,
   adminOrderRequestSchema,
@@ -12,18 +12,10 @@ import {
 } from '@nh/shared/contracts/admin';
 import type { AppContext } from '../../context';
 import { adminFailureLimiter, checkAdminCredential, issueAdminToken, requireAdmin } from '../../lib/admin-auth';
-import { badRequest } from '../../lib/errors';
-import { parseInput } from '../../lib/validation';
+import { parseInput, pathId } from '../../lib/validation';
 import { getOrder, listOrders, updateOrder } from './order-service';
 import { createProduct, deleteProduct, listAllProducts, updateProduct } from './product-service';
 import { createPromoCode, listPromoCodes, togglePromoCode } from './promo-service';
-
-const positiveId = (req: Request, message: string): number => {
-  const raw = String(req.params.id ?? '');
-  const id = /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
-  if (id < 1) throw badRequest(message);
-  return id;
-};
 
 /**
  * The staff back office: password check, promo codes, products, orders. Every call is POST/PUT/PATCH/
@@ -67,7 +59,7 @@ export function adminRoutes(ctx: AppContext): Router {
   });
 
   router.patch('/promo-codes/:id/toggle', ...admin, async (req, res) => {
-    res.json(await togglePromoCode(ctx, positiveId(req, ADMIN_MESSAGES.promoNotFound)));
+    res.json(await togglePromoCode(ctx, pathId(req, ADMIN_MESSAGES.promoNotFound)));
   });
 
   // ------------------------------------------------------------ products
@@ -81,13 +73,13 @@ export function adminRoutes(ctx: AppContext): Router {
   });
 
   router.put('/products/:id', ...admin, async (req, res) => {
-    const id = positiveId(req, ADMIN_MESSAGES.productIdInvalid);
+    const id = pathId(req, ADMIN_MESSAGES.productIdInvalid);
     const { password: _password, ...fields } = parseInput(updateProductSchema, req.body);
     res.json(await updateProduct(ctx, id, fields));
   });
 
   router.delete('/products/:id', ...admin, async (req, res) => {
-    const id = positiveId(req, ADMIN_MESSAGES.productIdInvalid);
+    const id = pathId(req, ADMIN_MESSAGES.productIdInvalid);
     res.json({ deleted: true, ...(await deleteProduct(ctx, id)) });
   });
 

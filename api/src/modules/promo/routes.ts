@@ -1,6 +1,5 @@
 import { Router } from 'express';
-import { normalizePromoCode, PROMO_MESSAGES, type PromoValidation } from '@nh/shared/contracts/promo';
-import { LIMITS } from '@nh/shared';
+import { PROMO_MESSAGES, promoCodeInputSchema, type PromoValidation } from '@nh/shared/contracts/promo';
 import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../lib/errors';
 import { findPromo } from '../orders/repository';
@@ -9,9 +8,13 @@ import { findPromo } from '../orders/repository';
 export function promoValidationRoutes(ctx: AppContext): Router {
   const router = Router();
   router.get('/promo-codes/validate/:code', async (req, res) => {
-    const code = normalizePromoCode(String(req.params.code ?? ''));
-    if (!code) throw badRequest(PROMO_MESSAGES.empty);
-    if (code.length > LIMITS.promoCodeMaxLength) throw notFound(PROMO_MESSAGES.invalid);
+    const parsed = promoCodeInputSchema.safeParse(req.params.code);
+    if (!parsed.success) {
+      // A code too long to exist is as unknown as any other (404); blank or unusable text is a 400.
+      const message = parsed.error.issues[0]?.message ?? PROMO_MESSAGES.invalid;
+      throw message === PROMO_MESSAGES.invalid ? notFound(message) : badRequest(message);
+    }
+    const code = parsed.data;
     const promo = await findPromo(ctx.db.$client, code);
     const usable = promo && promo.isActive && !(promo.singleUse && promo.redeemed) && (promo.discountType === 'percentage' || promo.discountType === 'fixed');
     if (!usable) throw notFound(PROMO_MESSAGES.invalid);

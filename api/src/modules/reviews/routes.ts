@@ -4,18 +4,11 @@ import { CATALOG_MESSAGES } from '@nh/shared/contracts/catalog';
 import { createReviewRequestSchema, REVIEW_MESSAGES } from '@nh/shared/contracts/reviews';
 import type { AppContext } from '../../context';
 import { badRequest, notFound, tooManyRequests } from '../../lib/errors';
-import { parseInput } from '../../lib/validation';
+import { parseInput, pathId } from '../../lib/validation';
 import { listReviews, submitReview } from './service';
 
-const ID = /^[1-9]\d{0,9}$/;
-
-/** `{id}` of the path: a positive whole number within the integer column's range, else 400. */
-function productIdOf(req: Request): number {
-  const raw = String(req.params.id ?? '');
-  const id = Number(raw);
-  if (!ID.test(raw) || id > 2_147_483_647) throw badRequest(CATALOG_MESSAGES.badProductId);
-  return id;
-}
+/** `{id}` of the path, by the shared id rule; else 400. */
+const productIdOf = (req: Request): number => pathId(req, CATALOG_MESSAGES.badProductId);
 
 export function reviewRoutes(ctx: AppContext): Router {
   const router = Router();
