@@ -35,6 +35,9 @@ export function createApp(ctx: AppContext): Express {
         },
       },
       crossOriginEmbedderPolicy: false,
+      // Not helmet's no-referrer: under it browsers send `Origin: null` with the shop's own form posts
+      // (sign-out), which the same-origin guard then cannot tell from a foreign page.
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     }),
   );
   // Public catalogue reads come before compression, body parsing and sessions: they need none of them

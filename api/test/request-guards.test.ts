@@ -32,6 +32,7 @@ describe('state-changing requests come from the shop', () => {
     ['a foreign Origin', { origin: 'http://evil.example' }],
     ['another port of the same site (the test API is on 127.0.0.1 too)', { origin: 'http://127.0.0.1:1' }],
     ['Origin: null (sandboxed frame)', { origin: 'null' }],
+    ['Origin: null from another site', { origin: 'null', 'sec-fetch-site': 'cross-site' }],
     ['no Origin but Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
     ['no Origin but Sec-Fetch-Site: same-site', { 'sec-fetch-site': 'same-site' }],
   ])('refuses %s with 403 and a message, before the route runs', async (_name, headers) => {
@@ -51,6 +52,7 @@ describe('state-changing requests come from the shop', () => {
     ['the configured site (SHOP_SITE_URL)', () => ({ origin: 'https://shop.example.com' })],
     ['an origin in ALLOWED_ORIGINS', () => ({ origin: 'https://www.shop.example.com' })],
     ['Sec-Fetch-Site: same-origin without Origin', () => ({ 'sec-fetch-site': 'same-origin' })],
+    ['its own form under a no-referrer policy (Origin: null, Sec-Fetch-Site: same-origin)', () => ({ origin: 'null', 'sec-fetch-site': 'same-origin' })],
     ['no browser headers at all (curl, the benchmarks)', () => ({})],
   ])('lets through a request from %s (the route answers)', async (_name, headers) => {
     const res = await cancel(headers());

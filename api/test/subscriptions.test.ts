@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
+import { centsToDecimal, priceCart, toPayloadStrings, type PricingPromo } from '@nh/shared';
 import type { SubscribeNonceRequest } from '@nh/shared/contracts/checkout';
 import {
   billingPeriodOf,
@@ -216,13 +216,13 @@ interface Line {
 }
 
 /** What the checkout sends with Subscribe & Save ticked: subscriber pricing, a sandbox token. */
-async function subscribeBody(lines: Line[], options: { zip?: string; target?: TestApi | null } = {}): Promise<SubscribeNonceRequest> {
+async function subscribeBody(lines: Line[], options: { zip?: string; target?: TestApi | null; promo?: { code: string } & PricingPromo } = {}): Promise<SubscribeNonceRequest> {
   const zip = options.zip ?? '12345';
   const target = options.target === undefined ? api : options.target;
   const opaque = target ? await tokenize(target, zip) : { dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT', dataValue: `token-${randomUUID()}` };
   const pricing = priceCart(
     lines.map((l) => ({ price: l.price ?? l.product.price, quantity: l.quantity })),
-    { promo: null, subscribe: true },
+    { promo: options.promo ?? null, subscribe: true },
   );
   const address = { address: '1 Main St', city: 'Springfield', state: 'IL', zip };
   return {
@@ -235,6 +235,7 @@ async function subscribeBody(lines: Line[], options: { zip?: string; target?: Te
     interval: 'monthly',
     items: lines.map((l) => ({ productId: l.product.id, variantSku: null, quantity: l.quantity, price: centsToDecimal(l.price ?? l.product.price) })),
     shippingAddress: { address: '2 Elm St', city: 'Shelbyville', state: 'IL', zip: '62565' },
+    ...(options.promo ? { promoCode: options.promo.code } : {}),
   };
 }
 
@@ -242,6 +243,36 @@ const subscribeAs = (who: Shopper, body: unknown, key: string | null = randomUUI
   who.call('/api/payments/subscribe-nonce', { body, headers: key === null ? {} : { 'Idempotency-Key': key } });
 
 describe('POST /api/payments/subscribe-nonce', () => {
+  it('with a promo code: the first delivery is charged with it, the plan renews at the subscriber price', async () => {
+    const me = await signUp();
+    const product = await makeProduct(10, 999);
+    const res = await subscribeAs(me, await subscribeBody([{ product, quantity: 1 }], { promo: { code: 'WELCOME10', discountType: 'percentage', discountValue: 10 } }));
+    expect(res.status).toBe(200);
+    const { subscriptionId, orderId } = subscribeNonceResponseSchema.parse(await res.json());
+    // $9.99 − 15% = $8.49, − 10% = $7.64, + 8% tax = $8.25 now; $8.49 + tax = $9.17 each month.
+    expect(sandboxCharges().at(-1)).toMatchObject({ amount: 825, invoiceNumber: orderInvoiceNumber(orderId) });
+    expect(await q('select total::text as total, promo_code from orders where id = $1', [orderId])).toEqual([{ total: '8.25', promo_code: 'WELCOME10' }]);
+    expect(await q('select amount::text as amount from subscriptions where id = $1', [subscriptionId])).toEqual([{ amount: '9.17' }]);
+  });
+
+  it('refuses a total that leaves out the promo code it names (what is shown is what is charged)', async () => {
+    const me = await signUp();
+    const product = await makeProduct(10, 999);
+    const body = await subscribeBody([{ product, quantity: 1 }]);
+    const res = await subscribeAs(me, { ...body, promoCode: 'WELCOME10' });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ message: 'Your order total has changed to $8.25 (the checkout showed $9.17). Please review your order and try again.' });
+  });
+
+  it('refuses an unknown promo code like checkout does', async () => {
+    const me = await signUp();
+    const product = await makeProduct(10, 999);
+    const body = await subscribeBody([{ product, quantity: 1 }]);
+    const res = await subscribeAs(me, { ...body, promoCode: 'NOSUCHCODE' });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ message: 'This promo code is invalid or expired' });
+  });
+
   it('starts a plan: first box ordered and charged at subscriber prices, card stored, everything recorded together', async () => {
     const me = await signUp();
     const product = await makeProduct(10, 1250);

@@ -136,7 +136,9 @@ describe('Subscribe & Save in the browser (local sandbox)', () => {
 
     // Signing out is a POST from the user menu (a GET no longer signs anyone out).
     await page.getByRole('button', { name: 'Account menu' }).click();
+    const signedOut = page.waitForResponse((r) => r.url().endsWith('/api/logout') && r.request().method() === 'POST');
     await page.getByRole('menuitem', { name: 'Log Out' }).click();
+    expect((await signedOut).status()).toBe(303);
     await page.waitForURL((url) => url.pathname === '/');
     await poll(async () => (await page.evaluate(() => fetch('/api/auth/user').then((r) => r.status)))).toBe(401);
   });

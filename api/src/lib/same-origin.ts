@@ -6,7 +6,7 @@
  * - `Origin` is allowed when it is the request's own origin (its host, port included, equals the
  *   request's Host, so a page on another port of the same site is refused) or one of the configured
  *   site origins (SHOP_SITE_URL, ALLOWED_ORIGINS). `Origin: null` (sandboxed frames, privacy
- *   redirects) is refused.
+ *   redirects, a form under a no-referrer policy) passes only with `Sec-Fetch-Site: same-origin`.
  * - Without `Origin`, `Sec-Fetch-Site` must be `same-origin` or `none` (typed by the user).
  * - A client that sends neither (curl, server-to-server calls, the benchmarks) is not a browser, so it
  *   cannot carry a shopper's cookie on a forged request: it passes.
@@ -40,6 +40,10 @@ export function originOf(url: string): string | null {
 
 function fromOwnSite(req: Request, allowed: ReadonlySet<string>): boolean {
   const origin = req.headers.origin;
+  const site = req.headers['sec-fetch-site'];
+  // A browser sends `Origin: null` for a form posted under a no-referrer policy even from the same
+  // page, and from sandboxed frames: then only Sec-Fetch-Site can tell, and without it it is refused.
+  if (origin === 'null') return site === 'same-origin';
   if (origin !== undefined) {
     const normalised = originOf(origin);
     if (!normalised) return false;
@@ -47,7 +51,6 @@ function fromOwnSite(req: Request, allowed: ReadonlySet<string>): boolean {
     // Express 5's req.host keeps the port (and follows X-Forwarded-Host only with TRUST_PROXY).
     return new URL(normalised).host === req.host;
   }
-  const site = req.headers['sec-fetch-site'];
   if (site !== undefined) return site === 'same-origin' || site === 'none';
   return true;
 }

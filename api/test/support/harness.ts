@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { inject } from 'vitest';
@@ -34,6 +35,9 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
     // is 127.0.0.1 on the same prefix: on by default, declines in one file would stop another's
     // checkouts. The guard's own tests turn it on with a private QUEUE_PREFIX.
     PAYMENT_FAILURES_PER_15_MIN: '0',
+    // The abuse limits count in Redis across processes; each test API gets budgets of its own unless a
+    // test shares a prefix on purpose (several API processes behind one limit).
+    RATE_LIMIT_PREFIX: `rl-${randomUUID().slice(0, 8)}`,
     ...env,
   });
   const db = createDb({ url: config.DATABASE_URL, max: 10 });

@@ -3,11 +3,12 @@ import { PROMO_MESSAGES, promoCodeInputSchema, type PromoValidation } from '@nh/
 import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../lib/errors';
 import { findPromo } from '../orders/repository';
+import { promoGuessLimit } from './guess-limit';
 
 /** GET /api/promo-codes/validate/{code}: the checkout's Apply button. Admin promo CRUD lives elsewhere. */
 export function promoValidationRoutes(ctx: AppContext): Router {
   const router = Router();
-  router.get('/promo-codes/validate/:code', async (req, res) => {
+  router.get('/promo-codes/validate/:code', promoGuessLimit(ctx).validation, async (req, res) => {
     const parsed = promoCodeInputSchema.safeParse(req.params.code);
     if (!parsed.success) {
       // A code too long to exist is as unknown as any other (404); blank or unusable text is a 400.

@@ -1,9 +1,9 @@
 import { Router, type Request } from 'express';
-import { rateLimit } from 'express-rate-limit';
 import { CATALOG_MESSAGES } from '@nh/shared/contracts/catalog';
 import { createReviewRequestSchema, REVIEW_MESSAGES } from '@nh/shared/contracts/reviews';
 import type { AppContext } from '../../context';
-import { badRequest, notFound, tooManyRequests } from '../../lib/errors';
+import { badRequest, notFound } from '../../lib/errors';
+import { createLimiter } from '../../lib/rate-limit';
 import { parseInput, pathId } from '../../lib/validation';
 import { listReviews, submitReview } from './service';
 
@@ -14,14 +14,13 @@ export function reviewRoutes(ctx: AppContext): Router {
   const router = Router();
   // Reviews are public at once: cap stored reviews per client address against spam (refused ones do
   // not count, so a visitor correcting the form is never blocked).
-  const limiter = rateLimit({
+  const limiter = createLimiter(ctx, {
+    name: 'reviews',
     windowMs: 60 * 60 * 1000,
     limit: 20,
-    skipFailedRequests: true,
-    standardHeaders: 'draft-7',
-    legacyHeaders: false,
-    handler: (_req, _res, next) => next(tooManyRequests('Too many reviews from this address. Please try again later.')),
-  });
+    count: 'successes',
+    message: 'Too many reviews from this address. Please try again later.',
+  }).middleware;
 
   router.get('/products/:id/reviews', async (req, res) => {
     const reviews = await listReviews(ctx.db, productIdOf(req));
