@@ -127,6 +127,29 @@ describe('promo code guessing', () => {
   });
 });
 
+describe('request log lines', () => {
+  it('never carry an unsubscribe token (it authorises whoever holds it)', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logged = await startTestApi({}, { log: createLogger('api-test', 'info', stream) });
+    try {
+      const token = randomUUID();
+      await logged.request(`/api/newsletter/unsubscribe/${token}`);
+      await new Promise((resolve) => setImmediate(resolve));
+      const line = lines.map((l) => JSON.parse(l) as { msg: string; url?: string }).find((l) => l.msg === 'request completed');
+      expect(line?.url).toBe('/api/newsletter/unsubscribe/[redacted]');
+      expect(lines.join('\n')).not.toContain(token);
+    } finally {
+      await logged.close();
+    }
+  });
+});
+
 describe('untrusted proxy warning', () => {
   function capture() {
     const lines: Array<Record<string, unknown>> = [];

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { tables } from '@nh/shared/server';
 import { exportStartedSchema, exportStatusSchema } from '@nh/shared/contracts/exports';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
-import { writeOrdersCsv } from '../src/exports/processor';
+import { exportFailureMessage, writeOrdersCsv } from '../src/exports/processor';
 import { neutraliseCell } from '../src/exports/columns';
 import { parseCsv } from './support/csv';
 import { createTestDatabase, placeOrder, sampleLine, startTestWorkers, tempDir, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
@@ -103,6 +103,17 @@ describe('CSV export of orders', () => {
     expect(neutraliseCell(null)).toBe('');
   });
 
+  it('tells staff what failed in words and a code, never a database error\'s own message (it carries the query and its values)', async () => {
+    const dbError = await tdb.db.$client.query(`select $1::int as n`, ['secret-value@example.com']).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    const message = exportFailureMessage(dbError);
+    expect(message).toBe('The orders could not be read from the database (error 22P02). Please try again; if it fails again, an operator can find the details in the worker log.');
+    expect(message).not.toContain('secret-value');
+    expect(exportFailureMessage(new Error('boom'))).toBe('The export failed. Please try again; if it fails again, an operator can find the details in the worker log.');
+  });
+
   it('a failed export reports its error and serves no file', async () => {
     await runtime.close(1000);
     const blocker = path.join(tempDir('export-fail'), 'not-a-dir');
@@ -113,7 +124,7 @@ describe('CSV export of orders', () => {
       const s = await status(exportId);
       return s.status === 'failed' ? s : null;
     }, 15_000, 'failed export');
-    expect(failed.error).toMatch(/ENOTDIR|EEXIST/);
+    expect(failed.error).toMatch(/^The export file could not be written \((ENOTDIR|EEXIST)\)\. Please try again/);
     expect(failed.fileName).toBeNull();
     const res = await post(`/api/admin/orders/export/${exportId}/download`);
     expect(res.status).toBe(409);

@@ -13,6 +13,12 @@ declare module 'express-serve-static-core' {
 
 const QUIET_PATHS = new Set(['/healthz', '/readyz']);
 
+/** Path segments that are secrets (a one-click unsubscribe token authorises its holder): never logged. */
+const SECRET_SEGMENTS = /(\/unsubscribe\/)[^/?#]+/g;
+
+/** The URL as logged: secret path segments replaced. */
+export const loggableUrl = (url: string): string => url.replace(SECRET_SEGMENTS, '$1[redacted]');
+
 const childLogger = Symbol('childLogger');
 type LoggedRequest = Request & { [childLogger]?: Logger };
 
@@ -43,7 +49,7 @@ export function requestLogger(app: Express, logger: Logger): RequestHandler {
         const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
         if (!logger.isLevelEnabled(level)) return;
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        logger[level]({ reqId: id, method: req.method, url: req.originalUrl, status, ms: Math.round(ms * 10) / 10 }, 'request completed');
+        logger[level]({ reqId: id, method: req.method, url: loggableUrl(req.originalUrl), status, ms: Math.round(ms * 10) / 10 }, 'request completed');
       });
     }
     next();

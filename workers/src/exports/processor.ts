@@ -12,7 +12,7 @@ import QueryStream from 'pg-query-stream';
 import { eq } from 'drizzle-orm';
 import type { Job } from 'bullmq';
 import { exportFileName } from '@nh/shared';
-import { tables, type Db, type Logger } from '@nh/shared/server';
+import { postgresErrorOf, tables, type Db, type Logger } from '@nh/shared/server';
 import { JOB_NAMES, jobPayloads } from '@nh/shared/server/queues';
 import { EXPORT_COLUMNS, EXPORT_SQL, neutraliseRow } from './columns';
 
@@ -100,10 +100,21 @@ export function createExportProcessor({ db, log, exportsDir, progressEvery }: Ex
     } catch (error) {
       await progress;
       await fsp.rm(tempPath, { force: true }).catch(() => {});
-      const message = (error as Error).message;
-      await db.update(exports).set({ status: 'failed', error: message, finishedAt: new Date() }).where(eq(exports.id, exportId));
+      await db.update(exports).set({ status: 'failed', error: exportFailureMessage(error), finishedAt: new Date() }).where(eq(exports.id, exportId));
       jobLog.error({ err: error }, 'export failed');
       throw error;
     }
   };
+}
+
+/**
+ * What staff see of a failed export: what went wrong in words and a code to quote, never the error's
+ * own message (a database error's carries the query and its values).
+ */
+export function exportFailureMessage(error: unknown): string {
+  const pgError = postgresErrorOf(error);
+  if (pgError) return `The orders could not be read from the database (error ${pgError.code}). Please try again; if it fails again, an operator can find the details in the worker log.`;
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (typeof code === 'string') return `The export file could not be written (${code}). Please try again; if it fails again, an operator can find the details in the worker log.`;
+  return 'The export failed. Please try again; if it fails again, an operator can find the details in the worker log.';
 }
