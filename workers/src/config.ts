@@ -54,6 +54,13 @@ const schema = z.object({
   ERP_SYNC_BACKOFF_MAX_MS: int(15 * 60_000, 1),
   /** Orders pending longer than this (minutes) are requested again by the 10-minute reconcile job. */
   ERP_SYNC_STALE_MINUTES: int(30, 1),
+  /**
+   * Job lock of a sync (renewed every half of it while the sync runs) and how often stalled syncs are
+   * looked for: a killed worker's syncs hold the global concurrency slots until they are moved back,
+   * within about ERP_SYNC_LOCK_MS + 2 × ERP_SYNC_STALLED_CHECK_MS (JOB_LOCK_MS for the other queues).
+   */
+  ERP_SYNC_LOCK_MS: int(5000, 1000),
+  ERP_SYNC_STALLED_CHECK_MS: int(1000, 100),
 
   /** smtp(s)://user:pass@host:port; without it messages are written to MAIL_OUTBOX_DIR. */
   SMTP_URL: optionalString(),

@@ -61,8 +61,15 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
   const processors: Record<QueueName, { processor: Processor; options: Partial<WorkerOptions> }> = {
     'erp-sync': {
       processor: createErpSyncProcessor({ db, netsuite, log, worker: () => workers.get('erp-sync')!, staleMinutes: config.ERP_SYNC_STALE_MINUTES }),
-      // A sync is idempotent, so a job whose worker died may safely run again a few times.
-      options: { concurrency: config.ERP_SYNC_CONCURRENCY, maxStalledCount: 3, settings: { backoffStrategy: backoffStrategy(config.ERP_SYNC_BACKOFF_MS, config.ERP_SYNC_BACKOFF_MAX_MS) } },
+      // A sync is idempotent, so a job whose worker died may safely run again a few times. Its short lock
+      // (renewed while it runs) and frequent stalled checks give a dead worker's global slots back within seconds.
+      options: {
+        concurrency: config.ERP_SYNC_CONCURRENCY,
+        lockDuration: config.ERP_SYNC_LOCK_MS,
+        stalledInterval: config.ERP_SYNC_STALLED_CHECK_MS,
+        maxStalledCount: 3,
+        settings: { backoffStrategy: backoffStrategy(config.ERP_SYNC_BACKOFF_MS, config.ERP_SYNC_BACKOFF_MAX_MS) },
+      },
     },
     emails: { processor: createEmailProcessor({ db, mailer, log }), options: { concurrency: config.EMAIL_CONCURRENCY } },
     exports: {

@@ -11,6 +11,8 @@ import { netsuiteExternalIds } from '@nh/shared/server/netsuite/client';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { startNetSuiteStub, type NetSuiteStub } from './support/netsuite-stub';
 import { startPrivateRedis } from './support/redis-server';
+import { loadWorkerConfig } from '../src/config';
+import type { WorkerRuntime } from '../src/runtime';
 import { createTestDatabase, placeOrder, purgeQueuePrefix, sleep, startTestWorkers, testWorkerConfig, testWorkerEnv, waitFor, type TestDatabase } from './support/setup';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -44,7 +46,7 @@ const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.ex
 
 describe('reliability drills', () => {
   it('a worker killed (SIGKILL) in the middle of a sync: the order still ends synced, with one sales order', async () => {
-    const env = testWorkerEnv(tdb.url, 'kill', { ...stub.env(), WORKER_QUEUES: 'erp-sync', JOB_LOCK_MS: '2000', LOG_LEVEL: 'silent' });
+    const env = testWorkerEnv(tdb.url, 'kill', { ...stub.env(), WORKER_QUEUES: 'erp-sync', LOG_LEVEL: 'silent' });
     stub.salesOrderDelayMs = 2500;
     const startedBefore = stub.salesOrderWritesStarted;
     let first: ChildProcess | null = spawnWorker(env);
@@ -73,6 +75,72 @@ describe('reliability drills', () => {
       await purgeQueuePrefix(env.REDIS_URL!, env.QUEUE_PREFIX!);
     }
   }, 90_000);
+
+  it('a worker killed (SIGKILL) while it holds every global sync slot: another worker resumes syncing within 10 s, each order one sales order', async () => {
+    // The erp-sync lock settings are the defaults: this is what production does.
+    const env = testWorkerEnv(tdb.url, 'crash', { ...stub.env(), WORKER_QUEUES: 'erp-sync', LOG_LEVEL: 'silent' });
+    const config = loadWorkerConfig(env);
+    // The killed worker's requests stay "in flight" at the stub until their sockets close; no 429s here.
+    const { concurrencyLimit } = stub;
+    stub.concurrencyLimit = 100;
+    stub.salesOrderDelayMs = 8000;
+    const startedBefore = stub.salesOrderWritesStarted;
+    let killed: ChildProcess | null = spawnWorker(env);
+    let survivor: WorkerRuntime | null = null;
+    try {
+      const held: string[] = [];
+      for (let i = 0; i < config.ERP_SYNC_CONCURRENCY; i++) held.push(await placeOrder(tdb.db, { customerEmail: `held${i}@example.com` }));
+      await waitFor(() => stub.salesOrderWritesStarted >= startedBefore + config.ERP_SYNC_CONCURRENCY, 20_000, 'the killed worker to hold every slot');
+      // A second worker is running (in this process) while the first holds every global slot.
+      survivor = await startTestWorkers(config);
+      const waiting = [await placeOrder(tdb.db), await placeOrder(tdb.db)];
+      await sleep(300);
+      for (const id of [...held, ...waiting]) expect(await statusOf(id)).toBe('pending');
+
+      killed.kill('SIGKILL');
+      const killedAt = Date.now();
+      await exited(killed);
+      killed = null;
+      stub.salesOrderDelayMs = 0;
+      const all = [...held, ...waiting];
+      const synced = async () => (await Promise.all(all.map(statusOf))).filter((s) => s === 'synced').length;
+      await waitFor(async () => (await synced()) > 0, 30_000, 'the first sync after the crash');
+      const resumedAfterMs = Date.now() - killedAt;
+      await waitFor(async () => (await synced()) === all.length, 30_000, 'every order synced');
+      const allSyncedAfterMs = Date.now() - killedAt;
+      console.info(`drill: sync resumed ${resumedAfterMs} ms after the SIGKILL; all ${all.length} orders synced after ${allSyncedAfterMs} ms`);
+      expect(resumedAfterMs).toBeLessThan(10_000);
+
+      // The killed worker's sales-order upserts still reach NetSuite after it died; the retries upsert
+      // the same external ids: one sales order per order, and the order row names it.
+      await sleep(8000 - (Date.now() - killedAt));
+      for (const id of all) {
+        expect(stub.salesOrderCount(netsuiteExternalIds.salesOrder(id))).toBe(1);
+        expect((await orderRow(id)).netsuiteOrderId).toBe(stub.find('salesOrder', netsuiteExternalIds.salesOrder(id))!.id);
+      }
+    } finally {
+      stub.salesOrderDelayMs = 0;
+      stub.concurrencyLimit = concurrencyLimit;
+      killed?.kill('SIGKILL');
+      await survivor?.close(1000);
+      await purgeQueuePrefix(env.REDIS_URL!, env.QUEUE_PREFIX!);
+    }
+  }, 90_000);
+
+  it('a healthy sync that takes several times its lock keeps it (renewed): no other worker runs it again', async () => {
+    const env = testWorkerEnv(tdb.url, 'longsync', { ...stub.env(), WORKER_QUEUES: 'erp-sync', ERP_SYNC_LOCK_MS: '1000', ERP_SYNC_STALLED_CHECK_MS: '200' });
+    const runtimes = [await startTestWorkers(loadWorkerConfig(env)), await startTestWorkers(loadWorkerConfig(env))];
+    stub.salesOrderDelayMs = 4000;
+    try {
+      const orderId = await placeOrder(tdb.db);
+      await waitFor(async () => (await statusOf(orderId)) === 'synced', 20_000, 'the slow sync');
+      const externalId = netsuiteExternalIds.salesOrder(orderId);
+      expect(stub.requests.filter((r) => r.method === 'PUT' && r.path.includes('/salesOrder/') && r.path.includes(externalId))).toHaveLength(1);
+    } finally {
+      stub.salesOrderDelayMs = 0;
+      for (const runtime of runtimes) await runtime.close(1000);
+    }
+  }, 60_000);
 
   it('SIGTERM-style close lets a running sync finish within the grace period', async () => {
     const runtime = await startTestWorkers(testWorkerConfig(tdb.url, 'drain', { ...stub.env(), WORKER_QUEUES: 'erp-sync' }));
