@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
-import { SiteLayout } from './SiteLayout';
+import { SiteLayout } from './layout/site-layout';
 
 /** Each screen is its own chunk: the storefront's first load never downloads checkout or admin code. */
 const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> => ({

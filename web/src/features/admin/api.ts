@@ -13,7 +13,7 @@ import type {
 import type { Category, Product } from '@nh/shared/contracts/catalog';
 import type { SyncSummary } from '@nh/shared/contracts/admin-sync';
 import type { ExportStarted, ExportStatusResponse } from '@nh/shared/contracts/exports';
-import { ApiError, apiRequest as request, getQueryFn } from '@/lib/queryClient';
+import { ApiError, apiRequest as request, getQueryFn } from '@/lib/query-client';
 import { forgetStoredToken, setAdminToken } from './admin-session';
 
 const json = async <T>(res: Response) => (await res.json()) as T;

@@ -1,6 +1,6 @@
 import type { AuthUser } from '@nh/shared/contracts/auth';
 import { useQuery } from '@tanstack/react-query';
-import { getQueryFn } from '@/lib/queryClient';
+import { getQueryFn } from '@/lib/query-client';
 
 export const authUserQueryKey = ['/api/auth/user'] as const;
 

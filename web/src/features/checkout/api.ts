@@ -2,7 +2,7 @@
 import type { CheckoutNonceRequest, CheckoutNonceResponse, PaymentsStatus, SubscribeNonceRequest } from '@nh/shared/contracts/checkout';
 import type { PromoValidation } from '@nh/shared/contracts/promo';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest, getQueryFn } from '@/lib/queryClient';
+import { apiRequest, getQueryFn } from '@/lib/query-client';
 
 export const paymentsStatusQuery = queryOptions({
   queryKey: ['/api/payments/status'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '@/lib/queryClient';
+import { ApiError } from '@/lib/query-client';
 import { failureMessage } from './failure-message';
 
 const apiError = (status: number, body: string) => new ApiError(status, `${status}: ${body}`, body);

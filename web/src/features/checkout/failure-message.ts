@@ -1,5 +1,5 @@
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
-import { ApiError } from '@/lib/queryClient';
+import { ApiError } from '@/lib/query-client';
 
 /**
  * The text of the 'Payment failed' toast (operations §8): the server's responseMessage, else its

@@ -1,6 +1,6 @@
 import type { NewsletterResponse } from '@nh/shared/contracts/newsletter';
 import { useMutation } from '@tanstack/react-query';
-import { ApiError, apiRequest } from '@/lib/queryClient';
+import { ApiError, apiRequest } from '@/lib/query-client';
 
 export async function subscribeToNewsletter(email: string): Promise<NewsletterResponse> {
   const res = await apiRequest('POST', '/api/newsletter', { email: email.trim() });

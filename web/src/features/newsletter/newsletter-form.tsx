@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
-import { serverMessageOf } from '@/lib/queryClient';
+import { serverMessageOf } from '@/lib/query-client';
 import { useNewsletterSignup } from './api';
 
 /** The address check uses the shared zod contract module; it is loaded on first focus, keeping zod off the first page load. */

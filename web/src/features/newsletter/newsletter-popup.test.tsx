@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CartProvider } from '@/features/cart';
-import { createQueryClient } from '@/lib/queryClient';
+import { createQueryClient } from '@/lib/query-client';
 import { NewsletterPopup, type NewsletterPopupProps } from './newsletter-popup';
 
 const TITLE = 'Wait! Take 15% off your first order';

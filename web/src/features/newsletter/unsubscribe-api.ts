@@ -1,7 +1,7 @@
 /** The unsubscribe page's calls: where the link's address stands, and unsubscribing it. */
 import type { UnsubscribeState } from '@nh/shared/contracts/newsletter';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/queryClient';
+import { apiRequest } from '@/lib/query-client';
 
 const unsubscribePath = (token: string) => `/api/newsletter/unsubscribe/${encodeURIComponent(token)}`;
 const stateKey = (token: string) => ['newsletter-unsubscribe', token] as const;

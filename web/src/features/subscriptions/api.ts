@@ -8,7 +8,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError, apiRequest, serverMessageOf } from '@/lib/queryClient';
+import { ApiError, apiRequest, serverMessageOf } from '@/lib/query-client';
 
 export const subscriptionsQueryKey = ['/api/subscriptions'] as const;
 

@@ -4,7 +4,7 @@ import { Loader2, RefreshCw } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
-import { serverMessageOf } from '@/lib/queryClient';
+import { serverMessageOf } from '@/lib/query-client';
 import { adminKeys, retryAllFailedSyncs, retryOrderSync, syncKeys, syncSummary } from '../api';
 
 

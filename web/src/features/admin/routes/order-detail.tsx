@@ -13,7 +13,7 @@ import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Separator } from '@/components/ui/separator';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError, serverMessageOf } from '@/lib/queryClient';
+import { ApiError, serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { adminKeys, getOrder, updateOrder } from '../api';
 import { OrderStatusBadge, statusLabel } from '../components/order-status-badge';

@@ -2,7 +2,7 @@ import { ADMIN_MESSAGES } from '@nh/shared/contracts/admin';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { toast } from '@/components/ui/use-toast';
-import { serverMessageOf } from '@/lib/queryClient';
+import { serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { adminKeys, createProduct } from '../api';
 import { setAdminToken, useAdminToken } from '../admin-session';

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
-import { serverMessageOf } from '@/lib/queryClient';
+import { serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { adminKeys, listAdminProducts, updateProduct } from '../api';
 import { setAdminToken, useAdminToken } from '../admin-session';

@@ -10,7 +10,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/use-toast';
-import { serverMessageOf } from '@/lib/queryClient';
+import { serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { adminKeys, deleteProduct, listAdminProducts } from '../api';
 import { setAdminToken, useAdminToken } from '../admin-session';

@@ -8,7 +8,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
-import { apiRequest, serverMessageOf } from '@/lib/queryClient';
+import { apiRequest, serverMessageOf } from '@/lib/query-client';
 import { cn } from '@/lib/utils';
 import { reviewsQuery } from '../api';
 

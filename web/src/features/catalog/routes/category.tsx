@@ -6,7 +6,7 @@ import { Link, useParams } from 'react-router-dom';
 import { categoryHeroImage, Hero } from '@/components/hero';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
-import { ApiError } from '@/lib/queryClient';
+import { ApiError } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { categoryQuery, productsQuery } from '../api';
 import { Breadcrumb } from '../components/breadcrumb';

@@ -8,7 +8,7 @@ import { render } from '@testing-library/react';
 import type { ComponentType } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { vi } from 'vitest';
-import { createQueryClient } from '@/lib/queryClient';
+import { createQueryClient } from '@/lib/query-client';
 
 export type FakeAnswer = { status: number; body?: unknown } | 'pending';
 

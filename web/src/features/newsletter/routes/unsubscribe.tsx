@@ -5,7 +5,7 @@ import { Link, useParams } from 'react-router-dom';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
-import { ApiError } from '@/lib/queryClient';
+import { ApiError } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { NewsletterForm } from '../newsletter-form';
 import { useUnsubscribe, useUnsubscribeState } from '../unsubscribe-api';

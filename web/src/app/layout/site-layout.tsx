@@ -4,9 +4,9 @@ import { Toaster } from '@/components/ui/toaster';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import { CartDrawer, CartProvider } from '@/features/cart';
 import { NewsletterPopup } from '@/features/newsletter';
-import { PageBackdrop } from './layout/page-backdrop';
-import { SiteFooter } from './layout/site-footer';
-import { SiteHeader } from './layout/site-header';
+import { PageBackdrop } from './page-backdrop';
+import { SiteFooter } from './site-footer';
+import { SiteHeader } from './site-header';
 
 function ScrollToTop() {
   const { pathname } = useLocation();

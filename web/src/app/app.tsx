@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { RouterProvider } from 'react-router-dom';
-import { createQueryClient } from '@/lib/queryClient';
+import { createQueryClient } from '@/lib/query-client';
 import { router } from './router';
 
 export function App() {
