@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
-const integration = { globalSetup: ['shared/src/server/testing/global-setup.ts'], testTimeout: 30_000, hookTimeout: 60_000 };
+const integration = { globalSetup: ['migrations/src/testing/global-setup.ts'], testTimeout: 30_000, hookTimeout: 60_000 };
 
 export default defineConfig({
   test: {
@@ -9,6 +9,8 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       { test: { name: 'shared', include: ['shared/src/**/*.test.ts'], environment: 'node', testTimeout: 20_000 } },
+      // Unit tests of the server packages' own modules (no database): @nh/server and the workers' mail code.
+      { test: { name: 'server', include: ['migrations/src/**/*.test.ts', 'workers/src/**/*.test.ts'], environment: 'node', testTimeout: 20_000 } },
       { test: { name: 'api', include: ['api/test/**/*.test.ts'], environment: 'node', ...integration } },
       { test: { name: 'workers', include: ['workers/test/**/*.test.ts'], environment: 'node', ...integration } },
       {

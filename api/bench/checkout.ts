@@ -18,10 +18,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { OUTBOX_TOPICS, centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
-import { createDb, createRedis, recordAcceptedPayment } from '@nh/shared/server';
-import { LocalSandboxGateway } from '@nh/shared/server/payments/index';
-import { seedDemoCatalogue } from '@nh/shared/server/seed/seed';
-import { applyMigrations, ensureDatabase } from '../../migrations/src/database';
+import { createDb, createRedis, recordAcceptedPayment } from '@nh/server';
+import { LocalSandboxGateway } from '@nh/server/payments/index';
+import { seedDemoCatalogue } from '@nh/server/seed/seed';
+import { applyMigrations, ensureDatabase } from '@nh/server/database';
 import { REPO_ROOT } from '../src/config';
 import { reserveOrder } from '../src/modules/orders/repository';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { baseEnvShape, loadEnv, optionalString } from '@nh/shared/server';
+import { baseEnvShape, loadEnv, optionalString } from '@nh/server';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** Repository root, from api/src (tsx) or api/dist (built). */

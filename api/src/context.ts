@@ -1,4 +1,4 @@
-import type { Db, Logger, Redis } from '@nh/shared/server';
+import type { Db, Logger, Redis } from '@nh/server';
 import type { ApiConfig } from './config';
 
 /** What the composition root hands to every module. */

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { configureShop } from '@nh/shared';
-import { createDb, createLogger, createRedis, exitOnStartupError, productionWarnings, shopOverrides } from '@nh/shared/server';
+import { createDb, createLogger, createRedis, exitOnStartupError, productionWarnings, shopOverrides } from '@nh/server';
 import { createApp } from './app';
 import { loadApiConfig } from './config';
 import type { AppContext } from './context';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { tables } from '@nh/shared/server';
+import { tables } from '@nh/server';
 import { exportStartedSchema, exportStatusSchema } from '@nh/shared/contracts/exports';
 import { startTestApi, type TestApi } from './support/harness';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { tables } from '@nh/shared/server';
+import { tables } from '@nh/server';
 import { failedSyncListSchema, syncSummarySchema } from '@nh/shared/contracts/admin-sync';
 import { startTestApi, type TestApi } from './support/harness';
 

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
-import { AuthorizeNetGateway, orderInvoiceNumber, parseCreateProfileResponse, type OpaqueChargeRequest, type StoreCardRequest } from '@nh/shared/server/payments/index';
+import { AuthorizeNetGateway, orderInvoiceNumber, parseCreateProfileResponse, type OpaqueChargeRequest, type StoreCardRequest } from '@nh/server/payments/index';
 import { startAuthnetStub, type AuthnetStub } from './support/authnet-stub';
 import { startTestApi, type TestApi } from './support/harness';
 

@@ -13,7 +13,7 @@ import {
   productSchema,
   type Product,
 } from '@nh/shared/contracts/catalog';
-import { tables } from '@nh/shared/server';
+import { tables } from '@nh/server';
 import { invalidateCatalogCache } from '../src/modules/catalog';
 import { startTestApi, type TestApi } from './support/harness';
 

@@ -53,9 +53,10 @@ beforeAll(async () => {
   const fixture = `fixture-${randomBytes(4).toString('hex')}`;
   const [category] = await q<{ id: number }>('select id from categories order by id limit 1');
   // Two products: one the checkout, review and order examples name, one the product edits change.
+  // Capitalised names like every other test product: the catalogue test checks the name order.
   const [product, editable] = await q<{ id: number }>(
     `insert into products (name, slug, price, inventory, status, sku, category_id)
-     select $1 || n, $1 || n, '12.50', 100, 'active', $1 || n, $2 from generate_series(1, 2) as n order by n returning id`,
+     select initcap($1) || n, $1 || n, '12.50', 100, 'active', $1 || n, $2 from generate_series(1, 2) as n order by n returning id`,
     [fixture, category!.id],
   );
   const [order] = await q<{ id: string }>(

@@ -3,8 +3,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { reviewSchema, type Review } from '@nh/shared/contracts/reviews';
-import { tables, type LineItem } from '@nh/shared/server';
-import { seededProductId } from '@nh/shared/server/seed/seed';
+import { tables, type LineItem } from '@nh/server';
+import { seededProductId } from '@nh/server/seed/seed';
 import { startTestApi, type TestApi } from './support/harness';
 
 let api: TestApi;

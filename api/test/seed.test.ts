@@ -5,12 +5,12 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { count, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import '@nh/shared/server/testing/provided';
-import { createDb, tables, type Db } from '@nh/shared/server';
-import * as data from '@nh/shared/server/seed/data';
-import { seedDemoCatalogue } from '@nh/shared/server/seed/seed';
-import { applyMigrations, dropDatabase, ensureDatabase } from '../../migrations/src/database';
-import { demoSeedDecision } from '../../migrations/src/seed-policy';
+import '@nh/server/testing/provided';
+import { createDb, tables, type Db } from '@nh/server';
+import * as data from '@nh/server/seed/data';
+import { seedDemoCatalogue } from '@nh/server/seed/seed';
+import { applyMigrations, dropDatabase, ensureDatabase } from '@nh/server/database';
+import { demoSeedDecision } from '@nh/server/seed-policy';
 import { loadApiConfig } from '../src/config';
 
 /** Counts of every seeded table (whole tables: only for a database nobody else writes to). */

@@ -11,7 +11,7 @@ import {
   type SubscribeNonceResponse,
   type SubscriptionView,
 } from '@nh/shared/contracts/subscriptions';
-import { orderInvoiceNumber } from '@nh/shared/server/payments/index';
+import { orderInvoiceNumber } from '@nh/server/payments/index';
 import { paymentsFor } from '../src/modules/payments/provider';
 import { profileCustomerId } from '../src/modules/subscriptions/subscribe';
 import { startAuthnetStub, type AuthnetStub } from './support/authnet-stub';

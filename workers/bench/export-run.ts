@@ -3,7 +3,7 @@
  * with its duration and this process's peak RSS (sampled, and the kernel's maxRSS).
  */
 import type { Job } from 'bullmq';
-import { createDb, createLogger } from '@nh/shared/server';
+import { createDb, createLogger } from '@nh/server';
 import { createExportProcessor } from '../src/exports/processor';
 
 const db = createDb({ url: process.env.DATABASE_URL!, max: 3 });

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createDb } from '@nh/shared/server';
+import { createDb } from '@nh/server';
 import { EXPORT_SQL } from '../src/exports/columns';
 import { benchDatabase, fmt, ROOT } from './support';
 

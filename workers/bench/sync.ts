@@ -11,8 +11,8 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { Queue, Worker } from 'bullmq';
-import { createDb, createRedis, DEFAULT_REDIS_URL, OUTBOX_CHANNEL } from '@nh/shared/server';
-import { seedDemoCatalogue } from '@nh/shared/server/seed/seed';
+import { createDb, createRedis, DEFAULT_REDIS_URL, OUTBOX_CHANNEL } from '@nh/server';
+import { seedDemoCatalogue } from '@nh/server/seed/seed';
 import { startNetSuiteStub } from '../test/support/netsuite-stub';
 import { purgeQueuePrefix } from '../test/support/setup';
 import { benchDatabase, buildWorkerBundle, CpuMeter, fmt, spawnWorker, stopWorker, workerRuntime } from './support';

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { baseEnvShape, ConfigError, loadEnv, optionalString } from '@nh/shared/server';
-import { QUEUE_NAMES, type QueueName } from '@nh/shared/server/queues';
-import type { NetSuiteConfig } from '@nh/shared/server/netsuite/client';
+import { baseEnvShape, ConfigError, loadEnv, optionalString } from '@nh/server';
+import { QUEUE_NAMES, type QueueName } from '@nh/server/queues';
+import type { NetSuiteConfig } from './erp-sync/netsuite/client';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** Repository root, from workers/src (tsx) or workers/dist (built). */

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Db, Logger } from '@nh/shared/server';
+import type { Db, Logger } from '@nh/server';
 
 export interface HeartbeatOptions {
   file: string;

@@ -1,5 +1,5 @@
 // Worker process (Procfile `worker`): the outbox relay and the consumers of WORKER_QUEUES.
-import { createLogger, exitOnStartupError, productionWarnings } from '@nh/shared/server';
+import { createLogger, exitOnStartupError, productionWarnings } from '@nh/server';
 import { loadWorkerConfig } from './config';
 import { runtimeHealthy, startHeartbeat } from './heartbeat';
 import { startWorkerRuntime } from './runtime';

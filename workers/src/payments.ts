@@ -6,8 +6,8 @@
  * stored profiles live in Redis under QUEUE_PREFIX, as the API keeps them); in production with no
  * credentials, none. Workers never tokenise a card, so the public client key is not needed here.
  */
-import { AuthorizeNetGateway, LocalSandboxGateway, type PaymentGateway } from '@nh/shared/server/payments/index';
-import type { Logger, Redis } from '@nh/shared/server';
+import { AuthorizeNetGateway, LocalSandboxGateway, type PaymentGateway } from '@nh/server/payments/index';
+import type { Logger, Redis } from '@nh/server';
 import type { WorkerConfig } from './config';
 
 export function createPaymentGateway(config: WorkerConfig, redis: Redis, log: Logger): PaymentGateway | null {

@@ -1,7 +1,7 @@
 // Operator command: `node workers/dist/run-now.js <job>` (npm run worker:run-now -- <job>) adds one run of
 // a scheduled job (renewal-sweep, housekeeping, reconcile-payments, reconcile-sync) for the workers.
-import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/shared/server/queues';
-import { createRedis, exitOnStartupError } from '@nh/shared/server';
+import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/server/queues';
+import { createRedis, exitOnStartupError } from '@nh/server';
 import { loadWorkerConfig } from './config';
 import { RUNNABLE_NOW, runScheduledJobNow } from './schedules';
 

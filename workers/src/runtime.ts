@@ -4,10 +4,10 @@
  */
 import { UnrecoverableError, Worker, type Processor, type Queue, type WorkerOptions } from 'bullmq';
 import { configureShop, SHOP } from '@nh/shared';
-import { createDb, createRedis, shopOverrides, type Db, type Logger, type Redis } from '@nh/shared/server';
-import { createQueue, JOB_NAMES, QUEUE_NAMES, type QueueName } from '@nh/shared/server/queues';
-import { NetSuiteClient } from '@nh/shared/server/netsuite/client';
-import { createMailer, type Mailer } from '@nh/shared/server/mail/transport';
+import { createDb, createRedis, shopOverrides, type Db, type Logger, type Redis } from '@nh/server';
+import { createQueue, JOB_NAMES, QUEUE_NAMES, type QueueName } from '@nh/server/queues';
+import { NetSuiteClient } from './erp-sync/netsuite/client';
+import { createMailer, type Mailer } from './emails/mail/transport';
 import type { WorkerConfig } from './config';
 import { OutboxRelay } from './relay/relay';
 import { createErpSyncProcessor } from './erp-sync/processor';
@@ -20,7 +20,7 @@ import { createRenewalProcessor } from './renewals/processor';
 import { addMissedSweep } from './renewals/missed-sweep';
 import { registerSchedules } from './schedules';
 import { createPaymentGateway } from './payments';
-import type { PaymentGateway } from '@nh/shared/server/payments/index';
+import type { PaymentGateway } from '@nh/server/payments/index';
 
 export interface WorkerRuntime {
   config: WorkerConfig;

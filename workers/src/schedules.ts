@@ -3,7 +3,7 @@
  * idempotent upsert, so several worker processes registering it make one schedule). Never from the API.
  */
 import type { Queue } from 'bullmq';
-import { JOB_NAMES, jobIds, type QueueName } from '@nh/shared/server/queues';
+import { JOB_NAMES, jobIds, type QueueName } from '@nh/server/queues';
 
 /** The daily renewal sweep's hour (UTC); a worker that was down then runs it at start (renewals/missed-sweep.ts). */
 export const RENEWAL_SWEEP_HOUR_UTC = 6;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, like } from 'drizzle-orm';
 import { SHOP } from '@nh/shared';
-import { recordOutbox, tables } from '@nh/shared/server';
+import { recordOutbox, tables } from '@nh/server';
 import { TestSmtpServer } from './support/smtp-server';
 import { createTestDatabase, placeOrder, sampleLine, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
 import type { WorkerRuntime } from '../src/runtime';

@@ -1,13 +1,13 @@
 // netsuite-rest ships no types; ours are beside the client.
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference
-/// <reference path="../../shared/src/server/netsuite/netsuite-rest.d.ts" />
+/// <reference path="../src/erp-sync/netsuite/netsuite-rest.d.ts" />
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import net from 'node:net';
 import NetsuiteRest from 'netsuite-rest';
 import { eq, inArray } from 'drizzle-orm';
-import { tables } from '@nh/shared/server';
-import { NetSuiteClient, NetSuiteError, netsuiteExternalIds } from '@nh/shared/server/netsuite/client';
-import { OAuthSigner } from '@nh/shared/server/netsuite/oauth';
+import { tables } from '@nh/server';
+import { NetSuiteClient, NetSuiteError, netsuiteExternalIds } from '../src/erp-sync/netsuite/client';
+import { OAuthSigner } from '../src/erp-sync/netsuite/oauth';
 import { jitteredDelay } from '../src/erp-sync/backoff';
 import { startNetSuiteStub, type NetSuiteStub } from './support/netsuite-stub';
 import { createTestDatabase, placeOrder, sampleLine, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';

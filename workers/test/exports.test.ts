@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { tables } from '@nh/shared/server';
+import { tables } from '@nh/server';
 import { exportStartedSchema, exportStatusSchema } from '@nh/shared/contracts/exports';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { exportFailureMessage, writeOrdersCsv } from '../src/exports/processor';

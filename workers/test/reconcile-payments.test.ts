@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from 'bullmq';
 import { toCents } from '@nh/shared';
-import { createLogger, createRedis, tables, type LineItem } from '@nh/shared/server';
-import { JOB_NAMES } from '@nh/shared/server/queues';
+import { createLogger, createRedis, tables, type LineItem } from '@nh/server';
+import { JOB_NAMES } from '@nh/server/queues';
 import {
   GATEWAY_MESSAGES,
   LocalSandboxGateway,
@@ -19,7 +19,7 @@ import {
   SANDBOX_DECLINE_ZIP,
   subscriptionInvoiceNumber,
   type ChargeResult,
-} from '@nh/shared/server/payments/index';
+} from '@nh/server/payments/index';
 import { requestHash } from '../../api/src/lib/idempotency';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { reverseKeys } from '../../api/test/support/json';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queue } from 'bullmq';
 import { eq, sql } from 'drizzle-orm';
-import { createLogger, createRedis, recordOutbox, tables, type Redis } from '@nh/shared/server';
-import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/shared/server/queues';
+import { createLogger, createRedis, recordOutbox, tables, type Redis } from '@nh/server';
+import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/server/queues';
 import { OutboxRelay } from '../src/relay/relay';
 import type { WorkerConfig } from '../src/config';
 import { startPrivateRedis, type PrivateRedis } from './support/redis-server';

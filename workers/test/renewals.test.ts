@@ -9,8 +9,8 @@ import type { Job } from 'bullmq';
 import { addMonths } from 'date-fns';
 import { eq } from 'drizzle-orm';
 import { formatCents, priceCart, SHOP, toCents } from '@nh/shared';
-import { tables, type LineItem } from '@nh/shared/server';
-import { JOB_NAMES, jobIds } from '@nh/shared/server/queues';
+import { tables, type LineItem } from '@nh/server';
+import { JOB_NAMES, jobIds } from '@nh/server/queues';
 import { nextBillingDate, RENEWAL_REMINDER_DAYS, subscriptionViewSchema } from '@nh/shared/contracts/subscriptions';
 import { adminOrderSchema } from '@nh/shared/contracts/admin';
 import {
@@ -20,8 +20,8 @@ import {
   SANDBOX_DECLINE_ZIP,
   subscriptionInvoiceNumber,
   type StoredPaymentProfile,
-} from '@nh/shared/server/payments/index';
-import { createLogger, createRedis, type Redis } from '@nh/shared/server';
+} from '@nh/server/payments/index';
+import { createLogger, createRedis, type Redis } from '@nh/server';
 import { createRenewalProcessor, type SweepResult } from '../src/renewals/processor';
 import { addMissedSweep, lastScheduledSweep, lastSweepAt } from '../src/renewals/missed-sweep';
 import { catchUp } from '../src/renewals/rules';
@@ -30,8 +30,8 @@ import type { RenewResult } from '../src/renewals/renew';
 import type { WorkerRuntime } from '../src/runtime';
 import { TestSmtpServer } from './support/smtp-server';
 // For the resumed plans (at the end of the file).
-import { planBillTo } from '@nh/shared/server/payments/index';
-import { OUTBOX_CHANNEL } from '@nh/shared/server';
+import { planBillTo } from '@nh/server/payments/index';
+import { OUTBOX_CHANNEL } from '@nh/server';
 import { createTestDatabase, sleep, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
 
 let tdb: TestDatabase;

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
-import { loggableError, postgresErrorOf } from '@nh/shared/server';
+import { loggableError, postgresErrorOf } from '@nh/server';
 
 /** An error with an HTTP status and a message a person can act on. */
 export class HttpError extends Error {

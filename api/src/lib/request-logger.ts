@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Express, Request, RequestHandler } from 'express';
-import type { Logger } from '@nh/shared/server';
+import type { Logger } from '@nh/server';
 
 declare module 'express-serve-static-core' {
   interface Request {

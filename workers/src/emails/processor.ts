@@ -12,10 +12,10 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type pg from 'pg';
 import { and, desc, eq } from 'drizzle-orm';
 import { NEWSLETTER_DISCOUNT_PERCENT, toCents } from '@nh/shared';
-import { sqlLiteral, tables, type Address, type Db, type LineItem, type Logger } from '@nh/shared/server';
+import { sqlLiteral, tables, type Address, type Db, type LineItem, type Logger } from '@nh/server';
 import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
-import { JOB_NAMES, jobPayloads } from '@nh/shared/server/queues';
-import { isPermanentMailError, type MailMessage, type Mailer } from '@nh/shared/server/mail/transport';
+import { JOB_NAMES, jobPayloads } from '@nh/server/queues';
+import { isPermanentMailError, type MailMessage, type Mailer } from './mail/transport';
 import {
   newsletterWelcomeEmail,
   orderConfirmationEmail,
@@ -26,7 +26,7 @@ import {
   type ConfirmationOrder,
   type ShippedOrder,
   type SubscriptionEmailPlan,
-} from '@nh/shared/server/mail/templates';
+} from './mail/templates';
 import { ensureWelcomeCode } from './welcome-code';
 
 export const EMAIL_KINDS = {

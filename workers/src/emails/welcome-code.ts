@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { NEWSLETTER_DISCOUNT_PERCENT } from '@nh/shared';
-import { tables, type Db } from '@nh/shared/server';
+import { tables, type Db } from '@nh/server';
 
 // No 0/O or 1/I: the code is read off an email and typed in. 32 letters.
 export const WELCOME_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';

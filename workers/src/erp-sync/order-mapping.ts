@@ -1,4 +1,4 @@
-import type { CustomerInput, SalesOrderInput } from '@nh/shared/server/netsuite/client';
+import type { CustomerInput, SalesOrderInput } from './netsuite/client';
 import type { SyncOrder } from './queries';
 
 /** An order that cannot be expressed in NetSuite until someone fixes its data (never worth a retry). */

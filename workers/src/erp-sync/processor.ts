@@ -6,9 +6,9 @@
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { and, eq, ne, sql } from 'drizzle-orm';
-import { tables, type Db, type Logger } from '@nh/shared/server';
-import { jobPayloads, JOB_NAMES } from '@nh/shared/server/queues';
-import { NetSuiteError, netsuiteExternalIds, type NetSuiteClient } from '@nh/shared/server/netsuite/client';
+import { tables, type Db, type Logger } from '@nh/server';
+import { jobPayloads, JOB_NAMES } from '@nh/server/queues';
+import { NetSuiteError, netsuiteExternalIds, type NetSuiteClient } from './netsuite/client';
 import { customerFor, OrderMappingError, salesOrderFor } from './order-mapping';
 import { loadSyncOrder, markNotConfigured, markSynced } from './queries';
 import { requestStaleSyncs } from './reconcile';

@@ -2,7 +2,7 @@
  * The two statements every sync runs, as named (prepared once per connection) `pg` queries: no query
  * building per job. Money comes back as the column's own two-decimal text, the order date as the UTC day.
  */
-import type { Db, LineItem } from '@nh/shared/server';
+import type { Db, LineItem } from '@nh/server';
 
 type Pool = Db['$client'];
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { recordOutbox, type Db } from '@nh/shared/server';
+import { recordOutbox, type Db } from '@nh/server';
 
 /**
  * Safety net for jobs lost outside our control (Redis restarted without persistence, a job that

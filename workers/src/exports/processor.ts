@@ -12,8 +12,8 @@ import QueryStream from 'pg-query-stream';
 import { eq } from 'drizzle-orm';
 import type { Job } from 'bullmq';
 import { exportFileName } from '@nh/shared';
-import { postgresErrorOf, tables, type Db, type Logger } from '@nh/shared/server';
-import { JOB_NAMES, jobPayloads } from '@nh/shared/server/queues';
+import { postgresErrorOf, tables, type Db, type Logger } from '@nh/server';
+import { JOB_NAMES, jobPayloads } from '@nh/server/queues';
 import { EXPORT_COLUMNS, EXPORT_SQL, neutraliseRow } from './columns';
 
 const BUFFER_BYTES = 1024 * 1024;

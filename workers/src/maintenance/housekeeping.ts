@@ -15,7 +15,7 @@
  * Deletes run in batches, so no single statement holds many row locks or a long transaction.
  */
 import type { Job } from 'bullmq';
-import type { Db, Logger } from '@nh/shared/server';
+import type { Db, Logger } from '@nh/server';
 
 const BATCH = 10_000;
 

@@ -25,8 +25,8 @@ import type { Job } from 'bullmq';
 import type pg from 'pg';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
 import { OUTBOX_TOPICS, stockByProduct, toCents, type Cents } from '@nh/shared';
-import { acceptedOrderStatus, PAYMENT_STATUS_OF, recordAcceptedPayment, recordFailedPayment, type Db, type IdempotencyAnswer, type LineItem, type Logger, type PaymentRecord } from '@nh/shared/server';
-import { CHARGE_LOOKUP_HOURS, isAcceptedCharge, orderInvoiceNumber, type FoundCharge, type PaymentGateway } from '@nh/shared/server/payments/index';
+import { acceptedOrderStatus, PAYMENT_STATUS_OF, recordAcceptedPayment, recordFailedPayment, type Db, type IdempotencyAnswer, type LineItem, type Logger, type PaymentRecord } from '@nh/server';
+import { CHARGE_LOOKUP_HOURS, isAcceptedCharge, orderInvoiceNumber, type FoundCharge, type PaymentGateway } from '@nh/server/payments/index';
 
 /** Orders looked at per run (oldest first); the rest wait ten minutes. */
 export const RECONCILE_BATCH = 100;

@@ -6,8 +6,8 @@
  */
 import pg from 'pg';
 import type { Queue } from 'bullmq';
-import { OUTBOX_CHANNEL, type Db, type Logger } from '@nh/shared/server';
-import type { QueueName } from '@nh/shared/server/queues';
+import { OUTBOX_CHANNEL, type Db, type Logger } from '@nh/server';
+import type { QueueName } from '@nh/server/queues';
 import type { WorkerConfig } from '../config';
 import { planJobs, RELAYED_TOPICS, type OutboxRow, type PlannedJob } from './routes';
 

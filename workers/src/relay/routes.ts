@@ -3,7 +3,7 @@
  * a relay that crashes between enqueue and commit re-adds the same ids (which BullMQ ignores).
  */
 import { OUTBOX_TOPICS, outboxPayloads, type OutboxTopic } from '@nh/shared';
-import { JITTER_BACKOFF, JOB_NAMES, JOB_QUEUE, jobIds, type JobName, type QueueName } from '@nh/shared/server/queues';
+import { JITTER_BACKOFF, JOB_NAMES, JOB_QUEUE, jobIds, type JobName, type QueueName } from '@nh/server/queues';
 import type { JobsOptions } from 'bullmq';
 import type { WorkerConfig } from '../config';
 

@@ -7,8 +7,8 @@
  * workers starting together add one sweep (and the sweep is idempotent anyway).
  */
 import type { Queue } from 'bullmq';
-import type { Redis } from '@nh/shared/server';
-import { JOB_NAMES, jobIds } from '@nh/shared/server/queues';
+import type { Redis } from '@nh/server';
+import { JOB_NAMES, jobIds } from '@nh/server/queues';
 import { RENEWAL_SWEEP_HOUR_UTC } from '../schedules';
 
 const DAY_MS = 86_400_000;

@@ -9,10 +9,10 @@
  * from today (UTC day); its job id and the email_log row (subscription, period) keep it to one email.
  */
 import { UnrecoverableError, type Job, type Queue } from 'bullmq';
-import type { PaymentGateway } from '@nh/shared/server/payments/index';
-import type { Db, Logger, Redis } from '@nh/shared/server';
+import type { PaymentGateway } from '@nh/server/payments/index';
+import type { Db, Logger, Redis } from '@nh/server';
 import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
-import { JOB_NAMES, jobIds, jobPayloads } from '@nh/shared/server/queues';
+import { JOB_NAMES, jobIds, jobPayloads } from '@nh/server/queues';
 import type { WorkerConfig } from '../config';
 import { jobOptions } from '../relay/routes';
 import { recordSweep } from './missed-sweep';

@@ -6,9 +6,9 @@
  */
 import type pg from 'pg';
 import { centsToDecimal, outboxPayloads, toCents, type Cents } from '@nh/shared';
-import { OUTBOX_CHANNEL, restockCtes, type Address, type LineItem } from '@nh/shared/server';
+import { OUTBOX_CHANNEL, restockCtes, type Address, type LineItem } from '@nh/server';
 import type { SkippedPeriodReason, SubscriptionInterval, SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
-import type { ChargeResult, StoredPaymentProfile } from '@nh/shared/server/payments/index';
+import type { ChargeResult, StoredPaymentProfile } from '@nh/server/payments/index';
 import { DUE_BEFORE_SQL, DUE_SQL, REMINDER_DAY_SQL, type DunningStep } from './rules';
 
 type Queryable = pg.Pool | pg.PoolClient;

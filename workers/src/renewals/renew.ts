@@ -11,10 +11,10 @@
  * (b) The charge, outside any transaction: the stored customer payment profile (CIM).
  * (c) One statement records the outcome (see queries.ts). A decline is one dunning step.
  */
-import { GATEWAY_MESSAGES, failedCharge, planBillTo, subscriptionInvoiceNumber, type ChargeResult, type PaymentGateway } from '@nh/shared/server/payments/index';
+import { GATEWAY_MESSAGES, failedCharge, planBillTo, subscriptionInvoiceNumber, type ChargeResult, type PaymentGateway } from '@nh/server/payments/index';
 import { priceCart, STORE_CODE, toCents, SHOP } from '@nh/shared';
 import { billingPeriodOf, nextBillingDate, type SkippedPeriodReason, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
-import type { Db, LineItem, Logger } from '@nh/shared/server';
+import type { Db, LineItem, Logger } from '@nh/server';
 import {
   advanceSubscription,
   findPeriodPayment,

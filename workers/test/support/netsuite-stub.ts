@@ -8,7 +8,7 @@
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { NetSuiteConfig } from '@nh/shared/server/netsuite/client';
+import type { NetSuiteConfig } from '../../src/erp-sync/netsuite/client';
 
 export interface StubRecord {
   id: string;

@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
-import '@nh/shared/server/testing/provided';
-import { createDb, createLogger, createRedis, recordOutbox, tables, type Db, type LineItem } from '@nh/shared/server';
-import { seedDemoCatalogue } from '@nh/shared/server/seed/seed';
-import { applyMigrations, dropDatabase, ensureDatabase } from '../../../migrations/src/database';
+import '@nh/server/testing/provided';
+import { createDb, createLogger, createRedis, recordOutbox, tables, type Db, type LineItem } from '@nh/server';
+import { seedDemoCatalogue } from '@nh/server/seed/seed';
+import { applyMigrations, dropDatabase, ensureDatabase } from '@nh/server/database';
 import { loadWorkerConfig, type WorkerConfig } from '../../src/config';
 import { startWorkerRuntime, type WorkerRuntime } from '../../src/runtime';
 

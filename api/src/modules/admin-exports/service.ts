@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { and, eq } from 'drizzle-orm';
-import { recordOutbox, tables } from '@nh/shared/server';
+import { recordOutbox, tables } from '@nh/server';
 import { EXPORT_MESSAGES, type ExportStarted, type ExportStatus, type ExportStatusResponse } from '@nh/shared/contracts/exports';
 import type { AppContext } from '../../context';
 import { conflict, HttpError, notFound } from '../../lib/errors';

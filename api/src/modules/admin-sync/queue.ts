@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { createQueue, type QueueName } from '@nh/shared/server/queues';
+import { createQueue, type QueueName } from '@nh/server/queues';
 import type { AppContext } from '../../context';
 import { perApp } from '../../lib/per-app';
 

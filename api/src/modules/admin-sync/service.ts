@@ -5,7 +5,7 @@
  */
 import { and, asc, count, desc, eq, min, sql } from 'drizzle-orm';
 import { centsToDecimal } from '@nh/shared';
-import { recordOutbox, tables } from '@nh/shared/server';
+import { recordOutbox, tables } from '@nh/server';
 import { ADMIN_SYNC_MESSAGES, SYNC_STATUSES, type FailedSync, type SyncSummary } from '@nh/shared/contracts/admin-sync';
 import type { AppContext } from '../../context';
 import { conflict, notFound } from '../../lib/errors';

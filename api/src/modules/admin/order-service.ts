@@ -2,7 +2,7 @@
 import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { centsToDecimal, OUTBOX_TOPICS, parseCents, stockByProduct } from '@nh/shared';
-import { recordOutbox, tables, type LineItem } from '@nh/shared/server';
+import { recordOutbox, tables, type LineItem } from '@nh/server';
 import { ADMIN_MESSAGES, type AdminOrder, type AdminOrderSummary, type OrderStatus } from '@nh/shared/contracts/admin';
 import type { SkippedPeriod } from '@nh/shared/contracts/subscriptions';
 import type { AppContext } from '../../context';

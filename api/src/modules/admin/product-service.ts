@@ -3,7 +3,7 @@
  * change at once. Products are serialised with the catalogue's own serializer (one admin/public shape).
  */
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
-import { tables } from '@nh/shared/server';
+import { tables } from '@nh/server';
 import type { Product } from '@nh/shared/contracts/catalog';
 import { ADMIN_MESSAGES, type CreateProductFields, type UpdateProductFields } from '@nh/shared/contracts/admin';
 import type { AppContext } from '../../context';

@@ -1,6 +1,6 @@
 /** Admin promo codes: list, create, toggle. Checkout validation lives in the promo module. */
 import { desc, eq, not } from 'drizzle-orm';
-import { tables } from '@nh/shared/server';
+import { tables } from '@nh/server';
 import { ADMIN_MESSAGES, type AdminPromoCode } from '@nh/shared/contracts/admin';
 import type { DiscountType } from '@nh/shared';
 import type { AppContext } from '../../context';

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { tables, type DbOrTx } from '@nh/shared/server';
+import { tables, type DbOrTx } from '@nh/server';
 
 const { users } = tables;
 

@@ -1,5 +1,5 @@
 import type { AuthUser } from '@nh/shared/contracts/auth';
-import type { DbOrTx } from '@nh/shared/server';
+import type { DbOrTx } from '@nh/server';
 import { decoyHash, hashPassword, verifyPassword } from './passwords';
 import { findUserForSignIn, insertUser } from './repository';
 

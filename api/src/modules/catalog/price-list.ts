@@ -7,7 +7,7 @@
  */
 import type pg from 'pg';
 import { toCents, type Cents } from '@nh/shared';
-import type { ProductVariant } from '@nh/shared/server';
+import type { ProductVariant } from '@nh/server';
 import type { AppContext } from '../../context';
 import { perApp } from '../../lib/per-app';
 

@@ -1,7 +1,7 @@
 /** Catalogue queries: each public read is exactly one SQL statement. */
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { PUBLIC_PRODUCT_STATUSES } from '@nh/shared/contracts/catalog';
-import { tables, type DbOrTx } from '@nh/shared/server';
+import { tables, type DbOrTx } from '@nh/server';
 
 const { products, categories, blogPosts, ingredients, impactStats } = tables;
 const categoryRef = { id: categories.id, name: categories.name, slug: categories.slug };

@@ -1,6 +1,6 @@
 import { centsToDecimal, parseCents } from '@nh/shared';
 import type { BlogPost, BlogPostSummary, Category, Ingredient, ImpactStats, Product, ProductVariant } from '@nh/shared/contracts/catalog';
-import type { tables } from '@nh/shared/server';
+import type { tables } from '@nh/server';
 
 type ProductRow = typeof tables.products.$inferSelect;
 type CategoryRow = typeof tables.categories.$inferSelect;

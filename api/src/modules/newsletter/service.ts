@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { OUTBOX_TOPICS } from '@nh/shared';
 import type { UnsubscribeState } from '@nh/shared/contracts/newsletter';
-import { recordOutbox, tables, type Db } from '@nh/shared/server';
+import { recordOutbox, tables, type Db } from '@nh/server';
 
 const subscribers = tables.newsletterSubscribers;
 

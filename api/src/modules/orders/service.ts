@@ -26,7 +26,7 @@ import { randomUUID } from 'node:crypto';
 import { centsToDecimal, formatCents, OUTBOX_TOPICS, priceCart, pricePlan, stockByProduct, STORE_CODE, toCents, toPayloadStrings, type Cents, type PricingPromo } from '@nh/shared';
 import { CHECKOUT_MESSAGES, type CheckoutAddress, type CheckoutNonceInput, type CustomerFields, type OrderItemInput } from '@nh/shared/contracts/checkout';
 import type { SubscribeNonceResponse, SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
-import { acceptedOrderStatus, PAYMENT_STATUS_OF, recordAcceptedPayment, recordFailedPayment, type LineItem, type OutboxRecord, type PaymentRecord } from '@nh/shared/server';
+import { acceptedOrderStatus, PAYMENT_STATUS_OF, recordAcceptedPayment, recordFailedPayment, type LineItem, type OutboxRecord, type PaymentRecord } from '@nh/server';
 import {
   approvedByDuplicate,
   failedCharge,
@@ -36,7 +36,7 @@ import {
   type ChargeResult,
   type OpaqueChargeRequest,
   type PaymentGateway,
-} from '@nh/shared/server/payments/index';
+} from '@nh/server/payments/index';
 import type { AppContext } from '../../context';
 import { serviceUnavailable } from '../../lib/errors';
 import { awaitStoredAnswer, storeAnswer, type StoredAnswer } from '../../lib/idempotency';

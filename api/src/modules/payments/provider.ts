@@ -12,7 +12,7 @@ import {
   SANDBOX_API_LOGIN_ID,
   SANDBOX_CLIENT_KEY,
   type PaymentGateway,
-} from '@nh/shared/server/payments/index';
+} from '@nh/server/payments/index';
 import type { AppContext } from '../../context';
 import { perApp } from '../../lib/per-app';
 

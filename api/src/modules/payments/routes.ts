@@ -1,7 +1,7 @@
 import { Router, type Response } from 'express';
 import { CHECKOUT_MESSAGES, checkoutNonceRequestSchema, subscribeNonceRequestSchema } from '@nh/shared/contracts/checkout';
 import { SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
-import { SANDBOX_ACCEPT_SCRIPT, type AcceptSecureData } from '@nh/shared/server/payments/index';
+import { SANDBOX_ACCEPT_SCRIPT, type AcceptSecureData } from '@nh/server/payments/index';
 import type { AppContext } from '../../context';
 import { notFound } from '../../lib/errors';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey, requestHash } from '../../lib/idempotency';

@@ -1,5 +1,5 @@
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
-import { tables, type DbOrTx } from '@nh/shared/server';
+import { tables, type DbOrTx } from '@nh/server';
 
 const { products, reviews, orders } = tables;
 

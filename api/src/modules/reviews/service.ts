@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CreateReviewRequest, Review } from '@nh/shared/contracts/reviews';
 import type { createReviewRequestSchema } from '@nh/shared/contracts/reviews';
-import type { DbOrTx } from '@nh/shared/server';
+import type { DbOrTx } from '@nh/server';
 import * as repo from './repository';
 
 type ReviewRow = Awaited<ReturnType<typeof repo.insertReview>>;

@@ -6,8 +6,8 @@
 import type pg from 'pg';
 import { outboxPayloads } from '@nh/shared';
 import type { SkippedPeriod, SubscriptionInterval, SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
-import { OUTBOX_CHANNEL, type Address, type LineItem } from '@nh/shared/server';
-import type { StoredPaymentProfile } from '@nh/shared/server/payments/index';
+import { OUTBOX_CHANNEL, type Address, type LineItem } from '@nh/server';
+import type { StoredPaymentProfile } from '@nh/server/payments/index';
 
 export interface SubscriptionRow {
   id: string;

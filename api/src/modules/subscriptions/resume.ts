@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { SHOP } from '@nh/shared';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
 import { billingPeriodOf, SUBSCRIPTION_MESSAGES, type ResumeSubscriptionRequest, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
-import { failedStore, GATEWAY_MESSAGES, planBillTo, type StoreCardResult } from '@nh/shared/server/payments/index';
+import { failedStore, GATEWAY_MESSAGES, planBillTo, type StoreCardResult } from '@nh/server/payments/index';
 import type { AppContext } from '../../context';
 import { conflict, HttpError, notFound, serviceUnavailable } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';

@@ -1,5 +1,5 @@
 import { count, eq, inArray } from 'drizzle-orm';
-import { toCents } from '../../money';
+import { toCents } from '@nh/shared/money';
 import type { Db } from '../db/client';
 import * as t from '../db/schema';
 import * as data from './data';

@@ -15,7 +15,7 @@
  *   production; testMode in the sandbox) and not charged. A refused validation is an error result,
  *   E00027 with the validation's text: declined.
  */
-import { centsToDecimal, parseCents } from '../../money';
+import { centsToDecimal, parseCents } from '@nh/shared/money';
 import { sdk, sdkConfig, type SdkController, type SdkObject } from './authorizenet-sdk';
 import {
   failedCharge,

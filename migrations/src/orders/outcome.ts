@@ -6,9 +6,9 @@
  * or a second writer, never doubles a payment row, an outbox row or a stock release.
  */
 import type pg from 'pg';
-import { centsToDecimal, type Cents } from '../../money';
-import { outboxPayloads, type OutboxTopic } from '../../jobs';
-import type { SubscriptionInterval } from '../../contracts/subscriptions';
+import { centsToDecimal, type Cents } from '@nh/shared/money';
+import { outboxPayloads, type OutboxTopic } from '@nh/shared/jobs';
+import type { SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
 import type { Address, LineItem } from '../db/schema';
 import { OUTBOX_CHANNEL } from '../outbox';
 import type { ChargeOutcome } from '../payments/gateway';

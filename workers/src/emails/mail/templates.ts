@@ -2,11 +2,11 @@
  * Email templates: each returns a subject, a plain-text part and an HTML part, signed with the shop's
  * name and support contact (SHOP, configurable at start-up).
  */
-import { centsToDecimal, formatCents, toCents, type Cents } from '../../money';
-import { LIMITS, SHOP } from '../../constants';
-import { INTERVAL_MONTHS, type SubscriptionInterval } from '../../contracts/subscriptions';
-import { trackingUrl } from '../../shipping';
-import type { Address, LineItem } from '../db/schema';
+import { centsToDecimal, formatCents, toCents, type Cents } from '@nh/shared/money';
+import { LIMITS, SHOP } from '@nh/shared/constants';
+import { INTERVAL_MONTHS, type SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
+import { trackingUrl } from '@nh/shared/shipping';
+import type { Address, LineItem } from '@nh/server';
 import type { MailMessage } from './transport';
 
 type Content = Omit<MailMessage, 'to'>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ShopIdentity } from '../constants';
+import type { ShopIdentity } from '@nh/shared/constants';
 
 /** A configuration value that is wrong: reported as one line naming the variable, never a stack trace. */
 export class ConfigError extends Error {

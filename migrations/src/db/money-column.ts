@@ -1,5 +1,5 @@
 import { customType } from 'drizzle-orm/pg-core';
-import { centsToDecimal, toCents, type Cents } from '../../money';
+import { centsToDecimal, toCents, type Cents } from '@nh/shared/money';
 
 /**
  * numeric(precision, 2) in the database, integer cents in code: the column converts at the boundary

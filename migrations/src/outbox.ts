@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { outboxPayloads, type OutboxPayload, type OutboxTopic } from '../jobs';
+import { outboxPayloads, type OutboxPayload, type OutboxTopic } from '@nh/shared/jobs';
 import type { DbOrTx } from './db/client';
 import { outbox } from './db/schema';
 

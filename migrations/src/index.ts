@@ -1,4 +1,4 @@
-// Server-only entry point of @nh/shared: database, integrations, queues. Never imported by the SPA.
+// @nh/server: the server code api and workers share (database schema and client, outbox, queues, payment gateways, logger, config helpers). Never imported by the SPA.
 export * from './db/client';
 export * as tables from './db/schema';
 export type { Address, LineItem, ProductVariant, Faq, InternalLink } from './db/schema';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { configureShop, SHOP } from '../constants';
+import { configureShop, SHOP } from '@nh/shared/constants';
 import { baseEnvShape, loadEnv, shopOverrides } from './env';
 import { z } from 'zod';
 
