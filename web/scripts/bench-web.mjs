@@ -10,7 +10,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 
 const BUDGET_KB = 200;
-const HOME_ROUTE_SOURCE = 'src/features/catalog/routes/home.tsx';
+const HOME_ROUTE_SOURCE = 'src/app/routes/home.tsx';
 const dist = path.resolve(import.meta.dirname, '..', 'dist');
 const manifestPath = path.join(dist, '.vite', 'manifest.json');
 

@@ -17,7 +17,7 @@ export const routes: RouteObject[] = [
     // Routes load lazily; until the first one arrives, render nothing (the page stays blank for a moment).
     hydrateFallbackElement: <div className="min-h-screen" aria-busy="true" />,
     children: [
-      { path: '/', ...page(() => import('@/features/catalog/routes/home')) },
+      { path: '/', ...page(() => import('@/app/routes/home')) },
       { path: '/shop', ...shop },
       { path: '/products', ...shop },
       { path: '/shop/:categorySlug', ...category },

@@ -13,8 +13,8 @@ import {
 } from '@/components/ui/dropdown-menu';
 import { Sheet, SheetContent, SheetTitle, SheetDescription } from '@/components/ui/sheet';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
-import { signOut, useAuth } from '@/features/auth';
-import { useCart } from '@/features/cart';
+import { signOut, useAuth } from '@/lib/auth';
+import { useCart } from '@/stores/cart-context';
 import { useHeroPresent } from '@/lib/hero-presence';
 import { cn } from '@/lib/utils';
 import { hasTransparentHeader, MAIN_NAV, type SiteLink } from './site-links';

@@ -7,7 +7,7 @@ import IngredientsPage from './routes/ingredients';
 import LegalRoute from './routes/legal';
 import NotFoundPage from './routes/not-found';
 import SupportPage from './routes/support';
-import { renderRoute, stubFetch } from './test/render-route';
+import { renderRoute, stubFetch } from '@/testing/render-route';
 
 afterEach(() => {
   cleanup();

@@ -1,7 +1,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderRoute, stubFetch } from '../content/test/render-route';
+import { renderRoute, stubFetch } from '@/testing/render-route';
 import JournalArticlePage from './routes/journal-article';
 import JournalListPage from './routes/journal-list';
 import { SAMPLE_ARTICLES } from '@/lib/sample-articles';

@@ -2,7 +2,7 @@ import { SHOP } from '@nh/shared/constants';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderRoute, stubFetch } from '@/features/content/test/render-route';
+import { renderRoute, stubFetch } from '@/testing/render-route';
 import UnsubscribeRoute from './routes/unsubscribe';
 
 const TOKEN = '3f1c1a52-8a4e-4a7a-9c55-0d7f6a3c2b10';

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
 import type { AcceptSecureData } from '@/features/checkout/accept';
-import { renderRoute, stubFetch, type FakeAnswer } from '@/features/content/test/render-route';
+import { renderRoute, stubFetch, type FakeAnswer } from '@/testing/render-route';
 import { formatLongDate } from '@/lib/format-date';
 import SubscriptionsPage from './routes/subscriptions';
 

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
-import { CartProvider, useCart } from '@/features/cart';
+import { CartProvider, useCart } from '@/stores/cart-context';
 import { toCatalogProduct, type RawProduct } from '../product-model';
 import { ProductCard } from './product-card';
 

@@ -1,5 +1,5 @@
 import { toast } from '@/components/ui/use-toast';
-import { useCart } from '@/features/cart';
+import { useCart } from '@/stores/cart-context';
 import { cartLineName, unitPriceCents, validPrice, type CatalogProduct, type CatalogVariant } from '../product-model';
 
 /** Adds a product (and chosen variant) to the cart when it has a valid price; optional quick-add toast. */

@@ -1,10 +1,10 @@
 import { LIMITS, MONEY_BACK_GUARANTEE_DAYS, RATING_CLAIM, SHOP, STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS } from '@nh/shared/constants';
 import { useQuery } from '@tanstack/react-query';
 import { Award, BadgeCheck, Leaf, Rabbit, ShieldCheck, Sprout, Star, Truck } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Hero } from '@/components/hero';
 import { Skeleton } from '@/components/ui/skeleton';
-import { NewsletterForm } from '@/features/newsletter';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { blogPostsQuery, categoriesQuery } from '../api';
 import { ImpactCounters } from '../components/impact-counters';
@@ -21,7 +21,7 @@ import {
 
 const dollars = (cents: number) => `$${cents / 100}`;
 
-function SectionHeading({ id, eyebrow, title, children }: { id: string; eyebrow: string; title: string; children?: React.ReactNode }) {
+function SectionHeading({ id, eyebrow, title, children }: { id: string; eyebrow: string; title: string; children?: ReactNode }) {
   return (
     <div className="mx-auto max-w-2xl text-center">
       <p className="text-sm font-semibold uppercase tracking-widest text-brand-700">{eyebrow}</p>
@@ -231,7 +231,11 @@ function LatestArticles() {
   );
 }
 
-export default function HomePage() {
+/**
+ * The home page's sections. The newsletter sign-up at its foot belongs to another feature, so the app
+ * layer hands it in (`app/routes/home.tsx`).
+ */
+export function HomePage({ newsletter }: { newsletter?: ReactNode }) {
   usePageMeta({
     title: `${SHOP.name} — Probiotic, family-safe cleaning`,
     description: 'Probiotic, non-toxic household cleaners that are safe for your family and the planet.',
@@ -274,7 +278,7 @@ export default function HomePage() {
       <TrustAndTestimonials />
       <CommunityGrid />
       <LatestArticles />
-      <NewsletterForm />
+      {newsletter}
     </>
   );
 }

@@ -19,8 +19,8 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/components/ui/use-toast';
-import { useAuth } from '@/features/auth';
-import { useWishlist } from '@/features/wishlist';
+import { useAuth } from '@/lib/auth';
+import { useWishlist } from '@/stores/wishlist-store';
 import { resolveImageKey, STARTER_KIT_DEFAULT_IMAGE } from '@/lib/product-images';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { cn } from '@/lib/utils';

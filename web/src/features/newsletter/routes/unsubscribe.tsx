@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
-import { NewsletterForm } from '../newsletter-form';
+import { NewsletterForm } from '../components/newsletter-form';
 import { useUnsubscribe, useUnsubscribeState } from '../unsubscribe-api';
 
 const STILL_ARRIVE = 'Emails about your orders and your Subscribe & Save plan will still reach you.';

@@ -1,6 +1,6 @@
 import type { SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { useId, useRef, useState, type ReactNode } from 'react';
-import { useAuth } from '@/features/auth';
+import { useAuth } from '@/lib/auth';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { useCancelSubscription, useSubscriptions } from '../api';
 import { CancelSubscriptionDialog } from '../components/cancel-subscription-dialog';

@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Sheet, SheetContent, SheetDescription, SheetFooter, SheetHeader, SheetTitle } from '@/components/ui/sheet';
 import { productImageUrl, showFallbackImage } from '@/lib/product-images';
-import { useCart } from './cart-context';
+import { useCart } from '@/stores/cart-context';
 
 /** Slide-in cart (24rem): lines with quantity controls, total, and the way to checkout. */
 export function CartDrawer() {

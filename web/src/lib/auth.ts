@@ -1,3 +1,7 @@
+/**
+ * The signed-in shopper, shared by every screen that asks "who is this" (header, checkout, reviews,
+ * My Subscriptions): the current-user query and signing out.
+ */
 import type { AuthUser } from '@nh/shared/contracts/auth';
 import { useQuery } from '@tanstack/react-query';
 import { getQueryFn } from '@/lib/query-client';
@@ -13,4 +17,17 @@ export function useAuth() {
   });
   const user = data ?? null;
   return { user, isLoading, isAuthenticated: user !== null };
+}
+
+/**
+ * Signs out with a full-page POST to /api/logout (the server ends the session and sends the shopper
+ * home). A POST, not a link: a GET that signs out could be triggered by any other website.
+ */
+export function signOut(): void {
+  const form = document.createElement('form');
+  form.method = 'post';
+  form.action = '/api/logout';
+  form.hidden = true;
+  document.body.append(form);
+  form.submit();
 }

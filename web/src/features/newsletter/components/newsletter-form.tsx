@@ -5,10 +5,10 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessageOf } from '@/lib/query-client';
-import { useNewsletterSignup } from './api';
+import { useNewsletterSignup } from '../api';
 
 /** The address check uses the shared zod contract module; it is loaded on first focus, keeping zod off the first page load. */
-const loadValidation = () => import('./validate-email');
+const loadValidation = () => import('../validate-email');
 
 /** Home page sign-up: idle → submitting ('Subscribing...') → success (email cleared) or failure. */
 export function NewsletterForm() {

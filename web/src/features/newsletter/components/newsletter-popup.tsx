@@ -6,8 +6,8 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
-import { useCart } from '@/features/cart';
-import { errorMessage, useNewsletterSignup } from './api';
+import { useCart } from '@/stores/cart-context';
+import { errorMessage, useNewsletterSignup } from '../api';
 
 export type PopupTrigger = 'exit-intent' | 'timed' | 'scroll';
 type PopupRecord = 'subscribed' | 'dismissed';

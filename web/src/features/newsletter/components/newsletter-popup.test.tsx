@@ -4,8 +4,8 @@ import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CartProvider } from '@/features/cart';
 import { createQueryClient } from '@/lib/query-client';
+import { CartProvider } from '@/stores/cart-context';
 import { NewsletterPopup, type NewsletterPopupProps } from './newsletter-popup';
 
 const TITLE = 'Wait! Take 15% off your first order';

@@ -1,2 +1,0 @@
-export { useAuth, authUserQueryKey } from './use-auth';
-export { signOut } from './sign-out';

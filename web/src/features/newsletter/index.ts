@@ -1,2 +1,0 @@
-export { NewsletterForm } from './newsletter-form';
-export { NewsletterPopup, type NewsletterPopupProps, type PopupTrigger } from './newsletter-popup';

@@ -1,1 +1,0 @@
-export { useWishlist, toggleWishlist, readWishlist, type WishlistEntry } from './wishlist-store';
