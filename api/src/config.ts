@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { baseEnvShape, loadEnv, optionalString } from '@nh/server';
+import { paymentsEnvShape } from '@nh/server/payments/index';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** Repository root, from api/src (tsx) or api/dist (built). */
@@ -40,21 +41,10 @@ const schema = z
     LOGIN_FAILURES_PER_15_MIN: z.coerce.number().int().min(1).default(10),
     /** Refused promo codes (validation and checkout together) allowed per client address per 15 minutes. */
     PROMO_REFUSALS_PER_15_MIN: z.coerce.number().int().min(1).default(10),
-    /** Card payments (Authorize.Net). With no credentials outside production, the local sandbox is used. */
-    AUTHNET_API_LOGIN_ID: optionalString(),
-    AUTHNET_TRANSACTION_KEY: optionalString(),
-    AUTHNET_PUBLIC_CLIENT_KEY: optionalString(),
-    AUTHNET_ENV: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['sandbox', 'production']).default('sandbox')),
-    /** Overrides the Authorize.Net API URL (a local stub in tests). */
-    AUTHNET_ENDPOINT: optionalString(),
-    /** Our own limit on one Authorize.Net call (the SDK's default is 120 s). */
-    AUTHNET_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
-    /** auto: Authorize.Net when credentials are set, else the local sandbox (never in production). */
-    PAYMENTS_MODE: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['auto', 'authorizenet', 'local-sandbox', 'disabled']).default('auto')),
+    /** Card payments: the gateway's variables, shared with the workers (@nh/server payments/select.ts). */
+    ...paymentsEnvShape,
     /** Declined or failed payments allowed per client address per 15 minutes (card-testing guard); 0 = no limit. */
     PAYMENT_FAILURES_PER_15_MIN: z.coerce.number().int().min(0).default(10),
-    /** Artificial latency of the local sandbox gateway per charge (benchmarks). */
-    PAYMENTS_SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { baseEnvShape, ConfigError, loadEnv, optionalString } from '@nh/server';
+import { paymentsEnvShape } from '@nh/server/payments/index';
 import { QUEUE_NAMES, type QueueName } from '@nh/server/queues';
 import type { NetSuiteConfig } from './erp-sync/netsuite/client';
 
@@ -91,18 +92,11 @@ const schema = z.object({
   PAYMENT_RECONCILE_AFTER_MINUTES: int(15, 1),
 
   /**
-   * Card payments for renewals and the payment reconciliation: the same variables as the API, so
-   * renewals charge (and the reconciliation asks) the gateway the API uses (Authorize.Net with
-   * credentials; else the local sandbox outside production).
+   * Card payments for renewals and the payment reconciliation: the API's variables and rule
+   * (@nh/server payments/select.ts), so renewals charge (and the reconciliation asks) the gateway the
+   * API uses. Workers never tokenise a card, so AUTHNET_PUBLIC_CLIENT_KEY is not needed here.
    */
-  AUTHNET_API_LOGIN_ID: optionalString(),
-  AUTHNET_TRANSACTION_KEY: optionalString(),
-  AUTHNET_ENV: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['sandbox', 'production']).default('sandbox')),
-  /** Overrides the Authorize.Net API URL (a local stub in tests). */
-  AUTHNET_ENDPOINT: optionalString(),
-  AUTHNET_TIMEOUT_MS: int(30_000, 100),
-  PAYMENTS_MODE: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['auto', 'authorizenet', 'local-sandbox', 'disabled']).default('auto')),
-  PAYMENTS_SANDBOX_LATENCY_MS: int(0),
+  ...paymentsEnvShape,
   /** Attempts of one renew job when the database fails before the charge (a charge is never repeated). */
   RENEWAL_JOB_ATTEMPTS: int(3, 1),
   RENEWAL_JOB_BACKOFF_MS: int(60_000, 1),

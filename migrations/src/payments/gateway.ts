@@ -128,6 +128,13 @@ export function planBillTo(customerName: string, address: { address: string; cit
   return { firstName, lastName: rest.join(' ') || firstName, address: address.address, city: address.city, state: address.state, zip: address.zip };
 }
 
+/**
+ * The merchant customer id of a stored card (≤ 20 characters): the user's id, then the plan's (or any
+ * id new to this card). The gateway refuses a second profile with the same customer id (E00039, and
+ * then stores no card), so a user's second plan, or a new card for a paused one, must not reuse one.
+ */
+export const profileCustomerId = (userId: string, subscriptionId: string): string => `${userId.replace(/-/g, '').slice(0, 12)}${subscriptionId.replace(/-/g, '').slice(0, 8)}`;
+
 export interface PaymentGateway {
   /** 'authorizenet' or 'local-sandbox'. */
   readonly kind: 'authorizenet' | 'local-sandbox';

@@ -3,3 +3,4 @@ export * from './card-brand';
 export { AuthorizeNetGateway, AUTHNET_ENDPOINTS, ACCEPT_JS_URLS, parseTransactionResponse, parseCreateProfileResponse, type AuthorizeNetOptions } from './authorizenet';
 export * from './sandbox';
 export * from './accept-script';
+export * from './select';
