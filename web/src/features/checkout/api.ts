@@ -1,16 +1,7 @@
-/** Server calls of the checkout: payments status, promo validation, placing the order. */
-import type { CheckoutNonceRequest, CheckoutNonceResponse, PaymentsStatus, SubscribeNonceRequest } from '@nh/shared/contracts/checkout';
+/** Server calls of the checkout: promo validation, placing the order, Subscribe & Save. */
+import type { CheckoutNonceRequest, CheckoutNonceResponse, SubscribeNonceRequest } from '@nh/shared/contracts/checkout';
 import type { PromoValidation } from '@nh/shared/contracts/promo';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest, getQueryFn } from '@/lib/query-client';
-
-export const paymentsStatusQuery = queryOptions({
-  queryKey: ['/api/payments/status'],
-  queryFn: getQueryFn<PaymentsStatus>({ on401: 'throw' }),
-  staleTime: 60_000,
-});
-
-export const usePaymentsStatus = () => useQuery(paymentsStatusQuery);
+import { apiRequest } from '@/lib/query-client';
 
 export async function validatePromoCode(code: string): Promise<PromoValidation> {
   const res = await apiRequest('GET', `/api/promo-codes/validate/${encodeURIComponent(code)}`);

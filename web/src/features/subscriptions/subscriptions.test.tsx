@@ -3,10 +3,10 @@ import { describeSkippedPeriod, SUBSCRIPTION_DISCOUNT_PERCENT, SUBSCRIPTION_MESS
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AcceptSecureData } from '@/components/card-entry/accept';
 import { Toaster } from '@/components/ui/toaster';
-import type { AcceptSecureData } from '@/features/checkout/accept';
-import { renderRoute, stubFetch, type FakeAnswer } from '@/testing/render-route';
 import { formatLongDate } from '@/lib/format-date';
+import { renderRoute, stubFetch, type FakeAnswer } from '@/testing/render-route';
 import SubscriptionsPage from './routes/subscriptions';
 
 afterEach(() => {

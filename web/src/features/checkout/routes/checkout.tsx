@@ -14,26 +14,26 @@ import { Loader2, ShoppingBag } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router-dom';
+import { acceptReady, TokenizeError } from '@/components/card-entry/accept';
+import { CardDetailsFields } from '@/components/card-entry/card-details-fields';
+import { PaymentAlerts } from '@/components/card-entry/payment-alerts';
+import { useCardEntry } from '@/components/card-entry/use-card-entry';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
+import { LabelledField as Field } from '@/components/ui/labelled-field';
 import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/lib/auth';
-import { useCart } from '@/stores/cart-context';
 import { formatLongDate } from '@/lib/format-date';
-import { acceptReady, tokenizeCardForm, TokenizeError } from '../accept';
-import { createSubscription, placeOrder, usePaymentsStatus } from '../api';
+import { useCart } from '@/stores/cart-context';
+import { createSubscription, placeOrder } from '../api';
 import { isNetworkFailure, newAttempt, reusableAttempt, type CheckoutAttempt } from '../checkout-attempt';
-import { CardDetailsFields } from '../components/card-details-fields';
 import { CheckoutTrustBadges } from '../components/checkout-trust-badges';
-import { LabelledField as Field } from '../components/labelled-field';
-import { failureMessage } from '../failure-message';
 import { OrderSummary } from '../components/order-summary';
-import { PaymentAlerts } from '../components/payment-alerts';
 import { PromoCodeField } from '../components/promo-code-field';
+import { failureMessage } from '../failure-message';
 import { nextDeliveryFromAnswer } from '../subscription-answer';
-import { useAcceptScript } from '../use-accept-script';
 
 const LOGIN_URL = '/api/login';
 
@@ -41,7 +41,7 @@ export default function CheckoutPage() {
   const { items, clearCart } = useCart();
   const { isAuthenticated } = useAuth();
   const navigate = useNavigate();
-  const status = usePaymentsStatus();
+  const card = useCardEntry();
   const [promo, setPromo] = useState<PromoValidation | null>(null);
   const [processing, setProcessing] = useState(false);
   const pendingAttempt = useRef<CheckoutAttempt<CheckoutNonceRequest> | null>(null);
@@ -50,8 +50,6 @@ export default function CheckoutPage() {
   const { register, handleSubmit, control, watch, formState } = form;
   const errors = formState.errors;
   const subscribe = watch('subscribeAndSave');
-
-  const script = useAcceptScript(status.data?.configured ? status.data.acceptJsUrl : null);
 
   const lines = items.map((item) => ({ price: item.price, quantity: item.quantity }));
   const plan = subscribe ? pricePlan(lines, promo) : null;
@@ -69,7 +67,7 @@ export default function CheckoutPage() {
     );
   }
 
-  const configured = status.data?.configured === true;
+  const { configured, script } = card;
 
   const requireLogin = () => {
     toast({ title: 'Login required', description: CHECKOUT_MESSAGES.subscribeLoginRequired });
@@ -77,7 +75,7 @@ export default function CheckoutPage() {
   };
 
   const submit = async (values: CheckoutForm) => {
-    if (!configured || !status.data) return;
+    if (!configured) return;
     if (values.subscribeAndSave && !isAuthenticated) {
       requireLogin();
       return;
@@ -101,7 +99,7 @@ export default function CheckoutPage() {
       const orderItems = items.map((item) => ({ productId: item.productId, variantSku: item.variantSku, quantity: item.quantity, price: centsToDecimal(item.price) }));
       const fingerprint = JSON.stringify({ values, orderItems, promo: promo?.code ?? null });
 
-      const tokenize = () => tokenizeCardForm(status.data!, values);
+      const tokenize = () => card.tokenize(values);
 
       if (values.subscribeAndSave) {
         // Subscribe & Save: the first charge and the monthly plan are created by the subscriptions API.
@@ -175,7 +173,7 @@ export default function CheckoutPage() {
       <h1 className="mb-6 text-3xl font-semibold text-brand-900">Checkout</h1>
       <div className="grid gap-8 lg:grid-cols-[1fr_380px]">
         <form onSubmit={handleSubmit(submit)} noValidate className="space-y-6" aria-label="Checkout">
-          <PaymentAlerts status={status.data} />
+          <PaymentAlerts status={card.status} />
 
           <Card>
             <CardHeader>

@@ -4,16 +4,15 @@ import type { SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { AlertCircle, Loader2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { TokenizeError, type OpaqueCardData } from '@/components/card-entry/accept';
+import { CardDetailsFields } from '@/components/card-entry/card-details-fields';
+import { cardFormSchema, emptyCardForm, type CardForm } from '@/components/card-entry/card-form';
+import { PaymentAlerts } from '@/components/card-entry/payment-alerts';
+import { useCardEntry } from '@/components/card-entry/use-card-entry';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { tokenizeCardForm, TokenizeError } from '@/features/checkout/accept';
-import { usePaymentsStatus } from '@/features/checkout/api';
-import { cardFormSchema, emptyCardForm, type CardForm } from '@/features/checkout/card-form';
-import { CardDetailsFields } from '@/features/checkout/components/card-details-fields';
-import { LabelledField } from '@/features/checkout/components/labelled-field';
-import { PaymentAlerts } from '@/features/checkout/components/payment-alerts';
-import { useAcceptScript } from '@/features/checkout/use-accept-script';
+import { LabelledField } from '@/components/ui/labelled-field';
 import { useResumeSubscription } from '../api';
 
 interface Props {
@@ -65,9 +64,7 @@ interface FormProps {
 }
 
 function ResumeCardForm({ subscription, onSendingChange, onCancel, onResumed }: FormProps) {
-  const status = usePaymentsStatus();
-  const configured = status.data?.configured === true;
-  const script = useAcceptScript(configured ? status.data?.acceptJsUrl : null);
+  const { status, configured, script, tokenize } = useCardEntry();
   const resume = useResumeSubscription();
   const { register, handleSubmit, setError, formState } = useForm<CardForm>({ resolver: zodResolver(cardFormSchema), defaultValues: emptyCardForm });
   const { errors, isSubmitting } = formState;
@@ -79,10 +76,10 @@ function ResumeCardForm({ subscription, onSendingChange, onCancel, onResumed }: 
   }, [isSubmitting, onSendingChange]);
 
   const submit = async (card: CardForm) => {
-    if (!status.data?.configured) return;
-    let opaque: { dataDescriptor: string; dataValue: string };
+    if (!configured) return;
+    let opaque: OpaqueCardData;
     try {
-      opaque = await tokenizeCardForm(status.data, card);
+      opaque = await tokenize(card);
     } catch (error) {
       // The tokeniser's own texts (E_WC_xx) belong to the card fields: shown on the form, not toasted.
       setError('root.tokenizer', { message: error instanceof TokenizeError ? error.message : 'The card could not be verified.' });
@@ -101,7 +98,7 @@ function ResumeCardForm({ subscription, onSendingChange, onCancel, onResumed }: 
 
   return (
     <form onSubmit={handleSubmit(submit)} noValidate aria-label="New card" className="space-y-4">
-      <PaymentAlerts status={status.data} />
+      <PaymentAlerts status={status} />
       {tokenizerError && (
         <Alert variant="destructive" data-testid="tokenizer-error">
           <AlertCircle aria-hidden="true" />

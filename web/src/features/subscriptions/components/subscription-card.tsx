@@ -3,10 +3,10 @@ import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
 import { describeSkippedPeriod, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { CreditCard, XCircle } from 'lucide-react';
 import { useId } from 'react';
+import { usePaymentsStatus } from '@/components/card-entry/payments-status';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { usePaymentsStatus } from '@/features/checkout/api';
 import { formatLongDate } from '@/lib/format-date';
 import { cardLabel, INTERVAL_LABEL, STATUS_LABEL } from '../subscription-model';
 

@@ -49,7 +49,13 @@ export const acceptReady = (): boolean => typeof window !== 'undefined' && typeo
 /** A tokenising failure: the provider's messages, joined. */
 export class TokenizeError extends Error {}
 
-export function tokenizeCard(secureData: AcceptSecureData): Promise<{ dataDescriptor: string; dataValue: string }> {
+/** What the tokeniser answers for a card: the only card data that is sent to the shop's server. */
+export interface OpaqueCardData {
+  dataDescriptor: string;
+  dataValue: string;
+}
+
+export function tokenizeCard(secureData: AcceptSecureData): Promise<OpaqueCardData> {
   return new Promise((resolve, reject) => {
     if (!window.Accept) {
       reject(new TokenizeError('Secure payment system not ready. Please refresh the page.'));
@@ -63,7 +69,7 @@ export function tokenizeCard(secureData: AcceptSecureData): Promise<{ dataDescri
 }
 
 /** The typed card to the tokeniser with the shop's public keys: spaces out of the number, 'MM/YY' as month and '20YY'. */
-export function tokenizeCardForm(status: PaymentsStatus, card: CardForm): Promise<{ dataDescriptor: string; dataValue: string }> {
+export function tokenizeCardForm(status: PaymentsStatus, card: CardForm): Promise<OpaqueCardData> {
   const { month, year } = splitExpiration(card.expirationDate);
   return tokenizeCard({
     authData: { clientKey: status.publicClientKey ?? '', apiLoginID: status.apiLoginID ?? '' },

@@ -1,5 +1,4 @@
-import type { LabelledFieldProps } from './labelled-field';
-import { LabelledField } from './labelled-field';
+import { LabelledField, type LabelledFieldProps } from '@/components/ui/labelled-field';
 
 type CardDetail = 'cardNumber' | 'expirationDate' | 'cardCode';
 
