@@ -44,7 +44,7 @@ function startChild(name: string, entry: string, env: Record<string, string>): C
     stdio: ['ignore', 'ignore', 'pipe'],
     cwd: REPO_ROOT,
   });
-  child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk}`));
+  child.stderr.on('data', (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk}`));
   children.push(child);
   return child;
 }

@@ -39,10 +39,11 @@ async function start(): Promise<void> {
       process.exit(1);
     }, 15_000);
     force.unref();
-    server.close(async () => {
-      await Promise.allSettled([db.$client.end(), redis.quit()]);
-      log.info('stopped');
-      process.exit(0);
+    server.close(() => {
+      void Promise.allSettled([db.$client.end(), redis.quit()]).then(() => {
+        log.info('stopped');
+        process.exit(0);
+      });
     });
     server.closeIdleConnections();
   };

@@ -66,7 +66,7 @@ export async function spawnWorker(env: Record<string, string>, runtime: WorkerRu
   });
   await new Promise<void>((resolve, reject) => {
     let buffer = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
       if (buffer.includes('workers started')) {
         resolve();
@@ -76,7 +76,7 @@ export async function spawnWorker(env: Record<string, string>, runtime: WorkerRu
     });
     child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
   });
-  child.stdout!.resume();
+  child.stdout.resume();
   return child;
 }
 

@@ -10,7 +10,6 @@ import { addMonths } from 'date-fns';
 import { eq } from 'drizzle-orm';
 import { formatCents, priceCart, SHOP, toCents } from '@nh/shared';
 import { tables, type LineItem } from '@nh/server';
-import { JOB_NAMES, jobIds } from '@nh/server/queues';
 import { nextBillingDate, RENEWAL_REMINDER_DAYS, subscriptionViewSchema } from '@nh/shared/contracts/subscriptions';
 import { adminOrderSchema } from '@nh/shared/contracts/admin';
 import {
@@ -22,11 +21,11 @@ import {
   type StoredPaymentProfile,
 } from '@nh/server/payments/index';
 import { createLogger, createRedis, type Redis } from '@nh/server';
-import { createRenewalProcessor, type SweepResult } from '../src/renewals/processor';
-import { addMissedSweep, lastScheduledSweep, lastSweepAt } from '../src/renewals/missed-sweep';
+import { addMissedSweep, createRenewalSweep, lastScheduledSweep, lastSweepAt, renewalSweepJob, type SweepResult } from '../src/renewals/sweep';
 import { catchUp } from '../src/renewals/rules';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
-import type { RenewResult } from '../src/renewals/renew';
+import { renewSubscriptionJob, type RenewResult } from '../src/renewals/renew';
+import { renewalReminderJob } from '../src/emails/renewal-reminder';
 import type { WorkerRuntime } from '../src/runtime';
 import { TestSmtpServer } from './support/smtp-server';
 // For the resumed plans (at the end of the file).
@@ -150,7 +149,7 @@ function overdueDates(behind: number): Date[] {
 /** Waits until every renewal-sweep job of the runtime's queue has finished (the schedule's next, delayed one aside); answers them. */
 async function sweepsFinished(rt: WorkerRuntime): Promise<Job[]> {
   return waitFor(async () => {
-    const sweeps = (await rt.queues.renewals.getJobs(['waiting', 'active', 'prioritized', 'completed', 'failed'])).filter((j) => j.name === JOB_NAMES.renewalSweep);
+    const sweeps = (await rt.queues.renewals.getJobs(['waiting', 'active', 'prioritized', 'completed', 'failed'])).filter((j) => j.name === renewalSweepJob.name);
     const states = await Promise.all(sweeps.map((j) => j.getState()));
     return states.every((state) => state === 'completed' || state === 'failed') && sweeps;
   }, 15_000, 'sweeps finished');
@@ -165,7 +164,7 @@ async function finished(job: Job, rt: WorkerRuntime = runtime): Promise<unknown>
 
 /** Runs one renew job through the renewals queue (a fresh job id each time, so a repeat really runs). */
 async function renew(subscriptionId: string, due: Date): Promise<RenewResult> {
-  const job = await runtime.queues.renewals.add(JOB_NAMES.renewSubscription, { subscriptionId, period: period(due) }, { jobId: `test-${randomUUID()}` });
+  const job = await runtime.queues.renewals.add(renewSubscriptionJob.name, { subscriptionId, period: period(due) }, { jobId: `test-${randomUUID()}` });
   return (await finished(job)) as RenewResult;
 }
 
@@ -418,22 +417,22 @@ describe('renewal sweep', () => {
     const paused = await makeSubscription({ email: 'sweep-paused@example.com', items, due: new Date(now - DAY), status: 'paused' });
     const due = [dueA, dueB, dueToday, retryNow];
     const dueRows = await Promise.all(due.map((s) => subscription(s.id)));
-    const expectedIds = dueRows.map((s) => jobIds.renewal(s.id, period(s.nextBillingDate), s.failedAttempts));
+    const expectedIds = dueRows.map((s) => renewSubscriptionJob.jobId(s.id, period(s.nextBillingDate), s.failedAttempts));
     expect(expectedIds).toContain(`renew-${retryNow.id}-${period(new Date(now - 5 * DAY))}-1`);
 
     // Two sweeps in a row while the renewals worker is paused: the second adds nothing.
     const worker = runtime.workers.get('renewals')!;
     await worker.pause();
-    const sweepNow = createRenewalProcessor({ db: tdb.db, gateway: sandbox, queues: runtime.queues, redis, config: runtime.config, log: createLogger('sweep-test', 'silent') });
-    const sweepJob = { name: JOB_NAMES.renewalSweep, id: 'test-sweep', data: {} } as Job;
+    const sweepNow = createRenewalSweep({ db: tdb.db, gateway: sandbox, queues: runtime.queues, redis, config: runtime.config, log: createLogger('sweep-test', 'silent') });
+    const sweepJob = { name: renewalSweepJob.name, id: 'test-sweep', data: {} } as Job;
     let first: SweepResult;
     let waiting: Job[];
     try {
       first = (await sweepNow(sweepJob)) as SweepResult;
       await sweepNow(sweepJob);
-      waiting = (await runtime.queues.renewals.getJobs(['waiting', 'prioritized'])).filter((j) => j.name === JOB_NAMES.renewSubscription);
+      waiting = (await runtime.queues.renewals.getJobs(['waiting', 'prioritized'])).filter((j) => j.name === renewSubscriptionJob.name);
     } finally {
-      worker.resume();
+      void worker.resume();
     }
     expect(first.jobs).toEqual(expect.arrayContaining(expectedIds));
     expect(first.due).toBe(first.jobs.length);
@@ -454,7 +453,7 @@ describe('renewal sweep', () => {
   it('runs on the daily schedule of the renewals queue', async () => {
     const schedulers = await runtime.queues.renewals.getJobSchedulers();
     expect(schedulers).toEqual([expect.objectContaining({ key: 'renewals-daily', pattern: '0 6 * * *', tz: 'UTC' })]);
-    const job = await runtime.queues.renewals.add(JOB_NAMES.renewalSweep, {}, { jobId: 'test-scheduled-sweep' });
+    const job = await runtime.queues.renewals.add(renewalSweepJob.name, {}, { jobId: 'test-scheduled-sweep' });
     const result = (await finished(job)) as SweepResult;
     expect(result.due).toBe(result.jobs.length);
     // Let the jobs it added finish before the runtime closes.
@@ -466,8 +465,8 @@ describe('renewal sweep', () => {
 });
 
 describe('renewal reminders', () => {
-  const sweepJob = { name: JOB_NAMES.renewalSweep, id: 'test-reminder-sweep', data: {} } as Job;
-  const sweeper = () => createRenewalProcessor({ db: tdb.db, gateway: sandbox, queues: runtime.queues, redis, config: runtime.config, log: createLogger('reminder-test', 'silent') });
+  const sweepJob = { name: renewalSweepJob.name, id: 'test-reminder-sweep', data: {} } as Job;
+  const sweeper = () => createRenewalSweep({ db: tdb.db, gateway: sandbox, queues: runtime.queues, redis, config: runtime.config, log: createLogger('reminder-test', 'silent') });
   /** A time of day on the UTC day `days` from today. */
   const onDay = (days: number, hours: number) => new Date(utcDayFromToday(days).getTime() + hours * 3_600_000);
   const reminderDone = async (id: string) => {
@@ -494,16 +493,16 @@ describe('renewal reminders', () => {
     const sweepNow = sweeper();
     const first = (await sweepNow(sweepJob)) as SweepResult;
     const second = (await sweepNow(sweepJob)) as SweepResult;
-    const expected = [jobIds.renewalReminder(plan.id, period(due)), jobIds.renewalReminder(earlyInDay.id, period(onDay(RENEWAL_REMINDER_DAYS, 0)))];
+    const expected = [renewalReminderJob.jobId(plan.id, period(due)), renewalReminderJob.jobId(earlyInDay.id, period(onDay(RENEWAL_REMINDER_DAYS, 0)))];
     expect(first.reminders).toEqual(expect.arrayContaining(expected));
     expect(second.reminders).toEqual(first.reminders);
     for (const other of [tooSoon, tooLate, cancelled, paused]) expect(first.reminders.join(' ')).not.toContain(other.id);
-    const job = await runtime.queues.emails.getJob(expected[0]!);
+    const job = await runtime.queues.emails.getJob(expected[0]);
     expect(job?.data).toEqual({ subscriptionId: plan.id, period: period(due) });
     expect(job?.opts.attempts).toBe(runtime.config.EMAIL_ATTEMPTS);
 
-    expect(await reminderDone(expected[0]!)).toMatchObject({ outcome: 'sent' });
-    expect(await reminderDone(expected[1]!)).toMatchObject({ outcome: 'sent' });
+    expect(await reminderDone(expected[0])).toMatchObject({ outcome: 'sent' });
+    expect(await reminderDone(expected[1])).toMatchObject({ outcome: 'sent' });
     const [mail] = smtp.to('remind-me@example.com');
     const day = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' }).format(due);
     expect(mail!.decoded).toContain(`Subject: Your ${SHOP.name} Subscribe & Save renews on ${day}`);
@@ -518,10 +517,10 @@ describe('renewal reminders', () => {
     expect(await reminderLog(plan.id, due)).toEqual([{ status: 'sent', to_address: 'remind-me@example.com' }]);
 
     // Once the job is gone from Redis, a third sweep adds it again: the email_log row keeps it to one email.
-    await runtime.queues.emails.remove(expected[0]!);
+    await runtime.queues.emails.remove(expected[0]);
     const third = (await sweepNow(sweepJob)) as SweepResult;
     expect(third.reminders).toContain(expected[0]);
-    expect(await reminderDone(expected[0]!)).toEqual({ outcome: 'skipped', reason: 'already sent' });
+    expect(await reminderDone(expected[0])).toEqual({ outcome: 'skipped', reason: 'already sent' });
     expect(smtp.to('remind-me@example.com')).toHaveLength(1);
     for (const other of [tooSoon, tooLate, cancelled, paused]) expect(await reminderLog(other.id, (await subscription(other.id)).nextBillingDate)).toEqual([]);
     for (const address of ['remind-soon@example.com', 'remind-late@example.com', 'remind-cancelled@example.com', 'remind-paused@example.com']) {
@@ -541,14 +540,14 @@ describe('renewal reminders', () => {
     await worker.pause();
     try {
       const result = (await sweeper()(sweepJob)) as SweepResult;
-      expect(result.reminders).toEqual(expect.arrayContaining([jobIds.renewalReminder(toCancel.id, period(due)), jobIds.renewalReminder(toMove.id, period(due))]));
+      expect(result.reminders).toEqual(expect.arrayContaining([renewalReminderJob.jobId(toCancel.id, period(due)), renewalReminderJob.jobId(toMove.id, period(due))]));
       await tdb.db.update(tables.subscriptions).set({ status: 'cancelled', cancelledAt: new Date() }).where(eq(tables.subscriptions.id, toCancel.id));
       await tdb.db.update(tables.subscriptions).set({ nextBillingDate: addMonths(due, 1) }).where(eq(tables.subscriptions.id, toMove.id));
     } finally {
-      worker.resume();
+      void worker.resume();
     }
-    expect(await reminderDone(jobIds.renewalReminder(toCancel.id, period(due)))).toEqual({ outcome: 'skipped', reason: 'subscription is cancelled' });
-    expect(await reminderDone(jobIds.renewalReminder(toMove.id, period(due)))).toEqual({ outcome: 'skipped', reason: 'the billing date has moved' });
+    expect(await reminderDone(renewalReminderJob.jobId(toCancel.id, period(due)))).toEqual({ outcome: 'skipped', reason: 'subscription is cancelled' });
+    expect(await reminderDone(renewalReminderJob.jobId(toMove.id, period(due)))).toEqual({ outcome: 'skipped', reason: 'the billing date has moved' });
     expect(smtp.to('remind-then-cancel@example.com')).toHaveLength(0);
     expect(smtp.to('remind-then-move@example.com')).toHaveLength(0);
     expect(await reminderLog(toCancel.id, due)).toEqual([]);
@@ -556,7 +555,7 @@ describe('renewal reminders', () => {
     // A reminder job that waited past the billing day says nothing.
     const yesterday = onDay(-1, 12);
     const overdue = await makeSubscription({ email: 'remind-overdue@example.com', items: [line(product, 1)], due: yesterday, profile: null });
-    const job = await runtime.queues.emails.add(JOB_NAMES.renewalReminder, { subscriptionId: overdue.id, period: period(yesterday) }, { jobId: `test-overdue-${overdue.id}` });
+    const job = await runtime.queues.emails.add(renewalReminderJob.name, { subscriptionId: overdue.id, period: period(yesterday) }, { jobId: `test-overdue-${overdue.id}` });
     expect(await reminderDone(job.id!)).toEqual({ outcome: 'skipped', reason: 'the billing date has passed' });
     expect(smtp.to('remind-overdue@example.com')).toHaveLength(0);
     // Out of the way of the sweep tests (it would be renewed).
@@ -696,7 +695,7 @@ describe('renewals after downtime: a plan more than one period behind is charged
 
   /** A sweep through the renewals queue, and every renew job it added, run to the end. */
   async function sweepThroughQueue(id: string): Promise<SweepResult> {
-    const result = (await finished(await runtime.queues.renewals.add(JOB_NAMES.renewalSweep, {}, { jobId: id }))) as SweepResult;
+    const result = (await finished(await runtime.queues.renewals.add(renewalSweepJob.name, {}, { jobId: id }))) as SweepResult;
     for (const jobId of result.jobs) {
       const job = await runtime.queues.renewals.getJob(jobId);
       if (job) await finished(job);
@@ -725,12 +724,12 @@ describe('renewals after downtime: a plan more than one period behind is charged
     await tdb.db.update(tables.subscriptions).set({ userId: shopper.id }).where(eq(tables.subscriptions.id, sub.id));
 
     // What went wrong before: two sweeps a second apart each charged one more missed period.
-    const firstJob = (await runtime.queues.renewals.add(JOB_NAMES.renewalSweep, {}, { jobId: 'late-sweep-1' })) as Job;
+    const firstJob = (await runtime.queues.renewals.add(renewalSweepJob.name, {}, { jobId: 'late-sweep-1' }));
     await sleep(1000);
     await sweepThroughQueue('late-sweep-2');
     const first = (await finished(firstJob)) as SweepResult;
     for (const jobId of first.jobs) await finished((await runtime.queues.renewals.getJob(jobId))!);
-    expect(first.jobs).toContain(jobIds.renewal(sub.id, period(dates[0]!), 0));
+    expect(first.jobs).toContain(renewSubscriptionJob.jobId(sub.id, period(dates[0]!), 0));
 
     const charged = () => {
       expect(allChargesOf(sub.id)).toHaveLength(1);
@@ -788,7 +787,7 @@ describe('renewals after downtime: a plan more than one period behind is charged
     await tdb.db.insert(tables.paymentTransactions).values({ subscriptionId: stale.id, billingPeriod: period(dates[0]!), amount: stale.amount, status: 'declined', responseCode: '2' });
 
     const result = await sweepThroughQueue('late-sweep-dunning');
-    expect(result.jobs).toContain(jobIds.renewal(stale.id, period(dates[0]!), 2));
+    expect(result.jobs).toContain(renewSubscriptionJob.jobId(stale.id, period(dates[0]!), 2));
     expect(result.jobs.join(' ')).not.toContain(retrying.id);
 
     expect(allChargesOf(stale.id)).toHaveLength(1);
@@ -830,13 +829,13 @@ describe('a renewal sweep missed while no worker ran', () => {
     const runtimes = await Promise.all([startTestWorkers(config), startTestWorkers(config)]);
     const [a] = runtimes;
     try {
-      const sweeps = await sweepsFinished(a!);
-      expect(sweeps.map((j) => j.id)).toEqual([jobIds.missedRenewalSweep(lastScheduledSweep(new Date()))]);
-      expect(await finished(sweeps[0]!, a)).toMatchObject({ due: 1, jobs: [jobIds.renewal(due!.id, period(yesterday), 0)] });
+      const sweeps = await sweepsFinished(a);
+      expect(sweeps.map((j) => j.id)).toEqual([renewalSweepJob.jobId(lastScheduledSweep(new Date()))]);
+      expect(await finished(sweeps[0]!, a)).toMatchObject({ due: 1, jobs: [renewSubscriptionJob.jobId(due!.id, period(yesterday), 0)] });
       // The plan was renewed within seconds of the start (no stored card: paused without a charge).
       await waitFor(async () => (await other.db.select().from(tables.subscriptions).where(eq(tables.subscriptions.id, due!.id)))[0]?.status === 'paused', 10_000, 'renewed');
       expect(Date.now() - started).toBeLessThan(15_000);
-      const marker = { queue: a!.queues.renewals, redis };
+      const marker = { queue: a.queues.renewals, redis };
       expect((await lastSweepAt(marker))!.getTime()).toBeGreaterThanOrEqual(started);
 
       // A worker starting later finds the sweep done and adds none.
@@ -848,8 +847,8 @@ describe('a renewal sweep missed while no worker ran', () => {
       // The next scheduled time passes with no worker up: the next start runs one sweep for it.
       const tomorrowAfterSix = new Date(lastScheduledSweep(new Date()).getTime() + 25 * HOUR);
       const id = await addMissedSweep(marker, tomorrowAfterSix);
-      expect(id).toBe(jobIds.missedRenewalSweep(new Date(lastScheduledSweep(new Date()).getTime() + 24 * HOUR)));
-      expect(await finished((await a!.queues.renewals.getJob(id!))!, a)).toMatchObject({ due: 0 });
+      expect(id).toBe(renewalSweepJob.jobId(new Date(lastScheduledSweep(new Date()).getTime() + 24 * HOUR)));
+      expect(await finished((await a.queues.renewals.getJob(id))!, a)).toMatchObject({ due: 0 });
     } finally {
       for (const rt of runtimes) await rt.queues.renewals.removeJobScheduler('renewals-daily').catch(() => {});
       for (const rt of runtimes) await rt.close(1000);

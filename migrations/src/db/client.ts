@@ -20,7 +20,7 @@ export function createDb({ url, max = 10, applicationName = 'nurture-home' }: Db
   const pool = new pg.Pool({ connectionString: url, max, application_name: applicationName });
   // An idle client that errors (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
-  return drizzle({ client: pool, schema, casing: 'snake_case' }) as Db;
+  return drizzle({ client: pool, schema, casing: 'snake_case' });
 }
 
 export { schema };

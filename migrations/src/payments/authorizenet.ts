@@ -319,7 +319,7 @@ export function parseTransactionResponse(body: unknown, environment: PaymentEnvi
     const message = errorCode === 'E00007' ? GATEWAY_MESSAGES.badCredentials : top?.text || 'The payment service refused the request.';
     return { ...failedCharge(environment, 'error', message, errorCode) };
   }
-  const outcome = OUTCOMES[code]!;
+  const outcome = OUTCOMES[code];
   const firstError = tr.errors?.[0];
   const errorCode = firstError?.errorCode ? String(firstError.errorCode) : null;
   const approvedText = tr.messages?.[0]?.description;
