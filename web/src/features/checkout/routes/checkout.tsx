@@ -1,20 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { centsToDecimal, LIMITS, priceCart, pricePlan, toPayloadStrings } from '@nh/shared';
-import {
-  checkoutFormSchema,
-  CHECKOUT_MESSAGES,
-  emptyCheckoutForm,
-  type CheckoutForm,
-  type CheckoutNonceRequest,
-  type SubscribeNonceRequest,
-} from '@nh/shared/contracts/checkout';
+import { checkoutFormSchema, CHECKOUT_MESSAGES, emptyCheckoutForm, type CheckoutForm } from '@nh/shared/contracts/checkout';
 import type { PromoValidation } from '@nh/shared/contracts/promo';
-import { SUBSCRIPTION_DISCOUNT_PERCENT, SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
+import { SUBSCRIPTION_DISCOUNT_PERCENT } from '@nh/shared/contracts/subscriptions';
+import { priceCart, pricePlan } from '@nh/shared/pricing';
 import { Loader2, ShoppingBag } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router-dom';
-import { acceptReady, TokenizeError } from '@/components/card-entry/accept';
+import { Link } from 'react-router-dom';
+import { acceptReady } from '@/components/card-entry/accept';
 import { CardDetailsFields } from '@/components/card-entry/card-details-fields';
 import { PaymentAlerts } from '@/components/card-entry/payment-alerts';
 import { useCardEntry } from '@/components/card-entry/use-card-entry';
@@ -25,26 +18,21 @@ import { Label } from '@/components/ui/label';
 import { LabelledField as Field } from '@/components/ui/labelled-field';
 import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/lib/auth';
-import { formatLongDate } from '@/lib/format-date';
 import { useCart } from '@/stores/cart-context';
-import { createSubscription, placeOrder } from '../api';
-import { isNetworkFailure, newAttempt, reusableAttempt, type CheckoutAttempt } from '../checkout-attempt';
 import { CheckoutTrustBadges } from '../components/checkout-trust-badges';
 import { OrderSummary } from '../components/order-summary';
 import { PromoCodeField } from '../components/promo-code-field';
-import { failureMessage } from '../failure-message';
-import { nextDeliveryFromAnswer } from '../subscription-answer';
+import { usePlaceOrder } from '../use-place-order';
 
 const LOGIN_URL = '/api/login';
 
 export default function CheckoutPage() {
-  const { items, clearCart } = useCart();
+  const { items } = useCart();
   const { isAuthenticated } = useAuth();
-  const navigate = useNavigate();
   const card = useCardEntry();
+  const order = usePlaceOrder({ tokenize: card.tokenize });
   const [promo, setPromo] = useState<PromoValidation | null>(null);
-  const [processing, setProcessing] = useState(false);
-  const pendingAttempt = useRef<CheckoutAttempt<CheckoutNonceRequest> | null>(null);
+  const processing = order.isPending;
 
   const form = useForm<CheckoutForm>({ resolver: zodResolver(checkoutFormSchema), defaultValues: emptyCheckoutForm, mode: 'onSubmit' });
   const { register, handleSubmit, control, watch, formState } = form;
@@ -74,7 +62,7 @@ export default function CheckoutPage() {
     setTimeout(() => window.location.assign(LOGIN_URL), 1200);
   };
 
-  const submit = async (values: CheckoutForm) => {
+  const submit = (values: CheckoutForm) => {
     if (!configured) return;
     if (values.subscribeAndSave && !isAuthenticated) {
       requireLogin();
@@ -84,86 +72,7 @@ export default function CheckoutPage() {
       toast({ title: 'Payment Error', description: 'Secure payment system not ready. Please refresh the page.', variant: 'destructive' });
       return;
     }
-    setProcessing(true);
-    try {
-      const customer = {
-        firstName: values.firstName,
-        lastName: values.lastName,
-        email: values.email,
-        address: values.address,
-        city: values.city,
-        state: values.state,
-        zip: values.zip,
-      };
-      const address = { address: values.address, city: values.city, state: values.state, zip: values.zip };
-      const orderItems = items.map((item) => ({ productId: item.productId, variantSku: item.variantSku, quantity: item.quantity, price: centsToDecimal(item.price) }));
-      const fingerprint = JSON.stringify({ values, orderItems, promo: promo?.code ?? null });
-
-      const tokenize = () => card.tokenize(values);
-
-      if (values.subscribeAndSave) {
-        // Subscribe & Save: the first charge and the monthly plan are created by the subscriptions API.
-        // The amount is the first delivery's, as the summary shows it (a promo applies to it alone).
-        const opaque = await tokenize();
-        const body: SubscribeNonceRequest = {
-          amount: centsToDecimal(pricePlan(lines, promo).firstDelivery.total),
-          promoCode: promo?.code ?? null,
-          ...opaque,
-          ...customer,
-          interval: 'monthly',
-          items: orderItems,
-          shippingAddress: address,
-        };
-        const answer = await createSubscription(body, crypto.randomUUID());
-        const next = formatLongDate(nextDeliveryFromAnswer(answer));
-        toast({ title: SUBSCRIPTION_MESSAGES.created, description: `Your next delivery is scheduled for ${next}.` });
-        clearCart();
-        navigate('/');
-        return;
-      }
-
-      let attempt = reusableAttempt(pendingAttempt.current, fingerprint);
-      if (!attempt) {
-        const opaque = await tokenize();
-        const strings = toPayloadStrings(pricing);
-        attempt = newAttempt(fingerprint, {
-          amount: strings.total,
-          ...opaque,
-          ...customer,
-          orderData: {
-            items: orderItems,
-            subtotal: strings.subtotal,
-            discount: strings.discount,
-            shipping: strings.shipping,
-            tax: strings.tax,
-            total: strings.total,
-            promoCode: promo?.code ?? null,
-            shippingAddress: address,
-            billingAddress: address,
-          },
-        });
-      }
-      pendingAttempt.current = attempt;
-      try {
-        const { orderId } = await placeOrder(attempt.body, attempt.key);
-        pendingAttempt.current = null;
-        toast({ title: 'Order placed successfully!', description: `Your order number is ${orderId.slice(0, LIMITS.orderIdDisplayLength)}.` });
-        clearCart();
-        navigate('/');
-      } catch (error) {
-        // Only a request that got no answer may be re-sent as it is; any answer ends the attempt.
-        if (!isNetworkFailure(error)) pendingAttempt.current = null;
-        throw error;
-      }
-    } catch (error) {
-      if (error instanceof TokenizeError) {
-        toast({ title: 'Payment Error', description: error.message, variant: 'destructive' });
-      } else {
-        toast({ title: 'Payment failed', description: failureMessage(error), variant: 'destructive' });
-      }
-    } finally {
-      setProcessing(false);
-    }
+    order.mutate({ values, items, promo });
   };
 
   const field = (name: keyof Omit<CheckoutForm, 'subscribeAndSave'>) => ({ ...register(name), error: errors[name] });

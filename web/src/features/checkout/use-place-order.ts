@@ -1,0 +1,131 @@
+/**
+ * Placing the order, as one mutation: tokenise the card, send the order (or start Subscribe & Save),
+ * then toast, clear the cart and go home; a failure is toasted and leaves the form as it was.
+ *
+ * - Subscribe & Save: the first charge and the monthly plan are created by the subscriptions API. The
+ *   amount is the first delivery's, as the summary shows it (a promo applies to it alone), and the
+ *   promo code goes with it.
+ * - Checkout: one Idempotency-Key per attempt (`checkout-attempt.ts`). A request that got no answer
+ *   leaves its attempt pending, and submitting the same form and cart again re-sends it as it was
+ *   (same key, no new card token); any answer, or any change, starts a new attempt.
+ */
+import type { CartItem } from '@nh/shared/cart';
+import { LIMITS } from '@nh/shared/constants';
+import type { CheckoutForm, CheckoutNonceRequest, SubscribeNonceRequest } from '@nh/shared/contracts/checkout';
+import type { PromoValidation } from '@nh/shared/contracts/promo';
+import { SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
+import { centsToDecimal } from '@nh/shared/money';
+import { priceCart, pricePlan, toPayloadStrings } from '@nh/shared/pricing';
+import { useMutation } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { TokenizeError, type OpaqueCardData } from '@/components/card-entry/accept';
+import type { CardForm } from '@/components/card-entry/card-form';
+import { toast } from '@/components/ui/use-toast';
+import { formatLongDate } from '@/lib/format-date';
+import { useCart } from '@/stores/cart-context';
+import { createSubscription, placeOrder } from './api';
+import { isNetworkFailure, newAttempt, reusableAttempt, type CheckoutAttempt } from './checkout-attempt';
+import { failureMessage } from './failure-message';
+import { nextDeliveryFromAnswer } from './subscription-answer';
+
+export interface PlaceOrderInput {
+  values: CheckoutForm;
+  /** The cart lines being bought (prices in integer cents). */
+  items: readonly CartItem[];
+  promo: PromoValidation | null;
+}
+
+export type PlacedOrder = { kind: 'subscription'; nextDelivery: Date } | { kind: 'order'; orderId: string };
+
+export interface UsePlaceOrderOptions {
+  /** The card entry's tokeniser (`useCardEntry().tokenize`). */
+  tokenize: (card: CardForm) => Promise<OpaqueCardData>;
+}
+
+export function usePlaceOrder({ tokenize }: UsePlaceOrderOptions) {
+  const { clearCart } = useCart();
+  const navigate = useNavigate();
+  const pendingAttempt = useRef<CheckoutAttempt<CheckoutNonceRequest> | null>(null);
+
+  return useMutation({
+    mutationFn: async ({ values, items, promo }: PlaceOrderInput): Promise<PlacedOrder> => {
+      const customer = {
+        firstName: values.firstName,
+        lastName: values.lastName,
+        email: values.email,
+        address: values.address,
+        city: values.city,
+        state: values.state,
+        zip: values.zip,
+      };
+      const address = { address: values.address, city: values.city, state: values.state, zip: values.zip };
+      const lines = items.map((item) => ({ price: item.price, quantity: item.quantity }));
+      const orderItems = items.map((item) => ({ productId: item.productId, variantSku: item.variantSku, quantity: item.quantity, price: centsToDecimal(item.price) }));
+      const fingerprint = JSON.stringify({ values, orderItems, promo: promo?.code ?? null });
+
+      if (values.subscribeAndSave) {
+        const opaque = await tokenize(values);
+        const body: SubscribeNonceRequest = {
+          amount: centsToDecimal(pricePlan(lines, promo).firstDelivery.total),
+          promoCode: promo?.code ?? null,
+          ...opaque,
+          ...customer,
+          interval: 'monthly',
+          items: orderItems,
+          shippingAddress: address,
+        };
+        const answer = await createSubscription(body, crypto.randomUUID());
+        return { kind: 'subscription', nextDelivery: nextDeliveryFromAnswer(answer) };
+      }
+
+      let attempt = reusableAttempt(pendingAttempt.current, fingerprint);
+      if (!attempt) {
+        const opaque = await tokenize(values);
+        const strings = toPayloadStrings(priceCart(lines, { promo }));
+        attempt = newAttempt(fingerprint, {
+          amount: strings.total,
+          ...opaque,
+          ...customer,
+          orderData: {
+            items: orderItems,
+            subtotal: strings.subtotal,
+            discount: strings.discount,
+            shipping: strings.shipping,
+            tax: strings.tax,
+            total: strings.total,
+            promoCode: promo?.code ?? null,
+            shippingAddress: address,
+            billingAddress: address,
+          },
+        });
+      }
+      pendingAttempt.current = attempt;
+      try {
+        const { orderId } = await placeOrder(attempt.body, attempt.key);
+        pendingAttempt.current = null;
+        return { kind: 'order', orderId };
+      } catch (error) {
+        // Only a request that got no answer may be re-sent as it is; any answer ends the attempt.
+        if (!isNetworkFailure(error)) pendingAttempt.current = null;
+        throw error;
+      }
+    },
+    onSuccess: (placed) => {
+      if (placed.kind === 'subscription') {
+        toast({ title: SUBSCRIPTION_MESSAGES.created, description: `Your next delivery is scheduled for ${formatLongDate(placed.nextDelivery)}.` });
+      } else {
+        toast({ title: 'Order placed successfully!', description: `Your order number is ${placed.orderId.slice(0, LIMITS.orderIdDisplayLength)}.` });
+      }
+      clearCart();
+      void navigate('/');
+    },
+    onError: (error) => {
+      if (error instanceof TokenizeError) {
+        toast({ title: 'Payment Error', description: error.message, variant: 'destructive' });
+      } else {
+        toast({ title: 'Payment failed', description: failureMessage(error), variant: 'destructive' });
+      }
+    },
+  });
+}
