@@ -8,3 +8,4 @@ export * from './redis';
 export * from './outbox';
 export * from './orders/outcome';
 export * from './startup-warnings';
+export * from './stock';

@@ -1,17 +1,57 @@
-import { sql } from 'drizzle-orm';
+/**
+ * The outbox: follow-up work recorded in the same transaction as the business write, so it exists if and
+ * only if that write does; `pg_notify` (delivered at commit, dropped on rollback) wakes the relay.
+ *
+ * One way to write it, whatever the statement's shape: the rows are validated `OutboxRecord`s passed as
+ * one JSON parameter (`outboxParam`), inserted by `outboxInsert` and announced by `outboxNotify`. A
+ * drizzle transaction uses `recordOutbox`; a hand-tuned statement (the checkout's and the renewals'
+ * single-statement writes) puts the two fragments in its own CTEs.
+ */
+import { sql, type SQL } from 'drizzle-orm';
 import { outboxPayloads, type OutboxPayload, type OutboxTopic } from '@nh/shared/jobs';
 import type { DbOrTx } from './db/client';
-import { outbox } from './db/schema';
 
 /** Postgres NOTIFY channel the relay listens on, so new rows are moved at once. */
 export const OUTBOX_CHANNEL = 'outbox_new';
 
+export interface OutboxRecord {
+  topic: OutboxTopic;
+  payload: unknown;
+}
+
+/** The rows as the one JSON parameter of an outbox-writing statement, each payload checked against its topic's schema. */
+export function outboxParam(records: readonly OutboxRecord[]): string {
+  return JSON.stringify(records.map((r) => ({ topic: r.topic, payload: outboxPayloads[r.topic].parse(r.payload) })));
+}
+
 /**
- * Records follow-up work in the caller's transaction: it exists if and only if the business row does.
- * The NOTIFY is delivered at commit (and dropped on rollback), waking the relay.
+ * CTE body inserting the rows of `param` (the SQL placeholder of an `outboxParam`) when `condition`
+ * (a SQL boolean, e.g. `exists (select 1 from ord)`) holds.
  */
+export const outboxInsert = (param: string, condition = 'true'): string =>
+  `insert into outbox (topic, payload) select e->>'topic', e->'payload' from jsonb_array_elements(${param}::jsonb) e where ${condition}`;
+
+/** Select expression waking the relay when `condition` held and there were rows; `channel` is the placeholder of OUTBOX_CHANNEL. */
+export const outboxNotify = (param: string, channel: string, condition = 'true'): string =>
+  `case when ${condition} and jsonb_array_length(${param}::jsonb) > 0 then pg_notify(${channel}, ${param}::jsonb->0->>'topic') end`;
+
+/** Records follow-up work in the caller's drizzle transaction (the same statement shape, one round trip). */
 export async function recordOutbox<T extends OutboxTopic>(tx: DbOrTx, topic: T, payload: OutboxPayload<T>): Promise<void> {
-  const parsed = outboxPayloads[topic].parse(payload);
-  await tx.insert(outbox).values({ topic, payload: parsed });
-  await tx.execute(sql`select pg_notify(${OUTBOX_CHANNEL}, ${topic})`);
+  await recordOutboxRows(tx, [{ topic, payload }]);
+}
+
+export async function recordOutboxRows(tx: DbOrTx, records: readonly OutboxRecord[]): Promise<void> {
+  await tx.execute(positional(`with ob as (${outboxInsert('$1')}) select ${outboxNotify('$1', '$2')}`, [outboxParam(records), OUTBOX_CHANNEL]));
+}
+
+/** A statement written with positional placeholders ($1, $2 …) as a drizzle SQL value, so raw-SQL fragments serve drizzle too. */
+function positional(text: string, values: readonly unknown[]): SQL {
+  const chunks: SQL[] = [];
+  let last = 0;
+  for (const m of text.matchAll(/\$(\d+)/g)) {
+    chunks.push(sql.raw(text.slice(last, m.index)), sql`${values[Number(m[1]) - 1]}`);
+    last = m.index + m[0].length;
+  }
+  chunks.push(sql.raw(text.slice(last)));
+  return sql.join(chunks);
 }

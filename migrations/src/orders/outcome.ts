@@ -7,10 +7,9 @@
  */
 import type pg from 'pg';
 import { centsToDecimal, type Cents } from '@nh/shared/money';
-import { outboxPayloads, type OutboxTopic } from '@nh/shared/jobs';
 import type { SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
 import type { Address, LineItem } from '../db/schema';
-import { OUTBOX_CHANNEL } from '../outbox';
+import { OUTBOX_CHANNEL, outboxInsert, outboxNotify, outboxParam, type OutboxRecord } from '../outbox';
 import type { ChargeOutcome } from '../payments/gateway';
 
 type Queryable = pg.Pool | pg.PoolClient;
@@ -42,10 +41,7 @@ export const PAYMENT_STATUS_OF = { approved: 'approved', held: 'pending', unknow
 /** The order's status after an accepted charge: paid ('processing'), or pending while held for review. */
 export const acceptedOrderStatus = (outcome: ChargeOutcome): 'processing' | 'pending' => (outcome === 'approved' ? 'processing' : 'pending');
 
-export interface OutboxRecord {
-  topic: OutboxTopic;
-  payload: unknown;
-}
+export type { OutboxRecord } from '../outbox';
 
 /** The idempotency key's stored answer, written with the outcome (null: no key to answer, as for the reconciliation). */
 export interface IdempotencyAnswer {
@@ -126,7 +122,7 @@ export async function recordAcceptedPayment(
   answer: IdempotencyAnswer | null,
   subscription: NewSubscription | null = null,
 ): Promise<void> {
-  const events = JSON.stringify(outbox.map((o) => ({ topic: o.topic, payload: outboxPayloads[o.topic].parse(o.payload) })));
+  const events = outboxParam(outbox);
   await db.query({
     name: 'order_record_accepted_payment',
     text: `with ord as (
@@ -139,10 +135,9 @@ export async function recordAcceptedPayment(
           r.interval, r.interval_count, r.amount, r.discount_percent, r.next_billing_date, r.status, r.shipping_address
         from jsonb_populate_record(null::subscriptions, $14::jsonb) r where $14::jsonb is not null and exists (select 1 from ord)),
       pay as (${PAYMENT_INSERT}),
-      ob as (
-        insert into outbox (topic, payload) select e->>'topic', e->'payload' from jsonb_array_elements($15::jsonb) e where exists (select 1 from ord)),
+      ob as (${outboxInsert('$15', 'exists (select 1 from ord)')}),
       idem as (update idempotency_keys set status_code = $18, response = $19, completed_at = now() where scope = $16 and key = $17)
-      select case when jsonb_array_length($15::jsonb) > 0 then pg_notify($20, $15::jsonb->0->>'topic') end`,
+      select ${outboxNotify('$15', '$20')}`,
     values: [
       ...paymentValues(p),
       orderStatus,

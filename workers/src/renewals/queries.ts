@@ -5,8 +5,8 @@
  * outbox row never disagree.
  */
 import type pg from 'pg';
-import { centsToDecimal, outboxPayloads, toCents, type Cents } from '@nh/shared';
-import { OUTBOX_CHANNEL, restockCtes, type Address, type LineItem } from '@nh/server';
+import { centsToDecimal, toCents, type Cents } from '@nh/shared';
+import { OUTBOX_CHANNEL, outboxInsert, outboxNotify, outboxParam, restockCtes, type Address, type LineItem, type StockLine } from '@nh/server';
 import type { SkippedPeriodReason, SubscriptionInterval, SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
 import type { ChargeResult, StoredPaymentProfile } from '@nh/server/payments/index';
 import { DUE_BEFORE_SQL, DUE_SQL, REMINDER_DAY_SQL, type DunningStep } from './rules';
@@ -166,40 +166,8 @@ export async function insertPendingOrder(client: pg.PoolClient, o: RenewalOrder)
 }
 
 /** One product's quantity in an order (lines of the same product added up). */
-export interface StockLine {
-  productId: number;
-  quantity: number;
-}
-
-export interface StockShortfall {
-  productId: number;
-  name: string | null;
-  wanted: number;
-  available: number;
-  active: boolean;
-}
-
-/**
- * Takes the stock of every line or of none: rows locked in id order (as checkout does, so the two
- * cannot deadlock), each decremented only while it is active and has the quantity. Answers the lines
- * that could not be taken; the caller rolls back when there are any.
- */
-export async function takeStock(client: pg.PoolClient, lines: StockLine[]): Promise<StockShortfall[]> {
-  const { rows } = await client.query<{ id: number; qty: number; name: string | null; inventory: number | null; active: boolean | null; taken: boolean }>(
-    `with want as (select id, qty from unnest($1::int[], $2::int[]) as w(id, qty)),
-      locked as materialized (select id from products where id in (select id from want) order by id for update),
-      taken as (
-        update products p set inventory = p.inventory - want.qty, updated_at = now() from want
-        where p.id = want.id and p.id in (select id from locked) and p.status = 'active' and p.inventory >= want.qty
-        returning p.id)
-     select want.id, want.qty, p.name, p.inventory, p.status = 'active' as active, taken.id is not null as taken
-     from want left join products p on p.id = want.id left join taken on taken.id = want.id`,
-    [lines.map((l) => l.productId), lines.map((l) => l.quantity)],
-  );
-  return rows
-    .filter((r) => !r.taken)
-    .map((r) => ({ productId: r.id, name: r.name, wanted: r.qty, available: r.inventory ?? 0, active: r.active === true }));
-}
+// Taking stock is the one rule of @nh/server (stock.ts), shared with the checkout.
+export { takeStock, type StockLine, type StockShortfall } from '@nh/server';
 
 export interface PeriodPayment {
   subscriptionId: string;
@@ -244,11 +212,11 @@ const FAILED_SUBSCRIPTION = `update subscriptions set
  * (with its NOTIFY) when the step paused the plan, and the plan's status after it. $4 is the step's
  * pause flag, $5 the outbox payload, $6 the relay's channel.
  */
-const PAUSED_OUTBOX_THEN_STATUS = `ob as (insert into outbox (topic, payload) select 'subscription.paused', $5::jsonb where $4::boolean and exists (select 1 from sub where status = 'paused'))
-     select (select status from sub) as status, case when $4::boolean then pg_notify($6, 'subscription.paused') end`;
+const PAUSED = `$4::boolean and exists (select 1 from sub where status = 'paused')`;
+const PAUSED_OUTBOX_THEN_STATUS = `ob as (${outboxInsert('$5', PAUSED)})
+     select (select status from sub) as status, ${outboxNotify('$5', '$6', '$4::boolean')}`;
 
-const pausedPayload = (subscriptionId: string, period: string) =>
-  JSON.stringify(outboxPayloads['subscription.paused'].parse({ subscriptionId, period }));
+const pausedPayload = (subscriptionId: string, period: string) => outboxParam([{ topic: 'subscription.paused', payload: { subscriptionId, period } }]);
 
 /**
  * A failed attempt inside the pre-charge transaction (nothing was charged): dunning step, and the
@@ -290,15 +258,15 @@ export async function recordPaid(db: Queryable, c: ChargeRecord, next: Date): Pr
       sub as (
         update subscriptions set next_billing_date = $10, failed_attempts = 0, retry_at = null, updated_at = now()
         where id = $9 and exists (select 1 from pay)),
-      ob as (insert into outbox (topic, payload) select 'order.placed', $11::jsonb from ord)
-     select exists (select 1 from pay) as recorded, pg_notify($12, 'order.placed')`,
+      ob as (${outboxInsert('$11', 'exists (select 1 from ord)')})
+     select exists (select 1 from pay) as recorded, ${outboxNotify('$11', '$12')}`,
     [
       c.paymentId,
       ...chargeValues(c),
       c.orderId,
       c.subscriptionId,
       next,
-      JSON.stringify(outboxPayloads['order.placed'].parse({ orderId: c.orderId })),
+      outboxParam([{ topic: 'order.placed', payload: { orderId: c.orderId } }]),
       OUTBOX_CHANNEL,
     ],
   );

@@ -4,9 +4,8 @@
  * reads as not found.
  */
 import type pg from 'pg';
-import { outboxPayloads } from '@nh/shared';
 import type { SkippedPeriod, SubscriptionInterval, SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
-import { OUTBOX_CHANNEL, type Address, type LineItem } from '@nh/server';
+import { OUTBOX_CHANNEL, outboxInsert, outboxNotify, outboxParam, type Address, type LineItem } from '@nh/server';
 import type { StoredPaymentProfile } from '@nh/server/payments/index';
 
 export interface SubscriptionRow {
@@ -113,7 +112,7 @@ export type ResumeOutcome = { kind: 'resumed'; row: SubscriptionRow } | { kind: 
  * was updated, the row as read tells why.
  */
 export async function resumeSubscription(db: pg.Pool, r: Resumption): Promise<ResumeOutcome> {
-  const payload = JSON.stringify(outboxPayloads['subscription.resumed'].parse({ subscriptionId: r.id, period: r.period }));
+  const payload = outboxParam([{ topic: 'subscription.resumed', payload: { subscriptionId: r.id, period: r.period } }]);
   const periodStart = new Date(`${r.period}T00:00:00.000Z`);
   const { rows } = await db.query<SubscriptionRow & { resumed: boolean }>({
     name: 'subscriptions_resume',
@@ -121,8 +120,8 @@ export async function resumeSubscription(db: pg.Pool, r: Resumption): Promise<Re
         update subscriptions set authnet_customer_profile_id = $3, authnet_payment_profile_id = $4, status = 'active',
           failed_attempts = 0, retry_at = null, updated_at = now()
         where id = $1 and user_id = $2 and status = 'paused' and next_billing_date >= $5 and next_billing_date < $6 returning *),
-      ob as (insert into outbox (topic, payload) select 'subscription.resumed', $7::jsonb from upd)
-      select true as resumed, ${VIEW_COLUMNS}, pg_notify($8, 'subscription.resumed') as notified from upd s ${VIEW_JOINS}
+      ob as (${outboxInsert('$7', 'exists (select 1 from upd)')})
+      select true as resumed, ${VIEW_COLUMNS}, ${outboxNotify('$7', '$8')} as notified from upd s ${VIEW_JOINS}
       union all
       select false, ${VIEW_COLUMNS}, null from subscriptions s ${VIEW_JOINS} where s.id = $1 and s.user_id = $2 and not exists (select 1 from upd)`,
     values: [r.id, r.userId, r.profile.customerProfileId, r.profile.paymentProfileId, periodStart, new Date(periodStart.getTime() + DAY_MS), payload, OUTBOX_CHANNEL],
