@@ -219,7 +219,7 @@ describe('admin area in the browser', () => {
     await db.query(`update exports set status = 'completed', file_path = $2, file_name = $3, rows_done = 1, rows_total = 1, finished_at = now() where id = $1`, [exportId, file, exportDownloadName()]);
     const saved = await download;
     expect(saved.suggestedFilename()).toBe(exportDownloadName());
-    expect(fs.readFileSync((await saved.path())!, 'utf8')).toBe('Order ID,Email\r\nabc,a@example.com\r\n');
+    expect(fs.readFileSync(await saved.path(), 'utf8')).toBe('Order ID,Email\r\nabc,a@example.com\r\n');
     await visible(page, 'Orders exported successfully');
 
     await page.getByRole('button', { name: 'Export CSV' }).click();

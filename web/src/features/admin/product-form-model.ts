@@ -5,7 +5,7 @@
  * isStarterKit follows whether kitContents is non-empty.
  */
 import { ADMIN_MESSAGES, SLUG_PATTERN, splitCommaList, type UpdateProductInput } from '@nh/shared/contracts/admin';
-import type { Product, ProductStatus } from '@nh/shared/contracts/catalog';
+import type { Product } from '@nh/shared/contracts/catalog';
 import { z } from 'zod';
 
 const MONEY = /^\d{1,8}(\.\d{1,2})?$/;
@@ -110,7 +110,7 @@ export function formToPayload(values: ProductFormValues, mode: 'create' | 'edit'
     price: values.price.trim(),
     compareAtPrice: textOrNull(values.compareAtPrice),
     categoryId: values.categoryId === '' ? null : Number(values.categoryId),
-    status: values.status as ProductStatus,
+    status: values.status,
     inventory: values.inventory.trim() === '' ? 0 : Number.parseInt(values.inventory, 10),
     weight: textOrNull(values.weight),
     images: splitCommaList(values.images),

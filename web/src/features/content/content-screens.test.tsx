@@ -75,7 +75,7 @@ describe('support page', () => {
     renderRoute('/support', '/support', SupportPage);
     expect(screen.getByRole('link', { name: SHOP.supportPhone }).getAttribute('href')).toBe('tel:+18005550142');
     expect(screen.getByRole('link', { name: SHOP.supportEmail }).getAttribute('href')).toBe(`mailto:${SHOP.supportEmail}`);
-    const chat = screen.getByRole('button', { name: 'Live Chat' }) as HTMLButtonElement;
+    const chat = screen.getByRole<HTMLButtonElement>('button', { name: 'Live Chat' });
     expect(chat.disabled).toBe(true);
     expect(screen.getByText('Coming soon')).toBeTruthy();
     expect(screen.getAllByText(SHOP.supportHours, { exact: false }).length).toBeGreaterThan(0);

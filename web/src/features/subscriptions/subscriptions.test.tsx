@@ -291,7 +291,7 @@ describe('Resume with a new card', () => {
     renderPage({ '/api/auth/user': USER, '/api/payments/status': { status: 200, body: notConfigured }, '/api/subscriptions': { status: 200, body: [paused] } });
     const pastRegion = await region('Past Subscriptions');
     const message = await within(pastRegion).findByText(CHECKOUT_MESSAGES.paymentsUnavailable);
-    const button = within(pastRegion).getByRole('button', { name: /^Resume with a new card/ }) as HTMLButtonElement;
+    const button = within(pastRegion).getByRole<HTMLButtonElement>('button', { name: /^Resume with a new card/ });
     expect(button.disabled).toBe(true);
     expect(button.getAttribute('aria-describedby')).toBe(message.id);
   });
@@ -344,7 +344,7 @@ describe('Resume with a new card', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Resume Subscription' }));
     const sending = await within(dialog).findByRole('button', { name: 'Processing...' });
     expect((sending as HTMLButtonElement).disabled).toBe(true);
-    expect((within(dialog).getByRole('button', { name: 'Keep Paused' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Keep Paused' }).disabled).toBe(true);
     expect(within(dialog).queryByRole('button', { name: 'Close' })).toBeNull();
     await user.keyboard('{Escape}');
     expect(screen.getByRole('dialog', { name: 'Resume with a new card' })).toBeTruthy();
@@ -403,7 +403,7 @@ describe('Resume with a new card', () => {
     const button = await within(dialog).findByRole('button', { name: 'Resume Subscription' });
     expect((button as HTMLButtonElement).disabled).toBe(false);
     expect(screen.getByRole('dialog', { name: 'Resume with a new card' })).toBe(dialog);
-    expect((within(dialog).getByLabelText('Card Number') as HTMLInputElement).value).toBe(SANDBOX_TEST_CARD.number);
+    expect(within(dialog).getByLabelText<HTMLInputElement>('Card Number').value).toBe(SANDBOX_TEST_CARD.number);
 
     answers[resumeUrl] = { status: 502 };
     await user.click(button);

@@ -54,12 +54,12 @@ export function ProductForm({ mode, defaultValues, pending, onSubmit }: ProductF
   const errors = formState.errors;
 
   const text = (name: keyof ProductFormValues, label: string, props: InputProps = {}, hint?: string) => (
-    <Field label={label} error={errors[name] as FieldError | undefined} hint={hint}>
+    <Field label={label} error={errors[name]} hint={hint}>
       {(id, describedBy) => <Input id={id} aria-invalid={describedBy ? true : undefined} aria-describedby={describedBy} {...props} {...register(name)} />}
     </Field>
   );
   const area = (name: keyof ProductFormValues, label: string, hint?: string) => (
-    <Field label={label} error={errors[name] as FieldError | undefined} hint={hint}>
+    <Field label={label} error={errors[name]} hint={hint}>
       {(id, describedBy) => <Textarea id={id} rows={3} aria-describedby={describedBy} {...register(name)} />}
     </Field>
   );

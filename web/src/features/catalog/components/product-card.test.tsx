@@ -31,7 +31,7 @@ function renderCard(raw: Partial<RawProduct>) {
   return render(
     <MemoryRouter>
       <CartProvider>
-        <ProductCard product={toCatalogProduct({ ...base, ...raw } as RawProduct)} />
+        <ProductCard product={toCatalogProduct({ ...base, ...raw })} />
         <CartProbe />
         <Toaster />
       </CartProvider>
@@ -67,7 +67,7 @@ describe('ProductCard', () => {
   it("shows 'Price TBA' and a disabled 'Coming Soon' without a valid price", () => {
     renderCard({ price: '0.00', variants: [] });
     expect(screen.getByTestId('product-card-price').textContent).toBe('Price TBA');
-    const button = screen.getByRole('button', { name: 'Coming Soon' }) as HTMLButtonElement;
+    const button = screen.getByRole<HTMLButtonElement>('button', { name: 'Coming Soon' });
     expect(button.disabled).toBe(true);
     expect(screen.queryByRole('button', { name: /Quick add/ })).toBeNull();
   });

@@ -269,5 +269,5 @@ export function findLegalPage(slug: string | undefined): LegalPage | null {
 /** "2025-01-15" → "January 15, 2025" (read as a calendar date, independent of the visitor's time zone). */
 export function formatLegalDate(isoDate: string): string {
   const [year, month, day] = isoDate.split('-').map(Number);
-  return new Date(Date.UTC(year!, month! - 1, day!)).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  return new Date(Date.UTC(year!, month! - 1, day)).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 }

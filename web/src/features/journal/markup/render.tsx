@@ -48,6 +48,8 @@ function renderInline(nodes: Inline[]): ReactNode[] {
   });
 }
 
+const HEADING_TAGS = { 2: 'h2', 3: 'h3', 4: 'h4' } as const;
+
 function renderBlock(block: Block, index: number, usedIds: Map<string, number>): ReactNode {
   switch (block.type) {
     case 'heading': {
@@ -55,7 +57,7 @@ function renderBlock(block: Block, index: number, usedIds: Map<string, number>):
       const seen = usedIds.get(base) ?? 0;
       usedIds.set(base, seen + 1);
       const id = seen === 0 ? base : `${base}-${seen + 1}`;
-      const Tag = `h${block.level}` as 'h2' | 'h3' | 'h4';
+      const Tag = HEADING_TAGS[block.level];
       const size =
         block.level === 2
           ? 'mt-12 mb-4 text-2xl sm:text-3xl'
