@@ -23,7 +23,7 @@ import { LocalSandboxGateway } from '@nh/server/payments/index';
 import { seedDemoCatalogue } from '@nh/server/seed/seed';
 import { applyMigrations, ensureDatabase } from '@nh/server/database';
 import { REPO_ROOT } from '../src/config';
-import { reserveOrder } from '../src/modules/orders/repository';
+import { reserveOrder } from '../src/modules/checkout/repository';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);

@@ -3,7 +3,6 @@ import path from 'node:path';
 import compression from 'compression';
 import express, { type Express } from 'express';
 import type { AppContext } from './context';
-import { errorHandler, notFoundApi } from './lib/errors';
 import { securityHeaders } from './lib/security-headers';
 import { requestLogger } from './lib/request-logger';
 import { untrustedProxyWarning } from './lib/proxy-warning';
@@ -11,9 +10,14 @@ import { sameOriginGuard } from './lib/same-origin';
 import { sessionMiddleware } from './lib/session';
 import { catalogRoutes } from './modules/catalog';
 import { healthRoutes } from './modules/health/routes';
-import { apiModules, formBodyModules } from './modules';
+import { apiModules, createAppServices, formBodyModules, type AppServices } from './modules';
+import { AppError, errorHandler, notFoundApi } from './lib/errors';
 
-export function createApp(ctx: AppContext): Express {
+/**
+ * The app: request-wide middleware, then the modules (composed in modules/index.ts). `services` are
+ * made by the process's composition root (main.ts); tests and benchmarks may let the app make them.
+ */
+export function createApp(ctx: AppContext, services: AppServices = createAppServices(ctx)): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', 'strong');
@@ -60,19 +64,19 @@ export function createApp(ctx: AppContext): Express {
     }),
   );
   // Routes that take a form body and need no session (RFC 8058 one-click unsubscribe), ahead of the JSON-only rule.
-  for (const mount of formBodyModules) app.use('/api', mount(ctx));
+  for (const router of formBodyModules(ctx)) app.use('/api', router);
   // Writes are JSON only, with a body limit.
   app.use('/api', express.json({ limit: '100kb', strict: true }));
   app.use('/api', (req, _res, next) => {
     const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
     if (['POST', 'PUT', 'PATCH'].includes(req.method) && hasBody && !req.is('application/json')) {
-      next(Object.assign(new Error('Requests with a body must be sent as JSON (Content-Type: application/json).'), { status: 415, expose: true }));
+      next(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Requests with a body must be sent as JSON (Content-Type: application/json).'));
       return;
     }
     next();
   });
   app.use('/api', sessionMiddleware(ctx));
-  for (const mount of apiModules) app.use('/api', mount(ctx));
+  for (const router of apiModules(ctx, services)) app.use('/api', router);
   app.use('/api', notFoundApi);
 
   serveSpa(app, ctx.config.WEB_DIST);

@@ -4,7 +4,7 @@ import { createDb, createLogger, createRedis, exitOnStartupError, productionWarn
 import { createApp } from './app';
 import { loadApiConfig } from './config';
 import type { AppContext } from './context';
-import { paymentsFor } from './modules/payments/provider';
+import { createAppServices } from './modules';
 
 async function start(): Promise<void> {
   const config = loadApiConfig();
@@ -16,11 +16,11 @@ async function start(): Promise<void> {
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection problem'));
 
   const ctx: AppContext = { config, db, redis, log };
-  const payments = paymentsFor(ctx);
-  for (const warning of productionWarnings({ production: config.isProduction, paymentsConfigured: payments.gateway !== null, siteUrlSet: Boolean(config.SHOP_SITE_URL) })) {
+  const services = createAppServices(ctx);
+  for (const warning of productionWarnings({ production: config.isProduction, paymentsConfigured: services.payments.gateway !== null, siteUrlSet: Boolean(config.SHOP_SITE_URL) })) {
     log.warn(warning);
   }
-  const app = createApp(ctx);
+  const app = createApp(ctx, services);
   const server = createServer(app);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

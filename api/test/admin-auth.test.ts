@@ -29,7 +29,7 @@ describe('admin password and tokens', () => {
   it('answers 401 {authenticated: false} for a wrong password, and 400 for none', async () => {
     const res = await verify('wrong');
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ authenticated: false, message: 'Invalid password' });
+    expect(await res.json()).toEqual({ authenticated: false, message: 'Invalid password', code: 'ADMIN_AUTH_FAILED' });
     const missing = await verify(undefined);
     expect(missing.status).toBe(400);
     expect(await missing.json()).toMatchObject({ message: 'Please enter the admin password' });
@@ -55,7 +55,7 @@ describe('admin password and tokens', () => {
       expect(verifyAdminToken(api.ctx, token)).toBeNull();
       const res = await api.request('/api/admin/products', { method: 'POST', body: { password: token } });
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ message: 'Invalid password' });
+      expect(await res.json()).toEqual({ message: 'Invalid password', code: 'ADMIN_AUTH_FAILED' });
     }
   });
 
@@ -74,7 +74,7 @@ describe('admin password and tokens', () => {
       }
       const blocked = await limited.request('/api/admin/verify-password', { method: 'POST', body: { password: PASSWORD } });
       expect(blocked.status).toBe(429);
-      expect(await blocked.json()).toEqual({ message: 'Too many wrong admin passwords. Try again in 15 minutes.' });
+      expect(await blocked.json()).toEqual({ message: 'Too many wrong admin passwords. Try again in 15 minutes.', code: 'RATE_LIMITED' });
     } finally {
       await limited.close();
     }

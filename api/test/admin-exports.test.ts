@@ -36,7 +36,7 @@ describe('admin exports API', () => {
     expect(status).toMatchObject({ exportId, status: 'queued', rowsDone: 0, rowsTotal: null, error: null, fileName: null });
     const res = await post(`/api/admin/orders/export/${exportId}/download`);
     expect(res.status).toBe(409);
-    expect(await res.json()).toEqual({ message: 'The export is not finished yet.', status: 'queued' });
+    expect(await res.json()).toEqual({ message: 'The export is not finished yet.', code: 'EXPORT_NOT_READY', status: 'queued' });
   });
 
   it('streams a completed export as an attachment named nh-orders-{yyyy-MM-dd}.csv', async () => {
@@ -60,7 +60,7 @@ describe('admin exports API', () => {
     expect(await (await post(`/api/admin/orders/export/${exportId}/status`)).json()).toMatchObject({ status: 'failed', error: 'disk full' });
     const res = await post(`/api/admin/orders/export/${exportId}/download`);
     expect(res.status).toBe(409);
-    expect(await res.json()).toEqual({ message: 'Export failed', status: 'failed', error: 'disk full' });
+    expect(await res.json()).toEqual({ message: 'Export failed', code: 'EXPORT_FAILED', status: 'failed', error: 'disk full' });
   });
 
   it('answers 404 for an unknown export, another store, or a malformed id; 401 without the password', async () => {
@@ -69,7 +69,7 @@ describe('admin exports API', () => {
     expect((await post('/api/admin/orders/export/00000000-0000-4000-8000-000000000000/status')).status).toBe(404);
     const bad = await post('/api/admin/orders/export/xyz/download');
     expect(bad.status).toBe(404);
-    expect(await bad.json()).toEqual({ message: 'Export not found' });
+    expect(await bad.json()).toEqual({ message: 'Export not found', code: 'NOT_FOUND' });
     expect((await api.request('/api/admin/orders/export', { method: 'POST', body: { storeCode: STORE } })).status).toBe(401);
   });
 });

@@ -105,7 +105,7 @@ describe('admin orders API', () => {
   it('refuses the list without the password', async () => {
     const res = await api.request('/api/admin/orders', { method: 'POST', body: { password: 'wrong', storeCode: STORE } });
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ message: 'Invalid password' });
+    expect(await res.json()).toEqual({ message: 'Invalid password', code: 'ADMIN_AUTH_FAILED' });
   });
 
   it('answers the detail of an order of the store', async () => {
@@ -151,7 +151,7 @@ describe('admin orders API', () => {
     for (const id of [randomUUID(), 'not-a-uuid', other.id]) {
       const res = await call('POST', `/api/admin/orders/${id}`);
       expect(res.status).toBe(404);
-      expect(await res.json()).toEqual({ message: 'Order not found' });
+      expect(await res.json()).toEqual({ message: 'Order not found', code: 'NOT_FOUND' });
       expect((await call('PATCH', `/api/admin/orders/${id}`, { status: 'shipped' })).status).toBe(404);
     }
   });

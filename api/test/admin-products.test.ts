@@ -122,7 +122,7 @@ describe('admin products API', () => {
     expect((await call('PUT', '/api/products/999999', { price: '1.00' })).status).toBe(404);
     const bad = await call('PUT', '/api/products/abc', { price: '1.00' });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ message: 'Product id must be a positive whole number' });
+    expect(await bad.json()).toEqual({ message: 'Product id must be a positive whole number', code: 'VALIDATION_FAILED' });
     expect((await call('PUT', `/api/products/${item.id}`, { price: 'free' })).status).toBe(400);
     expect((await api.request(`/api/products/${item.id}`, { method: 'PUT', body: { password: 'x', price: '1.00' } })).status).toBe(401);
   });
@@ -139,7 +139,7 @@ describe('admin products API', () => {
 
     const refused = await call('DELETE', `/api/products/${item.id}`);
     expect(refused.status).toBe(409);
-    expect(await refused.json()).toEqual({ message: 'This product is part of a starter kit. Remove it from the kit first.', kits: [kit.slug] });
+    expect(await refused.json()).toEqual({ message: 'This product is part of a starter kit. Remove it from the kit first.', code: 'PRODUCT_IN_KIT', kits: [kit.slug] });
 
     await api.request(`/api/products/${kit.slug}`);
     expect((await call('DELETE', `/api/products/${kit.id}`)).status).toBe(200);

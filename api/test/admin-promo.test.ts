@@ -26,7 +26,7 @@ describe('admin promo codes API', () => {
     );
     const wrong = await api.request('/api/promo-codes/list', { method: 'POST', body: { password: 'nope' } });
     expect(wrong.status).toBe(401);
-    expect(await wrong.json()).toEqual({ message: 'Invalid password' });
+    expect(await wrong.json()).toEqual({ message: 'Invalid password', code: 'ADMIN_AUTH_FAILED' });
     expect((await api.request('/api/promo-codes/list', { method: 'POST', body: {} })).status).toBe(401);
   });
 
@@ -42,7 +42,7 @@ describe('admin promo codes API', () => {
   it('refuses a duplicate code (409), whatever its case', async () => {
     const res = await call('POST', '/api/promo-codes', { code: 'welcome10', discountType: 'fixed', discountValue: 3 });
     expect(res.status).toBe(409);
-    expect(await res.json()).toEqual({ message: 'A promo code with this code already exists' });
+    expect(await res.json()).toEqual({ message: 'A promo code with this code already exists', code: 'PROMO_CODE_EXISTS' });
   });
 
   it.each([
@@ -77,7 +77,7 @@ describe('admin promo codes API', () => {
   it('answers 404 for an unknown code id and 401 without the password', async () => {
     const res = await call('PATCH', '/api/promo-codes/999999/toggle');
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ message: 'Promo code not found' });
+    expect(await res.json()).toEqual({ message: 'Promo code not found', code: 'NOT_FOUND' });
     expect((await call('PATCH', '/api/promo-codes/abc/toggle')).status).toBe(400);
     expect((await api.request('/api/promo-codes/1/toggle', { method: 'PATCH', body: { password: 'x' } })).status).toBe(401);
   });

@@ -52,7 +52,7 @@ describe('admin sync API', () => {
   it('refuses a wrong or missing admin password', async () => {
     const res = await api.request('/api/admin/sync/summary', { method: 'POST', body: { password: 'nope', storeCode: STORE } });
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ message: 'Invalid password' });
+    expect(await res.json()).toEqual({ message: 'Invalid password', code: 'ADMIN_AUTH_FAILED' });
     expect((await api.request('/api/admin/sync/failed', { method: 'POST', body: {} })).status).toBe(401);
   });
 
@@ -86,11 +86,11 @@ describe('admin sync API', () => {
     expect((await post('/api/admin/sync/orders/00000000-0000-4000-8000-000000000000/retry')).status).toBe(404);
     const bad = await post('/api/admin/sync/orders/not-a-uuid/retry');
     expect(bad.status).toBe(404);
-    expect(await bad.json()).toEqual({ message: 'Order not found' });
+    expect(await bad.json()).toEqual({ message: 'Order not found', code: 'NOT_FOUND' });
     const synced = await order('synced');
     const res = await post(`/api/admin/sync/orders/${synced}/retry`);
     expect(res.status).toBe(409);
-    expect(await res.json()).toEqual({ message: 'This order is already synced to NetSuite.' });
+    expect(await res.json()).toEqual({ message: 'This order is already synced to NetSuite.', code: 'ALREADY_SYNCED' });
   });
 
   it('retries every failed order of the store', async () => {

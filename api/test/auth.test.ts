@@ -55,7 +55,7 @@ describe('GET /api/auth/user', () => {
   it('answers 401 JSON when signed out', async () => {
     const res = await api.request('/api/auth/user');
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ message: 'Not signed in' });
+    expect(await res.json()).toEqual({ message: 'Not signed in', code: 'NOT_SIGNED_IN' });
   });
 });
 
@@ -115,7 +115,7 @@ describe('register, sign in, sign out', () => {
     expect((await api.request('/api/register', { body: account })).status).toBe(201);
     const again = await api.request('/api/register', { body: { ...account, email: account.email.toUpperCase() } });
     expect(again.status).toBe(409);
-    expect(await again.json()).toEqual({ message: 'An account with this email already exists. Please sign in instead.' });
+    expect(await again.json()).toEqual({ message: 'An account with this email already exists. Please sign in instead.', code: 'EMAIL_TAKEN' });
   });
 
   it.each([
@@ -172,7 +172,7 @@ describe('register, sign in, sign out', () => {
     ]) {
       const res = await api.request('/api/login', { body });
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ message: 'Incorrect email or password.' });
+      expect(await res.json()).toEqual({ message: 'Incorrect email or password.', code: 'WRONG_CREDENTIALS' });
       expect(sessionCookie(res)).toBeUndefined();
     }
   });
@@ -202,7 +202,7 @@ describe('register, sign in, sign out', () => {
 });
 
 describe('failed sign-ins are rate-limited', () => {
-  const TOO_MANY = { message: 'Too many failed sign-in attempts. Please try again in 15 minutes.' };
+  const TOO_MANY = { message: 'Too many failed sign-in attempts. Please try again in 15 minutes.', code: 'RATE_LIMITED' };
   const wrongFor = (email: string) => ({ email, password: 'wrong password' });
 
   it('answers 429 after 10 failures from one address, whichever accounts they name', async () => {
@@ -267,7 +267,7 @@ describe('requireUser (for other modules)', () => {
     try {
       const anonymous = await fetch(`${url}/mine`);
       expect(anonymous.status).toBe(401);
-      expect(await anonymous.json()).toEqual({ message: 'Not signed in' });
+      expect(await anonymous.json()).toEqual({ message: 'Not signed in', code: 'NOT_SIGNED_IN' });
 
       const browser = new Browser(api);
       const account = newAccount();

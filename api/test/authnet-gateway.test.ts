@@ -399,7 +399,7 @@ describe('checkout through Authorize.Net (API configured with the stub)', () => 
     const { payload, productId } = await body();
     const res = await post(payload);
     expect(res.status).toBe(402);
-    expect(await res.json()).toEqual({ message: 'This transaction has been declined.', responseMessage: 'This transaction has been declined.' });
+    expect(await res.json()).toEqual({ message: 'This transaction has been declined.', code: 'PAYMENT_DECLINED', responseMessage: 'This transaction has been declined.' });
     const { rows } = await api.ctx.db.$client.query('select inventory from products where id = $1', [productId]);
     expect(rows[0]).toEqual({ inventory: 5 });
   });
@@ -440,7 +440,7 @@ describe('checkout through Authorize.Net (API configured with the stub)', () => 
       const { payload } = await body();
       const res = await broken.request('/api/payments/checkout-nonce', { body: payload, headers: { 'Idempotency-Key': randomUUID() } });
       expect(res.status).toBe(503);
-      expect(await res.json()).toEqual({ message: 'Payment processing is currently unavailable. Please contact support or try again later.' });
+      expect(await res.json()).toEqual({ message: 'Payment processing is currently unavailable. Please contact support or try again later.', code: 'PAYMENTS_UNAVAILABLE' });
     } finally {
       await broken.close();
     }

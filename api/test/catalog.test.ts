@@ -63,7 +63,7 @@ describe('GET /api/categories', () => {
     for (const slug of ['no-such-category', 'Not%20A%20Slug']) {
       const res = await api.request(`/api/categories/${slug}`);
       expect(res.status).toBe(404);
-      expect(await res.json()).toEqual({ message: 'Category not found' });
+      expect(await res.json()).toEqual({ message: 'Category not found', code: 'NOT_FOUND' });
     }
   });
 });
@@ -142,7 +142,7 @@ describe('GET /api/products/{slug}', () => {
     for (const slug of ['no-such-product', 'UPPER', '..%2Fetc']) {
       const res = await api.request(`/api/products/${slug}`);
       expect(res.status).toBe(404);
-      expect(await res.json()).toEqual({ message: 'Product not found' });
+      expect(await res.json()).toEqual({ message: 'Product not found', code: 'NOT_FOUND' });
     }
   });
 });
@@ -174,7 +174,7 @@ describe('GET /api/blog', () => {
     for (const slug of ['zero-waste-refill-guide', 'no-such-article']) {
       const res = await api.request(`/api/blog/${slug}`);
       expect(res.status).toBe(404);
-      expect(await res.json()).toEqual({ message: 'Article not found' });
+      expect(await res.json()).toEqual({ message: 'Article not found', code: 'NOT_FOUND' });
     }
   });
 });

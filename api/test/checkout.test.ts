@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { centsToDecimal, priceCart, toPayloadStrings, type PricingPromo } from '@nh/shared';
 import type { CheckoutNonceRequest } from '@nh/shared/contracts/checkout';
-import { paymentsFor } from '../src/modules/payments/provider';
 import { startTestApi, type TestApi } from './support/harness';
 import { reverseKeys } from './support/json';
 
@@ -14,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const sandboxCharges = () => paymentsFor(api.ctx).sandbox!.charges.length;
+const sandboxCharges = () => api.payments.sandbox!.charges.length;
 
 interface TestProduct {
   id: number;
@@ -240,7 +239,7 @@ describe('POST /api/payments/checkout-nonce', () => {
     const before = sandboxCharges();
     const res = await checkout(await checkoutBody([{ product, quantity: 2 }], { zip: '46282' }));
     expect(res.status).toBe(402);
-    expect(await res.json()).toEqual({ message: 'This transaction has been declined.', responseMessage: 'This transaction has been declined.' });
+    expect(await res.json()).toEqual({ message: 'This transaction has been declined.', code: 'PAYMENT_DECLINED', responseMessage: 'This transaction has been declined.' });
     expect(sandboxCharges()).toBe(before);
     expect(await inventoryOf(product.id)).toBe(3);
     const orders = await q<{ id: string; status: string }>(`select o.id, o.status from orders o where o.items @> $1::jsonb`, [JSON.stringify([{ productId: product.id }])]);
@@ -428,7 +427,7 @@ describe('POST /api/payments/checkout-nonce', () => {
     const other = await checkoutBody([{ product, quantity: 2 }]);
     const res = await checkout(other, key);
     expect(res.status).toBe(422);
-    expect(await res.json()).toEqual({ message: 'This Idempotency-Key was already used for a different checkout. Start a new checkout attempt with a new key.' });
+    expect(await res.json()).toEqual({ message: 'This Idempotency-Key was already used for a different checkout. Start a new checkout attempt with a new key.', code: 'IDEMPOTENCY_KEY_REUSED' });
   });
 
   it('requires an Idempotency-Key header', async () => {
@@ -436,7 +435,7 @@ describe('POST /api/payments/checkout-nonce', () => {
     const body = await checkoutBody([{ product, quantity: 1 }]);
     const res = await checkout(body, null);
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ message: 'An Idempotency-Key header is required: send one unique key per checkout attempt.' });
+    expect(await res.json()).toEqual({ message: 'An Idempotency-Key header is required: send one unique key per checkout attempt.', code: 'IDEMPOTENCY_KEY_MISSING' });
     expect((await checkout(body, 'short')).status).toBe(400);
   });
 
@@ -474,7 +473,7 @@ describe('POST /api/payments/checkout-nonce', () => {
           headers: { 'Idempotency-Key': randomUUID() },
         });
         statuses.push(res.status);
-        if (res.status === 429) expect(await res.json()).toEqual({ message: 'Too many declined payments from this connection. Please try again in 15 minutes or contact support.' });
+        if (res.status === 429) expect(await res.json()).toEqual({ message: 'Too many declined payments from this connection. Please try again in 15 minutes or contact support.', code: 'RATE_LIMITED' });
       }
       expect(statuses).toEqual([402, 402, 429]);
       expect(await inventoryOf(product.id)).toBe(10);

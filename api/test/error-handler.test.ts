@@ -48,7 +48,7 @@ describe('logging a database error', () => {
         headers: { 'x-request-id': requestId },
       });
       expect(res.status).toBe(500);
-      expect(await res.json()).toEqual({ message: 'Something went wrong on our side. Please try again.' });
+      expect(await res.json()).toEqual({ message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL' });
     } finally {
       await q(`alter table users drop constraint ${constraint}`);
     }
@@ -91,7 +91,7 @@ describe('the safety net for data the database refuses', () => {
         expect([code, res.status, await res.json()]).toEqual([
           code,
           dataException ? 400 : 500,
-          { message: dataException ? UNSTORABLE_INPUT_MESSAGE : 'Something went wrong on our side. Please try again.' },
+          { message: dataException ? UNSTORABLE_INPUT_MESSAGE : 'Something went wrong on our side. Please try again.', code: dataException ? 'UNSTORABLE_INPUT' : 'INTERNAL' },
         ]);
         const logged = entries().find((e) => e.reqId === `probe-${code}` && e.err);
         expect(logged, code).toMatchObject({ level: dataException ? 40 : 50, err: { type: 'DatabaseError', code } });

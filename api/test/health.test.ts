@@ -34,13 +34,13 @@ describe('health and the API frame', () => {
   it('answers an unknown /api path with JSON 404', async () => {
     const res = await api.request('/api/does-not-exist');
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ message: 'No API route GET /api/does-not-exist' });
+    expect(await res.json()).toEqual({ message: 'No API route GET /api/does-not-exist', code: 'ROUTE_NOT_FOUND' });
   });
 
   it('refuses malformed JSON with a 400 a person can read', async () => {
     const res = await fetch(`${api.url}/api/anything`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":' });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ message: 'The request body is not valid JSON.' });
+    expect(await res.json()).toEqual({ message: 'The request body is not valid JSON.', code: 'INVALID_JSON' });
   });
 
   it('refuses a non-JSON write', async () => {

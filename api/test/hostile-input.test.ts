@@ -291,9 +291,9 @@ describe('hostile input', () => {
 
   it('refuses a control character in the promo code path and too long a code as unknown', async () => {
     const control = await send('GET', `/api/promo-codes/validate/${encodeURIComponent('SAVE5\u0000')}`, undefined);
-    expect(control).toEqual({ status: 400, body: { message: 'Please remove tabs, line breaks and other invisible control characters from this field.' } });
+    expect(control).toEqual({ status: 400, body: { message: 'Please remove tabs, line breaks and other invisible control characters from this field.', code: 'VALIDATION_FAILED' } });
     const tooLong = await send('GET', `/api/promo-codes/validate/${'X'.repeat(60)}`, undefined);
-    expect(tooLong).toEqual({ status: 404, body: { message: 'This promo code is invalid or expired' } });
+    expect(tooLong).toEqual({ status: 404, body: { message: 'This promo code is invalid or expired', code: 'PROMO_NOT_FOUND' } });
   });
 
   it('keeps line breaks where text is multi-line and refuses them where it is not', async () => {
@@ -306,7 +306,7 @@ describe('hostile input', () => {
     const singleLine = await send('PUT', path, { password, name: 'Two\nlines' });
     expect(singleLine).toEqual({
       status: 400,
-      body: { message: 'Please remove tabs, line breaks and other invisible control characters from this field.', fields: { name: expect.any(String) } },
+      body: { message: 'Please remove tabs, line breaks and other invisible control characters from this field.', code: 'VALIDATION_FAILED', fields: { name: expect.any(String) } },
     });
   });
 

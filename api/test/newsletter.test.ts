@@ -125,7 +125,7 @@ describe('unsubscribe link (/api/newsletter/unsubscribe/{token})', () => {
   ])('answers 404 for %s, to the one-click POST and to the page', async (_label, token) => {
     for (const res of [await oneClick(token), await api.request(`/api/newsletter/unsubscribe/${token}`)]) {
       expect(res.status).toBe(404);
-      expect(await res.json()).toEqual({ message: 'We could not find this unsubscribe link. Please use the whole link from the email.' });
+      expect(await res.json()).toEqual({ message: 'We could not find this unsubscribe link. Please use the whole link from the email.', code: 'NOT_FOUND' });
     }
   });
 });
@@ -138,7 +138,7 @@ describe('sign-up limit', () => {
       for (let i = 0; i < 30; i += 1) expect((await limited.request('/api/newsletter', { body: { email } })).status).toBeLessThan(300);
       const res = await limited.request('/api/newsletter', { body: { email } });
       expect(res.status).toBe(429);
-      expect(await res.json()).toEqual({ message: 'Too many sign-ups from this address. Please try again later.' });
+      expect(await res.json()).toEqual({ message: 'Too many sign-ups from this address. Please try again later.', code: 'RATE_LIMITED' });
     } finally {
       await limited.close();
     }

@@ -22,12 +22,12 @@ describe('GET /api/promo-codes/validate/{code}', () => {
   it.each(['SPRING20', 'NOSUCHCODE', 'X'.repeat(60)])('refuses %s as invalid or expired', async (code) => {
     const res = await api.request(`/api/promo-codes/validate/${code}`);
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ message: 'This promo code is invalid or expired' });
+    expect(await res.json()).toEqual({ message: 'This promo code is invalid or expired', code: 'PROMO_NOT_FOUND' });
   });
 
   it('refuses a blank code', async () => {
     const res = await api.request('/api/promo-codes/validate/%20%20');
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ message: 'Please enter a promo code' });
+    expect(await res.json()).toEqual({ message: 'Please enter a promo code', code: 'VALIDATION_FAILED' });
   });
 });

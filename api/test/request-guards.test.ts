@@ -38,7 +38,7 @@ describe('state-changing requests come from the shop', () => {
   ])('refuses %s with 403 and a message, before the route runs', async (_name, headers) => {
     const res = await cancel(headers);
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ message: FOREIGN_ORIGIN_MESSAGE });
+    expect(await res.json()).toEqual({ message: FOREIGN_ORIGIN_MESSAGE, code: 'FOREIGN_ORIGIN' });
   });
 
   it('refuses a foreign sign-out: the shopper stays signed in', async () => {
@@ -75,7 +75,7 @@ describe('promo code guessing', () => {
       for (let i = 0; i < 10; i += 1) expect((await validate(own, `GUESS${i}`)).status).toBe(404);
       const res = await validate(own, 'WELCOME10');
       expect(res.status).toBe(429);
-      expect(await res.json()).toEqual({ message: PROMO_GUESS_MESSAGE });
+      expect(await res.json()).toEqual({ message: PROMO_GUESS_MESSAGE, code: 'RATE_LIMITED' });
     } finally {
       await own.close();
     }
@@ -118,7 +118,7 @@ describe('promo code guessing', () => {
       expect((await validate(own, 'WELCOME10')).status).toBe(429);
       const named = await checkout('WELCOME10');
       expect(named.status).toBe(429);
-      expect(await named.json()).toEqual({ message: PROMO_GUESS_MESSAGE });
+      expect(await named.json()).toEqual({ message: PROMO_GUESS_MESSAGE, code: 'RATE_LIMITED' });
       // A checkout without a code is not held up by the guessing budget.
       expect((await checkout(null)).status).not.toBe(429);
     } finally {

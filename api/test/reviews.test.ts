@@ -78,11 +78,11 @@ describe('GET /api/products/{id}/reviews', () => {
   it('answers an unknown product id with 404 and a non-numeric id with 400', async () => {
     const missing = await api.request('/api/products/999999/reviews');
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({ message: 'Product not found' });
+    expect(await missing.json()).toEqual({ message: 'Product not found', code: 'NOT_FOUND' });
     for (const id of ['abc', '0', '-1', '1.5', '99999999999']) {
       const bad = await api.request(`/api/products/${id}/reviews`);
       expect(bad.status).toBe(400);
-      expect(await bad.json()).toEqual({ message: 'Product id must be a positive whole number' });
+      expect(await bad.json()).toEqual({ message: 'Product id must be a positive whole number', code: 'VALIDATION_FAILED' });
     }
   });
 });
@@ -137,7 +137,7 @@ describe('POST /api/products/{id}/reviews', () => {
   it('answers an unknown product with 404 and a bad id with 400', async () => {
     const missing = await post(999999, valid);
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({ message: 'Product not found' });
+    expect(await missing.json()).toEqual({ message: 'Product not found', code: 'NOT_FOUND' });
     expect((await post('nope', valid)).status).toBe(400);
   });
 });
@@ -200,7 +200,7 @@ describe('review spam limit', () => {
       for (let i = 0; i < 20; i += 1) expect((await send({ ...valid, comment: `Review number ${i} of the batch.` })).status).toBe(201);
       const res = await send(valid);
       expect(res.status).toBe(429);
-      expect(await res.json()).toEqual({ message: 'Too many reviews from this address. Please try again later.' });
+      expect(await res.json()).toEqual({ message: 'Too many reviews from this address. Please try again later.', code: 'RATE_LIMITED' });
     } finally {
       await limited.close();
     }

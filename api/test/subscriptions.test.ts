@@ -11,9 +11,7 @@ import {
   type SubscribeNonceResponse,
   type SubscriptionView,
 } from '@nh/shared/contracts/subscriptions';
-import { orderInvoiceNumber } from '@nh/server/payments/index';
-import { paymentsFor } from '../src/modules/payments/provider';
-import { profileCustomerId } from '../src/modules/subscriptions/subscribe';
+import { orderInvoiceNumber, profileCustomerId } from '@nh/server/payments/index';
 import { startAuthnetStub, type AuthnetStub } from './support/authnet-stub';
 import { startTestApi, type TestApi } from './support/harness';
 
@@ -67,17 +65,17 @@ describe('signed out', () => {
   it('answers 401 with the spec message to the list and cancel calls', async () => {
     const list = await api.request('/api/subscriptions');
     expect(list.status).toBe(401);
-    expect(await list.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.listLoginRequired });
+    expect(await list.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.listLoginRequired, code: 'NOT_SIGNED_IN' });
     const cancel = await api.request(`/api/subscriptions/${randomUUID()}/cancel`, { method: 'POST' });
     expect(cancel.status).toBe(401);
-    expect(await cancel.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.listLoginRequired });
+    expect(await cancel.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.listLoginRequired, code: 'NOT_SIGNED_IN' });
   });
 
   it('answers 401 to subscribing before looking at the key or the body', async () => {
     for (const headers of [{}, { 'Idempotency-Key': randomUUID() }] as Array<Record<string, string>>) {
       const res = await api.request('/api/payments/subscribe-nonce', { body: {}, headers });
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ message: 'Please log in to create a subscription.' });
+      expect(await res.json()).toEqual({ message: 'Please log in to create a subscription.', code: 'NOT_SIGNED_IN' });
     }
   });
 });
@@ -143,7 +141,7 @@ describe('POST /api/subscriptions/{id}/cancel', () => {
 
     const again = await me.call(`/api/subscriptions/${id}/cancel`, { method: 'POST' });
     expect(again.status).toBe(409);
-    expect(await again.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.alreadyEnded });
+    expect(await again.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.alreadyEnded, code: 'SUBSCRIPTION_ENDED' });
   });
 
   it('cancels a paused plan and refuses an expired one', async () => {
@@ -161,7 +159,7 @@ describe('POST /api/subscriptions/{id}/cancel', () => {
     const theirs = await insertSubscription(other.id);
     const res = await me.call(`/api/subscriptions/${theirs}/cancel`, { method: 'POST' });
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.notFound });
+    expect(await res.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.notFound, code: 'NOT_FOUND' });
     expect(await q('select status, cancelled_at from subscriptions where id = $1', [theirs])).toEqual([{ status: 'active', cancelled_at: null }]);
   });
 
@@ -170,14 +168,14 @@ describe('POST /api/subscriptions/{id}/cancel', () => {
     for (const id of [randomUUID(), 'not-a-uuid', '1']) {
       const res = await me.call(`/api/subscriptions/${id}/cancel`, { method: 'POST' });
       expect(res.status).toBe(404);
-      expect(await res.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.notFound });
+      expect(await res.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.notFound, code: 'NOT_FOUND' });
     }
   });
 });
 
 // ---------------------------------------------------------------- POST /api/payments/subscribe-nonce
 
-const sandboxCharges = () => paymentsFor(api.ctx).sandbox!.charges;
+const sandboxCharges = () => api.payments.sandbox!.charges;
 
 interface TestProduct {
   id: number;
@@ -378,6 +376,7 @@ describe('POST /api/payments/subscribe-nonce', () => {
     // 25.00 − 3.75 = 21.25; tax 1.70; free shipping.
     expect(await res.json()).toEqual({
       message: 'Your order total has changed to $22.95 (the checkout showed $1.00). Please review your order and try again.',
+      code: 'CHECKOUT_TOTAL_CHANGED',
       expected: { subtotal: '25.00', discount: '3.75', shipping: '0.00', tax: '1.70', total: '22.95' },
     });
     expect(sandboxCharges().length).toBe(chargesBefore);
@@ -417,7 +416,7 @@ describe('POST /api/payments/subscribe-nonce', () => {
     const product = await makeProduct(3);
     const res = await subscribeAs(me, await subscribeBody([{ product, quantity: 2 }], { zip: '46282' }));
     expect(res.status).toBe(402);
-    expect(await res.json()).toEqual({ message: 'This transaction has been declined.', responseMessage: 'This transaction has been declined.' });
+    expect(await res.json()).toEqual({ message: 'This transaction has been declined.', code: 'PAYMENT_DECLINED', responseMessage: 'This transaction has been declined.' });
     expect(await inventoryOf(product.id)).toBe(3);
     expect(await subscriptionsOf(me.id)).toEqual([]);
     const orders = await ordersOf(product);
@@ -449,7 +448,7 @@ describe('POST /api/payments/subscribe-nonce', () => {
     const other = await subscribeBody([{ product, quantity: 2 }]);
     const reused = await subscribeAs(me, other, key);
     expect(reused.status).toBe(422);
-    expect(await reused.json()).toEqual({ message: 'This Idempotency-Key was already used for a different checkout. Start a new checkout attempt with a new key.' });
+    expect(await reused.json()).toEqual({ message: 'This Idempotency-Key was already used for a different checkout. Start a new checkout attempt with a new key.', code: 'IDEMPOTENCY_KEY_REUSED' });
   });
 
   /** One shopper for the calls that are refused before anything is written (sign-ups are rate limited). */
@@ -464,10 +463,10 @@ describe('POST /api/payments/subscribe-nonce', () => {
     const body = await subscribeBody([{ product, quantity: 1 }]);
     const missing = await subscribeAs(me, body, null);
     expect(missing.status).toBe(400);
-    expect(await missing.json()).toEqual({ message: 'An Idempotency-Key header is required: send one unique key per checkout attempt.' });
+    expect(await missing.json()).toEqual({ message: 'An Idempotency-Key header is required: send one unique key per checkout attempt.', code: 'IDEMPOTENCY_KEY_MISSING' });
     const invalid = await subscribeAs(me, body, 'short');
     expect(invalid.status).toBe(400);
-    expect(await invalid.json()).toEqual({ message: 'The Idempotency-Key header must be 8 to 200 letters, digits, dashes or underscores.' });
+    expect(await invalid.json()).toEqual({ message: 'The Idempotency-Key header must be 8 to 200 letters, digits, dashes or underscores.', code: 'IDEMPOTENCY_KEY_INVALID' });
   });
 
   describe('bad input gives the form rule messages', () => {
@@ -505,7 +504,7 @@ describe('POST /api/payments/subscribe-nonce', () => {
       expect(first.status).toBe(402);
       const second = await subscribeAs(me, await subscribeBody([{ product, quantity: 1 }], { target: guarded }));
       expect(second.status).toBe(429);
-      expect(await second.json()).toEqual({ message: 'Too many declined payments from this connection. Please try again in 15 minutes or contact support.' });
+      expect(await second.json()).toEqual({ message: 'Too many declined payments from this connection. Please try again in 15 minutes or contact support.', code: 'RATE_LIMITED' });
       expect(await inventoryOf(product.id)).toBe(10);
     } finally {
       await guarded.close();
@@ -642,7 +641,7 @@ describe('POST /api/subscriptions/{id}/resume', () => {
     expect(sandboxCharges().length).toBe(chargesBefore);
     expect(await tokenExists(opaque.dataValue)).toBe(false);
     const profile = { customerProfileId: String(row.authnet_customer_profile_id), paymentProfileId: String(row.authnet_payment_profile_id) };
-    const renewal = await paymentsFor(api.ctx).sandbox!.chargeProfile({
+    const renewal = await api.payments.sandbox!.chargeProfile({
       profile, amount: 2295, invoiceNumber: `T-${randomUUID().slice(0, 12)}`, email: 'paused@example.com',
       billTo: { firstName: 'Grace', lastName: 'Brewster Hopper', address: '9 Harbor Rd', city: 'Arlington', state: 'VA', zip: '22201' },
     });
@@ -656,7 +655,7 @@ describe('POST /api/subscriptions/{id}/resume', () => {
     const again = await tokenize(api, '22201');
     const repeat = await resumeAs(me, plan.id, again);
     expect(repeat.status).toBe(409);
-    expect(await repeat.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.notPaused });
+    expect(await repeat.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.notPaused, code: 'SUBSCRIPTION_NOT_PAUSED' });
     expect(await tokenExists(again.dataValue)).toBe(true);
     expect(await planRow(plan.id)).toEqual(row);
     expect(await resumedRows(plan.id)).toHaveLength(1);
@@ -668,7 +667,7 @@ describe('POST /api/subscriptions/{id}/resume', () => {
     const opaque = await tokenize(api, '46282');
     const res = await resumeAs(me, plan.id, opaque);
     expect(res.status).toBe(402);
-    expect(await res.json()).toEqual({ message: 'This transaction has been declined.', responseMessage: 'This transaction has been declined.' });
+    expect(await res.json()).toEqual({ message: 'This transaction has been declined.', code: 'PAYMENT_DECLINED', responseMessage: 'This transaction has been declined.' });
     expect(await planRow(plan.id)).toEqual(before);
     expect(before).toMatchObject({ status: 'paused', failed_attempts: 4, ...OLD_PROFILE });
     expect(await resumedRows(plan.id)).toEqual([]);
@@ -688,7 +687,7 @@ describe('POST /api/subscriptions/{id}/resume', () => {
     const plan = await insertPausedPlan(me.id);
     const res = await resumeAs(me, plan.id, { dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT', dataValue: `sbx_${randomUUID()}` });
     expect(res.status).toBe(402);
-    expect(await res.json()).toEqual({ message: 'Invalid OTS Token.', responseMessage: 'Invalid OTS Token.' });
+    expect(await res.json()).toEqual({ message: 'Invalid OTS Token.', code: 'PAYMENT_DECLINED', responseMessage: 'Invalid OTS Token.' });
     expect(await planRow(plan.id)).toMatchObject({ status: 'paused', ...OLD_PROFILE });
   });
 
@@ -699,7 +698,7 @@ describe('POST /api/subscriptions/{id}/resume', () => {
       const opaque = await tokenize(api, '22201');
       const res = await resumeAs(me, plan.id, opaque);
       expect(res.status).toBe(409);
-      expect(await res.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.notPaused });
+      expect(await res.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.notPaused, code: 'SUBSCRIPTION_NOT_PAUSED' });
       expect(await planRow(plan.id)).toEqual(before);
       expect(await tokenExists(opaque.dataValue)).toBe(true);
     }
@@ -710,13 +709,13 @@ describe('POST /api/subscriptions/{id}/resume', () => {
     const opaque = await tokenize(api, '22201');
     const res = await resumeAs(me, theirs.id, opaque);
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.notFound });
+    expect(await res.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.notFound, code: 'NOT_FOUND' });
     expect(await planRow(theirs.id)).toMatchObject({ status: 'paused', ...OLD_PROFILE });
     expect(await tokenExists(opaque.dataValue)).toBe(true);
     for (const id of [randomUUID(), 'not-a-uuid', '1']) {
       const unknown = await resumeAs(me, id, opaque);
       expect(unknown.status).toBe(404);
-      expect(await unknown.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.notFound });
+      expect(await unknown.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.notFound, code: 'NOT_FOUND' });
     }
   });
 
@@ -725,7 +724,7 @@ describe('POST /api/subscriptions/{id}/resume', () => {
     for (const body of [{}, await tokenize(api, '22201')]) {
       const res = await api.request(`/api/subscriptions/${plan.id}/resume`, { body });
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.listLoginRequired });
+      expect(await res.json()).toEqual({ message: SUBSCRIPTION_MESSAGES.listLoginRequired, code: 'NOT_SIGNED_IN' });
     }
     expect(await planRow(plan.id)).toMatchObject({ status: 'paused' });
   });
@@ -752,7 +751,7 @@ describe('POST /api/subscriptions/{id}/resume', () => {
       const declined = await insertPausedPlan(shopper.id, { zip: '46282' });
       const first = await resumeAs(shopper, declined.id, await tokenize(guarded, '46282'));
       expect(first.status).toBe(402);
-      const tooMany = { message: 'Too many declined payments from this connection. Please try again in 15 minutes or contact support.' };
+      const tooMany = { message: 'Too many declined payments from this connection. Please try again in 15 minutes or contact support.', code: 'RATE_LIMITED' };
       const plan = await insertPausedPlan(shopper.id);
       const second = await resumeAs(shopper, plan.id, await tokenize(guarded, '22201'));
       expect(second.status).toBe(429);
@@ -824,7 +823,7 @@ describe('POST /api/subscriptions/{id}/resume through Authorize.Net (local stub)
     try {
       const refused = await wrongKey.request(`/api/subscriptions/${id}/resume`, { body: opaque(), headers: { cookie: shopper.cookie } });
       expect(refused.status).toBe(503);
-      expect(await refused.json()).toEqual({ message: 'Payment processing is currently unavailable. Please contact support or try again later.' });
+      expect(await refused.json()).toEqual({ message: 'Payment processing is currently unavailable. Please contact support or try again later.', code: 'PAYMENTS_UNAVAILABLE' });
     } finally {
       await wrongKey.close();
     }

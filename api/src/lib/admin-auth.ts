@@ -2,8 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { ADMIN_MESSAGES, ADMIN_TOKEN_TTL_MS } from '@nh/shared/contracts/admin';
 import type { AppContext } from '../context';
-import { HttpError } from './errors';
-import { perApp } from './per-app';
+import { AppError } from './errors';
 import { createLimiter } from './rate-limit';
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
@@ -59,27 +58,30 @@ export function checkAdminCredential(ctx: AppContext, given: unknown): AdminCred
 }
 
 // ---------------------------------------------------------------- the guard
-// One failure budget per running app (every admin router shares it), so an attacker cannot multiply
-// the allowance by spreading guesses over several admin endpoints.
-export const adminFailureLimiter = perApp(
-  (ctx): RequestHandler =>
-    createLimiter(ctx, {
-      name: 'admin-auth',
-      windowMs: 15 * 60 * 1000,
-      limit: 10,
-      count: 'failures',
-      // Only a refused credential counts: a 400 or 404 after a good password is not a guess.
-      requestWasSuccessful: (_req, res) => res.locals.adminAuthenticated === true,
-      message: ADMIN_MESSAGES.tooManyAttempts,
-    }).middleware,
-);
+export interface AdminGuard {
+  /**
+   * Counts refused credentials per client address: 10 per 15 minutes across every admin endpoint (one
+   * budget, so guesses spread over several endpoints do not multiply the allowance).
+   */
+  failureLimiter: RequestHandler;
+  /**
+   * Admin calls carry the shared admin password, or an admin token from verify-password, in the JSON
+   * body (`password`), as the spec's admin calls do: the failure limiter, then the credential check.
+   */
+  requireAdmin: RequestHandler[];
+}
 
-/**
- * Admin calls carry the shared admin password, or an admin token from verify-password, in the JSON body
- * (`password`), as the spec's admin calls do. Failures are rate-limited per client address: 10 wrong
- * credentials per 15 minutes across all admin endpoints.
- */
-export function requireAdmin(ctx: AppContext): RequestHandler[] {
+/** The admin area's guard, made once by the admin area (api/src/modules/admin). */
+export function createAdminGuard(ctx: AppContext): AdminGuard {
+  const failureLimiter = createLimiter(ctx, {
+    name: 'admin-auth',
+    windowMs: 15 * 60 * 1000,
+    limit: 10,
+    count: 'failures',
+    // Only a refused credential counts: a 400 or 404 after a good password is not a guess.
+    requestWasSuccessful: (_req, res) => res.locals.adminAuthenticated === true,
+    message: ADMIN_MESSAGES.tooManyAttempts,
+  }).middleware;
   const check: RequestHandler = (req, res, next) => {
     const body = (req.body ?? {}) as { password?: unknown };
     const credential = checkAdminCredential(ctx, body.password);
@@ -88,7 +90,7 @@ export function requireAdmin(ctx: AppContext): RequestHandler[] {
       res.locals.adminCredential = credential;
       return next();
     }
-    next(new HttpError(401, ADMIN_MESSAGES.invalidPassword));
+    next(new AppError('ADMIN_AUTH_FAILED', ADMIN_MESSAGES.invalidPassword));
   };
-  return [adminFailureLimiter(ctx), check];
+  return { failureLimiter, requireAdmin: [failureLimiter, check] };
 }

@@ -1,11 +1,17 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
+import { ERROR_CODES, type ApiError, type ErrorCode, type ErrorKind } from '@nh/shared/contracts/errors';
 import { loggableError, postgresErrorOf } from '@nh/server';
 
-/** An error with an HTTP status and a message a person can act on. */
-export class HttpError extends Error {
+/**
+ * A domain error: a stable code (the list and each code's kind are in @nh/shared/contracts/errors), a
+ * message a person can act on, and details the answer carries besides (`fields`, `expected`, …).
+ * Services throw it without knowing HTTP; `errorAnswer` is the one place a code becomes a status.
+ */
+export class AppError extends Error {
+  override name = 'AppError';
   constructor(
-    readonly status: number,
+    readonly code: ErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
   ) {
@@ -13,14 +19,44 @@ export class HttpError extends Error {
   }
 }
 
-export const badRequest = (message: string, details?: Record<string, unknown>) => new HttpError(400, message, details);
-export const unauthorized = (message = 'Authentication required') => new HttpError(401, message);
-export const forbidden = (message = 'Not allowed') => new HttpError(403, message);
-export const notFound = (message: string) => new HttpError(404, message);
-export const conflict = (message: string, details?: Record<string, unknown>) => new HttpError(409, message, details);
-export const unprocessable = (message: string, details?: Record<string, unknown>) => new HttpError(422, message, details);
-export const tooManyRequests = (message: string) => new HttpError(429, message);
-export const serviceUnavailable = (message: string) => new HttpError(503, message);
+const STATUS_OF_KIND: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  'payment-refused': 402,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  gone: 410,
+  'too-large': 413,
+  'unsupported-media-type': 415,
+  unprocessable: 422,
+  'rate-limited': 429,
+  internal: 500,
+  'upstream-unknown': 502,
+  unavailable: 503,
+};
+
+/** The HTTP status of a code (by its kind). */
+export const statusOf = (code: ErrorCode): number => STATUS_OF_KIND[ERROR_CODES[code]];
+
+export interface ErrorAnswer {
+  status: number;
+  body: ApiError;
+}
+
+/** The answer to a domain error: `{ message, code, ...details }` with the status of the code's kind. */
+export function errorAnswer(error: AppError): ErrorAnswer {
+  return { status: statusOf(error.code), body: { message: error.message, code: error.code, ...error.details } };
+}
+
+/** The code of a 4xx from the HTTP layer (body parser, static files, …), which carries none of ours. */
+function foreignCodeOf(status: number): ErrorCode {
+  if (status === 404) return 'NOT_FOUND';
+  if (status === 413) return 'BODY_TOO_LARGE';
+  if (status === 415) return 'UNSUPPORTED_MEDIA_TYPE';
+  if (status === 429) return 'RATE_LIMITED';
+  return 'BAD_REQUEST';
+}
 
 /** The one human sentence for a failed zod parse: the first problem, with its field. */
 export function describeZodError(error: ZodError): { message: string; fields: Record<string, string> } {
@@ -34,7 +70,7 @@ export function describeZodError(error: ZodError): { message: string; fields: Re
 }
 
 export const notFoundApi: RequestHandler = (req, _res, next) => {
-  next(notFound(`No API route ${req.method} ${req.originalUrl.split("?")[0]}`));
+  next(new AppError('ROUTE_NOT_FOUND', `No API route ${req.method} ${req.originalUrl.split('?')[0]}`));
 };
 
 /** Answer to a PostgreSQL data exception (SQLSTATE class 22) that got past the contracts. */
@@ -42,9 +78,11 @@ export const UNSTORABLE_INPUT_MESSAGE =
   'Some of the information sent cannot be stored (an unusual character, or a number or text that is too long). Please check it and try again.';
 
 /**
- * Maps every error to JSON `{ message, ...details }`. Unknown errors are logged with the request id and
- * answered with a generic 500: never a stack trace. Logged errors go through `loggableError`: a
- * database error is logged by its code, table and constraint, never with the values of the query.
+ * The one error mapper: every error becomes JSON `{ message, code, ...details }`. A domain error
+ * (`AppError`) gets the status of its code's kind; a 4xx of the HTTP layer keeps its status and gets a
+ * generic code. Unknown errors are logged with the request id and answered with a generic 500: never
+ * a stack trace. Logged errors go through `loggableError`: a database error is logged by its code,
+ * table and constraint, never with the values of the query.
  */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (res.headersSent) {
@@ -52,34 +90,36 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     res.end();
     return;
   }
-  if (err instanceof HttpError) {
-    res.status(err.status).json({ message: err.message, ...err.details });
+  const send = (status: number, body: ApiError) => res.status(status).json(body);
+  if (err instanceof AppError) {
+    const { status, body } = errorAnswer(err);
+    send(status, body);
     return;
   }
   if (err instanceof ZodError) {
     const { message, fields } = describeZodError(err);
-    res.status(400).json({ message, fields });
+    send(400, { message, code: 'VALIDATION_FAILED', fields });
     return;
   }
   // Safety net behind the contracts' text and id rules: data the database cannot take is the caller's to fix.
   if (postgresErrorOf(err)?.code.startsWith('22')) {
     req.log?.warn({ err: loggableError(err) }, 'input refused by the database');
-    res.status(400).json({ message: UNSTORABLE_INPUT_MESSAGE });
+    send(400, { message: UNSTORABLE_INPUT_MESSAGE, code: 'UNSTORABLE_INPUT' });
     return;
   }
   const status = typeof err?.status === 'number' ? err.status : typeof err?.statusCode === 'number' ? err.statusCode : 500;
   if (err?.type === 'entity.parse.failed') {
-    res.status(400).json({ message: 'The request body is not valid JSON.' });
+    send(400, { message: 'The request body is not valid JSON.', code: 'INVALID_JSON' });
     return;
   }
   if (err?.type === 'entity.too.large') {
-    res.status(413).json({ message: 'The request body is too large.' });
+    send(413, { message: 'The request body is too large.', code: 'BODY_TOO_LARGE' });
     return;
   }
   if (status >= 400 && status < 500) {
-    res.status(status).json({ message: err.expose && err.message ? err.message : 'Bad request' });
+    send(status, { message: err.expose && err.message ? err.message : 'Bad request', code: foreignCodeOf(status) });
     return;
   }
   req.log?.error({ err: loggableError(err) }, 'unhandled error');
-  res.status(500).json({ message: 'Something went wrong on our side. Please try again.' });
+  send(500, { message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL' });
 };

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { badRequest, conflict, unprocessable } from './errors';
+import { AppError } from './errors';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const KEY_PATTERN = /^[A-Za-z0-9_-]{8,200}$/;
@@ -28,8 +28,8 @@ export interface StoredAnswer {
 /** The key from the request header, or a 400 naming what is wrong. */
 export function readIdempotencyKey(header: string | string[] | undefined, messages: IdempotencyMessages): string {
   const value = Array.isArray(header) ? header[0] : header;
-  if (!value || !value.trim()) throw badRequest(messages.missing);
-  if (!KEY_PATTERN.test(value.trim())) throw badRequest(messages.invalid);
+  if (!value || !value.trim()) throw new AppError('IDEMPOTENCY_KEY_MISSING', messages.missing);
+  if (!KEY_PATTERN.test(value.trim())) throw new AppError('IDEMPOTENCY_KEY_INVALID', messages.invalid);
   return value.trim();
 }
 
@@ -63,9 +63,9 @@ export async function awaitStoredAnswer(pool: pg.Pool, scope: string, key: strin
     const { rows } = await pool.query<{ request_hash: string; status_code: number | null; response: unknown }>({ name: 'idem_read', text: READ, values: [scope, key] });
     const row = rows[0];
     if (!row) return { kind: 'released' };
-    if (row.request_hash !== hash) throw unprocessable(messages.reused);
+    if (row.request_hash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED', messages.reused);
     if (row.status_code !== null) return { kind: 'replay', answer: { status: row.status_code, body: row.response } };
-    if (Date.now() >= deadline) throw conflict(messages.inProgress);
+    if (Date.now() >= deadline) throw new AppError('IDEMPOTENCY_IN_PROGRESS', messages.inProgress);
     await new Promise((resolve) => setTimeout(resolve, delay));
   }
 }

@@ -8,7 +8,7 @@ import type { Request, RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit, type Options } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import type { AppContext } from '../context';
-import { HttpError } from './errors';
+import { AppError } from './errors';
 
 export interface LimiterOptions {
   /** Part of the Redis key: one budget per name. */
@@ -63,7 +63,7 @@ export function createLimiter(ctx: AppContext, options: LimiterOptions): Limiter
     legacyHeaders: false,
     // Our key generators apply ipKeyGenerator themselves; the library's start-up checks cannot see that.
     validate: { keyGeneratorIpFallback: false },
-    handler: (_req, _res, next) => next(new HttpError(429, options.message)),
+    handler: (_req, _res, next) => next(new AppError('RATE_LIMITED', options.message)),
   });
   return {
     middleware: limiter,

@@ -15,7 +15,7 @@
  * RFC 8058 one-click unsubscribe posted by mail clients) are exempt.
  */
 import type { Request, RequestHandler } from 'express';
-import { HttpError } from './errors';
+import { AppError } from './errors';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -61,6 +61,6 @@ export function sameOriginGuard(options: SameOriginOptions): RequestHandler {
   return (req, _res, next) => {
     if (!UNSAFE.has(req.method) || exempt.some((pattern) => pattern.test(req.path)) || fromOwnSite(req, allowed)) return next();
     req.log?.warn({ origin: req.headers.origin, secFetchSite: req.headers['sec-fetch-site'], path: req.path }, 'refused a cross-site request');
-    next(new HttpError(403, FOREIGN_ORIGIN_MESSAGE));
+    next(new AppError('FOREIGN_ORIGIN', FOREIGN_ORIGIN_MESSAGE));
   };
 }

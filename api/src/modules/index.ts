@@ -1,37 +1,56 @@
+/**
+ * The composition root of the API's modules. A module is a function `(ctx, deps) => Router`: `ctx` is
+ * the infrastructure bag (config, database, Redis, logger), `deps` are the services other modules
+ * provide, each made once here and handed to every module that uses it. A module imports another
+ * module's types and pure functions only, never an instance (no singletons, no `perApp` lookups across
+ * modules), and no module imports this file. Routes never depend on the order below: each path
+ * belongs to one module (the admin area orders its own sub-areas).
+ */
 import type { Router } from 'express';
 import type { AppContext } from '../context';
-import { adminExportRoutes } from './admin-exports/routes';
-import { adminRoutes } from './admin/routes';
-import { adminSyncRoutes } from './admin-sync/routes';
+import { cardTestingGuard } from '../lib/card-testing-guard';
+import { adminRoutes } from './admin';
 import { authRoutes } from './auth';
+import { invalidateCatalogCache, priceList } from './catalog';
+import { checkoutRoutes } from './checkout/routes';
 import { newsletterRoutes } from './newsletter/routes';
 import { newsletterUnsubscribeRoutes } from './newsletter/unsubscribe-routes';
+import { createPayments, type Payments } from './payments/provider';
 import { paymentRoutes } from './payments/routes';
+import { promoGuessLimit } from './promo/guess-limit';
 import { promoValidationRoutes } from './promo/routes';
 import { reviewRoutes } from './reviews/routes';
 import { subscriptionRoutes } from './subscriptions/routes';
 
+/** What the process's composition root (main.ts) makes before the app, because it reports on it too. */
+export interface AppServices {
+  /** The payment gateway chosen from configuration, and what the browser is told of it. */
+  payments: Payments;
+}
+
+export const createAppServices = (ctx: AppContext): AppServices => ({ payments: createPayments(ctx) });
+
 /**
- * Every API module, mounted under /api in this order (the public catalogue reads are mounted earlier,
- * in app.ts, ahead of body parsing and sessions). A module is a function of the app context that
- * returns an Express router (routes → service → repository inside its folder).
+ * Every API module's router, mounted under /api (the public catalogue reads are mounted earlier, in
+ * app.ts, ahead of body parsing and sessions).
  */
-export const apiModules: Array<(ctx: AppContext) => Router> = [
-  // Before any /admin/orders/:id route, so /admin/orders/export is never read as an order id.
-  adminExportRoutes,
-  adminSyncRoutes,
-  // Admin promo codes, products, orders (its /admin/orders/:id routes come after the export routes above).
-  adminRoutes,
-  reviewRoutes,
-  newsletterRoutes,
-  authRoutes,
-  promoValidationRoutes,
-  paymentRoutes,
-  subscriptionRoutes,
-];
+export function apiModules(ctx: AppContext, { payments }: AppServices): Router[] {
+  const promoGuesses = promoGuessLimit(ctx);
+  const cardGuard = cardTestingGuard(ctx);
+  return [
+    adminRoutes(ctx, { invalidateCatalog: () => invalidateCatalogCache(ctx) }),
+    reviewRoutes(ctx),
+    newsletterRoutes(ctx),
+    authRoutes(ctx),
+    promoValidationRoutes(ctx, { promoGuesses }),
+    paymentRoutes(ctx, { payments }),
+    checkoutRoutes(ctx, { payments, priceList: priceList(ctx), promoGuesses, cardTestingGuard: cardGuard }),
+    subscriptionRoutes(ctx, { gateway: payments.gateway, cardTestingGuard: cardGuard }),
+  ];
+}
 
 /**
  * Modules mounted under /api ahead of the JSON-only rule, body parsing and sessions: their routes take
  * a form body from outside the shop's pages and need no session (RFC 8058 one-click unsubscribe).
  */
-export const formBodyModules: Array<(ctx: AppContext) => Router> = [newsletterUnsubscribeRoutes];
+export const formBodyModules = (ctx: AppContext): Router[] => [newsletterUnsubscribeRoutes(ctx)];

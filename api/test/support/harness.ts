@@ -8,10 +8,14 @@ import { createDb, createLogger, createRedis, type Logger } from '@nh/server';
 import { createApp } from '../../src/app';
 import { loadApiConfig } from '../../src/config';
 import type { AppContext } from '../../src/context';
+import { createAppServices } from '../../src/modules';
+import type { Payments } from '../../src/modules/payments/provider';
 
 export interface TestApi {
   url: string;
   ctx: AppContext;
+  /** The app's payment gateway (e.g. the local sandbox, whose charges a test may read). */
+  payments: Payments;
   /** The Express app under test (its router stack lists every route). */
   app: Express;
   /** fetch against the test API; JSON bodies are serialised and sent with a JSON content type. */
@@ -43,13 +47,15 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
   const db = createDb({ url: config.DATABASE_URL, max: 10 });
   const redis = createRedis(config.REDIS_URL);
   const ctx: AppContext = { config, db, redis, log: options.log ?? createLogger('api-test', config.LOG_LEVEL) };
-  const app = createApp(ctx);
+  const services = createAppServices(ctx);
+  const app = createApp(ctx, services);
   const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
     ctx,
+    payments: services.payments,
     app,
     request: (path, init = {}) =>
       fetch(url + path, {

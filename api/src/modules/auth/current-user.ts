@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { AUTH_MESSAGES, type AuthUser } from '@nh/shared/contracts/auth';
 import type { AppContext } from '../../context';
-import { unauthorized } from '../../lib/errors';
+import { AppError } from '../../lib/errors';
 import { findUserById } from './repository';
 
 /** The signed-in shopper of this request, or null (no session, or the account no longer exists). */
@@ -23,7 +23,7 @@ export async function currentUser(ctx: AppContext, req: Request): Promise<AuthUs
 export function requireUser(ctx: AppContext, message: string = AUTH_MESSAGES.notSignedIn): RequestHandler {
   return async (req, res, next) => {
     const user = await currentUser(ctx, req);
-    if (!user) return next(unauthorized(message));
+    if (!user) return next(new AppError('NOT_SIGNED_IN', message));
     res.locals.user = user;
     next();
   };
@@ -32,6 +32,6 @@ export function requireUser(ctx: AppContext, message: string = AUTH_MESSAGES.not
 /** The user `requireUser` found (only valid after it ran). */
 export function signedInUser(res: Response): AuthUser {
   const user = res.locals.user as AuthUser | undefined;
-  if (!user) throw unauthorized(AUTH_MESSAGES.notSignedIn);
+  if (!user) throw new AppError('NOT_SIGNED_IN', AUTH_MESSAGES.notSignedIn);
   return user;
 }

@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import { SHOP } from '@nh/shared';
 import { AUTH_MESSAGES, loginRequestSchema, registerRequestSchema, type AuthUser, type SignInResponse } from '@nh/shared/contracts/auth';
 import type { AppContext } from '../../context';
-import { conflict, unauthorized } from '../../lib/errors';
+import { AppError } from '../../lib/errors';
 import { createLimiter } from '../../lib/rate-limit';
 import { parseInput } from '../../lib/validation';
 import { currentUser } from './current-user';
@@ -62,7 +62,7 @@ export function authRoutes(ctx: AppContext): Router {
   router.post('/login', ...loginLimiters, async (req, res) => {
     const input = parseInput(loginRequestSchema, req.body ?? {});
     const user = await authenticate(ctx.db, input.email, input.password);
-    if (!user) throw unauthorized(AUTH_MESSAGES.wrongCredentials);
+    if (!user) throw new AppError('WRONG_CREDENTIALS', AUTH_MESSAGES.wrongCredentials);
     await signIn(req, user);
     const body: SignInResponse = { user, redirectTo: safeReturnTo(input.returnTo) };
     res.json(body);
@@ -71,7 +71,7 @@ export function authRoutes(ctx: AppContext): Router {
   router.post('/register', registerLimiter, async (req, res) => {
     const input = parseInput(registerRequestSchema, req.body ?? {});
     const user = await register(ctx.db, input);
-    if (!user) throw conflict(AUTH_MESSAGES.emailTaken);
+    if (!user) throw new AppError('EMAIL_TAKEN', AUTH_MESSAGES.emailTaken);
     await signIn(req, user);
     const body: SignInResponse = { user, redirectTo: safeReturnTo(input.returnTo) };
     res.status(201).json(body);
@@ -91,7 +91,7 @@ export function authRoutes(ctx: AppContext): Router {
 
   router.get('/auth/user', async (req, res) => {
     const user = await currentUser(ctx, req);
-    if (!user) throw unauthorized(AUTH_MESSAGES.notSignedIn);
+    if (!user) throw new AppError('NOT_SIGNED_IN', AUTH_MESSAGES.notSignedIn);
     res.setHeader('Cache-Control', 'no-store');
     res.json(user);
   });

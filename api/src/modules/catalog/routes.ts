@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import { CATALOG_MESSAGES } from '@nh/shared/contracts/catalog';
 import type { AppContext } from '../../context';
 import { sendJsonEntry } from '../../lib/json-cache';
-import { notFound } from '../../lib/errors';
+import { AppError } from '../../lib/errors';
 import { catalogCache } from './cache';
 import * as repo from './repository';
 import { toBlogPost, toBlogPostSummary, toCategory, toImpactStats, toIngredient, toProduct } from './serialize';
@@ -24,12 +24,12 @@ export function catalogRoutes(ctx: AppContext): Router {
     router.get(path, async (req, res) => {
       const k = key(req);
       const entry = cache.peek(k) ?? (await cache.get(k, () => load(req)));
-      if (!entry) throw notFound(missing);
+      if (!entry) throw new AppError('NOT_FOUND', missing);
       sendJsonEntry(req, res, entry);
     });
   const slugOf = (missing: string) => (req: Request) => {
     const slug = String(req.params.slug ?? '');
-    if (!SLUG.test(slug)) throw notFound(missing);
+    if (!SLUG.test(slug)) throw new AppError('NOT_FOUND', missing);
     return slug;
   };
   const categorySlug = slugOf(CATALOG_MESSAGES.categoryNotFound);

@@ -1,7 +1,7 @@
 import express, { Router } from 'express';
 import { NEWSLETTER_MESSAGES } from '@nh/shared/contracts/newsletter';
 import type { AppContext } from '../../context';
-import { notFound } from '../../lib/errors';
+import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
 import { subscriptionByToken, unsubscribe } from './service';
 
@@ -17,20 +17,20 @@ export function newsletterUnsubscribeRoutes(ctx: AppContext): Router {
   const path = '/newsletter/unsubscribe/:token';
   const tokenOf = (params: { token?: string }) => {
     const token = String(params.token ?? '');
-    if (!isUuid(token)) throw notFound(NEWSLETTER_MESSAGES.unsubscribeLinkUnknown);
+    if (!isUuid(token)) throw new AppError('NOT_FOUND', NEWSLETTER_MESSAGES.unsubscribeLinkUnknown);
     return token;
   };
 
   router.get(path, async (req, res) => {
     const state = await subscriptionByToken(ctx.db, tokenOf(req.params));
-    if (!state) throw notFound(NEWSLETTER_MESSAGES.unsubscribeLinkUnknown);
+    if (!state) throw new AppError('NOT_FOUND', NEWSLETTER_MESSAGES.unsubscribeLinkUnknown);
     res.setHeader('Cache-Control', 'no-store');
     res.json(state);
   });
 
   router.post(path, express.urlencoded({ extended: false, limit: '1kb' }), async (req, res) => {
     const state = await unsubscribe(ctx.db, tokenOf(req.params));
-    if (!state) throw notFound(NEWSLETTER_MESSAGES.unsubscribeLinkUnknown);
+    if (!state) throw new AppError('NOT_FOUND', NEWSLETTER_MESSAGES.unsubscribeLinkUnknown);
     res.setHeader('Cache-Control', 'no-store');
     res.json(state);
   });

@@ -8,7 +8,6 @@
 import type { PaymentsStatus } from '@nh/shared/contracts/checkout';
 import { ACCEPT_JS_URLS, createPaymentGateway, SANDBOX_API_LOGIN_ID, SANDBOX_CLIENT_KEY, type LocalSandboxGateway, type PaymentGateway } from '@nh/server/payments/index';
 import type { AppContext } from '../../context';
-import { perApp } from '../../lib/per-app';
 
 export const SANDBOX_SCRIPT_PATH = '/api/payments/sandbox/accept.js';
 
@@ -18,9 +17,6 @@ export interface Payments {
   sandbox: LocalSandboxGateway | null;
   status: PaymentsStatus;
 }
-
-/** The app's payments, made on first use (until the composition root hands them to each module). */
-export const paymentsFor = perApp((ctx) => createPayments(ctx));
 
 export function createPayments({ config: c, redis, log }: Pick<AppContext, 'config' | 'redis' | 'log'>): Payments {
   const choice = createPaymentGateway(c, { production: c.isProduction, redis, keyPrefix: c.QUEUE_PREFIX, requirePublicClientKey: true });

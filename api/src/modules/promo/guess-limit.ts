@@ -1,19 +1,15 @@
 /**
  * One budget of refused promo codes per client address (PROMO_REFUSALS_PER_15_MIN per 15 minutes),
  * used up by refusals at GET /api/promo-codes/validate/{code} and by promo refusals at checkout alike,
- * so codes cannot be guessed through either door. While it is used up, both answer 429.
+ * so codes cannot be guessed through either door. While it is used up, both answer 429. Made once by
+ * the composition root (modules/index.ts) and handed to both.
  */
 import type { Request, RequestHandler } from 'express';
 import type { AppContext } from '../../context';
-import { HttpError } from '../../lib/errors';
-import { perApp } from '../../lib/per-app';
+import { AppError } from '../../lib/errors';
 import { clientAddressKey, createLimiter } from '../../lib/rate-limit';
 
 export const PROMO_GUESS_MESSAGE = 'Too many promo codes tried from this connection. Please try again in 15 minutes.';
-
-const limiterOf = perApp((ctx: AppContext) =>
-  createLimiter(ctx, { name: 'promo-refusals', windowMs: 15 * 60 * 1000, limit: ctx.config.PROMO_REFUSALS_PER_15_MIN, count: 'failures', message: PROMO_GUESS_MESSAGE }),
-);
 
 export interface PromoGuessLimit {
   /** For the validation route: counts its refusals, answers 429 when the budget is used up. */
@@ -25,13 +21,19 @@ export interface PromoGuessLimit {
 }
 
 export function promoGuessLimit(ctx: AppContext): PromoGuessLimit {
-  const limiter = limiterOf(ctx);
+  const limiter = createLimiter(ctx, {
+    name: 'promo-refusals',
+    windowMs: 15 * 60 * 1000,
+    limit: ctx.config.PROMO_REFUSALS_PER_15_MIN,
+    count: 'failures',
+    message: PROMO_GUESS_MESSAGE,
+  });
   return {
     validation: limiter.middleware,
     beforeCheckout: async (req, _res, next) => {
       const body = req.body as { promoCode?: unknown; orderData?: { promoCode?: unknown } } | undefined;
       const code = body?.orderData?.promoCode ?? body?.promoCode;
-      if (typeof code === 'string' && code.trim() && (await limiter.exhausted(clientAddressKey(req)))) return next(new HttpError(429, PROMO_GUESS_MESSAGE));
+      if (typeof code === 'string' && code.trim() && (await limiter.exhausted(clientAddressKey(req)))) return next(new AppError('RATE_LIMITED', PROMO_GUESS_MESSAGE));
       next();
     },
     countRefusal: (req) => limiter.hit(clientAddressKey(req)),

@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import { CATALOG_MESSAGES } from '@nh/shared/contracts/catalog';
 import { createReviewRequestSchema, REVIEW_MESSAGES } from '@nh/shared/contracts/reviews';
 import type { AppContext } from '../../context';
-import { badRequest, notFound } from '../../lib/errors';
+import { AppError } from '../../lib/errors';
 import { createLimiter } from '../../lib/rate-limit';
 import { parseInput, pathId } from '../../lib/validation';
 import { listReviews, submitReview } from './service';
@@ -24,7 +24,7 @@ export function reviewRoutes(ctx: AppContext): Router {
 
   router.get('/products/:id/reviews', async (req, res) => {
     const reviews = await listReviews(ctx.db, productIdOf(req));
-    if (!reviews) throw notFound(CATALOG_MESSAGES.productNotFound);
+    if (!reviews) throw new AppError('NOT_FOUND', CATALOG_MESSAGES.productNotFound);
     res.setHeader('Cache-Control', 'no-cache');
     res.json(reviews);
   });
@@ -32,9 +32,9 @@ export function reviewRoutes(ctx: AppContext): Router {
   router.post('/products/:id/reviews', limiter, async (req, res) => {
     const productId = productIdOf(req);
     const input = parseInput(createReviewRequestSchema, req.body ?? {});
-    if (input.productId !== undefined && input.productId !== productId) throw badRequest(REVIEW_MESSAGES.productMismatch);
+    if (input.productId !== undefined && input.productId !== productId) throw new AppError('VALIDATION_FAILED', REVIEW_MESSAGES.productMismatch);
     const review = await submitReview(ctx.db, productId, input);
-    if (!review) throw notFound(CATALOG_MESSAGES.productNotFound);
+    if (!review) throw new AppError('NOT_FOUND', CATALOG_MESSAGES.productNotFound);
     res.status(201).json(review);
   });
 

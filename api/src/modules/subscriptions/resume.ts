@@ -16,27 +16,30 @@ import { randomUUID } from 'node:crypto';
 import { SHOP } from '@nh/shared';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
 import { billingPeriodOf, SUBSCRIPTION_MESSAGES, type ResumeSubscriptionRequest, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
-import { failedStore, GATEWAY_MESSAGES, planBillTo, type StoreCardResult } from '@nh/server/payments/index';
-import type { AppContext } from '../../context';
-import { conflict, HttpError, notFound, serviceUnavailable } from '../../lib/errors';
+import type pg from 'pg';
+import type { Logger } from '@nh/server';
+import { failedStore, GATEWAY_MESSAGES, planBillTo, profileCustomerId, type PaymentGateway, type StoreCardResult } from '@nh/server/payments/index';
+import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
-import { paymentsFor } from '../payments/provider';
 import { findPlanToResume, resumeSubscription } from './repository';
 import { toView } from './service';
-import { profileCustomerId } from './subscribe';
+
+export interface ResumeDeps {
+  pool: pg.Pool;
+  gateway: PaymentGateway | null;
+  log: Logger;
+}
 
 /** A paused plan with nothing to deliver or nowhere to deliver it: a new card would not help. */
 const cannotResume = () => `This subscription cannot be resumed online. Please contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone}.`;
 
-export async function resume(ctx: AppContext, userId: string, id: string, input: ResumeSubscriptionRequest): Promise<SubscriptionView> {
-  if (!isUuid(id)) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
-  const pool = ctx.db.$client;
+export async function resume({ pool, gateway, log }: ResumeDeps, userId: string, id: string, input: ResumeSubscriptionRequest): Promise<SubscriptionView> {
+  if (!isUuid(id)) throw new AppError('NOT_FOUND', SUBSCRIPTION_MESSAGES.notFound);
   const plan = await findPlanToResume(pool, id, userId);
-  if (!plan) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
-  if (plan.status !== 'paused') throw conflict(SUBSCRIPTION_MESSAGES.notPaused);
-  if (!plan.shipping_address || plan.items.length === 0) throw conflict(cannotResume());
-  const { gateway } = paymentsFor(ctx);
-  if (!gateway) throw serviceUnavailable(CHECKOUT_MESSAGES.paymentsUnavailable);
+  if (!plan) throw new AppError('NOT_FOUND', SUBSCRIPTION_MESSAGES.notFound);
+  if (plan.status !== 'paused') throw new AppError('SUBSCRIPTION_NOT_PAUSED', SUBSCRIPTION_MESSAGES.notPaused);
+  if (!plan.shipping_address || plan.items.length === 0) throw new AppError('SUBSCRIPTION_NOT_RESUMABLE', cannotResume());
+  if (!gateway) throw new AppError('PAYMENTS_UNAVAILABLE', CHECKOUT_MESSAGES.paymentsUnavailable);
 
   const stored = await gateway
     .storeCard({
@@ -48,17 +51,19 @@ export async function resume(ctx: AppContext, userId: string, id: string, input:
       description: `${SHOP.name} subscription ${id.slice(0, 8)}`,
     })
     .catch((error: unknown) => {
-      ctx.log.warn({ err: error, subscriptionId: id }, 'storing a card threw; treated as no answer');
+      log.warn({ err: error, subscriptionId: id }, 'storing a card threw; treated as no answer');
       return failedStore('unknown', GATEWAY_MESSAGES.storeUnknown, 'exception');
     });
-  if (stored.outcome !== 'stored' || !stored.profile) throw refusal(ctx, id, stored);
+  if (stored.outcome !== 'stored' || !stored.profile) throw refusal(log, id, stored);
 
   const outcome = await resumeSubscription(pool, { id, userId, profile: stored.profile, period: billingPeriodOf(plan.next_billing_date) });
   if (outcome.kind !== 'resumed') {
     // Changed between the read and now (a cancel, another resume): the stored card is left unused.
-    ctx.log.warn({ subscriptionId: id, outcome: outcome.kind, profile: stored.profile }, 'plan changed while its new card was stored; card profile left unused');
-    if (outcome.kind === 'not-found') throw notFound(SUBSCRIPTION_MESSAGES.notFound);
-    throw conflict(outcome.kind === 'not-paused' ? SUBSCRIPTION_MESSAGES.notPaused : SUBSCRIPTION_MESSAGES.resumeFailed);
+    log.warn({ subscriptionId: id, outcome: outcome.kind, profile: stored.profile }, 'plan changed while its new card was stored; card profile left unused');
+    if (outcome.kind === 'not-found') throw new AppError('NOT_FOUND', SUBSCRIPTION_MESSAGES.notFound);
+    throw outcome.kind === 'not-paused'
+      ? new AppError('SUBSCRIPTION_NOT_PAUSED', SUBSCRIPTION_MESSAGES.notPaused)
+      : new AppError('SUBSCRIPTION_CHANGED', SUBSCRIPTION_MESSAGES.resumeFailed);
   }
   const view = toView(outcome.row);
   // The page shows the card of the latest paid charge; until the renewal pays, show the new card.
@@ -66,12 +71,12 @@ export async function resume(ctx: AppContext, userId: string, id: string, input:
 }
 
 /** A card that was not stored, answered as checkout answers a charge that was not made. */
-function refusal(ctx: AppContext, subscriptionId: string, stored: StoreCardResult): HttpError {
-  if (stored.outcome === 'unknown') return new HttpError(502, stored.message, { responseMessage: stored.message });
+function refusal(log: Logger, subscriptionId: string, stored: StoreCardResult): AppError {
+  if (stored.outcome === 'unknown') return new AppError('PAYMENT_OUTCOME_UNKNOWN', stored.message, { responseMessage: stored.message });
   if (stored.errorCode === 'E00007') {
-    ctx.log.error({ subscriptionId }, 'Authorize.Net refused our credentials (E00007): check AUTHNET_API_LOGIN_ID and AUTHNET_TRANSACTION_KEY');
-    return serviceUnavailable(CHECKOUT_MESSAGES.paymentsUnavailable);
+    log.error({ subscriptionId }, 'Authorize.Net refused our credentials (E00007): check AUTHNET_API_LOGIN_ID and AUTHNET_TRANSACTION_KEY');
+    return new AppError('PAYMENTS_UNAVAILABLE', CHECKOUT_MESSAGES.paymentsUnavailable);
   }
   // Declined, or refused (a used or expired token, …): the provider's sentence, 402 (counted by the card-testing guard).
-  return new HttpError(402, stored.message, { responseMessage: stored.message });
+  return new AppError('PAYMENT_DECLINED', stored.message, { responseMessage: stored.message });
 }

@@ -1,10 +1,10 @@
 /**
  * My Subscriptions (spec §2, §3): the signed-in user's plans as the page shows them, and cancelling one.
- * Starting a plan is the checkout's write path with a plan attached (see ./subscribe.ts).
+ * Starting a plan is the checkout's write path with a plan attached (checkout/requests.ts).
  */
 import { SUBSCRIPTION_MESSAGES, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
-import type { AppContext } from '../../context';
-import { conflict, notFound } from '../../lib/errors';
+import type pg from 'pg';
+import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
 import { cancelSubscription, listSubscriptions, type SubscriptionRow } from './repository';
 
@@ -26,15 +26,15 @@ export function toView(row: SubscriptionRow): SubscriptionView {
   };
 }
 
-export async function subscriptionsOf(ctx: AppContext, userId: string): Promise<SubscriptionView[]> {
-  return (await listSubscriptions(ctx.db.$client, userId)).map(toView);
+export async function subscriptionsOf(pool: pg.Pool, userId: string): Promise<SubscriptionView[]> {
+  return (await listSubscriptions(pool, userId)).map(toView);
 }
 
 /** Cancels the user's own active or paused plan; any other id (malformed, unknown, someone else's) is not found. */
-export async function cancel(ctx: AppContext, userId: string, id: string): Promise<SubscriptionView> {
-  if (!isUuid(id)) throw notFound(SUBSCRIPTION_MESSAGES.notFound);
-  const outcome = await cancelSubscription(ctx.db.$client, id, userId);
-  if (outcome.kind === 'not-found') throw notFound(SUBSCRIPTION_MESSAGES.notFound);
-  if (outcome.kind === 'ended') throw conflict(SUBSCRIPTION_MESSAGES.alreadyEnded);
+export async function cancel(pool: pg.Pool, userId: string, id: string): Promise<SubscriptionView> {
+  if (!isUuid(id)) throw new AppError('NOT_FOUND', SUBSCRIPTION_MESSAGES.notFound);
+  const outcome = await cancelSubscription(pool, id, userId);
+  if (outcome.kind === 'not-found') throw new AppError('NOT_FOUND', SUBSCRIPTION_MESSAGES.notFound);
+  if (outcome.kind === 'ended') throw new AppError('SUBSCRIPTION_ENDED', SUBSCRIPTION_MESSAGES.alreadyEnded);
   return toView(outcome.row);
 }

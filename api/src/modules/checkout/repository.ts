@@ -11,8 +11,6 @@ import type pg from 'pg';
 import { centsToDecimal, type Cents } from '@nh/shared';
 import { sqlLiteral, type Address, type LineItem } from '@nh/server';
 
-export type Client = pg.PoolClient;
-
 // Literals for the simple protocol (a multi-statement query takes no parameters).
 function integer(value: number): string {
   if (!Number.isSafeInteger(value)) throw new TypeError('integer literal: integers only');
@@ -114,26 +112,4 @@ export async function reserveOrder(pool: pg.Pool, r: Reservation): Promise<Reser
   } finally {
     client.release();
   }
-}
-
-export interface PromoRow {
-  id: number;
-  code: string;
-  discountType: string;
-  discountValue: number;
-  isActive: boolean;
-  singleUse: boolean;
-  redeemed: boolean;
-}
-
-export async function findPromo(db: pg.Pool | Client, code: string): Promise<PromoRow | null> {
-  const { rows } = await db.query<{ id: number; code: string; discount_type: string; discount_value: number; is_active: boolean; single_use: boolean; redeemed: boolean }>({
-    name: 'promo_find',
-    text: 'select id, code, discount_type, discount_value, is_active, single_use, redeemed_at is not null as redeemed from promo_codes where code = $1',
-    values: [code],
-  });
-  const r = rows[0];
-  return r
-    ? { id: r.id, code: r.code, discountType: r.discount_type, discountValue: r.discount_value, isActive: r.is_active, singleUse: r.single_use, redeemed: r.redeemed }
-    : null;
 }

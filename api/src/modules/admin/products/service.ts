@@ -3,23 +3,27 @@
  * change at once. Products are serialised with the catalogue's own serializer (one admin/public shape).
  */
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
-import { tables } from '@nh/server';
+import { tables, type Db, type DbOrTx } from '@nh/server';
 import type { Product } from '@nh/shared/contracts/catalog';
 import { ADMIN_MESSAGES, type CreateProductFields, type UpdateProductFields } from '@nh/shared/contracts/admin';
-import type { AppContext } from '../../context';
-import { badRequest, conflict, notFound } from '../../lib/errors';
-import { invalidateCatalogCache } from '../catalog';
-import { toProduct } from '../catalog/serialize';
-import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from './db-errors';
+import { AppError } from '../../../lib/errors';
+import { toProduct } from '../../catalog/serialize';
+import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../db-errors';
 
 const { products, categories } = tables;
 const categoryRef = { id: categories.id, name: categories.name, slug: categories.slug };
-type Tx = Parameters<Parameters<AppContext['db']['transaction']>[0]>[0];
+type Tx = DbOrTx;
 type ProductFields = Omit<UpdateProductFields, 'password'>;
 
+/** What a catalogue write uses: the database, and the catalogue caches to clear after it. */
+export interface ProductWriteDeps {
+  db: Db;
+  invalidateCatalog: () => void;
+}
+
 /** Every product, inactive ones included, by name. */
-export async function listAllProducts(ctx: AppContext): Promise<Product[]> {
-  const rows = await ctx.db
+export async function listAllProducts(db: Db): Promise<Product[]> {
+  const rows = await db
     .select({ product: products, category: categoryRef })
     .from(products)
     .leftJoin(categories, eq(products.categoryId, categories.id))
@@ -27,30 +31,30 @@ export async function listAllProducts(ctx: AppContext): Promise<Product[]> {
   return rows.map((r) => toProduct(r.product, r.category));
 }
 
-async function loadProduct(db: AppContext['db'] | Tx, id: number): Promise<Product> {
+async function loadProduct(db: DbOrTx, id: number): Promise<Product> {
   const [row] = await db
     .select({ product: products, category: categoryRef })
     .from(products)
     .leftJoin(categories, eq(products.categoryId, categories.id))
     .where(eq(products.id, id));
-  if (!row) throw notFound(ADMIN_MESSAGES.productNotFound);
+  if (!row) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.productNotFound);
   return toProduct(row.product, row.category);
 }
 
 /** Kit contents must name other existing products. */
 async function checkKitContents(tx: Tx, slug: string, kitContents: string[] | undefined): Promise<void> {
   if (!kitContents?.length) return;
-  if (kitContents.includes(slug)) throw badRequest(ADMIN_MESSAGES.kitContainsItself, { fields: { kitContents: ADMIN_MESSAGES.kitContainsItself } });
+  if (kitContents.includes(slug)) throw new AppError('KIT_CONTENTS_INVALID', ADMIN_MESSAGES.kitContainsItself, { fields: { kitContents: ADMIN_MESSAGES.kitContainsItself } });
   const found = await tx.select({ slug: products.slug }).from(products).where(inArray(products.slug, kitContents));
   const known = new Set(found.map((r) => r.slug));
   const missing = kitContents.filter((s) => !known.has(s));
-  if (missing.length) throw badRequest(ADMIN_MESSAGES.kitContentMissing, { fields: { kitContents: ADMIN_MESSAGES.kitContentMissing }, missing });
+  if (missing.length) throw new AppError('KIT_CONTENTS_INVALID', ADMIN_MESSAGES.kitContentMissing, { fields: { kitContents: ADMIN_MESSAGES.kitContentMissing }, missing });
 }
 
 async function checkCategory(tx: Tx, categoryId: number | null | undefined): Promise<void> {
   if (categoryId === undefined || categoryId === null) return;
   const [row] = await tx.select({ id: categories.id }).from(categories).where(eq(categories.id, categoryId));
-  if (!row) throw badRequest(ADMIN_MESSAGES.categoryMissing, { fields: { categoryId: ADMIN_MESSAGES.categoryMissing } });
+  if (!row) throw new AppError('CATEGORY_MISSING', ADMIN_MESSAGES.categoryMissing, { fields: { categoryId: ADMIN_MESSAGES.categoryMissing } });
 }
 
 /** The table's values from parsed fields; `isStarterKit` follows kitContents when not given. */
@@ -62,20 +66,20 @@ function toValues(fields: ProductFields) {
 
 function mapWriteError(error: unknown): never {
   const code = pgErrorCode(error);
-  if (code === UNIQUE_VIOLATION) throw conflict(ADMIN_MESSAGES.slugTaken, { fields: { slug: ADMIN_MESSAGES.slugTaken } });
-  if (code === FOREIGN_KEY_VIOLATION) throw badRequest(ADMIN_MESSAGES.categoryMissing, { fields: { categoryId: ADMIN_MESSAGES.categoryMissing } });
+  if (code === UNIQUE_VIOLATION) throw new AppError('SLUG_TAKEN', ADMIN_MESSAGES.slugTaken, { fields: { slug: ADMIN_MESSAGES.slugTaken } });
+  if (code === FOREIGN_KEY_VIOLATION) throw new AppError('CATEGORY_MISSING', ADMIN_MESSAGES.categoryMissing, { fields: { categoryId: ADMIN_MESSAGES.categoryMissing } });
   throw error;
 }
 
-export async function createProduct(ctx: AppContext, input: Omit<CreateProductFields, 'password'>): Promise<Product> {
+export async function createProduct({ db, invalidateCatalog }: ProductWriteDeps, input: Omit<CreateProductFields, 'password'>): Promise<Product> {
   try {
-    const product = await ctx.db.transaction(async (tx) => {
+    const product = await db.transaction(async (tx) => {
       await checkCategory(tx, input.categoryId);
       await checkKitContents(tx, input.slug, input.kitContents);
       const [row] = await tx.insert(products).values(toValues(input) as typeof products.$inferInsert).returning({ id: products.id });
       return loadProduct(tx, row!.id);
     });
-    invalidateCatalogCache(ctx);
+    invalidateCatalog();
     return product;
   } catch (error) {
     return mapWriteError(error);
@@ -83,11 +87,11 @@ export async function createProduct(ctx: AppContext, input: Omit<CreateProductFi
 }
 
 /** Updates the fields sent. A renamed slug is renamed in every kit that lists it, in the same transaction. */
-export async function updateProduct(ctx: AppContext, id: number, input: ProductFields): Promise<Product> {
+export async function updateProduct({ db, invalidateCatalog }: ProductWriteDeps, id: number, input: ProductFields): Promise<Product> {
   try {
-    const product = await ctx.db.transaction(async (tx) => {
+    const product = await db.transaction(async (tx) => {
       const [current] = await tx.select({ slug: products.slug }).from(products).where(eq(products.id, id)).for('update');
-      if (!current) throw notFound(ADMIN_MESSAGES.productNotFound);
+      if (!current) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.productNotFound);
       const slug = input.slug ?? current.slug;
       await checkCategory(tx, input.categoryId);
       await checkKitContents(tx, slug, input.kitContents);
@@ -100,7 +104,7 @@ export async function updateProduct(ctx: AppContext, id: number, input: ProductF
       }
       return loadProduct(tx, id);
     });
-    invalidateCatalogCache(ctx);
+    invalidateCatalog();
     return product;
   } catch (error) {
     return mapWriteError(error);
@@ -112,18 +116,18 @@ export async function updateProduct(ctx: AppContext, id: number, input: ProductF
  * the product's reviews go with it (cascade). A product still listed in a starter kit is refused (409),
  * so no kit silently loses an item.
  */
-export async function deleteProduct(ctx: AppContext, id: number): Promise<{ id: number; slug: string }> {
-  const deleted = await ctx.db.transaction(async (tx) => {
+export async function deleteProduct({ db, invalidateCatalog }: ProductWriteDeps, id: number): Promise<{ id: number; slug: string }> {
+  const deleted = await db.transaction(async (tx) => {
     const [current] = await tx.select({ slug: products.slug }).from(products).where(eq(products.id, id)).for('update');
-    if (!current) throw notFound(ADMIN_MESSAGES.productNotFound);
+    if (!current) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.productNotFound);
     const kits = await tx
       .select({ slug: products.slug })
       .from(products)
       .where(and(ne(products.id, id), sql`${current.slug} = any(${products.kitContents})`));
-    if (kits.length) throw conflict(ADMIN_MESSAGES.productInKit, { kits: kits.map((k) => k.slug) });
+    if (kits.length) throw new AppError('PRODUCT_IN_KIT', ADMIN_MESSAGES.productInKit, { kits: kits.map((k) => k.slug) });
     await tx.delete(products).where(eq(products.id, id));
     return { id, slug: current.slug };
   });
-  invalidateCatalogCache(ctx);
+  invalidateCatalog();
   return deleted;
 }

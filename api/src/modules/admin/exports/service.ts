@@ -5,31 +5,30 @@
  */
 import fs from 'node:fs';
 import { and, eq } from 'drizzle-orm';
-import { recordOutbox, tables } from '@nh/server';
+import { recordOutbox, tables, type Db } from '@nh/server';
 import { EXPORT_MESSAGES, type ExportStarted, type ExportStatus, type ExportStatusResponse } from '@nh/shared/contracts/exports';
-import type { AppContext } from '../../context';
-import { conflict, HttpError, notFound } from '../../lib/errors';
+import { AppError } from '../../../lib/errors';
 
 const { exports } = tables;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function startExport(ctx: AppContext, storeCode: string): Promise<ExportStarted> {
-  return ctx.db.transaction(async (tx) => {
+export async function startExport(db: Db, storeCode: string): Promise<ExportStarted> {
+  return db.transaction(async (tx) => {
     const [row] = await tx.insert(exports).values({ storeCode }).returning({ id: exports.id, status: exports.status });
     await recordOutbox(tx, 'export.requested', { exportId: row!.id });
     return { exportId: row!.id, status: row!.status as ExportStatus };
   });
 }
 
-async function findExport(ctx: AppContext, storeCode: string, exportId: string) {
-  if (!UUID.test(exportId)) throw notFound(EXPORT_MESSAGES.notFound);
-  const [row] = await ctx.db.select().from(exports).where(and(eq(exports.id, exportId), eq(exports.storeCode, storeCode)));
-  if (!row) throw notFound(EXPORT_MESSAGES.notFound);
+async function findExport(db: Db, storeCode: string, exportId: string) {
+  if (!UUID.test(exportId)) throw new AppError('NOT_FOUND', EXPORT_MESSAGES.notFound);
+  const [row] = await db.select().from(exports).where(and(eq(exports.id, exportId), eq(exports.storeCode, storeCode)));
+  if (!row) throw new AppError('NOT_FOUND', EXPORT_MESSAGES.notFound);
   return row;
 }
 
-export async function exportStatus(ctx: AppContext, storeCode: string, exportId: string): Promise<ExportStatusResponse> {
-  const row = await findExport(ctx, storeCode, exportId);
+export async function exportStatus(db: Db, storeCode: string, exportId: string): Promise<ExportStatusResponse> {
+  const row = await findExport(db, storeCode, exportId);
   return {
     exportId: row.id,
     storeCode: row.storeCode,
@@ -44,14 +43,14 @@ export async function exportStatus(ctx: AppContext, storeCode: string, exportId:
 }
 
 /** The finished file to stream, or a 409 (not finished / failed) or 410 (file removed since). */
-export async function exportDownload(ctx: AppContext, storeCode: string, exportId: string): Promise<{ path: string; fileName: string; size: number }> {
-  const row = await findExport(ctx, storeCode, exportId);
-  if (row.status === 'failed') throw conflict(EXPORT_MESSAGES.failed, { status: row.status, error: row.error });
-  if (row.status !== 'completed' || !row.filePath || !row.fileName) throw conflict(EXPORT_MESSAGES.notReady, { status: row.status });
+export async function exportDownload(db: Db, storeCode: string, exportId: string): Promise<{ path: string; fileName: string; size: number }> {
+  const row = await findExport(db, storeCode, exportId);
+  if (row.status === 'failed') throw new AppError('EXPORT_FAILED', EXPORT_MESSAGES.failed, { status: row.status, error: row.error });
+  if (row.status !== 'completed' || !row.filePath || !row.fileName) throw new AppError('EXPORT_NOT_READY', EXPORT_MESSAGES.notReady, { status: row.status });
   try {
     const stat = await fs.promises.stat(row.filePath);
     return { path: row.filePath, fileName: row.fileName, size: stat.size };
   } catch {
-    throw new HttpError(410, EXPORT_MESSAGES.fileGone);
+    throw new AppError('EXPORT_FILE_GONE', EXPORT_MESSAGES.fileGone);
   }
 }

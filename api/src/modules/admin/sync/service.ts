@@ -5,45 +5,50 @@
  */
 import { and, asc, count, desc, eq, min, sql } from 'drizzle-orm';
 import { centsToDecimal } from '@nh/shared';
-import { recordOutbox, tables } from '@nh/server';
+import type { Queue } from 'bullmq';
+import { recordOutbox, tables, type Db } from '@nh/server';
 import { ADMIN_SYNC_MESSAGES, SYNC_STATUSES, type FailedSync, type SyncSummary } from '@nh/shared/contracts/admin-sync';
-import type { AppContext } from '../../context';
-import { conflict, notFound } from '../../lib/errors';
-import { apiQueue } from './queue';
+import { AppError } from '../../../lib/errors';
 
 const { orders, failedSyncOrders } = tables;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const QUEUE_COUNTS_TIMEOUT_MS = 1500;
 
-async function queueCounts(ctx: AppContext): Promise<SyncSummary['queue']> {
-  const counts = apiQueue(ctx, 'erp-sync').getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized');
+/** What the summary reads: the database, and the erp-sync queue (a handle made on first use). */
+export interface SyncSummaryDeps {
+  db: Db;
+  erpSyncQueue: () => Queue;
+}
+
+async function queueCounts(erpSyncQueue: () => Queue): Promise<SyncSummary['queue']> {
+  const counts = erpSyncQueue().getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized');
   const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), QUEUE_COUNTS_TIMEOUT_MS).unref());
   const result = await Promise.race([counts.catch(() => null), timeout]);
   if (!result) return null;
   return { waiting: (result.waiting ?? 0) + (result.prioritized ?? 0), active: result.active ?? 0, delayed: result.delayed ?? 0, failed: result.failed ?? 0 };
 }
 
-export async function syncSummary(ctx: AppContext, storeCode: string): Promise<SyncSummary> {
+export async function syncSummary({ db, erpSyncQueue }: SyncSummaryDeps, storeCode: string): Promise<SyncSummary> {
   const [byStatus, [oldest], [failedRows], queue] = await Promise.all([
-    ctx.db.select({ status: orders.netsuiteSyncStatus, n: count() }).from(orders).where(eq(orders.storeCode, storeCode)).groupBy(orders.netsuiteSyncStatus),
-    ctx.db
+    db.select({ status: orders.netsuiteSyncStatus, n: count() }).from(orders).where(eq(orders.storeCode, storeCode)).groupBy(orders.netsuiteSyncStatus),
+    db
       .select({ at: min(orders.createdAt) })
       .from(orders)
       .where(and(eq(orders.storeCode, storeCode), eq(orders.netsuiteSyncStatus, 'pending'))),
-    ctx.db
+    db
       .select({ n: count() })
       .from(failedSyncOrders)
       .innerJoin(orders, eq(orders.id, failedSyncOrders.orderId))
       .where(eq(orders.storeCode, storeCode)),
-    queueCounts(ctx),
+    queueCounts(erpSyncQueue),
   ]);
   const counts = Object.fromEntries(SYNC_STATUSES.map((s) => [s, 0])) as SyncSummary['counts'];
   for (const row of byStatus) if (row.status in counts) counts[row.status as keyof typeof counts] = row.n;
   return { storeCode, counts, oldestPendingAt: oldest?.at ? new Date(oldest.at).toISOString() : null, failedSyncRows: failedRows?.n ?? 0, queue };
 }
 
-export async function failedSyncs(ctx: AppContext, storeCode: string): Promise<FailedSync[]> {
-  const rows = await ctx.db
+export async function failedSyncs(db: Db, storeCode: string): Promise<FailedSync[]> {
+  const rows = await db
     .select({
       orderId: failedSyncOrders.orderId,
       customerName: orders.customerName,
@@ -68,24 +73,24 @@ export async function failedSyncs(ctx: AppContext, storeCode: string): Promise<F
   }));
 }
 
-export async function retryOrder(ctx: AppContext, storeCode: string, orderId: string): Promise<void> {
-  if (!UUID.test(orderId)) throw notFound(ADMIN_SYNC_MESSAGES.orderNotFound);
-  await ctx.db.transaction(async (tx) => {
+export async function retryOrder(db: Db, storeCode: string, orderId: string): Promise<void> {
+  if (!UUID.test(orderId)) throw new AppError('NOT_FOUND', ADMIN_SYNC_MESSAGES.orderNotFound);
+  await db.transaction(async (tx) => {
     const [order] = await tx
       .select({ status: orders.netsuiteSyncStatus })
       .from(orders)
       .where(and(eq(orders.id, orderId), eq(orders.storeCode, storeCode)))
       .for('update');
-    if (!order) throw notFound(ADMIN_SYNC_MESSAGES.orderNotFound);
-    if (order.status === 'synced') throw conflict(ADMIN_SYNC_MESSAGES.alreadySynced);
+    if (!order) throw new AppError('NOT_FOUND', ADMIN_SYNC_MESSAGES.orderNotFound);
+    if (order.status === 'synced') throw new AppError('ALREADY_SYNCED', ADMIN_SYNC_MESSAGES.alreadySynced);
     await tx.update(orders).set({ netsuiteSyncStatus: 'pending', netsuiteSyncError: null, updatedAt: new Date() }).where(eq(orders.id, orderId));
     await recordOutbox(tx, 'order.sync-requested', { orderId });
   });
 }
 
 /** Every failed order of the store back to pending, each with a sync request. Returns how many. */
-export async function retryAllFailed(ctx: AppContext, storeCode: string): Promise<number> {
-  return ctx.db.transaction(async (tx) => {
+export async function retryAllFailed(db: Db, storeCode: string): Promise<number> {
+  return db.transaction(async (tx) => {
     const rows = await tx
       .update(orders)
       .set({ netsuiteSyncStatus: 'pending', netsuiteSyncError: null, updatedAt: sql`now()` })

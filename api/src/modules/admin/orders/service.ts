@@ -2,12 +2,10 @@
 import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { centsToDecimal, OUTBOX_TOPICS, parseCents, stockByProduct } from '@nh/shared';
-import { recordOutbox, tables, type LineItem } from '@nh/server';
+import { recordOutbox, tables, type Db, type DbOrTx, type LineItem } from '@nh/server';
 import { ADMIN_MESSAGES, type AdminOrder, type AdminOrderSummary, type OrderStatus } from '@nh/shared/contracts/admin';
 import type { SkippedPeriod } from '@nh/shared/contracts/subscriptions';
-import type { AppContext } from '../../context';
-import { conflict, notFound } from '../../lib/errors';
-import { invalidateCatalogCache } from '../catalog';
+import { AppError } from '../../../lib/errors';
 
 const { orders, subscriptionSkippedPeriods: skipped } = tables;
 type OrderRow = typeof orders.$inferSelect;
@@ -53,11 +51,11 @@ function listFilter(query: OrderListQuery): SQL | undefined {
 }
 
 /** One page of a store's orders, newest first, and how many match in all. */
-export async function listOrders(ctx: AppContext, query: OrderListQuery): Promise<{ orders: AdminOrderSummary[]; total: number }> {
+export async function listOrders(db: Db, query: OrderListQuery): Promise<{ orders: AdminOrderSummary[]; total: number }> {
   const where = listFilter(query);
   const [rows, [counted]] = await Promise.all([
-    ctx.db.select(summaryColumns).from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).limit(query.limit).offset(query.offset),
-    ctx.db.select({ n: count() }).from(orders).where(where),
+    db.select(summaryColumns).from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).limit(query.limit).offset(query.offset),
+    db.select({ n: count() }).from(orders).where(where),
   ]);
   return {
     orders: rows.map((r) => ({ ...r, total: centsToDecimal(r.total), createdAt: r.createdAt.toISOString() })),
@@ -106,17 +104,17 @@ function toAdminOrder(row: OrderRow, subscriptionSkippedPeriods: SkippedPeriod[]
 
 const byId = (storeCode: string, id: string) => and(eq(orders.id, id), eq(orders.storeCode, storeCode));
 
-export async function getOrder(ctx: AppContext, storeCode: string, id: string): Promise<AdminOrder> {
-  if (!UUID.test(id)) throw notFound(ADMIN_MESSAGES.orderNotFound);
-  const [row] = await ctx.db.select().from(orders).where(byId(storeCode, id));
-  if (!row) throw notFound(ADMIN_MESSAGES.orderNotFound);
-  return toAdminOrder(row, await skippedPeriodsOf(ctx, row));
+export async function getOrder(db: Db, storeCode: string, id: string): Promise<AdminOrder> {
+  if (!UUID.test(id)) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
+  const [row] = await db.select().from(orders).where(byId(storeCode, id));
+  if (!row) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
+  return toAdminOrder(row, await skippedPeriodsOf(db, row));
 }
 
 /** The skipped periods of the plan an order delivers (a late renewal's catch-up), oldest first. */
-async function skippedPeriodsOf(ctx: AppContext, row: OrderRow): Promise<SkippedPeriod[]> {
+async function skippedPeriodsOf(db: Db, row: OrderRow): Promise<SkippedPeriod[]> {
   if (!row.subscriptionId) return [];
-  const rows = await ctx.db.select({ period: skipped.billingPeriod, reason: skipped.reason }).from(skipped).where(eq(skipped.subscriptionId, row.subscriptionId)).orderBy(skipped.billingPeriod);
+  const rows = await db.select({ period: skipped.billingPeriod, reason: skipped.reason }).from(skipped).where(eq(skipped.subscriptionId, row.subscriptionId)).orderBy(skipped.billingPeriod);
   return rows as SkippedPeriod[];
 }
 
@@ -137,8 +135,8 @@ export interface OrderUpdate {
  * The change into shipped records an `order.shipped` outbox row in the same transaction (the customer's
  * shipping notice); saving an order that is already shipped records none.
  */
-export async function updateOrder(ctx: AppContext, storeCode: string, id: string, update: OrderUpdate): Promise<AdminOrder> {
-  if (!UUID.test(id)) throw notFound(ADMIN_MESSAGES.orderNotFound);
+export async function updateOrder({ db, invalidateCatalog }: { db: Db; invalidateCatalog: () => void }, storeCode: string, id: string, update: OrderUpdate): Promise<AdminOrder> {
+  if (!UUID.test(id)) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
   const set: PgUpdateSetSource<typeof orders> = { updatedAt: sql`now()` };
   if (update.trackingNumber !== undefined) set.trackingNumber = update.trackingNumber;
   if (update.carrier !== undefined) set.carrier = update.carrier;
@@ -148,9 +146,9 @@ export async function updateOrder(ctx: AppContext, storeCode: string, id: string
       update.status === 'delivered' ? sql`case when ${orders.status} = 'delivered' and ${orders.deliveredDate} is not null then ${orders.deliveredDate} else now() end` : null;
   }
   let stockChanged = false;
-  const row = await ctx.db.transaction(async (tx) => {
+  const row = await db.transaction(async (tx) => {
     const [current] = await tx.select({ status: orders.status, items: orders.items }).from(orders).where(byId(storeCode, id)).for('update');
-    if (!current) throw notFound(ADMIN_MESSAGES.orderNotFound);
+    if (!current) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
     if (update.status !== undefined && (current.status === 'cancelled') !== (update.status === 'cancelled')) {
       await moveStock(tx, current.items, update.status === 'cancelled' ? 'restock' : 'take');
       stockChanged = true;
@@ -159,14 +157,12 @@ export async function updateOrder(ctx: AppContext, storeCode: string, id: string
     if (update.status === 'shipped' && current.status !== 'shipped') await recordOutbox(tx, OUTBOX_TOPICS.orderShipped, { orderId: id });
     return updated!;
   });
-  if (stockChanged) invalidateCatalogCache(ctx);
-  return toAdminOrder(row, await skippedPeriodsOf(ctx, row));
+  if (stockChanged) invalidateCatalog();
+  return toAdminOrder(row, await skippedPeriodsOf(db, row));
 }
 
-type Tx = Parameters<Parameters<AppContext['db']['transaction']>[0]>[0];
-
 /** Puts an order's items back in stock, or takes them again; rows are locked in id order like a checkout's. */
-async function moveStock(tx: Tx, items: LineItem[], direction: 'restock' | 'take'): Promise<void> {
+async function moveStock(tx: DbOrTx, items: LineItem[], direction: 'restock' | 'take'): Promise<void> {
   const { productIds: ids, quantities } = stockByProduct(items);
   if (!ids.length) return;
   const sign = direction === 'restock' ? 1 : -1;
@@ -179,7 +175,7 @@ async function moveStock(tx: Tx, items: LineItem[], direction: 'restock' | 'take
     select p.id, p.name, p.inventory, w.qty from products p join wanted w on w.id = p.id where p.id in (select id from locked)`);
   if (direction === 'take') {
     const short = rows.find((r) => r.inventory < r.qty);
-    if (short) throw conflict(`Not enough stock of "${short.name}" to reopen this order (${short.inventory} left, ${short.qty} needed).`, { productId: short.id });
+    if (short) throw new AppError('NOT_ENOUGH_STOCK', `Not enough stock of "${short.name}" to reopen this order (${short.inventory} left, ${short.qty} needed).`, { productId: short.id });
   }
   // Products deleted since the order was placed are skipped: there is no stock to move.
   await tx.execute(sql`update products p set inventory = p.inventory + ${sign} * w.qty, updated_at = now()

@@ -1,7 +1,7 @@
 /**
  * Placing an order: a checkout (POST /api/payments/checkout-nonce), or the first delivery of a new
- * Subscribe & Save plan (POST /api/payments/subscribe-nonce, see subscriptions/subscribe.ts). Both take
- * the same write path, in three steps:
+ * Subscribe & Save plan (POST /api/payments/subscribe-nonce, see ./requests.ts). Both take the same
+ * write path, in three steps:
  *
  * 1. Price the cart from the catalogue's price list (in-process, see catalog/price-list.ts) and the
  *    promo code, refusing a total that differs from what the browser showed. Then the reservation
@@ -21,12 +21,17 @@
  * applies to the first delivery only; the plan's amount is the subscriber price without it), an idempotency
  * scope of its own, the first billing period on the payment row, a stored card (CIM) asked of the
  * gateway, and the answer { subscriptionId, orderId, nextBillingDate }.
+ *
+ * Every refusal is an AppError with its code, answered (and stored as the key's answer) by
+ * `errorAnswer`, the error mapper's own rule.
  */
 import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
 import { centsToDecimal, formatCents, OUTBOX_TOPICS, priceCart, pricePlan, stockByProduct, STORE_CODE, toCents, toPayloadStrings, type Cents, type PricingPromo } from '@nh/shared';
-import { CHECKOUT_MESSAGES, type CheckoutAddress, type CheckoutNonceInput, type CustomerFields, type OrderItemInput } from '@nh/shared/contracts/checkout';
-import type { SubscribeNonceResponse, SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
-import { acceptedOrderStatus, PAYMENT_STATUS_OF, recordAcceptedPayment, recordFailedPayment, type LineItem, type OutboxRecord, type PaymentRecord } from '@nh/server';
+import type { AuthUser } from '@nh/shared/contracts/auth';
+import { CHECKOUT_MESSAGES, type CheckoutNonceInput, type OrderItemInput, type SubscribeNonceInput } from '@nh/shared/contracts/checkout';
+import type { SubscribeNonceResponse } from '@nh/shared/contracts/subscriptions';
+import { acceptedOrderStatus, PAYMENT_STATUS_OF, recordAcceptedPayment, recordFailedPayment, type LineItem, type Logger, type OutboxRecord, type PaymentRecord } from '@nh/server';
 import {
   approvedByDuplicate,
   failedCharge,
@@ -37,12 +42,38 @@ import {
   type OpaqueChargeRequest,
   type PaymentGateway,
 } from '@nh/server/payments/index';
-import type { AppContext } from '../../context';
-import { serviceUnavailable } from '../../lib/errors';
+import type { ErrorCode } from '@nh/shared/contracts/errors';
+import { AppError, errorAnswer } from '../../lib/errors';
 import { awaitStoredAnswer, storeAnswer, type StoredAnswer } from '../../lib/idempotency';
-import { priceList, type PricedProduct } from '../catalog';
-import { paymentsFor } from '../payments/provider';
-import { findPromo, reserveOrder, type PendingOrder, type StockLine } from './repository';
+import type { PricedProduct, PriceList } from '../catalog/price-list';
+import { findUsablePromo } from '../promo/repository';
+import { reserveOrder, type PendingOrder, type StockLine } from './repository';
+import { checkoutOrder, newPlan, subscriptionOrder, type NewPlan, type OrderRequest } from './requests';
+
+/** What the write path uses, handed over by the composition root. */
+export interface CheckoutDeps {
+  pool: pg.Pool;
+  /** Null when card payments are not configured: every call then answers 503. */
+  gateway: PaymentGateway | null;
+  /** The catalogue's in-process price list (catalog/price-list.ts). */
+  priceList: PriceList;
+  log: Logger;
+}
+
+export interface PlaceOrderKey {
+  idempotencyKey: string;
+  requestHash: string;
+}
+
+/** The checkout's use cases: one order, or the first delivery of a new plan. */
+export function createCheckoutService(deps: CheckoutDeps) {
+  return {
+    checkout: (input: CheckoutNonceInput, key: PlaceOrderKey & { userId: string | null }): Promise<CheckoutAnswer> => placeOrder(deps, checkoutOrder(input), key),
+    subscribe: (input: SubscribeNonceInput, user: AuthUser, key: PlaceOrderKey): Promise<CheckoutAnswer> =>
+      placeOrder(deps, subscriptionOrder(input), { ...key, userId: user.id, plan: newPlan(user, input.interval) }),
+  };
+}
+export type CheckoutService = ReturnType<typeof createCheckoutService>;
 
 /** Idempotency scopes: a key names one checkout attempt or one subscribe attempt, never both. */
 export const CHECKOUT_SCOPE = 'checkout';
@@ -67,50 +98,6 @@ export interface CheckoutAnswer extends StoredAnswer {
   replayed: boolean;
 }
 
-/** What the write path needs of a request, whichever call sent it. */
-export interface OrderRequest {
-  /** The billing name, email and address (the card's). */
-  customer: CustomerFields;
-  opaqueData: { dataDescriptor: string; dataValue: string };
-  /** The total the browser showed: charged only when it is the server's. */
-  amount: string;
-  items: OrderItemInput[];
-  /** The summary lines the checkout showed, each checked too; null when only the amount is sent. */
-  summary: { subtotal: string; shipping: string; tax: string; total: string } | null;
-  promoCode: string | null;
-  shippingAddress: CheckoutAddress;
-  billingAddress: CheckoutAddress | null;
-}
-
-/** A checkout call as an order request. */
-export function checkoutOrder(input: CheckoutNonceInput): OrderRequest {
-  const { orderData } = input;
-  return {
-    customer: { firstName: input.firstName, lastName: input.lastName, email: input.email, address: input.address, city: input.city, state: input.state, zip: input.zip },
-    opaqueData: { dataDescriptor: input.dataDescriptor, dataValue: input.dataValue },
-    amount: input.amount,
-    items: orderData.items,
-    summary: { subtotal: orderData.subtotal, shipping: orderData.shipping, tax: orderData.tax, total: orderData.total },
-    promoCode: orderData.promoCode,
-    shippingAddress: orderData.shippingAddress,
-    billingAddress: orderData.billingAddress,
-  };
-}
-
-/** A Subscribe & Save plan the order starts (the order is its first delivery), as the subscriptions area decided it. */
-export interface NewPlan {
-  subscriptionId: string;
-  userId: string;
-  interval: SubscriptionInterval;
-  intervalCount: number;
-  discountPercent: number;
-  nextBillingDate: Date;
-  /** The period the first charge pays (yyyy-MM-dd). */
-  billingPeriod: string;
-  /** Merchant customer id of the stored card profile (≤ 20 characters). */
-  customerId: string;
-}
-
 export interface PlaceOrderOptions {
   idempotencyKey: string;
   requestHash: string;
@@ -119,14 +106,10 @@ export interface PlaceOrderOptions {
   plan?: NewPlan | null;
 }
 
-/** A refusal decided before anything was written; it becomes the key's stored answer. */
-class Refusal extends Error {
-  constructor(readonly answer: StoredAnswer) {
-    super(String((answer.body as { message?: string }).message));
-  }
-}
-const refuse = (status: number, message: string, details: Record<string, unknown> = {}): never => {
-  throw new Refusal({ status, body: { message, ...details } });
+/** A refusal decided before anything was written; its answer becomes the key's stored answer. */
+class Refusal extends AppError {}
+const refuse = (code: ErrorCode, message: string, details?: Record<string, unknown>): never => {
+  throw new Refusal(code, message, details);
 };
 
 /** A priced order, ready for the reservation transaction. */
@@ -138,10 +121,9 @@ interface PricedOrder {
   renewalAmount: Cents | null;
 }
 
-export async function placeOrder(ctx: AppContext, request: OrderRequest, options: PlaceOrderOptions): Promise<CheckoutAnswer> {
-  const { gateway } = paymentsFor(ctx);
-  if (!gateway) throw serviceUnavailable(CHECKOUT_MESSAGES.paymentsUnavailable);
-  const pool = ctx.db.$client;
+async function placeOrder(deps: CheckoutDeps, request: OrderRequest, options: PlaceOrderOptions): Promise<CheckoutAnswer> {
+  const { gateway, pool } = deps;
+  if (!gateway) throw new AppError('PAYMENTS_UNAVAILABLE', CHECKOUT_MESSAGES.paymentsUnavailable);
   const plan = options.plan ?? null;
   const claim = { scope: plan ? SUBSCRIBE_SCOPE : CHECKOUT_SCOPE, key: options.idempotencyKey, requestHash: options.requestHash };
   const replay = (answer: StoredAnswer, replayed: boolean): CheckoutAnswer => ({ ...answer, replayed });
@@ -155,12 +137,12 @@ export async function placeOrder(ctx: AppContext, request: OrderRequest, options
   const orderId = randomUUID();
   let reserved: PricedOrder | null = null;
   for (let attempt = 1; !reserved; attempt++) {
-    if (attempt > MAX_ATTEMPTS) return answerRefusal({ status: 409, body: { message: CART_CHANGED } });
+    if (attempt > MAX_ATTEMPTS) return answerRefusal(errorAnswer(new AppError('CART_CHANGED', CART_CHANGED)));
     let candidate: PricedOrder;
     try {
-      candidate = await prepareOrder(ctx, request, { orderId, userId: options.userId, subscribe: plan !== null }, attempt > 1);
+      candidate = await prepareOrder(deps, request, { orderId, userId: options.userId, subscribe: plan !== null }, attempt > 1);
     } catch (error) {
-      if (error instanceof Refusal) return answerRefusal(error.answer);
+      if (error instanceof Refusal) return answerRefusal(errorAnswer(error));
       throw error;
     }
     const outcome = await reserveOrder(pool, { claim, ...candidate });
@@ -168,7 +150,7 @@ export async function placeOrder(ctx: AppContext, request: OrderRequest, options
     else if (outcome === 'key-taken') {
       const stored = await awaitStoredAnswer(pool, claim.scope, claim.key, claim.requestHash, IDEMPOTENCY_MESSAGES);
       if (stored.kind === 'replay') return replay(stored.answer, true);
-    } else if (outcome === 'promo-spent') return answerRefusal({ status: 422, body: { message: CHECKOUT_MESSAGES.promoInvalid, promoCode: request.promoCode } });
+    } else if (outcome === 'promo-spent') return answerRefusal(errorAnswer(new AppError('PROMO_INVALID', CHECKOUT_MESSAGES.promoInvalid, { promoCode: request.promoCode })));
     // Otherwise stock or a price changed since the price list was read (or the key was given back):
     // plan again from a fresh read, which names any refusal.
   }
@@ -183,8 +165,8 @@ export async function placeOrder(ctx: AppContext, request: OrderRequest, options
     opaqueData: request.opaqueData,
     ...(plan ? { createProfile: true, customerId: plan.customerId } : {}),
   });
-  const answer = answerFor(ctx, orderId, plan, charge);
-  await recordOutcome(ctx, claim, reserved, plan, charge, answer);
+  const answer = answerFor(deps.log, orderId, plan, charge);
+  await recordOutcome(deps, claim, reserved, plan, charge, answer);
   return replay(answer, false);
 }
 
@@ -201,16 +183,16 @@ interface PricingContext {
  * fresh read before anything is refused (the cache may be a few seconds behind); stock is only
  * judged on a fresh read, since the reservation guard decides sales.
  */
-async function prepareOrder(ctx: AppContext, request: OrderRequest, c: PricingContext, fresh: boolean): Promise<PricedOrder> {
+async function prepareOrder(deps: CheckoutDeps, request: OrderRequest, c: PricingContext, fresh: boolean): Promise<PricedOrder> {
   const { productIds, quantities } = stockByProduct(request.items);
 
-  const products = await priceList(ctx).get(productIds, { fresh });
+  const products = await deps.priceList.get(productIds, { fresh });
   try {
     if (fresh) refuseShortStock(productIds, quantities, products);
     const { items, lines } = priceLines(request.items, productIds, products);
-    return await priceOrder(ctx, request, c, { items, lines, products, productIds, quantities });
+    return await priceOrder(deps, request, c, { items, lines, products, productIds, quantities });
   } catch (error) {
-    if (error instanceof Refusal && !fresh) return prepareOrder(ctx, request, c, true);
+    if (error instanceof Refusal && !fresh) return prepareOrder(deps, request, c, true);
     throw error;
   }
 }
@@ -220,11 +202,11 @@ function refuseShortStock(productIds: number[], quantities: number[], products: 
   const short = productIds.map((id, i) => ({ id, product: products.get(id), quantity: quantities[i]! })).filter(({ product, quantity }) => !product || product.status !== 'active' || product.inventory < quantity);
   if (!short.length) return;
   const first = short.find(({ product }) => product && product.status !== 'inactive');
-  if (!first) refuse(409, NO_LONGER_AVAILABLE, { productIds: short.map((s) => s.id) });
+  if (!first) refuse('PRODUCT_UNAVAILABLE', NO_LONGER_AVAILABLE, { productIds: short.map((s) => s.id) });
   const product = first!.product!;
   const left = product.status === 'active' ? product.inventory : 0;
   refuse(
-    409,
+    'OUT_OF_STOCK',
     left > 0
       ? `Only ${left} of "${product.name}" left in stock. Please reduce the quantity and try again.`
       : `"${product.name}" is out of stock. Please remove it from your cart and try again.`,
@@ -235,7 +217,7 @@ function refuseShortStock(productIds: number[], quantities: number[], products: 
 /** Every line priced from the catalogue; a line whose price the browser showed differently is refused. */
 function priceLines(cart: OrderItemInput[], productIds: number[], products: Map<number, PricedProduct>) {
   const unavailable = productIds.filter((id) => products.get(id)?.status !== 'active');
-  if (unavailable.length) refuse(409, NO_LONGER_AVAILABLE, { productIds: unavailable });
+  if (unavailable.length) refuse('PRODUCT_UNAVAILABLE', NO_LONGER_AVAILABLE, { productIds: unavailable });
   const items: LineItem[] = [];
   const lines: Array<{ price: Cents; quantity: number }> = [];
   const changed: Array<{ productId: number; variantSku: string | null; price: string }> = [];
@@ -247,7 +229,7 @@ function priceLines(cart: OrderItemInput[], productIds: number[], products: Map<
     const variantSku = item.variantSku ?? null;
     if (variantSku) {
       const variant = product.variants.find((v) => v.sku === variantSku);
-      if (!variant) refuse(409, `The selected size of "${product.name}" is no longer available. Please update your cart.`, { productId: product.id, variantSku });
+      if (!variant) refuse('PRODUCT_UNAVAILABLE', `The selected size of "${product.name}" is no longer available. Please update your cart.`, { productId: product.id, variantSku });
       unit = toCents(variant!.price);
       name = `${product.name} - ${variant!.label}`;
       sku = variant!.sku;
@@ -258,7 +240,7 @@ function priceLines(cart: OrderItemInput[], productIds: number[], products: Map<
   }
   if (changed.length) {
     const first = items.find((i) => i.productId === changed[0]!.productId && i.variantSku === changed[0]!.variantSku)!;
-    refuse(409, `The price of "${first.productName}" is now ${formatCents(toCents(first.price))}. Please review your cart and try again.`, { prices: changed });
+    refuse('PRICE_CHANGED', `The price of "${first.productName}" is now ${formatCents(toCents(first.price))}. Please review your cart and try again.`, { prices: changed });
   }
   return { items, lines };
 }
@@ -272,15 +254,14 @@ interface PricedLines {
 }
 
 /** Applies the promo code, refuses totals that differ from the browser's, and builds the order. */
-async function priceOrder(ctx: AppContext, request: OrderRequest, c: PricingContext, p: PricedLines): Promise<PricedOrder> {
+async function priceOrder(deps: CheckoutDeps, request: OrderRequest, c: PricingContext, p: PricedLines): Promise<PricedOrder> {
   let promo: PricingPromo | null = null;
   let singleUsePromoId: number | null = null;
   if (request.promoCode) {
-    const row = await findPromo(ctx.db.$client, request.promoCode);
-    const usable = row && row.isActive && !(row.singleUse && row.redeemed) && (row.discountType === 'percentage' || row.discountType === 'fixed');
-    if (!usable) refuse(422, CHECKOUT_MESSAGES.promoInvalid, { promoCode: request.promoCode });
-    promo = { discountType: row!.discountType as PricingPromo['discountType'], discountValue: row!.discountValue };
-    if (row!.singleUse) singleUsePromoId = row!.id;
+    const row = await findUsablePromo(deps.pool, request.promoCode);
+    if (!row) return refuse('PROMO_INVALID', CHECKOUT_MESSAGES.promoInvalid, { promoCode: request.promoCode });
+    promo = { discountType: row.discountType, discountValue: row.discountValue };
+    if (row.singleUse) singleUsePromoId = row.id;
   }
 
   const plan = c.subscribe ? pricePlan(p.lines, promo) : null;
@@ -291,7 +272,7 @@ async function priceOrder(ctx: AppContext, request: OrderRequest, c: PricingCont
   const differs = summaryDiffers || toCents(request.amount) !== pricing.total;
   if (differs) {
     refuse(
-      409,
+      'CHECKOUT_TOTAL_CHANGED',
       `Your order total has changed to ${formatCents(pricing.total)} (the checkout showed ${formatCents(toCents(request.amount))}). Please review your order and try again.`,
       { expected },
     );
@@ -336,7 +317,7 @@ async function chargeOnce(gateway: PaymentGateway, request: OpaqueChargeRequest)
   return first;
 }
 
-function answerFor(ctx: AppContext, orderId: string, plan: NewPlan | null, charge: ChargeResult): StoredAnswer {
+function answerFor(log: Logger, orderId: string, plan: NewPlan | null, charge: ChargeResult): StoredAnswer {
   switch (charge.outcome) {
     case 'approved':
     case 'held': {
@@ -345,17 +326,17 @@ function answerFor(ctx: AppContext, orderId: string, plan: NewPlan | null, charg
       return { status: 200, body };
     }
     case 'unknown':
-      return { status: 502, body: { message: GATEWAY_MESSAGES.unknown, responseMessage: GATEWAY_MESSAGES.unknown, orderId } };
+      return errorAnswer(new AppError('PAYMENT_OUTCOME_UNKNOWN', GATEWAY_MESSAGES.unknown, { responseMessage: GATEWAY_MESSAGES.unknown, orderId }));
     default:
       if (charge.errorCode === 'E00007') {
-        ctx.log.error({ orderId }, 'Authorize.Net refused our credentials (E00007): check AUTHNET_API_LOGIN_ID and AUTHNET_TRANSACTION_KEY');
-        return { status: 503, body: { message: CHECKOUT_MESSAGES.paymentsUnavailable } };
+        log.error({ orderId }, 'Authorize.Net refused our credentials (E00007): check AUTHNET_API_LOGIN_ID and AUTHNET_TRANSACTION_KEY');
+        return errorAnswer(new AppError('PAYMENTS_UNAVAILABLE', CHECKOUT_MESSAGES.paymentsUnavailable));
       }
-      return { status: 402, body: { message: charge.message, responseMessage: charge.message } };
+      return errorAnswer(new AppError('PAYMENT_DECLINED', charge.message, { responseMessage: charge.message }));
   }
 }
 
-async function recordOutcome(ctx: AppContext, claim: { scope: string; key: string }, reserved: PricedOrder, plan: NewPlan | null, charge: ChargeResult, answer: StoredAnswer): Promise<void> {
+async function recordOutcome(deps: CheckoutDeps, claim: { scope: string; key: string }, reserved: PricedOrder, plan: NewPlan | null, charge: ChargeResult, answer: StoredAnswer): Promise<void> {
   const { order } = reserved;
   const orderId = order.id;
   // Only an accepted charge starts the plan; any other payment row belongs to the order alone.
@@ -376,7 +357,7 @@ async function recordOutcome(ctx: AppContext, claim: { scope: string; key: strin
     environment: charge.environment,
   };
   const idem = { scope: claim.scope, key: claim.key, ...answer };
-  const pool = ctx.db.$client;
+  const { pool } = deps;
   // Each outcome is one statement (one atomic commit, one round trip).
   const write = () => {
     if (accepted) {
@@ -413,7 +394,7 @@ async function recordOutcome(ctx: AppContext, claim: { scope: string; key: strin
       return;
     } catch (error) {
       if (attempt >= 3) {
-        ctx.log.error({ err: error, orderId, subscriptionId: planned?.subscriptionId, transactionId: charge.transactionId, outcome: charge.outcome }, 'could not record a payment outcome: reconcile this order by hand');
+        deps.log.error({ err: error, orderId, subscriptionId: planned?.subscriptionId, transactionId: charge.transactionId, outcome: charge.outcome }, 'could not record a payment outcome: reconcile this order by hand');
         throw error;
       }
       await new Promise((resolve) => setTimeout(resolve, 100 * attempt));

@@ -1,0 +1,30 @@
+import { Router } from 'express';
+import type { AdminGuard } from '../../lib/admin-auth';
+
+/** One sub-area's router and the path under /api it answers (e.g. `/admin/orders`). */
+export interface AdminArea {
+  path: string;
+  router: Router;
+}
+
+/** What every admin sub-area gets from the admin area (made once per app). */
+export interface AdminDeps {
+  /** The staff credential check and its failure budget (one for every admin endpoint). */
+  guard: AdminGuard;
+  /** Clears the catalogue's in-process caches after a write to products or stock. */
+  invalidateCatalog: () => void;
+}
+
+const depth = (path: string) => path.split('/').filter(Boolean).length;
+
+/**
+ * One router for the given sub-areas, each mounted at its own path, the most specific path first
+ * (`/admin/orders/export` before `/admin/orders`, whose `/:id` would otherwise read "export" as an order
+ * id). The order the areas are listed in therefore does not matter.
+ */
+export function mountAreas(areas: readonly AdminArea[]): Router {
+  const router = Router();
+  const sorted = areas.map((area, i) => ({ area, i })).sort((a, b) => depth(b.area.path) - depth(a.area.path) || a.i - b.i);
+  for (const { area } of sorted) router.use(area.path, area.router);
+  return router;
+}

@@ -1,0 +1,58 @@
+import { Router, type RequestHandler, type Response } from 'express';
+import { checkoutNonceRequestSchema, subscribeNonceRequestSchema } from '@nh/shared/contracts/checkout';
+import { SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
+import type { AppContext } from '../../context';
+import { IDEMPOTENCY_HEADER, readIdempotencyKey, requestHash } from '../../lib/idempotency';
+import { parseInput } from '../../lib/validation';
+import { requireUser, signedInUser } from '../auth';
+import type { PriceList } from '../catalog/price-list';
+import type { Payments } from '../payments/provider';
+import type { PromoGuessLimit } from '../promo/guess-limit';
+import { createCheckoutService, IDEMPOTENCY_MESSAGES, type CheckoutAnswer } from './service';
+
+export interface CheckoutModuleDeps {
+  payments: Payments;
+  priceList: PriceList;
+  /** The promo guessing budget, shared with GET /api/promo-codes/validate/{code}. */
+  promoGuesses: PromoGuessLimit;
+  /** The card-testing guard, shared with every call that sends a card. */
+  cardTestingGuard: RequestHandler;
+}
+
+/** A checkout refused for its promo code (a replayed answer was counted when it was first given). */
+const isPromoRefusal = (answer: CheckoutAnswer): boolean => !answer.replayed && (answer.body as { code?: unknown }).code === 'PROMO_INVALID';
+
+function send(res: Response, answer: CheckoutAnswer): void {
+  if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
+  res.status(answer.status).json(answer.body);
+}
+
+/**
+ * The shop's write path: POST /api/payments/checkout-nonce (an order) and POST
+ * /api/payments/subscribe-nonce (the first delivery of a Subscribe & Save plan). The paths stay under
+ * /payments, as the spec names them; the gateway itself is the payments module's.
+ */
+export function checkoutRoutes(ctx: AppContext, deps: CheckoutModuleDeps): Router {
+  const router = Router();
+  const checkout = createCheckoutService({ pool: ctx.db.$client, gateway: deps.payments.gateway, priceList: deps.priceList, log: ctx.log });
+  const { promoGuesses, cardTestingGuard } = deps;
+
+  router.post('/payments/checkout-nonce', cardTestingGuard, promoGuesses.beforeCheckout, async (req, res) => {
+    const idempotencyKey = readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], IDEMPOTENCY_MESSAGES);
+    const input = parseInput(checkoutNonceRequestSchema, req.body);
+    const answer = await checkout.checkout(input, { idempotencyKey, requestHash: requestHash(req.body), userId: req.session.userId ?? null });
+    if (isPromoRefusal(answer)) await promoGuesses.countRefusal(req);
+    send(res, answer);
+  });
+
+  // Subscribing needs an account (spec §5 "Subscribing"): signed out is refused before anything else.
+  router.post('/payments/subscribe-nonce', requireUser(ctx, SUBSCRIPTION_MESSAGES.loginRequired), cardTestingGuard, promoGuesses.beforeCheckout, async (req, res) => {
+    const idempotencyKey = readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], IDEMPOTENCY_MESSAGES);
+    const input = parseInput(subscribeNonceRequestSchema, req.body);
+    const answer = await checkout.subscribe(input, signedInUser(res), { idempotencyKey, requestHash: requestHash(req.body) });
+    if (isPromoRefusal(answer)) await promoGuesses.countRefusal(req);
+    send(res, answer);
+  });
+
+  return router;
+}

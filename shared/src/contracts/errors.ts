@@ -1,0 +1,104 @@
+/**
+ * Error answers of the API: every JSON error is `{ message, code, ...details }`. `message` is the
+ * sentence for a person (unchanged across versions of a call); `code` is the stable name a program
+ * switches on. Each code has one kind, and the API's one error mapper (api/src/lib/errors.ts) chooses
+ * the HTTP status from the kind, so a code always comes with the same status.
+ *
+ * Adding a code: add it here with its kind, throw `new AppError('THE_CODE', message)` in the API.
+ */
+import { z } from 'zod';
+
+/** What went wrong, as far as the caller is concerned (each kind is one HTTP status). */
+export const ERROR_KINDS = [
+  'invalid', // 400: the request itself is wrong; fix it before sending it again
+  'unauthenticated', // 401
+  'payment-refused', // 402: the card was declined or refused
+  'forbidden', // 403
+  'not-found', // 404
+  'conflict', // 409: the state of things does not allow it (now); review and try again
+  'gone', // 410
+  'too-large', // 413
+  'unsupported-media-type', // 415
+  'unprocessable', // 422: understood and well formed, but refused (a promo code, a reused key)
+  'rate-limited', // 429
+  'internal', // 500
+  'upstream-unknown', // 502: a provider did not say what happened
+  'unavailable', // 503
+] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+/** Every error code of the API, with its kind. */
+export const ERROR_CODES = {
+  // ---------------------------------------------------------------- any request
+  /** A field, parameter or header failed its contract (`fields` names each problem when there are several). */
+  VALIDATION_FAILED: 'invalid',
+  INVALID_JSON: 'invalid',
+  /** Data PostgreSQL refused to store (an unusual character, a number or text too long). */
+  UNSTORABLE_INPUT: 'invalid',
+  /** A 4xx from the HTTP layer that carries no code of ours (e.g. a static file's error). */
+  BAD_REQUEST: 'invalid',
+  BODY_TOO_LARGE: 'too-large',
+  UNSUPPORTED_MEDIA_TYPE: 'unsupported-media-type',
+  ROUTE_NOT_FOUND: 'not-found',
+  /** A page, product, order, export, plan … that does not exist (or is not the caller's). */
+  NOT_FOUND: 'not-found',
+  FOREIGN_ORIGIN: 'forbidden',
+  RATE_LIMITED: 'rate-limited',
+  INTERNAL: 'internal',
+
+  // ---------------------------------------------------------------- accounts and staff
+  NOT_SIGNED_IN: 'unauthenticated',
+  WRONG_CREDENTIALS: 'unauthenticated',
+  EMAIL_TAKEN: 'conflict',
+  ADMIN_AUTH_FAILED: 'unauthenticated',
+
+  // ---------------------------------------------------------------- checkout, subscribing, card payments
+  PAYMENTS_UNAVAILABLE: 'unavailable',
+  IDEMPOTENCY_KEY_MISSING: 'invalid',
+  IDEMPOTENCY_KEY_INVALID: 'invalid',
+  IDEMPOTENCY_KEY_REUSED: 'unprocessable',
+  IDEMPOTENCY_IN_PROGRESS: 'conflict',
+  /** A product (or the chosen size) is no longer sold. */
+  PRODUCT_UNAVAILABLE: 'conflict',
+  OUT_OF_STOCK: 'conflict',
+  PRICE_CHANGED: 'conflict',
+  CHECKOUT_TOTAL_CHANGED: 'conflict',
+  /** The catalogue kept changing under one checkout. */
+  CART_CHANGED: 'conflict',
+  /** At checkout: the promo code is unknown, inactive or used up. */
+  PROMO_INVALID: 'unprocessable',
+  /** At GET /api/promo-codes/validate/{code}: no usable code by that name. */
+  PROMO_NOT_FOUND: 'not-found',
+  PAYMENT_DECLINED: 'payment-refused',
+  /**
+   * The gateway's answer was lost, so what it did is not known: at checkout the order is kept until the
+   * payment reconciliation knows; a card stored for a paused plan is not used.
+   */
+  PAYMENT_OUTCOME_UNKNOWN: 'upstream-unknown',
+
+  // ---------------------------------------------------------------- subscriptions
+  SUBSCRIPTION_ENDED: 'conflict',
+  SUBSCRIPTION_NOT_PAUSED: 'conflict',
+  /** Changed while its new card was stored (a cancel, another resume). */
+  SUBSCRIPTION_CHANGED: 'conflict',
+  /** Nothing to deliver or nowhere to deliver it: a new card would not help. */
+  SUBSCRIPTION_NOT_RESUMABLE: 'conflict',
+
+  // ---------------------------------------------------------------- back office
+  SLUG_TAKEN: 'conflict',
+  CATEGORY_MISSING: 'invalid',
+  KIT_CONTENTS_INVALID: 'invalid',
+  PRODUCT_IN_KIT: 'conflict',
+  PROMO_CODE_EXISTS: 'conflict',
+  /** Reopening a cancelled order needs stock that is no longer there. */
+  NOT_ENOUGH_STOCK: 'conflict',
+  EXPORT_NOT_READY: 'conflict',
+  EXPORT_FAILED: 'conflict',
+  EXPORT_FILE_GONE: 'gone',
+  ALREADY_SYNCED: 'conflict',
+} as const satisfies Record<string, ErrorKind>;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The body of every error answer (other fields, e.g. `fields` or `expected`, depend on the code). */
+export const apiErrorSchema = z.looseObject({ message: z.string(), code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]) });
+export type ApiError = z.infer<typeof apiErrorSchema>;
