@@ -21,7 +21,7 @@ const processor = createExportProcessor({
 });
 const job = { id: 'bench-export', name: 'export-orders', data: { exportId: process.env.EXPORT_ID }, updateProgress: async () => {} } as unknown as Job;
 const started = performance.now();
-const result = await processor(job);
+const result = await processor(job, job.data as { exportId: string });
 const seconds = (performance.now() - started) / 1000;
 clearInterval(sampler);
 peak = Math.max(peak, process.memoryUsage().rss);

@@ -2,22 +2,16 @@
  * Composition of a worker process: the outbox relay, one BullMQ worker per consumed queue, and the
  * schedules. `main.ts` runs it with the process environment; tests and benchmarks run it in-process.
  */
-import { UnrecoverableError, Worker, type Processor, type Queue, type WorkerOptions } from 'bullmq';
+import { Worker, type Queue, type WorkerOptions } from 'bullmq';
 import { configureShop, SHOP } from '@nh/shared';
 import { createDb, createRedis, shopOverrides, type Db, type Logger, type Redis } from '@nh/server';
-import { createQueue, JOB_NAMES, QUEUE_NAMES, type QueueName } from '@nh/server/queues';
+import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/server/queues';
 import { NetSuiteClient } from './erp-sync/netsuite/client';
 import { createMailer, type Mailer } from './emails/mail/transport';
 import type { WorkerConfig } from './config';
 import { OutboxRelay } from './relay/relay';
-import { createErpSyncProcessor } from './erp-sync/processor';
-import { backoffStrategy } from './erp-sync/backoff';
-import { createEmailProcessor } from './emails/processor';
-import { createHousekeepingProcessor } from './maintenance/housekeeping';
-import { createPaymentReconcileProcessor } from './maintenance/reconcile-payments';
-import { createExportProcessor } from './exports/processor';
-import { createRenewalProcessor } from './renewals/processor';
-import { addMissedSweep } from './renewals/missed-sweep';
+import { queueProcessor, type JobContext } from './jobs/define';
+import { QUEUES } from './jobs/registry';
 import { registerSchedules } from './schedules';
 import { createPaymentGateway } from './payments';
 import type { PaymentGateway } from '@nh/server/payments/index';
@@ -58,44 +52,12 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
     lockDuration: config.JOB_LOCK_MS,
     stalledInterval: config.JOB_LOCK_MS,
   };
-  const processors: Record<QueueName, { processor: Processor; options: Partial<WorkerOptions> }> = {
-    'erp-sync': {
-      processor: createErpSyncProcessor({ db, netsuite, log, worker: () => workers.get('erp-sync')!, staleMinutes: config.ERP_SYNC_STALE_MINUTES }),
-      // A sync is idempotent, so a job whose worker died may safely run again a few times. Its short lock
-      // (renewed while it runs) and frequent stalled checks give a dead worker's global slots back within seconds.
-      options: {
-        concurrency: config.ERP_SYNC_CONCURRENCY,
-        lockDuration: config.ERP_SYNC_LOCK_MS,
-        stalledInterval: config.ERP_SYNC_STALLED_CHECK_MS,
-        maxStalledCount: 3,
-        settings: { backoffStrategy: backoffStrategy(config.ERP_SYNC_BACKOFF_MS, config.ERP_SYNC_BACKOFF_MAX_MS) },
-      },
-    },
-    emails: { processor: createEmailProcessor({ db, mailer, log }), options: { concurrency: config.EMAIL_CONCURRENCY } },
-    exports: {
-      processor: createExportProcessor({ db, log, exportsDir: config.EXPORTS_DIR, progressEvery: config.EXPORT_PROGRESS_EVERY }),
-      options: { concurrency: 1 },
-    },
-    renewals: {
-      processor: createRenewalProcessor({ db, gateway, queues, redis: producerRedis, config, log }),
-      options: { concurrency: config.RENEWAL_CONCURRENCY },
-    },
-    maintenance: {
-      processor: byJobName('maintenance', {
-        [JOB_NAMES.housekeeping]: createHousekeepingProcessor({ db, log, retentionDays: config.RETENTION_DAYS }),
-        [JOB_NAMES.reconcilePayments]: createPaymentReconcileProcessor({ db, gateway, log, afterMinutes: config.PAYMENT_RECONCILE_AFTER_MINUTES }),
-      }),
-      options: { concurrency: 1 },
-    },
-  };
+  const ctx: JobContext = { config, db, log, queues, redis: producerRedis, mailer, netsuite, gateway, worker: (name) => workers.get(name)! };
 
-  if (config.WORKER_QUEUES.includes('erp-sync')) {
-    // The cap holds across every worker process, below the account's concurrent-request limit.
-    await queues['erp-sync'].setGlobalConcurrency(config.ERP_SYNC_CONCURRENCY);
-  }
+  for (const name of config.WORKER_QUEUES) await QUEUES[name].setup?.(queues[name], ctx);
   for (const name of config.WORKER_QUEUES) {
-    const { processor, options } = processors[name];
-    const worker = new Worker(name, processor, { ...base, ...options });
+    const queue = QUEUES[name];
+    const worker = new Worker(name, queueProcessor(queue, ctx), { ...base, ...queue.worker(config) });
     worker.on('failed', (job, err) =>
       log.warn({ queue: name, jobId: job?.id, job: job?.name, attemptsMade: job?.attemptsMade, err }, 'job failed'),
     );
@@ -103,10 +65,6 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
     workers.set(name, worker);
   }
   const schedules = await registerSchedules(queues, config.WORKER_QUEUES);
-  if (config.WORKER_QUEUES.includes('renewals')) {
-    const missed = await addMissedSweep({ queue: queues.renewals, redis: producerRedis });
-    if (missed) log.warn({ jobId: missed }, 'the last scheduled renewal sweep did not complete: one sweep added now');
-  }
 
   const relay = config.RELAY_ENABLED ? new OutboxRelay({ db, queues, config, log }) : null;
   relay?.start();
@@ -143,13 +101,4 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
   };
 
   return { config, db, queues, workers, relay, mailer, gateway, close };
-}
-
-/** One processor per job name, for a queue that runs several kinds of job. */
-function byJobName(queue: QueueName, processors: Record<string, Processor>): Processor {
-  return (job, token) => {
-    const processor = processors[job.name];
-    if (!processor) throw new UnrecoverableError(`no processor for job "${job.name}" on the ${queue} queue`);
-    return processor(job, token);
-  };
 }

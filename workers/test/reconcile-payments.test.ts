@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from 'bullmq';
 import { toCents } from '@nh/shared';
 import { createLogger, createRedis, tables, type LineItem } from '@nh/server';
-import { JOB_NAMES } from '@nh/server/queues';
 import {
   GATEWAY_MESSAGES,
   LocalSandboxGateway,
@@ -23,7 +22,7 @@ import {
 import { requestHash } from '../../api/src/lib/idempotency';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { reverseKeys } from '../../api/test/support/json';
-import { createPaymentReconcileProcessor, NO_CHARGE_MESSAGE, NOT_TAKEN_ANSWER, type PaymentReconcileResult } from '../src/maintenance/reconcile-payments';
+import { createPaymentReconcileProcessor, NO_CHARGE_MESSAGE, NOT_TAKEN_ANSWER, reconcilePaymentsJob, type PaymentReconcileResult } from '../src/maintenance/reconcile-payments';
 import type { WorkerRuntime } from '../src/runtime';
 import { createTestDatabase, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
 
@@ -92,7 +91,7 @@ async function chargeFor(orderId: string, amount: number, zip = ADDRESS.zip): Pr
 }
 
 async function reconcile(): Promise<PaymentReconcileResult> {
-  const job: Job = await runtime.queues.maintenance.add(JOB_NAMES.reconcilePayments, {}, { jobId: `reconcile-${randomUUID()}` });
+  const job: Job = await runtime.queues.maintenance.add(reconcilePaymentsJob.name, {}, { jobId: `reconcile-${randomUUID()}` });
   await waitFor(async () => ['completed', 'failed'].includes(await job.getState()), 15_000, 'reconcile-payments job');
   const done = await runtime.queues.maintenance.getJob(job.id!);
   if (done?.failedReason) throw new Error(done.failedReason);

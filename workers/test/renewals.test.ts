@@ -428,7 +428,7 @@ describe('renewal sweep', () => {
     let first: SweepResult;
     let waiting: Job[];
     try {
-      first = (await sweepNow(sweepJob)) as SweepResult;
+      first = await sweepNow(sweepJob);
       await sweepNow(sweepJob);
       waiting = (await runtime.queues.renewals.getJobs(['waiting', 'prioritized'])).filter((j) => j.name === renewSubscriptionJob.name);
     } finally {
@@ -446,7 +446,7 @@ describe('renewal sweep', () => {
     for (const other of [retryLater, notDue, paused]) expect(await ordersOf(other.id)).toHaveLength(0);
 
     // Paid: the next sweep finds none of them.
-    const again = (await sweepNow(sweepJob)) as SweepResult;
+    const again = await sweepNow(sweepJob);
     for (const s of due) expect(again.jobs.join(' ')).not.toContain(s.id);
   });
 
@@ -491,18 +491,18 @@ describe('renewal reminders', () => {
     const paused = await makeSubscription({ email: 'remind-paused@example.com', items, due, status: 'paused', profile: null });
 
     const sweepNow = sweeper();
-    const first = (await sweepNow(sweepJob)) as SweepResult;
-    const second = (await sweepNow(sweepJob)) as SweepResult;
+    const first = await sweepNow(sweepJob);
+    const second = await sweepNow(sweepJob);
     const expected = [renewalReminderJob.jobId(plan.id, period(due)), renewalReminderJob.jobId(earlyInDay.id, period(onDay(RENEWAL_REMINDER_DAYS, 0)))];
     expect(first.reminders).toEqual(expect.arrayContaining(expected));
     expect(second.reminders).toEqual(first.reminders);
     for (const other of [tooSoon, tooLate, cancelled, paused]) expect(first.reminders.join(' ')).not.toContain(other.id);
-    const job = await runtime.queues.emails.getJob(expected[0]);
+    const job = await runtime.queues.emails.getJob(expected[0]!);
     expect(job?.data).toEqual({ subscriptionId: plan.id, period: period(due) });
     expect(job?.opts.attempts).toBe(runtime.config.EMAIL_ATTEMPTS);
 
-    expect(await reminderDone(expected[0])).toMatchObject({ outcome: 'sent' });
-    expect(await reminderDone(expected[1])).toMatchObject({ outcome: 'sent' });
+    expect(await reminderDone(expected[0]!)).toMatchObject({ outcome: 'sent' });
+    expect(await reminderDone(expected[1]!)).toMatchObject({ outcome: 'sent' });
     const [mail] = smtp.to('remind-me@example.com');
     const day = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' }).format(due);
     expect(mail!.decoded).toContain(`Subject: Your ${SHOP.name} Subscribe & Save renews on ${day}`);
@@ -517,10 +517,10 @@ describe('renewal reminders', () => {
     expect(await reminderLog(plan.id, due)).toEqual([{ status: 'sent', to_address: 'remind-me@example.com' }]);
 
     // Once the job is gone from Redis, a third sweep adds it again: the email_log row keeps it to one email.
-    await runtime.queues.emails.remove(expected[0]);
-    const third = (await sweepNow(sweepJob)) as SweepResult;
+    await runtime.queues.emails.remove(expected[0]!);
+    const third = await sweepNow(sweepJob);
     expect(third.reminders).toContain(expected[0]);
-    expect(await reminderDone(expected[0])).toEqual({ outcome: 'skipped', reason: 'already sent' });
+    expect(await reminderDone(expected[0]!)).toEqual({ outcome: 'skipped', reason: 'already sent' });
     expect(smtp.to('remind-me@example.com')).toHaveLength(1);
     for (const other of [tooSoon, tooLate, cancelled, paused]) expect(await reminderLog(other.id, (await subscription(other.id)).nextBillingDate)).toEqual([]);
     for (const address of ['remind-soon@example.com', 'remind-late@example.com', 'remind-cancelled@example.com', 'remind-paused@example.com']) {
@@ -539,7 +539,7 @@ describe('renewal reminders', () => {
     const worker = runtime.workers.get('emails')!;
     await worker.pause();
     try {
-      const result = (await sweeper()(sweepJob)) as SweepResult;
+      const result = await sweeper()(sweepJob);
       expect(result.reminders).toEqual(expect.arrayContaining([renewalReminderJob.jobId(toCancel.id, period(due)), renewalReminderJob.jobId(toMove.id, period(due))]));
       await tdb.db.update(tables.subscriptions).set({ status: 'cancelled', cancelledAt: new Date() }).where(eq(tables.subscriptions.id, toCancel.id));
       await tdb.db.update(tables.subscriptions).set({ nextBillingDate: addMonths(due, 1) }).where(eq(tables.subscriptions.id, toMove.id));
@@ -848,7 +848,7 @@ describe('a renewal sweep missed while no worker ran', () => {
       const tomorrowAfterSix = new Date(lastScheduledSweep(new Date()).getTime() + 25 * HOUR);
       const id = await addMissedSweep(marker, tomorrowAfterSix);
       expect(id).toBe(renewalSweepJob.jobId(new Date(lastScheduledSweep(new Date()).getTime() + 24 * HOUR)));
-      expect(await finished((await a.queues.renewals.getJob(id))!, a)).toMatchObject({ due: 0 });
+      expect(await finished((await a.queues.renewals.getJob(id!))!, a)).toMatchObject({ due: 0 });
     } finally {
       for (const rt of runtimes) await rt.queues.renewals.removeJobScheduler('renewals-daily').catch(() => {});
       for (const rt of runtimes) await rt.close(1000);

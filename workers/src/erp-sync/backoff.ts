@@ -1,5 +1,5 @@
 import type { BackoffStrategy } from 'bullmq';
-import { JITTER_BACKOFF } from '@nh/server/queues';
+import { JITTER_BACKOFF } from '@nh/server/jobs/sync-order';
 
 /**
  * Exponential backoff with "equal jitter": the n-th retry waits between half and all of

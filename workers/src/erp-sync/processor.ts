@@ -3,15 +3,16 @@
  * Idempotent: it re-reads the order and skips one already synced; the upserts make a repeated sync
  * update the same records. 429 slows the whole queue without burning an attempt; validation errors
  * fail at once; after the last attempt the order is marked failed and lands in the failed-sync table.
+ * Name, payload, options and topics: @nh/server/jobs/sync-order (the API may add it too).
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { tables, type Db, type Logger } from '@nh/server';
-import { jobPayloads, JOB_NAMES } from '@nh/server/queues';
+import { syncOrderContract } from '@nh/server/jobs/sync-order';
+import { defineJob } from '../jobs/define';
 import { NetSuiteError, netsuiteExternalIds, type NetSuiteClient } from './netsuite/client';
 import { customerFor, OrderMappingError, salesOrderFor } from './order-mapping';
 import { loadSyncOrder, markNotConfigured, markSynced } from './queries';
-import { requestStaleSyncs } from './reconcile';
 
 export const SYNC_STATUS = { pending: 'pending', synced: 'synced', failed: 'failed', notConfigured: 'not_configured' } as const;
 
@@ -24,14 +25,9 @@ export interface ErpSyncDeps {
   log: Logger;
   /** The worker running this processor (for `rateLimit`). */
   worker: () => Worker;
-  /** Pending this long (minutes) means the sync job was lost: the reconcile job requests it again. */
-  staleMinutes: number;
 }
 
-export type SyncResult =
-  | { outcome: 'synced'; netsuiteOrderId: string; netsuiteCustomerId: string }
-  | { outcome: 'skipped'; reason: string }
-  | { outcome: 'reconciled'; requested: number };
+export type SyncResult = { outcome: 'synced'; netsuiteOrderId: string; netsuiteCustomerId: string } | { outcome: 'skipped'; reason: string };
 
 export function createErpSyncProcessor(deps: ErpSyncDeps) {
   const { db, netsuite, log } = deps;
@@ -65,13 +61,7 @@ export function createErpSyncProcessor(deps: ErpSyncDeps) {
     });
   }
 
-  return async function syncOrder(job: Job): Promise<SyncResult> {
-    if (job.name === JOB_NAMES.reconcileSync) {
-      const requested = await requestStaleSyncs(db, deps.staleMinutes);
-      if (requested > 0) log.warn({ jobId: job.id, queue: 'erp-sync', requested }, 'orders pending too long: sync requested again');
-      return { outcome: 'reconciled', requested };
-    }
-    const { orderId } = jobPayloads[JOB_NAMES.syncOrder].parse(job.data);
+  return async function syncOrder(job: Job, { orderId }: { orderId: string }): Promise<SyncResult> {
     const jobLog = log.child({ jobId: job.id, queue: 'erp-sync', orderId, attempt: job.attemptsMade + 1 });
     const order = await loadSyncOrder(db.$client, orderId);
     if (!order) {
@@ -113,3 +103,8 @@ export function createErpSyncProcessor(deps: ErpSyncDeps) {
     }
   };
 }
+
+export const syncOrderJob = defineJob({
+  ...syncOrderContract,
+  handler: (ctx) => createErpSyncProcessor({ db: ctx.db, netsuite: ctx.netsuite, log: ctx.log, worker: () => ctx.worker('erp-sync') }),
+});

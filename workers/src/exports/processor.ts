@@ -2,6 +2,7 @@
  * exports: all orders of a store to a CSV file. Rows stream from Postgres (pg-query-stream, a cursor)
  * through csv-stringify to a temporary file that is renamed only when complete, so a failed or
  * interrupted export never leaves a file that could be served. Progress is written as it goes.
+ * Name, payload, options and topic: @nh/server/jobs/export-orders (the API may add it too).
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -13,7 +14,8 @@ import { eq } from 'drizzle-orm';
 import type { Job } from 'bullmq';
 import { exportFileName } from '@nh/shared';
 import { postgresErrorOf, tables, type Db, type Logger } from '@nh/server';
-import { JOB_NAMES, jobPayloads } from '@nh/server/queues';
+import { exportOrdersContract } from '@nh/server/jobs/export-orders';
+import { defineJob } from '../jobs/define';
 import { EXPORT_COLUMNS, EXPORT_SQL, neutraliseRow } from './columns';
 
 const BUFFER_BYTES = 1024 * 1024;
@@ -58,8 +60,7 @@ export async function writeOrdersCsv(
 export function createExportProcessor({ db, log, exportsDir, progressEvery }: ExportDeps) {
   const { exports } = tables;
 
-  return async function exportOrders(job: Job): Promise<ExportResult> {
-    const { exportId } = jobPayloads[JOB_NAMES.exportOrders].parse(job.data);
+  return async function exportOrders(job: Job, { exportId }: { exportId: string }): Promise<ExportResult> {
     const jobLog = log.child({ jobId: job.id, queue: 'exports', exportId });
     const row = await db.query.exports.findFirst({ where: eq(exports.id, exportId) });
     if (!row) return { outcome: 'skipped', reason: 'export not found' };
@@ -106,6 +107,11 @@ export function createExportProcessor({ db, log, exportsDir, progressEvery }: Ex
     }
   };
 }
+
+export const exportOrdersJob = defineJob({
+  ...exportOrdersContract,
+  handler: ({ db, log, config }) => createExportProcessor({ db, log, exportsDir: config.EXPORTS_DIR, progressEvery: config.EXPORT_PROGRESS_EVERY }),
+});
 
 /**
  * What staff see of a failed export: what went wrong in words and a code to quote, never the error's

@@ -15,7 +15,9 @@
  * Deletes run in batches, so no single statement holds many row locks or a long transaction.
  */
 import type { Job } from 'bullmq';
+import { z } from 'zod';
 import type { Db, Logger } from '@nh/server';
+import { defineJob } from '../jobs/define';
 
 const BATCH = 10_000;
 
@@ -50,3 +52,12 @@ export function createHousekeepingProcessor({ db, log, retentionDays }: { db: Db
     return result;
   };
 }
+
+/** Hourly: old outbox rows and idempotency keys go, and those two busy tables are vacuumed. */
+export const housekeepingJob = defineJob({
+  name: 'housekeeping',
+  queue: 'maintenance',
+  payload: z.object({}).passthrough(),
+  schedule: { id: 'maintenance-hourly', pattern: '17 * * * *' },
+  handler: ({ db, log, config }) => createHousekeepingProcessor({ db, log, retentionDays: config.RETENTION_DAYS }),
+});

@@ -23,10 +23,12 @@
  */
 import type { Job } from 'bullmq';
 import type pg from 'pg';
+import { z } from 'zod';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
 import { OUTBOX_TOPICS, stockByProduct, toCents, type Cents } from '@nh/shared';
 import { acceptedOrderStatus, PAYMENT_STATUS_OF, recordAcceptedPayment, recordFailedPayment, type Db, type IdempotencyAnswer, type LineItem, type Logger, type PaymentRecord } from '@nh/server';
 import { CHARGE_LOOKUP_HOURS, isAcceptedCharge, orderInvoiceNumber, type FoundCharge, type PaymentGateway } from '@nh/server/payments/index';
+import { defineJob } from '../jobs/define';
 
 /** Orders looked at per run (oldest first); the rest wait ten minutes. */
 export const RECONCILE_BATCH = 100;
@@ -207,3 +209,12 @@ export function createPaymentReconcileProcessor({ db, gateway, log, afterMinutes
     return result;
   };
 }
+
+/** Every 10 minutes: pending orders whose charge outcome was never known are settled from the gateway's records. */
+export const reconcilePaymentsJob = defineJob({
+  name: 'reconcile-payments',
+  queue: 'maintenance',
+  payload: z.object({}).passthrough(),
+  schedule: { id: 'maintenance-reconcile-payments', pattern: '*/10 * * * *' },
+  handler: ({ db, gateway, log, config }) => createPaymentReconcileProcessor({ db, gateway, log, afterMinutes: config.PAYMENT_RECONCILE_AFTER_MINUTES }),
+});

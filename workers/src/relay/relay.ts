@@ -9,7 +9,7 @@ import type { Queue } from 'bullmq';
 import { OUTBOX_CHANNEL, type Db, type Logger } from '@nh/server';
 import type { QueueName } from '@nh/server/queues';
 import type { WorkerConfig } from '../config';
-import { planJobs, RELAYED_TOPICS, type OutboxRow, type PlannedJob } from './routes';
+import { createJobPlanner, type JobPlanner, type OutboxRow, type PlannedJob } from './routes';
 
 const ENQUEUE_TIMEOUT_MS = 5000;
 const LISTEN_RECONNECT_MS = 1000;
@@ -38,8 +38,11 @@ export class OutboxRelay {
   private stopped = false;
   /** Rows moved since start (for logs and tests). */
   published = 0;
+  private readonly planner: JobPlanner;
 
-  constructor(private readonly deps: RelayDeps) {}
+  constructor(private readonly deps: RelayDeps) {
+    this.planner = createJobPlanner(deps.config);
+  }
 
   start(): void {
     this.stopped = false;
@@ -93,7 +96,7 @@ export class OutboxRelay {
         `select id, topic, payload from outbox
           where published_at is null and topic = any($1::text[])
           order by id limit $2 for update skip locked`,
-        [RELAYED_TOPICS, config.RELAY_BATCH_SIZE],
+        [this.planner.topics, config.RELAY_BATCH_SIZE],
       );
       if (rows.length === 0) {
         await client.query('commit');
@@ -103,7 +106,7 @@ export class OutboxRelay {
       for (const row of rows) {
         let jobs: PlannedJob[] = [];
         try {
-          jobs = planJobs(row, config);
+          jobs = this.planner.plan(row);
         } catch (error) {
           // A payload that does not parse never will: publish the row (no jobs) and say so loudly.
           log.error({ outboxId: row.id, topic: row.topic, err: (error as Error).message }, 'outbox row has an invalid payload; skipped');

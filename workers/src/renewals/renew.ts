@@ -11,8 +11,10 @@
  * (b) The charge, outside any transaction: the stored customer payment profile (CIM).
  * (c) One statement records the outcome (see queries.ts). A decline is one dunning step.
  */
+import { z } from 'zod';
 import { GATEWAY_MESSAGES, failedCharge, planBillTo, subscriptionInvoiceNumber, type ChargeResult, type PaymentGateway } from '@nh/server/payments/index';
-import { priceCart, STORE_CODE, toCents, SHOP } from '@nh/shared';
+import { jobId } from '@nh/server/jobs/contract';
+import { OUTBOX_TOPICS, priceCart, STORE_CODE, toCents, SHOP } from '@nh/shared';
 import { billingPeriodOf, nextBillingDate, type SkippedPeriodReason, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
 import type { Db, LineItem, Logger } from '@nh/server';
 import {
@@ -33,6 +35,7 @@ import {
   type StockShortfall,
 } from './queries';
 import { catchUp, dunningStep, pauseNow } from './rules';
+import { defineJob } from '../jobs/define';
 
 export type RenewResult =
   | { outcome: 'skipped'; reason: string }
@@ -225,3 +228,36 @@ async function prepare(db: Db, gateway: PaymentGateway, subscriptionId: string, 
     client.release();
   }
 }
+
+const PERIOD = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+/** renew-subscription (renewals queue): one plan, one billing period, at most one charge. */
+export const renewSubscriptionJob = defineJob({
+  name: 'renew-subscription',
+  queue: 'renewals',
+  /**
+   * `period`: the billing period being paid, yyyy-MM-dd (UTC) of the subscription's due date. Added by
+   * the daily sweep (`jobId` below) and, at once, for a plan resumed with a new card (the relay, from
+   * the `subscription.resumed` outbox row: an outbox job id, so the two never share an id). `resumed`
+   * marks the latter: periods a late renewal skips were missed because the plan was paused.
+   */
+  payload: z.object({ subscriptionId: z.string().uuid(), period: PERIOD, resumed: z.boolean().optional() }),
+  // A renew job that fails before its charge rolled back and may run again; after the charge its
+  // payment row is pending, so a rerun only reports it for staff and never charges again.
+  options: (config) => ({ attempts: config.RENEWAL_JOB_ATTEMPTS, backoff: { type: 'exponential', delay: config.RENEWAL_JOB_BACKOFF_MS } }),
+  // A plan resumed with a new card is charged for its unpaid period now, not at the next daily sweep.
+  // The renew job re-checks status, due date and period on the locked row, so a stale one charges nothing.
+  topics: {
+    [OUTBOX_TOPICS.subscriptionResumed]: ({ subscriptionId, period }) => ({ subscriptionId, period, resumed: true }),
+  },
+  /**
+   * The sweep's job: one per (subscription, billing period, attempt): a second sweep while the job
+   * exists adds nothing, and the retry after a decline (attempt = failed attempts so far) is a new job.
+   */
+  jobId: (subscriptionId: string, period: string, attempt: number) => jobId('renew', subscriptionId, period, attempt),
+  handler: ({ db, gateway, log }) =>
+    async function renew(job, { subscriptionId, period, resumed }): Promise<RenewResult> {
+      const jobLog = log.child({ jobId: job.id, queue: 'renewals', job: job.name });
+      return renewSubscription({ db, gateway, log: jobLog.child({ subscriptionId, period }) }, subscriptionId, period, resumed ? 'plan-paused' : 'renewals-late');
+    },
+});

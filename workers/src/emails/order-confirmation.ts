@@ -1,0 +1,103 @@
+/** The order confirmation: lines, totals and the promo code of an order just placed. */
+import { z } from 'zod';
+import { OUTBOX_TOPICS } from '@nh/shared';
+import { centsToDecimal, formatCents, toCents, type Cents } from '@nh/shared/money';
+import { SHOP } from '@nh/shared/constants';
+import type { Db, LineItem } from '@nh/server';
+import { defineEmail, skip } from './define-email';
+import { escapeHtml, layout, orderNumber, signatureText, type Content } from './mail/layout';
+
+/** Subject id: the order id. */
+export const orderConfirmationJob = defineEmail({
+  name: 'order-confirmation',
+  payload: z.object({ orderId: z.string().uuid() }),
+  topics: { [OUTBOX_TOPICS.orderPlaced]: ({ orderId }) => ({ orderId }) },
+  async compose(db, { orderId }) {
+    const order = await loadConfirmationOrder(db, orderId);
+    if (!order) return skip('order not found');
+    return { subjectId: orderId, message: { to: order.customerEmail, ...orderConfirmationEmail(order) } };
+  },
+});
+
+/** What an order confirmation shows, in one named (prepared once per connection) query. */
+async function loadConfirmationOrder(db: Db, orderId: string): Promise<(ConfirmationOrder & { customerEmail: string }) | undefined> {
+  const { rows } = await db.$client.query<{ id: string; customer_email: string; customer_name: string; items: LineItem[]; subtotal: string; discount: string; shipping: string; tax: string; total: string; promo_code: string | null }>({
+    name: 'email-confirmation-order',
+    text: `select id, customer_email, customer_name, items, subtotal::text, discount::text, shipping::text, tax::text, total::text, promo_code from orders where id = $1`,
+    values: [orderId],
+  });
+  const r = rows[0];
+  if (!r) return undefined;
+  return {
+    id: r.id,
+    customerEmail: r.customer_email,
+    customerName: r.customer_name,
+    items: r.items,
+    subtotal: toCents(r.subtotal),
+    discount: toCents(r.discount),
+    shipping: toCents(r.shipping),
+    tax: toCents(r.tax),
+    total: toCents(r.total),
+    promoCode: r.promo_code,
+  };
+}
+
+export interface ConfirmationOrder {
+  id: string;
+  customerName: string;
+  items: LineItem[];
+  subtotal: Cents;
+  discount: Cents;
+  shipping: Cents;
+  tax: Cents;
+  total: Cents;
+  promoCode: string | null;
+}
+
+const lineTotal = (line: LineItem) => toCents(line.price) * line.quantity;
+
+export function orderConfirmationEmail(order: ConfirmationOrder): Content {
+  const shortId = orderNumber(order.id);
+  const subject = `${SHOP.name} order confirmation #${shortId}`;
+  const totals: Array<[string, Cents]> = [
+    ['Subtotal', order.subtotal],
+    ...(order.discount > 0 ? [[order.promoCode ? `Discount (${order.promoCode})` : 'Discount', -order.discount] as [string, Cents]] : []),
+    ['Shipping', order.shipping],
+    ['Tax', order.tax],
+    ['Total', order.total],
+  ];
+  const text = [
+    `Hi ${order.customerName},`,
+    '',
+    `Thank you for your order #${shortId}. Here is what you ordered:`,
+    '',
+    ...order.items.map((line) => `  ${line.quantity} x ${line.productName} @ $${line.price} = ${formatCents(lineTotal(line))}`),
+    '',
+    ...totals.map(([label, cents]) => `  ${label}: ${formatCents(cents)}`),
+    '',
+    'We will email you again when it ships.',
+    '',
+    signatureText(),
+  ].join('\n');
+  const rows = order.items
+    .map(
+      (line) =>
+        `<tr><td style="padding:4px 0">${escapeHtml(line.productName)}</td><td align="center">${line.quantity}</td><td align="right">$${escapeHtml(line.price)}</td><td align="right">$${centsToDecimal(lineTotal(line))}</td></tr>`,
+    )
+    .join('');
+  const totalRows = totals
+    .map(([label, cents]) => `<tr><td colspan="3" align="right" style="padding:2px 8px">${escapeHtml(label)}</td><td align="right">${formatCents(cents)}</td></tr>`)
+    .join('');
+  const html = layout(
+    subject,
+    `<p>Hi ${escapeHtml(order.customerName)},</p>
+<p>Thank you for your order <strong>#${escapeHtml(shortId)}</strong>. Here is what you ordered:</p>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse">
+<tr><th align="left">Item</th><th>Qty</th><th align="right">Price</th><th align="right">Line total</th></tr>
+${rows}
+${totalRows}
+</table>
+<p>We will email you again when it ships.</p>`,
+  );
+  return { subject, text, html };
+}

@@ -1,0 +1,100 @@
+/** The shipping notice, when staff set an order to shipped. */
+import { z } from 'zod';
+import { OUTBOX_TOPICS } from '@nh/shared';
+import { SHOP } from '@nh/shared/constants';
+import { trackingUrl } from '@nh/shared/shipping';
+import type { Address, Db, LineItem } from '@nh/server';
+import { defineEmail, skip } from './define-email';
+import { escapeHtml, layout, orderNumber, signatureText, type Content } from './mail/layout';
+
+/**
+ * Subject id: the order id. One notice per order, with the carrier and tracking number the order
+ * has when it is sent; a later save of the shipped order (tracking added or changed) sends nothing.
+ */
+export const orderShippedJob = defineEmail({
+  name: 'order-shipped',
+  payload: z.object({ orderId: z.string().uuid() }),
+  topics: { [OUTBOX_TOPICS.orderShipped]: ({ orderId }) => ({ orderId }) },
+  async compose(db, { orderId }) {
+    const order = await loadShippedOrder(db, orderId);
+    if (!order) return skip('order not found');
+    // Set back (a mistaken click undone before the job ran): nothing has shipped.
+    if (order.status !== 'shipped' && order.status !== 'delivered') return skip(`order is ${order.status}`);
+    return { subjectId: orderId, message: { to: order.customerEmail, ...orderShippedEmail(order) } };
+  },
+});
+
+/** What a shipping notice shows, and whether the order is (still) shipped. */
+async function loadShippedOrder(db: Db, orderId: string): Promise<(ShippedOrder & { customerEmail: string; status: string }) | undefined> {
+  const { rows } = await db.$client.query<{ id: string; customer_email: string; customer_name: string; items: LineItem[]; shipping_address: Address; carrier: string | null; tracking_number: string | null; status: string }>({
+    name: 'email-shipped-order',
+    text: `select id, customer_email, customer_name, items, shipping_address, carrier, tracking_number, status from orders where id = $1`,
+    values: [orderId],
+  });
+  const r = rows[0];
+  if (!r) return undefined;
+  return {
+    id: r.id,
+    customerEmail: r.customer_email,
+    customerName: r.customer_name,
+    items: r.items,
+    shippingAddress: r.shipping_address,
+    carrier: r.carrier,
+    trackingNumber: r.tracking_number,
+    status: r.status,
+  };
+}
+
+export interface ShippedOrder {
+  id: string;
+  customerName: string;
+  items: LineItem[];
+  shippingAddress: Address;
+  carrier: string | null;
+  trackingNumber: string | null;
+}
+
+/** Sent once when staff mark an order shipped: what is in the parcel, how to track it, where it goes. */
+export function orderShippedEmail(order: ShippedOrder): Content {
+  const shortId = orderNumber(order.id);
+  const subject = `Your ${SHOP.name} order #${shortId} has shipped`;
+  const link = trackingUrl(order.carrier, order.trackingNumber);
+  const a = order.shippingAddress;
+  const addressLines = [order.customerName, a.address, `${a.city}, ${a.state} ${a.zip}`];
+  const tracking: Array<[string, string]> = [
+    ...(order.carrier ? [['Carrier', order.carrier] as [string, string]] : []),
+    ...(order.trackingNumber ? [['Tracking number', order.trackingNumber] as [string, string]] : []),
+  ];
+  const text = [
+    `Hi ${order.customerName},`,
+    '',
+    `Good news: your order #${shortId} is on its way. In the parcel:`,
+    '',
+    ...order.items.map((line) => `  ${line.quantity} x ${line.productName}`),
+    '',
+    ...tracking.map(([label, value]) => `  ${label}: ${value}`),
+    ...(link ? [`  Track your parcel: ${link}`] : []),
+    ...(tracking.length ? [''] : []),
+    'Shipping to:',
+    ...addressLines.map((l) => `  ${l}`),
+    '',
+    signatureText(),
+  ].join('\n');
+  const trackingHtml = tracking.length
+    ? `<p>${tracking.map(([label, value]) => `<strong>${escapeHtml(label)}:</strong> ${escapeHtml(value)}`).join('<br>\n')}${
+        link ? `<br>\n<a href="${escapeHtml(link)}" style="color:#2f5d3a;font-weight:bold">Track your parcel</a>` : ''
+      }</p>`
+    : '';
+  const html = layout(
+    subject,
+    `<p>Hi ${escapeHtml(order.customerName)},</p>
+<p>Good news: your order <strong>#${escapeHtml(shortId)}</strong> is on its way. In the parcel:</p>
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse">
+<tr><th align="left">Item</th><th>Qty</th></tr>
+${order.items.map((line) => `<tr><td style="padding:4px 0">${escapeHtml(line.productName)}</td><td align="center">${line.quantity}</td></tr>`).join('')}
+</table>
+${trackingHtml}
+<p><strong>Shipping to:</strong><br>${addressLines.map(escapeHtml).join('<br>')}</p>`,
+  );
+  return { subject, text, html };
+}

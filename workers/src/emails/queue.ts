@@ -1,0 +1,14 @@
+/** The emails queue: every email the shop sends, one file each. A new email is one more line here. */
+import { defineQueue } from '../jobs/define';
+import { newsletterWelcomeJob } from './newsletter-welcome';
+import { orderConfirmationJob } from './order-confirmation';
+import { orderShippedJob } from './order-shipped';
+import { renewalReminderJob } from './renewal-reminder';
+import { subscriptionPausedJob } from './subscription-paused';
+import { subscriptionWelcomeJob } from './subscription-welcome';
+
+export const emailsQueue = defineQueue({
+  name: 'emails',
+  jobs: [newsletterWelcomeJob, orderConfirmationJob, orderShippedJob, subscriptionWelcomeJob, subscriptionPausedJob, renewalReminderJob],
+  worker: (config) => ({ concurrency: config.EMAIL_CONCURRENCY }),
+});

@@ -1,0 +1,73 @@
+/** The renewal reminder, RENEWAL_REMINDER_DAYS before a plan's billing date (added by the daily renewal sweep). */
+import { and, desc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { formatCents } from '@nh/shared/money';
+import { SHOP } from '@nh/shared/constants';
+import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
+import { tables, type Db } from '@nh/server';
+import { jobId } from '@nh/server/jobs/contract';
+import { defineEmail, skip } from './define-email';
+import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';
+import { billingDay, loadSubscription, planItemsHtml, planItemsText, type SubscriptionEmailPlan } from './subscription-plan';
+
+/** Subject id: `<subscription id>:<billing period>`, one reminder per plan and period however often the sweep runs. */
+export const renewalReminderJob = defineEmail({
+  name: 'renewal-reminder',
+  /** `period`: the billing period the reminder announces (yyyy-MM-dd, UTC, of the next billing date). */
+  payload: z.object({ subscriptionId: z.string().uuid(), period: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+  /** One reminder job per (subscription, billing period): a second sweep while the job exists adds nothing. */
+  jobId: (subscriptionId: string, period: string) => jobId('remind', subscriptionId, period),
+  async compose(db, { subscriptionId, period }) {
+    const found = await loadSubscription(db, subscriptionId);
+    if (!found) return skip('subscription not found');
+    // Judged when sending, not when the sweep ran: a plan cancelled or paused since is not reminded,
+    // nor one whose billing date has moved on or passed (a job that waited too long).
+    if (found.sub.status !== 'active') return skip(`subscription is ${found.sub.status}`);
+    if (billingPeriodOf(found.sub.nextBillingDate) !== period) return skip('the billing date has moved');
+    if (period < billingPeriodOf(new Date())) return skip('the billing date has passed');
+    const content = renewalReminderEmail({ ...found.plan, nextBillingDate: found.sub.nextBillingDate, card: await savedCard(db, subscriptionId) });
+    return { subjectId: `${subscriptionId}:${period}`, message: { to: found.sub.customerEmail, ...content } };
+  },
+});
+
+/** "Visa ending in 1111": the card of the plan's latest approved payment (what renewals charge), when known. */
+async function savedCard(db: Db, subscriptionId: string): Promise<string | null> {
+  const p = tables.paymentTransactions;
+  const [card] = await db
+    .select({ type: p.cardType, lastFour: p.cardLastFour })
+    .from(p)
+    .where(and(eq(p.subscriptionId, subscriptionId), eq(p.status, 'approved')))
+    .orderBy(desc(p.createdAt))
+    .limit(1);
+  if (!card?.lastFour) return null;
+  return `${card.type || 'card'} ending in ${card.lastFour}`;
+}
+
+/** Sent RENEWAL_REMINDER_DAYS before a plan's next billing date: when, how much, and where to cancel. */
+export function renewalReminderEmail(plan: SubscriptionEmailPlan & { nextBillingDate: Date; card: string | null }): Content {
+  const next = billingDay(plan.nextBillingDate);
+  const subject = `Your ${SHOP.name} Subscribe & Save renews on ${next}`;
+  const card = plan.card ? `your saved card (${plan.card})` : 'your saved card';
+  const text = [
+    `Hi ${plan.customerName},`,
+    '',
+    `A quick reminder: your next Subscribe & Save delivery is on ${next}, and we will charge ${formatCents(plan.amount)} to ${card} that day.`,
+    '',
+    ...planItemsText(plan.items),
+    '',
+    `  Each delivery: ${formatCents(plan.amount)} (with your ${plan.discountPercent}% discount, free shipping and tax)`,
+    '',
+    `If you want this delivery, there is nothing to do. To see or cancel your plan, go to My Subscriptions before then: ${mySubscriptionsUrl()}`,
+    '',
+    signatureText(),
+  ].join('\n');
+  const html = layout(
+    subject,
+    `<p>Hi ${escapeHtml(plan.customerName)},</p>
+<p>A quick reminder: your next Subscribe &amp; Save delivery is on <strong>${escapeHtml(next)}</strong>, and we will charge <strong>${formatCents(plan.amount)}</strong> to ${escapeHtml(card)} that day.</p>
+${planItemsHtml(plan.items)}
+<p><strong>Each delivery:</strong> ${formatCents(plan.amount)} (with your ${plan.discountPercent}% discount, free shipping and tax)</p>
+<p>If you want this delivery, there is nothing to do. To see or cancel your plan, go to ${mySubscriptionsLink()} before then.</p>`,
+  );
+  return { subject, text, html };
+}

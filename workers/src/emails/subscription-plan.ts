@@ -1,0 +1,47 @@
+/** What the Subscribe & Save emails share: the plan as they show it, loaded from its row. */
+import { eq } from 'drizzle-orm';
+import type { Cents } from '@nh/shared/money';
+import { INTERVAL_MONTHS, type SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
+import { tables, type Db, type LineItem } from '@nh/server';
+import { escapeHtml } from './mail/layout';
+
+/** "March 5, 2026": a billing date is a day (UTC), as the storefront shows it. */
+export const billingDay = (date: Date) => new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' }).format(date);
+
+/** "every month", "every 3 months" */
+export function planCadence(interval: SubscriptionInterval, intervalCount: number): string {
+  const months = INTERVAL_MONTHS[interval] * intervalCount;
+  return months === 1 ? 'every month' : `every ${months} months`;
+}
+
+export interface SubscriptionEmailPlan {
+  customerName: string;
+  items: LineItem[];
+  /** What each delivery is charged (discounted subtotal, free shipping, tax). */
+  amount: Cents;
+  discountPercent: number;
+  interval: SubscriptionInterval;
+  intervalCount: number;
+}
+
+export const planItemsText = (items: LineItem[]) => items.map((line) => `  ${line.quantity} x ${line.productName} @ $${line.price}`);
+export const planItemsHtml = (items: LineItem[]) =>
+  `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse">
+<tr><th align="left">Item</th><th>Qty</th><th align="right">Price</th></tr>
+${items.map((line) => `<tr><td style="padding:4px 0">${escapeHtml(line.productName)}</td><td align="center">${line.quantity}</td><td align="right">$${escapeHtml(line.price)}</td></tr>`).join('')}
+</table>`;
+
+/** A plan and what its emails show of it. */
+export async function loadSubscription(db: Db, subscriptionId: string) {
+  const sub = await db.query.subscriptions.findFirst({ where: eq(tables.subscriptions.id, subscriptionId) });
+  if (!sub) return undefined;
+  const plan: SubscriptionEmailPlan = {
+    customerName: sub.customerName,
+    items: sub.items,
+    amount: sub.amount,
+    discountPercent: sub.discountPercent,
+    interval: sub.interval,
+    intervalCount: sub.intervalCount,
+  };
+  return { sub, plan };
+}

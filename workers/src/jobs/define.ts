@@ -1,0 +1,88 @@
+/**
+ * A job is defined once: `defineJob({ name, queue, payload, options, topics, schedule, jobId, handler })`
+ * (a contract from @nh/server/jobs spread in, or written in place), and listed in its queue's registry
+ * (`defineQueue`, one `queue.ts` per queue folder; all of them in ./registry.ts). From those lists the
+ * runtime builds each queue's processor (`queueProcessor`), the relay its topic-to-job map and the
+ * schedules their registrations: nothing else names a job.
+ */
+import { UnrecoverableError, type Job, type Processor, type Queue, type Worker, type WorkerOptions } from 'bullmq';
+import type { z } from 'zod';
+import type { Db, Logger, Redis } from '@nh/server';
+import type { JobContract, WithJobId } from '@nh/server/jobs/contract';
+import type { PaymentGateway } from '@nh/server/payments/index';
+import type { QueueName } from '@nh/server/queues';
+import type { WorkerConfig } from '../config';
+import type { Mailer } from '../emails/mail/transport';
+import type { NetSuiteClient } from '../erp-sync/netsuite/client';
+
+/** What a worker process offers its handlers (made once, in runtime.ts). */
+export interface JobContext {
+  config: WorkerConfig;
+  db: Db;
+  log: Logger;
+  /** Producer handles on every queue (a sweep adds jobs). */
+  queues: Record<QueueName, Queue>;
+  /** The producers' Redis connection (fails fast). */
+  redis: Redis;
+  mailer: Mailer;
+  /** null when the NetSuite variables are not set. */
+  netsuite: NetSuiteClient | null;
+  /** null when card payments are not configured (or no consumed queue needs them). */
+  gateway: PaymentGateway | null;
+  /** The BullMQ worker of a queue this process consumes (for `rateLimit`). */
+  worker: (queue: QueueName) => Worker;
+}
+
+/** Runs one job: `data` is its payload, already parsed with the job's schema. */
+export type JobHandler<Data, Result = unknown> = (job: Job, data: Data) => Promise<Result>;
+
+export interface JobDefinition<
+  N extends string = string,
+  Q extends QueueName = QueueName,
+  S extends z.ZodType = z.ZodType,
+  Result = unknown,
+  IdArgs extends unknown[] = never,
+> extends JobContract<N, Q, S, WorkerConfig, IdArgs> {
+  /** Makes the job's handler once per worker process, from what the process offers. */
+  readonly handler: (ctx: JobContext) => JobHandler<z.output<S>, Result>;
+}
+
+/** Any job definition (registries hold several payload types; each handler gets what its own schema parsed). */
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export type AnyJobDefinition<Q extends QueueName = QueueName> = Omit<JobDefinition<string, Q, z.ZodType, unknown, any>, 'handler'> & {
+  readonly handler: (ctx: JobContext) => JobHandler<any>;
+};
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+export function defineJob<const N extends string, const Q extends QueueName, S extends z.ZodType, Result, IdArgs extends unknown[] = never>(
+  definition: JobDefinition<N, Q, S, Result, IdArgs>,
+): JobDefinition<N, Q, S, Result, IdArgs> & WithJobId<IdArgs> {
+  return definition as JobDefinition<N, Q, S, Result, IdArgs> & WithJobId<IdArgs>;
+}
+
+export interface QueueDefinition<Q extends QueueName = QueueName> {
+  readonly name: Q;
+  /** Every job that runs on this queue: its registry. */
+  readonly jobs: ReadonlyArray<AnyJobDefinition<Q>>;
+  /** This queue's worker options (concurrency, locks, backoff strategies); the runtime adds connection, prefix and the default lock. */
+  readonly worker: (config: WorkerConfig) => Partial<WorkerOptions>;
+  /** Run by a process consuming this queue, before its worker starts. */
+  readonly setup?: (queue: Queue, ctx: JobContext) => Promise<void>;
+}
+
+export function defineQueue<const Q extends QueueName>(queue: QueueDefinition<Q>): QueueDefinition<Q> {
+  return queue;
+}
+
+/**
+ * The processor of one queue: the job's handler by its name, its payload parsed first. A job name the
+ * queue does not define fails at once (a newer producer's job for a newer worker).
+ */
+export function queueProcessor(queue: QueueDefinition, ctx: JobContext): Processor {
+  const handlers = new Map(queue.jobs.map((job) => [job.name, { payload: job.payload, handle: job.handler(ctx) }]));
+  return async (job) => {
+    const handler = handlers.get(job.name);
+    if (!handler) throw new UnrecoverableError(`no handler for job "${job.name}" on the ${queue.name} queue`);
+    return handler.handle(job, handler.payload.parse(job.data));
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * The daily renewal sweep (catch-up: everything due today or earlier, retries included) adds one renew
+ * job per due subscription (renew.ts charges it). The job id (subscription, period, attempt) keeps a
+ * second sweep from adding a duplicate while a retry after a decline is a job of its own; the period's
+ * payment row keeps a repeated job from charging twice.
+ *
+ * The same sweep also adds one renewal-reminder email job per active plan billed RENEWAL_REMINDER_DAYS
+ * from today (UTC day); its job id and the email_log row (subscription, period) keep it to one email.
+ *
+ * A sweep missed while no worker was running: the scheduled sweep (daily, RENEWAL_SWEEP_HOUR_UTC) only
+ * runs while a worker consumes `renewals`, and a worker that starts later re-registers the schedule,
+ * which moves it on to the next 06:00 UTC (upsertJobScheduler drops the overdue run). So each
+ * completed sweep leaves a marker in Redis, and a worker starting up adds one sweep now when the last
+ * completed sweep is older than the last scheduled time. The job id names that scheduled time, so
+ * workers starting together add one sweep (and the sweep is idempotent anyway).
+ */
+import type { Queue } from 'bullmq';
+import { z } from 'zod';
+import type { PaymentGateway } from '@nh/server/payments/index';
+import type { Db, Logger, Redis } from '@nh/server';
+import { jobId, jobRequest } from '@nh/server/jobs/contract';
+import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
+import type { WorkerConfig } from '../config';
+import { defineJob } from '../jobs/define';
+import { renewalReminderJob } from '../emails/renewal-reminder';
+import { findDueSubscriptions, findSubscriptionsToRemind } from './queries';
+import { renewSubscriptionJob, RENEWAL_MESSAGES } from './renew';
+
+/** The daily renewal sweep's hour (UTC); a worker that was down then runs it at start (addMissedSweep). */
+export const RENEWAL_SWEEP_HOUR_UTC = 6;
+
+const DAY_MS = 86_400_000;
+/** Among the renewals queue's keys: when the last completed sweep started (ms since the epoch). */
+const MARKER = 'last-sweep-at';
+
+/** The renewals queue and a Redis connection to its server. */
+export interface SweepMarker {
+  queue: Queue;
+  redis: Redis;
+}
+
+/** Called by a sweep that completed (with card payments configured, so its renewals were added). */
+export async function recordSweep({ queue, redis }: SweepMarker, startedAt: Date): Promise<void> {
+  await redis.set(queue.toKey(MARKER), String(startedAt.getTime()));
+}
+
+export async function lastSweepAt({ queue, redis }: SweepMarker): Promise<Date | null> {
+  const value = await redis.get(queue.toKey(MARKER));
+  return value ? new Date(Number(value)) : null;
+}
+
+/** The latest scheduled sweep time at or before `now`. */
+export function lastScheduledSweep(now: Date): Date {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), RENEWAL_SWEEP_HOUR_UTC);
+  return new Date(today <= now.getTime() ? today : today - DAY_MS);
+}
+
+export interface RenewalSweepDeps {
+  db: Db;
+  gateway: PaymentGateway | null;
+  /** Where the sweep adds renew jobs (renewals) and renewal reminders (emails). */
+  queues: { renewals: Queue; emails: Queue };
+  /** Where a completed sweep leaves its marker (the renewals queue's Redis). */
+  redis: Redis;
+  config: WorkerConfig;
+  log: Logger;
+}
+
+export interface SweepResult {
+  due: number;
+  /** Ids of the renew jobs asked for (an id that already exists is not added again). */
+  jobs: string[];
+  /** Ids of the renewal-reminder email jobs asked for (likewise). */
+  reminders: string[];
+}
+
+export function createRenewalSweep({ db, gateway, queues, redis, config, log }: RenewalSweepDeps) {
+  async function addRenewJobs(jobLog: Logger): Promise<Omit<SweepResult, 'reminders'>> {
+    const due = await findDueSubscriptions(db.$client);
+    if (!gateway) {
+      jobLog.error({ due: due.length }, `renewal sweep: ${RENEWAL_MESSAGES.notConfigured}; no subscription renewed`);
+      return { due: due.length, jobs: [] };
+    }
+    const jobs = due.map((s) => {
+      const period = billingPeriodOf(s.nextBillingDate);
+      return jobRequest(renewSubscriptionJob, { subscriptionId: s.id, period }, config, renewSubscriptionJob.jobId(s.id, period, s.failedAttempts));
+    });
+    if (jobs.length > 0) await queues.renewals.addBulk(jobs);
+    jobLog.info({ due: due.length }, 'renewal sweep: renew jobs added');
+    return { due: due.length, jobs: jobs.map((j) => j.opts.jobId) };
+  }
+
+  /**
+   * Reminders go out whether or not the gateway is configured: a reminder for a charge that a
+   * misconfiguration then delays is harmless, a charge without the promised reminder is not.
+   */
+  async function addReminderJobs(jobLog: Logger): Promise<string[]> {
+    const upcoming = await findSubscriptionsToRemind(db.$client);
+    const jobs = upcoming.map((s) => {
+      const period = billingPeriodOf(s.nextBillingDate);
+      return jobRequest(renewalReminderJob, { subscriptionId: s.id, period }, config, renewalReminderJob.jobId(s.id, period));
+    });
+    if (jobs.length > 0) await queues.emails.addBulk(jobs);
+    jobLog.info({ reminders: jobs.length }, 'renewal sweep: reminder jobs added');
+    return jobs.map((j) => j.opts.jobId);
+  }
+
+  // Renew jobs first: a Redis failure while adding reminders must not hold up a charge that is due.
+  // A sweep that renewed (payments configured) leaves its marker: a worker starting later knows it ran.
+  return async function renewalSweep(job: { id?: string; name: string }): Promise<SweepResult> {
+    const jobLog = log.child({ jobId: job.id, queue: 'renewals', job: job.name });
+    const startedAt = new Date();
+    const renewals = await addRenewJobs(jobLog);
+    const result = { ...renewals, reminders: await addReminderJobs(jobLog) };
+    if (gateway) await recordSweep({ queue: queues.renewals, redis }, startedAt);
+    return result;
+  };
+}
+
+export const renewalSweepJob = defineJob({
+  name: 'renewal-sweep',
+  queue: 'renewals',
+  payload: z.object({}).passthrough(),
+  /** Daily at 06:00 UTC; the sweep catches up on everything due on or before now. */
+  schedule: { id: 'renewals-daily', pattern: `0 ${RENEWAL_SWEEP_HOUR_UTC} * * *` },
+  /** The one sweep added at worker start for a scheduled run that was missed (named by its time, to the hour). */
+  jobId: (scheduledAt: Date) => jobId('missed', 'renewals-daily', scheduledAt.toISOString().slice(0, 13)),
+  handler: createRenewalSweep,
+});
+
+/** At worker start: one sweep now if the last scheduled one did not complete. Answers its job id, or null. */
+export async function addMissedSweep(marker: SweepMarker, now = new Date()): Promise<string | null> {
+  const scheduledAt = lastScheduledSweep(now);
+  const last = await lastSweepAt(marker);
+  if (last && last >= scheduledAt) return null;
+  const job = await marker.queue.add(renewalSweepJob.name, {}, { jobId: renewalSweepJob.jobId(scheduledAt) });
+  return job.id!;
+}
