@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import { importX } from 'eslint-plugin-import-x';
@@ -85,6 +86,92 @@ export default tseslint.config(
     files: ['web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
+  // Web layers and file names: the block at the end of this file.
+  ...webLayers(),
 );
+
+// ═══════════════════════════════════════════════════════════════════════════════ web: layers (BEGIN)
+// Issue 10 §5–6; in words: docs/decisions/web-structure.md. Everything under web/src is browser code:
+//   app/            the app layer: router, site frame, routes that compose features; may import anything
+//   features/<x>/   one feature: itself and the shared layers, never another feature nor the app
+//   shared layers   every other folder of web/src (components, hooks, lib, stores, testing …): each
+//                   other, never a feature nor the app
+//   all of it       no server code, and relative imports never leave web/src (use @/… or a package)
+// One config object per folder of web/src, generated from the tree when ESLint starts, so a new
+// feature or folder is covered without editing this file. Each file gets exactly one
+// `no-restricted-imports` (the last matching object wins), so every object carries the server
+// patterns as well as its layer's own. Not covered: web/e2e, web/scripts and web/*.config.ts, which
+// run in Node (the browser tests start the real API and read its database).
+// File and folder names are kebab-case (`cart-context.test.tsx`), checked by a rule defined here.
+function webLayers() {
+  const webSrc = new URL('./web/src/', import.meta.url);
+  const webDir = decodeURIComponent(new URL('./web/', import.meta.url).pathname);
+  const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const up = (levels) => `^(\\.\\./){${levels}}`;
+  const server = [
+    { regex: '^@nh/(server|db)', message: 'Browser code: no server package (@nh/server, @nh/db).' },
+    { regex: '^@nh/shared/server(/|$)', message: 'Browser code: @nh/shared/server is server code.' },
+    { regex: '^@nh/(api|workers|migrations)(/|$)', message: 'Browser code: the api, workers and migrations packages are server code.' },
+    { regex: '^(pg|ioredis|bullmq|express|drizzle-orm|pino|nodemailer|authorizenet|netsuite-rest)(/|$)', message: 'Browser code: no server dependency.' },
+    { regex: '^node:', message: 'Browser code: no Node built-in module.' },
+  ];
+  const folders = (url, trail = []) =>
+    readdirSync(url, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .flatMap((entry) => {
+        const path = [...trail, entry.name];
+        return [path, ...folders(new URL(`${entry.name}/`, url), path)];
+      });
+
+  /** The layer rules for files directly in web/src/<path…> (path = folder names below web/src). */
+  const patternsFor = (path) => {
+    const depth = path.length;
+    const patterns = [...server, { regex: up(depth + 1), message: 'Relative imports stay inside web/src: import with @/… or a package name.' }];
+    const [layer, feature] = path;
+    if (layer === 'features' && feature) {
+      patterns.push(
+        {
+          regex: `^@/features/(?!${escape(feature)}(/|$))`,
+          message: `Features do not import each other: move what both need to a shared layer (components, hooks, lib, stores), or let the app layer (web/src/app) compose them.`,
+        },
+        { regex: '^@/app(/|$)', message: 'A feature does not import the app layer; the app composes features.' },
+        { regex: up(depth - 1), message: `Relative imports stay inside the feature (${feature}): import shared layers with @/…; features do not import each other.` },
+      );
+    } else if (layer !== undefined && layer !== 'app' && layer !== 'features') {
+      patterns.push(
+        { regex: '^@/(features|app)(/|$)', message: 'Shared layers (components, hooks, lib, stores …) never import a feature or the app layer.' },
+        { regex: `${up(depth)}(features|app)(/|$)`, message: 'Shared layers (components, hooks, lib, stores …) never import a feature or the app layer.' },
+      );
+    }
+    return patterns;
+  };
+
+  const kebab = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+  const kebabCasePath = {
+    meta: { type: 'suggestion', schema: [], messages: { name: "'{{name}}' is not kebab-case: web file and folder names are lower-case words joined by '-' (e.g. use-place-order.ts)." } },
+    create(context) {
+      const relative = context.physicalFilename.startsWith(webDir) ? context.physicalFilename.slice(webDir.length) : '';
+      const bad = relative.split('/').find((name, index, all) => !(index === all.length - 1 ? name.split('.') : [name]).every((part) => kebab.test(part)));
+      return {
+        Program(node) {
+          if (bad) context.report({ node, messageId: 'name', data: { name: bad } });
+        },
+      };
+    },
+  };
+
+  return [
+    ...[[], ...folders(webSrc)].map((path) => ({
+      files: [`web/src/${path.map((name) => `${name}/`).join('')}*.{ts,tsx}`],
+      rules: { 'no-restricted-imports': ['error', { patterns: patternsFor(path).map((pattern) => ({ ...pattern, caseSensitive: true })) }] },
+    })),
+    {
+      files: ['web/src/**/*.{ts,tsx}', 'web/e2e/**/*.ts'],
+      plugins: { 'nh-web': { rules: { 'kebab-case-path': kebabCasePath } } },
+      rules: { 'nh-web/kebab-case-path': 'error' },
+    },
+  ];
+}
+// ═════════════════════════════════════════════════════════════════════════════════ web: layers (END)

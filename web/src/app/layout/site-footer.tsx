@@ -2,8 +2,8 @@ import { COPYRIGHT_YEAR, MONEY_BACK_GUARANTEE_DAYS, SHOP, STOREFRONT_FREE_SHIPPI
 import { formatCents } from '@nh/shared/money';
 import { Lock, Phone, RotateCcw, Truck } from 'lucide-react';
 import { Link } from 'react-router-dom';
+import { FacebookIcon, InstagramIcon, XIcon, YoutubeIcon } from '@/components/social-icons';
 import { FOOTER_GROUPS, SOCIAL_LINKS } from './site-links';
-import { FacebookIcon, InstagramIcon, XIcon, YoutubeIcon } from './social-icons';
 
 const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, '')}`;
 

@@ -2,7 +2,7 @@ import { Share2 } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
 import { toast } from '@/components/ui/use-toast';
-import { FacebookIcon, LinkedinIcon, XIcon } from '@/app/layout/social-icons';
+import { FacebookIcon, LinkedinIcon, XIcon } from '@/components/social-icons';
 
 export function shareLinks(url: string, title: string) {
   const u = encodeURIComponent(url);
