@@ -5,7 +5,9 @@ export type { Address, LineItem, ProductVariant, Faq, InternalLink } from './db/
 export * from './env';
 export * from './logger';
 export * from './redis';
-export * from './outbox';
-export * from './orders/outcome';
+// Query modules, one per aggregate; each function takes the db (pool or drizzle) or a transaction first.
+export * from './queries/outbox';
+export * from './queries/payments';
+export * from './queries/promo';
 export * from './startup-warnings';
-export * from './stock';
+export * from './queries/stock';

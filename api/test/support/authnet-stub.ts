@@ -111,7 +111,7 @@ const profileInSchemaOrder = (profile: unknown): boolean => {
   const paymentProfiles = Array.isArray(p.paymentProfiles) ? (p.paymentProfiles as Array<Record<string, unknown>>) : [];
   return (
     inSchemaOrder(Object.keys(p), PROFILE_ORDER) &&
-    paymentProfiles.every((pp) => inSchemaOrder(Object.keys(pp), PAYMENT_PROFILE_ORDER) && inSchemaOrder(Object.keys((pp.billTo ?? {}) as object), ADDRESS_ORDER))
+    paymentProfiles.every((pp) => inSchemaOrder(Object.keys(pp), PAYMENT_PROFILE_ORDER) && inSchemaOrder(Object.keys((pp.billTo ?? {})), ADDRESS_ORDER))
   );
 };
 

@@ -3,7 +3,7 @@
  * the whole reservation transaction sent as one simple query (claim the idempotency key, spend a
  * single-use promo code, insert the order as pending, take the stock, commit); the second records
  * the charge's outcome as one statement (for a Subscribe & Save order, the new subscription too):
- * those statements live in @nh/server (orders/outcome.ts), shared with the workers' payment
+ * those statements live in @nh/server (queries/payments.ts), shared with the workers' payment
  * reconciliation.
  * Refusals inside the transaction are raised by the guards of migration 0002 and so roll all of it back.
  */

@@ -46,7 +46,7 @@ import type { ErrorCode } from '@nh/shared/contracts/errors';
 import { AppError, errorAnswer } from '../../lib/errors';
 import { awaitStoredAnswer, storeAnswer, type StoredAnswer } from '../../lib/idempotency';
 import type { PricedProduct, PriceList } from '../catalog/price-list';
-import { findUsablePromo } from '../promo/repository';
+import { findUsablePromo } from '@nh/server';
 import { reserveOrder, type PendingOrder, type StockLine } from './repository';
 import { checkoutOrder, newPlan, subscriptionOrder, type NewPlan, type OrderRequest } from './requests';
 

@@ -3,7 +3,7 @@ import { PROMO_MESSAGES, promoCodeInputSchema, type PromoValidation } from '@nh/
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
 import type { PromoGuessLimit } from './guess-limit';
-import { findUsablePromo } from './repository';
+import { findUsablePromo } from '@nh/server';
 
 export interface PromoDeps {
   /** The promo guessing budget, shared with checkout. */

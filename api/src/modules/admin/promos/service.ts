@@ -1,4 +1,4 @@
-/** Admin promo codes: list, create, toggle. Whether a code is usable is the promo module's rule (promo/repository.ts). */
+/** Admin promo codes: list, create, toggle. Whether a code is usable is one rule, @nh/server's queries/promo.ts. */
 import { desc, eq, not } from 'drizzle-orm';
 import { tables, type Db } from '@nh/server';
 import { ADMIN_MESSAGES, type AdminPromoCode } from '@nh/shared/contracts/admin';

@@ -9,7 +9,7 @@ import type pg from 'pg';
 import { centsToDecimal, type Cents } from '@nh/shared/money';
 import type { SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
 import type { Address, LineItem } from '../db/schema';
-import { OUTBOX_CHANNEL, outboxInsert, outboxNotify, outboxParam, type OutboxRecord } from '../outbox';
+import { OUTBOX_CHANNEL, outboxInsert, outboxNotify, outboxParam, type OutboxRecord } from './outbox';
 import type { ChargeOutcome } from '../payments/gateway';
 
 type Queryable = pg.Pool | pg.PoolClient;
@@ -41,7 +41,7 @@ export const PAYMENT_STATUS_OF = { approved: 'approved', held: 'pending', unknow
 /** The order's status after an accepted charge: paid ('processing'), or pending while held for review. */
 export const acceptedOrderStatus = (outcome: ChargeOutcome): 'processing' | 'pending' => (outcome === 'approved' ? 'processing' : 'pending');
 
-export type { OutboxRecord } from '../outbox';
+export type { OutboxRecord } from './outbox';
 
 /** The idempotency key's stored answer, written with the outcome (null: no key to answer, as for the reconciliation). */
 export interface IdempotencyAnswer {

@@ -9,7 +9,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { outboxPayloads, type OutboxPayload, type OutboxTopic } from '@nh/shared/jobs';
-import type { DbOrTx } from './db/client';
+import type { DbOrTx } from '../db/client';
 
 /** Postgres NOTIFY channel the relay listens on, so new rows are moved at once. */
 export const OUTBOX_CHANNEL = 'outbox_new';
