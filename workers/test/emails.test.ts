@@ -74,7 +74,7 @@ describe('emails over SMTP', () => {
     expect(mail!.from).toBe(SHOP.supportEmail);
     const row = await waitFor(async () => ((await logRow('order-confirmation', orderId))?.status === 'sent' ? logRow('order-confirmation', orderId) : null));
     expect(row).toMatchObject({ toAddress: 'confirm@example.com', status: 'sent' });
-    expect(row!.messageId).toBeTruthy();
+    expect(row.messageId).toBeTruthy();
   });
 
   it('sends each email once per (kind, subject) even when the job runs again', async () => {
@@ -241,7 +241,7 @@ describe('emails over SMTP', () => {
     try {
       const orderId = await placeOrder(tdb.db, { customerEmail: 'bounce@example.com' });
       const row = await waitFor(async () => ((await logRow('order-confirmation', orderId))?.status === 'failed' ? logRow('order-confirmation', orderId) : null), 10_000, 'failed log');
-      expect(row!.error).toContain('550');
+      expect(row.error).toContain('550');
       const failed = await waitFor(async () => (await runtime.queues.emails.getJobs(['failed'])).find((j) => j.data.orderId === orderId), 5000, 'failed job');
       expect(failed.attemptsMade).toBe(1);
       expect(smtp.to('bounce@example.com')).toHaveLength(0);
