@@ -6,6 +6,7 @@ export * from './env';
 export * from './logger';
 export * from './redis';
 // Query modules, one per aggregate; each function takes the db (pool or drizzle) or a transaction first.
+export * from './queries/orders';
 export * from './queries/outbox';
 export * from './queries/payments';
 export * from './queries/promo';

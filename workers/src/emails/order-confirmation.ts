@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared';
 import { centsToDecimal, formatCents, toCents, type Cents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
-import type { Db, LineItem } from '@nh/server';
+import { findOrderForConfirmation, type ConfirmationOrder as OrderForConfirmation, type LineItem } from '@nh/server';
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, orderNumber, signatureText, type Content } from './mail/layout';
 
@@ -13,46 +13,14 @@ export const orderConfirmationJob = defineEmail({
   payload: z.object({ orderId: z.string().uuid() }),
   topics: { [OUTBOX_TOPICS.orderPlaced]: ({ orderId }) => ({ orderId }) },
   async compose(db, { orderId }) {
-    const order = await loadConfirmationOrder(db, orderId);
+    const order = await findOrderForConfirmation(db, orderId);
     if (!order) return skip('order not found');
     return { subjectId: orderId, message: { to: order.customerEmail, ...orderConfirmationEmail(order) } };
   },
 });
 
-/** What an order confirmation shows, in one named (prepared once per connection) query. */
-async function loadConfirmationOrder(db: Db, orderId: string): Promise<(ConfirmationOrder & { customerEmail: string }) | undefined> {
-  const { rows } = await db.$client.query<{ id: string; customer_email: string; customer_name: string; items: LineItem[]; subtotal: string; discount: string; shipping: string; tax: string; total: string; promo_code: string | null }>({
-    name: 'email-confirmation-order',
-    text: `select id, customer_email, customer_name, items, subtotal::text, discount::text, shipping::text, tax::text, total::text, promo_code from orders where id = $1`,
-    values: [orderId],
-  });
-  const r = rows[0];
-  if (!r) return undefined;
-  return {
-    id: r.id,
-    customerEmail: r.customer_email,
-    customerName: r.customer_name,
-    items: r.items,
-    subtotal: toCents(r.subtotal),
-    discount: toCents(r.discount),
-    shipping: toCents(r.shipping),
-    tax: toCents(r.tax),
-    total: toCents(r.total),
-    promoCode: r.promo_code,
-  };
-}
-
-export interface ConfirmationOrder {
-  id: string;
-  customerName: string;
-  items: LineItem[];
-  subtotal: Cents;
-  discount: Cents;
-  shipping: Cents;
-  tax: Cents;
-  total: Cents;
-  promoCode: string | null;
-}
+/** What the email shows (read by @nh/server's `findOrderForConfirmation`). */
+export type ConfirmationOrder = Omit<OrderForConfirmation, 'customerEmail'>;
 
 const lineTotal = (line: LineItem) => toCents(line.price) * line.quantity;
 

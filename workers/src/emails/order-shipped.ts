@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared';
 import { SHOP } from '@nh/shared/constants';
 import { trackingUrl } from '@nh/shared/shipping';
-import type { Address, Db, LineItem } from '@nh/server';
+import { findOrderForShippingNotice, type ShippedOrder as OrderForShippingNotice } from '@nh/server';
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, orderNumber, signatureText, type Content } from './mail/layout';
 
@@ -16,7 +16,7 @@ export const orderShippedJob = defineEmail({
   payload: z.object({ orderId: z.string().uuid() }),
   topics: { [OUTBOX_TOPICS.orderShipped]: ({ orderId }) => ({ orderId }) },
   async compose(db, { orderId }) {
-    const order = await loadShippedOrder(db, orderId);
+    const order = await findOrderForShippingNotice(db, orderId);
     if (!order) return skip('order not found');
     // Set back (a mistaken click undone before the job ran): nothing has shipped.
     if (order.status !== 'shipped' && order.status !== 'delivered') return skip(`order is ${order.status}`);
@@ -24,35 +24,8 @@ export const orderShippedJob = defineEmail({
   },
 });
 
-/** What a shipping notice shows, and whether the order is (still) shipped. */
-async function loadShippedOrder(db: Db, orderId: string): Promise<(ShippedOrder & { customerEmail: string; status: string }) | undefined> {
-  const { rows } = await db.$client.query<{ id: string; customer_email: string; customer_name: string; items: LineItem[]; shipping_address: Address; carrier: string | null; tracking_number: string | null; status: string }>({
-    name: 'email-shipped-order',
-    text: `select id, customer_email, customer_name, items, shipping_address, carrier, tracking_number, status from orders where id = $1`,
-    values: [orderId],
-  });
-  const r = rows[0];
-  if (!r) return undefined;
-  return {
-    id: r.id,
-    customerEmail: r.customer_email,
-    customerName: r.customer_name,
-    items: r.items,
-    shippingAddress: r.shipping_address,
-    carrier: r.carrier,
-    trackingNumber: r.tracking_number,
-    status: r.status,
-  };
-}
-
-export interface ShippedOrder {
-  id: string;
-  customerName: string;
-  items: LineItem[];
-  shippingAddress: Address;
-  carrier: string | null;
-  trackingNumber: string | null;
-}
+/** What the email shows (read by @nh/server's `findOrderForShippingNotice`). */
+export type ShippedOrder = Omit<OrderForShippingNotice, 'customerEmail' | 'status'>;
 
 /** Sent once when staff mark an order shipped: what is in the parcel, how to track it, where it goes. */
 export function orderShippedEmail(order: ShippedOrder): Content {

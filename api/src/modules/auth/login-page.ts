@@ -32,18 +32,21 @@ const PAGE_STYLE = `
   .back { display: block; text-align: center; margin-top: 28px; color: #1f5d3a; }
 `;
 
-export function renderLoginPage({ shopName, returnTo }: { shopName: string; returnTo: string }): string {
-  const shop = escapeHtml(shopName);
-  const back = escapeHtml(returnTo);
-  return `<!doctype html>
+/** The document head both pages share; `title` is already escaped. */
+const pageHead = (title: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>Log In | ${shop}</title>
+<title>${title}</title>
 <style>${PAGE_STYLE}</style>
-</head>
+</head>`;
+
+export function renderLoginPage({ shopName, returnTo }: { shopName: string; returnTo: string }): string {
+  const shop = escapeHtml(shopName);
+  const back = escapeHtml(returnTo);
+  return `${pageHead(`Log In | ${shop}`)}
 <body>
 <main>
   <header><a href="/">${shop}</a><p>Sign in to manage your Subscribe &amp; Save deliveries.</p></header>
@@ -124,15 +127,7 @@ export const LOGIN_SCRIPT = `(() => {
  */
 export function renderLogoutPage({ shopName }: { shopName: string }): string {
   const shop = escapeHtml(shopName);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>Log Out | ${shop}</title>
-<style>${PAGE_STYLE}</style>
-</head>
+  return `${pageHead(`Log Out | ${shop}`)}
 <body>
 <main>
   <header><a href="/">${shop}</a></header>
