@@ -84,9 +84,14 @@ describe('promo code guessing', () => {
   it('counts promo refusals at checkout against the same budget, and then refuses a checkout naming a code', async () => {
     const own = await startTestApi();
     try {
-      // A real product at its real price, so the promo code is the only thing checkout can refuse.
-      const products = (await (await own.request('/api/products')).json()) as Array<{ id: number; price: string; inventory: number; variants?: unknown[] | null }>;
-      const product = products.find((p) => p.inventory > 0 && !p.variants?.length)!;
+      // A product of this test's own (other test files edit catalogue products meanwhile), at its real
+      // price, so the promo code is the only thing checkout can refuse.
+      const slug = `guard-test-${randomUUID().slice(0, 8)}`;
+      const { rows } = await own.ctx.db.$client.query<{ id: number; price: string }>(
+        `insert into products (name, slug, price, inventory, status, sku) values ($1, $2, '12.50', 1000, 'active', $2) returning id, price::text as price`,
+        [`Guard Test ${slug}`, slug],
+      );
+      const product = rows[0]!;
       const body = (promoCode: string | null) => ({
         firstName: 'Gus',
         lastName: 'Guesser',
