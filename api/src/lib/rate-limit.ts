@@ -44,6 +44,7 @@ export function createLimiter(ctx: AppContext, options: LimiterOptions): Limiter
     sendCommand: (command: string, ...args: string[]) => ctx.redis.call(command, ...args) as Promise<never>,
   });
   const keyOf = options.key ?? clientAddressKey;
+  const report = (fallback: string) => (err: unknown, message?: string) => ctx.log.warn({ err: (err as Error | undefined)?.message, limiter: options.name }, message ?? fallback);
   const limiter = rateLimit({
     windowMs: options.windowMs,
     limit: options.limit,
@@ -55,10 +56,7 @@ export function createLimiter(ctx: AppContext, options: LimiterOptions): Limiter
     ...(options.requestWasSuccessful ? { requestWasSuccessful: options.requestWasSuccessful } : {}),
     passOnStoreError: true,
     // The library's own complaints (Redis unreachable at start, a misconfiguration) go to our log.
-    logger: {
-      error: (err, message) => ctx.log.warn({ err: (err as Error)?.message, limiter: options.name }, message ?? 'rate limiter error'),
-      warn: (err, message) => ctx.log.warn({ err: (err as Error)?.message, limiter: options.name }, message ?? 'rate limiter warning'),
-    },
+    logger: { error: report('rate limiter error'), warn: report('rate limiter warning') },
     standardHeaders: 'draft-7',
     legacyHeaders: false,
     // Our key generators apply ipKeyGenerator themselves; the library's start-up checks cannot see that.
@@ -68,7 +66,7 @@ export function createLimiter(ctx: AppContext, options: LimiterOptions): Limiter
   return {
     middleware: limiter,
     hit: async (key) => {
-      await store.increment(key).catch((err: unknown) => ctx.log.warn({ err: (err as Error).message, limiter: options.name }, 'rate limit store unavailable'));
+      await store.increment(key).catch((err: unknown) => report('rate limit store unavailable')(err));
     },
     exhausted: async (key) => {
       const info = await store.get(key).catch(() => undefined);

@@ -435,3 +435,8 @@ export const idempotencyKeys = pgTable(
     index('idempotency_keys_unfinished_order').on(t.orderId).where(sql`status_code is null`),
   ],
 );
+
+// ---------------------------------------------------------------- row types
+/** Rows as the client reads them (money in integer cents): the one source of every row shape. */
+export type OrderRow = typeof orders.$inferSelect;
+export type SubscriptionRow = typeof subscriptions.$inferSelect;

@@ -5,9 +5,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { orders } from '../db/schema';
-
-type OrderRow = typeof orders.$inferSelect;
+import { orders, type OrderRow } from '../db/schema';
 
 /** What an order confirmation shows. */
 export type ConfirmationOrder = Pick<OrderRow, 'id' | 'customerEmail' | 'customerName' | 'items' | 'subtotal' | 'discount' | 'shipping' | 'tax' | 'total' | 'promoCode'>;

@@ -119,8 +119,11 @@ export const exportOrdersJob = defineJob({
  */
 export function exportFailureMessage(error: unknown): string {
   const pgError = postgresErrorOf(error);
-  if (pgError) return `The orders could not be read from the database (error ${pgError.code}). Please try again; if it fails again, an operator can find the details in the worker log.`;
   const code = (error as NodeJS.ErrnoException | null)?.code;
-  if (typeof code === 'string') return `The export file could not be written (${code}). Please try again; if it fails again, an operator can find the details in the worker log.`;
-  return 'The export failed. Please try again; if it fails again, an operator can find the details in the worker log.';
+  const what = pgError
+    ? `The orders could not be read from the database (error ${pgError.code}).`
+    : typeof code === 'string'
+      ? `The export file could not be written (${code}).`
+      : 'The export failed.';
+  return `${what} Please try again; if it fails again, an operator can find the details in the worker log.`;
 }

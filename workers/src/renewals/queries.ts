@@ -6,26 +6,19 @@
  */
 import type pg from 'pg';
 import { centsToDecimal, toCents, type Cents } from '@nh/shared';
-import { OUTBOX_CHANNEL, outboxInsert, outboxNotify, outboxParam, restockCtes, type Address, type LineItem, type StockLine } from '@nh/server';
+import { OUTBOX_CHANNEL, outboxInsert, outboxNotify, outboxParam, restockCtes, type Address, type LineItem, type OrderRow, type StockLine, type SubscriptionRow } from '@nh/server';
 import type { SkippedPeriodReason, SubscriptionInterval, SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
 import type { ChargeResult, StoredPaymentProfile } from '@nh/server/payments/index';
 import { DUE_BEFORE_SQL, DUE_SQL, REMINDER_DAY_SQL, type DunningStep } from './rules';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
-export interface LockedSubscription {
-  id: string;
-  status: SubscriptionStatus;
-  userId: string | null;
-  customerEmail: string;
-  customerName: string;
-  items: LineItem[];
-  interval: SubscriptionInterval;
-  intervalCount: number;
-  amount: Cents;
-  nextBillingDate: Date;
-  shippingAddress: Address | null;
-  failedAttempts: number;
+/** The subscription row the renewal locks, its columns as the schema has them, and what the lock read beside it. */
+export interface LockedSubscription
+  extends Pick<
+    SubscriptionRow,
+    'id' | 'status' | 'userId' | 'customerEmail' | 'customerName' | 'items' | 'interval' | 'intervalCount' | 'amount' | 'nextBillingDate' | 'shippingAddress' | 'failedAttempts'
+  > {
   profile: StoredPaymentProfile | null;
   /** Due on or before today (UTC), counting a pending retry time (DUE_SQL). */
   due: boolean;
@@ -132,20 +125,10 @@ export async function skipPeriods(client: pg.PoolClient, subscriptionId: string,
   );
 }
 
-export interface RenewalOrder {
-  storeCode: string;
-  userId: string | null;
-  customerEmail: string;
-  customerName: string;
-  shippingAddress: Address;
-  items: LineItem[];
-  subtotal: Cents;
-  discount: Cents;
-  shipping: Cents;
-  tax: Cents;
-  total: Cents;
+/** A renewal's order as inserted (pending), its columns as the schema has them. */
+export type RenewalOrder = Pick<OrderRow, 'storeCode' | 'userId' | 'customerEmail' | 'customerName' | 'shippingAddress' | 'items' | 'subtotal' | 'discount' | 'shipping' | 'tax' | 'total'> & {
   subscriptionId: string;
-}
+};
 
 export async function insertPendingOrder(client: pg.PoolClient, o: RenewalOrder): Promise<string> {
   const { rows } = await client.query<{ id: string }>(

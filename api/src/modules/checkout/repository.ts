@@ -9,7 +9,7 @@
  */
 import type pg from 'pg';
 import { centsToDecimal, type Cents } from '@nh/shared';
-import { sqlLiteral, type Address, type LineItem } from '@nh/server';
+import { sqlLiteral, type OrderRow } from '@nh/server';
 
 // Literals for the simple protocol (a multi-statement query takes no parameters).
 function integer(value: number): string {
@@ -18,22 +18,11 @@ function integer(value: number): string {
 }
 const intArray = (values: readonly number[]): string => `'{${values.map(integer).join(',')}}'::int[]`;
 
-export interface PendingOrder {
-  id: string;
-  storeCode: string;
-  userId: string | null;
-  customerEmail: string;
-  customerName: string;
-  shippingAddress: Address;
-  billingAddress: Address | null;
-  items: LineItem[];
-  subtotal: Cents;
-  discount: Cents;
-  shipping: Cents;
-  tax: Cents;
-  total: Cents;
-  promoCode: string | null;
-}
+/** The order as the reservation inserts it (pending), its columns as the schema has them. */
+export type PendingOrder = Pick<
+  OrderRow,
+  'id' | 'storeCode' | 'userId' | 'customerEmail' | 'customerName' | 'shippingAddress' | 'billingAddress' | 'items' | 'subtotal' | 'discount' | 'shipping' | 'tax' | 'total' | 'promoCode'
+>;
 
 /** One product's share of an order, with the price and variants (as read) the order was priced with. */
 export interface StockLine {
