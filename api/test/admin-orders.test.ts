@@ -223,6 +223,28 @@ describe('admin orders API', () => {
     expect(await stock()).toBe(3);
   });
 
+  it('skips products deleted since the order when moving its stock, and refuses to reopen an order for a product not on sale', async () => {
+    const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => api.ctx.db.$client.query<T>(text, values).then((r) => r.rows);
+    const name = `Restock ${randomUUID().slice(0, 8)}`;
+    const [product] = await q<{ id: number }>(`insert into products (name, slug, price, inventory) values ($1, $2, '20.00', 5) returning id`, [name, name.toLowerCase().replace(/\s+/g, '-')]);
+    const stock = async () => (await q<{ inventory: number }>('select inventory from products where id = $1', [product!.id]))[0]!.inventory;
+    const line = (productId: number) => ({ productId, productName: name, variantSku: null, sku: null, itemNumber: null, quantity: 1, price: '20.00' });
+    const storeCode = `D${randomUUID().slice(0, 6).toUpperCase()}`;
+    const order = await insertOrder({ name: 'Del Gone', email: 'del@example.com', status: 'processing', items: [line(product!.id), line(2_000_000_000)], storeCode });
+
+    expect((await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'cancelled', storeCode })).status).toBe(200);
+    expect(await stock()).toBe(6);
+    expect((await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'processing', storeCode })).status).toBe(200);
+    expect(await stock()).toBe(5);
+
+    expect((await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'cancelled', storeCode })).status).toBe(200);
+    await q(`update products set status = 'inactive' where id = $1`, [product!.id]);
+    const refused = await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'processing', storeCode });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ code: 'NOT_ENOUGH_STOCK', message: `"${name}" is not on sale, so this order cannot be reopened.`, productId: product!.id });
+    expect(await stock()).toBe(6);
+  });
+
   it.each([
     [{ status: 'lost' }, 'Status must be pending, processing, shipped, delivered or cancelled'],
     [{ carrier: 'Pigeon' }, 'Carrier must be empty or one of USPS, UPS, FedEx, DHL'],

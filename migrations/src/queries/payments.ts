@@ -10,6 +10,7 @@ import { centsToDecimal, type Cents } from '@nh/shared/money';
 import type { SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
 import type { Address, LineItem } from '../db/schema';
 import { OUTBOX_CHANNEL, outboxInsert, outboxNotify, outboxParam, type OutboxRecord } from './outbox';
+import { restockCtes } from './stock';
 import type { ChargeOutcome } from '../payments/gateway';
 
 type Queryable = pg.Pool | pg.PoolClient;
@@ -86,16 +87,6 @@ const subscriptionRow = (s: NewSubscription) => ({
   status: 'active',
   shipping_address: s.shippingAddress,
 });
-
-/**
- * CTEs that put an order's stock back once `ord` (the order's move to cancelled) happened: product rows
- * locked in id order, as the reservation locks them, so the two never deadlock. `ids` and `qtys` are
- * the statement's int[] parameters (one line per product).
- */
-export const restockCtes = (ids: string, qtys: string): string => `locked as materialized (select id from products where id = any(${ids}::int[]) and exists (select 1 from ord) order by id for update),
-      stock as (
-        update products p set inventory = p.inventory + w.qty, updated_at = now()
-        from unnest(${ids}::int[], ${qtys}::int[]) as w(id, qty) where p.id = w.id and p.id in (select id from locked))`;
 
 /** Inserted only when `ord` (the order's move out of pending) happened, so a retried statement never doubles anything. */
 const PAYMENT_INSERT = `insert into payment_transactions (order_id, authnet_transaction_id, invoice_number, amount, status, response_code, response_message, card_type, card_last_four, environment, subscription_id, billing_period)

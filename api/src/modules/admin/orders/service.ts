@@ -2,7 +2,7 @@
 import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { centsToDecimal, OUTBOX_TOPICS, parseCents, stockByProduct } from '@nh/shared';
-import { recordOutbox, tables, type Db, type DbOrTx, type LineItem } from '@nh/server';
+import { recordOutbox, restock, tables, takeStock, type Db, type DbOrTx, type LineItem, type StockLine, type StockShortfall } from '@nh/server';
 import { ADMIN_MESSAGES, type AdminOrder, type AdminOrderSummary, type OrderStatus } from '@nh/shared/contracts/admin';
 import type { SkippedPeriod } from '@nh/shared/contracts/subscriptions';
 import { AppError } from '../../../lib/errors';
@@ -161,23 +161,27 @@ export async function updateOrder({ db, invalidateCatalog }: { db: Db; invalidat
   return toAdminOrder(row, await skippedPeriodsOf(db, row));
 }
 
-/** Puts an order's items back in stock, or takes them again; rows are locked in id order like a checkout's. */
+/**
+ * Puts an order's items back in stock, or takes them again, by @nh/server's one stock rule (rows locked
+ * in id order like a checkout's). Products deleted since the order was placed are skipped: there is no
+ * stock to move. Taking is refused, naming the product, when one is short or no longer on sale.
+ */
 async function moveStock(tx: DbOrTx, items: LineItem[], direction: 'restock' | 'take'): Promise<void> {
-  const { productIds: ids, quantities } = stockByProduct(items);
-  if (!ids.length) return;
-  const sign = direction === 'restock' ? 1 : -1;
-  // Postgres array literals (the values are integers from our own order row).
-  const idArray = `{${ids.join(',')}}`;
-  const qtyArray = `{${quantities.join(',')}}`;
-  const { rows } = await tx.execute<{ id: number; name: string; inventory: number; qty: number }>(sql`
-    with locked as materialized (select p.id from products p where p.id = any(${idArray}::int[]) order by p.id for update),
-      wanted as (select * from unnest(${idArray}::int[], ${qtyArray}::int[]) as w(id, qty))
-    select p.id, p.name, p.inventory, w.qty from products p join wanted w on w.id = p.id where p.id in (select id from locked)`);
-  if (direction === 'take') {
-    const short = rows.find((r) => r.inventory < r.qty);
-    if (short) throw new AppError('NOT_ENOUGH_STOCK', `Not enough stock of "${short.name}" to reopen this order (${short.inventory} left, ${short.qty} needed).`, { productId: short.id });
+  const { productIds, quantities } = stockByProduct(items);
+  let lines: StockLine[] = productIds.map((productId, i) => ({ productId, quantity: quantities[i]! }));
+  if (!lines.length) return;
+  if (direction === 'restock') return restock(tx, lines);
+  for (;;) {
+    const short = await takeStock(tx, lines);
+    if (!short.length) return;
+    const gone = new Set(short.filter((s) => s.name === null).map((s) => s.productId));
+    if (!gone.size) throw notEnoughStock(short[0]!);
+    lines = lines.filter((l) => !gone.has(l.productId));
+    if (!lines.length) return;
   }
-  // Products deleted since the order was placed are skipped: there is no stock to move.
-  await tx.execute(sql`update products p set inventory = p.inventory + ${sign} * w.qty, updated_at = now()
-    from unnest(${idArray}::int[], ${qtyArray}::int[]) as w(id, qty) where p.id = w.id`);
 }
+
+const notEnoughStock = (short: StockShortfall) =>
+  short.active
+    ? new AppError('NOT_ENOUGH_STOCK', `Not enough stock of "${short.name}" to reopen this order (${short.available} left, ${short.wanted} needed).`, { productId: short.productId })
+    : new AppError('NOT_ENOUGH_STOCK', `"${short.name}" is not on sale, so this order cannot be reopened.`, { productId: short.productId });
