@@ -18,12 +18,11 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { OUTBOX_TOPICS, centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
-import { createDb, createRedis, recordAcceptedPayment } from '@nh/server';
+import { createDb, createRedis, recordAcceptedPayment, reserveOrder } from '@nh/server';
 import { LocalSandboxGateway } from '@nh/server/payments/index';
 import { seedDemoCatalogue } from '@nh/server/seed/seed';
 import { applyMigrations, ensureDatabase } from '@nh/server/database';
 import { REPO_ROOT } from '../src/config';
-import { reserveOrder } from '../src/modules/checkout/repository';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);

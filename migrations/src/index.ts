@@ -10,5 +10,6 @@ export * from './queries/orders';
 export * from './queries/outbox';
 export * from './queries/payments';
 export * from './queries/promo';
+export * from './queries/subscriptions';
 export * from './startup-warnings';
 export * from './queries/stock';

@@ -1,11 +1,22 @@
 /**
- * Order reads shared across processes, typed from the schema (money columns arrive as integer cents).
- * Each is a drizzle prepared statement, named so PostgreSQL plans it once per connection: the workers
- * read an order for every confirmation email and shipping notice.
+ * The orders aggregate.
+ *
+ * Reads shared across processes, typed from the schema (money columns arrive as integer cents). Each
+ * is a drizzle prepared statement, named so PostgreSQL plans it once per connection: the workers read
+ * an order for every confirmation email and shipping notice.
+ *
+ * Writes of a new order, hand-written (the checkout benchmark): the checkout's reservation, the whole
+ * transaction sent as one simple query in one round trip (claim the idempotency key, spend a
+ * single-use promo code, insert the order as pending, take the stock, commit; the charge's outcome is
+ * then one statement of payments.ts); refusals inside it are raised by the guards of migration 0002
+ * and so roll all of it back. And a renewal's pending order, inserted under the plan's row lock.
  */
+import type pg from 'pg';
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import { centsToDecimal, type Cents } from '@nh/shared/money';
+import { sqlLiteral, type Db } from '../db/client';
 import { orders, type OrderRow } from '../db/schema';
+import { STOCK_REFUSED } from './stock';
 
 /** What an order confirmation shows. */
 export type ConfirmationOrder = Pick<OrderRow, 'id' | 'customerEmail' | 'customerName' | 'items' | 'subtotal' | 'discount' | 'shipping' | 'tax' | 'total' | 'promoCode'>;
@@ -43,4 +54,123 @@ export async function findOrderForConfirmation(db: Db, id: string): Promise<Conf
 
 export async function findOrderForShippingNotice(db: Db, id: string): Promise<ShippedOrder | undefined> {
   return (await statements(db).shipped.execute({ id }))[0];
+}
+
+// ---- The checkout's reservation (api: checkout) ----
+
+// Literals for the simple protocol (a multi-statement query takes no parameters).
+function integer(value: number): string {
+  if (!Number.isSafeInteger(value)) throw new TypeError('integer literal: integers only');
+  return String(value);
+}
+const intArray = (values: readonly number[]): string => `'{${values.map(integer).join(',')}}'::int[]`;
+
+/** The order as the reservation inserts it (pending), its columns as the schema has them. */
+export type PendingOrder = Pick<
+  OrderRow,
+  'id' | 'storeCode' | 'userId' | 'customerEmail' | 'customerName' | 'shippingAddress' | 'billingAddress' | 'items' | 'subtotal' | 'discount' | 'shipping' | 'tax' | 'total' | 'promoCode'
+>;
+
+/** One product's share of an order, with the price and variants (as read) the order was priced with. */
+export interface PricedStockLine {
+  productId: number;
+  quantity: number;
+  priceText: string;
+  variantsJson: string;
+}
+
+export interface Reservation {
+  claim: { scope: string; key: string; requestHash: string };
+  order: PendingOrder;
+  /** One line per product, in any order (the guard locks rows in id order). */
+  stock: PricedStockLine[];
+  /** A single-use promo code to spend for this order. */
+  singleUsePromoId: number | null;
+}
+
+export type ReservationOutcome = 'reserved' | 'key-taken' | 'stock-or-price-changed' | 'promo-spent';
+
+const dec = (cents: Cents) => centsToDecimal(cents);
+
+/**
+ * Runs the reservation transaction in one round trip and answers once it is on disk. The order row is
+ * inserted before the stock is taken, so a best-selling product's row stays locked only while the
+ * guard runs and the transaction commits, never across a round trip. Answers why it did not commit
+ * when a guard refused.
+ */
+export async function reserveOrder(pool: pg.Pool, r: Reservation): Promise<ReservationOutcome> {
+  const client = await pool.connect();
+  try {
+    const o = r.order;
+    const orderValues = [
+      sqlLiteral(client, o.id) + '::uuid',
+      sqlLiteral(client, o.storeCode),
+      o.userId === null ? 'null' : sqlLiteral(client, o.userId) + '::uuid',
+      sqlLiteral(client, o.customerEmail),
+      sqlLiteral(client, o.customerName),
+      sqlLiteral(client, JSON.stringify(o.shippingAddress)) + '::jsonb',
+      o.billingAddress ? sqlLiteral(client, JSON.stringify(o.billingAddress)) + '::jsonb' : 'null',
+      sqlLiteral(client, JSON.stringify(o.items)) + '::jsonb',
+      ...[o.subtotal, o.discount, o.shipping, o.tax, o.total].map((cents) => `${dec(cents)}::numeric`),
+      sqlLiteral(client, o.promoCode),
+    ];
+    const prices = `array[${r.stock.map((l) => sqlLiteral(client, l.priceText)).join(', ')}]::numeric[]`;
+    const variants = `array[${r.stock.map((l) => sqlLiteral(client, l.variantsJson)).join(', ')}]::jsonb[]`;
+    const statements = [
+      'begin',
+      // Row locks are held until the commit ends: a synchronous commit would keep a best-selling
+      // product's row locked through a disk flush, capping its sales at one per flush. The last
+      // statement makes the order durable instead (see below).
+      'set local synchronous_commit to off',
+      `insert into idempotency_keys (scope, key, request_hash, order_id) values (${sqlLiteral(client, r.claim.scope)}, ${sqlLiteral(client, r.claim.key)}, ${sqlLiteral(client, r.claim.requestHash)}, ${sqlLiteral(client, o.id)}::uuid)`,
+      r.singleUsePromoId === null ? null : `select spend_promo_code(${integer(r.singleUsePromoId)}, ${sqlLiteral(client, o.id)}::uuid)`,
+      `insert into orders (id, store_code, user_id, customer_email, customer_name, shipping_address, billing_address, items,
+        subtotal, discount, shipping, tax, total, promo_code, status) values (${orderValues.join(', ')}, 'pending')`,
+      `select reserve_order_stock(${intArray(r.stock.map((l) => l.productId))}, ${intArray(r.stock.map((l) => l.quantity))}, ${prices}, ${variants})`,
+      'commit',
+      // After the commit, in the same message: a transaction that takes a transaction id commits
+      // synchronously, and its flush covers every earlier commit (WAL is written in order). So the
+      // answer arrives only once the order is on disk (no card is charged for an order a crash could
+      // lose), and no row lock is held while waiting for the disk.
+      'select txid_current()',
+    ];
+    try {
+      await client.query(statements.filter(Boolean).join(';\n'));
+      return 'reserved';
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      const { code, table } = error as { code?: string; table?: string };
+      if (code === '23505' && table === 'idempotency_keys') return 'key-taken';
+      if (code === STOCK_REFUSED) return 'stock-or-price-changed';
+      if (code === 'NH422') return 'promo-spent';
+      throw error;
+    }
+  } finally {
+    client.release();
+  }
+}
+
+// ---- A renewal's order (workers: renewals) ----
+
+/** A renewal's order as inserted (pending), its columns as the schema has them. */
+export type RenewalOrder = Pick<OrderRow, 'storeCode' | 'userId' | 'customerEmail' | 'customerName' | 'shippingAddress' | 'items' | 'subtotal' | 'discount' | 'shipping' | 'tax' | 'total'> & {
+  subscriptionId: string;
+};
+
+export async function insertPendingOrder(client: pg.PoolClient, o: RenewalOrder): Promise<string> {
+  const { rows } = await client.query<{ id: string }>(
+    `insert into orders (store_code, user_id, customer_email, customer_name, shipping_address, items, subtotal, discount, shipping, tax, total, status, subscription_id)
+     values ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $10, $11, 'pending', $12) returning id`,
+    [
+      o.storeCode,
+      o.userId,
+      o.customerEmail,
+      o.customerName,
+      JSON.stringify(o.shippingAddress),
+      JSON.stringify(o.items),
+      ...[o.subtotal, o.discount, o.shipping, o.tax, o.total].map(centsToDecimal),
+      o.subscriptionId,
+    ],
+  );
+  return rows[0]!.id;
 }

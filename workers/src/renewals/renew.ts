@@ -9,14 +9,13 @@
  *     run, a plan paused for long) is charged once, for the current period: the periods before it are
  *     recorded as skipped and never billed (rules.ts catchUp).
  * (b) The charge, outside any transaction: the stored customer payment profile (CIM).
- * (c) One statement records the outcome (see queries.ts). A decline is one dunning step.
+ * (c) One statement records the outcome (@nh/server queries/payments.ts). A decline is one dunning step.
  */
 import { z } from 'zod';
 import { GATEWAY_MESSAGES, failedCharge, planBillTo, subscriptionInvoiceNumber, type ChargeResult, type PaymentGateway } from '@nh/server/payments/index';
 import { jobId } from '@nh/server/jobs/contract';
 import { OUTBOX_TOPICS, priceCart, STORE_CODE, toCents, SHOP } from '@nh/shared';
 import { billingPeriodOf, nextBillingDate, type SkippedPeriodReason, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
-import type { Db, LineItem, Logger } from '@nh/server';
 import {
   advanceSubscription,
   findPeriodPayment,
@@ -30,10 +29,13 @@ import {
   takeStock,
   upsertPeriodPayment,
   type ChargeRecord,
+  type Db,
+  type LineItem,
   type LockedSubscription,
+  type Logger,
   type StockLine,
   type StockShortfall,
-} from './queries';
+} from '@nh/server';
 import { catchUp, dunningStep, pauseNow } from './rules';
 import { defineJob } from '../jobs/define';
 

@@ -17,13 +17,12 @@
 import type { Queue } from 'bullmq';
 import { z } from 'zod';
 import type { PaymentGateway } from '@nh/server/payments/index';
-import type { Db, Logger, Redis } from '@nh/server';
+import { findDueSubscriptions, findSubscriptionsToRemind, type Db, type Logger, type Redis } from '@nh/server';
 import { jobId, jobRequest } from '@nh/server/jobs/contract';
 import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
 import type { WorkerConfig } from '../config';
 import { defineJob } from '../jobs/define';
 import { renewalReminderJob } from '../emails/renewal-reminder';
-import { findDueSubscriptions, findSubscriptionsToRemind } from './queries';
 import { renewSubscriptionJob, RENEWAL_MESSAGES } from './renew';
 
 /** The daily renewal sweep's hour (UTC); a worker that was down then runs it at start (addMissedSweep). */

@@ -31,7 +31,19 @@ import { centsToDecimal, formatCents, OUTBOX_TOPICS, priceCart, pricePlan, stock
 import type { AuthUser } from '@nh/shared/contracts/auth';
 import { CHECKOUT_MESSAGES, type CheckoutNonceInput, type OrderItemInput, type SubscribeNonceInput } from '@nh/shared/contracts/checkout';
 import type { SubscribeNonceResponse } from '@nh/shared/contracts/subscriptions';
-import { acceptedOrderStatus, PAYMENT_STATUS_OF, recordAcceptedPayment, recordFailedPayment, type LineItem, type Logger, type OutboxRecord, type PaymentRecord } from '@nh/server';
+import {
+  acceptedOrderStatus,
+  PAYMENT_STATUS_OF,
+  recordAcceptedPayment,
+  recordFailedPayment,
+  reserveOrder,
+  type LineItem,
+  type Logger,
+  type OutboxRecord,
+  type PaymentRecord,
+  type PendingOrder,
+  type PricedStockLine,
+} from '@nh/server';
 import {
   approvedByDuplicate,
   failedCharge,
@@ -47,7 +59,6 @@ import { AppError, errorAnswer } from '../../lib/errors';
 import { awaitStoredAnswer, storeAnswer, type StoredAnswer } from '../../lib/idempotency';
 import type { PricedProduct, PriceList } from '../catalog/price-list';
 import { findUsablePromo } from '@nh/server';
-import { reserveOrder, type PendingOrder, type StockLine } from './repository';
 import { checkoutOrder, newPlan, subscriptionOrder, type NewPlan, type OrderRequest } from './requests';
 
 /** What the write path uses, handed over by the composition root. */
@@ -115,7 +126,7 @@ const refuse = (code: ErrorCode, message: string, details?: Record<string, unkno
 /** A priced order, ready for the reservation transaction. */
 interface PricedOrder {
   order: PendingOrder;
-  stock: StockLine[];
+  stock: PricedStockLine[];
   singleUsePromoId: number | null;
   /** For a plan: what each renewal charges (the subscriber price, without the first delivery's promo). */
   renewalAmount: Cents | null;

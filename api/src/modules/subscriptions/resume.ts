@@ -17,11 +17,10 @@ import { SHOP } from '@nh/shared';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
 import { billingPeriodOf, SUBSCRIPTION_MESSAGES, type ResumeSubscriptionRequest, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import type pg from 'pg';
-import type { Logger } from '@nh/server';
+import { findPlanToResume, resumeSubscription, type Logger } from '@nh/server';
 import { failedStore, GATEWAY_MESSAGES, planBillTo, profileCustomerId, type PaymentGateway, type StoreCardResult } from '@nh/server/payments/index';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
-import { findPlanToResume, resumeSubscription } from './repository';
 import { toView } from './service';
 
 export interface ResumeDeps {

@@ -4,11 +4,11 @@
  */
 import { SUBSCRIPTION_MESSAGES, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import type pg from 'pg';
+import { cancelSubscription, listSubscriptions, type SubscriptionViewRow } from '@nh/server';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
-import { cancelSubscription, listSubscriptions, type SubscriptionRow } from './repository';
 
-export function toView(row: SubscriptionRow): SubscriptionView {
+export function toView(row: SubscriptionViewRow): SubscriptionView {
   return {
     id: row.id,
     status: row.status,

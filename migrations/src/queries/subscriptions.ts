@@ -1,0 +1,328 @@
+/**
+ * The subscriptions aggregate: the shopper's own plans (the API's My Subscriptions: list, cancel,
+ * resume with a new card) and the renewals' reads and writes on the plan row (the workers' sweep and
+ * renewal job). The renewal's payment rows and its one-statement outcomes are in payments.ts, its
+ * pending order in orders.ts.
+ *
+ * Hand-tuned SQL through the pool: the page view, cancel and resume are single statements with named
+ * prepared statements; the renewal's statements run under the plan's row lock. The clock is the
+ * database's (the sweep and the job agree whichever host runs them).
+ */
+import type pg from 'pg';
+import { toCents } from '@nh/shared/money';
+import { INTERVAL_MONTHS, RENEWAL_REMINDER_DAYS, type SkippedPeriod, type SkippedPeriodReason } from '@nh/shared/contracts/subscriptions';
+import type { SubscriptionRow } from '../db/schema';
+import type { StoredPaymentProfile } from '../payments/gateway';
+import { OUTBOX_CHANNEL, outboxInsert, outboxNotify, outboxParam } from './outbox';
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+// ---- The renewal clock (SQL, so the database's clock decides) ----
+
+/**
+ * A billing date is a day: a subscription is due on its billing day (UTC), whatever the time of day it
+ * was created, so the 06:00 sweep charges on the date the customer was shown and not a day late. SQL,
+ * because the database's clock decides (the sweep and the job agree whichever host runs them).
+ */
+export const DUE_BEFORE_SQL = `(date_trunc('day', now(), 'UTC') + interval '1 day')`;
+
+/** One interval in SQL months, from the row's `interval` and `interval_count` (INTERVAL_MONTHS). */
+const INTERVAL_MONTHS_SQL = `((case "interval" ${Object.entries(INTERVAL_MONTHS)
+  .map(([name, months]) => `when '${name}' then ${months}`)
+  .join(' ')} end) * interval_count)`;
+
+/**
+ * More than one period behind: the billing date after next_billing_date is due too. One step of
+ * Postgres month arithmetic on the UTC wall time clamps to the month's end exactly as nextBillingDate.
+ */
+const BEHIND_SQL = `((next_billing_date at time zone 'UTC') + make_interval(months => ${INTERVAL_MONTHS_SQL})) at time zone 'UTC' < ${DUE_BEFORE_SQL}`;
+
+/**
+ * Due for a renewal job: the billing day has come and either no retry is waiting or the plan is more
+ * than one period behind (a retry of a period long gone waits for nothing: the catch-up charges the
+ * current period). retry_at is always after next_billing_date, so the first test keeps the
+ * (status, next_billing_date) index usable.
+ */
+export const DUE_SQL = `(next_billing_date < ${DUE_BEFORE_SQL} and (retry_at is null or retry_at < ${DUE_BEFORE_SQL} or ${BEHIND_SQL}))`;
+
+/**
+ * The UTC day RENEWAL_REMINDER_DAYS ahead, as [start, end) in SQL: a plan billed on that day gets its
+ * renewal reminder from today's sweep. Same clock as DUE_BEFORE_SQL.
+ */
+export const REMINDER_DAY_SQL = {
+  from: `(date_trunc('day', now(), 'UTC') + interval '${RENEWAL_REMINDER_DAYS} days')`,
+  to: `(date_trunc('day', now(), 'UTC') + interval '${RENEWAL_REMINDER_DAYS + 1} days')`,
+};
+
+/** What a failed attempt does to the plan (the workers' rules.ts decides it: dunningStep, pauseNow). */
+export type DunningStep =
+  /** Try again at the start of the UTC day `retryInDays` days from today (the sweep of that day picks it up). */
+  | { failedAttempts: number; retryInDays: number; pause: false }
+  /** Retries used up: paused, and the customer is told. */
+  | { failedAttempts: number; retryInDays: null; pause: true };
+
+// ---- The shopper's plans (API: My Subscriptions) ----
+
+/** A plan as the page view reads it (snake_case, as the statement answers), its column types from the schema. */
+export interface SubscriptionViewRow {
+  id: SubscriptionRow['id'];
+  status: SubscriptionRow['status'];
+  created_at: SubscriptionRow['createdAt'];
+  items: SubscriptionRow['items'];
+  /** numeric as text (`amount::text`). */
+  amount: string;
+  discount_percent: SubscriptionRow['discountPercent'];
+  interval: SubscriptionRow['interval'];
+  interval_count: SubscriptionRow['intervalCount'];
+  next_billing_date: SubscriptionRow['nextBillingDate'];
+  cancelled_at: SubscriptionRow['cancelledAt'];
+  card_type: string | null;
+  card_last_four: string | null;
+  skipped_periods: SkippedPeriod[];
+}
+
+/**
+ * The page view's columns of `s`, with the card of its latest approved payment (`card`) and its
+ * skipped periods, oldest first, as one JSON array (`skipped`).
+ */
+const VIEW_COLUMNS = `s.id, s.status, s.created_at, s.items, s.amount::text as amount, s.discount_percent, s.interval, s.interval_count,
+  s.next_billing_date, s.cancelled_at, card.card_type, card.card_last_four, skipped.skipped_periods`;
+const VIEW_JOINS = `left join lateral (
+    select p.card_type, p.card_last_four from payment_transactions p
+    where p.subscription_id = s.id and p.status = 'approved' order by p.created_at desc limit 1) card on true
+  cross join lateral (
+    select coalesce(json_agg(json_build_object('period', k.billing_period, 'reason', k.reason) order by k.billing_period), '[]') as skipped_periods
+    from subscription_skipped_periods k where k.subscription_id = s.id) skipped`;
+
+/** The user's subscriptions, newest first. */
+export async function listSubscriptions(db: pg.Pool, userId: string): Promise<SubscriptionViewRow[]> {
+  const { rows } = await db.query<SubscriptionViewRow>({
+    name: 'subscriptions_list',
+    text: `select ${VIEW_COLUMNS} from subscriptions s ${VIEW_JOINS} where s.user_id = $1 order by s.created_at desc, s.id desc`,
+    values: [userId],
+  });
+  return rows;
+}
+
+export type CancelOutcome = { kind: 'cancelled'; row: SubscriptionViewRow } | { kind: 'ended' } | { kind: 'not-found' };
+
+/**
+ * Cancels the user's subscription while it is active or paused, as one conditional update: a renewal
+ * holding the row waits us out (or we wait for it), and the status is judged on the row as it is
+ * then, never on an earlier read. When nothing was updated, the row as read tells "ended" from
+ * "not found" (not the user's, or no such id).
+ */
+export async function cancelSubscription(db: pg.Pool, id: string, userId: string): Promise<CancelOutcome> {
+  const { rows } = await db.query<SubscriptionViewRow & { cancelled: boolean }>({
+    name: 'subscriptions_cancel',
+    text: `with upd as (
+        update subscriptions set status = 'cancelled', cancelled_at = now(), updated_at = now()
+        where id = $1 and user_id = $2 and status in ('active', 'paused') returning *)
+      select true as cancelled, ${VIEW_COLUMNS} from upd s ${VIEW_JOINS}
+      union all
+      select false, ${VIEW_COLUMNS} from subscriptions s ${VIEW_JOINS} where s.id = $1 and s.user_id = $2 and not exists (select 1 from upd)`,
+    values: [id, userId],
+  });
+  const row = rows[0];
+  if (!row) return { kind: 'not-found' };
+  return row.cancelled ? { kind: 'cancelled', row } : { kind: 'ended' };
+}
+
+/** What resuming needs of a plan before it stores a card: who to bill, and the due date it stays on. */
+export interface PlanToResume {
+  status: SubscriptionRow['status'];
+  customer_name: SubscriptionRow['customerName'];
+  customer_email: SubscriptionRow['customerEmail'];
+  shipping_address: SubscriptionRow['shippingAddress'];
+  items: SubscriptionRow['items'];
+  next_billing_date: SubscriptionRow['nextBillingDate'];
+}
+
+export async function findPlanToResume(db: pg.Pool, id: string, userId: string): Promise<PlanToResume | null> {
+  const { rows } = await db.query<PlanToResume>({
+    name: 'subscriptions_find_to_resume',
+    text: 'select status, customer_name, customer_email, shipping_address, items, next_billing_date from subscriptions where id = $1 and user_id = $2',
+    values: [id, userId],
+  });
+  return rows[0] ?? null;
+}
+
+export interface Resumption {
+  id: string;
+  userId: string;
+  /** The new card's stored profile. */
+  profile: StoredPaymentProfile;
+  /** The billing period (yyyy-MM-dd, UTC) of the due date read before the card was stored: the unpaid one. */
+  period: string;
+}
+
+const DAY_MS = 86_400_000;
+
+export type ResumeOutcome = { kind: 'resumed'; row: SubscriptionViewRow } | { kind: 'not-paused' } | { kind: 'changed' } | { kind: 'not-found' };
+
+/**
+ * Resumes the user's paused plan with a new card as one statement: the new profile ids, active again
+ * with a clean dunning slate (failed attempts 0, no retry time), the billing date left on the unpaid
+ * period, and the `subscription.resumed` outbox row (its NOTIFY wakes the relay, which adds the
+ * renewal at once). Conditional on the row as it is then: still the user's, still paused, still on
+ * the billing period read before the card was stored (its due date within that UTC day). When nothing
+ * was updated, the row as read tells why.
+ */
+export async function resumeSubscription(db: pg.Pool, r: Resumption): Promise<ResumeOutcome> {
+  const payload = outboxParam([{ topic: 'subscription.resumed', payload: { subscriptionId: r.id, period: r.period } }]);
+  const periodStart = new Date(`${r.period}T00:00:00.000Z`);
+  const { rows } = await db.query<SubscriptionViewRow & { resumed: boolean }>({
+    name: 'subscriptions_resume',
+    text: `with upd as (
+        update subscriptions set authnet_customer_profile_id = $3, authnet_payment_profile_id = $4, status = 'active',
+          failed_attempts = 0, retry_at = null, updated_at = now()
+        where id = $1 and user_id = $2 and status = 'paused' and next_billing_date >= $5 and next_billing_date < $6 returning *),
+      ob as (${outboxInsert('$7', 'exists (select 1 from upd)')})
+      select true as resumed, ${VIEW_COLUMNS}, ${outboxNotify('$7', '$8')} as notified from upd s ${VIEW_JOINS}
+      union all
+      select false, ${VIEW_COLUMNS}, null from subscriptions s ${VIEW_JOINS} where s.id = $1 and s.user_id = $2 and not exists (select 1 from upd)`,
+    values: [r.id, r.userId, r.profile.customerProfileId, r.profile.paymentProfileId, periodStart, new Date(periodStart.getTime() + DAY_MS), payload, OUTBOX_CHANNEL],
+  });
+  const row = rows[0];
+  if (!row) return { kind: 'not-found' };
+  if (row.resumed) return { kind: 'resumed', row };
+  return row.status === 'paused' ? { kind: 'changed' } : { kind: 'not-paused' };
+}
+
+// ---- Renewals (workers: the daily sweep and the renewal job, the plan row locked FOR UPDATE) ----
+
+/** The subscription row the renewal locks, its columns as the schema has them, and what the lock read beside it. */
+export interface LockedSubscription
+  extends Pick<
+    SubscriptionRow,
+    'id' | 'status' | 'userId' | 'customerEmail' | 'customerName' | 'items' | 'interval' | 'intervalCount' | 'amount' | 'nextBillingDate' | 'shippingAddress' | 'failedAttempts'
+  > {
+  profile: StoredPaymentProfile | null;
+  /** Due on or before today (UTC), counting a pending retry time (DUE_SQL). */
+  due: boolean;
+  /** The start of tomorrow (UTC) by the database's clock: billing dates before it are due. */
+  dueBefore: Date;
+}
+
+/** Every active subscription due today or earlier, its retry time (dunning) included (DUE_SQL). */
+export async function findDueSubscriptions(db: Queryable): Promise<Array<{ id: string; nextBillingDate: Date; failedAttempts: number }>> {
+  const { rows } = await db.query<{ id: string; next_billing_date: Date; failed_attempts: number }>(
+    `select id, next_billing_date, failed_attempts from subscriptions
+     where status = 'active' and ${DUE_SQL}
+     order by next_billing_date, id`,
+  );
+  return rows.map((r) => ({ id: r.id, nextBillingDate: r.next_billing_date, failedAttempts: r.failed_attempts }));
+}
+
+/** Every active subscription billed on the reminder day (RENEWAL_REMINDER_DAYS ahead, UTC). */
+export async function findSubscriptionsToRemind(db: Queryable): Promise<Array<{ id: string; nextBillingDate: Date }>> {
+  const { rows } = await db.query<{ id: string; next_billing_date: Date }>(
+    `select id, next_billing_date from subscriptions
+     where status = 'active' and next_billing_date >= ${REMINDER_DAY_SQL.from} and next_billing_date < ${REMINDER_DAY_SQL.to}
+     order by next_billing_date, id`,
+  );
+  return rows.map((r) => ({ id: r.id, nextBillingDate: r.next_billing_date }));
+}
+
+export async function lockSubscription(client: pg.PoolClient, id: string): Promise<LockedSubscription | null> {
+  const { rows } = await client.query<{
+    id: SubscriptionRow['id'];
+    status: SubscriptionRow['status'];
+    user_id: SubscriptionRow['userId'];
+    customer_email: SubscriptionRow['customerEmail'];
+    customer_name: SubscriptionRow['customerName'];
+    items: SubscriptionRow['items'];
+    interval: SubscriptionRow['interval'];
+    interval_count: SubscriptionRow['intervalCount'];
+    /** numeric as text (`amount::text`), converted to cents below. */
+    amount: string;
+    next_billing_date: SubscriptionRow['nextBillingDate'];
+    shipping_address: SubscriptionRow['shippingAddress'];
+    failed_attempts: SubscriptionRow['failedAttempts'];
+    authnet_customer_profile_id: SubscriptionRow['authnetCustomerProfileId'];
+    authnet_payment_profile_id: SubscriptionRow['authnetPaymentProfileId'];
+    due: boolean;
+    due_before: Date;
+  }>(
+    `select id, status, user_id, customer_email, customer_name, items, interval, interval_count, amount::text, next_billing_date,
+       shipping_address, failed_attempts, authnet_customer_profile_id, authnet_payment_profile_id,
+       ${DUE_SQL} as due, ${DUE_BEFORE_SQL} as due_before
+     from subscriptions where id = $1 for update`,
+    [id],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    id: r.id,
+    status: r.status,
+    userId: r.user_id,
+    customerEmail: r.customer_email,
+    customerName: r.customer_name,
+    items: r.items,
+    interval: r.interval,
+    intervalCount: r.interval_count,
+    amount: toCents(r.amount),
+    nextBillingDate: r.next_billing_date,
+    shippingAddress: r.shipping_address,
+    failedAttempts: r.failed_attempts,
+    profile:
+      r.authnet_customer_profile_id && r.authnet_payment_profile_id
+        ? { customerProfileId: r.authnet_customer_profile_id, paymentProfileId: r.authnet_payment_profile_id }
+        : null,
+    due: r.due,
+    dueBefore: r.due_before,
+  };
+}
+
+/** The period is paid: the subscription moves on to its next billing date with a clean dunning slate. */
+export async function advanceSubscription(client: pg.PoolClient, id: string, next: Date): Promise<void> {
+  await client.query('update subscriptions set next_billing_date = $2, failed_attempts = 0, retry_at = null, updated_at = now() where id = $1', [id, next]);
+}
+
+/**
+ * The catch-up of a plan more than one period behind, in the renewal's transaction: the periods passed
+ * over recorded as skipped (a repeat records nothing twice), and the plan moved on to the current
+ * period with a fresh dunning slate (a retry of a period long gone does not carry over).
+ */
+export async function skipPeriods(client: pg.PoolClient, subscriptionId: string, periods: string[], reason: SkippedPeriodReason, current: Date): Promise<void> {
+  await client.query(
+    `with skipped as (
+        insert into subscription_skipped_periods (subscription_id, billing_period, reason)
+        select $1, period, $3 from unnest($2::text[]) as p(period) on conflict do nothing)
+     update subscriptions set next_billing_date = $4, failed_attempts = 0, retry_at = null, updated_at = now() where id = $1`,
+    [subscriptionId, periods, reason, current],
+  );
+}
+
+/** The subscription after a failed attempt (one dunning step), as a CTE body; $1 is the subscription. */
+export const FAILED_SUBSCRIPTION = `update subscriptions set
+    failed_attempts = $2,
+    retry_at = case when $3::int is null then null else date_trunc('day', now(), 'UTC') + $3::int * interval '1 day' end,
+    status = case when $4::boolean and status = 'active' then 'paused'::subscription_status else status end,
+    updated_at = now()
+  where id = $1`;
+
+/**
+ * The end of a dunning statement whose `sub` CTE took the step: the `subscription.paused` outbox row
+ * (with its NOTIFY) when the step paused the plan, and the plan's status after it. $4 is the step's
+ * pause flag, $5 the outbox payload, $6 the relay's channel.
+ */
+const PAUSED = `$4::boolean and exists (select 1 from sub where status = 'paused')`;
+export const PAUSED_OUTBOX_THEN_STATUS = `ob as (${outboxInsert('$5', PAUSED)})
+     select (select status from sub) as status, ${outboxNotify('$5', '$6', '$4::boolean')}`;
+
+export const pausedPayload = (subscriptionId: string, period: string) => outboxParam([{ topic: 'subscription.paused', payload: { subscriptionId, period } }]);
+
+/**
+ * A failed attempt inside the pre-charge transaction (nothing was charged): dunning step, and the
+ * `subscription.paused` outbox row when it pauses. Answers the subscription's status after it.
+ */
+export async function recordFailedAttempt(client: pg.PoolClient, subscriptionId: string, period: string, step: DunningStep): Promise<SubscriptionRow['status']> {
+  const { rows } = await client.query<{ status: SubscriptionRow['status'] }>(
+    `with sub as (${FAILED_SUBSCRIPTION} returning status),
+      ${PAUSED_OUTBOX_THEN_STATUS}`,
+    [subscriptionId, step.failedAttempts, step.retryInDays, step.pause, pausedPayload(subscriptionId, period), OUTBOX_CHANNEL],
+  );
+  return rows[0]!.status;
+}
+
