@@ -7,6 +7,11 @@ const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject
   lazy: async () => ({ Component: (await load()).default }),
 });
 
+/** A layout route loaded with its first screen (the admin frame stays out of the storefront's chunks). */
+const layout = (load: () => Promise<ComponentType>): Pick<RouteObject, 'lazy'> => ({
+  lazy: async () => ({ Component: await load() }),
+});
+
 const shop = page(() => import('@/features/catalog/routes/shop'));
 const category = page(() => import('@/features/catalog/routes/category'));
 const impact = page(() => import('@/features/content/routes/impact'));
@@ -35,13 +40,20 @@ export const routes: RouteObject[] = [
       { path: '/unsubscribe/:token', ...page(() => import('@/features/newsletter/routes/unsubscribe')) },
       { path: '/checkout', ...page(() => import('@/features/checkout/routes/checkout')) },
       { path: '/subscriptions', ...page(() => import('@/features/subscriptions/routes/subscriptions')) },
+      { path: '*', ...page(() => import('@/features/content/routes/not-found')) },
+    ],
+  },
+  {
+    // The back office: its own frame, no storefront header or footer; signed out, every route shows the sign-in screen.
+    ...layout(async () => (await import('@/features/admin/components/admin-layout')).AdminLayout),
+    hydrateFallbackElement: <div className="min-h-screen" aria-busy="true" />,
+    children: [
       { path: '/admin', ...page(() => import('@/features/admin/routes/promo-manager')) },
       { path: '/admin-products', ...page(() => import('@/features/admin/routes/product-manager')) },
       { path: '/admin-products/create', ...page(() => import('@/features/admin/routes/product-create')) },
       { path: '/admin-products/:slug/edit', ...page(() => import('@/features/admin/routes/product-edit')) },
       { path: '/admin-orders', ...page(() => import('@/features/admin/routes/order-manager')) },
       { path: '/admin-orders/:id', ...page(() => import('@/features/admin/routes/order-detail')) },
-      { path: '*', ...page(() => import('@/features/content/routes/not-found')) },
     ],
   },
 ];

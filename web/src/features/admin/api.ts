@@ -1,73 +1,146 @@
-/** Server calls of the admin screens. Each carries the admin token in `password` (spec §6). */
+/**
+ * Server calls of the back office. The staff session cookie (httpOnly, set by POST /api/admin/session)
+ * authenticates every call: no credential is kept by the SPA or sent in a body. A 401 means signed
+ * out (the admin layout drops to sign-in); a 403 `STAFF_FORBIDDEN` means the role lacks the permission.
+ */
 import { STORE_CODE } from '@nh/shared/constants';
-import type {
-  AdminOrder,
-  AdminOrderSummary,
-  AdminPromoCode,
-  CreatePromoCodeInput,
-  OrderStatus,
-  UpdateOrderInput,
-  UpdateProductInput,
-  VerifyPasswordResponse,
-} from '@nh/shared/contracts/admin';
+import type { AdminOrder, AdminOrderSummary, AdminPromoCode, CreatePromoCodeInput, OrderStatus, UpdateOrderInput, UpdateProductInput } from '@nh/shared/contracts/admin';
+import type { AuditEntityType, AuditAction, AuditPage } from '@nh/shared/contracts/audit';
 import type { Category, Product } from '@nh/shared/contracts/catalog';
 import type { SyncSummary } from '@nh/shared/contracts/admin-sync';
 import type { ExportStarted, ExportStatusResponse } from '@nh/shared/contracts/exports';
-import { ApiError, apiRequest as request, getQueryFn } from '@/lib/query-client';
-import { forgetStoredToken, setAdminToken } from './admin-session';
+import type {
+  AcceptInvitationInput,
+  InvitationDetails,
+  InviteStaffInput,
+  StaffInvitation,
+  StaffList,
+  StaffMe,
+  StaffMember,
+  StaffSignIn,
+  UpdateStaffInput,
+} from '@nh/shared/contracts/staff';
+import { ApiError, apiRequest as request, getQueryFn, throwIfResNotOk } from '@/lib/query-client';
 
 const json = async <T>(res: Response) => (await res.json()) as T;
 
-/** An admin call; a 401 means the token expired or was revoked, so the session is dropped (the gate returns). */
-async function apiRequest(method: string, url: string, body: Record<string, unknown>): Promise<Response> {
+/** A state-changing call always sends a JSON body (an empty object when it has no fields). */
+const apiRequest = (method: string, url: string, body: Record<string, unknown> = {}) => request(method, url, body);
+
+/** The `code` of a JSON error body (e.g. STAFF_SIGN_IN_REQUIRED), if there is one. */
+export function errorCodeOf(error: unknown): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
   try {
-    return await request(method, url, body);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) {
-      setAdminToken(null);
-      forgetStoredToken();
-    }
-    throw error;
+    const parsed = JSON.parse(error.body) as { code?: unknown };
+    return typeof parsed.code === 'string' ? parsed.code : undefined;
+  } catch {
+    return undefined;
   }
 }
 
+/** A 401 from an admin call: the session is gone (expired, signed out elsewhere, account disabled). A refused sign-in is not one. */
+export const isSignInRequired = (error: unknown): boolean => error instanceof ApiError && error.status === 401 && errorCodeOf(error) !== 'STAFF_SIGN_IN_FAILED';
+
+/** Everything under 'admin' is dropped when someone else signs in; the staff session itself has its own key. */
 export const adminKeys = {
+  all: ['admin'] as const,
   promoCodes: ['admin', 'promo-codes'] as const,
   products: ['admin', 'products'] as const,
   orders: ['admin', 'orders'] as const,
   ordersPage: (filters: OrderFilters) => ['admin', 'orders', filters] as const,
   order: (id: string) => ['admin', 'order', id] as const,
+  staff: ['admin', 'staff'] as const,
+  audit: (filters: AuditFilters) => ['admin', 'audit', filters] as const,
 };
 
-/** The token (or the password itself, at the gate); false when it is refused (401). */
-export async function verifyAdminPassword(password: string): Promise<VerifyPasswordResponse | false> {
-  try {
-    return await json<VerifyPasswordResponse>(await request('POST', '/api/admin/verify-password', { password }));
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return false;
-    throw error;
-  }
+// ---------------------------------------------------------------- staff session
+export const staffKeys = {
+  me: ['staff', 'me'] as const,
+  invitation: (token: string) => ['staff', 'invitation', token] as const,
+};
+
+/** GET /api/admin/me: the signed-in staff member, or null when signed out. */
+export async function fetchStaffMe(): Promise<StaffMe | null> {
+  const res = await fetch('/api/admin/me', { credentials: 'include' });
+  if (res.status === 401) return null;
+  await throwIfResNotOk(res);
+  return json<StaffMe>(res);
 }
 
+export const signIn = async (input: StaffSignIn) => json<StaffMe>(await apiRequest('POST', '/api/admin/session', input));
+
+export const signOut = async (): Promise<void> => {
+  await apiRequest('DELETE', '/api/admin/session');
+};
+
+export const checkInvitation = async (token: string) => json<InvitationDetails>(await apiRequest('POST', '/api/admin/invitations/check', { token }));
+
+export const acceptInvitation = async (input: AcceptInvitationInput) => json<StaffMe>(await apiRequest('POST', '/api/admin/invitations/accept', input));
+
+export const requestPasswordReset = async (email: string) => json<{ message: string }>(await apiRequest('POST', '/api/admin/password-reset', { email }));
+
+export const confirmPasswordReset = async (token: string, password: string) =>
+  json<{ message: string }>(await apiRequest('POST', '/api/admin/password-reset/confirm', { token, password }));
+
+// ---------------------------------------------------------------- staff accounts (owner)
+export const listStaff = async () => json<StaffList>(await request('GET', '/api/admin/staff'));
+
+export const inviteStaff = async (input: InviteStaffInput) => json<StaffInvitation>(await apiRequest('POST', '/api/admin/staff/invitations', input));
+
+export const updateStaff = async (id: string, change: UpdateStaffInput) => json<StaffMember>(await apiRequest('PATCH', `/api/admin/staff/${encodeURIComponent(id)}`, change));
+
+// ---------------------------------------------------------------- audit trail
+/** The audit screen's filters as the URL and the API spell them (empty means "any"). */
+export interface AuditFilters {
+  actor: string;
+  entityType: AuditEntityType | '';
+  entityId: string;
+  action: AuditAction | '';
+  from: string;
+  to: string;
+  offset: number;
+}
+
+export const AUDIT_PAGE_SIZE = 50;
+
+/** The query string of the filters (empty ones left out); `paged` adds limit and offset. */
+export function auditSearch(filters: AuditFilters, paged: boolean): string {
+  const params = new URLSearchParams();
+  for (const key of ['actor', 'entityType', 'entityId', 'action', 'from', 'to'] as const) {
+    const value = filters[key].trim();
+    if (value) params.set(key, value);
+  }
+  if (paged) {
+    params.set('limit', String(AUDIT_PAGE_SIZE));
+    params.set('offset', String(filters.offset));
+  }
+  return params.toString();
+}
+
+export const listAudit = async (filters: AuditFilters) => json<AuditPage>(await request('GET', `/api/admin/audit?${auditSearch(filters, true)}`));
+
+/** The CSV download, a plain link (the server streams the file with the session cookie). */
+export const auditCsvUrl = (filters: AuditFilters) => {
+  const search = auditSearch(filters, false);
+  return `/api/admin/audit.csv${search ? `?${search}` : ''}`;
+};
+
 // ---------------------------------------------------------------- promo codes
-export const listPromoCodes = async (password: string) => json<AdminPromoCode[]>(await apiRequest('POST', '/api/promo-codes/list', { password }));
+export const listPromoCodes = async () => json<AdminPromoCode[]>(await apiRequest('POST', '/api/promo-codes/list'));
 
-export const createPromoCode = async (password: string, input: Omit<CreatePromoCodeInput, 'password'>) =>
-  json<AdminPromoCode>(await apiRequest('POST', '/api/promo-codes', { ...input, password }));
+export const createPromoCode = async (input: Omit<CreatePromoCodeInput, 'password'>) => json<AdminPromoCode>(await apiRequest('POST', '/api/promo-codes', input));
 
-export const togglePromoCode = async (password: string, id: number) => json<AdminPromoCode>(await apiRequest('PATCH', `/api/promo-codes/${id}/toggle`, { password }));
+export const togglePromoCode = async (id: number) => json<AdminPromoCode>(await apiRequest('PATCH', `/api/promo-codes/${id}/toggle`));
 
 // ---------------------------------------------------------------- products
-export const listAdminProducts = async (password: string) => json<Product[]>(await apiRequest('POST', '/api/admin/products', { password }));
+export const listAdminProducts = async () => json<Product[]>(await apiRequest('POST', '/api/admin/products'));
 
 /** The server requires name, slug, price and categoryId (the create form checks them first). */
-export const createProduct = async (password: string, input: Omit<UpdateProductInput, 'password'>) =>
-  json<Product>(await apiRequest('POST', '/api/products', { ...input, password }));
+export const createProduct = async (input: Omit<UpdateProductInput, 'password'>) => json<Product>(await apiRequest('POST', '/api/products', input));
 
-export const updateProduct = async (password: string, id: number, input: Omit<UpdateProductInput, 'password'>) =>
-  json<Product>(await apiRequest('PUT', `/api/products/${id}`, { ...input, password }));
+export const updateProduct = async (id: number, input: Omit<UpdateProductInput, 'password'>) => json<Product>(await apiRequest('PUT', `/api/products/${id}`, input));
 
-export const deleteProduct = async (password: string, id: number) => json<{ deleted: true }>(await apiRequest('DELETE', `/api/products/${id}`, { password }));
+export const deleteProduct = async (id: number) => json<{ deleted: true }>(await apiRequest('DELETE', `/api/products/${id}`));
 
 export const categoriesQuery = { queryKey: ['/api/categories'], queryFn: getQueryFn<Category[]>({ on401: 'throw' }), staleTime: 60_000 };
 
@@ -83,33 +156,30 @@ export interface OrdersPage {
   total: number;
 }
 
-export async function listOrders(password: string, filters: OrderFilters): Promise<OrdersPage> {
-  const res = await apiRequest('POST', '/api/admin/orders', { password, storeCode: STORE_CODE, ...filters, search: filters.search.trim() || undefined });
+export async function listOrders(filters: OrderFilters): Promise<OrdersPage> {
+  const res = await apiRequest('POST', '/api/admin/orders', { storeCode: STORE_CODE, ...filters, search: filters.search.trim() || undefined });
   const orders = await json<AdminOrderSummary[]>(res);
   return { orders, total: Number(res.headers.get('X-Total-Count') ?? orders.length) };
 }
 
-export const getOrder = async (password: string, id: string) =>
-  json<AdminOrder>(await apiRequest('POST', `/api/admin/orders/${encodeURIComponent(id)}`, { password, storeCode: STORE_CODE }));
+export const getOrder = async (id: string) => json<AdminOrder>(await apiRequest('POST', `/api/admin/orders/${encodeURIComponent(id)}`, { storeCode: STORE_CODE }));
 
-export const updateOrder = async (password: string, id: string, update: Pick<UpdateOrderInput, 'status' | 'carrier' | 'trackingNumber'>) =>
-  json<AdminOrder>(await apiRequest('PATCH', `/api/admin/orders/${encodeURIComponent(id)}`, { ...update, password, storeCode: STORE_CODE }));
+export const updateOrder = async (id: string, update: Pick<UpdateOrderInput, 'status' | 'carrier' | 'trackingNumber'>) =>
+  json<AdminOrder>(await apiRequest('PATCH', `/api/admin/orders/${encodeURIComponent(id)}`, { ...update, storeCode: STORE_CODE }));
 
 // ---------------------------------------------------------------- CSV export (start, poll, download)
-export const startExport = async (password: string) => json<ExportStarted>(await apiRequest('POST', '/api/admin/orders/export', { password, storeCode: STORE_CODE }));
+export const startExport = async () => json<ExportStarted>(await apiRequest('POST', '/api/admin/orders/export', { storeCode: STORE_CODE }));
 
-export const exportStatus = async (password: string, exportId: string) =>
-  json<ExportStatusResponse>(await apiRequest('POST', `/api/admin/orders/export/${exportId}/status`, { password, storeCode: STORE_CODE }));
+export const exportStatus = async (exportId: string) => json<ExportStatusResponse>(await apiRequest('POST', `/api/admin/orders/export/${exportId}/status`, { storeCode: STORE_CODE }));
 
-export const downloadExport = async (password: string, exportId: string) =>
-  (await apiRequest('POST', `/api/admin/orders/export/${exportId}/download`, { password, storeCode: STORE_CODE })).blob();
+export const downloadExport = async (exportId: string) => (await apiRequest('POST', `/api/admin/orders/export/${exportId}/download`, { storeCode: STORE_CODE })).blob();
 
 // ---------------------------------------------------------------- NetSuite sync (admin-sync API)
 export const syncKeys = { summary: ['admin', 'sync', 'summary'] as const };
 
-export const syncSummary = async (password: string) => json<SyncSummary>(await apiRequest('POST', '/api/admin/sync/summary', { password, storeCode: STORE_CODE }));
+export const syncSummary = async () => json<SyncSummary>(await apiRequest('POST', '/api/admin/sync/summary', { storeCode: STORE_CODE }));
 
-export const retryOrderSync = async (password: string, orderId: string) =>
-  json<{ orderId: string; netsuiteSyncStatus: 'pending' }>(await apiRequest('POST', `/api/admin/sync/orders/${encodeURIComponent(orderId)}/retry`, { password, storeCode: STORE_CODE }));
+export const retryOrderSync = async (orderId: string) =>
+  json<{ orderId: string; netsuiteSyncStatus: 'pending' }>(await apiRequest('POST', `/api/admin/sync/orders/${encodeURIComponent(orderId)}/retry`, { storeCode: STORE_CODE }));
 
-export const retryAllFailedSyncs = async (password: string) => json<{ retried: number }>(await apiRequest('POST', '/api/admin/sync/retry-failed', { password, storeCode: STORE_CODE }));
+export const retryAllFailedSyncs = async () => json<{ retried: number }>(await apiRequest('POST', '/api/admin/sync/retry-failed', { storeCode: STORE_CODE }));

@@ -9,12 +9,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class ExportFailedError extends Error {}
 
 /** Resolves with the CSV once the export job has completed; rejects when it fails or takes too long. */
-export async function exportOrdersCsv(password: string, now: () => number = Date.now): Promise<Blob> {
-  const { exportId } = await startExport(password);
+export async function exportOrdersCsv(now: () => number = Date.now): Promise<Blob> {
+  const { exportId } = await startExport();
   const deadline = now() + GIVE_UP_MS;
   for (;;) {
-    const status = await exportStatus(password, exportId);
-    if (status.status === 'completed') return downloadExport(password, exportId);
+    const status = await exportStatus(exportId);
+    if (status.status === 'completed') return downloadExport(exportId);
     if (status.status === 'failed') throw new ExportFailedError(status.error ?? 'Export failed');
     if (now() > deadline) throw new ExportFailedError('The export is taking too long');
     await sleep(POLL_MS);

@@ -6,14 +6,14 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessageOf } from '@/lib/query-client';
 import { adminKeys, retryAllFailedSyncs, retryOrderSync, syncKeys, syncSummary } from '../api';
-
+import { SYNC_STATUS_LABELS } from '../sync-status';
 
 /** NetSuite order sync at a glance (admin-sync API), with a retry of every failed order. */
-export function SyncPanel({ token }: { token: string }) {
+export function SyncPanel() {
   const queryClient = useQueryClient();
-  const summary = useQuery({ queryKey: syncKeys.summary, queryFn: () => syncSummary(token), staleTime: 0, refetchInterval: 30_000 });
+  const summary = useQuery({ queryKey: syncKeys.summary, queryFn: syncSummary, staleTime: 0, refetchInterval: 30_000 });
   const retryAll = useMutation({
-    mutationFn: () => retryAllFailedSyncs(token),
+    mutationFn: retryAllFailedSyncs,
     onSuccess: ({ retried }) => {
       toast({ title: 'Sync retry queued', description: `${retried} order${retried === 1 ? '' : 's'} will be sent to NetSuite again.` });
       void queryClient.invalidateQueries({ queryKey: syncKeys.summary });
@@ -24,10 +24,10 @@ export function SyncPanel({ token }: { token: string }) {
   if (!summary.data) return null;
   const { counts, queue, oldestPendingAt } = summary.data;
   const stats = [
-    ['Synced', counts.synced],
-    ['Pending', counts.pending],
-    ['Failed', counts.failed],
-    ['Not configured', counts.not_configured],
+    [SYNC_STATUS_LABELS.synced, counts.synced],
+    [SYNC_STATUS_LABELS.pending, counts.pending],
+    [SYNC_STATUS_LABELS.failed, counts.failed],
+    [SYNC_STATUS_LABELS.not_configured, counts.not_configured],
   ] as const;
   return (
     <Card className="mb-6" data-testid="sync-panel">
@@ -67,10 +67,10 @@ export function SyncPanel({ token }: { token: string }) {
 }
 
 /** Sends one order to NetSuite again (refused by the API when it is already synced). */
-export function RetrySyncButton({ token, orderId }: { token: string; orderId: string }) {
+export function RetrySyncButton({ orderId }: { orderId: string }) {
   const queryClient = useQueryClient();
   const retry = useMutation({
-    mutationFn: () => retryOrderSync(token, orderId),
+    mutationFn: () => retryOrderSync(orderId),
     onSuccess: () => {
       toast({ title: 'Sync retry queued' });
       void queryClient.invalidateQueries({ queryKey: adminKeys.order(orderId) });

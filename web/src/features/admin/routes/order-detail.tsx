@@ -4,7 +4,7 @@ import { describeSkippedPeriod } from '@nh/shared/contracts/subscriptions';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Loader2 } from 'lucide-react';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { Navigate, useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -18,7 +18,8 @@ import { usePageMeta } from '@/lib/use-page-meta';
 import { adminKeys, getOrder, updateOrder } from '../api';
 import { OrderStatusBadge, statusLabel } from '../components/order-status-badge';
 import { RetrySyncButton } from '../components/sync-panel';
-import { useOrderSession } from '../use-order-session';
+import { RoleGate, RoleMessage, useCan } from '../components/role-gate';
+import { syncStatusLabel } from '../sync-status';
 
 const NO_CARRIER = 'none';
 const money = (value: string) => `$${value}`;
@@ -53,14 +54,14 @@ function Line({ label, value, strong = false }: { label: ReactNode; value: strin
   );
 }
 
-function FulfillmentForm({ token, order }: { token: string; order: AdminOrder }) {
+function FulfillmentForm({ order }: { order: AdminOrder }) {
   const ids = { status: useId(), carrier: useId(), tracking: useId() };
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<OrderStatus>(order.status);
   const [carrier, setCarrier] = useState(order.carrier && (CARRIERS as readonly string[]).includes(order.carrier) ? order.carrier : NO_CARRIER);
   const [trackingNumber, setTrackingNumber] = useState(order.trackingNumber ?? '');
   const update = useMutation({
-    mutationFn: () => updateOrder(token, order.id, { status, carrier: carrier === NO_CARRIER ? '' : (carrier as (typeof CARRIERS)[number]), trackingNumber }),
+    mutationFn: () => updateOrder(order.id, { status, carrier: carrier === NO_CARRIER ? '' : (carrier as (typeof CARRIERS)[number]), trackingNumber }),
     onSuccess: (updated) => {
       queryClient.setQueryData(adminKeys.order(order.id), updated);
       void queryClient.invalidateQueries({ queryKey: adminKeys.orders });
@@ -121,7 +122,28 @@ function FulfillmentForm({ token, order }: { token: string; order: AdminOrder })
   );
 }
 
-function OrderView({ token, order }: { token: string; order: AdminOrder }) {
+/** Status, carrier and tracking for a role that may look but not change them. */
+function FulfillmentSummary({ order }: { order: AdminOrder }) {
+  return (
+    <Section title="Fulfillment">
+      <dl className="grid grid-cols-[8rem_1fr] gap-1">
+        <dt className="text-stone-500">Status</dt>
+        <dd>{statusLabel(order.status)}</dd>
+        <dt className="text-stone-500">Carrier</dt>
+        <dd>{order.carrier || 'None'}</dd>
+        <dt className="text-stone-500">Tracking Number</dt>
+        <dd className="break-all">{order.trackingNumber || '—'}</dd>
+      </dl>
+      <div className="mt-3">
+        <RoleMessage permission="orders.fulfil" />
+      </div>
+    </Section>
+  );
+}
+
+function OrderView({ order }: { order: AdminOrder }) {
+  const canFulfil = useCan('orders.fulfil');
+  const canSync = useCan('sync.manage');
   return (
     <>
       <div className="mb-6 flex flex-wrap items-center gap-3">
@@ -191,7 +213,7 @@ function OrderView({ token, order }: { token: string; order: AdminOrder }) {
           )}
         </div>
         <div className="grid content-start gap-6">
-          <FulfillmentForm key={order.updatedAt} token={token} order={order} />
+          {canFulfil ? <FulfillmentForm key={order.updatedAt} order={order} /> : <FulfillmentSummary order={order} />}
           {order.subscriptionId && (
             <Section title="Subscribe & Save">
               <p>A delivery of Subscribe &amp; Save plan #{order.subscriptionId.slice(0, 8)}.</p>
@@ -212,9 +234,9 @@ function OrderView({ token, order }: { token: string; order: AdminOrder }) {
             </Section>
           )}
           <Section title="NetSuite">
-            <Badge variant={order.netsuiteSyncStatus === 'failed' ? 'destructive' : 'outline'}>{order.netsuiteSyncStatus}</Badge>
+            <Badge variant={order.netsuiteSyncStatus === 'failed' ? 'destructive' : 'outline'}>{syncStatusLabel(order.netsuiteSyncStatus)}</Badge>
             {order.netsuiteSyncError && <p className="mt-2 text-red-700">{order.netsuiteSyncError}</p>}
-            {order.netsuiteSyncStatus === 'failed' && <RetrySyncButton token={token} orderId={order.id} />}
+            {order.netsuiteSyncStatus === 'failed' && canSync && <RetrySyncButton orderId={order.id} />}
           </Section>
         </div>
       </div>
@@ -222,30 +244,30 @@ function OrderView({ token, order }: { token: string; order: AdminOrder }) {
   );
 }
 
-function LoadOrder({ token, id }: { token: string; id: string }) {
-  const order = useQuery({ queryKey: adminKeys.order(id), queryFn: () => getOrder(token, id), staleTime: 0 });
+function LoadOrder({ id }: { id: string }) {
+  const order = useQuery({ queryKey: adminKeys.order(id), queryFn: () => getOrder(id), staleTime: 0 });
   if (order.isPending) return <p className="py-12 text-center text-stone-600">{ADMIN_MESSAGES.loadingOrder}</p>;
   if (order.isError) {
     const missing = order.error instanceof ApiError && order.error.status === 404;
     return <p className="py-12 text-center text-lg font-semibold text-brand-900">{missing ? ADMIN_MESSAGES.orderNotFound : 'Failed to load order.'}</p>;
   }
-  return <OrderView token={token} order={order.data} />;
+  return <OrderView order={order.data} />;
 }
 
-/** /admin-orders/{id}: needs the stored admin token; without a valid one it goes back to /admin-orders. */
+/** /admin-orders/{id} (signed out, the admin layout shows the sign-in screen here and then this order). */
 export default function OrderDetailPage() {
   usePageMeta({ title: 'Order' });
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const { session } = useOrderSession();
-  if (session.state === 'locked') return <Navigate to="/admin-orders" replace />;
   return (
-    <section className="mx-auto max-w-6xl px-4 pb-16 pt-28 sm:px-6 lg:px-8">
+    <section className="mx-auto max-w-6xl">
       <Button variant="ghost" className="mb-4 -ml-3" onClick={() => void navigate('/admin-orders')}>
         <ArrowLeft aria-hidden="true" />
         Back to Orders
       </Button>
-      {session.state === 'checking' ? <p className="py-12 text-center text-stone-600">{ADMIN_MESSAGES.loadingOrder}</p> : <LoadOrder token={session.token} id={id} />}
+      <RoleGate permission="orders.view">
+        <LoadOrder id={id} />
+      </RoleGate>
     </section>
   );
 }

@@ -13,18 +13,18 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { toast } from '@/components/ui/use-toast';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { adminKeys, listOrders, type OrderFilters } from '../api';
-import { AdminPage } from '../components/admin-nav';
+import { AdminPage } from '../components/admin-frame';
+import { RoleGate, useCan } from '../components/role-gate';
 import { OrderStatusBadge, statusLabel } from '../components/order-status-badge';
-import { PasswordGate } from '../components/password-gate';
 import { SyncPanel } from '../components/sync-panel';
 import { exportOrdersCsv, saveCsv } from '../export-orders';
-import { useOrderSession } from '../use-order-session';
+import { syncStatusLabel } from '../sync-status';
 
 const SEARCH_DELAY_MS = 300;
 
-function ExportButton({ token }: { token: string }) {
+function ExportButton() {
   const run = useMutation({
-    mutationFn: () => exportOrdersCsv(token),
+    mutationFn: () => exportOrdersCsv(),
     onSuccess: (blob) => {
       saveCsv(blob);
       toast({ title: ADMIN_MESSAGES.exportSucceeded });
@@ -39,7 +39,7 @@ function ExportButton({ token }: { token: string }) {
   );
 }
 
-function OrderList({ token }: { token: string }) {
+function OrderList() {
   const ids = { search: useId(), status: useId() };
   const [typed, setTyped] = useState('');
   const [filters, setFilters] = useState<OrderFilters>({ search: '', status: 'all', offset: 0 });
@@ -49,7 +49,7 @@ function OrderList({ token }: { token: string }) {
   }, [typed]);
   const orders = useQuery({
     queryKey: adminKeys.ordersPage(filters),
-    queryFn: () => listOrders(token, filters),
+    queryFn: () => listOrders(filters),
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
@@ -108,7 +108,7 @@ function OrderList({ token }: { token: string }) {
                       <span className="block text-xs text-stone-500">
                         {formatOrderDate(order.createdAt)}
                         {order.trackingNumber && ` · ${order.carrier ? `${order.carrier} ` : ''}${order.trackingNumber}`}
-                        {` · NetSuite: ${order.netsuiteSyncStatus}`}
+                        {` · NetSuite: ${syncStatusLabel(order.netsuiteSyncStatus)}`}
                       </span>
                     </span>
                     <span className="font-semibold tabular-nums">{formatPrice(order.total)}</span>
@@ -143,13 +143,15 @@ function OrderList({ token }: { token: string }) {
 /** /admin-orders */
 export default function OrderManagerPage() {
   usePageMeta({ title: 'Order Manager' });
-  const { session, unlock } = useOrderSession();
-  if (session.state === 'checking') return <p className="px-4 pb-16 pt-32 text-center text-stone-600">Checking access...</p>;
-  if (session.state === 'locked') return <PasswordGate title="Order Manager" onUnlock={unlock} />;
+  const canView = useCan('orders.view');
+  const canExport = useCan('exports.run');
+  const canSync = useCan('sync.manage');
   return (
-    <AdminPage title="Order Manager" actions={<ExportButton token={session.token} />}>
-      <SyncPanel token={session.token} />
-      <OrderList token={session.token} />
+    <AdminPage title="Order Manager" actions={canView && canExport && <ExportButton />}>
+      <RoleGate permission="orders.view">
+        {canSync && <SyncPanel />}
+        <OrderList />
+      </RoleGate>
     </AdminPage>
   );
 }

@@ -5,17 +5,16 @@ import { toast } from '@/components/ui/use-toast';
 import { serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { adminKeys, createProduct } from '../api';
-import { setAdminToken, useAdminToken } from '../admin-session';
-import { AdminPage } from '../components/admin-nav';
-import { PasswordGate } from '../components/password-gate';
+import { AdminPage } from '../components/admin-frame';
+import { RoleGate } from '../components/role-gate';
 import { BackToProducts, ProductForm } from '../components/product-form';
 import { emptyProductForm, formToPayload, type ProductFormValues } from '../product-form-model';
 
-function CreateProduct({ token }: { token: string }) {
+function CreateProduct() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const create = useMutation({
-    mutationFn: (values: ProductFormValues) => createProduct(token, formToPayload(values, 'create')),
+    mutationFn: (values: ProductFormValues) => createProduct(formToPayload(values, 'create')),
     onSuccess: async () => {
       toast({ title: ADMIN_MESSAGES.productCreated });
       await queryClient.invalidateQueries({ queryKey: adminKeys.products });
@@ -29,12 +28,12 @@ function CreateProduct({ token }: { token: string }) {
 /** /admin-products/create */
 export default function ProductCreatePage() {
   usePageMeta({ title: 'Create Product' });
-  const token = useAdminToken();
-  if (!token) return <PasswordGate title="Create Product" onUnlock={setAdminToken} />;
   return (
     <AdminPage title="Create Product">
       <BackToProducts />
-      <CreateProduct token={token} />
+      <RoleGate permission="catalog.manage">
+        <CreateProduct />
+      </RoleGate>
     </AdminPage>
   );
 }

@@ -7,17 +7,16 @@ import { toast } from '@/components/ui/use-toast';
 import { serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { adminKeys, listAdminProducts, updateProduct } from '../api';
-import { setAdminToken, useAdminToken } from '../admin-session';
-import { AdminPage } from '../components/admin-nav';
-import { PasswordGate } from '../components/password-gate';
+import { AdminPage } from '../components/admin-frame';
+import { RoleGate } from '../components/role-gate';
 import { BackToProducts, ProductForm } from '../components/product-form';
 import { formToPayload, productToForm, type ProductFormValues } from '../product-form-model';
 
-function EditProduct({ token, product }: { token: string; product: Product }) {
+function EditProduct({ product }: { product: Product }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const update = useMutation({
-    mutationFn: (values: ProductFormValues) => updateProduct(token, product.id, formToPayload(values, 'edit')),
+    mutationFn: (values: ProductFormValues) => updateProduct(product.id, formToPayload(values, 'edit')),
     onSuccess: async () => {
       toast({ title: ADMIN_MESSAGES.productUpdated });
       await queryClient.invalidateQueries({ queryKey: adminKeys.products });
@@ -32,8 +31,8 @@ function EditProduct({ token, product }: { token: string; product: Product }) {
  * Loads the product from the admin list rather than the public GET /api/products/{slug}, which hides
  * inactive products (staff must be able to edit those too).
  */
-function LoadProduct({ token, slug }: { token: string; slug: string }) {
-  const products = useQuery({ queryKey: adminKeys.products, queryFn: () => listAdminProducts(token) });
+function LoadProduct({ slug }: { slug: string }) {
+  const products = useQuery({ queryKey: adminKeys.products, queryFn: listAdminProducts });
   if (products.isPending) return <p className="text-stone-600">Loading product...</p>;
   const product = products.data?.find((p) => p.slug === slug);
   if (!product) {
@@ -46,19 +45,19 @@ function LoadProduct({ token, slug }: { token: string; slug: string }) {
       </div>
     );
   }
-  return <EditProduct key={product.id} token={token} product={product} />;
+  return <EditProduct key={product.id} product={product} />;
 }
 
 /** /admin-products/{slug}/edit */
 export default function ProductEditPage() {
   usePageMeta({ title: 'Edit Product' });
   const { slug = '' } = useParams();
-  const token = useAdminToken();
-  if (!token) return <PasswordGate title="Edit Product" onUnlock={setAdminToken} />;
   return (
     <AdminPage title="Edit Product">
       <BackToProducts />
-      <LoadProduct token={token} slug={slug} />
+      <RoleGate permission="catalog.manage">
+        <LoadProduct slug={slug} />
+      </RoleGate>
     </AdminPage>
   );
 }

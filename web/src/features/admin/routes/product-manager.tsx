@@ -13,9 +13,8 @@ import { toast } from '@/components/ui/use-toast';
 import { serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { adminKeys, deleteProduct, listAdminProducts } from '../api';
-import { setAdminToken, useAdminToken } from '../admin-session';
-import { AdminPage } from '../components/admin-nav';
-import { PasswordGate } from '../components/password-gate';
+import { AdminPage } from '../components/admin-frame';
+import { RoleGate, useCan } from '../components/role-gate';
 
 const STATUS_BADGE: Record<Product['status'], { label: string; variant: 'default' | 'outline' | 'warning' }> = {
   active: { label: 'Active', variant: 'default' },
@@ -23,12 +22,12 @@ const STATUS_BADGE: Record<Product['status'], { label: string; variant: 'default
   out_of_stock: { label: 'Out of Stock', variant: 'warning' },
 };
 
-function ProductTable({ token }: { token: string }) {
+function ProductTable() {
   const queryClient = useQueryClient();
-  const products = useQuery({ queryKey: adminKeys.products, queryFn: () => listAdminProducts(token) });
+  const products = useQuery({ queryKey: adminKeys.products, queryFn: listAdminProducts });
   const [toDelete, setToDelete] = useState<Product | null>(null);
   const remove = useMutation({
-    mutationFn: (product: Product) => deleteProduct(token, product.id),
+    mutationFn: (product: Product) => deleteProduct(product.id),
     onSuccess: () => {
       toast({ title: ADMIN_MESSAGES.productDeleted });
       setToDelete(null);
@@ -118,21 +117,24 @@ function ProductTable({ token }: { token: string }) {
 /** /admin-products: every product (inactive ones too), with create, edit and delete. */
 export default function ProductManagerPage() {
   usePageMeta({ title: 'Product Manager' });
-  const token = useAdminToken();
-  if (!token) return <PasswordGate title="Product Manager" onUnlock={setAdminToken} />;
+  const allowed = useCan('catalog.manage');
   return (
     <AdminPage
       title="Product Manager"
       actions={
-        <Button asChild>
-          <Link to="/admin-products/create">
-            <Plus aria-hidden="true" />
-            Create New Product
-          </Link>
-        </Button>
+        allowed && (
+          <Button asChild>
+            <Link to="/admin-products/create">
+              <Plus aria-hidden="true" />
+              Create New Product
+            </Link>
+          </Button>
+        )
       }
     >
-      <ProductTable token={token} />
+      <RoleGate permission="catalog.manage">
+        <ProductTable />
+      </RoleGate>
     </AdminPage>
   );
 }

@@ -13,21 +13,20 @@ import { toast } from '@/components/ui/use-toast';
 import { serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { adminKeys, createPromoCode, listPromoCodes, togglePromoCode } from '../api';
-import { setAdminToken, useAdminToken } from '../admin-session';
-import { AdminPage } from '../components/admin-nav';
-import { PasswordGate } from '../components/password-gate';
+import { AdminPage } from '../components/admin-frame';
+import { RoleGate } from '../components/role-gate';
 
 const describeValue = (promo: Pick<AdminPromoCode, 'discountType' | 'discountValue'>) =>
   promo.discountType === 'percentage' ? `${promo.discountValue}% off` : `$${promo.discountValue} off`;
 
-function CreatePromoForm({ token }: { token: string }) {
+function CreatePromoForm() {
   const ids = { code: useId(), type: useId(), value: useId() };
   const queryClient = useQueryClient();
   const [code, setCode] = useState('');
   const [discountType, setDiscountType] = useState<DiscountType>('percentage');
   const [value, setValue] = useState('');
   const create = useMutation({
-    mutationFn: () => createPromoCode(token, { code: code.trim(), discountType, discountValue: Number.parseInt(value, 10) }),
+    mutationFn: () => createPromoCode({ code: code.trim(), discountType, discountValue: Number.parseInt(value, 10) }),
     onSuccess: () => {
       toast({ title: ADMIN_MESSAGES.promoCreated });
       setCode('');
@@ -80,11 +79,11 @@ function CreatePromoForm({ token }: { token: string }) {
   );
 }
 
-function PromoList({ token }: { token: string }) {
+function PromoList() {
   const queryClient = useQueryClient();
-  const codes = useQuery({ queryKey: adminKeys.promoCodes, queryFn: () => listPromoCodes(token) });
+  const codes = useQuery({ queryKey: adminKeys.promoCodes, queryFn: listPromoCodes });
   const toggle = useMutation({
-    mutationFn: (id: number) => togglePromoCode(token, id),
+    mutationFn: togglePromoCode,
     onSuccess: (updated) => queryClient.setQueryData<AdminPromoCode[]>(adminKeys.promoCodes, (list) => list?.map((p) => (p.id === updated.id ? updated : p))),
     onError: (error) => toast({ title: 'Error', description: serverMessageOf(error) ?? 'Failed to update promo code', variant: 'destructive' }),
   });
@@ -134,14 +133,14 @@ function PromoList({ token }: { token: string }) {
 /** /admin: the Promo Code Manager (the admin entry point). */
 export default function PromoManagerPage() {
   usePageMeta({ title: 'Promo Code Manager' });
-  const token = useAdminToken();
-  if (!token) return <PasswordGate title="Promo Code Manager" onUnlock={setAdminToken} />;
   return (
     <AdminPage title="Promo Code Manager">
-      <div className="grid gap-6">
-        <CreatePromoForm token={token} />
-        <PromoList token={token} />
-      </div>
+      <RoleGate permission="promos.manage">
+        <div className="grid gap-6">
+          <CreatePromoForm />
+          <PromoList />
+        </div>
+      </RoleGate>
     </AdminPage>
   );
 }
