@@ -8,7 +8,6 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 /** Repository root, from api/src (tsx) or api/dist (built). */
 export const REPO_ROOT = path.resolve(here, '../..');
 
-export const DEV_ADMIN_PASSWORD = 'nurture-admin';
 const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me';
 
 const schema = z
@@ -16,7 +15,6 @@ const schema = z
     ...baseEnvShape,
     PORT: z.coerce.number().int().min(0).max(65535).default(5000),
     HOST: z.string().default('0.0.0.0'),
-    ADMIN_PASSWORD: optionalString(),
     SESSION_SECRET: optionalString(),
     /** Built SPA folder served with history fallback. */
     WEB_DIST: z.string().default(path.join(REPO_ROOT, 'web/dist')),
@@ -48,7 +46,6 @@ const schema = z
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
-    if (!env.ADMIN_PASSWORD) ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'is required when NODE_ENV=production' });
     if (!env.SESSION_SECRET) ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required when NODE_ENV=production' });
   });
 
@@ -58,7 +55,6 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env) {
   const parsed = loadEnv(schema, env);
   return {
     ...parsed,
-    ADMIN_PASSWORD: parsed.ADMIN_PASSWORD ?? DEV_ADMIN_PASSWORD,
     SESSION_SECRET: parsed.SESSION_SECRET ?? DEV_SESSION_SECRET,
     RATE_LIMIT_PREFIX: parsed.RATE_LIMIT_PREFIX ?? `${parsed.QUEUE_PREFIX}:rl`,
     isProduction: parsed.NODE_ENV === 'production',

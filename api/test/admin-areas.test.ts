@@ -4,24 +4,26 @@ import { createServer } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportStartedSchema, exportStatusSchema } from '@nh/shared/contracts/exports';
-import { createAdminGuard } from '../src/lib/admin-auth';
+import { createStaffGuard } from '../src/lib/staff-auth';
 import { errorHandler } from '../src/lib/errors';
 import { adminAreas } from '../src/modules/admin';
 import { mountAreas, type AdminArea } from '../src/modules/admin/area';
 import { startTestApi, type TestApi } from './support/harness';
+import { signInAs, type StaffClient } from './support/staff';
 
 const STORE = 'TAREAS';
-const PASSWORD = 'nurture-admin';
 let api: TestApi;
+let staff: StaffClient;
 
 beforeAll(async () => {
   api = await startTestApi();
+  staff = await signInAs(api, 'manager');
 });
 afterAll(() => api.close());
 
 /** The admin sub-areas alone, mounted in the given order, as the app mounts them (under /api, JSON bodies). */
 async function withAreas<T>(order: (areas: AdminArea[]) => AdminArea[], run: (url: string) => Promise<T>): Promise<T> {
-  const areas = adminAreas(api.ctx, { guard: createAdminGuard(api.ctx), invalidateCatalog: () => {} });
+  const areas = adminAreas(api.ctx, { guard: createStaffGuard(api.ctx), invalidateCatalog: () => {} });
   const app = express();
   app.use(express.json());
   app.use('/api', mountAreas(order(areas)));
@@ -37,7 +39,7 @@ async function withAreas<T>(order: (areas: AdminArea[]) => AdminArea[], run: (ur
 }
 
 const post = (url: string, body: Record<string, unknown> = {}) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: PASSWORD, storeCode: STORE, ...body }) });
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', cookie: staff.cookie }, body: JSON.stringify({ storeCode: STORE, ...body }) });
 
 describe('the admin area routes the same whatever order its sub-areas are listed in', () => {
   const orders: Array<[string, (areas: AdminArea[]) => AdminArea[]]> = [
@@ -66,7 +68,22 @@ describe('the admin area routes the same whatever order its sub-areas are listed
   }
 
   it('the app mounts exactly these sub-area paths', () => {
-    const paths = adminAreas(api.ctx, { guard: createAdminGuard(api.ctx), invalidateCatalog: () => {} }).map((a) => a.path);
-    expect(paths.sort()).toEqual(['/admin/orders', '/admin/orders/export', '/admin/products', '/admin/sync', '/admin/verify-password', '/products', '/promo-codes']);
+    const paths = adminAreas(api.ctx, { guard: createStaffGuard(api.ctx), invalidateCatalog: () => {} }).map((a) => a.path);
+    expect(paths.sort()).toEqual([
+      '/admin/audit',
+      '/admin/audit.csv',
+      '/admin/invitations',
+      '/admin/me',
+      '/admin/orders',
+      '/admin/orders/export',
+      '/admin/password-reset',
+      '/admin/products',
+      '/admin/session',
+      '/admin/staff',
+      '/admin/sync',
+      '/admin/verify-password',
+      '/products',
+      '/promo-codes',
+    ]);
   });
 });

@@ -6,15 +6,18 @@ import { eq, sql } from 'drizzle-orm';
 import { tables } from '@nh/server';
 import { exportStartedSchema, exportStatusSchema } from '@nh/shared/contracts/exports';
 import { startTestApi, type TestApi } from './support/harness';
+import { signInAs, type StaffClient } from './support/staff';
 
 const STORE = 'TEXPORT';
-const PASSWORD = 'nurture-admin';
 let api: TestApi;
+/** A signed-in staff member whose role may use every route of this file. */
+let staff: StaffClient;
 
-const post = (p: string, body: Record<string, unknown> = {}) => api.request(p, { method: 'POST', body: { password: PASSWORD, storeCode: STORE, ...body } });
+const post = (p: string, body: Record<string, unknown> = {}) => staff.request(p, { method: 'POST', body: { storeCode: STORE, ...body } });
 
 beforeAll(async () => {
   api = await startTestApi();
+  staff = await signInAs(api, 'manager');
 });
 afterAll(() => api.close());
 
@@ -63,7 +66,7 @@ describe('admin exports API', () => {
     expect(await res.json()).toEqual({ message: 'Export failed', code: 'EXPORT_FAILED', status: 'failed', error: 'disk full' });
   });
 
-  it('answers 404 for an unknown export, another store, or a malformed id; 401 without the password', async () => {
+  it('answers 404 for an unknown export, another store, or a malformed id; 401 without a staff session', async () => {
     const { exportId } = exportStartedSchema.parse(await (await post('/api/admin/orders/export')).json());
     expect((await post(`/api/admin/orders/export/${exportId}/status`, { storeCode: 'OTHER' })).status).toBe(404);
     expect((await post('/api/admin/orders/export/00000000-0000-4000-8000-000000000000/status')).status).toBe(404);

@@ -2,13 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminOrderSchema, adminOrderSummarySchema } from '@nh/shared/contracts/admin';
 import { startTestApi, type TestApi } from './support/harness';
+import { signInAs, type StaffClient } from './support/staff';
 
-const PASSWORD = 'nurture-admin';
 const STORE = `T${randomUUID().slice(0, 6).toUpperCase()}`;
 let api: TestApi;
+/** A signed-in staff member whose role may use every route of this file. */
+let staff: StaffClient;
 
 const call = (method: string, path: string, body: Record<string, unknown> = {}) =>
-  api.request(path, { method, body: { password: PASSWORD, storeCode: STORE, ...body } });
+  staff.request(path, { method, body: { storeCode: STORE, ...body } });
 
 interface Seeded {
   id: string;
@@ -42,6 +44,7 @@ async function insertOrder(fields: { name: string; email: string; status?: strin
 let ada: Seeded, bob: Seeded, cy: Seeded, other: Seeded;
 beforeAll(async () => {
   api = await startTestApi();
+  staff = await signInAs(api, 'manager');
   ada = await insertOrder({ name: 'Ada Lovelace', email: 'ada@example.com', createdAt: '2026-01-01T10:00:00Z', extra: true });
   bob = await insertOrder({ name: 'Bob Stone', email: 'bob@shop.test', status: 'shipped', createdAt: '2026-01-02T10:00:00Z' });
   cy = await insertOrder({ name: 'Cy Young', email: 'cy_100%@example.com', status: 'shipped', createdAt: '2026-01-03T10:00:00Z' });
@@ -102,10 +105,10 @@ describe('admin orders API', () => {
     expect(await res.json()).toMatchObject({ message });
   });
 
-  it('refuses the list without the password', async () => {
-    const res = await api.request('/api/admin/orders', { method: 'POST', body: { password: 'wrong', storeCode: STORE } });
+  it('refuses the list without a staff session', async () => {
+    const res = await api.request('/api/admin/orders', { method: 'POST', body: { storeCode: STORE } });
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ message: 'Invalid password', code: 'ADMIN_AUTH_FAILED' });
+    expect(await res.json()).toEqual({ message: 'Please sign in to the back office.', code: 'STAFF_SIGN_IN_REQUIRED' });
   });
 
   it('answers the detail of an order of the store', async () => {
@@ -256,9 +259,19 @@ describe('admin orders API', () => {
     expect(await res.json()).toMatchObject({ message });
   });
 
-  it('accepts an admin token from verify-password in place of the password', async () => {
-    const { token } = (await (await api.request('/api/admin/verify-password', { method: 'POST', body: { password: PASSWORD } })).json()) as { token: string };
-    const res = await api.request(`/api/admin/orders/${cy.id}`, { method: 'POST', body: { password: token, storeCode: STORE } });
+  it('lets fulfilment staff update an order and records who did it, with before and after', async () => {
+    const fulfilment = await signInAs(api, 'fulfilment');
+    const res = await fulfilment.request(`/api/admin/orders/${cy.id}`, { method: 'PATCH', body: { storeCode: STORE, carrier: 'UPS', trackingNumber: '1Z999' } });
     expect(res.status).toBe(200);
+    const audit = await signInAs(api, 'owner');
+    const page = (await (await audit.request(`/api/admin/audit?entityType=order&entityId=${cy.id}`)).json()) as { entries: Array<Record<string, unknown>> };
+    expect(page.entries[0]).toMatchObject({
+      action: 'order.updated',
+      actorEmail: fulfilment.email,
+      actorRole: 'fulfilment',
+      after: { carrier: 'UPS', trackingNumber: '1Z999' },
+      requestId: res.headers.get('x-request-id'),
+    });
+    expect(Object.keys(page.entries[0]!.before as object).sort()).toEqual(['carrier', 'trackingNumber']);
   });
 });

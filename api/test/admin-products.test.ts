@@ -1,18 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productSchema, type Product } from '@nh/shared/contracts/catalog';
 import { startTestApi, type TestApi } from './support/harness';
+import { signInAs, type StaffClient } from './support/staff';
 
-const PASSWORD = 'nurture-admin';
 let api: TestApi;
+/** A signed-in staff member whose role may use every route of this file. */
+let staff: StaffClient;
 let categoryId: number;
 beforeAll(async () => {
   api = await startTestApi();
+  staff = await signInAs(api, 'manager');
   const categories = (await (await api.request('/api/categories')).json()) as { id: number }[];
   categoryId = categories[0]!.id;
 });
 afterAll(() => api.close());
 
-const call = (method: string, path: string, body: Record<string, unknown> = {}) => api.request(path, { method, body: { password: PASSWORD, ...body } });
+const call = (method: string, path: string, body: Record<string, unknown> = {}) => staff.request(path, { method, body });
 const uniqueSlug = (stem = 'admin-test') => `${stem}-${Math.random().toString(36).slice(2, 8)}`;
 
 async function create(fields: Record<string, unknown> = {}): Promise<Product> {
@@ -23,14 +26,14 @@ async function create(fields: Record<string, unknown> = {}): Promise<Product> {
 }
 
 describe('admin products API', () => {
-  it('lists every product for the password, inactive ones included', async () => {
+  it('lists every product for signed-in staff, inactive ones included', async () => {
     const hidden = await create({ status: 'inactive' });
     const res = await call('POST', '/api/admin/products');
     expect(res.status).toBe(200);
     const list = productSchema.array().parse(await res.json());
     expect(list.map((p) => p.slug)).toEqual(expect.arrayContaining(['surfy-probiotic-all-purpose-cleaner', 'trashy-garbage-can-deodorizer', hidden.slug]));
     expect(list.find((p) => p.slug === hidden.slug)).toMatchObject({ status: 'inactive', category: { id: categoryId } });
-    expect((await api.request('/api/admin/products', { method: 'POST', body: { password: 'no' } })).status).toBe(401);
+    expect((await api.request('/api/admin/products', { method: 'POST', body: {} })).status).toBe(401);
   });
 
   it('creates a product with the form rules: money to 2 decimals, empty text to null, trimmed lists, defaults', async () => {
@@ -124,7 +127,7 @@ describe('admin products API', () => {
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ message: 'Product id must be a positive whole number', code: 'VALIDATION_FAILED' });
     expect((await call('PUT', `/api/products/${item.id}`, { price: 'free' })).status).toBe(400);
-    expect((await api.request(`/api/products/${item.id}`, { method: 'PUT', body: { password: 'x', price: '1.00' } })).status).toBe(401);
+    expect((await api.request(`/api/products/${item.id}`, { method: 'PUT', body: { price: '1.00' } })).status).toBe(401);
   });
 
   it('deletes a product (its orders keep their line snapshot); refuses one still in a kit', async () => {

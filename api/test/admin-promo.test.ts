@@ -1,19 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminPromoCodeSchema } from '@nh/shared/contracts/admin';
 import { startTestApi, type TestApi } from './support/harness';
+import { signInAs, type StaffClient } from './support/staff';
 
-const PASSWORD = 'nurture-admin';
 let api: TestApi;
+/** A signed-in staff member whose role may use every route of this file. */
+let staff: StaffClient;
 beforeAll(async () => {
   api = await startTestApi();
+  staff = await signInAs(api, 'manager');
 });
 afterAll(() => api.close());
 
-const call = (method: string, path: string, body: Record<string, unknown> = {}) => api.request(path, { method, body: { password: PASSWORD, ...body } });
+const call = (method: string, path: string, body: Record<string, unknown> = {}) => staff.request(path, { method, body });
 const unique = () => `ADM${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
 
 describe('admin promo codes API', () => {
-  it('lists every code, inactive ones included, for the password only', async () => {
+  it('lists every code, inactive ones included, for signed-in staff only', async () => {
     const res = await call('POST', '/api/promo-codes/list');
     expect(res.status).toBe(200);
     const list = adminPromoCodeSchema.array().parse(await res.json());
@@ -24,9 +27,9 @@ describe('admin promo codes API', () => {
         expect.objectContaining({ code: 'SPRING20', isActive: false }),
       ]),
     );
-    const wrong = await api.request('/api/promo-codes/list', { method: 'POST', body: { password: 'nope' } });
+    const wrong = await api.request('/api/promo-codes/list', { method: 'POST', body: {} });
     expect(wrong.status).toBe(401);
-    expect(await wrong.json()).toEqual({ message: 'Invalid password', code: 'ADMIN_AUTH_FAILED' });
+    expect(await wrong.json()).toEqual({ message: 'Please sign in to the back office.', code: 'STAFF_SIGN_IN_REQUIRED' });
     expect((await api.request('/api/promo-codes/list', { method: 'POST', body: {} })).status).toBe(401);
   });
 
@@ -74,11 +77,11 @@ describe('admin promo codes API', () => {
     expect((await api.request(`/api/promo-codes/validate/${code}`)).status).toBe(200);
   });
 
-  it('answers 404 for an unknown code id and 401 without the password', async () => {
+  it('answers 404 for an unknown code id and 401 without a staff session', async () => {
     const res = await call('PATCH', '/api/promo-codes/999999/toggle');
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ message: 'Promo code not found', code: 'NOT_FOUND' });
     expect((await call('PATCH', '/api/promo-codes/abc/toggle')).status).toBe(400);
-    expect((await api.request('/api/promo-codes/1/toggle', { method: 'PATCH', body: { password: 'x' } })).status).toBe(401);
+    expect((await api.request('/api/promo-codes/1/toggle', { method: 'PATCH', body: {} })).status).toBe(401);
   });
 });

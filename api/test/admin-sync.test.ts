@@ -3,11 +3,13 @@ import { and, eq, sql } from 'drizzle-orm';
 import { tables } from '@nh/server';
 import { failedSyncListSchema, syncSummarySchema } from '@nh/shared/contracts/admin-sync';
 import { startTestApi, type TestApi } from './support/harness';
+import { signInAs, type StaffClient } from './support/staff';
 
 // A store code of its own: other test files write NH orders into the same database.
 const STORE = 'TSYNC';
-const PASSWORD = 'nurture-admin';
 let api: TestApi;
+/** A signed-in staff member whose role may use every route of this file. */
+let staff: StaffClient;
 
 async function order(status: string, createdAt = new Date()): Promise<string> {
   const [row] = await api.ctx.db
@@ -29,7 +31,7 @@ async function order(status: string, createdAt = new Date()): Promise<string> {
   return row!.id;
 }
 
-const post = (path: string, body: Record<string, unknown> = {}) => api.request(path, { method: 'POST', body: { password: PASSWORD, storeCode: STORE, ...body } });
+const post = (path: string, body: Record<string, unknown> = {}) => staff.request(path, { method: 'POST', body: { storeCode: STORE, ...body } });
 const outboxFor = (orderId: string) =>
   api.ctx.db.select().from(tables.outbox).where(and(eq(tables.outbox.topic, 'order.sync-requested'), sql`${tables.outbox.payload}->>'orderId' = ${orderId}`));
 
@@ -38,6 +40,7 @@ let oldestPending: Date;
 
 beforeAll(async () => {
   api = await startTestApi();
+  staff = await signInAs(api, 'manager');
   oldestPending = new Date('2026-01-02T03:04:05.000Z');
   await order('pending', oldestPending);
   await order('pending');
@@ -49,10 +52,10 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 describe('admin sync API', () => {
-  it('refuses a wrong or missing admin password', async () => {
-    const res = await api.request('/api/admin/sync/summary', { method: 'POST', body: { password: 'nope', storeCode: STORE } });
+  it('refuses a call without a staff session', async () => {
+    const res = await api.request('/api/admin/sync/summary', { method: 'POST', body: { storeCode: STORE } });
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ message: 'Invalid password', code: 'ADMIN_AUTH_FAILED' });
+    expect(await res.json()).toEqual({ message: 'Please sign in to the back office.', code: 'STAFF_SIGN_IN_REQUIRED' });
     expect((await api.request('/api/admin/sync/failed', { method: 'POST', body: {} })).status).toBe(401);
   });
 

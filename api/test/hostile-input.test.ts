@@ -15,9 +15,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { priceCart, toPayloadStrings } from '@nh/shared';
 import { MAX_ID } from '@nh/shared/contracts/fields';
 import { startTestApi, type TestApi } from './support/harness';
+import { sessionCookie, signInAs, STAFF_TEST_PASSWORD, type StaffClient } from './support/staff';
 import { fillPath, listRoutes, pathParams } from './support/routes';
 
-const ADMIN_PASSWORD = 'nurture-admin';
 const MARKER = `hx${randomBytes(5).toString('hex')}`;
 const TOO_BIG = MAX_ID + 1;
 const BAD_PARAMS = ['\u0000', `a\u0000b`, `x\u001by`, String(TOO_BIG), '99999999999999999999'];
@@ -33,6 +33,9 @@ interface Example {
 }
 
 let examples: Record<string, Example> = {};
+/** An owner (every admin permission) whose session cookie goes with every call, and a colleague to change. */
+let staff: StaffClient;
+let colleague: StaffClient;
 const shopper = { email: `hostile.shopper.${randomBytes(4).toString('hex')}@example.com`, password: 'correct horse battery staple', cookie: '' };
 
 async function signIn(): Promise<void> {
@@ -79,8 +82,10 @@ beforeAll(async () => {
   });
   const { opaqueData } = (await tokenized.json()) as { opaqueData: { dataDescriptor: string; dataValue: string } };
 
+  staff = await signInAs(api, 'owner');
+  colleague = await signInAs(api, 'support');
   const productId = product!.id;
-  const admin = { password: ADMIN_PASSWORD, storeCode: 'NH' };
+  const admin = { storeCode: 'NH' };
   const address = { address: `1 ${MARKER} St`, city: 'Springfield', state: 'IL', zip: '12345' };
   const customer = { firstName: `Ada ${MARKER}`, lastName: 'Lovelace', email: `ada.${MARKER}@example.com`, ...address };
   const line = { productId, variantSku: null, quantity: 1, price: '12.50' };
@@ -117,11 +122,18 @@ beforeAll(async () => {
     'POST /api/admin/sync/failed': { body: admin },
     'POST /api/admin/sync/orders/:id/retry': { params: { id: order!.id }, body: admin },
     'POST /api/admin/sync/retry-failed': { body: admin },
-    'POST /api/promo-codes': { body: { password: ADMIN_PASSWORD, code: `H${MARKER}`, discountType: 'percentage', discountValue: 10 } },
-    'PATCH /api/promo-codes/:id/toggle': { params: { id: String(MAX_ID) }, body: { password: ADMIN_PASSWORD } },
-    'POST /api/products': { body: { password: ADMIN_PASSWORD, slug: `hostile-${MARKER}`, ...productFields } },
-    'PUT /api/products/:id': { params: { id: String(editable!.id) }, body: { password: ADMIN_PASSWORD, slug: `hostile-put-${MARKER}`, ...productFields } },
-    'DELETE /api/products/:id': { params: { id: String(MAX_ID) }, body: { password: ADMIN_PASSWORD } },
+    'POST /api/promo-codes': { body: { code: `H${MARKER}`, discountType: 'percentage', discountValue: 10 } },
+    'PATCH /api/promo-codes/:id/toggle': { params: { id: String(MAX_ID) }, body: {} },
+    'POST /api/products': { body: { slug: `hostile-${MARKER}`, ...productFields } },
+    'PUT /api/products/:id': { params: { id: String(editable!.id) }, body: { slug: `hostile-put-${MARKER}`, ...productFields } },
+    'DELETE /api/products/:id': { params: { id: String(MAX_ID) }, body: {} },
+    'POST /api/admin/session': { body: { email: staff.email, password: STAFF_TEST_PASSWORD } },
+    'POST /api/admin/staff/invitations': { body: { email: `invite.${MARKER}@example.com`, role: 'support' } },
+    'PATCH /api/admin/staff/:id': { params: { id: colleague.id }, body: { role: 'fulfilment' } },
+    'POST /api/admin/invitations/check': { body: { token: 'c'.repeat(43) } },
+    'POST /api/admin/invitations/accept': { body: { token: 'a'.repeat(43), name: `Name ${MARKER}`, password: 'a long enough password' } },
+    'POST /api/admin/password-reset': { body: { email: `nobody.${MARKER}@example.com` } },
+    'POST /api/admin/password-reset/confirm': { body: { token: 'r'.repeat(43), password: 'a long enough password' } },
     'POST /api/admin/orders': { body: { ...admin, search: MARKER, status: 'all', limit: 10, offset: 0 } },
     'POST /api/admin/orders/:id': { params: { id: order!.id }, body: admin },
     'PATCH /api/admin/orders/:id': { params: { id: order!.id }, body: { ...admin, trackingNumber: `1Z${MARKER}`, carrier: 'UPS', status: 'shipped' } },
@@ -168,7 +180,6 @@ afterAll(() => api?.close());
 
 /** A body for a route this file has no example of: hostile guesses at common field names. */
 const GUESSES: Example['body'] = {
-  password: ADMIN_PASSWORD,
   storeCode: `N\u0000H`,
   email: `guess.${MARKER}\u0000@example.com`,
   name: `Guess ${MARKER}\u0000`,
@@ -206,18 +217,21 @@ interface Answer {
   body: { message?: unknown; fields?: Record<string, string> } | null;
 }
 
-/** One call as the signed-in shopper (admin calls carry the password in their body). */
+/** One call as the signed-in shopper and the signed-in owner (admin calls authenticate by the staff cookie). */
 async function send(method: string, path: string, body: unknown): Promise<Answer> {
   // Redirects are not followed: a redirect is the route's answer (the SPA behind it may not be built).
   const res = await fetch(api.url + path, {
     method,
     redirect: 'manual',
-    headers: { cookie: shopper.cookie, 'Idempotency-Key': randomUUID(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: { cookie: `${shopper.cookie}; ${staff.cookie}`, 'Idempotency-Key': randomUUID(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
   // A probe that signed in or out (login, logout) replaced the session: sign in again for the next.
   if (sessionCookieOf(res)) await signIn();
+  // A staff sign-in or sign-out probe replaced or ended the owner's session: keep the new one, or sign in again.
+  const staffSet = res.headers.getSetCookie().find((c) => c.startsWith('nh.staff='));
+  if (staffSet) staff = staffSet.startsWith('nh.staff=;') ? await signInAs(api, 'owner') : { ...staff, cookie: sessionCookie(res) };
   let parsed: Answer['body'] = null;
   try {
     parsed = JSON.parse(text) as Answer['body'];
@@ -299,11 +313,10 @@ describe('hostile input', () => {
   it('keeps line breaks where text is multi-line and refuses them where it is not', async () => {
     const product = examples['PUT /api/products/:id']!;
     const path = fillPath('/api/products/:id', () => product.params!.id!);
-    const { password } = product.body;
-    const multiline = await send('PUT', path, { password, description: 'One\nTwo\tthree', name: ' Trimmed name ' });
+    const multiline = await send('PUT', path, { description: 'One\nTwo\tthree', name: ' Trimmed name ' });
     expect(multiline.status).toBe(200);
     expect(multiline.body).toMatchObject({ description: 'One\nTwo\tthree', name: 'Trimmed name' });
-    const singleLine = await send('PUT', path, { password, name: 'Two\nlines' });
+    const singleLine = await send('PUT', path, { name: 'Two\nlines' });
     expect(singleLine).toEqual({
       status: 400,
       body: { message: 'Please remove tabs, line breaks and other invisible control characters from this field.', code: 'VALIDATION_FAILED', fields: { name: expect.any(String) } },

@@ -1,11 +1,12 @@
 // @nh/server: the server code api and workers share (database schema and client, outbox, queues, payment gateways, logger, config helpers). Never imported by the SPA.
 export * from './db/client';
 export * as tables from './db/schema';
-export type { Address, LineItem, ProductVariant, Faq, InternalLink, OrderRow, SubscriptionRow } from './db/schema';
+export type { Address, LineItem, ProductVariant, Faq, InternalLink, OrderRow, SubscriptionRow, StaffRow, AuditEventRow } from './db/schema';
 export * from './env';
 export * from './logger';
 export * from './redis';
 // Query modules, one per aggregate; each function takes the db (pool or drizzle) or a transaction first.
+export * from './queries/audit';
 export * from './queries/orders';
 export * from './queries/outbox';
 export * from './queries/payments';
@@ -13,3 +14,4 @@ export * from './queries/promo';
 export * from './queries/subscriptions';
 export * from './startup-warnings';
 export * from './queries/stock';
+export * from './queries/staff';

@@ -17,6 +17,10 @@ export const OUTBOX_TOPICS = {
   subscriptionResumed: 'subscription.resumed',
   orderSyncRequested: 'order.sync-requested',
   exportRequested: 'export.requested',
+  /** An owner invited someone to the back office: the invitation email with its single-use link. */
+  staffInvited: 'staff.invited',
+  /** Staff asked to reset a forgotten password: the email with its single-use link. */
+  staffPasswordResetRequested: 'staff.password-reset-requested',
 } as const;
 export type OutboxTopic = (typeof OUTBOX_TOPICS)[keyof typeof OUTBOX_TOPICS];
 
@@ -31,6 +35,12 @@ export const outboxPayloads = {
   [OUTBOX_TOPICS.subscriptionResumed]: z.object({ subscriptionId: z.string().uuid(), period: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
   [OUTBOX_TOPICS.orderSyncRequested]: z.object({ orderId: z.string().uuid() }),
   [OUTBOX_TOPICS.exportRequested]: z.object({ exportId: z.string().uuid() }),
+  /**
+   * The raw single-use token travels to the email job (only its hash is stored with the invitation):
+   * the outbox row is deleted once relayed, and the job once done.
+   */
+  [OUTBOX_TOPICS.staffInvited]: z.object({ tokenId: z.string().uuid(), token: z.string() }),
+  [OUTBOX_TOPICS.staffPasswordResetRequested]: z.object({ tokenId: z.string().uuid(), token: z.string() }),
 } satisfies Record<OutboxTopic, z.ZodType>;
 
 export type OutboxPayload<T extends OutboxTopic> = z.infer<(typeof outboxPayloads)[T]>;

@@ -9,6 +9,7 @@ import { eq } from 'drizzle-orm';
 import { tables } from '@nh/server';
 import { netsuiteExternalIds } from '../src/erp-sync/netsuite/client';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
+import { signInAs } from '../../api/test/support/staff';
 import { startNetSuiteStub, type NetSuiteStub } from './support/netsuite-stub';
 import { startPrivateRedis } from './support/redis-server';
 import { loadWorkerConfig } from '../src/config';
@@ -188,20 +189,21 @@ describe('reliability drills', () => {
       for (const id of [a, b]) await waitFor(async () => (await statusOf(id)) === 'failed', 20_000, 'failed');
       const [failed] = await tdb.db.select().from(tables.failedSyncOrders).where(eq(tables.failedSyncOrders.orderId, a));
       expect(failed).toMatchObject({ attempts: 3, errorMessage: expect.stringContaining('NetSuite 503') });
-      const list = (await (await api.request('/api/admin/sync/failed', { body: { password: 'nurture-admin', storeCode: 'NH' } })).json()) as { failed: Array<{ orderId: string }> };
+      const manager = await signInAs(api, 'manager');
+      const list = (await (await manager.request('/api/admin/sync/failed', { body: { storeCode: 'NH' } })).json()) as { failed: Array<{ orderId: string }> };
       expect(list.failed.map((f) => f.orderId).sort()).toEqual([a, b].sort());
 
       stub.failNext(0);
-      const retry = await api.request(`/api/admin/sync/orders/${a}/retry`, { body: { password: 'nurture-admin', storeCode: 'NH' } });
+      const retry = await manager.request(`/api/admin/sync/orders/${a}/retry`, { body: { storeCode: 'NH' } });
       expect(retry.status).toBe(202);
       await waitFor(async () => (await statusOf(a)) === 'synced', 20_000, 'synced after retry');
       expect(await tdb.db.select().from(tables.failedSyncOrders).where(eq(tables.failedSyncOrders.orderId, a))).toEqual([]);
       expect(stub.salesOrderCount(netsuiteExternalIds.salesOrder(a))).toBe(1);
 
-      const all = await api.request('/api/admin/sync/retry-failed', { body: { password: 'nurture-admin', storeCode: 'NH' } });
+      const all = await manager.request('/api/admin/sync/retry-failed', { body: { storeCode: 'NH' } });
       expect(await all.json()).toEqual({ retried: 1 });
       await waitFor(async () => (await statusOf(b)) === 'synced', 20_000, 'b synced after retry-all');
-      const summary = await (await api.request('/api/admin/sync/summary', { body: { password: 'nurture-admin', storeCode: 'NH' } })).json();
+      const summary = await (await manager.request('/api/admin/sync/summary', { body: { storeCode: 'NH' } })).json();
       expect(summary).toMatchObject({ counts: { failed: 0 }, failedSyncRows: 0 });
     } finally {
       stub.failNext(0);

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { tables } from '@nh/server';
 import { exportStartedSchema, exportStatusSchema } from '@nh/shared/contracts/exports';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
+import { signInAs, type StaffClient } from '../../api/test/support/staff';
 import { exportFailureMessage, writeOrdersCsv } from '../src/exports/processor';
 import { neutraliseCell } from '../src/exports/columns';
 import { parseCsv } from './support/csv';
@@ -16,9 +17,9 @@ let tdb: TestDatabase;
 let api: TestApi;
 let config: WorkerConfig;
 let runtime: WorkerRuntime;
-const PASSWORD = 'nurture-admin';
+let staff: StaffClient;
 
-const post = (p: string, body: Record<string, unknown> = {}) => api.request(p, { method: 'POST', body: { password: PASSWORD, storeCode: 'NH', ...body } });
+const post = (p: string, body: Record<string, unknown> = {}) => staff.request(p, { method: 'POST', body: { storeCode: 'NH', ...body } });
 const status = async (exportId: string) => exportStatusSchema.parse(await (await post(`/api/admin/orders/export/${exportId}/status`)).json());
 
 let formulaOrder: string;
@@ -28,6 +29,7 @@ beforeAll(async () => {
   config = testWorkerConfig(tdb.url, 'export', { WORKER_QUEUES: 'exports', EXPORT_PROGRESS_EVERY: '2' });
   runtime = await startTestWorkers(config);
   api = await startTestApi({ DATABASE_URL: tdb.url, QUEUE_PREFIX: config.QUEUE_PREFIX });
+  staff = await signInAs(api, 'manager');
   await placeOrder(tdb.db, { customerName: 'Alice Plain', customerEmail: 'alice@example.com', items: [sampleLine({ quantity: 2, productName: 'Flush' }), sampleLine({ quantity: 1, productName: 'Dish Pods, Lemon' })] });
   formulaOrder = await placeOrder(tdb.db, {
     customerName: '=HYPERLINK("http://evil.example","click")',

@@ -24,6 +24,7 @@ import { createLogger, createRedis, type Redis } from '@nh/server';
 import { addMissedSweep, createRenewalSweep, lastScheduledSweep, lastSweepAt, renewalSweepJob, type SweepResult } from '../src/renewals/sweep';
 import { catchUp } from '../src/renewals/rules';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
+import { signInAs } from '../../api/test/support/staff';
 import { renewSubscriptionJob, type RenewResult } from '../src/renewals/renew';
 import { renewalReminderJob } from '../src/emails/renewal-reminder';
 import type { WorkerRuntime } from '../src/runtime';
@@ -773,7 +774,8 @@ describe('renewals after downtime: a plan more than one period behind is charged
       ],
     });
     // …and so does the order staff open.
-    const detail = await api.request(`/api/admin/orders/${orders[0]!.id}`, { body: { password: 'nurture-admin', storeCode: 'NH' } });
+    const staff = await signInAs(api, 'support');
+    const detail = await staff.request(`/api/admin/orders/${orders[0]!.id}`, { body: { storeCode: 'NH' } });
     expect(detail.status).toBe(200);
     expect(adminOrderSchema.parse(await detail.json())).toMatchObject({ subscriptionId: sub.id, subscriptionSkippedPeriods: view!.skippedPeriods });
   });

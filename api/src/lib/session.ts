@@ -6,8 +6,6 @@ import type { AppContext } from '../context';
 declare module 'express-session' {
   interface SessionData {
     userId?: string;
-    /** Set after the admin password was verified (admin screens). */
-    adminVerifiedAt?: number;
   }
 }
 

@@ -30,6 +30,8 @@ export const orderStatus = pgEnum('order_status', ['pending', 'processing', 'shi
 export const subscriptionStatus = pgEnum('subscription_status', ['active', 'paused', 'cancelled', 'expired']);
 export const subscriptionInterval = pgEnum('subscription_interval', ['monthly', 'quarterly', 'biannual', 'annual']);
 export const paymentStatus = pgEnum('payment_status', ['pending', 'approved', 'declined', 'error', 'refunded']);
+export const staffRole = pgEnum('staff_role', ['owner', 'manager', 'fulfilment', 'support']);
+export const staffTokenPurpose = pgEnum('staff_token_purpose', ['invitation', 'password_reset']);
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
@@ -214,6 +216,88 @@ export const sessions = pgTable(
     expire: timestamp({ precision: 6 }).notNull(),
   },
   (t) => [index('IDX_session_expire').on(t.expire)],
+);
+
+// ---------------------------------------------------------------- staff (the back office)
+export const staff = pgTable('staff', {
+  id: uuid().primaryKey().defaultRandom(),
+  /** Lower-cased: one account per address whatever its case. */
+  email: text().notNull().unique(),
+  name: text().notNull(),
+  role: staffRole().notNull(),
+  /** scrypt hash (the same scheme as shoppers' passwords). */
+  passwordHash: text().notNull(),
+  /** Set while the account is disabled: no sign-in, and its sessions were ended when it was set. */
+  disabledAt: timestamp({ withTimezone: true }),
+  lastSignInAt: timestamp({ withTimezone: true }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** Server-side staff sessions: the cookie holds a random token, the table only its SHA-256. */
+export const staffSessions = pgTable(
+  'staff_sessions',
+  {
+    tokenHash: text().primaryKey(),
+    staffId: uuid()
+      .notNull()
+      .references(() => staff.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    ip: text(),
+    userAgent: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('staff_sessions_staff').on(t.staffId), index('staff_sessions_expires').on(t.expiresAt)],
+);
+
+/** Single-use emailed links: invitations (72 h) and password resets (1 h). Only the token's SHA-256 is kept. */
+export const staffTokens = pgTable(
+  'staff_tokens',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    tokenHash: text().notNull().unique(),
+    purpose: staffTokenPurpose().notNull(),
+    email: text().notNull(),
+    /** The role an invitation grants (null for a reset). */
+    role: staffRole(),
+    /** The account a reset is for (null for an invitation). */
+    staffId: uuid().references(() => staff.id, { onDelete: 'cascade' }),
+    createdBy: uuid().references(() => staff.id, { onDelete: 'set null' }),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('staff_tokens_email').on(t.email, t.purpose)],
+);
+
+/**
+ * The audit trail: one row per staff action that changed something, written in the same transaction
+ * as the change. Append-only: a trigger (migration 0008) refuses UPDATE, DELETE and TRUNCATE.
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** Null for a failed sign-in with an unknown email, or after the account was deleted. */
+    actorId: uuid(),
+    actorEmail: text().notNull(),
+    actorRole: staffRole(),
+    action: text().notNull(),
+    entityType: text().notNull(),
+    entityId: text().notNull(),
+    /** The changed fields as they were and as they became (a JSON diff); null where nothing existed. */
+    before: jsonb(),
+    after: jsonb(),
+    ip: text(),
+    userAgent: text(),
+    requestId: text(),
+  },
+  (t) => [
+    index('audit_events_entity').on(t.entityType, t.entityId, t.at),
+    index('audit_events_actor').on(t.actorId, t.at),
+    index('audit_events_at').on(t.at),
+  ],
 );
 
 // ---------------------------------------------------------------- orders and payments
@@ -440,3 +524,5 @@ export const idempotencyKeys = pgTable(
 /** Rows as the client reads them (money in integer cents): the one source of every row shape. */
 export type OrderRow = typeof orders.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
+export type StaffRow = typeof staff.$inferSelect;
+export type AuditEventRow = typeof auditEvents.$inferSelect;

@@ -1,6 +1,6 @@
 /**
  * Admin view and control of the NetSuite order sync: POST /api/admin/sync/summary, /failed,
- * /orders/{id}/retry and /retry-failed. Bodies carry the admin password and the store code.
+ * /orders/{id}/retry and /retry-failed. Bodies carry the store code; the staff session authenticates.
  */
 import { z } from 'zod';
 import { STORE_CODE, STORE_CODE_MAX_LENGTH } from '../constants';
@@ -17,7 +17,6 @@ export const ADMIN_SYNC_MESSAGES = {
 } as const;
 
 export const adminSyncRequestSchema = z.object({
-  password: z.string().optional(),
   storeCode: textField({ max: STORE_CODE_MAX_LENGTH, required: ADMIN_SYNC_MESSAGES.storeCode, tooLong: ADMIN_SYNC_MESSAGES.storeCode }).min(1, ADMIN_SYNC_MESSAGES.storeCode).default(STORE_CODE),
 });
 export type AdminSyncRequest = z.input<typeof adminSyncRequestSchema>;

@@ -1,7 +1,7 @@
 /**
- * Admin API contracts (promo codes, products, orders, password check). Every admin call carries the
- * shared admin password — or the admin token that POST /api/admin/verify-password answers — in the
- * `password` field of its JSON body. Order calls also carry the store code.
+ * Admin API contracts (promo codes, products, orders). Every admin call is made with a staff session
+ * (the httpOnly cookie of POST /api/admin/session, contracts/staff.ts): no credential travels in a
+ * body. Order calls also carry the store code.
  */
 import { format } from 'date-fns';
 import { z } from 'zod';
@@ -70,27 +70,12 @@ export const ADMIN_MESSAGES = {
   loadingOrder: 'Loading order...',
 } as const;
 
-/** How long an admin token from verify-password stays valid. */
-export const ADMIN_TOKEN_TTL_MS = 12 * 60 * 60 * 1000;
-
-const password = z.string({ error: ADMIN_MESSAGES.passwordRequired }).max(500, ADMIN_MESSAGES.invalidPassword);
-
-/** Body of every admin call without other fields. The guard checks `password`; this only shapes it. */
-export const adminRequestSchema = z.object({ password: password.optional() });
-export type AdminRequest = z.input<typeof adminRequestSchema>;
-
-export const verifyPasswordRequestSchema = z.object({ password: password.min(1, ADMIN_MESSAGES.passwordRequired) });
 
 /**
- * POST /api/admin/verify-password. 200 `{authenticated: true, token, expiresAt}` for the password or a
- * valid token; 401 `{authenticated: false, message: 'Invalid password'}` otherwise.
+ * POST /api/admin/verify-password: kept from the spec as a compatibility answer. 200
+ * `{authenticated: true}` with a live staff session; 401 without one. Nothing is read from the body.
  */
-export const verifyPasswordResponseSchema = z.object({
-  authenticated: z.boolean(),
-  /** Opaque admin token to send as `password` instead of the password itself. */
-  token: z.string().optional(),
-  expiresAt: z.string().optional(),
-});
+export const verifyPasswordResponseSchema = z.object({ authenticated: z.boolean() });
 export type VerifyPasswordResponse = z.infer<typeof verifyPasswordResponseSchema>;
 
 const storeCode = textField({ max: STORE_CODE_MAX_LENGTH, required: ADMIN_MESSAGES.storeCode, tooLong: ADMIN_MESSAGES.storeCode })
@@ -113,7 +98,6 @@ export const MAX_FIXED_DISCOUNT_DOLLARS = 10_000;
 
 export const createPromoCodeSchema = z
   .object({
-    password: password.optional(),
     code: textField({ max: LIMITS.promoCodeMaxLength, required: ADMIN_MESSAGES.promoCodeRequired, tooLong: ADMIN_MESSAGES.promoCodeTooLong })
       .toUpperCase()
       .min(1, ADMIN_MESSAGES.promoCodeRequired),
@@ -167,12 +151,11 @@ export const adminVariantSchema = z.object({
 });
 
 /**
- * The product fields of POST /api/products and PUT /api/products/{id} (plus `password`). On create,
+ * The product fields of POST /api/products and PUT /api/products/{id} . On create,
  * name, slug, price and categoryId are required; on update every field is optional and only the fields
  * sent change. Money arrives as "12.99" or 12.99 and is parsed to cents; weight stays a 2-decimal string.
  */
 export const productFieldsSchema = z.object({
-  password: password.optional(),
   name: textField({ max: 200, required: ADMIN_MESSAGES.nameRequired }).min(1, ADMIN_MESSAGES.nameRequired),
   slug: textField({ max: 200, required: ADMIN_MESSAGES.slugRequired }).min(1, ADMIN_MESSAGES.slugRequired).regex(SLUG_PATTERN, ADMIN_MESSAGES.slugFormat),
   description: optionalText(10_000, true),
@@ -241,7 +224,6 @@ export type OrderStatus = z.infer<typeof orderStatusSchema>;
 export const ADMIN_ORDERS_PAGE_SIZE = 100;
 
 export const adminOrdersRequestSchema = z.object({
-  password: password.optional(),
   storeCode,
   /** Order id prefix, or part of the customer's name or e-mail (case-insensitive). */
   search: textField({ max: 200, tooLong: ADMIN_MESSAGES.searchTooLong }).optional(),
@@ -260,10 +242,9 @@ export const adminOrdersRequestSchema = z.object({
 });
 export type AdminOrdersRequest = z.input<typeof adminOrdersRequestSchema>;
 
-export const adminOrderRequestSchema = z.object({ password: password.optional(), storeCode });
+export const adminOrderRequestSchema = z.object({ storeCode });
 
 export const updateOrderSchema = z.object({
-  password: password.optional(),
   storeCode,
   trackingNumber: textField({ max: 100, tooLong: ADMIN_MESSAGES.trackingTooLong })
     .nullable()

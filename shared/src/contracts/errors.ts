@@ -51,6 +51,20 @@ export const ERROR_CODES = {
   WRONG_CREDENTIALS: 'unauthenticated',
   EMAIL_TAKEN: 'conflict',
   ADMIN_AUTH_FAILED: 'unauthenticated',
+  /** A back-office call without a staff session (never signed in, expired, signed out, or disabled since). */
+  STAFF_SIGN_IN_REQUIRED: 'unauthenticated',
+  STAFF_SIGN_IN_FAILED: 'unauthenticated',
+  STAFF_ACCOUNT_DISABLED: 'forbidden',
+  /** The staff member's role does not include this action. */
+  STAFF_FORBIDDEN: 'forbidden',
+  STAFF_EXISTS: 'conflict',
+  STAFF_INVITATION_PENDING: 'conflict',
+  /** The change would leave the shop without an active owner. */
+  STAFF_LAST_OWNER: 'conflict',
+  STAFF_INVITATION_INVALID: 'not-found',
+  STAFF_INVITATION_EXPIRED: 'gone',
+  STAFF_INVITATION_USED: 'gone',
+  STAFF_RESET_INVALID: 'gone',
 
   // ---------------------------------------------------------------- checkout, subscribing, card payments
   PAYMENTS_UNAVAILABLE: 'unavailable',

@@ -1,7 +1,7 @@
 /**
  * Admin CSV export of orders: POST /api/admin/orders/export starts it (answers at once), then
  * …/export/{id}/status reports progress and …/export/{id}/download streams the finished file
- * (nh-orders-{yyyy-MM-dd}.csv). All three carry the admin password and the store code in the body.
+ * (nh-orders-{yyyy-MM-dd}.csv). All three carry the store code in the body; the staff session authenticates.
  */
 import { z } from 'zod';
 import { STORE_CODE, STORE_CODE_MAX_LENGTH } from '../constants';
@@ -18,9 +18,8 @@ export const EXPORT_MESSAGES = {
   storeCode: 'Please enter a valid store code.',
 } as const;
 
-/** The body of every admin order call: the shared password (checked by the API) and the store code. */
+/** The body of every export call: the store code. */
 export const adminExportRequestSchema = z.object({
-  password: z.string().optional(),
   storeCode: textField({ max: STORE_CODE_MAX_LENGTH, required: EXPORT_MESSAGES.storeCode, tooLong: EXPORT_MESSAGES.storeCode }).min(1, EXPORT_MESSAGES.storeCode).default(STORE_CODE),
 });
 export type AdminExportRequest = z.input<typeof adminExportRequestSchema>;

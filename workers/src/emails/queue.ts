@@ -4,11 +4,13 @@ import { newsletterWelcomeJob } from './newsletter-welcome';
 import { orderConfirmationJob } from './order-confirmation';
 import { orderShippedJob } from './order-shipped';
 import { renewalReminderJob } from './renewal-reminder';
+import { staffInvitationJob } from './staff-invitation';
+import { staffPasswordResetJob } from './staff-password-reset';
 import { subscriptionPausedJob } from './subscription-paused';
 import { subscriptionWelcomeJob } from './subscription-welcome';
 
 export const emailsQueue = defineQueue({
   name: 'emails',
-  jobs: [newsletterWelcomeJob, orderConfirmationJob, orderShippedJob, subscriptionWelcomeJob, subscriptionPausedJob, renewalReminderJob],
+  jobs: [newsletterWelcomeJob, orderConfirmationJob, orderShippedJob, subscriptionWelcomeJob, subscriptionPausedJob, renewalReminderJob, staffInvitationJob, staffPasswordResetJob],
   worker: (config) => ({ concurrency: config.EMAIL_CONCURRENCY }),
 });

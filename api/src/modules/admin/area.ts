@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { AdminGuard } from '../../lib/admin-auth';
+import type { StaffGuard } from '../../lib/staff-auth';
 
 /** One sub-area's router and the path under /api it answers (e.g. `/admin/orders`). */
 export interface AdminArea {
@@ -9,8 +9,8 @@ export interface AdminArea {
 
 /** What every admin sub-area gets from the admin area (made once per app). */
 export interface AdminDeps {
-  /** The staff credential check and its failure budget (one for every admin endpoint). */
-  guard: AdminGuard;
+  /** The staff session and role check: `guard.require(permission)` on every route. */
+  guard: StaffGuard;
   /** Clears the catalogue's in-process caches after a write to products or stock. */
   invalidateCatalog: () => void;
 }

@@ -2,16 +2,17 @@
  * The staff back office: one router for every admin sub-area. Each sub-area (a folder here: orders,
  * products, promos, exports, sync, staff; subscriptions and audit to come) returns its routers with the
  * path each answers, and `mountAreas` mounts them most specific path first, so neither the order below
- * nor the order of the API's modules decides which route answers. Every call is POST/PUT/PATCH/DELETE
- * with the admin password (or an admin token) in the JSON body; answers are never cached.
+ * nor the order of the API's modules decides which route answers. Every call needs a staff session
+ * (cookie) whose role has the route's permission; answers are never cached.
  *
  * Most paths are under /api/admin; the spec puts the promo-code and product writes at /api/promo-codes
  * and /api/products, so the area is mounted at /api.
  */
 import { Router } from 'express';
 import type { AppContext } from '../../context';
-import { createAdminGuard } from '../../lib/admin-auth';
+import { createStaffGuard } from '../../lib/staff-auth';
 import { mountAreas, type AdminArea, type AdminDeps } from './area';
+import { auditArea } from './audit/routes';
 import { exportArea } from './exports/routes';
 import { orderArea } from './orders/routes';
 import { productArea } from './products/routes';
@@ -26,14 +27,15 @@ export interface AdminModuleDeps {
 
 /** Every sub-area of the back office, in no particular order. */
 export function adminAreas(ctx: AppContext, deps: AdminDeps): AdminArea[] {
-  return [staffArea, promoArea, productArea, orderArea, exportArea, syncArea].flatMap((area) => area(ctx, deps));
+  return [staffArea, auditArea, promoArea, productArea, orderArea, exportArea, syncArea].flatMap((area) => area(ctx, deps));
 }
 
 export function adminRoutes(ctx: AppContext, { invalidateCatalog }: AdminModuleDeps): Router {
-  const deps: AdminDeps = { guard: createAdminGuard(ctx), invalidateCatalog };
+  const deps: AdminDeps = { guard: createStaffGuard(ctx), invalidateCatalog };
   const router = Router();
   router.use(['/admin', '/promo-codes', '/products'], (req, res, next) => {
-    if (req.method !== 'GET') res.set('Cache-Control', 'no-store');
+    // Admin answers are never cached; the catalogue's public GETs of /products keep their own policy.
+    if (req.method !== 'GET' || req.baseUrl.endsWith('/admin')) res.set('Cache-Control', 'no-store');
     next();
   });
   router.use(mountAreas(adminAreas(ctx, deps)));

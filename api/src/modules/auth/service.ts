@@ -1,6 +1,6 @@
 import type { AuthUser } from '@nh/shared/contracts/auth';
 import type { DbOrTx } from '@nh/server';
-import { decoyHash, hashPassword, verifyPassword } from './passwords';
+import { decoyHash, hashPassword, verifyPassword } from '@nh/server/passwords';
 import { findUserForSignIn, insertUser } from './repository';
 
 /** The account for these credentials, or null (unknown email, no password set, or wrong password). */

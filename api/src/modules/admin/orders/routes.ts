@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { adminOrderRequestSchema, adminOrdersRequestSchema, updateOrderSchema } from '@nh/shared/contracts/admin';
 import type { AppContext } from '../../../context';
+import { actorOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../area';
 import { getOrder, listOrders, updateOrder } from './service';
@@ -8,24 +9,23 @@ import { getOrder, listOrders, updateOrder } from './service';
 /** Orders of one store: list (search, status filter, pages), detail, fulfilment update. */
 export function orderArea(ctx: AppContext, { guard, invalidateCatalog }: AdminDeps): AdminArea[] {
   const router = Router();
-  const admin = guard.requireAdmin;
   const { db } = ctx;
 
-  router.post('/', ...admin, async (req, res) => {
+  router.post('/', guard.require('orders.view'), async (req, res) => {
     const { storeCode, search, status, limit, offset } = parseInput(adminOrdersRequestSchema, req.body);
     const page = await listOrders(db, { storeCode, search: search || undefined, status, limit, offset });
     // The spec's answer is the list itself; paging facts travel in headers.
     res.set({ 'X-Total-Count': String(page.total), 'X-Limit': String(limit), 'X-Offset': String(offset) }).json(page.orders);
   });
 
-  router.post('/:id', ...admin, async (req, res) => {
+  router.post('/:id', guard.require('orders.view'), async (req, res) => {
     const { storeCode } = parseInput(adminOrderRequestSchema, req.body);
     res.json(await getOrder(db, storeCode, String(req.params.id)));
   });
 
-  router.patch('/:id', ...admin, async (req, res) => {
+  router.patch('/:id', guard.require('orders.fulfil'), async (req, res) => {
     const { storeCode, trackingNumber, carrier, status } = parseInput(updateOrderSchema, req.body);
-    res.json(await updateOrder({ db, invalidateCatalog }, storeCode, String(req.params.id), { trackingNumber, carrier, status }));
+    res.json(await updateOrder({ db, invalidateCatalog }, storeCode, String(req.params.id), { trackingNumber, carrier, status }, actorOf(req, res)));
   });
 
   return [{ path: '/admin/orders', router }];

@@ -2,7 +2,7 @@
 import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { centsToDecimal, OUTBOX_TOPICS, parseCents, stockByProduct } from '@nh/shared';
-import { recordOutbox, restock, tables, takeStock, type Db, type DbOrTx, type LineItem, type StockLine, type StockShortfall } from '@nh/server';
+import { auditDiff, recordAudit, recordOutbox, restock, tables, takeStock, type AuditActor, type Db, type DbOrTx, type LineItem, type StockLine, type StockShortfall } from '@nh/server';
 import { ADMIN_MESSAGES, type AdminOrder, type AdminOrderSummary, type OrderStatus } from '@nh/shared/contracts/admin';
 import type { SkippedPeriod } from '@nh/shared/contracts/subscriptions';
 import { AppError } from '../../../lib/errors';
@@ -135,7 +135,13 @@ export interface OrderUpdate {
  * The change into shipped records an `order.shipped` outbox row in the same transaction (the customer's
  * shipping notice); saving an order that is already shipped records none.
  */
-export async function updateOrder({ db, invalidateCatalog }: { db: Db; invalidateCatalog: () => void }, storeCode: string, id: string, update: OrderUpdate): Promise<AdminOrder> {
+export async function updateOrder(
+  { db, invalidateCatalog }: { db: Db; invalidateCatalog: () => void },
+  storeCode: string,
+  id: string,
+  update: OrderUpdate,
+  actor: AuditActor,
+): Promise<AdminOrder> {
   if (!UUID.test(id)) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
   const set: PgUpdateSetSource<typeof orders> = { updatedAt: sql`now()` };
   if (update.trackingNumber !== undefined) set.trackingNumber = update.trackingNumber;
@@ -147,7 +153,11 @@ export async function updateOrder({ db, invalidateCatalog }: { db: Db; invalidat
   }
   let stockChanged = false;
   const row = await db.transaction(async (tx) => {
-    const [current] = await tx.select({ status: orders.status, items: orders.items }).from(orders).where(byId(storeCode, id)).for('update');
+    const [current] = await tx
+      .select({ status: orders.status, items: orders.items, carrier: orders.carrier, trackingNumber: orders.trackingNumber })
+      .from(orders)
+      .where(byId(storeCode, id))
+      .for('update');
     if (!current) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
     if (update.status !== undefined && (current.status === 'cancelled') !== (update.status === 'cancelled')) {
       await moveStock(tx, current.items, update.status === 'cancelled' ? 'restock' : 'take');
@@ -155,6 +165,11 @@ export async function updateOrder({ db, invalidateCatalog }: { db: Db; invalidat
     }
     const [updated] = await tx.update(orders).set(set).where(byId(storeCode, id)).returning();
     if (update.status === 'shipped' && current.status !== 'shipped') await recordOutbox(tx, OUTBOX_TOPICS.orderShipped, { orderId: id });
+    const change = auditDiff(
+      { status: current.status, carrier: current.carrier, trackingNumber: current.trackingNumber },
+      { status: updated!.status, carrier: updated!.carrier, trackingNumber: updated!.trackingNumber },
+    );
+    if (change) await recordAudit(tx, actor, { action: 'order.updated', entityType: 'order', entityId: id, ...change });
     return updated!;
   });
   if (stockChanged) invalidateCatalog();

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { ADMIN_MESSAGES, createProductSchema, updateProductSchema } from '@nh/shared/contracts/admin';
 import type { AppContext } from '../../../context';
+import { actorOf } from '../../../lib/staff-auth';
 import { parseInput, pathId } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../area';
 import { createProduct, deleteProduct, listAllProducts, updateProduct } from './service';
@@ -10,29 +11,26 @@ import { createProduct, deleteProduct, listAllProducts, updateProduct } from './
  * /products/{id}, where the spec puts them (the public catalogue reads of those paths are GETs).
  */
 export function productArea(ctx: AppContext, { guard, invalidateCatalog }: AdminDeps): AdminArea[] {
-  const admin = guard.requireAdmin;
   const deps = { db: ctx.db, invalidateCatalog };
 
   const list = Router();
-  list.post('/', ...admin, async (_req, res) => {
+  list.post('/', guard.require('catalog.manage'), async (_req, res) => {
     res.json(await listAllProducts(ctx.db));
   });
 
   const writes = Router();
-  writes.post('/', ...admin, async (req, res) => {
-    const { password: _password, ...fields } = parseInput(createProductSchema, req.body);
-    res.status(201).json(await createProduct(deps, fields));
+  writes.post('/', guard.require('catalog.manage'), async (req, res) => {
+    res.status(201).json(await createProduct(deps, parseInput(createProductSchema, req.body), actorOf(req, res)));
   });
 
-  writes.put('/:id', ...admin, async (req, res) => {
+  writes.put('/:id', guard.require('catalog.manage'), async (req, res) => {
     const id = pathId(req, ADMIN_MESSAGES.productIdInvalid);
-    const { password: _password, ...fields } = parseInput(updateProductSchema, req.body);
-    res.json(await updateProduct(deps, id, fields));
+    res.json(await updateProduct(deps, id, parseInput(updateProductSchema, req.body), actorOf(req, res)));
   });
 
-  writes.delete('/:id', ...admin, async (req, res) => {
+  writes.delete('/:id', guard.require('catalog.manage'), async (req, res) => {
     const id = pathId(req, ADMIN_MESSAGES.productIdInvalid);
-    res.json({ deleted: true, ...(await deleteProduct(deps, id)) });
+    res.json({ deleted: true, ...(await deleteProduct(deps, id, actorOf(req, res))) });
   });
 
   return [

@@ -3,7 +3,7 @@
  * change at once. Products are serialised with the catalogue's own serializer (one admin/public shape).
  */
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
-import { tables, type Db, type DbOrTx } from '@nh/server';
+import { auditDiff, recordAudit, tables, type AuditActor, type Db, type DbOrTx } from '@nh/server';
 import type { Product } from '@nh/shared/contracts/catalog';
 import { ADMIN_MESSAGES, type CreateProductFields, type UpdateProductFields } from '@nh/shared/contracts/admin';
 import { AppError } from '../../../lib/errors';
@@ -13,7 +13,7 @@ import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../db-erro
 const { products, categories } = tables;
 const categoryRef = { id: categories.id, name: categories.name, slug: categories.slug };
 type Tx = DbOrTx;
-type ProductFields = Omit<UpdateProductFields, 'password'>;
+type ProductFields = UpdateProductFields;
 
 /** What a catalogue write uses: the database, and the catalogue caches to clear after it. */
 export interface ProductWriteDeps {
@@ -71,13 +71,15 @@ function mapWriteError(error: unknown): never {
   throw error;
 }
 
-export async function createProduct({ db, invalidateCatalog }: ProductWriteDeps, input: Omit<CreateProductFields, 'password'>): Promise<Product> {
+export async function createProduct({ db, invalidateCatalog }: ProductWriteDeps, input: CreateProductFields, actor: AuditActor): Promise<Product> {
   try {
     const product = await db.transaction(async (tx) => {
       await checkCategory(tx, input.categoryId);
       await checkKitContents(tx, input.slug, input.kitContents);
       const [row] = await tx.insert(products).values(toValues(input) as typeof products.$inferInsert).returning({ id: products.id });
-      return loadProduct(tx, row!.id);
+      const created = await loadProduct(tx, row!.id);
+      await recordAudit(tx, actor, { action: 'product.created', entityType: 'product', entityId: String(created.id), before: null, after: { ...created } });
+      return created;
     });
     invalidateCatalog();
     return product;
@@ -87,11 +89,12 @@ export async function createProduct({ db, invalidateCatalog }: ProductWriteDeps,
 }
 
 /** Updates the fields sent. A renamed slug is renamed in every kit that lists it, in the same transaction. */
-export async function updateProduct({ db, invalidateCatalog }: ProductWriteDeps, id: number, input: ProductFields): Promise<Product> {
+export async function updateProduct({ db, invalidateCatalog }: ProductWriteDeps, id: number, input: ProductFields, actor: AuditActor): Promise<Product> {
   try {
     const product = await db.transaction(async (tx) => {
       const [current] = await tx.select({ slug: products.slug }).from(products).where(eq(products.id, id)).for('update');
       if (!current) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.productNotFound);
+      const before = await loadProduct(tx, id);
       const slug = input.slug ?? current.slug;
       await checkCategory(tx, input.categoryId);
       await checkKitContents(tx, slug, input.kitContents);
@@ -102,7 +105,10 @@ export async function updateProduct({ db, invalidateCatalog }: ProductWriteDeps,
           .set({ kitContents: sql`array_replace(${products.kitContents}, ${current.slug}, ${slug})` })
           .where(and(ne(products.id, id), sql`${current.slug} = any(${products.kitContents})`));
       }
-      return loadProduct(tx, id);
+      const after = await loadProduct(tx, id);
+      const change = auditDiff({ ...before }, { ...after });
+      if (change) await recordAudit(tx, actor, { action: 'product.updated', entityType: 'product', entityId: String(id), ...change });
+      return after;
     });
     invalidateCatalog();
     return product;
@@ -116,7 +122,7 @@ export async function updateProduct({ db, invalidateCatalog }: ProductWriteDeps,
  * the product's reviews go with it (cascade). A product still listed in a starter kit is refused (409),
  * so no kit silently loses an item.
  */
-export async function deleteProduct({ db, invalidateCatalog }: ProductWriteDeps, id: number): Promise<{ id: number; slug: string }> {
+export async function deleteProduct({ db, invalidateCatalog }: ProductWriteDeps, id: number, actor: AuditActor): Promise<{ id: number; slug: string }> {
   const deleted = await db.transaction(async (tx) => {
     const [current] = await tx.select({ slug: products.slug }).from(products).where(eq(products.id, id)).for('update');
     if (!current) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.productNotFound);
@@ -125,7 +131,9 @@ export async function deleteProduct({ db, invalidateCatalog }: ProductWriteDeps,
       .from(products)
       .where(and(ne(products.id, id), sql`${current.slug} = any(${products.kitContents})`));
     if (kits.length) throw new AppError('PRODUCT_IN_KIT', ADMIN_MESSAGES.productInKit, { kits: kits.map((k) => k.slug) });
+    const before = await loadProduct(tx, id);
     await tx.delete(products).where(eq(products.id, id));
+    await recordAudit(tx, actor, { action: 'product.deleted', entityType: 'product', entityId: String(id), before: { ...before }, after: null });
     return { id, slug: current.slug };
   });
   invalidateCatalog();

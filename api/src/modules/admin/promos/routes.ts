@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { ADMIN_MESSAGES, createPromoCodeSchema } from '@nh/shared/contracts/admin';
 import type { AppContext } from '../../../context';
+import { actorOf } from '../../../lib/staff-auth';
 import { parseInput, pathId } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../area';
 import { createPromoCode, listPromoCodes, togglePromoCode } from './service';
@@ -8,19 +9,19 @@ import { createPromoCode, listPromoCodes, togglePromoCode } from './service';
 /** Promo codes at /promo-codes (the spec's paths): list, create, toggle. */
 export function promoArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
   const router = Router();
-  const admin = guard.requireAdmin;
+  const admin = guard.require('promos.manage');
 
-  router.post('/list', ...admin, async (_req, res) => {
+  router.post('/list', admin, async (_req, res) => {
     res.json(await listPromoCodes(ctx.db));
   });
 
-  router.post('/', ...admin, async (req, res) => {
+  router.post('/', admin, async (req, res) => {
     const { code, discountType, discountValue } = parseInput(createPromoCodeSchema, req.body);
-    res.status(201).json(await createPromoCode(ctx.db, { code, discountType, discountValue }));
+    res.status(201).json(await createPromoCode(ctx.db, { code, discountType, discountValue }, actorOf(req, res)));
   });
 
-  router.patch('/:id/toggle', ...admin, async (req, res) => {
-    res.json(await togglePromoCode(ctx.db, pathId(req, ADMIN_MESSAGES.promoNotFound)));
+  router.patch('/:id/toggle', admin, async (req, res) => {
+    res.json(await togglePromoCode(ctx.db, pathId(req, ADMIN_MESSAGES.promoNotFound), actorOf(req, res)));
   });
 
   return [{ path: '/promo-codes', router }];

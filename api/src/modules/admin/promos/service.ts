@@ -1,6 +1,6 @@
 /** Admin promo codes: list, create, toggle. Whether a code is usable is one rule, @nh/server's queries/promo.ts. */
 import { desc, eq, not } from 'drizzle-orm';
-import { tables, type Db } from '@nh/server';
+import { recordAudit, tables, type AuditActor, type Db } from '@nh/server';
 import { ADMIN_MESSAGES, type AdminPromoCode } from '@nh/shared/contracts/admin';
 import type { DiscountType } from '@nh/shared';
 import { AppError } from '../../../lib/errors';
@@ -19,10 +19,14 @@ export async function listPromoCodes(db: Db): Promise<AdminPromoCode[]> {
   return rows.map(toPromo);
 }
 
-export async function createPromoCode(db: Db, input: { code: string; discountType: DiscountType; discountValue: number }): Promise<AdminPromoCode> {
+export async function createPromoCode(db: Db, input: { code: string; discountType: DiscountType; discountValue: number }, actor: AuditActor): Promise<AdminPromoCode> {
   try {
-    const [row] = await db.insert(promoCodes).values(input).returning(columns);
-    return toPromo(row!);
+    return await db.transaction(async (tx) => {
+      const [row] = await tx.insert(promoCodes).values(input).returning(columns);
+      const promo = toPromo(row!);
+      await recordAudit(tx, actor, { action: 'promo.created', entityType: 'promo_code', entityId: String(promo.id), before: null, after: { ...promo } });
+      return promo;
+    });
   } catch (error) {
     if (pgErrorCode(error) === UNIQUE_VIOLATION) throw new AppError('PROMO_CODE_EXISTS', ADMIN_MESSAGES.promoExists);
     throw error;
@@ -30,8 +34,12 @@ export async function createPromoCode(db: Db, input: { code: string; discountTyp
 }
 
 /** Flips isActive in one statement (two staff toggling at once each flip it once). */
-export async function togglePromoCode(db: Db, id: number): Promise<AdminPromoCode> {
-  const [row] = await db.update(promoCodes).set({ isActive: not(promoCodes.isActive) }).where(eq(promoCodes.id, id)).returning(columns);
-  if (!row) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.promoNotFound);
-  return toPromo(row);
+export async function togglePromoCode(db: Db, id: number, actor: AuditActor): Promise<AdminPromoCode> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.update(promoCodes).set({ isActive: not(promoCodes.isActive) }).where(eq(promoCodes.id, id)).returning(columns);
+    if (!row) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.promoNotFound);
+    const promo = toPromo(row);
+    await recordAudit(tx, actor, { action: 'promo.toggled', entityType: 'promo_code', entityId: String(id), before: { isActive: !promo.isActive }, after: { isActive: promo.isActive } });
+    return promo;
+  });
 }

@@ -1,38 +1,39 @@
 import { Router } from 'express';
 import { adminSyncRequestSchema } from '@nh/shared/contracts/admin-sync';
 import type { AppContext } from '../../../context';
+import { actorOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../area';
 import { lazyQueue } from './queue';
 import { failedSyncs, retryAllFailed, retryOrder, syncSummary } from './service';
 
-/** NetSuite sync status and retries (password and store code in the JSON body). */
+/** NetSuite sync status and retries (the store code in the JSON body). */
 export function syncArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
   const router = Router();
-  const admin = guard.requireAdmin;
+  const admin = guard.require('sync.manage');
   const { db } = ctx;
   const erpSyncQueue = lazyQueue(ctx, 'erp-sync');
 
-  router.post('/summary', ...admin, async (req, res) => {
+  router.post('/summary', admin, async (req, res) => {
     const { storeCode } = parseInput(adminSyncRequestSchema, req.body);
     res.json(await syncSummary({ db, erpSyncQueue }, storeCode));
   });
 
-  router.post('/failed', ...admin, async (req, res) => {
+  router.post('/failed', admin, async (req, res) => {
     const { storeCode } = parseInput(adminSyncRequestSchema, req.body);
     res.json({ failed: await failedSyncs(db, storeCode) });
   });
 
-  router.post('/orders/:id/retry', ...admin, async (req, res) => {
+  router.post('/orders/:id/retry', admin, async (req, res) => {
     const { storeCode } = parseInput(adminSyncRequestSchema, req.body);
     const orderId = String(req.params.id);
-    await retryOrder(db, storeCode, orderId);
+    await retryOrder(db, storeCode, orderId, actorOf(req, res));
     res.status(202).json({ orderId, netsuiteSyncStatus: 'pending' });
   });
 
-  router.post('/retry-failed', ...admin, async (req, res) => {
+  router.post('/retry-failed', admin, async (req, res) => {
     const { storeCode } = parseInput(adminSyncRequestSchema, req.body);
-    res.status(202).json({ retried: await retryAllFailed(db, storeCode) });
+    res.status(202).json({ retried: await retryAllFailed(db, storeCode, actorOf(req, res)) });
   });
 
   return [{ path: '/admin/sync', router }];

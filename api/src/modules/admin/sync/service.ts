@@ -6,7 +6,7 @@
 import { and, asc, count, desc, eq, min, sql } from 'drizzle-orm';
 import { centsToDecimal } from '@nh/shared';
 import type { Queue } from 'bullmq';
-import { recordOutbox, tables, type Db } from '@nh/server';
+import { recordAudit, recordOutbox, tables, type AuditActor, type Db } from '@nh/server';
 import { ADMIN_SYNC_MESSAGES, SYNC_STATUSES, type FailedSync, type SyncSummary } from '@nh/shared/contracts/admin-sync';
 import { AppError } from '../../../lib/errors';
 
@@ -73,7 +73,7 @@ export async function failedSyncs(db: Db, storeCode: string): Promise<FailedSync
   }));
 }
 
-export async function retryOrder(db: Db, storeCode: string, orderId: string): Promise<void> {
+export async function retryOrder(db: Db, storeCode: string, orderId: string, actor: AuditActor): Promise<void> {
   if (!UUID.test(orderId)) throw new AppError('NOT_FOUND', ADMIN_SYNC_MESSAGES.orderNotFound);
   await db.transaction(async (tx) => {
     const [order] = await tx
@@ -85,11 +85,12 @@ export async function retryOrder(db: Db, storeCode: string, orderId: string): Pr
     if (order.status === 'synced') throw new AppError('ALREADY_SYNCED', ADMIN_SYNC_MESSAGES.alreadySynced);
     await tx.update(orders).set({ netsuiteSyncStatus: 'pending', netsuiteSyncError: null, updatedAt: new Date() }).where(eq(orders.id, orderId));
     await recordOutbox(tx, 'order.sync-requested', { orderId });
+    await recordAudit(tx, actor, { action: 'sync.replayed', entityType: 'order', entityId: orderId, before: { netsuiteSyncStatus: order.status }, after: { netsuiteSyncStatus: 'pending' } });
   });
 }
 
 /** Every failed order of the store back to pending, each with a sync request. Returns how many. */
-export async function retryAllFailed(db: Db, storeCode: string): Promise<number> {
+export async function retryAllFailed(db: Db, storeCode: string, actor: AuditActor): Promise<number> {
   return db.transaction(async (tx) => {
     const rows = await tx
       .update(orders)
@@ -97,6 +98,11 @@ export async function retryAllFailed(db: Db, storeCode: string): Promise<number>
       .where(and(eq(orders.storeCode, storeCode), eq(orders.netsuiteSyncStatus, 'failed')))
       .returning({ id: orders.id });
     for (const row of rows) await recordOutbox(tx, 'order.sync-requested', { orderId: row.id });
+    await recordAudit(
+      tx,
+      actor,
+      rows.map((row) => ({ action: 'sync.replayed_failed' as const, entityType: 'order' as const, entityId: row.id, before: { netsuiteSyncStatus: 'failed' }, after: { netsuiteSyncStatus: 'pending' } })),
+    );
     return rows.length;
   });
 }

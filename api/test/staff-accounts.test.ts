@@ -1,0 +1,310 @@
+/**
+ * Staff accounts end to end through the API: sign-in with a server-side session cookie, sign-out,
+ * invitations (single use, 72 h), role changes and disabling (sessions end at once), the last owner
+ * kept, password resets (single use, 1 h, every session ended), rate limits, and the audit rows each
+ * leaves. The raw tokens are read from the outbox rows the API writes for the mail queue.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createDb } from '@nh/server';
+import { applyMigrations, dropDatabase, ensureDatabase } from '@nh/server/database';
+import { ensureFirstOwner, DEV_OWNER } from '@nh/server/first-owner';
+import { auditPageSchema } from '@nh/shared/contracts/audit';
+import { staffListSchema, staffMeSchema, staffMemberSchema, STAFF_MESSAGES } from '@nh/shared/contracts/staff';
+import { startTestApi, type TestApi } from './support/harness';
+import { sessionCookie, signInAs, STAFF_TEST_PASSWORD, type StaffClient } from './support/staff';
+
+let api: TestApi;
+let owner: StaffClient;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  owner = await signInAs(api, 'owner');
+});
+afterAll(() => api.close());
+
+const signIn = (email: string, password: string, headers: Record<string, string> = {}) => api.request('/api/admin/session', { method: 'POST', body: { email, password }, headers });
+
+/** The raw token of the latest outbox row of `topic` for a token id (what the email job receives). */
+async function tokenFromOutbox(topic: string, email: string): Promise<string> {
+  const rows = await api.ctx.db.execute<{ token: string }>(sql`
+    select o.payload->>'token' as token from outbox o join staff_tokens t on t.id = (o.payload->>'tokenId')::uuid
+    where o.topic = ${topic} and t.email = ${email} order by o.id desc limit 1`);
+  return rows.rows[0]!.token;
+}
+
+/** A fresh database with every migration and an API on it, for rules that count every row of a table. */
+async function withFreshDatabase(run: (fresh: TestApi) => Promise<void>): Promise<void> {
+  const url = new URL(inject('databaseUrl'));
+  url.pathname = `/nh_staff_${randomUUID().slice(0, 8)}`;
+  await ensureDatabase(url.toString());
+  await applyMigrations(url.toString());
+  const fresh = await startTestApi({ DATABASE_URL: url.toString() });
+  try {
+    await run(fresh);
+  } finally {
+    await fresh.close();
+    await dropDatabase(url.toString());
+  }
+}
+
+async function auditOf(filters: Record<string, string>) {
+  const res = await owner.request(`/api/admin/audit?${new URLSearchParams(filters)}`);
+  expect(res.status).toBe(200);
+  return auditPageSchema.parse(await res.json());
+}
+
+describe('staff sign-in', () => {
+  it('signs in with email and password: an httpOnly, SameSite=Strict cookie, GET /api/admin/me, then sign-out ends the session', async () => {
+    const member = await signInAs(api, 'manager');
+    const res = await signIn(member.email.toUpperCase(), STAFF_TEST_PASSWORD);
+    expect(res.status).toBe(200);
+    const setCookie = res.headers.getSetCookie().find((c) => c.startsWith('nh.staff='))!;
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Strict/i);
+    expect(setCookie).toMatch(/Path=\/api/);
+    expect(staffMeSchema.parse(await res.json())).toEqual({ id: member.id, email: member.email, name: 'Test manager', role: 'manager' });
+    const cookie = sessionCookie(res);
+
+    const me = await api.request('/api/admin/me', { headers: { cookie } });
+    expect(me.status).toBe(200);
+    expect(me.headers.get('cache-control')).toBe('no-store');
+    expect(await me.json()).toMatchObject({ email: member.email, role: 'manager' });
+
+    const out = await api.request('/api/admin/session', { method: 'DELETE', headers: { cookie } });
+    expect(out.status).toBe(204);
+    expect((await api.request('/api/admin/me', { headers: { cookie } })).status).toBe(401);
+    // The stored session is gone, not just the cookie.
+    const [token] = cookie.split('=').slice(1);
+    const left = await api.ctx.db.execute(sql`select 1 from staff_sessions where token_hash = encode(sha256(${token}::bytea), 'hex')`);
+    expect(left.rows).toHaveLength(0);
+  });
+
+  it('refuses a wrong password and an unknown email alike, audits both, and never stores the password', async () => {
+    const member = await signInAs(api, 'support');
+    for (const [email, password] of [
+      [member.email, 'not the password'],
+      [`nobody-${randomUUID().slice(0, 6)}@staff.test`, STAFF_TEST_PASSWORD],
+    ] as const) {
+      const res = await signIn(email, password);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ message: STAFF_MESSAGES.signInFailed, code: 'STAFF_SIGN_IN_FAILED' });
+      expect(res.headers.getSetCookie()).toEqual([]);
+      const { entries } = await auditOf({ action: 'staff.sign_in_failed', actor: email });
+      expect(entries[0]).toMatchObject({ actorEmail: email, action: 'staff.sign_in_failed', ip: expect.any(String) });
+    }
+    const stored = await api.ctx.db.execute(sql`select count(*)::int as n from audit_events where before::text like '%not the password%' or after::text like '%not the password%'`);
+    expect(stored.rows[0]).toEqual({ n: 0 });
+    const { entries } = await auditOf({ action: 'staff.signed_in', actor: member.email });
+    expect(entries).toHaveLength(1);
+  });
+
+  it('limits failed sign-ins per account, from any address, and per address', async () => {
+    const limited = await startTestApi({ LOGIN_FAILURES_PER_15_MIN: '3', TRUST_PROXY: 'true' });
+    try {
+      const member = await signInAs(limited, 'support');
+      const from = (address: string, password: string) =>
+        limited.request('/api/admin/session', { method: 'POST', body: { email: member.email, password }, headers: { 'x-forwarded-for': address } });
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await from(`203.0.113.${i + 1}`, `wrong-${i}`)).status);
+      expect(statuses).toEqual([401, 401, 401, 429]);
+      const right = await from('203.0.113.99', STAFF_TEST_PASSWORD);
+      expect(right.status).toBe(429);
+      expect(await right.json()).toMatchObject({ message: STAFF_MESSAGES.tooManySignIns });
+
+      const guesses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const res = await limited.request('/api/admin/session', { method: 'POST', body: { email: `guess-${i}@staff.test`, password: 'x' }, headers: { 'x-forwarded-for': '198.51.100.7' } });
+        guesses.push(res.status);
+      }
+      expect(guesses).toEqual([401, 401, 401, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('answers 400 with a message for a malformed sign-in', async () => {
+    const res = await signIn('not-an-email', 'x');
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ message: STAFF_MESSAGES.emailInvalid });
+  });
+});
+
+describe('invitations', () => {
+  it('an owner invites; the emailed link checks, creates the account once, signs it in, and the audit shows each step', async () => {
+    const email = `invited-${randomUUID().slice(0, 8)}@staff.test`;
+    const sent = await owner.request('/api/admin/staff/invitations', { method: 'POST', body: { email, role: 'manager' } });
+    expect(sent.status).toBe(201);
+    expect(await sent.json()).toMatchObject({ email, role: 'manager' });
+    const again = await owner.request('/api/admin/staff/invitations', { method: 'POST', body: { email, role: 'support' } });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ code: 'STAFF_INVITATION_PENDING' });
+
+    const token = await tokenFromOutbox('staff.invited', email);
+    const stored = await api.ctx.db.execute(sql`select token_hash from staff_tokens where email = ${email}`);
+    expect(JSON.stringify(stored.rows)).not.toContain(token);
+
+    const check = await api.request('/api/admin/invitations/check', { method: 'POST', body: { token } });
+    expect(await check.json()).toEqual({ email, role: 'manager' });
+
+    const short = await api.request('/api/admin/invitations/accept', { method: 'POST', body: { token, name: 'Mia Manager', password: 'short' } });
+    expect(short.status).toBe(400);
+    expect(await short.json()).toMatchObject({ message: STAFF_MESSAGES.passwordTooShort });
+
+    const accepted = await api.request('/api/admin/invitations/accept', { method: 'POST', body: { token, name: 'Mia Manager', password: 'a long enough password' } });
+    expect(accepted.status).toBe(200);
+    const me = await api.request('/api/admin/me', { headers: { cookie: sessionCookie(accepted) } });
+    expect(await me.json()).toMatchObject({ email, name: 'Mia Manager', role: 'manager' });
+
+    const reused = await api.request('/api/admin/invitations/accept', { method: 'POST', body: { token, name: 'Someone', password: 'another long password' } });
+    expect(reused.status).toBe(410);
+    expect(await reused.json()).toMatchObject({ code: 'STAFF_INVITATION_USED', message: STAFF_MESSAGES.invitationUsed });
+
+    const invited = await auditOf({ action: 'staff.invited', entityId: email });
+    expect(invited.entries[0]).toMatchObject({ actorEmail: owner.email, actorRole: 'owner', before: null, after: { email, role: 'manager' } });
+    const joined = await auditOf({ action: 'staff.invitation_accepted', actor: email });
+    expect(joined.entries[0]).toMatchObject({ after: { email, name: 'Mia Manager', role: 'manager' } });
+
+    const dup = await owner.request('/api/admin/staff/invitations', { method: 'POST', body: { email, role: 'support' } });
+    expect(dup.status).toBe(409);
+    expect(await dup.json()).toMatchObject({ code: 'STAFF_EXISTS' });
+  });
+
+  it('an expired invitation says so; an unknown token is not found', async () => {
+    const email = `late-${randomUUID().slice(0, 8)}@staff.test`;
+    await owner.request('/api/admin/staff/invitations', { method: 'POST', body: { email, role: 'support' } });
+    const token = await tokenFromOutbox('staff.invited', email);
+    await api.ctx.db.execute(sql`update staff_tokens set expires_at = now() - interval '1 minute' where email = ${email}`);
+    const res = await api.request('/api/admin/invitations/accept', { method: 'POST', body: { token, name: 'Late', password: 'a long enough password' } });
+    expect(res.status).toBe(410);
+    expect(await res.json()).toMatchObject({ code: 'STAFF_INVITATION_EXPIRED', message: STAFF_MESSAGES.invitationExpired });
+    const unknown = await api.request('/api/admin/invitations/check', { method: 'POST', body: { token: 'x'.repeat(43) } });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ message: STAFF_MESSAGES.invitationInvalid });
+  });
+});
+
+describe('roles and disabling', () => {
+  it('changing a role takes effect on the next call; disabling ends every session at once and refuses sign-in', async () => {
+    const member = await signInAs(api, 'manager');
+    expect((await member.request('/api/promo-codes/list', { method: 'POST', body: {} })).status).toBe(200);
+
+    const demoted = await owner.request(`/api/admin/staff/${member.id}`, { method: 'PATCH', body: { role: 'support' } });
+    expect(staffMemberSchema.parse(await demoted.json())).toMatchObject({ role: 'support', status: 'active' });
+    expect((await member.request('/api/promo-codes/list', { method: 'POST', body: {} })).status).toBe(403);
+
+    const disabled = await owner.request(`/api/admin/staff/${member.id}`, { method: 'PATCH', body: { disabled: true } });
+    expect(await disabled.json()).toMatchObject({ status: 'disabled' });
+    expect((await member.request('/api/admin/me')).status).toBe(401);
+    const again = await signIn(member.email, STAFF_TEST_PASSWORD);
+    expect(again.status).toBe(403);
+    expect(await again.json()).toEqual({ message: STAFF_MESSAGES.accountDisabled, code: 'STAFF_ACCOUNT_DISABLED' });
+
+    const list = staffListSchema.parse(await (await owner.request('/api/admin/staff')).json());
+    expect(list.staff.find((s) => s.id === member.id)).toMatchObject({ role: 'support', status: 'disabled' });
+
+    const history = await auditOf({ entityType: 'staff', entityId: member.id });
+    expect(history.entries.map((e) => e.action)).toEqual(expect.arrayContaining(['staff.role_changed', 'staff.disabled']));
+    expect(history.entries.find((e) => e.action === 'staff.role_changed')).toMatchObject({ before: { role: 'manager' }, after: { role: 'support' }, actorEmail: owner.email });
+  });
+
+  it('keeps at least one active owner (a database of its own, where the owners are known)', async () => {
+    await withFreshDatabase(async (fresh) => {
+      const first = await signInAs(fresh, 'owner');
+      for (const change of [{ role: 'manager' }, { disabled: true }]) {
+        const res = await first.request(`/api/admin/staff/${first.id}`, { method: 'PATCH', body: change });
+        expect(res.status).toBe(409);
+        expect(await res.json()).toEqual({ code: 'STAFF_LAST_OWNER', message: STAFF_MESSAGES.lastOwner });
+      }
+      const second = await signInAs(fresh, 'owner');
+      expect((await first.request(`/api/admin/staff/${first.id}`, { method: 'PATCH', body: { role: 'manager' } })).status).toBe(200);
+      const alone = await second.request(`/api/admin/staff/${second.id}`, { method: 'PATCH', body: { disabled: true } });
+      expect(alone.status).toBe(409);
+    });
+  });
+
+  it('answers 404 for an unknown staff id and 400 for a change of nothing', async () => {
+    expect((await owner.request(`/api/admin/staff/${randomUUID()}`, { method: 'PATCH', body: { role: 'support' } })).status).toBe(404);
+    expect((await owner.request('/api/admin/staff/not-a-uuid', { method: 'PATCH', body: { role: 'support' } })).status).toBe(404);
+    const nothing = await owner.request(`/api/admin/staff/${owner.id}`, { method: 'PATCH', body: {} });
+    expect(nothing.status).toBe(400);
+    expect(await nothing.json()).toMatchObject({ message: STAFF_MESSAGES.changeNothing });
+  });
+});
+
+describe('password reset', () => {
+  it('answers the same for any email; the link sets a new password once and ends every session', async () => {
+    const member = await signInAs(api, 'fulfilment');
+    const unknown = await api.request('/api/admin/password-reset', { method: 'POST', body: { email: `nobody-${randomUUID().slice(0, 6)}@staff.test` } });
+    const known = await api.request('/api/admin/password-reset', { method: 'POST', body: { email: member.email } });
+    expect(unknown.status).toBe(202);
+    expect(known.status).toBe(202);
+    expect(await unknown.json()).toEqual(await known.json());
+
+    const token = await tokenFromOutbox('staff.password-reset-requested', member.email);
+    const done = await api.request('/api/admin/password-reset/confirm', { method: 'POST', body: { token, password: 'a brand new password' } });
+    expect(done.status).toBe(200);
+    expect(await done.json()).toEqual({ message: STAFF_MESSAGES.passwordChanged });
+    expect((await member.request('/api/admin/me')).status).toBe(401);
+    expect((await signIn(member.email, STAFF_TEST_PASSWORD)).status).toBe(401);
+    expect((await signIn(member.email, 'a brand new password')).status).toBe(200);
+
+    const reused = await api.request('/api/admin/password-reset/confirm', { method: 'POST', body: { token, password: 'yet another password' } });
+    expect(reused.status).toBe(410);
+    expect(await reused.json()).toMatchObject({ code: 'STAFF_RESET_INVALID' });
+    expect((await auditOf({ action: 'staff.password_reset', entityId: member.id })).entries).toHaveLength(1);
+  });
+});
+
+describe('the audit trail', () => {
+  it('is append-only: the database refuses UPDATE, DELETE and TRUNCATE', async () => {
+    for (const statement of [sql`update audit_events set action = 'x'`, sql`delete from audit_events`, sql`truncate audit_events`]) {
+      await expect(api.ctx.db.execute(statement)).rejects.toMatchObject({ cause: expect.objectContaining({ message: expect.stringContaining('append-only') }) });
+    }
+  });
+
+  it('filters by date and downloads as CSV with staff words', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const page = await auditOf({ actor: owner.email, from: today, to: today, limit: '5' });
+    expect(page.total).toBeGreaterThan(0);
+    expect(page.entries.length).toBeLessThanOrEqual(5);
+    const bad = await owner.request('/api/admin/audit?from=2026-02-31x');
+    expect(bad.status).toBe(400);
+    const order = await owner.request('/api/admin/audit?from=2026-05-02&to=2026-05-01');
+    expect(await order.json()).toMatchObject({ message: 'The "from" date must be on or before the "to" date.' });
+
+    const csv = await owner.request(`/api/admin/audit.csv?${new URLSearchParams({ actor: owner.email })}`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
+    expect(csv.headers.get('content-disposition')).toMatch(/attachment; filename="nh-audit-\d{4}-\d{2}-\d{2}\.csv"/);
+    const lines = (await csv.text()).trim().split('\n');
+    expect(lines[0]).toBe('Time,Staff,Role,Action,Record,Record id,Before,After,Address,User agent,Request id');
+    expect(lines.some((l) => l.includes('Signed in') && l.includes('Owner'))).toBe(true);
+  });
+});
+
+describe('the first owner at release', () => {
+  it('is created from ADMIN_EMAIL and ADMIN_PASSWORD while no staff exists, and only then; production requires both', async () => {
+    const url = new URL(inject('databaseUrl'));
+    url.pathname = `/nh_first_owner_${randomUUID().slice(0, 8)}`;
+    await ensureDatabase(url.toString());
+    await applyMigrations(url.toString());
+    const db = createDb({ url: url.toString(), max: 2 });
+    try {
+      await expect(ensureFirstOwner(db, { NODE_ENV: 'production' })).rejects.toThrow('set ADMIN_EMAIL and ADMIN_PASSWORD');
+      await expect(ensureFirstOwner(db, { NODE_ENV: 'production', ADMIN_EMAIL: 'boss@shop.test', ADMIN_PASSWORD: 'short' })).rejects.toThrow('at least 12 characters');
+      expect(await ensureFirstOwner(db, { NODE_ENV: 'production', ADMIN_EMAIL: 'Boss@Shop.test', ADMIN_PASSWORD: 'a long release password' })).toEqual({ kind: 'created', email: 'boss@shop.test' });
+      expect(await ensureFirstOwner(db, { NODE_ENV: 'production', ADMIN_EMAIL: 'other@shop.test', ADMIN_PASSWORD: 'another long password' })).toEqual({ kind: 'exists' });
+      const owners = await db.execute<{ email: string; role: string }>(sql`select email, role from staff`);
+      expect(owners.rows).toEqual([{ email: 'boss@shop.test', role: 'owner' }]);
+    } finally {
+      await db.$client.end();
+      await dropDatabase(url.toString());
+    }
+  });
+
+  it('falls back to the demo owner outside production', () => {
+    expect(DEV_OWNER).toMatchObject({ email: 'owner@nurturehome.test', password: 'nurture-admin' });
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * Staff accounts, their server-side sessions and their single-use emailed tokens (invitations and
+ * password resets). Tokens are random; only their SHA-256 is stored, so a copy of the database signs
+ * nobody in.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { StaffRole } from '@nh/shared/contracts/staff';
+import type { Db, DbOrTx } from '../db/client';
+import { staff, staffSessions, staffTokens, type StaffRow } from '../db/schema';
+
+/** A new random token (base64url, 256 bits) and the hash the database keeps of it. */
+export function newStaffToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashStaffToken(token) };
+}
+
+export const hashStaffToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+
+export async function findStaffByEmail(db: DbOrTx, email: string): Promise<StaffRow | null> {
+  const [row] = await db.select().from(staff).where(eq(staff.email, email.toLowerCase()));
+  return row ?? null;
+}
+
+export async function findStaffById(db: DbOrTx, id: string): Promise<StaffRow | null> {
+  const [row] = await db.select().from(staff).where(eq(staff.id, id));
+  return row ?? null;
+}
+
+export async function countStaff(db: DbOrTx): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(staff);
+  return row?.n ?? 0;
+}
+
+export async function insertStaff(tx: DbOrTx, values: { email: string; name: string; role: StaffRole; passwordHash: string }): Promise<StaffRow> {
+  const [row] = await tx
+    .insert(staff)
+    .values({ ...values, email: values.email.toLowerCase() })
+    .returning();
+  return row!;
+}
+
+export async function listStaff(db: Db): Promise<StaffRow[]> {
+  return db.select().from(staff).orderBy(asc(staff.createdAt), asc(staff.id));
+}
+
+/** Active owners other than `exceptId`, rows locked so that two owners cannot demote each other at once. */
+export async function otherActiveOwners(tx: DbOrTx, exceptId: string): Promise<number> {
+  const rows = await tx
+    .select({ id: staff.id })
+    .from(staff)
+    .where(and(eq(staff.role, 'owner'), isNull(staff.disabledAt), sql`${staff.id} <> ${exceptId}`))
+    .for('update');
+  return rows.length;
+}
+
+/** The account locked for a change (role, disabled), or null. */
+export async function lockStaff(tx: DbOrTx, id: string): Promise<StaffRow | null> {
+  const [row] = await tx.select().from(staff).where(eq(staff.id, id)).for('update');
+  return row ?? null;
+}
+
+export async function updateStaff(tx: DbOrTx, id: string, set: { role?: StaffRole; disabledAt?: Date | null; passwordHash?: string }): Promise<StaffRow> {
+  const [row] = await tx
+    .update(staff)
+    .set({ ...set, updatedAt: new Date() })
+    .where(eq(staff.id, id))
+    .returning();
+  return row!;
+}
+
+// ---------------------------------------------------------------- sessions
+export async function insertStaffSession(tx: DbOrTx, s: { tokenHash: string; staffId: string; expiresAt: Date; ip: string | null; userAgent: string | null }): Promise<void> {
+  await tx.insert(staffSessions).values({ ...s, userAgent: s.userAgent?.slice(0, 500) ?? null });
+  await tx.update(staff).set({ lastSignInAt: new Date() }).where(eq(staff.id, s.staffId));
+}
+
+/** The signed-in staff member of a session token: unexpired, and the account not disabled. */
+export async function findSessionStaff(db: Db, tokenHash: string): Promise<Pick<StaffRow, 'id' | 'email' | 'name' | 'role'> | null> {
+  const [row] = await db
+    .select({ id: staff.id, email: staff.email, name: staff.name, role: staff.role })
+    .from(staffSessions)
+    .innerJoin(staff, eq(staff.id, staffSessions.staffId))
+    .where(and(eq(staffSessions.tokenHash, tokenHash), gt(staffSessions.expiresAt, sql`now()`), isNull(staff.disabledAt)));
+  return row ?? null;
+}
+
+export async function deleteStaffSession(db: DbOrTx, tokenHash: string): Promise<void> {
+  await db.delete(staffSessions).where(eq(staffSessions.tokenHash, tokenHash));
+}
+
+/** Ends every session of an account (disabled, or its password reset). */
+export async function deleteSessionsOf(tx: DbOrTx, staffId: string): Promise<void> {
+  await tx.delete(staffSessions).where(eq(staffSessions.staffId, staffId));
+}
+
+export async function deleteExpiredStaffSessions(db: DbOrTx): Promise<number> {
+  const rows = await db.delete(staffSessions).where(sql`${staffSessions.expiresAt} < now()`).returning({ tokenHash: staffSessions.tokenHash });
+  return rows.length;
+}
+
+// ---------------------------------------------------------------- single-use tokens
+export type StaffTokenRow = typeof staffTokens.$inferSelect;
+
+export async function insertStaffToken(
+  tx: DbOrTx,
+  values: { tokenHash: string; purpose: 'invitation' | 'password_reset'; email: string; role?: StaffRole | null; staffId?: string | null; createdBy?: string | null; expiresAt: Date },
+): Promise<StaffTokenRow> {
+  const [row] = await tx
+    .insert(staffTokens)
+    .values({ ...values, email: values.email.toLowerCase() })
+    .returning();
+  return row!;
+}
+
+export async function findStaffToken(db: DbOrTx, tokenHash: string, purpose: 'invitation' | 'password_reset'): Promise<StaffTokenRow | null> {
+  const [row] = await db
+    .select()
+    .from(staffTokens)
+    .where(and(eq(staffTokens.tokenHash, tokenHash), eq(staffTokens.purpose, purpose)));
+  return row ?? null;
+}
+
+/** Spends a token: once, and only before it expires. Null when it was spent or expired meanwhile. */
+export async function spendStaffToken(tx: DbOrTx, id: string): Promise<StaffTokenRow | null> {
+  const [row] = await tx
+    .update(staffTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(staffTokens.id, id), isNull(staffTokens.usedAt), gt(staffTokens.expiresAt, sql`now()`)))
+    .returning();
+  return row ?? null;
+}
+
+/** Invitations neither used nor expired, oldest first. */
+export async function listOpenInvitations(db: DbOrTx, email?: string): Promise<StaffTokenRow[]> {
+  return db
+    .select()
+    .from(staffTokens)
+    .where(
+      and(
+        eq(staffTokens.purpose, 'invitation'),
+        isNull(staffTokens.usedAt),
+        gt(staffTokens.expiresAt, sql`now()`),
+        email === undefined ? undefined : eq(staffTokens.email, email.toLowerCase()),
+      ),
+    )
+    .orderBy(asc(staffTokens.createdAt));
+}
+
+/** The data an invitation or reset email needs: the token row and who sent it. */
+export async function findStaffTokenById(db: DbOrTx, id: string): Promise<(StaffTokenRow & { inviterName: string | null }) | null> {
+  const [row] = await db
+    .select({ token: staffTokens, inviterName: staff.name })
+    .from(staffTokens)
+    .leftJoin(staff, eq(staff.id, staffTokens.createdBy))
+    .where(eq(staffTokens.id, id));
+  return row ? { ...row.token, inviterName: row.inviterName } : null;
+}

@@ -1,0 +1,164 @@
+/**
+ * Staff accounts of the back office: roles and what each may do, sign-in, invitations, password
+ * resets (docs/decisions/staff-accounts.md). The server enforces the permission table on every admin
+ * route; the admin screens read the same table to show only what the role can use.
+ */
+import { z } from 'zod';
+import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from './newsletter';
+import { textField } from './fields';
+
+export const STAFF_ROLES = ['owner', 'manager', 'fulfilment', 'support'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+/** The words staff see for each role. */
+export const STAFF_ROLE_LABELS: Record<StaffRole, string> = {
+  owner: 'Owner',
+  manager: 'Manager',
+  fulfilment: 'Fulfilment',
+  support: 'Support',
+};
+
+export const STAFF_ROLE_DESCRIPTIONS: Record<StaffRole, string> = {
+  owner: 'Everything, including staff accounts and their roles',
+  manager: 'Catalogue, promo codes, orders, refunds, subscriptions, exports and NetSuite sync',
+  fulfilment: 'Orders: view, status, carrier and tracking, resend emails',
+  support: 'Orders and subscriptions: view; pause, skip or cancel a plan for a customer; resend emails',
+};
+
+const ALL: readonly StaffRole[] = STAFF_ROLES;
+const MANAGERS: readonly StaffRole[] = ['owner', 'manager'];
+
+/** What each permission allows, and who has it. One table for the server's guard and the screens. */
+export const PERMISSIONS = {
+  /** Invite staff, change roles, disable accounts. */
+  'staff.manage': ['owner'],
+  /** Read the audit trail (every entity's own history is shown with the entity). */
+  'audit.view': MANAGERS,
+  'promos.manage': MANAGERS,
+  'catalog.manage': MANAGERS,
+  'reviews.moderate': MANAGERS,
+  'orders.view': ALL,
+  /** Status, carrier and tracking. */
+  'orders.fulfil': ['owner', 'manager', 'fulfilment'],
+  'orders.refund': MANAGERS,
+  'orders.resendEmail': ALL,
+  'subscriptions.view': ['owner', 'manager', 'support'],
+  /** Pause, resume, skip, move the date, cancel, on a customer's behalf. */
+  'subscriptions.act': ['owner', 'manager', 'support'],
+  'exports.run': MANAGERS,
+  /** NetSuite sync status, the failed list, replays. */
+  'sync.manage': MANAGERS,
+  /** The queue dashboard. */
+  'queues.view': MANAGERS,
+  'dashboard.view': ALL,
+} as const satisfies Record<string, readonly StaffRole[]>;
+export type Permission = keyof typeof PERMISSIONS;
+
+export const can = (role: StaffRole, permission: Permission): boolean => (PERMISSIONS[permission] as readonly StaffRole[]).includes(role);
+
+/** How long a staff session lasts from sign-in (absolute; signing in again starts a new one). */
+export const STAFF_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+export const STAFF_INVITATION_TTL_MS = 72 * 60 * 60 * 1000;
+export const STAFF_RESET_TTL_MS = 60 * 60 * 1000;
+export const STAFF_PASSWORD_MIN_LENGTH = 12;
+export const STAFF_PASSWORD_MAX_LENGTH = 200;
+export const STAFF_NAME_MAX_LENGTH = 100;
+
+export const STAFF_MESSAGES = {
+  emailInvalid: 'Please enter a valid email address.',
+  passwordRequired: 'Please enter your password.',
+  passwordTooShort: `Password must be at least ${STAFF_PASSWORD_MIN_LENGTH} characters.`,
+  passwordTooLong: `Password must be at most ${STAFF_PASSWORD_MAX_LENGTH} characters.`,
+  nameRequired: 'Please enter your name.',
+  nameTooLong: `Name must be at most ${STAFF_NAME_MAX_LENGTH} characters.`,
+  roleInvalid: 'Role must be owner, manager, fulfilment or support.',
+  /** The spec's admin toast for a wrong password, kept for a wrong email or password alike (no account discovery). */
+  signInFailed: 'Invalid password',
+  tooManySignIns: 'Too many sign-in attempts. Try again in 15 minutes.',
+  accountDisabled: 'This staff account is disabled. Ask an owner to enable it.',
+  signInRequired: 'Please sign in to the back office.',
+  /** Completed with the role's label by the server: "… (Support)". */
+  forbidden: 'Your role does not allow this. Ask an owner if you need it',
+  staffNotFound: 'Staff account not found',
+  staffExists: 'A staff account with this email already exists.',
+  invitationPending: 'An invitation for this email is still open. It can be sent again once it expires.',
+  invitationInvalid: 'This invitation link is not valid. Ask an owner for a new one.',
+  invitationExpired: 'This invitation has expired. Ask an owner for a new one.',
+  invitationUsed: 'This invitation has already been used. Sign in instead.',
+  resetInvalid: 'This reset link is not valid, has expired or was already used. Request a new one.',
+  resetSent: 'If a staff account uses that email, a reset link is on its way. It works for 1 hour.',
+  passwordChanged: 'Your password was changed. Please sign in.',
+  lastOwner: 'The shop needs at least one active owner. Make someone else an owner first.',
+  changeNothing: 'Choose a new role or enable or disable the account.',
+  // Toasts
+  signedIn: 'Signed in',
+  signedOut: 'Signed out',
+  invitationSent: 'Invitation sent',
+  staffUpdated: 'Staff account updated',
+} as const;
+
+const email = textField({ max: EMAIL_MAX_LENGTH, required: STAFF_MESSAGES.emailInvalid, tooLong: STAFF_MESSAGES.emailInvalid })
+  .toLowerCase()
+  .regex(EMAIL_PATTERN, STAFF_MESSAGES.emailInvalid);
+/** A password as typed at sign-in: not trimmed (spaces count), any length up to the cap. */
+const enteredPassword = z.string({ error: STAFF_MESSAGES.passwordRequired }).min(1, STAFF_MESSAGES.passwordRequired).max(STAFF_PASSWORD_MAX_LENGTH, STAFF_MESSAGES.signInFailed);
+/** A new password: long enough to resist guessing. */
+const newPassword = z
+  .string({ error: STAFF_MESSAGES.passwordTooShort })
+  .min(STAFF_PASSWORD_MIN_LENGTH, STAFF_MESSAGES.passwordTooShort)
+  .max(STAFF_PASSWORD_MAX_LENGTH, STAFF_MESSAGES.passwordTooLong);
+const role = z.enum(STAFF_ROLES, { error: STAFF_MESSAGES.roleInvalid });
+const name = textField({ max: STAFF_NAME_MAX_LENGTH, required: STAFF_MESSAGES.nameRequired, tooLong: STAFF_MESSAGES.nameTooLong }).min(1, STAFF_MESSAGES.nameRequired);
+/** A single-use token from an emailed link (base64url). */
+const token = z.string({ error: STAFF_MESSAGES.invitationInvalid }).regex(/^[A-Za-z0-9_-]{20,100}$/, STAFF_MESSAGES.invitationInvalid);
+
+/** POST /api/admin/session */
+export const staffSignInSchema = z.object({ email, password: enteredPassword });
+export type StaffSignIn = z.infer<typeof staffSignInSchema>;
+
+/** GET /api/admin/me, and the answer of a sign-in. */
+export const staffMeSchema = z.object({ id: z.string(), email: z.string(), name: z.string(), role: z.enum(STAFF_ROLES) });
+export type StaffMe = z.infer<typeof staffMeSchema>;
+
+/** POST /api/admin/staff/invitations */
+export const inviteStaffSchema = z.object({ email, role });
+export type InviteStaffInput = z.infer<typeof inviteStaffSchema>;
+
+export const staffInvitationSchema = z.object({ id: z.string(), email: z.string(), role: z.enum(STAFF_ROLES), invitedBy: z.string().nullable(), expiresAt: z.string(), createdAt: z.string() });
+export type StaffInvitation = z.infer<typeof staffInvitationSchema>;
+
+/** POST /api/admin/invitations/check: what the invitation page shows before the form. */
+export const invitationTokenSchema = z.object({ token });
+export const invitationDetailsSchema = z.object({ email: z.string(), role: z.enum(STAFF_ROLES) });
+export type InvitationDetails = z.infer<typeof invitationDetailsSchema>;
+
+/** POST /api/admin/invitations/accept: creates the account and signs it in. */
+export const acceptInvitationSchema = z.object({ token, name, password: newPassword });
+export type AcceptInvitationInput = z.infer<typeof acceptInvitationSchema>;
+
+/** POST /api/admin/password-reset */
+export const requestStaffResetSchema = z.object({ email });
+/** POST /api/admin/password-reset/confirm */
+export const confirmStaffResetSchema = z.object({ token: z.string({ error: STAFF_MESSAGES.resetInvalid }).regex(/^[A-Za-z0-9_-]{20,100}$/, STAFF_MESSAGES.resetInvalid), password: newPassword });
+
+export const STAFF_STATUSES = ['active', 'disabled'] as const;
+export const STAFF_STATUS_LABELS: Record<(typeof STAFF_STATUSES)[number], string> = { active: 'Active', disabled: 'Disabled' };
+
+/** GET /api/admin/staff: one account. */
+export const staffMemberSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(STAFF_ROLES),
+  status: z.enum(STAFF_STATUSES),
+  createdAt: z.string(),
+  lastSignInAt: z.string().nullable(),
+});
+export type StaffMember = z.infer<typeof staffMemberSchema>;
+
+export const staffListSchema = z.object({ staff: z.array(staffMemberSchema), invitations: z.array(staffInvitationSchema) });
+export type StaffList = z.infer<typeof staffListSchema>;
+
+/** PATCH /api/admin/staff/{id}: a new role, or disabled/enabled (disabling ends its sessions at once). */
+export const updateStaffSchema = z.object({ role: role.optional(), disabled: z.boolean({ error: STAFF_MESSAGES.changeNothing }).optional() });
+export type UpdateStaffInput = z.infer<typeof updateStaffSchema>;

@@ -1,0 +1,43 @@
+/** An owner invited someone to the back office: the invitation with its single-use link (72 hours). */
+import { z } from 'zod';
+import { OUTBOX_TOPICS } from '@nh/shared';
+import { SHOP } from '@nh/shared/constants';
+import { STAFF_INVITATION_TTL_MS, STAFF_ROLE_DESCRIPTIONS, STAFF_ROLE_LABELS, type StaffRole } from '@nh/shared/contracts/staff';
+import { findStaffTokenById } from '@nh/server';
+import { defineEmail, skip } from './define-email';
+import { escapeHtml, layout, signatureText, type Content } from './mail/layout';
+
+/** Subject id: the invitation's id (one email per invitation, however often the job runs). */
+export const staffInvitationJob = defineEmail({
+  name: 'staff-invitation',
+  payload: z.object({ tokenId: z.string().uuid(), token: z.string() }),
+  topics: { [OUTBOX_TOPICS.staffInvited]: (p) => p },
+  async compose(db, { tokenId, token }) {
+    const invitation = await findStaffTokenById(db, tokenId);
+    if (!invitation || invitation.purpose !== 'invitation') return skip('invitation not found');
+    if (invitation.usedAt || invitation.expiresAt.getTime() <= Date.now()) return skip('invitation used or expired');
+    const content = staffInvitationEmail({ role: invitation.role ?? 'support', inviterName: invitation.inviterName, link: `${SHOP.siteUrl}/admin/invite?token=${token}` });
+    return { subjectId: tokenId, message: { to: invitation.email, ...content } };
+  },
+});
+
+export function staffInvitationEmail(i: { role: StaffRole; inviterName: string | null; link: string }): Content {
+  const subject = `You are invited to the ${SHOP.name} back office`;
+  const who = i.inviterName ? `${i.inviterName} has invited you` : 'You have been invited';
+  const hours = STAFF_INVITATION_TTL_MS / 3_600_000;
+  const text = [
+    `${who} to the ${SHOP.name} back office as ${STAFF_ROLE_LABELS[i.role]} (${STAFF_ROLE_DESCRIPTIONS[i.role]}).`,
+    '',
+    `Choose your name and password here: ${i.link}`,
+    `The link works once, for ${hours} hours. If you did not expect this invitation, ignore this email.`,
+    '',
+    signatureText(),
+  ].join('\n');
+  const html = layout(
+    subject,
+    `<p>${escapeHtml(who)} to the ${escapeHtml(SHOP.name)} back office as <strong>${escapeHtml(STAFF_ROLE_LABELS[i.role])}</strong> (${escapeHtml(STAFF_ROLE_DESCRIPTIONS[i.role])}).</p>
+<p><a href="${escapeHtml(i.link)}">Accept the invitation</a> to choose your name and password.</p>
+<p>The link works once, for ${hours} hours. If you did not expect this invitation, ignore this email.</p>`,
+  );
+  return { subject, text, html };
+}
