@@ -54,6 +54,17 @@ export const routes: RouteObject[] = [
       { path: '/admin-products/:slug/edit', ...page(() => import('@/features/admin/routes/product-edit')) },
       { path: '/admin-orders', ...page(() => import('@/features/admin/routes/order-manager')) },
       { path: '/admin-orders/:id', ...page(() => import('@/features/admin/routes/order-detail')) },
+      { path: '/admin/staff', ...page(() => import('@/features/admin/routes/staff-manager')) },
+    ],
+  },
+  {
+    // Used before signing in: accepting an invitation, asking for and using a password reset link.
+    ...layout(async () => (await import('@/features/admin/components/admin-layout')).AdminPublicLayout),
+    hydrateFallbackElement: <div className="min-h-screen" aria-busy="true" />,
+    children: [
+      { path: '/admin/invite', ...page(() => import('@/features/admin/routes/accept-invitation')) },
+      { path: '/admin/forgot-password', ...page(() => import('@/features/admin/routes/forgot-password')) },
+      { path: '/admin/reset-password', ...page(() => import('@/features/admin/routes/reset-password')) },
     ],
   },
 ];

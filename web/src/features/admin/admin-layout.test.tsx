@@ -1,13 +1,10 @@
 import { STAFF_MESSAGES, type StaffMe } from '@nh/shared/contracts/staff';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { createQueryClient } from '@/lib/query-client';
-import { AdminLayout } from './components/admin-layout';
 import OrderManagerPage from './routes/order-manager';
 import PromoManagerPage from './routes/promo-manager';
+import { renderAdmin as renderWith, stubApi, type Reply } from './test-support';
 
 beforeEach(() => {
   vi.stubGlobal('scrollTo', vi.fn());
@@ -22,45 +19,13 @@ afterEach(() => {
 const OWNER: StaffMe = { id: 's1', email: 'ada@example.com', name: 'Ada Lovelace', role: 'owner' };
 const SUPPORT: StaffMe = { id: 's2', email: 'sam@example.com', name: 'Sam Support', role: 'support' };
 
-type Reply = { status: number; body?: unknown };
-type Handler = (body: unknown) => Reply;
-
-/** A fetch answering `"METHOD /path"` from a table (a function gets the parsed JSON body); anything else is a 404. */
-function stubApi(routes: Record<string, Reply | Handler>) {
-  const calls: { method: string; url: string; body: unknown }[] = [];
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
-    const method = init?.method ?? 'GET';
-    const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-    calls.push({ method, url, body });
-    const route = routes[`${method} ${url}`];
-    const reply = typeof route === 'function' ? route(body) : (route ?? { status: 404, body: { message: 'Not found' } });
-    return new Response(reply.body === undefined ? null : JSON.stringify(reply.body), { status: reply.status, headers: { 'Content-Type': 'application/json' } });
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return calls;
-}
-
 function renderAdmin(path: string) {
-  const router = createMemoryRouter(
-    [
-      {
-        Component: AdminLayout,
-        children: [
-          { path: '/admin', Component: PromoManagerPage },
-          { path: '/admin-orders', Component: OrderManagerPage },
-        ],
-      },
-      { path: '/admin/forgot-password', element: <p>forgot password screen</p> },
+  return renderWith(path, {
+    signedIn: [
+      { path: '/admin', Component: PromoManagerPage },
+      { path: '/admin-orders', Component: OrderManagerPage },
     ],
-    { initialEntries: [path] },
-  );
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
-  return router;
+  });
 }
 
 const signedOut = { status: 401, body: { message: STAFF_MESSAGES.signInRequired, code: 'STAFF_SIGN_IN_REQUIRED' } };

@@ -128,7 +128,7 @@ export const auditCsvUrl = (filters: AuditFilters) => {
 // ---------------------------------------------------------------- promo codes
 export const listPromoCodes = async () => json<AdminPromoCode[]>(await apiRequest('POST', '/api/promo-codes/list'));
 
-export const createPromoCode = async (input: Omit<CreatePromoCodeInput, 'password'>) => json<AdminPromoCode>(await apiRequest('POST', '/api/promo-codes', input));
+export const createPromoCode = async (input: CreatePromoCodeInput) => json<AdminPromoCode>(await apiRequest('POST', '/api/promo-codes', input));
 
 export const togglePromoCode = async (id: number) => json<AdminPromoCode>(await apiRequest('PATCH', `/api/promo-codes/${id}/toggle`));
 
@@ -136,9 +136,9 @@ export const togglePromoCode = async (id: number) => json<AdminPromoCode>(await 
 export const listAdminProducts = async () => json<Product[]>(await apiRequest('POST', '/api/admin/products'));
 
 /** The server requires name, slug, price and categoryId (the create form checks them first). */
-export const createProduct = async (input: Omit<UpdateProductInput, 'password'>) => json<Product>(await apiRequest('POST', '/api/products', input));
+export const createProduct = async (input: UpdateProductInput) => json<Product>(await apiRequest('POST', '/api/products', input));
 
-export const updateProduct = async (id: number, input: Omit<UpdateProductInput, 'password'>) => json<Product>(await apiRequest('PUT', `/api/products/${id}`, input));
+export const updateProduct = async (id: number, input: UpdateProductInput) => json<Product>(await apiRequest('PUT', `/api/products/${id}`, input));
 
 export const deleteProduct = async (id: number) => json<{ deleted: true }>(await apiRequest('DELETE', `/api/products/${id}`));
 

@@ -100,7 +100,7 @@ export function productToForm(product: Product): ProductFormValues {
 const textOrNull = (text: string) => text.trim() || null;
 
 /** The API payload of a valid form. `mode` decides isStarterKit (checkbox on create, derived on edit). */
-export function formToPayload(values: ProductFormValues, mode: 'create' | 'edit'): Omit<UpdateProductInput, 'password'> {
+export function formToPayload(values: ProductFormValues, mode: 'create' | 'edit'): UpdateProductInput {
   const kitContents = splitCommaList(values.kitContents);
   return {
     name: values.name.trim(),
