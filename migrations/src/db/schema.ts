@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -21,6 +22,7 @@ import {
   uniqueIndex,
   uuid,
   varchar,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { money } from './money-column';
 
@@ -32,6 +34,8 @@ export const subscriptionInterval = pgEnum('subscription_interval', ['monthly', 
 export const paymentStatus = pgEnum('payment_status', ['pending', 'approved', 'declined', 'error', 'refunded']);
 export const staffRole = pgEnum('staff_role', ['owner', 'manager', 'fulfilment', 'support']);
 export const staffTokenPurpose = pgEnum('staff_token_purpose', ['invitation', 'password_reset']);
+/** A payment row's kind: money taken (charge), given back after settlement (refund), or a charge cancelled before settlement (void). */
+export const paymentKind = pgEnum('payment_kind', ['charge', 'refund', 'void']);
 
 const createdAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp({ withTimezone: true }).notNull().defaultNow();
@@ -135,6 +139,8 @@ export const reviews = pgTable(
     comment: text().notNull(),
     verified: boolean().notNull().default(false),
     orderId: uuid(),
+    /** Set while staff hide the review from the storefront (moderation). */
+    hiddenAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index().on(t.productId, t.createdAt), check('reviews_rating_range', sql`${t.rating} between 1 and 5`)],
@@ -392,6 +398,9 @@ export const orders = pgTable(
     index().on(t.storeCode, t.createdAt),
     index().on(t.storeCode, t.status),
     index().on(t.netsuiteSyncStatus),
+    // The back office's order table: every filter is a store's orders by date; a status, NetSuite status
+    // or promo filter narrows it (bench:admin, 1,000,000 orders).
+    index('orders_store_promo_created').on(t.storeCode, t.promoCode, t.createdAt).where(sql`${t.promoCode} is not null`),
     // No index on customer_email: no query looks orders up by it (admin search is a substring match),
     // and each order row is written three times (placed, paid, synced), every index each time.
   ],
@@ -416,11 +425,24 @@ export const paymentTransactions = pgTable(
     cardType: text(),
     cardLastFour: varchar({ length: 4 }),
     environment: text(),
+    kind: paymentKind().notNull().default('charge'),
+    /** A refund's or void's charge. */
+    parentId: uuid().references((): AnyPgColumn => paymentTransactions.id, { onDelete: 'restrict' }),
+    /** Why staff refunded or voided (shown on the order's timeline). */
+    reason: text(),
+    /** The staff member who refunded or voided. */
+    staffId: uuid().references(() => staff.id, { onDelete: 'set null' }),
+    /** The refund request's Idempotency-Key: a repeat answers the first refund instead of refunding twice. */
+    idempotencyKey: text(),
+    /** The refund put the order's items back in stock. */
+    restocked: boolean().notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
     index().on(t.orderId),
     uniqueIndex('payment_transactions_subscription_period').on(t.subscriptionId, t.billingPeriod),
+    index('payment_transactions_parent').on(t.parentId),
+    uniqueIndex('payment_transactions_refund_key').on(t.parentId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
   ],
 );
 
@@ -440,6 +462,30 @@ export const promoCodes = pgTable('promo_codes', {
 });
 
 /** Orders whose NetSuite sync failed after its last attempt. */
+/**
+ * The NetSuite ledger: every request of every sync attempt (time, record, HTTP status, NetSuite's error
+ * code and detail, duration), shown on the order; kept for NETSUITE_LEDGER_RETENTION_DAYS.
+ */
+export const netsuiteSyncAttempts = pgTable(
+  'netsuite_sync_attempts',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    orderId: uuid()
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** customer | salesOrder */
+    record: text().notNull(),
+    /** ok | failed */
+    outcome: text().notNull(),
+    httpStatus: integer(),
+    errorCode: text(),
+    errorDetail: text(),
+    durationMs: integer().notNull(),
+  },
+  (t) => [index('netsuite_sync_attempts_order').on(t.orderId, t.at), index('netsuite_sync_attempts_at').on(t.at)],
+);
+
 export const failedSyncOrders = pgTable('netsuite_failed_syncs', {
   orderId: uuid()
     .primaryKey()
@@ -474,10 +520,37 @@ export const exports = pgTable('exports', {
   fileName: text(),
   filePath: text(),
   error: text(),
+  /** Who asked for it (the export history). */
+  staffId: uuid().references(() => staff.id, { onDelete: 'set null' }),
+  staffEmail: text(),
+  /** The filters it was asked with (date range, status). */
+  filters: jsonb().$type<Record<string, unknown>>(),
+  sizeBytes: bigint({ mode: 'number' }),
+  /** The file is deleted after this time (EXPORT_RETENTION_HOURS after it finished). */
+  expiresAt: timestamp({ withTimezone: true }),
+  fileDeletedAt: timestamp({ withTimezone: true }),
   createdAt: createdAt(),
   startedAt: timestamp({ withTimezone: true }),
   finishedAt: timestamp({ withTimezone: true }),
 });
+
+/** Stock changed by hand in the back office, with the reason staff gave (the inventory log). */
+export const inventoryAdjustments = pgTable(
+  'inventory_adjustments',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    productId: integer()
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    delta: integer().notNull(),
+    inventoryAfter: integer().notNull(),
+    reason: text().notNull(),
+    staffId: uuid().references(() => staff.id, { onDelete: 'set null' }),
+    staffEmail: text().notNull(),
+    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('inventory_adjustments_product').on(t.productId, t.at)],
+);
 
 export const emailLog = pgTable(
   'email_log',
