@@ -7,11 +7,13 @@ export * from './logger';
 export * from './redis';
 // Query modules, one per aggregate; each function takes the db (pool or drizzle) or a transaction first.
 export * from './queries/audit';
+export * from './queries/idempotency';
 export * from './queries/orders';
 export * from './queries/outbox';
 export * from './queries/payments';
 export * from './queries/promo';
 export * from './queries/subscriptions';
+export * from './queries/sync';
 export * from './startup-warnings';
 export * from './queries/stock';
 export * from './queries/staff';

@@ -7,6 +7,7 @@
  * drizzle transaction uses `recordOutbox`; a hand-tuned statement (the checkout's and the renewals'
  * single-statement writes) puts the two fragments in its own CTEs.
  */
+import type pg from 'pg';
 import { sql, type SQL } from 'drizzle-orm';
 import { outboxPayloads, type OutboxPayload, type OutboxTopic } from '@nh/shared/jobs';
 import type { DbOrTx } from '../db/client';
@@ -54,4 +55,23 @@ function positional(text: string, values: readonly unknown[]): SQL {
   }
   chunks.push(sql.raw(text.slice(last)));
   return sql.join(chunks);
+}
+
+/**
+ * Housekeeping: deletes up to `batch` published rows older than `olderThanDays` (the relay never needs
+ * them again) and answers how many went; the caller repeats while a full batch went.
+ */
+export async function deletePublishedOutbox(pool: pg.Pool, olderThanDays: number, batch: number): Promise<number> {
+  if (!Number.isSafeInteger(batch)) throw new TypeError('batch: integers only');
+  const { rowCount } = await pool.query(
+    `delete from outbox where id in (
+      select id from outbox where published_at < now() - make_interval(days => $1) limit ${batch})`,
+    [olderThanDays],
+  );
+  return rowCount ?? 0;
+}
+
+/** VACUUM (ANALYZE) of the queue-like outbox, whose dead index entries slow every relay pass; outside any transaction. */
+export async function vacuumOutbox(pool: pg.Pool): Promise<void> {
+  await pool.query('vacuum (analyze) outbox');
 }

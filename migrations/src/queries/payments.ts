@@ -6,11 +6,12 @@
  * retried statement, or a second writer, never doubles a payment row, an outbox row or a stock release.
  * Below them, the renewals' payment rows: the period's row written before the charge (under the plan's
  * row lock), and the charge's outcome as one statement (payment row, order, stock, plan, outbox).
+ * Last, the reconciliation's reads: the orders whose outcome is unknown, and its claim of one of them.
  */
 import type pg from 'pg';
-import { centsToDecimal, type Cents } from '@nh/shared/money';
+import { centsToDecimal, toCents, type Cents } from '@nh/shared/money';
 import type { SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
-import type { Address, LineItem, paymentTransactions, SubscriptionRow } from '../db/schema';
+import type { Address, LineItem, OrderRow, paymentTransactions, SubscriptionRow } from '../db/schema';
 import { OUTBOX_CHANNEL, outboxInsert, outboxNotify, outboxParam, type OutboxRecord } from './outbox';
 import { restockCtes, type StockLine } from './stock';
 import { FAILED_SUBSCRIPTION, PAUSED_OUTBOX_THEN_STATUS, pausedPayload, type DunningStep } from './subscriptions';
@@ -298,3 +299,55 @@ export async function recordUnsettled(db: Queryable, c: ChargeRecord): Promise<v
     [c.paymentId, ...chargeValues(c)],
   );
 }
+
+// ---- The payment reconciliation (workers: maintenance) ----
+
+/**
+ * A payment row that answers the question, so the order is not ours to settle: any outcome but the
+ * pending row of an unknown one (held for review is response code 4; a renewal's row has its period).
+ */
+const SETTLED_PAYMENT = `(p.status <> 'pending' or p.response_code = '4' or p.billing_period is not null)`;
+
+const UNKNOWN_OUTCOME = `o.status = 'pending' and not exists (select 1 from payment_transactions p where p.order_id = o.id and ${SETTLED_PAYMENT})`;
+
+/** A pending order whose charge outcome was never known, as the reconciliation settles it. */
+export type UnknownOutcomeOrder = Pick<OrderRow, 'id' | 'total' | 'items'>;
+
+/**
+ * Pending orders with an unknown charge outcome, oldest first: older than `afterMinutes` (no charge
+ * can still be in flight) and younger than `lookupHours` (the gateway's lookup window), `limit` at most.
+ */
+export async function findUnknownOutcomes(db: Queryable, window: { afterMinutes: number; lookupHours: number; limit: number }): Promise<UnknownOutcomeOrder[]> {
+  const { rows } = await db.query<{ id: string; total: string; items: LineItem[] }>(
+    `select o.id, o.total::text as total, o.items from orders o
+     where ${UNKNOWN_OUTCOME}
+       and o.created_at < now() - make_interval(mins => $1) and o.created_at >= now() - make_interval(hours => $2)
+     order by o.created_at limit $3`,
+    [window.afterMinutes, window.lookupHours, window.limit],
+  );
+  return rows.map((r) => ({ id: r.id, total: toCents(r.total), items: r.items }));
+}
+
+/** How many pending orders with an unknown charge outcome are older than the lookup window (for staff). */
+export async function countUnknownOutcomesBeyond(db: Queryable, lookupHours: number): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `select count(*)::int as n from orders o where ${UNKNOWN_OUTCOME} and o.created_at < now() - make_interval(hours => $1)`,
+    [lookupHours],
+  );
+  return rows[0]!.n;
+}
+
+/**
+ * In the caller's transaction: locks the order while it is still pending, then (the lock ours, read
+ * committed: a fresh snapshot, so an outcome written meanwhile is seen) checks that no payment row
+ * answers it. Answers false when the order is settled; otherwise deletes the pending row of the unknown
+ * outcome (replaced by the one recording what the gateway says) and answers true.
+ */
+export async function claimUnknownOutcome(client: pg.PoolClient, orderId: string): Promise<boolean> {
+  const locked = await client.query(`select 1 from orders where id = $1 and status = 'pending' for update`, [orderId]);
+  const settled = locked.rowCount ? await client.query(`select 1 from payment_transactions p where p.order_id = $1 and ${SETTLED_PAYMENT} limit 1`, [orderId]) : null;
+  if (!settled || settled.rowCount) return false;
+  await client.query(`delete from payment_transactions where order_id = $1 and status = 'pending'`, [orderId]);
+  return true;
+}
+

@@ -1,5 +1,5 @@
 import type { CustomerInput, SalesOrderInput } from './netsuite/client';
-import type { SyncOrder } from './queries';
+import type { SyncOrder } from '@nh/server';
 
 /** An order that cannot be expressed in NetSuite until someone fixes its data (never worth a retry). */
 export class OrderMappingError extends Error {

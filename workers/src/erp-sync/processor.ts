@@ -6,15 +6,11 @@
  * Name, payload, options and topics: @nh/server/jobs/sync-order (the API may add it too).
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import { and, eq, ne, sql } from 'drizzle-orm';
-import { tables, type Db, type Logger } from '@nh/server';
+import { loadSyncOrder, markNotConfigured, markSynced, noteSyncError, recordSyncFailure, SYNC_STATUS, type Db, type Logger } from '@nh/server';
 import { syncOrderContract } from '@nh/server/jobs/sync-order';
 import { defineJob } from '../jobs/define';
 import { NetSuiteError, netsuiteExternalIds, type NetSuiteClient } from './netsuite/client';
 import { customerFor, OrderMappingError, salesOrderFor } from './order-mapping';
-import { loadSyncOrder, markNotConfigured, markSynced } from './queries';
-
-export const SYNC_STATUS = { pending: 'pending', synced: 'synced', failed: 'failed', notConfigured: 'not_configured' } as const;
 
 const DEFAULT_RATE_LIMIT_MS = 1000;
 
@@ -31,35 +27,6 @@ export type SyncResult = { outcome: 'synced'; netsuiteOrderId: string; netsuiteC
 
 export function createErpSyncProcessor(deps: ErpSyncDeps) {
   const { db, netsuite, log } = deps;
-  const { orders, failedSyncOrders } = tables;
-
-  async function recordFinalFailure(job: Job, orderId: string, message: string): Promise<void> {
-    const attempts = job.attemptsMade + 1;
-    await db.transaction(async (tx) => {
-      await tx
-        .update(orders)
-        .set({ netsuiteSyncStatus: SYNC_STATUS.failed, netsuiteSyncError: message, updatedAt: new Date() })
-        .where(and(eq(orders.id, orderId), ne(orders.netsuiteSyncStatus, SYNC_STATUS.synced)));
-      await tx
-        .insert(failedSyncOrders)
-        .values({
-          orderId,
-          payload: { jobId: job.id, jobName: job.name, data: job.data, salesOrderExternalId: netsuiteExternalIds.salesOrder(orderId) },
-          errorMessage: message,
-          attempts,
-          lastAttemptAt: new Date(),
-        })
-        .onConflictDoUpdate({
-          target: failedSyncOrders.orderId,
-          set: {
-            payload: sql`excluded.payload`,
-            errorMessage: sql`excluded.error_message`,
-            attempts: sql`${failedSyncOrders.attempts} + excluded.attempts`,
-            lastAttemptAt: sql`excluded.last_attempt_at`,
-          },
-        });
-    });
-  }
 
   return async function syncOrder(job: Job, { orderId }: { orderId: string }): Promise<SyncResult> {
     const jobLog = log.child({ jobId: job.id, queue: 'erp-sync', orderId, attempt: job.attemptsMade + 1 });
@@ -92,12 +59,16 @@ export function createErpSyncProcessor(deps: ErpSyncDeps) {
       const permanent = error instanceof OrderMappingError || (error instanceof NetSuiteError && error.kind === 'permanent');
       const lastAttempt = permanent || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       if (lastAttempt) {
-        await recordFinalFailure(job, orderId, message);
+        await recordSyncFailure(db, orderId, {
+          payload: { jobId: job.id, jobName: job.name, data: job.data, salesOrderExternalId: netsuiteExternalIds.salesOrder(orderId) },
+          message,
+          attempts: job.attemptsMade + 1,
+        });
         jobLog.error({ err: message, permanent }, 'NetSuite sync failed for good');
         if (permanent) throw new UnrecoverableError(message);
         throw error;
       }
-      await db.update(orders).set({ netsuiteSyncError: message }).where(and(eq(orders.id, orderId), ne(orders.netsuiteSyncStatus, SYNC_STATUS.synced)));
+      await noteSyncError(db, orderId, message);
       jobLog.warn({ err: message }, 'NetSuite sync failed; will retry');
       throw error;
     }

@@ -12,21 +12,16 @@
  *   slow every relay pass. Autovacuum normally keeps up, but it may be off or behind (it is off on our
  *   build machines, where the relay's query was seen to take 24 ms instead of under 1 ms).
  *
- * Deletes run in batches, so no single statement holds many row locks or a long transaction.
+ * Deletes run in batches, so no single statement holds many row locks or a long transaction. The
+ * statements are @nh/server's (queries/outbox.ts, queries/idempotency.ts).
  */
 import type { Job } from 'bullmq';
 import { z } from 'zod';
-import type { Db, Logger } from '@nh/server';
+import { deleteOldIdempotencyKeys, deletePublishedOutbox, vacuumIdempotencyKeys, vacuumOutbox, type Db, type Logger } from '@nh/server';
 import { defineJob } from '../jobs/define';
 
+/** Rows deleted per statement. */
 const BATCH = 10_000;
-
-const PURGES = {
-  outbox: `delete from outbox where id in (
-      select id from outbox where published_at < now() - make_interval(days => $1) limit ${BATCH})`,
-  idempotencyKeys: `delete from idempotency_keys where (scope, key) in (
-      select scope, key from idempotency_keys where coalesce(completed_at, created_at) < now() - make_interval(days => $1) limit ${BATCH})`,
-} as const;
 
 export interface HousekeepingResult {
   outboxDeleted: number;
@@ -34,20 +29,20 @@ export interface HousekeepingResult {
 }
 
 export function createHousekeepingProcessor({ db, log, retentionDays }: { db: Db; log: Logger; retentionDays: number }) {
-  const purge = async (text: string): Promise<number> => {
+  const purge = async (deleteBatch: (pool: Db['$client'], olderThanDays: number, batch: number) => Promise<number>): Promise<number> => {
     let total = 0;
     for (;;) {
-      const { rowCount } = await db.$client.query(text, [retentionDays]);
-      total += rowCount ?? 0;
-      if ((rowCount ?? 0) < BATCH) return total;
+      const deleted = await deleteBatch(db.$client, retentionDays, BATCH);
+      total += deleted;
+      if (deleted < BATCH) return total;
     }
   };
 
   return async function housekeeping(job: Job): Promise<HousekeepingResult> {
-    const result = { outboxDeleted: await purge(PURGES.outbox), idempotencyKeysDeleted: await purge(PURGES.idempotencyKeys) };
+    const result = { outboxDeleted: await purge(deletePublishedOutbox), idempotencyKeysDeleted: await purge(deleteOldIdempotencyKeys) };
     // VACUUM cannot run inside a transaction: each is a statement of its own.
-    await db.$client.query('vacuum (analyze) outbox');
-    await db.$client.query('vacuum (analyze) idempotency_keys');
+    await vacuumOutbox(db.$client);
+    await vacuumIdempotencyKeys(db.$client);
     log.info({ jobId: job.id, queue: 'maintenance', retentionDays, ...result }, 'housekeeping done');
     return result;
   };

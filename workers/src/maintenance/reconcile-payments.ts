@@ -25,8 +25,22 @@ import type { Job } from 'bullmq';
 import type pg from 'pg';
 import { z } from 'zod';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
-import { OUTBOX_TOPICS, stockByProduct, toCents, type Cents } from '@nh/shared';
-import { acceptedOrderStatus, PAYMENT_STATUS_OF, recordAcceptedPayment, recordFailedPayment, type Db, type IdempotencyAnswer, type LineItem, type Logger, type PaymentRecord } from '@nh/server';
+import { OUTBOX_TOPICS, stockByProduct } from '@nh/shared';
+import {
+  acceptedOrderStatus,
+  claimUnknownOutcome,
+  countUnknownOutcomesBeyond,
+  findUnfinishedCheckoutKey,
+  findUnknownOutcomes,
+  PAYMENT_STATUS_OF,
+  recordAcceptedPayment,
+  recordFailedPayment,
+  type Db,
+  type IdempotencyAnswer,
+  type Logger,
+  type PaymentRecord,
+  type UnknownOutcomeOrder,
+} from '@nh/server';
 import { CHARGE_LOOKUP_HOURS, isAcceptedCharge, orderInvoiceNumber, type FoundCharge, type PaymentGateway } from '@nh/server/payments/index';
 import { defineJob } from '../jobs/define';
 
@@ -48,39 +62,6 @@ export interface PaymentReconcileResult {
   beyondWindow: number;
 }
 
-/**
- * A payment row that answers the question, so the order is not ours to settle: any outcome but the
- * pending row of an unknown one (held for review is response code 4; a renewal's row has its period).
- */
-const SETTLED_PAYMENT = `(p.status <> 'pending' or p.response_code = '4' or p.billing_period is not null)`;
-
-const UNKNOWN_OUTCOME = `o.status = 'pending' and not exists (select 1 from payment_transactions p where p.order_id = o.id and ${SETTLED_PAYMENT})`;
-
-interface PendingOrder {
-  id: string;
-  total: Cents;
-  items: LineItem[];
-}
-
-async function findUnknownOutcomes(db: Db, afterMinutes: number): Promise<PendingOrder[]> {
-  const { rows } = await db.$client.query<{ id: string; total: string; items: LineItem[] }>(
-    `select o.id, o.total::text as total, o.items from orders o
-     where ${UNKNOWN_OUTCOME}
-       and o.created_at < now() - make_interval(mins => $1) and o.created_at >= now() - make_interval(hours => $2)
-     order by o.created_at limit $3`,
-    [afterMinutes, CHARGE_LOOKUP_HOURS, RECONCILE_BATCH],
-  );
-  return rows.map((r) => ({ id: r.id, total: toCents(r.total), items: r.items }));
-}
-
-async function countBeyondWindow(db: Db): Promise<number> {
-  const { rows } = await db.$client.query<{ n: number }>(
-    `select count(*)::int as n from orders o where ${UNKNOWN_OUTCOME} and o.created_at < now() - make_interval(hours => $1)`,
-    [CHARGE_LOOKUP_HOURS],
-  );
-  return rows[0]!.n;
-}
-
 type Settlement = 'paid' | 'cancelled' | 'left';
 
 /** What a retry of a reconciled checkout is told when the charge was not taken. */
@@ -93,8 +74,7 @@ export const NOT_TAKEN_ANSWER = `Your payment did not go through, so the order w
  * with the reason.
  */
 async function finalAnswer(client: pg.PoolClient, orderId: string, accepted: boolean, charge: FoundCharge | null): Promise<IdempotencyAnswer | null> {
-  const { rows } = await client.query<{ scope: string; key: string }>(`select scope, key from idempotency_keys where order_id = $1 and status_code is null`, [orderId]);
-  const key = rows[0];
+  const key = await findUnfinishedCheckoutKey(client, orderId);
   if (!key) return null;
   if (accepted) return { ...key, status: 200, body: { orderId } };
   const reason = charge?.outcome === 'declined' ? `${charge.message} ` : '';
@@ -103,21 +83,16 @@ async function finalAnswer(client: pg.PoolClient, orderId: string, accepted: boo
 }
 
 /** Writes the outcome under the order's row lock, unless someone settled it meanwhile. */
-async function settle(db: Db, order: PendingOrder, charge: FoundCharge | null, environment: string): Promise<Settlement> {
+async function settle(db: Db, order: UnknownOutcomeOrder, charge: FoundCharge | null, environment: string): Promise<Settlement> {
   const invoiceNumber = orderInvoiceNumber(order.id);
   const accepted = charge !== null && isAcceptedCharge(charge.outcome);
   const client = await db.$client.connect();
   try {
     await client.query('begin');
-    const locked = await client.query(`select 1 from orders where id = $1 and status = 'pending' for update`, [order.id]);
-    // Read after the lock is ours (read committed: a fresh snapshot), so an outcome written meanwhile is seen.
-    const settled = locked.rowCount ? await client.query(`select 1 from payment_transactions p where p.order_id = $1 and ${SETTLED_PAYMENT} limit 1`, [order.id]) : null;
-    if (!settled || settled.rowCount) {
+    if (!(await claimUnknownOutcome(client, order.id))) {
       await client.query('rollback');
       return 'left';
     }
-    // The pending row of an unknown outcome is replaced by the one recording what the gateway says.
-    await client.query(`delete from payment_transactions where order_id = $1 and status = 'pending'`, [order.id]);
     const payment: PaymentRecord = {
       orderId: order.id,
       subscriptionId: null,
@@ -165,7 +140,7 @@ export function createPaymentReconcileProcessor({ db, gateway, log, afterMinutes
       log.warn({ jobId: job.id, queue: 'maintenance' }, 'payment reconciliation skipped: card payments are not configured');
       return result;
     }
-    const orders = await findUnknownOutcomes(db, afterMinutes);
+    const orders = await findUnknownOutcomes(db.$client, { afterMinutes, lookupHours: CHARGE_LOOKUP_HOURS, limit: RECONCILE_BATCH });
     for (const order of orders) {
       result.checked++;
       const invoiceNumber = orderInvoiceNumber(order.id);
@@ -203,7 +178,7 @@ export function createPaymentReconcileProcessor({ db, gateway, log, afterMinutes
         log.info(facts, 'payment reconciled as not taken: order cancelled, stock given back');
       }
     }
-    result.beyondWindow = await countBeyondWindow(db);
+    result.beyondWindow = await countUnknownOutcomesBeyond(db.$client, CHARGE_LOOKUP_HOURS);
     if (result.beyondWindow) log.warn({ beyondWindow: result.beyondWindow, hours: CHARGE_LOOKUP_HOURS }, 'pending orders with an unknown payment outcome are older than the gateway lookup window: staff must reconcile them');
     log.info({ jobId: job.id, queue: 'maintenance', ...result }, 'payment reconciliation done');
     return result;
