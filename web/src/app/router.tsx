@@ -55,6 +55,7 @@ export const routes: RouteObject[] = [
       { path: '/admin-orders', ...page(() => import('@/features/admin/routes/order-manager')) },
       { path: '/admin-orders/:id', ...page(() => import('@/features/admin/routes/order-detail')) },
       { path: '/admin/staff', ...page(() => import('@/features/admin/routes/staff-manager')) },
+      { path: '/admin/audit', ...page(() => import('@/features/admin/routes/audit-trail')) },
     ],
   },
   {
