@@ -71,6 +71,7 @@ describe('admin orders API', () => {
       trackingNumber: null,
       carrier: null,
       netsuiteSyncStatus: 'pending',
+      promoCode: 'WELCOME10',
     });
     expect(await ids(await call('POST', '/api/admin/orders', { storeCode: 'OTHER' }))).toEqual([other.id]);
   });

@@ -21,6 +21,15 @@ export const adminSyncRequestSchema = z.object({
 });
 export type AdminSyncRequest = z.input<typeof adminSyncRequestSchema>;
 
+/** POST /api/admin/sync/retry-failed: every failed order of the store, or only these (bulk retry of a selection). */
+export const retryFailedRequestSchema = adminSyncRequestSchema.extend({
+  orderIds: z
+    .array(z.string().uuid('Order ids must be order ids from the table'), { error: 'orderIds must be a list of order ids' })
+    .min(1, 'Select at least one order')
+    .max(500, 'Retry at most 500 orders at once')
+    .optional(),
+});
+
 export const queueCountsSchema = z.object({
   waiting: z.number().int(),
   active: z.number().int(),

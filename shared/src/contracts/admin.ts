@@ -9,6 +9,7 @@ import { CARRIERS, EXPORT_FILE_DATE_FORMAT, exportFileName, LIMITS, ORDER_DATE_F
 import { centsToDecimal, toCents } from '../money';
 import { DISCOUNT_TYPES } from '../pricing';
 import { PRODUCT_STATUSES } from './catalog';
+import { SYNC_STATUSES } from './admin-sync';
 import { skippedPeriodSchema } from './subscriptions';
 import { idField, textField } from './fields';
 
@@ -223,23 +224,48 @@ export type OrderStatus = z.infer<typeof orderStatusSchema>;
 /** Default and largest page of POST /api/admin/orders. */
 export const ADMIN_ORDERS_PAGE_SIZE = 100;
 
-export const adminOrdersRequestSchema = z.object({
-  storeCode,
-  /** Order id prefix, or part of the customer's name or e-mail (case-insensitive). */
-  search: textField({ max: 200, tooLong: ADMIN_MESSAGES.searchTooLong }).optional(),
-  /** A status, or 'all' / empty for every status. */
-  status: z
-    .union([orderStatusSchema, z.literal('all'), z.literal('')], { error: ADMIN_MESSAGES.orderStatus })
-    .optional()
-    .transform((s) => (s === 'all' || s === '' ? undefined : s)),
-  limit: z
-    .number({ error: ADMIN_MESSAGES.pageLimit })
-    .int(ADMIN_MESSAGES.pageLimit)
-    .min(1, ADMIN_MESSAGES.pageLimit)
-    .max(ADMIN_ORDERS_PAGE_SIZE, ADMIN_MESSAGES.pageLimit)
-    .default(ADMIN_ORDERS_PAGE_SIZE),
-  offset: z.number({ error: ADMIN_MESSAGES.pageOffset }).int(ADMIN_MESSAGES.pageOffset).min(0, ADMIN_MESSAGES.pageOffset).max(10_000_000, ADMIN_MESSAGES.pageOffset).default(0),
-});
+const isoDay = z
+  .string({ error: 'Dates must be written as yyyy-mm-dd.' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates must be written as yyyy-mm-dd.')
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'Dates must be written as yyyy-mm-dd.');
+const emptyToUndefined = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' || v === 'all' || v === null ? undefined : v), schema.optional());
+
+/** The order table's sortable columns (each backed by an index, so a sorted first page stays fast). */
+export const ADMIN_ORDER_SORTS = ['createdAt', 'total'] as const;
+export type AdminOrderSort = (typeof ADMIN_ORDER_SORTS)[number];
+
+/** The order table counts matches up to this many; beyond it the total reads "10,000+". */
+export const ADMIN_ORDERS_COUNT_CAP = 10_000;
+
+export const adminOrdersRequestSchema = z
+  .object({
+    storeCode,
+    /** Order id prefix, or part of the customer's name or e-mail (case-insensitive). */
+    search: textField({ max: 200, tooLong: ADMIN_MESSAGES.searchTooLong }).optional(),
+    /** A status, or 'all' / empty for every status. */
+    status: z
+      .union([orderStatusSchema, z.literal('all'), z.literal('')], { error: ADMIN_MESSAGES.orderStatus })
+      .optional()
+      .transform((s) => (s === 'all' || s === '' ? undefined : s)),
+    /** A NetSuite sync status, or 'all' / empty. */
+    netsuiteStatus: emptyToUndefined(z.enum(SYNC_STATUSES, { error: 'NetSuite status must be pending, synced, failed or not configured' })),
+    /** Placed on or after this UTC day. */
+    from: emptyToUndefined(isoDay),
+    /** Placed on or before this UTC day. */
+    to: emptyToUndefined(isoDay),
+    /** Orders that used this promo code (exact, case-insensitive). */
+    promo: emptyToUndefined(textField({ max: LIMITS.promoCodeMaxLength, tooLong: ADMIN_MESSAGES.promoCodeTooLong }).toUpperCase()),
+    sort: z.enum(ADMIN_ORDER_SORTS, { error: 'Sort by createdAt or total' }).default('createdAt'),
+    direction: z.enum(['asc', 'desc'], { error: 'Direction must be asc or desc' }).default('desc'),
+    limit: z
+      .number({ error: ADMIN_MESSAGES.pageLimit })
+      .int(ADMIN_MESSAGES.pageLimit)
+      .min(1, ADMIN_MESSAGES.pageLimit)
+      .max(ADMIN_ORDERS_PAGE_SIZE, ADMIN_MESSAGES.pageLimit)
+      .default(ADMIN_ORDERS_PAGE_SIZE),
+    offset: z.number({ error: ADMIN_MESSAGES.pageOffset }).int(ADMIN_MESSAGES.pageOffset).min(0, ADMIN_MESSAGES.pageOffset).max(10_000_000, ADMIN_MESSAGES.pageOffset).default(0),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'The "from" date must be on or before the "to" date.', path: ['from'] });
 export type AdminOrdersRequest = z.input<typeof adminOrdersRequestSchema>;
 
 export const adminOrderRequestSchema = z.object({ storeCode });
@@ -273,6 +299,7 @@ export const adminOrderSummarySchema = z.object({
   trackingNumber: z.string().nullable(),
   carrier: z.string().nullable(),
   netsuiteSyncStatus: z.string(),
+  promoCode: z.string().nullable(),
 });
 export type AdminOrderSummary = z.infer<typeof adminOrderSummarySchema>;
 

@@ -4,7 +4,8 @@ import type { AppContext } from '../../../context';
 import { actorOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../area';
-import { getOrder, listOrders, updateOrder } from './service';
+import { listOrders } from './list';
+import { getOrder, updateOrder } from './service';
 
 /** Orders of one store: list (search, status filter, pages), detail, fulfilment update. */
 export function orderArea(ctx: AppContext, { guard, invalidateCatalog }: AdminDeps): AdminArea[] {
@@ -12,10 +13,12 @@ export function orderArea(ctx: AppContext, { guard, invalidateCatalog }: AdminDe
   const { db } = ctx;
 
   router.post('/', guard.require('orders.view'), async (req, res) => {
-    const { storeCode, search, status, limit, offset } = parseInput(adminOrdersRequestSchema, req.body);
-    const page = await listOrders(db, { storeCode, search: search || undefined, status, limit, offset });
+    const query = parseInput(adminOrdersRequestSchema, req.body);
+    const page = await listOrders(db, { ...query, search: query.search || undefined });
     // The spec's answer is the list itself; paging facts travel in headers.
-    res.set({ 'X-Total-Count': String(page.total), 'X-Limit': String(limit), 'X-Offset': String(offset) }).json(page.orders);
+    res
+      .set({ 'X-Total-Count': String(page.total), 'X-Total-Capped': String(page.capped), 'X-Limit': String(query.limit), 'X-Offset': String(query.offset) })
+      .json(page.orders);
   });
 
   router.post('/:id', guard.require('orders.view'), async (req, res) => {

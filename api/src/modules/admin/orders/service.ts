@@ -1,67 +1,15 @@
-/** Admin orders of one store: list (search, status filter, pages), detail, fulfilment update. */
-import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+/** Admin orders of one store: detail and fulfilment update (the table's list is list.ts). */
+import { and, eq, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { centsToDecimal, OUTBOX_TOPICS, parseCents, stockByProduct } from '@nh/shared';
 import { auditDiff, recordAudit, recordOutbox, restock, tables, takeStock, type AuditActor, type Db, type DbOrTx, type LineItem, type StockLine, type StockShortfall } from '@nh/server';
-import { ADMIN_MESSAGES, type AdminOrder, type AdminOrderSummary, type OrderStatus } from '@nh/shared/contracts/admin';
+import { ADMIN_MESSAGES, type AdminOrder, type OrderStatus } from '@nh/shared/contracts/admin';
 import type { SkippedPeriod } from '@nh/shared/contracts/subscriptions';
 import { AppError } from '../../../lib/errors';
 
 const { orders, subscriptionSkippedPeriods: skipped } = tables;
 type OrderRow = typeof orders.$inferSelect;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ID_PREFIX = /^[0-9a-f-]{1,36}$/i;
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-export interface OrderListQuery {
-  storeCode: string;
-  search?: string;
-  status?: OrderStatus;
-  limit: number;
-  offset: number;
-}
-
-const summaryColumns = {
-  id: orders.id,
-  customerName: orders.customerName,
-  customerEmail: orders.customerEmail,
-  total: orders.total,
-  status: orders.status,
-  createdAt: orders.createdAt,
-  trackingNumber: orders.trackingNumber,
-  carrier: orders.carrier,
-  netsuiteSyncStatus: orders.netsuiteSyncStatus,
-};
-
-function listFilter(query: OrderListQuery): SQL | undefined {
-  const conditions: (SQL | undefined)[] = [eq(orders.storeCode, query.storeCode)];
-  if (query.status) conditions.push(eq(orders.status, query.status));
-  if (query.search) {
-    const like = `%${escapeLike(query.search)}%`;
-    conditions.push(
-      or(
-        ilike(orders.customerName, like),
-        ilike(orders.customerEmail, like),
-        ID_PREFIX.test(query.search) ? sql`${orders.id}::text like ${`${escapeLike(query.search.toLowerCase())}%`}` : undefined,
-      ),
-    );
-  }
-  return and(...conditions);
-}
-
-/** One page of a store's orders, newest first, and how many match in all. */
-export async function listOrders(db: Db, query: OrderListQuery): Promise<{ orders: AdminOrderSummary[]; total: number }> {
-  const where = listFilter(query);
-  const [rows, [counted]] = await Promise.all([
-    db.select(summaryColumns).from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).limit(query.limit).offset(query.offset),
-    db.select({ n: count() }).from(orders).where(where),
-  ]);
-  return {
-    orders: rows.map((r) => ({ ...r, total: centsToDecimal(r.total), createdAt: r.createdAt.toISOString() })),
-    total: counted?.n ?? 0,
-  };
-}
 
 function toAdminOrder(row: OrderRow, subscriptionSkippedPeriods: SkippedPeriod[]): AdminOrder {
   return {

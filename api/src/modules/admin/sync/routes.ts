@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { adminSyncRequestSchema } from '@nh/shared/contracts/admin-sync';
+import { adminSyncRequestSchema, retryFailedRequestSchema } from '@nh/shared/contracts/admin-sync';
 import type { AppContext } from '../../../context';
 import { actorOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
@@ -32,8 +32,8 @@ export function syncArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
   });
 
   router.post('/retry-failed', admin, async (req, res) => {
-    const { storeCode } = parseInput(adminSyncRequestSchema, req.body);
-    res.status(202).json({ retried: await retryAllFailed(db, storeCode, actorOf(req, res)) });
+    const { storeCode, orderIds } = parseInput(retryFailedRequestSchema, req.body);
+    res.status(202).json({ retried: await retryAllFailed(db, storeCode, actorOf(req, res), orderIds) });
   });
 
   return [{ path: '/admin/sync', router }];

@@ -3,7 +3,7 @@
  * transaction that resets the order to pending, so a retry is never lost even while Redis is down;
  * the sync job deletes the failed-sync row when it succeeds.
  */
-import { and, asc, count, desc, eq, min, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, min, sql } from 'drizzle-orm';
 import { centsToDecimal } from '@nh/shared';
 import type { Queue } from 'bullmq';
 import { recordAudit, recordOutbox, tables, type AuditActor, type Db } from '@nh/server';
@@ -89,13 +89,16 @@ export async function retryOrder(db: Db, storeCode: string, orderId: string, act
   });
 }
 
-/** Every failed order of the store back to pending, each with a sync request. Returns how many. */
-export async function retryAllFailed(db: Db, storeCode: string, actor: AuditActor): Promise<number> {
+/**
+ * Failed orders of the store back to pending, each with a sync request: every one, or only those of
+ * `orderIds` (the order table's selection; ids that are not failed are left alone). Returns how many.
+ */
+export async function retryAllFailed(db: Db, storeCode: string, actor: AuditActor, orderIds?: readonly string[]): Promise<number> {
   return db.transaction(async (tx) => {
     const rows = await tx
       .update(orders)
       .set({ netsuiteSyncStatus: 'pending', netsuiteSyncError: null, updatedAt: sql`now()` })
-      .where(and(eq(orders.storeCode, storeCode), eq(orders.netsuiteSyncStatus, 'failed')))
+      .where(and(eq(orders.storeCode, storeCode), eq(orders.netsuiteSyncStatus, 'failed'), orderIds ? inArray(orders.id, [...orderIds]) : undefined))
       .returning({ id: orders.id });
     for (const row of rows) await recordOutbox(tx, 'order.sync-requested', { orderId: row.id });
     await recordAudit(
