@@ -1,3 +1,4 @@
+import { sql, type SQL } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema';
@@ -30,3 +31,19 @@ export { schema };
  * no parameters: one transaction in one round trip.
  */
 export const sqlLiteral = (client: pg.ClientBase, value: string | null): string => (value === null ? 'null' : client.escapeLiteral(value));
+
+/**
+ * A statement written with positional placeholders ($1, $2 …) as a drizzle SQL value, each value bound
+ * as one parameter (an array too), so one hand-written statement serves a pg client and a drizzle
+ * transaction alike.
+ */
+export function positionalSql(text: string, values: readonly unknown[]): SQL {
+  const chunks: (SQL | ReturnType<typeof sql.param>)[] = [];
+  let last = 0;
+  for (const m of text.matchAll(/\$(\d+)/g)) {
+    chunks.push(sql.raw(text.slice(last, m.index)), sql.param(values[Number(m[1]) - 1]));
+    last = m.index + m[0].length;
+  }
+  chunks.push(sql.raw(text.slice(last)));
+  return sql.join(chunks);
+}

@@ -8,9 +8,8 @@
  * single-statement writes) puts the two fragments in its own CTEs.
  */
 import type pg from 'pg';
-import { sql, type SQL } from 'drizzle-orm';
 import { outboxPayloads, type OutboxPayload, type OutboxTopic } from '@nh/shared/jobs';
-import type { DbOrTx } from '../db/client';
+import { positionalSql, type DbOrTx } from '../db/client';
 
 /** Postgres NOTIFY channel the relay listens on, so new rows are moved at once. */
 export const OUTBOX_CHANNEL = 'outbox_new';
@@ -42,19 +41,7 @@ export async function recordOutbox<T extends OutboxTopic>(tx: DbOrTx, topic: T, 
 }
 
 export async function recordOutboxRows(tx: DbOrTx, records: readonly OutboxRecord[]): Promise<void> {
-  await tx.execute(positional(`with ob as (${outboxInsert('$1')}) select ${outboxNotify('$1', '$2')}`, [outboxParam(records), OUTBOX_CHANNEL]));
-}
-
-/** A statement written with positional placeholders ($1, $2 …) as a drizzle SQL value, so raw-SQL fragments serve drizzle too. */
-function positional(text: string, values: readonly unknown[]): SQL {
-  const chunks: SQL[] = [];
-  let last = 0;
-  for (const m of text.matchAll(/\$(\d+)/g)) {
-    chunks.push(sql.raw(text.slice(last, m.index)), sql`${values[Number(m[1]) - 1]}`);
-    last = m.index + m[0].length;
-  }
-  chunks.push(sql.raw(text.slice(last)));
-  return sql.join(chunks);
+  await tx.execute(positionalSql(`with ob as (${outboxInsert('$1')}) select ${outboxNotify('$1', '$2')}`, [outboxParam(records), OUTBOX_CHANNEL]));
 }
 
 /**

@@ -12,8 +12,7 @@
  * outcomes (a failed charge, a failed renewal) embed it; the back office's cancelling calls `restock`.
  */
 import type pg from 'pg';
-import { sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
+import { positionalSql, type DbOrTx } from '../db/client';
 
 /** SQLSTATE of a refused reservation (stock, or for a checkout a price, changed). */
 export const STOCK_REFUSED = 'NH409';
@@ -36,15 +35,11 @@ export type StockClient = pg.ClientBase | DbOrTx;
 
 const isPg = (db: StockClient): db is pg.ClientBase => !('execute' in db);
 
-/** A statement with `$n` parameters as drizzle SQL (each value bound as one parameter, arrays included). */
-const asDrizzle = (text: string, values: readonly unknown[]): SQL =>
-  sql.join(text.split(/(\$\d+)/).map((part, i) => (i % 2 ? sql.param(values[Number(part.slice(1)) - 1]) : sql.raw(part))));
-
 /** Runs one statement on either kind of client; a pg client runs it as the named prepared statement. */
 async function run<R extends pg.QueryResultRow>(db: StockClient, query: { name?: string; text: string; values?: readonly unknown[] }): Promise<R[]> {
   const values = query.values ?? [];
   if (isPg(db)) return (await db.query<R>(query.name ? { name: query.name, text: query.text, values: [...values] } : { text: query.text, values: [...values] })).rows;
-  return (await db.execute<R>(asDrizzle(query.text, values))).rows as R[];
+  return (await db.execute<R>(positionalSql(query.text, values))).rows as R[];
 }
 
 /**
