@@ -6,7 +6,7 @@ describe('audit changes', () => {
     expect(
       auditChanges({ status: 'pending', carrier: null, trackingNumber: '', storeCode: 'NH' }, { status: 'shipped', carrier: 'UPS', trackingNumber: '1Z9', storeCode: 'NH' }),
     ).toEqual([
-      { field: 'Status', before: 'pending', after: 'shipped' },
+      { field: 'Status', before: 'Pending', after: 'Shipped' },
       { field: 'Carrier', before: '(none)', after: 'UPS' },
       { field: 'Tracking number', before: '(empty)', after: '1Z9' },
     ]);
@@ -22,7 +22,7 @@ describe('audit changes', () => {
 
   it('shows a field present on one side only on that side', () => {
     expect(auditChanges({ role: 'support' }, { role: 'manager', disabled_at: '2025-01-01' })).toEqual([
-      { field: 'Role', before: 'support', after: 'manager' },
+      { field: 'Role', before: 'Support', after: 'Manager' },
       { field: 'Disabled at', after: '2025-01-01' },
     ]);
   });
@@ -40,5 +40,9 @@ describe('audit changes', () => {
     expect(formatAuditValue({ city: 'Austin' })).toBe('{"city":"Austin"}');
     expect(fieldLabel('netsuite_sync_status')).toBe('Netsuite sync status');
     expect(fieldLabel('compareAtPrice')).toBe('Compare at price');
+    expect(formatAuditValue('not_configured', 'netsuiteSyncStatus')).toBe('Not configured');
+    expect(formatAuditValue('out_of_stock', 'status')).toBe('Out of Stock');
+    expect(formatAuditValue('disabled', 'status')).toBe('Disabled');
+    expect(formatAuditValue('something_new', 'status')).toBe('something_new');
   });
 });

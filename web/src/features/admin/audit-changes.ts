@@ -1,4 +1,7 @@
 /** An audit row's before and after, as lines staff can read: one per field that changed. */
+import { STAFF_ROLE_LABELS, STAFF_STATUS_LABELS } from '@nh/shared/contracts/staff';
+import { statusLabel } from './components/order-status-badge';
+import { SYNC_STATUS_LABELS } from './sync-status';
 
 export interface AuditChange {
   /** The field in words ("Tracking number"); empty when the value is not an object of fields. */
@@ -20,10 +23,20 @@ export function fieldLabel(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** A value as text: empty → "(empty)", yes/no for booleans, lists and objects as compact JSON. */
-export function formatAuditValue(value: unknown): string {
+const PRODUCT_STATUS_LABELS: Record<string, string> = { inactive: 'Inactive', out_of_stock: 'Out of Stock' };
+const ORDER_STATUS = /^(pending|processing|shipped|delivered|cancelled)$/;
+
+/** Stored values with words of their own (roles, statuses), by field. */
+const VALUE_WORDS: Record<string, (value: string) => string | undefined> = {
+  role: (v) => (STAFF_ROLE_LABELS as Record<string, string>)[v],
+  status: (v) => (ORDER_STATUS.test(v) ? statusLabel(v as Parameters<typeof statusLabel>[0]) : ((STAFF_STATUS_LABELS as Record<string, string>)[v] ?? PRODUCT_STATUS_LABELS[v])),
+  netsuiteSyncStatus: (v) => (SYNC_STATUS_LABELS as Record<string, string>)[v],
+};
+
+/** A value as text: empty → "(empty)", yes/no for booleans, lists and objects as compact JSON; a role or status in words. */
+export function formatAuditValue(value: unknown, field?: string): string {
   if (value === null || value === undefined) return '(none)';
-  if (typeof value === 'string') return value === '' ? '(empty)' : value;
+  if (typeof value === 'string') return value === '' ? '(empty)' : ((field && VALUE_WORDS[field]?.(value)) ?? value);
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   return JSON.stringify(value);
@@ -49,7 +62,7 @@ export function auditChanges(before: unknown, after: unknown): AuditChange[] {
     .filter((key) => !(key in b && key in a && same(b[key], a[key])))
     .map((key) => ({
       field: fieldLabel(key),
-      ...(hasBefore && key in b && { before: formatAuditValue(b[key]) }),
-      ...(hasAfter && key in a && { after: formatAuditValue(a[key]) }),
+      ...(hasBefore && key in b && { before: formatAuditValue(b[key], key) }),
+      ...(hasAfter && key in a && { after: formatAuditValue(a[key], key) }),
     }));
 }

@@ -55,8 +55,8 @@ describe('the Audit Trail screen', () => {
     expect(within(row).getByText('Manager')).toBeTruthy();
     expect(within(row).getByRole('link', { name: ORDER_ID }).getAttribute('href')).toBe(`/admin-orders/${ORDER_ID}`);
     expect(within(row).getByText('Status')).toBeTruthy();
-    expect(within(row).getAllByTestId('audit-before').map((e) => e.textContent)).toEqual(['pending', '(none)']);
-    expect(within(row).getAllByTestId('audit-after').map((e) => e.textContent)).toEqual(['shipped', '1Z999']);
+    expect(within(row).getAllByTestId('audit-before').map((e) => e.textContent)).toEqual(['Pending', '(none)']);
+    expect(within(row).getAllByTestId('audit-after').map((e) => e.textContent)).toEqual(['Shipped', '1Z999']);
     expect(within(screen.getByTestId('audit-2')).getByText('Signed in')).toBeTruthy();
     expect(within(screen.getByTestId('audit-2')).getByText('Staff account')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).toBe('/api/admin/audit.csv');

@@ -1,10 +1,13 @@
 /** For the admin feature's component tests: a fetch stub by method and path, and the admin routes in a memory router. */
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { configure, render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { vi } from 'vitest';
 import { createQueryClient } from '@/lib/query-client';
 import { AdminLayout, AdminPublicLayout } from './components/admin-layout';
+
+// A whole admin screen (layout, session query, then the screen's own query) can take over a second on a busy two-core machine.
+configure({ asyncUtilTimeout: 5000 });
 
 export type Reply = { status: number; body?: unknown };
 export type Handler = (body: unknown, url: string) => Reply;
