@@ -46,6 +46,10 @@ describe('the order table', () => {
     expect((await list({ netsuiteStatus: 'failed' })).keys).toEqual(['e', 'c', 'a']);
     expect((await list({ promo: 'spring' })).keys).toEqual(['c', 'a']);
     expect((await list({ search: 'quartz' })).keys).toEqual(['c']);
+    expect((await list({ search: 'ZED Q' })).keys).toEqual(['c']);
+    expect((await list({ search: 'e@example' })).keys).toEqual(['e']);
+    expect((await list({ search: ids.d!.slice(0, 8) })).keys).toEqual(['d']);
+    expect((await list({ search: ids.d!.slice(0, 13).toUpperCase() })).keys).toEqual(['d']);
     expect((await list({ netsuiteStatus: 'failed', promo: 'SPRING', status: 'all' })).keys).toEqual(['c', 'a']);
     const { orders } = await list({ promo: 'SPRING' });
     expect(orders[0]).toMatchObject({ promoCode: 'SPRING', netsuiteSyncStatus: 'failed' });

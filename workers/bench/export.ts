@@ -9,41 +9,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createDb } from '@nh/server';
+import { seedBenchOrders } from '@nh/server/testing/bench-orders';
 import { EXPORT_SQL } from '../src/exports/columns';
 import { benchDatabase, fmt, ROOT } from './support';
 
 const ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
 const MB = 1024 * 1024;
 
-const LINE_A = `{"productId":1,"productName":"Flush Probiotic Toilet Cleaner","variantSku":"NH-FLU-24","sku":"NH-FLU-24","itemNumber":"NH1001","quantity":2,"price":"12.99"}`;
-const LINE_B = `{"productId":2,"productName":"Dish Pods, Lemon","variantSku":null,"sku":"NH-DSH-30","itemNumber":"NH1002","quantity":1,"price":"14.99"}`;
-
 const databaseUrl = await benchDatabase('nh_bench_export');
 const db = createDb({ url: databaseUrl, max: 2 });
-const { rows: [{ n } = { n: 0 }] } = await db.$client.query<{ n: number }>(`select count(*)::int as n from orders where store_code = 'NH'`);
-if (n !== ROWS) {
-  console.log(`seeding ${fmt(ROWS)} orders…`);
-  const t = performance.now();
-  await db.$client.query('truncate orders cascade');
-  await db.$client.query(
-    `insert into orders (store_code, customer_email, customer_name, customer_phone, shipping_address, items,
-                         subtotal, shipping, tax, total, promo_code, status, carrier, tracking_number, created_at, netsuite_sync_status)
-     select 'NH', 'customer' || g || '@example.com',
-            (array['Alice','Bob','Carol','=Dan'])[1 + g % 4] || ' Shopper ' || g,
-            case when g % 3 = 0 then null else '+1 555 ' || lpad((g % 10000)::text, 4, '0') end,
-            '{"address":"1 Main St","city":"Springfield","state":"IL","zip":"62701"}'::jsonb,
-            case when g % 2 = 0 then '[${LINE_A}]'::jsonb else '[${LINE_A},${LINE_B}]'::jsonb end,
-            case when g % 2 = 0 then 25.98 else 40.97 end, 9.99, 2.08, case when g % 2 = 0 then 38.05 else 53.04 end,
-            case when g % 5 = 0 then 'WELCOME10' end,
-            (array['pending','processing','shipped','delivered','cancelled']::order_status[])[1 + g % 5],
-            case when g % 4 = 0 then 'UPS' end, case when g % 4 = 0 then '1Z' || g end,
-            now() - make_interval(secs => g), (array['synced','pending','failed'])[1 + g % 3]
-     from generate_series(1, $1::int) g`,
-    [ROWS],
-  );
-  await db.$client.query('analyze orders');
-  console.log(`  seeded in ${fmt((performance.now() - t) / 1000, 1)} s`);
-}
+const seedStarted = performance.now();
+if (await seedBenchOrders(db, ROWS)) console.log(`seeded ${fmt(ROWS)} orders in ${fmt((performance.now() - seedStarted) / 1000, 1)} s`);
 
 const exportsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nh-bench-export-'));
 const { rows: [row] } = await db.$client.query<{ id: string }>(`insert into exports (store_code) values ('NH') returning id`);

@@ -401,6 +401,9 @@ export const orders = pgTable(
     // The back office's order table: every filter is a store's orders by date; a status, NetSuite status
     // or promo filter narrows it (bench:admin, 1,000,000 orders).
     index('orders_store_promo_created').on(t.storeCode, t.promoCode, t.createdAt).where(sql`${t.promoCode} is not null`),
+    index('orders_store_total').on(t.storeCode, t.total, t.id),
+    // The table's search: any part of the customer's name or email (pg_trgm, migration 0010).
+    index('orders_search_trgm').using('gin', sql`(${t.customerName} || ' ' || ${t.customerEmail}) gin_trgm_ops`),
     // No index on customer_email: no query looks orders up by it (admin search is a substring match),
     // and each order row is written three times (placed, paid, synced), every index each time.
   ],
