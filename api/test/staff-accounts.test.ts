@@ -12,6 +12,7 @@ import { applyMigrations, dropDatabase, ensureDatabase } from '@nh/server/databa
 import { ensureFirstOwner, DEV_OWNER } from '@nh/server/first-owner';
 import { auditPageSchema } from '@nh/shared/contracts/audit';
 import { staffListSchema, staffMeSchema, staffMemberSchema, STAFF_MESSAGES } from '@nh/shared/contracts/staff';
+import { withFreshDatabase } from './support/fresh-database';
 import { startTestApi, type TestApi } from './support/harness';
 import { sessionCookie, signInAs, STAFF_TEST_PASSWORD, type StaffClient } from './support/staff';
 
@@ -32,21 +33,6 @@ async function tokenFromOutbox(topic: string, email: string): Promise<string> {
     select o.payload->>'token' as token from outbox o join staff_tokens t on t.id = (o.payload->>'tokenId')::uuid
     where o.topic = ${topic} and t.email = ${email} order by o.id desc limit 1`);
   return rows.rows[0]!.token;
-}
-
-/** A fresh database with every migration and an API on it, for rules that count every row of a table. */
-async function withFreshDatabase(run: (fresh: TestApi) => Promise<void>): Promise<void> {
-  const url = new URL(inject('databaseUrl'));
-  url.pathname = `/nh_staff_${randomUUID().slice(0, 8)}`;
-  await ensureDatabase(url.toString());
-  await applyMigrations(url.toString());
-  const fresh = await startTestApi({ DATABASE_URL: url.toString() });
-  try {
-    await run(fresh);
-  } finally {
-    await fresh.close();
-    await dropDatabase(url.toString());
-  }
 }
 
 async function auditOf(filters: Record<string, string>) {

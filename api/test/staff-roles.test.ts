@@ -16,6 +16,7 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   'PATCH /api/admin/staff/:id': 'staff.manage',
   'GET /api/admin/audit': 'audit.view',
   'GET /api/admin/audit.csv': 'audit.view',
+  'GET /api/admin/dashboard': 'dashboard.view',
   'POST /api/promo-codes/list': 'promos.manage',
   'POST /api/promo-codes': 'promos.manage',
   'PATCH /api/promo-codes/:id/toggle': 'promos.manage',

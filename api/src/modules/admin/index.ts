@@ -13,6 +13,7 @@ import type { AppContext } from '../../context';
 import { createStaffGuard } from '../../lib/staff-auth';
 import { mountAreas, type AdminArea, type AdminDeps } from './area';
 import { auditArea } from './audit/routes';
+import { dashboardArea } from './dashboard/routes';
 import { exportArea } from './exports/routes';
 import { orderArea } from './orders/routes';
 import { productArea } from './products/routes';
@@ -27,7 +28,7 @@ export interface AdminModuleDeps {
 
 /** Every sub-area of the back office, in no particular order. */
 export function adminAreas(ctx: AppContext, deps: AdminDeps): AdminArea[] {
-  return [staffArea, auditArea, promoArea, productArea, orderArea, exportArea, syncArea].flatMap((area) => area(ctx, deps));
+  return [staffArea, auditArea, dashboardArea, promoArea, productArea, orderArea, exportArea, syncArea].flatMap((area) => area(ctx, deps));
 }
 
 export function adminRoutes(ctx: AppContext, { invalidateCatalog }: AdminModuleDeps): Router {

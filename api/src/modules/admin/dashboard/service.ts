@@ -1,0 +1,61 @@
+/**
+ * The dashboard: sales today and over 30 days (per day, for the chart), average order value, the plans'
+ * figures, NetSuite's backlog and the queues' depths. Each part is one query; queue depths give up after
+ * a moment (Redis slow or away) rather than hold the screen.
+ */
+import type { Queue } from 'bullmq';
+import { centsToDecimal } from '@nh/shared';
+import { planFigures, salesByDay, type Db } from '@nh/server';
+import { QUEUE_NAMES, type QueueName } from '@nh/server/queues';
+import { DASHBOARD_DAYS, type Dashboard } from '@nh/shared/contracts/admin-dashboard';
+import { syncSummary } from '../sync/service';
+
+const QUEUE_TIMEOUT_MS = 1500;
+
+export interface DashboardDeps {
+  db: Db;
+  queue: (name: QueueName) => Queue;
+}
+
+async function depth(queue: Queue): Promise<Dashboard['queues'][string]> {
+  const read = async () => {
+    const [counts, [oldest]] = await Promise.all([queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed'), queue.getWaiting(0, 0)]);
+    return {
+      waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
+      active: counts.active ?? 0,
+      delayed: counts.delayed ?? 0,
+      failed: counts.failed ?? 0,
+      oldestWaitingAt: oldest ? new Date(oldest.timestamp).toISOString() : null,
+    };
+  };
+  const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), QUEUE_TIMEOUT_MS).unref());
+  return Promise.race([read().catch(() => null), timeout]);
+}
+
+export async function dashboard({ db, queue }: DashboardDeps, storeCode: string): Promise<Dashboard> {
+  const [daily, plans, sync, ...depths] = await Promise.all([
+    salesByDay(db, storeCode, DASHBOARD_DAYS),
+    planFigures(db),
+    syncSummary({ db, erpSyncQueue: () => queue('erp-sync') }, storeCode),
+    ...QUEUE_NAMES.map((name) => depth(queue(name))),
+  ]);
+  const today = daily.at(-1) ?? { orders: 0, revenue: 0 };
+  const orders = daily.reduce((n, d) => n + d.orders, 0);
+  const revenue = daily.reduce((n, d) => n + d.revenue, 0);
+  return {
+    generatedAt: new Date().toISOString(),
+    today: { orders: today.orders, revenue: centsToDecimal(today.revenue) },
+    last30Days: { orders, revenue: centsToDecimal(revenue), averageOrderValue: centsToDecimal(orders ? Math.round(revenue / orders) : 0) },
+    daily: daily.map((d) => ({ day: d.day, orders: d.orders, revenue: centsToDecimal(d.revenue) })),
+    plans: {
+      active: plans.active,
+      monthlyRecurringRevenue: centsToDecimal(plans.monthlyRecurringRevenue),
+      renewalsDueNext7Days: plans.renewalsDueNext7Days,
+      renewalsDueNext7DaysAmount: centsToDecimal(plans.renewalsDueNext7DaysAmount),
+      inDunning: plans.inDunning,
+      paused: plans.paused,
+    },
+    netsuite: { counts: sync.counts, oldestPendingAt: sync.oldestPendingAt },
+    queues: Object.fromEntries(QUEUE_NAMES.map((name, i) => [name, depths[i] ?? null])),
+  };
+}
