@@ -8,6 +8,17 @@
  * answers with a UTF-8 byte-order mark, checks element order (E00003) and credentials (E00007), and
  * honours the duplicate window (error 11). A scenario picks a charge's outcome; `timeout`, `drop` and
  * `http-500` also apply to the reporting calls.
+ *
+ * Refunds and voids: createTransactionRequest's refundTransaction (refTransId, the card's last four
+ * digits with expiration XXXX) gives back part of a settled charge: an unsettled one is error 54, more
+ * than the charge captured in all 55, a card that is not the charge's or an unknown refTransId 16, a
+ * repeat of the same invoice number and amount inside the duplicate window 11. voidTransaction cancels
+ * an unsettled charge (status voided): a second void is 310 "already voided", a settled or unknown
+ * charge 16 (the stub's choice for a settled one: the adapter treats any refusal alike).
+ * getTransactionDetailsRequest answers a transaction's status, amount and masked card, or E00040.
+ * The scenarios `decline` and `error` refuse a refund or void (responseCode 2 or 3) and
+ * `charge-then-timeout` makes it and never answers; `settle()` settles refunds too
+ * (refundPendingSettlement → refundSettledSuccessfully).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -39,11 +50,13 @@ export interface StubTransaction {
   invoiceNumber: string;
   /** Decimal dollars, as sent. */
   amount: string;
-  /** capturedPendingSettlement, FDSPendingReview, declined, voided, settledSuccessfully, … */
+  /** capturedPendingSettlement, FDSPendingReview, declined, voided, settledSuccessfully, refundPendingSettlement, … */
   transactionStatus: string;
   submitTimeUTC: string;
   /** Null while unsettled. */
   batchId: string | null;
+  /** A refund's charge. */
+  refTransId?: string;
 }
 
 /** A customer profile with its one payment profile, as stored by createCustomerProfileRequest. */
@@ -87,7 +100,11 @@ const REQUEST_ORDER: Record<string, string[]> = {
   getTransactionListRequest: ['merchantAuthentication', 'clientId', 'refId', 'batchId', 'sorting', 'paging'],
   getSettledBatchListRequest: ['merchantAuthentication', 'clientId', 'refId', 'includeStatistics', 'firstSettlementDate', 'lastSettlementDate'],
   createCustomerProfileRequest: ['merchantAuthentication', 'clientId', 'refId', 'profile', 'validationMode'],
+  getTransactionDetailsRequest: ['merchantAuthentication', 'clientId', 'refId', 'transId'],
 };
+/** A transaction's payment (PaymentType) and its credit card (CreditCardType). */
+const PAYMENT_ORDER = ['creditCard', 'bankAccount', 'trackData', 'encryptedTrackData', 'payPal', 'opaqueData', 'emv', 'dataSource'];
+const CREDIT_CARD_ORDER = ['cardNumber', 'expirationDate', 'cardCode', 'isPaymentToken', 'cryptogram', 'tokenRequestorName', 'tokenRequestorId', 'tokenRequestorEci'];
 /** createCustomerProfileRequest's profile (CustomerProfileType) and each of its paymentProfiles (CustomerPaymentProfileType). */
 const PROFILE_ORDER = ['merchantCustomerId', 'description', 'email', 'paymentProfiles', 'shipToList', 'profileType'];
 const PAYMENT_PROFILE_ORDER = ['customerType', 'billTo', 'payment', 'driversLicense', 'taxId', 'defaultPaymentProfile', 'subsequentAuthInformation', 'excludeFromAccountUpdater'];
@@ -139,6 +156,7 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
       for (const t of stub.transactions.filter((x) => x.batchId === null)) {
         t.batchId = batchId;
         if (t.transactionStatus === 'capturedPendingSettlement') t.transactionStatus = 'settledSuccessfully';
+        if (t.transactionStatus === 'refundPendingSettlement') t.transactionStatus = 'refundSettledSuccessfully';
       }
       return batchId;
     },
@@ -182,7 +200,9 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
 
     const expected = REQUEST_ORDER[name];
     if (!expected) return send(res, topError('E00003', `The element '${name}' is not supported by this stub.`));
-    if (!inSchemaOrder(Object.keys(body), expected) || !inSchemaOrder(Object.keys(transaction), TRANSACTION_ORDER) || !profileInSchemaOrder(body.profile)) {
+    const payment = (transaction.payment ?? {}) as Record<string, unknown>;
+    const paymentInOrder = inSchemaOrder(Object.keys(payment), PAYMENT_ORDER) && inSchemaOrder(Object.keys(payment.creditCard ?? {}), CREDIT_CARD_ORDER);
+    if (!inSchemaOrder(Object.keys(body), expected) || !inSchemaOrder(Object.keys(transaction), TRANSACTION_ORDER) || !paymentInOrder || !profileInSchemaOrder(body.profile)) {
       return send(res, topError('E00003', `The element '${name}' in namespace 'AnetApi/xml/v1/schema/AnetApiSchema.xsd' has invalid child element.`));
     }
     const auth = (body.merchantAuthentication ?? {}) as { name?: string; transactionKey?: string };
@@ -202,7 +222,13 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
     }
 
     if (name === 'createCustomerProfileRequest') return send(res, createProfile(body));
+    if (name === 'getTransactionDetailsRequest') return send(res, details(String(body.transId ?? '')));
     if (name !== 'createTransactionRequest') return send(res, report(name, body));
+    if (transaction.transactionType === 'refundTransaction' || transaction.transactionType === 'voidTransaction') {
+      const answer = giveBack(transaction, order.invoiceNumber, duplicateWindow);
+      if (stub.scenario === 'charge-then-timeout') return;
+      return send(res, answer);
+    }
 
     const amount = String(transaction.amount ?? '');
     const fingerprint = `${order.invoiceNumber}:${amount}`;
@@ -299,6 +325,78 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
     };
   }
   const noRecords = { messages: { resultCode: 'Ok', message: [{ code: 'I00004', text: 'No records found.' }] } };
+
+  const cents = (amount: string) => Math.round(Number(amount) * 100);
+  const refusal = (errorCode: string, errorText: string, responseCode = '3') => ({
+    transactionResponse: { responseCode, transId: '0', refTransID: '', accountNumber: 'XXXX1111', accountType: 'Visa', errors: [{ errorCode, errorText }] },
+    messages: { resultCode: 'Error', message: [{ code: 'E00027', text: 'The transaction was unsuccessful.' }] },
+  });
+  const notFound = () => refusal('16', 'The transaction cannot be found.');
+
+  /** refundTransaction and voidTransaction, by the rules in this file's header. */
+  function giveBack(transaction: Record<string, unknown>, invoiceNumber: string | undefined, duplicateWindow: string | undefined): unknown {
+    if (stub.scenario === 'decline') return refusal('2', 'This transaction has been declined.', '2');
+    if (stub.scenario === 'error') return refusal('54', 'The referenced transaction does not meet the criteria for issuing a credit.');
+    const refTransId = String(transaction.refTransId ?? '');
+    const charge = stub.transactions.find((t) => t.transId === refTransId && !t.refTransId);
+    if (!charge) return notFound();
+    const approved = (transId: string, refTransID: string) => ({
+      transactionResponse: { responseCode: '1', authCode: '', avsResultCode: 'P', cvvResultCode: '', transId, refTransID, accountNumber: 'XXXX1111', accountType: 'Visa', messages: [{ code: '1', description: 'This transaction has been approved.' }] },
+      messages: { resultCode: 'Ok', message: [{ code: 'I00001', text: 'Successful.' }] },
+    });
+
+    if (transaction.transactionType === 'voidTransaction') {
+      if (charge.transactionStatus === 'voided') return refusal('310', 'This transaction has already been voided.');
+      if (charge.transactionStatus !== 'capturedPendingSettlement') return notFound();
+      charge.transactionStatus = 'voided';
+      return approved(charge.transId, charge.transId);
+    }
+
+    const card = ((transaction.payment ?? {}) as { creditCard?: { cardNumber?: string; expirationDate?: string } }).creditCard ?? {};
+    if (card.cardNumber !== '1111' || card.expirationDate !== 'XXXX') return notFound();
+    if (charge.transactionStatus !== 'settledSuccessfully') return refusal('54', 'The referenced transaction does not meet the criteria for issuing a credit.');
+    const amount = String(transaction.amount ?? '');
+    const fingerprint = `refund:${invoiceNumber}:${amount}`;
+    const seen = duplicates.get(fingerprint);
+    if (seen !== undefined && Date.now() - seen < Number(duplicateWindow ?? 120) * 1000) return refusal('11', 'A duplicate transaction has been submitted.');
+    const refunded = stub.transactions.filter((t) => t.refTransId === charge.transId && t.transactionStatus.startsWith('refund')).reduce((sum, t) => sum + cents(t.amount), 0);
+    if (refunded + cents(amount) > cents(charge.amount)) return refusal('55', 'The sum of credits against the referenced transaction would exceed original debit amount.');
+    duplicates.set(fingerprint, Date.now());
+    const transId = String(nextTransId++);
+    stub.transactions.push({ transId, invoiceNumber: invoiceNumber ?? '', amount, transactionStatus: 'refundPendingSettlement', submitTimeUTC: new Date().toISOString(), batchId: null, refTransId: charge.transId });
+    return approved(transId, charge.transId);
+  }
+
+  /** getTransactionDetailsRequest: one transaction as the gateway details it, or E00040. */
+  function details(transId: string): unknown {
+    const t = stub.transactions.find((x) => x.transId === transId);
+    if (!t) return topError('E00040', 'The record cannot be found.');
+    return {
+      transaction: {
+        transId: t.transId,
+        ...(t.refTransId ? { refTransId: t.refTransId } : {}),
+        submitTimeUTC: t.submitTimeUTC,
+        submitTimeLocal: t.submitTimeUTC,
+        transactionType: t.refTransId ? 'refundTransaction' : 'authCaptureTransaction',
+        transactionStatus: t.transactionStatus,
+        responseCode: 1,
+        responseReasonCode: 1,
+        responseReasonDescription: 'Approval',
+        authCode: 'ABC123',
+        AVSResponse: 'Y',
+        order: { invoiceNumber: t.invoiceNumber },
+        authAmount: Number(t.amount),
+        settleAmount: Number(t.amount),
+        taxExempt: false,
+        payment: { creditCard: { cardNumber: 'XXXX1111', expirationDate: 'XXXX', cardType: 'Visa' } },
+        recurringBilling: false,
+        product: 'Card Not Present',
+        marketType: 'eCommerce',
+        ...(t.batchId ? { batch: { batchId: t.batchId, settlementState: 'settledSuccessfully' } } : {}),
+      },
+      messages: ok,
+    };
+  }
 
   /** The reporting calls, from the transactions the stub made. */
   function report(name: string, body: Record<string, unknown>): unknown {

@@ -14,23 +14,35 @@
  *   with one payment profile, validated by the gateway (liveMode, a zero-amount authorisation, in
  *   production; testMode in the sandbox) and not charged. A refused validation is an error result,
  *   E00027 with the validation's text: declined.
+ * - refunds and voids (docs/decisions/refunds.md): settlementOf reads getTransactionDetailsRequest's
+ *   transactionStatus (capturedPendingSettlement: unsettled, void it; settledSuccessfully: settled,
+ *   refund it); refund is a refundTransaction with the charge's refTransId, the card's last four digits
+ *   and expiration 'XXXX', its own invoice number and the duplicate window (a retry is error 11, not a
+ *   second refund); voidCharge is a voidTransaction (a void repeated is error 310: already voided).
  */
 import { centsToDecimal, parseCents } from '@nh/shared/money';
 import { sdk, sdkConfig, type SdkController, type SdkObject } from './authorizenet-sdk';
 import {
   failedCharge,
+  failedRefund,
   failedStore,
   GATEWAY_MESSAGES,
+  REFUND_GATEWAY_MESSAGES,
   isAcceptedCharge,
   type BillingDetails,
   type ChargeCommon,
   type ChargeOutcome,
   type ChargeResult,
+  type ChargeSettlement,
   type FoundCharge,
   type OpaqueChargeRequest,
   type PaymentEnvironment,
   type PaymentGateway,
   type ProfileChargeRequest,
+  type RefundOutcome,
+  type RefundRequest,
+  type RefundResult,
+  type SettlementState,
   type StoreCardRequest,
   type StoreCardResult,
   pickFoundCharge,
@@ -153,6 +165,59 @@ export class AuthorizeNetGateway implements PaymentGateway {
     return pickFoundCharge([...(unsettled ? [unsettled] : []), ...settled]);
   }
 
+  async settlementOf(transactionId: string): Promise<ChargeSettlement> {
+    const request = make('GetTransactionDetailsRequest');
+    request.setMerchantAuthentication(this.merchantAuthentication());
+    request.setTransId(transactionId);
+    const controller = new sdk.APIControllers.GetTransactionDetailsController!(request.getJSON(), sdkConfig(this.timeoutMs + 1_000));
+    controller.setEnvironment(this.endpoint);
+    const raw = await execute(controller, this.timeoutMs);
+    if (raw.kind === 'failure') throw new Error(`Authorize.Net GetTransactionDetails: ${raw.reason}`);
+    return parseTransactionDetails(raw.body);
+  }
+
+  async refund(request: RefundRequest): Promise<RefundResult> {
+    // Schema order: cardNumber, expirationDate. A refund names the card by its last four digits only.
+    const card = make('CreditCardType');
+    card.setCardNumber(request.lastFour);
+    card.setExpirationDate('XXXX');
+    const payment = make('PaymentType');
+    payment.setCreditCard(card);
+
+    const t = make('TransactionRequestType');
+    t.setTransactionType(C.TransactionTypeEnum.REFUNDTRANSACTION);
+    t.setAmount(centsToDecimal(request.amount));
+    t.setPayment(payment);
+    t.setRefTransId(request.transactionId);
+    const order = make('OrderType');
+    order.setInvoiceNumber(request.invoiceNumber.slice(0, 20));
+    t.setOrder(order);
+    t.setTransactionSettings(this.duplicateWindowSetting());
+    return this.runRefund(t);
+  }
+
+  async voidCharge(transactionId: string): Promise<RefundResult> {
+    const t = make('TransactionRequestType');
+    t.setTransactionType(C.TransactionTypeEnum.VOIDTRANSACTION);
+    t.setRefTransId(transactionId);
+    return this.runRefund(t);
+  }
+
+  private async runRefund(transaction: SdkObject): Promise<RefundResult> {
+    const request = make('CreateTransactionRequest');
+    request.setMerchantAuthentication(this.merchantAuthentication());
+    request.setTransactionRequest(transaction);
+    const controller = new sdk.APIControllers.CreateTransactionController!(request.getJSON(), sdkConfig(this.timeoutMs + 1_000));
+    controller.setEnvironment(this.endpoint);
+    const raw = await execute(controller, this.timeoutMs);
+    if (raw.kind === 'failure') {
+      return raw.sent
+        ? failedRefund(this.environment, 'unknown', REFUND_GATEWAY_MESSAGES.unknown, raw.reason)
+        : failedRefund(this.environment, 'error', REFUND_GATEWAY_MESSAGES.unreachable, raw.reason);
+    }
+    return parseRefundResponse(raw.body, this.environment);
+  }
+
   /** Every page of a transaction list, newest first (sorted by submitTimeUTC, descending). */
   private async listTransactions(name: 'GetUnsettledTransactionList' | 'GetTransactionList', fill: (request: SdkObject) => void): Promise<RawSummary[]> {
     const all: RawSummary[] = [];
@@ -227,13 +292,17 @@ export class AuthorizeNetGateway implements PaymentGateway {
 
     if (withBillTo) t.setBillTo(billingAddress(request.billTo));
 
+    t.setTransactionSettings(this.duplicateWindowSetting());
+    return t;
+  }
+
+  private duplicateWindowSetting(): SdkObject {
     const setting = make('SettingType');
     setting.setSettingName('duplicateWindow');
     setting.setSettingValue(String(this.duplicateWindow));
     const settings = make('ArrayOfSetting');
     settings.setSetting([setting]);
-    t.setTransactionSettings(settings);
-    return t;
+    return settings;
   }
 
   private async run(transaction: SdkObject): Promise<ChargeResult> {
@@ -342,6 +411,59 @@ export function parseTransactionResponse(body: unknown, environment: PaymentEnvi
     duplicate: outcome === 'error' && errorCode === '11',
     profile: profileId && paymentProfileId ? { customerProfileId: String(profileId), paymentProfileId: String(paymentProfileId) } : null,
     environment,
+  };
+}
+
+/** A refund's or void's answer: approved (1), declined (2), anything else refused; 11 and 310 say it was made before. */
+export function parseRefundResponse(body: unknown, environment: PaymentEnvironment): RefundResult {
+  const charge = parseTransactionResponse(body, environment);
+  // A refund or void held for review (4) has not given anything back yet: not known.
+  const outcome: RefundOutcome = charge.outcome === 'held' ? 'unknown' : charge.outcome;
+  const duplicate = outcome === 'error' && (charge.errorCode === '11' || charge.errorCode === '310');
+  return {
+    outcome,
+    responseCode: charge.responseCode,
+    message: outcome === 'approved' ? charge.message || REFUND_GATEWAY_MESSAGES.approved : charge.message,
+    errorCode: charge.errorCode,
+    transactionId: charge.transactionId,
+    duplicate,
+    environment,
+  };
+}
+
+/** Reporting statuses of a charge as what can be given back: a void before settlement, a refund after. */
+const SETTLEMENT_STATES: Record<string, SettlementState> = {
+  capturedPendingSettlement: 'unsettled',
+  authorizedPendingCapture: 'unsettled',
+  settledSuccessfully: 'settled',
+};
+
+interface RawDetailsResponse {
+  messages?: { resultCode?: string; message?: Array<{ code?: string; text?: string }> };
+  transaction?: {
+    transactionStatus?: string;
+    settleAmount?: number | string;
+    authAmount?: number | string;
+    payment?: { creditCard?: { cardNumber?: string } };
+  };
+}
+
+/** A getTransactionDetailsResponse as a ChargeSettlement; E00040 (no such transaction) is not-found; any other refusal throws. */
+export function parseTransactionDetails(body: unknown): ChargeSettlement {
+  const response = (body && typeof body === 'object' ? body : {}) as RawDetailsResponse;
+  const top = response.messages?.message?.[0];
+  if (response.messages?.resultCode !== 'Ok' || !response.transaction) {
+    if (top?.code === 'E00040') return { state: 'not-found', status: 'notFound', amount: null, lastFour: null };
+    throw new Error(`Authorize.Net GetTransactionDetails: ${top?.code ?? 'no answer'} ${top?.text ?? ''}`.trim());
+  }
+  const t = response.transaction;
+  const status = String(t.transactionStatus ?? '');
+  const account = String(t.payment?.creditCard?.cardNumber ?? '').replace(/\D/g, '').slice(-4);
+  return {
+    state: SETTLEMENT_STATES[status] ?? 'closed',
+    status,
+    amount: parseCents(t.settleAmount) ?? parseCents(t.authAmount),
+    lastFour: account.length === 4 ? account : null,
   };
 }
 

@@ -135,6 +135,77 @@ export function planBillTo(customerName: string, address: { address: string; cit
  */
 export const profileCustomerId = (userId: string, subscriptionId: string): string => `${userId.replace(/-/g, '').slice(0, 12)}${subscriptionId.replace(/-/g, '').slice(0, 8)}`;
 
+// ---- Refunds and voids (docs/decisions/refunds.md) ----
+
+/**
+ * Where a charge stands at the provider: `unsettled` (captured, not yet in a settled batch: it can be
+ * voided, in full only), `settled` (it can be refunded, in part or in full, up to what it captured),
+ * `closed` (voided, declined, expired, …: nothing to give back; `status` says which), or `not-found`.
+ */
+export type SettlementState = 'unsettled' | 'settled' | 'closed' | 'not-found';
+
+export interface ChargeSettlement {
+  state: SettlementState;
+  /** The provider's own word for it (capturedPendingSettlement, settledSuccessfully, voided, …). */
+  status: string;
+  /** What the charge captured, in cents; null when the provider did not say. */
+  amount: number | null;
+  /** The card's last four digits, when the provider said (a refund needs them). */
+  lastFour: string | null;
+}
+
+/**
+ * approved: the money is on its way back (refund) or the charge is cancelled (void). declined / error:
+ * the provider refused; nothing moved. unknown: no answer came; ask again only with the same invoice
+ * number (a refund) or the same transaction (a void), so a repeat is refused as a duplicate instead of
+ * giving money back twice.
+ */
+export type RefundOutcome = 'approved' | 'declined' | 'error' | 'unknown';
+
+export interface RefundRequest {
+  /** The charge's transaction id. */
+  transactionId: string;
+  /** Cents, at most what the charge captured less what was refunded already. */
+  amount: number;
+  /** The charged card's last four digits (Authorize.Net matches them to the charge). */
+  lastFour: string;
+  /** ≤ 20 characters, stable for one logical refund (refundInvoiceNumber), so a retry is a duplicate. */
+  invoiceNumber: string;
+}
+
+export interface RefundResult {
+  outcome: RefundOutcome;
+  /** Provider's responseCode ('1'..'4'), or null when there was no transaction response. */
+  responseCode: string | null;
+  /** A sentence from the provider (or ours for transport failures) that staff can read. */
+  message: string;
+  /** Provider error code ('54', '55', '11', 'E00007', …) when not approved. */
+  errorCode: string | null;
+  /** The refund's or void's own transaction id. */
+  transactionId: string | null;
+  /** The provider answered error 11 (a refund) or 310 (a void): the same request was made before. */
+  duplicate: boolean;
+  environment: PaymentEnvironment;
+}
+
+export function failedRefund(environment: PaymentEnvironment, outcome: 'error' | 'unknown', message: string, errorCode: string | null = null): RefundResult {
+  return { outcome, responseCode: null, message, errorCode, transactionId: null, duplicate: false, environment };
+}
+
+/**
+ * A refund's stable invoice number: "RFD-" and the first 16 hex digits of its payment row's uuid (20
+ * characters). Each refund has its own, so two partial refunds of the same amount are not duplicates of
+ * each other, while a retry of one refund is.
+ */
+export const refundInvoiceNumber = (refundId: string): string => `RFD-${refundId.replace(/-/g, '').slice(0, 16).toUpperCase()}`;
+
+export const REFUND_GATEWAY_MESSAGES = {
+  approved: 'This transaction has been approved.',
+  unreachable: 'The payment service could not be reached. Nothing was refunded. Please try again.',
+  unknown: 'The payment service did not answer, so it is not known whether the money was given back. Check the payment service before trying again.',
+  alreadyVoided: 'This transaction has already been voided.',
+} as const;
+
 export interface PaymentGateway {
   /** 'authorizenet' or 'local-sandbox'. */
   readonly kind: 'authorizenet' | 'local-sandbox';
@@ -149,6 +220,15 @@ export interface PaymentGateway {
    * held, then declined, then error). Throws when the provider could not be asked: try again later.
    */
   findCharge(invoiceNumber: string): Promise<FoundCharge | null>;
+  /**
+   * Where a charge stands (unsettled: void it; settled: refund it). Throws when the provider could
+   * not be asked: try again later.
+   */
+  settlementOf(transactionId: string): Promise<ChargeSettlement>;
+  /** Gives back part or all of a settled charge. Never throws for a refusal. */
+  refund(request: RefundRequest): Promise<RefundResult>;
+  /** Cancels an unsettled charge in full. Never throws for a refusal; a charge voided before answers `duplicate`. */
+  voidCharge(transactionId: string): Promise<RefundResult>;
 }
 
 const OUTCOME_RANK: Record<ChargeOutcome, number> = { approved: 0, held: 1, declined: 2, error: 3, unknown: 4 };

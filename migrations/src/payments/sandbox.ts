@@ -7,19 +7,32 @@
  * same invoice and amount inside the duplicate window is error 11. Each decided charge is kept by its
  * invoice number for 48 hours, for findCharge (the payment reconciliation). Storing a card without a
  * charge (storeCard) uses the token up and refuses a card by the same rules.
+ *
+ * Refunds and voids (docs/decisions/refunds.md): each approved charge is also kept by its transaction
+ * id for 180 days (Authorize.Net's refund window). It settles `settleAfterMinutes` after it was made
+ * (PAYMENTS_SANDBOX_SETTLE_MINUTES, default 10), or at once through `settle(transactionId)` (the test
+ * hook). Before that it can only be voided, after it only refunded, as at Authorize.Net: a refund of an
+ * unsettled charge is error 54, a void of a settled one error 16, a void repeated 310, refunds beyond
+ * what was captured 55, and a repeat of one refund (same invoice number and amount) inside the
+ * duplicate window 11.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { cardBrand, cardCodeLength, lastFour, luhnValid, type CardBrand } from './card-brand';
 import {
+  failedRefund,
   failedStore,
   GATEWAY_MESSAGES,
+  REFUND_GATEWAY_MESSAGES,
   type ChargeCommon,
+  type ChargeSettlement,
   type ChargeResult,
   type FoundCharge,
   type OpaqueChargeRequest,
   type PaymentGateway,
   type ProfileChargeRequest,
+  type RefundRequest,
+  type RefundResult,
   type StoredPaymentProfile,
   type StoreCardRequest,
   type StoreCardResult,
@@ -33,6 +46,10 @@ export const SANDBOX_DECLINE_ZIP = '46282';
 export const SANDBOX_CVV_MISMATCH = '901';
 /** How long a charge stays findable by its invoice number (findCharge promises CHARGE_LOOKUP_HOURS). */
 export const CHARGE_RECORD_TTL_SECONDS = 48 * 3600;
+/** How long an approved charge can be refunded (Authorize.Net: 180 days). */
+export const SANDBOX_REFUND_WINDOW_SECONDS = 180 * 86_400;
+/** Minutes after which a sandbox charge counts as settled (PAYMENTS_SANDBOX_SETTLE_MINUTES). */
+export const SANDBOX_SETTLE_AFTER_MINUTES = 10;
 
 /** Accept.js error codes and texts. */
 export const ACCEPT_ERRORS = {
@@ -62,6 +79,14 @@ interface StoredToken {
   zip: string | null;
   /** M = card code matched, N = did not (sandbox card code 901). */
   cvv: 'M' | 'N';
+}
+
+/** An approved charge as kept by transaction id, for settlementOf, refund and voidCharge. */
+interface KeptCharge {
+  amount: number;
+  lastFour: string;
+  /** Epoch milliseconds. */
+  at: number;
 }
 
 /** An approved sandbox charge, kept in memory so tests and the bench can count charges. */
@@ -107,6 +132,8 @@ export interface LocalSandboxOptions {
   duplicateWindowSeconds?: number;
   /** Artificial gateway latency, to make a benchmark honest about the network round trip. */
   latencyMs?: number;
+  /** A charge counts as settled this many minutes after it was made (default SANDBOX_SETTLE_AFTER_MINUTES). */
+  settleAfterMinutes?: number;
 }
 
 export class LocalSandboxGateway implements PaymentGateway {
@@ -115,9 +142,11 @@ export class LocalSandboxGateway implements PaymentGateway {
   /** Approved charges made by this process (newest last, capped). */
   readonly charges: SandboxCharge[] = [];
   private readonly duplicateWindow: number;
+  private readonly settleAfterMs: number;
 
   constructor(private readonly options: LocalSandboxOptions) {
     this.duplicateWindow = Math.min(28_800, Math.max(0, options.duplicateWindowSeconds ?? 600));
+    this.settleAfterMs = Math.max(0, options.settleAfterMinutes ?? SANDBOX_SETTLE_AFTER_MINUTES) * 60_000;
   }
 
   private key(kind: string, id: string): string {
@@ -239,10 +268,87 @@ export class LocalSandboxGateway implements PaymentGateway {
       }
     }
     const transactionId = String(randomNumber());
+    const kept: KeptCharge = { amount: request.amount, lastFour: token.lastFour, at: Date.now() };
+    await this.options.redis.set(this.key('txn', transactionId), JSON.stringify(kept), 'EX', SANDBOX_REFUND_WINDOW_SECONDS);
     const result = await this.remember(request, { ...base, outcome: 'approved', responseCode: '1', message: GATEWAY_MESSAGES.approved, errorCode: null, transactionId, duplicate: false });
     this.charges.push({ transactionId, invoiceNumber: request.invoiceNumber, amount: request.amount, lastFour: token.lastFour, at: Date.now() });
     if (this.charges.length > 100_000) this.charges.splice(0, this.charges.length - 100_000);
     return result;
+  }
+
+  // ---- Refunds and voids ----
+
+  /** The test hook: the charge settles now (as if the daily batch had closed). False when there is no such charge or it was voided. */
+  async settle(transactionId: string): Promise<boolean> {
+    if (!(await this.options.redis.exists(this.key('txn', transactionId)))) return false;
+    await this.options.redis.set(this.key('txn-state', transactionId), 'settled', 'EX', SANDBOX_REFUND_WINDOW_SECONDS, 'NX');
+    return (await this.options.redis.get(this.key('txn-state', transactionId))) === 'settled';
+  }
+
+  /** The charge and its state: voided, settled (by the hook or by age), or unsettled. */
+  private async kept(transactionId: string): Promise<{ charge: KeptCharge; state: 'unsettled' | 'settled' | 'voided' } | null> {
+    const [raw, marked] = await this.options.redis.mget(this.key('txn', transactionId), this.key('txn-state', transactionId));
+    if (!raw) return null;
+    const charge = JSON.parse(raw) as KeptCharge;
+    if (marked === 'voided') return { charge, state: 'voided' };
+    return { charge, state: marked === 'settled' || Date.now() - charge.at >= this.settleAfterMs ? 'settled' : 'unsettled' };
+  }
+
+  async settlementOf(transactionId: string): Promise<ChargeSettlement> {
+    await this.latency();
+    const found = await this.kept(transactionId);
+    if (!found) return { state: 'not-found', status: 'notFound', amount: null, lastFour: null };
+    const status = { unsettled: 'capturedPendingSettlement', settled: 'settledSuccessfully', voided: 'voided' }[found.state];
+    return { state: found.state === 'voided' ? 'closed' : found.state, status, amount: found.charge.amount, lastFour: found.charge.lastFour };
+  }
+
+  async refund(request: RefundRequest): Promise<RefundResult> {
+    return this.refundKept(request).catch(() => failedRefund(this.environment, 'error', REFUND_GATEWAY_MESSAGES.unreachable, 'E00001'));
+  }
+
+  private async refundKept(request: RefundRequest): Promise<RefundResult> {
+    await this.latency();
+    const found = await this.kept(request.transactionId);
+    if (!found || found.charge.lastFour !== request.lastFour) return this.refused('16', 'The transaction cannot be found.');
+    if (found.state !== 'settled') return this.refused('54', 'The referenced transaction does not meet the criteria for issuing a credit.');
+    if (this.duplicateWindow > 0) {
+      const fresh = await this.options.redis.set(this.key('dup-refund', `${request.invoiceNumber}:${request.amount}:${request.lastFour}`), '1', 'EX', this.duplicateWindow, 'NX');
+      if (fresh === null) return { ...this.refused('11', GATEWAY_MESSAGES.duplicate), duplicate: true };
+    }
+    // What was refunded so far goes up first and comes back down when the refund would exceed the charge.
+    const refundedKey = this.key('txn-refunded', request.transactionId);
+    const refunded = await this.options.redis.incrby(refundedKey, request.amount);
+    await this.options.redis.expire(refundedKey, SANDBOX_REFUND_WINDOW_SECONDS);
+    if (refunded > found.charge.amount) {
+      await this.options.redis.decrby(refundedKey, request.amount);
+      await this.options.redis.del(this.key('dup-refund', `${request.invoiceNumber}:${request.amount}:${request.lastFour}`));
+      return this.refused('55', 'The sum of credits against the referenced transaction would exceed original debit amount.');
+    }
+    return this.approvedRefund();
+  }
+
+  async voidCharge(transactionId: string): Promise<RefundResult> {
+    return this.voidKept(transactionId).catch(() => failedRefund(this.environment, 'error', REFUND_GATEWAY_MESSAGES.unreachable, 'E00001'));
+  }
+
+  private async voidKept(transactionId: string): Promise<RefundResult> {
+    await this.latency();
+    const found = await this.kept(transactionId);
+    if (!found) return this.refused('16', 'The transaction cannot be found.');
+    if (found.state === 'voided') return { ...this.refused('310', REFUND_GATEWAY_MESSAGES.alreadyVoided), duplicate: true };
+    if (found.state === 'settled') return this.refused('16', 'The transaction cannot be found.');
+    // Only one of a void and the settlement hook wins.
+    const won = await this.options.redis.set(this.key('txn-state', transactionId), 'voided', 'EX', SANDBOX_REFUND_WINDOW_SECONDS, 'NX');
+    if (won === null) return this.voidKept(transactionId);
+    return this.approvedRefund();
+  }
+
+  private approvedRefund(): RefundResult {
+    return { outcome: 'approved', responseCode: '1', message: REFUND_GATEWAY_MESSAGES.approved, errorCode: null, transactionId: String(randomNumber()), duplicate: false, environment: this.environment };
+  }
+
+  private refused(errorCode: string, message: string): RefundResult {
+    return { outcome: 'error', responseCode: '3', message, errorCode, transactionId: null, duplicate: false, environment: this.environment };
   }
 
   private error(errorCode: string, message: string): ChargeResult {

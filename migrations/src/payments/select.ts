@@ -32,6 +32,8 @@ export const paymentsEnvShape = {
   PAYMENTS_MODE: z.preprocess(emptyToUndefined, z.enum(['auto', 'authorizenet', 'local-sandbox', 'disabled']).default('auto')),
   /** Artificial latency of the local sandbox gateway per charge (benchmarks). */
   PAYMENTS_SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(10_000).default(0),
+  /** Minutes after which a local sandbox charge counts as settled: before, a refund is a void (docs/decisions/refunds.md). */
+  PAYMENTS_SANDBOX_SETTLE_MINUTES: z.coerce.number().int().min(0).max(7 * 24 * 60).default(10),
 };
 
 /** The parsed payment variables. */
@@ -69,7 +71,7 @@ export function createPaymentGateway(env: PaymentsEnv, options: PaymentGatewayOp
     return { kind: 'authorizenet', gateway };
   }
   if (mode === 'local-sandbox' && !options.production) {
-    const gateway = new LocalSandboxGateway({ redis: options.redis, keyPrefix: options.keyPrefix, latencyMs: env.PAYMENTS_SANDBOX_LATENCY_MS });
+    const gateway = new LocalSandboxGateway({ redis: options.redis, keyPrefix: options.keyPrefix, latencyMs: env.PAYMENTS_SANDBOX_LATENCY_MS, settleAfterMinutes: env.PAYMENTS_SANDBOX_SETTLE_MINUTES });
     return { kind: 'local-sandbox', gateway };
   }
   return { kind: 'none', gateway: null, mode };
