@@ -13,6 +13,7 @@ export * from './queries/outbox';
 export * from './queries/payments';
 export * from './queries/promo';
 export * from './queries/reports';
+export * from './queries/refunds';
 export * from './queries/subscriptions';
 export * from './queries/sync';
 export * from './startup-warnings';

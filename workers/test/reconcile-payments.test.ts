@@ -400,3 +400,24 @@ describe('a checkout retried after the API died mid-checkout', () => {
     expect(await q('select status_code, response from idempotency_keys where key = $1', [key])).toEqual([{ status_code: 502, response: { message: 'unknown' } }]);
   });
 });
+
+describe('payment reconciliation reads only charge rows', () => {
+  it("a refund or void row never answers a charge's outcome, and is never deleted as the pending row of an unknown one", async () => {
+    const product = await makeProduct(10);
+    const order = await pendingOrder({ ageMinutes: 20, product });
+    // Rows of the back office's kinds (they never stand beside a pending order in practice): an approved
+    // one would have read as "settled", a pending one would have been deleted with the charge's.
+    await q(
+      `insert into payment_transactions (order_id, kind, amount, status, response_code, environment) values ($1, 'refund', '1.00', 'approved', '1', 'sandbox'), ($1, 'void', '2.00', 'pending', null, 'sandbox')`,
+      [order.id],
+    );
+    expect(await reconcile()).toMatchObject({ checked: 1, cancelled: 1 });
+    expect(await orderRow(order.id)).toMatchObject({ status: 'cancelled' });
+    const rows = await q<{ kind: string; status: string }>('select kind, status from payment_transactions where order_id = $1 order by kind', [order.id]);
+    expect(rows).toEqual([
+      { kind: 'charge', status: 'error' },
+      { kind: 'refund', status: 'approved' },
+      { kind: 'void', status: 'pending' },
+    ]);
+  });
+});

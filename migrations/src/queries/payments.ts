@@ -173,7 +173,7 @@ export type PaymentStatus = typeof paymentTransactions.$inferSelect.status;
 /** A renewal period's one payment row, if any (unique per subscription and period). */
 export async function findPeriodPayment(client: pg.PoolClient, subscriptionId: string, period: string): Promise<{ id: string; status: PaymentStatus } | null> {
   const { rows } = await client.query<{ id: string; status: PaymentStatus }>(
-    'select id, status from payment_transactions where subscription_id = $1 and billing_period = $2',
+    `select id, status from payment_transactions where subscription_id = $1 and billing_period = $2 and kind = 'charge'`,
     [subscriptionId, period],
   );
   return rows[0] ?? null;
@@ -303,10 +303,11 @@ export async function recordUnsettled(db: Queryable, c: ChargeRecord): Promise<v
 // ---- The payment reconciliation (workers: maintenance) ----
 
 /**
- * A payment row that answers the question, so the order is not ours to settle: any outcome but the
+ * A charge row that answers the question, so the order is not ours to settle: any outcome but the
  * pending row of an unknown one (held for review is response code 4; a renewal's row has its period).
+ * Only charges count: refunds and voids (kind refund, void) are the back office's, never a charge's outcome.
  */
-const SETTLED_PAYMENT = `(p.status <> 'pending' or p.response_code = '4' or p.billing_period is not null)`;
+const SETTLED_PAYMENT = `(p.kind = 'charge' and (p.status <> 'pending' or p.response_code = '4' or p.billing_period is not null))`;
 
 const UNKNOWN_OUTCOME = `o.status = 'pending' and not exists (select 1 from payment_transactions p where p.order_id = o.id and ${SETTLED_PAYMENT})`;
 
@@ -339,15 +340,15 @@ export async function countUnknownOutcomesBeyond(db: Queryable, lookupHours: num
 
 /**
  * In the caller's transaction: locks the order while it is still pending, then (the lock ours, read
- * committed: a fresh snapshot, so an outcome written meanwhile is seen) checks that no payment row
- * answers it. Answers false when the order is settled; otherwise deletes the pending row of the unknown
- * outcome (replaced by the one recording what the gateway says) and answers true.
+ * committed: a fresh snapshot, so an outcome written meanwhile is seen) checks that no charge row
+ * answers it. Answers false when the order is settled; otherwise deletes the pending charge row of the
+ * unknown outcome (replaced by the one recording what the gateway says) and answers true.
  */
 export async function claimUnknownOutcome(client: pg.PoolClient, orderId: string): Promise<boolean> {
   const locked = await client.query(`select 1 from orders where id = $1 and status = 'pending' for update`, [orderId]);
   const settled = locked.rowCount ? await client.query(`select 1 from payment_transactions p where p.order_id = $1 and ${SETTLED_PAYMENT} limit 1`, [orderId]) : null;
   if (!settled || settled.rowCount) return false;
-  await client.query(`delete from payment_transactions where order_id = $1 and status = 'pending'`, [orderId]);
+  await client.query(`delete from payment_transactions where order_id = $1 and kind = 'charge' and status = 'pending'`, [orderId]);
   return true;
 }
 

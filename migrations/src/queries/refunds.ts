@@ -1,0 +1,211 @@
+/**
+ * Refunds and voids of an order's charge (docs/decisions/refunds.md): payment rows of kind `refund` or
+ * `void` whose `parent_id` is the charge. The back office writes them in three steps, like the checkout
+ * (reserve, call, record):
+ *
+ * 1. `lockOrderCharge` + `insertPendingRefund`, in one transaction: the order row and then its charge
+ *    row locked (FOR UPDATE, always in that order), what is already given back (approved and pending
+ *    rows: a refund in flight holds its amount) summed under the lock, the request checked against it,
+ *    the pending row inserted. Two staff members refunding at once are serialised by the charge's lock,
+ *    so together they never give back more than was captured.
+ * 2. The gateway call, outside any transaction.
+ * 3. `lockOrderCharge` again, then `recordRefundOutcome`: the pending row gets the gateway's answer
+ *    (only while still pending, so it is recorded once), in the transaction that also puts stock back
+ *    and writes the audit row.
+ *
+ * The pending row carries the request's idempotency key (unique per charge), so a repeat finds it
+ * (`findRefundByKey`) and answers it instead of refunding twice.
+ */
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { toCents, type Cents } from '@nh/shared/money';
+import type { Db, DbOrTx } from '../db/client';
+import { orders, paymentTransactions, staff, type OrderRow } from '../db/schema';
+
+const p = paymentTransactions;
+
+export type PaymentRow = typeof paymentTransactions.$inferSelect;
+export type RefundKind = 'refund' | 'void';
+
+/** The captured charge of an order: its approved payment row of kind charge. */
+export type OrderCharge = Pick<PaymentRow, 'id' | 'authnetTransactionId' | 'amount' | 'cardType' | 'cardLastFour' | 'environment' | 'invoiceNumber'>;
+
+export interface LockedOrderCharge {
+  order: Pick<OrderRow, 'id' | 'status' | 'items'>;
+  /** Null when the order has no captured charge (never paid, declined, held for review, …). */
+  charge: OrderCharge | null;
+  /** Cents given back by approved refunds and voids. */
+  refunded: Cents;
+  /** Cents held by refunds and voids still in flight (pending). */
+  pending: Cents;
+  /** A refund (approved or in flight) already puts, or put, the order's items back in stock. */
+  restocked: boolean;
+}
+
+const chargeColumns = {
+  id: p.id,
+  authnetTransactionId: p.authnetTransactionId,
+  amount: p.amount,
+  cardType: p.cardType,
+  cardLastFour: p.cardLastFour,
+  environment: p.environment,
+  invoiceNumber: p.invoiceNumber,
+};
+
+/** The order's captured charge (the newest approved charge row), without a lock. */
+export async function findOrderCharge(db: DbOrTx, orderId: string): Promise<OrderCharge | null> {
+  const [charge] = await db
+    .select(chargeColumns)
+    .from(p)
+    .where(and(eq(p.orderId, orderId), eq(p.kind, 'charge'), eq(p.status, 'approved')))
+    .orderBy(desc(p.createdAt))
+    .limit(1);
+  return charge ?? null;
+}
+
+/** What is given back of a charge so far: approved and pending amounts, and whether a refund restocks. */
+async function givenBack(db: DbOrTx, chargeId: string): Promise<{ refunded: Cents; pending: Cents; restocked: boolean }> {
+  const [row] = await db
+    .select({
+      refunded: sql<string>`coalesce(sum(${p.amount}) filter (where ${p.status} = 'approved'), 0)::text`,
+      pending: sql<string>`coalesce(sum(${p.amount}) filter (where ${p.status} = 'pending'), 0)::text`,
+      restocked: sql<boolean>`coalesce(bool_or(${p.restocked}) filter (where ${p.status} in ('approved', 'pending')), false)`,
+    })
+    .from(p)
+    .where(and(eq(p.parentId, chargeId), inArray(p.kind, ['refund', 'void'])));
+  return { refunded: toCentsText(row?.refunded), pending: toCentsText(row?.pending), restocked: row?.restocked ?? false };
+}
+
+const toCentsText = (text: string | undefined): Cents => toCents(text ?? '0');
+
+/**
+ * In the caller's transaction: locks the order of the store (null when there is none), then its
+ * captured charge, and sums what was given back under that lock.
+ */
+export async function lockOrderCharge(tx: DbOrTx, orderId: string, storeCode: string): Promise<LockedOrderCharge | null> {
+  const [order] = await tx
+    .select({ id: orders.id, status: orders.status, items: orders.items })
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.storeCode, storeCode)))
+    .for('update');
+  if (!order) return null;
+  const [charge] = await tx
+    .select(chargeColumns)
+    .from(p)
+    .where(and(eq(p.orderId, orderId), eq(p.kind, 'charge'), eq(p.status, 'approved')))
+    .orderBy(desc(p.createdAt))
+    .limit(1)
+    .for('update');
+  if (!charge) return { order, charge: null, refunded: 0, pending: 0, restocked: false };
+  return { order, charge, ...(await givenBack(tx, charge.id)) };
+}
+
+/** The refund or void made under this idempotency key for this charge, if any. */
+export async function findRefundByKey(db: DbOrTx, chargeId: string, key: string): Promise<PaymentRow | null> {
+  const [row] = await db
+    .select()
+    .from(p)
+    .where(and(eq(p.parentId, chargeId), eq(p.idempotencyKey, key)));
+  return row ?? null;
+}
+
+export interface PendingRefund {
+  id: string;
+  kind: RefundKind;
+  orderId: string;
+  charge: OrderCharge;
+  amount: Cents;
+  invoiceNumber: string;
+  reason: string;
+  staffId: string | null;
+  idempotencyKey: string;
+  /** The refund is to put the order's items back in stock (done when it is approved). */
+  restock: boolean;
+  environment: string;
+}
+
+/**
+ * The refund's pending row, before the gateway is called (in the transaction holding the charge's
+ * lock). Null when a request with the same key got there first.
+ */
+export async function insertPendingRefund(tx: DbOrTx, r: PendingRefund): Promise<PaymentRow | null> {
+  const [row] = await tx
+    .insert(p)
+    .values({
+      id: r.id,
+      kind: r.kind,
+      parentId: r.charge.id,
+      orderId: r.orderId,
+      invoiceNumber: r.invoiceNumber,
+      amount: r.amount,
+      status: 'pending',
+      cardType: r.charge.cardType,
+      cardLastFour: r.charge.cardLastFour,
+      environment: r.environment,
+      reason: r.reason,
+      staffId: r.staffId,
+      idempotencyKey: r.idempotencyKey,
+      restocked: r.restock,
+    })
+    .onConflictDoNothing({ target: [p.parentId, p.idempotencyKey], where: sql`${p.idempotencyKey} is not null` })
+    .returning();
+  return row ?? null;
+}
+
+export interface RefundOutcomeRecord {
+  refundId: string;
+  /** pending: the gateway's answer was lost (the row keeps what it said, and its amount stays held). */
+  status: 'approved' | 'declined' | 'error' | 'pending';
+  transactionId: string | null;
+  responseCode: string | null;
+  message: string;
+  /** Whether the items went back in stock with it (false unless approved). */
+  restocked: boolean;
+}
+
+/** Records the gateway's answer on the pending row (only while it is pending). Null when it was recorded already. */
+export async function recordRefundOutcome(tx: DbOrTx, o: RefundOutcomeRecord): Promise<PaymentRow | null> {
+  const [row] = await tx
+    .update(p)
+    .set({ status: o.status, authnetTransactionId: o.transactionId, responseCode: o.responseCode, responseMessage: o.message, restocked: o.restocked })
+    .where(and(eq(p.id, o.refundId), eq(p.status, 'pending')))
+    .returning();
+  return row ?? null;
+}
+
+/** A payment row as the order's detail shows it: with the staff member who refunded or voided. */
+export type OrderPaymentRow = PaymentRow & { staffEmail: string | null };
+
+/** Every payment row of an order (charges, refunds, voids), oldest first. */
+export async function listOrderPayments(db: Db, orderId: string): Promise<OrderPaymentRow[]> {
+  const rows = await db
+    .select({ payment: p, staffEmail: staff.email })
+    .from(p)
+    .leftJoin(staff, eq(staff.id, p.staffId))
+    .where(eq(p.orderId, orderId))
+    .orderBy(asc(p.createdAt), asc(p.id));
+  return rows.map((r) => ({ ...r.payment, staffEmail: r.staffEmail }));
+}
+
+/**
+ * What can still be given back of an order's rows: the approved charge less the approved and pending
+ * refunds and voids of it (0 without a captured charge).
+ */
+export function refundableOf(rows: readonly PaymentRow[]): { captured: Cents; refunded: Cents; refundable: Cents } {
+  const charge = rows.filter((r) => r.kind === 'charge' && r.status === 'approved').at(-1);
+  if (!charge) return { captured: 0, refunded: 0, refundable: 0 };
+  const children = rows.filter((r) => r.parentId === charge.id && r.kind !== 'charge');
+  const refunded = children.filter((r) => r.status === 'approved').reduce((sum, r) => sum + r.amount, 0);
+  const held = children.filter((r) => r.status === 'pending').reduce((sum, r) => sum + r.amount, 0);
+  return { captured: charge.amount, refunded, refundable: Math.max(0, charge.amount - refunded - held) };
+}
+
+/** Whether an approved refund of the order put its items back in stock (cancelling and reopening then leave stock alone). */
+export async function orderRestockedByRefund(db: DbOrTx, orderId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: p.id })
+    .from(p)
+    .where(and(eq(p.orderId, orderId), inArray(p.kind, ['refund', 'void']), eq(p.status, 'approved'), eq(p.restocked, true)))
+    .limit(1);
+  return Boolean(row);
+}
+
