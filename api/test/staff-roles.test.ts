@@ -17,6 +17,10 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   'GET /api/admin/audit': 'audit.view',
   'GET /api/admin/audit.csv': 'audit.view',
   'GET /api/admin/dashboard': 'dashboard.view',
+  'GET /api/admin/reviews': 'reviews.moderate',
+  'POST /api/admin/reviews/:id/hide': 'reviews.moderate',
+  'POST /api/admin/reviews/:id/show': 'reviews.moderate',
+  'DELETE /api/admin/reviews/:id': 'reviews.moderate',
   'POST /api/promo-codes/list': 'promos.manage',
   'POST /api/promo-codes': 'promos.manage',
   'PATCH /api/promo-codes/:id/toggle': 'promos.manage',
@@ -71,7 +75,7 @@ const adminRoutes = () =>
 
 /** A request that passes the guard and then fails harmlessly (unknown ids, empty bodies): never a change. */
 function call(client: StaffClient | null, method: string, path: string) {
-  const url = fillPath(path, (name) => (name === 'id' && (path.includes('/promo-codes') || path.includes('/products/')) ? '2147483647' : NOBODY));
+  const url = fillPath(path, (name) => (name === 'id' && (path.includes('/promo-codes') || path.includes('/products/') || path.includes('/reviews/')) ? '2147483647' : NOBODY));
   const init = { method, body: method === 'GET' ? undefined : { storeCode: 'NOPE' } };
   return client ? client.request(url, init) : api.request(url, init);
 }

@@ -18,6 +18,7 @@ import { exportArea } from './exports/routes';
 import { orderArea } from './orders/routes';
 import { productArea } from './products/routes';
 import { promoArea } from './promos/routes';
+import { reviewArea } from './reviews/routes';
 import { staffArea } from './staff/routes';
 import { syncArea } from './sync/routes';
 
@@ -28,7 +29,7 @@ export interface AdminModuleDeps {
 
 /** Every sub-area of the back office, in no particular order. */
 export function adminAreas(ctx: AppContext, deps: AdminDeps): AdminArea[] {
-  return [staffArea, auditArea, dashboardArea, promoArea, productArea, orderArea, exportArea, syncArea].flatMap((area) => area(ctx, deps));
+  return [staffArea, auditArea, dashboardArea, promoArea, productArea, reviewArea, orderArea, exportArea, syncArea].flatMap((area) => area(ctx, deps));
 }
 
 export function adminRoutes(ctx: AppContext, { invalidateCatalog }: AdminModuleDeps): Router {

@@ -1,4 +1,4 @@
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm';
 import { tables, type DbOrTx } from '@nh/server';
 
 const { products, reviews, orders } = tables;
@@ -22,7 +22,8 @@ export const productWithReviews = (db: DbOrTx, productId: number) =>
   db
     .select({ productId: products.id, review: publicReviewColumns })
     .from(products)
-    .leftJoin(reviews, eq(reviews.productId, products.id))
+    // Hidden reviews (moderation) are not shown.
+    .leftJoin(reviews, and(eq(reviews.productId, products.id), isNull(reviews.hiddenAt)))
     .where(eq(products.id, productId))
     .orderBy(desc(reviews.createdAt), desc(reviews.id));
 
