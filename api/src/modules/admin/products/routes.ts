@@ -1,9 +1,11 @@
 import { Router } from 'express';
 import { ADMIN_MESSAGES, createProductSchema, updateProductSchema } from '@nh/shared/contracts/admin';
+import { adminProductsRequestSchema, inventoryAdjustmentRequestSchema } from '@nh/shared/contracts/admin-products';
 import type { AppContext } from '../../../context';
 import { actorOf } from '../../../lib/staff-auth';
 import { parseInput, pathId } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../area';
+import { adjustInventory, inventoryLog } from './inventory';
 import { createProduct, deleteProduct, listAllProducts, updateProduct } from './service';
 
 /**
@@ -14,8 +16,23 @@ export function productArea(ctx: AppContext, { guard, invalidateCatalog }: Admin
   const deps = { db: ctx.db, invalidateCatalog };
 
   const list = Router();
-  list.post('/', guard.require('catalog.manage'), async (_req, res) => {
-    res.json(await listAllProducts(ctx.db));
+  list.post('/', guard.require('catalog.manage'), async (req, res) => {
+    const query = parseInput(adminProductsRequestSchema, req.body ?? {});
+    const page = await listAllProducts(ctx.db, { ...query, search: query.search || undefined });
+    // The spec's answer is the list itself; paging facts travel in headers.
+    res.set({ 'X-Total-Count': String(page.total) }).json(page.products);
+  });
+
+  list.get('/:id/inventory', guard.require('catalog.manage'), async (req, res) => {
+    res.json(await inventoryLog(ctx.db, pathId(req, ADMIN_MESSAGES.productIdInvalid)));
+  });
+
+  list.post('/:id/inventory', guard.require('catalog.manage'), async (req, res) => {
+    const id = pathId(req, ADMIN_MESSAGES.productIdInvalid);
+    const { delta, reason } = parseInput(inventoryAdjustmentRequestSchema, req.body);
+    const log = await adjustInventory(ctx.db, id, delta, reason, actorOf(req, res));
+    invalidateCatalog();
+    res.json(log);
   });
 
   const writes = Router();

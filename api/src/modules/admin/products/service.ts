@@ -2,13 +2,15 @@
  * Admin catalogue writes. Every write clears this process's catalogue cache so the storefront shows the
  * change at once. Products are serialised with the catalogue's own serializer (one admin/public shape).
  */
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
 import { auditDiff, recordAudit, tables, type AuditActor, type Db, type DbOrTx } from '@nh/server';
-import type { Product } from '@nh/shared/contracts/catalog';
+import type { Product, ProductStatus } from '@nh/shared/contracts/catalog';
 import { ADMIN_MESSAGES, type CreateProductFields, type UpdateProductFields } from '@nh/shared/contracts/admin';
 import { AppError } from '../../../lib/errors';
 import { toProduct } from '../../catalog/serialize';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../db-errors';
+import { ADMIN_PRODUCT_MESSAGES } from '@nh/shared/contracts/admin-products';
+import { logInventoryChange } from './inventory';
 
 const { products, categories } = tables;
 const categoryRef = { id: categories.id, name: categories.name, slug: categories.slug };
@@ -21,14 +23,25 @@ export interface ProductWriteDeps {
   invalidateCatalog: () => void;
 }
 
-/** Every product, inactive ones included, by name. */
-export async function listAllProducts(db: Db): Promise<Product[]> {
-  const rows = await db
+/**
+ * Products, inactive ones included, by name: every one (the spec's list), or a page of those matching a
+ * search (name, slug or SKU, any case) and a status, with how many match.
+ */
+export async function listAllProducts(db: Db, query: { search?: string; status?: ProductStatus; limit?: number; offset?: number } = {}): Promise<{ products: Product[]; total: number }> {
+  const like = query.search ? `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const where = and(
+    like ? or(ilike(products.name, like), ilike(products.slug, like), ilike(products.sku, like)) : undefined,
+    query.status ? eq(products.status, query.status) : undefined,
+  );
+  const page = db
     .select({ product: products, category: categoryRef })
     .from(products)
     .leftJoin(categories, eq(products.categoryId, categories.id))
-    .orderBy(asc(products.name), asc(products.id));
-  return rows.map((r) => toProduct(r.product, r.category));
+    .where(where)
+    .orderBy(asc(products.name), asc(products.id))
+    .offset(query.offset ?? 0);
+  const [rows, [counted]] = await Promise.all([query.limit === undefined ? page : page.limit(query.limit), db.select({ n: count() }).from(products).where(where)]);
+  return { products: rows.map((r) => toProduct(r.product, r.category)), total: counted?.n ?? 0 };
 }
 
 async function loadProduct(db: DbOrTx, id: number): Promise<Product> {
@@ -106,6 +119,7 @@ export async function updateProduct({ db, invalidateCatalog }: ProductWriteDeps,
           .where(and(ne(products.id, id), sql`${current.slug} = any(${products.kitContents})`));
       }
       const after = await loadProduct(tx, id);
+      await logInventoryChange(tx, actor, { productId: id, before: before.inventory, after: after.inventory, reason: ADMIN_PRODUCT_MESSAGES.formReason });
       const change = auditDiff({ ...before }, { ...after });
       if (change) await recordAudit(tx, actor, { action: 'product.updated', entityType: 'product', entityId: String(id), ...change });
       return after;
