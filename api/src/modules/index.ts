@@ -38,7 +38,7 @@ export function apiModules(ctx: AppContext, { payments }: AppServices): Router[]
   const promoGuesses = promoGuessLimit(ctx);
   const cardGuard = cardTestingGuard(ctx);
   return [
-    adminRoutes(ctx, { invalidateCatalog: () => invalidateCatalogCache(ctx) }),
+    adminRoutes(ctx, { invalidateCatalog: () => invalidateCatalogCache(ctx), gateway: payments.gateway }),
     reviewRoutes(ctx),
     newsletterRoutes(ctx),
     authRoutes(ctx),

@@ -9,6 +9,7 @@ import { CARRIERS, EXPORT_FILE_DATE_FORMAT, exportFileName, LIMITS, ORDER_DATE_F
 import { centsToDecimal, toCents } from '../money';
 import { DISCOUNT_TYPES } from '../pricing';
 import { PRODUCT_STATUSES } from './catalog';
+import { adminPaymentSchema } from './refunds';
 import { SYNC_STATUSES } from './admin-sync';
 import { skippedPeriodSchema } from './subscriptions';
 import { idField, textField } from './fields';
@@ -333,6 +334,10 @@ export const adminOrderSchema = adminOrderSummarySchema.extend({
   deliveredDate: z.string().nullable(),
   updatedAt: z.string(),
   netsuiteSyncError: z.string().nullable(),
+  /** The order's payment rows, oldest first: its charge, then each refund or void (contracts/refunds.ts). */
+  payments: z.array(adminPaymentSchema),
+  /** What can still be refunded (the captured charge less refunds and voids, approved or in flight), 2-decimal string. */
+  refundable: money,
 });
 export type AdminOrder = z.infer<typeof adminOrderSchema>;
 

@@ -27,6 +27,7 @@ export const AUDIT_ACTION_LABELS = {
   'review.shown': 'Showed review',
   'review.deleted': 'Deleted review',
   'order.updated': 'Updated order',
+  'order.refunded': 'Refunded order',
   'sync.replayed': 'Replayed NetSuite sync',
   'sync.replayed_failed': 'Replayed failed NetSuite syncs',
   'export.started': 'Started export',

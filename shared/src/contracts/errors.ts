@@ -110,6 +110,18 @@ export const ERROR_CODES = {
   EXPORT_FAILED: 'conflict',
   EXPORT_FILE_GONE: 'gone',
   ALREADY_SYNCED: 'conflict',
+  /** Refunds and voids (POST /api/admin/orders/{id}/refunds): the order has no captured charge. */
+  REFUND_NO_CHARGE: 'conflict',
+  /** More than the charge captured less what was given back already. */
+  REFUND_TOO_LARGE: 'unprocessable',
+  /** Part of a charge that has not settled yet: only a void of the whole amount is possible. */
+  REFUND_PARTIAL_UNSETTLED: 'conflict',
+  /** The payment service has the charge as voided, declined, expired or unknown: nothing to give back. */
+  REFUND_NOT_POSSIBLE: 'conflict',
+  /** Restock asked for an order whose items are already back in stock (cancelled, or restocked by an earlier refund). */
+  REFUND_ALREADY_RESTOCKED: 'conflict',
+  /** The payment service refused the refund or void; nothing was given back. */
+  REFUND_DECLINED: 'payment-refused',
 } as const satisfies Record<string, ErrorKind>;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

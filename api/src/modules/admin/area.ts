@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { PaymentGateway } from '@nh/server/payments/index';
 import type { StaffGuard } from '../../lib/staff-auth';
 
 /** One sub-area's router and the path under /api it answers (e.g. `/admin/orders`). */
@@ -13,6 +14,8 @@ export interface AdminDeps {
   guard: StaffGuard;
   /** Clears the catalogue's in-process caches after a write to products or stock. */
   invalidateCatalog: () => void;
+  /** The payment gateway (refunds and voids); null when card payments are not configured. */
+  gateway: PaymentGateway | null;
 }
 
 const depth = (path: string) => path.split('/').filter(Boolean).length;

@@ -9,6 +9,7 @@
  * and /api/products, so the area is mounted at /api.
  */
 import { Router } from 'express';
+import type { PaymentGateway } from '@nh/server/payments/index';
 import type { AppContext } from '../../context';
 import { createStaffGuard } from '../../lib/staff-auth';
 import { mountAreas, type AdminArea, type AdminDeps } from './area';
@@ -25,6 +26,8 @@ import { syncArea } from './sync/routes';
 export interface AdminModuleDeps {
   /** Clears the catalogue's in-process caches (a product written, an order's stock moved). */
   invalidateCatalog: () => void;
+  /** The payment gateway, for refunds and voids (null when card payments are not configured). */
+  gateway: PaymentGateway | null;
 }
 
 /** Every sub-area of the back office, in no particular order. */
@@ -32,8 +35,8 @@ export function adminAreas(ctx: AppContext, deps: AdminDeps): AdminArea[] {
   return [staffArea, auditArea, dashboardArea, promoArea, productArea, reviewArea, orderArea, exportArea, syncArea].flatMap((area) => area(ctx, deps));
 }
 
-export function adminRoutes(ctx: AppContext, { invalidateCatalog }: AdminModuleDeps): Router {
-  const deps: AdminDeps = { guard: createStaffGuard(ctx), invalidateCatalog };
+export function adminRoutes(ctx: AppContext, { invalidateCatalog, gateway }: AdminModuleDeps): Router {
+  const deps: AdminDeps = { guard: createStaffGuard(ctx), invalidateCatalog, gateway };
   const router = Router();
   router.use(['/admin', '/promo-codes', '/products'], (req, res, next) => {
     // Admin answers are never cached; the catalogue's public GETs of /products keep their own policy.

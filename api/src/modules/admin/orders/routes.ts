@@ -1,14 +1,17 @@
 import { Router } from 'express';
 import { adminOrderRequestSchema, adminOrdersRequestSchema, updateOrderSchema } from '@nh/shared/contracts/admin';
+import { refundRequestSchema } from '@nh/shared/contracts/refunds';
 import type { AppContext } from '../../../context';
+import { IDEMPOTENCY_HEADER, readIdempotencyKey } from '../../../lib/idempotency';
 import { actorOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../area';
 import { listOrders } from './list';
+import { REFUND_IDEMPOTENCY_MESSAGES, refundOrder } from './refunds';
 import { getOrder, updateOrder } from './service';
 
-/** Orders of one store: list (search, status filter, pages), detail, fulfilment update. */
-export function orderArea(ctx: AppContext, { guard, invalidateCatalog }: AdminDeps): AdminArea[] {
+/** Orders of one store: list (search, status filter, pages), detail, fulfilment update, refunds and voids. */
+export function orderArea(ctx: AppContext, { guard, invalidateCatalog, gateway }: AdminDeps): AdminArea[] {
   const router = Router();
   const { db } = ctx;
 
@@ -29,6 +32,15 @@ export function orderArea(ctx: AppContext, { guard, invalidateCatalog }: AdminDe
   router.patch('/:id', guard.require('orders.fulfil'), async (req, res) => {
     const { storeCode, trackingNumber, carrier, status } = parseInput(updateOrderSchema, req.body);
     res.json(await updateOrder({ db, invalidateCatalog }, storeCode, String(req.params.id), { trackingNumber, carrier, status }, actorOf(req, res)));
+  });
+
+  // A refund, or a void before the charge settles (refunds.ts). The key makes a repeat answer the first refund.
+  router.post('/:id/refunds', guard.require('orders.refund'), async (req, res) => {
+    const key = readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], REFUND_IDEMPOTENCY_MESSAGES);
+    const { storeCode, ...input } = parseInput(refundRequestSchema, req.body);
+    const answer = await refundOrder({ db, gateway, log: ctx.log, invalidateCatalog }, storeCode, String(req.params.id), input, key, actorOf(req, res));
+    if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    res.status(answer.status).json(answer.body);
   });
 
   return [{ path: '/admin/orders', router }];

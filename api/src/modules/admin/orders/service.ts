@@ -2,16 +2,31 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { centsToDecimal, OUTBOX_TOPICS, parseCents, stockByProduct } from '@nh/shared';
-import { auditDiff, recordAudit, recordOutbox, restock, tables, takeStock, type AuditActor, type Db, type DbOrTx, type LineItem, type StockLine, type StockShortfall } from '@nh/server';
+import {
+  auditDiff,
+  orderRestockedByRefund,
+  recordAudit,
+  recordOutbox,
+  restock,
+  tables,
+  takeStock,
+  type AuditActor,
+  type Db,
+  type DbOrTx,
+  type LineItem,
+  type StockLine,
+  type StockShortfall,
+} from '@nh/server';
 import { ADMIN_MESSAGES, type AdminOrder, type OrderStatus } from '@nh/shared/contracts/admin';
 import type { SkippedPeriod } from '@nh/shared/contracts/subscriptions';
 import { AppError } from '../../../lib/errors';
+import { orderPayments, type OrderPayments } from './payments';
 
 const { orders, subscriptionSkippedPeriods: skipped } = tables;
 type OrderRow = typeof orders.$inferSelect;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function toAdminOrder(row: OrderRow, subscriptionSkippedPeriods: SkippedPeriod[]): AdminOrder {
+function toAdminOrder(row: OrderRow, subscriptionSkippedPeriods: SkippedPeriod[], { payments, refundable }: OrderPayments): AdminOrder {
   return {
     id: row.id,
     storeCode: row.storeCode,
@@ -47,6 +62,8 @@ function toAdminOrder(row: OrderRow, subscriptionSkippedPeriods: SkippedPeriod[]
     updatedAt: row.updatedAt.toISOString(),
     netsuiteSyncStatus: row.netsuiteSyncStatus,
     netsuiteSyncError: row.netsuiteSyncError,
+    payments,
+    refundable,
   };
 }
 
@@ -56,7 +73,7 @@ export async function getOrder(db: Db, storeCode: string, id: string): Promise<A
   if (!UUID.test(id)) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
   const [row] = await db.select().from(orders).where(byId(storeCode, id));
   if (!row) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
-  return toAdminOrder(row, await skippedPeriodsOf(db, row));
+  return toAdminOrder(row, await skippedPeriodsOf(db, row), await orderPayments(db, row.id));
 }
 
 /** The skipped periods of the plan an order delivers (a late renewal's catch-up), oldest first. */
@@ -77,8 +94,9 @@ export interface OrderUpdate {
  * was) and cleared when it moves away from delivered; updatedAt always moves.
  *
  * Stock follows cancellation: cancelling an order puts its items back in stock, and reopening a
- * cancelled order takes them again (refused, naming the product, when there is not enough). The order
- * row is locked first, so two staff members changing one order at once cannot restock it twice.
+ * cancelled order takes them again (refused, naming the product, when there is not enough); neither
+ * moves stock once a refund of the order restocked it (refunds.ts). The order row is locked first, so
+ * two staff members changing one order at once (or a refund's restock) cannot restock it twice.
  *
  * The change into shipped records an `order.shipped` outbox row in the same transaction (the customer's
  * shipping notice); saving an order that is already shipped records none.
@@ -107,7 +125,8 @@ export async function updateOrder(
       .where(byId(storeCode, id))
       .for('update');
     if (!current) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
-    if (update.status !== undefined && (current.status === 'cancelled') !== (update.status === 'cancelled')) {
+    // A refund that put the items back in stock already moved them for good: cancelling and reopening leave stock alone.
+    if (update.status !== undefined && (current.status === 'cancelled') !== (update.status === 'cancelled') && !(await orderRestockedByRefund(tx, id))) {
       await moveStock(tx, current.items, update.status === 'cancelled' ? 'restock' : 'take');
       stockChanged = true;
     }
@@ -121,7 +140,7 @@ export async function updateOrder(
     return updated!;
   });
   if (stockChanged) invalidateCatalog();
-  return toAdminOrder(row, await skippedPeriodsOf(db, row));
+  return toAdminOrder(row, await skippedPeriodsOf(db, row), await orderPayments(db, row.id));
 }
 
 /**

@@ -1,0 +1,129 @@
+/**
+ * Refunds and voids of an order's charge, from the back office (docs/decisions/refunds.md):
+ * `POST /api/admin/orders/{id}/refunds` with an `Idempotency-Key` header and `{storeCode?, amount,
+ * reason, restock}`. Before the charge settles the whole amount is voided; after, any part of it up to
+ * what is left is refunded. The order's detail lists its payment rows and what is still refundable.
+ */
+import { z } from 'zod';
+import { STORE_CODE, STORE_CODE_MAX_LENGTH } from '../constants';
+import { formatCents, toCents, type Cents } from '../money';
+import { textField } from './fields';
+
+/** A payment row's kind: money taken, given back after settlement, or a charge cancelled before it. */
+export const PAYMENT_KINDS = ['charge', 'refund', 'void'] as const;
+export type PaymentKind = (typeof PAYMENT_KINDS)[number];
+
+export const PAYMENT_STATUSES = ['pending', 'approved', 'declined', 'error', 'refunded'] as const;
+export type PaymentRowStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** The words staff read for each kind. */
+export const PAYMENT_KIND_LABELS: Record<PaymentKind, string> = { charge: 'Charge', refund: 'Refund', void: 'Void' };
+
+/** The words staff read for each status (a pending refund is in flight, or its answer was lost). */
+export const PAYMENT_STATUS_LABELS: Record<PaymentRowStatus, string> = {
+  pending: 'Pending',
+  approved: 'Approved',
+  declined: 'Declined',
+  error: 'Failed',
+  refunded: 'Refunded',
+};
+
+/** Longest refund reason kept. */
+export const REFUND_REASON_MAX_LENGTH = 500;
+
+export const REFUND_MESSAGES = {
+  storeCode: 'Please enter a valid store code.',
+  amountFormat: 'Refund amount must be an amount such as 12.50, with at most 2 decimals',
+  amountRequired: 'Please enter the amount to refund',
+  amountPositive: 'Refund amount must be at least 0.01',
+  reasonRequired: 'Please give a reason for the refund',
+  reasonTooLong: `The reason must be at most ${REFUND_REASON_MAX_LENGTH} characters`,
+  restockRequired: 'Say whether the items go back in stock (restock: true or false)',
+  idempotencyKeyMissing: 'An Idempotency-Key header is required: a new random key for each refund, the same key when sending the same refund again.',
+  idempotencyKeyInvalid: 'The Idempotency-Key header must be 8 to 200 letters, digits, "-" or "_".',
+  idempotencyKeyReused: 'This Idempotency-Key was used for a different refund of this order. Use a new key for a new refund.',
+  idempotencyInProgress: 'This refund is still being processed. Please wait a moment and reload the order.',
+  noCharge: 'This order has no captured payment, so there is nothing to refund.',
+  nothingLeft: 'This order has been refunded in full: nothing is left to refund.',
+  gatewayUnavailable: 'The payment service could not be reached, so nothing was refunded. Please try again in a few minutes.',
+  paymentsUnavailable: 'Card payments are not configured, so refunds cannot be made.',
+  outcomeUnknown:
+    'The payment service did not answer, so it is not known whether the money was given back. The refund is kept as pending and its amount is held; check the payment service before trying again.',
+  alreadyRestocked: 'The items of this order are already back in stock. Refund without restocking.',
+  notFoundAtGateway: 'The payment service has no record of this charge, so it cannot be refunded there.',
+} as const;
+
+/** More than is left: says how much can be refunded and why. */
+export const refundTooLargeMessage = (refundable: Cents, captured: Cents, givenBack: Cents): string =>
+  givenBack > 0
+    ? `At most ${formatCents(refundable)} can be refunded: ${formatCents(captured)} was captured and ${formatCents(givenBack)} has already been refunded or is being refunded.`
+    : `At most ${formatCents(refundable)} can be refunded: that is what was captured.`;
+
+/** Part of an unsettled charge: only the whole amount can be voided now. */
+export const partialUnsettledMessage = (captured: Cents): string =>
+  `This payment has not settled yet, so it can only be voided in full (${formatCents(captured)}). Refund the whole amount now, or wait until the payment settles (usually within a day) to refund part of it.`;
+
+/** The payment service has the charge in a state that gives nothing back. */
+export const notRefundableMessage = (status: string): string => `The payment service has this charge as ${status}, so nothing can be refunded.`;
+
+/** A void refused because the charge settled while it was being voided. */
+export const SETTLED_MEANWHILE_MESSAGE = 'The payment settled while it was being voided, so nothing was given back. Please refund again: it will now be a refund.';
+
+const MONEY_TEXT = /^\d{1,8}(\.\d{1,2})?$/;
+
+/** A positive amount with at most 2 decimals, "12.50" (or 12.5), into cents. */
+const refundAmount = z
+  .union([z.string(), z.number()], { error: (issue) => (issue.input === undefined || issue.input === null ? REFUND_MESSAGES.amountRequired : REFUND_MESSAGES.amountFormat) })
+  .transform((v) => (typeof v === 'number' ? (Number.isFinite(v) && v >= 0 ? v.toFixed(2) : '-') : v.trim()))
+  .refine((v) => v !== '', REFUND_MESSAGES.amountRequired)
+  .refine((v) => v === '' || MONEY_TEXT.test(v), REFUND_MESSAGES.amountFormat)
+  .transform((v) => toCents(v))
+  .refine((cents) => cents >= 1, REFUND_MESSAGES.amountPositive);
+
+export const refundRequestSchema = z.object({
+  storeCode: textField({ max: STORE_CODE_MAX_LENGTH, required: REFUND_MESSAGES.storeCode, tooLong: REFUND_MESSAGES.storeCode })
+    .min(1, REFUND_MESSAGES.storeCode)
+    .default(STORE_CODE),
+  amount: refundAmount,
+  reason: textField({ max: REFUND_REASON_MAX_LENGTH, required: REFUND_MESSAGES.reasonRequired, tooLong: REFUND_MESSAGES.reasonTooLong, multiline: true }).min(
+    1,
+    REFUND_MESSAGES.reasonRequired,
+  ),
+  restock: z.boolean({ error: REFUND_MESSAGES.restockRequired }),
+});
+export type RefundRequestInput = z.input<typeof refundRequestSchema>;
+export type RefundRequest = z.output<typeof refundRequestSchema>;
+
+/** One payment row of an order, as the order's detail and a refund's answer show it. Amounts are 2-decimal strings. */
+export const adminPaymentSchema = z.object({
+  id: z.string(),
+  kind: z.enum(PAYMENT_KINDS),
+  status: z.enum(PAYMENT_STATUSES),
+  amount: z.string(),
+  cardType: z.string().nullable(),
+  lastFour: z.string().nullable(),
+  /** The provider's transaction id (of the charge, refund or void itself). */
+  transactionId: z.string().nullable(),
+  /** The provider's words about it (approved, declined and why, …). */
+  message: z.string().nullable(),
+  /** A refund's or void's charge. */
+  parentId: z.string().nullable(),
+  /** Why staff refunded or voided. */
+  reason: z.string().nullable(),
+  /** Who refunded or voided (null for a charge, or an account since deleted). */
+  staffEmail: z.string().nullable(),
+  /** The refund put the order's items back in stock (or will, while pending). */
+  restocked: z.boolean(),
+  createdAt: z.string(),
+});
+export type AdminPayment = z.infer<typeof adminPaymentSchema>;
+
+/** The answer to a refund (201, and the same answer to a repeat with its key): the refund's row and the order's totals after it. */
+export const refundResponseSchema = z.object({
+  payment: adminPaymentSchema,
+  /** Given back so far (approved refunds and voids), 2-decimal string. */
+  refunded: z.string(),
+  /** What can still be refunded, 2-decimal string. */
+  refundable: z.string(),
+});
+export type RefundResponse = z.infer<typeof refundResponseSchema>;
