@@ -25,6 +25,7 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   'POST /api/promo-codes': 'promos.manage',
   'PATCH /api/promo-codes/:id/toggle': 'promos.manage',
   'POST /api/admin/products': 'catalog.manage',
+  'POST /api/admin/products/images': 'catalog.manage',
   'GET /api/admin/products/:id/inventory': 'catalog.manage',
   'POST /api/admin/products/:id/inventory': 'catalog.manage',
   'POST /api/products': 'catalog.manage',

@@ -10,6 +10,7 @@ import type { Router } from 'express';
 import type { AppContext } from '../context';
 import { cardTestingGuard } from '../lib/card-testing-guard';
 import { adminRoutes } from './admin';
+import { productImageUploadRoutes } from './admin/products/images';
 import { authRoutes } from './auth';
 import { invalidateCatalogCache, priceList } from './catalog';
 import { checkoutRoutes } from './checkout/routes';
@@ -53,4 +54,5 @@ export function apiModules(ctx: AppContext, { payments }: AppServices): Router[]
  * Modules mounted under /api ahead of the JSON-only rule, body parsing and sessions: their routes take
  * a form body from outside the shop's pages and need no session (RFC 8058 one-click unsubscribe).
  */
-export const formBodyModules = (ctx: AppContext): Router[] => [newsletterUnsubscribeRoutes(ctx)];
+/** Routes whose body is not JSON, mounted ahead of the JSON-only rule: the one-click unsubscribe (a form) and product picture uploads (bytes). */
+export const formBodyModules = (ctx: AppContext): Router[] => [newsletterUnsubscribeRoutes(ctx), productImageUploadRoutes(ctx)];

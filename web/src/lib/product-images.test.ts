@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mainProductImage, PRODUCT_PLACEHOLDER_IMAGE, productImageUrl, resolveImageKey } from './product-images';
+import { mainProductImage, PRODUCT_PLACEHOLDER_IMAGE, productImageSrcSet, productImageUrl, resolveImageKey } from './product-images';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -7,6 +7,12 @@ describe('product images by key', () => {
   it('resolves known keys with or without the file extension', () => {
     expect(productImageUrl('surfy-surface.svg')).toBe('/api/public/surfy-surface.svg');
     expect(productImageUrl('complete-starter-kit')).toBe('/api/public/complete-starter-kit.svg');
+  });
+  it('serves pictures uploaded in the back office from /uploads, every width in the srcset', () => {
+    const name = 'upl-0123456789abcdef0123';
+    expect(productImageUrl(name)).toBe(`/uploads/products/${name}-640.webp`);
+    expect(productImageSrcSet(name)).toBe(`/uploads/products/${name}-320.webp 320w, /uploads/products/${name}-640.webp 640w, /uploads/products/${name}-1280.webp 1280w`);
+    expect(productImageSrcSet('surfy-surface.svg')).toBeUndefined();
   });
   it('passes uploaded and absolute paths through', () => {
     expect(productImageUrl('/uploads/abc.png')).toBe('/uploads/abc.png');

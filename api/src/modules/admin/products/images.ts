@@ -1,0 +1,73 @@
+/**
+ * Product picture uploads: the bytes are checked by their content (sharp reads the real format, not the
+ * name or the Content-Type), size- and pixel-limited, then resized to web widths as WebP and stored
+ * through the ImageStorage interface. The name is the content's hash: uploading a picture twice stores it
+ * once.
+ */
+import { createHash } from 'node:crypto';
+import express, { Router } from 'express';
+import sharp, { type Metadata } from 'sharp';
+import {
+  UPLOAD_CONTENT_TYPES,
+  UPLOAD_MAX_BYTES,
+  UPLOAD_MESSAGES,
+  UPLOADED_IMAGE_PREFIX,
+  UPLOADED_IMAGE_WIDTHS,
+  uploadedImageUrl,
+  type UploadedImage,
+} from '@nh/shared/contracts/product-images';
+import type { AppContext } from '../../../context';
+import { AppError } from '../../../lib/errors';
+import { localImageStorage, type ImageStorage } from '../../../lib/image-storage';
+import { createStaffGuard } from '../../../lib/staff-auth';
+
+const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'avif', 'gif', 'heif']);
+const MAX_PIXELS = 40_000_000;
+const MIN_SIDE = 200;
+
+export async function storeProductImage(storage: ImageStorage, bytes: Buffer): Promise<UploadedImage> {
+  if (bytes.length === 0) throw new AppError('VALIDATION_FAILED', UPLOAD_MESSAGES.empty);
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', UPLOAD_MESSAGES.notAnImage);
+  }
+  if (!meta.format || !ACCEPTED_FORMATS.has(meta.format) || !meta.width || !meta.height) throw new AppError('UNSUPPORTED_MEDIA_TYPE', UPLOAD_MESSAGES.notAnImage);
+  if (meta.width * meta.height > MAX_PIXELS) throw new AppError('BODY_TOO_LARGE', UPLOAD_MESSAGES.tooManyPixels);
+  if (meta.width < MIN_SIDE || meta.height < MIN_SIDE) throw new AppError('VALIDATION_FAILED', UPLOAD_MESSAGES.tooSmall);
+
+  const name = `${UPLOADED_IMAGE_PREFIX}${createHash('sha256').update(bytes).digest('hex').slice(0, 20)}`;
+  const urls: Record<string, string> = {};
+  for (const width of UPLOADED_IMAGE_WIDTHS) {
+    // rotate(): the camera's EXIF orientation applied, and (as WebP output keeps none) no metadata kept.
+    const resized = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).rotate().resize({ width, withoutEnlargement: true }).webp({ quality: 82 }).toBuffer();
+    const key = `products/${name}-${width}.webp`;
+    await storage.put(key, resized);
+    urls[width] = uploadedImageUrl(name, width);
+  }
+  return { image: name, width: meta.width, height: meta.height, urls };
+}
+
+/**
+ * POST /api/admin/products/images (catalogue staff): the picture's bytes as the body. Mounted ahead of
+ * the API's JSON-only rule, with its own body limit.
+ */
+export function productImageUploadRoutes(ctx: AppContext, storage: ImageStorage = localImageStorage(ctx.config.UPLOADS_DIR)): Router {
+  const guard = createStaffGuard(ctx);
+  const router = Router();
+  router.post(
+    '/admin/products/images',
+    guard.require('catalog.manage'),
+    express.raw({ type: [...UPLOAD_CONTENT_TYPES, 'application/octet-stream'], limit: UPLOAD_MAX_BYTES }),
+    async (req, res) => {
+      if (!Buffer.isBuffer(req.body)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', UPLOAD_MESSAGES.notAnImage);
+      res.status(201).json(await storeProductImage(storage, req.body));
+    },
+  );
+  // The body limit's refusal in words staff can act on.
+  router.use((err: unknown, _req: express.Request, _res: express.Response, next: express.NextFunction) => {
+    next((err as { type?: string }).type === 'entity.too.large' ? new AppError('BODY_TOO_LARGE', UPLOAD_MESSAGES.tooLarge) : err);
+  });
+  return router;
+}
