@@ -34,6 +34,8 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   'POST /api/admin/orders': 'orders.view',
   'POST /api/admin/orders/:id': 'orders.view',
   'PATCH /api/admin/orders/:id': 'orders.fulfil',
+  'POST /api/admin/orders/:id/timeline': 'orders.view',
+  'POST /api/admin/orders/:id/emails': 'orders.resendEmail',
   'POST /api/admin/orders/:id/refunds': 'orders.refund',
   'POST /api/admin/orders/export': 'exports.run',
   'POST /api/admin/orders/export/:id/status': 'exports.run',

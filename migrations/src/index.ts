@@ -9,6 +9,7 @@ export * from './redis';
 export * from './queries/audit';
 export * from './queries/idempotency';
 export * from './queries/orders';
+export * from './queries/order-timeline';
 export * from './queries/outbox';
 export * from './queries/payments';
 export * from './queries/promo';

@@ -21,6 +21,10 @@ export const OUTBOX_TOPICS = {
   staffInvited: 'staff.invited',
   /** Staff asked to reset a forgotten password: the email with its single-use link. */
   staffPasswordResetRequested: 'staff.password-reset-requested',
+  /** Staff asked to send an order's confirmation again (`resendId` makes it a new email). */
+  orderConfirmationResendRequested: 'order.confirmation-resend-requested',
+  /** Staff asked to send an order's shipping notice again. */
+  orderShippedResendRequested: 'order.shipped-resend-requested',
 } as const;
 export type OutboxTopic = (typeof OUTBOX_TOPICS)[keyof typeof OUTBOX_TOPICS];
 
@@ -41,6 +45,8 @@ export const outboxPayloads = {
    */
   [OUTBOX_TOPICS.staffInvited]: z.object({ tokenId: z.string().uuid(), token: z.string() }),
   [OUTBOX_TOPICS.staffPasswordResetRequested]: z.object({ tokenId: z.string().uuid(), token: z.string() }),
+  [OUTBOX_TOPICS.orderConfirmationResendRequested]: z.object({ orderId: z.string().uuid(), resendId: z.string().uuid() }),
+  [OUTBOX_TOPICS.orderShippedResendRequested]: z.object({ orderId: z.string().uuid(), resendId: z.string().uuid() }),
 } satisfies Record<OutboxTopic, z.ZodType>;
 
 export type OutboxPayload<T extends OutboxTopic> = z.infer<(typeof outboxPayloads)[T]>;

@@ -2,7 +2,6 @@
  * Reporting reads of the back office's dashboard: sales per UTC day, the plans' recurring revenue and
  * what is due, NetSuite's backlog. Aggregates in SQL (one pass each over the index range they need).
  */
-import { sql } from 'drizzle-orm';
 import { toCents } from '@nh/shared/money';
 import { INTERVAL_MONTHS } from '@nh/shared/contracts/subscriptions';
 import type { Db } from '../db/client';

@@ -28,6 +28,7 @@ export const AUDIT_ACTION_LABELS = {
   'review.deleted': 'Deleted review',
   'order.updated': 'Updated order',
   'order.refunded': 'Refunded order',
+  'order.email_resent': 'Sent an email again',
   'sync.replayed': 'Replayed NetSuite sync',
   'sync.replayed_failed': 'Replayed failed NetSuite syncs',
   'export.started': 'Started export',

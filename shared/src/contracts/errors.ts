@@ -111,6 +111,8 @@ export const ERROR_CODES = {
   EXPORT_FILE_GONE: 'gone',
   ALREADY_SYNCED: 'conflict',
   /** Refunds and voids (POST /api/admin/orders/{id}/refunds): the order has no captured charge. */
+  /** Staff asked to resend the shipping notice of an order that has not shipped. */
+  ORDER_NOT_SHIPPED: 'conflict',
   REFUND_NO_CHARGE: 'conflict',
   /** More than the charge captured less what was given back already. */
   REFUND_TOO_LARGE: 'unprocessable',

@@ -7,15 +7,19 @@ import { findOrderForConfirmation, type ConfirmationOrder as OrderForConfirmatio
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, orderNumber, signatureText, type Content } from './mail/layout';
 
-/** Subject id: the order id. */
+/** Subject id: the order id (a resend: `<order id>:resend:<resend id>`). */
 export const orderConfirmationJob = defineEmail({
   name: 'order-confirmation',
-  payload: z.object({ orderId: z.string().uuid() }),
-  topics: { [OUTBOX_TOPICS.orderPlaced]: ({ orderId }) => ({ orderId }) },
-  async compose(db, { orderId }) {
+  /** `resendId`: staff sent it again (a new email, once per resend). */
+  payload: z.object({ orderId: z.string().uuid(), resendId: z.string().uuid().optional() }),
+  topics: {
+    [OUTBOX_TOPICS.orderPlaced]: ({ orderId }) => ({ orderId }),
+    [OUTBOX_TOPICS.orderConfirmationResendRequested]: (p) => p,
+  },
+  async compose(db, { orderId, resendId }) {
     const order = await findOrderForConfirmation(db, orderId);
     if (!order) return skip('order not found');
-    return { subjectId: orderId, message: { to: order.customerEmail, ...orderConfirmationEmail(order) } };
+    return { subjectId: resendId ? `${orderId}:resend:${resendId}` : orderId, message: { to: order.customerEmail, ...orderConfirmationEmail(order) } };
   },
 });
 

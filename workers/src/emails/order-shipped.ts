@@ -13,14 +13,18 @@ import { escapeHtml, layout, orderNumber, signatureText, type Content } from './
  */
 export const orderShippedJob = defineEmail({
   name: 'order-shipped',
-  payload: z.object({ orderId: z.string().uuid() }),
-  topics: { [OUTBOX_TOPICS.orderShipped]: ({ orderId }) => ({ orderId }) },
-  async compose(db, { orderId }) {
+  /** `resendId`: staff sent it again (a new email, once per resend). */
+  payload: z.object({ orderId: z.string().uuid(), resendId: z.string().uuid().optional() }),
+  topics: {
+    [OUTBOX_TOPICS.orderShipped]: ({ orderId }) => ({ orderId }),
+    [OUTBOX_TOPICS.orderShippedResendRequested]: (p) => p,
+  },
+  async compose(db, { orderId, resendId }) {
     const order = await findOrderForShippingNotice(db, orderId);
     if (!order) return skip('order not found');
     // Set back (a mistaken click undone before the job ran): nothing has shipped.
     if (order.status !== 'shipped' && order.status !== 'delivered') return skip(`order is ${order.status}`);
-    return { subjectId: orderId, message: { to: order.customerEmail, ...orderShippedEmail(order) } };
+    return { subjectId: resendId ? `${orderId}:resend:${resendId}` : orderId, message: { to: order.customerEmail, ...orderShippedEmail(order) } };
   },
 });
 

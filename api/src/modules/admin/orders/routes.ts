@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { adminOrderRequestSchema, adminOrdersRequestSchema, updateOrderSchema } from '@nh/shared/contracts/admin';
+import { RESEND_MESSAGES, resendEmailRequestSchema } from '@nh/shared/contracts/order-timeline';
 import { refundRequestSchema } from '@nh/shared/contracts/refunds';
 import type { AppContext } from '../../../context';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from '../../../lib/idempotency';
@@ -9,6 +10,7 @@ import type { AdminArea, AdminDeps } from '../area';
 import { listOrders } from './list';
 import { REFUND_IDEMPOTENCY_MESSAGES, refundOrder } from './refunds';
 import { getOrder, updateOrder } from './service';
+import { orderTimeline, resendOrderEmail } from './timeline';
 
 /** Orders of one store: list (search, status filter, pages), detail, fulfilment update, refunds and voids. */
 export function orderArea(ctx: AppContext, { guard, invalidateCatalog, gateway }: AdminDeps): AdminArea[] {
@@ -41,6 +43,17 @@ export function orderArea(ctx: AppContext, { guard, invalidateCatalog, gateway }
     const answer = await refundOrder({ db, gateway, log: ctx.log, invalidateCatalog }, storeCode, String(req.params.id), input, key, actorOf(req, res));
     if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(answer.status).json(answer.body);
+  });
+
+  router.post('/:id/timeline', guard.require('orders.view'), async (req, res) => {
+    const { storeCode } = parseInput(adminOrderRequestSchema, req.body);
+    res.json(await orderTimeline(db, storeCode, String(req.params.id)));
+  });
+
+  router.post('/:id/emails', guard.require('orders.resendEmail'), async (req, res) => {
+    const { storeCode, email } = parseInput(resendEmailRequestSchema, req.body);
+    await resendOrderEmail(db, storeCode, String(req.params.id), email, actorOf(req, res));
+    res.status(202).json({ queued: true, message: RESEND_MESSAGES.queued });
   });
 
   return [{ path: '/admin/orders', router }];
