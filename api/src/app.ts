@@ -10,7 +10,7 @@ import { sameOriginGuard } from './lib/same-origin';
 import { sessionMiddleware } from './lib/session';
 import { catalogRoutes } from './modules/catalog';
 import { healthRoutes } from './modules/health/routes';
-import { apiModules, createAppServices, formBodyModules, type AppServices } from './modules';
+import { apiModules, createAppServices, formBodyModules, pageModules, type AppServices } from './modules';
 import { AppError, errorHandler, notFoundApi } from './lib/errors';
 
 /**
@@ -55,10 +55,11 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
   app.use('/uploads', express.static(ctx.config.UPLOADS_DIR, { maxAge: '1d', fallthrough: false }));
 
   // Requests that change state come from the shop's own pages (cross-site request forgery).
+  const siteOrigins = [ctx.config.SHOP_SITE_URL, ...ctx.config.ALLOWED_ORIGINS].filter((o): o is string => Boolean(o));
   app.use(
     '/api',
     sameOriginGuard({
-      allowedOrigins: [ctx.config.SHOP_SITE_URL, ...ctx.config.ALLOWED_ORIGINS].filter((o): o is string => Boolean(o)),
+      allowedOrigins: siteOrigins,
       // RFC 8058 one-click unsubscribe: posted by mail clients, authorised by the token in its URL.
       exempt: [/^\/newsletter\/unsubscribe\//],
     }),
@@ -78,6 +79,8 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
   app.use('/api', sessionMiddleware(ctx));
   for (const router of apiModules(ctx, services)) app.use('/api', router);
   app.use('/api', notFoundApi);
+  // Server-rendered staff pages outside /api (the queue dashboard), same-origin writes only.
+  for (const { path: at, router } of pageModules(ctx)) app.use(at, sameOriginGuard({ allowedOrigins: siteOrigins }), router);
 
   serveSpa(app, ctx.config.WEB_DIST);
   app.use(errorHandler);

@@ -49,7 +49,7 @@ describe('staff sign-in', () => {
     const setCookie = res.headers.getSetCookie().find((c) => c.startsWith('nh.staff='))!;
     expect(setCookie).toMatch(/HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Strict/i);
-    expect(setCookie).toMatch(/Path=\/api/);
+    expect(setCookie).toMatch(/Path=\/;/);
     expect(staffMeSchema.parse(await res.json())).toEqual({ id: member.id, email: member.email, name: 'Test manager', role: 'manager' });
     const cookie = sessionCookie(res);
 

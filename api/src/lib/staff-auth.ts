@@ -1,6 +1,7 @@
 /**
  * Staff sign-in for the back office: a server-side session per sign-in (table `staff_sessions`), its
- * random token in an httpOnly, SameSite=Strict cookie scoped to /api. Every admin route states the
+ * random token in an httpOnly, SameSite=Strict cookie (path /: the queue dashboard at /admin/queues
+ * is signed in by it too). Every admin route states the
  * permission it needs (shared/src/contracts/staff.ts); the guard answers 401 without a live session
  * and 403 when the role lacks the permission. A disabled account's sessions are deleted at once, and
  * the lookup also refuses a disabled account, so the next call is refused either way.
@@ -32,13 +33,13 @@ export function setStaffCookie(ctx: AppContext, res: Response, token: string): v
     httpOnly: true,
     sameSite: 'strict',
     secure: ctx.config.isProduction && ctx.config.TRUST_PROXY,
-    path: '/api',
+    path: '/',
     maxAge: STAFF_SESSION_TTL_MS,
   });
 }
 
 export function clearStaffCookie(ctx: AppContext, res: Response): void {
-  res.clearCookie(STAFF_COOKIE, { httpOnly: true, sameSite: 'strict', secure: ctx.config.isProduction && ctx.config.TRUST_PROXY, path: '/api' });
+  res.clearCookie(STAFF_COOKIE, { httpOnly: true, sameSite: 'strict', secure: ctx.config.isProduction && ctx.config.TRUST_PROXY, path: '/' });
 }
 
 /** The signed-in staff member of a request the guard let through. */

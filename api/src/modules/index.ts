@@ -11,6 +11,7 @@ import type { AppContext } from '../context';
 import { cardTestingGuard } from '../lib/card-testing-guard';
 import { adminRoutes } from './admin';
 import { productImageUploadRoutes } from './admin/products/images';
+import { QUEUE_BOARD_PATH, queueBoardRoutes } from './admin/queues/board';
 import { authRoutes } from './auth';
 import { invalidateCatalogCache, priceList } from './catalog';
 import { checkoutRoutes } from './checkout/routes';
@@ -56,3 +57,6 @@ export function apiModules(ctx: AppContext, { payments }: AppServices): Router[]
  */
 /** Routes whose body is not JSON, mounted ahead of the JSON-only rule: the one-click unsubscribe (a form) and product picture uploads (bytes). */
 export const formBodyModules = (ctx: AppContext): Router[] => [newsletterUnsubscribeRoutes(ctx), productImageUploadRoutes(ctx)];
+
+/** Pages served by the API outside /api, before the SPA: the queue dashboard (bull-board) at /admin/queues. */
+export const pageModules = (ctx: AppContext): Array<{ path: string; router: Router }> => [{ path: QUEUE_BOARD_PATH, router: queueBoardRoutes(ctx) }];

@@ -33,6 +33,7 @@ export const AUDIT_ACTION_LABELS = {
   'sync.replayed_failed': 'Replayed failed NetSuite syncs',
   'export.started': 'Started export',
   'export.downloaded': 'Downloaded export',
+  'queue.changed': 'Changed a queue (queue dashboard)',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as AuditAction[];
@@ -45,6 +46,7 @@ export const AUDIT_ENTITY_LABELS = {
   order: 'Order',
   export: 'Export',
   sync: 'NetSuite sync',
+  queue: 'Queue',
 } as const;
 export type AuditEntityType = keyof typeof AUDIT_ENTITY_LABELS;
 export const AUDIT_ENTITY_TYPES = Object.keys(AUDIT_ENTITY_LABELS) as AuditEntityType[];
