@@ -509,6 +509,8 @@ export const outbox = pgTable(
     payload: jsonb().notNull(),
     createdAt: createdAt(),
     publishedAt: timestamp({ withTimezone: true }),
+    /** The API request that wrote the row (its `x-request-id`), carried into the jobs the relay makes (docs/decisions/observability.md). */
+    requestId: text(),
   },
   (t) => [index('outbox_unpublished').on(t.id).where(sql`${t.publishedAt} is null`)],
 );
