@@ -6,7 +6,7 @@ describe('what each role sees', () => {
   it('offers each role only the screens its permissions allow', () => {
     const labels = (role: (typeof STAFF_ROLES)[number]) => linksFor(role).map((link) => link.label);
     expect(labels('owner')).toEqual(ADMIN_LINKS.map((link) => link.label));
-    expect(labels('manager')).toEqual(['Promo Codes', 'Products', 'Orders', 'Audit Trail']);
+    expect(labels('manager')).toEqual(['Promo Codes', 'Products', 'Orders', 'Audit Trail', 'Queues']);
     expect(labels('fulfilment')).toEqual(['Orders']);
     expect(labels('support')).toEqual(['Orders']);
   });

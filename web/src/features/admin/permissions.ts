@@ -28,6 +28,8 @@ export interface AdminLink {
   to: string;
   label: string;
   permission: Permission;
+  /** A page the server draws (not a screen of this app): opened with a full page load. */
+  server?: true;
 }
 
 /** The sidebar, in order; each entry only for a role that can use it. */
@@ -37,6 +39,7 @@ export const ADMIN_LINKS: readonly AdminLink[] = [
   { to: '/admin-orders', label: 'Orders', permission: 'orders.view' },
   { to: '/admin/audit', label: 'Audit Trail', permission: 'audit.view' },
   { to: '/admin/staff', label: 'Staff', permission: 'staff.manage' },
+  { to: '/admin/queues', label: 'Queues', permission: 'queues.view', server: true },
 ];
 
 export const linksFor = (role: StaffRole): AdminLink[] => ADMIN_LINKS.filter((link) => can(role, link.permission));

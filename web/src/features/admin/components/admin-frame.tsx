@@ -12,6 +12,8 @@ import { useSignOut } from '../staff-session';
 const skipLink =
   'sr-only z-[60] rounded-md bg-white px-4 py-2 font-semibold text-brand-900 shadow-lg focus:not-sr-only focus:fixed focus:left-4 focus:top-4';
 
+const linkClass = 'block rounded-md px-3 py-2 text-sm font-medium';
+
 /** The back office's own frame (no storefront header or footer): sidebar with the role's screens, the signed-in member, Sign out. */
 export function AdminFrame({ staff, children }: { staff: StaffMe; children: ReactNode }) {
   const signOut = useSignOut();
@@ -31,15 +33,19 @@ export function AdminFrame({ staff, children }: { staff: StaffMe; children: Reac
           <ul className="flex flex-wrap gap-1 lg:flex-col">
             {linksFor(staff.role).map((link) => (
               <li key={link.to}>
-                <NavLink
-                  to={link.to}
-                  end={link.to === '/admin'}
-                  className={({ isActive }) =>
-                    cn('block rounded-md px-3 py-2 text-sm font-medium', isActive ? 'bg-brand-700 text-white' : 'text-stone-700 hover:bg-stone-100')
-                  }
-                >
-                  {link.label}
-                </NavLink>
+                {link.server ? (
+                  <a href={link.to} className={cn(linkClass, 'text-stone-700 hover:bg-stone-100')}>
+                    {link.label}
+                  </a>
+                ) : (
+                  <NavLink
+                    to={link.to}
+                    end={link.to === '/admin'}
+                    className={({ isActive }) => cn(linkClass, isActive ? 'bg-brand-700 text-white' : 'text-stone-700 hover:bg-stone-100')}
+                  >
+                    {link.label}
+                  </NavLink>
+                )}
               </li>
             ))}
           </ul>

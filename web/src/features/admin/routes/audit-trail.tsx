@@ -162,7 +162,7 @@ function Changes({ entry }: { entry: AuditEntry }) {
   const changes = auditChanges(entry.before, entry.after);
   if (changes.length === 0) return <span className="text-stone-400">—</span>;
   return (
-    <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1">
+    <dl className="grid min-w-[16rem] grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1">
       {changes.map((change, index) => (
         <div key={`${change.field}-${index}`} className="contents">
           <dt className="font-medium text-stone-700">{change.field || 'Value'}</dt>
@@ -215,10 +215,10 @@ function AuditTable({ filters, onPage }: { filters: AuditFilters; onPage: (offse
   if (entries.length === 0) return <p className="py-8 text-center text-stone-600">No audit entries match these filters.</p>;
 
   return (
-    <div className="grid gap-4">
+    <div className="grid grid-cols-1 gap-4">
       <Card>
-        <CardContent className="overflow-x-auto p-0">
-          <table className="w-full min-w-[56rem] text-left text-sm" aria-busy={page.isFetching}>
+        <CardContent className="relative overflow-x-auto p-0">
+          <table className="w-full min-w-[60rem] text-left text-sm" aria-busy={page.isFetching}>
             <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase tracking-wide text-stone-600">
               <tr>
                 <th className="px-4 py-3">Time</th>
@@ -234,7 +234,7 @@ function AuditTable({ filters, onPage }: { filters: AuditFilters; onPage: (offse
                 <tr key={entry.id} data-testid={`audit-${entry.id}`}>
                   <td className="whitespace-nowrap px-4 py-3">{formatOrderDate(entry.at)}</td>
                   <td className="px-4 py-3">
-                    <span className="block break-all">{entry.actorEmail}</span>
+                    <span className="block max-w-[14rem] break-all">{entry.actorEmail}</span>
                     {entry.actorRole && <span className="block text-xs text-stone-500">{STAFF_ROLE_LABELS[entry.actorRole]}</span>}
                   </td>
                   <td className="px-4 py-3">{auditActionLabel(entry.action)}</td>
@@ -277,7 +277,7 @@ function AuditScreen() {
   const filters = filtersOf(params);
   const apply = (next: AuditFilters) => setParams(paramsOf(next));
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <div className="flex justify-end">
         <Button variant="outline" asChild>
           <a href={auditCsvUrl(filters)} download>

@@ -129,7 +129,7 @@ function StaffTable({ staff }: { staff: StaffMember[] }) {
       <CardHeader>
         <CardTitle>Staff accounts</CardTitle>
       </CardHeader>
-      <CardContent className="overflow-x-auto p-0">
+      <CardContent className="relative overflow-x-auto p-0">
         <table className="w-full min-w-[40rem] text-left text-sm">
           <thead className="border-y border-stone-200 bg-stone-50 text-xs uppercase tracking-wide text-stone-600">
             <tr>
@@ -247,7 +247,7 @@ function OpenInvitations({ invitations }: { invitations: StaffList['invitations'
 function StaffScreen() {
   const list = useQuery({ queryKey: adminKeys.staff, queryFn: listStaff, staleTime: 0 });
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <InviteForm />
       {list.isPending ? (
         <p className="text-stone-600">Loading staff...</p>
