@@ -1,6 +1,7 @@
 /**
- * The staff admin area in real Chromium against the real API, database and built SPA (spec §2, §4-§8):
- * password gate, promo codes, product edit seen on the storefront, order fulfilment.
+ * The staff back office in real Chromium against the real API, database and built SPA (spec §2, §4-§8,
+ * issue 11): staff sign-in with email and password, promo codes, product edit seen on the storefront,
+ * order fulfilment, roles (support cannot open promos), an owner inviting a manager, the audit trail.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -8,13 +9,23 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertStaff } from '@nh/server';
+import { hashPassword } from '@nh/server/passwords';
 import { STORAGE_KEYS } from '@nh/shared/constants';
 import { exportDownloadName } from '@nh/shared/contracts/admin';
+import { STAFF_MESSAGES, type StaffRole } from '@nh/shared/contracts/staff';
 import { poll, seriousAxeViolations, visible } from './support/page-helpers';
 import { startE2eApp, type E2eApp } from './support/app';
 
-const PASSWORD = 'nurture-admin';
+const PASSWORD = 'e2e staff password';
 let app: E2eApp;
+interface Staff {
+  id: string;
+  email: string;
+  name: string;
+}
+/** One account per role, made for this file (the harness's database has only the release's first owner). */
+const staff = {} as Record<StaffRole, Staff>;
 let product: { id: number; name: string; slug: string };
 let orderId: string;
 
@@ -37,13 +48,25 @@ beforeAll(async () => {
     [JSON.stringify([{ productId: product.id, productName: name, variantSku: null, sku: null, itemNumber: null, quantity: 2, price: '20.00' }])],
   );
   orderId = order.rows[0]!.id;
+
+  const passwordHash = await hashPassword(PASSWORD);
+  for (const role of ['owner', 'manager', 'fulfilment', 'support'] as const) {
+    const name = `E2E ${role} ${suffix}`;
+    const row = await insertStaff(app.api.ctx.db, { email: `e2e-${role}-${suffix}@staff.test`, name, role, passwordHash });
+    staff[role] = { id: row.id, email: row.email, name };
+  }
 });
 afterAll(() => app?.close());
 
-async function unlock(page: Page, password: string) {
-  await page.getByLabel('Admin Password').fill(password);
-  await page.getByRole('button', { name: 'Access Admin' }).click();
+/** Signs in on the sign-in screen any admin route shows while signed out. */
+async function signIn(page: Page, role: StaffRole, password = PASSWORD) {
+  await page.getByLabel('Email', { exact: true }).fill(staff[role].email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
+
+/** Signed in: the sidebar names the staff member. */
+const signedIn = (page: Page, role: StaffRole) => poll(async () => (await page.getByTestId('signed-in-staff').textContent()) ?? '').toContain(staff[role].name);
 
 async function choose(page: Page, label: string, option: string) {
   await page.getByLabel(label, { exact: true }).click();
@@ -51,16 +74,23 @@ async function choose(page: Page, label: string, option: string) {
 }
 
 describe('admin area in the browser', () => {
-  it('gates /admin: a wrong password is refused, the right one opens the Promo Code Manager; codes are created and toggled', async () => {
+  it('signs in at /admin: a wrong password is refused, the right one opens the Promo Code Manager; codes are created and toggled', async () => {
     const page = await app.newPage();
     await page.goto('/admin');
-    await unlock(page, 'not-the-password');
-    await visible(page, 'Invalid password');
-    await unlock(page, PASSWORD);
-    await visible(page, 'Access granted');
+    await visible(page, STAFF_MESSAGES.signInRequired);
+    await signIn(page, 'manager', 'not the password');
+    await visible(page, STAFF_MESSAGES.signInFailed);
+    await signIn(page, 'manager');
+    await visible(page, STAFF_MESSAGES.signedIn);
     await poll(() => page.getByRole('heading', { name: 'Promo Code Manager', level: 1 }).isVisible()).toBe(true);
-    // The promo screens keep the token in memory only: nothing is written to storage.
+    await signedIn(page, 'manager');
+    expect(await page.getByTestId('signed-in-staff').textContent()).toContain('Manager');
+    // The session is an httpOnly cookie: nothing in storage, nothing scripts can read.
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
     expect(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.adminPassword)).toBeNull();
+    expect(await page.evaluate(() => document.cookie)).not.toContain('nh.staff');
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'nh.staff');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
 
     const code = `E2E${randomUUID().slice(0, 6).toUpperCase()}`;
     await page.getByLabel('Code', { exact: true }).fill(code.toLowerCase());
@@ -82,7 +112,7 @@ describe('admin area in the browser', () => {
   it("edits a product's price and the storefront product page shows it", async () => {
     const page = await app.newPage();
     await page.goto('/admin-products');
-    await unlock(page, PASSWORD);
+    await signIn(page, 'manager');
     await visible(page, 'Create New Product');
     await page.getByTestId(`product-row-${product.slug}`).getByRole('link', { name: `Edit ${product.name}` }).click();
     await poll(() => new URL(page.url()).pathname).toBe(`/admin-products/${product.slug}/edit`);
@@ -100,7 +130,7 @@ describe('admin area in the browser', () => {
   it("validates the create form, creates and deletes a product, shows 'Product not found' for an unknown slug", async () => {
     const page = await app.newPage();
     await page.goto('/admin-products');
-    await unlock(page, PASSWORD);
+    await signIn(page, 'manager');
     await page.getByRole('link', { name: 'Create New Product' }).click();
     await page.getByRole('button', { name: 'Create Product' }).click();
     for (const message of ['Product name is required', 'Slug is required', 'Price is required', 'Category is required']) await visible(page, message);
@@ -139,14 +169,15 @@ describe('admin area in the browser', () => {
     await visible(page, 'Product not found');
   });
 
-  it('opens an order, updates status, carrier and tracking; the token (never the password) is stored and re-verified', async () => {
+  it('opens an order, updates status, carrier and tracking; a reload stays signed in, an ended session returns to sign-in', async () => {
     const page = await app.newPage();
     await page.goto('/admin-orders');
-    await unlock(page, PASSWORD);
-    await visible(page, 'Access granted');
-    const stored = await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.adminPassword);
-    expect(stored).toMatch(/^nha1\./);
-    expect(stored).not.toContain(PASSWORD);
+    await signIn(page, 'fulfilment');
+    await visible(page, STAFF_MESSAGES.signedIn);
+    // Fulfilment works on orders but neither exports nor manages the NetSuite sync.
+    await signedIn(page, 'fulfilment');
+    expect(await page.getByRole('button', { name: 'Export CSV' }).count()).toBe(0);
+    expect(await page.getByTestId('sync-panel').count()).toBe(0);
 
     await page.getByLabel('Search orders').fill('Edsger');
     const link = page.getByTestId(`order-${orderId}`);
@@ -171,23 +202,32 @@ describe('admin area in the browser', () => {
     await page.getByRole('button', { name: 'Back to Orders' }).click();
     await poll(async () => (await page.getByTestId(`order-${orderId}`).textContent()) ?? '').toContain('Shipped');
 
-    // A reload verifies the stored token and stays in.
+    // A reload keeps the session (the cookie) and shows the order again.
     await page.goto(`/admin-orders/${orderId}`);
     await poll(() => page.getByLabel('Tracking Number').inputValue()).toBe('1Z999AA10123456784');
 
-    // A token that no longer verifies is removed, and the detail page sends the user to /admin-orders.
-    await page.evaluate((key) => localStorage.setItem(key, 'nha1.1.forged'), STORAGE_KEYS.adminPassword);
+    // The session ends on the server (as when an owner disables the account): the next admin call's 401
+    // returns to the sign-in screen, and signing in again comes back to the same screen.
+    await app.api.ctx.db.$client.query('delete from staff_sessions where staff_id = $1', [staff.fulfilment.id]);
+    await page.getByRole('button', { name: 'Back to Orders' }).click();
+    await poll(() => page.getByRole('heading', { name: 'Sign in', level: 1 }).isVisible()).toBe(true);
+    expect(await page.getByRole('navigation', { name: 'Admin' }).count()).toBe(0);
+    await signIn(page, 'fulfilment');
+    await poll(() => page.getByTestId(`order-${orderId}`).isVisible()).toBe(true);
+
+    // Sign out: the cookie's session is gone, the admin routes show the sign-in screen.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await visible(page, STAFF_MESSAGES.signedOut);
+    await poll(() => page.getByRole('heading', { name: 'Sign in', level: 1 }).isVisible()).toBe(true);
     await page.goto(`/admin-orders/${orderId}`);
-    await poll(() => new URL(page.url()).pathname).toBe('/admin-orders');
-    await visible(page, 'Access Admin');
-    expect(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.adminPassword)).toBeNull();
+    await poll(() => page.getByRole('heading', { name: 'Sign in', level: 1 }).isVisible()).toBe(true);
   });
 
   it("shows 'Order not found' for an unknown order", async () => {
     const page = await app.newPage();
     await page.goto('/admin-orders');
-    await unlock(page, PASSWORD);
-    await visible(page, 'Access granted');
+    await signIn(page, 'support');
+    await visible(page, STAFF_MESSAGES.signedIn);
     await page.goto(`/admin-orders/${randomUUID()}`);
     await visible(page, 'Order not found');
   });
@@ -196,8 +236,8 @@ describe('admin area in the browser', () => {
     const db = app.api.ctx.db.$client;
     const page = await app.newPage();
     await page.goto('/admin-orders');
-    await unlock(page, PASSWORD);
-    await visible(page, 'Access granted');
+    await signIn(page, 'manager');
+    await visible(page, STAFF_MESSAGES.signedIn);
     // No worker runs in this test: it plays the exports worker by finishing the job row itself.
     const nextJob = async (after: Set<string>) => {
       let id: string | undefined;
@@ -233,7 +273,7 @@ describe('admin area in the browser', () => {
     await db.query(`update orders set netsuite_sync_status = 'failed', netsuite_sync_error = 'NetSuite said no' where id = $1`, [orderId]);
     const page = await app.newPage();
     await page.goto('/admin-orders');
-    await unlock(page, PASSWORD);
+    await signIn(page, 'manager');
     const panel = page.getByTestId('sync-panel');
     await poll(() => panel.isVisible()).toBe(true);
     await poll(() => panel.getByRole('button', { name: /^Retry failed \(\d+\)$/ }).isVisible()).toBe(true);
@@ -248,12 +288,12 @@ describe('admin area in the browser', () => {
     expect(outbox.rowCount).toBe(1);
   });
 
-  it('has no serious axe-core violations on the gate, promo codes, products, product form, orders and order detail', async () => {
+  it('has no serious axe-core violations on sign-in, promo codes, products, product form, orders, order detail, staff and audit', async () => {
     const page = await app.newPage();
     await page.goto('/admin-orders');
-    await visible(page, 'Access Admin');
+    await visible(page, 'Forgot password?');
     expect(await seriousAxeViolations(page)).toEqual([]);
-    await unlock(page, PASSWORD);
+    await signIn(page, 'owner');
     await poll(() => page.getByTestId(`order-${orderId}`).isVisible()).toBe(true);
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.getByTestId(`order-${orderId}`).click();
@@ -269,13 +309,25 @@ describe('admin area in the browser', () => {
     await page.getByRole('link', { name: 'Create New Product' }).click();
     await visible(page, 'Basics');
     expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Staff' }).click();
+    await poll(() => page.getByTestId(`staff-${staff.owner.email}`).isVisible()).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Audit Trail' }).click();
+    await poll(() => page.getByRole('link', { name: 'Download CSV' }).isVisible()).toBe(true);
+    await poll(() => page.locator('[data-testid^="audit-"]').first().isVisible()).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.goto('/admin/forgot-password');
+    await visible(page, 'Send reset link');
+    expect(await seriousAxeViolations(page)).toEqual([]);
   });
 
-  it('fits a 360px-wide phone: no sideways scrolling on the order list, order detail and products', async () => {
+  it('fits a 360px-wide phone: no sideways scrolling on sign-in, the order list, order detail, products, staff and the audit trail', async () => {
     const page = await app.newPage({ viewport: { width: 360, height: 740 } });
     const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
     await page.goto('/admin-orders');
-    await unlock(page, PASSWORD);
+    await visible(page, 'Forgot password?');
+    expect(await fits()).toBe(true);
+    await signIn(page, 'owner');
     await poll(() => page.getByTestId(`order-${orderId}`).isVisible()).toBe(true);
     expect(await fits()).toBe(true);
     await page.getByTestId(`order-${orderId}`).click();
@@ -285,5 +337,126 @@ describe('admin area in the browser', () => {
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Products' }).click();
     await poll(() => page.getByRole('link', { name: 'Create New Product' }).isVisible()).toBe(true);
     expect(await fits()).toBe(true);
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Staff' }).click();
+    await poll(() => page.getByTestId(`staff-${staff.owner.email}`).isVisible()).toBe(true);
+    expect(await fits()).toBe(true);
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Audit Trail' }).click();
+    await poll(() => page.locator('[data-testid^="audit-"]').first().isVisible()).toBe(true);
+    expect(await fits()).toBe(true);
+  });
+
+  it('an owner invites a manager: the emailed link shows the invitation, the manager chooses a password and is signed in', async () => {
+    const db = app.api.ctx.db.$client;
+    const page = await app.newPage();
+    await page.goto('/admin/staff');
+    await signIn(page, 'owner');
+    await poll(() => page.getByTestId(`staff-${staff.owner.email}`).isVisible()).toBe(true);
+    expect(await page.getByTestId(`staff-${staff.support.email}`).textContent()).toContain('Active');
+
+    const email = `e2e-invited-${randomUUID().slice(0, 6)}@staff.test`;
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByRole('radio', { name: /^Manager/ }).check();
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await visible(page, STAFF_MESSAGES.invitationSent);
+    const invitation = page.getByTestId(`invitation-${email}`);
+    await poll(() => invitation.isVisible()).toBe(true);
+    expect(await invitation.textContent()).toContain('Manager');
+
+    // The link the invitation email carries: its raw token travels in the outbox row to the mail job.
+    const { rows } = await db.query<{ token: string }>(
+      `select o.payload->>'token' as token from outbox o join staff_tokens t on t.id::text = o.payload->>'tokenId'
+        where o.topic = 'staff.invited' and t.email = $1`,
+      [email],
+    );
+    expect(rows).toHaveLength(1);
+    const invited = await app.newPage();
+    await invited.goto(`/admin/invite?token=${rows[0]!.token}`);
+    await visible(invited, email);
+    await visible(invited, 'Manager');
+    await invited.getByLabel('Your name').fill('Ivy Invited');
+    await invited.getByLabel('New password', { exact: true }).fill('short');
+    await invited.getByLabel('Confirm new password').fill('short');
+    await invited.getByRole('button', { name: 'Create account' }).click();
+    await visible(invited, STAFF_MESSAGES.passwordTooShort);
+    await invited.getByLabel('New password', { exact: true }).fill('ivy chooses a long password');
+    await invited.getByLabel('Confirm new password').fill('ivy chooses a long password');
+    await invited.getByRole('button', { name: 'Create account' }).click();
+    await poll(() => new URL(invited.url()).pathname).toBe('/admin');
+    await poll(() => invited.getByRole('heading', { name: 'Promo Code Manager', level: 1 }).isVisible()).toBe(true);
+    expect(await invited.getByTestId('signed-in-staff').textContent()).toBe('Ivy InvitedManager');
+    // A manager's sidebar has no Staff entry.
+    expect(await invited.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Staff' }).count()).toBe(0);
+
+    // The link is spent; the owner's screen lists the new manager and no longer the invitation.
+    await invited.goto(`/admin/invite?token=${rows[0]!.token}`);
+    await visible(invited, STAFF_MESSAGES.invitationUsed);
+    await page.reload();
+    const row = page.getByTestId(`staff-${email}`);
+    await poll(() => row.isVisible()).toBe(true);
+    expect(await row.textContent()).toContain('Ivy Invited');
+    expect(await row.getByRole('combobox').textContent()).toBe('Manager');
+    expect(await page.getByTestId(`invitation-${email}`).count()).toBe(0);
+  });
+
+  it('support cannot open promos: the role message instead of the screen, and no promo call', async () => {
+    const page = await app.newPage();
+    const promoCalls: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/promo-codes')) promoCalls.push(request.url());
+    });
+    await page.goto('/admin');
+    await signIn(page, 'support');
+    await visible(page, 'Your role (Support) cannot manage promo codes. Ask an owner if you need it.');
+    const nav = page.getByRole('navigation', { name: 'Admin' });
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Orders']);
+    await page.goto('/admin-products');
+    await visible(page, 'Your role (Support) cannot manage products. Ask an owner if you need it.');
+    expect(await page.getByRole('link', { name: 'Create New Product' }).count()).toBe(0);
+    expect(promoCalls).toEqual([]);
+
+    // The server refuses too, whatever the screen shows (a same-origin call from the page, with its cookie).
+    const answer = await page.evaluate(async () => {
+      const res = await fetch('/api/promo-codes/list', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      return { status: res.status, body: (await res.json()) as { code?: string; message?: string } };
+    });
+    expect(answer.status).toBe(403);
+    expect(answer.body.code).toBe('STAFF_FORBIDDEN');
+  });
+
+  it('the audit trail shows an order update with who made it, before and after', async () => {
+    const db = app.api.ctx.db.$client;
+    const { rows } = await db.query<{ id: string }>(
+      `insert into orders (customer_email, customer_name, shipping_address, items, subtotal, shipping, tax, total)
+       values ('e2e-audit@example.com', 'Barbara Liskov', '{"address":"1 Sub St","city":"Boston","state":"MA","zip":"02139"}',
+               $1, '20.00', '9.99', '1.60', '31.59') returning id`,
+      [JSON.stringify([{ productId: product.id, productName: product.name, variantSku: null, sku: null, itemNumber: null, quantity: 1, price: '20.00' }])],
+    );
+    const id = rows[0]!.id;
+    const page = await app.newPage();
+    await page.goto(`/admin-orders/${id}`);
+    await signIn(page, 'manager');
+    await poll(() => page.getByRole('heading', { name: `Order ${id}` }).isVisible()).toBe(true);
+    await choose(page, 'Status', 'Processing');
+    await page.getByLabel('Tracking Number').fill('AUDIT-123');
+    await page.getByRole('button', { name: 'Update Order' }).click();
+    await visible(page, 'Order updated successfully');
+
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Audit Trail' }).click();
+    await page.getByLabel('Record id').fill(id);
+    await choose(page, 'Record kind', 'Order');
+    await page.getByRole('button', { name: 'Filter', exact: true }).click();
+    const row = page.locator('tbody tr', { hasText: 'Updated order' });
+    await poll(() => row.count()).toBe(1);
+    const text = (await row.textContent()) ?? '';
+    for (const words of [staff.manager.email, 'Manager', 'Order', id, 'Status', 'Tracking number']) expect(text).toContain(words);
+    expect(await row.getByTestId('audit-before').allTextContents()).toEqual(['Pending', '(none)']);
+    expect(await row.getByTestId('audit-after').allTextContents()).toEqual(['Processing', 'AUDIT-123']);
+
+    // The CSV link carries the same filters and downloads through the session cookie.
+    const href = await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
+    expect(href).toBe(`/api/admin/audit.csv?entityType=order&entityId=${id}`);
+    const csv = await page.request.get(href!);
+    expect(csv.status()).toBe(200);
+    expect(await csv.text()).toContain('AUDIT-123');
   });
 });
