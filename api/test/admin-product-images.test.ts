@@ -25,10 +25,10 @@ afterAll(async () => {
   fs.rmSync(uploads, { recursive: true, force: true });
 });
 
-const picture = (width: number, height: number, format: 'png' | 'jpeg' = 'png') =>
-  sharp({ create: { width, height, channels: 3, background: { r: 80, g: 140, b: 90 } } })
-    [format]()
-    .toBuffer();
+const picture = (width: number, height: number, format: 'png' | 'jpeg' = 'png') => {
+  const image = sharp({ create: { width, height, channels: 3, background: { r: 80, g: 140, b: 90 } } });
+  return (format === 'png' ? image.png() : image.jpeg()).toBuffer();
+};
 
 const upload = (client: StaffClient, bytes: Buffer, contentType = 'image/png') =>
   fetch(`${api.url}/api/admin/products/images`, { method: 'POST', headers: { cookie: client.cookie, 'content-type': contentType }, body: bytes });
