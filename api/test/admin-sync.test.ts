@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { tables } from '@nh/server';
-import { failedSyncListSchema, syncSummarySchema } from '@nh/shared/contracts/admin-sync';
+import { failedSyncListSchema, orderSyncAttemptsSchema, syncSummarySchema } from '@nh/shared/contracts/admin-sync';
 import { startTestApi, type TestApi } from './support/harness';
 import { signInAs, type StaffClient } from './support/staff';
 
@@ -48,6 +48,14 @@ beforeAll(async () => {
   await order('not_configured');
   failedId = await order('failed');
   await api.ctx.db.insert(tables.failedSyncOrders).values({ orderId: failedId, payload: { data: { orderId: failedId } }, errorMessage: 'NetSuite 400 USER_ERROR: Invalid item reference key.', attempts: 3, lastAttemptAt: new Date() });
+  // Its ledger: a timeout, a 503, then the sales order refused (the customer went through).
+  const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000);
+  await api.ctx.db.insert(tables.netsuiteSyncAttempts).values([
+    { orderId: failedId, at: at(30), record: 'customer', outcome: 'failed', httpStatus: null, errorCode: null, errorDetail: 'timed out after 15000 ms', durationMs: 15_002 },
+    { orderId: failedId, at: at(20), record: 'customer', outcome: 'failed', httpStatus: 503, errorCode: 'UNEXPECTED_ERROR', errorDetail: 'An unexpected error occurred.', durationMs: 41 },
+    { orderId: failedId, at: at(10), record: 'customer', outcome: 'ok', httpStatus: 204, durationMs: 35 },
+    { orderId: failedId, at: at(9), record: 'salesOrder', outcome: 'failed', httpStatus: 400, errorCode: 'USER_ERROR', errorDetail: 'Invalid item reference key.', durationMs: 52 },
+  ]);
 });
 afterAll(() => api.close());
 
@@ -67,13 +75,46 @@ describe('admin sync API', () => {
     expect(body.queue).toMatchObject({ waiting: expect.any(Number), failed: expect.any(Number) });
   });
 
-  it('lists failed syncs with their error and attempts', async () => {
+  it('lists failed syncs with their error and attempts, and the ledger\'s last error code and attempt count', async () => {
     const res = await post('/api/admin/sync/failed');
     expect(res.status).toBe(200);
     const { failed } = failedSyncListSchema.parse(await res.json());
     expect(failed).toEqual([
-      expect.objectContaining({ orderId: failedId, total: '24.02', attempts: 3, errorMessage: 'NetSuite 400 USER_ERROR: Invalid item reference key.', netsuiteSyncStatus: 'failed' }),
+      expect.objectContaining({
+        orderId: failedId,
+        total: '24.02',
+        attempts: 3,
+        errorMessage: 'NetSuite 400 USER_ERROR: Invalid item reference key.',
+        netsuiteSyncStatus: 'failed',
+        lastErrorCode: 'USER_ERROR',
+        lastHttpStatus: 400,
+        ledgerAttempts: 3,
+      }),
     ]);
+  });
+
+  it('shows an order\'s NetSuite ledger, newest first, to every role that may view orders', async () => {
+    for (const role of ['support', 'fulfilment', 'manager'] as const) {
+      const client = role === 'manager' ? staff : await signInAs(api, role);
+      const res = await client.request(`/api/admin/sync/orders/${failedId}/attempts`, { method: 'POST', body: { storeCode: STORE } });
+      expect(res.status, role).toBe(200);
+      const body = orderSyncAttemptsSchema.parse(await res.json());
+      expect(body).toMatchObject({ orderId: failedId, netsuiteSyncStatus: 'failed', netsuiteOrderId: null, netsuiteSyncedAt: null });
+      expect(body.attempts.map(({ record, outcome, httpStatus, errorCode, errorDetail, durationMs }) => ({ record, outcome, httpStatus, errorCode, errorDetail, durationMs }))).toEqual([
+        { record: 'salesOrder', outcome: 'failed', httpStatus: 400, errorCode: 'USER_ERROR', errorDetail: 'Invalid item reference key.', durationMs: 52 },
+        { record: 'customer', outcome: 'ok', httpStatus: 204, errorCode: null, errorDetail: null, durationMs: 35 },
+        { record: 'customer', outcome: 'failed', httpStatus: 503, errorCode: 'UNEXPECTED_ERROR', errorDetail: 'An unexpected error occurred.', durationMs: 41 },
+        { record: 'customer', outcome: 'failed', httpStatus: null, errorCode: null, errorDetail: 'timed out after 15000 ms', durationMs: 15_002 },
+      ]);
+      expect(Date.parse(body.attempts[0]!.at)).toBeGreaterThan(Date.parse(body.attempts[1]!.at));
+    }
+    // An order without attempts: an empty ledger. Another store's order, an unknown or malformed id: 404.
+    const quiet = await order('pending');
+    expect(orderSyncAttemptsSchema.parse(await (await post(`/api/admin/sync/orders/${quiet}/attempts`)).json()).attempts).toEqual([]);
+    expect((await post(`/api/admin/sync/orders/${failedId}/attempts`, { storeCode: 'OTHER' })).status).toBe(404);
+    expect((await post('/api/admin/sync/orders/00000000-0000-4000-8000-000000000000/attempts')).status).toBe(404);
+    expect(await (await post('/api/admin/sync/orders/nope/attempts')).json()).toEqual({ message: 'Order not found', code: 'NOT_FOUND' });
+    expect((await api.request(`/api/admin/sync/orders/${failedId}/attempts`, { method: 'POST', body: { storeCode: STORE } })).status).toBe(401);
   });
 
   it('retries one order: back to pending with a sync request in the outbox', async () => {

@@ -43,6 +43,7 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   'POST /api/admin/sync/summary': 'sync.manage',
   'POST /api/admin/sync/failed': 'sync.manage',
   'POST /api/admin/sync/orders/:id/retry': 'sync.manage',
+  'POST /api/admin/sync/orders/:id/attempts': 'orders.view',
   'POST /api/admin/sync/retry-failed': 'sync.manage',
 };
 

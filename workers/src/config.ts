@@ -84,6 +84,8 @@ const schema = z.object({
 
   /** Housekeeping (hourly): published outbox rows and finished idempotency keys older than this go. */
   RETENTION_DAYS: int(7, 1),
+  /** Housekeeping (hourly): NetSuite ledger rows (every sync request) older than this go. */
+  NETSUITE_LEDGER_RETENTION_DAYS: int(90, 1),
   /**
    * Payment reconciliation (every 10 minutes): a pending order whose charge outcome is unknown is
    * looked up at the gateway once it is this old (minutes); well past the API's gateway timeout, so no

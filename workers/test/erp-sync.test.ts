@@ -4,14 +4,16 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import net from 'node:net';
 import NetsuiteRest from 'netsuite-rest';
-import { eq, inArray } from 'drizzle-orm';
-import { tables } from '@nh/server';
-import { NetSuiteClient, NetSuiteError, netsuiteExternalIds } from '../src/erp-sync/netsuite/client';
+import { desc, eq, inArray } from 'drizzle-orm';
+import { createLogger, tables } from '@nh/server';
+import { NetSuiteClient, NetSuiteError, netsuiteExternalIds, type NetSuiteRequestEntry } from '../src/erp-sync/netsuite/client';
 import { OAuthSigner } from '../src/erp-sync/netsuite/oauth';
 import { jitteredDelay } from '../src/erp-sync/backoff';
+import { createHousekeepingProcessor } from '../src/maintenance/housekeeping';
 import { startNetSuiteStub, type NetSuiteStub } from './support/netsuite-stub';
 import { createTestDatabase, placeOrder, sampleLine, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
 import type { WorkerRuntime } from '../src/runtime';
+import type { Job } from 'bullmq';
 
 let tdb: TestDatabase;
 let stub: NetSuiteStub;
@@ -19,6 +21,9 @@ let runtime: WorkerRuntime;
 
 const orderRow = async (id: string) => (await tdb.db.select().from(tables.orders).where(eq(tables.orders.id, id)))[0]!;
 const failedRow = async (id: string) => (await tdb.db.select().from(tables.failedSyncOrders).where(eq(tables.failedSyncOrders.orderId, id)))[0];
+/** The order's NetSuite ledger, newest first. */
+const ledgerOf = (id: string) =>
+  tdb.db.select().from(tables.netsuiteSyncAttempts).where(eq(tables.netsuiteSyncAttempts.orderId, id)).orderBy(desc(tables.netsuiteSyncAttempts.at), desc(tables.netsuiteSyncAttempts.id));
 const settled = (id: string) => waitFor(async () => {
   const row = await orderRow(id);
   return row.netsuiteSyncStatus !== 'pending' ? row : null;
@@ -96,9 +101,12 @@ describe('NetSuite client against the REST stub', () => {
     stub.locationOnUpsert = false;
     try {
       const client = new NetSuiteClient(stub.config());
-      const id = await client.upsertCustomer({ email: 'noloc@example.com', name: 'No Location' });
+      const ledger: NetSuiteRequestEntry[] = [];
+      const id = await client.upsertCustomer({ email: 'noloc@example.com', name: 'No Location' }, ledger);
       expect(id).toBe(stub.find('customer', netsuiteExternalIds.customer('noloc@example.com'))!.id);
       expect(stub.requests.some((r) => r.method === 'GET' && r.path.includes('eid:'))).toBe(true);
+      // Both requests are in the ledger: the upsert (204) and the read of the internal id (200).
+      expect(ledger.map((e) => [e.record, e.outcome, e.httpStatus])).toEqual([['customer', 'ok', 204], ['customer', 'ok', 200]]);
     } finally {
       stub.locationOnUpsert = true;
     }
@@ -129,12 +137,15 @@ describe('NetSuite client against the REST stub', () => {
     }
   });
 
-  it('times out a request that takes too long, as a retryable error', async () => {
+  it('times out a request that takes too long, as a retryable error (the ledger entry: no status, the reason as detail)', async () => {
     stub.delayMs = 500;
     try {
-      const error = await new NetSuiteClient(stub.config({ timeoutMs: 100 })).upsertCustomer({ email: 't@example.com', name: 'T' }).catch((e: unknown) => e);
+      const ledger: NetSuiteRequestEntry[] = [];
+      const error = await new NetSuiteClient(stub.config({ timeoutMs: 100 })).upsertCustomer({ email: 't@example.com', name: 'T' }, ledger).catch((e: unknown) => e);
       expect(error).toMatchObject({ kind: 'retryable' });
       expect((error as Error).message).toContain('timed out after 100 ms');
+      expect(ledger).toEqual([{ at: expect.any(Number), record: 'customer', outcome: 'failed', httpStatus: null, errorCode: null, errorDetail: 'timed out after 100 ms', durationMs: expect.any(Number) }]);
+      expect(ledger[0]!.durationMs).toBeGreaterThanOrEqual(90);
     } finally {
       stub.delayMs = 0;
       await new Promise((r) => setTimeout(r, 500));
@@ -219,11 +230,16 @@ describe('erp-sync', () => {
     stub.concurrencyLimit = 1;
     stub.retryAfterSeconds = 0.2;
     stub.delayMs = 30;
+    const rejectedBefore = stub.rejected429;
     try {
       const ids = await Promise.all(Array.from({ length: 12 }, () => placeOrder(tdb.db)));
       for (const id of ids) expect((await settled(id)).netsuiteSyncStatus).toBe('synced');
       expect(stub.rejected429).toBeGreaterThan(0);
       for (const id of ids) expect(await failedRow(id)).toBeUndefined();
+      // Every 429 is in the ledger, with NetSuite's code.
+      const limited = (await tdb.db.select().from(tables.netsuiteSyncAttempts).where(inArray(tables.netsuiteSyncAttempts.orderId, ids))).filter((r) => r.httpStatus === 429);
+      expect(limited).toHaveLength(stub.rejected429 - rejectedBefore);
+      for (const row of limited) expect(row).toMatchObject({ outcome: 'failed', errorCode: 'CONCURRENCY_LIMIT_EXCEEDED' });
     } finally {
       stub.concurrencyLimit = 5;
       stub.retryAfterSeconds = 1;
@@ -257,6 +273,66 @@ describe('erp-sync', () => {
     expect((await orderRow(fresh)).netsuiteSyncStatus).toBe('pending');
     expect((await orderRow(stranded)).netsuiteSyncStatus).toBe('pending');
     expect(await runtime.queues['erp-sync'].getJobSchedulers()).toEqual([expect.objectContaining({ key: 'erp-sync-reconcile', pattern: '*/10 * * * *' })]);
+  });
+
+  it('keeps every request of every attempt in the ledger: a failed attempt (503, NetSuite\'s code and detail) then the one that synced', async () => {
+    stub.failNext(1, 503);
+    stub.delayMs = 20;
+    try {
+      const orderId = await placeOrder(tdb.db);
+      expect((await settled(orderId)).netsuiteSyncStatus).toBe('synced');
+      const ledger = await ledgerOf(orderId);
+      expect(ledger.map((r) => ({ record: r.record, outcome: r.outcome, httpStatus: r.httpStatus, errorCode: r.errorCode, errorDetail: r.errorDetail }))).toEqual([
+        { record: 'salesOrder', outcome: 'ok', httpStatus: 204, errorCode: null, errorDetail: null },
+        { record: 'customer', outcome: 'ok', httpStatus: 204, errorCode: null, errorDetail: null },
+        { record: 'customer', outcome: 'failed', httpStatus: 503, errorCode: 'UNEXPECTED_ERROR', errorDetail: 'An unexpected error occurred.' },
+      ]);
+      // Durations as measured around each request (the stub waits 20 ms before answering).
+      for (const row of ledger) expect(row.durationMs).toBeGreaterThanOrEqual(15);
+      for (const row of ledger) expect(row.durationMs).toBeLessThan(5000);
+      // Times in order: the failed attempt first, then the retry's customer and sales order.
+      const [so, cust, failed] = ledger;
+      expect(failed!.at.getTime()).toBeLessThanOrEqual(cust!.at.getTime());
+      expect(cust!.at.getTime()).toBeLessThanOrEqual(so!.at.getTime());
+    } finally {
+      stub.delayMs = 0;
+      stub.failNext(0);
+    }
+  });
+
+  it('the ledger of a failed order: each attempt\'s failed request (validation: 400 USER_ERROR, at once; 502 four times)', async () => {
+    stub.failValidation('Invalid item reference key.');
+    try {
+      const orderId = await placeOrder(tdb.db);
+      expect((await settled(orderId)).netsuiteSyncStatus).toBe('failed');
+      expect(await ledgerOf(orderId)).toEqual([
+        expect.objectContaining({ record: 'customer', outcome: 'failed', httpStatus: 400, errorCode: 'USER_ERROR', errorDetail: 'Invalid item reference key.' }),
+      ]);
+    } finally {
+      stub.failValidation(null);
+    }
+    stub.failNext(100, 502);
+    try {
+      const orderId = await placeOrder(tdb.db);
+      expect((await settled(orderId)).netsuiteSyncStatus).toBe('failed');
+      const ledger = await ledgerOf(orderId);
+      // ERP_SYNC_ATTEMPTS = 4: four attempts, each stopped at its customer upsert.
+      expect(ledger).toHaveLength(4);
+      for (const row of ledger) expect(row).toMatchObject({ record: 'customer', outcome: 'failed', httpStatus: 502, errorCode: 'UNEXPECTED_ERROR' });
+    } finally {
+      stub.failNext(0);
+    }
+  });
+
+  it('housekeeping deletes ledger rows older than NETSUITE_LEDGER_RETENTION_DAYS and keeps the rest', async () => {
+    const orderId = await placeOrder(tdb.db, { outbox: false });
+    const day = 86_400_000;
+    const row = (daysAgo: number) => ({ orderId, at: new Date(Date.now() - daysAgo * day), record: 'customer', outcome: 'failed', httpStatus: 503, errorCode: 'UNEXPECTED_ERROR', errorDetail: `${daysAgo} days ago`, durationMs: 5 });
+    await tdb.db.insert(tables.netsuiteSyncAttempts).values([row(120), row(91), row(89), row(1)]);
+    const housekeeping = createHousekeepingProcessor({ db: tdb.db, log: createLogger('hk-test', 'silent'), retentionDays: 7, ledgerRetentionDays: 90 });
+    const result = await housekeeping({ id: 'hk-ledger' } as Job);
+    expect(result.ledgerRowsDeleted).toBeGreaterThanOrEqual(2);
+    expect((await ledgerOf(orderId)).map((r) => r.errorDetail)).toEqual(['1 days ago', '89 days ago']);
   });
 
   it('exponential backoff with jitter stays between half and all of the doubled delay', () => {

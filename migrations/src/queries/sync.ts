@@ -1,17 +1,18 @@
 /**
  * The NetSuite sync status of orders: what the erp-sync worker reads of an order and writes back
- * (synced, not configured, failed for good, the last retry's error), and the safety net that asks
- * again for orders pending too long.
+ * (synced, not configured, failed for good, the last retry's error), the NetSuite ledger (every request
+ * of every sync attempt, `netsuite_sync_attempts`) with its reads and its retention, the failed list,
+ * and the safety net that asks again for orders pending too long.
  *
- * The two statements every sync runs (the read and "synced") and "not configured" are named `pg`
- * statements, prepared once per connection: no query building per job (the sync benchmark). Money
- * comes back as the column's own two-decimal text, the order date as the UTC day. The rarer writes use
- * drizzle's builder.
+ * The two statements every sync runs (the read and "synced", which also writes the attempt's ledger
+ * rows) and "not configured" are named `pg` statements, prepared once per connection: no query
+ * building per job (the sync benchmark). Money comes back as the column's own two-decimal text, the
+ * order date as the UTC day. The rarer writes use drizzle's builder.
  */
 import type pg from 'pg';
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { failedSyncOrders, orders, type OrderRow } from '../db/schema';
+import { failedSyncOrders, netsuiteSyncAttempts, orders, type OrderRow } from '../db/schema';
 import { recordOutbox } from './outbox';
 
 /** The values of orders.netsuite_sync_status. */
@@ -37,14 +38,43 @@ const SELECT_ORDER = {
          from orders where id = $1`,
 };
 
-// One statement (atomic, one round trip): the order is synced and any failed-sync row goes.
+/**
+ * One request of a sync attempt as the ledger keeps it (the NetSuite client's entry): when it started
+ * (epoch ms), the record (`customer` | `salesOrder`), `ok` | `failed`, the HTTP status (null without an
+ * answer: timeout, network), NetSuite's error code and detail, and its duration.
+ */
+export interface SyncAttemptEntry {
+  at: number;
+  record: string;
+  outcome: 'ok' | 'failed';
+  httpStatus: number | null;
+  errorCode: string | null;
+  errorDetail: string | null;
+  durationMs: number;
+}
+
+// The attempt's requests arrive as one JSON array (one parameter), inserted as one multi-row insert.
+const LEDGER_ROWS = `jsonb_to_recordset($LEDGER::jsonb) as l(at float8, record text, outcome text, "httpStatus" int, "errorCode" text, "errorDetail" text, "durationMs" int)`;
+const LEDGER_INSERT = `insert into netsuite_sync_attempts (order_id, at, record, outcome, http_status, error_code, error_detail, duration_ms)`;
+const LEDGER_VALUES = `to_timestamp(l.at / 1000.0), l.record, l.outcome, l."httpStatus", l."errorCode", l."errorDetail", l."durationMs"`;
+
+// One statement (atomic, one round trip): the order is synced, any failed-sync row goes, and the
+// attempt's requests join the ledger (only when the order still exists: the update found it).
 const MARK_SYNCED = {
   name: 'erp-sync-synced',
   text: `with synced as (
            update orders set netsuite_sync_status = 'synced', netsuite_customer_id = $2, netsuite_order_id = $3,
              netsuite_sync_error = null, netsuite_synced_at = now(), updated_at = now()
-           where id = $1)
+           where id = $1 returning id),
+         ledger as (
+           ${LEDGER_INSERT}
+           select s.id, ${LEDGER_VALUES} from synced s cross join ${LEDGER_ROWS.replace('$LEDGER', '$4')})
          delete from netsuite_failed_syncs where order_id = $1`,
+};
+
+const RECORD_ATTEMPTS = {
+  name: 'erp-sync-ledger',
+  text: `${LEDGER_INSERT} select $1, ${LEDGER_VALUES} from ${LEDGER_ROWS.replace('$LEDGER', '$2')}`,
 };
 
 export async function loadSyncOrder(pool: pg.Pool, orderId: string): Promise<SyncOrder | undefined> {
@@ -52,8 +82,102 @@ export async function loadSyncOrder(pool: pg.Pool, orderId: string): Promise<Syn
   return rows[0];
 }
 
-export async function markSynced(pool: pg.Pool, orderId: string, customerId: string, salesOrderId: string): Promise<void> {
-  await pool.query({ ...MARK_SYNCED, values: [orderId, customerId, salesOrderId] });
+/** The order is synced (its failed-sync row goes) and this attempt's requests join the ledger, in one statement. */
+export async function markSynced(pool: pg.Pool, orderId: string, customerId: string, salesOrderId: string, ledger: readonly SyncAttemptEntry[] = []): Promise<void> {
+  await pool.query({ ...MARK_SYNCED, values: [orderId, customerId, salesOrderId, JSON.stringify(ledger)] });
+}
+
+/** An attempt that did not end synced: its requests join the ledger (one multi-row insert). */
+export async function recordSyncAttempts(pool: pg.Pool, orderId: string, ledger: readonly SyncAttemptEntry[]): Promise<void> {
+  if (ledger.length === 0) return;
+  await pool.query({ ...RECORD_ATTEMPTS, values: [orderId, JSON.stringify(ledger)] });
+}
+
+/** A ledger row as staff see it. */
+export type SyncAttemptRow = Pick<typeof netsuiteSyncAttempts.$inferSelect, 'id' | 'at' | 'record' | 'outcome' | 'httpStatus' | 'errorCode' | 'errorDetail' | 'durationMs'>;
+
+/** The order's ledger, newest first (at most `limit` rows). */
+export async function listSyncAttempts(db: Db, orderId: string, limit = 500): Promise<SyncAttemptRow[]> {
+  const a = netsuiteSyncAttempts;
+  return db
+    .select({ id: a.id, at: a.at, record: a.record, outcome: a.outcome, httpStatus: a.httpStatus, errorCode: a.errorCode, errorDetail: a.errorDetail, durationMs: a.durationMs })
+    .from(a)
+    .where(eq(a.orderId, orderId))
+    .orderBy(desc(a.at), desc(a.id))
+    .limit(limit);
+}
+
+/** The order's NetSuite sync status in a store, or undefined when the store has no such order. */
+export async function findOrderSyncState(db: Db, storeCode: string, orderId: string) {
+  const [row] = await db
+    .select({ netsuiteSyncStatus: orders.netsuiteSyncStatus, netsuiteSyncError: orders.netsuiteSyncError, netsuiteOrderId: orders.netsuiteOrderId, netsuiteSyncedAt: orders.netsuiteSyncedAt })
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.storeCode, storeCode)));
+  return row;
+}
+
+/**
+ * Housekeeping: deletes up to `batch` ledger rows older than `olderThanDays` and answers how many went;
+ * the caller repeats while a full batch went.
+ */
+export async function deleteOldSyncAttempts(pool: pg.Pool, olderThanDays: number, batch: number): Promise<number> {
+  if (!Number.isSafeInteger(batch)) throw new TypeError('batch: integers only');
+  const { rowCount } = await pool.query(
+    `delete from netsuite_sync_attempts where id in (
+      select id from netsuite_sync_attempts where at < now() - make_interval(days => $1) limit ${batch})`,
+    [olderThanDays],
+  );
+  return rowCount ?? 0;
+}
+
+/** One order of the failed list: the order, the failed-sync row, and the ledger's last error and attempts. */
+export interface FailedSyncRow {
+  orderId: string;
+  customerName: string;
+  customerEmail: string;
+  /** Cents. */
+  total: number;
+  orderCreatedAt: Date;
+  netsuiteSyncStatus: string;
+  errorMessage: string | null;
+  attempts: number;
+  lastAttemptAt: Date | null;
+  lastErrorCode: string | null;
+  lastHttpStatus: number | null;
+  ledgerAttempts: number;
+}
+
+/**
+ * The store's failed syncs, last attempt first (at most `limit`), each with the NetSuite error code and
+ * HTTP status of its newest failed request and how many attempts the ledger holds: an attempt stops at
+ * its first failed request, so an order that never synced has one failed request per attempt that
+ * reached NetSuite (within the ledger's retention).
+ */
+export async function listFailedSyncs(db: Db, storeCode: string, limit = 1000): Promise<FailedSyncRow[]> {
+  const a = netsuiteSyncAttempts;
+  // int4 and text arrive as numbers and strings from pg; no mapping needed.
+  const lastFailed = <T>(column: typeof a.errorCode | typeof a.httpStatus) =>
+    sql<T>`(select ${column} from ${a} where ${a.orderId} = ${failedSyncOrders.orderId} and ${a.outcome} = 'failed' order by ${a.at} desc, ${a.id} desc limit 1)`;
+  return db
+    .select({
+      orderId: failedSyncOrders.orderId,
+      customerName: orders.customerName,
+      customerEmail: orders.customerEmail,
+      total: orders.total,
+      orderCreatedAt: orders.createdAt,
+      netsuiteSyncStatus: orders.netsuiteSyncStatus,
+      errorMessage: failedSyncOrders.errorMessage,
+      attempts: failedSyncOrders.attempts,
+      lastAttemptAt: failedSyncOrders.lastAttemptAt,
+      lastErrorCode: lastFailed<string | null>(a.errorCode),
+      lastHttpStatus: lastFailed<number | null>(a.httpStatus),
+      ledgerAttempts: sql<number>`(select count(*)::int from ${a} where ${a.orderId} = ${failedSyncOrders.orderId} and ${a.outcome} = 'failed')`,
+    })
+    .from(failedSyncOrders)
+    .innerJoin(orders, eq(orders.id, failedSyncOrders.orderId))
+    .where(eq(orders.storeCode, storeCode))
+    .orderBy(desc(failedSyncOrders.lastAttemptAt), asc(failedSyncOrders.orderId))
+    .limit(limit);
 }
 
 const MARK_NOT_CONFIGURED = {

@@ -1,6 +1,8 @@
 /**
  * Admin view and control of the NetSuite order sync: POST /api/admin/sync/summary, /failed,
- * /orders/{id}/retry and /retry-failed. Bodies carry the store code; the staff session authenticates.
+ * /orders/{id}/retry and /retry-failed (permission sync.manage), and the order's NetSuite ledger,
+ * /orders/{id}/attempts (orders.view: whoever may see the order sees its ledger). Bodies carry the
+ * store code; the staff session authenticates.
  */
 import { z } from 'zod';
 import { STORE_CODE, STORE_CODE_MAX_LENGTH } from '../constants';
@@ -58,11 +60,59 @@ export const failedSyncSchema = z.object({
   orderCreatedAt: z.string(),
   netsuiteSyncStatus: z.string(),
   errorMessage: z.string().nullable(),
+  /** Sync attempts of the failed-sync row: every job's attempts, added up across staff retries. */
   attempts: z.number().int(),
   lastAttemptAt: z.string().nullable(),
+  /** NetSuite's error code of the newest failed request in the ledger (e.g. USER_ERROR), or null (none kept, or no code: a timeout). */
+  lastErrorCode: z.string().nullable(),
+  /** The HTTP status of that request (null: no answer, e.g. a timeout). */
+  lastHttpStatus: z.number().int().nullable(),
+  /**
+   * Attempts the ledger holds for the order (within its retention): each attempt that reached NetSuite
+   * ends at its first failed request, so this is the order's failed requests, rate-limited ones (429)
+   * included.
+   */
+  ledgerAttempts: z.number().int(),
 });
 export type FailedSync = z.infer<typeof failedSyncSchema>;
 export const failedSyncListSchema = z.object({ failed: z.array(failedSyncSchema) });
 
 export const syncRetrySchema = z.object({ orderId: z.string().uuid(), netsuiteSyncStatus: z.literal('pending') });
 export const syncRetryAllSchema = z.object({ retried: z.number().int() });
+
+/** Ledger records: the two NetSuite records a sync writes. */
+export const SYNC_RECORDS = ['customer', 'salesOrder'] as const;
+export type SyncRecord = (typeof SYNC_RECORDS)[number];
+
+/**
+ * One NetSuite request of a sync attempt (the ledger, `netsuite_sync_attempts`). An attempt is a
+ * customer upsert then a sales-order upsert (each possibly followed by a read of the internal id);
+ * it stops at its first failed request. Kept NETSUITE_LEDGER_RETENTION_DAYS (default 90).
+ */
+export const syncAttemptSchema = z.object({
+  id: z.number().int(),
+  /** When the request was sent (ISO). */
+  at: z.string(),
+  record: z.enum(SYNC_RECORDS),
+  outcome: z.enum(['ok', 'failed']),
+  /** The HTTP status NetSuite answered; null when no answer came (timeout, network error). */
+  httpStatus: z.number().int().nullable(),
+  /** NetSuite's error code (`o:errorCode`, e.g. USER_ERROR, INVALID_LOGIN, CONCURRENCY_LIMIT_EXCEEDED). */
+  errorCode: z.string().nullable(),
+  /** NetSuite's error detail, or what went wrong on the way (e.g. "timed out after 15000 ms"). */
+  errorDetail: z.string().nullable(),
+  durationMs: z.number().int(),
+});
+export type SyncAttempt = z.infer<typeof syncAttemptSchema>;
+
+/** POST /api/admin/sync/orders/{id}/attempts: the order's sync state and its ledger, newest first (at most 500 requests). */
+export const orderSyncAttemptsSchema = z.object({
+  orderId: z.string().uuid(),
+  netsuiteSyncStatus: z.enum(SYNC_STATUSES),
+  /** The last error while pending or failed; null once synced. */
+  netsuiteSyncError: z.string().nullable(),
+  netsuiteOrderId: z.string().nullable(),
+  netsuiteSyncedAt: z.string().nullable(),
+  attempts: z.array(syncAttemptSchema),
+});
+export type OrderSyncAttempts = z.infer<typeof orderSyncAttemptsSchema>;

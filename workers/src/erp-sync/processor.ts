@@ -3,13 +3,16 @@
  * Idempotent: it re-reads the order and skips one already synced; the upserts make a repeated sync
  * update the same records. 429 slows the whole queue without burning an attempt; validation errors
  * fail at once; after the last attempt the order is marked failed and lands in the failed-sync table.
+ * Every request of every attempt joins the NetSuite ledger (`netsuite_sync_attempts`): collected in
+ * memory while the attempt runs and written once, inside the "synced" statement or as one multi-row
+ * insert when the attempt does not end synced.
  * Name, payload, options and topics: @nh/server/jobs/sync-order (the API may add it too).
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import { loadSyncOrder, markNotConfigured, markSynced, noteSyncError, recordSyncFailure, SYNC_STATUS, type Db, type Logger } from '@nh/server';
+import { loadSyncOrder, markNotConfigured, markSynced, noteSyncError, recordSyncAttempts, recordSyncFailure, SYNC_STATUS, type Db, type Logger } from '@nh/server';
 import { syncOrderContract } from '@nh/server/jobs/sync-order';
 import { defineJob } from '../jobs/define';
-import { NetSuiteError, netsuiteExternalIds, type NetSuiteClient } from './netsuite/client';
+import { NetSuiteError, netsuiteExternalIds, type NetSuiteClient, type NetSuiteRequestEntry } from './netsuite/client';
 import { customerFor, OrderMappingError, salesOrderFor } from './order-mapping';
 
 const DEFAULT_RATE_LIMIT_MS = 1000;
@@ -42,14 +45,18 @@ export function createErpSyncProcessor(deps: ErpSyncDeps) {
       return { outcome: 'skipped', reason: 'not configured' };
     }
 
+    // This attempt's requests, for the ledger.
+    const ledger: NetSuiteRequestEntry[] = [];
     try {
-      const customerId = await netsuite.upsertCustomer(customerFor(order));
-      const salesOrderId = await netsuite.upsertSalesOrder(salesOrderFor(order, customerId));
-      await markSynced(db.$client, orderId, customerId, salesOrderId);
+      const customerId = await netsuite.upsertCustomer(customerFor(order), ledger);
+      const salesOrderId = await netsuite.upsertSalesOrder(salesOrderFor(order, customerId), ledger);
+      await markSynced(db.$client, orderId, customerId, salesOrderId, ledger);
       jobLog.info({ netsuiteOrderId: salesOrderId, netsuiteCustomerId: customerId }, 'order synced to NetSuite');
       return { outcome: 'synced', netsuiteOrderId: salesOrderId, netsuiteCustomerId: customerId };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      // The ledger never stands in the way of the sync's own bookkeeping: a failed write is logged only.
+      await recordSyncAttempts(db.$client, orderId, ledger).catch((err: unknown) => jobLog.warn({ err }, 'NetSuite ledger rows could not be written'));
       if (error instanceof NetSuiteError && error.kind === 'rate_limit') {
         const ms = error.retryAfterMs ?? DEFAULT_RATE_LIMIT_MS;
         jobLog.warn({ delayMs: ms }, 'NetSuite rate limit: pausing the queue');

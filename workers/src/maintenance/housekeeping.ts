@@ -7,17 +7,28 @@
  *   finished or not: an unfinished one marks a request whose outcome was never recorded, and the
  *   payment reconciliation settles (or flags for staff) its order within a day, so after
  *   RETENTION_DAYS it only takes space.
- * - Both tables are then vacuumed. They are queue-like (every outbox row is updated once and later
- *   deleted), and the relay's query walks the partial index of unpublished rows: dead entries there
- *   slow every relay pass. Autovacuum normally keeps up, but it may be off or behind (it is off on our
- *   build machines, where the relay's query was seen to take 24 ms instead of under 1 ms).
+ * - NetSuite ledger rows (`netsuite_sync_attempts`, every request of every sync attempt) older than
+ *   NETSUITE_LEDGER_RETENTION_DAYS (default 90) go.
+ * - The outbox and the idempotency keys are then vacuumed. They are queue-like (every outbox row is
+ *   updated once and later deleted), and the relay's query walks the partial index of unpublished
+ *   rows: dead entries there slow every relay pass. Autovacuum normally keeps up, but it may be off
+ *   or behind (it is off on our build machines, where the relay's query was seen to take 24 ms
+ *   instead of under 1 ms).
  *
  * Deletes run in batches, so no single statement holds many row locks or a long transaction. The
- * statements are @nh/server's (queries/outbox.ts, queries/idempotency.ts).
+ * statements are @nh/server's (queries/outbox.ts, queries/idempotency.ts, queries/sync.ts).
  */
 import type { Job } from 'bullmq';
 import { z } from 'zod';
-import { deleteOldIdempotencyKeys, deletePublishedOutbox, vacuumIdempotencyKeys, vacuumOutbox, type Db, type Logger } from '@nh/server';
+import {
+  deleteOldIdempotencyKeys,
+  deleteOldSyncAttempts,
+  deletePublishedOutbox,
+  vacuumIdempotencyKeys,
+  vacuumOutbox,
+  type Db,
+  type Logger,
+} from '@nh/server';
 import { defineJob } from '../jobs/define';
 
 /** Rows deleted per statement. */
@@ -26,33 +37,48 @@ const BATCH = 10_000;
 export interface HousekeepingResult {
   outboxDeleted: number;
   idempotencyKeysDeleted: number;
+  ledgerRowsDeleted: number;
 }
 
-export function createHousekeepingProcessor({ db, log, retentionDays }: { db: Db; log: Logger; retentionDays: number }) {
-  const purge = async (deleteBatch: (pool: Db['$client'], olderThanDays: number, batch: number) => Promise<number>): Promise<number> => {
+export interface HousekeepingDeps {
+  db: Db;
+  log: Logger;
+  /** Outbox rows and idempotency keys. */
+  retentionDays: number;
+  /** NetSuite ledger rows. */
+  ledgerRetentionDays: number;
+}
+
+export function createHousekeepingProcessor({ db, log, retentionDays, ledgerRetentionDays }: HousekeepingDeps) {
+  const purge = async (deleteBatch: (pool: Db['$client'], olderThanDays: number, batch: number) => Promise<number>, days: number): Promise<number> => {
     let total = 0;
     for (;;) {
-      const deleted = await deleteBatch(db.$client, retentionDays, BATCH);
+      const deleted = await deleteBatch(db.$client, days, BATCH);
       total += deleted;
       if (deleted < BATCH) return total;
     }
   };
 
   return async function housekeeping(job: Job): Promise<HousekeepingResult> {
-    const result = { outboxDeleted: await purge(deletePublishedOutbox), idempotencyKeysDeleted: await purge(deleteOldIdempotencyKeys) };
+    const result = {
+      outboxDeleted: await purge(deletePublishedOutbox, retentionDays),
+      idempotencyKeysDeleted: await purge(deleteOldIdempotencyKeys, retentionDays),
+      ledgerRowsDeleted: await purge(deleteOldSyncAttempts, ledgerRetentionDays),
+    };
     // VACUUM cannot run inside a transaction: each is a statement of its own.
     await vacuumOutbox(db.$client);
     await vacuumIdempotencyKeys(db.$client);
-    log.info({ jobId: job.id, queue: 'maintenance', retentionDays, ...result }, 'housekeeping done');
+    log.info({ jobId: job.id, queue: 'maintenance', retentionDays, ledgerRetentionDays, ...result }, 'housekeeping done');
     return result;
   };
 }
 
-/** Hourly: old outbox rows and idempotency keys go, and those two busy tables are vacuumed. */
+/** Hourly: old outbox rows, idempotency keys and ledger rows go, and the two busy tables are vacuumed. */
 export const housekeepingJob = defineJob({
   name: 'housekeeping',
   queue: 'maintenance',
   payload: z.object({}).passthrough(),
   schedule: { id: 'maintenance-hourly', pattern: '17 * * * *' },
-  handler: ({ db, log, config }) => createHousekeepingProcessor({ db, log, retentionDays: config.RETENTION_DAYS }),
+  handler: ({ db, log, config }) =>
+    createHousekeepingProcessor({ db, log, retentionDays: config.RETENTION_DAYS, ledgerRetentionDays: config.NETSUITE_LEDGER_RETENTION_DAYS }),
 });

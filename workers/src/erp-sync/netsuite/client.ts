@@ -33,10 +33,31 @@ export class NetSuiteError extends Error {
     readonly status: number | null = null,
     readonly code: string | null = null,
     readonly retryAfterMs: number | null = null,
+    /** NetSuite's own words (its error body's detail or title), or what went wrong on the way (timeout, network). */
+    readonly detail: string | null = null,
   ) {
     super(message);
   }
 }
+
+/**
+ * One request to NetSuite as the ledger keeps it (`netsuite_sync_attempts`): when it started (epoch
+ * ms), the record it wrote or read, its outcome, the HTTP status (null when no answer came), NetSuite's
+ * error code and detail, and how long it took. The caller passes an array to the upserts, which push one
+ * entry per request; writing them is the caller's business (one insert per sync).
+ */
+export interface NetSuiteRequestEntry {
+  at: number;
+  record: string;
+  outcome: 'ok' | 'failed';
+  httpStatus: number | null;
+  errorCode: string | null;
+  errorDetail: string | null;
+  durationMs: number;
+}
+
+/** The longest error detail a ledger entry keeps. */
+const DETAIL_MAX = 1000;
 
 /** External ids: letters, digits, `_` and `-` only. */
 export const netsuiteExternalIds = {
@@ -168,7 +189,7 @@ export class NetSuiteClient {
     } catch (error) {
       const err = error as Error;
       const reason = err.name === 'TimeoutError' ? `timed out after ${this.timeoutMs} ms` : err.message;
-      throw new NetSuiteError(`NetSuite ${method} ${path}: ${reason}`, 'retryable');
+      throw new NetSuiteError(`NetSuite ${method} ${path}: ${reason}`, 'retryable', null, null, null, reason);
     }
     const { status, headers, text } = response;
     let parsed: unknown = null;
@@ -181,8 +202,9 @@ export class NetSuiteClient {
     }
     if (status < 200 || status >= 300) {
       const { code, detail } = describeNetSuiteError(parsed);
-      const message = `NetSuite ${status}${code ? ` ${code}` : ''}: ${detail ?? (typeof parsed === 'string' && parsed ? parsed.slice(0, 200) : STATUS_TEXT[status] ?? '')}`;
-      throw new NetSuiteError(message, classifyStatus(status), status, code, retryAfterMs(headers));
+      const words = detail ?? (typeof parsed === 'string' && parsed ? parsed.slice(0, 200) : STATUS_TEXT[status] ?? '');
+      const message = `NetSuite ${status}${code ? ` ${code}` : ''}: ${words}`;
+      throw new NetSuiteError(message, classifyStatus(status), status, code, retryAfterMs(headers), words || null);
     }
     return { status, headers, body: parsed };
   }
@@ -231,32 +253,57 @@ export class NetSuiteClient {
   /**
    * Creates or updates `type` keyed by `externalId` (`PUT …/<type>/eid:<externalId>`) and returns the
    * internal id: from the `Location` header when present, else read back with `GET …/eid:<externalId>`.
+   * Each request made is pushed to `ledger` when one is given.
    */
-  async upsert(type: string, externalId: string, record: Record<string, unknown>): Promise<string> {
+  async upsert(type: string, externalId: string, record: Record<string, unknown>, ledger?: NetSuiteRequestEntry[]): Promise<string> {
     if (!/^[A-Za-z0-9_-]+$/.test(externalId)) throw new NetSuiteError(`Invalid external id: ${externalId}`, 'permanent');
     const path = `${RECORD_PATH}/${type}/eid:${externalId}`;
-    const result = await this.send('PUT', path, record);
+    const result = await this.logged(ledger, type, 'PUT', path, record);
     const location = result.headers.location;
     const fromLocation = location?.split('?')[0]?.split('/').pop();
     if (fromLocation && /^\d+$/.test(fromLocation)) return fromLocation;
-    const read = await this.send('GET', path);
+    const read = await this.logged(ledger, type, 'GET', path);
     const id = (read.body as { id?: unknown } | null)?.id;
     if (id === undefined || id === null || id === '') throw new NetSuiteError(`NetSuite ${type} ${externalId}: no internal id after upsert`, 'retryable');
     return String(id);
   }
 
-  upsertCustomer(input: CustomerInput): Promise<string> {
-    const { firstName, lastName } = splitName(input.name);
-    return this.upsert('customer', netsuiteExternalIds.customer(input.email), {
-      isPerson: true,
-      firstName,
-      lastName,
-      email: input.email,
-      ...(input.phone ? { phone: input.phone } : {}),
-    });
+  /** `send`, with the request's entry pushed to `ledger` (when given) whether it succeeded or not. */
+  private async logged(ledger: NetSuiteRequestEntry[] | undefined, record: string, method: string, path: string, body?: unknown): Promise<SendResult> {
+    if (!ledger) return this.send(method, path, body);
+    const at = Date.now();
+    const started = performance.now();
+    try {
+      const result = await this.send(method, path, body);
+      ledger.push({ at, record, outcome: 'ok', httpStatus: result.status, errorCode: null, errorDetail: null, durationMs: Math.round(performance.now() - started) });
+      return result;
+    } catch (error) {
+      const e = error instanceof NetSuiteError ? error : null;
+      const detail = e ? e.detail : error instanceof Error ? error.message : String(error);
+      ledger.push({
+        at,
+        record,
+        outcome: 'failed',
+        httpStatus: e?.status ?? null,
+        errorCode: e?.code ?? null,
+        errorDetail: detail && detail.length > DETAIL_MAX ? detail.slice(0, DETAIL_MAX) : detail,
+        durationMs: Math.round(performance.now() - started),
+      });
+      throw error;
+    }
   }
 
-  upsertSalesOrder(input: SalesOrderInput): Promise<string> {
+  upsertCustomer(input: CustomerInput, ledger?: NetSuiteRequestEntry[]): Promise<string> {
+    const { firstName, lastName } = splitName(input.name);
+    return this.upsert(
+      'customer',
+      netsuiteExternalIds.customer(input.email),
+      { isPerson: true, firstName, lastName, email: input.email, ...(input.phone ? { phone: input.phone } : {}) },
+      ledger,
+    );
+  }
+
+  upsertSalesOrder(input: SalesOrderInput, ledger?: NetSuiteRequestEntry[]): Promise<string> {
     return this.upsert('salesOrder', netsuiteExternalIds.salesOrder(input.orderId), {
       entity: { id: input.customerInternalId },
       tranDate: input.tranDate,
@@ -274,6 +321,6 @@ export class NetSuiteClient {
           rate: money(line.rate),
         })),
       },
-    });
+    }, ledger);
   }
 }

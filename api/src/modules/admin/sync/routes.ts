@@ -5,12 +5,14 @@ import { actorOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../area';
 import { lazyQueue } from './queue';
-import { failedSyncs, retryAllFailed, retryOrder, syncSummary } from './service';
+import { failedSyncs, orderSyncAttempts, retryAllFailed, retryOrder, syncSummary } from './service';
 
-/** NetSuite sync status and retries (the store code in the JSON body). */
+/** NetSuite sync status, retries and an order's ledger (the store code in the JSON body). */
 export function syncArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
   const router = Router();
   const admin = guard.require('sync.manage');
+  // The ledger is shown on the order: whoever may view orders may read it.
+  const orderViewer = guard.require('orders.view');
   const { db } = ctx;
   const erpSyncQueue = lazyQueue(ctx, 'erp-sync');
 
@@ -22,6 +24,11 @@ export function syncArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
   router.post('/failed', admin, async (req, res) => {
     const { storeCode } = parseInput(adminSyncRequestSchema, req.body);
     res.json({ failed: await failedSyncs(db, storeCode) });
+  });
+
+  router.post('/orders/:id/attempts', orderViewer, async (req, res) => {
+    const { storeCode } = parseInput(adminSyncRequestSchema, req.body);
+    res.json(await orderSyncAttempts(db, storeCode, String(req.params.id)));
   });
 
   router.post('/orders/:id/retry', admin, async (req, res) => {

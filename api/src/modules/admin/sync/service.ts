@@ -3,11 +3,11 @@
  * transaction that resets the order to pending, so a retry is never lost even while Redis is down;
  * the sync job deletes the failed-sync row when it succeeds.
  */
-import { and, asc, count, desc, eq, inArray, min, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, min, sql } from 'drizzle-orm';
 import { centsToDecimal } from '@nh/shared';
 import type { Queue } from 'bullmq';
-import { recordAudit, recordOutbox, tables, type AuditActor, type Db } from '@nh/server';
-import { ADMIN_SYNC_MESSAGES, SYNC_STATUSES, type FailedSync, type SyncSummary } from '@nh/shared/contracts/admin-sync';
+import { findOrderSyncState, listFailedSyncs, listSyncAttempts, recordAudit, recordOutbox, tables, type AuditActor, type Db } from '@nh/server';
+import { ADMIN_SYNC_MESSAGES, SYNC_STATUSES, type FailedSync, type OrderSyncAttempts, type SyncAttempt, type SyncStatus, type SyncSummary } from '@nh/shared/contracts/admin-sync';
 import { AppError } from '../../../lib/errors';
 
 const { orders, failedSyncOrders } = tables;
@@ -48,29 +48,28 @@ export async function syncSummary({ db, erpSyncQueue }: SyncSummaryDeps, storeCo
 }
 
 export async function failedSyncs(db: Db, storeCode: string): Promise<FailedSync[]> {
-  const rows = await db
-    .select({
-      orderId: failedSyncOrders.orderId,
-      customerName: orders.customerName,
-      customerEmail: orders.customerEmail,
-      total: orders.total,
-      orderCreatedAt: orders.createdAt,
-      netsuiteSyncStatus: orders.netsuiteSyncStatus,
-      errorMessage: failedSyncOrders.errorMessage,
-      attempts: failedSyncOrders.attempts,
-      lastAttemptAt: failedSyncOrders.lastAttemptAt,
-    })
-    .from(failedSyncOrders)
-    .innerJoin(orders, eq(orders.id, failedSyncOrders.orderId))
-    .where(eq(orders.storeCode, storeCode))
-    .orderBy(desc(failedSyncOrders.lastAttemptAt), asc(failedSyncOrders.orderId))
-    .limit(1000);
+  const rows = await listFailedSyncs(db, storeCode);
   return rows.map((r) => ({
     ...r,
     total: centsToDecimal(r.total),
     orderCreatedAt: r.orderCreatedAt.toISOString(),
     lastAttemptAt: r.lastAttemptAt?.toISOString() ?? null,
   }));
+}
+
+/** The order's NetSuite ledger, newest first, with its sync state; 404 for an order the store does not have. */
+export async function orderSyncAttempts(db: Db, storeCode: string, orderId: string): Promise<OrderSyncAttempts> {
+  if (!UUID.test(orderId)) throw new AppError('NOT_FOUND', ADMIN_SYNC_MESSAGES.orderNotFound);
+  const [order, attempts] = await Promise.all([findOrderSyncState(db, storeCode, orderId), listSyncAttempts(db, orderId)]);
+  if (!order) throw new AppError('NOT_FOUND', ADMIN_SYNC_MESSAGES.orderNotFound);
+  return {
+    orderId,
+    netsuiteSyncStatus: order.netsuiteSyncStatus as SyncStatus,
+    netsuiteSyncError: order.netsuiteSyncError,
+    netsuiteOrderId: order.netsuiteOrderId,
+    netsuiteSyncedAt: order.netsuiteSyncedAt?.toISOString() ?? null,
+    attempts: attempts.map((a) => ({ ...a, at: a.at.toISOString(), record: a.record as SyncAttempt['record'], outcome: a.outcome as SyncAttempt['outcome'] })),
+  };
 }
 
 export async function retryOrder(db: Db, storeCode: string, orderId: string, actor: AuditActor): Promise<void> {
