@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { tables } from '@nh/server';
-import { exportStartedSchema, exportStatusSchema } from '@nh/shared/contracts/exports';
+import { exportHistorySchema, exportStartedSchema, exportStatusSchema } from '@nh/shared/contracts/exports';
 import { startTestApi, type TestApi } from './support/harness';
 import { signInAs, type StaffClient } from './support/staff';
 
@@ -64,6 +64,102 @@ describe('admin exports API', () => {
     const res = await post(`/api/admin/orders/export/${exportId}/download`);
     expect(res.status).toBe(409);
     expect(await res.json()).toEqual({ message: 'Export failed', code: 'EXPORT_FAILED', status: 'failed', error: 'disk full' });
+  });
+
+  it('starts an export with filters, recording who asked (from the staff session) and what, in the row and the audit trail', async () => {
+    const res = await post('/api/admin/orders/export', { from: '2026-04-01', to: '2026-04-30', status: 'shipped' });
+    expect(res.status).toBe(202);
+    const { exportId } = exportStartedSchema.parse(await res.json());
+    const [row] = await api.ctx.db.select().from(tables.exports).where(eq(tables.exports.id, exportId));
+    expect(row).toMatchObject({ staffId: staff.id, staffEmail: staff.email, filters: { from: '2026-04-01', to: '2026-04-30', status: 'shipped' } });
+    const [audit] = await api.ctx.db.select().from(tables.auditEvents).where(and(eq(tables.auditEvents.entityId, exportId), eq(tables.auditEvents.action, 'export.started')));
+    expect(audit).toMatchObject({ actorEmail: staff.email, after: { storeCode: STORE, filters: { from: '2026-04-01', to: '2026-04-30', status: 'shipped' } } });
+    // Empty and 'all' mean no filter: nothing stored for them.
+    const all = exportStartedSchema.parse(await (await post('/api/admin/orders/export', { from: '', status: 'all' })).json());
+    const [plain] = await api.ctx.db.select().from(tables.exports).where(eq(tables.exports.id, all.exportId));
+    expect(plain!.filters).toEqual({});
+    expect(exportStatusSchema.parse(await (await post(`/api/admin/orders/export/${exportId}/status`)).json())).toMatchObject({
+      staffEmail: staff.email,
+      filters: { from: '2026-04-01', to: '2026-04-30', status: 'shipped' },
+      sizeBytes: null,
+      expiresAt: null,
+      downloadable: false,
+    });
+  });
+
+  it('refuses filters that are not dates, a range that runs backwards, or an unknown status, with a clear 400', async () => {
+    const refused = async (body: Record<string, unknown>, message: string) => {
+      const res = await post('/api/admin/orders/export', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(await res.json()).toMatchObject({ message });
+    };
+    await refused({ from: '2026-02-30' }, 'Dates must be written as yyyy-mm-dd.');
+    await refused({ to: '04/01/2026' }, 'Dates must be written as yyyy-mm-dd.');
+    await refused({ from: 20260401 }, 'Dates must be written as yyyy-mm-dd.');
+    await refused({ from: '2026-05-01', to: '2026-04-01' }, 'The "from" date must be on or before the "to" date.');
+    await refused({ status: 'lost' }, 'Status must be pending, processing, shipped, delivered or cancelled');
+  });
+
+  it('lists the export history newest first: who, when, filters, rows, size, status, download until', async () => {
+    const store = 'THIST';
+    const other = await signInAs(api, 'owner');
+    const first = exportStartedSchema.parse(await (await post('/api/admin/orders/export', { storeCode: store, status: 'pending' })).json());
+    const second = exportStartedSchema.parse(await (await other.request('/api/admin/orders/export', { method: 'POST', body: { storeCode: store, from: '2026-01-01' } })).json());
+    const finishedAt = new Date();
+    const expiresAt = new Date(finishedAt.getTime() + 24 * 3600_000);
+    await api.ctx.db
+      .update(tables.exports)
+      .set({ status: 'completed', rowsDone: 12, rowsTotal: 12, sizeBytes: 3456, fileName: 'nh-orders-2026-11-21.csv', filePath: '/nonexistent/x.csv', finishedAt, expiresAt })
+      .where(eq(tables.exports.id, first.exportId));
+    const res = await post('/api/admin/orders/export/history', { storeCode: store });
+    expect(res.status).toBe(200);
+    const { exports } = exportHistorySchema.parse(await res.json());
+    expect(exports).toEqual([
+      expect.objectContaining({ exportId: second.exportId, staffEmail: other.email, status: 'queued', filters: { from: '2026-01-01', to: null, status: null }, rowsDone: 0, rowsTotal: null, sizeBytes: null, expiresAt: null, downloadable: false }),
+      expect.objectContaining({
+        exportId: first.exportId,
+        staffEmail: staff.email,
+        status: 'completed',
+        filters: { from: null, to: null, status: 'pending' },
+        rowsDone: 12,
+        rowsTotal: 12,
+        sizeBytes: 3456,
+        fileName: 'nh-orders-2026-11-21.csv',
+        finishedAt: finishedAt.toISOString(),
+        expiresAt: expiresAt.toISOString(),
+        fileDeletedAt: null,
+        downloadable: true,
+      }),
+    ]);
+    expect((await post('/api/admin/orders/export/history', { storeCode: store, limit: 1 })).status).toBe(200);
+    expect(exportHistorySchema.parse(await (await post('/api/admin/orders/export/history', { storeCode: store, limit: 1 })).json()).exports).toHaveLength(1);
+    expect((await post('/api/admin/orders/export/history', { storeCode: store, limit: 1000 })).status).toBe(400);
+    expect(exportHistorySchema.parse(await (await post('/api/admin/orders/export/history', { storeCode: 'NOEXPORTS' })).json())).toEqual({ exports: [] });
+  });
+
+  it('downloads by a plain GET link too (the browser saves the stream); past its expiry or deleted, 410', async () => {
+    const { exportId } = exportStartedSchema.parse(await (await post('/api/admin/orders/export')).json());
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nh-export-api-'));
+    const file = path.join(dir, `${exportId}.csv`);
+    fs.writeFileSync(file, 'Order ID\r\nabc\r\n');
+    const done = { status: 'completed', filePath: file, fileName: 'nh-orders-2026-11-22.csv', rowsDone: 1, rowsTotal: 1, finishedAt: new Date() };
+    await api.ctx.db.update(tables.exports).set({ ...done, expiresAt: new Date(Date.now() + 3600_000) }).where(eq(tables.exports.id, exportId));
+    const link = `/api/admin/orders/export/${exportId}/download?storeCode=${STORE}`;
+    const res = await staff.request(link);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="nh-orders-2026-11-22.csv"');
+    expect(await res.text()).toBe('Order ID\r\nabc\r\n');
+    expect((await staff.request(`/api/admin/orders/export/${exportId}/download`)).status).toBe(404); // default store NH: not this one
+    expect((await api.request(link)).status).toBe(401);
+
+    await api.ctx.db.update(tables.exports).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(tables.exports.id, exportId));
+    const expired = await staff.request(link);
+    expect(expired.status).toBe(410);
+    expect(await expired.json()).toEqual({ message: 'The export file is no longer available. Please export again.', code: 'EXPORT_FILE_GONE' });
+    await api.ctx.db.update(tables.exports).set({ expiresAt: new Date(Date.now() + 3600_000), fileDeletedAt: new Date() }).where(eq(tables.exports.id, exportId));
+    expect((await post(`/api/admin/orders/export/${exportId}/download`)).status).toBe(410);
+    expect(exportStatusSchema.parse(await (await post(`/api/admin/orders/export/${exportId}/status`)).json())).toMatchObject({ downloadable: false });
+    fs.rmSync(dir, { recursive: true });
   });
 
   it('answers 404 for an unknown export, another store, or a malformed id; 401 without a staff session', async () => {

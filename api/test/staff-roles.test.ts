@@ -40,6 +40,8 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   'POST /api/admin/orders/export': 'exports.run',
   'POST /api/admin/orders/export/:id/status': 'exports.run',
   'POST /api/admin/orders/export/:id/download': 'exports.run',
+  'GET /api/admin/orders/export/:id/download': 'exports.run',
+  'POST /api/admin/orders/export/history': 'exports.run',
   'POST /api/admin/sync/summary': 'sync.manage',
   'POST /api/admin/sync/failed': 'sync.manage',
   'POST /api/admin/sync/orders/:id/retry': 'sync.manage',

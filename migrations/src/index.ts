@@ -7,6 +7,7 @@ export * from './logger';
 export * from './redis';
 // Query modules, one per aggregate; each function takes the db (pool or drizzle) or a transaction first.
 export * from './queries/audit';
+export * from './queries/exports';
 export * from './queries/idempotency';
 export * from './queries/orders';
 export * from './queries/order-timeline';

@@ -17,7 +17,8 @@ const processor = createExportProcessor({
   db,
   log: createLogger('bench-export', 'warn'),
   exportsDir: process.env.EXPORTS_DIR!,
-  progressEvery: Number(process.env.EXPORT_PROGRESS_EVERY ?? 5000),
+  progressEvery: Number(process.env.EXPORT_PROGRESS_EVERY ?? 10_000),
+  retentionHours: 24,
 });
 const job = { id: 'bench-export', name: 'export-orders', data: { exportId: process.env.EXPORT_ID }, updateProgress: async () => {} } as unknown as Job;
 const started = performance.now();

@@ -80,7 +80,10 @@ const schema = z.object({
   HEARTBEAT_INTERVAL_MS: int(10_000, 100),
 
   EXPORTS_DIR: z.string().default(path.join(REPO_ROOT, '.local/exports')),
-  EXPORT_PROGRESS_EVERY: int(5000, 1),
+  /** An export writes its rows done (the live progress bar) every this many rows. */
+  EXPORT_PROGRESS_EVERY: int(10_000, 1),
+  /** A finished export's file is kept this long (hours), then deleted by housekeeping (its download answers 410). */
+  EXPORT_RETENTION_HOURS: int(24, 1),
 
   /** Housekeeping (hourly): published outbox rows and finished idempotency keys older than this go. */
   RETENTION_DAYS: int(7, 1),

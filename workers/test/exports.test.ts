@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { tables } from '@nh/server';
-import { exportStartedSchema, exportStatusSchema } from '@nh/shared/contracts/exports';
+import { eq, inArray } from 'drizzle-orm';
+import type { Job } from 'bullmq';
+import { createLogger, tables } from '@nh/server';
+import { exportHistorySchema, exportStartedSchema, exportStatusSchema } from '@nh/shared/contracts/exports';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { signInAs, type StaffClient } from '../../api/test/support/staff';
 import { exportFailureMessage, writeOrdersCsv } from '../src/exports/processor';
 import { neutraliseCell } from '../src/exports/columns';
+import { createHousekeepingProcessor } from '../src/maintenance/housekeeping';
 import { parseCsv } from './support/csv';
 import { createTestDatabase, placeOrder, sampleLine, startTestWorkers, tempDir, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
 import type { WorkerRuntime } from '../src/runtime';
@@ -20,7 +22,20 @@ let runtime: WorkerRuntime;
 let staff: StaffClient;
 
 const post = (p: string, body: Record<string, unknown> = {}) => staff.request(p, { method: 'POST', body: { storeCode: 'NH', ...body } });
-const status = async (exportId: string) => exportStatusSchema.parse(await (await post(`/api/admin/orders/export/${exportId}/status`)).json());
+const status = async (exportId: string, storeCode = 'NH') => exportStatusSchema.parse(await (await post(`/api/admin/orders/export/${exportId}/status`, { storeCode })).json());
+const finished = (exportId: string, storeCode = 'NH') =>
+  waitFor(async () => {
+    const s = await status(exportId, storeCode);
+    return s.status === 'completed' || s.status === 'failed' ? s : null;
+  }, 15_000, `export ${exportId}`);
+/** Starts an export through the API and waits for the worker to finish it. */
+async function exportOf(body: Record<string, unknown>) {
+  const res = await post('/api/admin/orders/export', body);
+  expect(res.status).toBe(202);
+  const { exportId } = exportStartedSchema.parse(await res.json());
+  return finished(exportId, String(body.storeCode ?? 'NH'));
+}
+const downloadRows = async (exportId: string, storeCode: string) => parseCsv(await (await post(`/api/admin/orders/export/${exportId}/download`, { storeCode })).text());
 
 let formulaOrder: string;
 
@@ -114,6 +129,123 @@ describe('CSV export of orders', () => {
     expect(message).toBe('The orders could not be read from the database (error 22P02). Please try again; if it fails again, an operator can find the details in the worker log.');
     expect(message).not.toContain('secret-value');
     expect(exportFailureMessage(new Error('boom'))).toBe('The export failed. Please try again; if it fails again, an operator can find the details in the worker log.');
+  });
+
+  it('applies the filters: UTC days from/to (both included) and a status', async () => {
+    const STORE = 'FILTER';
+    const at = async (iso: string, orderStatus: 'processing' | 'shipped' | 'cancelled', name: string) => {
+      const id = await placeOrder(tdb.db, { storeCode: STORE, customerName: name, outbox: false });
+      await tdb.db.update(tables.orders).set({ createdAt: new Date(iso), status: orderStatus }).where(eq(tables.orders.id, id));
+    };
+    await at('2026-03-31T23:59:59.999Z', 'shipped', 'before range');
+    await at('2026-04-01T00:00:00.000Z', 'shipped', 'first moment');
+    await at('2026-04-10T12:00:00.000Z', 'processing', 'middle processing');
+    await at('2026-04-10T13:00:00.000Z', 'cancelled', 'middle cancelled');
+    await at('2026-04-30T23:59:59.999Z', 'shipped', 'last moment');
+    await at('2026-05-01T00:00:00.000Z', 'shipped', 'after range');
+
+    const names = async (body: Record<string, unknown>) => {
+      const done = await exportOf({ storeCode: STORE, ...body });
+      expect(done.status).toBe('completed');
+      const rows = await downloadRows(done.exportId, STORE);
+      // The total counted first matches what was written.
+      expect(done).toMatchObject({ rowsDone: rows.length - 1, rowsTotal: rows.length - 1 });
+      return rows.slice(1).map((r) => r[2]);
+    };
+    expect(await names({ from: '2026-04-01', to: '2026-04-30' })).toEqual(['first moment', 'middle processing', 'middle cancelled', 'last moment']);
+    expect(await names({ from: '2026-04-01', to: '2026-04-30', status: 'shipped' })).toEqual(['first moment', 'last moment']);
+    expect(await names({ to: '2026-04-01' })).toEqual(['before range', 'first moment']);
+    expect(await names({ from: '2026-04-30', status: 'all' })).toEqual(['last moment', 'after range']);
+    expect(await names({ status: 'cancelled' })).toEqual(['middle cancelled']);
+    expect(await names({ from: '2027-01-01' })).toEqual([]);
+    expect(await names({})).toHaveLength(6);
+  });
+
+  it('moves the progress as it goes (rows done of the total, every EXPORT_PROGRESS_EVERY rows), and records size and expiry', async () => {
+    const STORE = 'PROGRESS';
+    for (let i = 0; i < 9; i++) await placeOrder(tdb.db, { storeCode: STORE, outbox: false });
+    // Every write of an export row's progress, as the status call would have read it at that moment.
+    await tdb.db.$client.query(`
+      create table if not exists export_progress_log (export_id uuid, status text, rows_done int, rows_total int, seq bigserial);
+      create or replace function log_export_progress() returns trigger language plpgsql as $$
+        begin insert into export_progress_log (export_id, status, rows_done, rows_total) values (new.id, new.status, new.rows_done, new.rows_total); return new; end $$;
+      drop trigger if exists export_progress_log on exports;
+      create trigger export_progress_log after update on exports for each row execute function log_export_progress();`);
+    try {
+      const done = await exportOf({ storeCode: STORE });
+      const { rows: log } = await tdb.db.$client.query<{ status: string; rows_done: number; rows_total: number }>(
+        `select status, rows_done, rows_total from export_progress_log where export_id = $1 order by seq`,
+        [done.exportId],
+      );
+      // EXPORT_PROGRESS_EVERY = 2 in this file: 0 (started), 2, 4, 6, 8 while running, then 9 completed.
+      expect(log.map((r) => [r.status, r.rows_done, r.rows_total])).toEqual([
+        ['running', 0, 9],
+        ['running', 2, 9],
+        ['running', 4, 9],
+        ['running', 6, 9],
+        ['running', 8, 9],
+        ['completed', 9, 9],
+      ]);
+      const res = await post(`/api/admin/orders/export/${done.exportId}/download`, { storeCode: STORE });
+      const body = await res.text();
+      expect(done.sizeBytes).toBe(Buffer.byteLength(body));
+      // Kept EXPORT_RETENTION_HOURS (24 by default) after it finished.
+      expect(Date.parse(done.expiresAt!) - Date.parse(done.finishedAt!)).toBeGreaterThanOrEqual(24 * 3600_000 - 1000);
+      expect(Date.parse(done.expiresAt!) - Date.parse(done.finishedAt!)).toBeLessThanOrEqual(24 * 3600_000 + 1000);
+      expect(done).toMatchObject({ downloadable: true, fileDeletedAt: null, staffEmail: staff.email, filters: { from: null, to: null, status: null } });
+    } finally {
+      await tdb.db.$client.query(`drop trigger if exists export_progress_log on exports`);
+    }
+  });
+
+  it('the history lists who exported what: filters, rows, size, status and download until, newest first', async () => {
+    const STORE = 'HISTORY';
+    await placeOrder(tdb.db, { storeCode: STORE, outbox: false });
+    const other = await signInAs(api, 'owner');
+    const first = await exportOf({ storeCode: STORE, status: 'processing' });
+    const second = exportStartedSchema.parse(
+      await (await other.request('/api/admin/orders/export', { method: 'POST', body: { storeCode: STORE, from: '2026-01-01', to: '2026-12-31' } })).json(),
+    );
+    await finished(second.exportId, STORE);
+    const res = await post('/api/admin/orders/export/history', { storeCode: STORE });
+    expect(res.status).toBe(200);
+    const { exports } = exportHistorySchema.parse(await res.json());
+    expect(exports.map((e) => e.exportId)).toEqual([second.exportId, first.exportId]);
+    expect(exports[0]).toMatchObject({ staffEmail: other.email, status: 'completed', filters: { from: '2026-01-01', to: '2026-12-31', status: null }, downloadable: true });
+    expect(exports[1]).toMatchObject({ staffEmail: staff.email, status: 'completed', filters: { from: null, to: null, status: 'processing' }, rowsDone: 1, rowsTotal: 1, downloadable: true });
+    expect(exports[1]!.sizeBytes).toBeGreaterThan(100);
+    expect(exports[1]!.expiresAt).not.toBeNull();
+    // The rows also name the staff account, not only the email.
+    const rows = await tdb.db.select().from(tables.exports).where(inArray(tables.exports.id, [first.exportId, second.exportId]));
+    expect(rows.find((r) => r.id === second.exportId)!.staffId).toBe(other.id);
+    expect(rows.find((r) => r.id === first.exportId)!.staffId).toBe(staff.id);
+  });
+
+  it('housekeeping deletes files past their expiry (the row stays, marked); their download answers 410', async () => {
+    const STORE = 'RETAIN';
+    await placeOrder(tdb.db, { storeCode: STORE, outbox: false });
+    const expired = await exportOf({ storeCode: STORE });
+    const kept = await exportOf({ storeCode: STORE });
+    const fileOf = async (id: string) => (await tdb.db.select().from(tables.exports).where(eq(tables.exports.id, id)))[0]!.filePath!;
+    expect(fs.existsSync(await fileOf(expired.exportId))).toBe(true);
+    await tdb.db.update(tables.exports).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(tables.exports.id, expired.exportId));
+    // Past its expiry, the download is refused at once, before housekeeping has run.
+    expect((await post(`/api/admin/orders/export/${expired.exportId}/download`, { storeCode: STORE })).status).toBe(410);
+
+    const housekeeping = createHousekeepingProcessor({ db: tdb.db, log: createLogger('hk-test', 'silent'), retentionDays: 7, ledgerRetentionDays: 90 });
+    const result = await housekeeping({ id: 'hk-exports' } as Job);
+    expect(result.exportFilesDeleted).toBe(1);
+    expect(fs.existsSync(await fileOf(expired.exportId))).toBe(false);
+    expect(fs.existsSync(await fileOf(kept.exportId))).toBe(true);
+    const gone = await status(expired.exportId, STORE);
+    expect(gone).toMatchObject({ status: 'completed', downloadable: false });
+    expect(gone.fileDeletedAt).not.toBeNull();
+    const res = await post(`/api/admin/orders/export/${expired.exportId}/download`, { storeCode: STORE });
+    expect(res.status).toBe(410);
+    expect(await res.json()).toEqual({ message: 'The export file is no longer available. Please export again.', code: 'EXPORT_FILE_GONE' });
+    expect((await post(`/api/admin/orders/export/${kept.exportId}/download`, { storeCode: STORE })).status).toBe(200);
+    // Run again: nothing more to delete.
+    expect((await housekeeping({ id: 'hk-exports-2' } as Job)).exportFilesDeleted).toBe(0);
   });
 
   it('a failed export reports its error and serves no file', async () => {

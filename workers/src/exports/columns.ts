@@ -27,8 +27,44 @@ export const EXPORT_COLUMNS = [
   { header: 'NetSuite Sync Status', sql: `o.netsuite_sync_status` },
 ] as const;
 
-export const EXPORT_SQL = `select ${EXPORT_COLUMNS.map((c) => c.sql).join(',\n  ')}
-from orders o where o.store_code = $1 order by o.created_at, o.id`;
+const SELECT_COLUMNS = `select ${EXPORT_COLUMNS.map((c) => c.sql).join(',\n  ')}\nfrom orders o`;
+
+/** Every order of the store (no filters): the benchmark's COPY runs the same query. */
+export const EXPORT_SQL = `${SELECT_COLUMNS} where o.store_code = $1 order by o.created_at, o.id`;
+
+/** What an export is narrowed to: the store, UTC days from/to (both included), an order status. */
+export interface ExportQueryFilters {
+  /** yyyy-mm-dd */
+  from?: string;
+  /** yyyy-mm-dd */
+  to?: string;
+  status?: string;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The export's query and its count for a store and filters: only the conditions given are written (a
+ * date range reads the (store_code, created_at) index), each value a parameter.
+ */
+export function exportQuery(storeCode: string, filters: ExportQueryFilters): { text: string; countText: string; values: string[] } {
+  const values: string[] = [storeCode];
+  const where = ['o.store_code = $1'];
+  if (filters.from) {
+    values.push(new Date(`${filters.from}T00:00:00Z`).toISOString());
+    where.push(`o.created_at >= $${values.length}::timestamptz`);
+  }
+  if (filters.to) {
+    values.push(new Date(Date.parse(`${filters.to}T00:00:00Z`) + DAY_MS).toISOString());
+    where.push(`o.created_at < $${values.length}::timestamptz`);
+  }
+  if (filters.status) {
+    values.push(filters.status);
+    where.push(`o.status = $${values.length}::order_status`);
+  }
+  const condition = where.join(' and ');
+  return { text: `${SELECT_COLUMNS} where ${condition} order by o.created_at, o.id`, countText: `select count(*)::int as count from orders o where ${condition}`, values };
+}
 
 /**
  * A cell a spreadsheet would run as a formula (leading =, +, -, @, tab or carriage return) gets a

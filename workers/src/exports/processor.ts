@@ -1,7 +1,10 @@
 /**
- * exports: all orders of a store to a CSV file. Rows stream from Postgres (pg-query-stream, a cursor)
- * through csv-stringify to a temporary file that is renamed only when complete, so a failed or
- * interrupted export never leaves a file that could be served. Progress is written as it goes.
+ * exports: the orders of a store (narrowed by the export's filters: UTC days from/to, a status) to a
+ * CSV file. Rows stream from Postgres (pg-query-stream, a cursor) through csv-stringify to a temporary
+ * file that is renamed only when complete, so a failed or interrupted export never leaves a file that
+ * could be served. Progress (rows done of the total counted first) is written every `progressEvery`
+ * rows; the completed row records the file's size and when it expires (`retentionHours` later, when
+ * housekeeping deletes it). Statements: @nh/server queries/exports.ts.
  * Name, payload, options and topic: @nh/server/jobs/export-orders (the API may add it too).
  */
 import fs from 'node:fs';
@@ -10,13 +13,13 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import QueryStream from 'pg-query-stream';
-import { eq } from 'drizzle-orm';
 import type { Job } from 'bullmq';
 import { exportFileName } from '@nh/shared';
-import { postgresErrorOf, tables, type Db, type Logger } from '@nh/server';
+import { exportFiltersSchema } from '@nh/shared/contracts/exports';
+import { loadExport, markExportCompleted, markExportFailed, markExportRunning, postgresErrorOf, setExportProgress, type Db, type Logger } from '@nh/server';
 import { exportOrdersContract } from '@nh/server/jobs/export-orders';
 import { defineJob } from '../jobs/define';
-import { EXPORT_COLUMNS, EXPORT_SQL, neutraliseRow } from './columns';
+import { EXPORT_COLUMNS, exportQuery, neutraliseRow, type ExportQueryFilters } from './columns';
 
 const BUFFER_BYTES = 1024 * 1024;
 
@@ -25,21 +28,25 @@ export interface ExportDeps {
   log: Logger;
   exportsDir: string;
   progressEvery: number;
+  /** A finished file is kept this long (hours), then deleted by housekeeping. */
+  retentionHours: number;
 }
 
 export type ExportResult = { outcome: 'completed'; rows: number; filePath: string } | { outcome: 'skipped'; reason: string };
 
-/** Streams the orders of `storeCode` as CSV into `target`; calls `onProgress` every `every` rows. Returns the row count. */
+/** Streams the orders of `storeCode` (narrowed by `filters`) as CSV into `target`; calls `onProgress` every `every` rows. Returns the row count. */
 export async function writeOrdersCsv(
   db: Db,
   storeCode: string,
   target: fs.WriteStream,
   every: number,
   onProgress: (rows: number) => void,
+  filters: ExportQueryFilters = {},
 ): Promise<number> {
+  const { text, values } = exportQuery(storeCode, filters);
   const client = await db.$client.connect();
   try {
-    const query = client.query(new QueryStream(EXPORT_SQL, [storeCode], { batchSize: 5000, rowMode: 'array' }));
+    const query = client.query(new QueryStream(text, values, { batchSize: 5000, rowMode: 'array' }));
     let rows = 0;
     // Large buffers between the stages: fewer pause/resume cycles for ~200 bytes per row.
     const csv = stringify({ header: true, columns: EXPORT_COLUMNS.map((c) => c.header), readableHighWaterMark: BUFFER_BYTES });
@@ -57,12 +64,10 @@ export async function writeOrdersCsv(
   }
 }
 
-export function createExportProcessor({ db, log, exportsDir, progressEvery }: ExportDeps) {
-  const { exports } = tables;
-
+export function createExportProcessor({ db, log, exportsDir, progressEvery, retentionHours }: ExportDeps) {
   return async function exportOrders(job: Job, { exportId }: { exportId: string }): Promise<ExportResult> {
     const jobLog = log.child({ jobId: job.id, queue: 'exports', exportId });
-    const row = await db.query.exports.findFirst({ where: eq(exports.id, exportId) });
+    const row = await loadExport(db, exportId);
     if (!row) return { outcome: 'skipped', reason: 'export not found' };
     if (row.status === 'completed') return { outcome: 'skipped', reason: 'already completed' };
 
@@ -70,38 +75,40 @@ export function createExportProcessor({ db, log, exportsDir, progressEvery }: Ex
     const tempPath = `${finalPath}.part`;
     let progress: Promise<unknown> = Promise.resolve();
     try {
-      const [{ count } = { count: 0 }] = (
-        await db.$client.query<{ count: number }>('select count(*)::int as count from orders where store_code = $1', [row.storeCode])
-      ).rows;
-      await db
-        .update(exports)
-        .set({ status: 'running', startedAt: new Date(), rowsDone: 0, rowsTotal: count, error: null })
-        .where(eq(exports.id, exportId));
+      // The API checked them; a row written otherwise fails here rather than exporting the wrong orders.
+      const filters = exportFiltersSchema.parse(row.filters ?? {});
+      const { countText, values } = exportQuery(row.storeCode, filters);
+      const [{ count } = { count: 0 }] = (await db.$client.query<{ count: number }>(countText, values)).rows;
+      await markExportRunning(db, exportId, count);
       await fsp.mkdir(exportsDir, { recursive: true });
       const target = fs.createWriteStream(tempPath, { highWaterMark: BUFFER_BYTES });
-      const rows = await writeOrdersCsv(db, row.storeCode, target, progressEvery, (done) => {
-        progress = progress.then(() => db.update(exports).set({ rowsDone: done }).where(eq(exports.id, exportId))).catch(() => {});
-        void job.updateProgress({ rowsDone: done, rowsTotal: count }).catch(() => {});
-      });
+      const rows = await writeOrdersCsv(
+        db,
+        row.storeCode,
+        target,
+        progressEvery,
+        (done) => {
+          // One write at a time, in order; a failed progress write never fails the export.
+          progress = progress.then(() => setExportProgress(db.$client, exportId, done)).catch(() => {});
+          void job.updateProgress({ rowsDone: done, rowsTotal: count }).catch(() => {});
+        },
+        filters,
+      );
       await progress;
       await fsp.rename(tempPath, finalPath);
-      await db
-        .update(exports)
-        .set({
-          status: 'completed',
-          rowsDone: rows,
-          rowsTotal: rows,
-          fileName: exportFileName(row.createdAt.toISOString().slice(0, 10)),
-          filePath: finalPath,
-          finishedAt: new Date(),
-        })
-        .where(eq(exports.id, exportId));
-      jobLog.info({ rows }, 'export completed');
+      await markExportCompleted(db, exportId, {
+        rows,
+        fileName: exportFileName(row.createdAt.toISOString().slice(0, 10)),
+        filePath: finalPath,
+        sizeBytes: target.bytesWritten,
+        retentionHours,
+      });
+      jobLog.info({ rows, sizeBytes: target.bytesWritten, filters }, 'export completed');
       return { outcome: 'completed', rows, filePath: finalPath };
     } catch (error) {
       await progress;
       await fsp.rm(tempPath, { force: true }).catch(() => {});
-      await db.update(exports).set({ status: 'failed', error: exportFailureMessage(error), finishedAt: new Date() }).where(eq(exports.id, exportId));
+      await markExportFailed(db, exportId, exportFailureMessage(error));
       jobLog.error({ err: error }, 'export failed');
       throw error;
     }
@@ -110,7 +117,8 @@ export function createExportProcessor({ db, log, exportsDir, progressEvery }: Ex
 
 export const exportOrdersJob = defineJob({
   ...exportOrdersContract,
-  handler: ({ db, log, config }) => createExportProcessor({ db, log, exportsDir: config.EXPORTS_DIR, progressEvery: config.EXPORT_PROGRESS_EVERY }),
+  handler: ({ db, log, config }) =>
+    createExportProcessor({ db, log, exportsDir: config.EXPORTS_DIR, progressEvery: config.EXPORT_PROGRESS_EVERY, retentionHours: config.EXPORT_RETENTION_HOURS }),
 });
 
 /**

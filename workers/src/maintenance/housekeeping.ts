@@ -9,6 +9,9 @@
  *   RETENTION_DAYS it only takes space.
  * - NetSuite ledger rows (`netsuite_sync_attempts`, every request of every sync attempt) older than
  *   NETSUITE_LEDGER_RETENTION_DAYS (default 90) go.
+ * - Export files past their expiry (EXPORT_RETENTION_HOURS after they finished, default 24) are
+ *   deleted and their rows marked (file_deleted_at): the history keeps the row, a download answers 410.
+ *   The file goes first, then the mark, so a crash in between only means deleting it again next hour.
  * - The outbox and the idempotency keys are then vacuumed. They are queue-like (every outbox row is
  *   updated once and later deleted), and the relay's query walks the partial index of unpublished
  *   rows: dead entries there slow every relay pass. Autovacuum normally keeps up, but it may be off
@@ -16,14 +19,18 @@
  *   instead of under 1 ms).
  *
  * Deletes run in batches, so no single statement holds many row locks or a long transaction. The
- * statements are @nh/server's (queries/outbox.ts, queries/idempotency.ts, queries/sync.ts).
+ * statements are @nh/server's (queries/outbox.ts, queries/idempotency.ts, queries/sync.ts,
+ * queries/exports.ts).
  */
+import fsp from 'node:fs/promises';
 import type { Job } from 'bullmq';
 import { z } from 'zod';
 import {
   deleteOldIdempotencyKeys,
   deleteOldSyncAttempts,
   deletePublishedOutbox,
+  expiredExportFiles,
+  markExportFilesDeleted,
   vacuumIdempotencyKeys,
   vacuumOutbox,
   type Db,
@@ -33,11 +40,14 @@ import { defineJob } from '../jobs/define';
 
 /** Rows deleted per statement. */
 const BATCH = 10_000;
+/** Export files deleted per round (each a file system call). */
+const FILE_BATCH = 100;
 
 export interface HousekeepingResult {
   outboxDeleted: number;
   idempotencyKeysDeleted: number;
   ledgerRowsDeleted: number;
+  exportFilesDeleted: number;
 }
 
 export interface HousekeepingDeps {
@@ -59,11 +69,33 @@ export function createHousekeepingProcessor({ db, log, retentionDays, ledgerRete
     }
   };
 
+  /** Files past their expiry: each deleted (already gone is fine), then the rows marked. */
+  const deleteExpiredExportFiles = async (): Promise<number> => {
+    let total = 0;
+    for (;;) {
+      const expired = await expiredExportFiles(db, FILE_BATCH);
+      const deleted: string[] = [];
+      for (const { id, filePath } of expired) {
+        try {
+          await fsp.rm(filePath, { force: true });
+          deleted.push(id);
+        } catch (err) {
+          // Left unmarked: tried again next hour; the rest go on.
+          log.warn({ err, exportId: id }, 'export file could not be deleted');
+        }
+      }
+      await markExportFilesDeleted(db, deleted);
+      total += deleted.length;
+      if (expired.length < FILE_BATCH || deleted.length === 0) return total;
+    }
+  };
+
   return async function housekeeping(job: Job): Promise<HousekeepingResult> {
     const result = {
       outboxDeleted: await purge(deletePublishedOutbox, retentionDays),
       idempotencyKeysDeleted: await purge(deleteOldIdempotencyKeys, retentionDays),
       ledgerRowsDeleted: await purge(deleteOldSyncAttempts, ledgerRetentionDays),
+      exportFilesDeleted: await deleteExpiredExportFiles(),
     };
     // VACUUM cannot run inside a transaction: each is a statement of its own.
     await vacuumOutbox(db.$client);
@@ -73,7 +105,7 @@ export function createHousekeepingProcessor({ db, log, retentionDays, ledgerRete
   };
 }
 
-/** Hourly: old outbox rows, idempotency keys and ledger rows go, and the two busy tables are vacuumed. */
+/** Hourly: old outbox rows, idempotency keys and ledger rows go, expired export files are deleted, and the two busy tables are vacuumed. */
 export const housekeepingJob = defineJob({
   name: 'housekeeping',
   queue: 'maintenance',

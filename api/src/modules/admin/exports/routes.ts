@@ -1,22 +1,31 @@
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import { Router } from 'express';
-import { adminExportRequestSchema } from '@nh/shared/contracts/exports';
+import { Router, type Request, type Response } from 'express';
+import { adminExportRequestSchema, exportHistoryRequestSchema, startExportRequestSchema } from '@nh/shared/contracts/exports';
 import type { AppContext } from '../../../context';
 import { actorOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../area';
-import { exportDownload, exportStatus, startExport } from './service';
+import { exportDownload, exportHistory, exportStatus, startExport } from './service';
 
-/** CSV export of a store's orders (start, progress, download), at /admin/orders/export. */
+/**
+ * CSV export of a store's orders (start with filters, progress, history, download), at
+ * /admin/orders/export. The download streams the file from disk; besides the POST it is a plain GET
+ * link (`?storeCode=`), so the browser saves the stream itself instead of building a Blob.
+ */
 export function exportArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
   const router = Router();
   const admin = guard.require('exports.run');
   const { db } = ctx;
 
   router.post('/', admin, async (req, res) => {
-    const { storeCode } = parseInput(adminExportRequestSchema, req.body);
-    res.status(202).json(await startExport(db, storeCode, actorOf(req, res)));
+    const { storeCode, ...filters } = parseInput(startExportRequestSchema, req.body);
+    res.status(202).json(await startExport(db, storeCode, filters, actorOf(req, res)));
+  });
+
+  router.post('/history', admin, async (req, res) => {
+    const { storeCode, limit } = parseInput(exportHistoryRequestSchema, req.body);
+    res.json(await exportHistory(db, storeCode, limit));
   });
 
   router.post('/:id/status', admin, async (req, res) => {
@@ -24,8 +33,7 @@ export function exportArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
     res.set('Cache-Control', 'no-store').json(await exportStatus(db, storeCode, String(req.params.id)));
   });
 
-  router.post('/:id/download', admin, async (req, res) => {
-    const { storeCode } = parseInput(adminExportRequestSchema, req.body);
+  const download = async (req: Request, res: Response, storeCode: string) => {
     const file = await exportDownload(db, storeCode, String(req.params.id), actorOf(req, res));
     res.status(200).set({
       'Content-Type': 'text/csv; charset=utf-8',
@@ -34,6 +42,16 @@ export function exportArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
       'Cache-Control': 'no-store',
     });
     await pipeline(fs.createReadStream(file.path), res);
+  };
+
+  router.post('/:id/download', admin, async (req, res) => {
+    const { storeCode } = parseInput(adminExportRequestSchema, req.body);
+    await download(req, res, storeCode);
+  });
+
+  router.get('/:id/download', admin, async (req, res) => {
+    const { storeCode } = parseInput(adminExportRequestSchema, { storeCode: req.query.storeCode });
+    await download(req, res, storeCode);
   });
 
   return [{ path: '/admin/orders/export', router }];

@@ -1,35 +1,57 @@
 /**
- * Order CSV exports: the API records the request (an exports row and an `export.requested` outbox row
- * in one transaction) and answers at once; a worker writes the file. Only a completed export's
- * finished file is ever served.
+ * Order CSV exports: the API records the request (an exports row with who asked and the filters, and an
+ * `export.requested` outbox row, in one transaction) and answers at once; a worker writes the file and
+ * its progress. Only a completed export's finished file is ever served, and only until it expires
+ * (housekeeping deletes it then). Statements: @nh/server queries/exports.ts.
  */
 import fs from 'node:fs';
-import { and, eq } from 'drizzle-orm';
-import { recordAudit, recordOutbox, tables, type AuditActor, type Db } from '@nh/server';
-import { EXPORT_MESSAGES, type ExportStarted, type ExportStatus, type ExportStatusResponse } from '@nh/shared/contracts/exports';
+import { findExport as findStoreExport, insertExport, listExports, recordAudit, recordOutbox, type AuditActor, type Db, type ExportRow } from '@nh/server';
+import {
+  EXPORT_MESSAGES,
+  exportFiltersSchema,
+  type ExportFilters,
+  type ExportHistory,
+  type ExportStarted,
+  type ExportStatus,
+  type ExportStatusResponse,
+} from '@nh/shared/contracts/exports';
 import { AppError } from '../../../lib/errors';
 
-const { exports } = tables;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function startExport(db: Db, storeCode: string, actor: AuditActor): Promise<ExportStarted> {
+/** Only the filters given, so the stored row and the audit say what was asked. */
+const givenFilters = ({ from, to, status }: ExportFilters): ExportFilters => ({
+  ...(from === undefined ? {} : { from }),
+  ...(to === undefined ? {} : { to }),
+  ...(status === undefined ? {} : { status }),
+});
+
+export async function startExport(db: Db, storeCode: string, filters: ExportFilters, actor: AuditActor): Promise<ExportStarted> {
+  const asked = givenFilters(filters);
   return db.transaction(async (tx) => {
-    const [row] = await tx.insert(exports).values({ storeCode }).returning({ id: exports.id, status: exports.status });
-    await recordOutbox(tx, 'export.requested', { exportId: row!.id });
-    await recordAudit(tx, actor, { action: 'export.started', entityType: 'export', entityId: row!.id, before: null, after: { storeCode } });
-    return { exportId: row!.id, status: row!.status as ExportStatus };
+    const row = await insertExport(tx, { storeCode, staffId: actor.staffId, staffEmail: actor.email, filters: asked });
+    await recordOutbox(tx, 'export.requested', { exportId: row.id });
+    await recordAudit(tx, actor, { action: 'export.started', entityType: 'export', entityId: row.id, before: null, after: { storeCode, filters: asked } });
+    return { exportId: row.id, status: row.status };
   });
 }
 
-async function findExport(db: Db, storeCode: string, exportId: string) {
+async function findExport(db: Db, storeCode: string, exportId: string): Promise<ExportRow> {
   if (!UUID.test(exportId)) throw new AppError('NOT_FOUND', EXPORT_MESSAGES.notFound);
-  const [row] = await db.select().from(exports).where(and(eq(exports.id, exportId), eq(exports.storeCode, storeCode)));
+  const row = await findStoreExport(db, storeCode, exportId);
   if (!row) throw new AppError('NOT_FOUND', EXPORT_MESSAGES.notFound);
   return row;
 }
 
-export async function exportStatus(db: Db, storeCode: string, exportId: string): Promise<ExportStatusResponse> {
-  const row = await findExport(db, storeCode, exportId);
+/** The file is past its expiry, or housekeeping has deleted it. */
+const fileGone = (row: ExportRow, now: number) => row.fileDeletedAt !== null || (row.expiresAt !== null && row.expiresAt.getTime() <= now);
+
+/** What staff see of an export (the status call and each history entry). */
+function exportView(row: ExportRow, now = Date.now()): ExportStatusResponse {
+  // Filters as stored; a row from before filters existed (null) was every order of the store.
+  const parsed = exportFiltersSchema.safeParse(row.filters ?? {});
+  const filters = parsed.success ? parsed.data : {};
+  const completed = row.status === 'completed';
   return {
     exportId: row.id,
     storeCode: row.storeCode,
@@ -37,17 +59,36 @@ export async function exportStatus(db: Db, storeCode: string, exportId: string):
     rowsDone: row.rowsDone,
     rowsTotal: row.rowsTotal,
     error: row.error,
-    fileName: row.status === 'completed' ? row.fileName : null,
+    fileName: completed ? row.fileName : null,
     createdAt: row.createdAt.toISOString(),
+    startedAt: row.startedAt?.toISOString() ?? null,
     finishedAt: row.finishedAt?.toISOString() ?? null,
+    staffEmail: row.staffEmail,
+    filters: { from: filters.from ?? null, to: filters.to ?? null, status: filters.status ?? null },
+    sizeBytes: row.sizeBytes,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    fileDeletedAt: row.fileDeletedAt?.toISOString() ?? null,
+    downloadable: completed && row.filePath !== null && !fileGone(row, now),
   };
 }
 
-/** The finished file to stream, or a 409 (not finished / failed) or 410 (file removed since). */
+export async function exportStatus(db: Db, storeCode: string, exportId: string): Promise<ExportStatusResponse> {
+  return exportView(await findExport(db, storeCode, exportId));
+}
+
+/** The store's newest exports, newest first: who, when, filters, rows, size, status, download until. */
+export async function exportHistory(db: Db, storeCode: string, limit: number): Promise<ExportHistory> {
+  const rows = await listExports(db, storeCode, limit);
+  const now = Date.now();
+  return { exports: rows.map((row) => exportView(row, now)) };
+}
+
+/** The finished file to stream, or a 409 (not finished / failed) or 410 (expired, or the file removed since). */
 export async function exportDownload(db: Db, storeCode: string, exportId: string, actor: AuditActor): Promise<{ path: string; fileName: string; size: number }> {
   const row = await findExport(db, storeCode, exportId);
   if (row.status === 'failed') throw new AppError('EXPORT_FAILED', EXPORT_MESSAGES.failed, { status: row.status, error: row.error });
   if (row.status !== 'completed' || !row.filePath || !row.fileName) throw new AppError('EXPORT_NOT_READY', EXPORT_MESSAGES.notReady, { status: row.status });
+  if (fileGone(row, Date.now())) throw new AppError('EXPORT_FILE_GONE', EXPORT_MESSAGES.fileGone);
   try {
     const stat = await fs.promises.stat(row.filePath);
     await recordAudit(db, actor, { action: 'export.downloaded', entityType: 'export', entityId: row.id, after: { fileName: row.fileName, rows: row.rowsTotal } });
