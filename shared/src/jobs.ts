@@ -15,6 +15,8 @@ export const OUTBOX_TOPICS = {
   subscriptionPaused: 'subscription.paused',
   /** The shopper gave a paused plan a new card: it is active again and its unpaid period is charged at once. */
   subscriptionResumed: 'subscription.resumed',
+  /** Staff paused, resumed, skipped, rescheduled or cancelled a plan for the customer: the email saying what changed. */
+  subscriptionChangedByStaff: 'subscription.changed-by-staff',
   orderSyncRequested: 'order.sync-requested',
   exportRequested: 'export.requested',
   /** An owner invited someone to the back office: the invitation email with its single-use link. */
@@ -37,6 +39,8 @@ export const outboxPayloads = {
   [OUTBOX_TOPICS.subscriptionPaused]: z.object({ subscriptionId: z.string().uuid(), period: z.string() }),
   /** `period`: the billing period (yyyy-MM-dd) the plan was resumed on, the unpaid one its renewal charges. */
   [OUTBOX_TOPICS.subscriptionResumed]: z.object({ subscriptionId: z.string().uuid(), period: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+  /** `auditId`: the change's audit row (action, before and after): the email says what it says. */
+  [OUTBOX_TOPICS.subscriptionChangedByStaff]: z.object({ subscriptionId: z.string().uuid(), auditId: z.number().int().positive() }),
   [OUTBOX_TOPICS.orderSyncRequested]: z.object({ orderId: z.string().uuid() }),
   [OUTBOX_TOPICS.exportRequested]: z.object({ exportId: z.string().uuid() }),
   /**

@@ -97,6 +97,16 @@ export const ERROR_CODES = {
   SUBSCRIPTION_CHANGED: 'conflict',
   /** Nothing to deliver or nowhere to deliver it: a new card would not help. */
   SUBSCRIPTION_NOT_RESUMABLE: 'conflict',
+  /** Back office: pause, skip or reschedule a plan that is not active. */
+  SUBSCRIPTION_NOT_ACTIVE: 'conflict',
+  /** Back office: a plan paused by failed renewals (or with no saved card) is restarted by the customer with a new card. */
+  SUBSCRIPTION_NEEDS_NEW_CARD: 'conflict',
+  /** Back office: the next delivery's charge is under way or its outcome unknown; skip and reschedule wait for it. */
+  SUBSCRIPTION_CHARGE_IN_PROGRESS: 'conflict',
+  /** Back office: a plan in dunning keeps its date (skip, pause or cancel instead). */
+  SUBSCRIPTION_IN_DUNNING: 'conflict',
+  /** Back office: a new next billing date outside the allowed window (`earliest`, `latest` beside it). */
+  SUBSCRIPTION_DATE_NOT_ALLOWED: 'unprocessable',
 
   // ---------------------------------------------------------------- back office
   SLUG_TAKEN: 'conflict',

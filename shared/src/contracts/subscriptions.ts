@@ -54,6 +54,13 @@ export const RENEWAL_RETRY_DAYS = [1, 3, 7] as const;
  */
 export const RENEWAL_REMINDER_DAYS = 3;
 
+/**
+ * The heads-up before a renewal that would fail: the daily sweep looks at the active plans billed in the
+ * next SUBSCRIPTION_HEADS_UP_DAYS days (UTC days 1 to 5 ahead) and emails each plan whose items are out
+ * of stock or no longer sold, once per plan and billing period (docs/decisions/subscriptions.md).
+ */
+export const SUBSCRIPTION_HEADS_UP_DAYS = 5;
+
 export const SUBSCRIPTION_MESSAGES = {
   /** 401 from POST /api/payments/subscribe-nonce, and the checkout's toast text (spec §8). */
   loginRequired: CHECKOUT_MESSAGES.subscribeLoginRequired,
@@ -80,9 +87,10 @@ export const SUBSCRIPTION_MESSAGES = {
  * billing date on or before today, UTC), and records each period it passed over as skipped: no
  * charge, no delivery. Why, as stored in subscription_skipped_periods.reason:
  * - `renewals-late`: our renewals did not run in time (workers down) — the shop's doing;
- * - `plan-paused`: the plan was paused (its payment failed) until the shopper resumed it.
+ * - `plan-paused`: the plan was paused (its payment failed, or staff paused it) until it was resumed;
+ * - `staff-skip`: staff skipped the delivery on the customer's behalf (the back office's "skip next").
  */
-export const SKIPPED_PERIOD_REASONS = ['renewals-late', 'plan-paused'] as const;
+export const SKIPPED_PERIOD_REASONS = ['renewals-late', 'plan-paused', 'staff-skip'] as const;
 export type SkippedPeriodReason = (typeof SKIPPED_PERIOD_REASONS)[number];
 
 export const skippedPeriodSchema = z.object({
@@ -94,8 +102,8 @@ export type SkippedPeriod = z.infer<typeof skippedPeriodSchema>;
 
 /** The reason in words: to the shopper (My Subscriptions) and to staff (admin order detail). */
 const SKIPPED_REASON_WORDS: Record<'shopper' | 'staff', Record<SkippedPeriodReason, string>> = {
-  shopper: { 'renewals-late': 'our renewals were paused', 'plan-paused': 'your plan was paused' },
-  staff: { 'renewals-late': 'renewals did not run on time', 'plan-paused': 'the plan was paused' },
+  shopper: { 'renewals-late': 'our renewals were paused', 'plan-paused': 'your plan was paused', 'staff-skip': 'skipped at your request' },
+  staff: { 'renewals-late': 'renewals did not run on time', 'plan-paused': 'the plan was paused', 'staff-skip': 'skipped by staff for the customer' },
 };
 
 /**

@@ -1,0 +1,313 @@
+/**
+ * Subscribe & Save plans in the back office (issue 11 "Subscriptions"): the plan table
+ * (GET /api/admin/subscriptions), a plan with its billing history (GET /api/admin/subscriptions/{id}),
+ * the at-risk list (GET /api/admin/subscriptions/at-risk) and the actions staff take on a customer's
+ * behalf (POST /api/admin/subscriptions/{id}/pause, /resume, /skip, /reschedule, /cancel), each audited
+ * and emailed to the customer. Every action answers the plan as the detail shows it. The rules are in
+ * docs/decisions/subscriptions.md ("Staff actions on a plan").
+ */
+import { z } from 'zod';
+import { textField } from './fields';
+import {
+  nextBillingDate,
+  SKIPPED_PERIOD_REASONS,
+  SUBSCRIPTION_INTERVALS,
+  SUBSCRIPTION_MESSAGES,
+  SUBSCRIPTION_STATUSES,
+  subscriptionItemSchema,
+  type SubscriptionInterval,
+  type SubscriptionStatus,
+} from './subscriptions';
+
+// ---------------------------------------------------------------- staff words
+
+export const ADMIN_SUBSCRIPTION_STATUS_LABELS: Record<SubscriptionStatus, string> = {
+  active: 'Active',
+  paused: 'Paused',
+  cancelled: 'Cancelled',
+  expired: 'Expired',
+};
+
+export const ADMIN_SUBSCRIPTION_INTERVAL_LABELS: Record<SubscriptionInterval, string> = {
+  monthly: 'Monthly',
+  quarterly: 'Every 3 months',
+  biannual: 'Every 6 months',
+  annual: 'Yearly',
+};
+
+/**
+ * Why a paused plan is paused. `staff`: paused in the back office while its renewals were paid (staff
+ * may resume it on its saved card). `payment-failed`: its renewals were failing when it was paused
+ * (dunning ran out, no saved card, or staff paused it mid-dunning): only the customer can restart it,
+ * with a new card (My Subscriptions, "Resume with a new card").
+ */
+export const PAUSE_CAUSES = ['staff', 'payment-failed'] as const;
+export type PauseCause = (typeof PAUSE_CAUSES)[number];
+export const PAUSE_CAUSE_LABELS: Record<PauseCause, string> = {
+  staff: 'Paused by staff',
+  'payment-failed': 'Paused: renewal payment failed',
+};
+
+/** What happened to one billing period of a plan (its history). */
+export const BILLING_OUTCOMES = ['charged', 'pending', 'declined', 'failed', 'refunded', 'skipped'] as const;
+export type BillingOutcome = (typeof BILLING_OUTCOMES)[number];
+export const BILLING_OUTCOME_LABELS: Record<BillingOutcome, string> = {
+  charged: 'Charged',
+  pending: 'Processing',
+  declined: 'Declined',
+  failed: 'Not charged',
+  refunded: 'Refunded',
+  skipped: 'Skipped',
+};
+
+/**
+ * Why a plan is on the at-risk list. A third reason of the issue, "the stored card expires before the
+ * next billing date", is not produced: no card expiry is stored anywhere (payment rows keep brand and
+ * last four only), and storing it needs a schema change (docs/decisions/subscriptions.md).
+ */
+export const AT_RISK_REASONS = ['item-unavailable', 'dunning'] as const;
+export type AtRiskReason = (typeof AT_RISK_REASONS)[number];
+export const AT_RISK_REASON_LABELS: Record<AtRiskReason, string> = {
+  'item-unavailable': 'Item unavailable',
+  dunning: 'Payment failing',
+};
+
+/** Why an item of a plan cannot be delivered: the renewal's stock rule (active and enough in stock). */
+export const UNAVAILABLE_ITEM_PROBLEMS = ['out-of-stock', 'inactive', 'removed'] as const;
+export type UnavailableItemProblem = (typeof UNAVAILABLE_ITEM_PROBLEMS)[number];
+export const UNAVAILABLE_ITEM_PROBLEM_LABELS: Record<UnavailableItemProblem, string> = {
+  'out-of-stock': 'Out of stock',
+  inactive: 'No longer sold',
+  removed: 'Removed from the catalogue',
+};
+
+/** The actions staff take on a customer's behalf. */
+export const ADMIN_SUBSCRIPTION_ACTIONS = ['pause', 'resume', 'skip', 'reschedule', 'cancel'] as const;
+export type AdminSubscriptionAction = (typeof ADMIN_SUBSCRIPTION_ACTIONS)[number];
+export const ADMIN_SUBSCRIPTION_ACTION_LABELS: Record<AdminSubscriptionAction, string> = {
+  pause: 'Pause plan',
+  resume: 'Resume plan',
+  skip: 'Skip next delivery',
+  reschedule: 'Change next date',
+  cancel: 'Cancel plan',
+};
+
+// ---------------------------------------------------------------- rules
+
+/** Rescheduling: the new date is at least tomorrow and at most this many days from today (UTC days). */
+export const RESCHEDULE_MAX_DAYS_AHEAD = 90;
+
+const DAY_MS = 86_400_000;
+const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+const startOfUtcDay = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+
+/**
+ * The days (yyyy-MM-dd, UTC, both ends included) a plan's next delivery may be moved to: from tomorrow,
+ * at most RESCHEDULE_MAX_DAYS_AHEAD days ahead, and before the billing date after the current next one
+ * (moving past it would silently drop a delivery: skipping is its own action). Null when no day is left
+ * (a plan so far behind that the delivery after next is already due).
+ */
+export function rescheduleWindow(next: Date, interval: SubscriptionInterval, intervalCount: number, today: Date): { earliest: string; latest: string } | null {
+  const start = startOfUtcDay(today).getTime();
+  const earliest = start + DAY_MS;
+  const afterNext = startOfUtcDay(nextBillingDate(next, interval, intervalCount)).getTime() - DAY_MS;
+  const latest = Math.min(start + RESCHEDULE_MAX_DAYS_AHEAD * DAY_MS, afterNext);
+  return latest >= earliest ? { earliest: dayOf(new Date(earliest)), latest: dayOf(new Date(latest)) } : null;
+}
+
+/**
+ * A plan staff paused, resumed by staff: the billing dates that went by while it was paused (before
+ * today, UTC) are skipped, never charged later; the first date of its sequence on or after today is
+ * its next billing date (today's is charged by the next sweep).
+ */
+export function missedWhilePaused(next: Date, interval: SubscriptionInterval, intervalCount: number, today: Date): { next: Date; missed: Date[] } {
+  const start = startOfUtcDay(today);
+  const missed: Date[] = [];
+  let current = next;
+  while (current < start) {
+    missed.push(current);
+    current = nextBillingDate(current, interval, intervalCount);
+  }
+  return { next: current, missed };
+}
+
+// ---------------------------------------------------------------- messages
+
+export const ADMIN_SUBSCRIPTION_MESSAGES = {
+  notFound: SUBSCRIPTION_MESSAGES.notFound,
+  status: 'Status must be active, paused, cancelled or expired',
+  reason: 'Choose a reason from the list.',
+  date: 'Dates must be written as yyyy-mm-dd.',
+  dateOrder: 'The "from" date must be on or before the "to" date.',
+  minFailedAttempts: 'Failed attempts must be a whole number from 0 to 10',
+  pageLimit: 'Limit must be a whole number from 1 to 100',
+  pageOffset: 'Offset must be a whole number of at least 0',
+  nextBillingDate: 'Choose the day of the next delivery (yyyy-mm-dd).',
+  cancelReason: 'Please say why the plan is cancelled.',
+  cancelReasonTooLong: 'The reason can be at most 500 characters.',
+  // Refusals (409 unless said otherwise).
+  pauseNotActive: 'Only an active plan can be paused.',
+  skipNotActive: 'Only an active plan has a next delivery to skip.',
+  rescheduleNotActive: 'Only an active plan has a next delivery to move.',
+  notPaused: SUBSCRIPTION_MESSAGES.notPaused,
+  alreadyEnded: SUBSCRIPTION_MESSAGES.alreadyEnded,
+  needsNewCard:
+    'This plan was paused because its renewal payment failed, so staff cannot restart it on the same card. The customer must sign in and choose "Resume with a new card" in My Subscriptions.',
+  noStoredCard:
+    'This plan has no saved card on file, so staff cannot restart it. The customer must sign in and choose "Resume with a new card" in My Subscriptions.',
+  chargeInProgress:
+    "A charge for this plan's next delivery is being processed, or its outcome is not known yet. Try again in a few minutes; if this stays, check the payment with the payment service first.",
+  inDunning: "This plan's renewal payment is failing and being retried, so its date cannot be moved. Skip the delivery, pause or cancel the plan instead.",
+  /** 422, with `earliest` and `latest` (yyyy-mm-dd) beside it. */
+  dateNotAllowed: (earliest: string, latest: string) =>
+    `Choose a day from ${earliest} to ${latest}: from tomorrow, at most ${RESCHEDULE_MAX_DAYS_AHEAD} days ahead, and before the delivery after next.`,
+  /** 422: a plan so far behind that no day is left before the delivery after next. */
+  noDateAllowed: "This plan's next delivery cannot be moved: the delivery after it is due within a day. Skip the delivery instead.",
+  // Toasts.
+  paused: 'Plan paused',
+  resumed: 'Plan resumed',
+  skipped: 'Next delivery skipped',
+  rescheduled: 'Next delivery date changed',
+  cancelled: 'Plan cancelled',
+} as const;
+
+// ---------------------------------------------------------------- requests
+
+const blankToUndefined = (v: unknown) => (v === '' ? undefined : v);
+const queryInt = (message: string, min: number, max: number) => z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
+const day = (message: string) =>
+  z
+    .string({ error: message })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, message)
+    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), message);
+
+/**
+ * GET /api/admin/subscriptions: `search` is part of the customer's name or email, or the start of a
+ * plan id; `dueFrom`/`dueTo` bound the next billing date (UTC days, both ends included);
+ * `minFailedAttempts` keeps plans with at least that many failed renewals (1: in dunning). Sorted by
+ * next billing date, soonest first.
+ */
+export const adminSubscriptionsQuerySchema = z
+  .object({
+    search: z.preprocess(blankToUndefined, textField({ max: 200 }).optional()),
+    status: z.preprocess(blankToUndefined, z.enum(SUBSCRIPTION_STATUSES, { error: ADMIN_SUBSCRIPTION_MESSAGES.status }).optional()),
+    dueFrom: z.preprocess(blankToUndefined, day(ADMIN_SUBSCRIPTION_MESSAGES.date).optional()),
+    dueTo: z.preprocess(blankToUndefined, day(ADMIN_SUBSCRIPTION_MESSAGES.date).optional()),
+    minFailedAttempts: z.preprocess(blankToUndefined, queryInt(ADMIN_SUBSCRIPTION_MESSAGES.minFailedAttempts, 0, 10).optional()),
+    limit: queryInt(ADMIN_SUBSCRIPTION_MESSAGES.pageLimit, 1, 100).default(50),
+    offset: queryInt(ADMIN_SUBSCRIPTION_MESSAGES.pageOffset, 0, 10_000_000).default(0),
+  })
+  .refine((q) => !q.dueFrom || !q.dueTo || q.dueFrom <= q.dueTo, { message: ADMIN_SUBSCRIPTION_MESSAGES.dateOrder, path: ['dueFrom'] });
+export type AdminSubscriptionsQuery = z.infer<typeof adminSubscriptionsQuerySchema>;
+
+/** GET /api/admin/subscriptions/at-risk: every active plan at risk, or those at risk for one reason. */
+export const adminAtRiskQuerySchema = z.object({
+  reason: z.preprocess(blankToUndefined, z.enum(AT_RISK_REASONS, { error: ADMIN_SUBSCRIPTION_MESSAGES.reason }).optional()),
+  limit: queryInt(ADMIN_SUBSCRIPTION_MESSAGES.pageLimit, 1, 100).default(50),
+  offset: queryInt(ADMIN_SUBSCRIPTION_MESSAGES.pageOffset, 0, 10_000_000).default(0),
+});
+export type AdminAtRiskQuery = z.infer<typeof adminAtRiskQuerySchema>;
+
+/**
+ * POST /api/admin/subscriptions/{id}/reschedule: the UTC day of the next delivery (the time of day of
+ * the billing date stays), within `rescheduleWindow`; later deliveries follow from it.
+ */
+export const rescheduleSubscriptionSchema = z.object({ nextBillingDate: day(ADMIN_SUBSCRIPTION_MESSAGES.nextBillingDate) });
+export type RescheduleSubscriptionRequest = z.infer<typeof rescheduleSubscriptionSchema>;
+
+/** POST /api/admin/subscriptions/{id}/cancel: why (kept in the audit trail; not sent to the customer). */
+export const cancelSubscriptionByStaffSchema = z.object({
+  reason: textField({ max: 500, required: ADMIN_SUBSCRIPTION_MESSAGES.cancelReason, tooLong: ADMIN_SUBSCRIPTION_MESSAGES.cancelReasonTooLong }).min(1, ADMIN_SUBSCRIPTION_MESSAGES.cancelReason),
+});
+export type CancelSubscriptionByStaffRequest = z.infer<typeof cancelSubscriptionByStaffSchema>;
+
+// ---------------------------------------------------------------- answers
+
+/** A row of the plan table (and the head of the detail). Money as two-decimal strings, times as ISO. */
+export const adminSubscriptionSummarySchema = z.object({
+  id: z.string().uuid(),
+  customerName: z.string(),
+  customerEmail: z.string(),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  items: z.array(subscriptionItemSchema),
+  /** What each billing period charges. */
+  amount: z.string(),
+  interval: z.enum(SUBSCRIPTION_INTERVALS),
+  intervalCount: z.number().int(),
+  nextBillingDate: z.string(),
+  /** Failed renewals of the unpaid period (dunning); 0 when all is well. */
+  failedAttempts: z.number().int(),
+  /** When the unpaid period is tried again (dunning), or null. */
+  retryAt: z.string().nullable(),
+  createdAt: z.string(),
+  cancelledAt: z.string().nullable(),
+});
+export type AdminSubscriptionSummary = z.infer<typeof adminSubscriptionSummarySchema>;
+
+export const adminSubscriptionsPageSchema = z.object({ subscriptions: z.array(adminSubscriptionSummarySchema), total: z.number().int() });
+export type AdminSubscriptionsPage = z.infer<typeof adminSubscriptionsPageSchema>;
+
+/** One billing period of a plan: charged, processing, declined, not charged, refunded or skipped. Newest first. */
+export const billingHistoryEntrySchema = z.object({
+  /** yyyy-MM-dd (UTC) of the period's billing date. */
+  period: z.string(),
+  outcome: z.enum(BILLING_OUTCOMES),
+  /** What was (or would have been) charged; null for a skipped period. */
+  amount: z.string().nullable(),
+  /** The period's order (the latest attempt's); null when none was made (skipped, short stock, no card). */
+  orderId: z.string().uuid().nullable(),
+  /** The payment service's sentence, or why nothing was charged. */
+  message: z.string().nullable(),
+  cardType: z.string().nullable(),
+  cardLastFour: z.string().nullable(),
+  /** Why a skipped period was skipped; null otherwise. */
+  skipReason: z.enum(SKIPPED_PERIOD_REASONS).nullable(),
+  /** When the payment row (or the skip) was recorded. */
+  at: z.string(),
+});
+export type BillingHistoryEntry = z.infer<typeof billingHistoryEntrySchema>;
+
+/** Every order of a plan (its first delivery, each renewal, each failed attempt's cancelled order), newest first. */
+export const adminSubscriptionOrderSchema = z.object({ id: z.string().uuid(), status: z.string(), total: z.string(), createdAt: z.string() });
+
+/** GET /api/admin/subscriptions/{id}, and the answer of every action. */
+export const adminSubscriptionDetailSchema = adminSubscriptionSummarySchema.extend({
+  userId: z.string().uuid().nullable(),
+  discountPercent: z.number().int(),
+  shippingAddress: z.object({ address: z.string(), city: z.string(), state: z.string(), zip: z.string() }).nullable(),
+  /** Brand and last four of the card of the latest approved payment. */
+  cardType: z.string().nullable(),
+  cardLastFour: z.string().nullable(),
+  /** A saved card (payment profile) is on file for renewals. */
+  hasStoredCard: z.boolean(),
+  /** Why a paused plan is paused; null unless paused. */
+  pauseCause: z.enum(PAUSE_CAUSES).nullable(),
+  /** What staff can do now (the server refuses the others with a message). */
+  actions: z.object({ pause: z.boolean(), resume: z.boolean(), skip: z.boolean(), reschedule: z.boolean(), cancel: z.boolean() }) satisfies z.ZodType<Record<AdminSubscriptionAction, boolean>>,
+  /** The days the next delivery may be moved to (both ends included); null when it cannot be moved. */
+  rescheduleWindow: z.object({ earliest: z.string(), latest: z.string() }).nullable(),
+  history: z.array(billingHistoryEntrySchema),
+  orders: z.array(adminSubscriptionOrderSchema),
+});
+export type AdminSubscriptionDetail = z.infer<typeof adminSubscriptionDetailSchema>;
+
+export const unavailableItemSchema = z.object({
+  productId: z.number().int(),
+  productName: z.string(),
+  problem: z.enum(UNAVAILABLE_ITEM_PROBLEMS),
+  /** How many the next delivery needs, and how many are in stock. */
+  wanted: z.number().int(),
+  available: z.number().int(),
+});
+export type UnavailableItem = z.infer<typeof unavailableItemSchema>;
+
+/** An active plan at risk, soonest billing first. */
+export const atRiskPlanSchema = adminSubscriptionSummarySchema.extend({
+  reasons: z.array(z.enum(AT_RISK_REASONS)),
+  unavailableItems: z.array(unavailableItemSchema),
+  /** In dunning: the last failed attempt's sentence (the payment service's, or why nothing was charged). */
+  lastPaymentMessage: z.string().nullable(),
+});
+export type AtRiskPlan = z.infer<typeof atRiskPlanSchema>;
+export const atRiskPageSchema = z.object({ plans: z.array(atRiskPlanSchema), total: z.number().int() });
+export type AtRiskPage = z.infer<typeof atRiskPageSchema>;
