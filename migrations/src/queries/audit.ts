@@ -28,14 +28,19 @@ export interface AuditRecord {
   after?: Record<string, unknown> | null;
 }
 
-/** Audit rows for one actor: one record, or several written by one statement (a bulk action). */
-export async function recordAudit(tx: DbOrTx, actor: AuditActor, records: AuditRecord | readonly AuditRecord[]): Promise<void> {
+/**
+ * Audit rows for one actor: one record, or several written by one statement (a bulk action). Answers
+ * the new rows' ids in the order of `records` (e.g. for an email that says what the change was).
+ */
+export async function recordAudit(tx: DbOrTx, actor: AuditActor, records: AuditRecord | readonly AuditRecord[]): Promise<number[]> {
   const list = Array.isArray(records) ? records : [records as AuditRecord];
-  if (list.length === 0) return;
+  if (list.length === 0) return [];
   const who = { actorId: actor.staffId, actorEmail: actor.email, actorRole: actor.role, ip: actor.ip, userAgent: actor.userAgent?.slice(0, 500) ?? null, requestId: actor.requestId };
-  await tx.insert(auditEvents).values(
-    list.map((r) => ({ ...who, action: r.action, entityType: r.entityType, entityId: r.entityId, before: r.before ?? null, after: r.after ?? null })),
-  );
+  const rows = await tx
+    .insert(auditEvents)
+    .values(list.map((r) => ({ ...who, action: r.action, entityType: r.entityType, entityId: r.entityId, before: r.before ?? null, after: r.after ?? null })))
+    .returning({ id: auditEvents.id });
+  return rows.map((r) => r.id).sort((a, b) => a - b);
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

@@ -7,11 +7,18 @@
  * Hand-tuned SQL through the pool: the page view, cancel and resume are single statements with named
  * prepared statements; the renewal's statements run under the plan's row lock. The clock is the
  * database's (the sweep and the job agree whichever host runs them).
+ *
+ * The back office (api admin/subscriptions): the plan table, a plan's billing history, the at-risk list
+ * (with the renewal sweep's heads-up, which shares its "items unavailable" rule), and the plan row
+ * locked FOR UPDATE for a staff action — the same lock the renewal takes, so the two never both apply.
  */
+import { and, asc, count, desc, eq, gte, ilike, isNotNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type pg from 'pg';
 import { toCents } from '@nh/shared/money';
-import { INTERVAL_MONTHS, RENEWAL_REMINDER_DAYS, type SkippedPeriod, type SkippedPeriodReason } from '@nh/shared/contracts/subscriptions';
-import type { SubscriptionRow } from '../db/schema';
+import type { AtRiskReason, UnavailableItem } from '@nh/shared/contracts/admin-subscriptions';
+import { billingPeriodOf, INTERVAL_MONTHS, RENEWAL_REMINDER_DAYS, type SkippedPeriod, type SkippedPeriodReason, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
+import type { DbOrTx } from '../db/client';
+import { orders, paymentTransactions, subscriptions, subscriptionSkippedPeriods, type SubscriptionRow } from '../db/schema';
 import type { StoredPaymentProfile } from '../payments/gateway';
 import { OUTBOX_CHANNEL, outboxInsert, outboxNotify, outboxParam } from './outbox';
 
@@ -326,3 +333,256 @@ export async function recordFailedAttempt(client: pg.PoolClient, subscriptionId:
   return rows[0]!.status;
 }
 
+
+// ---- The back office (API admin/subscriptions; the renewal sweep's heads-up) ----
+
+/**
+ * The items of plan `s` its next delivery could not have (the renewal's stock rule: the product exists,
+ * is active and has the quantity, quantities of one product added up), as a JSON array in
+ * `unavailable.items`, null when every item can be delivered. A lateral join to put after `subscriptions s`.
+ */
+const UNAVAILABLE_JOIN = `left join lateral (
+    select json_agg(json_build_object('productId', w.product_id, 'productName', coalesce(p.name, w.name),
+        'problem', case when p.id is null then 'removed' when p.status = 'inactive' then 'inactive' else 'out-of-stock' end,
+        'wanted', w.qty, 'available', coalesce(p.inventory, 0)) order by w.product_id) as items
+    from (select (i->>'productId')::int as product_id, min(i->>'productName') as name, sum((i->>'quantity')::int)::int as qty
+          from jsonb_array_elements(s.items) i group by 1) w
+    left join products p on p.id = w.product_id
+    where p.id is null or p.status <> 'active' or p.inventory < w.qty) unavailable on true`;
+
+export interface AdminSubscriptionFilter {
+  /** Part of the customer's name or email, or the start of the plan id. */
+  search?: string;
+  status?: SubscriptionStatus;
+  /** UTC days (yyyy-MM-dd), both ends included. */
+  dueFrom?: string;
+  dueTo?: string;
+  minFailedAttempts?: number;
+  limit: number;
+  offset: number;
+}
+
+const ID_PREFIX = /^[0-9a-f-]{1,36}$/i;
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A plan id prefix as a range of the primary key (`1a2b` is 1a2b0000-… to 1a2bffff-…). */
+function planIdPrefix(search: string): SQL | undefined {
+  if (!ID_PREFIX.test(search)) return undefined;
+  const hex = search.toLowerCase().replace(/-/g, '');
+  if (hex.length === 0 || hex.length > 32) return undefined;
+  const asUuid = (h: string) => `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  return and(gte(subscriptions.id, asUuid(hex.padEnd(32, '0'))), lte(subscriptions.id, asUuid(hex.padEnd(32, 'f'))));
+}
+
+function adminSubscriptionWhere(q: Omit<AdminSubscriptionFilter, 'limit' | 'offset'>): SQL | undefined {
+  const search = q.search?.trim();
+  return and(
+    search ? or(ilike(sql`${subscriptions.customerName} || ' ' || ${subscriptions.customerEmail}`, `%${escapeLike(search)}%`), planIdPrefix(search)) : undefined,
+    q.status ? eq(subscriptions.status, q.status) : undefined,
+    q.dueFrom ? gte(subscriptions.nextBillingDate, new Date(`${q.dueFrom}T00:00:00Z`)) : undefined,
+    q.dueTo ? lt(subscriptions.nextBillingDate, new Date(Date.parse(`${q.dueTo}T00:00:00Z`) + DAY_MS)) : undefined,
+    q.minFailedAttempts !== undefined && q.minFailedAttempts > 0 ? gte(subscriptions.failedAttempts, q.minFailedAttempts) : undefined,
+  );
+}
+
+/** One page of plans, soonest next billing date first, and how many match. */
+export async function listAdminSubscriptions(db: DbOrTx, q: AdminSubscriptionFilter): Promise<{ rows: SubscriptionRow[]; total: number }> {
+  const where = adminSubscriptionWhere(q);
+  const [rows, [counted]] = await Promise.all([
+    db.select().from(subscriptions).where(where).orderBy(asc(subscriptions.nextBillingDate), asc(subscriptions.id)).limit(q.limit).offset(q.offset),
+    db.select({ n: count() }).from(subscriptions).where(where),
+  ]);
+  return { rows, total: counted?.n ?? 0 };
+}
+
+/** The card (brand, last four) of a plan's latest approved payment, as the shopper's list shows it. */
+export async function latestPlanCard(db: DbOrTx, subscriptionId: string): Promise<{ cardType: string | null; cardLastFour: string | null }> {
+  const [card] = await db
+    .select({ cardType: paymentTransactions.cardType, cardLastFour: paymentTransactions.cardLastFour })
+    .from(paymentTransactions)
+    .where(and(eq(paymentTransactions.subscriptionId, subscriptionId), eq(paymentTransactions.status, 'approved')))
+    .orderBy(desc(paymentTransactions.createdAt))
+    .limit(1);
+  return card ?? { cardType: null, cardLastFour: null };
+}
+
+/** What the back office shows of a plan's billing: each period's charge row, its skipped periods, every order it made. */
+export interface PlanBilling {
+  charges: Array<{
+    period: string;
+    status: (typeof paymentTransactions.$inferSelect)['status'];
+    amount: number;
+    orderId: string | null;
+    message: string | null;
+    cardType: string | null;
+    cardLastFour: string | null;
+    at: Date;
+  }>;
+  skipped: Array<{ period: string; reason: SkippedPeriodReason; at: Date }>;
+  orders: Array<{ id: string; status: string; total: number; createdAt: Date }>;
+}
+
+/**
+ * A plan's billing: the charge rows (one per period; refunds and voids are their own rows, not read
+ * here), the skipped periods, and every order of the plan (a failed attempt's cancelled order too),
+ * newest first. (orders.subscription_id has no index of its own yet: see docs/decisions/subscriptions.md.)
+ */
+export async function planBilling(db: DbOrTx, subscriptionId: string): Promise<PlanBilling> {
+  const p = paymentTransactions;
+  const [charges, skipped, planOrders] = await Promise.all([
+    db
+      .select({
+        period: sql<string>`${p.billingPeriod}`,
+        status: p.status,
+        amount: p.amount,
+        orderId: p.orderId,
+        message: p.responseMessage,
+        cardType: p.cardType,
+        cardLastFour: p.cardLastFour,
+        at: p.createdAt,
+      })
+      .from(p)
+      .where(and(eq(p.subscriptionId, subscriptionId), eq(p.kind, 'charge'), isNotNull(p.billingPeriod)))
+      .orderBy(desc(p.billingPeriod)),
+    db
+      .select({ period: subscriptionSkippedPeriods.billingPeriod, reason: sql<SkippedPeriodReason>`${subscriptionSkippedPeriods.reason}`, at: subscriptionSkippedPeriods.createdAt })
+      .from(subscriptionSkippedPeriods)
+      .where(eq(subscriptionSkippedPeriods.subscriptionId, subscriptionId))
+      .orderBy(desc(subscriptionSkippedPeriods.billingPeriod)),
+    db
+      .select({ id: orders.id, status: orders.status, total: orders.total, createdAt: orders.createdAt })
+      .from(orders)
+      .where(eq(orders.subscriptionId, subscriptionId))
+      .orderBy(desc(orders.createdAt), desc(orders.id)),
+  ]);
+  return { charges, skipped, orders: planOrders };
+}
+
+export async function findPlan(db: DbOrTx, id: string): Promise<SubscriptionRow | null> {
+  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id));
+  return row ?? null;
+}
+
+/** The UTC day (start) by the database's clock, the renewals' clock. */
+export async function databaseToday(db: DbOrTx): Promise<Date> {
+  const { rows } = await db.execute<{ day: string }>(sql`select to_char(now() at time zone 'UTC', 'YYYY-MM-DD') as day`);
+  return new Date(`${rows[0]!.day}T00:00:00.000Z`);
+}
+
+/** A plan locked for a staff action, with what the action's rules read beside it. */
+export interface StaffLockedPlan {
+  row: SubscriptionRow;
+  /** Start of today (UTC) by the database's clock. */
+  today: Date;
+  /**
+   * The status of the charge row of the period the plan is on (its next billing date), if any:
+   * pending means a renewal charge is under way (or its outcome unknown), so the period must not move.
+   */
+  periodCharge: (typeof paymentTransactions.$inferSelect)['status'] | null;
+}
+
+/**
+ * Locks the plan row FOR UPDATE in the caller's transaction — the renewal's lock (lockSubscription): a
+ * renewal that holds it is waited for, and one that comes later waits for the staff action and then
+ * judges the row as the action left it (status, next billing date, period).
+ */
+export async function lockPlanForStaff(tx: DbOrTx, id: string): Promise<StaffLockedPlan | null> {
+  const [found] = await tx
+    .select({ row: subscriptions, today: sql<string>`to_char(now() at time zone 'UTC', 'YYYY-MM-DD')` })
+    .from(subscriptions)
+    .where(eq(subscriptions.id, id))
+    .for('update');
+  if (!found) return null;
+  const [charge] = await tx
+    .select({ status: paymentTransactions.status })
+    .from(paymentTransactions)
+    .where(and(eq(paymentTransactions.subscriptionId, id), eq(paymentTransactions.billingPeriod, billingPeriodOf(found.row.nextBillingDate)), eq(paymentTransactions.kind, 'charge')));
+  return { row: found.row, today: new Date(`${found.today}T00:00:00.000Z`), periodCharge: charge?.status ?? null };
+}
+
+export type StaffPlanChange = Partial<Pick<SubscriptionRow, 'status' | 'nextBillingDate' | 'failedAttempts' | 'retryAt' | 'cancelledAt'>>;
+
+/** A staff action's change to the plan row (locked by lockPlanForStaff in the same transaction). */
+export async function updatePlanByStaff(tx: DbOrTx, id: string, change: StaffPlanChange): Promise<void> {
+  await tx
+    .update(subscriptions)
+    .set({ ...change, updatedAt: sql`now()` })
+    .where(eq(subscriptions.id, id));
+}
+
+/** Records billing periods as skipped (never charged later); a period recorded before is left as it is. */
+export async function recordSkippedPeriods(tx: DbOrTx, subscriptionId: string, periods: readonly string[], reason: SkippedPeriodReason): Promise<void> {
+  if (periods.length === 0) return;
+  await tx
+    .insert(subscriptionSkippedPeriods)
+    .values(periods.map((billingPeriod) => ({ subscriptionId, billingPeriod, reason })))
+    .onConflictDoNothing();
+}
+
+/** An active plan at risk: its row (snake_case, as the statement answers) and why. */
+export interface AtRiskRow {
+  id: string;
+  customer_name: string;
+  customer_email: string;
+  status: SubscriptionRow['status'];
+  items: SubscriptionRow['items'];
+  /** numeric as text. */
+  amount: string;
+  interval: SubscriptionRow['interval'];
+  interval_count: number;
+  next_billing_date: Date;
+  failed_attempts: number;
+  retry_at: Date | null;
+  created_at: Date;
+  cancelled_at: Date | null;
+  unavailable_items: UnavailableItem[] | null;
+  last_payment_message: string | null;
+}
+
+const AT_RISK_WHERE = `s.status = 'active' and (unavailable.items is not null or s.failed_attempts > 0)
+  and ($1::text is null or ($1 = 'item-unavailable' and unavailable.items is not null) or ($1 = 'dunning' and s.failed_attempts > 0))`;
+
+/**
+ * The at-risk list: active plans whose items the next delivery could not have (out of stock, no longer
+ * sold, removed) or that are in dunning (failed attempts > 0), soonest billing first, and how many.
+ * (Plans whose saved card expires before the next billing date are not listed: no card expiry is stored.)
+ */
+export async function findAtRiskSubscriptions(db: pg.Pool, q: { reason?: AtRiskReason; limit: number; offset: number }): Promise<{ rows: AtRiskRow[]; total: number }> {
+  const reason = q.reason ?? null;
+  const [page, counted] = await Promise.all([
+    db.query<AtRiskRow>({
+      name: 'subscriptions_at_risk',
+      text: `select s.id, s.customer_name, s.customer_email, s.status, s.items, s.amount::text as amount, s.interval, s.interval_count,
+          s.next_billing_date, s.failed_attempts, s.retry_at, s.created_at, s.cancelled_at, unavailable.items as unavailable_items,
+          case when s.failed_attempts > 0 then (select p.response_message from payment_transactions p
+            where p.subscription_id = s.id and p.kind = 'charge' and p.billing_period = to_char(s.next_billing_date at time zone 'UTC', 'YYYY-MM-DD')) end as last_payment_message
+        from subscriptions s ${UNAVAILABLE_JOIN}
+        where ${AT_RISK_WHERE}
+        order by s.next_billing_date, s.id limit $2 offset $3`,
+      values: [reason, q.limit, q.offset],
+    }),
+    db.query<{ n: number }>({ name: 'subscriptions_at_risk_count', text: `select count(*)::int as n from subscriptions s ${UNAVAILABLE_JOIN} where ${AT_RISK_WHERE}`, values: [reason] }),
+  ]);
+  return { rows: page.rows, total: counted.rows[0]?.n ?? 0 };
+}
+
+/**
+ * The renewal sweep's heads-up: active plans billed on one of the next `days` UTC days (tomorrow to
+ * `days` days ahead, by the database's clock) whose items the delivery could not have today.
+ */
+export async function findPlansWithUnavailableItemsSoon(db: Queryable, days: number): Promise<Array<{ id: string; nextBillingDate: Date }>> {
+  const { rows } = await db.query<{ id: string; next_billing_date: Date }>(
+    `select s.id, s.next_billing_date from subscriptions s ${UNAVAILABLE_JOIN}
+     where s.status = 'active' and unavailable.items is not null
+       and s.next_billing_date >= ${DUE_BEFORE_SQL} and s.next_billing_date < date_trunc('day', now(), 'UTC') + make_interval(days => $1::int + 1)
+     order by s.next_billing_date, s.id`,
+    [days],
+  );
+  return rows.map((r) => ({ id: r.id, nextBillingDate: r.next_billing_date }));
+}
+
+/** The items of one plan its next delivery could not have now (empty when all can be delivered). */
+export async function unavailableItemsOf(db: Queryable, subscriptionId: string): Promise<UnavailableItem[]> {
+  const { rows } = await db.query<{ items: UnavailableItem[] | null }>(`select unavailable.items from subscriptions s ${UNAVAILABLE_JOIN} where s.id = $1`, [subscriptionId]);
+  return rows[0]?.items ?? [];
+}
