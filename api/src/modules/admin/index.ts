@@ -21,6 +21,7 @@ import { productArea } from './products/routes';
 import { promoArea } from './promos/routes';
 import { reviewArea } from './reviews/routes';
 import { staffArea } from './staff/routes';
+import { subscriptionArea } from './subscriptions/routes';
 import { syncArea } from './sync/routes';
 
 export interface AdminModuleDeps {
@@ -32,7 +33,7 @@ export interface AdminModuleDeps {
 
 /** Every sub-area of the back office, in no particular order. */
 export function adminAreas(ctx: AppContext, deps: AdminDeps): AdminArea[] {
-  return [staffArea, auditArea, dashboardArea, promoArea, productArea, reviewArea, orderArea, exportArea, syncArea].flatMap((area) => area(ctx, deps));
+  return [staffArea, auditArea, dashboardArea, promoArea, productArea, reviewArea, orderArea, exportArea, syncArea, subscriptionArea].flatMap((area) => area(ctx, deps));
 }
 
 export function adminRoutes(ctx: AppContext, { invalidateCatalog, gateway }: AdminModuleDeps): Router {

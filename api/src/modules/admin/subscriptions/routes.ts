@@ -1,0 +1,51 @@
+import { Router } from 'express';
+import { adminAtRiskQuerySchema, adminSubscriptionsQuerySchema, cancelSubscriptionByStaffSchema, rescheduleSubscriptionSchema } from '@nh/shared/contracts/admin-subscriptions';
+import type { AppContext } from '../../../context';
+import { actorOf } from '../../../lib/staff-auth';
+import { parseInput } from '../../../lib/validation';
+import type { AdminArea, AdminDeps } from '../area';
+import { cancelSubscription, getSubscription, listAtRisk, listSubscriptions, pauseSubscription, rescheduleNextDelivery, resumeSubscription, skipNextDelivery } from './service';
+
+/**
+ * Subscribe & Save plans at /admin/subscriptions: the table, the at-risk list, a plan with its billing
+ * history (subscriptions.view), and pause, resume, skip, reschedule and cancel on the customer's behalf
+ * (subscriptions.act), each answering the plan as the detail shows it.
+ */
+export function subscriptionArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
+  const router = Router();
+  const view = guard.require('subscriptions.view');
+  const act = guard.require('subscriptions.act');
+  const { db } = ctx;
+  const id = (params: Record<string, unknown>) => String(params.id);
+
+  router.get('/', view, async (req, res) => {
+    res.json(await listSubscriptions(db, parseInput(adminSubscriptionsQuerySchema, req.query)));
+  });
+  // Before /:id, which would read "at-risk" as a plan id.
+  router.get('/at-risk', view, async (req, res) => {
+    res.json(await listAtRisk(db, parseInput(adminAtRiskQuerySchema, req.query)));
+  });
+  router.get('/:id', view, async (req, res) => {
+    res.json(await getSubscription(db, id(req.params)));
+  });
+
+  router.post('/:id/pause', act, async (req, res) => {
+    res.json(await pauseSubscription(db, id(req.params), actorOf(req, res)));
+  });
+  router.post('/:id/resume', act, async (req, res) => {
+    res.json(await resumeSubscription(db, id(req.params), actorOf(req, res)));
+  });
+  router.post('/:id/skip', act, async (req, res) => {
+    res.json(await skipNextDelivery(db, id(req.params), actorOf(req, res)));
+  });
+  router.post('/:id/reschedule', act, async (req, res) => {
+    const { nextBillingDate } = parseInput(rescheduleSubscriptionSchema, req.body);
+    res.json(await rescheduleNextDelivery(db, id(req.params), nextBillingDate, actorOf(req, res)));
+  });
+  router.post('/:id/cancel', act, async (req, res) => {
+    const { reason } = parseInput(cancelSubscriptionByStaffSchema, req.body);
+    res.json(await cancelSubscription(db, id(req.params), reason, actorOf(req, res)));
+  });
+
+  return [{ path: '/admin/subscriptions', router }];
+}
