@@ -10,7 +10,7 @@ import { addMonths } from 'date-fns';
 import { eq } from 'drizzle-orm';
 import { formatCents, priceCart, SHOP, toCents } from '@nh/shared';
 import { tables, type LineItem } from '@nh/server';
-import { nextBillingDate, RENEWAL_REMINDER_DAYS, subscriptionViewSchema } from '@nh/shared/contracts/subscriptions';
+import { nextBillingDate, RENEWAL_REMINDER_DAYS, SUBSCRIPTION_HEADS_UP_DAYS, subscriptionViewSchema } from '@nh/shared/contracts/subscriptions';
 import { adminOrderSchema } from '@nh/shared/contracts/admin';
 import {
   LocalSandboxGateway,
@@ -27,6 +27,7 @@ import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { signInAs } from '../../api/test/support/staff';
 import { renewSubscriptionJob, type RenewResult } from '../src/renewals/renew';
 import { renewalReminderJob } from '../src/emails/renewal-reminder';
+import { subscriptionItemUnavailableJob } from '../src/emails/subscription-item-unavailable';
 import type { WorkerRuntime } from '../src/runtime';
 import { TestSmtpServer } from './support/smtp-server';
 // For the resumed plans (at the end of the file).
@@ -807,6 +808,137 @@ describe('renewals after downtime: a plan more than one period behind is charged
     expect(await renew(retrying.id, due)).toMatchObject({ outcome: 'approved' });
     expect(allChargesOf(retrying.id)).toHaveLength(1);
     expect(await skippedOf(retrying.id)).toEqual([]);
+  });
+});
+
+describe('the back office: staff actions on a plan, and the sweep’s heads-up', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({ DATABASE_URL: tdb.url });
+  });
+  afterAll(() => api?.close());
+
+  /** The start of the UTC day `days` from today, plus `hours`. */
+  const onDay = (days: number, hours = 10) => new Date(utcDayFromToday(days).getTime() + hours * 3_600_000);
+  const mailTo = (address: string, count = 1) => waitFor(() => smtp.to(address).length >= count && smtp.to(address), 10_000, `email to ${address}`);
+  const emailDone = async (id: string) => {
+    const job = await waitFor(() => runtime.queues.emails.getJob(id), 5000, `email job ${id}`);
+    await waitFor(async () => ['completed', 'failed'].includes(await job.getState()), 10_000, `email ${id}`);
+    return (await runtime.queues.emails.getJob(id))?.returnvalue;
+  };
+
+  it('a delivery skipped by staff is never charged: the renewal of that period charges nothing, the next period is charged once; the customer is emailed', async () => {
+    const product = await makeProduct(20);
+    const dates = overdueDates(2);
+    const sub = await makeSubscription({ email: 'staff-skip@example.com', items: [line(product, 1)], due: dates[0]! });
+    const support = await signInAs(api, 'support');
+
+    const res = await support.request(`/api/admin/subscriptions/${sub.id}/skip`, { method: 'POST', body: {} });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await skippedOf(sub.id)).toEqual([{ billing_period: period(dates[0]!), reason: 'staff-skip' }]);
+    expect((await subscription(sub.id)).nextBillingDate.toISOString()).toBe(dates[1]!.toISOString());
+
+    // The renewal of the skipped period (a job the sweep added before the skip) finds the plan moved on.
+    expect(await renew(sub.id, dates[0]!)).toEqual({ outcome: 'skipped', reason: 'this period is settled; the subscription moved on' });
+    // The next period is due: charged once, nothing else skipped (no catch-up: the skip already moved the date).
+    expect(await renew(sub.id, dates[1]!)).toMatchObject({ outcome: 'approved' });
+    expect(allChargesOf(sub.id)).toHaveLength(1);
+    expect(chargesFor(sub.id, dates[1]!)).toHaveLength(1);
+    expect(chargesFor(sub.id, dates[0]!)).toHaveLength(0);
+    expect(await skippedOf(sub.id)).toEqual([{ billing_period: period(dates[0]!), reason: 'staff-skip' }]);
+    expect((await paymentsOf(sub.id)).map((p) => [p.billingPeriod, p.status])).toEqual([[period(dates[1]!), 'approved']]);
+    expect(await subscription(sub.id)).toMatchObject({ status: 'active', nextBillingDate: dates[2] });
+
+    const [mail] = await mailTo('staff-skip@example.com');
+    const day = (d: Date) => new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' }).format(d);
+    expect(mail!.decoded).toContain(`Subject: We skipped your next ${SHOP.name} Subscribe & Save delivery`);
+    expect(mail!.decoded).toContain(`we have skipped your delivery due ${day(new Date(`${period(dates[0]!)}T00:00:00Z`))}: it will not be sent or charged.`);
+    expect(mail!.decoded).toContain(`Your next delivery is on ${day(dates[1]!)}`);
+    expect(mail!.decoded).toContain('This change was made by our customer care team on your behalf.');
+    // One email per change, however often its job runs.
+    const [audit] = await q<{ id: number }>(`select id from audit_events where entity_type = 'subscription' and entity_id = $1`, [sub.id]);
+    const logged = () => q<{ status: string }>(`select status from email_log where kind = 'subscription-staff-change' and subject_id = $1`, [`${sub.id}:${audit!.id}`]);
+    expect(await waitFor(async () => (await logged())[0]?.status === 'sent' && logged(), 5000, 'email logged')).toEqual([{ status: 'sent' }]);
+  });
+
+  it('a plan staff paused is not charged by its renewal; resumed by staff, it is; each change emailed once', async () => {
+    const product = await makeProduct(20);
+    // Due today (a billing date is a day): paused before its renewal ran.
+    const due = new Date(utcDayFromToday(0).getTime() + 60_000);
+    const sub = await makeSubscription({ email: 'staff-pause@example.com', items: [line(product, 1)], due });
+    const support = await signInAs(api, 'support');
+    expect((await support.request(`/api/admin/subscriptions/${sub.id}/pause`, { method: 'POST', body: {} })).status).toBe(200);
+    expect(await renew(sub.id, due)).toEqual({ outcome: 'skipped', reason: 'subscription is paused' });
+    expect(allChargesOf(sub.id)).toHaveLength(0);
+    const [paused] = await mailTo('staff-pause@example.com');
+    expect(paused!.decoded).toContain(`Subject: Your ${SHOP.name} Subscribe & Save plan is paused`);
+    expect(paused!.decoded).toContain('No deliveries will be sent or charged while it is paused.');
+
+    // Resumed the same day: its billing date (today's period) is kept and charged by the next renewal.
+    expect((await support.request(`/api/admin/subscriptions/${sub.id}/resume`, { method: 'POST', body: {} })).status).toBe(200);
+    expect(await renew(sub.id, due)).toMatchObject({ outcome: 'approved' });
+    expect(chargesFor(sub.id, due)).toHaveLength(1);
+    const mails = await mailTo('staff-pause@example.com', 2);
+    expect(mails[1]!.decoded).toContain(`Subject: Your ${SHOP.name} Subscribe & Save plan is active again`);
+  });
+
+  it(`heads-up: the sweep emails a plan billed within ${SUBSCRIPTION_HEADS_UP_DAYS} days whose item is unavailable, once per period`, async () => {
+    expect(SUBSCRIPTION_HEADS_UP_DAYS).toBe(5);
+    const scarce = await makeProduct(1);
+    const retired = await makeProduct(50);
+    await tdb.db.update(tables.products).set({ status: 'inactive' }).where(eq(tables.products.id, retired.id));
+    const plenty = await makeProduct(50);
+    const tomorrow = await makeSubscription({ email: 'headsup-tomorrow@example.com', items: [line(scarce, 2)], due: onDay(1), profile: null });
+    const fifthDay = await makeSubscription({ email: 'headsup-fifth@example.com', items: [line(plenty, 1), line(retired, 1)], due: onDay(SUBSCRIPTION_HEADS_UP_DAYS, 23) });
+    const sixthDay = await makeSubscription({ email: 'headsup-sixth@example.com', items: [line(retired, 1)], due: onDay(SUBSCRIPTION_HEADS_UP_DAYS + 1, 0), profile: null });
+    const fine = await makeSubscription({ email: 'headsup-fine@example.com', items: [line(plenty, 2)], due: onDay(2), profile: null });
+    const paused = await makeSubscription({ email: 'headsup-paused@example.com', items: [line(retired, 1)], due: onDay(2), status: 'paused', profile: null });
+    const comesBack = await makeSubscription({ email: 'headsup-back@example.com', items: [line(scarce, 3)], due: onDay(4), profile: null });
+    const ids = (s: { id: string }, due: Date) => subscriptionItemUnavailableJob.jobId(s.id, period(due));
+
+    const sweep = createRenewalSweep({ db: tdb.db, gateway: sandbox, queues: runtime.queues, redis, config: runtime.config, log: createLogger('headsup-test', 'silent') });
+    const sweepJob = { name: renewalSweepJob.name, id: 'test-headsup-sweep', data: {} } as Job;
+    const worker = runtime.workers.get('emails')!;
+    await worker.pause();
+    let first: SweepResult;
+    let second: SweepResult;
+    try {
+      first = await sweep(sweepJob);
+      second = await sweep(sweepJob);
+      // Its items can ship again before the email goes out (staff swapped them): nothing is sent.
+      await tdb.db.update(tables.subscriptions).set({ items: [line(plenty, 3)] }).where(eq(tables.subscriptions.id, comesBack.id));
+    } finally {
+      void worker.resume();
+    }
+    const expected = [ids(tomorrow, onDay(1)), ids(fifthDay, onDay(SUBSCRIPTION_HEADS_UP_DAYS, 23)), ids(comesBack, onDay(4))];
+    expect(first.headsUps).toEqual(expect.arrayContaining(expected));
+    expect(second.headsUps).toEqual(first.headsUps);
+    for (const other of [sixthDay, fine, paused]) expect(first.headsUps.join(' ')).not.toContain(other.id);
+    // A heads-up is only an email: nothing charged, nothing renewed early.
+    for (const s of [tomorrow, fifthDay]) expect(first.jobs.join(' ')).not.toContain(s.id);
+
+    expect(await emailDone(expected[0]!)).toMatchObject({ outcome: 'sent' });
+    expect(await emailDone(expected[1]!)).toMatchObject({ outcome: 'sent' });
+    expect(await emailDone(expected[2]!)).toEqual({ outcome: 'skipped', reason: 'every item is available again' });
+    const day = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' }).format(onDay(1));
+    const [mail] = smtp.to('headsup-tomorrow@example.com');
+    expect(mail!.decoded).toContain('Subject: Heads-up: an item of your next delivery is unavailable');
+    expect(mail!.decoded).toContain(`A heads-up about your next Subscribe & Save delivery on ${day}: we cannot send everything in it right now.`);
+    expect(mail!.decoded).toContain(`${scarce.name}: out of stock`);
+    expect(mail!.decoded).toContain('we will not charge you');
+    const fifth = smtp.to('headsup-fifth@example.com')[0]!.decoded;
+    expect(fifth).toContain(`${retired.name}: no longer sold`);
+    expect(fifth).not.toContain(`${plenty.name}:`);
+    for (const address of ['headsup-sixth@example.com', 'headsup-fine@example.com', 'headsup-paused@example.com', 'headsup-back@example.com']) expect(smtp.to(address)).toHaveLength(0);
+
+    // The next day's sweep (the job gone from Redis by then): the email_log keeps it to one email per period.
+    await runtime.queues.emails.remove(expected[0]!);
+    expect((await sweep(sweepJob)).headsUps).toContain(expected[0]);
+    expect(await emailDone(expected[0]!)).toEqual({ outcome: 'skipped', reason: 'already sent' });
+    expect(smtp.to('headsup-tomorrow@example.com')).toHaveLength(1);
+
+    // Out of the way of later sweeps.
+    for (const s of [tomorrow, fifthDay, sixthDay, fine, comesBack]) await tdb.db.update(tables.subscriptions).set({ status: 'cancelled' }).where(eq(tables.subscriptions.id, s.id));
   });
 });
 

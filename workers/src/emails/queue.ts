@@ -6,11 +6,13 @@ import { orderShippedJob } from './order-shipped';
 import { renewalReminderJob } from './renewal-reminder';
 import { staffInvitationJob } from './staff-invitation';
 import { staffPasswordResetJob } from './staff-password-reset';
+import { subscriptionItemUnavailableJob } from './subscription-item-unavailable';
 import { subscriptionPausedJob } from './subscription-paused';
+import { subscriptionStaffChangeJob } from './subscription-staff-change';
 import { subscriptionWelcomeJob } from './subscription-welcome';
 
 export const emailsQueue = defineQueue({
   name: 'emails',
-  jobs: [newsletterWelcomeJob, orderConfirmationJob, orderShippedJob, subscriptionWelcomeJob, subscriptionPausedJob, renewalReminderJob, staffInvitationJob, staffPasswordResetJob],
+  jobs: [newsletterWelcomeJob, orderConfirmationJob, orderShippedJob, subscriptionWelcomeJob, subscriptionPausedJob, renewalReminderJob, staffInvitationJob, staffPasswordResetJob, subscriptionStaffChangeJob, subscriptionItemUnavailableJob],
   worker: (config) => ({ concurrency: config.EMAIL_CONCURRENCY }),
 });

@@ -6,6 +6,8 @@
  *
  * The same sweep also adds one renewal-reminder email job per active plan billed RENEWAL_REMINDER_DAYS
  * from today (UTC day); its job id and the email_log row (subscription, period) keep it to one email.
+ * And a heads-up for each active plan billed in the next SUBSCRIPTION_HEADS_UP_DAYS days whose items are
+ * out of stock or no longer sold (subscription-item-unavailable; likewise one per plan and period).
  *
  * A sweep missed while no worker was running: the scheduled sweep (daily, RENEWAL_SWEEP_HOUR_UTC) only
  * runs while a worker consumes `renewals`, and a worker that starts later re-registers the schedule,
@@ -17,12 +19,13 @@
 import type { Queue } from 'bullmq';
 import { z } from 'zod';
 import type { PaymentGateway } from '@nh/server/payments/index';
-import { findDueSubscriptions, findSubscriptionsToRemind, type Db, type Logger, type Redis } from '@nh/server';
+import { findDueSubscriptions, findPlansWithUnavailableItemsSoon, findSubscriptionsToRemind, type Db, type Logger, type Redis } from '@nh/server';
 import { jobId, jobRequest } from '@nh/server/jobs/contract';
-import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
+import { billingPeriodOf, SUBSCRIPTION_HEADS_UP_DAYS } from '@nh/shared/contracts/subscriptions';
 import type { WorkerConfig } from '../config';
 import { defineJob } from '../jobs/define';
 import { renewalReminderJob } from '../emails/renewal-reminder';
+import { subscriptionItemUnavailableJob } from '../emails/subscription-item-unavailable';
 import { renewSubscriptionJob, RENEWAL_MESSAGES } from './renew';
 
 /** The daily renewal sweep's hour (UTC); a worker that was down then runs it at start (addMissedSweep). */
@@ -71,10 +74,12 @@ export interface SweepResult {
   jobs: string[];
   /** Ids of the renewal-reminder email jobs asked for (likewise). */
   reminders: string[];
+  /** Ids of the heads-up email jobs asked for (an item unavailable a few days ahead; likewise). */
+  headsUps: string[];
 }
 
 export function createRenewalSweep({ db, gateway, queues, redis, config, log }: RenewalSweepDeps) {
-  async function addRenewJobs(jobLog: Logger): Promise<Omit<SweepResult, 'reminders'>> {
+  async function addRenewJobs(jobLog: Logger): Promise<Omit<SweepResult, 'reminders' | 'headsUps'>> {
     const due = await findDueSubscriptions(db.$client);
     if (!gateway) {
       jobLog.error({ due: due.length }, `renewal sweep: ${RENEWAL_MESSAGES.notConfigured}; no subscription renewed`);
@@ -104,13 +109,30 @@ export function createRenewalSweep({ db, gateway, queues, redis, config, log }: 
     return jobs.map((j) => j.opts.jobId);
   }
 
+  /**
+   * Heads-ups: the plans billed in the next SUBSCRIPTION_HEADS_UP_DAYS days (tomorrow onwards) whose
+   * items could not ship today. Each is found by the sweep of every day up to its billing date; the job
+   * id and the email_log subject keep it to one email per plan and period, and the email re-checks
+   * when it sends (items back, plan paused, date moved: nothing is sent).
+   */
+  async function addHeadsUpJobs(jobLog: Logger): Promise<string[]> {
+    const atRisk = await findPlansWithUnavailableItemsSoon(db.$client, SUBSCRIPTION_HEADS_UP_DAYS);
+    const jobs = atRisk.map((s) => {
+      const period = billingPeriodOf(s.nextBillingDate);
+      return jobRequest(subscriptionItemUnavailableJob, { subscriptionId: s.id, period }, config, subscriptionItemUnavailableJob.jobId(s.id, period));
+    });
+    if (jobs.length > 0) await queues.emails.addBulk(jobs);
+    jobLog.info({ headsUps: jobs.length }, 'renewal sweep: heads-up jobs added');
+    return jobs.map((j) => j.opts.jobId);
+  }
+
   // Renew jobs first: a Redis failure while adding reminders must not hold up a charge that is due.
   // A sweep that renewed (payments configured) leaves its marker: a worker starting later knows it ran.
   return async function renewalSweep(job: { id?: string; name: string }): Promise<SweepResult> {
     const jobLog = log.child({ jobId: job.id, queue: 'renewals', job: job.name });
     const startedAt = new Date();
     const renewals = await addRenewJobs(jobLog);
-    const result = { ...renewals, reminders: await addReminderJobs(jobLog) };
+    const result = { ...renewals, reminders: await addReminderJobs(jobLog), headsUps: await addHeadsUpJobs(jobLog) };
     if (gateway) await recordSweep({ queue: queues.renewals, redis }, startedAt);
     return result;
   };

@@ -1,0 +1,143 @@
+/**
+ * A change staff made to a customer's plan in the back office (pause, resume, skip the next delivery,
+ * a new date, cancel): what changed, in the customer's words. The email reads the change's audit row
+ * (its action, before and after), so it says exactly what was recorded.
+ */
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { OUTBOX_TOPICS } from '@nh/shared';
+import { formatCents } from '@nh/shared/money';
+import { SHOP } from '@nh/shared/constants';
+import { tables } from '@nh/server';
+import { defineEmail, skip } from './define-email';
+import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';
+import { billingDay, loadSubscription, planCadence, planItemsHtml, planItemsText, type SubscriptionEmailPlan } from './subscription-plan';
+
+/** What staff did, as the email tells it. */
+export type StaffChange =
+  | { kind: 'paused' }
+  | { kind: 'resumed'; nextBillingDate: Date; skippedWhilePaused: number }
+  | { kind: 'skipped'; period: string; nextBillingDate: Date }
+  | { kind: 'rescheduled'; from: Date; to: Date }
+  | { kind: 'cancelled' };
+
+const iso = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
+const skippedAfter = z.object({ skippedPeriod: z.string(), nextBillingDate: iso });
+const dateChange = z.object({ nextBillingDate: iso });
+const resumedAfter = z.object({ nextBillingDate: iso.optional(), skippedPeriods: z.array(z.string()).optional() });
+
+/** The change from its audit row; null for an action this email does not know (from a later release). */
+export function staffChangeOf(action: string, before: unknown, after: unknown, currentNextBillingDate: Date): StaffChange | null {
+  switch (action) {
+    case 'subscription.paused':
+      return { kind: 'paused' };
+    case 'subscription.cancelled':
+      return { kind: 'cancelled' };
+    case 'subscription.resumed': {
+      const a = resumedAfter.parse(after ?? {});
+      return { kind: 'resumed', nextBillingDate: a.nextBillingDate ?? currentNextBillingDate, skippedWhilePaused: a.skippedPeriods?.length ?? 0 };
+    }
+    case 'subscription.skipped': {
+      const a = skippedAfter.parse(after);
+      return { kind: 'skipped', period: a.skippedPeriod, nextBillingDate: a.nextBillingDate };
+    }
+    case 'subscription.rescheduled':
+      return { kind: 'rescheduled', from: dateChange.parse(before).nextBillingDate, to: dateChange.parse(after).nextBillingDate };
+    default:
+      return null;
+  }
+}
+
+/** Subject id: `<subscription id>:<audit row id>`: one email per change, however often the job runs. */
+export const subscriptionStaffChangeJob = defineEmail({
+  name: 'subscription-staff-change',
+  /** `auditId`: the change's audit row. */
+  payload: z.object({ subscriptionId: z.string().uuid(), auditId: z.number().int().positive() }),
+  topics: { [OUTBOX_TOPICS.subscriptionChangedByStaff]: ({ subscriptionId, auditId }) => ({ subscriptionId, auditId }) },
+  async compose(db, { subscriptionId, auditId }) {
+    const a = tables.auditEvents;
+    const [event] = await db.select({ action: a.action, entityType: a.entityType, entityId: a.entityId, before: a.before, after: a.after }).from(a).where(eq(a.id, auditId));
+    if (!event || event.entityType !== 'subscription' || event.entityId !== subscriptionId) return skip('change not found');
+    const found = await loadSubscription(db, subscriptionId);
+    if (!found) return skip('subscription not found');
+    const change = staffChangeOf(event.action, event.before, event.after, found.sub.nextBillingDate);
+    if (!change) return skip(`no email for ${event.action}`);
+    const content = subscriptionStaffChangeEmail({ ...found.plan, change });
+    return { subjectId: `${subscriptionId}:${auditId}`, message: { to: found.sub.customerEmail, ...content } };
+  },
+});
+
+/** The subject and the opening sentences of each change. */
+function wording(plan: SubscriptionEmailPlan, change: StaffChange): { subject: string; lines: string[] } {
+  const yourPlan = `your ${SHOP.name} Subscribe & Save plan`;
+  const charge = (date: Date) => `we will charge ${formatCents(plan.amount)} to your saved card on ${billingDay(date)}`;
+  switch (change.kind) {
+    case 'paused':
+      return {
+        subject: `Your ${SHOP.name} Subscribe & Save plan is paused`,
+        lines: [`As you asked, we have paused ${yourPlan}. No deliveries will be sent or charged while it is paused.`, 'When you want your deliveries back, contact us and we will restart it.'],
+      };
+    case 'resumed':
+      return {
+        subject: `Your ${SHOP.name} Subscribe & Save plan is active again`,
+        lines: [
+          `As you asked, we have restarted ${yourPlan}. Your next delivery is on ${billingDay(change.nextBillingDate)}: ${charge(change.nextBillingDate)}.`,
+          ...(change.skippedWhilePaused > 0 ? ['The deliveries that fell due while it was paused were skipped: they will not be sent or charged.'] : []),
+        ],
+      };
+    case 'skipped':
+      return {
+        subject: `We skipped your next ${SHOP.name} Subscribe & Save delivery`,
+        lines: [
+          `As you asked, we have skipped your delivery due ${billingDay(new Date(`${change.period}T00:00:00Z`))}: it will not be sent or charged.`,
+          `Your next delivery is on ${billingDay(change.nextBillingDate)}: ${charge(change.nextBillingDate)}.`,
+        ],
+      };
+    case 'rescheduled':
+      return {
+        subject: `Your next ${SHOP.name} delivery is now on ${billingDay(change.to)}`,
+        lines: [
+          `As you asked, we have moved your next delivery from ${billingDay(change.from)} to ${billingDay(change.to)}: ${charge(change.to)}.`,
+          `Later deliveries follow ${planCadence(plan.interval, plan.intervalCount)} from then.`,
+        ],
+      };
+    case 'cancelled':
+      return {
+        subject: `Your ${SHOP.name} Subscribe & Save plan is cancelled`,
+        lines: [`As you asked, we have cancelled ${yourPlan}. No further deliveries will be sent or charged.`, 'Thank you for having been a subscriber; you are welcome back any time.'],
+      };
+  }
+}
+
+/** Sent when staff change a customer's plan on their behalf. */
+export function subscriptionStaffChangeEmail(plan: SubscriptionEmailPlan & { change: StaffChange }): Content {
+  const { subject, lines } = wording(plan, plan.change);
+  const contact = `If you did not ask for this, or want something else, contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone} (${SHOP.supportHours}).`;
+  const text = [
+    `Hi ${plan.customerName},`,
+    '',
+    ...lines,
+    '',
+    'Your plan:',
+    '',
+    ...planItemsText(plan.items),
+    '',
+    `  Each delivery: ${formatCents(plan.amount)} (with your ${plan.discountPercent}% discount, free shipping and tax)`,
+    '',
+    `This change was made by our customer care team on your behalf. You can see your plan in My Subscriptions: ${mySubscriptionsUrl()}`,
+    contact,
+    '',
+    signatureText(),
+  ].join('\n');
+  const html = layout(
+    subject,
+    `<p>Hi ${escapeHtml(plan.customerName)},</p>
+${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
+<p>Your plan:</p>
+${planItemsHtml(plan.items)}
+<p><strong>Each delivery:</strong> ${formatCents(plan.amount)} (with your ${plan.discountPercent}% discount, free shipping and tax)</p>
+<p>This change was made by our customer care team on your behalf. You can see your plan in ${mySubscriptionsLink()}.</p>
+<p>${escapeHtml(contact)}</p>`,
+  );
+  return { subject, text, html };
+}
