@@ -27,6 +27,11 @@ export const baseEnvShape = {
   SHOP_SUPPORT_HOURS: optionalString(),
   /** The storefront's public address, for links in emails (e.g. https://shop.example.com). */
   SHOP_SITE_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+  /**
+   * The internal listener of Prometheus metrics and health (`/metrics`, `/healthz`, `/readyz`); none
+   * when unset, any free port with 0. Never the public port: keep it off the load balancer.
+   */
+  METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
 };
 
 /** The SHOP_* variables as overrides for `configureShop`: every process applies them the same way. */

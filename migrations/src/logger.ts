@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { pino, type DestinationStream, type Logger } from 'pino';
 
@@ -72,8 +73,27 @@ export function loggableError(error: unknown): unknown {
   return { type: 'DatabaseError', message: 'database query failed', ...pgError, code, stack: frames.join('\n') };
 }
 
+const logFields = new AsyncLocalStorage<Readonly<Record<string, unknown>>>();
+const NO_FIELDS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * Runs `fn` with `fields` on every line any logger of the process writes meanwhile, child loggers
+ * included (a worker job's request id: workers/src/jobs/define.ts). A field the log call names itself wins.
+ */
+export function withLogFields<T>(fields: Readonly<Record<string, unknown>>, fn: () => T): T {
+  return logFields.run(fields, fn);
+}
+
 /** The process logger: JSON lines, secrets redacted, errors through `loggableError`. `destination` defaults to stdout. */
 export function createLogger(name: string, level = 'info', destination?: DestinationStream): Logger {
-  const options = { name, level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, serializers: { err: loggableError } };
+  const options = {
+    name,
+    level,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    serializers: { err: loggableError },
+    // The fields of `withLogFields`, when there are any (pino's own merge would write into the object it is given).
+    mixin: () => logFields.getStore() ?? NO_FIELDS,
+    mixinMergeStrategy: (mergeObject: object, mixinObject: object) => (mixinObject === NO_FIELDS ? mergeObject : { ...mixinObject, ...mergeObject }),
+  };
   return destination ? pino(options, destination) : pino(options);
 }

@@ -75,6 +75,31 @@ export function jobId(...parts: Array<string | number>): string {
   return id;
 }
 
+/**
+ * The reserved key of a job's data where the relay puts the request id of the outbox row it came from
+ * (`{ ...payload, _trace: { requestId } }`). The queue processor removes it before the payload is
+ * parsed (workers/src/jobs/define.ts), so no payload schema ever sees it.
+ */
+export const JOB_TRACE_KEY = '_trace';
+
+export interface JobTrace {
+  requestId: string;
+}
+
+/** `data` with the trace of `requestId` (the data as it is without one). */
+export function withJobTrace(data: unknown, requestId: string | null | undefined): unknown {
+  if (!requestId || typeof data !== 'object' || data === null || Array.isArray(data)) return data;
+  return { ...data, [JOB_TRACE_KEY]: { requestId } satisfies JobTrace };
+}
+
+/** A job's data without its trace, and the trace's request id (null when it has none). */
+export function splitJobTrace(data: unknown): { data: unknown; requestId: string | null } {
+  if (typeof data !== 'object' || data === null || !(JOB_TRACE_KEY in data)) return { data, requestId: null };
+  const { [JOB_TRACE_KEY]: trace, ...rest } = data as Record<string, unknown>;
+  const requestId = (trace as Partial<JobTrace> | null)?.requestId;
+  return { data: rest, requestId: typeof requestId === 'string' && requestId ? requestId : null };
+}
+
 /** One job per (outbox row, job): a relay crash between enqueue and commit re-adds the same id. */
 export const outboxJobId = (outboxId: number, jobName: string) => jobId('outbox', outboxId, jobName);
 

@@ -4,3 +4,4 @@ export { AuthorizeNetGateway, AUTHNET_ENDPOINTS, ACCEPT_JS_URLS, parseTransactio
 export * from './sandbox';
 export * from './accept-script';
 export * from './select';
+export * from './instrumented';

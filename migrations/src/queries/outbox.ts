@@ -6,10 +6,15 @@
  * one JSON parameter (`outboxParam`), inserted by `outboxInsert` and announced by `outboxNotify`. A
  * drizzle transaction uses `recordOutbox`; a hand-tuned statement (the checkout's and the renewals'
  * single-statement writes) puts the two fragments in its own CTEs.
+ *
+ * Each row also remembers the request that wrote it (`request_id`): the `requestId` argument when given,
+ * otherwise the request id of the work in progress (`currentRequestId`, request-context.ts: the API
+ * request, or the job that carries one), otherwise none. The relay copies it into the row's jobs.
  */
 import type pg from 'pg';
 import { outboxPayloads, type OutboxPayload, type OutboxTopic } from '@nh/shared/jobs';
 import { positionalSql, type DbOrTx } from '../db/client';
+import { currentRequestId } from '../request-context';
 
 /** Postgres NOTIFY channel the relay listens on, so new rows are moved at once. */
 export const OUTBOX_CHANNEL = 'outbox_new';
@@ -19,9 +24,19 @@ export interface OutboxRecord {
   payload: unknown;
 }
 
-/** The rows as the one JSON parameter of an outbox-writing statement, each payload checked against its topic's schema. */
-export function outboxParam(records: readonly OutboxRecord[]): string {
-  return JSON.stringify(records.map((r) => ({ topic: r.topic, payload: outboxPayloads[r.topic].parse(r.payload) })));
+/**
+ * The request a row belongs to: `requestId` when given (null: none), else the one of the work in
+ * progress. At most 128 characters, as the API accepts an `x-request-id`.
+ */
+const requestIdOf = (requestId: string | null | undefined): string | null => (requestId === undefined ? currentRequestId() : requestId)?.slice(0, 128) ?? null;
+
+/**
+ * The rows as the one JSON parameter of an outbox-writing statement, each payload checked against its
+ * topic's schema, each with its request id (`requestId`, or by default the current one; see above).
+ */
+export function outboxParam(records: readonly OutboxRecord[], requestId?: string | null): string {
+  const reqId = requestIdOf(requestId);
+  return JSON.stringify(records.map((r) => ({ topic: r.topic, payload: outboxPayloads[r.topic].parse(r.payload), requestId: reqId })));
 }
 
 /**
@@ -29,19 +44,22 @@ export function outboxParam(records: readonly OutboxRecord[]): string {
  * (a SQL boolean, e.g. `exists (select 1 from ord)`) holds.
  */
 export const outboxInsert = (param: string, condition = 'true'): string =>
-  `insert into outbox (topic, payload) select e->>'topic', e->'payload' from jsonb_array_elements(${param}::jsonb) e where ${condition}`;
+  `insert into outbox (topic, payload, request_id) select e->>'topic', e->'payload', e->>'requestId' from jsonb_array_elements(${param}::jsonb) e where ${condition}`;
 
 /** Select expression waking the relay when `condition` held and there were rows; `channel` is the placeholder of OUTBOX_CHANNEL. */
 export const outboxNotify = (param: string, channel: string, condition = 'true'): string =>
   `case when ${condition} and jsonb_array_length(${param}::jsonb) > 0 then pg_notify(${channel}, ${param}::jsonb->0->>'topic') end`;
 
-/** Records follow-up work in the caller's drizzle transaction (the same statement shape, one round trip). */
-export async function recordOutbox<T extends OutboxTopic>(tx: DbOrTx, topic: T, payload: OutboxPayload<T>): Promise<void> {
-  await recordOutboxRows(tx, [{ topic, payload }]);
+/**
+ * Records follow-up work in the caller's drizzle transaction (the same statement shape, one round trip);
+ * `requestId` as for `outboxParam` (by default the request id of the work in progress).
+ */
+export async function recordOutbox<T extends OutboxTopic>(tx: DbOrTx, topic: T, payload: OutboxPayload<T>, requestId?: string | null): Promise<void> {
+  await recordOutboxRows(tx, [{ topic, payload }], requestId);
 }
 
-export async function recordOutboxRows(tx: DbOrTx, records: readonly OutboxRecord[]): Promise<void> {
-  await tx.execute(positionalSql(`with ob as (${outboxInsert('$1')}) select ${outboxNotify('$1', '$2')}`, [outboxParam(records), OUTBOX_CHANNEL]));
+export async function recordOutboxRows(tx: DbOrTx, records: readonly OutboxRecord[], requestId?: string | null): Promise<void> {
+  await tx.execute(positionalSql(`with ob as (${outboxInsert('$1')}) select ${outboxNotify('$1', '$2')}`, [outboxParam(records, requestId), OUTBOX_CHANNEL]));
 }
 
 /**
