@@ -4,12 +4,14 @@ import compression from 'compression';
 import express, { type Express } from 'express';
 import type { AppContext } from './context';
 import { securityHeaders } from './lib/security-headers';
-import { requestLogger } from './lib/request-logger';
+import { requestContext, requestLogger } from './lib/request-logger';
+import { httpMetrics } from './lib/http-metrics';
 import { untrustedProxyWarning } from './lib/proxy-warning';
 import { sameOriginGuard } from './lib/same-origin';
 import { sessionMiddleware } from './lib/session';
 import { catalogRoutes } from './modules/catalog';
 import { healthRoutes } from './modules/health/routes';
+import { metricsRoutes } from './modules/health/metrics';
 import { apiModules, createAppServices, formBodyModules, pageModules, type AppServices } from './modules';
 import { AppError, errorHandler, notFoundApi } from './lib/errors';
 
@@ -24,6 +26,7 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
   if (ctx.config.TRUST_PROXY) app.set('trust proxy', 1);
 
   app.use(requestLogger(app, ctx.log));
+  app.use(httpMetrics(app));
   app.use(untrustedProxyWarning(ctx.log, ctx.config.isProduction && !ctx.config.TRUST_PROXY));
   app.use(
     securityHeaders({
@@ -47,7 +50,8 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
   // Public catalogue reads come before compression, body parsing and sessions: they need none of them
   // (the catalogue cache keeps its own gzip bytes), and they are the hottest path of the shop.
   app.use('/api', catalogRoutes(ctx));
-  app.use(healthRoutes(ctx));
+  app.use(healthRoutes(ctx, { lifecycle: services.lifecycle }));
+  app.use(metricsRoutes({ token: ctx.config.METRICS_TOKEN, registry: services.metrics }));
   app.use(compression());
 
   // Static pictures: /api/public/{filename} (catalogue art) and /uploads/... (staff uploads).
@@ -77,6 +81,7 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
     next();
   });
   app.use('/api', sessionMiddleware(ctx));
+  app.use('/api', requestContext);
   for (const router of apiModules(ctx, services)) app.use('/api', router);
   app.use('/api', notFoundApi);
   // Server-rendered staff pages outside /api (the queue dashboard), same-origin writes only.

@@ -43,6 +43,11 @@ const schema = z
     ...paymentsEnvShape,
     /** Declined or failed payments allowed per client address per 15 minutes (card-testing guard); 0 = no limit. */
     PAYMENT_FAILURES_PER_15_MIN: z.coerce.number().int().min(0).default(10),
+    /**
+     * When set, GET /metrics on the public port answers Prometheus with `Authorization: Bearer <token>`
+     * (without it the public /metrics is an unknown API route; METRICS_PORT needs no token).
+     */
+    METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16, 'must be at least 16 characters').optional()),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;

@@ -1,10 +1,10 @@
-import { createServer } from 'node:http';
 import { configureShop } from '@nh/shared';
 import { createDb, createLogger, createRedis, exitOnStartupError, productionWarnings, shopOverrides } from '@nh/server';
 import { createApp } from './app';
 import { loadApiConfig } from './config';
 import type { AppContext } from './context';
 import { createAppServices } from './modules';
+import { listenApi } from './server';
 
 async function start(): Promise<void> {
   const config = loadApiConfig();
@@ -21,31 +21,25 @@ async function start(): Promise<void> {
     log.warn(warning);
   }
   const app = createApp(ctx, services);
-  const server = createServer(app);
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.PORT, config.HOST, resolve);
-  });
-  log.info({ port: config.PORT }, `API listening on http://localhost:${config.PORT}`);
+  const served = await listenApi(ctx, services, app);
+  log.info({ port: served.port, metricsPort: served.metrics?.port ?? 'not set' }, `API listening on http://localhost:${served.port}`);
 
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    log.info({ signal }, 'shutting down: /readyz answers 503 (draining); finishing in-flight requests');
     const force = setTimeout(() => {
       log.warn('in-flight requests did not finish in 15s; exiting');
       process.exit(1);
     }, 15_000);
     force.unref();
-    server.close(() => {
-      void Promise.allSettled([db.$client.end(), redis.quit()]).then(() => {
-        log.info('stopped');
-        process.exit(0);
-      });
+    // The draining flag is set before the server closes (listenApi's drain).
+    void served.drain().then(async () => {
+      await Promise.allSettled([db.$client.end(), redis.quit(), served.close()]);
+      log.info('stopped');
+      process.exit(0);
     });
-    server.closeIdleConnections();
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Express, Request, RequestHandler } from 'express';
 import type { Logger } from '@nh/server';
+import { runWithRequestId } from '@nh/server/request-context';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -55,3 +56,11 @@ export function requestLogger(app: Express, logger: Logger): RequestHandler {
     next();
   };
 }
+
+/**
+ * Runs the rest of the request as the work of its request id (AsyncLocalStorage, @nh/server
+ * request-context.ts): every outbox row the request writes remembers it, whichever module writes it.
+ * Mounted right before the API modules, after body parsing and sessions (whose callbacks would not
+ * keep the context).
+ */
+export const requestContext: RequestHandler = (req, _res, next) => runWithRequestId(req.id, next);

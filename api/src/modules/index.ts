@@ -7,6 +7,7 @@
  * belongs to one module (the admin area orders its own sub-areas).
  */
 import type { Router } from 'express';
+import { API_METRICS, createMetricsRegistry, type Registry } from '@nh/server/metrics';
 import type { AppContext } from '../context';
 import { cardTestingGuard } from '../lib/card-testing-guard';
 import { adminRoutes } from './admin';
@@ -14,6 +15,7 @@ import { productImageUploadRoutes } from './admin/products/images';
 import { QUEUE_BOARD_PATH, queueBoardRoutes } from './admin/queues/board';
 import { authRoutes } from './auth';
 import { invalidateCatalogCache, priceList } from './catalog';
+import type { Lifecycle } from './health/routes';
 import { checkoutRoutes } from './checkout/routes';
 import { newsletterRoutes } from './newsletter/routes';
 import { newsletterUnsubscribeRoutes } from './newsletter/unsubscribe-routes';
@@ -28,9 +30,17 @@ import { subscriptionRoutes } from './subscriptions/routes';
 export interface AppServices {
   /** The payment gateway chosen from configuration, and what the browser is told of it. */
   payments: Payments;
+  /** Draining or not: /readyz answers 503 while the process shuts down. */
+  lifecycle: Lifecycle;
+  /** The process's Prometheus registry (the default process metrics and the API's own). */
+  metrics: Registry;
 }
 
-export const createAppServices = (ctx: AppContext): AppServices => ({ payments: createPayments(ctx) });
+export const createAppServices = (ctx: AppContext): AppServices => ({
+  payments: createPayments(ctx),
+  lifecycle: { draining: false },
+  metrics: createMetricsRegistry(API_METRICS),
+});
 
 /**
  * Every API module's router, mounted under /api (the public catalogue reads are mounted earlier, in

@@ -8,7 +8,7 @@ import { createDb, createLogger, createRedis, type Logger } from '@nh/server';
 import { createApp } from '../../src/app';
 import { loadApiConfig } from '../../src/config';
 import type { AppContext } from '../../src/context';
-import { createAppServices } from '../../src/modules';
+import { createAppServices, type AppServices } from '../../src/modules';
 import type { Payments } from '../../src/modules/payments/provider';
 
 export interface TestApi {
@@ -16,6 +16,8 @@ export interface TestApi {
   ctx: AppContext;
   /** The app's payment gateway (e.g. the local sandbox, whose charges a test may read). */
   payments: Payments;
+  /** Everything the composition root made for the app (payments, lifecycle, metrics registry). */
+  services: AppServices;
   /** The Express app under test (its router stack lists every route). */
   app: Express;
   /** fetch against the test API; JSON bodies are serialised and sent with a JSON content type. */
@@ -56,6 +58,7 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
     url,
     ctx,
     payments: services.payments,
+    services,
     app,
     request: (path, init = {}) =>
       fetch(url + path, {

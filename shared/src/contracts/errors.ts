@@ -43,6 +43,8 @@ export const ERROR_CODES = {
   /** A page, product, order, export, plan … that does not exist (or is not the caller's). */
   NOT_FOUND: 'not-found',
   FOREIGN_ORIGIN: 'forbidden',
+  /** GET /metrics on the public port without the bearer token of METRICS_TOKEN. */
+  METRICS_TOKEN_REQUIRED: 'unauthenticated',
   RATE_LIMITED: 'rate-limited',
   INTERNAL: 'internal',
 

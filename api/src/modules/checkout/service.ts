@@ -55,6 +55,7 @@ import {
   type PaymentGateway,
 } from '@nh/server/payments/index';
 import type { ErrorCode } from '@nh/shared/contracts/errors';
+import { checkoutsTotal, type CheckoutOutcome } from '@nh/server/metrics';
 import { AppError, errorAnswer } from '../../lib/errors';
 import { awaitStoredAnswer, storeAnswer, type StoredAnswer } from '../../lib/idempotency';
 import type { PricedProduct, PriceList } from '../catalog/price-list';
@@ -177,6 +178,7 @@ async function placeOrder(deps: CheckoutDeps, request: OrderRequest, options: Pl
     ...(plan ? { createProfile: true, customerId: plan.customerId } : {}),
   });
   const answer = answerFor(deps.log, orderId, plan, charge);
+  checkoutsTotal.inc({ outcome: CHECKOUT_OUTCOME[charge.outcome], kind: plan ? 'subscribe' : 'checkout' });
   await recordOutcome(deps, claim, reserved, plan, charge, answer);
   return replay(answer, false);
 }
@@ -327,6 +329,9 @@ async function chargeOnce(gateway: PaymentGateway, request: OpaqueChargeRequest)
   if (second.outcome === 'approved' || second.outcome === 'declined' || second.outcome === 'held') return second;
   return first;
 }
+
+/** `nh_checkouts_total`'s outcome of a charge: held for review is an approval (the order goes ahead). */
+const CHECKOUT_OUTCOME: Record<ChargeResult['outcome'], CheckoutOutcome> = { approved: 'approved', held: 'approved', declined: 'declined', error: 'error', unknown: 'unknown' };
 
 function answerFor(log: Logger, orderId: string, plan: NewPlan | null, charge: ChargeResult): StoredAnswer {
   switch (charge.outcome) {

@@ -1,23 +1,43 @@
 import { Router } from 'express';
 import { sql } from 'drizzle-orm';
+import { withinTimeout, type HealthAnswer } from '@nh/server/metrics';
 import type { AppContext } from '../../context';
 
-const withTimeout = <T>(promise: Promise<T>, ms: number) =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms))]);
+/** The process's state as readiness sees it: set `draining` when shutting down (main.ts), before the server closes. */
+export interface Lifecycle {
+  draining: boolean;
+}
 
-export function healthRoutes(ctx: AppContext): Router {
+const READY_TIMEOUT_MS = 2000;
+
+const answered = async (check: () => Promise<unknown>): Promise<'ok' | 'down'> =>
+  (await withinTimeout(
+    () => check().then(() => true),
+    READY_TIMEOUT_MS,
+    false,
+  ))
+    ? 'ok'
+    : 'down';
+
+/** Ready: not draining, and PostgreSQL and Redis answer within 2 s. The public /readyz and the METRICS_PORT listener's. */
+export function readiness(ctx: Pick<AppContext, 'db' | 'redis'>, lifecycle: Lifecycle): () => Promise<HealthAnswer> {
+  return async () => {
+    const [postgres, redis] = await Promise.all([answered(() => ctx.db.execute(sql`select 1`)), answered(() => ctx.redis.ping())]);
+    const checks = { postgres, redis };
+    const ready = !lifecycle.draining && postgres === 'ok' && redis === 'ok';
+    return { ok: ready, body: { status: lifecycle.draining ? 'draining' : ready ? 'ready' : 'not ready', checks } };
+  };
+}
+
+export function healthRoutes(ctx: AppContext, { lifecycle }: { lifecycle: Lifecycle }): Router {
   const router = Router();
+  const ready = readiness(ctx, lifecycle);
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   router.get('/readyz', async (_req, res) => {
-    const [postgres, redis] = await Promise.allSettled([
-      withTimeout(ctx.db.execute(sql`select 1`), 2000),
-      withTimeout(ctx.redis.ping(), 2000),
-    ]);
-    const checks = { postgres: postgres.status === 'fulfilled' ? 'ok' : 'down', redis: redis.status === 'fulfilled' ? 'ok' : 'down' };
-    const ready = checks.postgres === 'ok' && checks.redis === 'ok';
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', checks });
+    const { ok, body } = await ready();
+    res.status(ok ? 200 : 503).json(body);
   });
   return router;
 }

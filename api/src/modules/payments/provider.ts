@@ -3,10 +3,11 @@
  * the factory the workers use too (@nh/server payments/select.ts), and what GET /api/payments/status
  * tells the browser about it. The API tokenises cards in the browser, so Authorize.Net needs its public
  * client key as well; in production with no credentials there is no gateway: status says
- * `configured: false` and every call that sends a card refuses.
+ * `configured: false` and every call that sends a card refuses. Every gateway call is timed
+ * (`instrumentGateway`); the local sandbox's own handle (`sandbox`: its tokeniser, its test hooks) is not.
  */
 import type { PaymentsStatus } from '@nh/shared/contracts/checkout';
-import { ACCEPT_JS_URLS, createPaymentGateway, SANDBOX_API_LOGIN_ID, SANDBOX_CLIENT_KEY, type LocalSandboxGateway, type PaymentGateway } from '@nh/server/payments/index';
+import { ACCEPT_JS_URLS, createPaymentGateway, instrumentGateway, SANDBOX_API_LOGIN_ID, SANDBOX_CLIENT_KEY, type LocalSandboxGateway, type PaymentGateway } from '@nh/server/payments/index';
 import type { AppContext } from '../../context';
 
 export const SANDBOX_SCRIPT_PATH = '/api/payments/sandbox/accept.js';
@@ -23,7 +24,7 @@ export function createPayments({ config: c, redis, log }: Pick<AppContext, 'conf
   switch (choice.kind) {
     case 'authorizenet':
       return {
-        gateway: choice.gateway,
+        gateway: instrumentGateway(choice.gateway),
         sandbox: null,
         status: {
           configured: true,
@@ -36,7 +37,7 @@ export function createPayments({ config: c, redis, log }: Pick<AppContext, 'conf
       };
     case 'local-sandbox':
       return {
-        gateway: choice.gateway,
+        gateway: instrumentGateway(choice.gateway),
         sandbox: choice.gateway,
         status: {
           configured: true,

@@ -1,0 +1,68 @@
+/**
+ * The API's listeners: the app on PORT, and the internal listener on METRICS_PORT when it is set
+ * (`/metrics` without a token, `/healthz`, `/readyz`). `drain()` is the shutdown: readiness answers 503
+ * ("draining") from that moment, the server stops taking connections and closes its idle ones (those
+ * whose request is answered too, rather than after keepAliveTimeout), and the promise resolves once the
+ * requests in flight are answered. The METRICS_PORT listener stays up
+ * until `close()`, so the 503 can be seen there while the public port no longer accepts connections.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import { startMetricsServer, type MetricsServer } from '@nh/server/metrics';
+import type { AppContext } from './context';
+import { readiness } from './modules/health/routes';
+import type { AppServices } from './modules';
+
+export interface ApiServer {
+  server: Server;
+  port: number;
+  metrics: MetricsServer | null;
+  /** Marks the process draining, stops taking connections, resolves when the requests in flight are answered. */
+  drain: () => Promise<void>;
+  /** Closes the METRICS_PORT listener (after `drain`). */
+  close: () => Promise<void>;
+}
+
+export async function listenApi(ctx: AppContext, services: Pick<AppServices, 'lifecycle' | 'metrics'>, app: Express): Promise<ApiServer> {
+  const { config } = ctx;
+  const server = createServer(app);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const metrics =
+    config.METRICS_PORT === undefined
+      ? null
+      : await startMetricsServer({ port: config.METRICS_PORT, host: config.HOST, registry: services.metrics, ready: readiness(ctx, services.lifecycle), log: ctx.log }).catch(
+          async (error: unknown) => {
+            await new Promise((resolve) => server.close(resolve));
+            throw error;
+          },
+        );
+  let drained: Promise<void> | null = null;
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    metrics,
+    drain: () =>
+      (drained ??= new Promise<void>((resolve) => {
+        services.lifecycle.draining = true;
+        // A keep-alive connection whose request finishes stays open (idle) until keepAliveTimeout: close
+        // idle ones until the last request in flight is answered.
+        const idle = setInterval(() => server.closeIdleConnections(), 100);
+        server.close(() => {
+          clearInterval(idle);
+          resolve();
+        });
+        server.closeIdleConnections();
+      })),
+    close: async () => {
+      await metrics?.close();
+    },
+  };
+}
