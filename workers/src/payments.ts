@@ -2,9 +2,9 @@
  * The payment gateway renewals charge and the payment reconciliation asks: the one factory of
  * @nh/server (payments/select.ts) that the API uses too, on the same variables, so a renewal reaches the
  * gateway that stored the profile, and a lookup the gateway that took the charge. Workers never tokenise
- * a card, so the public client key is not required here.
+ * a card, so the public client key is not required here. Every call is timed (`instrumentGateway`).
  */
-import { createPaymentGateway as selectPaymentGateway, type PaymentGateway } from '@nh/server/payments/index';
+import { createPaymentGateway as selectPaymentGateway, instrumentGateway, type PaymentGateway } from '@nh/server/payments/index';
 import type { Logger, Redis } from '@nh/server';
 import type { WorkerConfig } from './config';
 
@@ -13,5 +13,5 @@ export function createPaymentGateway(config: WorkerConfig, redis: Redis, log: Lo
   if (choice.kind === 'none' && choice.mode !== 'disabled') {
     log.warn({ mode: choice.mode }, 'card payments are not configured (Authorize.Net needs AUTHNET_API_LOGIN_ID and AUTHNET_TRANSACTION_KEY); renewals will not charge and payments will not be reconciled');
   }
-  return choice.gateway;
+  return choice.gateway && instrumentGateway(choice.gateway);
 }

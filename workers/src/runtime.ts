@@ -1,19 +1,23 @@
 /**
- * Composition of a worker process: the outbox relay, one BullMQ worker per consumed queue, and the
- * schedules. `main.ts` runs it with the process environment; tests and benchmarks run it in-process.
+ * Composition of a worker process: the outbox relay, one BullMQ worker per consumed queue, the
+ * schedules, and (when METRICS_PORT is set) the internal listener of metrics and health. `main.ts`
+ * runs it with the process environment; tests and benchmarks run it in-process.
  */
 import { Worker, type Queue, type WorkerOptions } from 'bullmq';
 import { configureShop, SHOP } from '@nh/shared';
 import { createDb, createRedis, shopOverrides, type Db, type Logger, type Redis } from '@nh/server';
+import { startMetricsServer, type MetricsServer } from '@nh/server/metrics';
 import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/server/queues';
 import { NetSuiteClient } from './erp-sync/netsuite/client';
 import { createMailer, type Mailer } from './emails/mail/transport';
 import type { WorkerConfig } from './config';
 import { OutboxRelay } from './relay/relay';
-import { queueProcessor, type JobContext } from './jobs/define';
+import { jobRequestId, queueProcessor, type JobContext } from './jobs/define';
 import { QUEUES } from './jobs/registry';
 import { registerSchedules } from './schedules';
 import { createPaymentGateway } from './payments';
+import { workerHealth } from './health';
+import { createWorkerMetrics } from './metrics';
 import type { PaymentGateway } from '@nh/server/payments/index';
 
 export interface WorkerRuntime {
@@ -25,6 +29,8 @@ export interface WorkerRuntime {
   mailer: Mailer;
   /** The gateway renewals charge and the payment reconciliation asks (null when card payments are not configured). */
   gateway: PaymentGateway | null;
+  /** The internal listener (`/metrics`, `/healthz`, `/readyz`) when METRICS_PORT is set. */
+  metrics: MetricsServer | null;
   /** Stops taking jobs, lets running ones finish within `graceMs`, then closes every connection. */
   close: (graceMs?: number) => Promise<void>;
 }
@@ -59,7 +65,7 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
     const queue = QUEUES[name];
     const worker = new Worker(name, queueProcessor(queue, ctx), { ...base, ...queue.worker(config) });
     worker.on('failed', (job, err) =>
-      log.warn({ queue: name, jobId: job?.id, job: job?.name, attemptsMade: job?.attemptsMade, err }, 'job failed'),
+      log.warn({ queue: name, jobId: job?.id, job: job?.name, reqId: job ? (jobRequestId(job) ?? undefined) : undefined, attemptsMade: job?.attemptsMade, err }, 'job failed'),
     );
     worker.on('error', (err) => log.error({ queue: name, err: err.message }, 'worker error'));
     workers.set(name, worker);
@@ -68,12 +74,32 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
 
   const relay = config.RELAY_ENABLED ? new OutboxRelay({ db, queues, config, log }) : null;
   relay?.start();
+
+  let closing: Promise<void> | null = null;
+  const health = workerHealth({
+    db,
+    redis: producerRedis,
+    workers,
+    renewals: config.WORKER_QUEUES.includes('renewals') && gateway ? queues.renewals : null,
+    closing: () => closing !== null,
+  });
+  const metrics =
+    config.METRICS_PORT === undefined
+      ? null
+      : await startMetricsServer({ port: config.METRICS_PORT, registry: createWorkerMetrics({ db, queues, redis: producerRedis }), health: health.live, ready: health.ready, log });
   log.info(
-    { queues: config.WORKER_QUEUES, relay: Boolean(relay), schedules, netsuite: netsuite ? netsuite.baseUrl : 'not configured', payments: gateway?.kind ?? 'not configured', mail: mailer.description },
+    {
+      queues: config.WORKER_QUEUES,
+      relay: Boolean(relay),
+      schedules,
+      netsuite: netsuite ? netsuite.baseUrl : 'not configured',
+      payments: gateway?.kind ?? 'not configured',
+      mail: mailer.description,
+      metricsPort: metrics?.port ?? 'not set',
+    },
     'workers started',
   );
 
-  let closing: Promise<void> | null = null;
   const close = (graceMs = config.SHUTDOWN_GRACE_MS) => {
     closing ??= (async () => {
       await relay?.stop();
@@ -96,9 +122,11 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
       mailer.close();
       netsuite?.close();
       await Promise.allSettled([db.$client.end(), producerRedis.quit(), workerRedis.quit()]);
+      // Last: /readyz answers "closing" while the jobs finish.
+      await metrics?.close();
     })();
     return closing;
   };
 
-  return { config, db, queues, workers, relay, mailer, gateway, close };
+  return { config, db, queues, workers, relay, mailer, gateway, metrics, close };
 }

@@ -7,8 +7,10 @@
  */
 import { UnrecoverableError, type Job, type Processor, type Queue, type Worker, type WorkerOptions } from 'bullmq';
 import type { z } from 'zod';
-import type { Db, Logger, Redis } from '@nh/server';
-import type { JobContract, WithJobId } from '@nh/server/jobs/contract';
+import { withLogFields, type Db, type Logger, type Redis } from '@nh/server';
+import { splitJobTrace, type JobContract, type WithJobId } from '@nh/server/jobs/contract';
+import { jobDuration, jobFailures } from '@nh/server/metrics';
+import { runWithRequestId } from '@nh/server/request-context';
 import type { PaymentGateway } from '@nh/server/payments/index';
 import type { QueueName } from '@nh/server/queues';
 import type { WorkerConfig } from '../config';
@@ -74,15 +76,38 @@ export function defineQueue<const Q extends QueueName>(queue: QueueDefinition<Q>
   return queue;
 }
 
+/** The request id a job carries (the API request behind its outbox row), or null. */
+export const jobRequestId = (job: Pick<Job, 'data'>): string | null => splitJobTrace(job.data).requestId;
+
 /**
  * The processor of one queue: the job's handler by its name, its payload parsed first. A job name the
  * queue does not define fails at once (a newer producer's job for a newer worker).
+ *
+ * Each attempt is timed (`nh_job_duration_seconds`; a failure also counts in `nh_job_failures_total`).
+ * A job made from an outbox row written by an API request carries that request's id (the relay's
+ * `_trace`, removed here before the payload is parsed): the attempt runs with it as the request id of
+ * the work in progress, so every line any logger writes during the job (the handlers' own child
+ * loggers included) has `reqId`, and the outbox rows the job writes keep it.
  */
 export function queueProcessor(queue: QueueDefinition, ctx: JobContext): Processor {
   const handlers = new Map(queue.jobs.map((job) => [job.name, { payload: job.payload, handle: job.handler(ctx) }]));
   return async (job) => {
-    const handler = handlers.get(job.name);
-    if (!handler) throw new UnrecoverableError(`no handler for job "${job.name}" on the ${queue.name} queue`);
-    return handler.handle(job, handler.payload.parse(job.data));
+    const { data, requestId } = splitJobTrace(job.data);
+    const labels = { queue: queue.name, job: job.name };
+    const end = jobDuration.startTimer(labels);
+    const run = async () => {
+      const handler = handlers.get(job.name);
+      if (!handler) throw new UnrecoverableError(`no handler for job "${job.name}" on the ${queue.name} queue`);
+      return handler.handle(job, handler.payload.parse(data));
+    };
+    try {
+      const result = await (requestId ? runWithRequestId(requestId, () => withLogFields({ reqId: requestId }, run)) : run());
+      end({ status: 'completed' });
+      return result;
+    } catch (error) {
+      end({ status: 'failed' });
+      jobFailures.inc(labels);
+      throw error;
+    }
   };
 }

@@ -93,7 +93,7 @@ export class OutboxRelay {
     try {
       await client.query('begin');
       const { rows } = await client.query<OutboxRow>(
-        `select id, topic, payload from outbox
+        `select id, topic, payload, request_id from outbox
           where published_at is null and topic = any($1::text[])
           order by id limit $2 for update skip locked`,
         [this.planner.topics, config.RELAY_BATCH_SIZE],

@@ -1,10 +1,12 @@
 /**
  * What each outbox topic becomes: zero or more jobs, built from the job definitions' `topics`
  * (jobs/registry.ts), each with its definition's options and an id derived from the outbox row id, so
- * a relay that crashes between enqueue and commit re-adds the same ids (which BullMQ ignores).
+ * a relay that crashes between enqueue and commit re-adds the same ids (which BullMQ ignores). A row
+ * written by an API request gives its jobs that request's id (`_trace` in the job's data, which the
+ * queue processor removes before parsing the payload).
  */
 import { outboxPayloads, type OutboxTopic } from '@nh/shared';
-import { outboxJobId } from '@nh/server/jobs/contract';
+import { outboxJobId, withJobTrace } from '@nh/server/jobs/contract';
 import type { QueueName } from '@nh/server/queues';
 import type { JobsOptions } from 'bullmq';
 import type { WorkerConfig } from '../config';
@@ -15,6 +17,8 @@ export interface OutboxRow {
   id: number;
   topic: string;
   payload: unknown;
+  /** The API request that wrote the row, if any. */
+  request_id?: string | null;
 }
 
 export interface PlannedJob {
@@ -53,7 +57,7 @@ export function createJobPlanner(config: WorkerConfig, jobs: readonly AnyJobDefi
       return jobsOfTopic.map(({ job, data }) => ({
         queue: job.queue,
         name: job.name,
-        data: data(payload),
+        data: withJobTrace(data(payload), row.request_id),
         opts: { ...job.options?.(config), jobId: outboxJobId(row.id, job.name) },
       }));
     },

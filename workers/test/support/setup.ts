@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 import '@nh/server/testing/provided';
-import { createDb, createLogger, createRedis, recordOutbox, tables, type Db, type LineItem } from '@nh/server';
+import { createDb, createLogger, createRedis, recordOutbox, tables, type Db, type LineItem, type Logger } from '@nh/server';
 import { seedDemoCatalogue } from '@nh/server/seed/seed';
 import { applyMigrations, dropDatabase, ensureDatabase } from '@nh/server/database';
 import { loadWorkerConfig, type WorkerConfig } from '../../src/config';
@@ -93,9 +93,9 @@ export async function purgeQueuePrefix(redisUrl: string, prefix: string): Promis
   }
 }
 
-/** A worker runtime whose close also removes its queues' keys. */
-export async function startTestWorkers(config: WorkerConfig): Promise<WorkerRuntime> {
-  const runtime = await startWorkerRuntime(config, createLogger('workers-test', config.LOG_LEVEL));
+/** A worker runtime whose close also removes its queues' keys; `log` replaces the (silent) logger, e.g. one writing to a stream the test reads. */
+export async function startTestWorkers(config: WorkerConfig, log: Logger = createLogger('workers-test', config.LOG_LEVEL)): Promise<WorkerRuntime> {
+  const runtime = await startWorkerRuntime(config, log);
   const close = runtime.close;
   runtime.close = async (graceMs) => {
     await close(graceMs);

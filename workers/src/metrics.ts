@@ -1,0 +1,147 @@
+/**
+ * A worker process's metrics: the default process metrics and the workers' metric objects of
+ * `@nh/server/metrics` (job durations and failures, the gateway's latency, and those the NetSuite
+ * client, the renewals, the emails and the exports record), plus gauges read at scrape time: each
+ * queue's jobs by state and the age of its oldest waiting job, the outbox rows not yet relayed and the
+ * age of the oldest, and when the last renewal sweep completed. Each read gives up after
+ * SCRAPE_READ_TIMEOUT_MS (the scrape still answers; the gauges of that read are then absent and
+ * `nh_metrics_read_failures_total` counts it).
+ *
+ * Every worker process reports every queue (the depth is Redis's, not the process's): aggregate with
+ * `max by (queue)`.
+ */
+import type { Queue } from 'bullmq';
+import { Counter, Gauge } from 'prom-client';
+import type { Db, Redis } from '@nh/server';
+import { createMetricsRegistry, WORKER_METRICS, withinTimeout, type Registry } from '@nh/server/metrics';
+import { QUEUE_NAMES, type QueueName } from '@nh/server/queues';
+import { lastSweepAt } from './renewals/sweep';
+
+/** How long one scrape-time read (the queues, the outbox, the sweep marker) may take. */
+export const SCRAPE_READ_TIMEOUT_MS = 1500;
+
+/** Job states reported per queue; `waiting` includes prioritized jobs. */
+const STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+
+interface QueueDepth {
+  counts: Record<(typeof STATES)[number], number>;
+  /** Age of the oldest waiting job in seconds (0 when none waits). */
+  oldestWaitingAge: number;
+}
+
+async function readQueue(queue: Queue, now: number): Promise<QueueDepth> {
+  const [counts, [oldest]] = await Promise.all([queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed'), queue.getWaiting(0, 0)]);
+  return {
+    counts: {
+      waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
+      active: counts.active ?? 0,
+      delayed: counts.delayed ?? 0,
+      failed: counts.failed ?? 0,
+    },
+    oldestWaitingAge: oldest ? Math.max(0, (now - oldest.timestamp) / 1000) : 0,
+  };
+}
+
+/**
+ * One read for several gauges of one scrape: prom-client collects every metric of a scrape at once, so
+ * the gauges sharing a read share its promise (kept for a second, then read again).
+ */
+function sharedRead<T>(read: () => Promise<T | null>): () => Promise<T | null> {
+  let last: { at: number; value: Promise<T | null> } | null = null;
+  return () => {
+    const now = Date.now();
+    if (!last || now - last.at > 1000) last = { at: now, value: read() };
+    return last.value;
+  };
+}
+
+export interface WorkerMetricsDeps {
+  db: Db;
+  queues: Record<QueueName, Queue>;
+  /** The producers' Redis (fails fast), for the sweep marker. */
+  redis: Redis;
+}
+
+/** The registry a worker process serves on METRICS_PORT. */
+export function createWorkerMetrics({ db, queues, redis }: WorkerMetricsDeps): Registry {
+  const registry = createMetricsRegistry(WORKER_METRICS);
+  const readFailures = new Counter({
+    name: 'nh_metrics_read_failures_total',
+    help: 'Scrape-time reads that failed or timed out (queues, outbox, renewal_sweep); their gauges are absent from that scrape.',
+    labelNames: ['source'] as const,
+    registers: [registry],
+  });
+  const attempt = async <T>(source: string, read: () => Promise<T>): Promise<T | null> => {
+    const value = await withinTimeout<T | null>(read, SCRAPE_READ_TIMEOUT_MS, null);
+    if (value === null) readFailures.inc({ source });
+    return value;
+  };
+
+  const queueDepths = sharedRead(() =>
+    attempt('queues', async () => {
+      const now = Date.now();
+      return Promise.all(QUEUE_NAMES.map(async (name) => [name, await readQueue(queues[name], now)] as const));
+    }),
+  );
+  new Gauge({
+    name: 'nh_queue_jobs',
+    help: 'Jobs of each queue by state (waiting includes prioritized; failed: jobs that gave up, kept 7 days).',
+    labelNames: ['queue', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const [queue, depth] of (await queueDepths()) ?? []) for (const state of STATES) this.set({ queue, state }, depth.counts[state]);
+    },
+  });
+  new Gauge({
+    name: 'nh_queue_oldest_waiting_age_seconds',
+    help: 'Age of the oldest waiting job of each queue (0 when none waits).',
+    labelNames: ['queue'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const [queue, depth] of (await queueDepths()) ?? []) this.set({ queue }, depth.oldestWaitingAge);
+    },
+  });
+
+  const outbox = sharedRead(() =>
+    attempt('outbox', async () => {
+      const { rows } = await db.$client.query<{ waiting: string; oldest_age: number | null }>(
+        `select count(*) as waiting, extract(epoch from now() - min(created_at))::float8 as oldest_age from outbox where published_at is null`,
+      );
+      return { waiting: Number(rows[0]?.waiting ?? 0), oldestAge: Math.max(0, rows[0]?.oldest_age ?? 0) };
+    }),
+  );
+  new Gauge({
+    name: 'nh_outbox_unpublished_rows',
+    help: 'Outbox rows not yet relayed to the queues.',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const value = await outbox();
+      if (value) this.set(value.waiting);
+    },
+  });
+  new Gauge({
+    name: 'nh_outbox_oldest_unpublished_age_seconds',
+    help: 'Age of the oldest outbox row not yet relayed (0 when none waits): the relay lag.',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const value = await outbox();
+      if (value) this.set(value.oldestAge);
+    },
+  });
+
+  new Gauge({
+    name: 'nh_renewals_last_sweep_timestamp_seconds',
+    help: 'When the last completed renewal sweep started (its Redis marker; 0 when none ever completed).',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const last = await attempt('renewal_sweep', async () => ({ at: await lastSweepAt({ queue: queues.renewals, redis }) }));
+      if (last) this.set(last.at ? last.at.getTime() / 1000 : 0);
+    },
+  });
+  return registry;
+}
