@@ -9,6 +9,7 @@ import {
   bigserial,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -317,6 +318,12 @@ export const subscriptions = pgTable(
     /** Card provider's customer profile (CIM) id; renewals charge this profile. */
     authnetCustomerProfileId: text(),
     authnetPaymentProfileId: text(),
+    /**
+     * The stored card's expiry: the last day of its expiry month (the card is good through that day), as
+     * the provider answers it for the payment profile above. Null until looked up (a lookup that failed,
+     * or a provider that does not say); written after the card is stored, never on the checkout's path.
+     */
+    cardExpiresOn: date({ mode: 'string' }),
     customerEmail: text().notNull(),
     customerName: text().notNull(),
     items: jsonb().$type<LineItem[]>().notNull(),
@@ -404,6 +411,8 @@ export const orders = pgTable(
     index('orders_store_total').on(t.storeCode, t.total, t.id),
     // The table's search: any part of the customer's name or email (pg_trgm, migration 0010).
     index('orders_search_trgm').using('gin', sql`(${t.customerName} || ' ' || ${t.customerEmail}) gin_trgm_ops`),
+    // A plan's orders (the back office's plan detail lists every order of a plan).
+    index().on(t.subscriptionId),
     // No index on customer_email: no query looks orders up by it (admin search is a substring match),
     // and each order row is written three times (placed, paid, synced), every index each time.
   ],
