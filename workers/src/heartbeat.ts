@@ -1,7 +1,8 @@
 /**
  * The worker's liveness for a container health check: while every consumer runs and PostgreSQL
  * answers, the time is written to a file every interval; the check (healthcheck.ts) fails when the
- * file is older than a few intervals. A file, not a port: workers serve no HTTP.
+ * file is older than a few intervals. A file, not a port: METRICS_PORT is optional, and the container's
+ * check needs no listener (when it is set, its /healthz answers by the same rule: health.ts).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
