@@ -2,7 +2,15 @@ import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
-import { AuthorizeNetGateway, orderInvoiceNumber, parseCreateProfileResponse, type OpaqueChargeRequest, type StoreCardRequest } from '@nh/server/payments/index';
+import {
+  AuthorizeNetGateway,
+  cardExpiresOn,
+  orderInvoiceNumber,
+  parseCreateProfileResponse,
+  parsePaymentProfileExpiry,
+  type OpaqueChargeRequest,
+  type StoreCardRequest,
+} from '@nh/server/payments/index';
 import { startAuthnetStub, type AuthnetStub } from './support/authnet-stub';
 import { startTestApi, type TestApi } from './support/harness';
 
@@ -318,6 +326,56 @@ describe('storeCard: a new card kept as a customer payment profile, not charged 
   it('reads a response it does not know as an error', () => {
     expect(parseCreateProfileResponse({ messages: { resultCode: 'Ok', message: [{ code: 'I00001', text: 'Successful.' }] } })).toMatchObject({ outcome: 'error', profile: null });
     expect(parseCreateProfileResponse('nonsense')).toMatchObject({ outcome: 'error', profile: null });
+  });
+});
+
+describe('storedCardExpiry: a stored card\'s expiry (getCustomerPaymentProfileRequest, unmaskExpirationDate)', () => {
+  const store = () =>
+    gateway().storeCard({
+      opaqueData: { dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT', dataValue: `token-${randomUUID()}` },
+      customerId: `x${randomUUID().replace(/-/g, '').slice(0, 19)}`,
+      email: 'ada@example.com',
+      billTo: { firstName: 'Ada', lastName: 'Lovelace', address: '1 Main St', city: 'Springfield', state: 'IL', zip: '12345' },
+    });
+
+  it('reads the month and year of a card stored by createCustomerProfileRequest, asking with the elements in schema order', async () => {
+    stub.cardExpiry = '2031-07';
+    const stored = await store();
+    expect(stored.outcome).toBe('stored');
+    expect(await gateway().storedCardExpiry(stored.profile!)).toEqual({ month: 7, year: 2031 });
+    const sent = stub.requests.at(-1)!;
+    expect(sent.name).toBe('getCustomerPaymentProfileRequest');
+    expect(sent.topLevelKeys).toEqual(['merchantAuthentication', 'clientId', 'customerProfileId', 'customerPaymentProfileId', 'unmaskExpirationDate']);
+    expect(sent.body).toMatchObject({ customerProfileId: stored.profile!.customerProfileId, customerPaymentProfileId: stored.profile!.paymentProfileId, unmaskExpirationDate: true });
+  });
+
+  it('reads the card of the profile a first charge made (createProfile), as subscribing stores it', async () => {
+    stub.cardExpiry = '2029-02';
+    const charged = await gateway().chargeOpaqueData(charge({ createProfile: true }));
+    expect(await gateway().storedCardExpiry(charged.profile!)).toEqual({ month: 2, year: 2029 });
+    // The card is good through the last day of its month.
+    expect(cardExpiresOn({ month: 2, year: 2029 })).toBe('2029-02-28');
+    expect(cardExpiresOn({ month: 2, year: 2028 })).toBe('2028-02-29');
+    expect(cardExpiresOn({ month: 12, year: 2030 })).toBe('2030-12-31');
+  });
+
+  it('answers null when the provider does not say: no such profile (E00040), a masked expiry, no card', async () => {
+    expect(await gateway().storedCardExpiry({ customerProfileId: '1', paymentProfileId: '2' })).toBeNull();
+    expect(stub.requests.at(-1)!.name).toBe('getCustomerPaymentProfileRequest');
+    const ok = { resultCode: 'Ok', message: [{ code: 'I00001', text: 'Successful.' }] };
+    expect(parsePaymentProfileExpiry({ paymentProfile: { payment: { creditCard: { cardNumber: 'XXXX1111', expirationDate: 'XXXX' } } }, messages: ok })).toBeNull();
+    expect(parsePaymentProfileExpiry({ paymentProfile: { payment: { bankAccount: {} } }, messages: ok })).toBeNull();
+    expect(parsePaymentProfileExpiry({ paymentProfile: { payment: { creditCard: { expirationDate: '2030-13' } } }, messages: ok })).toBeNull();
+    expect(parsePaymentProfileExpiry({ paymentProfile: { payment: { creditCard: { expirationDate: '2030-09' } } }, messages: ok })).toEqual({ month: 9, year: 2030 });
+  });
+
+  it('throws when the provider could not be asked (refused credentials, an HTTP error, no answer): the caller tries again later', async () => {
+    const stored = await store();
+    await expect(gateway({ transactionKey: 'wrong' }).storedCardExpiry(stored.profile!)).rejects.toThrow(/E00007/);
+    stub.scenario = 'http-500';
+    await expect(gateway().storedCardExpiry(stored.profile!)).rejects.toThrow(/HTTP 500/);
+    stub.scenario = 'timeout';
+    await expect(gateway({ timeoutMs: 300 }).storedCardExpiry(stored.profile!)).rejects.toThrow(/timeout/);
   });
 });
 

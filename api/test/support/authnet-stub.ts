@@ -19,6 +19,12 @@
  * The scenarios `decline` and `error` refuse a refund or void (responseCode 2 or 3) and
  * `charge-then-timeout` makes it and never answers; `settle()` settles refunds too
  * (refundPendingSettlement → refundSettledSuccessfully).
+ *
+ * Stored cards' expiry: getCustomerPaymentProfileRequest answers a payment profile the stub stored (by
+ * createCustomerProfileRequest, or by a charge with createProfile) with its card, the expiry "YYYY-MM"
+ * when unmaskExpirationDate is true and "XXXX" otherwise, as the real gateway does; an unknown profile is
+ * E00040. Accept.js data is opaque, so the stub cannot read the card's expiry: each card it stores gets
+ * `cardExpiry` as it is at that moment (a test sets it first).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -66,6 +72,8 @@ export interface StubProfile {
   merchantCustomerId: string;
   email: string | undefined;
   validationMode: string | undefined;
+  /** The card's expiry, "YYYY-MM" (the stub's `cardExpiry` when it was stored). */
+  expirationDate: string;
 }
 
 export interface AuthnetStub {
@@ -78,6 +86,8 @@ export interface AuthnetStub {
   transactions: StubTransaction[];
   /** Customer profiles the stub stored (createCustomerProfileRequest). */
   profiles: StubProfile[];
+  /** The expiry ("YYYY-MM") given to each card stored from now on (default: December, three years ahead). */
+  cardExpiry: string;
   /** Settles every unsettled transaction into a new batch (the daily cut-off): captured ones become settledSuccessfully. */
   settle: () => string;
   /** The API settings that point its Authorize.Net gateway at this stub with its credentials (`overrides` on top). */
@@ -101,6 +111,7 @@ const REQUEST_ORDER: Record<string, string[]> = {
   getSettledBatchListRequest: ['merchantAuthentication', 'clientId', 'refId', 'includeStatistics', 'firstSettlementDate', 'lastSettlementDate'],
   createCustomerProfileRequest: ['merchantAuthentication', 'clientId', 'refId', 'profile', 'validationMode'],
   getTransactionDetailsRequest: ['merchantAuthentication', 'clientId', 'refId', 'transId'],
+  getCustomerPaymentProfileRequest: ['merchantAuthentication', 'clientId', 'refId', 'customerProfileId', 'customerPaymentProfileId', 'unmaskExpirationDate', 'includeIssuerInfo'],
 };
 /** A transaction's payment (PaymentType) and its credit card (CreditCardType). */
 const PAYMENT_ORDER = ['creditCard', 'bankAccount', 'trackData', 'encryptedTrackData', 'payPal', 'opaqueData', 'emv', 'dataSource'];
@@ -134,6 +145,9 @@ const profileInSchemaOrder = (profile: unknown): boolean => {
 
 const BOM = '\uFEFF';
 
+/** The payment profile every approved charge with createProfile answers (the stub's one). */
+const CHARGE_PROFILE = { customerProfileId: '900001', paymentProfileId: '800001' } as const;
+
 export async function startAuthnetStub(credentials: { apiLoginId: string; transactionKey: string }): Promise<AuthnetStub> {
   const sockets = new Set<Socket>();
   const duplicates = new Map<string, number>();
@@ -142,6 +156,8 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
   let nextBatchId = 7_000_001;
   let nextProfileId = 910_000_001;
   const batches: Array<{ batchId: string; settlementTimeUTC: string }> = [];
+  /** Every stored payment profile's card expiry, by `<customer profile id>/<payment profile id>` (the charge-made profile too). */
+  const expirations = new Map<string, string>();
 
   const stub: AuthnetStub = {
     url: '',
@@ -150,6 +166,7 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
     charges: [],
     transactions: [],
     profiles: [],
+    cardExpiry: `${new Date().getUTCFullYear() + 3}-12`,
     settle: () => {
       const batchId = String(nextBatchId++);
       batches.push({ batchId, settlementTimeUTC: new Date().toISOString() });
@@ -223,6 +240,7 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
 
     if (name === 'createCustomerProfileRequest') return send(res, createProfile(body));
     if (name === 'getTransactionDetailsRequest') return send(res, details(String(body.transId ?? '')));
+    if (name === 'getCustomerPaymentProfileRequest') return send(res, paymentProfile(body));
     if (name !== 'createTransactionRequest') return send(res, report(name, body));
     if (transaction.transactionType === 'refundTransaction' || transaction.transactionType === 'voidTransaction') {
       const answer = giveBack(transaction, order.invoiceNumber, duplicateWindow);
@@ -256,11 +274,14 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
     if (stub.scenario === 'charge-then-timeout') return;
 
     const profile = (transaction.profile ?? {}) as { createProfile?: boolean };
+    if (stub.scenario === 'approve' && profile.createProfile) expirations.set(`${CHARGE_PROFILE.customerProfileId}/${CHARGE_PROFILE.paymentProfileId}`, stub.cardExpiry);
     switch (stub.scenario) {
       case 'approve':
         return send(res, {
           transactionResponse: { responseCode: '1', authCode: 'ABC123', avsResultCode: 'Y', cvvResultCode: 'P', transId, ...common, messages: [{ code: '1', description: 'This transaction has been approved.' }] },
-          ...(profile.createProfile ? { profileResponse: { messages: { resultCode: 'Ok', message: [] }, customerProfileId: '900001', customerPaymentProfileIdList: ['800001'] } } : {}),
+          ...(profile.createProfile
+            ? { profileResponse: { messages: { resultCode: 'Ok', message: [] }, customerProfileId: CHARGE_PROFILE.customerProfileId, customerPaymentProfileIdList: [CHARGE_PROFILE.paymentProfileId] } }
+            : {}),
           messages: { resultCode: 'Ok', message: [{ code: 'I00001', text: 'Successful.' }] },
         });
       case 'held':
@@ -314,8 +335,10 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
       merchantCustomerId,
       email: profile.email,
       validationMode: typeof body.validationMode === 'string' ? body.validationMode : undefined,
+      expirationDate: stub.cardExpiry,
     };
     stub.profiles.push(stored);
+    expirations.set(`${stored.customerProfileId}/${stored.paymentProfileId}`, stored.expirationDate);
     return {
       customerProfileId: stored.customerProfileId,
       customerPaymentProfileIdList: [stored.paymentProfileId],
@@ -393,6 +416,28 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
         product: 'Card Not Present',
         marketType: 'eCommerce',
         ...(t.batchId ? { batch: { batchId: t.batchId, settlementState: 'settledSuccessfully' } } : {}),
+      },
+      messages: ok,
+    };
+  }
+
+  /**
+   * getCustomerPaymentProfileRequest: a stored card as the gateway shows it (masked number; the expiry
+   * only when unmaskExpirationDate is true, "XXXX" otherwise), or E00040 for a profile it does not have.
+   */
+  function paymentProfile(body: Record<string, unknown>): unknown {
+    const customerProfileId = String(body.customerProfileId ?? '');
+    const paymentProfileId = String(body.customerPaymentProfileId ?? '');
+    const expirationDate = expirations.get(`${customerProfileId}/${paymentProfileId}`);
+    if (!expirationDate) return topError('E00040', 'The record cannot be found.');
+    const unmask = body.unmaskExpirationDate === true || body.unmaskExpirationDate === 'true';
+    return {
+      paymentProfile: {
+        customerType: 'individual',
+        billTo: { firstName: 'Ada', lastName: 'Lovelace', address: '1 Main St', city: 'Springfield', state: 'IL', zip: '12345', country: 'US' },
+        customerProfileId,
+        customerPaymentProfileId: paymentProfileId,
+        payment: { creditCard: { cardNumber: 'XXXX1111', expirationDate: unmask ? expirationDate : 'XXXX', cardType: 'Visa' } },
       },
       messages: ok,
     };

@@ -19,6 +19,9 @@
  *   refund it); refund is a refundTransaction with the charge's refTransId, the card's last four digits
  *   and expiration 'XXXX', its own invoice number and the duplicate window (a retry is error 11, not a
  *   second refund); voidCharge is a voidTransaction (a void repeated is error 310: already voided).
+ * - storedCardExpiry is a getCustomerPaymentProfileRequest with unmaskExpirationDate (otherwise the
+ *   expiry comes back as "XXXX"): paymentProfile.payment.creditCard.expirationDate, "YYYY-MM". No such
+ *   profile (E00040) or no readable expiry is null; no answer or any other refusal throws.
  */
 import { centsToDecimal, parseCents } from '@nh/shared/money';
 import { sdk, sdkConfig, type SdkController, type SdkObject } from './authorizenet-sdk';
@@ -33,6 +36,7 @@ import {
   type ChargeCommon,
   type ChargeOutcome,
   type ChargeResult,
+  type CardExpiry,
   type ChargeSettlement,
   type FoundCharge,
   type OpaqueChargeRequest,
@@ -45,6 +49,8 @@ import {
   type SettlementState,
   type StoreCardRequest,
   type StoreCardResult,
+  type StoredPaymentProfile,
+  parseExpirationDate,
   pickFoundCharge,
 } from './gateway';
 
@@ -201,6 +207,20 @@ export class AuthorizeNetGateway implements PaymentGateway {
     t.setTransactionType(C.TransactionTypeEnum.VOIDTRANSACTION);
     t.setRefTransId(transactionId);
     return this.runRefund(t);
+  }
+
+  async storedCardExpiry(profile: StoredPaymentProfile): Promise<CardExpiry | null> {
+    // Schema order: merchantAuthentication, clientId, refId, customerProfileId, customerPaymentProfileId, unmaskExpirationDate.
+    const request = make('GetCustomerPaymentProfileRequest');
+    request.setMerchantAuthentication(this.merchantAuthentication());
+    request.setCustomerProfileId(profile.customerProfileId);
+    request.setCustomerPaymentProfileId(profile.paymentProfileId);
+    request.setUnmaskExpirationDate(true);
+    const controller = new sdk.APIControllers.GetCustomerPaymentProfileController!(request.getJSON(), sdkConfig(this.timeoutMs + 1_000));
+    controller.setEnvironment(this.endpoint);
+    const raw = await execute(controller, this.timeoutMs);
+    if (raw.kind === 'failure') throw new Error(`Authorize.Net GetCustomerPaymentProfile: ${raw.reason}`);
+    return parsePaymentProfileExpiry(raw.body);
   }
 
   private async runRefund(transaction: SdkObject): Promise<RefundResult> {
@@ -465,6 +485,25 @@ export function parseTransactionDetails(body: unknown): ChargeSettlement {
     amount: parseCents(t.settleAmount) ?? parseCents(t.authAmount),
     lastFour: account.length === 4 ? account : null,
   };
+}
+
+interface RawPaymentProfileResponse {
+  messages?: { resultCode?: string; message?: Array<{ code?: string; text?: string }> };
+  paymentProfile?: { payment?: { creditCard?: { cardNumber?: string; expirationDate?: string } } };
+}
+
+/**
+ * A getCustomerPaymentProfileResponse's card expiry: null when there is no such profile (E00040), no card
+ * in it or no unmasked "YYYY-MM"; any other refusal (E00007, …) throws, since the provider was not asked.
+ */
+export function parsePaymentProfileExpiry(body: unknown): CardExpiry | null {
+  const response = (body && typeof body === 'object' ? body : {}) as RawPaymentProfileResponse;
+  const top = response.messages?.message?.[0];
+  if (response.messages?.resultCode !== 'Ok') {
+    if (top?.code === 'E00040') return null;
+    throw new Error(`Authorize.Net GetCustomerPaymentProfile: ${top?.code ?? 'no answer'} ${top?.text ?? ''}`.trim());
+  }
+  return parseExpirationDate(response.paymentProfile?.payment?.creditCard?.expirationDate);
 }
 
 interface RawProfileResponse {

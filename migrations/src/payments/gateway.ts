@@ -135,6 +135,31 @@ export function planBillTo(customerName: string, address: { address: string; cit
  */
 export const profileCustomerId = (userId: string, subscriptionId: string): string => `${userId.replace(/-/g, '').slice(0, 12)}${subscriptionId.replace(/-/g, '').slice(0, 8)}`;
 
+// ---- A stored card's expiry (docs/decisions/subscriptions.md, "Card expiry") ----
+
+/** A card's expiry as the provider keeps it: month 1–12 and a four-digit year. The card is good through the month's last day. */
+export interface CardExpiry {
+  month: number;
+  year: number;
+}
+
+/** A valid expiry (month 1–12, a year from 2000 to 2199), or null. */
+export function cardExpiry(month: number, year: number): CardExpiry | null {
+  return Number.isInteger(month) && Number.isInteger(year) && month >= 1 && month <= 12 && year >= 2000 && year <= 2199 ? { month, year } : null;
+}
+
+/** Authorize.Net's unmasked expirationDate, "YYYY-MM" (a masked "XXXX", or anything else, is null). */
+export function parseExpirationDate(text: unknown): CardExpiry | null {
+  const match = typeof text === 'string' ? /^(\d{4})-(\d{2})$/.exec(text.trim()) : null;
+  return match ? cardExpiry(Number(match[2]), Number(match[1])) : null;
+}
+
+/** The last day the card is good (yyyy-MM-dd): the last day of its expiry month, as subscriptions.card_expires_on keeps it. */
+export function cardExpiresOn({ month, year }: CardExpiry): string {
+  const last = new Date(Date.UTC(year, month, 0));
+  return last.toISOString().slice(0, 10);
+}
+
 // ---- Refunds and voids (docs/decisions/refunds.md) ----
 
 /**
@@ -229,6 +254,12 @@ export interface PaymentGateway {
   refund(request: RefundRequest): Promise<RefundResult>;
   /** Cancels an unsettled charge in full. Never throws for a refusal; a charge voided before answers `duplicate`. */
   voidCharge(transactionId: string): Promise<RefundResult>;
+  /**
+   * The expiry of a stored card (a customer payment profile), or null when the provider does not say
+   * (no such profile, no card in it, an expiry it keeps masked). Throws when the provider could not be
+   * asked (no answer, refused credentials): try again later.
+   */
+  storedCardExpiry(profile: StoredPaymentProfile): Promise<CardExpiry | null>;
 }
 
 const OUTCOME_RANK: Record<ChargeOutcome, number> = { approved: 0, held: 1, declined: 2, error: 3, unknown: 4 };

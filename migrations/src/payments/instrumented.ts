@@ -10,7 +10,7 @@ import { paymentGatewayDuration } from '../metrics';
 import type { PaymentGateway } from './gateway';
 
 /** Every call of the interface, timed. */
-export const TIMED_GATEWAY_OPERATIONS = ['chargeOpaqueData', 'chargeProfile', 'storeCard', 'findCharge', 'settlementOf', 'refund', 'voidCharge'] as const satisfies ReadonlyArray<keyof PaymentGateway>;
+export const TIMED_GATEWAY_OPERATIONS = ['chargeOpaqueData', 'chargeProfile', 'storeCard', 'findCharge', 'settlementOf', 'refund', 'voidCharge', 'storedCardExpiry'] as const satisfies ReadonlyArray<keyof PaymentGateway>;
 
 /** The `outcome` label of a call's result: its own outcome (approved, declined, …) when it has one, else ok. */
 const outcomeOf = (result: unknown): string => {

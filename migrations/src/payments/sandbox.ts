@@ -15,15 +15,21 @@
  * unsettled charge is error 54, a void of a settled one error 16, a void repeated 310, refunds beyond
  * what was captured 55, and a repeat of one refund (same invoice number and amount) inside the
  * duplicate window 11.
+ *
+ * A stored card's expiry (storedCardExpiry) is the month and year typed with the card when it was
+ * tokenised, kept with the profile as Authorize.Net keeps it; a profile stored before the sandbox kept
+ * expiries, or an unknown profile, answers null.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { cardBrand, cardCodeLength, lastFour, luhnValid, type CardBrand } from './card-brand';
 import {
+  cardExpiry,
   failedRefund,
   failedStore,
   GATEWAY_MESSAGES,
   REFUND_GATEWAY_MESSAGES,
+  type CardExpiry,
   type ChargeCommon,
   type ChargeSettlement,
   type ChargeResult,
@@ -79,6 +85,8 @@ interface StoredToken {
   zip: string | null;
   /** M = card code matched, N = did not (sandbox card code 901). */
   cvv: 'M' | 'N';
+  /** The expiry typed with the card (absent from tokens and profiles kept before the sandbox kept it). */
+  expiry?: CardExpiry;
 }
 
 /** An approved charge as kept by transaction id, for settlementOf, refund and voidCharge. */
@@ -164,11 +172,14 @@ export class LocalSandboxGateway implements PaymentGateway {
 
     const number = str(secure.cardData?.cardNumber).replace(/[\s-]/g, '');
     const zip = str(secure.cardData?.zip);
+    const yearText = str(secure.cardData?.year);
+    const expiry = cardExpiry(Number(str(secure.cardData?.month)), yearText.length === 2 ? 2000 + Number(yearText) : Number(yearText));
     const token: StoredToken = {
       brand: cardBrand(number),
       lastFour: lastFour(number),
       zip: zip || null,
       cvv: str(secure.cardData?.cardCode) === SANDBOX_CVV_MISMATCH ? 'N' : 'M',
+      ...(expiry ? { expiry } : {}),
     };
     const dataValue = `sbx_${randomBytes(32).toString('base64url')}`;
     await this.options.redis.set(this.key('token', dataValue), JSON.stringify(token), 'EX', SANDBOX_TOKEN_TTL_SECONDS);
@@ -231,6 +242,15 @@ export class LocalSandboxGateway implements PaymentGateway {
     const raw = await this.options.redis.get(this.key('profile', `${request.profile.customerProfileId}:${request.profile.paymentProfileId}`));
     if (!raw) return this.error('E00040', 'The record cannot be found.');
     return this.decide(request, { ...(JSON.parse(raw) as StoredToken), cvv: 'M' });
+  }
+
+  /** The expiry typed with the stored card when it was tokenised; null for an unknown profile. Throws when Redis cannot be read. */
+  async storedCardExpiry(profile: StoredPaymentProfile): Promise<CardExpiry | null> {
+    await this.latency();
+    const raw = await this.options.redis.get(this.key('profile', `${profile.customerProfileId}:${profile.paymentProfileId}`));
+    if (!raw) return null;
+    const expiry = (JSON.parse(raw) as StoredToken).expiry;
+    return expiry ? cardExpiry(expiry.month, expiry.year) : null;
   }
 
   /** The charge on record for an invoice (kept CHARGE_RECORD_TTL_SECONDS), as Authorize.Net's transaction lists would show it. */
