@@ -26,6 +26,7 @@ import { catchUp } from '../src/renewals/rules';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { signInAs } from '../../api/test/support/staff';
 import { renewSubscriptionJob, type RenewResult } from '../src/renewals/renew';
+import { emailsTotal, renewalsTotal } from '@nh/server/metrics';
 import { renewalReminderJob } from '../src/emails/renewal-reminder';
 import { subscriptionItemUnavailableJob } from '../src/emails/subscription-item-unavailable';
 import type { WorkerRuntime } from '../src/runtime';
@@ -240,6 +241,22 @@ describe('renewal charging', () => {
     // The renewal's order confirmation goes out as for any order.
     await waitFor(() => smtp.to('renew-ok@example.com').length === 1, 10_000, 'renewal order confirmation');
     expect(smtp.to('renew-ok@example.com')[0]!.decoded).toContain(`order confirmation #${order!.id.slice(0, 8)}`);
+  });
+
+  it('counts renewals by outcome, and the emails they send, in the worker metrics', async () => {
+    const value = async (metric: { get: () => Promise<{ values: Array<{ labels: Record<string, string | number>; value: number }> }> }, labels: Record<string, string>) =>
+      (await metric.get()).values.find((v) => Object.entries(labels).every(([k, want]) => v.labels[k] === want))?.value ?? 0;
+    const approvedBefore = await value(renewalsTotal, { outcome: 'approved' });
+    const skippedBefore = await value(renewalsTotal, { outcome: 'skipped' });
+    const product = await makeProduct(50, '20.00');
+    const due = new Date(Date.now() - 3 * DAY);
+    const sub = await makeSubscription({ email: 'renew-metrics@example.com', items: [line(product, 1)], due });
+    expect(await renew(sub.id, due)).toMatchObject({ outcome: 'approved' });
+    expect(await renew(randomUUID(), due)).toMatchObject({ outcome: 'skipped' });
+    expect(await value(renewalsTotal, { outcome: 'approved' })).toBe(approvedBefore + 1);
+    expect(await value(renewalsTotal, { outcome: 'skipped' })).toBe(skippedBefore + 1);
+    // The renewal's order.placed becomes a confirmation email once relayed; any email sent counts by name.
+    await waitFor(async () => (await value(emailsTotal, { outcome: 'sent' })) > 0, 15_000, 'an email counted');
   });
 
   it('running the same renew job twice charges once', async () => {

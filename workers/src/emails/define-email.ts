@@ -12,6 +12,7 @@ import { UnrecoverableError } from 'bullmq';
 import type pg from 'pg';
 import type { z } from 'zod';
 import { sqlLiteral, type Db, type Logger } from '@nh/server';
+import { emailsTotal } from '@nh/server/metrics';
 import type { JobContract, TopicMap } from '@nh/server/jobs/contract';
 import { defineJob } from '../jobs/define';
 import { isPermanentMailError, type MailMessage, type Mailer } from './mail/transport';
@@ -124,9 +125,15 @@ export function defineEmail<const N extends string, S extends z.ZodType, IdArgs 
       const sendOnce = emailSender({ db, mailer });
       return async function sendEmail(job, data) {
         const jobLog = log.child({ jobId: job.id, queue: 'emails', job: job.name });
-        const email = await compose(db, data);
-        if ('outcome' in email) return email;
-        return sendOnce(name, email.subjectId, email.message, marketing, jobLog);
+        try {
+          const email = await compose(db, data);
+          const result = 'outcome' in email ? email : await sendOnce(name, email.subjectId, email.message, marketing, jobLog);
+          emailsTotal.inc({ email: name, outcome: result.outcome });
+          return result;
+        } catch (error) {
+          emailsTotal.inc({ email: name, outcome: 'failed' });
+          throw error;
+        }
       };
     },
   });

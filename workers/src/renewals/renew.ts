@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import { GATEWAY_MESSAGES, failedCharge, planBillTo, subscriptionInvoiceNumber, type ChargeResult, type PaymentGateway } from '@nh/server/payments/index';
 import { jobId } from '@nh/server/jobs/contract';
+import { renewalsTotal } from '@nh/server/metrics';
 import { OUTBOX_TOPICS, priceCart, STORE_CODE, toCents, SHOP } from '@nh/shared';
 import { billingPeriodOf, nextBillingDate, type SkippedPeriodReason, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
 import {
@@ -260,6 +261,8 @@ export const renewSubscriptionJob = defineJob({
   handler: ({ db, gateway, log }) =>
     async function renew(job, { subscriptionId, period, resumed }): Promise<RenewResult> {
       const jobLog = log.child({ jobId: job.id, queue: 'renewals', job: job.name });
-      return renewSubscription({ db, gateway, log: jobLog.child({ subscriptionId, period }) }, subscriptionId, period, resumed ? 'plan-paused' : 'renewals-late');
+      const result = await renewSubscription({ db, gateway, log: jobLog.child({ subscriptionId, period }) }, subscriptionId, period, resumed ? 'plan-paused' : 'renewals-late');
+      renewalsTotal.inc({ outcome: result.outcome });
+      return result;
     },
 });
