@@ -12,6 +12,7 @@ import { tables, type LineItem } from '@nh/server';
 import { toCents } from '@nh/shared/money';
 import {
   ADMIN_SUBSCRIPTION_MESSAGES,
+  AT_RISK_REASON_LABELS,
   adminSubscriptionDetailSchema,
   adminSubscriptionsPageSchema,
   atRiskPageSchema,
@@ -61,6 +62,8 @@ interface PlanInput {
   retryAt?: Date | null;
   card?: boolean;
   items?: LineItem[];
+  /** yyyy-MM-dd: the last day the stored card is good (null: not known). */
+  cardExpiresOn?: string | null;
 }
 
 async function makePlan(input: PlanInput = {}): Promise<string> {
@@ -78,6 +81,7 @@ async function makePlan(input: PlanInput = {}): Promise<string> {
       retryAt: input.retryAt ?? null,
       authnetCustomerProfileId: input.card === false ? null : '9001',
       authnetPaymentProfileId: input.card === false ? null : '9002',
+      cardExpiresOn: input.cardExpiresOn ?? null,
     })
     .returning({ id: tables.subscriptions.id });
   return row!.id;
@@ -474,5 +478,34 @@ describe('the at-risk list (GET /api/admin/subscriptions/at-risk)', () => {
     expect((await atRisk('&reason=dunning')).map((p) => p.id)).toEqual([dunningPlan, both]);
     expect((await atRisk('&reason=item-unavailable')).map((p) => p.id)).toEqual([both, shortPlan, retiredPlan, removedPlan]);
     await refusal(await support.request('/api/admin/subscriptions/at-risk?reason=card'), 400, 'VALIDATION_FAILED', ADMIN_SUBSCRIPTION_MESSAGES.reason);
+  });
+
+  it('lists an active plan whose stored card expires before its next billing date; not one whose card is good through that day, not known, or paused', async () => {
+    const due = onDay(12, 3);
+    // The card is good through the last day of its expiry month: card_expires_on is that day.
+    const expiring = await makePlan({ due, cardExpiresOn: dayOf(onDay(11)) });
+    const lastDay = await makePlan({ due, cardExpiresOn: dayOf(due) });
+    const unknown = await makePlan({ due, cardExpiresOn: null });
+    const paused = await makePlan({ due, status: 'paused', cardExpiresOn: dayOf(onDay(1)) });
+    const dunningToo = await makePlan({ due: onDay(-1), failedAttempts: 1, cardExpiresOn: dayOf(onDay(-30)) });
+    const mine = new Set([expiring, lastDay, unknown, paused, dunningToo]);
+    const atRisk = async (query = '') => {
+      const res = await support.request(`/api/admin/subscriptions/at-risk?limit=100${query}`);
+      expect(res.status, await res.clone().text()).toBe(200);
+      return atRiskPageSchema.parse(await res.json()).plans.filter((p) => mine.has(p.id));
+    };
+
+    const plans = await atRisk();
+    expect(plans.map((p) => [p.id, p.reasons, p.cardExpiresOn])).toEqual([
+      [dunningToo, ['dunning', 'card-expiring'], dayOf(onDay(-30))],
+      [expiring, ['card-expiring'], dayOf(onDay(11))],
+    ]);
+    expect((await atRisk('&reason=card-expiring')).map((p) => p.id)).toEqual([dunningToo, expiring]);
+    expect((await atRisk('&reason=dunning')).map((p) => p.id)).toEqual([dunningToo]);
+    expect(AT_RISK_REASON_LABELS['card-expiring']).toBe('Card expires before the next billing date');
+
+    // The plan's detail says until when its saved card is good.
+    expect(await detail(await support.request(`/api/admin/subscriptions/${expiring}`))).toMatchObject({ hasStoredCard: true, cardExpiresOn: dayOf(onDay(11)) });
+    expect(await detail(await support.request(`/api/admin/subscriptions/${unknown}`))).toMatchObject({ cardExpiresOn: null });
   });
 });

@@ -11,6 +11,10 @@
  * The back office (api admin/subscriptions): the plan table, a plan's billing history, the at-risk list
  * (with the renewal sweep's heads-up, which shares its "items unavailable" rule), and the plan row
  * locked FOR UPDATE for a staff action — the same lock the renewal takes, so the two never both apply.
+ *
+ * The stored card's expiry (card_expires_on): written by the workers after a card is stored (never on
+ * the checkout's or the resume's path), only while that card is still the plan's; read by the at-risk
+ * list and the sweep's card heads-up.
  */
 import { and, asc, count, desc, eq, gte, ilike, isNotNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type pg from 'pg';
@@ -168,7 +172,8 @@ const DAY_MS = 86_400_000;
 export type ResumeOutcome = { kind: 'resumed'; row: SubscriptionViewRow } | { kind: 'not-paused' } | { kind: 'changed' } | { kind: 'not-found' };
 
 /**
- * Resumes the user's paused plan with a new card as one statement: the new profile ids, active again
+ * Resumes the user's paused plan with a new card as one statement: the new profile ids (the old card's
+ * expiry forgotten: the workers look the new one up), active again
  * with a clean dunning slate (failed attempts 0, no retry time), the billing date left on the unpaid
  * period, and the `subscription.resumed` outbox row (its NOTIFY wakes the relay, which adds the
  * renewal at once). Conditional on the row as it is then: still the user's, still paused, still on
@@ -181,7 +186,7 @@ export async function resumeSubscription(db: pg.Pool, r: Resumption): Promise<Re
   const { rows } = await db.query<SubscriptionViewRow & { resumed: boolean }>({
     name: 'subscriptions_resume',
     text: `with upd as (
-        update subscriptions set authnet_customer_profile_id = $3, authnet_payment_profile_id = $4, status = 'active',
+        update subscriptions set authnet_customer_profile_id = $3, authnet_payment_profile_id = $4, card_expires_on = null, status = 'active',
           failed_attempts = 0, retry_at = null, updated_at = now()
         where id = $1 and user_id = $2 and status = 'paused' and next_billing_date >= $5 and next_billing_date < $6 returning *),
       ob as (${outboxInsert('$7', 'exists (select 1 from upd)')})
@@ -425,7 +430,7 @@ export interface PlanBilling {
 /**
  * A plan's billing: the charge rows (one per period; refunds and voids are their own rows, not read
  * here), the skipped periods, and every order of the plan (a failed attempt's cancelled order too),
- * newest first. (orders.subscription_id has no index of its own yet: see docs/decisions/subscriptions.md.)
+ * newest first (by the orders (subscription_id) index, migration 0012).
  */
 export async function planBilling(db: DbOrTx, subscriptionId: string): Promise<PlanBilling> {
   const p = paymentTransactions;
@@ -537,15 +542,26 @@ export interface AtRiskRow {
   cancelled_at: Date | null;
   unavailable_items: UnavailableItem[] | null;
   last_payment_message: string | null;
+  /** yyyy-MM-dd: the last day the stored card is good, when known. */
+  card_expires_on: string | null;
+  /** The stored card expires before the UTC day of the next billing date. */
+  card_expiring: boolean;
 }
 
-const AT_RISK_WHERE = `s.status = 'active' and (unavailable.items is not null or s.failed_attempts > 0)
-  and ($1::text is null or ($1 = 'item-unavailable' and unavailable.items is not null) or ($1 = 'dunning' and s.failed_attempts > 0))`;
+/**
+ * The stored card of plan `s` expires before its next billing date: the card is good through
+ * card_expires_on (the last day of its month), the billing date is a UTC day. False while not known.
+ */
+const CARD_EXPIRING_SQL = `coalesce(s.card_expires_on < (s.next_billing_date at time zone 'UTC')::date, false)`;
+
+const AT_RISK_WHERE = `s.status = 'active' and (unavailable.items is not null or s.failed_attempts > 0 or ${CARD_EXPIRING_SQL})
+  and ($1::text is null or ($1 = 'item-unavailable' and unavailable.items is not null) or ($1 = 'dunning' and s.failed_attempts > 0)
+    or ($1 = 'card-expiring' and ${CARD_EXPIRING_SQL}))`;
 
 /**
  * The at-risk list: active plans whose items the next delivery could not have (out of stock, no longer
- * sold, removed) or that are in dunning (failed attempts > 0), soonest billing first, and how many.
- * (Plans whose saved card expires before the next billing date are not listed: no card expiry is stored.)
+ * sold, removed), that are in dunning (failed attempts > 0) or whose stored card expires before the next
+ * billing date, soonest billing first, and how many.
  */
 export async function findAtRiskSubscriptions(db: pg.Pool, q: { reason?: AtRiskReason; limit: number; offset: number }): Promise<{ rows: AtRiskRow[]; total: number }> {
   const reason = q.reason ?? null;
@@ -554,6 +570,7 @@ export async function findAtRiskSubscriptions(db: pg.Pool, q: { reason?: AtRiskR
       name: 'subscriptions_at_risk',
       text: `select s.id, s.customer_name, s.customer_email, s.status, s.items, s.amount::text as amount, s.interval, s.interval_count,
           s.next_billing_date, s.failed_attempts, s.retry_at, s.created_at, s.cancelled_at, unavailable.items as unavailable_items,
+          s.card_expires_on::text as card_expires_on, ${CARD_EXPIRING_SQL} as card_expiring,
           case when s.failed_attempts > 0 then (select p.response_message from payment_transactions p
             where p.subscription_id = s.id and p.kind = 'charge' and p.billing_period = to_char(s.next_billing_date at time zone 'UTC', 'YYYY-MM-DD')) end as last_payment_message
         from subscriptions s ${UNAVAILABLE_JOIN}
@@ -585,4 +602,84 @@ export async function findPlansWithUnavailableItemsSoon(db: Queryable, days: num
 export async function unavailableItemsOf(db: Queryable, subscriptionId: string): Promise<UnavailableItem[]> {
   const { rows } = await db.query<{ items: UnavailableItem[] | null }>(`select unavailable.items from subscriptions s ${UNAVAILABLE_JOIN} where s.id = $1`, [subscriptionId]);
   return rows[0]?.items ?? [];
+}
+
+// ---- The stored card's expiry (workers: the lookup after a card is stored, the sweep's retries and card heads-up) ----
+
+/** A plan's stored card as the expiry lookup and the card heads-up read it. */
+export interface PlanCard {
+  status: SubscriptionRow['status'];
+  profile: StoredPaymentProfile | null;
+  /** yyyy-MM-dd, or null while not known. */
+  cardExpiresOn: string | null;
+  nextBillingDate: Date;
+}
+
+export async function findPlanCard(db: Queryable, subscriptionId: string): Promise<PlanCard | null> {
+  const { rows } = await db.query<{
+    status: SubscriptionRow['status'];
+    authnet_customer_profile_id: string | null;
+    authnet_payment_profile_id: string | null;
+    card_expires_on: string | null;
+    next_billing_date: Date;
+  }>(
+    `select status, authnet_customer_profile_id, authnet_payment_profile_id, card_expires_on::text as card_expires_on, next_billing_date
+     from subscriptions where id = $1`,
+    [subscriptionId],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    status: r.status,
+    profile:
+      r.authnet_customer_profile_id && r.authnet_payment_profile_id
+        ? { customerProfileId: r.authnet_customer_profile_id, paymentProfileId: r.authnet_payment_profile_id }
+        : null,
+    cardExpiresOn: r.card_expires_on,
+    nextBillingDate: r.next_billing_date,
+  };
+}
+
+/**
+ * Records the expiry (yyyy-MM-dd, the last day of the card's month) of the plan's stored card, only while
+ * `profile` is still that card: a card looked up just before a resume gave the plan another one writes
+ * nothing. Answers whether it was written.
+ */
+export async function recordCardExpiry(db: Queryable, subscriptionId: string, profile: StoredPaymentProfile, expiresOn: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `update subscriptions set card_expires_on = $4::date
+     where id = $1 and authnet_customer_profile_id = $2 and authnet_payment_profile_id = $3`,
+    [subscriptionId, profile.customerProfileId, profile.paymentProfileId, expiresOn],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/**
+ * Active plans with a stored card whose expiry is not known (a lookup that failed, a running plan from
+ * before expiries were kept, a provider that did not say), soonest billing first, at most `limit`: the
+ * renewal sweep looks them up again, a bounded number a day.
+ */
+export async function findPlansWithoutCardExpiry(db: Queryable, limit: number): Promise<Array<{ id: string; paymentProfileId: string }>> {
+  const { rows } = await db.query<{ id: string; authnet_payment_profile_id: string }>(
+    `select id, authnet_payment_profile_id from subscriptions
+     where status = 'active' and card_expires_on is null and authnet_customer_profile_id is not null and authnet_payment_profile_id is not null
+     order by next_billing_date, id limit $1`,
+    [limit],
+  );
+  return rows.map((r) => ({ id: r.id, paymentProfileId: r.authnet_payment_profile_id }));
+}
+
+/**
+ * The renewal sweep's card heads-up: active plans billed on one of the next `days` UTC days (tomorrow to
+ * `days` days ahead, as the item heads-up) whose stored card expires before that billing date.
+ */
+export async function findPlansWithCardExpiringSoon(db: Queryable, days: number): Promise<Array<{ id: string; nextBillingDate: Date; paymentProfileId: string }>> {
+  const { rows } = await db.query<{ id: string; next_billing_date: Date; authnet_payment_profile_id: string }>(
+    `select s.id, s.next_billing_date, s.authnet_payment_profile_id from subscriptions s
+     where s.status = 'active' and s.authnet_payment_profile_id is not null and ${CARD_EXPIRING_SQL}
+       and s.next_billing_date >= ${DUE_BEFORE_SQL} and s.next_billing_date < date_trunc('day', now(), 'UTC') + make_interval(days => $1::int + 1)
+     order by s.next_billing_date, s.id`,
+    [days],
+  );
+  return rows.map((r) => ({ id: r.id, nextBillingDate: r.next_billing_date, paymentProfileId: r.authnet_payment_profile_id }));
 }

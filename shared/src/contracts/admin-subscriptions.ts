@@ -61,15 +61,16 @@ export const BILLING_OUTCOME_LABELS: Record<BillingOutcome, string> = {
 };
 
 /**
- * Why a plan is on the at-risk list. A third reason of the issue, "the stored card expires before the
- * next billing date", is not produced: no card expiry is stored anywhere (payment rows keep brand and
- * last four only), and storing it needs a schema change (docs/decisions/subscriptions.md).
+ * Why a plan is on the at-risk list: an item its next delivery could not have, its renewal payment
+ * failing (dunning), or its stored card expiring before the next billing date (the card is good through
+ * the last day of its expiry month; plans whose card's expiry is not known yet are not listed for it).
  */
-export const AT_RISK_REASONS = ['item-unavailable', 'dunning'] as const;
+export const AT_RISK_REASONS = ['item-unavailable', 'dunning', 'card-expiring'] as const;
 export type AtRiskReason = (typeof AT_RISK_REASONS)[number];
 export const AT_RISK_REASON_LABELS: Record<AtRiskReason, string> = {
   'item-unavailable': 'Item unavailable',
   dunning: 'Payment failing',
+  'card-expiring': 'Card expires before the next billing date',
 };
 
 /** Why an item of a plan cannot be delivered: the renewal's stock rule (active and enough in stock). */
@@ -280,6 +281,8 @@ export const adminSubscriptionDetailSchema = adminSubscriptionSummarySchema.exte
   cardLastFour: z.string().nullable(),
   /** A saved card (payment profile) is on file for renewals. */
   hasStoredCard: z.boolean(),
+  /** yyyy-MM-dd: the last day the saved card is good (the end of its expiry month); null while not known. */
+  cardExpiresOn: z.string().nullable(),
   /** Why a paused plan is paused; null unless paused. */
   pauseCause: z.enum(PAUSE_CAUSES).nullable(),
   /** What staff can do now (the server refuses the others with a message). */
@@ -307,6 +310,8 @@ export const atRiskPlanSchema = adminSubscriptionSummarySchema.extend({
   unavailableItems: z.array(unavailableItemSchema),
   /** In dunning: the last failed attempt's sentence (the payment service's, or why nothing was charged). */
   lastPaymentMessage: z.string().nullable(),
+  /** yyyy-MM-dd: the last day the saved card is good, when known (card-expiring: before the next billing date). */
+  cardExpiresOn: z.string().nullable(),
 });
 export type AtRiskPlan = z.infer<typeof atRiskPlanSchema>;
 export const atRiskPageSchema = z.object({ plans: z.array(atRiskPlanSchema), total: z.number().int() });

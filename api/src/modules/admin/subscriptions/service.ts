@@ -158,6 +158,7 @@ async function detailOf(db: Db, row: SubscriptionRow): Promise<AdminSubscription
     cardType: card.cardType,
     cardLastFour: card.cardLastFour,
     hasStoredCard: hasStoredCard(row),
+    cardExpiresOn: row.cardExpiresOn,
     pauseCause: pauseCauseOf(row),
     actions: availableActions(row, periodCharge, today),
     rescheduleWindow: row.status === 'active' ? rescheduleWindow(row.nextBillingDate, row.interval, row.intervalCount, today) : null,
@@ -178,6 +179,7 @@ function toAtRisk(r: AtRiskRow) {
   const reasons: AtRiskReason[] = [];
   if (r.unavailable_items) reasons.push('item-unavailable');
   if (r.failed_attempts > 0) reasons.push('dunning');
+  if (r.card_expiring) reasons.push('card-expiring');
   const summary: AdminSubscriptionSummary = {
     id: r.id,
     customerName: r.customer_name,
@@ -193,7 +195,7 @@ function toAtRisk(r: AtRiskRow) {
     createdAt: r.created_at.toISOString(),
     cancelledAt: iso(r.cancelled_at),
   };
-  return { ...summary, reasons, unavailableItems: r.unavailable_items ?? [], lastPaymentMessage: r.last_payment_message };
+  return { ...summary, reasons, unavailableItems: r.unavailable_items ?? [], lastPaymentMessage: r.last_payment_message, cardExpiresOn: r.card_expires_on };
 }
 
 export async function listAtRisk(db: Db, q: AdminAtRiskQuery): Promise<AtRiskPage> {
