@@ -310,6 +310,11 @@ describe('POST /api/payments/subscribe-nonce', () => {
     expect(sub!.authnet_customer_profile_id).toMatch(/^\d+$/);
     expect(sub!.authnet_payment_profile_id).toMatch(/^\d+$/);
     expect((sub!.next_billing_date as Date).toISOString()).toBe(answer.nextBillingDate);
+    // The card's expiry is not asked for on the way to the answer: the workers look it up from the
+    // subscription.created row (below) and record it. The sandbox kept it from the card it tokenised.
+    expect(sub!.card_expires_on).toBeNull();
+    const storedCard = { customerProfileId: String(sub!.authnet_customer_profile_id), paymentProfileId: String(sub!.authnet_payment_profile_id) };
+    expect(await api.payments.sandbox!.storedCardExpiry(storedCard)).toEqual({ month: 12, year: 2030 });
 
     const [order] = await q<Record<string, unknown>>('select * from orders where id = $1', [orderId]);
     expect(order).toMatchObject({
@@ -621,10 +626,14 @@ describe('POST /api/subscriptions/{id}/resume', () => {
 
   it('resumes the user\'s own paused plan with a new card: stored (not charged), active, dunning reset, billing date kept, outbox row', async () => {
     const plan = await insertPausedPlan(me.id);
+    // The old card's expiry, as the workers recorded it.
+    await q(`update subscriptions set card_expires_on = '2027-01-31' where id = $1`, [plan.id]);
     const opaque = await tokenize(api, '22201');
     const chargesBefore = sandboxCharges().length;
     const res = await resumeAs(me, plan.id, opaque);
     expect(res.status).toBe(200);
+    // Forgotten with the old card: the workers look the new card's up (subscription.resumed).
+    expect(await q('select card_expires_on from subscriptions where id = $1', [plan.id])).toEqual([{ card_expires_on: null }]);
     const view = subscriptionViewSchema.parse(await res.json());
     expect(view).toMatchObject({ id: plan.id, status: 'active', nextBillingDate: plan.nextBillingDate.toISOString(), cancelledAt: null, cardType: 'Visa', cardLastFour: '1111', amount: '22.95' });
 

@@ -29,6 +29,11 @@ import { renewSubscriptionJob, type RenewResult } from '../src/renewals/renew';
 import { emailsTotal, renewalsTotal } from '@nh/server/metrics';
 import { renewalReminderJob } from '../src/emails/renewal-reminder';
 import { subscriptionItemUnavailableJob } from '../src/emails/subscription-item-unavailable';
+// For the stored card's expiry (before the missed-sweep tests).
+import { centsToDecimal, toPayloadStrings } from '@nh/shared';
+import type { PaymentGateway } from '@nh/server/payments/index';
+import { CARD_EXPIRY_LOOKUPS_PER_SWEEP, CARD_EXPIRY_MESSAGES, CARD_EXPIRY_SWEEP_PRIORITY, lookUpCardExpiry, recordCardExpiryJob } from '../src/renewals/card-expiry';
+import { expiryMonth, subscriptionCardExpiringJob } from '../src/emails/subscription-card-expiring';
 import type { WorkerRuntime } from '../src/runtime';
 import { TestSmtpServer } from './support/smtp-server';
 // For the resumed plans (at the end of the file).
@@ -956,6 +961,171 @@ describe('the back office: staff actions on a plan, and the sweep’s heads-up',
 
     // Out of the way of later sweeps.
     for (const s of [tomorrow, fifthDay, sixthDay, fine, comesBack]) await tdb.db.update(tables.subscriptions).set({ status: 'cancelled' }).where(eq(tables.subscriptions.id, s.id));
+  });
+});
+
+describe('the stored card’s expiry: recorded after a card is stored, looked up again by the sweep, and the card heads-up', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    // The API stores cards in the local sandbox the workers read: the same Redis prefix.
+    api = await startTestApi({ DATABASE_URL: tdb.url, QUEUE_PREFIX: runtime.config.QUEUE_PREFIX });
+  });
+  afterAll(() => api?.close());
+
+  const log = createLogger('card-expiry-test', 'silent');
+  const sweepJob = { name: renewalSweepJob.name, id: 'test-card-sweep', data: {} } as Job;
+  const sweeper = () => createRenewalSweep({ db: tdb.db, gateway: sandbox, queues: runtime.queues, redis, config: runtime.config, log });
+  const onDay = (days: number, hours = 10) => new Date(utcDayFromToday(days).getTime() + hours * 3_600_000);
+  const expiryOf = async (id: string) => (await subscription(id)).cardExpiresOn;
+  /** The lookup job the relay made of an outbox row, run to the end. */
+  const relayedLookup = async (topic: string, subscriptionId: string) => {
+    const row = await waitFor(async () => (await outboxRows(topic, 'subscriptionId', subscriptionId)).at(-1), 10_000, `${topic} row`);
+    const job = await waitFor(() => runtime.queues.renewals.getJob(`outbox-${row.id}-${recordCardExpiryJob.name}`), 10_000, 'relayed lookup');
+    return finished(job);
+  };
+  const emailDone = async (id: string) => {
+    const job = await waitFor(() => runtime.queues.emails.getJob(id), 5000, `email job ${id}`);
+    await waitFor(async () => ['completed', 'failed'].includes(await job.getState()), 10_000, `email ${id}`);
+    return (await runtime.queues.emails.getJob(id))?.returnvalue;
+  };
+
+  /** A card typed into the sandbox's Accept.js with this expiry, as the browser tokenises it. */
+  async function tokenize(month: string, year: number) {
+    const res = await api.request('/api/payments/sandbox/tokenize', {
+      body: { authData: { clientKey: SANDBOX_CLIENT_KEY, apiLoginID: SANDBOX_API_LOGIN_ID }, cardData: { cardNumber: '4111111111111111', month, year: String(year), cardCode: '123', zip: ADDRESS.zip } },
+    });
+    return ((await res.json()) as { opaqueData: { dataDescriptor: string; dataValue: string } }).opaqueData;
+  }
+
+  it('subscribing stores the card, and the lookup the relay makes of subscription.created records its expiry; a resume with a new card records the new one', async () => {
+    const product = await makeProduct(10, '12.50');
+    const email = `expiry.${randomUUID().slice(0, 8)}@example.com`;
+    const registered = await api.request('/api/register', { body: { firstName: 'Sam', lastName: 'Saver', email, password: 'correct horse battery' } });
+    expect(registered.status).toBe(201);
+    const cookie = registered.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('nh.sid='))!;
+    const call = (path: string, body: unknown, headers: Record<string, string> = {}) => api.request(path, { body, headers: { cookie, ...headers } });
+
+    const year = new Date().getUTCFullYear() + 2;
+    const pricing = priceCart([{ price: 1250, quantity: 1 }], { promo: null, subscribe: true });
+    const res = await call(
+      '/api/payments/subscribe-nonce',
+      {
+        amount: toPayloadStrings(pricing).total,
+        ...(await tokenize('02', year)),
+        firstName: 'Sam',
+        lastName: 'Saver',
+        email,
+        ...ADDRESS,
+        interval: 'monthly',
+        items: [{ productId: product.id, variantSku: null, quantity: 1, price: centsToDecimal(1250) }],
+        shippingAddress: ADDRESS,
+      },
+      { 'Idempotency-Key': randomUUID() },
+    );
+    expect(res.status, await res.clone().text()).toBe(200);
+    const { subscriptionId } = (await res.json()) as { subscriptionId: string };
+    // The card is good through the last day of its month (February of a leap year or not).
+    const february = new Date(Date.UTC(year, 2, 0)).toISOString().slice(0, 10);
+    expect(await relayedLookup('subscription.created', subscriptionId)).toEqual({ outcome: 'recorded', cardExpiresOn: february });
+    expect(await expiryOf(subscriptionId)).toBe(february);
+
+    // Paused (its renewals failed), then resumed through the API with a new card: the new card's expiry replaces the old.
+    await tdb.db.update(tables.subscriptions).set({ status: 'paused', failedAttempts: 4 }).where(eq(tables.subscriptions.id, subscriptionId));
+    const resumed = await call(`/api/subscriptions/${subscriptionId}/resume`, await tokenize('11', year + 2));
+    expect(resumed.status, await resumed.clone().text()).toBe(200);
+    expect(await relayedLookup('subscription.resumed', subscriptionId)).toEqual({ outcome: 'recorded', cardExpiresOn: `${year + 2}-11-30` });
+    expect(await subscription(subscriptionId)).toMatchObject({ status: 'active', cardExpiresOn: `${year + 2}-11-30` });
+    await tdb.db.update(tables.subscriptions).set({ status: 'cancelled' }).where(eq(tables.subscriptions.id, subscriptionId));
+  });
+
+  it('a lookup that failed leaves the expiry unknown; the sweep looks it up again (bounded, behind the renew jobs); a card the provider does not know stays unknown', async () => {
+    const product = await makeProduct(10);
+    // A plan stored (makeProfile: December, three years ahead) whose lookup found the payment service down.
+    const sub = await makeSubscription({ email: 'expiry-retry@example.com', items: [line(product, 1)], due: onDay(20) });
+    const down = Object.assign(Object.create(sandbox) as PaymentGateway, {
+      storedCardExpiry: async () => {
+        throw new Error('payment service down');
+      },
+    });
+    await expect(lookUpCardExpiry({ db: tdb.db, gateway: down, log }, sub.id)).rejects.toThrow('payment service down');
+    expect(await expiryOf(sub.id)).toBeNull();
+
+    const result = await sweeper()(sweepJob);
+    const id = recordCardExpiryJob.jobId(sub.id, new Date().toISOString().slice(0, 10));
+    expect(result.cardLookups).toContain(id);
+    expect(result.cardLookups.length).toBeLessThanOrEqual(CARD_EXPIRY_LOOKUPS_PER_SWEEP);
+    const job = (await runtime.queues.renewals.getJob(id))!;
+    expect(job.opts.priority).toBe(CARD_EXPIRY_SWEEP_PRIORITY);
+    const december = `${new Date().getUTCFullYear() + 3}-12-31`;
+    expect(await finished(job)).toEqual({ outcome: 'recorded', cardExpiresOn: december });
+    expect(await expiryOf(sub.id)).toBe(december);
+    // Known now: no sweep asks again.
+    expect((await sweeper()(sweepJob)).cardLookups.join(' ')).not.toContain(sub.id);
+
+    // A profile the provider has no card for: the lookup says so and leaves the expiry unknown (asked again another day).
+    const stale = await makeSubscription({ email: 'expiry-stale@example.com', items: [line(product, 1)], due: onDay(20), profile: { customerProfileId: '1', paymentProfileId: '2' } });
+    expect(await lookUpCardExpiry({ db: tdb.db, gateway: sandbox, log }, stale.id)).toEqual({ outcome: 'skipped', reason: CARD_EXPIRY_MESSAGES.notSaid });
+    expect(await expiryOf(stale.id)).toBeNull();
+    for (const s of [sub, stale]) await tdb.db.update(tables.subscriptions).set({ status: 'cancelled' }).where(eq(tables.subscriptions.id, s.id));
+  });
+
+  it(`card heads-up: the sweep emails an active plan billed within ${SUBSCRIPTION_HEADS_UP_DAYS} days whose card expires before that day, once per plan and card`, async () => {
+    const product = await makeProduct(50);
+    const items = [line(product, 1)];
+    // Billed in four days (not on the renewal reminder's day: that email is another one).
+    const due = onDay(4);
+    const expiring = await makeSubscription({ email: 'card-expiring@example.com', items, due });
+    const goodThrough = await makeSubscription({ email: 'card-good@example.com', items, due: onDay(2) });
+    const later = await makeSubscription({ email: 'card-later@example.com', items, due: onDay(SUBSCRIPTION_HEADS_UP_DAYS + 1, 1) });
+    const paused = await makeSubscription({ email: 'card-paused@example.com', items, due: onDay(2), status: 'paused' });
+    const unknown = await makeSubscription({ email: 'card-unknown@example.com', items, due: onDay(2), profile: { customerProfileId: '1', paymentProfileId: '2' } });
+    const expires = period(onDay(3));
+    for (const [s, day] of [[expiring, expires], [goodThrough, period(onDay(2))], [later, period(onDay(1))], [paused, period(onDay(1))]] as const) {
+      await tdb.db.update(tables.subscriptions).set({ cardExpiresOn: day }).where(eq(tables.subscriptions.id, s.id));
+    }
+    const cardOf = async (id: string) => (await subscription(id)).authnetPaymentProfileId!;
+    const headsUpId = subscriptionCardExpiringJob.jobId(expiring.id, await cardOf(expiring.id));
+
+    const worker = runtime.workers.get('emails')!;
+    await worker.pause();
+    let first: SweepResult;
+    let second: SweepResult;
+    try {
+      first = await sweeper()(sweepJob);
+      second = await sweeper()(sweepJob);
+    } finally {
+      void worker.resume();
+    }
+    expect(first.cardHeadsUps).toContain(headsUpId);
+    expect(second.cardHeadsUps).toEqual(first.cardHeadsUps);
+    for (const other of [goodThrough, later, paused, unknown]) expect(first.cardHeadsUps.join(' ')).not.toContain(other.id);
+    // Only an email: nothing renewed early.
+    expect(first.jobs.join(' ')).not.toContain(expiring.id);
+
+    expect(await emailDone(headsUpId)).toMatchObject({ outcome: 'sent' });
+    const [mail] = smtp.to('card-expiring@example.com');
+    const day = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' }).format(due);
+    expect(mail!.decoded).toContain('Subject: Heads-up: your saved card expires before your next delivery');
+    expect(mail!.decoded).toContain(`A heads-up about your next Subscribe & Save delivery on ${day}: the card saved for your plan expires at the end of ${expiryMonth(expires)}, before that day`);
+    expect(mail!.decoded).toContain(`changing the card of an active plan is not offered in My Subscriptions yet, so please contact us at ${SHOP.supportEmail}`);
+    expect(mail!.decoded).toContain('choose "Resume with a new card" on the paused plan in My Subscriptions');
+    for (const address of ['card-good@example.com', 'card-later@example.com', 'card-paused@example.com', 'card-unknown@example.com']) expect(smtp.to(address)).toHaveLength(0);
+
+    // The next day's sweep (the job gone from Redis by then): the email_log keeps it to one email per plan and card.
+    await runtime.queues.emails.remove(headsUpId);
+    expect((await sweeper()(sweepJob)).cardHeadsUps).toContain(headsUpId);
+    expect(await emailDone(headsUpId)).toEqual({ outcome: 'skipped', reason: 'already sent' });
+    expect(smtp.to('card-expiring@example.com')).toHaveLength(1);
+
+    // Another card that expires too (as a resume with a new card would leave it, its expiry looked up): told again, once.
+    const next = await makeProfile();
+    await tdb.db.update(tables.subscriptions).set({ authnetCustomerProfileId: next.customerProfileId, authnetPaymentProfileId: next.paymentProfileId, cardExpiresOn: expires }).where(eq(tables.subscriptions.id, expiring.id));
+    const nextId = subscriptionCardExpiringJob.jobId(expiring.id, next.paymentProfileId);
+    expect((await sweeper()(sweepJob)).cardHeadsUps).toContain(nextId);
+    expect(await emailDone(nextId)).toMatchObject({ outcome: 'sent' });
+    expect(smtp.to('card-expiring@example.com')).toHaveLength(2);
+
+    for (const s of [expiring, goodThrough, later, unknown]) await tdb.db.update(tables.subscriptions).set({ status: 'cancelled' }).where(eq(tables.subscriptions.id, s.id));
   });
 });
 

@@ -6,6 +6,7 @@ import { orderShippedJob } from './order-shipped';
 import { renewalReminderJob } from './renewal-reminder';
 import { staffInvitationJob } from './staff-invitation';
 import { staffPasswordResetJob } from './staff-password-reset';
+import { subscriptionCardExpiringJob } from './subscription-card-expiring';
 import { subscriptionItemUnavailableJob } from './subscription-item-unavailable';
 import { subscriptionPausedJob } from './subscription-paused';
 import { subscriptionStaffChangeJob } from './subscription-staff-change';
@@ -13,6 +14,6 @@ import { subscriptionWelcomeJob } from './subscription-welcome';
 
 export const emailsQueue = defineQueue({
   name: 'emails',
-  jobs: [newsletterWelcomeJob, orderConfirmationJob, orderShippedJob, subscriptionWelcomeJob, subscriptionPausedJob, renewalReminderJob, staffInvitationJob, staffPasswordResetJob, subscriptionStaffChangeJob, subscriptionItemUnavailableJob],
+  jobs: [newsletterWelcomeJob, orderConfirmationJob, orderShippedJob, subscriptionWelcomeJob, subscriptionPausedJob, renewalReminderJob, staffInvitationJob, staffPasswordResetJob, subscriptionStaffChangeJob, subscriptionItemUnavailableJob, subscriptionCardExpiringJob],
   worker: (config) => ({ concurrency: config.EMAIL_CONCURRENCY }),
 });

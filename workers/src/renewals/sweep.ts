@@ -7,7 +7,11 @@
  * The same sweep also adds one renewal-reminder email job per active plan billed RENEWAL_REMINDER_DAYS
  * from today (UTC day); its job id and the email_log row (subscription, period) keep it to one email.
  * And a heads-up for each active plan billed in the next SUBSCRIPTION_HEADS_UP_DAYS days whose items are
- * out of stock or no longer sold (subscription-item-unavailable; likewise one per plan and period).
+ * out of stock or no longer sold (subscription-item-unavailable; likewise one per plan and period), and
+ * for each active plan billed in those days whose stored card expires before its billing date
+ * (subscription-card-expiring; one per plan and card). With payments configured it also looks up the
+ * expiry of stored cards it does not know yet (record-card-expiry, a bounded number a day, behind the
+ * renew jobs): lookups that failed after a card was stored, and plans from before expiries were kept.
  *
  * A sweep missed while no worker was running: the scheduled sweep (daily, RENEWAL_SWEEP_HOUR_UTC) only
  * runs while a worker consumes `renewals`, and a worker that starts later re-registers the schedule,
@@ -19,13 +23,24 @@
 import type { Queue } from 'bullmq';
 import { z } from 'zod';
 import type { PaymentGateway } from '@nh/server/payments/index';
-import { findDueSubscriptions, findPlansWithUnavailableItemsSoon, findSubscriptionsToRemind, type Db, type Logger, type Redis } from '@nh/server';
+import {
+  findDueSubscriptions,
+  findPlansWithCardExpiringSoon,
+  findPlansWithoutCardExpiry,
+  findPlansWithUnavailableItemsSoon,
+  findSubscriptionsToRemind,
+  type Db,
+  type Logger,
+  type Redis,
+} from '@nh/server';
 import { jobId, jobRequest } from '@nh/server/jobs/contract';
 import { billingPeriodOf, SUBSCRIPTION_HEADS_UP_DAYS } from '@nh/shared/contracts/subscriptions';
 import type { WorkerConfig } from '../config';
 import { defineJob } from '../jobs/define';
 import { renewalReminderJob } from '../emails/renewal-reminder';
+import { subscriptionCardExpiringJob } from '../emails/subscription-card-expiring';
 import { subscriptionItemUnavailableJob } from '../emails/subscription-item-unavailable';
+import { CARD_EXPIRY_LOOKUPS_PER_SWEEP, CARD_EXPIRY_SWEEP_PRIORITY, recordCardExpiryJob } from './card-expiry';
 import { renewSubscriptionJob, RENEWAL_MESSAGES } from './renew';
 
 /** The daily renewal sweep's hour (UTC); a worker that was down then runs it at start (addMissedSweep). */
@@ -76,10 +91,14 @@ export interface SweepResult {
   reminders: string[];
   /** Ids of the heads-up email jobs asked for (an item unavailable a few days ahead; likewise). */
   headsUps: string[];
+  /** Ids of the card heads-up email jobs asked for (the stored card expires before the billing date a few days ahead; likewise). */
+  cardHeadsUps: string[];
+  /** Ids of the card expiry lookups asked for (stored cards whose expiry is not known; none without payments). */
+  cardLookups: string[];
 }
 
 export function createRenewalSweep({ db, gateway, queues, redis, config, log }: RenewalSweepDeps) {
-  async function addRenewJobs(jobLog: Logger): Promise<Omit<SweepResult, 'reminders' | 'headsUps'>> {
+  async function addRenewJobs(jobLog: Logger): Promise<Pick<SweepResult, 'due' | 'jobs'>> {
     const due = await findDueSubscriptions(db.$client);
     if (!gateway) {
       jobLog.error({ due: due.length }, `renewal sweep: ${RENEWAL_MESSAGES.notConfigured}; no subscription renewed`);
@@ -126,13 +145,52 @@ export function createRenewalSweep({ db, gateway, queues, redis, config, log }: 
     return jobs.map((j) => j.opts.jobId);
   }
 
+  /**
+   * Card heads-ups: the plans billed in the next SUBSCRIPTION_HEADS_UP_DAYS days (tomorrow onwards) whose
+   * stored card expires before their billing date. One email per plan and card (job id and email_log
+   * subject), re-checked when it sends (another card, a date the card is good for, plan paused: none).
+   */
+  async function addCardHeadsUpJobs(jobLog: Logger): Promise<string[]> {
+    const expiring = await findPlansWithCardExpiringSoon(db.$client, SUBSCRIPTION_HEADS_UP_DAYS);
+    const jobs = expiring.map((s) =>
+      jobRequest(subscriptionCardExpiringJob, { subscriptionId: s.id, paymentProfileId: s.paymentProfileId }, config, subscriptionCardExpiringJob.jobId(s.id, s.paymentProfileId)),
+    );
+    if (jobs.length > 0) await queues.emails.addBulk(jobs);
+    jobLog.info({ cardHeadsUps: jobs.length }, 'renewal sweep: card heads-up jobs added');
+    return jobs.map((j) => j.opts.jobId);
+  }
+
+  /**
+   * Stored cards whose expiry is not known (active plans, soonest billing first, at most
+   * CARD_EXPIRY_LOOKUPS_PER_SWEEP): one lookup each per UTC day, with a priority, so every renew job
+   * (none has one) runs first. Only with a gateway to ask.
+   */
+  async function addCardLookups(jobLog: Logger, startedAt: Date): Promise<string[]> {
+    if (!gateway) return [];
+    const unknown = await findPlansWithoutCardExpiry(db.$client, CARD_EXPIRY_LOOKUPS_PER_SWEEP);
+    const day = startedAt.toISOString().slice(0, 10);
+    const jobs = unknown.map((s) => {
+      const request = jobRequest(recordCardExpiryJob, { subscriptionId: s.id }, config, recordCardExpiryJob.jobId(s.id, day));
+      return { ...request, opts: { ...request.opts, priority: CARD_EXPIRY_SWEEP_PRIORITY } };
+    });
+    if (jobs.length > 0) await queues.renewals.addBulk(jobs);
+    jobLog.info({ cardLookups: jobs.length }, 'renewal sweep: card expiry lookups added');
+    return jobs.map((j) => j.opts.jobId);
+  }
+
   // Renew jobs first: a Redis failure while adding reminders must not hold up a charge that is due.
   // A sweep that renewed (payments configured) leaves its marker: a worker starting later knows it ran.
   return async function renewalSweep(job: { id?: string; name: string }): Promise<SweepResult> {
     const jobLog = log.child({ jobId: job.id, queue: 'renewals', job: job.name });
     const startedAt = new Date();
     const renewals = await addRenewJobs(jobLog);
-    const result = { ...renewals, reminders: await addReminderJobs(jobLog), headsUps: await addHeadsUpJobs(jobLog) };
+    const result = {
+      ...renewals,
+      reminders: await addReminderJobs(jobLog),
+      headsUps: await addHeadsUpJobs(jobLog),
+      cardHeadsUps: await addCardHeadsUpJobs(jobLog),
+      cardLookups: await addCardLookups(jobLog, startedAt),
+    };
     if (gateway) await recordSweep({ queue: queues.renewals, redis }, startedAt);
     return result;
   };

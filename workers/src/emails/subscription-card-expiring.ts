@@ -1,0 +1,63 @@
+/**
+ * The heads-up before a renewal the stored card will not be good for: the card expires (the last day of
+ * its expiry month) before the plan's next billing date. Added by the daily renewal sweep for active
+ * plans billed in the next SUBSCRIPTION_HEADS_UP_DAYS days; once per plan and card.
+ *
+ * What the customer can do is what the storefront offers today: My Subscriptions has no card change for
+ * an active plan, only "Resume with a new card" on a paused one. So the email says to contact us (staff
+ * pause the plan, the customer resumes it with the new card), and what happens if nothing is done.
+ */
+import { z } from 'zod';
+import { SHOP } from '@nh/shared/constants';
+import { formatCents } from '@nh/shared/money';
+import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
+import { jobId } from '@nh/server/jobs/contract';
+import { defineEmail, skip } from './define-email';
+import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';
+import { billingDay, loadSubscription, type SubscriptionEmailPlan } from './subscription-plan';
+
+/** Subject id: `<subscription id>:<payment profile id>`: one heads-up per plan and card however often the sweep finds it. */
+export const subscriptionCardExpiringJob = defineEmail({
+  name: 'subscription-card-expiring',
+  /** `paymentProfileId`: the stored card (payment profile) that expires before the next billing date. */
+  payload: z.object({ subscriptionId: z.string().uuid(), paymentProfileId: z.string().min(1) }),
+  /** One job per (plan, card): the sweeps of the days before the billing date add nothing more. */
+  jobId: (subscriptionId: string, paymentProfileId: string) => jobId('headsup-card', subscriptionId, paymentProfileId),
+  async compose(db, { subscriptionId, paymentProfileId }) {
+    const found = await loadSubscription(db, subscriptionId);
+    if (!found) return skip('subscription not found');
+    const { sub } = found;
+    // Judged when sending: a plan paused, cancelled, given another card or moved to a day the card is good for is not told.
+    if (sub.status !== 'active') return skip(`subscription is ${sub.status}`);
+    if (sub.authnetPaymentProfileId !== paymentProfileId) return skip('the plan has another card now');
+    if (!sub.cardExpiresOn) return skip('the card expiry is not known');
+    const period = billingPeriodOf(sub.nextBillingDate);
+    if (period < billingPeriodOf(new Date())) return skip('the billing date has passed');
+    if (sub.cardExpiresOn >= period) return skip('the card is good on the next billing date');
+    const content = subscriptionCardExpiringEmail({ ...found.plan, nextBillingDate: sub.nextBillingDate, cardExpiresOn: sub.cardExpiresOn });
+    return { subjectId: `${subscriptionId}:${paymentProfileId}`, message: { to: sub.customerEmail, ...content } };
+  },
+});
+
+/** "December 2026": the month a card is good through (card_expires_on is its last day). */
+export const expiryMonth = (cardExpiresOn: string) =>
+  new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', year: 'numeric' }).format(new Date(`${cardExpiresOn}T00:00:00Z`));
+
+/** A few days before the billing date: the card expires first, what happens then, and how to give us a new one. */
+export function subscriptionCardExpiringEmail(plan: SubscriptionEmailPlan & { nextBillingDate: Date; cardExpiresOn: string }): Content {
+  const next = billingDay(plan.nextBillingDate);
+  const month = expiryMonth(plan.cardExpiresOn);
+  const subject = 'Heads-up: your saved card expires before your next delivery';
+  const intro = `A heads-up about your next Subscribe & Save delivery on ${next}: the card saved for your plan expires at the end of ${month}, before that day, so the payment of ${formatCents(plan.amount)} for it will likely be declined.`;
+  const change = `To use a new card: changing the card of an active plan is not offered in My Subscriptions yet, so please contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone} (${SHOP.supportHours}) before ${next}. We will pause your plan for you; then sign in and choose "Resume with a new card" on the paused plan in My Subscriptions, and your deliveries carry on with the new card.`;
+  const otherwise = `If nothing changes, we will try the payment again over the following days; if it still cannot be taken, we will pause your plan and let you know, and you can then resume it with a new card in My Subscriptions.`;
+  const text = [`Hi ${plan.customerName},`, '', intro, '', change, '', otherwise, `My Subscriptions: ${mySubscriptionsUrl()}`, '', signatureText()].join('\n');
+  const html = layout(
+    subject,
+    `<p>Hi ${escapeHtml(plan.customerName)},</p>
+<p>A heads-up about your next Subscribe &amp; Save delivery on <strong>${escapeHtml(next)}</strong>: the card saved for your plan expires at the end of <strong>${escapeHtml(month)}</strong>, before that day, so the payment of ${formatCents(plan.amount)} for it will likely be declined.</p>
+<p><strong>To use a new card:</strong> changing the card of an active plan is not offered in My Subscriptions yet, so please contact us at <a href="mailto:${escapeHtml(SHOP.supportEmail)}">${escapeHtml(SHOP.supportEmail)}</a> or ${escapeHtml(SHOP.supportPhone)} (${escapeHtml(SHOP.supportHours)}) before ${escapeHtml(next)}. We will pause your plan for you; then sign in and choose &ldquo;Resume with a new card&rdquo; on the paused plan in ${mySubscriptionsLink()}, and your deliveries carry on with the new card.</p>
+<p>${escapeHtml(otherwise)}</p>`,
+  );
+  return { subject, text, html };
+}
