@@ -8,7 +8,7 @@ import { exportHistorySchema, exportStartedSchema, exportStatusSchema } from '@n
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { signInAs, type StaffClient } from '../../api/test/support/staff';
 import { exportFailureMessage, writeOrdersCsv } from '../src/exports/processor';
-import { neutraliseCell } from '../src/exports/columns';
+import { exportFiltersOf, neutraliseCell } from '../src/exports/columns';
 import { createHousekeepingProcessor } from '../src/maintenance/housekeeping';
 import { parseCsv } from './support/csv';
 import { createTestDatabase, placeOrder, sampleLine, startTestWorkers, tempDir, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
@@ -159,6 +159,15 @@ describe('CSV export of orders', () => {
     expect(await names({ status: 'cancelled' })).toEqual(['middle cancelled']);
     expect(await names({ from: '2027-01-01' })).toEqual([]);
     expect(await names({})).toHaveLength(6);
+  });
+
+  it('checks the filters stored on the row again: a malformed one fails the export instead of exporting other orders', () => {
+    const statuses = tables.orderStatus.enumValues;
+    expect(exportFiltersOf(null, statuses)).toEqual({});
+    expect(exportFiltersOf({ from: '2026-04-01', to: '2026-04-30', status: 'shipped' }, statuses)).toEqual({ from: '2026-04-01', to: '2026-04-30', status: 'shipped' });
+    expect(() => exportFiltersOf({ status: 'lost' }, statuses)).toThrow(/unknown status/);
+    expect(() => exportFiltersOf({ from: '1 April' }, statuses)).toThrow(/from is not a day/);
+    expect(() => exportFiltersOf('all', statuses)).toThrow(/not an object/);
   });
 
   it('moves the progress as it goes (rows done of the total, every EXPORT_PROGRESS_EVERY rows), and records size and expiry', async () => {

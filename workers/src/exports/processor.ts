@@ -15,11 +15,10 @@ import { stringify } from 'csv-stringify';
 import QueryStream from 'pg-query-stream';
 import type { Job } from 'bullmq';
 import { exportFileName } from '@nh/shared';
-import { exportFiltersSchema } from '@nh/shared/contracts/exports';
-import { loadExport, markExportCompleted, markExportFailed, markExportRunning, postgresErrorOf, setExportProgress, type Db, type Logger } from '@nh/server';
+import { loadExport, markExportCompleted, markExportFailed, markExportRunning, postgresErrorOf, setExportProgress, tables, type Db, type Logger } from '@nh/server';
 import { exportOrdersContract } from '@nh/server/jobs/export-orders';
 import { defineJob } from '../jobs/define';
-import { EXPORT_COLUMNS, exportQuery, neutraliseRow, type ExportQueryFilters } from './columns';
+import { EXPORT_COLUMNS, exportFiltersOf, exportQuery, neutraliseRow, type ExportQueryFilters } from './columns';
 
 const BUFFER_BYTES = 1024 * 1024;
 
@@ -75,8 +74,7 @@ export function createExportProcessor({ db, log, exportsDir, progressEvery, rete
     const tempPath = `${finalPath}.part`;
     let progress: Promise<unknown> = Promise.resolve();
     try {
-      // The API checked them; a row written otherwise fails here rather than exporting the wrong orders.
-      const filters = exportFiltersSchema.parse(row.filters ?? {});
+      const filters = exportFiltersOf(row.filters, tables.orderStatus.enumValues);
       const { countText, values } = exportQuery(row.storeCode, filters);
       const [{ count } = { count: 0 }] = (await db.$client.query<{ count: number }>(countText, values)).rows;
       await markExportRunning(db, exportId, count);
