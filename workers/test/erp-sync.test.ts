@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import net from 'node:net';
 import NetsuiteRest from 'netsuite-rest';
 import { desc, eq, inArray } from 'drizzle-orm';
-import { createLogger, tables } from '@nh/server';
+import { createLogger, createRedis, tables } from '@nh/server';
 import { NetSuiteClient, NetSuiteError, netsuiteExternalIds, type NetSuiteRequestEntry } from '../src/erp-sync/netsuite/client';
 import { OAuthSigner } from '../src/erp-sync/netsuite/oauth';
 import { jitteredDelay } from '../src/erp-sync/backoff';
@@ -177,6 +177,38 @@ describe('erp-sync', () => {
     expect(row.netsuiteSyncStatus).toBe('synced');
     expect(stub.salesOrderCount(netsuiteExternalIds.salesOrder(orderId))).toBe(1);
     expect(await failedRow(orderId)).toBeUndefined();
+  });
+
+  it("a returning customer's order costs one request: the customer's NetSuite id is remembered", async () => {
+    const email = `returning-${Date.now()}@example.com`;
+    const first = await placeOrder(tdb.db, { customerEmail: email });
+    await settled(first);
+    const before = stub.requests.length;
+    const second = await placeOrder(tdb.db, { customerEmail: email });
+    const row = await settled(second);
+    expect(row.netsuiteSyncStatus).toBe('synced');
+    const made = stub.requests.slice(before);
+    expect(made.map((r) => `${r.method} ${r.path.split('/')[5]}`)).toEqual(['PUT salesOrder']);
+    expect(row.netsuiteCustomerId).toBe((await orderRow(first)).netsuiteCustomerId);
+  });
+
+  it('a stale remembered customer id is forgotten and the customer upserted again, in the same attempt', async () => {
+    const email = `stale-${Date.now()}@example.com`;
+    const key = `${runtime.config.QUEUE_PREFIX}:netsuite:customer:${netsuiteExternalIds.customer(email)}`;
+    const redis = createRedis(runtime.config.REDIS_URL);
+    await redis.set(key, '999999');
+    const orderId = await placeOrder(tdb.db, { customerEmail: email });
+    const row = await settled(orderId);
+    expect(row.netsuiteSyncStatus).toBe('synced');
+    const customer = stub.find('customer', netsuiteExternalIds.customer(email))!;
+    expect(row.netsuiteCustomerId).toBe(customer.id);
+    expect((await ledgerOf(orderId)).map((e) => [e.record, e.outcome]).reverse()).toEqual([
+      ['salesOrder', 'failed'],
+      ['customer', 'ok'],
+      ['salesOrder', 'ok'],
+    ]);
+    expect(await redis.get(key)).toBe(customer.id);
+    await redis.quit();
   });
 
   it('a sync job run twice changes nothing the second time', async () => {

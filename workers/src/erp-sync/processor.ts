@@ -6,6 +6,9 @@
  * Every request of every attempt joins the NetSuite ledger (`netsuite_sync_attempts`): collected in
  * memory while the attempt runs and written once, inside the "synced" statement or as one multi-row
  * insert when the attempt does not end synced.
+ * A returning customer's NetSuite id comes from the customer id cache: one request per order instead of
+ * two; a stale id (NetSuite refuses the sales order's customer reference) is forgotten and the customer
+ * upserted again, within the same attempt.
  * Name, payload, options and topics: @nh/server/jobs/sync-order (the API may add it too).
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
@@ -14,6 +17,7 @@ import { syncOrderContract } from '@nh/server/jobs/sync-order';
 import { defineJob } from '../jobs/define';
 import { NetSuiteError, netsuiteExternalIds, type NetSuiteClient, type NetSuiteRequestEntry } from './netsuite/client';
 import { customerFor, OrderMappingError, salesOrderFor } from './order-mapping';
+import { redisCustomerIdCache, type CustomerIdCache } from './customer-cache';
 
 const DEFAULT_RATE_LIMIT_MS = 1000;
 
@@ -24,7 +28,13 @@ export interface ErpSyncDeps {
   log: Logger;
   /** The worker running this processor (for `rateLimit`). */
   worker: () => Worker;
+  /** NetSuite ids of customers already upserted (a returning customer costs one request). */
+  customers: CustomerIdCache;
 }
+
+/** NetSuite refused a sales order because its customer reference names no customer (deleted or merged there). */
+const isStaleCustomerReference = (error: unknown): boolean =>
+  error instanceof NetSuiteError && (error.status === 400 || error.status === 404) && /entity reference|customer.*(not found|does not exist)/i.test(`${error.detail ?? ''} ${error.message}`);
 
 export type SyncResult = { outcome: 'synced'; netsuiteOrderId: string; netsuiteCustomerId: string } | { outcome: 'skipped'; reason: string };
 
@@ -48,8 +58,25 @@ export function createErpSyncProcessor(deps: ErpSyncDeps) {
     // This attempt's requests, for the ledger.
     const ledger: NetSuiteRequestEntry[] = [];
     try {
-      const customerId = await netsuite.upsertCustomer(customerFor(order), ledger);
-      const salesOrderId = await netsuite.upsertSalesOrder(salesOrderFor(order, customerId), ledger);
+      const customer = customerFor(order);
+      const customerKey = netsuiteExternalIds.customer(customer.email);
+      const upsertCustomer = async () => {
+        const id = await netsuite.upsertCustomer(customer, ledger);
+        await deps.customers.set(customerKey, id);
+        return id;
+      };
+      const cached = await deps.customers.get(customerKey);
+      let customerId = cached ?? (await upsertCustomer());
+      let salesOrderId: string;
+      try {
+        salesOrderId = await netsuite.upsertSalesOrder(salesOrderFor(order, customerId), ledger);
+      } catch (error) {
+        if (cached === null || !isStaleCustomerReference(error)) throw error;
+        jobLog.info({ netsuiteCustomerId: cached }, 'cached NetSuite customer id is stale; upserting the customer again');
+        await deps.customers.forget(customerKey);
+        customerId = await upsertCustomer();
+        salesOrderId = await netsuite.upsertSalesOrder(salesOrderFor(order, customerId), ledger);
+      }
       await markSynced(db.$client, orderId, customerId, salesOrderId, ledger);
       jobLog.info({ netsuiteOrderId: salesOrderId, netsuiteCustomerId: customerId }, 'order synced to NetSuite');
       return { outcome: 'synced', netsuiteOrderId: salesOrderId, netsuiteCustomerId: customerId };
@@ -84,5 +111,12 @@ export function createErpSyncProcessor(deps: ErpSyncDeps) {
 
 export const syncOrderJob = defineJob({
   ...syncOrderContract,
-  handler: (ctx) => createErpSyncProcessor({ db: ctx.db, netsuite: ctx.netsuite, log: ctx.log, worker: () => ctx.worker('erp-sync') }),
+  handler: (ctx) =>
+    createErpSyncProcessor({
+      db: ctx.db,
+      netsuite: ctx.netsuite,
+      log: ctx.log,
+      worker: () => ctx.worker('erp-sync'),
+      customers: redisCustomerIdCache(ctx.redis, ctx.config.QUEUE_PREFIX, ctx.log),
+    }),
 });
