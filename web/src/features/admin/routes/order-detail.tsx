@@ -4,7 +4,7 @@ import { describeSkippedPeriod } from '@nh/shared/contracts/subscriptions';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Loader2 } from 'lucide-react';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -15,20 +15,26 @@ import { Separator } from '@/components/ui/separator';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
-import { adminKeys, getOrder, updateOrder } from '../api';
 import { OrderStatusBadge, statusLabel } from '../components/order-status-badge';
 import { RetrySyncButton } from '../components/sync-panel';
 import { RoleGate, RoleMessage, useCan } from '../components/role-gate';
+import { getOrder, orderKeys, updateOrder } from '../orders/api';
+import { CancelOrderDialog } from '../orders/cancel-order-dialog';
+import { OrderPayments } from '../orders/order-payments';
+import { OrderTimeline } from '../orders/order-timeline';
+import { RefundButton } from '../orders/refund-dialog';
+import { ResendEmails } from '../orders/resend-emails';
 import { syncStatusLabel } from '../sync-status';
 
 const NO_CARRIER = 'none';
 const money = (value: string) => `$${value}`;
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
+function Section({ title, action, children }: { title: string; action?: ReactNode; children: ReactNode }) {
   return (
     <Card>
-      <CardHeader className="pb-3">
+      <CardHeader className="flex-row flex-wrap items-center justify-between gap-2 space-y-0 pb-3">
         <CardTitle className="text-base">{title}</CardTitle>
+        {action}
       </CardHeader>
       <CardContent className="text-sm">{children}</CardContent>
     </Card>
@@ -60,11 +66,13 @@ function FulfillmentForm({ order }: { order: AdminOrder }) {
   const [status, setStatus] = useState<OrderStatus>(order.status);
   const [carrier, setCarrier] = useState(order.carrier && (CARRIERS as readonly string[]).includes(order.carrier) ? order.carrier : NO_CARRIER);
   const [trackingNumber, setTrackingNumber] = useState(order.trackingNumber ?? '');
+  const [confirmCancel, setConfirmCancel] = useState(false);
   const update = useMutation({
     mutationFn: () => updateOrder(order.id, { status, carrier: carrier === NO_CARRIER ? '' : (carrier as (typeof CARRIERS)[number]), trackingNumber }),
     onSuccess: (updated) => {
-      queryClient.setQueryData(adminKeys.order(order.id), updated);
-      void queryClient.invalidateQueries({ queryKey: adminKeys.orders });
+      queryClient.setQueryData(orderKeys.order(order.id), updated);
+      void queryClient.invalidateQueries({ queryKey: orderKeys.timeline(order.id) });
+      void queryClient.invalidateQueries({ queryKey: orderKeys.lists });
       toast({ title: ADMIN_MESSAGES.orderUpdated });
     },
     onError: (error) => toast({ title: ADMIN_MESSAGES.orderUpdateFailed, description: serverMessageOf(error), variant: 'destructive' }),
@@ -72,7 +80,10 @@ function FulfillmentForm({ order }: { order: AdminOrder }) {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!update.isPending) update.mutate();
+    if (update.isPending) return;
+    // Cancelling asks first (stock, and the payment for a role that may refund it).
+    if (status === 'cancelled' && order.status !== 'cancelled') setConfirmCancel(true);
+    else update.mutate();
   }
 
   return (
@@ -118,6 +129,7 @@ function FulfillmentForm({ order }: { order: AdminOrder }) {
           {update.isPending ? 'Updating...' : 'Update Order'}
         </Button>
       </form>
+      <CancelOrderDialog order={order} open={confirmCancel} onOpenChange={setConfirmCancel} onCancel={() => update.mutateAsync()} />
     </Section>
   );
 }
@@ -144,6 +156,9 @@ function FulfillmentSummary({ order }: { order: AdminOrder }) {
 function OrderView({ order }: { order: AdminOrder }) {
   const canFulfil = useCan('orders.fulfil');
   const canSync = useCan('sync.manage');
+  const canRefund = useCan('orders.refund');
+  const canResend = useCan('orders.resendEmail');
+  const showPayment = order.paymentTransactionId !== null || order.payments.length > 0;
   return (
     <>
       <div className="mb-6 flex flex-wrap items-center gap-3">
@@ -211,6 +226,9 @@ function OrderView({ order }: { order: AdminOrder }) {
               <p className="whitespace-pre-wrap">{order.customerNotes}</p>
             </Section>
           )}
+          <Section title="Timeline">
+            <OrderTimeline orderId={order.id} />
+          </Section>
         </div>
         <div className="grid content-start gap-6">
           {canFulfil ? <FulfillmentForm key={order.updatedAt} order={order} /> : <FulfillmentSummary order={order} />}
@@ -227,10 +245,20 @@ function OrderView({ order }: { order: AdminOrder }) {
               )}
             </Section>
           )}
-          {order.paymentTransactionId && (
-            <Section title="Payment">
-              <p className="text-stone-500">Transaction ID</p>
-              <p className="break-all font-mono">{order.paymentTransactionId}</p>
+          {showPayment && (
+            <Section title="Payment" action={canRefund && order.refundable !== '0.00' && <RefundButton order={order} />}>
+              {order.paymentTransactionId && (
+                <div className="mb-2">
+                  <p className="text-stone-500">Transaction ID</p>
+                  <p className="break-all font-mono">{order.paymentTransactionId}</p>
+                </div>
+              )}
+              <OrderPayments order={order} />
+            </Section>
+          )}
+          {canResend && (
+            <Section title="Customer Emails">
+              <ResendEmails order={order} />
             </Section>
           )}
           <Section title="NetSuite">
@@ -245,7 +273,7 @@ function OrderView({ order }: { order: AdminOrder }) {
 }
 
 function LoadOrder({ id }: { id: string }) {
-  const order = useQuery({ queryKey: adminKeys.order(id), queryFn: () => getOrder(id), staleTime: 0 });
+  const order = useQuery({ queryKey: orderKeys.order(id), queryFn: () => getOrder(id), staleTime: 0 });
   if (order.isPending) return <p className="py-12 text-center text-stone-600">{ADMIN_MESSAGES.loadingOrder}</p>;
   if (order.isError) {
     const missing = order.error instanceof ApiError && order.error.status === 404;
@@ -259,9 +287,12 @@ export default function OrderDetailPage() {
   usePageMeta({ title: 'Order' });
   const { id = '' } = useParams();
   const navigate = useNavigate();
+  // Back to the list as it was left (its filters, sort and page), when the order was opened from it.
+  const { state } = useLocation() as { state: { listSearch?: unknown } | null };
+  const listSearch = typeof state?.listSearch === 'string' && state.listSearch.startsWith('?') ? state.listSearch : '';
   return (
     <section className="mx-auto max-w-6xl">
-      <Button variant="ghost" className="mb-4 -ml-3" onClick={() => void navigate('/admin-orders')}>
+      <Button variant="ghost" className="mb-4 -ml-3" onClick={() => void navigate(`/admin-orders${listSearch}`)}>
         <ArrowLeft aria-hidden="true" />
         Back to Orders
       </Button>

@@ -1,0 +1,225 @@
+import { partialUnsettledMessage, REFUND_MESSAGES, refundTooLargeMessage, type RefundResponse } from '@nh/shared/contracts/refunds';
+import type { StaffRole } from '@nh/shared/contracts/staff';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import OrderDetailPage from '../routes/order-detail';
+import { renderAdmin } from '../test-support';
+import { charge, order, ORDER_ID, staffAs } from './fixtures';
+import { attemptFor, keepsAttempt } from './refund-attempt';
+import { NETWORK_FAILURE, stubOrdersApi, type StubCall, type StubHandler, type StubReply } from './test-api';
+import { ApiError } from '@/lib/query-client';
+
+beforeEach(() => {
+  vi.stubGlobal('scrollTo', vi.fn());
+  // Radix measures a checkbox inside a form.
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    },
+  );
+  Element.prototype.hasPointerCapture ??= () => false;
+  Element.prototype.releasePointerCapture ??= () => undefined;
+  Element.prototype.scrollIntoView ??= () => undefined;
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const REFUNDS = `POST /api/admin/orders/${ORDER_ID}/refunds`;
+const refundCalls = (calls: StubCall[]) => calls.filter((c) => `${c.method} ${c.url}` === REFUNDS);
+
+const refunded = (amount: string, kind: 'refund' | 'void' = 'refund'): RefundResponse => ({
+  payment: charge({ id: 'p-refund', kind, amount, parentId: 'p-charge', reason: 'Damaged in transit', staffEmail: 'manager@example.com', transactionId: 'txn-2' }),
+  refunded: amount,
+  refundable: (53.19 - Number(amount)).toFixed(2),
+});
+
+function detailPage(role: StaffRole, refunds: StubReply | StubHandler, detail = order()) {
+  const calls = stubOrdersApi({
+    'GET /api/admin/me': { status: 200, body: staffAs(role) },
+    [`POST /api/admin/orders/${ORDER_ID}`]: { status: 200, body: detail },
+    [`POST /api/admin/orders/${ORDER_ID}/timeline`]: { status: 200, body: { orderId: ORDER_ID, events: [] } },
+    [REFUNDS]: refunds,
+  });
+  renderAdmin(`/admin-orders/${ORDER_ID}`, { signedIn: [{ path: '/admin-orders/:id', Component: OrderDetailPage }] });
+  return calls;
+}
+
+async function openRefund() {
+  fireEvent.click(await screen.findByRole('button', { name: 'Refund' }));
+  return screen.findByRole('dialog');
+}
+
+describe('the refund dialog', () => {
+  it('lists the payments; the amount starts at what is refundable, more is refused in the contract words, a reason is required', async () => {
+    const calls = detailPage('manager', { status: 201, body: refunded('10.00') });
+    expect(await screen.findByText('Can still be refunded')).toBeTruthy();
+    expect(within(screen.getByRole('list', { name: 'Payments' })).getByText('Charge')).toBeTruthy();
+    expect(screen.getAllByText('txn-1').length).toBeGreaterThan(0);
+    const dialog = await openRefund();
+    const amount = within(dialog).getByLabelText('Amount') as HTMLInputElement;
+    expect(amount.value).toBe('53.19');
+    expect(within(dialog).getByText(/Up to \$53\.19 can be refunded to Visa ending 1111/)).toBeTruthy();
+
+    fireEvent.change(amount, { target: { value: '60' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Review refund' }));
+    expect(await within(dialog).findByText(refundTooLargeMessage(5319, 5319, 0))).toBeTruthy();
+    expect(within(dialog).getByText(REFUND_MESSAGES.reasonRequired)).toBeTruthy();
+    fireEvent.change(amount, { target: { value: '1.234' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Review refund' }));
+    expect(await within(dialog).findByText(REFUND_MESSAGES.amountFormat)).toBeTruthy();
+    expect(refundCalls(calls)).toHaveLength(0);
+  });
+
+  it('confirms first, sends the Idempotency-Key, keeps it for a resend after no answer, and shows what was done', async () => {
+    let tries = 0;
+    const calls = detailPage('manager', () => (++tries === 1 ? NETWORK_FAILURE : { status: 201, body: refunded('10.00') }));
+    const dialog = await openRefund();
+    fireEvent.change(within(dialog).getByLabelText('Amount'), { target: { value: '10' } });
+    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: '  Damaged in transit ' } });
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Put the items back in stock' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Review refund' }));
+
+    // The confirmation step: nothing sent yet.
+    expect(await within(dialog).findByRole('heading', { name: 'Confirm the refund' })).toBeTruthy();
+    expect(within(dialog).getByText('Visa ending 1111')).toBeTruthy();
+    expect(within(dialog).getByText('Yes, the items go back in stock')).toBeTruthy();
+    expect(refundCalls(calls)).toHaveLength(0);
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Refund $10.00' }));
+    expect(await within(dialog).findByText(/No answer came from the server/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Refund $10.00' }));
+    expect(await screen.findByText('Refund made')).toBeTruthy();
+    expect(screen.getByText('$10.00 refunded to Visa ending 1111. $43.19 can still be refunded.')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    const [first, second] = refundCalls(calls);
+    expect(first!.body).toEqual({ storeCode: 'NH', amount: '10', reason: 'Damaged in transit', restock: true });
+    expect(first!.headers['idempotency-key']).toMatch(/^[A-Za-z0-9_-]{8,200}$/);
+    expect(second!.headers['idempotency-key']).toBe(first!.headers['idempotency-key']);
+    expect(second!.body).toEqual(first!.body);
+
+    // A new refund is a new attempt with a new key.
+    await openRefund();
+    const again = screen.getByRole('dialog');
+    fireEvent.change(within(again).getByLabelText('Amount'), { target: { value: '5' } });
+    fireEvent.change(within(again).getByLabelText('Reason'), { target: { value: 'Goodwill' } });
+    fireEvent.click(within(again).getByRole('button', { name: 'Review refund' }));
+    fireEvent.click(await within(again).findByRole('button', { name: 'Refund $5.00' }));
+    await waitFor(() => expect(refundCalls(calls)).toHaveLength(3));
+    expect(refundCalls(calls)[2]!.headers['idempotency-key']).not.toBe(first!.headers['idempotency-key']);
+  });
+
+  it("shows the server's words: part of an unsettled charge can only be voided in full", async () => {
+    detailPage('owner', { status: 409, body: { code: 'REFUND_PARTIAL_UNSETTLED', message: partialUnsettledMessage(5319) } });
+    const dialog = await openRefund();
+    fireEvent.change(within(dialog).getByLabelText('Amount'), { target: { value: '20.00' } });
+    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'Wrong size' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Review refund' }));
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Refund $20.00' }));
+    expect(await within(dialog).findByText(partialUnsettledMessage(5319))).toBeTruthy();
+    // Back to the form to change the amount; the dialog stays open.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Back' }));
+    expect((within(dialog).getByLabelText('Amount') as HTMLInputElement).value).toBe('20.00');
+  });
+
+  it('a whole unsettled charge is voided: the toast says the customer is not charged', async () => {
+    detailPage('manager', { status: 201, body: refunded('53.19', 'void') });
+    const dialog = await openRefund();
+    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'Customer changed their mind' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Review refund' }));
+    expect(await within(dialog).findByText(/the whole charge is voided instead/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Refund $53.19' }));
+    expect(await screen.findByText('Payment voided')).toBeTruthy();
+  });
+
+  it('cannot restock a cancelled order again; support has no Refund button; nothing left means no button', async () => {
+    detailPage('manager', { status: 500 }, order({ status: 'cancelled' }));
+    const dialog = await openRefund();
+    expect(within(dialog).getByRole('checkbox', { name: 'Put the items back in stock' })).toHaveProperty('disabled', true);
+    expect(within(dialog).getByText('The items went back in stock when the order was cancelled.')).toBeTruthy();
+    cleanup();
+
+    detailPage('support', { status: 500 });
+    await screen.findByText('Can still be refunded');
+    expect(screen.queryByRole('button', { name: 'Refund' })).toBeNull();
+    cleanup();
+
+    detailPage('manager', { status: 500 }, order({ refundable: '0.00', payments: [charge(), charge({ id: 'p2', kind: 'void', parentId: 'p-charge' })] }));
+    await screen.findByText('Nothing left to refund');
+    expect(screen.queryByRole('button', { name: 'Refund' })).toBeNull();
+  });
+});
+
+describe('cancelling an order', () => {
+  it('asks first, and with the refund ticked voids or refunds the payment, then cancels', async () => {
+    const calls = stubOrdersApi({
+      'GET /api/admin/me': { status: 200, body: staffAs('manager') },
+      [`POST /api/admin/orders/${ORDER_ID}`]: { status: 200, body: order() },
+      [`POST /api/admin/orders/${ORDER_ID}/timeline`]: { status: 200, body: { orderId: ORDER_ID, events: [] } },
+      [`PATCH /api/admin/orders/${ORDER_ID}`]: { status: 200, body: order({ status: 'cancelled', updatedAt: '2025-03-02T00:00:00.000Z' }) },
+      [REFUNDS]: { status: 201, body: refunded('53.19', 'void') },
+    });
+    renderAdmin(`/admin-orders/${ORDER_ID}`, { signedIn: [{ path: '/admin-orders/:id', Component: OrderDetailPage }] });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('combobox', { name: 'Status' }));
+    await user.click(await screen.findByRole('option', { name: 'Cancelled' }));
+    await user.click(screen.getByRole('button', { name: 'Update Order' }));
+
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByRole('heading', { name: 'Cancel this order?' })).toBeTruthy();
+    expect(within(dialog).getByText('Its items go back in stock.')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+    expect(within(dialog).getByRole('checkbox', { name: 'Refund the payment ($53.19)' }).getAttribute('data-state')).toBe('checked');
+    await user.click(within(dialog).getByRole('button', { name: 'Refund $53.19 and cancel' }));
+
+    expect(await screen.findByText('Order updated successfully')).toBeTruthy();
+    const sent = calls.filter((c) => c.url.startsWith(`/api/admin/orders/${ORDER_ID}`) && c.method !== 'GET' && !c.url.endsWith('/timeline') && !(c.method === 'POST' && c.url === `/api/admin/orders/${ORDER_ID}`));
+    expect(sent.map((c) => c.method)).toEqual(['POST', 'PATCH']);
+    expect(sent[0]!.body).toEqual({ storeCode: 'NH', amount: '53.19', reason: 'Order cancelled', restock: false });
+    expect(sent[1]!.body).toMatchObject({ storeCode: 'NH', status: 'cancelled' });
+  });
+
+  it('a refused refund cancels nothing; fulfilment is told it cannot refund and cancels without', async () => {
+    const calls = stubOrdersApi({
+      'GET /api/admin/me': { status: 200, body: staffAs('fulfilment') },
+      [`POST /api/admin/orders/${ORDER_ID}`]: { status: 200, body: order() },
+      [`POST /api/admin/orders/${ORDER_ID}/timeline`]: { status: 200, body: { orderId: ORDER_ID, events: [] } },
+      [`PATCH /api/admin/orders/${ORDER_ID}`]: { status: 200, body: order({ status: 'cancelled' }) },
+    });
+    renderAdmin(`/admin-orders/${ORDER_ID}`, { signedIn: [{ path: '/admin-orders/:id', Component: OrderDetailPage }] });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('combobox', { name: 'Status' }));
+    await user.click(await screen.findByRole('option', { name: 'Cancelled' }));
+    await user.click(screen.getByRole('button', { name: 'Update Order' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).queryByRole('checkbox')).toBeNull();
+    expect(within(dialog).getByText('Your role (Fulfilment) cannot refund orders. Ask an owner if you need it.')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel order' }));
+    expect(await screen.findByText('Order updated successfully')).toBeTruthy();
+    expect(calls.some((c) => c.url.endsWith('/refunds'))).toBe(false);
+  });
+});
+
+describe('a refund attempt', () => {
+  it('keeps its key for the same refund, a new one for another; stays open only while the outcome is unknown', () => {
+    let n = 0;
+    const key = () => `key-${++n}-abcdefgh`;
+    const first = attemptFor(null, ORDER_ID, { amount: '10.00', reason: 'x', restock: false }, key);
+    expect(attemptFor(first, ORDER_ID, { amount: '10.00', reason: 'x', restock: false }, key)).toBe(first);
+    expect(attemptFor(first, ORDER_ID, { amount: '10.00', reason: 'x', restock: true }, key).key).not.toBe(first.key);
+    expect(attemptFor(first, 'another-order', { amount: '10.00', reason: 'x', restock: false }, key).key).not.toBe(first.key);
+    const answer = (status: number, code: string) => new ApiError(status, `${status}`, JSON.stringify({ code, message: code }));
+    expect(keepsAttempt(new TypeError('Failed to fetch'))).toBe(true);
+    expect(keepsAttempt(answer(502, 'PAYMENT_OUTCOME_UNKNOWN'))).toBe(true);
+    expect(keepsAttempt(answer(409, 'IDEMPOTENCY_IN_PROGRESS'))).toBe(true);
+    expect(keepsAttempt(answer(422, 'REFUND_TOO_LARGE'))).toBe(false);
+    expect(keepsAttempt(answer(402, 'REFUND_DECLINED'))).toBe(false);
+  });
+});
