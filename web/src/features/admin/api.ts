@@ -4,11 +4,10 @@
  * out (the admin layout drops to sign-in); a 403 `STAFF_FORBIDDEN` means the role lacks the permission.
  */
 import { STORE_CODE } from '@nh/shared/constants';
-import type { AdminOrder, AdminOrderSummary, AdminPromoCode, CreatePromoCodeInput, OrderStatus, UpdateOrderInput, UpdateProductInput } from '@nh/shared/contracts/admin';
+import type { AdminPromoCode, CreatePromoCodeInput, UpdateProductInput } from '@nh/shared/contracts/admin';
 import type { AuditEntityType, AuditAction, AuditPage } from '@nh/shared/contracts/audit';
 import type { Category, Product } from '@nh/shared/contracts/catalog';
 import type { SyncSummary } from '@nh/shared/contracts/admin-sync';
-import type { ExportStarted, ExportStatusResponse } from '@nh/shared/contracts/exports';
 import type {
   AcceptInvitationInput,
   InvitationDetails,
@@ -47,7 +46,6 @@ export const adminKeys = {
   promoCodes: ['admin', 'promo-codes'] as const,
   products: ['admin', 'products'] as const,
   orders: ['admin', 'orders'] as const,
-  ordersPage: (filters: OrderFilters) => ['admin', 'orders', filters] as const,
   order: (id: string) => ['admin', 'order', id] as const,
   staff: ['admin', 'staff'] as const,
   audit: (filters: AuditFilters) => ['admin', 'audit', filters] as const,
@@ -144,35 +142,7 @@ export const deleteProduct = async (id: number) => json<{ deleted: true }>(await
 
 export const categoriesQuery = { queryKey: ['/api/categories'], queryFn: getQueryFn<Category[]>({ on401: 'throw' }), staleTime: 60_000 };
 
-// ---------------------------------------------------------------- orders
-export interface OrderFilters {
-  search: string;
-  status: OrderStatus | 'all';
-  offset: number;
-}
-
-export interface OrdersPage {
-  orders: AdminOrderSummary[];
-  total: number;
-}
-
-export async function listOrders(filters: OrderFilters): Promise<OrdersPage> {
-  const res = await apiRequest('POST', '/api/admin/orders', { storeCode: STORE_CODE, ...filters, search: filters.search.trim() || undefined });
-  const orders = await json<AdminOrderSummary[]>(res);
-  return { orders, total: Number(res.headers.get('X-Total-Count') ?? orders.length) };
-}
-
-export const getOrder = async (id: string) => json<AdminOrder>(await apiRequest('POST', `/api/admin/orders/${encodeURIComponent(id)}`, { storeCode: STORE_CODE }));
-
-export const updateOrder = async (id: string, update: Pick<UpdateOrderInput, 'status' | 'carrier' | 'trackingNumber'>) =>
-  json<AdminOrder>(await apiRequest('PATCH', `/api/admin/orders/${encodeURIComponent(id)}`, { ...update, storeCode: STORE_CODE }));
-
-// ---------------------------------------------------------------- CSV export (start, poll, download)
-export const startExport = async () => json<ExportStarted>(await apiRequest('POST', '/api/admin/orders/export', { storeCode: STORE_CODE }));
-
-export const exportStatus = async (exportId: string) => json<ExportStatusResponse>(await apiRequest('POST', `/api/admin/orders/export/${exportId}/status`, { storeCode: STORE_CODE }));
-
-export const downloadExport = async (exportId: string) => (await apiRequest('POST', `/api/admin/orders/export/${exportId}/download`, { storeCode: STORE_CODE })).blob();
+// ---------------------------------------------------------------- orders and exports: orders/api.ts
 
 // ---------------------------------------------------------------- NetSuite sync (admin-sync API)
 export const syncKeys = { summary: ['admin', 'sync', 'summary'] as const };

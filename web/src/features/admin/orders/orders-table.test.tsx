@@ -124,7 +124,7 @@ describe('the order table', () => {
 
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
     await waitFor(() => expect(lastList(calls)).toEqual({ storeCode: 'NH', sort: 'createdAt', direction: 'desc', limit: 50, offset: 0 }));
-    expect((screen.getByLabelText('Search orders') as HTMLInputElement).value).toBe('');
+    expect(screen.getByLabelText<HTMLInputElement>('Search orders').value).toBe('');
   });
 
   it('retries the NetSuite sync of the failed orders chosen (sync.manage), and only failed orders can be chosen', async () => {

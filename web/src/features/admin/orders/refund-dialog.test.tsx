@@ -63,7 +63,7 @@ describe('the refund dialog', () => {
     expect(within(screen.getByRole('list', { name: 'Payments' })).getByText('Charge')).toBeTruthy();
     expect(screen.getAllByText('txn-1').length).toBeGreaterThan(0);
     const dialog = await openRefund();
-    const amount = within(dialog).getByLabelText('Amount') as HTMLInputElement;
+    const amount = within(dialog).getByLabelText<HTMLInputElement>('Amount');
     expect(amount.value).toBe('53.19');
     expect(within(dialog).getByText(/Up to \$53\.19 can be refunded to Visa ending 1111/)).toBeTruthy();
 
@@ -126,7 +126,7 @@ describe('the refund dialog', () => {
     expect(await within(dialog).findByText(partialUnsettledMessage(5319))).toBeTruthy();
     // Back to the form to change the amount; the dialog stays open.
     fireEvent.click(within(dialog).getByRole('button', { name: 'Back' }));
-    expect((within(dialog).getByLabelText('Amount') as HTMLInputElement).value).toBe('20.00');
+    expect(within(dialog).getByLabelText<HTMLInputElement>('Amount').value).toBe('20.00');
   });
 
   it('a whole unsettled charge is voided: the toast says the customer is not charged', async () => {
