@@ -70,8 +70,8 @@ export const jobFailures = new Counter({
   registers: [],
 });
 
-// Defined here for the NetSuite client, the renewals, the emails and the exports to record on; their
-// call sites are wired in later (docs/decisions/observability.md, "Left to wire").
+// Recorded by the NetSuite client, the renewals and the emails (the export rate is read at scrape time
+// from the exports table: workers/src/metrics.ts).
 
 export const netsuiteRequests = new Counter({
   name: 'nh_netsuite_requests_total',
@@ -106,11 +106,6 @@ export const emailsTotal = new Counter({
   registers: [],
 });
 
-export const exportRowsPerSecond = new Gauge({
-  name: 'nh_export_rows_per_second',
-  help: 'Rows per second of the last (or running) CSV export of this process.',
-  registers: [],
-});
 
 /** What the API process reports (besides the default process metrics). */
 export const API_METRICS: readonly Metric[] = [httpRequestDuration, checkoutsTotal, paymentGatewayDuration];
@@ -125,7 +120,6 @@ export const WORKER_METRICS: readonly Metric[] = [
   netsuiteConcurrencyInUse,
   renewalsTotal,
   emailsTotal,
-  exportRowsPerSecond,
 ];
 
 /** A registry with the default process metrics (CPU, memory, event loop lag, GC, handles) and `metrics`. */

@@ -134,6 +134,24 @@ export function createWorkerMetrics({ db, queues, redis }: WorkerMetricsDeps): R
   });
 
   new Gauge({
+    name: 'nh_export_rows_per_second',
+    help: 'Rows per second of the running CSV export, else of the last one finished (read from the exports table: the exporting process stays lean).',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const rate = await attempt('exports', async () => {
+        const { rows } = await db.$client.query<{ rate: number | null }>(
+          `select case when status = 'running' then rows_done / greatest(extract(epoch from now() - started_at), 0.001)
+                       else rows_total / greatest(extract(epoch from finished_at - started_at), 0.001) end::float8 as rate
+           from exports where started_at is not null and status in ('running', 'completed')
+           order by (status = 'running') desc, coalesce(finished_at, now()) desc limit 1`,
+        );
+        return rows[0]?.rate ?? 0;
+      });
+      if (rate !== null) this.set(rate);
+    },
+  });
+  new Gauge({
     name: 'nh_renewals_last_sweep_timestamp_seconds',
     help: 'When the last completed renewal sweep started (its Redis marker; 0 when none ever completed).',
     registers: [registry],

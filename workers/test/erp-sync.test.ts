@@ -9,6 +9,7 @@ import { createLogger, createRedis, tables } from '@nh/server';
 import { NetSuiteClient, NetSuiteError, netsuiteExternalIds, type NetSuiteRequestEntry } from '../src/erp-sync/netsuite/client';
 import { OAuthSigner } from '../src/erp-sync/netsuite/oauth';
 import { jitteredDelay } from '../src/erp-sync/backoff';
+import { netsuiteConcurrencyInUse, netsuiteRequests } from '@nh/server/metrics';
 import { createHousekeepingProcessor } from '../src/maintenance/housekeeping';
 import { startNetSuiteStub, type NetSuiteStub } from './support/netsuite-stub';
 import { createTestDatabase, placeOrder, sampleLine, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
@@ -209,6 +210,19 @@ describe('erp-sync', () => {
     ]);
     expect(await redis.get(key)).toBe(customer.id);
     await redis.quit();
+  });
+
+  it('counts NetSuite requests by record and outcome in the worker metrics, none left in flight', async () => {
+    const count = async (labels: Record<string, string>) =>
+      (await netsuiteRequests.get()).values.find((v) => Object.entries(labels).every(([k, want]) => (v.labels as Record<string, string | number>)[k] === want))?.value ?? 0;
+    const okBefore = await count({ record: 'salesOrder', outcome: 'ok' });
+    const errorsBefore = await count({ record: 'customer', outcome: 'server-error' });
+    stub.failNext(1, 503);
+    const orderId = await placeOrder(tdb.db, { customerEmail: `metrics-${Date.now()}@example.com` });
+    expect((await settled(orderId)).netsuiteSyncStatus).toBe('synced');
+    expect(await count({ record: 'salesOrder', outcome: 'ok' })).toBe(okBefore + 1);
+    expect(await count({ record: 'customer', outcome: 'server-error' })).toBe(errorsBefore + 1);
+    expect((await netsuiteConcurrencyInUse.get()).values[0]?.value ?? 0).toBe(0);
   });
 
   it('a sync job run twice changes nothing the second time', async () => {

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { OAuthSigner } from './oauth';
+import { netsuite429, netsuiteConcurrencyInUse, netsuiteRequests } from '@nh/server/metrics';
 
 export interface NetSuiteConfig {
   accountId: string;
@@ -24,6 +25,14 @@ export interface NetSuiteConfig {
 
 /** rate_limit: 429, slow the whole queue; retryable: try again later; permanent: fix the data first. */
 export type NetSuiteErrorKind = 'rate_limit' | 'retryable' | 'permanent';
+
+/** The metrics' outcome of a failed request: rate-limited (429), client-error, server-error, timeout or network. */
+function metricOutcome(e: NetSuiteError | null): string {
+  if (!e) return 'network';
+  if (e.status === 429) return 'rate-limited';
+  if (e.status === null) return e.detail?.startsWith('timed out') ? 'timeout' : 'network';
+  return e.status >= 500 ? 'server-error' : 'client-error';
+}
 
 export class NetSuiteError extends Error {
   override name = 'NetSuiteError';
@@ -268,19 +277,25 @@ export class NetSuiteClient {
     return String(id);
   }
 
-  /** `send`, with the request's entry pushed to `ledger` (when given) whether it succeeded or not. */
+  /**
+   * `send`, with the request counted in the metrics (by record and outcome; 429s; requests in flight)
+   * and its entry pushed to `ledger` (when given) whether it succeeded or not.
+   */
   private async logged(ledger: NetSuiteRequestEntry[] | undefined, record: string, method: string, path: string, body?: unknown): Promise<SendResult> {
-    if (!ledger) return this.send(method, path, body);
     const at = Date.now();
     const started = performance.now();
+    netsuiteConcurrencyInUse.inc();
     try {
       const result = await this.send(method, path, body);
-      ledger.push({ at, record, outcome: 'ok', httpStatus: result.status, errorCode: null, errorDetail: null, durationMs: Math.round(performance.now() - started) });
+      netsuiteRequests.inc({ record, outcome: 'ok' });
+      ledger?.push({ at, record, outcome: 'ok', httpStatus: result.status, errorCode: null, errorDetail: null, durationMs: Math.round(performance.now() - started) });
       return result;
     } catch (error) {
       const e = error instanceof NetSuiteError ? error : null;
+      netsuiteRequests.inc({ record, outcome: metricOutcome(e) });
+      if (e?.status === 429) netsuite429.inc();
       const detail = e ? e.detail : error instanceof Error ? error.message : String(error);
-      ledger.push({
+      ledger?.push({
         at,
         record,
         outcome: 'failed',
@@ -290,6 +305,8 @@ export class NetSuiteClient {
         durationMs: Math.round(performance.now() - started),
       });
       throw error;
+    } finally {
+      netsuiteConcurrencyInUse.dec();
     }
   }
 
