@@ -147,6 +147,19 @@ export async function withinTimeout<T>(read: () => Promise<T>, ms: number, fallb
   }
 }
 
+/** Whether one dependency answered a readiness check in time. */
+export type CheckState = 'ok' | 'down';
+
+/** 'ok' when `check` settles within `ms`, else 'down' (an error or a timeout). */
+export const answeredWithin = async (check: () => Promise<unknown>, ms: number): Promise<CheckState> =>
+  (await withinTimeout(() => check().then(() => true), ms, false)) ? 'ok' : 'down';
+
+/** What every process's readiness checks first: PostgreSQL and Redis answer within `ms`. */
+export async function dependencyChecks(db: { $client: { query(text: string): Promise<unknown> } }, redis: { ping(): Promise<unknown> }, ms: number): Promise<{ postgres: CheckState; redis: CheckState }> {
+  const [postgres, redisState] = await Promise.all([answeredWithin(() => db.$client.query('select 1'), ms), answeredWithin(() => redis.ping(), ms)]);
+  return { postgres, redis: redisState };
+}
+
 /** A health or readiness answer: `ok` decides 200 or 503; `body` is sent as JSON. */
 export interface HealthAnswer {
   ok: boolean;

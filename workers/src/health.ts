@@ -17,7 +17,7 @@
  */
 import type { Queue } from 'bullmq';
 import type { Db, Redis } from '@nh/server';
-import { withinTimeout, type HealthAnswer } from '@nh/server/metrics';
+import { dependencyChecks, withinTimeout, type HealthAnswer } from '@nh/server/metrics';
 import { runtimeHealthy } from './heartbeat';
 import { lastScheduledSweep, lastSweepAt } from './renewals/sweep';
 
@@ -50,15 +50,6 @@ export interface WorkerHealthDeps {
   now?: () => Date;
 }
 
-const answered = async (check: () => Promise<unknown>): Promise<'ok' | 'down'> =>
-  (await withinTimeout(
-    () => check().then(() => true),
-    READY_TIMEOUT_MS,
-    false,
-  ))
-    ? 'ok'
-    : 'down';
-
 export function workerHealth({ db, redis, workers, renewals, closing, now = () => new Date() }: WorkerHealthDeps) {
   const live = async (): Promise<HealthAnswer> => {
     const ok = await runtimeHealthy({ workers, db });
@@ -72,7 +63,7 @@ export function workerHealth({ db, redis, workers, renewals, closing, now = () =
       if (!last) return { state: 'unknown' as const, lastSweepAt: null };
       return { state: renewalSweepState(last.at, now()), lastSweepAt: last.at?.toISOString() ?? null };
     };
-    const [postgres, redisState, renewalSweep] = await Promise.all([answered(() => db.$client.query('select 1')), answered(() => redis.ping()), sweep()]);
+    const [{ postgres, redis: redisState }, renewalSweep] = await Promise.all([dependencyChecks(db, redis, READY_TIMEOUT_MS), sweep()]);
     const consumers = [...workers.values()].every((w) => w.isRunning()) ? 'ok' : 'stopped';
     const checks = { postgres, redis: redisState, consumers, renewalSweep: renewalSweep.state };
     const ok = !closing() && postgres === 'ok' && redisState === 'ok' && consumers === 'ok' && renewalSweep.state !== 'late' && renewalSweep.state !== 'unknown';
