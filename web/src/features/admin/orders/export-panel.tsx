@@ -94,7 +94,7 @@ function ExportHistoryTable() {
   const { exports } = history.data;
   if (exports.length === 0) return <p className="text-sm text-stone-600">No exports yet.</p>;
   return (
-    <div className="overflow-x-auto rounded-lg border border-stone-200">
+    <div className="relative overflow-x-auto rounded-lg border border-stone-200">
       <table className="w-full min-w-[48rem] text-left text-sm" aria-label="Recent exports">
         <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase tracking-wide text-stone-600">
           <tr>

@@ -188,7 +188,7 @@ export function OrdersTable({ orders, sort, direction, onSortChange, selection, 
                     <button
                       type="button"
                       onClick={header.column.getToggleSortingHandler()}
-                      className="inline-flex items-center gap-1 rounded uppercase tracking-wide hover:text-stone-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+                      className="relative inline-flex items-center gap-1 rounded uppercase tracking-wide hover:text-stone-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
                     >
                       <table.FlexRender header={header} />
                       {sorted === 'asc' ? <ArrowUp className="size-3.5" aria-hidden="true" /> : sorted === 'desc' ? <ArrowDown className="size-3.5" aria-hidden="true" /> : <ArrowUpDown className="size-3.5 text-stone-400" aria-hidden="true" />}

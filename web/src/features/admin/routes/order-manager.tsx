@@ -94,7 +94,7 @@ function OrderList() {
           <p className="py-8 text-center text-stone-600">No orders found.</p>
         ) : (
           <Card>
-            <CardContent className="overflow-x-auto p-0">
+            <CardContent className="relative overflow-x-auto p-0">
               <OrdersTable
                 orders={shown}
                 sort={query.sort}
