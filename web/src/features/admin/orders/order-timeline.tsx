@@ -32,7 +32,7 @@ export function TimelineList({ events }: { events: TimelineEvent[] }) {
           <li key={`${event.at}-${index}`} className="relative" data-testid="timeline-event" data-kind={event.kind} data-problem={event.problem || undefined}>
             <span
               className={cn(
-                'absolute -left-[2.05rem] top-0 flex size-6 items-center justify-center rounded-full border bg-white',
+                'absolute -left-[calc(2.25rem+0.5px)] top-0 flex size-6 items-center justify-center rounded-full border bg-white',
                 event.problem ? 'border-red-300 text-red-700' : 'border-stone-300 text-brand-700',
               )}
               aria-hidden="true"
