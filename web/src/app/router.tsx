@@ -48,7 +48,8 @@ export const routes: RouteObject[] = [
     ...layout(async () => (await import('@/features/admin/components/admin-layout')).AdminLayout),
     hydrateFallbackElement: <div className="min-h-screen" aria-busy="true" />,
     children: [
-      { path: '/admin', ...page(() => import('@/features/admin/routes/promo-manager')) },
+      { path: '/admin', ...page(() => import('@/features/admin/routes/dashboard')) },
+      { path: '/admin/promos', ...page(() => import('@/features/admin/routes/promo-manager')) },
       { path: '/admin-products', ...page(() => import('@/features/admin/routes/product-manager')) },
       { path: '/admin-products/create', ...page(() => import('@/features/admin/routes/product-create')) },
       { path: '/admin-products/:slug/edit', ...page(() => import('@/features/admin/routes/product-edit')) },

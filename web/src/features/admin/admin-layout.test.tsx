@@ -22,7 +22,7 @@ const SUPPORT: StaffMe = { id: 's2', email: 'sam@example.com', name: 'Sam Suppor
 function renderAdmin(path: string) {
   return renderWith(path, {
     signedIn: [
-      { path: '/admin', Component: PromoManagerPage },
+      { path: '/admin/promos', Component: PromoManagerPage },
       { path: '/admin-orders', Component: OrderManagerPage },
     ],
   });
@@ -43,7 +43,7 @@ describe('the admin layout', () => {
       },
       'POST /api/promo-codes/list': { status: 200, body: [] },
     });
-    renderAdmin('/admin');
+    renderAdmin('/admin/promos');
     await screen.findByRole('heading', { name: 'Sign in', level: 1 });
     expect(screen.getByText(STAFF_MESSAGES.signInRequired)).toBeTruthy();
     expect(screen.getByRole<HTMLAnchorElement>('link', { name: 'Forgot password?' }).getAttribute('href')).toBe('/admin/forgot-password');
@@ -75,10 +75,10 @@ describe('the admin layout', () => {
 
   it('shows only the screens the role can use; a screen it cannot use shows the role message and calls no API', async () => {
     const calls = stubApi({ 'GET /api/admin/me': { status: 200, body: SUPPORT } });
-    renderAdmin('/admin');
+    renderAdmin('/admin/promos');
     expect(await screen.findByText('Your role (Support) cannot manage promo codes. Ask an owner if you need it.')).toBeTruthy();
     const nav = screen.getByRole('navigation', { name: 'Admin' });
-    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Orders']);
+    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Dashboard', 'Orders']);
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['GET /api/admin/me']);
   });
 
@@ -92,7 +92,7 @@ describe('the admin layout', () => {
 
   it('drops to the sign-in screen when an admin call answers 401', async () => {
     stubApi({ 'GET /api/admin/me': { status: 200, body: OWNER }, 'POST /api/promo-codes/list': signedOut });
-    renderAdmin('/admin');
+    renderAdmin('/admin/promos');
     await screen.findByRole('heading', { name: 'Sign in', level: 1 });
     expect(screen.queryByRole('navigation', { name: 'Admin' })).toBeNull();
   });
@@ -103,7 +103,7 @@ describe('the admin layout', () => {
       'POST /api/promo-codes/list': { status: 200, body: [] },
       'DELETE /api/admin/session': { status: 204 },
     });
-    renderAdmin('/admin');
+    renderAdmin('/admin/promos');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Sign out' }));
     await screen.findByRole('heading', { name: 'Sign in', level: 1 });

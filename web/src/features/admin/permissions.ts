@@ -34,7 +34,8 @@ export interface AdminLink {
 
 /** The sidebar, in order; each entry only for a role that can use it. */
 export const ADMIN_LINKS: readonly AdminLink[] = [
-  { to: '/admin', label: 'Promo Codes', permission: 'promos.manage' },
+  { to: '/admin', label: 'Dashboard', permission: 'dashboard.view' },
+  { to: '/admin/promos', label: 'Promo codes', permission: 'promos.manage' },
   { to: '/admin-products', label: 'Products', permission: 'catalog.manage' },
   { to: '/admin-orders', label: 'Orders', permission: 'orders.view' },
   { to: '/admin/audit', label: 'Audit Trail', permission: 'audit.view' },

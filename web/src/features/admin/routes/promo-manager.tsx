@@ -130,7 +130,7 @@ function PromoList() {
   );
 }
 
-/** /admin: the Promo Code Manager (the admin entry point). */
+/** /admin/promos: the Promo Code Manager (the dashboard has /admin: docs/decisions/admin.md). */
 export default function PromoManagerPage() {
   usePageMeta({ title: 'Promo Code Manager' });
   return (
