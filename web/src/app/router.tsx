@@ -55,6 +55,8 @@ export const routes: RouteObject[] = [
       { path: '/admin-products/:slug/edit', ...page(() => import('@/features/admin/routes/product-edit')) },
       { path: '/admin-orders', ...page(() => import('@/features/admin/routes/order-manager')) },
       { path: '/admin-orders/:id', ...page(() => import('@/features/admin/routes/order-detail')) },
+      { path: '/admin/subscriptions', ...page(() => import('@/features/admin/routes/subscriptions')) },
+      { path: '/admin/subscriptions/:id', ...page(() => import('@/features/admin/routes/subscription-detail')) },
       { path: '/admin/staff', ...page(() => import('@/features/admin/routes/staff-manager')) },
       { path: '/admin/audit', ...page(() => import('@/features/admin/routes/audit-trail')) },
     ],

@@ -1,0 +1,160 @@
+/** Active plans whose next renewal may fail (GET /api/admin/subscriptions/at-risk), soonest billing first. */
+import { formatPrice } from '@nh/shared';
+import {
+  AT_RISK_REASON_LABELS,
+  AT_RISK_REASONS,
+  UNAVAILABLE_ITEM_PROBLEM_LABELS,
+  type AtRiskPlan,
+  type AtRiskReason,
+} from '@nh/shared/contracts/admin-subscriptions';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { Link } from 'react-router-dom';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardContent } from '@/components/ui/card';
+import { Label } from '@/components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { serverMessageOf } from '@/lib/query-client';
+import { listAtRisk, planKeys, PLANS_PAGE_SIZE } from './api';
+import { formatDay } from './format';
+import { Pager } from './pager';
+import { itemsWords, shortId } from './plan-words';
+
+const ANY = 'any';
+
+/** An at-risk reason in words (one added by a later release shows as sent). */
+const reasonLabel = (reason: string): string => (AT_RISK_REASON_LABELS as Record<string, string>)[reason] ?? reason;
+
+function Problems({ plan }: { plan: AtRiskPlan }) {
+  return (
+    <ul className="grid gap-1 text-sm">
+      {plan.unavailableItems.map((item) => (
+        <li key={item.productId}>
+          <span className="font-medium">{item.productName}</span>: {UNAVAILABLE_ITEM_PROBLEM_LABELS[item.problem]}
+          {item.problem === 'out-of-stock' && ` (needs ${item.wanted}, ${item.available} in stock)`}
+        </li>
+      ))}
+      {plan.reasons.includes('dunning') && (
+        <li>
+          <span className="font-medium">
+            {plan.failedAttempts} failed payment {plan.failedAttempts === 1 ? 'attempt' : 'attempts'}
+            {plan.retryAt && `, next try ${formatDay(plan.retryAt)}`}
+          </span>
+          {plan.lastPaymentMessage && <span className="block text-stone-600">Last answer: {plan.lastPaymentMessage}</span>}
+        </li>
+      )}
+    </ul>
+  );
+}
+
+export function AtRiskList({
+  reason,
+  offset,
+  onChange,
+}: {
+  reason: AtRiskReason | '';
+  offset: number;
+  onChange: (reason: AtRiskReason | '', offset: number) => void;
+}) {
+  const reasonId = useId();
+  const page = useQuery({
+    queryKey: planKeys.atRisk(reason, offset),
+    queryFn: () => listAtRisk(reason, offset),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+
+  return (
+    <div className="grid grid-cols-1 gap-4">
+      <div className="flex flex-wrap items-end gap-4">
+        <div className="w-full space-y-1.5 sm:w-72">
+          <Label htmlFor={reasonId}>Why at risk</Label>
+          <Select value={reason || ANY} onValueChange={(v) => onChange(v === ANY ? '' : (v as AtRiskReason), 0)}>
+            <SelectTrigger id={reasonId}>
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value={ANY}>Any reason</SelectItem>
+              {AT_RISK_REASONS.map((r) => (
+                <SelectItem key={r} value={r}>
+                  {reasonLabel(r)}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+        <p className="text-sm text-stone-600">
+          Active plans whose next renewal may fail. Customers are emailed a heads-up a few days before.
+        </p>
+      </div>
+      {page.isPending ? (
+        <p className="text-stone-600">Loading plans at risk...</p>
+      ) : page.isError ? (
+        <p className="text-red-700">{serverMessageOf(page.error) ?? 'Failed to load the plans at risk.'}</p>
+      ) : page.data.plans.length === 0 ? (
+        <p className="py-8 text-center text-stone-600">No plans at risk{reason ? ' for this reason' : ''}.</p>
+      ) : (
+        <>
+          <Card>
+            <CardContent className="overflow-x-auto p-0">
+              <table className="w-full min-w-[52rem] text-left text-sm" aria-busy={page.isFetching}>
+                <caption className="sr-only">Plans at risk, soonest billing first</caption>
+                <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase tracking-wide text-stone-600">
+                  <tr>
+                    <th scope="col" className="px-4 py-3">
+                      Customer
+                    </th>
+                    <th scope="col" className="px-4 py-3">
+                      Next billing
+                    </th>
+                    <th scope="col" className="px-4 py-3">
+                      Why
+                    </th>
+                    <th scope="col" className="px-4 py-3">
+                      Details
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-stone-200 align-top">
+                  {page.data.plans.map((plan) => (
+                    <tr key={plan.id} data-testid={`at-risk-${plan.id}`}>
+                      <td className="px-4 py-3">
+                        <Link to={`/admin/subscriptions/${plan.id}`} className="font-medium text-brand-700 hover:underline">
+                          {plan.customerName}
+                        </Link>
+                        <span className="block break-all text-xs text-stone-500">{plan.customerEmail}</span>
+                        <span className="block text-xs text-stone-500">
+                          Plan {shortId(plan.id)} · {formatPrice(plan.amount)} · {itemsWords(plan.items)}
+                        </span>
+                      </td>
+                      <td className="whitespace-nowrap px-4 py-3">{formatDay(plan.nextBillingDate)}</td>
+                      <td className="px-4 py-3">
+                        <div className="flex flex-wrap gap-1">
+                          {plan.reasons.map((r) => (
+                            <Badge key={r} variant="warning">
+                              {reasonLabel(r)}
+                            </Badge>
+                          ))}
+                        </div>
+                      </td>
+                      <td className="px-4 py-3">
+                        <Problems plan={plan} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </CardContent>
+          </Card>
+          <Pager
+            offset={offset}
+            shown={page.data.plans.length}
+            total={page.data.total}
+            pageSize={PLANS_PAGE_SIZE}
+            onPage={(next) => onChange(reason, next)}
+          />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,234 @@
+/** The plan table: search, status, next billing dates and failed attempts (in the URL), paged. */
+import { formatPrice } from '@nh/shared';
+import { ADMIN_SUBSCRIPTION_STATUS_LABELS, adminSubscriptionsQuerySchema } from '@nh/shared/contracts/admin-subscriptions';
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Search } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { serverMessageOf } from '@/lib/query-client';
+import { cn } from '@/lib/utils';
+import { Pager } from './pager';
+import { EMPTY_PLAN_FILTERS, listPlans, PLAN_FILTER_KEYS, planKeys, PLANS_PAGE_SIZE, type PlanFilters } from './api';
+import { formatDay } from './format';
+import { intervalWords, itemsWords, PlanStatusBadge, shortId } from './plan-words';
+
+const ANY = 'any';
+const FAILED_CHOICES = [
+  { value: '1', label: 'At least 1 (payment failing)' },
+  { value: '2', label: 'At least 2' },
+  { value: '3', label: 'At least 3' },
+] as const;
+
+/** The filters of the URL; an unknown status reads as "any". */
+export function planFiltersOf(params: URLSearchParams): PlanFilters {
+  const status = params.get('status') ?? '';
+  const offset = Number.parseInt(params.get('offset') ?? '0', 10);
+  return {
+    search: params.get('search') ?? '',
+    status: (SUBSCRIPTION_STATUSES as readonly string[]).includes(status) ? (status as SubscriptionStatus) : '',
+    dueFrom: params.get('dueFrom') ?? '',
+    dueTo: params.get('dueTo') ?? '',
+    minFailedAttempts: params.get('minFailedAttempts') ?? '',
+    offset: Number.isFinite(offset) && offset > 0 ? offset : 0,
+  };
+}
+
+export function planParamsOf(filters: PlanFilters): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const key of PLAN_FILTER_KEYS) if (filters[key].trim()) params.set(key, filters[key].trim());
+  if (filters.offset > 0) params.set('offset', String(filters.offset));
+  return params;
+}
+
+/** The contract's messages for what was typed (dates as yyyy-mm-dd, "from" not after "to"). */
+function filterProblems(filters: PlanFilters): string[] {
+  const present = Object.fromEntries(PLAN_FILTER_KEYS.filter((key) => filters[key].trim()).map((key) => [key, filters[key].trim()]));
+  const checked = adminSubscriptionsQuerySchema.safeParse(present);
+  return checked.success ? [] : [...new Set(checked.error.issues.map((issue) => issue.message))];
+}
+
+function PlanFilterForm({ applied, onApply }: { applied: PlanFilters; onApply: (filters: PlanFilters) => void }) {
+  const ids = { search: useId(), status: useId(), dueFrom: useId(), dueTo: useId(), failed: useId() };
+  const [draft, setDraft] = useState(applied);
+  const [problems, setProblems] = useState<string[]>([]);
+  const set = <K extends keyof PlanFilters>(key: K, value: PlanFilters[K]) => setDraft((d) => ({ ...d, [key]: value }));
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const found = filterProblems(draft);
+    setProblems(found);
+    if (found.length === 0) onApply({ ...draft, offset: 0 });
+  }
+
+  function clear() {
+    setDraft(EMPTY_PLAN_FILTERS);
+    setProblems([]);
+    onApply(EMPTY_PLAN_FILTERS);
+  }
+
+  return (
+    <Card>
+      <CardContent className="pt-6">
+        <form onSubmit={submit} noValidate className="grid gap-4" aria-label="Plan filters">
+          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+            <div className="space-y-1.5 lg:col-span-2">
+              <Label htmlFor={ids.search}>Search plans</Label>
+              <Input
+                id={ids.search}
+                value={draft.search}
+                maxLength={200}
+                placeholder="Name, email or plan id"
+                onChange={(e) => set('search', e.target.value)}
+              />
+            </div>
+            <div className="space-y-1.5">
+              <Label htmlFor={ids.status}>Status</Label>
+              <Select value={draft.status || ANY} onValueChange={(v) => set('status', v === ANY ? '' : (v as SubscriptionStatus))}>
+                <SelectTrigger id={ids.status}>
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  <SelectItem value={ANY}>Any status</SelectItem>
+                  {SUBSCRIPTION_STATUSES.map((status) => (
+                    <SelectItem key={status} value={status}>
+                      {ADMIN_SUBSCRIPTION_STATUS_LABELS[status]}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            </div>
+            <div className="space-y-1.5 lg:col-span-2">
+              <Label htmlFor={ids.failed}>Failed payment attempts</Label>
+              <Select value={draft.minFailedAttempts || ANY} onValueChange={(v) => set('minFailedAttempts', v === ANY ? '' : v)}>
+                <SelectTrigger id={ids.failed}>
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  <SelectItem value={ANY}>Any number</SelectItem>
+                  {FAILED_CHOICES.map((choice) => (
+                    <SelectItem key={choice.value} value={choice.value}>
+                      {choice.label}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            </div>
+            <div className="space-y-1.5">
+              <Label htmlFor={ids.dueFrom}>Next billing from</Label>
+              <Input id={ids.dueFrom} type="date" value={draft.dueFrom} onChange={(e) => set('dueFrom', e.target.value)} />
+            </div>
+            <div className="space-y-1.5">
+              <Label htmlFor={ids.dueTo}>Next billing to</Label>
+              <Input id={ids.dueTo} type="date" value={draft.dueTo} onChange={(e) => set('dueTo', e.target.value)} />
+            </div>
+          </div>
+          {problems.length > 0 && (
+            <ul className="text-sm text-red-600" role="alert">
+              {problems.map((problem) => (
+                <li key={problem}>{problem}</li>
+              ))}
+            </ul>
+          )}
+          <div className="flex flex-wrap gap-2">
+            <Button type="submit">
+              <Search aria-hidden="true" />
+              Filter
+            </Button>
+            <Button type="button" variant="outline" onClick={clear}>
+              Clear filters
+            </Button>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
+
+function PlanRows({ filters, onPage }: { filters: PlanFilters; onPage: (offset: number) => void }) {
+  const page = useQuery({
+    queryKey: planKeys.list(filters),
+    queryFn: () => listPlans(filters),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+  if (page.isPending) return <p className="text-stone-600">Loading plans...</p>;
+  if (page.isError) return <p className="text-red-700">{serverMessageOf(page.error) ?? 'Failed to load plans.'}</p>;
+  const { subscriptions, total } = page.data;
+  if (subscriptions.length === 0) return <p className="py-8 text-center text-stone-600">No plans match these filters.</p>;
+
+  return (
+    <div className="grid grid-cols-1 gap-4">
+      <Card>
+        <CardContent className="overflow-x-auto p-0">
+          <table className="w-full min-w-[56rem] text-left text-sm" aria-busy={page.isFetching}>
+            <caption className="sr-only">Subscribe &amp; Save plans, soonest billing first</caption>
+            <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase tracking-wide text-stone-600">
+              <tr>
+                <th scope="col" className="px-4 py-3">
+                  Customer
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Items
+                </th>
+                <th scope="col" className="px-4 py-3 text-right">
+                  Amount
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Next billing
+                </th>
+                <th scope="col" className="px-4 py-3 text-right">
+                  Failed attempts
+                </th>
+                <th scope="col" className="px-4 py-3">
+                  Status
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-stone-200 align-top">
+              {subscriptions.map((plan) => (
+                <tr key={plan.id} data-testid={`plan-${plan.id}`}>
+                  <td className="px-4 py-3">
+                    <Link to={`/admin/subscriptions/${plan.id}`} className="font-medium text-brand-700 hover:underline">
+                      {plan.customerName}
+                    </Link>
+                    <span className="block break-all text-xs text-stone-500">{plan.customerEmail}</span>
+                    <span className="block font-mono text-xs text-stone-500">Plan {shortId(plan.id)}</span>
+                  </td>
+                  <td className="max-w-[18rem] px-4 py-3">{itemsWords(plan.items)}</td>
+                  <td className="px-4 py-3 text-right tabular-nums">
+                    {formatPrice(plan.amount)}
+                    <span className="block text-xs text-stone-500">{intervalWords(plan.interval, plan.intervalCount)}</span>
+                  </td>
+                  <td className="whitespace-nowrap px-4 py-3">{formatDay(plan.nextBillingDate)}</td>
+                  <td className={cn('px-4 py-3 text-right tabular-nums', plan.failedAttempts > 0 && 'font-semibold text-amber-800')}>
+                    {plan.failedAttempts}
+                    {plan.retryAt && <span className="block text-xs font-normal text-stone-500">Retry {formatDay(plan.retryAt)}</span>}
+                  </td>
+                  <td className="px-4 py-3">
+                    <PlanStatusBadge status={plan.status} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </CardContent>
+      </Card>
+      <Pager offset={filters.offset} shown={subscriptions.length} total={total} pageSize={PLANS_PAGE_SIZE} onPage={onPage} />
+    </div>
+  );
+}
+
+export function PlanTable({ filters, onApply }: { filters: PlanFilters; onApply: (filters: PlanFilters) => void }) {
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <PlanFilterForm key={planParamsOf({ ...filters, offset: 0 }).toString()} applied={filters} onApply={onApply} />
+      <PlanRows filters={filters} onPage={(offset) => onApply({ ...filters, offset })} />
+    </div>
+  );
+}

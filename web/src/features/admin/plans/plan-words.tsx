@@ -1,0 +1,37 @@
+/** Small pieces every plan screen shows: the status badge, the interval and the items in words. */
+import {
+  ADMIN_SUBSCRIPTION_INTERVAL_LABELS,
+  ADMIN_SUBSCRIPTION_STATUS_LABELS,
+  type AdminSubscriptionSummary,
+} from '@nh/shared/contracts/admin-subscriptions';
+import { INTERVAL_MONTHS, type SubscriptionInterval, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
+import { Badge } from '@/components/ui/badge';
+
+const STATUS_VARIANT: Record<SubscriptionStatus, 'default' | 'warning' | 'outline' | 'destructive'> = {
+  active: 'default',
+  paused: 'warning',
+  cancelled: 'outline',
+  expired: 'outline',
+};
+
+export function PlanStatusBadge({ status }: { status: SubscriptionStatus }) {
+  return (
+    <Badge variant={STATUS_VARIANT[status]} data-status={status}>
+      {ADMIN_SUBSCRIPTION_STATUS_LABELS[status]}
+    </Badge>
+  );
+}
+
+/** "Monthly", "Every 3 months"; a plan billed every second interval reads "Every 2 months". */
+export function intervalWords(interval: SubscriptionInterval, count: number): string {
+  if (count <= 1) return ADMIN_SUBSCRIPTION_INTERVAL_LABELS[interval];
+  const months = INTERVAL_MONTHS[interval] * count;
+  return months % 12 === 0 ? `Every ${months / 12} years` : `Every ${months} months`;
+}
+
+/** "2 × Surfy Cleaner, 1 × Dishy Pods". */
+export const itemsWords = (items: AdminSubscriptionSummary['items']): string =>
+  items.map((item) => `${item.quantity} × ${item.productName}`).join(', ');
+
+/** The first 8 characters of a plan or order id, as staff quote it. */
+export const shortId = (id: string): string => id.slice(0, 8);

@@ -1,0 +1,368 @@
+import {
+  ADMIN_SUBSCRIPTION_MESSAGES,
+  type AdminSubscriptionDetail,
+  type AdminSubscriptionSummary,
+  type AtRiskPlan,
+} from '@nh/shared/contracts/admin-subscriptions';
+import type { AuditPage } from '@nh/shared/contracts/audit';
+import type { StaffMe } from '@nh/shared/contracts/staff';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import SubscriptionDetailPage from '../routes/subscription-detail';
+import SubscriptionsPage from '../routes/subscriptions';
+import { renderAdmin, stubApi, type Call, type Handler, type Reply } from '../test-support';
+
+beforeEach(() => {
+  vi.stubGlobal('scrollTo', vi.fn());
+  Element.prototype.hasPointerCapture ??= () => false;
+  Element.prototype.releasePointerCapture ??= () => undefined;
+  Element.prototype.scrollIntoView ??= () => undefined;
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const SUPPORT: StaffMe = { id: 's4', email: 'sam@example.com', name: 'Sam Support', role: 'support' };
+const MANAGER: StaffMe = { id: 's2', email: 'mia@example.com', name: 'Mia Manager', role: 'manager' };
+const FULFILMENT: StaffMe = { id: 's3', email: 'fran@example.com', name: 'Fran Fulfil', role: 'fulfilment' };
+
+const PLAN_ID = '0f6d2b1c-9a7e-4c1d-8b2a-5e6f7a8b9c0d';
+const ORDER_ID = 'a1b2c3d4-1111-4222-8333-944455566677';
+const DECLINED_ORDER = 'b2c3d4e5-1111-4222-8333-944455566677';
+
+const summary = (overrides: Partial<AdminSubscriptionSummary> = {}): AdminSubscriptionSummary => ({
+  id: PLAN_ID,
+  customerName: 'Ada Saver',
+  customerEmail: 'ada@example.com',
+  status: 'active',
+  items: [{ productId: 1, productName: 'Surfy Cleaner', variantSku: null, quantity: 2, price: '20.00' }],
+  amount: '36.72',
+  interval: 'monthly',
+  intervalCount: 1,
+  nextBillingDate: '2025-04-10T14:30:00.000Z',
+  failedAttempts: 0,
+  retryAt: null,
+  createdAt: '2025-01-10T14:30:00.000Z',
+  cancelledAt: null,
+  ...overrides,
+});
+
+const detail = (overrides: Partial<AdminSubscriptionDetail> = {}): AdminSubscriptionDetail =>
+  ({
+    ...summary(),
+    userId: null,
+    discountPercent: 15,
+    shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
+    cardType: 'Visa',
+    cardLastFour: '4242',
+    hasStoredCard: true,
+    cardExpiresOn: null,
+    pauseCause: null,
+    actions: { pause: true, resume: false, skip: true, reschedule: true, cancel: true },
+    rescheduleWindow: { earliest: '2025-03-31', latest: '2025-05-09' },
+    history: [
+      {
+        period: '2025-03-10',
+        outcome: 'charged',
+        amount: '36.72',
+        orderId: ORDER_ID,
+        message: 'This transaction has been approved.',
+        cardType: 'Visa',
+        cardLastFour: '4242',
+        skipReason: null,
+        at: '2025-03-10T14:31:00.000Z',
+      },
+      {
+        period: '2025-02-10',
+        outcome: 'skipped',
+        amount: null,
+        orderId: null,
+        message: null,
+        cardType: null,
+        cardLastFour: null,
+        skipReason: 'staff-skip',
+        at: '2025-02-01T09:00:00.000Z',
+      },
+      {
+        period: '2025-01-10',
+        outcome: 'declined',
+        amount: '36.72',
+        orderId: DECLINED_ORDER,
+        message: 'This transaction has been declined.',
+        cardType: 'Visa',
+        cardLastFour: '0002',
+        skipReason: null,
+        at: '2025-01-10T14:31:00.000Z',
+      },
+    ],
+    orders: [{ id: ORDER_ID, status: 'processing', total: '36.72', createdAt: '2025-03-10T14:31:00.000Z' }],
+    ...overrides,
+  }) as AdminSubscriptionDetail;
+
+const me = (staff: StaffMe): Reply => ({ status: 200, body: staff });
+const requests = (calls: Call[]) => calls.map((c) => `${c.method} ${c.url}`);
+
+describe('the plan table', () => {
+  it('reads its filters from the URL, lists plans in staff words and pages', async () => {
+    const calls = stubApi({
+      'GET /api/admin/me': me(SUPPORT),
+      'GET /api/admin/subscriptions': (_body, url) => {
+        const offset = Number(new URL(url, 'http://x').searchParams.get('offset'));
+        const plans =
+          offset === 0
+            ? [summary({ failedAttempts: 2, retryAt: '2025-04-11T00:00:00.000Z', interval: 'quarterly' })]
+            : [summary({ id: 'f'.repeat(8) + PLAN_ID.slice(8), customerName: 'Bea Later' })];
+        return { status: 200, body: { subscriptions: plans, total: 51 } };
+      },
+    });
+    renderAdmin('/admin/subscriptions?status=active&minFailedAttempts=1', {
+      signedIn: [{ path: '/admin/subscriptions', Component: SubscriptionsPage }],
+    });
+    const row = await screen.findByTestId(`plan-${PLAN_ID}`);
+    expect(row.textContent).toContain('Ada Saver');
+    expect(row.textContent).toContain('2 × Surfy Cleaner');
+    expect(row.textContent).toContain('Every 3 months');
+    expect(row.textContent).toContain('Apr 10, 2025');
+    expect(row.textContent).toContain('Retry Apr 11, 2025');
+    expect(within(row).getByText('Active')).toBeTruthy();
+    expect(within(row).getByRole('link', { name: 'Ada Saver' }).getAttribute('href')).toBe(`/admin/subscriptions/${PLAN_ID}`);
+    expect(calls.find((c) => c.url.startsWith('/api/admin/subscriptions'))!.url).toBe(
+      '/api/admin/subscriptions?status=active&minFailedAttempts=1&limit=50&offset=0',
+    );
+
+    expect(screen.getByText('1–1 of 51')).toBeTruthy();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Bea Later')).toBeTruthy();
+    expect(calls.at(-1)!.url).toBe('/api/admin/subscriptions?status=active&minFailedAttempts=1&limit=50&offset=50');
+  });
+
+  it("checks the dates with the contract's messages before searching", async () => {
+    const calls = stubApi({
+      'GET /api/admin/me': me(SUPPORT),
+      'GET /api/admin/subscriptions': { status: 200, body: { subscriptions: [], total: 0 } },
+    });
+    renderAdmin('/admin/subscriptions', { signedIn: [{ path: '/admin/subscriptions', Component: SubscriptionsPage }] });
+    expect(await screen.findByText('No plans match these filters.')).toBeTruthy();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Search plans'), 'ada@');
+    fireEvent.change(screen.getByLabelText('Next billing from'), { target: { value: '2025-05-01' } });
+    fireEvent.change(screen.getByLabelText('Next billing to'), { target: { value: '2025-04-01' } });
+    await user.click(screen.getByRole('button', { name: 'Filter' }));
+    expect(await screen.findByText(ADMIN_SUBSCRIPTION_MESSAGES.dateOrder)).toBeTruthy();
+    const listed = () => calls.filter((c) => c.url.startsWith('/api/admin/subscriptions'));
+    expect(listed()).toHaveLength(1);
+
+    fireEvent.change(screen.getByLabelText('Next billing to'), { target: { value: '2025-05-31' } });
+    await user.click(screen.getByRole('button', { name: 'Filter' }));
+    await waitFor(() => expect(listed()).toHaveLength(2));
+    expect(listed()[1]!.url).toBe('/api/admin/subscriptions?search=ada%40&dueFrom=2025-05-01&dueTo=2025-05-31&limit=50&offset=0');
+  });
+
+  it('lists the plans at risk on their own tab, with why', async () => {
+    const atRisk = {
+      ...summary({ failedAttempts: 1, retryAt: '2025-04-11T14:30:00.000Z' }),
+      reasons: ['item-unavailable', 'dunning'],
+      unavailableItems: [{ productId: 1, productName: 'Surfy Cleaner', problem: 'out-of-stock', wanted: 2, available: 0 }],
+      lastPaymentMessage: 'This transaction has been declined.',
+      cardExpiresOn: null,
+    } as AtRiskPlan;
+    const calls = stubApi({
+      'GET /api/admin/me': me(SUPPORT),
+      'GET /api/admin/subscriptions': { status: 200, body: { subscriptions: [summary()], total: 1 } },
+      'GET /api/admin/subscriptions/at-risk': { status: 200, body: { plans: [atRisk], total: 1 } },
+    });
+    const router = renderAdmin('/admin/subscriptions', { signedIn: [{ path: '/admin/subscriptions', Component: SubscriptionsPage }] });
+    await screen.findByTestId(`plan-${PLAN_ID}`);
+    await userEvent.setup().click(screen.getByRole('tab', { name: 'At risk' }));
+    const row = await screen.findByTestId(`at-risk-${PLAN_ID}`);
+    expect(within(row).getByText('Item unavailable')).toBeTruthy();
+    expect(within(row).getByText('Payment failing')).toBeTruthy();
+    expect(row.textContent).toContain('Surfy Cleaner: Out of stock (needs 2, 0 in stock)');
+    expect(row.textContent).toContain('1 failed payment attempt, next try Apr 11, 2025');
+    expect(row.textContent).toContain('Last answer: This transaction has been declined.');
+    expect(router.state.location.search).toBe('?tab=at-risk');
+    expect(calls.at(-1)!.url).toBe('/api/admin/subscriptions/at-risk?limit=50&offset=0');
+  });
+
+  it('shows fulfilment the role message and calls no plan API', async () => {
+    const calls = stubApi({ 'GET /api/admin/me': me(FULFILMENT) });
+    renderAdmin('/admin/subscriptions', { signedIn: [{ path: '/admin/subscriptions', Component: SubscriptionsPage }] });
+    expect(await screen.findByText('Your role (Fulfilment) cannot view subscriptions. Ask an owner if you need it.')).toBeTruthy();
+    expect(requests(calls)).toEqual(['GET /api/admin/me']);
+  });
+});
+
+function openPlan(staff: StaffMe, routes: Record<string, Reply | Handler> = {}, plan = detail()) {
+  const calls = stubApi({
+    'GET /api/admin/me': me(staff),
+    [`GET /api/admin/subscriptions/${PLAN_ID}`]: { status: 200, body: plan },
+    ...routes,
+  });
+  renderAdmin(`/admin/subscriptions/${PLAN_ID}`, { signedIn: [{ path: '/admin/subscriptions/:id', Component: SubscriptionDetailPage }] });
+  return calls;
+}
+
+describe('a plan', () => {
+  it('shows its terms, billing history with order links and its orders; support sees no audit', async () => {
+    const calls = openPlan(SUPPORT);
+    expect(await screen.findByRole('heading', { name: 'Plan 0f6d2b1c', level: 1 })).toBeTruthy();
+    expect(await screen.findByText('Ada Saver')).toBeTruthy();
+    expect(screen.getByTestId('plan-next-billing').textContent).toBe('Apr 10, 2025');
+    for (const words of [
+      '$36.72 · Monthly',
+      '15% Subscribe & Save discount',
+      'Visa ending 4242',
+      'Saved for renewals',
+      '1 Main St',
+      'Springfield, IL 62701',
+    ]) {
+      expect(document.body.textContent).toContain(words);
+    }
+    const charged = screen.getByTestId('billing-2025-03-10');
+    expect(within(charged).getByText('Charged')).toBeTruthy();
+    expect(within(charged).getByRole('link', { name: 'Order a1b2c3d4' }).getAttribute('href')).toBe(`/admin-orders/${ORDER_ID}`);
+    expect(screen.getByTestId('billing-2025-02-10').textContent).toContain(
+      'Skipped: Feb 10, 2025 — not charged (skipped by staff for the customer)',
+    );
+    const declined = screen.getByTestId('billing-2025-01-10');
+    expect(within(declined).getByText('Declined')).toBeTruthy();
+    expect(declined.textContent).toContain('This transaction has been declined.');
+    expect(within(declined).getByRole('link', { name: 'Order b2c3d4e5' }).getAttribute('href')).toBe(`/admin-orders/${DECLINED_ORDER}`);
+    expect(screen.getByText('Processing')).toBeTruthy();
+
+    expect(screen.queryByTestId('plan-history')).toBeNull();
+    expect(calls.some((c) => c.url.startsWith('/api/admin/audit'))).toBe(false);
+    // Support may act: the plan's open actions are offered, the closed one (resume) is not.
+    for (const name of ['Pause plan', 'Skip next delivery', 'Change next date', 'Cancel plan'])
+      expect(screen.getByRole('button', { name })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Resume plan' })).toBeNull();
+  });
+
+  it('skips the next delivery after a confirmation that names the dates; the plan shows its new date', async () => {
+    const calls = openPlan(SUPPORT, {
+      [`POST /api/admin/subscriptions/${PLAN_ID}/skip`]: { status: 200, body: detail({ nextBillingDate: '2025-05-10T14:30:00.000Z' }) },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Skip next delivery' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Skip the next delivery?' });
+    expect(dialog.textContent).toContain(
+      'The delivery of Apr 10, 2025 is not charged or sent. The next one is on May 10, 2025. Ada Saver is emailed about the change.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Skip next delivery' }));
+    expect(await screen.findByText(ADMIN_SUBSCRIPTION_MESSAGES.skipped)).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.getByTestId('plan-next-billing').textContent).toBe('May 10, 2025');
+    const skip = calls.find((c) => c.method === 'POST')!;
+    expect(skip).toMatchObject({ url: `/api/admin/subscriptions/${PLAN_ID}/skip`, body: {} });
+  });
+
+  it("keeps the dialog open with the server's message when it refuses; the date is offered within the window", async () => {
+    const refusal = ADMIN_SUBSCRIPTION_MESSAGES.dateNotAllowed('2025-03-31', '2025-05-09');
+    const calls = openPlan(SUPPORT, {
+      [`POST /api/admin/subscriptions/${PLAN_ID}/reschedule`]: {
+        status: 422,
+        body: { code: 'SUBSCRIPTION_DATE_NOT_ALLOWED', message: refusal, earliest: '2025-03-31', latest: '2025-05-09' },
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Change next date' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change the next delivery date' });
+    expect(dialog.textContent).toContain('Choose a day from Mar 31, 2025 to May 9, 2025');
+    const date = within(dialog).getByLabelText('New date of the next delivery');
+    expect([date.getAttribute('min'), date.getAttribute('max'), (date as HTMLInputElement).value]).toEqual([
+      '2025-03-31',
+      '2025-05-09',
+      '2025-03-31',
+    ]);
+    fireEvent.change(date, { target: { value: '2025-04-20' } });
+    await user.click(within(dialog).getByRole('button', { name: 'Change next date' }));
+    expect(await within(dialog).findByText(refusal)).toBeTruthy();
+    expect(screen.getByRole('dialog')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ nextBillingDate: '2025-04-20' });
+    // The plan is read again after a refusal (it may have changed meanwhile).
+    await waitFor(() => expect(calls.filter((c) => c.url === `/api/admin/subscriptions/${PLAN_ID}`)).toHaveLength(2));
+  });
+
+  it('asks for the reason before cancelling', async () => {
+    const calls = openPlan(SUPPORT, {
+      [`POST /api/admin/subscriptions/${PLAN_ID}/cancel`]: {
+        status: 200,
+        body: detail({
+          status: 'cancelled',
+          cancelledAt: '2025-03-30T10:00:00.000Z',
+          actions: { pause: false, resume: false, skip: false, reschedule: false, cancel: false },
+        }),
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Cancel plan' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel this plan?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel plan' }));
+    expect(await within(dialog).findByText(ADMIN_SUBSCRIPTION_MESSAGES.cancelReason)).toBeTruthy();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    await user.type(within(dialog).getByLabelText('Reason (for the audit trail)'), 'Moving abroad');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel plan' }));
+    expect(await screen.findByText(ADMIN_SUBSCRIPTION_MESSAGES.cancelled)).toBeTruthy();
+    expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ reason: 'Moving abroad' });
+    expect(await screen.findByText('Nothing can be changed on this plan now.')).toBeTruthy();
+    expect(screen.getByTestId('plan-next-billing').textContent).toBe('—');
+  });
+
+  it('says why staff cannot resume a plan paused by a failed payment', async () => {
+    openPlan(
+      SUPPORT,
+      {},
+      detail({
+        status: 'paused',
+        pauseCause: 'payment-failed',
+        actions: { pause: false, resume: false, skip: false, reschedule: false, cancel: true },
+      }),
+    );
+    expect(await screen.findByText(ADMIN_SUBSCRIPTION_MESSAGES.needsNewCard)).toBeTruthy();
+    expect(screen.getByText('Paused: renewal payment failed')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Resume plan' })).toBeNull();
+  });
+
+  it("shows a manager the plan's staff changes from the audit trail", async () => {
+    const audit: AuditPage = {
+      total: 1,
+      entries: [
+        {
+          id: 77,
+          at: '2025-03-29T10:00:00.000Z',
+          actorId: 's4',
+          actorEmail: 'sam@example.com',
+          actorRole: 'support',
+          action: 'subscription.skipped',
+          entityType: 'subscription',
+          entityId: PLAN_ID,
+          before: { nextBillingDate: '2025-03-10' },
+          after: { nextBillingDate: '2025-04-10' },
+          ip: null,
+          userAgent: null,
+          requestId: null,
+        },
+      ],
+    };
+    const calls = openPlan(MANAGER, { 'GET /api/admin/audit': { status: 200, body: audit } });
+    const entry = await screen.findByTestId('plan-audit-77');
+    expect(entry.textContent).toContain('Skipped subscription delivery');
+    expect(entry.textContent).toContain('sam@example.com (Support)');
+    expect(entry.textContent).toContain('Next billing date: 2025-03-10 → changed to 2025-04-10');
+    expect(calls.find((c) => c.url.startsWith('/api/admin/audit'))!.url).toBe(
+      `/api/admin/audit?entityType=subscription&entityId=${PLAN_ID}&limit=50&offset=0`,
+    );
+  });
+
+  it('says when the plan does not exist', async () => {
+    stubApi({
+      'GET /api/admin/me': me(SUPPORT),
+      [`GET /api/admin/subscriptions/${PLAN_ID}`]: { status: 404, body: { message: ADMIN_SUBSCRIPTION_MESSAGES.notFound } },
+    });
+    renderAdmin(`/admin/subscriptions/${PLAN_ID}`, { signedIn: [{ path: '/admin/subscriptions/:id', Component: SubscriptionDetailPage }] });
+    expect(await screen.findByText(ADMIN_SUBSCRIPTION_MESSAGES.notFound)).toBeTruthy();
+  });
+});
