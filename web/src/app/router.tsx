@@ -57,6 +57,7 @@ export const routes: RouteObject[] = [
       { path: '/admin-orders/:id', ...page(() => import('@/features/admin/routes/order-detail')) },
       { path: '/admin/subscriptions', ...page(() => import('@/features/admin/routes/subscriptions')) },
       { path: '/admin/subscriptions/:id', ...page(() => import('@/features/admin/routes/subscription-detail')) },
+      { path: '/admin/reviews', ...page(() => import('@/features/admin/routes/reviews')) },
       { path: '/admin/staff', ...page(() => import('@/features/admin/routes/staff-manager')) },
       { path: '/admin/audit', ...page(() => import('@/features/admin/routes/audit-trail')) },
     ],

@@ -39,6 +39,7 @@ export const ADMIN_LINKS: readonly AdminLink[] = [
   { to: '/admin-products', label: 'Products', permission: 'catalog.manage' },
   { to: '/admin-orders', label: 'Orders', permission: 'orders.view' },
   { to: '/admin/subscriptions', label: 'Subscriptions', permission: 'subscriptions.view' },
+  { to: '/admin/reviews', label: 'Reviews', permission: 'reviews.moderate' },
   { to: '/admin/audit', label: 'Audit Trail', permission: 'audit.view' },
   { to: '/admin/staff', label: 'Staff', permission: 'staff.manage' },
   { to: '/admin/queues', label: 'Queues', permission: 'queues.view', server: true },
