@@ -82,6 +82,7 @@ describe('the admin area routes the same whatever order its sub-areas are listed
       '/admin/reviews',
       '/admin/session',
       '/admin/staff',
+      '/admin/subscriptions',
       '/admin/sync',
       '/admin/verify-password',
       '/products',
