@@ -131,7 +131,7 @@ export const createPromoCode = async (input: CreatePromoCodeInput) => json<Admin
 export const togglePromoCode = async (id: number) => json<AdminPromoCode>(await apiRequest('PATCH', `/api/promo-codes/${id}/toggle`));
 
 // ---------------------------------------------------------------- products
-export const listAdminProducts = async () => json<Product[]>(await apiRequest('POST', '/api/admin/products'));
+// The product list (search, paging), picture upload and inventory: catalog/api.ts.
 
 /** The server requires name, slug, price and categoryId (the create form checks them first). */
 export const createProduct = async (input: UpdateProductInput) => json<Product>(await apiRequest('POST', '/api/products', input));

@@ -2,26 +2,82 @@
  * The Create/Edit Product form: text inputs in, the API's product fields out. Rules of spec §5: name,
  * slug and price required (category too on create); money step 0.01; inventory an integer, default 0;
  * comma-separated lists trimmed with empty entries dropped; empty optional text sent as null; on edit,
- * isStarterKit follows whether kitContents is non-empty.
+ * isStarterKit follows whether kitContents is non-empty. Variants (issue 11) are rows of label, price and
+ * SKU, each required, SKUs distinct; an uploaded picture's name is added to the images list.
  */
 import { ADMIN_MESSAGES, SLUG_PATTERN, splitCommaList, type UpdateProductInput } from '@nh/shared/contracts/admin';
 import type { Product } from '@nh/shared/contracts/catalog';
 import { z } from 'zod';
 
 const MONEY = /^\d{1,8}(\.\d{1,2})?$/;
-const optionalMoney = (message: string) => z.string().trim().refine((v) => v === '' || MONEY.test(v), message);
+const optionalMoney = (message: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => v === '' || MONEY.test(v), message);
+
+/** The variant editor's messages (the server's own rules: label and SKU 1-100 characters, price as the product's). */
+export const VARIANT_MESSAGES = {
+  labelRequired: 'Variant label is required (e.g. "32 oz")',
+  priceRequired: 'Variant price is required',
+  skuRequired: 'Variant SKU is required',
+  skuTaken: 'Each variant needs its own SKU',
+  tooMany: 'A product can have at most 50 variants',
+  tooLong: 'At most 100 characters',
+} as const;
+
+export const MAX_VARIANTS = 50;
+
+const variantFormSchema = z.object({
+  label: z.string().trim().min(1, VARIANT_MESSAGES.labelRequired).max(100, VARIANT_MESSAGES.tooLong),
+  price: z
+    .string()
+    .trim()
+    .min(1, VARIANT_MESSAGES.priceRequired)
+    .refine((v) => v === '' || MONEY.test(v), ADMIN_MESSAGES.priceFormat),
+  sku: z.string().trim().min(1, VARIANT_MESSAGES.skuRequired).max(100, VARIANT_MESSAGES.tooLong),
+});
+export type VariantFormValues = z.infer<typeof variantFormSchema>;
+export const emptyVariant: VariantFormValues = { label: '', price: '', sku: '' };
+
+/** Every row valid, at most MAX_VARIANTS, and no SKU twice (the later rows are marked). */
+const variantsSchema = z
+  .array(variantFormSchema)
+  .max(MAX_VARIANTS, VARIANT_MESSAGES.tooMany)
+  .superRefine((rows, ctx) => {
+    const seen = new Set<string>();
+    rows.forEach((row, index) => {
+      const sku = row.sku.trim().toLowerCase();
+      if (sku && seen.has(sku)) ctx.addIssue({ code: 'custom', path: [index, 'sku'], message: VARIANT_MESSAGES.skuTaken });
+      seen.add(sku);
+    });
+  });
 
 export const productFormSchema = z.object({
   name: z.string().trim().min(1, ADMIN_MESSAGES.nameRequired),
-  slug: z.string().trim().min(1, ADMIN_MESSAGES.slugRequired).refine((v) => v === '' || SLUG_PATTERN.test(v), ADMIN_MESSAGES.slugFormat),
+  slug: z
+    .string()
+    .trim()
+    .min(1, ADMIN_MESSAGES.slugRequired)
+    .refine((v) => v === '' || SLUG_PATTERN.test(v), ADMIN_MESSAGES.slugFormat),
   description: z.string(),
   shortDescription: z.string(),
-  price: z.string().trim().min(1, ADMIN_MESSAGES.priceRequired).refine((v) => v === '' || MONEY.test(v), ADMIN_MESSAGES.priceFormat),
+  price: z
+    .string()
+    .trim()
+    .min(1, ADMIN_MESSAGES.priceRequired)
+    .refine((v) => v === '' || MONEY.test(v), ADMIN_MESSAGES.priceFormat),
   compareAtPrice: optionalMoney(ADMIN_MESSAGES.compareAtPriceFormat),
   categoryId: z.string(),
   status: z.enum(['active', 'inactive', 'out_of_stock']),
-  inventory: z.string().trim().refine((v) => v === '' || /^\d{1,9}$/.test(v), ADMIN_MESSAGES.inventoryFormat),
-  weight: z.string().trim().refine((v) => v === '' || /^\d{1,6}(\.\d{1,2})?$/.test(v), ADMIN_MESSAGES.weightFormat),
+  inventory: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || /^\d{1,9}$/.test(v), ADMIN_MESSAGES.inventoryFormat),
+  weight: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || /^\d{1,6}(\.\d{1,2})?$/.test(v), ADMIN_MESSAGES.weightFormat),
   images: z.string(),
   ingredients: z.string(),
   features: z.string(),
@@ -35,11 +91,15 @@ export const productFormSchema = z.object({
   size: z.string(),
   kitContents: z.string(),
   isStarterKit: z.boolean(),
+  variants: variantsSchema,
 });
 export type ProductFormValues = z.infer<typeof productFormSchema>;
 
 /** On create the category is required too. */
-export const createProductFormSchema = productFormSchema.refine((v) => v.categoryId !== '', { path: ['categoryId'], message: ADMIN_MESSAGES.categoryRequired });
+export const createProductFormSchema = productFormSchema.refine((v) => v.categoryId !== '', {
+  path: ['categoryId'],
+  message: ADMIN_MESSAGES.categoryRequired,
+});
 
 export const emptyProductForm: ProductFormValues = {
   name: '',
@@ -65,6 +125,7 @@ export const emptyProductForm: ProductFormValues = {
   size: '',
   kitContents: '',
   isStarterKit: false,
+  variants: [],
 };
 
 const joinList = (list: string[]) => list.join(', ');
@@ -94,6 +155,7 @@ export function productToForm(product: Product): ProductFormValues {
     size: product.size ?? '',
     kitContents: joinList(product.kitContents),
     isStarterKit: product.isStarterKit,
+    variants: product.variants.map((v) => ({ label: v.label, price: v.price, sku: v.sku })),
   };
 }
 
@@ -126,8 +188,21 @@ export function formToPayload(values: ProductFormValues, mode: 'create' | 'edit'
     size: textOrNull(values.size),
     kitContents,
     isStarterKit: mode === 'create' ? values.isStarterKit : kitContents.length > 0,
+    variants: values.variants.map((v) => ({ label: v.label.trim(), price: v.price.trim(), sku: v.sku.trim() })),
   };
 }
+
+/** The images list with `name` added at the end (once). */
+export function addImage(images: string, name: string): string {
+  const list = splitCommaList(images);
+  return (list.includes(name) ? list : [...list, name]).join(', ');
+}
+
+/** The images list without the entry at `index`. */
+export const removeImage = (images: string, index: number): string =>
+  splitCommaList(images)
+    .filter((_, i) => i !== index)
+    .join(', ');
 
 /** "Surfy All-Purpose Cleaner" → "surfy-all-purpose-cleaner" (suggested while the slug is untouched). */
 export const slugify = (name: string) =>

@@ -3,7 +3,7 @@ import { PRODUCT_STATUSES } from '@nh/shared/contracts/catalog';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, Loader2 } from 'lucide-react';
 import { useId, type ComponentProps, type ReactNode } from 'react';
-import { Controller, useForm, type FieldError } from 'react-hook-form';
+import { Controller, useForm, useWatch, type FieldError } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -13,11 +13,27 @@ import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
 import { categoriesQuery } from '../api';
+import { ProductPictures } from '../catalog/product-pictures';
+import { VariantEditor } from '../catalog/variant-editor';
 import { createProductFormSchema, productFormSchema, slugify, type ProductFormValues } from '../product-form-model';
 
-const STATUS_LABELS: Record<(typeof PRODUCT_STATUSES)[number], string> = { active: 'Active', inactive: 'Inactive', out_of_stock: 'Out of Stock' };
+const STATUS_LABELS: Record<(typeof PRODUCT_STATUSES)[number], string> = {
+  active: 'Active',
+  inactive: 'Inactive',
+  out_of_stock: 'Out of Stock',
+};
 
-function Field({ label, error, hint, children }: { label: string; error?: FieldError; hint?: string; children: (id: string, describedBy?: string) => ReactNode }) {
+function Field({
+  label,
+  error,
+  hint,
+  children,
+}: {
+  label: string;
+  error?: FieldError;
+  hint?: string;
+  children: (id: string, describedBy?: string) => ReactNode;
+}) {
   const id = useId();
   const errorId = `${id}-error`;
   return (
@@ -35,6 +51,8 @@ function Field({ label, error, hint, children }: { label: string; error?: FieldE
 }
 
 type InputProps = ComponentProps<typeof Input>;
+/** The fields typed as text (every field but the variant rows and the starter-kit checkbox). */
+type TextField = Exclude<keyof ProductFormValues, 'variants' | 'isStarterKit'>;
 
 export interface ProductFormProps {
   mode: 'create' | 'edit';
@@ -43,27 +61,33 @@ export interface ProductFormProps {
   onSubmit: (values: ProductFormValues) => void;
 }
 
-/** Create/Edit Product form (react-hook-form + zod). List fields are comma-separated. */
+/**
+ * Create/Edit Product form (react-hook-form + zod). List fields are comma-separated; pictures can be
+ * uploaded (their names join the Images list); variants are edited as rows.
+ */
 export function ProductForm({ mode, defaultValues, pending, onSubmit }: ProductFormProps) {
   const categories = useQuery(categoriesQuery);
   const form = useForm<ProductFormValues>({
     resolver: zodResolver(mode === 'create' ? createProductFormSchema : productFormSchema),
     defaultValues,
   });
-  const { register, control, formState, setValue, getFieldState } = form;
+  const { register, control, formState, setValue, getValues, getFieldState } = form;
+  const images = useWatch({ control, name: 'images' });
   const errors = formState.errors;
 
-  const text = (name: keyof ProductFormValues, label: string, props: InputProps = {}, hint?: string) => (
+  const text = (name: TextField, label: string, props: InputProps = {}, hint?: string) => (
     <Field label={label} error={errors[name]} hint={hint}>
-      {(id, describedBy) => <Input id={id} aria-invalid={describedBy ? true : undefined} aria-describedby={describedBy} {...props} {...register(name)} />}
+      {(id, describedBy) => (
+        <Input id={id} aria-invalid={describedBy ? true : undefined} aria-describedby={describedBy} {...props} {...register(name)} />
+      )}
     </Field>
   );
-  const area = (name: keyof ProductFormValues, label: string, hint?: string) => (
+  const area = (name: TextField, label: string, hint?: string) => (
     <Field label={label} error={errors[name]} hint={hint}>
       {(id, describedBy) => <Textarea id={id} rows={3} aria-describedby={describedBy} {...register(name)} />}
     </Field>
   );
-  const list = (name: keyof ProductFormValues, label: string) => area(name, label, 'Comma-separated');
+  const list = (name: TextField, label: string) => area(name, label, 'Comma-separated');
 
   const nameField = register('name', {
     onChange: (event: { target: { value: string } }) => {
@@ -79,7 +103,9 @@ export function ProductForm({ mode, defaultValues, pending, onSubmit }: ProductF
         </CardHeader>
         <CardContent className="grid gap-4 sm:grid-cols-2">
           <Field label="Name" error={errors.name}>
-            {(id, describedBy) => <Input id={id} aria-invalid={describedBy ? true : undefined} aria-describedby={describedBy} {...nameField} />}
+            {(id, describedBy) => (
+              <Input id={id} aria-invalid={describedBy ? true : undefined} aria-describedby={describedBy} {...nameField} />
+            )}
           </Field>
           {text('slug', 'Slug', {}, 'Lowercase words joined by hyphens')}
           {text('price', 'Price', { type: 'number', step: '0.01', min: 0, inputMode: 'decimal' })}
@@ -91,7 +117,12 @@ export function ProductForm({ mode, defaultValues, pending, onSubmit }: ProductF
                 name="categoryId"
                 render={({ field }) => (
                   <Select value={field.value} onValueChange={field.onChange}>
-                    <SelectTrigger id={id} className="data-[placeholder]:text-stone-600" aria-describedby={describedBy} aria-invalid={describedBy ? true : undefined}>
+                    <SelectTrigger
+                      id={id}
+                      className="data-[placeholder]:text-stone-600"
+                      aria-describedby={describedBy}
+                      aria-invalid={describedBy ? true : undefined}
+                    >
                       <SelectValue placeholder={categories.isPending ? 'Loading categories...' : 'Select a category'} />
                     </SelectTrigger>
                     <SelectContent>
@@ -128,7 +159,14 @@ export function ProductForm({ mode, defaultValues, pending, onSubmit }: ProductF
               />
             )}
           </Field>
-          {text('inventory', 'Inventory', { type: 'number', step: 1, min: 0, inputMode: 'numeric' })}
+          {text(
+            'inventory',
+            'Inventory',
+            { type: 'number', step: 1, min: 0, inputMode: 'numeric' },
+            mode === 'edit'
+              ? 'A number typed here replaces the stock. To add or take away stock with a reason, use the Inventory panel below.'
+              : undefined,
+          )}
           {text('weight', 'Weight (oz)', { type: 'number', step: '0.01', min: 0, inputMode: 'decimal' })}
           <div className="sm:col-span-2">{area('shortDescription', 'Short Description')}</div>
           <div className="sm:col-span-2">{area('description', 'Description')}</div>
@@ -137,10 +175,31 @@ export function ProductForm({ mode, defaultValues, pending, onSubmit }: ProductF
 
       <Card>
         <CardHeader>
+          <CardTitle>Pictures</CardTitle>
+        </CardHeader>
+        <CardContent className="grid gap-4">
+          {list('images', 'Images (file names; the first is the main picture)')}
+          <ProductPictures
+            images={images}
+            onChange={(update) => setValue('images', update(getValues('images')), { shouldDirty: true, shouldValidate: true })}
+          />
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Variants</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <VariantEditor control={control} register={register} errors={errors} />
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
           <CardTitle>Details</CardTitle>
         </CardHeader>
         <CardContent className="grid gap-4 sm:grid-cols-2">
-          {list('images', 'Images (file names; the first is the main picture)')}
           {list('ingredients', 'Ingredients')}
           {list('features', 'Features')}
           {list('uses', 'Uses')}

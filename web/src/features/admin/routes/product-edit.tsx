@@ -6,7 +6,9 @@ import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
-import { adminKeys, listAdminProducts, updateProduct } from '../api';
+import { adminKeys, updateProduct } from '../api';
+import { catalogKeys, findProductBySlug } from '../catalog/api';
+import { InventoryPanel } from '../catalog/inventory-panel';
 import { AdminPage } from '../components/admin-frame';
 import { RoleGate } from '../components/role-gate';
 import { BackToProducts, ProductForm } from '../components/product-form';
@@ -15,8 +17,14 @@ import { formToPayload, productToForm, type ProductFormValues } from '../product
 function EditProduct({ product }: { product: Product }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const loaded = productToForm(product);
   const update = useMutation({
-    mutationFn: (values: ProductFormValues) => updateProduct(product.id, formToPayload(values, 'edit')),
+    mutationFn: (values: ProductFormValues) => {
+      const payload = formToPayload(values, 'edit');
+      // The stock is sent only when typed here: the Inventory panel may have changed it since the form was loaded.
+      if (values.inventory.trim() === loaded.inventory) delete payload.inventory;
+      return updateProduct(product.id, payload);
+    },
     onSuccess: async () => {
       toast({ title: ADMIN_MESSAGES.productUpdated });
       await queryClient.invalidateQueries({ queryKey: adminKeys.products });
@@ -24,18 +32,23 @@ function EditProduct({ product }: { product: Product }) {
     },
     onError: (error) => toast({ title: ADMIN_MESSAGES.productUpdateFailed, description: serverMessageOf(error), variant: 'destructive' }),
   });
-  return <ProductForm mode="edit" defaultValues={productToForm(product)} pending={update.isPending} onSubmit={(values) => update.mutate(values)} />;
+  return (
+    <div className="grid gap-6">
+      <ProductForm mode="edit" defaultValues={loaded} pending={update.isPending} onSubmit={(values) => update.mutate(values)} />
+      <InventoryPanel productId={product.id} productName={product.name} />
+    </div>
+  );
 }
 
 /**
- * Loads the product from the admin list rather than the public GET /api/products/{slug}, which hides
- * inactive products (staff must be able to edit those too).
+ * Finds the product through the admin list (searched by its slug) rather than the public
+ * GET /api/products/{slug}, which hides inactive products (staff must be able to edit those too).
  */
 function LoadProduct({ slug }: { slug: string }) {
-  const products = useQuery({ queryKey: adminKeys.products, queryFn: listAdminProducts });
-  if (products.isPending) return <p className="text-stone-600">Loading product...</p>;
-  const product = products.data?.find((p) => p.slug === slug);
-  if (!product) {
+  const product = useQuery({ queryKey: catalogKeys.bySlug(slug), queryFn: () => findProductBySlug(slug), staleTime: 0 });
+  if (product.isPending) return <p className="text-stone-600">Loading product...</p>;
+  if (product.isError) return <p className="text-red-700">{serverMessageOf(product.error) ?? 'Failed to load the product.'}</p>;
+  if (!product.data) {
     return (
       <div className="py-12 text-center">
         <p className="text-lg font-semibold text-brand-900">{ADMIN_MESSAGES.productNotFound}</p>
@@ -45,10 +58,10 @@ function LoadProduct({ slug }: { slug: string }) {
       </div>
     );
   }
-  return <EditProduct key={product.id} product={product} />;
+  return <EditProduct key={product.data.id} product={product.data} />;
 }
 
-/** /admin-products/{slug}/edit */
+/** /admin-products/{slug}/edit: the product form, then the Inventory panel. */
 export default function ProductEditPage() {
   usePageMeta({ title: 'Edit Product' });
   const { slug = '' } = useParams();
