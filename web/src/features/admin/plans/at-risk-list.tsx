@@ -34,6 +34,12 @@ function Problems({ plan }: { plan: AtRiskPlan }) {
           {item.problem === 'out-of-stock' && ` (needs ${item.wanted}, ${item.available} in stock)`}
         </li>
       ))}
+      {plan.reasons.includes('card-expiring') && plan.cardExpiresOn && (
+        <li>
+          <span className="font-medium">Saved card good until {formatDay(plan.cardExpiresOn)}</span>
+          <span className="block text-stone-600">The customer needs to give a new card before {formatDay(plan.nextBillingDate)}.</span>
+        </li>
+      )}
       {plan.reasons.includes('dunning') && (
         <li>
           <span className="font-medium">

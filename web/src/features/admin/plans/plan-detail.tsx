@@ -89,6 +89,7 @@ function Terms({ plan }: { plan: AdminSubscriptionDetail }) {
           <Fact label="Card">
             {card(plan)}
             <span className="block text-xs text-stone-500">{plan.hasStoredCard ? 'Saved for renewals' : 'No saved card for renewals'}</span>
+            {plan.cardExpiresOn && <span className="block text-xs text-stone-500">Good until {formatDay(plan.cardExpiresOn)}</span>}
           </Fact>
           <Fact label="Ships to">
             {plan.shippingAddress ? (

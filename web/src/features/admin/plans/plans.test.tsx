@@ -50,57 +50,56 @@ const summary = (overrides: Partial<AdminSubscriptionSummary> = {}): AdminSubscr
   ...overrides,
 });
 
-const detail = (overrides: Partial<AdminSubscriptionDetail> = {}): AdminSubscriptionDetail =>
-  ({
-    ...summary(),
-    userId: null,
-    discountPercent: 15,
-    shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
-    cardType: 'Visa',
-    cardLastFour: '4242',
-    hasStoredCard: true,
-    cardExpiresOn: null,
-    pauseCause: null,
-    actions: { pause: true, resume: false, skip: true, reschedule: true, cancel: true },
-    rescheduleWindow: { earliest: '2025-03-31', latest: '2025-05-09' },
-    history: [
-      {
-        period: '2025-03-10',
-        outcome: 'charged',
-        amount: '36.72',
-        orderId: ORDER_ID,
-        message: 'This transaction has been approved.',
-        cardType: 'Visa',
-        cardLastFour: '4242',
-        skipReason: null,
-        at: '2025-03-10T14:31:00.000Z',
-      },
-      {
-        period: '2025-02-10',
-        outcome: 'skipped',
-        amount: null,
-        orderId: null,
-        message: null,
-        cardType: null,
-        cardLastFour: null,
-        skipReason: 'staff-skip',
-        at: '2025-02-01T09:00:00.000Z',
-      },
-      {
-        period: '2025-01-10',
-        outcome: 'declined',
-        amount: '36.72',
-        orderId: DECLINED_ORDER,
-        message: 'This transaction has been declined.',
-        cardType: 'Visa',
-        cardLastFour: '0002',
-        skipReason: null,
-        at: '2025-01-10T14:31:00.000Z',
-      },
-    ],
-    orders: [{ id: ORDER_ID, status: 'processing', total: '36.72', createdAt: '2025-03-10T14:31:00.000Z' }],
-    ...overrides,
-  }) as AdminSubscriptionDetail;
+const detail = (overrides: Partial<AdminSubscriptionDetail> = {}): AdminSubscriptionDetail => ({
+  ...summary(),
+  userId: null,
+  discountPercent: 15,
+  shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
+  cardType: 'Visa',
+  cardLastFour: '4242',
+  hasStoredCard: true,
+  cardExpiresOn: null,
+  pauseCause: null,
+  actions: { pause: true, resume: false, skip: true, reschedule: true, cancel: true },
+  rescheduleWindow: { earliest: '2025-03-31', latest: '2025-05-09' },
+  history: [
+    {
+      period: '2025-03-10',
+      outcome: 'charged',
+      amount: '36.72',
+      orderId: ORDER_ID,
+      message: 'This transaction has been approved.',
+      cardType: 'Visa',
+      cardLastFour: '4242',
+      skipReason: null,
+      at: '2025-03-10T14:31:00.000Z',
+    },
+    {
+      period: '2025-02-10',
+      outcome: 'skipped',
+      amount: null,
+      orderId: null,
+      message: null,
+      cardType: null,
+      cardLastFour: null,
+      skipReason: 'staff-skip',
+      at: '2025-02-01T09:00:00.000Z',
+    },
+    {
+      period: '2025-01-10',
+      outcome: 'declined',
+      amount: '36.72',
+      orderId: DECLINED_ORDER,
+      message: 'This transaction has been declined.',
+      cardType: 'Visa',
+      cardLastFour: '0002',
+      skipReason: null,
+      at: '2025-01-10T14:31:00.000Z',
+    },
+  ],
+  orders: [{ id: ORDER_ID, status: 'processing', total: '36.72', createdAt: '2025-03-10T14:31:00.000Z' }],
+  ...overrides,
+});
 
 const me = (staff: StaffMe): Reply => ({ status: 200, body: staff });
 const requests = (calls: Call[]) => calls.map((c) => `${c.method} ${c.url}`);
@@ -164,10 +163,10 @@ describe('the plan table', () => {
   it('lists the plans at risk on their own tab, with why', async () => {
     const atRisk = {
       ...summary({ failedAttempts: 1, retryAt: '2025-04-11T14:30:00.000Z' }),
-      reasons: ['item-unavailable', 'dunning'],
+      reasons: ['item-unavailable', 'dunning', 'card-expiring'],
       unavailableItems: [{ productId: 1, productName: 'Surfy Cleaner', problem: 'out-of-stock', wanted: 2, available: 0 }],
       lastPaymentMessage: 'This transaction has been declined.',
-      cardExpiresOn: null,
+      cardExpiresOn: '2025-03-31',
     } as AtRiskPlan;
     const calls = stubApi({
       'GET /api/admin/me': me(SUPPORT),
@@ -183,6 +182,8 @@ describe('the plan table', () => {
     expect(row.textContent).toContain('Surfy Cleaner: Out of stock (needs 2, 0 in stock)');
     expect(row.textContent).toContain('1 failed payment attempt, next try Apr 11, 2025');
     expect(row.textContent).toContain('Last answer: This transaction has been declined.');
+    expect(within(row).getByText('Card expires before the next billing date')).toBeTruthy();
+    expect(row.textContent).toContain('Saved card good until Mar 31, 2025');
     expect(router.state.location.search).toBe('?tab=at-risk');
     expect(calls.at(-1)!.url).toBe('/api/admin/subscriptions/at-risk?limit=50&offset=0');
   });
