@@ -1,6 +1,7 @@
 import { ADMIN_MESSAGES } from '@nh/shared/contracts/admin';
 import type { Product } from '@nh/shared/contracts/catalog';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
@@ -17,7 +18,8 @@ import { formToPayload, productToForm, type ProductFormValues } from '../product
 function EditProduct({ product }: { product: Product }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const loaded = productToForm(product);
+  // The form as first loaded: the product is read again after an inventory adjustment, the form is not reset.
+  const [loaded] = useState(() => productToForm(product));
   const update = useMutation({
     mutationFn: (values: ProductFormValues) => {
       const payload = formToPayload(values, 'edit');
