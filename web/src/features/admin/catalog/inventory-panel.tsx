@@ -68,7 +68,7 @@ export function InventoryPanel({ productId, productName }: { productId: number; 
       <CardHeader>
         <CardTitle>Inventory</CardTitle>
       </CardHeader>
-      <CardContent className="grid gap-6">
+      <CardContent className="grid grid-cols-1 gap-6">
         {log.isPending ? (
           <p className="text-stone-600">Loading stock...</p>
         ) : log.isError ? (
@@ -84,7 +84,7 @@ export function InventoryPanel({ productId, productName }: { productId: number; 
             <form
               onSubmit={submit}
               noValidate
-              className="grid gap-4 sm:grid-cols-[10rem_minmax(0,1fr)_auto] sm:items-start"
+              className="grid grid-cols-1 gap-4 sm:grid-cols-[10rem_minmax(0,1fr)_auto] sm:items-start"
               aria-label="Adjust stock"
             >
               <div className="space-y-1.5">
@@ -134,7 +134,7 @@ export function InventoryPanel({ productId, productName }: { productId: number; 
                 </p>
               )}
             </form>
-            <div className="overflow-x-auto">
+            <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Stock changes">
               {log.data.adjustments.length === 0 ? (
                 <p className="text-sm text-stone-600">No stock changes recorded yet.</p>
               ) : (

@@ -48,7 +48,7 @@ export function ProductPictures({ images, onChange }: { images: string; onChange
   }
 
   return (
-    <div className="grid gap-3">
+    <div className="grid grid-cols-1 gap-3">
       {list.length > 0 ? (
         <ul className="flex flex-wrap gap-3" aria-label="Pictures, the main one first">
           {list.map((name, index) => (

@@ -40,11 +40,11 @@ export function VariantEditor({
   const arrayMessage = errors.variants?.root?.message ?? errors.variants?.message;
 
   return (
-    <div className="grid gap-4">
+    <div className="grid grid-cols-1 gap-4">
       {fields.length === 0 ? (
         <p className="text-sm text-stone-600">No variants: the product is sold as one item at its own price.</p>
       ) : (
-        <ol className="grid gap-3">
+        <ol className="grid grid-cols-1 gap-3">
           {fields.map((field, index) => (
             <li
               key={field.id}

@@ -39,12 +39,14 @@ function Stat({
   const body = (
     <>
       <dt className="text-sm text-stone-600">{label}</dt>
-      <dd className={cn('mt-1 text-2xl font-semibold tabular-nums', tone === 'warn' ? 'text-amber-800' : 'text-brand-900')}>{value}</dd>
+      <dd className={cn('mt-1 break-words text-2xl font-semibold tabular-nums', tone === 'warn' ? 'text-amber-800' : 'text-brand-900')}>
+        {value}
+      </dd>
       {detail && <dd className="mt-0.5 text-xs text-stone-500">{detail}</dd>}
     </>
   );
   return (
-    <div className="rounded-xl border border-stone-200 bg-white p-4" data-testid={testId}>
+    <div className="min-w-0 rounded-xl border border-stone-200 bg-white p-4" data-testid={testId}>
       {to ? (
         <Link
           to={to}
@@ -64,7 +66,7 @@ const count = (n: number) => n.toLocaleString('en-US');
 function Sales({ data }: { data: Dashboard }) {
   const [metric, setMetric] = useState<ChartMetric>('revenue');
   return (
-    <section aria-labelledby="dashboard-sales" className="grid gap-4">
+    <section aria-labelledby="dashboard-sales" className="grid grid-cols-1 gap-4">
       <h2 id="dashboard-sales" className="text-xl font-semibold text-brand-900">
         Sales
       </h2>
@@ -97,14 +99,14 @@ function Sales({ data }: { data: Dashboard }) {
             ))}
           </div>
         </CardHeader>
-        <CardContent className="grid gap-3">
+        <CardContent className="grid grid-cols-1 gap-3">
           <SalesChart days={data.daily} metric={metric} />
           <p className="text-xs text-stone-500">
             Paid orders (processing, shipped or delivered) by UTC day, before refunds. Today is the dark bar.
           </p>
           <details className="text-sm">
             <summary className="cursor-pointer font-medium text-brand-700">Daily figures</summary>
-            <div className="mt-2 max-h-80 overflow-y-auto">
+            <div className="mt-2 max-h-80 overflow-y-auto" tabIndex={0} role="region" aria-label="Daily figures">
               <DailyTable days={data.daily} />
             </div>
           </details>
@@ -134,7 +136,7 @@ function Plans({ plans }: { plans: Dashboard['plans'] }) {
   const canSee = useCan('subscriptions.view');
   const link = (to: string) => (canSee ? to : undefined);
   return (
-    <section aria-labelledby="dashboard-plans" className="grid gap-4">
+    <section aria-labelledby="dashboard-plans" className="grid grid-cols-1 gap-4">
       <h2 id="dashboard-plans" className="text-xl font-semibold text-brand-900">
         Subscribe &amp; Save plans
       </h2>
@@ -205,7 +207,7 @@ function Queues({ queues }: { queues: Dashboard['queues'] }) {
       <CardHeader className="pb-3">
         <h2 className="text-base font-semibold leading-tight text-brand-900">Background work</h2>
       </CardHeader>
-      <CardContent className="overflow-x-auto">
+      <CardContent className="overflow-x-auto" tabIndex={0} role="region" aria-label="Jobs per queue">
         <table className="w-full min-w-[32rem] text-left text-sm">
           <caption className="sr-only">Jobs per queue</caption>
           <thead className="text-xs uppercase tracking-wide text-stone-600">
@@ -288,7 +290,7 @@ export function DashboardView() {
       </div>
       <Sales data={data} />
       <Plans plans={data.plans} />
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-2 [&>*]:min-w-0">
         <NetSuite netsuite={data.netsuite} />
         <Queues queues={data.queues} />
       </div>

@@ -33,7 +33,14 @@ const DASHBOARD: Dashboard = {
   today: { orders: 3, revenue: '60.00' },
   last30Days: { orders: 6, revenue: '225.50', averageOrderValue: '37.58' },
   daily,
-  plans: { active: 42, monthlyRecurringRevenue: '1234.56', renewalsDueNext7Days: 5, renewalsDueNext7DaysAmount: '183.60', inDunning: 2, paused: 7 },
+  plans: {
+    active: 42,
+    monthlyRecurringRevenue: '1234.56',
+    renewalsDueNext7Days: 5,
+    renewalsDueNext7DaysAmount: '183.60',
+    inDunning: 2,
+    paused: 7,
+  },
   netsuite: { counts: { synced: 120, pending: 4, failed: 1, not_configured: 9 }, oldestPendingAt: '2025-03-29T08:00:00.000Z' },
   queues: {
     'erp-sync': { waiting: 4, active: 1, delayed: 0, failed: 2, oldestWaitingAt: '2025-03-30T11:58:00.000Z' },
@@ -43,7 +50,11 @@ const DASHBOARD: Dashboard = {
 };
 
 const dashboardAt = (staff: StaffMe, routes: Parameters<typeof stubApi>[0] = {}) => {
-  const calls = stubApi({ 'GET /api/admin/me': { status: 200, body: staff }, 'GET /api/admin/dashboard': { status: 200, body: DASHBOARD }, ...routes });
+  const calls = stubApi({
+    'GET /api/admin/me': { status: 200, body: staff },
+    'GET /api/admin/dashboard': { status: 200, body: DASHBOARD },
+    ...routes,
+  });
   renderAdmin('/admin', {
     signedIn: [
       { path: '/admin', Component: DashboardPage },
@@ -86,7 +97,11 @@ describe('the dashboard at /admin', () => {
 
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['GET /api/admin/me', 'GET /api/admin/dashboard']);
     const nav = screen.getByRole('navigation', { name: 'Admin' });
-    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Dashboard', 'Orders']);
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Dashboard', 'Orders']);
   });
 
   it('switches the chart to orders and lists every day as a table', async () => {
@@ -109,8 +124,12 @@ describe('the dashboard at /admin', () => {
     const atRisk = await screen.findByTestId('stat-at-risk');
     await waitFor(() => expect(atRisk.textContent).toContain('3'));
     expect(within(atRisk).getByRole('link').getAttribute('href')).toBe('/admin/subscriptions?tab=at-risk');
-    expect(within(screen.getByTestId('stat-dunning')).getByRole('link').getAttribute('href')).toBe('/admin/subscriptions?status=active&minFailedAttempts=1');
-    expect(calls.find((c) => c.url.startsWith('/api/admin/subscriptions/at-risk'))?.url).toBe('/api/admin/subscriptions/at-risk?limit=1&offset=0');
+    expect(within(screen.getByTestId('stat-dunning')).getByRole('link').getAttribute('href')).toBe(
+      '/admin/subscriptions?status=active&minFailedAttempts=1',
+    );
+    expect(calls.find((c) => c.url.startsWith('/api/admin/subscriptions/at-risk'))?.url).toBe(
+      '/api/admin/subscriptions/at-risk?limit=1&offset=0',
+    );
 
     const user = userEvent.setup();
     await user.click(within(screen.getByRole('navigation', { name: 'Admin' })).getByRole('link', { name: 'Promo codes' }));
@@ -121,7 +140,8 @@ describe('the dashboard at /admin', () => {
     let fail = true;
     stubApi({
       'GET /api/admin/me': { status: 200, body: FULFILMENT },
-      'GET /api/admin/dashboard': () => (fail ? { status: 500, body: { message: 'Something went wrong' } } : { status: 200, body: DASHBOARD }),
+      'GET /api/admin/dashboard': () =>
+        fail ? { status: 500, body: { message: 'Something went wrong' } } : { status: 200, body: DASHBOARD },
     });
     renderAdmin('/admin', { signedIn: [{ path: '/admin', Component: DashboardPage }] });
     expect(await screen.findByText('Something went wrong')).toBeTruthy();
@@ -139,6 +159,11 @@ describe('the chart helpers', () => {
   it('sums up the days in a sentence', () => {
     expect(chartSummary(daily, 'revenue')).toBe('Revenue over the last 30 days: $225.50 in all; highest $125.50 on Mar 20, 2025.');
     expect(chartSummary(daily, 'orders')).toBe('Orders over the last 30 days: 6 in all; highest 3 orders on Mar 30, 2025.');
-    expect(chartSummary(daily.map((d) => ({ ...d, orders: 0, revenue: '0.00' })), 'orders')).toBe('Orders over the last 30 days: none yet.');
+    expect(
+      chartSummary(
+        daily.map((d) => ({ ...d, orders: 0, revenue: '0.00' })),
+        'orders',
+      ),
+    ).toBe('Orders over the last 30 days: none yet.');
   });
 });

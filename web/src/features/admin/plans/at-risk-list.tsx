@@ -27,7 +27,7 @@ const reasonLabel = (reason: string): string => (AT_RISK_REASON_LABELS as Record
 
 function Problems({ plan }: { plan: AtRiskPlan }) {
   return (
-    <ul className="grid gap-1 text-sm">
+    <ul className="grid grid-cols-1 gap-1 text-sm">
       {plan.unavailableItems.map((item) => (
         <li key={item.productId}>
           <span className="font-medium">{item.productName}</span>: {UNAVAILABLE_ITEM_PROBLEM_LABELS[item.problem]}

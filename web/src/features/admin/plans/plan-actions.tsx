@@ -114,7 +114,7 @@ function ActionDialog({ plan, action, onClose }: { plan: AdminSubscriptionDetail
   return (
     <Dialog open onOpenChange={(open) => !open && !act.isPending && onClose()}>
       <DialogContent>
-        <form onSubmit={submit} noValidate className="grid gap-4">
+        <form onSubmit={submit} noValidate className="grid grid-cols-1 gap-4">
           <DialogHeader>
             <DialogTitle>{TITLES[action]}</DialogTitle>
             <DialogDescription>{consequence(action, plan)}</DialogDescription>
@@ -180,7 +180,7 @@ export function PlanActions({ plan }: { plan: AdminSubscriptionDetail }) {
   const needsCustomer = plan.status === 'paused' && !plan.actions.resume;
 
   return (
-    <div className="grid gap-3">
+    <div className="grid grid-cols-1 gap-3">
       {available.length > 0 ? (
         <div className="flex flex-wrap gap-2">
           {available.map((action) => (

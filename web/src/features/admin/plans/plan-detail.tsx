@@ -69,8 +69,8 @@ function Terms({ plan }: { plan: AdminSubscriptionDetail }) {
           {plan.pauseCause && <Badge variant="outline">{PAUSE_CAUSE_LABELS[plan.pauseCause]}</Badge>}
         </div>
       </CardHeader>
-      <CardContent className="grid gap-6">
-        <dl className="grid gap-4 text-sm sm:grid-cols-2 lg:grid-cols-4">
+      <CardContent className="grid grid-cols-1 gap-6">
+        <dl className="grid grid-cols-1 gap-4 text-sm sm:grid-cols-2 lg:grid-cols-4">
           <Fact label="Next billing">
             <span data-testid="plan-next-billing">
               {plan.status === 'cancelled' || plan.status === 'expired' ? '—' : formatDay(plan.nextBillingDate)}
@@ -106,7 +106,7 @@ function Terms({ plan }: { plan: AdminSubscriptionDetail }) {
           <Fact label="Started">{formatDay(plan.createdAt)}</Fact>
           {plan.cancelledAt && <Fact label="Cancelled">{formatDay(plan.cancelledAt)}</Fact>}
         </dl>
-        <div className="overflow-x-auto">
+        <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Items of each delivery">
           <table className="w-full min-w-[28rem] text-left text-sm">
             <caption className="mb-2 text-left text-sm font-semibold text-brand-900">Items of each delivery</caption>
             <thead className="border-b border-stone-200 text-xs uppercase tracking-wide text-stone-600">
@@ -147,7 +147,7 @@ function BillingHistory({ plan }: { plan: AdminSubscriptionDetail }) {
       <CardHeader>
         <CardTitle className="text-base">Billing history</CardTitle>
       </CardHeader>
-      <CardContent className="overflow-x-auto">
+      <CardContent className="overflow-x-auto" tabIndex={0} role="region" aria-label="Billing history">
         {plan.history.length === 0 ? (
           <p className="text-stone-600">No billing periods yet.</p>
         ) : (

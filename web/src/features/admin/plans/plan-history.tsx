@@ -31,7 +31,7 @@ export function PlanHistory({ planId }: { planId: string }) {
         ) : history.data.entries.length === 0 ? (
           <p className="text-stone-600">No staff changes yet.</p>
         ) : (
-          <ol className="grid gap-3 text-sm">
+          <ol className="grid grid-cols-1 gap-3 text-sm">
             {history.data.entries.map((entry) => (
               <li key={entry.id} className="rounded-lg border border-stone-200 p-3" data-testid={`plan-audit-${entry.id}`}>
                 <p className="font-medium">{auditActionLabel(entry.action)}</p>

@@ -75,8 +75,8 @@ function PlanFilterForm({ applied, onApply }: { applied: PlanFilters; onApply: (
   return (
     <Card>
       <CardContent className="pt-6">
-        <form onSubmit={submit} noValidate className="grid gap-4" aria-label="Plan filters">
-          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+        <form onSubmit={submit} noValidate className="grid grid-cols-1 gap-4" aria-label="Plan filters">
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-5">
             <div className="space-y-1.5 lg:col-span-2">
               <Label htmlFor={ids.search}>Search plans</Label>
               <Input

@@ -54,7 +54,7 @@ function Filters({ filters, onChange }: { filters: ReviewFilters; onChange: (fil
   const set = (change: Partial<ReviewFilters>) => onChange({ ...filters, ...change, offset: 0 });
   return (
     <Card>
-      <CardContent className="grid gap-4 pt-6 sm:grid-cols-3" role="group" aria-label="Review filters">
+      <CardContent className="grid grid-cols-1 gap-4 pt-6 sm:grid-cols-3" role="group" aria-label="Review filters">
         <div className="space-y-1.5">
           <Label htmlFor={ids.show}>Show</Label>
           <Select value={filters.show} onValueChange={(v) => set({ show: v as ReviewVisibility })}>
