@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -45,7 +46,11 @@ beforeAll(async () => {
     `insert into orders (customer_email, customer_name, customer_phone, shipping_address, items, subtotal, shipping, tax, total, promo_code, customer_notes, payment_transaction_id)
      values ('e2e-admin-${suffix}@example.com', 'Edsger Dijkstra', '555-0199', '{"address":"5 Loop Ln","city":"Austin","state":"TX","zip":"78701"}',
              $1, '40.00', '9.99', '3.20', '53.19', 'SAVE5', 'Ring twice', 'txn-e2e-1') returning id`,
-    [JSON.stringify([{ productId: product.id, productName: name, variantSku: null, sku: null, itemNumber: null, quantity: 2, price: '20.00' }])],
+    [
+      JSON.stringify([
+        { productId: product.id, productName: name, variantSku: null, sku: null, itemNumber: null, quantity: 2, price: '20.00' },
+      ]),
+    ],
   );
   orderId = order.rows[0]!.id;
 
@@ -66,7 +71,32 @@ async function signIn(page: Page, role: StaffRole, password = PASSWORD) {
 }
 
 /** Signed in: the sidebar names the staff member. */
-const signedIn = (page: Page, role: StaffRole) => poll(async () => (await page.getByTestId('signed-in-staff').textContent()) ?? '').toContain(staff[role].name);
+const signedIn = (page: Page, role: StaffRole) =>
+  poll(async () => (await page.getByTestId('signed-in-staff').textContent()) ?? '').toContain(staff[role].name);
+
+/** A plain green PNG of `size` × `size` pixels (an upload must be at least 200 pixels each way). */
+function greenPng(size: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(size * 3, Buffer.from([80, 140, 90]))]);
+  const pixels = zlib.deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', pixels),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
 
 async function choose(page: Page, label: string, option: string) {
   await page.getByLabel(label, { exact: true }).click();
@@ -103,10 +133,14 @@ describe('admin area in the browser', () => {
     expect(await row.textContent()).toContain('$4 off');
 
     await row.getByRole('switch').click();
-    await poll(async () => (await app.api.ctx.db.$client.query('select is_active from promo_codes where code = $1', [code])).rows[0]?.is_active).toBe(false);
+    await poll(
+      async () => (await app.api.ctx.db.$client.query('select is_active from promo_codes where code = $1', [code])).rows[0]?.is_active,
+    ).toBe(false);
     await poll(() => row.getByText('Inactive', { exact: true }).isVisible()).toBe(true);
     await row.getByRole('switch').click();
-    await poll(async () => (await app.api.ctx.db.$client.query('select is_active from promo_codes where code = $1', [code])).rows[0]?.is_active).toBe(true);
+    await poll(
+      async () => (await app.api.ctx.db.$client.query('select is_active from promo_codes where code = $1', [code])).rows[0]?.is_active,
+    ).toBe(true);
   });
 
   it("edits a product's price and the storefront product page shows it", async () => {
@@ -114,7 +148,10 @@ describe('admin area in the browser', () => {
     await page.goto('/admin-products');
     await signIn(page, 'manager');
     await visible(page, 'Create New Product');
-    await page.getByTestId(`product-row-${product.slug}`).getByRole('link', { name: `Edit ${product.name}` }).click();
+    await page
+      .getByTestId(`product-row-${product.slug}`)
+      .getByRole('link', { name: `Edit ${product.name}` })
+      .click();
     await poll(() => new URL(page.url()).pathname).toBe(`/admin-products/${product.slug}/edit`);
     const price = page.getByLabel('Price', { exact: true });
     await poll(() => price.inputValue()).toBe('20.00');
@@ -133,7 +170,8 @@ describe('admin area in the browser', () => {
     await signIn(page, 'manager');
     await page.getByRole('link', { name: 'Create New Product' }).click();
     await page.getByRole('button', { name: 'Create Product' }).click();
-    for (const message of ['Product name is required', 'Slug is required', 'Price is required', 'Category is required']) await visible(page, message);
+    for (const message of ['Product name is required', 'Slug is required', 'Price is required', 'Category is required'])
+      await visible(page, message);
     await page.getByRole('link', { name: 'Cancel' }).click();
     await poll(() => new URL(page.url()).pathname).toBe('/admin-products');
 
@@ -150,7 +188,8 @@ describe('admin area in the browser', () => {
     await visible(page, 'Product created successfully');
     const row = page.getByTestId(`product-row-${slug}`);
     await poll(() => row.isVisible()).toBe(true);
-    const created = (await app.api.ctx.db.$client.query('select price, inventory, features, status from products where slug = $1', [slug])).rows[0];
+    const created = (await app.api.ctx.db.$client.query('select price, inventory, features, status from products where slug = $1', [slug]))
+      .rows[0];
     expect(created).toEqual({ price: '9.50', inventory: 0, features: ['Gentle', 'Plant-based'], status: 'active' });
 
     await row.getByRole('button', { name: `Delete ${name}` }).click();
@@ -167,6 +206,70 @@ describe('admin area in the browser', () => {
       window.dispatchEvent(new PopStateEvent('popstate'));
     });
     await visible(page, 'Product not found');
+  });
+
+  it('finds a product by search, uploads a picture, adds a variant and adjusts the stock with a reason (issue 11)', async () => {
+    const db = app.api.ctx.db.$client;
+    const suffix = randomUUID().slice(0, 6);
+    const name = `Zinnia Pictured ${suffix}`;
+    const slug = `zinnia-pictured-${suffix}`;
+    const { rows } = await db.query<{ id: number }>(
+      `insert into products (name, slug, price, inventory, status, category_id) values ($1, $2, '11.00', 30, 'active', (select min(id) from categories)) returning id`,
+      [name, slug],
+    );
+    const id = rows[0]!.id;
+    const page = await app.newPage();
+    await page.goto('/admin-products');
+    await signIn(page, 'manager');
+    await page.getByLabel('Search products').fill(suffix);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const row = page.getByTestId(`product-row-${slug}`);
+    await poll(() => row.isVisible()).toBe(true);
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    await row.getByRole('link', { name: `Edit ${name}` }).click();
+
+    // The picture: uploaded, named in the images list, shown from the uploads folder.
+    await page.getByLabel('Upload a picture').setInputFiles({ name: 'zinnia.png', mimeType: 'image/png', buffer: greenPng(240) });
+    await visible(page, 'Picture uploaded');
+    const images = page.getByLabel('Images (file names; the first is the main picture)');
+    await poll(() => images.inputValue()).toMatch(/^upl-[0-9a-f]{20}$/);
+    const uploaded = await images.inputValue();
+    const shown = page.getByTestId(`picture-${uploaded}`).getByRole('img');
+    expect(await shown.getAttribute('src')).toBe(`/uploads/products/${uploaded}-640.webp`);
+    // Loaded from one of the stored widths (the srcset), not swapped for the generic picture.
+    await poll(() =>
+      shown.evaluate((img: HTMLImageElement) => (img.complete && img.naturalWidth > 0 ? new URL(img.currentSrc).pathname : '')),
+    ).toMatch(new RegExp(`^/uploads/products/${uploaded}-(320|640|1280)\\.webp$`));
+
+    await page.getByRole('button', { name: 'Add variant' }).click();
+    await page.getByLabel('Variant 1 label').fill('1 gallon');
+    await page.getByLabel('Variant 1 price').fill('39');
+    await page.getByLabel('Variant 1 SKU').fill(`ZIN-GAL-${suffix}`);
+
+    // The stock: a change with a reason, logged with who made it.
+    const panel = page.getByTestId('inventory-panel');
+    await poll(() => panel.getByTestId('stock-now').textContent()).toBe('30');
+    await panel.getByLabel('Change', { exact: true }).fill('-4');
+    await panel.getByRole('button', { name: 'Adjust stock' }).click();
+    await visible(page, 'Please say why the stock changes (e.g. "Counted in the warehouse", "Damaged in transit")');
+    await panel.getByLabel('Reason', { exact: true }).fill('Damaged in transit');
+    await panel.getByRole('button', { name: 'Adjust stock' }).click();
+    await visible(page, 'Inventory updated');
+    await poll(() => panel.getByTestId('stock-now').textContent()).toBe('26');
+    expect(await panel.locator('tbody tr').first().textContent()).toContain(staff.manager.email);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // Saving the form keeps the adjusted stock and stores the picture and the variant.
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await visible(page, 'Product updated successfully');
+    const saved = (await db.query('select images, variants, inventory from products where id = $1', [id])).rows[0];
+    expect(saved).toEqual({
+      images: [uploaded],
+      variants: [{ label: '1 gallon', price: '39.00', sku: `ZIN-GAL-${suffix}` }],
+      inventory: 26,
+    });
+    const logged = await db.query('select delta, inventory_after, reason from inventory_adjustments where product_id = $1', [id]);
+    expect(logged.rows).toEqual([{ delta: -4, inventory_after: 26, reason: 'Damaged in transit' }]);
   });
 
   it('opens an order, updates status, carrier and tracking; a reload stays signed in, an ended session returns to sign-in', async () => {
@@ -186,7 +289,8 @@ describe('admin area in the browser', () => {
     await link.click();
 
     await poll(() => page.getByRole('heading', { name: `Order ${orderId}` }).isVisible()).toBe(true);
-    for (const text of ['555-0199', 'Same as shipping address', 'Ring twice', 'txn-e2e-1', 'Applied', '$53.19', 'Quantity: 2']) await visible(page, text);
+    for (const text of ['555-0199', 'Same as shipping address', 'Ring twice', 'txn-e2e-1', 'Applied', '$53.19', 'Quantity: 2'])
+      await visible(page, text);
     await poll(() => page.getByLabel('Tracking Number').inputValue()).toBe('');
 
     await choose(page, 'Status', 'Shipped');
@@ -194,7 +298,8 @@ describe('admin area in the browser', () => {
     await page.getByLabel('Tracking Number').fill('1Z999AA10123456784');
     await page.getByRole('button', { name: 'Update Order' }).click();
     await visible(page, 'Order updated successfully');
-    const row = async () => (await app.api.ctx.db.$client.query('select status, carrier, tracking_number from orders where id = $1', [orderId])).rows[0];
+    const row = async () =>
+      (await app.api.ctx.db.$client.query('select status, carrier, tracking_number from orders where id = $1', [orderId])).rows[0];
     await poll(row).toEqual({ status: 'shipped', carrier: 'UPS', tracking_number: '1Z999AA10123456784' });
     expect(await page.locator('header, main').getByText('Shipped', { exact: true }).first().isVisible()).toBe(true);
 
@@ -232,7 +337,7 @@ describe('admin area in the browser', () => {
     await visible(page, 'Order not found');
   });
 
-  it("exports orders: waits for the export job, saves nh-orders-{yyyy-MM-dd}.csv, reports a failed job", async () => {
+  it('exports orders: waits for the export job, saves nh-orders-{yyyy-MM-dd}.csv, reports a failed job', async () => {
     const db = app.api.ctx.db.$client;
     const page = await app.newPage();
     await page.goto('/admin-orders');
@@ -242,7 +347,9 @@ describe('admin area in the browser', () => {
     const nextJob = async (after: Set<string>) => {
       let id: string | undefined;
       await poll(async () => {
-        const { rows } = await db.query<{ id: string }>(`select id from exports where store_code = 'NH' and status = 'queued' order by created_at desc limit 1`);
+        const { rows } = await db.query<{ id: string }>(
+          `select id from exports where store_code = 'NH' and status = 'queued' order by created_at desc limit 1`,
+        );
         id = rows[0] && !after.has(rows[0].id) ? rows[0].id : undefined;
         return id !== undefined;
       }).toBe(true);
@@ -256,7 +363,10 @@ describe('admin area in the browser', () => {
     seen.add(exportId);
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nh-admin-e2e-')), `${exportId}.csv`);
     fs.writeFileSync(file, 'Order ID,Email\r\nabc,a@example.com\r\n');
-    await db.query(`update exports set status = 'completed', file_path = $2, file_name = $3, rows_done = 1, rows_total = 1, finished_at = now() where id = $1`, [exportId, file, exportDownloadName()]);
+    await db.query(
+      `update exports set status = 'completed', file_path = $2, file_name = $3, rows_done = 1, rows_total = 1, finished_at = now() where id = $1`,
+      [exportId, file, exportDownloadName()],
+    );
     const saved = await download;
     expect(saved.suggestedFilename()).toBe(exportDownloadName());
     expect(fs.readFileSync(await saved.path(), 'utf8')).toBe('Order ID,Email\r\nabc,a@example.com\r\n');
@@ -283,7 +393,9 @@ describe('admin area in the browser', () => {
     await visible(page, 'NetSuite said no');
     await page.getByRole('button', { name: 'Retry sync' }).click();
     await visible(page, 'Sync retry queued');
-    await poll(async () => (await db.query('select netsuite_sync_status from orders where id = $1', [orderId])).rows[0]?.netsuite_sync_status).toBe('pending');
+    await poll(
+      async () => (await db.query('select netsuite_sync_status from orders where id = $1', [orderId])).rows[0]?.netsuite_sync_status,
+    ).toBe('pending');
     const outbox = await db.query(`select 1 from outbox where topic = 'order.sync-requested' and payload->>'orderId' = $1`, [orderId]);
     expect(outbox.rowCount).toBe(1);
   });
@@ -430,7 +542,11 @@ describe('admin area in the browser', () => {
       `insert into orders (customer_email, customer_name, shipping_address, items, subtotal, shipping, tax, total)
        values ('e2e-audit@example.com', 'Barbara Liskov', '{"address":"1 Sub St","city":"Boston","state":"MA","zip":"02139"}',
                $1, '20.00', '9.99', '1.60', '31.59') returning id`,
-      [JSON.stringify([{ productId: product.id, productName: product.name, variantSku: null, sku: null, itemNumber: null, quantity: 1, price: '20.00' }])],
+      [
+        JSON.stringify([
+          { productId: product.id, productName: product.name, variantSku: null, sku: null, itemNumber: null, quantity: 1, price: '20.00' },
+        ]),
+      ],
     );
     const id = rows[0]!.id;
     const page = await app.newPage();
