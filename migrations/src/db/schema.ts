@@ -520,6 +520,11 @@ export const outbox = pgTable(
     publishedAt: timestamp({ withTimezone: true }),
     /** The API request that wrote the row (its `x-request-id`), carried into the jobs the relay makes (docs/decisions/observability.md). */
     requestId: text(),
+    /**
+     * The W3C `traceparent` of the span that wrote the row, when OpenTelemetry tracing is on: the jobs the
+     * relay makes of the row run as its children (docs/decisions/observability.md, "Traces").
+     */
+    traceParent: text(),
   },
   (t) => [index('outbox_unpublished').on(t.id).where(sql`${t.publishedAt} is null`)],
 );
