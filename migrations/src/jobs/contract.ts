@@ -76,28 +76,36 @@ export function jobId(...parts: Array<string | number>): string {
 }
 
 /**
- * The reserved key of a job's data where the relay puts the request id of the outbox row it came from
- * (`{ ...payload, _trace: { requestId } }`). The queue processor removes it before the payload is
- * parsed (workers/src/jobs/define.ts), so no payload schema ever sees it.
+ * The reserved key of a job's data where the relay puts what it knows of the work behind the outbox row
+ * it came from: the request id (`{ ...payload, _trace: { requestId } }`) and, while tracing is on, the
+ * `traceparent` of the span that wrote the row (`_trace: { requestId, traceParent }`). The queue
+ * processor removes it before the payload is parsed (workers/src/jobs/define.ts), so no payload schema
+ * ever sees it.
  */
 export const JOB_TRACE_KEY = '_trace';
 
 export interface JobTrace {
-  requestId: string;
+  requestId?: string;
+  /** W3C trace context of the span the job continues (the one that wrote its outbox row). */
+  traceParent?: string;
 }
 
-/** `data` with the trace of `requestId` (the data as it is without one). */
-export function withJobTrace(data: unknown, requestId: string | null | undefined): unknown {
-  if (!requestId || typeof data !== 'object' || data === null || Array.isArray(data)) return data;
-  return { ...data, [JOB_TRACE_KEY]: { requestId } satisfies JobTrace };
+/** `data` with the trace of `requestId` and `traceParent` (the data as it is without either). */
+export function withJobTrace(data: unknown, requestId: string | null | undefined, traceParent?: string | null): unknown {
+  if ((!requestId && !traceParent) || typeof data !== 'object' || data === null || Array.isArray(data)) return data;
+  const trace: JobTrace = {};
+  if (requestId) trace.requestId = requestId;
+  if (traceParent) trace.traceParent = traceParent;
+  return { ...data, [JOB_TRACE_KEY]: trace };
 }
 
-/** A job's data without its trace, and the trace's request id (null when it has none). */
-export function splitJobTrace(data: unknown): { data: unknown; requestId: string | null } {
-  if (typeof data !== 'object' || data === null || !(JOB_TRACE_KEY in data)) return { data, requestId: null };
+/** A job's data without its trace, the trace's request id and its traceparent (null when it has none). */
+export function splitJobTrace(data: unknown): { data: unknown; requestId: string | null; traceParent: string | null } {
+  if (typeof data !== 'object' || data === null || !(JOB_TRACE_KEY in data)) return { data, requestId: null, traceParent: null };
   const { [JOB_TRACE_KEY]: trace, ...rest } = data as Record<string, unknown>;
-  const requestId = (trace as Partial<JobTrace> | null)?.requestId;
-  return { data: rest, requestId: typeof requestId === 'string' && requestId ? requestId : null };
+  const { requestId, traceParent } = (trace ?? {}) as Partial<Record<keyof JobTrace, unknown>>;
+  const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
+  return { data: rest, requestId: text(requestId), traceParent: text(traceParent) };
 }
 
 /** One job per (outbox row, job): a relay crash between enqueue and commit re-adds the same id. */

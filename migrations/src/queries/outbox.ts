@@ -10,11 +10,14 @@
  * Each row also remembers the request that wrote it (`request_id`): the `requestId` argument when given,
  * otherwise the request id of the work in progress (`currentRequestId`, request-context.ts: the API
  * request, or the job that carries one), otherwise none. The relay copies it into the row's jobs.
+ * With OpenTelemetry tracing on, each row also keeps the `traceparent` of the span active where it was
+ * written (`trace_parent`; tracing.ts), and the relay's jobs run as children of that span.
  */
 import type pg from 'pg';
 import { outboxPayloads, type OutboxPayload, type OutboxTopic } from '@nh/shared/jobs';
 import { positionalSql, type DbOrTx } from '../db/client';
 import { currentRequestId } from '../request-context';
+import { currentTraceParent } from '../tracing';
 
 /** Postgres NOTIFY channel the relay listens on, so new rows are moved at once. */
 export const OUTBOX_CHANNEL = 'outbox_new';
@@ -32,11 +35,13 @@ const requestIdOf = (requestId: string | null | undefined): string | null => (re
 
 /**
  * The rows as the one JSON parameter of an outbox-writing statement, each payload checked against its
- * topic's schema, each with its request id (`requestId`, or by default the current one; see above).
+ * topic's schema, each with its request id (`requestId`, or by default the current one; see above) and,
+ * while tracing is on, the current span's `traceParent` (absent when off: the column stays null).
  */
 export function outboxParam(records: readonly OutboxRecord[], requestId?: string | null): string {
   const reqId = requestIdOf(requestId);
-  return JSON.stringify(records.map((r) => ({ topic: r.topic, payload: outboxPayloads[r.topic].parse(r.payload), requestId: reqId })));
+  const traceParent = currentTraceParent();
+  return JSON.stringify(records.map((r) => ({ topic: r.topic, payload: outboxPayloads[r.topic].parse(r.payload), requestId: reqId, ...(traceParent && { traceParent }) })));
 }
 
 /**
@@ -44,7 +49,7 @@ export function outboxParam(records: readonly OutboxRecord[], requestId?: string
  * (a SQL boolean, e.g. `exists (select 1 from ord)`) holds.
  */
 export const outboxInsert = (param: string, condition = 'true'): string =>
-  `insert into outbox (topic, payload, request_id) select e->>'topic', e->'payload', e->>'requestId' from jsonb_array_elements(${param}::jsonb) e where ${condition}`;
+  `insert into outbox (topic, payload, request_id, trace_parent) select e->>'topic', e->'payload', e->>'requestId', e->>'traceParent' from jsonb_array_elements(${param}::jsonb) e where ${condition}`;
 
 /** Select expression waking the relay when `condition` held and there were rows; `channel` is the placeholder of OUTBOX_CHANNEL. */
 export const outboxNotify = (param: string, channel: string, condition = 'true'): string =>
