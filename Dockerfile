@@ -39,4 +39,5 @@ EXPOSE 5000
 # The API's liveness; the worker service overrides it with its heartbeat check (docker-compose.yml).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||5000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "api/dist/main.js"]
+# The preload starts OpenTelemetry tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set (and loads nothing otherwise).
+CMD ["node", "--import", "./api/dist/instrument.js", "api/dist/main.js"]

@@ -1,9 +1,13 @@
 // Bundles the server entry points (API, workers and its run-now command, migrate, seed) with esbuild: TypeScript sources of
-// the workspaces are compiled in, npm packages stay external and load from node_modules.
+// the workspaces are compiled in, npm packages stay external and load from node_modules. The API and the worker each
+// have a preload (instrument.js, run with `node --import`) that starts OpenTelemetry tracing before main.js imports the
+// modules it instruments, when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/decisions/observability.md, "Traces").
 import { build } from 'esbuild';
 
 const entries = {
+  'api/dist/instrument': 'api/src/instrument.ts',
   'api/dist/main': 'api/src/main.ts',
+  'workers/dist/instrument': 'workers/src/instrument.ts',
   'workers/dist/main': 'workers/src/main.ts',
   'workers/dist/run-now': 'workers/src/run-now.ts',
   'workers/dist/healthcheck': 'workers/src/healthcheck.ts',

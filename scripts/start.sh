@@ -9,8 +9,8 @@ fi
 npm run build
 node migrations/dist/migrate.js
 node migrations/dist/seed.js
-node api/dist/main.js & api=$!
-node workers/dist/main.js & worker=$!
+node --import ./api/dist/instrument.js api/dist/main.js & api=$!
+node --import ./workers/dist/instrument.js workers/dist/main.js & worker=$!
 trap 'kill -TERM $api $worker 2>/dev/null; wait $api $worker' INT TERM
 wait -n $api $worker
 status=$?

@@ -1,5 +1,7 @@
+// Tracing, when OTEL_EXPORTER_OTLP_ENDPOINT is set, was started by the preload (./instrument.ts, `node --import`) before these imports.
 import { configureShop } from '@nh/shared';
 import { createDb, createLogger, createRedis, exitOnStartupError, productionWarnings, shopOverrides } from '@nh/server';
+import { shutdownTracing, tracingStartupWarning, tracingStatus } from '@nh/server/tracing';
 import { createApp } from './app';
 import { loadApiConfig } from './config';
 import type { AppContext } from './context';
@@ -20,9 +22,11 @@ async function start(): Promise<void> {
   for (const warning of productionWarnings({ production: config.isProduction, paymentsConfigured: services.payments.gateway !== null, siteUrlSet: Boolean(config.SHOP_SITE_URL) })) {
     log.warn(warning);
   }
+  const tracingWarning = tracingStartupWarning('./api/dist/instrument.js');
+  if (tracingWarning) log.warn(tracingWarning);
   const app = createApp(ctx, services);
   const served = await listenApi(ctx, services, app);
-  log.info({ port: served.port, metricsPort: served.metrics?.port ?? 'not set' }, `API listening on http://localhost:${served.port}`);
+  log.info({ port: served.port, metricsPort: served.metrics?.port ?? 'not set', tracing: tracingStatus().serviceName ?? 'off' }, `API listening on http://localhost:${served.port}`);
 
   let stopping = false;
   const shutdown = (signal: string) => {
@@ -36,7 +40,8 @@ async function start(): Promise<void> {
     force.unref();
     // The draining flag is set before the server closes (listenApi's drain).
     void served.drain().then(async () => {
-      await Promise.allSettled([db.$client.end(), redis.quit(), served.close()]);
+      // shutdownTracing: the spans of the last requests, before the process ends.
+      await Promise.allSettled([db.$client.end(), redis.quit(), served.close(), shutdownTracing()]);
       log.info('stopped');
       process.exit(0);
     });

@@ -1,5 +1,7 @@
 // Worker process (Procfile `worker`): the outbox relay and the consumers of WORKER_QUEUES.
+// Tracing, when OTEL_EXPORTER_OTLP_ENDPOINT is set, was started by the preload (./instrument.ts, `node --import`) before these imports.
 import { createLogger, exitOnStartupError, productionWarnings } from '@nh/server';
+import { shutdownTracing, tracingStartupWarning, tracingStatus } from '@nh/server/tracing';
 import { loadWorkerConfig } from './config';
 import { runtimeHealthy, startHeartbeat } from './heartbeat';
 import { startWorkerRuntime } from './runtime';
@@ -10,6 +12,9 @@ async function start(): Promise<void> {
   const runtime = await startWorkerRuntime(config, log);
   const facts = { production: config.NODE_ENV === 'production', paymentsConfigured: runtime.gateway !== null, mailToFileOutbox: !config.SMTP_URL, siteUrlSet: Boolean(config.SHOP_SITE_URL) };
   for (const warning of productionWarnings(facts)) log.warn(warning);
+  const tracingWarning = tracingStartupWarning('./workers/dist/instrument.js');
+  if (tracingWarning) log.warn(tracingWarning);
+  else if (tracingStatus().enabled) log.info({ serviceName: tracingStatus().serviceName }, 'tracing on (OpenTelemetry, OTLP over HTTP)');
   const stopHeartbeat = startHeartbeat({
     file: config.HEARTBEAT_FILE,
     intervalMs: config.HEARTBEAT_INTERVAL_MS,
@@ -29,6 +34,8 @@ async function start(): Promise<void> {
     force.unref();
     stopHeartbeat();
     await runtime.close();
+    // The spans of the last jobs, before the process ends.
+    await shutdownTracing().catch((err: unknown) => log.warn({ err }, 'tracing: spans not flushed'));
     log.info('stopped');
     process.exit(0);
   };

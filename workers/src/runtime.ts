@@ -10,6 +10,7 @@ import { startMetricsServer, type MetricsServer } from '@nh/server/metrics';
 import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/server/queues';
 import { NetSuiteClient } from './erp-sync/netsuite/client';
 import { createMailer, type Mailer } from './emails/mail/transport';
+import { tracedMailer } from './tracing';
 import type { WorkerConfig } from './config';
 import { OutboxRelay } from './relay/relay';
 import { jobRequestId, queueProcessor, type JobContext } from './jobs/define';
@@ -46,7 +47,8 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
   const queues = Object.fromEntries(QUEUE_NAMES.map((name) => [name, createQueue(name, producerRedis, config.QUEUE_PREFIX)])) as Record<QueueName, Queue>;
   for (const queue of Object.values(queues)) queue.on('error', (err) => log.debug({ err: err.message, queue: queue.name }, 'queue connection problem'));
 
-  const mailer = createMailer({ smtpUrl: config.SMTP_URL, outboxDir: config.MAIL_OUTBOX_DIR, from: config.MAIL_FROM ?? `"${SHOP.name}" <${SHOP.supportEmail}>` });
+  // With tracing on, each send is a span of the job that sends it (./tracing.ts).
+  const mailer = tracedMailer(createMailer({ smtpUrl: config.SMTP_URL, outboxDir: config.MAIL_OUTBOX_DIR, from: config.MAIL_FROM ?? `"${SHOP.name}" <${SHOP.supportEmail}>` }), config.SMTP_URL);
   const netsuite = config.netsuite ? new NetSuiteClient(config.netsuite) : null;
   const needsGateway = config.WORKER_QUEUES.includes('renewals') || config.WORKER_QUEUES.includes('maintenance');
   const gateway = needsGateway ? createPaymentGateway(config, producerRedis, log) : null;

@@ -11,6 +11,7 @@ import { withLogFields, type Db, type Logger, type Redis } from '@nh/server';
 import { splitJobTrace, type JobContract, type WithJobId } from '@nh/server/jobs/contract';
 import { jobDuration, jobFailures } from '@nh/server/metrics';
 import { runWithRequestId } from '@nh/server/request-context';
+import { inSpan, tracingOn } from '@nh/server/tracing';
 import type { PaymentGateway } from '@nh/server/payments/index';
 import type { QueueName } from '@nh/server/queues';
 import type { WorkerConfig } from '../config';
@@ -76,6 +77,16 @@ export function defineQueue<const Q extends QueueName>(queue: QueueDefinition<Q>
   return queue;
 }
 
+/** A job span's attributes: what the job is, which attempt, and the request behind it. */
+const jobSpanAttributes = (queue: QueueName, job: Job, requestId: string | null) => ({
+  'messaging.system': 'bullmq',
+  'messaging.operation.type': 'process',
+  'messaging.destination.name': queue,
+  'messaging.message.id': job.id,
+  'nh.job.attempt': job.attemptsMade + 1,
+  'nh.request_id': requestId ?? undefined,
+});
+
 /** The request id a job carries (the API request behind its outbox row), or null. */
 export const jobRequestId = (job: Pick<Job, 'data'>): string | null => splitJobTrace(job.data).requestId;
 
@@ -88,11 +99,15 @@ export const jobRequestId = (job: Pick<Job, 'data'>): string | null => splitJobT
  * `_trace`, removed here before the payload is parsed): the attempt runs with it as the request id of
  * the work in progress, so every line any logger writes during the job (the handlers' own child
  * loggers included) has `reqId`, and the outbox rows the job writes keep it.
+ *
+ * With tracing on, each attempt is a span named after the job (kind consumer), the child of the span that
+ * wrote the job's outbox row (`_trace.traceParent`) or the root of a trace of its own (schedules, sweeps):
+ * the queries, NetSuite requests and mail the handler makes are its children. Off, the attempt just runs.
  */
 export function queueProcessor(queue: QueueDefinition, ctx: JobContext): Processor {
   const handlers = new Map(queue.jobs.map((job) => [job.name, { payload: job.payload, handle: job.handler(ctx) }]));
   return async (job) => {
-    const { data, requestId } = splitJobTrace(job.data);
+    const { data, requestId, traceParent } = splitJobTrace(job.data);
     const labels = { queue: queue.name, job: job.name };
     const end = jobDuration.startTimer(labels);
     const run = async () => {
@@ -100,8 +115,9 @@ export function queueProcessor(queue: QueueDefinition, ctx: JobContext): Process
       if (!handler) throw new UnrecoverableError(`no handler for job "${job.name}" on the ${queue.name} queue`);
       return handler.handle(job, handler.payload.parse(data));
     };
+    const attempt = () => (requestId ? runWithRequestId(requestId, () => withLogFields({ reqId: requestId }, run)) : run());
     try {
-      const result = await (requestId ? runWithRequestId(requestId, () => withLogFields({ reqId: requestId }, run)) : run());
+      const result = await (tracingOn() ? inSpan(job.name, { kind: 'consumer', parent: traceParent, attributes: jobSpanAttributes(queue.name, job, requestId) }, attempt) : attempt());
       end({ status: 'completed' });
       return result;
     } catch (error) {

@@ -3,10 +3,15 @@
  * safe), adds their jobs to BullMQ, marks the rows published and commits. If Redis is down the
  * transaction rolls back and the rows wait for the next attempt. It wakes on Postgres NOTIFY (a
  * dedicated LISTEN connection that reconnects by itself) and also sweeps on an interval.
+ *
+ * With tracing on, a row written inside a span (`trace_parent`) gets a span `outbox relay` in that trace,
+ * from the claim to the commit, and its jobs carry the traceparent (routes.ts): the relay's step shows in
+ * the request's trace, and the jobs' spans are children of the span that wrote the row.
  */
 import pg from 'pg';
 import type { Queue } from 'bullmq';
 import { OUTBOX_CHANNEL, type Db, type Logger } from '@nh/server';
+import { recordSpan } from '@nh/server/tracing';
 import type { QueueName } from '@nh/server/queues';
 import type { WorkerConfig } from '../config';
 import { createJobPlanner, type JobPlanner, type OutboxRow, type PlannedJob } from './routes';
@@ -89,11 +94,12 @@ export class OutboxRelay {
   /** One transaction: claim, enqueue, mark published. Returns the number of rows claimed. */
   async moveBatch(): Promise<number> {
     const { db, config, log } = this.deps;
+    const startTime = Date.now();
     const client = await db.$client.connect();
     try {
       await client.query('begin');
       const { rows } = await client.query<OutboxRow>(
-        `select id, topic, payload, request_id from outbox
+        `select id, topic, payload, request_id, trace_parent from outbox
           where published_at is null and topic = any($1::text[])
           order by id limit $2 for update skip locked`,
         [this.planner.topics, config.RELAY_BATCH_SIZE],
@@ -103,6 +109,8 @@ export class OutboxRelay {
         return 0;
       }
       const byQueue = new Map<QueueName, PlannedJob[]>();
+      /** The rows written inside a span (tracing on), with their jobs: each gets its span once committed. */
+      const traced = new Map<OutboxRow, PlannedJob[]>();
       for (const row of rows) {
         let jobs: PlannedJob[] = [];
         try {
@@ -112,6 +120,7 @@ export class OutboxRelay {
           log.error({ outboxId: row.id, topic: row.topic, err: (error as Error).message }, 'outbox row has an invalid payload; skipped');
         }
         for (const job of jobs) byQueue.set(job.queue, [...(byQueue.get(job.queue) ?? []), job]);
+        if (row.trace_parent) traced.set(row, jobs);
       }
       await withTimeout(
         Promise.all([...byQueue].map(([queue, jobs]) => this.deps.queues[queue].addBulk(jobs.map(({ name, data, opts }) => ({ name, data, opts }))))),
@@ -120,6 +129,11 @@ export class OutboxRelay {
       );
       await client.query('update outbox set published_at = now() where id = any($1::bigint[])', [rows.map((r) => r.id)]);
       await client.query('commit');
+      const endTime = Date.now();
+      for (const [row, jobs] of traced) {
+        const attributes = { 'messaging.system': 'bullmq', 'nh.outbox.id': Number(row.id), 'nh.outbox.topic': row.topic, 'nh.outbox.jobs': jobs.map((j) => j.name).join(',') };
+        recordSpan('outbox relay', { kind: 'producer', parent: row.trace_parent, startTime, endTime, attributes });
+      }
       this.published += rows.length;
       log.debug({ rows: rows.length, firstId: rows[0]!.id }, 'outbox rows relayed');
       return rows.length;

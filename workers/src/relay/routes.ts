@@ -3,7 +3,8 @@
  * (jobs/registry.ts), each with its definition's options and an id derived from the outbox row id, so
  * a relay that crashes between enqueue and commit re-adds the same ids (which BullMQ ignores). A row
  * written by an API request gives its jobs that request's id (`_trace` in the job's data, which the
- * queue processor removes before parsing the payload).
+ * queue processor removes before parsing the payload), and a row written while tracing was on the
+ * `traceparent` of the span that wrote it (`_trace.traceParent`: the job's span is its child).
  */
 import { outboxPayloads, type OutboxTopic } from '@nh/shared';
 import { outboxJobId, withJobTrace } from '@nh/server/jobs/contract';
@@ -19,6 +20,8 @@ export interface OutboxRow {
   payload: unknown;
   /** The API request that wrote the row, if any. */
   request_id?: string | null;
+  /** The span that wrote the row (W3C traceparent), when tracing was on. */
+  trace_parent?: string | null;
 }
 
 export interface PlannedJob {
@@ -57,7 +60,7 @@ export function createJobPlanner(config: WorkerConfig, jobs: readonly AnyJobDefi
       return jobsOfTopic.map(({ job, data }) => ({
         queue: job.queue,
         name: job.name,
-        data: withJobTrace(data(payload), row.request_id),
+        data: withJobTrace(data(payload), row.request_id, row.trace_parent),
         opts: { ...job.options?.(config), jobId: outboxJobId(row.id, job.name) },
       }));
     },
