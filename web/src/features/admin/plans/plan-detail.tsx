@@ -21,7 +21,7 @@ import { useCan } from '../components/role-gate';
 import { getPlan, planKeys } from './api';
 import { formatDay } from './format';
 import { PlanActions } from './plan-actions';
-import { PlanHistory } from './plan-history';
+import { EntityHistory } from '../components/entity-history';
 import { intervalWords, PlanStatusBadge, shortId } from './plan-words';
 
 const OUTCOME_STYLE: Record<BillingOutcome, string> = {
@@ -259,7 +259,7 @@ export function PlanDetail({ id }: { id: string }) {
       )}
       <BillingHistory plan={plan.data} />
       <Orders plan={plan.data} />
-      {canReadAudit && <PlanHistory planId={plan.data.id} />}
+      {canReadAudit && <EntityHistory entityType="subscription" entityId={plan.data.id} testId="plan-history" />}
     </div>
   );
 }

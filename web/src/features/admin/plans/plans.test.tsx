@@ -349,7 +349,7 @@ describe('a plan', () => {
       ],
     };
     const calls = openPlan(MANAGER, { 'GET /api/admin/audit': { status: 200, body: audit } });
-    const entry = await screen.findByTestId('plan-audit-77');
+    const entry = await screen.findByTestId('plan-history-77');
     expect(entry.textContent).toContain('Skipped subscription delivery');
     expect(entry.textContent).toContain('sam@example.com (Support)');
     expect(entry.textContent).toContain('Next billing date: 2025-03-10 → changed to 2025-04-10');

@@ -11,13 +11,15 @@ import { adminKeys, updateProduct } from '../api';
 import { catalogKeys, findProductBySlug } from '../catalog/api';
 import { InventoryPanel } from '../catalog/inventory-panel';
 import { AdminPage } from '../components/admin-frame';
-import { RoleGate } from '../components/role-gate';
+import { EntityHistory } from '../components/entity-history';
+import { RoleGate, useCan } from '../components/role-gate';
 import { BackToProducts, ProductForm } from '../components/product-form';
 import { formToPayload, productToForm, type ProductFormValues } from '../product-form-model';
 
 function EditProduct({ product }: { product: Product }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const canReadAudit = useCan('audit.view');
   // The form as first loaded: the product is read again after an inventory adjustment, the form is not reset.
   const [loaded] = useState(() => productToForm(product));
   const update = useMutation({
@@ -38,6 +40,7 @@ function EditProduct({ product }: { product: Product }) {
     <div className="grid gap-6">
       <ProductForm mode="edit" defaultValues={loaded} pending={update.isPending} onSubmit={(values) => update.mutate(values)} />
       <InventoryPanel productId={product.id} productName={product.name} />
+      {canReadAudit && <EntityHistory entityType="product" entityId={String(product.id)} testId="product-history" />}
     </div>
   );
 }

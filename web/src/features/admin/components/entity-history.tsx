@@ -1,4 +1,7 @@
-/** The plan's own audit trail (what staff did to it), for the roles that may read the audit trail. */
+/**
+ * A record's own audit trail (what staff did to it) on its detail screen, for the roles that may read
+ * the audit trail: plans, products, promo codes, staff accounts… (orders show theirs in the timeline).
+ */
 import { formatOrderDate } from '@nh/shared/contracts/admin';
 import { auditActionLabel } from '@nh/shared/contracts/audit';
 import { STAFF_ROLE_LABELS } from '@nh/shared/contracts/staff';
@@ -6,18 +9,19 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { serverMessageOf } from '@/lib/query-client';
+import type { AuditEntityType } from '@nh/shared/contracts/audit';
 import { adminKeys, listAudit, type AuditFilters } from '../api';
 import { auditChanges } from '../audit-changes';
 
-export function PlanHistory({ planId }: { planId: string }) {
-  const filters: AuditFilters = { actor: '', entityType: 'subscription', entityId: planId, action: '', from: '', to: '', offset: 0 };
+export function EntityHistory({ entityType, entityId, testId }: { entityType: AuditEntityType; entityId: string; testId: string }) {
+  const filters: AuditFilters = { actor: '', entityType, entityId, action: '', from: '', to: '', offset: 0 };
   const history = useQuery({ queryKey: adminKeys.audit(filters), queryFn: () => listAudit(filters), staleTime: 0 });
   return (
-    <Card data-testid="plan-history">
+    <Card data-testid={testId}>
       <CardHeader className="flex-row flex-wrap items-center justify-between gap-2">
         <CardTitle className="text-base">Staff changes</CardTitle>
         <Link
-          to={`/admin/audit?entityType=subscription&entityId=${encodeURIComponent(planId)}`}
+          to={`/admin/audit?entityType=${entityType}&entityId=${encodeURIComponent(entityId)}`}
           className="text-sm font-medium text-brand-700 hover:underline"
         >
           Open in the audit trail
@@ -33,7 +37,7 @@ export function PlanHistory({ planId }: { planId: string }) {
         ) : (
           <ol className="grid grid-cols-1 gap-3 text-sm">
             {history.data.entries.map((entry) => (
-              <li key={entry.id} className="rounded-lg border border-stone-200 p-3" data-testid={`plan-audit-${entry.id}`}>
+              <li key={entry.id} className="rounded-lg border border-stone-200 p-3" data-testid={`${testId}-${entry.id}`}>
                 <p className="font-medium">{auditActionLabel(entry.action)}</p>
                 <p className="text-xs text-stone-600">
                   {formatOrderDate(entry.at)} · {entry.actorEmail}
