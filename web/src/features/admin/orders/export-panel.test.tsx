@@ -129,7 +129,7 @@ describe('the export panel', () => {
     const panel = await screen.findByTestId('export-panel');
     fireEvent.click(within(panel).getByRole('button', { name: 'Export CSV' }));
     expect(await within(panel).findByText(`${ADMIN_MESSAGES.exportFailed}: disk full`)).toBeTruthy();
-    expect(screen.getAllByText(ADMIN_MESSAGES.exportFailed).length).toBeGreaterThan(0);
+    expect((await screen.findAllByText(ADMIN_MESSAGES.exportFailed)).length).toBeGreaterThan(0);
   });
 });
 
