@@ -199,6 +199,31 @@ describe('admin orders API', () => {
     expect(await shippedRows()).toHaveLength(1);
   });
 
+  it('cancels without restocking when staff say the goods are lost (restock: false), audited; reopening takes stock as usual', async () => {
+    const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => api.ctx.db.$client.query<T>(text, values).then((r) => r.rows);
+    const name = `Lost ${randomUUID().slice(0, 8)}`;
+    const [product] = await q<{ id: number }>(`insert into products (name, slug, price, inventory) values ($1, $2, '20.00', 5) returning id`, [name, name.toLowerCase().replace(/\s+/g, '-')]);
+    const stock = async () => (await q<{ inventory: number }>('select inventory from products where id = $1', [product!.id]))[0]!.inventory;
+    const storeCode = `L${randomUUID().slice(0, 6).toUpperCase()}`;
+    const order = await insertOrder({
+      name: 'Lou Lost',
+      email: 'lou@example.com',
+      status: 'processing',
+      items: [{ productId: product!.id, productName: name, variantSku: null, sku: null, itemNumber: null, quantity: 2, price: '20.00' }],
+      storeCode,
+    });
+    expect((await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'cancelled', restock: false, storeCode })).status).toBe(200);
+    expect(await stock()).toBe(5);
+    const owner = await signInAs(api, 'owner');
+    const audit = (await (await owner.request(`/api/admin/audit?entityType=order&entityId=${order.id}`)).json()) as { entries: Array<{ after: unknown }> };
+    expect(audit.entries[0]!.after).toMatchObject({ status: 'cancelled', restocked: false });
+    expect((await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'processing', storeCode })).status).toBe(200);
+    expect(await stock()).toBe(3);
+    const bad = await call('PATCH', `/api/admin/orders/${order.id}`, { status: 'cancelled', restock: 'no', storeCode });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ message: 'Restock must be true or false' });
+  });
+
   it('puts the stock back when an order is cancelled, and takes it again when it is reopened', async () => {
     const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => api.ctx.db.$client.query<T>(text, values).then((r) => r.rows);
     const name = `Restock ${randomUUID().slice(0, 8)}`;

@@ -283,6 +283,8 @@ export const updateOrderSchema = z.object({
     .optional()
     .transform((v) => (v === undefined ? undefined : v === '' || v === 'none' || v === null ? null : v)),
   status: orderStatusSchema.optional(),
+  /** When the order becomes cancelled: put its items back in stock (the default), or not (lost or damaged). */
+  restock: z.boolean({ error: 'Restock must be true or false' }).optional(),
 });
 export type UpdateOrderInput = z.input<typeof updateOrderSchema>;
 

@@ -32,8 +32,8 @@ export function orderArea(ctx: AppContext, { guard, invalidateCatalog, gateway }
   });
 
   router.patch('/:id', guard.require('orders.fulfil'), async (req, res) => {
-    const { storeCode, trackingNumber, carrier, status } = parseInput(updateOrderSchema, req.body);
-    res.json(await updateOrder({ db, invalidateCatalog }, storeCode, String(req.params.id), { trackingNumber, carrier, status }, actorOf(req, res)));
+    const { storeCode, trackingNumber, carrier, status, restock } = parseInput(updateOrderSchema, req.body);
+    res.json(await updateOrder({ db, invalidateCatalog }, storeCode, String(req.params.id), { trackingNumber, carrier, status, restock }, actorOf(req, res)));
   });
 
   // A refund, or a void before the charge settles (refunds.ts). The key makes a repeat answer the first refund.

@@ -87,6 +87,8 @@ export interface OrderUpdate {
   trackingNumber?: string | null;
   carrier?: string | null;
   status?: OrderStatus;
+  /** Cancelling: put the items back in stock (default) or not (lost or damaged; reopening takes stock again either way). */
+  restock?: boolean;
 }
 
 /**
@@ -126,7 +128,9 @@ export async function updateOrder(
       .for('update');
     if (!current) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
     // A refund that put the items back in stock already moved them for good: cancelling and reopening leave stock alone.
-    if (update.status !== undefined && (current.status === 'cancelled') !== (update.status === 'cancelled') && !(await orderRestockedByRefund(tx, id))) {
+    const cancelling = update.status === 'cancelled' && current.status !== 'cancelled';
+    const keepOut = cancelling && update.restock === false;
+    if (update.status !== undefined && (current.status === 'cancelled') !== (update.status === 'cancelled') && !keepOut && !(await orderRestockedByRefund(tx, id))) {
       await moveStock(tx, current.items, update.status === 'cancelled' ? 'restock' : 'take');
       stockChanged = true;
     }
@@ -136,7 +140,7 @@ export async function updateOrder(
       { status: current.status, carrier: current.carrier, trackingNumber: current.trackingNumber },
       { status: updated!.status, carrier: updated!.carrier, trackingNumber: updated!.trackingNumber },
     );
-    if (change) await recordAudit(tx, actor, { action: 'order.updated', entityType: 'order', entityId: id, ...change });
+    if (change) await recordAudit(tx, actor, { action: 'order.updated', entityType: 'order', entityId: id, ...change, after: cancelling ? { ...change.after, restocked: !keepOut } : change.after });
     return updated!;
   });
   if (stockChanged) invalidateCatalog();

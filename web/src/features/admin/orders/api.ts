@@ -54,7 +54,7 @@ export const retryFailedSyncs = async (orderIds: string[]) => json<{ retried: nu
 // ---------------------------------------------------------------- one order
 export const getOrder = async (id: string) => json<AdminOrder>(await send('POST', orderUrl(id)));
 
-export const updateOrder = async (id: string, update: Pick<UpdateOrderInput, 'status' | 'carrier' | 'trackingNumber'>) => json<AdminOrder>(await send('PATCH', orderUrl(id), update));
+export const updateOrder = async (id: string, update: Pick<UpdateOrderInput, 'status' | 'carrier' | 'trackingNumber' | 'restock'>) => json<AdminOrder>(await send('PATCH', orderUrl(id), update));
 
 export const getTimeline = async (id: string) => json<OrderTimeline>(await send('POST', `${orderUrl(id)}/timeline`));
 

@@ -27,11 +27,12 @@ export interface CancelOrderDialogProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   /** Saves the form with the status Cancelled; rejects with the server's answer. */
-  onCancel: () => Promise<unknown>;
+  /** Cancels the order; `restock`: its items go back in stock. */
+  onCancel: (restock: boolean) => Promise<unknown>;
 }
 
 export function CancelOrderDialog({ order, open, onOpenChange, onCancel }: CancelOrderDialogProps) {
-  const ids = { refund: useId(), reason: useId() };
+  const ids = { refund: useId(), reason: useId(), restock: useId() };
   const canRefund = useCan('orders.refund');
   const refund = useRefund(order.id);
   const { refundable } = refundFigures(order);
@@ -41,6 +42,7 @@ export function CancelOrderDialog({ order, open, onOpenChange, onCancel }: Cance
   const [working, setWorking] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const restocked = restockedByRefund(order.payments);
+  const [restock, setRestock] = useState(true);
   const refunding = offerRefund && withRefund;
 
   async function confirm() {
@@ -61,7 +63,7 @@ export function CancelOrderDialog({ order, open, onOpenChange, onCancel }: Cance
         }
       }
       try {
-        await onCancel();
+        await onCancel(restock);
         onOpenChange(false);
       } catch (error) {
         setProblem(serverMessageOf(error) ?? 'Failed to update order');
@@ -79,9 +81,17 @@ export function CancelOrderDialog({ order, open, onOpenChange, onCancel }: Cance
           <DialogDescription>The order&apos;s status becomes Cancelled. You can reopen it later by choosing another status.</DialogDescription>
         </DialogHeader>
         <ul className="grid list-disc gap-1 pl-5 text-sm text-stone-700">
-          <li>{restocked ? 'Its items are already back in stock: a refund put them back.' : 'Its items go back in stock.'}</li>
+          {restocked && <li>Its items are already back in stock: a refund put them back.</li>}
           {refundable === 0 && <li>No payment is left to refund.</li>}
         </ul>
+        {!restocked && (
+          <div className="flex items-center gap-2">
+            <Checkbox id={ids.restock} checked={restock} onCheckedChange={(checked) => setRestock(checked === true)} />
+            <Label htmlFor={ids.restock} className="font-normal">
+              Put the items back in stock (untick for goods lost or damaged)
+            </Label>
+          </div>
+        )}
         {offerRefund && (
           <div className="grid gap-3 rounded-lg border border-stone-200 p-3">
             <div className="flex items-center gap-2">

@@ -174,7 +174,9 @@ describe('cancelling an order', () => {
 
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByRole('heading', { name: 'Cancel this order?' })).toBeTruthy();
-    expect(within(dialog).getByText('Its items go back in stock.')).toBeTruthy();
+    const restock = within(dialog).getByRole('checkbox', { name: 'Put the items back in stock (untick for goods lost or damaged)' });
+    expect(restock.getAttribute('data-state')).toBe('checked');
+    await user.click(restock); // lost in transit: the items stay out of stock
     expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
     expect(within(dialog).getByRole('checkbox', { name: 'Refund the payment ($53.19)' }).getAttribute('data-state')).toBe('checked');
     await user.click(within(dialog).getByRole('button', { name: 'Refund $53.19 and cancel' }));
@@ -183,7 +185,7 @@ describe('cancelling an order', () => {
     const sent = calls.filter((c) => c.url.startsWith(`/api/admin/orders/${ORDER_ID}`) && c.method !== 'GET' && !c.url.endsWith('/timeline') && !(c.method === 'POST' && c.url === `/api/admin/orders/${ORDER_ID}`));
     expect(sent.map((c) => c.method)).toEqual(['POST', 'PATCH']);
     expect(sent[0]!.body).toEqual({ storeCode: 'NH', amount: '53.19', reason: 'Order cancelled', restock: false });
-    expect(sent[1]!.body).toMatchObject({ storeCode: 'NH', status: 'cancelled' });
+    expect(sent[1]!.body).toMatchObject({ storeCode: 'NH', status: 'cancelled', restock: false });
   });
 
   it('a refused refund cancels nothing; fulfilment is told it cannot refund and cancels without', async () => {
@@ -199,7 +201,9 @@ describe('cancelling an order', () => {
     await user.click(await screen.findByRole('option', { name: 'Cancelled' }));
     await user.click(screen.getByRole('button', { name: 'Update Order' }));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).queryByRole('checkbox')).toBeNull();
+    // Fulfilment may choose the restock, never a refund.
+    expect(within(dialog).getAllByRole('checkbox').map((c) => c.getAttribute('aria-label') ?? c.id)).toHaveLength(1);
+    expect(within(dialog).queryByRole('checkbox', { name: /Refund the payment/ })).toBeNull();
     expect(within(dialog).getByText('Your role (Fulfilment) cannot refund orders. Ask an owner if you need it.')).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel order' }));
     expect(await screen.findByText('Order updated successfully')).toBeTruthy();

@@ -68,7 +68,8 @@ function FulfillmentForm({ order }: { order: AdminOrder }) {
   const [trackingNumber, setTrackingNumber] = useState(order.trackingNumber ?? '');
   const [confirmCancel, setConfirmCancel] = useState(false);
   const update = useMutation({
-    mutationFn: () => updateOrder(order.id, { status, carrier: carrier === NO_CARRIER ? '' : (carrier as (typeof CARRIERS)[number]), trackingNumber }),
+    mutationFn: (restock?: boolean) =>
+      updateOrder(order.id, { status, carrier: carrier === NO_CARRIER ? '' : (carrier as (typeof CARRIERS)[number]), trackingNumber, ...(restock === undefined ? {} : { restock }) }),
     onSuccess: (updated) => {
       queryClient.setQueryData(orderKeys.order(order.id), updated);
       void queryClient.invalidateQueries({ queryKey: orderKeys.timeline(order.id) });
@@ -129,7 +130,7 @@ function FulfillmentForm({ order }: { order: AdminOrder }) {
           {update.isPending ? 'Updating...' : 'Update Order'}
         </Button>
       </form>
-      <CancelOrderDialog order={order} open={confirmCancel} onOpenChange={setConfirmCancel} onCancel={() => update.mutateAsync()} />
+      <CancelOrderDialog order={order} open={confirmCancel} onOpenChange={setConfirmCancel} onCancel={(restock) => update.mutateAsync(restock)} />
     </Section>
   );
 }
