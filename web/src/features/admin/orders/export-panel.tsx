@@ -29,6 +29,7 @@ import {
   formatCount,
 } from '../export-orders';
 import { exportDownloadUrl, exportHistory, exportStatus, orderKeys, startExport } from './api';
+import { ProblemList } from '../components/filter-form';
 
 const ANY = 'all';
 const HISTORY_LIMIT = 10;
@@ -231,13 +232,7 @@ export function ExportPanel() {
               </Select>
             </div>
           </div>
-          {problems.length > 0 && (
-            <ul className="text-sm text-red-600" role="alert">
-              {problems.map((problem) => (
-                <li key={problem}>{problem}</li>
-              ))}
-            </ul>
-          )}
+          <ProblemList problems={problems} />
           <div className="flex flex-wrap items-center gap-3">
             <Button type="submit" disabled={busy}>
               {busy ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Download aria-hidden="true" />}

@@ -3,10 +3,8 @@ import { formatPrice } from '@nh/shared';
 import { ADMIN_SUBSCRIPTION_STATUS_LABELS, adminSubscriptionsQuerySchema } from '@nh/shared/contracts/admin-subscriptions';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Search } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -17,6 +15,7 @@ import { Pager } from './pager';
 import { EMPTY_PLAN_FILTERS, listPlans, PLAN_FILTER_KEYS, planKeys, PLANS_PAGE_SIZE, type PlanFilters } from './api';
 import { formatDay } from './format';
 import { intervalWords, itemsWords, PlanStatusBadge, shortId } from './plan-words';
+import { FilterButtons, ProblemList } from '../components/filter-form';
 
 const ANY = 'any';
 const FAILED_CHOICES = [
@@ -128,22 +127,8 @@ function PlanFilterForm({ applied, onApply }: { applied: PlanFilters; onApply: (
               <Input id={ids.dueTo} type="date" value={draft.dueTo} onChange={(e) => set('dueTo', e.target.value)} />
             </div>
           </div>
-          {problems.length > 0 && (
-            <ul className="text-sm text-red-600" role="alert">
-              {problems.map((problem) => (
-                <li key={problem}>{problem}</li>
-              ))}
-            </ul>
-          )}
-          <div className="flex flex-wrap gap-2">
-            <Button type="submit">
-              <Search aria-hidden="true" />
-              Filter
-            </Button>
-            <Button type="button" variant="outline" onClick={clear}>
-              Clear filters
-            </Button>
-          </div>
+          <ProblemList problems={problems} />
+          <FilterButtons onClear={clear} />
         </form>
       </CardContent>
     </Card>

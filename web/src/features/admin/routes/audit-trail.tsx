@@ -13,7 +13,7 @@ import {
 } from '@nh/shared/contracts/audit';
 import { STAFF_ROLE_LABELS } from '@nh/shared/contracts/staff';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Download, Search } from 'lucide-react';
+import { Download } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
@@ -27,6 +27,7 @@ import { adminKeys, AUDIT_PAGE_SIZE, auditCsvUrl, listAudit, type AuditFilters }
 import { auditChanges } from '../audit-changes';
 import { AdminPage } from '../components/admin-frame';
 import { RoleGate } from '../components/role-gate';
+import { FilterButtons, ProblemList } from '../components/filter-form';
 
 const ANY = 'any';
 const FILTER_KEYS = ['actor', 'entityType', 'entityId', 'action', 'from', 'to'] as const;
@@ -135,22 +136,8 @@ function FilterForm({ applied, onApply }: { applied: AuditFilters; onApply: (fil
               <Input id={ids.to} type="date" value={draft.to} onChange={(e) => set('to', e.target.value)} />
             </div>
           </div>
-          {problems.length > 0 && (
-            <ul className="text-sm text-red-600" role="alert">
-              {problems.map((problem) => (
-                <li key={problem}>{problem}</li>
-              ))}
-            </ul>
-          )}
-          <div className="flex flex-wrap gap-2">
-            <Button type="submit">
-              <Search aria-hidden="true" />
-              Filter
-            </Button>
-            <Button type="button" variant="outline" onClick={clear}>
-              Clear filters
-            </Button>
-          </div>
+          <ProblemList problems={problems} />
+          <FilterButtons onClear={clear} />
         </form>
       </CardContent>
     </Card>
