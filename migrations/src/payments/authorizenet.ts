@@ -224,12 +224,7 @@ export class AuthorizeNetGateway implements PaymentGateway {
   }
 
   private async runRefund(transaction: SdkObject): Promise<RefundResult> {
-    const request = make('CreateTransactionRequest');
-    request.setMerchantAuthentication(this.merchantAuthentication());
-    request.setTransactionRequest(transaction);
-    const controller = new sdk.APIControllers.CreateTransactionController!(request.getJSON(), sdkConfig(this.timeoutMs + 1_000));
-    controller.setEnvironment(this.endpoint);
-    const raw = await execute(controller, this.timeoutMs);
+    const raw = await this.createTransaction(transaction);
     if (raw.kind === 'failure') {
       return raw.sent
         ? failedRefund(this.environment, 'unknown', REFUND_GATEWAY_MESSAGES.unknown, raw.reason)
@@ -325,14 +320,18 @@ export class AuthorizeNetGateway implements PaymentGateway {
     return settings;
   }
 
-  private async run(transaction: SdkObject): Promise<ChargeResult> {
+  /** One createTransactionRequest (a charge, refund or void) sent and answered, or why not. */
+  private createTransaction(transaction: SdkObject) {
     const request = make('CreateTransactionRequest');
     request.setMerchantAuthentication(this.merchantAuthentication());
     request.setTransactionRequest(transaction);
-
     const controller = new sdk.APIControllers.CreateTransactionController!(request.getJSON(), sdkConfig(this.timeoutMs + 1_000));
     controller.setEnvironment(this.endpoint);
-    const raw = await execute(controller, this.timeoutMs);
+    return execute(controller, this.timeoutMs);
+  }
+
+  private async run(transaction: SdkObject): Promise<ChargeResult> {
+    const raw = await this.createTransaction(transaction);
     if (raw.kind === 'failure') {
       return raw.sent
         ? failedCharge(this.environment, 'unknown', GATEWAY_MESSAGES.unknown, raw.reason)
