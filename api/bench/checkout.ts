@@ -8,8 +8,15 @@
  * - The API and the worker run as child processes (`tsx`), like production; this process is the load.
  * - Card tokens are made before the clock starts (in real life Authorize.Net's servers tokenise).
  *
- * API and bare SQL are measured in alternating one-second rounds (BENCH_SECONDS of each).
- * Env: BENCH_SECONDS (10), BENCH_CONCURRENCY (16), BENCH_PORT (5104), BENCH_WORKER (1; 0 = no worker).
+ * API and bare SQL are measured in alternating one-second rounds (BENCH_SECONDS of each): the
+ * saturation (closed loop: each shopper sends the next order when the last one is answered).
+ *
+ * Then the open model, as shops see it: orders arrive at a fixed rate whether or not earlier ones are
+ * answered (BENCH_RATES orders/s, BENCH_OPEN_SECONDS each), and each latency counts from the moment the
+ * order was due, so a stalled server cannot hide its queue (no coordinated omission).
+ *
+ * Env: BENCH_SECONDS (10), BENCH_CONCURRENCY (16), BENCH_PORT (5104), BENCH_WORKER (1; 0 = no worker),
+ * BENCH_RATES (50,100,150,200; empty = skip the open model), BENCH_OPEN_SECONDS (30).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -32,7 +39,9 @@ const GOAL = { ordersPerSecond: 500, p99Ms: 100 };
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/nurture_home_bench';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const QUEUE_PREFIX = 'nhbench';
-const TOKENS = Math.max(4000, SECONDS * 1500);
+const RATES = (process.env.BENCH_RATES ?? '50,100,150,200').split(',').filter(Boolean).map(Number);
+const OPEN_SECONDS = Number(process.env.BENCH_OPEN_SECONDS ?? 30);
+const TOKENS = Math.max(4000, SECONDS * 1500) + RATES.reduce((sum, rate) => sum + Math.ceil(rate * OPEN_SECONDS * 1.02), 0);
 
 const children: ChildProcess[] = [];
 
@@ -62,11 +71,13 @@ async function waitReady(url: string, timeoutMs = 60_000): Promise<void> {
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+/** The open model's client: as many connections as orders in flight (arrivals do not wait for a socket). */
+const openAgent = new http.Agent({ keepAlive: true });
 
-function post(pathname: string, body: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+function post(pathname: string, body: string, headers: Record<string, string>, via = agent): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port: PORT, path: pathname, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } },
+      { host: '127.0.0.1', port: PORT, path: pathname, method: 'POST', agent: via, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -110,6 +121,37 @@ async function round(shop: () => Promise<boolean>, seconds: number, into: Tally)
     }),
   );
   into.seconds += (performance.now() - started) / 1000;
+}
+
+/**
+ * Sends `rate` orders a second for `seconds` (each at its due time, whatever is still in flight) and
+ * returns the latencies counted from each order's due time, plus the failures.
+ */
+async function openRun(order: () => Promise<boolean>, rate: number, seconds: number): Promise<Tally> {
+  const into = tally();
+  const total = Math.round(rate * seconds);
+  const started = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    inFlight.push(
+      order().then(
+        (ok) => {
+          if (ok) {
+            into.ok++;
+            into.latencies.push(performance.now() - due);
+          } else into.failed++;
+        },
+        () => void into.failed++,
+      ),
+    );
+  }
+  await Promise.all(inFlight);
+  into.seconds = (performance.now() - started) / 1000;
+  into.latencies.sort((x, y) => x - y);
+  return into;
 }
 
 async function main(): Promise<void> {
@@ -195,10 +237,10 @@ async function main(): Promise<void> {
   };
 
   let lastError = '';
-  const apiShop = async () => {
+  const apiShop = async (via = agent) => {
     const token = tokens.pop();
     if (!token) return false;
-    const res = await post('/api/payments/checkout-nonce', JSON.stringify(orderBody(token)), { 'idempotency-key': randomUUID() });
+    const res = await post('/api/payments/checkout-nonce', JSON.stringify(orderBody(token)), { 'idempotency-key': randomUUID() }, via);
     if (res.status !== 200) lastError = `${res.status} ${res.text}`;
     return res.status === 200;
   };
@@ -246,7 +288,7 @@ async function main(): Promise<void> {
   const apiCpu = new Map<string, number>();
   for (let i = 0; i < SECONDS; i++) {
     const cpu0 = cpuByPid();
-    await round(apiShop, 1, api);
+    await round(() => apiShop(), 1, api);
     // Per process, so a Postgres backend that starts or ends during the round does not skew its group.
     for (const [pid, { group, ms }] of cpuByPid()) apiCpu.set(group, (apiCpu.get(group) ?? 0) + ms - (cpu0.get(pid)?.ms ?? 0));
     await round(bareShop, 1, bare);
@@ -273,6 +315,29 @@ async function main(): Promise<void> {
   const met = apiRate >= GOAL.ordersPerSecond && percentile(api.latencies, 99) < GOAL.p99Ms;
   console.log(`goal (>= ${GOAL.ordersPerSecond} orders/s, p99 < ${GOAL.p99Ms} ms): ${met ? 'met' : 'NOT met'}`);
 
+  if (RATES.length) {
+    console.log('');
+    console.log(`open model (orders arrive at a fixed rate, ${OPEN_SECONDS}s each, worker ${WITH_WORKER ? 'running' : 'off'}; latency from the due time):`);
+    console.log('  rate/s  achieved/s      p50      p95      p99      max  failed  CPU ms/order');
+    for (const rate of RATES) {
+      const cpu0 = cpuByPid();
+      const run = await openRun(() => apiShop(openAgent), rate, OPEN_SECONDS);
+      let cpuMs = 0;
+      for (const [pid, { ms }] of cpuByPid()) cpuMs += ms - (cpu0.get(pid)?.ms ?? 0);
+      const ms = (p: number) => `${fmt(percentile(run.latencies, p))} ms`.padStart(9);
+      console.log(
+        `  ${String(rate).padStart(6)}  ${fmt(run.ok / run.seconds).padStart(10)}${ms(50)}${ms(95)}${ms(99)}${ms(100)}  ${String(run.failed).padStart(6)}  ${(cpuMs / Math.max(1, run.ok)).toFixed(2).padStart(12)}`,
+      );
+      if (run.failed) console.log(`    last failure: ${lastError.slice(0, 300)}`);
+      // Let the worker drain what this rate left behind before the next one starts.
+      for (let waited = 0; waited < 30_000; waited += 250) {
+        const { rows: left } = await db.$client.query<{ n: number }>('select count(*)::int as n from outbox where published_at is null');
+        if (left[0]!.n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+  }
+
   await db.$client.end();
   await redis.quit();
 }
@@ -290,6 +355,7 @@ async function stopChildren(): Promise<void> {
     ),
   );
   agent.destroy();
+  openAgent.destroy();
 }
 
 main()
