@@ -52,10 +52,11 @@ const newAccount = () => ({
 });
 
 describe('GET /api/auth/user', () => {
-  it('answers 401 JSON when signed out', async () => {
+  it('answers 200 with null for a guest (no error for the browser to log), never cached', async () => {
     const res = await api.request('/api/auth/user');
-    expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ message: 'Not signed in', code: 'NOT_SIGNED_IN' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toBeNull();
   });
 });
 
@@ -146,9 +147,12 @@ describe('register, sign in, sign out', () => {
     expect(browser.cookie).toBeDefined();
     expect(browser.cookie).not.toBe(registeredCookie);
     const old = await fetch(`${api.url}/api/auth/user`, { headers: { cookie: registeredCookie! } });
-    expect(old.status).toBe(401);
+    expect(old.status).toBe(200);
+    expect(await old.json()).toBeNull();
 
-    expect((await browser.call('/api/auth/user')).status).toBe(200);
+    const me = await browser.call('/api/auth/user');
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { email: string }).email).toBe(account.email.toLowerCase());
     const signedInCookie = browser.cookie!;
 
     const page = await browser.call('/api/login?returnTo=/subscriptions');
@@ -160,7 +164,8 @@ describe('register, sign in, sign out', () => {
     expect(out.headers.get('location')).toBe('/');
     expect(browser.cookie).toBeUndefined();
     const after = await fetch(`${api.url}/api/auth/user`, { headers: { cookie: signedInCookie } });
-    expect(after.status).toBe(401);
+    expect(after.status).toBe(200);
+    expect(await after.json()).toBeNull();
   });
 
   it('answers a wrong password or an unknown email with the same 401', async () => {

@@ -22,7 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const signedIn = async () => (await api.request('/api/auth/user', { headers: { cookie } })).status === 200;
+/** A guest's user call answers 200 with null too: signed in means a user came back. */
+const signedIn = async () => (await (await api.request('/api/auth/user', { headers: { cookie } })).json()) !== null;
 
 describe('state-changing requests come from the shop', () => {
   /** A body-less cancel of some plan, as a forged form or fetch would send it, with the shopper's cookie. */

@@ -46,7 +46,7 @@ export const registerRequestSchema = z.object({
 });
 export type RegisterRequest = z.input<typeof registerRequestSchema>;
 
-/** GET /api/auth/user (200); 401 `{ message: 'Not signed in' }` when signed out. */
+/** GET /api/auth/user: 200 with the user, or 200 with `null` for a guest (signed out). */
 export const authUserSchema = z.object({
   id: z.string(),
   email: z.string(),
