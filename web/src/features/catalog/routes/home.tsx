@@ -256,7 +256,8 @@ export function HomePage({ newsletter }: { newsletter?: ReactNode }) {
         subtitle="Probiotic, plant-powered cleaners that keep working after you wipe. No harsh fumes, no toxic residue, no guilt."
         actions={[
           { label: 'shop starter kits', to: '/shop' },
-          { label: 'learn more', to: '/impact' },
+          // Link text that says where it goes (Lighthouse's link-text audit refuses a bare 'learn more').
+          { label: 'learn more about our impact', to: '/impact' },
         ]}
       >
         <ul className="mt-8 flex flex-wrap gap-x-6 gap-y-2 text-sm text-white/90">

@@ -5,7 +5,8 @@ import { Separator } from '@/components/ui/separator';
 
 function Row({ label, value, testId, emphasis }: { label: ReactNode; value: ReactNode; testId: string; emphasis?: boolean }) {
   return (
-    <div className={emphasis ? 'flex justify-between text-base font-semibold text-brand-900' : 'flex justify-between text-sm text-stone-700'}>
+    // The total's rule is its own border: a separator element inside the <dl> is not a dt/dd group.
+    <div className={emphasis ? 'flex justify-between border-t border-stone-200 pt-3 text-base font-semibold text-brand-900' : 'flex justify-between text-sm text-stone-700'}>
       <dt>{label}</dt>
       <dd data-testid={testId}>{value}</dd>
     </div>
@@ -30,7 +31,7 @@ export function OrderSummary({
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Order Summary</CardTitle>
+        <CardTitle as="h2">Order Summary</CardTitle>
       </CardHeader>
       <CardContent className="space-y-4">
         <ul className="space-y-3" aria-label="Items in your order">
@@ -57,7 +58,6 @@ export function OrderSummary({
           )}
           <Row label="Shipping" value={pricing.shipping === 0 ? 'FREE' : formatCents(pricing.shipping)} testId="summary-shipping" />
           <Row label={`Tax (${TAX_RATE_BPS / 100}%)`} value={formatCents(pricing.tax)} testId="summary-tax" />
-          <Separator />
           <Row label="Total" value={formatCents(pricing.total)} testId="summary-total" emphasis />
         </dl>
         {renewalTotal !== null && (

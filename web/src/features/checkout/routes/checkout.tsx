@@ -82,11 +82,9 @@ export default function CheckoutPage() {
       <h1 className="mb-6 text-3xl font-semibold text-brand-900">Checkout</h1>
       <div className="grid gap-8 lg:grid-cols-[1fr_380px]">
         <form onSubmit={handleSubmit(submit)} noValidate className="space-y-6" aria-label="Checkout">
-          <PaymentAlerts status={card.status} />
-
           <Card>
             <CardHeader>
-              <CardTitle>Contact &amp; Shipping</CardTitle>
+              <CardTitle as="h2">Contact &amp; Shipping</CardTitle>
             </CardHeader>
             <CardContent className="grid gap-4 sm:grid-cols-2">
               <Field label="First Name" autoComplete="given-name" {...field('firstName')} />
@@ -103,9 +101,14 @@ export default function CheckoutPage() {
 
           <Card>
             <CardHeader>
-              <CardTitle>Payment</CardTitle>
+              <CardTitle as="h2">Payment</CardTitle>
             </CardHeader>
             <CardContent className="grid gap-4 sm:grid-cols-2">
+              {/* Inside the Payment card, not atop the form: the status arrives after the first paint, and
+                  an alert above the form pushed the whole page down (a layout shift). */}
+              <div className="empty:hidden sm:col-span-2">
+                <PaymentAlerts status={card.status} />
+              </div>
               <CardDetailsFields field={field} />
             </CardContent>
           </Card>

@@ -6,8 +6,12 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/utils';
 import { formatArticleDate, journalImageUrl, readTimeMinutes } from '../api';
 
-/** A journal card: the whole card is clickable through the title link (one link per card for screen readers). */
-export function ArticleCard({ post, className }: { post: BlogPostSummary; className?: string }) {
+/**
+ * A journal card: the whole card is clickable through the title link (one link per card for screen
+ * readers). `priority`: the first card's picture is the list's largest paint, so it is fetched at once
+ * and first; the others wait until they near the screen.
+ */
+export function ArticleCard({ post, className, priority = false }: { post: BlogPostSummary; className?: string; priority?: boolean }) {
   const date = formatArticleDate(post.createdAt);
   return (
     <article
@@ -20,7 +24,10 @@ export function ArticleCard({ post, className }: { post: BlogPostSummary; classN
         <img
           src={journalImageUrl(post.image)}
           alt=""
-          loading="lazy"
+          loading={priority ? 'eager' : 'lazy'}
+          fetchPriority={priority ? 'high' : 'auto'}
+          width={640}
+          height={400}
           className="size-full object-cover transition duration-500 group-hover:scale-105"
         />
       </div>

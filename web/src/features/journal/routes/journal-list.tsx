@@ -36,8 +36,8 @@ export default function JournalListPage() {
           </div>
         ) : posts && posts.length > 0 ? (
           <div className="grid gap-8 sm:grid-cols-2 lg:grid-cols-3">
-            {posts.map((post) => (
-              <ArticleCard key={post.id} post={post} />
+            {posts.map((post, i) => (
+              <ArticleCard key={post.id} post={post} priority={i === 0} />
             ))}
           </div>
         ) : (

@@ -16,6 +16,11 @@ export function ProductGallery({ images, name }: { images: readonly string[]; na
           src={main}
           onError={(e) => showFallbackImage(e)}
           alt={name}
+          // The page's largest picture (its LCP): fetched at once and first; sized so nothing moves.
+          loading="eager"
+          fetchPriority="high"
+          width={600}
+          height={600}
           className="size-full object-contain p-6"
           data-testid="product-main-image"
         />
@@ -34,7 +39,14 @@ export function ProductGallery({ images, name }: { images: readonly string[]; na
                   i === selected ? 'ring-brand-700' : 'ring-transparent hover:ring-stone-300',
                 )}
               >
-                <img src={url} onError={(e) => showFallbackImage(e)} alt="" className="size-full object-contain p-1.5" />
+                <img
+                  src={url}
+                  onError={(e) => showFallbackImage(e)}
+                  alt=""
+                  width={120}
+                  height={120}
+                  className="size-full object-contain p-1.5"
+                />
               </button>
             </li>
           ))}

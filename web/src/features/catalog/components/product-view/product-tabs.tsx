@@ -23,6 +23,8 @@ interface Props {
 export function ProductTabs({ product, reviews, reviewsLoading, orderId, defaultEmail }: Props) {
   return (
     <Tabs defaultValue="description" className="mt-16">
+      {/* The panels' headings are h3s: this h2 keeps the outline in order after the product's h1. */}
+      <h2 className="sr-only">Product details</h2>
       <TabsList>
         <TabsTrigger value="description">Description</TabsTrigger>
         <TabsTrigger value="ingredients">Ingredients</TabsTrigger>
