@@ -35,6 +35,8 @@ const schema = z.object({
   /** Safety-net sweep of the outbox (LISTEN/NOTIFY wakes the relay at once otherwise). */
   RELAY_SWEEP_MS: int(1000, 50),
   RELAY_BATCH_SIZE: int(500, 1),
+  /** After a NOTIFY, how long the relay waits for more rows to move them in one batch (0 = at once). */
+  RELAY_COALESCE_MS: int(20, 0),
   /** How long running jobs get to finish after SIGTERM. */
   SHUTDOWN_GRACE_MS: int(25_000),
   /** Job lock and stalled-job check: a job of a killed worker runs again after about this long. */

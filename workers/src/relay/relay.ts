@@ -38,6 +38,7 @@ export class OutboxRelay {
   private sweepTimer: NodeJS.Timeout | null = null;
   private listener: pg.Client | null = null;
   private reconnectTimer: NodeJS.Timeout | null = null;
+  private coalesceTimer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
@@ -60,10 +61,24 @@ export class OutboxRelay {
     this.stopped = true;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    if (this.coalesceTimer) clearTimeout(this.coalesceTimer);
     const listener = this.listener;
     this.listener = null;
     await listener?.end().catch(() => {});
     await this.running;
+  }
+
+  /**
+   * A row was written. With RELAY_COALESCE_MS, the relay waits that long first so the orders written
+   * meanwhile travel in the same batch (one claim and one commit for all of them, not for each).
+   */
+  private notified(): void {
+    const wait = this.deps.config.RELAY_COALESCE_MS;
+    if (wait <= 0) return this.trigger();
+    this.coalesceTimer ??= setTimeout(() => {
+      this.coalesceTimer = null;
+      this.trigger();
+    }, wait);
   }
 
   /** Runs the relay now, or once more right after the run in progress. */
@@ -91,19 +106,20 @@ export class OutboxRelay {
     }
   }
 
-  /** One transaction: claim, enqueue, mark published. Returns the number of rows claimed. */
+  /**
+   * One transaction: claim and mark published, enqueue, commit. Returns the number of rows claimed.
+   * Two round trips: the claim opens the transaction and marks the rows in one message (the marks stay
+   * invisible, and the rows locked, until the jobs are in Redis and the commit lands; a failed enqueue
+   * rolls them back), then the commit.
+   */
   async moveBatch(): Promise<number> {
     const { db, config, log } = this.deps;
     const startTime = Date.now();
     const client = await db.$client.connect();
     try {
-      await client.query('begin');
-      const { rows } = await client.query<OutboxRow>(
-        `select id, topic, payload, request_id, trace_parent from outbox
-          where published_at is null and topic = any($1::text[])
-          order by id limit $2 for update skip locked`,
-        [this.planner.topics, config.RELAY_BATCH_SIZE],
-      );
+      const claimed = (await client.query(this.claimSql(client))) as unknown as [pg.QueryResult, pg.QueryResult<OutboxRow>];
+      // RETURNING keeps no order: jobs go out in the order the rows were written.
+      const rows = claimed[1].rows.sort((a, b) => Number(a.id) - Number(b.id));
       if (rows.length === 0) {
         await client.query('commit');
         return 0;
@@ -127,7 +143,6 @@ export class OutboxRelay {
         ENQUEUE_TIMEOUT_MS,
         'enqueue',
       );
-      await client.query('update outbox set published_at = now() where id = any($1::bigint[])', [rows.map((r) => r.id)]);
       await client.query('commit');
       const endTime = Date.now();
       for (const [row, jobs] of traced) {
@@ -145,6 +160,19 @@ export class OutboxRelay {
     }
   }
 
+  private claimStatement: string | null = null;
+
+  /** The claim (a simple-protocol message, so its values are literals: the known topics and the batch size). */
+  private claimSql(client: pg.ClientBase): string {
+    this.claimStatement ??= `begin;
+      update outbox set published_at = now()
+       where id in (select id from outbox
+                     where published_at is null and topic in (${this.planner.topics.map((t) => client.escapeLiteral(t)).join(', ') || 'null'})
+                     order by id limit ${this.deps.config.RELAY_BATCH_SIZE} for update skip locked)
+      returning id, topic, payload, request_id, trace_parent`;
+    return this.claimStatement;
+  }
+
   private async listen(): Promise<void> {
     if (this.stopped) return;
     const client = new pg.Client({ connectionString: this.deps.config.DATABASE_URL, application_name: 'nurture-home-relay' });
@@ -159,7 +187,7 @@ export class OutboxRelay {
         void this.listen();
       }, LISTEN_RECONNECT_MS);
     };
-    client.on('notification', () => this.trigger());
+    client.on('notification', () => this.notified());
     client.on('error', (err) => {
       this.deps.log.warn({ err: err.message }, 'outbox relay: LISTEN connection lost; reconnecting');
       retry();
