@@ -169,6 +169,34 @@ async function main(): Promise<void> {
 
   // Single-use card tokens, made ahead (the same Redis keys the API's sandbox gateway reads).
   const redis = createRedis(REDIS_URL);
+  // Every run starts with empty queues and outbox: jobs an earlier run left behind would be this run's work.
+  for (let cursor = '0'; ; ) {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${QUEUE_PREFIX}:*`, 'COUNT', 1000);
+    if (keys.length) await redis.del(...keys);
+    if ((cursor = next) === '0') break;
+  }
+  await db.$client.query('update outbox set published_at = now() where published_at is null');
+  /** Jobs of the order pipeline not yet done (waiting, delayed or running) in the bench's queues. */
+  const jobsLeft = async () => {
+    let n = 0;
+    for (const queue of ['emails', 'erp-sync']) {
+      const [waiting, active, delayed] = await Promise.all([
+        redis.llen(`${QUEUE_PREFIX}:${queue}:wait`),
+        redis.llen(`${QUEUE_PREFIX}:${queue}:active`),
+        redis.zcard(`${QUEUE_PREFIX}:${queue}:delayed`),
+      ]);
+      n += waiting + active + delayed;
+    }
+    return n;
+  };
+  /** Waits (up to a minute) until the worker has caught up: outbox relayed and the jobs done. */
+  const settle = async () => {
+    for (let waited = 0; waited < 60_000 && WITH_WORKER; waited += 250) {
+      const { rows: left } = await db.$client.query<{ n: number }>('select count(*)::int as n from outbox where published_at is null');
+      if (left[0]!.n === 0 && (await jobsLeft()) === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  };
   const sandbox = new LocalSandboxGateway({ redis, keyPrefix: QUEUE_PREFIX });
   const tokens: string[] = [];
   for (let i = 0; i < TOKENS; i += 200) {
@@ -210,13 +238,31 @@ async function main(): Promise<void> {
   for (let i = 0; i < 200; i++) await post('/api/payments/checkout-nonce', JSON.stringify(orderBody(tokens.pop()!)), { 'idempotency-key': randomUUID() });
 
   // CPU time (ms) by process during the API rounds: where each order's CPU goes on this machine.
+  // Postgres backends are named by the client they serve (pg_stat_activity's application_name), and
+  // only this database's count (other databases on a shared machine are someone else's work); the
+  // server's own processes (WAL writer, checkpointer, ...) count as "postgres (server)".
+  const backendClient = new Map<string, string>();
+  const readBackends = async () => {
+    const { rows: backends } = await db.$client.query<{ pid: number; app: string }>(
+      `select pid, application_name as app from pg_stat_activity where datname = current_database()`,
+    );
+    const name = (app: string) =>
+      app === 'nurture-home-api' ? 'api' : app === 'nurture-home-workers' ? 'worker' : app === 'nurture-home-relay' ? 'relay' : app === 'nh-bench' ? 'bench client' : 'other';
+    backendClient.clear();
+    for (const b of backends) backendClient.set(String(b.pid), `postgres (${name(b.app)})`);
+  };
   const groupOf = (pid: string, comm: string): string | null => {
     if (pid === String(children[0]!.pid)) return 'api';
     if (children[1] && pid === String(children[1].pid)) return 'worker';
     if (pid === String(process.pid)) return 'bench client';
-    if (comm === 'postgres') return 'postgres';
     if (comm === 'redis-server') return 'redis';
-    return null;
+    if (comm !== 'postgres') return null;
+    const backend = backendClient.get(pid);
+    if (backend) return backend;
+    // A backend of another database is not ours; the postmaster's helpers are shared by all.
+    const title = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    if (!/ \d+\.\d+\.\d+\.\d+\(\d+\)| \[local\]/.test(title)) return 'postgres (server)';
+    return title.includes(` ${new URL(DATABASE_URL).pathname.slice(1)} `) ? 'postgres (new connection)' : null;
   };
   /** CPU ms so far of every process of interest, by pid (a process started meanwhile counts from 0). */
   const cpuByPid = (): Map<string, { group: string; ms: number }> => {
@@ -234,6 +280,10 @@ async function main(): Promise<void> {
       }
     }
     return found;
+  };
+  /** Adds each group's CPU since `before` into `into`. */
+  const addCpu = (before: Map<string, { group: string; ms: number }>, into: Map<string, number>) => {
+    for (const [pid, { group, ms }] of cpuByPid()) into.set(group, (into.get(group) ?? 0) + ms - (before.get(pid)?.ms ?? 0));
   };
 
   let lastError = '';
@@ -286,12 +336,16 @@ async function main(): Promise<void> {
   const api = tally();
   const bare = tally();
   const apiCpu = new Map<string, number>();
+  const bareCpu = new Map<string, number>();
   for (let i = 0; i < SECONDS; i++) {
+    await readBackends();
+    // Per process, so a Postgres backend that starts or ends during the round does not skew its group.
     const cpu0 = cpuByPid();
     await round(() => apiShop(), 1, api);
-    // Per process, so a Postgres backend that starts or ends during the round does not skew its group.
-    for (const [pid, { group, ms }] of cpuByPid()) apiCpu.set(group, (apiCpu.get(group) ?? 0) + ms - (cpu0.get(pid)?.ms ?? 0));
+    addCpu(cpu0, apiCpu);
+    const cpu1 = cpuByPid();
     await round(bareShop, 1, bare);
+    addCpu(cpu1, bareCpu);
   }
   api.latencies.sort((x, y) => x - y);
   bare.latencies.sort((x, y) => x - y);
@@ -306,12 +360,16 @@ async function main(): Promise<void> {
   console.log(`API (POST /api/payments/checkout-nonce): ${fmt(apiRate)} orders/s, p50 ${fmt(percentile(api.latencies, 50))} ms, p99 ${fmt(percentile(api.latencies, 99))} ms, ${api.ok} orders, ${api.failed} failed`);
   if (api.failed) console.log(`  last failure: ${lastError.slice(0, 300)}`);
   console.log(`bare SQL writes of one order:            ${fmt(bareRate)} orders/s, p50 ${fmt(percentile(bare.latencies, 50))} ms, p99 ${fmt(percentile(bare.latencies, 99))} ms`);
-  const perOrder = (ms: number) => (ms / Math.max(1, api.ok)).toFixed(2);
-  const cpuTotal = [...apiCpu.values()].reduce((a, b) => a + b, 0);
-  const cpuParts = [...apiCpu].sort((a, b) => b[1] - a[1]).map(([group, ms]) => `${group} ${perOrder(ms)}`);
-  console.log(`CPU ms per order during the API rounds: ${perOrder(cpuTotal)} (${cpuParts.join(', ')}); at this cost ${os.cpus().length} CPUs allow ${((os.cpus().length * 1000 * api.ok) / Math.max(1, cpuTotal)).toFixed(0)} orders/s`);
+  const cpuLine = (what: string, cpu: Map<string, number>, orders: number) => {
+    const perOrder = (ms: number) => (ms / Math.max(1, orders)).toFixed(2);
+    const cpuTotal = [...cpu.values()].reduce((a, b) => a + b, 0);
+    const cpuParts = [...cpu].filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]).map(([group, ms]) => `${group} ${perOrder(ms)}`);
+    console.log(`CPU ms per order during the ${what} rounds: ${perOrder(cpuTotal)} (${cpuParts.join(', ')}); at this cost ${os.cpus().length} CPUs allow ${((os.cpus().length * 1000 * orders) / Math.max(1, cpuTotal)).toFixed(0)} orders/s`);
+  };
+  cpuLine('API', apiCpu, api.ok);
+  cpuLine('bare SQL', bareCpu, bare.ok);
   console.log(`ratio API / bare SQL: ${(apiRate / bareRate).toFixed(2)}`);
-  console.log(`outbox rows not yet relayed at the end: ${backlog[0]!.n}${WITH_WORKER ? '' : ' (worker off)'}`);
+  console.log(`outbox rows not yet relayed at the end: ${backlog[0]!.n}; jobs not yet done: ${await jobsLeft()}${WITH_WORKER ? '' : ' (worker off)'}`);
   const met = apiRate >= GOAL.ordersPerSecond && percentile(api.latencies, 99) < GOAL.p99Ms;
   console.log(`goal (>= ${GOAL.ordersPerSecond} orders/s, p99 < ${GOAL.p99Ms} ms): ${met ? 'met' : 'NOT met'}`);
 
@@ -320,21 +378,20 @@ async function main(): Promise<void> {
     console.log(`open model (orders arrive at a fixed rate, ${OPEN_SECONDS}s each, worker ${WITH_WORKER ? 'running' : 'off'}; latency from the due time):`);
     console.log('  rate/s  achieved/s      p50      p95      p99      max  failed  CPU ms/order');
     for (const rate of RATES) {
+      // Each rate starts once the worker has done what the run before it left behind.
+      await settle();
+      await readBackends();
       const cpu0 = cpuByPid();
       const run = await openRun(() => apiShop(openAgent), rate, OPEN_SECONDS);
-      let cpuMs = 0;
-      for (const [pid, { ms }] of cpuByPid()) cpuMs += ms - (cpu0.get(pid)?.ms ?? 0);
+      const cpu = new Map<string, number>();
+      addCpu(cpu0, cpu);
+      const cpuMs = [...cpu.values()].reduce((a, b) => a + b, 0);
       const ms = (p: number) => `${fmt(percentile(run.latencies, p))} ms`.padStart(9);
       console.log(
         `  ${String(rate).padStart(6)}  ${fmt(run.ok / run.seconds).padStart(10)}${ms(50)}${ms(95)}${ms(99)}${ms(100)}  ${String(run.failed).padStart(6)}  ${(cpuMs / Math.max(1, run.ok)).toFixed(2).padStart(12)}`,
       );
       if (run.failed) console.log(`    last failure: ${lastError.slice(0, 300)}`);
-      // Let the worker drain what this rate left behind before the next one starts.
-      for (let waited = 0; waited < 30_000; waited += 250) {
-        const { rows: left } = await db.$client.query<{ n: number }>('select count(*)::int as n from outbox where published_at is null');
-        if (left[0]!.n === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
+      if (process.env.BENCH_CPU_DETAIL) cpuLine(`${rate}/s`, cpu, run.ok);
     }
   }
 
