@@ -113,7 +113,7 @@ export class OutboxRelay {
    * rolls them back), then the commit.
    */
   async moveBatch(): Promise<number> {
-    const { db, config, log } = this.deps;
+    const { db, log } = this.deps;
     const startTime = Date.now();
     const client = await db.$client.connect();
     try {
