@@ -1,11 +1,16 @@
 import type { Review } from '@nh/shared/contracts/reviews';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
+import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import type { CatalogProduct } from '../../product-model';
-import { ReviewsSection } from '../reviews-section';
 import { CheckList } from './check-list';
 import { DescriptionPanel } from './description-panel';
 import { ShippingPanel } from './shipping-panel';
+
+// The Reviews tab's form brings zod, the review schemas and react-hook-form (about 15 KB gzipped): they
+// load when the tab opens, not with every product page (Lighthouse's mobile run on the product page).
+const ReviewsSection = lazy(() => import('../reviews-section').then((m) => ({ default: m.ReviewsSection })));
 
 const PANEL = 'rounded-2xl bg-white p-6 text-stone-700 shadow-sm ring-1 ring-stone-200 md:p-8';
 
@@ -45,7 +50,9 @@ export function ProductTabs({ product, reviews, reviewsLoading, orderId, default
         </p>
       </TabsContent>
       <TabsContent value="reviews">
-        <ReviewsSection productId={product.id} reviews={reviews} isLoading={reviewsLoading} orderId={orderId} defaultEmail={defaultEmail} />
+        <Suspense fallback={<Skeleton className="h-48 w-full rounded-2xl" />}>
+          <ReviewsSection productId={product.id} reviews={reviews} isLoading={reviewsLoading} orderId={orderId} defaultEmail={defaultEmail} />
+        </Suspense>
       </TabsContent>
       <TabsContent value="shipping" className={PANEL}>
         <ShippingPanel />
