@@ -48,7 +48,7 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
   for (const queue of Object.values(queues)) queue.on('error', (err) => log.debug({ err: err.message, queue: queue.name }, 'queue connection problem'));
 
   // With tracing on, each send is a span of the job that sends it (./tracing.ts).
-  const mailer = tracedMailer(createMailer({ smtpUrl: config.SMTP_URL, outboxDir: config.MAIL_OUTBOX_DIR, from: config.MAIL_FROM ?? `"${SHOP.name}" <${SHOP.supportEmail}>` }), config.SMTP_URL);
+  const mailer = tracedMailer(createMailer({ smtpUrl: config.SMTP_URL, smtpConnections: config.EMAIL_CONCURRENCY, outboxDir: config.MAIL_OUTBOX_DIR, from: config.MAIL_FROM ?? `"${SHOP.name}" <${SHOP.supportEmail}>` }), config.SMTP_URL);
   const netsuite = config.netsuite ? new NetSuiteClient(config.netsuite) : null;
   const needsGateway = config.WORKER_QUEUES.includes('renewals') || config.WORKER_QUEUES.includes('maintenance');
   const gateway = needsGateway ? createPaymentGateway(config, producerRedis, log) : null;

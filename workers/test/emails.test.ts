@@ -6,6 +6,7 @@ import { recordOutbox, tables } from '@nh/server';
 import { TestSmtpServer } from './support/smtp-server';
 import { createTestDatabase, placeOrder, sampleLine, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
 import type { WorkerRuntime } from '../src/runtime';
+import { createMailer } from '../src/emails/mail/transport';
 
 const SITE_URL = 'https://shop.example.test';
 
@@ -53,6 +54,23 @@ afterAll(async () => {
 });
 
 describe('emails over SMTP', () => {
+  it('keeps its SMTP connections open: six messages, one after another, travel over one connection; after a refused recipient the next message still goes', async () => {
+    const server = await new TestSmtpServer().start();
+    server.rejectPermanently = /^refused@/;
+    const mailer = createMailer({ smtpUrl: server.url, smtpConnections: 2, outboxDir: '/nonexistent', from: 'shop@example.com' });
+    try {
+      for (let i = 0; i < 6; i++) await mailer.send({ to: `pooled${i}@example.com`, subject: `n${i}`, text: 'x', html: '<p>x</p>' });
+      expect(server.received.map((m) => m.to[0])).toEqual([0, 1, 2, 3, 4, 5].map((i) => `pooled${i}@example.com`));
+      expect(server.connections).toBe(1);
+      await expect(mailer.send({ to: 'refused@example.com', subject: 'no', text: 'x', html: '<p>x</p>' })).rejects.toMatchObject({ responseCode: 550 });
+      await mailer.send({ to: 'after@example.com', subject: 'after', text: 'x', html: '<p>x</p>' });
+      expect(server.received.at(-1)!.to).toEqual(['after@example.com']);
+    } finally {
+      mailer.close();
+      await server.close();
+    }
+  });
+
   it('sends an order confirmation with lines, totals, shop name and support contact, in text and HTML', async () => {
     const orderId = await placeOrder(tdb.db, {
       customerEmail: 'confirm@example.com',

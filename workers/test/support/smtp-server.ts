@@ -32,6 +32,8 @@ export class TestSmtpServer {
   readonly received: ReceivedMail[] = [];
   rejectPermanently: RegExp | null = null;
   rejectTemporarily: RegExp | null = null;
+  /** SMTP connections accepted so far. */
+  connections = 0;
   private server: SMTPServer;
   port = 0;
 
@@ -40,6 +42,10 @@ export class TestSmtpServer {
       authOptional: true,
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
+      onConnect: (_session, callback) => {
+        this.connections++;
+        callback();
+      },
       onRcptTo: (address, _session, callback) => {
         const fail = (code: number, text: string) => callback(Object.assign(new Error(text), { responseCode: code }));
         if (this.rejectPermanently?.test(address.address)) return fail(550, 'No such user here');

@@ -26,6 +26,8 @@ export interface Mailer {
 
 export interface MailerOptions {
   smtpUrl?: string;
+  /** SMTP connections kept open and reused (one per concurrent send); a new connection per message costs a TCP and SMTP handshake each. */
+  smtpConnections?: number;
   outboxDir: string;
   from: string;
 }
@@ -37,7 +39,8 @@ export const STALE_TEMP_MS = 60_000;
 
 export function createMailer(options: MailerOptions): Mailer {
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
+    // Pooled: each connection carries message after message (`pool=false` in the URL turns it off).
+    const transport = nodemailer.createTransport({ url: options.smtpUrl, pool: true, maxConnections: options.smtpConnections ?? 5 });
     const { hostname, port } = new URL(options.smtpUrl);
     return {
       description: `SMTP ${hostname}:${port || 'default port'}`,
