@@ -1,5 +1,5 @@
 /** Content data: impact figures and the ingredient glossary. */
-import { IMPACT_FALLBACK } from '@nh/shared';
+import { IMPACT_FALLBACK } from '@nh/shared/constants';
 import type { ImpactStats, Ingredient } from '@nh/shared/contracts/catalog';
 import { useQuery } from '@tanstack/react-query';
 

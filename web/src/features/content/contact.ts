@@ -1,5 +1,5 @@
 /** Links built from the shop's contact facts (SHOP in @nh/shared). */
-import { SHOP } from '@nh/shared';
+import { SHOP } from '@nh/shared/constants';
 
 /** "1-800-555-0142" → "tel:+18005550142" (US numbers; anything else keeps its digits and a leading +). */
 export function telHref(phone: string): string {

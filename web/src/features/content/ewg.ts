@@ -2,7 +2,7 @@
  * EWG hazard-score bands (storefront spec §9): Excellent 1-2, Good 3-6, Moderate concern 7-10;
  * an ingredient without a score (or with a score outside 1-10) is shown as "Pending".
  */
-import { EWG_BANDS } from '@nh/shared';
+import { EWG_BANDS } from '@nh/shared/constants';
 
 export type EwgBandKey = 'excellent' | 'good' | 'moderate' | 'pending';
 

@@ -9,8 +9,8 @@ import {
   SHOP,
   SUBSCRIBE_AND_SAVE_PERCENT,
   TRUST_BADGE_FREE_SHIPPING_THRESHOLD_CENTS,
-  formatCents,
-} from '@nh/shared';
+} from '@nh/shared/constants';
+import { formatCents } from '@nh/shared/money';
 
 export interface FaqItem {
   question: string;

@@ -1,5 +1,5 @@
 /** Journal data: GET /api/blog (cards) and GET /api/blog/{slug} (one article). */
-import { LIMITS } from '@nh/shared';
+import { LIMITS } from '@nh/shared/constants';
 import type { BlogPost, BlogPostSummary } from '@nh/shared/contracts/catalog';
 import { useQuery } from '@tanstack/react-query';
 import { findSampleArticle, SAMPLE_ARTICLES } from '@/lib/sample-articles';

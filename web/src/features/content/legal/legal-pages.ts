@@ -13,8 +13,8 @@ import {
   SHIPPING_TIMES,
   SHOP,
   STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS,
-  formatCents,
-} from '@nh/shared';
+} from '@nh/shared/constants';
+import { formatCents } from '@nh/shared/money';
 
 export const LEGAL_PAGE_SLUGS = ['shipping', 'returns', 'privacy', 'terms'] as const;
 export type LegalPageSlug = (typeof LEGAL_PAGE_SLUGS)[number];

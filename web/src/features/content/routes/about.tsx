@@ -1,4 +1,4 @@
-import { SHOP } from '@nh/shared';
+import { SHOP } from '@nh/shared/constants';
 import { Eye, FlaskConical, HeartHandshake, Leaf, type LucideIcon, ShieldCheck } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Hero } from '@/components/hero';

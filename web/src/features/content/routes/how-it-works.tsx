@@ -1,4 +1,4 @@
-import { SUBSCRIBE_AND_SAVE_PERCENT } from '@nh/shared';
+import { SUBSCRIBE_AND_SAVE_PERCENT } from '@nh/shared/constants';
 import { Check, Droplets, Leaf, Recycle, Sparkles, SprayCan, Timer, X } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Hero } from '@/components/hero';

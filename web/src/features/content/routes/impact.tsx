@@ -1,4 +1,4 @@
-import { IMPACT_GOAL_PROGRESS, IMPACT_GOALS_2025 } from '@nh/shared';
+import { IMPACT_GOAL_PROGRESS, IMPACT_GOALS_2025 } from '@nh/shared/constants';
 import { Droplets, FlaskConicalOff, Home, Leaf, type LucideIcon, Package, Recycle, Sprout, Truck, Waves } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Hero } from '@/components/hero';

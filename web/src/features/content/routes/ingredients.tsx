@@ -1,4 +1,4 @@
-import { LIMITS } from '@nh/shared';
+import { LIMITS } from '@nh/shared/constants';
 import type { Ingredient } from '@nh/shared/contracts/catalog';
 import { Leaf, Microscope, ShieldCheck, Sparkles } from 'lucide-react';
 import { Link } from 'react-router-dom';

@@ -1,4 +1,4 @@
-import { MONEY_BACK_GUARANTEE_DAYS, SHOP } from '@nh/shared';
+import { MONEY_BACK_GUARANTEE_DAYS, SHOP } from '@nh/shared/constants';
 import { ArrowRight, Clock, type LucideIcon, Mail, MessageCircle, PackageSearch, Phone, RotateCcw, ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';

@@ -1,4 +1,4 @@
-import { LIMITS } from '@nh/shared';
+import { LIMITS } from '@nh/shared/constants';
 import { BookOpen } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Button } from '@/components/ui/button';

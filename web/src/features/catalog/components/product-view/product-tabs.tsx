@@ -8,7 +8,7 @@ import { CheckList } from './check-list';
 import { DescriptionPanel } from './description-panel';
 import { ShippingPanel } from './shipping-panel';
 
-// The Reviews tab's form brings zod, the review schemas and react-hook-form (about 15 KB gzipped): they
+// The Reviews tab's form brings zod, the review schemas and react-hook-form (about 40 KB gzipped): they
 // load when the tab opens, not with every product page (Lighthouse's mobile run on the product page).
 const ReviewsSection = lazy(() => import('../reviews-section').then((m) => ({ default: m.ReviewsSection })));
 
