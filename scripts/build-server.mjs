@@ -1,4 +1,4 @@
-// Bundles the server entry points (API, workers and its run-now command, migrate, seed) with esbuild: TypeScript sources of
+// Bundles the server entry points (API, workers and its run-now command, migrate, seed, and their preloads) with esbuild: TypeScript sources of
 // the workspaces are compiled in, npm packages stay external and load from node_modules. The API and the worker each
 // have a preload (instrument.js, run with `node --import`) that starts OpenTelemetry tracing before main.js imports the
 // modules it instruments, when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/decisions/observability.md, "Traces").
@@ -11,6 +11,7 @@ const entries = {
   'workers/dist/main': 'workers/src/main.ts',
   'workers/dist/run-now': 'workers/src/run-now.ts',
   'workers/dist/healthcheck': 'workers/src/healthcheck.ts',
+  'migrations/dist/instrument': 'migrations/src/instrument.ts',
   'migrations/dist/migrate': 'migrations/src/migrate.ts',
   'migrations/dist/seed': 'migrations/src/seed.ts',
 };

@@ -7,8 +7,8 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
   npm ci --no-audit --no-fund
 fi
 npm run build
-node migrations/dist/migrate.js
-node migrations/dist/seed.js
+node --import ./migrations/dist/instrument.js migrations/dist/migrate.js
+node --import ./migrations/dist/instrument.js migrations/dist/seed.js
 node --import ./api/dist/instrument.js api/dist/main.js & api=$!
 node --import ./workers/dist/instrument.js workers/dist/main.js & worker=$!
 trap 'kill -TERM $api $worker 2>/dev/null; wait $api $worker' INT TERM

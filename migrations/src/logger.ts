@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { currentTraceParent, tracingOn } from './tracing';
 
 export type { Logger };
 
@@ -84,6 +85,19 @@ export function withLogFields<T>(fields: Readonly<Record<string, unknown>>, fn: 
   return logFields.run(fields, fn);
 }
 
+/**
+ * The fields a line gets from its context: those of `withLogFields`, and while tracing is on and a span
+ * is active, `trace_id` and `span_id` (OpenTelemetry's names for log correlation: a line found in the
+ * logs opens its trace, and a trace's spans find their lines). Tracing off: one check, nothing added.
+ */
+function contextFields(): Readonly<Record<string, unknown>> {
+  const fields = logFields.getStore() ?? NO_FIELDS;
+  const traceParent = tracingOn() ? currentTraceParent() : null;
+  if (!traceParent) return fields;
+  const [, traceId, spanId] = traceParent.split('-');
+  return { ...fields, trace_id: traceId, span_id: spanId };
+}
+
 /** The process logger: JSON lines, secrets redacted, errors through `loggableError`. `destination` defaults to stdout. */
 export function createLogger(name: string, level = 'info', destination?: DestinationStream): Logger {
   const options = {
@@ -91,8 +105,8 @@ export function createLogger(name: string, level = 'info', destination?: Destina
     level,
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: { err: loggableError },
-    // The fields of `withLogFields`, when there are any (pino's own merge would write into the object it is given).
-    mixin: () => logFields.getStore() ?? NO_FIELDS,
+    // The context's fields, when there are any (pino's own merge would write into the object it is given).
+    mixin: contextFields,
     mixinMergeStrategy: (mergeObject: object, mixinObject: object) => (mixinObject === NO_FIELDS ? mergeObject : { ...mixinObject, ...mergeObject }),
   };
   return destination ? pino(options, destination) : pino(options);

@@ -1,7 +1,10 @@
-// Operator command: `node workers/dist/run-now.js <job>` (npm run worker:run-now -- <job>) adds one run of
-// a scheduled job (renewal-sweep, housekeeping, reconcile-payments, reconcile-sync) for the workers.
+// Operator command: `node --import ./workers/dist/instrument.js workers/dist/run-now.js <job>` (npm run
+// worker:run-now -- <job>) adds one run of a scheduled job (renewal-sweep, housekeeping,
+// reconcile-payments, reconcile-sync) for the workers. With tracing on, the command is the root span of
+// a trace and the job's run its child.
 import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/server/queues';
 import { createRedis, exitOnStartupError } from '@nh/server';
+import { inSpan, shutdownTracing } from '@nh/server/tracing';
 import { loadWorkerConfig } from './config';
 import { RUNNABLE_NOW, runScheduledJobNow } from './schedules';
 
@@ -15,11 +18,12 @@ async function main(): Promise<void> {
   const redis = createRedis(config.REDIS_URL);
   const queues = Object.fromEntries(QUEUE_NAMES.map((q) => [q, createQueue(q, redis, config.QUEUE_PREFIX)])) as Record<QueueName, ReturnType<typeof createQueue>>;
   try {
-    const id = await runScheduledJobNow(queues, name);
+    const id = await inSpan(`run-now ${name}`, { kind: 'producer', parent: null, attributes: { 'nh.job.name': name } }, () => runScheduledJobNow(queues, name));
     console.log(`added ${name} as job ${id}; a worker consuming its queue runs it now`);
   } finally {
     await Promise.all(Object.values(queues).map((q) => q.close()));
     await redis.quit();
+    await shutdownTracing();
   }
 }
 

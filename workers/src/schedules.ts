@@ -5,7 +5,8 @@
  */
 import type { Queue } from 'bullmq';
 import type { QueueName } from '@nh/server/queues';
-import type { JobSchedule } from '@nh/server/jobs/contract';
+import { withJobTrace, type JobSchedule } from '@nh/server/jobs/contract';
+import { currentTraceParent } from '@nh/server/tracing';
 import { JOBS } from './jobs/registry';
 
 export const SCHEDULES = JOBS.flatMap((job) =>
@@ -32,11 +33,12 @@ export const RUNNABLE_NOW = SCHEDULES.map((schedule) => schedule.name);
 
 /**
  * Adds one run of a scheduled job now, with the schedule's own data, for a worker consuming its queue
- * to pick up (e.g. charge due plans before the daily sweep). Returns the job id.
+ * to pick up (e.g. charge due plans before the daily sweep). Returns the job id. Added inside a span
+ * (run-now's, tracing on), the job carries its traceparent: the run is a child of the operator's command.
  */
 export async function runScheduledJobNow(queues: Record<QueueName, Queue>, name: string): Promise<string> {
   const schedule = SCHEDULES.find((s) => s.name === name);
   if (!schedule) throw new Error(`unknown job "${name}": one of ${RUNNABLE_NOW.join(', ')}`);
-  const job = await queues[schedule.queue].add(schedule.name, {}, { jobId: `manual-${name}-${Date.now()}` });
+  const job = await queues[schedule.queue].add(schedule.name, withJobTrace({}, null, currentTraceParent()), { jobId: `manual-${name}-${Date.now()}` });
   return job.id!;
 }

@@ -6,6 +6,11 @@
  * job's span is that span's child.
  */
 import { randomUUID } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SpanKind } from '@opentelemetry/api';
 import { startTestTracing, type TestSpan } from '@nh/server/testing/tracing';
@@ -17,6 +22,16 @@ const { startTestApi } = await import('../../api/test/support/harness');
 const { createTestDatabase, placeOrder, startTestWorkers, testWorkerConfig, waitFor } = await import('./support/setup');
 const { startNetSuiteStub } = await import('./support/netsuite-stub');
 const { TestSmtpServer } = await import('./support/smtp-server');
+const { createLogger } = await import('@nh/server');
+
+/** The worker's log lines, parsed. */
+const lines: Array<Record<string, unknown>> = [];
+const sink = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+    done();
+  },
+});
 
 let tdb: Awaited<ReturnType<typeof createTestDatabase>>;
 let runtime: Awaited<ReturnType<typeof startTestWorkers>>;
@@ -29,7 +44,7 @@ beforeAll(async () => {
   stub = await startNetSuiteStub();
   smtp = await new TestSmtpServer().start();
   const config = testWorkerConfig(tdb.url, 'trace', { ...stub.env(), SMTP_URL: smtp.url, WORKER_QUEUES: 'erp-sync,emails' });
-  runtime = await startTestWorkers(config);
+  runtime = await startTestWorkers(config, createLogger('workers-test', 'info', sink));
   api = await startTestApi({ DATABASE_URL: tdb.url, QUEUE_PREFIX: config.QUEUE_PREFIX });
 });
 afterAll(async () => {
@@ -195,6 +210,12 @@ describe('one trace from POST /api/payments/checkout-nonce to NetSuite and the c
     expect(parentOf(send)).toBe(idOf(confirmation));
     expect(send.attributes).toMatchObject({ 'nh.mail.transport': 'smtp', 'server.address': '127.0.0.1', 'server.port': smtp.port });
 
+    // The job's log lines name its trace and its span: a line found in the logs opens the trace.
+    const sent = await waitFor(() => lines.find((l) => l.jobId === mailJob && l.msg === 'email sent'), 10_000, 'the email sent log line');
+    expect(sent).toMatchObject({ reqId: requestId, trace_id: traceId, span_id: idOf(confirmation) });
+    // Outside any span (the worker's start-up line), no trace fields.
+    expect(lines.find((l) => l.msg === 'workers started')).not.toHaveProperty('trace_id');
+
     // No span of the trace carries the customer's address (query literals withheld, recipients never recorded).
     for (const span of spans) expect(JSON.stringify(span.attributes), span.name).not.toContain(email);
   });
@@ -229,5 +250,72 @@ describe('one trace from POST /api/payments/checkout-nonce to NetSuite and the c
     );
     expect(span.attributes['url.path']).toBe('/api/newsletter/unsubscribe/[redacted]');
     expect(JSON.stringify(tracing.spans().map((s) => [s.name, s.attributes]))).not.toContain(token);
+  });
+});
+
+/** A collector that speaks OTLP/HTTP with JSON bodies (what the http exporter sends): keeps every span it is sent. */
+async function startJsonCollector() {
+  const spans: Array<{ name: string; traceId: string; spanId: string; parentSpanId?: string; service: string }> = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      type Body = { resourceSpans?: Array<{ resource?: { attributes?: Array<{ key: string; value: { stringValue?: string } }> }; scopeSpans?: Array<{ spans?: typeof spans }> }> };
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Body;
+      for (const rs of body.resourceSpans ?? []) {
+        const service = rs.resource?.attributes?.find((a) => a.key === 'service.name')?.value.stringValue ?? '';
+        for (const ss of rs.scopeSpans ?? []) for (const span of ss.spans ?? []) spans.push({ ...span, service });
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { spans, endpoint, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** Runs one of the programs' source entry points with its tracing preload, as the Procfile runs the build. */
+const runTraced = (preload: string, entry: string, args: string[], env: Record<string, string>) =>
+  promisify(execFile)(process.execPath, ['--import', 'tsx', '--import', preload, entry, ...args], {
+    env: { ...process.env, OTEL_BSP_SCHEDULE_DELAY: '100', ...env },
+  });
+
+describe('the commands an operator runs are traced too', () => {
+  it('run-now: the command is the root of a trace and the job run it asked for is its child', async () => {
+    const collector = await startJsonCollector();
+    try {
+      await runTraced('./workers/src/instrument.ts', 'workers/src/run-now.ts', ['reconcile-sync'], {
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+        REDIS_URL: runtime.config.REDIS_URL,
+        QUEUE_PREFIX: runtime.config.QUEUE_PREFIX,
+        DATABASE_URL: tdb.url,
+      });
+      // Flushed before the command exited.
+      const command = collector.spans.find((s) => s.name === 'run-now reconcile-sync');
+      expect(command, JSON.stringify(collector.spans.map((s) => s.name))).toBeDefined();
+      expect(command!.parentSpanId ?? '').toBe('');
+      expect(command!.service).toBe('nurture-home-worker');
+      // The worker (this process) runs the job in a span whose parent is the command's.
+      const run = await waitFor(() => tracing.spans().find((s) => s.name === 'reconcile-sync' && traceOf(s) === command!.traceId), 20_000, 'the reconcile-sync run');
+      expect(parentOf(run)).toBe(command!.spanId);
+    } finally {
+      await collector.close();
+    }
+  });
+
+  it('the release step: migrate is the root span of its trace, its SQL statements the children', async () => {
+    const collector = await startJsonCollector();
+    try {
+      const { stdout } = await runTraced('./migrations/src/instrument.ts', 'migrations/src/migrate.ts', [], { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, DATABASE_URL: tdb.url });
+      expect(stdout).toContain('[migrate] migrations applied');
+      const root = collector.spans.find((s) => s.name === 'migrate');
+      expect(root, JSON.stringify(collector.spans.map((s) => s.name))).toBeDefined();
+      expect(root!.service).toBe('nurture-home-release');
+      const statements = collector.spans.filter((s) => s.traceId === root!.traceId && s.spanId !== root!.spanId);
+      expect(statements.length).toBeGreaterThan(0);
+      expect(statements.some((s) => s.parentSpanId === root!.spanId)).toBe(true);
+    } finally {
+      await collector.close();
+    }
   });
 });
