@@ -18,7 +18,8 @@
  * Performance scores are noisy on a shared two-core machine (simulated throttling multiplies whatever
  * else the CPU is doing): read them as an indication, and run the bench when little else runs.
  * BENCH_RUNS (default 1) runs each page that many times and shows the run of median performance.
- * BENCH_PAGES (e.g. "home,product") limits the pages, BENCH_PRESETS ("mobile", "desktop") the presets.
+ * BENCH_PAGES (e.g. "home,product") limits the pages, BENCH_PRESETS ("mobile", "desktop") the presets;
+ * BENCH_EXTRA_PATHS (e.g. "/impact,/journal/some-article") adds pages.
  * The JSON reports are written to .local/lighthouse/ for a closer look.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -260,7 +261,14 @@ async function main() {
     { name: 'product', path: `/product/${product.slug}` },
     { name: 'journal', path: '/journal' },
     { name: 'checkout', path: '/checkout', cart: true },
-  ].filter((p) => !process.env.BENCH_PAGES || process.env.BENCH_PAGES.split(',').includes(p.name));
+  ]
+    .filter((p) => !process.env.BENCH_PAGES || process.env.BENCH_PAGES.split(',').includes(p.name))
+    .concat(
+      (process.env.BENCH_EXTRA_PATHS ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((extra) => ({ name: extra.replace(/\W+/g, '-'), path: extra })),
+    );
   const port = await startChromium();
   fs.mkdirSync(REPORT_DIR, { recursive: true });
 
