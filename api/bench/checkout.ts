@@ -176,16 +176,12 @@ async function main(): Promise<void> {
     if ((cursor = next) === '0') break;
   }
   await db.$client.query('update outbox set published_at = now() where published_at is null');
-  /** Jobs of the order pipeline not yet done (waiting, delayed or running) in the bench's queues. */
+  /** Jobs of the order pipeline not yet done (waiting or running) in the bench's queues (delayed ones are schedules). */
   const jobsLeft = async () => {
     let n = 0;
     for (const queue of ['emails', 'erp-sync']) {
-      const [waiting, active, delayed] = await Promise.all([
-        redis.llen(`${QUEUE_PREFIX}:${queue}:wait`),
-        redis.llen(`${QUEUE_PREFIX}:${queue}:active`),
-        redis.zcard(`${QUEUE_PREFIX}:${queue}:delayed`),
-      ]);
-      n += waiting + active + delayed;
+      const [waiting, active] = await Promise.all([redis.llen(`${QUEUE_PREFIX}:${queue}:wait`), redis.llen(`${QUEUE_PREFIX}:${queue}:active`)]);
+      n += waiting + active;
     }
     return n;
   };
