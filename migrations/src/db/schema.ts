@@ -225,6 +225,32 @@ export const sessions = pgTable(
   (t) => [index('IDX_session_expire').on(t.expire)],
 );
 
+/** What a shopper's emailed single-use link is for. */
+export const shopperTokenPurpose = pgEnum('shopper_token_purpose', ['password_reset', 'order_access']);
+
+/**
+ * Shoppers' single-use emailed links (issue 13): a password reset (1 h) for an account, or a guest's
+ * look at one order (24 h). As with staff tokens, only the SHA-256 of the random token is stored.
+ */
+export const shopperTokens = pgTable(
+  'shopper_tokens',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    tokenHash: text().notNull().unique(),
+    purpose: shopperTokenPurpose().notNull(),
+    /** Where the link was sent (lower-cased). */
+    email: text().notNull(),
+    /** The account a reset is for (null for an order link). */
+    userId: uuid().references(() => users.id, { onDelete: 'cascade' }),
+    /** The order an order link shows (null for a reset). */
+    orderId: uuid().references(() => orders.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('shopper_tokens_user').on(t.userId), index('shopper_tokens_order').on(t.orderId)],
+);
+
 // ---------------------------------------------------------------- staff (the back office)
 export const staff = pgTable('staff', {
   id: uuid().primaryKey().defaultRandom(),
