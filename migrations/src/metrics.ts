@@ -13,6 +13,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
 import type { Logger } from './logger';
+import { withinTimeout } from './within-timeout';
+
+export { withinTimeout };
 
 export { Registry } from 'prom-client';
 
@@ -128,23 +131,6 @@ export function createMetricsRegistry(metrics: readonly Metric[]): Registry {
   collectDefaultMetrics({ register: registry });
   for (const metric of metrics) registry.registerMetric(metric);
   return registry;
-}
-
-/**
- * The value of `read()` for a scrape, or `fallback` when it fails or takes longer than `ms` (a scrape
- * must answer even while Redis or PostgreSQL does not).
- */
-export async function withinTimeout<T>(read: () => Promise<T>, ms: number, fallback: T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<T>((resolve) => {
-    timer = setTimeout(() => resolve(fallback), ms);
-    timer.unref();
-  });
-  try {
-    return await Promise.race([read().catch(() => fallback), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** Whether one dependency answered a readiness check in time. */

@@ -14,7 +14,7 @@ import type { Queue } from 'bullmq';
 import { Counter, Gauge } from 'prom-client';
 import type { Db, Redis } from '@nh/server';
 import { createMetricsRegistry, WORKER_METRICS, withinTimeout, type Registry } from '@nh/server/metrics';
-import { QUEUE_NAMES, type QueueName } from '@nh/server/queues';
+import { QUEUE_NAMES, readQueueDepth, type QueueName } from '@nh/server/queues';
 import { lastSweepAt } from './renewals/sweep';
 
 /** How long one scrape-time read (the queues, the outbox, the sweep marker) may take. */
@@ -23,23 +23,17 @@ export const SCRAPE_READ_TIMEOUT_MS = 1500;
 /** Job states reported per queue; `waiting` includes prioritized jobs. */
 const STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 
-interface QueueDepth {
+interface QueueReading {
   counts: Record<(typeof STATES)[number], number>;
   /** Age of the oldest waiting job in seconds (0 when none waits). */
   oldestWaitingAge: number;
 }
 
-async function readQueue(queue: Queue, now: number): Promise<QueueDepth> {
-  const [counts, [oldest]] = await Promise.all([queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed'), queue.getWaiting(0, 0)]);
-  return {
-    counts: {
-      waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
-      active: counts.active ?? 0,
-      delayed: counts.delayed ?? 0,
-      failed: counts.failed ?? 0,
-    },
-    oldestWaitingAge: oldest ? Math.max(0, (now - oldest.timestamp) / 1000) : 0,
-  };
+async function readQueue(queue: Queue, now: number): Promise<QueueReading> {
+  const depth = await readQueueDepth(queue, SCRAPE_READ_TIMEOUT_MS);
+  if (!depth) throw new Error(`queue ${queue.name} did not answer`);
+  const { oldestWaitingAt, ...counts } = depth;
+  return { counts, oldestWaitingAge: oldestWaitingAt === null ? 0 : Math.max(0, (now - oldestWaitingAt) / 1000) };
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { Queue } from 'bullmq';
 import { centsToDecimal } from '@nh/shared';
 import { planFigures, salesByDay, type Db } from '@nh/server';
-import { QUEUE_NAMES, type QueueName } from '@nh/server/queues';
+import { QUEUE_NAMES, readQueueDepth, type QueueName } from '@nh/server/queues';
 import { DASHBOARD_DAYS, type Dashboard } from '@nh/shared/contracts/admin-dashboard';
 import { syncSummary } from '../sync/service';
 
@@ -18,18 +18,8 @@ export interface DashboardDeps {
 }
 
 async function depth(queue: Queue): Promise<Dashboard['queues'][string]> {
-  const read = async () => {
-    const [counts, [oldest]] = await Promise.all([queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed'), queue.getWaiting(0, 0)]);
-    return {
-      waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
-      active: counts.active ?? 0,
-      delayed: counts.delayed ?? 0,
-      failed: counts.failed ?? 0,
-      oldestWaitingAt: oldest ? new Date(oldest.timestamp).toISOString() : null,
-    };
-  };
-  const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), QUEUE_TIMEOUT_MS).unref());
-  return Promise.race([read().catch(() => null), timeout]);
+  const read = await readQueueDepth(queue, QUEUE_TIMEOUT_MS);
+  return read && { ...read, oldestWaitingAt: read.oldestWaitingAt === null ? null : new Date(read.oldestWaitingAt).toISOString() };
 }
 
 export async function dashboard({ db, queue }: DashboardDeps, storeCode: string): Promise<Dashboard> {

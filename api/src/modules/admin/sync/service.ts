@@ -7,6 +7,7 @@ import { and, count, eq, inArray, min, sql } from 'drizzle-orm';
 import { centsToDecimal } from '@nh/shared';
 import type { Queue } from 'bullmq';
 import { findOrderSyncState, listFailedSyncs, listSyncAttempts, recordAudit, recordOutbox, tables, type AuditActor, type Db } from '@nh/server';
+import { readQueueDepth } from '@nh/server/queues';
 import { ADMIN_SYNC_MESSAGES, SYNC_STATUSES, type FailedSync, type OrderSyncAttempts, type SyncAttempt, type SyncStatus, type SyncSummary } from '@nh/shared/contracts/admin-sync';
 import { AppError } from '../../../lib/errors';
 
@@ -21,11 +22,8 @@ export interface SyncSummaryDeps {
 }
 
 async function queueCounts(erpSyncQueue: () => Queue): Promise<SyncSummary['queue']> {
-  const counts = erpSyncQueue().getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized');
-  const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), QUEUE_COUNTS_TIMEOUT_MS).unref());
-  const result = await Promise.race([counts.catch(() => null), timeout]);
-  if (!result) return null;
-  return { waiting: (result.waiting ?? 0) + (result.prioritized ?? 0), active: result.active ?? 0, delayed: result.delayed ?? 0, failed: result.failed ?? 0 };
+  const depth = await readQueueDepth(erpSyncQueue(), QUEUE_COUNTS_TIMEOUT_MS);
+  return depth && { waiting: depth.waiting, active: depth.active, delayed: depth.delayed, failed: depth.failed };
 }
 
 export async function syncSummary({ db, erpSyncQueue }: SyncSummaryDeps, storeCode: string): Promise<SyncSummary> {
