@@ -110,6 +110,26 @@ describe('staff sign-in', () => {
     }
   });
 
+  it('limits invitation checks and password reset requests per address, with a message of their own', async () => {
+    const limited = await startTestApi({ TRUST_PROXY: 'true' });
+    try {
+      const statuses: number[] = [];
+      let last: Response | null = null;
+      for (let i = 0; i < 21; i++) {
+        last = await limited.request('/api/admin/password-reset', { method: 'POST', body: { email: `nobody-${i}@staff.test` }, headers: { 'x-forwarded-for': '192.0.2.44' } });
+        statuses.push(last.status);
+      }
+      expect(statuses.slice(0, 20).every((s) => s < 300)).toBe(true);
+      expect(statuses[20]).toBe(429);
+      expect(await last!.json()).toMatchObject({ message: STAFF_MESSAGES.tooManyTokenRequests });
+      // The same budget covers invitation checks.
+      const check = await limited.request('/api/admin/invitations/check', { method: 'POST', body: { token: 'x'.repeat(43) }, headers: { 'x-forwarded-for': '192.0.2.44' } });
+      expect(check.status).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('answers 400 with a message for a malformed sign-in', async () => {
     const res = await signIn('not-an-email', 'x');
     expect(res.status).toBe(400);

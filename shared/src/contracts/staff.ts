@@ -75,6 +75,8 @@ export const STAFF_MESSAGES = {
   /** The spec's admin toast for a wrong password, kept for a wrong email or password alike (no account discovery). */
   signInFailed: 'Invalid password',
   tooManySignIns: 'Too many sign-in attempts. Try again in 15 minutes.',
+  /** Invitation checks and password-reset requests per address (each may send an email or try a token). */
+  tooManyTokenRequests: 'Too many invitation or password reset requests from this address. Try again in 15 minutes.',
   accountDisabled: 'This staff account is disabled. Ask an owner to enable it.',
   signInRequired: 'Please sign in to the back office.',
   /** Completed with the role's label by the server: "… (Support)". */

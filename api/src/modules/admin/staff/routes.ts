@@ -34,7 +34,7 @@ export function staffArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
     createLimiter(ctx, { name: 'staff-login-account', windowMs: FIFTEEN_MINUTES, limit: failures, count: 'failures', message: STAFF_MESSAGES.tooManySignIns, key: emailKey }),
   ].map((l) => l.middleware);
   // Reset and invitation-token requests per address (each may send an email or probe a token).
-  const tokenLimiter = createLimiter(ctx, { name: 'staff-tokens', windowMs: FIFTEEN_MINUTES, limit: 20, message: STAFF_MESSAGES.tooManySignIns, key: clientAddressKey }).middleware;
+  const tokenLimiter = createLimiter(ctx, { name: 'staff-tokens', windowMs: FIFTEEN_MINUTES, limit: 20, message: STAFF_MESSAGES.tooManyTokenRequests, key: clientAddressKey }).middleware;
 
   const session = Router();
   session.post('/', ...signInLimiters, async (req, res) => {

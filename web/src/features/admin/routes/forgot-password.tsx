@@ -47,7 +47,7 @@ export default function ForgotPasswordPage() {
       <form onSubmit={(e) => void form.handleSubmit(({ email }) => request.mutate(email))(e)} noValidate className="grid gap-4">
         {request.isError && (
           <Alert variant="destructive">
-            <AlertDescription>{tooMany ? (serverMessageOf(request.error) ?? STAFF_MESSAGES.tooManySignIns) : 'The request could not be sent. Please try again.'}</AlertDescription>
+            <AlertDescription>{tooMany ? (serverMessageOf(request.error) ?? STAFF_MESSAGES.tooManyTokenRequests) : 'The request could not be sent. Please try again.'}</AlertDescription>
           </Alert>
         )}
         <LabelledField label="Email" type="email" autoComplete="username" error={form.formState.errors.email} {...form.register('email')} />
