@@ -21,3 +21,5 @@ export * from './queries/sync';
 export * from './startup-warnings';
 export * from './queries/stock';
 export * from './queries/staff';
+export * from './queries/single-use-tokens';
+export * from './queries/shopper-self-service';

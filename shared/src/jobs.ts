@@ -27,6 +27,10 @@ export const OUTBOX_TOPICS = {
   orderConfirmationResendRequested: 'order.confirmation-resend-requested',
   /** Staff asked to send an order's shipping notice again. */
   orderShippedResendRequested: 'order.shipped-resend-requested',
+  /** A shopper asked to reset a forgotten password: the email with its single-use link (issue 13). */
+  shopperPasswordResetRequested: 'shopper.password-reset-requested',
+  /** A guest looked an order up by number and email: the email with its single-use link to the order. */
+  orderLinkRequested: 'order.link-requested',
 } as const;
 export type OutboxTopic = (typeof OUTBOX_TOPICS)[keyof typeof OUTBOX_TOPICS];
 
@@ -51,6 +55,9 @@ export const outboxPayloads = {
   [OUTBOX_TOPICS.staffPasswordResetRequested]: z.object({ tokenId: z.string().uuid(), token: z.string() }),
   [OUTBOX_TOPICS.orderConfirmationResendRequested]: z.object({ orderId: z.string().uuid(), resendId: z.string().uuid() }),
   [OUTBOX_TOPICS.orderShippedResendRequested]: z.object({ orderId: z.string().uuid(), resendId: z.string().uuid() }),
+  /** As for staff: the raw token travels to the email job, the database keeps its hash. */
+  [OUTBOX_TOPICS.shopperPasswordResetRequested]: z.object({ tokenId: z.string().uuid(), token: z.string() }),
+  [OUTBOX_TOPICS.orderLinkRequested]: z.object({ tokenId: z.string().uuid(), token: z.string() }),
 } satisfies Record<OutboxTopic, z.ZodType>;
 
 export type OutboxPayload<T extends OutboxTopic> = z.infer<(typeof outboxPayloads)[T]>;

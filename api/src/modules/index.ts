@@ -10,6 +10,7 @@ import type { Router } from 'express';
 import { API_METRICS, createMetricsRegistry, type Registry } from '@nh/server/metrics';
 import type { AppContext } from '../context';
 import { cardTestingGuard } from '../lib/card-testing-guard';
+import { accountRoutes } from './account/routes';
 import { adminRoutes } from './admin';
 import { productImageUploadRoutes } from './admin/products/images';
 import { QUEUE_BOARD_PATH, queueBoardRoutes } from './admin/queues/board';
@@ -54,6 +55,7 @@ export function apiModules(ctx: AppContext, { payments }: AppServices): Router[]
     reviewRoutes(ctx),
     newsletterRoutes(ctx),
     authRoutes(ctx),
+    accountRoutes(ctx),
     promoValidationRoutes(ctx, { promoGuesses }),
     paymentRoutes(ctx, { payments }),
     checkoutRoutes(ctx, { payments, priceList: priceList(ctx), promoGuesses, cardTestingGuard: cardGuard }),

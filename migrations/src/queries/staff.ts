@@ -3,19 +3,15 @@
  * password resets). Tokens are random; only their SHA-256 is stored, so a copy of the database signs
  * nobody in.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { StaffRole } from '@nh/shared/contracts/staff';
 import type { Db, DbOrTx } from '../db/client';
 import { staff, staffSessions, staffTokens, type StaffRow } from '../db/schema';
+import { hashSingleUseToken, newSingleUseToken } from './single-use-tokens';
 
-/** A new random token (base64url, 256 bits) and the hash the database keeps of it. */
-export function newStaffToken(): { token: string; hash: string } {
-  const token = randomBytes(32).toString('base64url');
-  return { token, hash: hashStaffToken(token) };
-}
-
-export const hashStaffToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+/** Staff tokens follow the shared single-use rule (./single-use-tokens). */
+export const newStaffToken = newSingleUseToken;
+export const hashStaffToken = hashSingleUseToken;
 
 export async function findStaffByEmail(db: DbOrTx, email: string): Promise<StaffRow | null> {
   const [row] = await db.select().from(staff).where(eq(staff.email, email.toLowerCase()));

@@ -68,6 +68,15 @@ export const ERROR_CODES = {
   STAFF_INVITATION_USED: 'gone',
   STAFF_RESET_INVALID: 'gone',
 
+  // ---------------------------------------------------------------- shoppers' self-service (issue 13)
+  /** A shopper's reset link that is unknown, spent or expired (one answer: nothing to learn from it). */
+  PASSWORD_RESET_INVALID: 'gone',
+  ORDER_LINK_INVALID: 'not-found',
+  ORDER_LINK_USED: 'gone',
+  ORDER_LINK_EXPIRED: 'gone',
+  /** The guest's hour with an order (from its emailed link) is over, or this browser never had one. */
+  GUEST_ORDER_ACCESS_ENDED: 'forbidden',
+
   // ---------------------------------------------------------------- checkout, subscribing, card payments
   PAYMENTS_UNAVAILABLE: 'unavailable',
   IDEMPOTENCY_KEY_MISSING: 'invalid',

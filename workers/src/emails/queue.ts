@@ -2,8 +2,10 @@
 import { defineQueue } from '../jobs/define';
 import { newsletterWelcomeJob } from './newsletter-welcome';
 import { orderConfirmationJob } from './order-confirmation';
+import { orderLinkJob } from './order-link';
 import { orderShippedJob } from './order-shipped';
 import { renewalReminderJob } from './renewal-reminder';
+import { shopperPasswordResetJob } from './shopper-password-reset';
 import { staffInvitationJob } from './staff-invitation';
 import { staffPasswordResetJob } from './staff-password-reset';
 import { subscriptionCardExpiringJob } from './subscription-card-expiring';
@@ -14,6 +16,6 @@ import { subscriptionWelcomeJob } from './subscription-welcome';
 
 export const emailsQueue = defineQueue({
   name: 'emails',
-  jobs: [newsletterWelcomeJob, orderConfirmationJob, orderShippedJob, subscriptionWelcomeJob, subscriptionPausedJob, renewalReminderJob, staffInvitationJob, staffPasswordResetJob, subscriptionStaffChangeJob, subscriptionItemUnavailableJob, subscriptionCardExpiringJob],
+  jobs: [newsletterWelcomeJob, orderConfirmationJob, orderShippedJob, subscriptionWelcomeJob, subscriptionPausedJob, renewalReminderJob, staffInvitationJob, staffPasswordResetJob, subscriptionStaffChangeJob, subscriptionItemUnavailableJob, subscriptionCardExpiringJob, orderLinkJob, shopperPasswordResetJob],
   worker: (config) => ({ concurrency: config.EMAIL_CONCURRENCY }),
 });

@@ -1,0 +1,40 @@
+/** What a shopper (or a guest with an order link) sees of an order: cents, the short number, the tracking page. */
+import type { ShopperOrderRow } from '@nh/server';
+import type { ShopperOrder, ShopperOrderSummary } from '@nh/shared/contracts/account';
+import { LIMITS } from '@nh/shared/constants';
+import { toCents } from '@nh/shared/money';
+import { trackingUrl } from '@nh/shared/shipping';
+
+export const orderNumberOf = (id: string): string => id.slice(0, LIMITS.orderIdDisplayLength);
+
+export function toOrderSummary(o: ShopperOrderRow): ShopperOrderSummary {
+  return {
+    id: o.id,
+    number: orderNumberOf(o.id),
+    status: o.status,
+    placedAt: o.createdAt.toISOString(),
+    itemCount: o.items.reduce((n, line) => n + line.quantity, 0),
+    total: o.total,
+  };
+}
+
+export function toShopperOrder(o: ShopperOrderRow): ShopperOrder {
+  return {
+    ...toOrderSummary(o),
+    customerName: o.customerName,
+    shippingAddress: { address: o.shippingAddress.address, city: o.shippingAddress.city, state: o.shippingAddress.state, zip: o.shippingAddress.zip },
+    items: o.items.map((line) => {
+      const unitPrice = toCents(line.price);
+      return { productId: line.productId, productName: line.productName, quantity: line.quantity, unitPrice, lineTotal: unitPrice * line.quantity };
+    }),
+    subtotal: o.subtotal,
+    discount: o.discount,
+    shipping: o.shipping,
+    tax: o.tax,
+    promoCode: o.promoCode,
+    carrier: o.carrier,
+    trackingNumber: o.trackingNumber,
+    trackingUrl: trackingUrl(o.carrier, o.trackingNumber),
+    deliveredAt: o.deliveredDate?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * Shoppers helping themselves (issue 13): order history and detail for a signed-in shopper, a guest's
+ * order by number and email through a single-use emailed link, and the password reset by email.
+ */
+import { Router, type Request } from 'express';
+import { findOrderOfUser, findShopperOrder, listOrdersOfUser } from '@nh/server';
+import {
+  ACCOUNT_MESSAGES,
+  forgotPasswordRequestSchema,
+  orderAccessRequestSchema,
+  orderLookupRequestSchema,
+  ORDER_HISTORY_LIMIT,
+  resetPasswordRequestSchema,
+  type ShopperOrderList,
+} from '@nh/shared/contracts/account';
+import type { AppContext } from '../../context';
+import { AppError } from '../../lib/errors';
+import { createLimiter } from '../../lib/rate-limit';
+import { isUuid, parseInput } from '../../lib/validation';
+import { requireUser, signedInUser } from '../auth';
+import { grantGuestOrder, hasGuestOrder } from './guest-access';
+import { toOrderSummary, toShopperOrder } from './orders-view';
+import { confirmPasswordReset, requestOrderLink, requestPasswordReset, spendOrderLink } from './service';
+
+const HOUR = 60 * 60 * 1000;
+
+/** The address a request names (normalised), so one inbox is not flooded from many client addresses. */
+const emailKey = (req: Request): string => {
+  const email = (req.body as { email?: unknown } | undefined)?.email;
+  return typeof email === 'string' ? `email:${email.trim().toLowerCase().slice(0, 320)}` : '';
+};
+
+export function accountRoutes(ctx: AppContext): Router {
+  const router = Router();
+  const limit = (name: string, max: number, message: string, key?: (req: Request) => string) =>
+    createLimiter(ctx, { name, windowMs: HOUR, limit: max, message, ...(key ? { key } : {}) }).middleware;
+  // Every request counts, matched or not (the answer does not say which): 10 per address and 5 per
+  // email an hour.
+  const lookupLimits = [limit('order-lookup', 10, ACCOUNT_MESSAGES.tooManyLookups), limit('order-lookup-email', 5, ACCOUNT_MESSAGES.tooManyLookups, emailKey)];
+  const resetLimits = [limit('password-forgot', 10, ACCOUNT_MESSAGES.tooManyResets), limit('password-forgot-email', 5, ACCOUNT_MESSAGES.tooManyResets, emailKey)];
+  // Guessing links or reset tokens: 30 tries an hour per address.
+  const tokenLimit = limit('shopper-token', 30, 'Too many attempts with links from emails. Please try again in an hour.');
+  const signedIn = requireUser(ctx, ACCOUNT_MESSAGES.ordersSignIn);
+
+  router.get('/orders', signedIn, async (_req, res) => {
+    const rows = await listOrdersOfUser(ctx.db, signedInUser(res).id, ORDER_HISTORY_LIMIT);
+    const body: ShopperOrderList = { orders: rows.map(toOrderSummary) };
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(body);
+  });
+
+  // Always 202 with one message: whether the number and email matched is never told.
+  router.post('/orders/lookup', ...lookupLimits, async (req, res) => {
+    const input = parseInput(orderLookupRequestSchema, req.body ?? {});
+    const sent = await requestOrderLink(ctx.db, input.orderNumber, input.email);
+    req.log?.info({ links: sent }, 'order lookup');
+    res.status(202).json({ message: ACCOUNT_MESSAGES.lookupSent });
+  });
+
+  // The emailed link opens /orders/view?token=…, whose page posts the token here: a GET would be spent
+  // by mail scanners and link previews fetching the address. The browser then sees the order for an hour.
+  router.post('/orders/access', tokenLimit, async (req, res) => {
+    const { token } = parseInput(orderAccessRequestSchema, req.body ?? {});
+    const orderId = await spendOrderLink(ctx.db, token);
+    await grantGuestOrder(req, orderId);
+    const order = await findShopperOrder(ctx.db, orderId);
+    if (!order) throw new AppError('ORDER_LINK_INVALID', ACCOUNT_MESSAGES.orderLinkInvalid);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(toShopperOrder(order));
+  });
+
+  router.get('/orders/guest/:id', async (req, res) => {
+    const id = String(req.params.id);
+    if (!isUuid(id) || !hasGuestOrder(req, id)) throw new AppError('GUEST_ORDER_ACCESS_ENDED', ACCOUNT_MESSAGES.guestAccessEnded);
+    const order = await findShopperOrder(ctx.db, id);
+    if (!order) throw new AppError('GUEST_ORDER_ACCESS_ENDED', ACCOUNT_MESSAGES.guestAccessEnded);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(toShopperOrder(order));
+  });
+
+  // Another shopper's order, or no such order: the same 404.
+  router.get('/orders/:id', signedIn, async (req, res) => {
+    const id = String(req.params.id);
+    const order = isUuid(id) ? await findOrderOfUser(ctx.db, signedInUser(res).id, id) : null;
+    if (!order) throw new AppError('NOT_FOUND', ACCOUNT_MESSAGES.orderNotFound);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(toShopperOrder(order));
+  });
+
+  // Always 202 with one message: whether the address has an account is never told.
+  router.post('/password/forgot', ...resetLimits, async (req, res) => {
+    const input = parseInput(forgotPasswordRequestSchema, req.body ?? {});
+    await requestPasswordReset(ctx.db, input.email);
+    res.status(202).json({ message: ACCOUNT_MESSAGES.resetSent });
+  });
+
+  router.post('/password/reset', tokenLimit, async (req, res) => {
+    const input = parseInput(resetPasswordRequestSchema, req.body ?? {});
+    await confirmPasswordReset(ctx.db, input.token, input.password);
+    res.json({ message: ACCOUNT_MESSAGES.resetDone });
+  });
+
+  return router;
+}
