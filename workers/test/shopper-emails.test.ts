@@ -1,0 +1,93 @@
+/**
+ * The shoppers' self-service emails (issue 13) over the local SMTP test server: the guest's order link
+ * and the password reset, each made from its outbox row as the API writes it (the raw token in the
+ * payload, only its hash in shopper_tokens), sent once, and not sent for a link spent or expired before
+ * the job ran.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { SHOP } from '@nh/shared';
+import { insertShopperToken, newSingleUseToken, recordOutbox, tables } from '@nh/server';
+import { TestSmtpServer } from './support/smtp-server';
+import { createTestDatabase, placeOrder, sampleLine, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
+import type { WorkerRuntime } from '../src/runtime';
+
+const SITE_URL = 'https://shop.example.test';
+
+let tdb: TestDatabase;
+let smtp: TestSmtpServer;
+let runtime: WorkerRuntime;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase('shopper-mail');
+  smtp = await new TestSmtpServer().start();
+  runtime = await startTestWorkers(testWorkerConfig(tdb.url, 'shopper-mail', { SMTP_URL: smtp.url, WORKER_QUEUES: 'emails', EMAIL_BACKOFF_MS: '50', SHOP_SITE_URL: SITE_URL }));
+});
+afterAll(async () => {
+  await runtime?.close(2000);
+  await smtp?.close();
+  await tdb?.drop();
+});
+
+/** As the API does: the token row and its outbox row in one transaction; the raw token to the caller. */
+async function requestLink(values: { purpose: 'order_access' | 'password_reset'; email: string; orderId?: string; userId?: string; expiresAt?: Date }): Promise<{ id: string; token: string }> {
+  const { token, hash } = newSingleUseToken();
+  return tdb.db.transaction(async (tx) => {
+    const row = await insertShopperToken(tx, { tokenHash: hash, expiresAt: new Date(Date.now() + 3_600_000), ...values });
+    await recordOutbox(tx, values.purpose === 'order_access' ? 'order.link-requested' : 'shopper.password-reset-requested', { tokenId: row.id, token });
+    return { id: row.id, token };
+  });
+}
+
+const emailLog = (kind: string, subjectId: string) => waitFor(async () => (await tdb.db.select().from(tables.emailLog).where(eq(tables.emailLog.subjectId, subjectId))).find((r) => r.kind === kind && r.status !== 'pending'), 10_000, `${kind} log`);
+
+describe('shopper self-service emails', () => {
+  it('sends a guest the single-use link to an order: number, link to /orders/view, how long it works', async () => {
+    const email = 'lookup-guest@example.com';
+    const orderId = await placeOrder(tdb.db, { customerEmail: email, customerName: 'Gale Guest', items: [sampleLine()], outbox: false });
+    const { id, token } = await requestLink({ purpose: 'order_access', email, orderId });
+    const [mail] = await waitFor(() => (smtp.to(email).length ? smtp.to(email) : null), 10_000, 'order link');
+    const number = orderId.slice(0, 8);
+    const link = `${SITE_URL}/orders/view?token=${token}`;
+    expect(mail!.decoded).toContain(`Subject: Your link to ${SHOP.name} order #${number}`);
+    expect(mail!.decoded).toContain('Hi Gale Guest,');
+    expect(mail!.decoded).toContain(link);
+    expect(mail!.decoded).toContain(`<a href="${link}"`);
+    expect(mail!.decoded).toContain('The link works once, for 24 hours');
+    expect(mail!.decoded).toContain(`Questions? ${SHOP.supportEmail}`);
+    expect(await emailLog('order-link', id)).toMatchObject({ status: 'sent', toAddress: email });
+  });
+
+  it('sends a shopper the password reset link: /account/reset-password, one hour, every session ended', async () => {
+    const email = 'reset-shopper@example.com';
+    const [user] = await tdb.db.insert(tables.users).values({ email, firstName: 'Robin', lastName: 'Reset', passwordHash: 'x' }).returning({ id: tables.users.id });
+    const { id, token } = await requestLink({ purpose: 'password_reset', email, userId: user!.id });
+    const [mail] = await waitFor(() => (smtp.to(email).length ? smtp.to(email) : null), 10_000, 'reset email');
+    const link = `${SITE_URL}/account/reset-password?token=${token}`;
+    expect(mail!.decoded).toContain(`Subject: Reset your ${SHOP.name} password`);
+    expect(mail!.decoded).toContain('Hi Robin,');
+    expect(mail!.decoded).toContain(`Choose a new password here: ${link}`);
+    expect(mail!.decoded).toContain(`<a href="${link}"`);
+    expect(mail!.decoded).toContain('The link works once, for 60 minutes; when your password changes, every device signed in to your account is signed out.');
+    expect(await emailLog('shopper-password-reset', id)).toMatchObject({ status: 'sent', toAddress: email });
+  });
+
+  it('sends nothing for a link already spent or expired when the job runs', async () => {
+    const email = 'too-late@example.com';
+    const orderId = await placeOrder(tdb.db, { customerEmail: email, outbox: false });
+    const expired = await requestLink({ purpose: 'order_access', email, orderId, expiresAt: new Date(Date.now() - 1000) });
+    const [user] = await tdb.db.insert(tables.users).values({ email, firstName: 'Late', passwordHash: 'x' }).returning({ id: tables.users.id });
+    const spent = await tdb.db.transaction(async (tx) => {
+      const { token, hash } = newSingleUseToken();
+      const row = await insertShopperToken(tx, { tokenHash: hash, purpose: 'password_reset', email, userId: user!.id, expiresAt: new Date(Date.now() + 3_600_000) });
+      await tx.update(tables.shopperTokens).set({ usedAt: new Date() }).where(eq(tables.shopperTokens.id, row.id));
+      await recordOutbox(tx, 'shopper.password-reset-requested', { tokenId: row.id, token });
+      return row;
+    });
+    const skipped = async (name: string, tokenId: string) =>
+      waitFor(async () => (await runtime.queues.emails.getJobs(['completed'])).find((j) => j.name === name && j.data.tokenId === tokenId), 10_000, `${name} job`);
+    expect((await skipped('order-link', expired.id)).returnvalue).toEqual({ outcome: 'skipped', reason: 'order link used or expired' });
+    expect((await skipped('shopper-password-reset', spent.id)).returnvalue).toEqual({ outcome: 'skipped', reason: 'reset used or expired' });
+    expect(smtp.to(email)).toEqual([]);
+  });
+});
