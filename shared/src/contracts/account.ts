@@ -38,6 +38,9 @@ export const ACCOUNT_MESSAGES = {
   passwordTooLong: AUTH_MESSAGES.passwordTooLong,
 } as const;
 
+/** The reset form's typed-twice check. */
+export const PASSWORDS_DIFFER = 'The two passwords do not match.';
+
 const email = textField({ max: EMAIL_MAX_LENGTH, required: ACCOUNT_MESSAGES.email, tooLong: ACCOUNT_MESSAGES.email })
   .regex(EMAIL_PATTERN, ACCOUNT_MESSAGES.email)
   .toLowerCase();

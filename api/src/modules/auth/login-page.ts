@@ -30,6 +30,7 @@ const PAGE_STYLE = `
   button:disabled { opacity: 0.6; cursor: wait; }
   .error { color: #a11d2b; font-size: 0.9rem; margin: 12px 0 0; min-height: 1.2em; }
   .back { display: block; text-align: center; margin-top: 28px; color: #1f5d3a; }
+  .forgot { display: inline-block; margin-top: 16px; padding: 4px 0; color: #1f5d3a; font-weight: 600; }
 `;
 
 /** The document head both pages share; `title` is already escaped. */
@@ -63,6 +64,7 @@ export function renderLoginPage({ shopName, returnTo }: { shopName: string; retu
         <p class="error" role="alert" data-error></p>
         <button type="submit">Log In</button>
       </form>
+      <a class="forgot" href="/account/forgot-password">Forgot your password?</a>
     </section>
     <section aria-labelledby="register-title">
       <h2 id="register-title">Create an Account</h2>

@@ -81,6 +81,9 @@ function UserMenu({ transparent }: { transparent: boolean }) {
             <DropdownMenuLabel className="max-w-56 truncate">{user?.firstName ? `Hi, ${user.firstName}` : user?.email}</DropdownMenuLabel>
             <DropdownMenuSeparator />
             <DropdownMenuItem asChild>
+              <a href="/account/orders">My Orders</a>
+            </DropdownMenuItem>
+            <DropdownMenuItem asChild>
               <a href="/subscriptions">My Subscriptions</a>
             </DropdownMenuItem>
             <DropdownMenuItem onSelect={signOut}>Log Out</DropdownMenuItem>
@@ -197,6 +200,9 @@ export function SiteHeader() {
             ))}
             {isAuthenticated ? (
               <>
+                <a href="/account/orders" className="border-b border-stone-100 py-3 text-brand-900">
+                  My Orders
+                </a>
                 <a href="/subscriptions" className="border-b border-stone-100 py-3 text-brand-900">
                   My Subscriptions
                 </a>

@@ -45,6 +45,7 @@ export const FOOTER_GROUPS: { title: string; links: SiteLink[] }[] = [
     title: 'Support',
     links: [
       { label: 'Help Center', to: '/support' },
+      { label: 'Order Lookup', to: '/orders/lookup' },
       { label: 'Shipping Info', to: '/legal/shipping' },
       { label: 'Returns', to: '/legal/returns' },
       { label: 'Privacy Policy', to: '/legal/privacy' },

@@ -174,6 +174,17 @@ function TrackOrderDialog() {
           <li>Open the shipping confirmation email and follow its tracking link to see where your package is.</li>
           <li>Can’t find either email? Check your spam folder, or contact us with your order number and we’ll look it up for you.</li>
         </ol>
+        <p className="text-sm text-stone-700">
+          See an order’s status and tracking any time: signed in, under{' '}
+          <a href="/account/orders" className="font-medium text-brand-700 underline underline-offset-4">
+            My Orders
+          </a>
+          ; ordered as a guest,{' '}
+          <a href="/orders/lookup" className="font-medium text-brand-700 underline underline-offset-4">
+            look up your order
+          </a>{' '}
+          with its number and email.
+        </p>
         <DialogFooter>
           <Button asChild variant="outline">
             <a href={contact.phoneHref}>
