@@ -4,10 +4,12 @@
  * payload, only its hash in shopper_tokens), sent once, and not sent for a link spent or expired before
  * the job ran.
  */
+import type { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { SHOP } from '@nh/shared';
-import { insertShopperToken, newSingleUseToken, recordOutbox, tables } from '@nh/server';
+import { createLogger, insertShopperToken, newSingleUseToken, recordOutbox, tables } from '@nh/server';
+import { createHousekeepingProcessor } from '../src/maintenance/housekeeping';
 import { TestSmtpServer } from './support/smtp-server';
 import { createTestDatabase, placeOrder, sampleLine, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
 import type { WorkerRuntime } from '../src/runtime';
@@ -89,5 +91,21 @@ describe('shopper self-service emails', () => {
     expect((await skipped('order-link', expired.id)).returnvalue).toEqual({ outcome: 'skipped', reason: 'order link used or expired' });
     expect((await skipped('shopper-password-reset', spent.id)).returnvalue).toEqual({ outcome: 'skipped', reason: 'reset used or expired' });
     expect(smtp.to(email)).toEqual([]);
+  });
+
+  it('housekeeping deletes links that expired more than the retention ago, and keeps the rest', async () => {
+    const email = 'housekeeping-links@example.com';
+    const orderId = await placeOrder(tdb.db, { customerEmail: email, outbox: false });
+    const day = 24 * 3_600_000;
+    const insert = (expiresAt: Date) => insertShopperToken(tdb.db, { tokenHash: newSingleUseToken().hash, purpose: 'order_access', email, orderId, expiresAt });
+    const old = await insert(new Date(Date.now() - 8 * day));
+    const recent = await insert(new Date(Date.now() - 2 * day));
+    const open = await insert(new Date(Date.now() + day));
+    const housekeeping = createHousekeepingProcessor({ db: tdb.db, log: createLogger('hk-test', 'silent'), retentionDays: 7, ledgerRetentionDays: 90 });
+    const result = await housekeeping({ id: 'hk-shopper-tokens' } as Job);
+    expect(result.shopperTokensDeleted).toBeGreaterThanOrEqual(1);
+    const left = (await tdb.db.select({ id: tables.shopperTokens.id }).from(tables.shopperTokens).where(eq(tables.shopperTokens.email, email))).map((r) => r.id);
+    expect(left.sort()).toEqual([recent.id, open.id].sort());
+    expect(left).not.toContain(old.id);
   });
 });

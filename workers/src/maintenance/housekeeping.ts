@@ -9,6 +9,8 @@
  *   RETENTION_DAYS it only takes space.
  * - NetSuite ledger rows (`netsuite_sync_attempts`, every request of every sync attempt) older than
  *   NETSUITE_LEDGER_RETENTION_DAYS (default 90) go.
+ * - Shoppers' emailed links (`shopper_tokens`: password resets, guests' order links) that expired more
+ *   than RETENTION_DAYS ago go: spent or not, they open nothing.
  * - Export files past their expiry (EXPORT_RETENTION_HOURS after they finished, default 24) are
  *   deleted and their rows marked (file_deleted_at): the history keeps the row, a download answers 410.
  *   The file goes first, then the mark, so a crash in between only means deleting it again next hour.
@@ -20,13 +22,14 @@
  *
  * Deletes run in batches, so no single statement holds many row locks or a long transaction. The
  * statements are @nh/server's (queries/outbox.ts, queries/idempotency.ts, queries/sync.ts,
- * queries/exports.ts).
+ * queries/exports.ts, queries/shopper-self-service.ts).
  */
 import fsp from 'node:fs/promises';
 import type { Job } from 'bullmq';
 import { z } from 'zod';
 import {
   deleteOldIdempotencyKeys,
+  deleteOldShopperTokens,
   deleteOldSyncAttempts,
   deletePublishedOutbox,
   expiredExportFiles,
@@ -47,6 +50,7 @@ export interface HousekeepingResult {
   outboxDeleted: number;
   idempotencyKeysDeleted: number;
   ledgerRowsDeleted: number;
+  shopperTokensDeleted: number;
   exportFilesDeleted: number;
 }
 
@@ -95,6 +99,7 @@ export function createHousekeepingProcessor({ db, log, retentionDays, ledgerRete
       outboxDeleted: await purge(deletePublishedOutbox, retentionDays),
       idempotencyKeysDeleted: await purge(deleteOldIdempotencyKeys, retentionDays),
       ledgerRowsDeleted: await purge(deleteOldSyncAttempts, ledgerRetentionDays),
+      shopperTokensDeleted: await purge(deleteOldShopperTokens, retentionDays),
       exportFilesDeleted: await deleteExpiredExportFiles(),
     };
     // VACUUM cannot run inside a transaction: each is a statement of its own.
