@@ -15,6 +15,7 @@ import type { WorkerRuntime } from '../../workers/src/runtime';
 import { createTestDatabase, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from '../../workers/test/support/setup';
 import { TestSmtpServer } from '../../workers/test/support/smtp-server';
 import { startE2eApp, type E2eApp } from './support/app';
+import { seriousAxeViolations } from './support/page-helpers';
 
 let tdb: TestDatabase;
 let smtp: TestSmtpServer;
@@ -108,6 +109,7 @@ describe('shopper self-service in the browser', () => {
     const text = await details.innerText();
     for (const expected of ['Flush Toilet Cleaner', 'Dish Pods', '$25.98', '$40.97', '$3.28', '$44.25', 'UPS', '1Z999AA10123456784', '11701 Berwick Rd']) expect(text).toContain(expected);
     expect(await details.getByRole('link', { name: 'Track your parcel with UPS' }).getAttribute('href')).toContain('1Z999AA10123456784');
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     // Another shopper's order, by its address: not found, nothing of it shown.
     await page.goto(`/account/orders/${someoneElses}`);
@@ -122,6 +124,7 @@ describe('shopper self-service in the browser', () => {
     await page.goto('/');
     await page.getByRole('contentinfo').getByRole('link', { name: 'Order Lookup' }).click();
     await page.waitForURL((url) => url.pathname === '/orders/lookup');
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await page.getByLabel('Order number').fill(`#${orderId.slice(0, 8)}`);
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Email me a link' }).click();
@@ -169,6 +172,8 @@ describe('shopper self-service in the browser', () => {
     await page.getByText(ACCOUNT_MESSAGES.resetSent).waitFor();
 
     await page.goto(await linkFromEmail(email, '/account/reset-password'));
+    await page.getByLabel('New password', { exact: true }).waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await page.getByLabel('New password', { exact: true }).fill('second-password-2');
     await page.getByLabel('Confirm new password').fill('second-password-2');
     await page.getByRole('button', { name: 'Change password' }).click();
