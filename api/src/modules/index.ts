@@ -25,6 +25,7 @@ import { paymentRoutes } from './payments/routes';
 import { promoGuessLimit } from './promo/guess-limit';
 import { promoValidationRoutes } from './promo/routes';
 import { reviewRoutes } from './reviews/routes';
+import { seoRoutes } from './seo/routes';
 import { subscriptionRoutes } from './subscriptions/routes';
 
 /** What the process's composition root (main.ts) makes before the app, because it reports on it too. */
@@ -70,5 +71,8 @@ export function apiModules(ctx: AppContext, { payments }: AppServices): Router[]
 /** Routes whose body is not JSON, mounted ahead of the JSON-only rule: the one-click unsubscribe (a form) and product picture uploads (bytes). */
 export const formBodyModules = (ctx: AppContext): Router[] => [newsletterUnsubscribeRoutes(ctx), productImageUploadRoutes(ctx)];
 
-/** Pages served by the API outside /api, before the SPA: the queue dashboard (bull-board) at /admin/queues. */
-export const pageModules = (ctx: AppContext): Array<{ path: string; router: Router }> => [{ path: QUEUE_BOARD_PATH, router: queueBoardRoutes(ctx) }];
+/** Pages served by the API outside /api, before the SPA: the queue dashboard (bull-board) at /admin/queues, robots.txt and sitemap.xml. */
+export const pageModules = (ctx: AppContext): Array<{ path: string; router: Router }> => [
+  { path: QUEUE_BOARD_PATH, router: queueBoardRoutes(ctx) },
+  { path: '/', router: seoRoutes(ctx) },
+];

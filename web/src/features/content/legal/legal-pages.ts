@@ -15,12 +15,10 @@ import {
   STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS,
 } from '@nh/shared/constants';
 import { formatCents } from '@nh/shared/money';
+import { LEGAL_LAST_UPDATED, LEGAL_PAGE_SLUGS, type LegalPageSlug } from '@nh/shared/contracts/site-map';
 
-export const LEGAL_PAGE_SLUGS = ['shipping', 'returns', 'privacy', 'terms'] as const;
-export type LegalPageSlug = (typeof LEGAL_PAGE_SLUGS)[number];
-
-/** Date the current policy texts took effect (ISO; shown as "Last updated"). */
-export const LEGAL_LAST_UPDATED = '2025-01-15';
+// The slugs and the date live with the site map (the API's sitemap.xml lists the same pages).
+export { LEGAL_LAST_UPDATED, LEGAL_PAGE_SLUGS, type LegalPageSlug };
 
 export interface LegalSection {
   title: string;

@@ -1,0 +1,87 @@
+/**
+ * robots.txt and sitemap.xml (issue 13): what crawlers may fetch, and every public page with its last change.
+ */
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tables } from '@nh/server';
+import { CONTENT_PAGE_PATHS, LEGAL_LAST_UPDATED, LEGAL_PAGE_SLUGS } from '@nh/shared/contracts/site-map';
+import { startTestApi, type TestApi } from './support/harness';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+/** The sitemap's entries: loc → lastmod (null when absent). */
+async function siteMap(from: TestApi): Promise<Map<string, string | null>> {
+  const res = await from.request('/sitemap.xml');
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^application\/xml/);
+  const xml = await res.text();
+  expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/);
+  return new Map([...xml.matchAll(/<url><loc>([^<]+)<\/loc>(?:<lastmod>([^<]+)<\/lastmod>)?<\/url>/g)].map((m) => [m[1]!, m[2] ?? null]));
+}
+
+describe('robots.txt', () => {
+  it('keeps crawlers out of the back office, checkout, shoppers\' own pages and the API, lets them fetch the pictures, and names the sitemap', async () => {
+    const res = await api.request('/robots.txt');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const lines = (await res.text()).split('\n');
+    expect(lines[0]).toBe('User-agent: *');
+    for (const path of ['/admin', '/checkout', '/api/', '/account', '/orders', '/subscriptions']) expect(lines).toContain(`Disallow: ${path}`);
+    expect(lines).toContain('Allow: /api/public/');
+    expect(lines).not.toContain('Disallow: /');
+    expect(lines).toContain(`Sitemap: ${api.url}/sitemap.xml`);
+  });
+
+  it('names the shop\'s own address when SHOP_SITE_URL is set', async () => {
+    const site = await startTestApi({ SHOP_SITE_URL: 'https://www.nurturehome.example' });
+    try {
+      expect(await (await site.request('/robots.txt')).text()).toContain('Sitemap: https://www.nurturehome.example/sitemap.xml');
+      const entries = await siteMap(site);
+      expect(entries.has('https://www.nurturehome.example/shop')).toBe(true);
+    } finally {
+      await site.close();
+    }
+  });
+});
+
+describe('sitemap.xml', () => {
+  it('lists public products, categories and published articles with their last change; not hidden ones', async () => {
+    const tag = randomUUID().slice(0, 8);
+    const [category] = await api.ctx.db.insert(tables.categories).values({ name: `Sitemap ${tag}`, slug: `sitemap-cat-${tag}` }).returning();
+    const changed = new Date('2026-03-04T05:06:07.000Z');
+    await api.ctx.db
+      .insert(tables.products)
+      .values({ name: `Sitemap shown ${tag}`, slug: `sitemap-shown-${tag}`, price: 999, categoryId: category!.id, status: 'active', updatedAt: changed });
+    await api.ctx.db.insert(tables.products).values({ name: `Sitemap hidden ${tag}`, slug: `sitemap-hidden-${tag}`, price: 999, categoryId: category!.id, status: 'inactive' });
+    await api.ctx.db.insert(tables.blogPosts).values({ title: `Published ${tag}`, slug: `sitemap-post-${tag}`, content: 'x', published: true, updatedAt: changed });
+    await api.ctx.db.insert(tables.blogPosts).values({ title: `Draft ${tag}`, slug: `sitemap-draft-${tag}`, content: 'x', published: false });
+    try {
+      const entries = await siteMap(api);
+      const at = (path: string) => entries.get(`${api.url}${path}`);
+      expect(at(`/product/sitemap-shown-${tag}`)).toBe(changed.toISOString());
+      expect(entries.has(`${api.url}/product/sitemap-hidden-${tag}`)).toBe(false);
+      // A category changes when one of its public products does (the inactive one does not count).
+      expect(at(`/shop/sitemap-cat-${tag}`)).toBe(changed.toISOString());
+      expect(at(`/journal/sitemap-post-${tag}`)).toBe(changed.toISOString());
+      expect(entries.has(`${api.url}/journal/sitemap-draft-${tag}`)).toBe(false);
+      for (const path of CONTENT_PAGE_PATHS) expect(entries.has(`${api.url}${path}`), path).toBe(true);
+      for (const slug of LEGAL_PAGE_SLUGS) expect(at(`/legal/${slug}`)).toBe(`${LEGAL_LAST_UPDATED}T00:00:00.000Z`);
+      // The shop and home pages change with the catalogue: their lastmod is at least the newest product's.
+      expect(new Date(at('/shop')!).getTime()).toBeGreaterThanOrEqual(changed.getTime());
+      // One URL per page: no aliases, no admin or checkout pages.
+      for (const loc of entries.keys()) expect(loc).not.toMatch(/\/(products|impact|admin|checkout|category)(\/|$)/);
+    } finally {
+      await api.ctx.db.delete(tables.products).where(eq(tables.products.categoryId, category!.id));
+      await api.ctx.db.delete(tables.categories).where(eq(tables.categories.id, category!.id));
+      await api.ctx.db.delete(tables.blogPosts).where(eq(tables.blogPosts.slug, `sitemap-post-${tag}`));
+      await api.ctx.db.delete(tables.blogPosts).where(eq(tables.blogPosts.slug, `sitemap-draft-${tag}`));
+    }
+  });
+});

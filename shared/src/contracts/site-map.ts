@@ -1,0 +1,27 @@
+/**
+ * The storefront's public pages for crawlers (robots.txt, sitemap.xml) and the screens that list them.
+ * Fixed paths here; products, categories and journal articles come from the catalogue.
+ */
+
+/** Content pages with a path of their own (aliases such as /products and /impact are left out: one URL per page). */
+export const CONTENT_PAGE_PATHS = ['/', '/shop', '/ingredients', '/how-it-works', '/journal', '/sustainability', '/about', '/support'] as const;
+
+export const LEGAL_PAGE_SLUGS = ['shipping', 'returns', 'privacy', 'terms'] as const;
+export type LegalPageSlug = (typeof LEGAL_PAGE_SLUGS)[number];
+
+/** Date the current policy texts took effect (ISO; shown as "Last updated", and their sitemap lastmod). */
+export const LEGAL_LAST_UPDATED = '2025-01-15';
+
+/** Where crawlers are asked not to go: the back office, checkout and a shopper's own pages, the API. */
+export const ROBOTS_DISALLOW = ['/admin', '/checkout', '/api/', '/account', '/orders', '/subscriptions', '/unsubscribe'] as const;
+
+/** Inside a disallowed path, what crawlers may still fetch: the catalogue's pictures (link previews show them). */
+export const ROBOTS_ALLOW = ['/api/public/', '/uploads/'] as const;
+
+/** How the storefront names each page of the catalogue and the journal. */
+export const sitePaths = {
+  product: (slug: string) => `/product/${slug}`,
+  category: (slug: string) => `/shop/${slug}`,
+  article: (slug: string) => `/journal/${slug}`,
+  legal: (slug: string) => `/legal/${slug}`,
+};
