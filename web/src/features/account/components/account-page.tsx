@@ -1,5 +1,5 @@
 /** The frame of the account screens: a centred column under the site header, and the small panels they share. */
-import { AlertCircle } from 'lucide-react';
+import { AlertCircle, MailCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 
@@ -26,3 +26,19 @@ export function ErrorNote({ children }: { children: ReactNode }) {
 }
 
 export const linkClass = 'font-medium text-brand-700 underline underline-offset-4 hover:text-brand-900';
+
+/** The answer of a request that emails a link: "Check your email" and the server's words (the same whether or not anything matched). */
+export function CheckYourEmail({ message }: { message: string }) {
+  return (
+    <AccountPage title="Check your email">
+      <Card>
+        <div className="flex gap-3">
+          <MailCheck className="mt-1 size-6 shrink-0 text-brand-700" aria-hidden="true" />
+          <p className="text-stone-700" role="status">
+            {message}
+          </p>
+        </div>
+      </Card>
+    </AccountPage>
+  );
+}

@@ -1,14 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { forgotPasswordRequestSchema, type ForgotPasswordRequest } from '@nh/shared/contracts/account';
 import { useMutation } from '@tanstack/react-query';
-import { Loader2, MailCheck } from 'lucide-react';
+import { Loader2 } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { LabelledField } from '@/components/ui/labelled-field';
 import { serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { forgotPassword } from '../api';
-import { AccountPage, Card, ErrorNote, linkClass } from '../components/account-page';
+import { AccountPage, Card, CheckYourEmail, ErrorNote, linkClass } from '../components/account-page';
 
 /** /account/forgot-password: asks for a reset link; the same answer whether or not an account uses the email. */
 export default function ForgotPasswordPage() {
@@ -16,20 +16,7 @@ export default function ForgotPasswordPage() {
   const form = useForm<ForgotPasswordRequest>({ resolver: zodResolver(forgotPasswordRequestSchema), defaultValues: { email: '' } });
   const request = useMutation({ mutationFn: forgotPassword });
 
-  if (request.isSuccess) {
-    return (
-      <AccountPage title="Check your email">
-        <Card>
-          <div className="flex gap-3">
-            <MailCheck className="mt-1 size-6 shrink-0 text-brand-700" aria-hidden="true" />
-            <p className="text-stone-700" role="status">
-              {request.data}
-            </p>
-          </div>
-        </Card>
-      </AccountPage>
-    );
-  }
+  if (request.isSuccess) return <CheckYourEmail message={request.data} />;
   return (
     <AccountPage title="Forgot your password?">
       <Card>

@@ -2,14 +2,14 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { orderLookupRequestSchema, type OrderLookupRequest } from '@nh/shared/contracts/account';
 import { LIMITS } from '@nh/shared/constants';
 import { useMutation } from '@tanstack/react-query';
-import { Loader2, MailCheck } from 'lucide-react';
+import { Loader2 } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { LabelledField } from '@/components/ui/labelled-field';
 import { serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { lookupOrder } from '../api';
-import { AccountPage, Card, ErrorNote, linkClass } from '../components/account-page';
+import { AccountPage, Card, CheckYourEmail, ErrorNote, linkClass } from '../components/account-page';
 
 /**
  * /orders/lookup: a guest names an order by its number and email; a single-use link to it is emailed.
@@ -20,20 +20,7 @@ export default function OrderLookupPage() {
   const form = useForm<OrderLookupRequest>({ resolver: zodResolver(orderLookupRequestSchema), defaultValues: { orderNumber: '', email: '' } });
   const lookup = useMutation({ mutationFn: lookupOrder });
 
-  if (lookup.isSuccess) {
-    return (
-      <AccountPage title="Check your email">
-        <Card>
-          <div className="flex gap-3">
-            <MailCheck className="mt-1 size-6 shrink-0 text-brand-700" aria-hidden="true" />
-            <p className="text-stone-700" role="status">
-              {lookup.data}
-            </p>
-          </div>
-        </Card>
-      </AccountPage>
-    );
-  }
+  if (lookup.isSuccess) return <CheckYourEmail message={lookup.data} />;
 
   return (
     <AccountPage title="Look up an order">
