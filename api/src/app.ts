@@ -12,6 +12,7 @@ import { sessionMiddleware } from './lib/session';
 import { catalogRoutes } from './modules/catalog';
 import { healthRoutes } from './modules/health/routes';
 import { metricsRoutes } from './modules/health/metrics';
+import { spaPageStatus } from './modules/seo/page-status';
 import { apiModules, createAppServices, formBodyModules, pageModules, type AppServices } from './modules';
 import { AppError, errorHandler, notFoundApi } from './lib/errors';
 
@@ -87,13 +88,16 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
   // Server-rendered staff pages outside /api (the queue dashboard), same-origin writes only.
   for (const { path: at, router } of pageModules(ctx)) app.use(at, sameOriginGuard({ allowedOrigins: siteOrigins }), router);
 
-  serveSpa(app, ctx.config.WEB_DIST);
+  serveSpa(app, ctx.config.WEB_DIST, spaPageStatus(ctx.db));
   app.use(errorHandler);
   return app;
 }
 
-/** The built SPA with history fallback: any non-API GET that is not a file gets index.html. */
-function serveSpa(app: Express, dist: string): void {
+/**
+ * The built SPA with history fallback: any non-API GET that is not a file gets index.html, with 404 for
+ * a page that does not exist (`status`: an unknown route, product, category, article or legal page).
+ */
+function serveSpa(app: Express, dist: string, status: (path: string) => Promise<200 | 404>): void {
   const index = path.join(dist, 'index.html');
   app.use('/assets', express.static(path.join(dist, 'assets'), { immutable: true, maxAge: '1y', fallthrough: false }));
   app.use(express.static(dist, { index: false, maxAge: '1h' }));
@@ -104,6 +108,8 @@ function serveSpa(app: Express, dist: string): void {
       return;
     }
     res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(index);
+    status(req.path)
+      .then((code) => res.status(code).sendFile(index))
+      .catch(next);
   });
 }

@@ -2,10 +2,13 @@
  * robots.txt and sitemap.xml (issue 13): what crawlers may fetch, and every public page with its last change.
  */
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tables } from '@nh/server';
-import { CONTENT_PAGE_PATHS, LEGAL_LAST_UPDATED, LEGAL_PAGE_SLUGS } from '@nh/shared/contracts/site-map';
+import { CONTENT_PAGE_PATHS, LEGAL_LAST_UPDATED, LEGAL_PAGE_SLUGS, SPA_ROUTES } from '@nh/shared/contracts/site-map';
+import { REPO_ROOT } from '../src/config';
 import { startTestApi, type TestApi } from './support/harness';
 
 let api: TestApi;
@@ -83,5 +86,55 @@ describe('sitemap.xml', () => {
       await api.ctx.db.delete(tables.blogPosts).where(eq(tables.blogPosts.slug, `sitemap-post-${tag}`));
       await api.ctx.db.delete(tables.blogPosts).where(eq(tables.blogPosts.slug, `sitemap-draft-${tag}`));
     }
+  });
+});
+
+describe('a page that does not exist answers 404 (the SPA shows its not-found screen either way)', () => {
+  const page = (p: string) => api.request(p, { headers: { accept: 'text/html' } });
+
+  it('unknown product, category, article, legal page and route: 404 with the app; known ones 200', async () => {
+    const tag = randomUUID().slice(0, 8);
+    const [category] = await api.ctx.db.insert(tables.categories).values({ name: `Status ${tag}`, slug: `status-cat-${tag}` }).returning();
+    await api.ctx.db.insert(tables.products).values({ name: `Status ${tag}`, slug: `status-${tag}`, price: 999, categoryId: category!.id, status: 'active' });
+    await api.ctx.db.insert(tables.products).values({ name: `Retired ${tag}`, slug: `status-retired-${tag}`, price: 999, categoryId: category!.id, status: 'inactive' });
+    await api.ctx.db.insert(tables.blogPosts).values({ title: `Status ${tag}`, slug: `status-post-${tag}`, content: 'x', published: true });
+    await api.ctx.db.insert(tables.blogPosts).values({ title: `Draft ${tag}`, slug: `status-draft-${tag}`, content: 'x', published: false });
+    try {
+      const expectations: Array<[string, number]> = [
+        ['/', 200],
+        ['/shop', 200],
+        [`/product/status-${tag}`, 200],
+        [`/product/status-${tag}/`, 200],
+        [`/product/status-retired-${tag}`, 404],
+        ['/product/no-such-product', 404],
+        ['/product/NOT%20A%20SLUG', 404],
+        [`/shop/status-cat-${tag}`, 200],
+        [`/category/status-cat-${tag}`, 200],
+        ['/shop/no-such-category', 404],
+        [`/journal/status-post-${tag}`, 200],
+        [`/journal/status-draft-${tag}`, 404],
+        ['/journal/no-such-article', 404],
+        ['/legal/privacy', 200],
+        ['/legal/no-such-policy', 404],
+        ['/no/such/route', 404],
+        ['/account/orders', 200],
+        ['/admin-products/anything/edit', 200],
+      ];
+      for (const [p, status] of expectations) {
+        const res = await page(p);
+        expect(res.status, p).toBe(status);
+        expect(await res.text(), p).toContain('<div id="root"></div>');
+      }
+    } finally {
+      await api.ctx.db.delete(tables.products).where(eq(tables.products.categoryId, category!.id));
+      await api.ctx.db.delete(tables.categories).where(eq(tables.categories.id, category!.id));
+      for (const slug of [`status-post-${tag}`, `status-draft-${tag}`]) await api.ctx.db.delete(tables.blogPosts).where(eq(tables.blogPosts.slug, slug));
+    }
+  });
+
+  it('the server knows exactly the routes the storefront\'s router has', () => {
+    const router = fs.readFileSync(path.join(REPO_ROOT, 'web/src/app/router.tsx'), 'utf8');
+    const paths = [...router.matchAll(/path: '([^']+)'/g)].map((m) => m[1]).filter((p) => p !== '*');
+    expect([...paths].sort()).toEqual([...SPA_ROUTES].sort());
   });
 });
