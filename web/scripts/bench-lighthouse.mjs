@@ -260,7 +260,9 @@ async function main() {
     { name: 'shop', path: '/shop' },
     { name: 'product', path: `/product/${product.slug}` },
     { name: 'journal', path: '/journal' },
-    { name: 'checkout', path: '/checkout', cart: true },
+    // robots.txt keeps crawlers out of /checkout on purpose: Lighthouse's is-crawlable audit then fails
+    // (SEO 66), which is the intent, so the SEO goal does not apply to it (the score is still shown).
+    { name: 'checkout', path: '/checkout', cart: true, notIndexed: true },
   ]
     .filter((p) => !process.env.BENCH_PAGES || process.env.BENCH_PAGES.split(',').includes(p.name))
     .concat(
@@ -290,6 +292,7 @@ async function main() {
       const row = {
         preset,
         page: page.path,
+        notIndexed: Boolean(page.notIndexed),
         ...Object.fromEntries(CATEGORIES.map((c) => [c, lhr.categories[c]?.score ?? null])),
         lcp: `${((a['largest-contentful-paint']?.numericValue ?? 0) / 1000).toFixed(1)} s`,
         tbt: `${Math.round(a['total-blocking-time']?.numericValue ?? 0)} ms`,
@@ -334,12 +337,16 @@ async function main() {
     for (const f of findings) console.log(`  ${f}`);
   }
   const misses = rows.flatMap((r) =>
-    CATEGORIES.filter((c) => (c !== 'performance' || r.preset === 'mobile') && r[c] !== null && Math.round(r[c] * 100) < GOALS[c]).map(
-      (c) => `${r.preset} ${r.page} ${c} ${round(r[c])} < ${GOALS[c]}`,
-    ),
+    CATEGORIES.filter(
+      (c) =>
+        (c !== 'performance' || r.preset === 'mobile') &&
+        !(c === 'seo' && r.notIndexed) &&
+        r[c] !== null &&
+        Math.round(r[c] * 100) < GOALS[c],
+    ).map((c) => `${r.preset} ${r.page} ${c} ${round(r[c])} < ${GOALS[c]}`),
   );
   console.log(
-    `\n${misses.length ? 'BELOW GOAL' : 'PASS'}: mobile performance >= 90, accessibility, best practices and SEO 100 on every page`,
+    `\n${misses.length ? 'BELOW GOAL' : 'PASS'}: mobile performance >= 90, accessibility, best practices and SEO 100 on every page (SEO: pages robots.txt lets crawlers index)`,
   );
   for (const m of misses) console.log(`  ${m}`);
   console.log(`Reports: ${path.relative(REPO_ROOT, REPORT_DIR)}/<preset>-<page>.json`);
