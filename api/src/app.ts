@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import compression from 'compression';
-import express, { type Express } from 'express';
+import express, { type Express, type Request } from 'express';
 import type { AppContext } from './context';
 import { securityHeaders } from './lib/security-headers';
 import { requestContext, requestLogger } from './lib/request-logger';
@@ -12,7 +12,9 @@ import { sessionMiddleware } from './lib/session';
 import { catalogRoutes } from './modules/catalog';
 import { healthRoutes } from './modules/health/routes';
 import { metricsRoutes } from './modules/health/metrics';
-import { spaPageStatus } from './modules/seo/page-status';
+import { spaPage, type SpaPage } from './modules/seo/page-status';
+import { renderHead } from './modules/seo/render-head';
+import { siteOrigin } from './modules/seo/site-origin';
 import { apiModules, createAppServices, formBodyModules, pageModules, type AppServices } from './modules';
 import { AppError, errorHandler, notFoundApi } from './lib/errors';
 
@@ -88,28 +90,35 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
   // Server-rendered staff pages outside /api (the queue dashboard), same-origin writes only.
   for (const { path: at, router } of pageModules(ctx)) app.use(at, sameOriginGuard({ allowedOrigins: siteOrigins }), router);
 
-  serveSpa(app, ctx.config.WEB_DIST, spaPageStatus(ctx.db));
+  serveSpa(app, ctx.config.WEB_DIST, spaPage(ctx.db), (req) => siteOrigin(ctx.config, req));
   app.use(errorHandler);
   return app;
 }
 
 /**
- * The built SPA with history fallback: any non-API GET that is not a file gets index.html, with 404 for
- * a page that does not exist (`status`: an unknown route, product, category, article or legal page).
+ * The built SPA with history fallback: any non-API GET that is not a file gets index.html, its head filled
+ * in for the page (title, description, canonical, Open Graph) and 404 for a page that does not exist (an
+ * unknown route, product, category, article or legal page): see modules/seo/page-status.ts.
  */
-function serveSpa(app: Express, dist: string, status: (path: string) => Promise<200 | 404>): void {
+function serveSpa(app: Express, dist: string, page: (path: string) => Promise<SpaPage>, origin: (req: Request) => string): void {
   const index = path.join(dist, 'index.html');
+  // Read once per build (a rebuild while running changes its modification time).
+  let cached: { mtimeMs: number; html: string } | null = null;
+  const indexHtml = async () => {
+    const { mtimeMs } = await fs.promises.stat(index);
+    if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, html: await fs.promises.readFile(index, 'utf8') };
+    return cached.html;
+  };
   app.use('/assets', express.static(path.join(dist, 'assets'), { immutable: true, maxAge: '1y', fallthrough: false }));
   app.use(express.static(dist, { index: false, maxAge: '1h' }));
-  app.get(/^(?!\/api\/).*/, (req, res, next) => {
+  app.get(/^(?!\/api\/).*/, async (req, res, next) => {
     if (!req.accepts('html')) return next();
     if (!fs.existsSync(index)) {
       res.status(503).type('text/plain').send('The storefront has not been built yet: run `npm run build`.');
       return;
     }
+    const [{ status, head }, html] = await Promise.all([page(req.path), indexHtml()]);
     res.setHeader('Cache-Control', 'no-cache');
-    status(req.path)
-      .then((code) => res.status(code).sendFile(index))
-      .catch(next);
+    res.status(status).type('html').send(renderHead(html, head, origin(req)));
   });
 }

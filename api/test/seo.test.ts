@@ -138,3 +138,56 @@ describe('a page that does not exist answers 404 (the SPA shows its not-found sc
     expect([...paths].sort()).toEqual([...SPA_ROUTES].sort());
   });
 });
+
+describe('a page\'s head is there without JavaScript (crawlers, link previews)', () => {
+  const html = async (p: string) => (await api.request(p, { headers: { accept: 'text/html' } })).text();
+  const attr = (doc: string, selector: RegExp) => selector.exec(doc)?.[1];
+
+  it('a product: its name, description, canonical URL, picture and price, escaped', async () => {
+    const tag = randomUUID().slice(0, 8);
+    const name = `Surfy "Sparkle" <${tag}> & Co`;
+    await api.ctx.db.insert(tables.products).values({ name, slug: `head-${tag}`, price: 1299, status: 'active', shortDescription: 'Streak-free on every surface.', images: ['surfy-surface'] });
+    try {
+      const doc = await html(`/product/head-${tag}`);
+      const escaped = `Surfy &quot;Sparkle&quot; &lt;${tag}&gt; &amp; Co`;
+      expect(doc).toContain(`<title>${escaped} | Nurture Home</title>`);
+      expect(doc).toContain('<meta name="description" content="Streak-free on every surface." />');
+      expect(attr(doc, /<link rel="canonical" href="([^"]+)"/)).toBe(`${api.url}/product/head-${tag}`);
+      expect(attr(doc, /<meta property="og:type" content="([^"]+)"/)).toBe('product');
+      expect(attr(doc, /<meta property="og:title" content="([^"]+)"/)).toBe(`${escaped} | Nurture Home`);
+      expect(attr(doc, /<meta property="og:image" content="([^"]+)"/)).toBe(`${api.url}/api/public/surfy-surface.svg`);
+      expect(attr(doc, /<meta property="product:price:amount" content="([^"]+)"/)).toBe('12.99');
+      expect(attr(doc, /<meta property="product:price:currency" content="([^"]+)"/)).toBe('USD');
+      expect(attr(doc, /<meta name="twitter:card" content="([^"]+)"/)).toBe('summary_large_image');
+      expect(doc).not.toContain('name="robots"');
+      // One title and one description: the page's replace the shop's.
+      expect(doc.match(/<title>/g)).toHaveLength(1);
+      expect(doc.match(/<meta name="description"/g)).toHaveLength(1);
+    } finally {
+      await api.ctx.db.delete(tables.products).where(eq(tables.products.slug, `head-${tag}`));
+    }
+  });
+
+  it('an article and a category name themselves; an alias names the one URL; checkout and unknown pages are not indexed', async () => {
+    const tag = randomUUID().slice(0, 8);
+    await api.ctx.db.insert(tables.blogPosts).values({ title: `Head ${tag}`, slug: `head-post-${tag}`, content: 'x', excerpt: 'Why probiotics clean deeper.', published: true });
+    const [category] = await api.ctx.db.insert(tables.categories).values({ name: `Kitchen ${tag}`, slug: `head-cat-${tag}`, description: 'Everything for the kitchen.' }).returning();
+    try {
+      const article = await html(`/journal/head-post-${tag}`);
+      expect(article).toContain(`<title>Head ${tag} | Nurture Home</title>`);
+      expect(attr(article, /<meta property="og:type" content="([^"]+)"/)).toBe('article');
+      expect(article).toContain('<meta name="description" content="Why probiotics clean deeper." />');
+      const viaAlias = await html(`/category/head-cat-${tag}`);
+      expect(viaAlias).toContain(`<title>Kitchen ${tag} | Nurture Home</title>`);
+      expect(attr(viaAlias, /<link rel="canonical" href="([^"]+)"/)).toBe(`${api.url}/shop/head-cat-${tag}`);
+      expect(attr(await html('/products'), /<link rel="canonical" href="([^"]+)"/)).toBe(`${api.url}/shop`);
+      expect(await html('/checkout')).toContain('<meta name="robots" content="noindex" />');
+      const missing = await html('/product/no-such-thing');
+      expect(missing).toContain('<meta name="robots" content="noindex" />');
+      expect(missing).toContain('<title>Page not found | Nurture Home</title>');
+    } finally {
+      await api.ctx.db.delete(tables.blogPosts).where(eq(tables.blogPosts.slug, `head-post-${tag}`));
+      await api.ctx.db.delete(tables.categories).where(eq(tables.categories.id, category!.id));
+    }
+  });
+});

@@ -7,12 +7,13 @@ import { Router, type Request } from 'express';
 import { ROBOTS_ALLOW, ROBOTS_DISALLOW } from '@nh/shared/contracts/site-map';
 import type { AppContext } from '../../context';
 import { siteMapEntries } from './site-map';
+import { siteOrigin } from './site-origin';
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 
 export function seoRoutes(ctx: AppContext): Router {
   const router = Router();
-  const origin = (req: Request) => (ctx.config.SHOP_SITE_URL ? new URL(ctx.config.SHOP_SITE_URL).origin : `${req.protocol}://${req.get('host')}`);
+  const origin = (req: Request) => siteOrigin(ctx.config, req);
 
   router.get('/robots.txt', (req, res) => {
     const lines = ['User-agent: *', ...ROBOTS_DISALLOW.map((p) => `Disallow: ${p}`), ...ROBOTS_ALLOW.map((p) => `Allow: ${p}`), '', `Sitemap: ${origin(req)}/sitemap.xml`, ''];

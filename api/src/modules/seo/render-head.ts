@@ -1,0 +1,33 @@
+/**
+ * Fills the built index.html's head with a page's: its title and description replace the shop's, and
+ * the canonical link, Open Graph and Twitter tags are added. Values are escaped; URLs are absolute.
+ */
+import { CURRENCY, SHOP } from '@nh/shared/constants';
+import type { PageHead } from './page-status';
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+export function renderHead(indexHtml: string, head: PageHead, origin: string): string {
+  const absolute = (pathOrUrl: string) => new URL(pathOrUrl, origin).toString();
+  const meta = (attr: 'name' | 'property', key: string, value: string) => `<meta ${attr}="${key}" content="${escapeHtml(value)}" />`;
+  const tags = [
+    `<link rel="canonical" href="${escapeHtml(absolute(head.canonical))}" />`,
+    head.noindex ? meta('name', 'robots', 'noindex') : '',
+    meta('property', 'og:site_name', SHOP.name),
+    meta('property', 'og:type', head.type),
+    meta('property', 'og:title', head.title),
+    meta('property', 'og:description', head.description),
+    meta('property', 'og:url', absolute(head.canonical)),
+    head.image ? meta('property', 'og:image', absolute(head.image)) : '',
+    head.price ? meta('property', 'product:price:amount', head.price) : '',
+    head.price ? meta('property', 'product:price:currency', CURRENCY) : '',
+    meta('name', 'twitter:card', head.image ? 'summary_large_image' : 'summary'),
+    meta('name', 'twitter:title', head.title),
+    meta('name', 'twitter:description', head.description),
+    head.image ? meta('name', 'twitter:image', absolute(head.image)) : '',
+  ].filter(Boolean);
+  return indexHtml
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(head.title)}</title>`)
+    .replace(/<meta name="description" content="[^"]*" \/>/, meta('name', 'description', head.description))
+    .replace('</head>', `${tags.map((t) => `    ${t}`).join('\n')}\n  </head>`);
+}
