@@ -10,6 +10,7 @@ import { tables } from '@nh/server';
 import { CONTENT_PAGE_PATHS, LEGAL_LAST_UPDATED, LEGAL_PAGE_SLUGS, SPA_ROUTES } from '@nh/shared/contracts/site-map';
 import { REPO_ROOT } from '../src/config';
 import { startTestApi, type TestApi } from './support/harness';
+import { oneYearAhead } from '../src/modules/seo/structured-data';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -188,6 +189,90 @@ describe('a page\'s head is there without JavaScript (crawlers, link previews)',
     } finally {
       await api.ctx.db.delete(tables.blogPosts).where(eq(tables.blogPosts.slug, `head-post-${tag}`));
       await api.ctx.db.delete(tables.categories).where(eq(tables.categories.id, category!.id));
+    }
+  });
+});
+
+describe('structured data (JSON-LD) in the page\'s head', () => {
+  type Ld = Record<string, unknown> & { '@type': string };
+  const jsonLdOf = async (p: string): Promise<Ld[]> => {
+    const doc = await (await api.request(p, { headers: { accept: 'text/html' } })).text();
+    const head = doc.slice(0, doc.indexOf('</head>'));
+    return [...head.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)].map((m) => JSON.parse(m[1]!) as Ld);
+  };
+
+  it('a product: Product with its Offer (lowest variant price, USD, a year) and AggregateRating of visible reviews; BreadcrumbList', async () => {
+    expect(oneYearAhead(new Date('2024-02-29T12:00:00Z'))).toBe('2025-03-01');
+    const tag = randomUUID().slice(0, 8);
+    const [category] = await api.ctx.db.insert(tables.categories).values({ name: `Laundry ${tag}`, slug: `ld-cat-${tag}` }).returning();
+    const [product] = await api.ctx.db
+      .insert(tables.products)
+      .values({
+        name: `Washy ${tag}`,
+        slug: `ld-${tag}`,
+        price: 1699,
+        status: 'active',
+        inventory: 5,
+        categoryId: category!.id,
+        sku: `LD-${tag}`,
+        images: ['laundry-pods'],
+        variants: [
+          { label: '64 loads', price: '29.99', sku: `LD-${tag}-64` },
+          { label: '32 loads', price: '16.99', sku: `LD-${tag}-32` },
+        ],
+      })
+      .returning();
+    const review = { productId: product!.id, customerName: 'A', customerEmail: 'a@example.com', comment: 'Good.' };
+    await api.ctx.db.insert(tables.reviews).values([
+      { ...review, rating: 5 },
+      { ...review, rating: 4 },
+      { ...review, rating: 1, hiddenAt: new Date() },
+    ]);
+    try {
+      const blocks = await jsonLdOf(`/product/ld-${tag}`);
+      const ld = blocks.find((b) => b['@type'] === 'Product')!;
+      expect(ld).toMatchObject({
+        '@context': 'https://schema.org',
+        name: `Washy ${tag}`,
+        sku: `LD-${tag}`,
+        category: `Laundry ${tag}`,
+        url: `${api.url}/product/ld-${tag}`,
+        image: [`${api.url}/api/public/laundry-pods.svg`],
+        brand: { '@type': 'Brand', name: 'Nurture Home' },
+        offers: { '@type': 'Offer', price: '16.99', priceCurrency: 'USD', priceValidUntil: oneYearAhead(new Date()), availability: 'https://schema.org/InStock' },
+        aggregateRating: { '@type': 'AggregateRating', ratingValue: 4.5, reviewCount: 2 },
+      });
+      const crumbs = blocks.find((b) => b['@type'] === 'BreadcrumbList')!;
+      expect((crumbs.itemListElement as Array<{ name: string; item: string; position: number }>).map((c) => [c.position, c.name, c.item])).toEqual([
+        [1, 'Home', `${api.url}/`],
+        [2, 'Shop', `${api.url}/shop`],
+        [3, `Laundry ${tag}`, `${api.url}/shop/ld-cat-${tag}`],
+        [4, `Washy ${tag}`, `${api.url}/product/ld-${tag}`],
+      ]);
+    } finally {
+      await api.ctx.db.delete(tables.products).where(eq(tables.products.id, product!.id));
+      await api.ctx.db.delete(tables.categories).where(eq(tables.categories.id, category!.id));
+    }
+  });
+
+  it('an article: Article and its breadcrumbs; the home page: Organization; text cannot close the script element', async () => {
+    const tag = randomUUID().slice(0, 8);
+    await api.ctx.db.insert(tables.blogPosts).values({ title: `Why </script> ${tag}`, slug: `ld-post-${tag}`, content: 'x', excerpt: 'Cleaner homes.', author: 'Dana', published: true });
+    try {
+      const blocks = await jsonLdOf(`/journal/ld-post-${tag}`);
+      expect(blocks.find((b) => b['@type'] === 'Article')).toMatchObject({
+        headline: `Why </script> ${tag}`,
+        description: 'Cleaner homes.',
+        url: `${api.url}/journal/ld-post-${tag}`,
+        author: { '@type': 'Person', name: 'Dana' },
+        publisher: { '@type': 'Organization', name: 'Nurture Home' },
+      });
+      expect(blocks.find((b) => b['@type'] === 'BreadcrumbList')).toBeDefined();
+      const home = await jsonLdOf('/');
+      expect(home).toEqual([expect.objectContaining({ '@type': 'Organization', name: 'Nurture Home', url: `${api.url}/` })]);
+      expect(await jsonLdOf('/checkout')).toEqual([]);
+    } finally {
+      await api.ctx.db.delete(tables.blogPosts).where(eq(tables.blogPosts.slug, `ld-post-${tag}`));
     }
   });
 });

@@ -33,8 +33,10 @@ describe('storefront: browse, cart and checkout hand-off', () => {
     await visible(page, 'Choose Size');
     expect(await page.getByTestId('product-price').textContent()).toBe('$16.99');
 
-    // Structured data: USD, price valid for one year.
-    const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent()) ?? '{}') as {
+    // Structured data, as a crawler fetches the page (the server writes it into the head): USD, price valid for one year.
+    const served = await (await page.request.get(page.url(), { headers: { accept: 'text/html' } })).text();
+    const blocks = [...served.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)].map((m) => JSON.parse(m[1]!) as { '@type': string });
+    const jsonLd = blocks.find((b) => b['@type'] === 'Product') as unknown as {
       offers: { priceCurrency: string; priceValidUntil: string };
     };
     expect(jsonLd.offers.priceCurrency).toBe('USD');

@@ -5,13 +5,14 @@
  * URL, Open Graph and Twitter tags with the product's picture and price), so crawlers and link previews
  * read the page without running the app.
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, avg, count, eq, inArray, isNull } from 'drizzle-orm';
 import { tables, type Db } from '@nh/server';
 import { SHOP } from '@nh/shared/constants';
-import { centsToDecimal } from '@nh/shared/money';
+import { centsToDecimal, parseCents } from '@nh/shared/money';
 import { PUBLIC_PRODUCT_STATUSES } from '@nh/shared/contracts/catalog';
 import { mainProductImage } from '@nh/shared/contracts/product-images';
 import { LEGAL_PAGE_SLUGS, SPA_ROUTES, sitePaths } from '@nh/shared/contracts/site-map';
+import { articleJsonLd, breadcrumbJsonLd, organizationJsonLd, productJsonLd, type JsonLd } from './structured-data';
 
 type Route = (typeof SPA_ROUTES)[number];
 
@@ -27,6 +28,8 @@ export interface PageHead {
   price?: string;
   /** Checkout, a shopper's own pages, the back office: not for search results. */
   noindex?: boolean;
+  /** The page's schema.org JSON-LD, given the shop's origin (its URLs are absolute). */
+  jsonLd?: (origin: string) => JsonLd[];
 }
 
 export interface SpaPage {
@@ -37,6 +40,8 @@ export interface SpaPage {
 const DEFAULT_DESCRIPTION = 'Probiotic, non-toxic household cleaners that are safe for your family and the planet.';
 const titled = (title: string) => `${title} | ${SHOP.name}`;
 const HOME: PageHead = { title: `${SHOP.name} — Probiotic, family-safe cleaning`, description: DEFAULT_DESCRIPTION, canonical: '/', type: 'website' };
+/** Breadcrumbs from the home page: [name, path] pairs. */
+const crumbs = (origin: string, trail: Array<[string, string]>) => breadcrumbJsonLd([['Home', '/'] as [string, string], ...trail].map(([name, path]) => ({ name, url: `${origin}${path}` })));
 /** A description of at most 160 characters, cut at a word. */
 const clip = (text: string | null | undefined) => {
   const flat = (text ?? '').replace(/\s+/g, ' ').trim();
@@ -45,7 +50,7 @@ const clip = (text: string | null | undefined) => {
 
 /** Pages with a fixed path: their head. */
 const FIXED: Partial<Record<Route, PageHead>> = {
-  '/': HOME,
+  '/': { ...HOME, jsonLd: (origin) => [organizationJsonLd(origin)] },
   '/shop': { title: titled('Shop'), description: 'Shop probiotic cleaners for every room: surfaces, glass, floors, dishes and laundry.', canonical: '/shop', type: 'website' },
   '/ingredients': { title: titled('Ingredients'), description: 'Every ingredient in our cleaners, what it does and how it is rated.', canonical: '/ingredients', type: 'website' },
   '/how-it-works': { title: titled('How It Works'), description: 'How probiotic cleaning works, and how Subscribe & Save delivers it monthly.', canonical: '/how-it-works', type: 'website' },
@@ -69,26 +74,77 @@ const RECORD_LOOKUPS: Partial<Record<Route, Lookup>> = {
   '/product/:slug': async (db, slug) => {
     const p = tables.products;
     const [row] = await db
-      .select({ name: p.name, short: p.shortDescription, description: p.description, price: p.price, images: p.images })
+      .select({ product: p, category: { name: tables.categories.name, slug: tables.categories.slug } })
       .from(p)
+      .leftJoin(tables.categories, eq(tables.categories.id, p.categoryId))
       .where(and(eq(p.slug, slug), inArray(p.status, [...PUBLIC_PRODUCT_STATUSES])))
       .limit(1);
-    return row
-      ? { title: titled(row.name), description: clip(row.short ?? row.description), canonical: sitePaths.product(slug), type: 'product', image: mainProductImage(row.images), price: centsToDecimal(row.price) }
-      : null;
+    if (!row) return null;
+    const { product, category } = row;
+    const r = tables.reviews;
+    const [rating] = await db
+      .select({ average: avg(r.rating), count: count() })
+      .from(r)
+      .where(and(eq(r.productId, product.id), isNull(r.hiddenAt)));
+    // As the storefront shows it: the lowest variant price, or the product's own without variants.
+    const variantPrices = product.variants.map((v) => parseCents(v.price)).filter((c): c is number => c !== null && c > 0);
+    const lowest = product.variants.length ? (variantPrices.length ? Math.min(...variantPrices) : null) : product.price;
+    const path = sitePaths.product(slug);
+    return {
+      title: titled(product.name),
+      description: clip(product.shortDescription ?? product.description),
+      canonical: path,
+      type: 'product',
+      image: mainProductImage(product.images),
+      price: lowest === null ? undefined : centsToDecimal(lowest),
+      jsonLd: (origin) => [
+        productJsonLd({
+          name: product.name,
+          description: product.shortDescription ?? product.description,
+          url: `${origin}${path}`,
+          images: (product.images.length ? product.images : [null]).map((key) => new URL(mainProductImage(key ? [key] : []), origin).toString()),
+          sku: product.sku,
+          gtin12: product.upc,
+          category: category?.name ?? null,
+          priceCents: lowest,
+          inStock: product.status === 'active' && product.inventory > 0,
+          rating: rating && rating.count > 0 ? { average: Number(rating.average), count: rating.count } : null,
+        }),
+        crumbs(origin, [['Shop', '/shop'], ...(category ? [[category.name, sitePaths.category(category.slug)] as [string, string]] : []), [product.name, path]]),
+      ],
+    };
   },
   '/shop/:categorySlug': findCategory,
   '/category/:categorySlug': findCategory,
   '/journal/:slug': async (db, slug) => {
     const b = tables.blogPosts;
     const [row] = await db
-      .select({ title: b.title, metaTitle: b.metaTitle, metaDescription: b.metaDescription, excerpt: b.excerpt, image: b.image })
+      .select({ title: b.title, metaTitle: b.metaTitle, metaDescription: b.metaDescription, excerpt: b.excerpt, image: b.image, author: b.author, createdAt: b.createdAt, updatedAt: b.updatedAt })
       .from(b)
       .where(and(eq(b.slug, slug), eq(b.published, true)))
       .limit(1);
-    return row
-      ? { title: titled(row.metaTitle ?? row.title), description: clip(row.metaDescription ?? row.excerpt), canonical: sitePaths.article(slug), type: 'article', image: row.image ?? undefined }
-      : null;
+    if (!row) return null;
+    const path = sitePaths.article(slug);
+    const description = clip(row.metaDescription ?? row.excerpt);
+    return {
+      title: titled(row.metaTitle ?? row.title),
+      description,
+      canonical: path,
+      type: 'article',
+      image: row.image ?? undefined,
+      jsonLd: (origin) => [
+        articleJsonLd({
+          headline: row.title,
+          description,
+          url: `${origin}${path}`,
+          image: row.image ? new URL(row.image, origin).toString() : null,
+          author: row.author,
+          published: new Date(row.createdAt),
+          modified: new Date(row.updatedAt),
+        }),
+        crumbs(origin, [['Journal', '/journal'], [row.title, path]]),
+      ],
+    };
   },
   '/legal/:page': async (_db, slug) =>
     (LEGAL_PAGE_SLUGS as readonly string[]).includes(slug)

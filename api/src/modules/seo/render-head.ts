@@ -4,6 +4,7 @@
  */
 import { CURRENCY, SHOP } from '@nh/shared/constants';
 import type { PageHead } from './page-status';
+import { jsonForScript } from './structured-data';
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -25,6 +26,8 @@ export function renderHead(indexHtml: string, head: PageHead, origin: string): s
     meta('name', 'twitter:title', head.title),
     meta('name', 'twitter:description', head.description),
     head.image ? meta('name', 'twitter:image', absolute(head.image)) : '',
+    // Data blocks, not scripts: the CSP's script-src does not apply to them.
+    ...(head.jsonLd?.(origin) ?? []).map((data) => `<script type="application/ld+json">${jsonForScript(data)}</script>`),
   ].filter(Boolean);
   return indexHtml
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(head.title)}</title>`)

@@ -11,7 +11,6 @@ import { reviewSummary } from '../../review-summary';
 import { Breadcrumb } from '../breadcrumb';
 import { KitContents } from './kit-contents';
 import { ProductGallery } from './product-gallery';
-import { ProductJsonLd } from './product-json-ld';
 import { ProductPromises } from './product-promises';
 import { ProductSummary } from './product-summary';
 import { ProductTabs } from './product-tabs';
@@ -40,7 +39,6 @@ export function ProductView({ product, all }: { product: CatalogProduct; all: Ca
 
   return (
     <>
-      <ProductJsonLd product={product} reviews={reviewList} />
       <div className="mx-auto max-w-7xl px-4 pb-16 pt-24 sm:px-6 md:pt-28 lg:px-8">
         <Breadcrumb
           className="mb-6"
