@@ -160,6 +160,8 @@ describe('a page\'s head is there without JavaScript (crawlers, link previews)',
       expect(attr(doc, /<meta property="product:price:amount" content="([^"]+)"/)).toBe('12.99');
       expect(attr(doc, /<meta property="product:price:currency" content="([^"]+)"/)).toBe('USD');
       expect(attr(doc, /<meta name="twitter:card" content="([^"]+)"/)).toBe('summary_large_image');
+      // The main picture (what the gallery shows first) is preloaded with priority.
+      expect(doc).toContain('<link rel="preload" as="image" href="/api/public/surfy-surface.svg" fetchpriority="high" />');
       expect(doc).not.toContain('name="robots"');
       // One title and one description: the page's replace the shop's.
       expect(doc.match(/<title>/g)).toHaveLength(1);

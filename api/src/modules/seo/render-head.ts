@@ -26,6 +26,8 @@ export function renderHead(indexHtml: string, head: PageHead, origin: string): s
     meta('name', 'twitter:title', head.title),
     meta('name', 'twitter:description', head.description),
     head.image ? meta('name', 'twitter:image', absolute(head.image)) : '',
+    // A product page's largest picture (its LCP) is known here, long before the app asks for it.
+    head.type === 'product' && head.image ? `<link rel="preload" as="image" href="${escapeHtml(head.image)}" fetchpriority="high" />` : '',
     // Data blocks, not scripts: the CSP's script-src does not apply to them.
     ...(head.jsonLd?.(origin) ?? []).map((data) => `<script type="application/ld+json">${jsonForScript(data)}</script>`),
   ].filter(Boolean);
