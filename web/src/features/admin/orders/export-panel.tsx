@@ -12,7 +12,6 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessageOf } from '@/lib/query-client';
 import { cn } from '@/lib/utils';
@@ -29,9 +28,8 @@ import {
   formatCount,
 } from '../export-orders';
 import { exportDownloadUrl, exportHistory, exportStatus, orderKeys, startExport } from './api';
-import { ProblemList } from '../components/filter-form';
+import { FilterSelect, ProblemList } from '../components/filter-form';
 
-const ANY = 'all';
 const HISTORY_LIMIT = 10;
 const HISTORY_REFRESH_MS = 5000;
 
@@ -215,22 +213,15 @@ export function ExportPanel() {
               <Label htmlFor={ids.to}>To</Label>
               <Input id={ids.to} type="date" value={draft.to} onChange={(e) => setDraft((d) => ({ ...d, to: e.target.value }))} />
             </div>
-            <div className="space-y-1.5">
-              <Label htmlFor={ids.status}>Order status</Label>
-              <Select value={draft.status || ANY} onValueChange={(v) => setDraft((d) => ({ ...d, status: v === ANY ? '' : (v as OrderStatus) }))}>
-                <SelectTrigger id={ids.status}>
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value={ANY}>All statuses</SelectItem>
-                  {ORDER_STATUSES.map((s) => (
-                    <SelectItem key={s} value={s}>
-                      {statusLabel(s)}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-            </div>
+            <FilterSelect
+              id={ids.status}
+              label="Order status"
+              value={draft.status}
+              onChange={(v) => setDraft((d) => ({ ...d, status: v }))}
+              anyLabel="All statuses"
+              options={ORDER_STATUSES}
+              labelOf={(s) => statusLabel(s)}
+            />
           </div>
           <ProblemList problems={problems} />
           <div className="flex flex-wrap items-center gap-3">

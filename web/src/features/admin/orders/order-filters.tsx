@@ -1,19 +1,18 @@
 /** The order table's filters: search, status, NetSuite status, the date range placed and a promo code. */
 import { LIMITS } from '@nh/shared/constants';
-import { ORDER_STATUSES, type OrderStatus } from '@nh/shared/contracts/admin';
-import { SYNC_STATUSES, type SyncStatus } from '@nh/shared/contracts/admin-sync';
+import { ORDER_STATUSES } from '@nh/shared/contracts/admin';
+import { SYNC_STATUSES } from '@nh/shared/contracts/admin-sync';
 import { Search, X } from 'lucide-react';
 import { useEffect, useEffectEvent, useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { statusLabel } from '../components/order-status-badge';
 import { SYNC_STATUS_LABELS } from '../sync-status';
 import { DEFAULT_ORDER_QUERY, type OrderQuery } from './order-query';
+import { FilterSelect } from '../components/filter-form';
 
 const TYPING_DELAY_MS = 300;
-const ANY = 'all';
 
 type FilterChange = Partial<Omit<OrderQuery, 'page' | 'pageSize' | 'sort' | 'direction'>>;
 
@@ -54,38 +53,24 @@ export function OrderFilters({ query, onChange, problem }: { query: OrderQuery; 
             <Input id={ids.search} type="search" className="pl-9" placeholder="Order id, name or email" maxLength={200} value={search} onChange={(e) => setSearch(e.target.value)} />
           </div>
         </div>
-        <div className="space-y-1.5">
-          <Label htmlFor={ids.status}>Status</Label>
-          <Select value={query.status || ANY} onValueChange={(v) => onChange({ status: v === ANY ? '' : (v as OrderStatus) })}>
-            <SelectTrigger id={ids.status}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value={ANY}>All statuses</SelectItem>
-              {ORDER_STATUSES.map((s) => (
-                <SelectItem key={s} value={s}>
-                  {statusLabel(s)}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor={ids.netsuite}>NetSuite status</Label>
-          <Select value={query.netsuiteStatus || ANY} onValueChange={(v) => onChange({ netsuiteStatus: v === ANY ? '' : (v as SyncStatus) })}>
-            <SelectTrigger id={ids.netsuite}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value={ANY}>Any NetSuite status</SelectItem>
-              {SYNC_STATUSES.map((s) => (
-                <SelectItem key={s} value={s}>
-                  {SYNC_STATUS_LABELS[s]}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </div>
+        <FilterSelect
+          id={ids.status}
+          label="Status"
+          value={query.status}
+          onChange={(v) => onChange({ status: v })}
+          anyLabel="All statuses"
+          options={ORDER_STATUSES}
+          labelOf={(s) => statusLabel(s)}
+        />
+        <FilterSelect
+          id={ids.netsuite}
+          label="NetSuite status"
+          value={query.netsuiteStatus}
+          onChange={(v) => onChange({ netsuiteStatus: v })}
+          anyLabel="Any NetSuite status"
+          options={SYNC_STATUSES}
+          labelOf={(s) => SYNC_STATUS_LABELS[s]}
+        />
         <div className="space-y-1.5">
           <Label htmlFor={ids.from}>Placed from</Label>
           <Input

@@ -12,15 +12,13 @@ import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent } from '@/components/ui/card';
-import { Label } from '@/components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { serverMessageOf } from '@/lib/query-client';
 import { listAtRisk, planKeys, PLANS_PAGE_SIZE } from './api';
 import { formatDay } from './format';
 import { Pager } from './pager';
 import { itemsWords, shortId } from './plan-words';
+import { FilterSelect } from '../components/filter-form';
 
-const ANY = 'any';
 
 /** An at-risk reason in words (one added by a later release shows as sent). */
 const reasonLabel = (reason: string): string => (AT_RISK_REASON_LABELS as Record<string, string>)[reason] ?? reason;
@@ -73,22 +71,16 @@ export function AtRiskList({
   return (
     <div className="grid grid-cols-1 gap-4">
       <div className="flex flex-wrap items-end gap-4">
-        <div className="w-full space-y-1.5 sm:w-72">
-          <Label htmlFor={reasonId}>Why at risk</Label>
-          <Select value={reason || ANY} onValueChange={(v) => onChange(v === ANY ? '' : (v as AtRiskReason), 0)}>
-            <SelectTrigger id={reasonId}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value={ANY}>Any reason</SelectItem>
-              {AT_RISK_REASONS.map((r) => (
-                <SelectItem key={r} value={r}>
-                  {reasonLabel(r)}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </div>
+        <FilterSelect
+          id={reasonId}
+          label="Why at risk"
+          value={reason}
+          onChange={(v) => onChange(v, 0)}
+          anyLabel="Any reason"
+          options={AT_RISK_REASONS}
+          labelOf={(r) => reasonLabel(r)}
+          className="w-full sm:w-72"
+        />
         <p className="text-sm text-stone-600">
           Active plans whose next renewal may fail. Customers are emailed a heads-up a few days before.
         </p>

@@ -15,7 +15,7 @@ import { Pager } from './pager';
 import { EMPTY_PLAN_FILTERS, listPlans, PLAN_FILTER_KEYS, planKeys, PLANS_PAGE_SIZE, type PlanFilters } from './api';
 import { formatDay } from './format';
 import { intervalWords, itemsWords, PlanStatusBadge, shortId } from './plan-words';
-import { FilterButtons, ProblemList } from '../components/filter-form';
+import { FilterButtons, FilterSelect, ProblemList } from '../components/filter-form';
 
 const ANY = 'any';
 const FAILED_CHOICES = [
@@ -86,22 +86,15 @@ function PlanFilterForm({ applied, onApply }: { applied: PlanFilters; onApply: (
                 onChange={(e) => set('search', e.target.value)}
               />
             </div>
-            <div className="space-y-1.5">
-              <Label htmlFor={ids.status}>Status</Label>
-              <Select value={draft.status || ANY} onValueChange={(v) => set('status', v === ANY ? '' : (v as SubscriptionStatus))}>
-                <SelectTrigger id={ids.status}>
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value={ANY}>Any status</SelectItem>
-                  {SUBSCRIPTION_STATUSES.map((status) => (
-                    <SelectItem key={status} value={status}>
-                      {ADMIN_SUBSCRIPTION_STATUS_LABELS[status]}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-            </div>
+            <FilterSelect
+              id={ids.status}
+              label="Status"
+              value={draft.status}
+              onChange={(v) => set('status', v)}
+              anyLabel="Any status"
+              options={SUBSCRIPTION_STATUSES}
+              labelOf={(status) => ADMIN_SUBSCRIPTION_STATUS_LABELS[status]}
+            />
             <div className="space-y-1.5 lg:col-span-2">
               <Label htmlFor={ids.failed}>Failed payment attempts</Label>
               <Select value={draft.minFailedAttempts || ANY} onValueChange={(v) => set('minFailedAttempts', v === ANY ? '' : v)}>

@@ -20,16 +20,14 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { adminKeys, AUDIT_PAGE_SIZE, auditCsvUrl, listAudit, type AuditFilters } from '../api';
 import { auditChanges } from '../audit-changes';
 import { AdminPage } from '../components/admin-frame';
 import { RoleGate } from '../components/role-gate';
-import { FilterButtons, ProblemList } from '../components/filter-form';
+import { FilterButtons, FilterSelect, ProblemList } from '../components/filter-form';
 
-const ANY = 'any';
 const FILTER_KEYS = ['actor', 'entityType', 'entityId', 'action', 'from', 'to'] as const;
 
 /** The filters of the URL (so a filtered view can be linked to); unknown kinds or actions read as "any". */
@@ -91,42 +89,28 @@ function FilterForm({ applied, onApply }: { applied: AuditFilters; onApply: (fil
               <Label htmlFor={ids.actor}>Staff email</Label>
               <Input id={ids.actor} value={draft.actor} maxLength={320} placeholder="Part of an email" onChange={(e) => set('actor', e.target.value)} />
             </div>
-            <div className="space-y-1.5">
-              <Label htmlFor={ids.entityType}>Record kind</Label>
-              <Select value={draft.entityType || ANY} onValueChange={(v) => set('entityType', v === ANY ? '' : (v as AuditEntityType))}>
-                <SelectTrigger id={ids.entityType}>
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value={ANY}>Any kind</SelectItem>
-                  {AUDIT_ENTITY_TYPES.map((type) => (
-                    <SelectItem key={type} value={type}>
-                      {AUDIT_ENTITY_LABELS[type]}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-            </div>
+            <FilterSelect
+              id={ids.entityType}
+              label="Record kind"
+              value={draft.entityType}
+              onChange={(v) => set('entityType', v)}
+              anyLabel="Any kind"
+              options={AUDIT_ENTITY_TYPES}
+              labelOf={(type) => AUDIT_ENTITY_LABELS[type]}
+            />
             <div className="space-y-1.5">
               <Label htmlFor={ids.entityId}>Record id</Label>
               <Input id={ids.entityId} value={draft.entityId} maxLength={100} onChange={(e) => set('entityId', e.target.value)} />
             </div>
-            <div className="space-y-1.5">
-              <Label htmlFor={ids.action}>Action</Label>
-              <Select value={draft.action || ANY} onValueChange={(v) => set('action', v === ANY ? '' : (v as AuditAction))}>
-                <SelectTrigger id={ids.action}>
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value={ANY}>Any action</SelectItem>
-                  {AUDIT_ACTIONS.map((action) => (
-                    <SelectItem key={action} value={action}>
-                      {AUDIT_ACTION_LABELS[action]}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-            </div>
+            <FilterSelect
+              id={ids.action}
+              label="Action"
+              value={draft.action}
+              onChange={(v) => set('action', v)}
+              anyLabel="Any action"
+              options={AUDIT_ACTIONS}
+              labelOf={(action) => AUDIT_ACTION_LABELS[action]}
+            />
             <div className="space-y-1.5">
               <Label htmlFor={ids.from}>From</Label>
               <Input id={ids.from} type="date" value={draft.from} onChange={(e) => set('from', e.target.value)} />
