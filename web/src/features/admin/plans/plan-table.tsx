@@ -16,6 +16,7 @@ import { EMPTY_PLAN_FILTERS, listPlans, PLAN_FILTER_KEYS, planKeys, PLANS_PAGE_S
 import { formatDay } from './format';
 import { intervalWords, itemsWords, PlanStatusBadge, shortId } from './plan-words';
 import { FilterButtons, FilterSelect, ProblemList } from '../components/filter-form';
+import { filterParams, filterProblems } from '../filter-params';
 
 const ANY = 'any';
 const FAILED_CHOICES = [
@@ -38,19 +39,7 @@ export function planFiltersOf(params: URLSearchParams): PlanFilters {
   };
 }
 
-export function planParamsOf(filters: PlanFilters): URLSearchParams {
-  const params = new URLSearchParams();
-  for (const key of PLAN_FILTER_KEYS) if (filters[key].trim()) params.set(key, filters[key].trim());
-  if (filters.offset > 0) params.set('offset', String(filters.offset));
-  return params;
-}
-
-/** The contract's messages for what was typed (dates as yyyy-mm-dd, "from" not after "to"). */
-function filterProblems(filters: PlanFilters): string[] {
-  const present = Object.fromEntries(PLAN_FILTER_KEYS.filter((key) => filters[key].trim()).map((key) => [key, filters[key].trim()]));
-  const checked = adminSubscriptionsQuerySchema.safeParse(present);
-  return checked.success ? [] : [...new Set(checked.error.issues.map((issue) => issue.message))];
-}
+export const planParamsOf = (filters: PlanFilters): URLSearchParams => filterParams(PLAN_FILTER_KEYS, filters);
 
 function PlanFilterForm({ applied, onApply }: { applied: PlanFilters; onApply: (filters: PlanFilters) => void }) {
   const ids = { search: useId(), status: useId(), dueFrom: useId(), dueTo: useId(), failed: useId() };
@@ -60,7 +49,7 @@ function PlanFilterForm({ applied, onApply }: { applied: PlanFilters; onApply: (
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const found = filterProblems(draft);
+    const found = filterProblems(PLAN_FILTER_KEYS, adminSubscriptionsQuerySchema, draft);
     setProblems(found);
     if (found.length === 0) onApply({ ...draft, offset: 0 });
   }

@@ -27,6 +27,7 @@ import { auditChanges } from '../audit-changes';
 import { AdminPage } from '../components/admin-frame';
 import { RoleGate } from '../components/role-gate';
 import { FilterButtons, FilterSelect, ProblemList } from '../components/filter-form';
+import { filterParams, filterProblems } from '../filter-params';
 
 const FILTER_KEYS = ['actor', 'entityType', 'entityId', 'action', 'from', 'to'] as const;
 
@@ -46,19 +47,7 @@ function filtersOf(params: URLSearchParams): AuditFilters {
   };
 }
 
-function paramsOf(filters: AuditFilters): URLSearchParams {
-  const params = new URLSearchParams();
-  for (const key of FILTER_KEYS) if (filters[key].trim()) params.set(key, filters[key].trim());
-  if (filters.offset > 0) params.set('offset', String(filters.offset));
-  return params;
-}
-
-/** The contract's rule messages for the typed filters (dates as yyyy-mm-dd, from not after to). */
-function filterProblems(filters: AuditFilters): string[] {
-  const present = Object.fromEntries(FILTER_KEYS.filter((key) => filters[key].trim()).map((key) => [key, filters[key].trim()]));
-  const checked = auditQuerySchema.safeParse(present);
-  return checked.success ? [] : [...new Set(checked.error.issues.map((issue) => issue.message))];
-}
+const paramsOf = (filters: AuditFilters): URLSearchParams => filterParams(FILTER_KEYS, filters);
 
 function FilterForm({ applied, onApply }: { applied: AuditFilters; onApply: (filters: AuditFilters) => void }) {
   const ids = { actor: useId(), entityType: useId(), entityId: useId(), action: useId(), from: useId(), to: useId() };
@@ -68,7 +57,7 @@ function FilterForm({ applied, onApply }: { applied: AuditFilters; onApply: (fil
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const found = filterProblems(draft);
+    const found = filterProblems(FILTER_KEYS, auditQuerySchema, draft);
     setProblems(found);
     if (found.length === 0) onApply({ ...draft, offset: 0 });
   }
