@@ -27,6 +27,18 @@ describe('the local outbox folder (no SMTP configured)', () => {
     mailer.close();
   });
 
+  it('makes the folder again when it was removed while the worker runs', async () => {
+    const dir = path.join(root, 'removed');
+    const mailer = createMailer({ outboxDir: dir, from });
+    await mailer.send({ to: 'first@example.com', subject: 'First', text: 'Hi', html: '<p>Hi</p>' });
+    await fs.rm(dir, { recursive: true, force: true });
+    await mailer.send({ to: 'second@example.com', subject: 'Second', text: 'Hi', html: '<p>Hi</p>' });
+    mailer.close();
+    const files = (await fs.readdir(dir)).filter((f) => f.endsWith('.eml'));
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/second@example\.com/);
+  });
+
   it('writes extra header fields (List-Unsubscribe) into the message', async () => {
     const dir = path.join(root, 'headers');
     const mailer = createMailer({ outboxDir: dir, from });

@@ -60,14 +60,19 @@ export function createMailer(options: MailerOptions): Mailer {
     async send(message) {
       await swept;
       const info = await transport.sendMail({ from: options.from, ...message });
-      await fs.mkdir(tmpDir, { recursive: true });
       const safeTo = message.to.replace(/[^A-Za-z0-9@._-]/g, '_');
       // Unique even for two messages to one address in the same millisecond.
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}-${randomUUID().slice(0, 8)}.eml`;
       // Written in the .tmp sub-folder and renamed into the outbox, so a reader never sees half a message.
       const tmp = path.join(tmpDir, name);
       try {
-        await fs.writeFile(tmp, info.message as Buffer);
+        // The folder is made when a write finds it missing (first message, or removed meanwhile), not
+        // before every message: a mkdir per message was a visible share of the worker's CPU.
+        await fs.writeFile(tmp, info.message as Buffer).catch(async (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error;
+          await fs.mkdir(tmpDir, { recursive: true });
+          await fs.writeFile(tmp, info.message as Buffer);
+        });
         await fs.rename(tmp, path.join(options.outboxDir, name));
       } catch (error) {
         await fs.rm(tmp, { force: true });
