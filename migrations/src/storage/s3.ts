@@ -11,6 +11,7 @@
  * aws-chunked bodies by default, which several S3-compatible servers refuse.
  */
 import { PassThrough, Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import { assertStorageKey, attachmentDisposition, contentTypeOf, type FileStorage, type StoredFile } from './types';
 
@@ -100,21 +101,22 @@ export function s3FileStorage(settings: S3Settings, area: string, connect: () =>
           done(null, chunk);
         },
       });
-      // A failing source fails the counted stream, which fails (and aborts) the upload; its error is the one reported.
+      // A failing (or prematurely closed) source fails the counted stream, which fails (and aborts)
+      // the upload; the source's error is the one reported.
       let sourceError: unknown = null;
-      body.once('error', (error) => {
+      const feeding = pipeline(body, counted).catch((error: unknown) => {
         sourceError = error;
-        counted.destroy(error);
       });
-      body.pipe(counted);
       const upload = new Upload({ client, params: { Bucket, Key, Body: counted, ContentType: contentType }, partSize: PART_BYTES, queueSize: 2, leavePartsOnError: false });
       try {
         await upload.done();
       } catch (error) {
         body.destroy();
         counted.destroy();
+        await feeding;
         throw sourceError ?? error;
       }
+      await feeding;
       return { size };
     },
 
