@@ -7,10 +7,27 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import S3rver from 's3rver';
+
+/** The part of s3rver (a Koa app; no published types) used here. */
+interface S3rverContext {
+  headers: Record<string, string | string[] | undefined>;
+  query: Record<string, string | string[] | undefined>;
+  status: number;
+  body: unknown;
+  type: string;
+}
+interface S3rverServer {
+  /** Koa's middleware list, composed when the server starts: an entry put first runs first. */
+  middleware: Array<(ctx: S3rverContext, next: () => Promise<void>) => Promise<void>>;
+  run(): Promise<{ address: string; port: number }>;
+  close(): Promise<void>;
+}
+type S3rverClass = new (options: { address: string; port: number; silent: boolean; directory: string; resetOnClose: boolean; configureBuckets: Array<{ name: string }> }) => S3rverServer;
+const S3rver = createRequire(import.meta.url)('s3rver') as S3rverClass;
 
 export interface TestS3 {
   /** minio (its binary was found) or s3rver. */
