@@ -99,8 +99,9 @@ export function createExportProcessor({ db, log, files, progressEvery, retention
         ),
         storing,
       ]);
-      if (written.status === 'rejected') throw written.reason;
+      // The write's error names the cause either way: its own, or the CSV side's that failed its source.
       if (stored.status === 'rejected') throw stored.reason;
+      if (written.status === 'rejected') throw written.reason;
       const rows = written.value;
       const { size } = stored.value;
       await progress;
