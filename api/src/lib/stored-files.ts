@@ -4,9 +4,10 @@
  * (content type, length, Cache-Control, ETag, Last-Modified) and 304 for a browser's still-fresh copy.
  * The URLs stay the shop's own (same origin, the CSP's img-src 'self'), also with an S3 bucket.
  */
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Router } from 'express';
-import { isStorageKey, type FileStorage } from '@nh/server/storage/index';
+import { isStorageKey, type FileStorage, type StoredFile } from '@nh/server/storage/index';
 import { AppError } from './errors';
 
 export function storedFileRoutes(storage: FileStorage, { maxAgeSeconds }: { maxAgeSeconds: number }): Router {
@@ -22,7 +23,15 @@ export function storedFileRoutes(storage: FileStorage, { maxAgeSeconds }: { maxA
     } catch {
       key = '';
     }
-    const file = isStorageKey(key) ? await storage.get(key) : null;
+    // HEAD needs no bytes: only what the file is (an S3 HEAD, not a GET begun and dropped).
+    let file: StoredFile | null = null;
+    let body: Readable | null = null;
+    if (isStorageKey(key) && req.method === 'HEAD') file = await storage.stat(key);
+    else if (isStorageKey(key)) {
+      const stream = await storage.get(key);
+      file = stream;
+      body = stream?.body ?? null;
+    }
     if (!file) throw new AppError('NOT_FOUND', 'There is no picture at this address.');
     res.set({
       'Content-Type': file.contentType,
@@ -33,18 +42,17 @@ export function storedFileRoutes(storage: FileStorage, { maxAgeSeconds }: { maxA
     });
     // req.fresh compares the browser's If-None-Match / If-Modified-Since with the headers just set.
     if (req.fresh) {
-      file.body.destroy();
+      body?.destroy();
       res.removeHeader('Content-Type');
       res.removeHeader('Content-Length');
       res.status(304).end();
       return;
     }
-    if (req.method === 'HEAD') {
-      file.body.destroy();
+    if (!body) {
       res.end();
       return;
     }
-    await pipeline(file.body, res);
+    await pipeline(body, res);
   });
   return router;
 }
