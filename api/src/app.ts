@@ -4,6 +4,7 @@ import compression from 'compression';
 import express, { type Express, type Request } from 'express';
 import type { AppContext } from './context';
 import { securityHeaders } from './lib/security-headers';
+import { storedFileRoutes } from './lib/stored-files';
 import { requestContext, requestLogger } from './lib/request-logger';
 import { httpMetrics } from './lib/http-metrics';
 import { untrustedProxyWarning } from './lib/proxy-warning';
@@ -17,6 +18,9 @@ import { renderHead } from './modules/seo/render-head';
 import { siteOrigin } from './modules/seo/site-origin';
 import { apiModules, createAppServices, formBodyModules, pageModules, type AppServices } from './modules';
 import { AppError, errorHandler, notFoundApi } from './lib/errors';
+
+/** Staff's uploaded pictures are cached a day, as when they were served from the folder by express.static. */
+const UPLOAD_MAX_AGE_SECONDS = 24 * 3600;
 
 /**
  * The app: request-wide middleware, then the modules (composed in modules/index.ts). `services` are
@@ -57,9 +61,10 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
   app.use(metricsRoutes({ token: ctx.config.METRICS_TOKEN, registry: services.metrics }));
   app.use(compression());
 
-  // Static pictures: /api/public/{filename} (catalogue art) and /uploads/... (staff uploads).
+  // Pictures: /api/public/{filename} (catalogue art, shipped with the code) and /uploads/... (staff
+  // uploads, from the file storage: the local folder or the bucket; same URLs and caching either way).
   app.use('/api/public', express.static(ctx.config.PUBLIC_DIR, { maxAge: '7d', fallthrough: false }));
-  app.use('/uploads', express.static(ctx.config.UPLOADS_DIR, { maxAge: '1d', fallthrough: false }));
+  app.use('/uploads', storedFileRoutes(services.files.uploads, { maxAgeSeconds: UPLOAD_MAX_AGE_SECONDS }));
 
   // Requests that change state come from the shop's own pages (cross-site request forgery).
   const siteOrigins = [ctx.config.SHOP_SITE_URL, ...ctx.config.ALLOWED_ORIGINS].filter((o): o is string => Boolean(o));
@@ -72,7 +77,7 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
     }),
   );
   // Routes that take a form body and need no session (RFC 8058 one-click unsubscribe), ahead of the JSON-only rule.
-  for (const router of formBodyModules(ctx)) app.use('/api', router);
+  for (const router of formBodyModules(ctx, services)) app.use('/api', router);
   // Writes are JSON only, with a body limit.
   app.use('/api', express.json({ limit: '100kb', strict: true }));
   app.use('/api', (req, _res, next) => {

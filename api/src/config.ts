@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { baseEnvShape, loadEnv, optionalString } from '@nh/server';
 import { paymentsEnvShape } from '@nh/server/payments/index';
+import { s3SettingsOf, storageEnvShape } from '@nh/server/storage/index';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** Repository root, from api/src (tsx) or api/dist (built). */
@@ -20,8 +21,10 @@ const schema = z
     WEB_DIST: z.string().default(path.join(REPO_ROOT, 'web/dist')),
     /** Product pictures served at /api/public/{filename}. */
     PUBLIC_DIR: z.string().default(path.join(REPO_ROOT, 'api/public')),
-    /** User uploads served at /uploads/... */
+    /** Staff's product pictures, served at /uploads/... (when STORAGE_URL is unset: the local folder). */
     UPLOADS_DIR: z.string().default(path.join(REPO_ROOT, '.local/uploads')),
+    /** Where pictures and export files live: the local folders or an S3 bucket (@nh/server storage/config.ts, shared with the workers). */
+    ...storageEnvShape(REPO_ROOT),
     /** Seconds a catalogue response may be reused from the in-process cache. */
     CATALOG_CACHE_SECONDS: z.coerce.number().min(0).default(5),
     TRUST_PROXY: z.preprocess((v) => v === 'true' || v === '1', z.boolean()).default(false),
@@ -58,8 +61,12 @@ export type ApiConfig = ReturnType<typeof loadApiConfig>;
 
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env) {
   const parsed = loadEnv(schema, env);
+  // The S3 settings' cross-variable rule (a credential pair), checked at start like the rest.
+  s3SettingsOf(parsed);
   return {
     ...parsed,
+    UPLOADS_DIR: path.resolve(parsed.UPLOADS_DIR),
+    EXPORTS_DIR: path.resolve(parsed.EXPORTS_DIR),
     SESSION_SECRET: parsed.SESSION_SECRET ?? DEV_SESSION_SECRET,
     RATE_LIMIT_PREFIX: parsed.RATE_LIMIT_PREFIX ?? `${parsed.QUEUE_PREFIX}:rl`,
     isProduction: parsed.NODE_ENV === 'production',

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { tables } from '@nh/server';
+import { startTestS3, type TestS3 } from '@nh/server/testing/s3-server';
 import { exportHistorySchema, exportStartedSchema, exportStatusSchema } from '@nh/shared/contracts/exports';
 import { startTestApi, type TestApi } from './support/harness';
 import { signInAs, type StaffClient } from './support/staff';
@@ -12,14 +13,27 @@ const STORE = 'TEXPORT';
 let api: TestApi;
 /** A signed-in staff member whose role may use every route of this file. */
 let staff: StaffClient;
+let exportsDir: string;
 
 const post = (p: string, body: Record<string, unknown> = {}) => staff.request(p, { method: 'POST', body: { storeCode: STORE, ...body } });
+/** Plays the exports worker: the file stored under its key, the row completed with it. */
+const completeWith = async (exportId: string, csv: string, fileName: string, extra: Partial<typeof tables.exports.$inferInsert> = {}) => {
+  await api.services.files.exports.put(`${exportId}.csv`, Buffer.from(csv), { contentType: 'text/csv; charset=utf-8' });
+  await api.ctx.db
+    .update(tables.exports)
+    .set({ status: 'completed', filePath: `${exportId}.csv`, fileName, rowsDone: 1, rowsTotal: 1, finishedAt: new Date(), ...extra })
+    .where(eq(tables.exports.id, exportId));
+};
 
 beforeAll(async () => {
-  api = await startTestApi();
+  exportsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nh-export-api-'));
+  api = await startTestApi({ EXPORTS_DIR: exportsDir });
   staff = await signInAs(api, 'manager');
 });
-afterAll(() => api.close());
+afterAll(async () => {
+  await api.close();
+  fs.rmSync(exportsDir, { recursive: true, force: true });
+});
 
 describe('admin exports API', () => {
   it('starts an export at once: an exports row and an export.requested outbox row', async () => {
@@ -44,17 +58,26 @@ describe('admin exports API', () => {
 
   it('streams a completed export as an attachment named nh-orders-{yyyy-MM-dd}.csv', async () => {
     const { exportId } = exportStartedSchema.parse(await (await post('/api/admin/orders/export')).json());
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nh-export-api-'));
-    const file = path.join(dir, `${exportId}.csv`);
-    fs.writeFileSync(file, 'Order ID,Email\r\nabc,a@example.com\r\n');
-    await api.ctx.db.update(tables.exports).set({ status: 'completed', filePath: file, fileName: 'nh-orders-2026-11-21.csv', rowsDone: 1, rowsTotal: 1, finishedAt: new Date() }).where(eq(tables.exports.id, exportId));
+    await completeWith(exportId, 'Order ID,Email\r\nabc,a@example.com\r\n', 'nh-orders-2026-11-21.csv');
     const res = await post(`/api/admin/orders/export/${exportId}/download`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="nh-orders-2026-11-21.csv"');
+    expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength('Order ID,Email\r\nabc,a@example.com\r\n')));
+    expect(res.headers.get('cache-control')).toBe('no-store');
     expect(await res.text()).toBe('Order ID,Email\r\nabc,a@example.com\r\n');
-    fs.rmSync(dir, { recursive: true });
+    // The file is in EXPORTS_DIR under its key; once it is gone, the download is 410.
+    expect(fs.readdirSync(exportsDir)).toContain(`${exportId}.csv`);
+    await api.services.files.exports.delete(`${exportId}.csv`);
     expect((await post(`/api/admin/orders/export/${exportId}/download`)).status).toBe(410);
+  });
+
+  it('still serves a file recorded before the storage interface (file_path an absolute path in EXPORTS_DIR)', async () => {
+    const { exportId } = exportStartedSchema.parse(await (await post('/api/admin/orders/export')).json());
+    await completeWith(exportId, 'Order ID\r\nold\r\n', 'nh-orders-2026-11-20.csv', { filePath: path.join('/app/.local/exports', `${exportId}.csv`) });
+    const res = await post(`/api/admin/orders/export/${exportId}/download`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('Order ID\r\nold\r\n');
   });
 
   it('reports a failed export with its error and serves no file', async () => {
@@ -139,11 +162,7 @@ describe('admin exports API', () => {
 
   it('downloads by a plain GET link too (the browser saves the stream); past its expiry or deleted, 410', async () => {
     const { exportId } = exportStartedSchema.parse(await (await post('/api/admin/orders/export')).json());
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nh-export-api-'));
-    const file = path.join(dir, `${exportId}.csv`);
-    fs.writeFileSync(file, 'Order ID\r\nabc\r\n');
-    const done = { status: 'completed', filePath: file, fileName: 'nh-orders-2026-11-22.csv', rowsDone: 1, rowsTotal: 1, finishedAt: new Date() };
-    await api.ctx.db.update(tables.exports).set({ ...done, expiresAt: new Date(Date.now() + 3600_000) }).where(eq(tables.exports.id, exportId));
+    await completeWith(exportId, 'Order ID\r\nabc\r\n', 'nh-orders-2026-11-22.csv', { expiresAt: new Date(Date.now() + 3600_000) });
     const link = `/api/admin/orders/export/${exportId}/download?storeCode=${STORE}`;
     const res = await staff.request(link);
     expect(res.status).toBe(200);
@@ -159,7 +178,6 @@ describe('admin exports API', () => {
     await api.ctx.db.update(tables.exports).set({ expiresAt: new Date(Date.now() + 3600_000), fileDeletedAt: new Date() }).where(eq(tables.exports.id, exportId));
     expect((await post(`/api/admin/orders/export/${exportId}/download`)).status).toBe(410);
     expect(exportStatusSchema.parse(await (await post(`/api/admin/orders/export/${exportId}/status`)).json())).toMatchObject({ downloadable: false });
-    fs.rmSync(dir, { recursive: true });
   });
 
   it('answers 404 for an unknown export, another store, or a malformed id; 401 without a staff session', async () => {
@@ -170,5 +188,49 @@ describe('admin exports API', () => {
     expect(bad.status).toBe(404);
     expect(await bad.json()).toEqual({ message: 'Export not found', code: 'NOT_FOUND' });
     expect((await api.request('/api/admin/orders/export', { method: 'POST', body: { storeCode: STORE } })).status).toBe(401);
+  });
+});
+
+describe('admin exports API with the files in an S3 bucket (STORAGE_URL)', () => {
+  let s3: TestS3;
+  let s3Api: TestApi;
+  let s3Staff: StaffClient;
+  beforeAll(async () => {
+    s3 = await startTestS3();
+    s3Api = await startTestApi({ ...s3.env('admin-exports'), S3_PRESIGN_SECONDS: '120' });
+    s3Staff = await signInAs(s3Api, 'manager');
+  });
+  afterAll(async () => {
+    await s3Api?.close();
+    await s3?.close();
+  });
+
+  it('answers the download with a redirect to a short-lived signed URL of the object (audited), and 410 once the object is gone', async () => {
+    const { exportId } = exportStartedSchema.parse(await (await s3Staff.request('/api/admin/orders/export', { method: 'POST', body: { storeCode: STORE } })).json());
+    await s3Api.services.files.exports.put(`${exportId}.csv`, Buffer.from('Order ID\r\ns3\r\n'), { contentType: 'text/csv; charset=utf-8' });
+    await s3Api.ctx.db.update(tables.exports).set({ status: 'completed', filePath: `${exportId}.csv`, fileName: 'nh-orders-2026-11-23.csv', rowsDone: 1, rowsTotal: 1, finishedAt: new Date() }).where(eq(tables.exports.id, exportId));
+
+    const link = `${s3Api.url}/api/admin/orders/export/${exportId}/download?storeCode=${STORE}`;
+    const res = await fetch(link, { headers: { cookie: s3Staff.cookie }, redirect: 'manual' });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const signed = new URL(res.headers.get('location')!);
+    expect(signed.origin).toBe(s3.endpoint);
+    expect(signed.pathname).toBe(`/${s3.bucket}/admin-exports/exports/${exportId}.csv`);
+    expect(signed.searchParams.get('X-Amz-Expires')).toBe('120');
+    const file = await fetch(signed);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-disposition')).toBe('attachment; filename="nh-orders-2026-11-23.csv"');
+    expect(await file.text()).toBe('Order ID\r\ns3\r\n');
+    // The POST follows the redirect like a browser would.
+    const posted = await s3Staff.request(`/api/admin/orders/export/${exportId}/download`, { method: 'POST', body: { storeCode: STORE } });
+    expect([posted.status, await posted.text()]).toEqual([200, 'Order ID\r\ns3\r\n']);
+    const audits = await s3Api.ctx.db.select().from(tables.auditEvents).where(and(eq(tables.auditEvents.entityId, exportId), eq(tables.auditEvents.action, 'export.downloaded')));
+    expect(audits).toHaveLength(2);
+
+    await s3Api.services.files.exports.delete(`${exportId}.csv`);
+    const gone = await fetch(link, { headers: { cookie: s3Staff.cookie }, redirect: 'manual' });
+    expect(gone.status).toBe(410);
+    expect(await gone.json()).toEqual({ message: 'The export file is no longer available. Please export again.', code: 'EXPORT_FILE_GONE' });
   });
 });

@@ -1,13 +1,16 @@
 /**
  * Product picture uploads: checked by content (not by name or Content-Type), limited in bytes, pixels and
- * size, resized to the web widths as WebP under the uploads folder, served at /uploads, named by content.
+ * size, resized to the web widths as WebP in the file storage (the uploads folder, or the S3 bucket of
+ * STORAGE_URL), served at /uploads with a day's caching and 304s, named by content.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_MESSAGES, UPLOADED_IMAGE_WIDTHS } from '@nh/shared/contracts/product-images';
+import { startTestS3, type TestS3 } from '@nh/server/testing/s3-server';
 import { startTestApi, type TestApi } from './support/harness';
 import { signInAs, type StaffClient } from './support/staff';
 
@@ -76,5 +79,74 @@ describe('product picture uploads', () => {
     const support = await signInAs(api, 'support');
     expect((await upload(support, await picture(300, 300))).status).toBe(403);
     expect((await fetch(`${api.url}/api/admin/products/images`, { method: 'POST', headers: { 'content-type': 'image/png' }, body: await picture(300, 300) })).status).toBe(401);
+  });
+});
+
+/** A conditional GET as a browser sends it when its cached copy is stale: If-None-Match only. */
+const revalidate = (url: string, etag: string) =>
+  new Promise<{ status: number; bytes: number }>((resolve, reject) => {
+    http
+      .get(url, { headers: { 'if-none-match': etag } }, (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+      })
+      .on('error', reject);
+  });
+
+describe('serving uploaded pictures at /uploads', () => {
+  let s3: TestS3;
+  let s3Api: TestApi;
+  beforeAll(async () => {
+    s3 = await startTestS3();
+    s3Api = await startTestApi(s3.env('product-images'));
+  });
+  afterAll(async () => {
+    await s3Api?.close();
+    await s3?.close();
+  });
+
+  const backends = () => [
+    { name: 'local folder', api, folder: uploads },
+    { name: 'S3 bucket', api: s3Api, folder: null },
+  ];
+
+  it('stores the widths in either backend and serves them back with the same URLs, caching headers and 304s', async () => {
+    const bytes = await picture(900, 600, 'jpeg');
+    for (const { name, api: target, folder } of backends()) {
+      const staff = await signInAs(target, 'manager');
+      const res = await fetch(`${target.url}/api/admin/products/images`, { method: 'POST', headers: { cookie: staff.cookie, 'content-type': 'image/jpeg' }, body: bytes });
+      expect(res.status, name).toBe(201);
+      const { image, urls } = (await res.json()) as { image: string; urls: Record<string, string> };
+      expect(urls[640], name).toBe(`/uploads/products/${image}-640.webp`);
+      if (folder) expect(fs.existsSync(path.join(folder, 'products', `${image}-640.webp`))).toBe(true);
+      else expect(await target.services.files.uploads.stat(`products/${image}-640.webp`)).toMatchObject({ contentType: 'image/webp' });
+
+      const served = await fetch(`${target.url}${urls[640]}`);
+      expect(served.status, name).toBe(200);
+      expect(served.headers.get('content-type'), name).toBe('image/webp');
+      expect(served.headers.get('cache-control'), name).toBe('public, max-age=86400');
+      const body = Buffer.from(await served.arrayBuffer());
+      expect(served.headers.get('content-length'), name).toBe(String(body.length));
+      expect((await sharp(body).metadata()).width, name).toBe(640);
+      const etag = served.headers.get('etag')!;
+      expect(etag, name).toBeTruthy();
+      expect(served.headers.get('last-modified'), name).toBeTruthy();
+      // A browser revalidating its copy (fetch would add Cache-Control: no-cache, which forbids a 304).
+      const again = await revalidate(`${target.url}${urls[640]}`, etag);
+      expect(again, name).toEqual({ status: 304, bytes: 0 });
+      const head = await fetch(`${target.url}${urls[320]}`, { method: 'HEAD' });
+      expect([head.status, head.headers.get('content-type')], name).toEqual([200, 'image/webp']);
+    }
+  });
+
+  it('answers 404 for a picture that is not there or an address that is not a key, and 405 for a write', async () => {
+    for (const { name, api: target } of backends()) {
+      for (const bad of ['/uploads/products/upl-0000-640.webp', '/uploads/products/..%2f..%2fpackage.json', '/uploads/Products/X.webp', '/uploads/']) {
+        const res = await fetch(`${target.url}${bad}`);
+        expect(res.status, `${name} ${bad}`).toBe(404);
+      }
+      expect((await fetch(`${target.url}/uploads/products/x.webp`, { method: 'DELETE' })).status, name).toBe(405);
+    }
   });
 });

@@ -1,7 +1,7 @@
 /**
  * What ships: the SPA build is always a production build without source maps, and the container files
- * keep their promises (multi-stage, production dependencies only, non-root, health checks, one export
- * volume for the API and the worker, no secrets in the build context).
+ * keep their promises (multi-stage, production dependencies only, non-root, health checks, the API's
+ * and the worker's files in one MinIO bucket, no secrets in the build context).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -74,11 +74,8 @@ describe('the container image and the compose file', () => {
     for (const entry of ['.env', '.local', 'node_modules']) expect(ignored).toContain(entry);
   });
 
-  it('compose: web and worker share the export volume, restart by themselves and have health checks', () => {
+  it('compose: web and worker restart by themselves and have health checks', () => {
     const { web, worker, release } = compose.services;
-    const exportsMount = (service: Record<string, unknown>) => (service.volumes as string[]).find((v) => v.endsWith(':/app/.local/exports'));
-    expect(exportsMount(web!)).toBeDefined();
-    expect(exportsMount(web!)).toBe(exportsMount(worker!));
     for (const service of [web!, worker!]) {
       expect(service.restart).toBe('unless-stopped');
       expect(service.healthcheck).toBeDefined();
@@ -87,5 +84,35 @@ describe('the container image and the compose file', () => {
     // Production mode: the release step seeds demo data only when asked to.
     expect((release!.environment as Record<string, string>).NODE_ENV).toBe('production');
     expect((release!.environment as Record<string, string>).SEED_DEMO_DATA).toBe('${SEED_DEMO_DATA:-false}');
+  });
+
+  it('compose: pictures and export files live in a MinIO bucket that web and worker both use, made by a one-shot mc service', () => {
+    const { minio, web, worker } = compose.services;
+    const setup = compose.services['minio-setup'];
+    expect(String(minio!.image)).toMatch(/^minio\/minio:RELEASE\./);
+    expect(minio!.command).toEqual(['server', '/data', '--console-address', ':9001']);
+    expect(minio!.volumes).toEqual(['minio-data:/data']);
+    expect(JSON.stringify(minio!.healthcheck)).toContain('ready');
+    // Signed export download links are followed by the browser: the S3 port is published.
+    expect(minio!.ports).toEqual(['9000:9000']);
+    expect(String(setup!.image)).toMatch(/^minio\/mc:RELEASE\./);
+    expect(setup!.restart).toBe('no');
+    expect(setup!.depends_on).toEqual({ minio: { condition: 'service_healthy' } });
+    const script = (setup!.entrypoint as string[]).join(' ');
+    expect(script).toContain('mc alias set shop http://minio:9000');
+    expect(script).toContain('mc mb --ignore-existing shop/nurture-home');
+    for (const service of [web!, worker!]) {
+      const env = service.environment as Record<string, string>;
+      expect(env).toMatchObject({ STORAGE_URL: 's3://nurture-home', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true', S3_PUBLIC_ENDPOINT: '${S3_PUBLIC_ENDPOINT:-http://localhost:9000}' });
+      // The credentials are MinIO's own, from the environment of `docker compose`, never written here.
+      expect(env.AWS_ACCESS_KEY_ID).toBe((minio!.environment as Record<string, string>).MINIO_ROOT_USER);
+      expect(env.AWS_SECRET_ACCESS_KEY).toBe((minio!.environment as Record<string, string>).MINIO_ROOT_PASSWORD);
+      expect(env.AWS_SECRET_ACCESS_KEY).toMatch(/^\$\{MINIO_ROOT_PASSWORD:\?/);
+      expect((service.depends_on as Record<string, unknown>)['minio-setup']).toEqual({ condition: 'service_completed_successfully' });
+      // Nothing shared through a volume any more: the bucket is reachable from any host.
+      expect(((service.volumes as string[] | undefined) ?? []).filter((v) => /exports|uploads/.test(v))).toEqual([]);
+    }
+    // The bucket STORAGE_URL names is the one the setup makes.
+    expect((web!.environment as Record<string, string>).STORAGE_URL).toBe(`s3://${script.split('shop/').pop()}`);
   });
 });

@@ -30,15 +30,20 @@ const owner = { email: `e2e-orders-owner-${suffix}@staff.test`, name: `Orders Ow
 const manager = { email: `e2e-orders-manager-${suffix}@staff.test`, name: `Orders Manager ${suffix}` };
 
 const db = () => app.api.ctx.db.$client;
+/** The API's export folder (the worker's, were one running): a temporary one. */
+const exportsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nh-orders-e2e-'));
 
 beforeAll(async () => {
-  app = await startE2eApp();
+  app = await startE2eApp({ EXPORTS_DIR: exportsDir });
   product = await createE2eProduct(app, 'Orders E2E Cleaner');
   const passwordHash = await hashPassword(PASSWORD);
   await insertStaff(app.api.ctx.db, { ...owner, role: 'owner', passwordHash });
   await insertStaff(app.api.ctx.db, { ...manager, role: 'manager', passwordHash });
 });
-afterAll(() => app?.close());
+afterAll(async () => {
+  await app?.close();
+  fs.rmSync(exportsDir, { recursive: true, force: true });
+});
 
 async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.getByLabel('Email', { exact: true }).fill(email);
@@ -290,12 +295,12 @@ describe('orders in the back office', () => {
     await db().query(`update exports set rows_done = 30 where id = $1`, [exportId]);
     await poll(() => bar.getAttribute('aria-valuenow')).toBe('75');
 
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nh-orders-e2e-')), `${exportId}.csv`);
+    // The worker's write: the file stored under its key, the row completed with it.
     const csv = 'Order ID,Email\r\nabc,a@example.com\r\n';
-    fs.writeFileSync(file, csv);
+    await app.api.services.files.exports.put(`${exportId}.csv`, Buffer.from(csv), { contentType: 'text/csv; charset=utf-8' });
     await db().query(
       `update exports set status = 'completed', file_path = $2, file_name = $3, rows_done = 40, size_bytes = $4, finished_at = now(), expires_at = now() + interval '24 hours' where id = $1`,
-      [exportId, file, exportDownloadName(), Buffer.byteLength(csv)],
+      [exportId, `${exportId}.csv`, exportDownloadName(), Buffer.byteLength(csv)],
     );
     const saved = await download;
     expect(saved.suggestedFilename()).toBe(exportDownloadName());

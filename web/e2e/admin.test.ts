@@ -29,9 +29,11 @@ interface Staff {
 const staff = {} as Record<StaffRole, Staff>;
 let product: { id: number; name: string; slug: string };
 let orderId: string;
+/** The API's export folder (the worker's, were one running): a temporary one. */
+const exportsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nh-admin-e2e-'));
 
 beforeAll(async () => {
-  app = await startE2eApp();
+  app = await startE2eApp({ EXPORTS_DIR: exportsDir });
   const db = app.api.ctx.db.$client;
   const suffix = randomUUID().slice(0, 6);
   const name = `Admin E2E Cleaner ${suffix}`;
@@ -61,7 +63,10 @@ beforeAll(async () => {
     staff[role] = { id: row.id, email: row.email, name };
   }
 });
-afterAll(() => app?.close());
+afterAll(async () => {
+  await app?.close();
+  fs.rmSync(exportsDir, { recursive: true, force: true });
+});
 
 /** Signs in on the sign-in screen any admin route shows while signed out. */
 async function signIn(page: Page, role: StaffRole, password = PASSWORD) {
@@ -362,11 +367,11 @@ describe('admin area in the browser', () => {
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const exportId = await nextJob(seen);
     seen.add(exportId);
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nh-admin-e2e-')), `${exportId}.csv`);
-    fs.writeFileSync(file, 'Order ID,Email\r\nabc,a@example.com\r\n');
+    // The worker's write: the file stored under its key, the row completed with it.
+    await app.api.services.files.exports.put(`${exportId}.csv`, Buffer.from('Order ID,Email\r\nabc,a@example.com\r\n'), { contentType: 'text/csv; charset=utf-8' });
     await db.query(
       `update exports set status = 'completed', file_path = $2, file_name = $3, rows_done = 1, rows_total = 1, finished_at = now() where id = $1`,
-      [exportId, file, exportDownloadName()],
+      [exportId, `${exportId}.csv`, exportDownloadName()],
     );
     const saved = await download;
     expect(saved.suggestedFilename()).toBe(exportDownloadName());

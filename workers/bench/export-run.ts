@@ -4,6 +4,7 @@
  */
 import type { Job } from 'bullmq';
 import { createDb, createLogger } from '@nh/server';
+import { localFileStorage } from '@nh/server/storage/index';
 import { createExportProcessor } from '../src/exports/processor';
 
 const db = createDb({ url: process.env.DATABASE_URL!, max: 3 });
@@ -16,7 +17,7 @@ const sampler = setInterval(() => {
 const processor = createExportProcessor({
   db,
   log: createLogger('bench-export', 'warn'),
-  exportsDir: process.env.EXPORTS_DIR!,
+  files: localFileStorage(process.env.EXPORTS_DIR!),
   progressEvery: Number(process.env.EXPORT_PROGRESS_EVERY ?? 10_000),
   retentionHours: 24,
 });

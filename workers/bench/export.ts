@@ -32,8 +32,8 @@ const child = spawn(process.execPath, ['--import', 'tsx', 'workers/bench/export-
 let out = '';
 child.stdout.on('data', (c: Buffer) => (out += c.toString()));
 await new Promise((resolve) => child.once('exit', resolve));
-const measured = JSON.parse(out.trim().split('\n').pop()!) as { result: { rows: number; filePath: string }; seconds: number; baselineRss: number; peakRssSampled: number; maxRss: number };
-const size = fs.statSync(measured.result.filePath).size;
+const measured = JSON.parse(out.trim().split('\n').pop()!) as { result: { rows: number; fileKey: string }; seconds: number; baselineRss: number; peakRssSampled: number; maxRss: number };
+const size = fs.statSync(path.join(exportsDir, measured.result.fileKey)).size;
 console.log(`bench:export — ${fmt(measured.result.rows)} orders`);
 console.log(`worker export: ${fmt(measured.seconds, 2)} s, ${fmt(measured.result.rows / measured.seconds)} rows/s, ${fmt(size / MB, 1)} MB file`);
 console.log(`  peak RSS of the exporting process: ${fmt(Math.max(measured.peakRssSampled, measured.maxRss) / MB, 1)} MB (goal < 256 MB); ${fmt(measured.baselineRss / MB, 1)} MB before the export started`);

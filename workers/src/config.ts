@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { baseEnvShape, ConfigError, loadEnv, optionalString } from '@nh/server';
 import { paymentsEnvShape } from '@nh/server/payments/index';
 import { QUEUE_NAMES, type QueueName } from '@nh/server/queues';
+import { s3SettingsOf, storageEnvShape } from '@nh/server/storage/index';
 import type { NetSuiteConfig } from './erp-sync/netsuite/client';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -81,7 +82,8 @@ const schema = z.object({
   HEARTBEAT_FILE: z.string().default(path.join(REPO_ROOT, '.local/worker-heartbeat')),
   HEARTBEAT_INTERVAL_MS: int(10_000, 100),
 
-  EXPORTS_DIR: z.string().default(path.join(REPO_ROOT, '.local/exports')),
+  /** Where export files live: EXPORTS_DIR or an S3 bucket (STORAGE_URL; @nh/server storage/config.ts, shared with the API). */
+  ...storageEnvShape(REPO_ROOT),
   /** An export writes its rows done (the live progress bar) every this many rows. */
   EXPORT_PROGRESS_EVERY: int(10_000, 1),
   /** A finished export's file is kept this long (hours), then deleted by housekeeping (its download answers 410). */
@@ -115,6 +117,8 @@ export type WorkerConfig = z.infer<typeof schema> & { netsuite: NetSuiteConfig |
 
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
   const parsed = loadEnv(schema, env);
+  // The S3 settings' cross-variable rule (a credential pair), checked at start like the rest.
+  s3SettingsOf(parsed);
   const ns = {
     NETSUITE_ACCOUNT_ID: parsed.NETSUITE_ACCOUNT_ID,
     NETSUITE_CONSUMER_KEY: parsed.NETSUITE_CONSUMER_KEY,

@@ -20,6 +20,7 @@ import { createPaymentGateway } from './payments';
 import { workerHealth } from './health';
 import { createWorkerMetrics } from './metrics';
 import type { PaymentGateway } from '@nh/server/payments/index';
+import { createFileStores } from '@nh/server/storage/index';
 
 export interface WorkerRuntime {
   config: WorkerConfig;
@@ -60,7 +61,8 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
     lockDuration: config.JOB_LOCK_MS,
     stalledInterval: config.JOB_LOCK_MS,
   };
-  const ctx: JobContext = { config, db, log, queues, redis: producerRedis, mailer, netsuite, gateway, worker: (name) => workers.get(name)! };
+  const { exports: exportFiles } = createFileStores(config, { exports: config.EXPORTS_DIR });
+  const ctx: JobContext = { config, db, log, queues, redis: producerRedis, mailer, netsuite, gateway, exportFiles, worker: (name) => workers.get(name)! };
 
   for (const name of config.WORKER_QUEUES) await QUEUES[name].setup?.(queues[name], ctx);
   for (const name of config.WORKER_QUEUES) {
@@ -97,6 +99,7 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
       netsuite: netsuite ? netsuite.baseUrl : 'not configured',
       payments: gateway?.kind ?? 'not configured',
       mail: mailer.description,
+      exportFiles: exportFiles.location,
       metricsPort: metrics?.port ?? 'not set',
     },
     'workers started',

@@ -12,7 +12,8 @@ import { jitteredDelay } from '../src/erp-sync/backoff';
 import { netsuiteConcurrencyInUse, netsuiteRequests } from '@nh/server/metrics';
 import { createHousekeepingProcessor } from '../src/maintenance/housekeeping';
 import { startNetSuiteStub, type NetSuiteStub } from './support/netsuite-stub';
-import { createTestDatabase, placeOrder, sampleLine, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
+import { createTestDatabase, placeOrder, sampleLine, startTestWorkers, tempDir, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
+import { localFileStorage } from '@nh/server/storage/index';
 import type { WorkerRuntime } from '../src/runtime';
 import type { Job } from 'bullmq';
 
@@ -375,7 +376,7 @@ describe('erp-sync', () => {
     const day = 86_400_000;
     const row = (daysAgo: number) => ({ orderId, at: new Date(Date.now() - daysAgo * day), record: 'customer', outcome: 'failed', httpStatus: 503, errorCode: 'UNEXPECTED_ERROR', errorDetail: `${daysAgo} days ago`, durationMs: 5 });
     await tdb.db.insert(tables.netsuiteSyncAttempts).values([row(120), row(91), row(89), row(1)]);
-    const housekeeping = createHousekeepingProcessor({ db: tdb.db, log: createLogger('hk-test', 'silent'), retentionDays: 7, ledgerRetentionDays: 90 });
+    const housekeeping = createHousekeepingProcessor({ db: tdb.db, log: createLogger('hk-test', 'silent'), retentionDays: 7, ledgerRetentionDays: 90, exportFiles: localFileStorage(tempDir('hk-exports')) });
     const result = await housekeeping({ id: 'hk-ledger' } as Job);
     expect(result.ledgerRowsDeleted).toBeGreaterThanOrEqual(2);
     expect((await ledgerOf(orderId)).map((r) => r.errorDetail)).toEqual(['1 days ago', '89 days ago']);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import type { Job } from 'bullmq';
 import { createLogger, tables } from '@nh/server';
+import { localFileStorage } from '@nh/server/storage/index';
 import { exportHistorySchema, exportStartedSchema, exportStatusSchema } from '@nh/shared/contracts/exports';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { signInAs, type StaffClient } from '../../api/test/support/staff';
@@ -43,7 +44,8 @@ beforeAll(async () => {
   tdb = await createTestDatabase('export');
   config = testWorkerConfig(tdb.url, 'export', { WORKER_QUEUES: 'exports', EXPORT_PROGRESS_EVERY: '2' });
   runtime = await startTestWorkers(config);
-  api = await startTestApi({ DATABASE_URL: tdb.url, QUEUE_PREFIX: config.QUEUE_PREFIX });
+  // The API reads the files the worker writes: the same EXPORTS_DIR.
+  api = await startTestApi({ DATABASE_URL: tdb.url, QUEUE_PREFIX: config.QUEUE_PREFIX, EXPORTS_DIR: config.EXPORTS_DIR });
   staff = await signInAs(api, 'manager');
   await placeOrder(tdb.db, { customerName: 'Alice Plain', customerEmail: 'alice@example.com', items: [sampleLine({ quantity: 2, productName: 'Flush' }), sampleLine({ quantity: 1, productName: 'Dish Pods, Lemon' })] });
   formulaOrder = await placeOrder(tdb.db, {
@@ -235,13 +237,14 @@ describe('CSV export of orders', () => {
     await placeOrder(tdb.db, { storeCode: STORE, outbox: false });
     const expired = await exportOf({ storeCode: STORE });
     const kept = await exportOf({ storeCode: STORE });
-    const fileOf = async (id: string) => (await tdb.db.select().from(tables.exports).where(eq(tables.exports.id, id)))[0]!.filePath!;
+    // file_path holds the storage key, a name in EXPORTS_DIR.
+    const fileOf = async (id: string) => path.join(config.EXPORTS_DIR, (await tdb.db.select().from(tables.exports).where(eq(tables.exports.id, id)))[0]!.filePath!);
     expect(fs.existsSync(await fileOf(expired.exportId))).toBe(true);
     await tdb.db.update(tables.exports).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(tables.exports.id, expired.exportId));
     // Past its expiry, the download is refused at once, before housekeeping has run.
     expect((await post(`/api/admin/orders/export/${expired.exportId}/download`, { storeCode: STORE })).status).toBe(410);
 
-    const housekeeping = createHousekeepingProcessor({ db: tdb.db, log: createLogger('hk-test', 'silent'), retentionDays: 7, ledgerRetentionDays: 90 });
+    const housekeeping = createHousekeepingProcessor({ db: tdb.db, log: createLogger('hk-test', 'silent'), retentionDays: 7, ledgerRetentionDays: 90, exportFiles: localFileStorage(config.EXPORTS_DIR) });
     const result = await housekeeping({ id: 'hk-exports' } as Job);
     expect(result.exportFilesDeleted).toBe(1);
     expect(fs.existsSync(await fileOf(expired.exportId))).toBe(false);

@@ -29,6 +29,12 @@ describe('worker configuration', () => {
     expect(() => loadWorkerConfig({ NETSUITE_ACCOUNT_ID: '123' })).toThrow(/NETSUITE_CONSUMER_KEY, NETSUITE_CONSUMER_SECRET, NETSUITE_TOKEN_ID, NETSUITE_TOKEN_SECRET must be set/);
     expect(() => loadWorkerConfig({ ERP_SYNC_CONCURRENCY: '0' })).toThrow(/ERP_SYNC_CONCURRENCY/);
   });
+
+  it('checks the file storage settings at start: a wrong STORAGE_URL, or half a credential pair, is one line naming it', () => {
+    expect(loadWorkerConfig({ STORAGE_URL: 's3://shop-files/prod', S3_ENDPOINT: 'http://minio:9000' })).toMatchObject({ STORAGE_URL: 's3://shop-files/prod', S3_PRESIGN_SECONDS: 300 });
+    expect(() => loadWorkerConfig({ STORAGE_URL: '/mnt/files' })).toThrow(/^Invalid configuration: STORAGE_URL: must be s3:\/\/bucket/);
+    expect(() => loadWorkerConfig({ STORAGE_URL: 's3://shop-files', AWS_SECRET_ACCESS_KEY: 'x' })).toThrow(/AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together/);
+  });
 });
 
 describe('renewals queue', () => {

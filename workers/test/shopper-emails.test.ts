@@ -11,7 +11,8 @@ import { SHOP } from '@nh/shared';
 import { createLogger, insertShopperToken, newSingleUseToken, recordOutbox, tables } from '@nh/server';
 import { createHousekeepingProcessor } from '../src/maintenance/housekeeping';
 import { TestSmtpServer } from './support/smtp-server';
-import { createTestDatabase, placeOrder, sampleLine, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
+import { createTestDatabase, placeOrder, sampleLine, startTestWorkers, tempDir, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
+import { localFileStorage } from '@nh/server/storage/index';
 import type { WorkerRuntime } from '../src/runtime';
 
 const SITE_URL = 'https://shop.example.test';
@@ -101,7 +102,7 @@ describe('shopper self-service emails', () => {
     const old = await insert(new Date(Date.now() - 8 * day));
     const recent = await insert(new Date(Date.now() - 2 * day));
     const open = await insert(new Date(Date.now() + day));
-    const housekeeping = createHousekeepingProcessor({ db: tdb.db, log: createLogger('hk-test', 'silent'), retentionDays: 7, ledgerRetentionDays: 90 });
+    const housekeeping = createHousekeepingProcessor({ db: tdb.db, log: createLogger('hk-test', 'silent'), retentionDays: 7, ledgerRetentionDays: 90, exportFiles: localFileStorage(tempDir('hk-exports')) });
     const result = await housekeeping({ id: 'hk-shopper-tokens' } as Job);
     expect(result.shopperTokensDeleted).toBeGreaterThanOrEqual(1);
     const left = (await tdb.db.select({ id: tables.shopperTokens.id }).from(tables.shopperTokens).where(eq(tables.shopperTokens.email, email))).map((r) => r.id);

@@ -8,6 +8,7 @@
  */
 import type { Router } from 'express';
 import { API_METRICS, createMetricsRegistry, type Registry } from '@nh/server/metrics';
+import { createFileStores, type FileStorage } from '@nh/server/storage/index';
 import type { AppContext } from '../context';
 import { cardTestingGuard } from '../lib/card-testing-guard';
 import { accountRoutes } from './account/routes';
@@ -36,23 +37,26 @@ export interface AppServices {
   lifecycle: Lifecycle;
   /** The process's Prometheus registry (the default process metrics and the API's own). */
   metrics: Registry;
+  /** Where product pictures and export files live (the local folders, or the S3 bucket of STORAGE_URL; shared with the workers). */
+  files: { uploads: FileStorage; exports: FileStorage };
 }
 
 export const createAppServices = (ctx: AppContext): AppServices => ({
   payments: createPayments(ctx),
   lifecycle: { draining: false },
   metrics: createMetricsRegistry(API_METRICS),
+  files: createFileStores(ctx.config, { uploads: ctx.config.UPLOADS_DIR, exports: ctx.config.EXPORTS_DIR }),
 });
 
 /**
  * Every API module's router, mounted under /api (the public catalogue reads are mounted earlier, in
  * app.ts, ahead of body parsing and sessions).
  */
-export function apiModules(ctx: AppContext, { payments }: AppServices): Router[] {
+export function apiModules(ctx: AppContext, { payments, files }: AppServices): Router[] {
   const promoGuesses = promoGuessLimit(ctx);
   const cardGuard = cardTestingGuard(ctx);
   return [
-    adminRoutes(ctx, { invalidateCatalog: () => invalidateCatalogCache(ctx), gateway: payments.gateway }),
+    adminRoutes(ctx, { invalidateCatalog: () => invalidateCatalogCache(ctx), gateway: payments.gateway, exportFiles: files.exports }),
     reviewRoutes(ctx),
     newsletterRoutes(ctx),
     authRoutes(ctx),
@@ -69,7 +73,7 @@ export function apiModules(ctx: AppContext, { payments }: AppServices): Router[]
  * a form body from outside the shop's pages and need no session (RFC 8058 one-click unsubscribe).
  */
 /** Routes whose body is not JSON, mounted ahead of the JSON-only rule: the one-click unsubscribe (a form) and product picture uploads (bytes). */
-export const formBodyModules = (ctx: AppContext): Router[] => [newsletterUnsubscribeRoutes(ctx), productImageUploadRoutes(ctx)];
+export const formBodyModules = (ctx: AppContext, { files }: AppServices): Router[] => [newsletterUnsubscribeRoutes(ctx), productImageUploadRoutes(ctx, { pictures: files.uploads })];
 
 /** Pages served by the API outside /api, before the SPA: the queue dashboard (bull-board) at /admin/queues, robots.txt and sitemap.xml. */
 export const pageModules = (ctx: AppContext): Array<{ path: string; router: Router }> => [

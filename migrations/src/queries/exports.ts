@@ -67,10 +67,20 @@ export async function setExportProgress(pool: pg.Pool, exportId: string, rowsDon
   await pool.query({ ...SET_PROGRESS, values: [exportId, rowsDone] });
 }
 
+/** The storage key of an export's file (@nh/server storage: EXPORTS_DIR, or the bucket's `exports/` prefix). */
+export const exportFileKey = (exportId: string): string => `${exportId}.csv`;
+
+/**
+ * The storage key a row's file_path names. It holds the key (`<id>.csv`); rows written before the
+ * storage interface hold the file's absolute path in EXPORTS_DIR, whose last segment is that key.
+ */
+export const storedExportKey = (filePath: string): string => filePath.slice(filePath.lastIndexOf('/') + 1);
+
 export interface CompletedExport {
   rows: number;
   fileName: string;
-  filePath: string;
+  /** The file's storage key (exportFileKey), kept in file_path. */
+  fileKey: string;
   sizeBytes: number;
   /** The file is kept this long after now, then deleted by housekeeping. */
   retentionHours: number;
@@ -85,7 +95,7 @@ export async function markExportCompleted(db: Db, exportId: string, done: Comple
       rowsDone: done.rows,
       rowsTotal: done.rows,
       fileName: done.fileName,
-      filePath: done.filePath,
+      filePath: done.fileKey,
       sizeBytes: done.sizeBytes,
       finishedAt: sql`now()`,
       expiresAt: sql`now() + make_interval(hours => ${done.retentionHours})`,
@@ -98,15 +108,15 @@ export async function markExportFailed(db: Db, exportId: string, error: string):
   await db.update(exports).set({ status: 'failed', error, finishedAt: new Date() }).where(eq(exports.id, exportId));
 }
 
-/** Housekeeping: up to `limit` exports whose file is past its expiry and not yet deleted. */
-export async function expiredExportFiles(db: Db, limit: number): Promise<Array<{ id: string; filePath: string }>> {
+/** Housekeeping: up to `limit` exports whose file is past its expiry and not yet deleted, with the file's storage key. */
+export async function expiredExportFiles(db: Db, limit: number): Promise<Array<{ id: string; fileKey: string }>> {
   const rows = await db
     .select({ id: exports.id, filePath: exports.filePath })
     .from(exports)
     .where(and(lt(exports.expiresAt, sql`now()`), isNull(exports.fileDeletedAt), isNotNull(exports.filePath)))
     .orderBy(exports.expiresAt)
     .limit(limit);
-  return rows.map((r) => ({ id: r.id, filePath: r.filePath! }));
+  return rows.map((r) => ({ id: r.id, fileKey: storedExportKey(r.filePath!) }));
 }
 
 /** Housekeeping: these exports' files are gone (their downloads answer 410 from now on). */

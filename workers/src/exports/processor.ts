@@ -1,22 +1,22 @@
 /**
  * exports: the orders of a store (narrowed by the export's filters: UTC days from/to, a status) to a
- * CSV file. Rows stream from Postgres (pg-query-stream, a cursor) through csv-stringify to a temporary
- * file that is renamed only when complete, so a failed or interrupted export never leaves a file that
- * could be served. Progress (rows done of the total counted first) is written every `progressEvery`
+ * CSV file. Rows stream from Postgres (pg-query-stream, a cursor) through csv-stringify into the file
+ * storage's streaming write (EXPORTS_DIR, or the S3 bucket of STORAGE_URL), which stores nothing under
+ * the key unless every byte arrived, so a failed or interrupted export never leaves a file that could
+ * be served. Progress (rows done of the total counted first) is written every `progressEvery`
  * rows; the completed row records the file's size and when it expires (`retentionHours` later, when
  * housekeeping deletes it). Statements: @nh/server queries/exports.ts.
  * Name, payload, options and topic: @nh/server/jobs/export-orders (the API may add it too).
  */
-import fs from 'node:fs';
-import fsp from 'node:fs/promises';
-import path from 'node:path';
+import { PassThrough, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import QueryStream from 'pg-query-stream';
 import type { Job } from 'bullmq';
 import { exportFileName } from '@nh/shared';
-import { loadExport, markExportCompleted, markExportFailed, markExportRunning, postgresErrorOf, setExportProgress, tables, type Db, type Logger } from '@nh/server';
+import { exportFileKey, loadExport, markExportCompleted, markExportFailed, markExportRunning, postgresErrorOf, setExportProgress, tables, type Db, type Logger } from '@nh/server';
 import { exportOrdersContract } from '@nh/server/jobs/export-orders';
+import type { FileStorage } from '@nh/server/storage/index';
 import { defineJob } from '../jobs/define';
 import { EXPORT_COLUMNS, exportFiltersOf, exportQuery, neutraliseRow, type ExportQueryFilters } from './columns';
 
@@ -25,19 +25,20 @@ const BUFFER_BYTES = 1024 * 1024;
 export interface ExportDeps {
   db: Db;
   log: Logger;
-  exportsDir: string;
+  /** Where the file is written (the local folder or the bucket). */
+  files: FileStorage;
   progressEvery: number;
   /** A finished file is kept this long (hours), then deleted by housekeeping. */
   retentionHours: number;
 }
 
-export type ExportResult = { outcome: 'completed'; rows: number; filePath: string } | { outcome: 'skipped'; reason: string };
+export type ExportResult = { outcome: 'completed'; rows: number; fileKey: string; sizeBytes: number } | { outcome: 'skipped'; reason: string };
 
 /** Streams the orders of `storeCode` (narrowed by `filters`) as CSV into `target`; calls `onProgress` every `every` rows. Returns the row count. */
 export async function writeOrdersCsv(
   db: Db,
   storeCode: string,
-  target: fs.WriteStream,
+  target: Writable,
   every: number,
   onProgress: (rows: number) => void,
   filters: ExportQueryFilters = {},
@@ -63,49 +64,58 @@ export async function writeOrdersCsv(
   }
 }
 
-export function createExportProcessor({ db, log, exportsDir, progressEvery, retentionHours }: ExportDeps) {
+export function createExportProcessor({ db, log, files, progressEvery, retentionHours }: ExportDeps) {
   return async function exportOrders(job: Job, { exportId }: { exportId: string }): Promise<ExportResult> {
     const jobLog = log.child({ jobId: job.id, queue: 'exports', exportId });
     const row = await loadExport(db, exportId);
     if (!row) return { outcome: 'skipped', reason: 'export not found' };
     if (row.status === 'completed') return { outcome: 'skipped', reason: 'already completed' };
 
-    const finalPath = path.join(exportsDir, `${exportId}.csv`);
-    const tempPath = `${finalPath}.part`;
+    const fileKey = exportFileKey(exportId);
     let progress: Promise<unknown> = Promise.resolve();
     try {
       const filters = exportFiltersOf(row.filters, tables.orderStatus.enumValues);
       const { countText, values } = exportQuery(row.storeCode, filters);
       const [{ count } = { count: 0 }] = (await db.$client.query<{ count: number }>(countText, values)).rows;
       await markExportRunning(db, exportId, count);
-      await fsp.mkdir(exportsDir, { recursive: true });
-      const target = fs.createWriteStream(tempPath, { highWaterMark: BUFFER_BYTES });
-      const rows = await writeOrdersCsv(
-        db,
-        row.storeCode,
-        target,
-        progressEvery,
-        (done) => {
-          // One write at a time, in order; a failed progress write never fails the export.
-          progress = progress.then(() => setExportProgress(db.$client, exportId, done)).catch(() => {});
-          void job.updateProgress({ rowsDone: done, rowsTotal: count }).catch(() => {});
-        },
-        filters,
-      );
+      // The CSV flows through `body` into the storage's write; a failure on either side fails both
+      // (the pipeline destroys `body`, which fails the write; a failed write destroys `body`).
+      const body = new PassThrough({ highWaterMark: BUFFER_BYTES });
+      const storing = files.putStream(fileKey, body, { contentType: 'text/csv; charset=utf-8' });
+      storing.catch((error: unknown) => body.destroy(error as Error));
+      // Both settle before the outcome is written: a failed write has removed what it began by then.
+      const [written, stored] = await Promise.allSettled([
+        writeOrdersCsv(
+          db,
+          row.storeCode,
+          body,
+          progressEvery,
+          (done) => {
+            // One write at a time, in order; a failed progress write never fails the export.
+            progress = progress.then(() => setExportProgress(db.$client, exportId, done)).catch(() => {});
+            void job.updateProgress({ rowsDone: done, rowsTotal: count }).catch(() => {});
+          },
+          filters,
+        ),
+        storing,
+      ]);
+      // The write's error names the cause either way: its own, or the CSV side's that failed its source.
+      if (stored.status === 'rejected') throw stored.reason;
+      if (written.status === 'rejected') throw written.reason;
+      const rows = written.value;
+      const { size } = stored.value;
       await progress;
-      await fsp.rename(tempPath, finalPath);
       await markExportCompleted(db, exportId, {
         rows,
         fileName: exportFileName(row.createdAt.toISOString().slice(0, 10)),
-        filePath: finalPath,
-        sizeBytes: target.bytesWritten,
+        fileKey,
+        sizeBytes: size,
         retentionHours,
       });
-      jobLog.info({ rows, sizeBytes: target.bytesWritten, filters }, 'export completed');
-      return { outcome: 'completed', rows, filePath: finalPath };
+      jobLog.info({ rows, sizeBytes: size, filters, storage: files.location }, 'export completed');
+      return { outcome: 'completed', rows, fileKey, sizeBytes: size };
     } catch (error) {
       await progress;
-      await fsp.rm(tempPath, { force: true }).catch(() => {});
       await markExportFailed(db, exportId, exportFailureMessage(error));
       jobLog.error({ err: error }, 'export failed');
       throw error;
@@ -115,8 +125,8 @@ export function createExportProcessor({ db, log, exportsDir, progressEvery, rete
 
 export const exportOrdersJob = defineJob({
   ...exportOrdersContract,
-  handler: ({ db, log, config }) =>
-    createExportProcessor({ db, log, exportsDir: config.EXPORTS_DIR, progressEvery: config.EXPORT_PROGRESS_EVERY, retentionHours: config.EXPORT_RETENTION_HOURS }),
+  handler: ({ db, log, config, exportFiles }) =>
+    createExportProcessor({ db, log, files: exportFiles, progressEvery: config.EXPORT_PROGRESS_EVERY, retentionHours: config.EXPORT_RETENTION_HOURS }),
 });
 
 /**
@@ -126,10 +136,12 @@ export const exportOrdersJob = defineJob({
 export function exportFailureMessage(error: unknown): string {
   const pgError = postgresErrorOf(error);
   const code = (error as NodeJS.ErrnoException | null)?.code;
+  // An object store's refusal (S3 SDK errors carry $metadata and the store's error name, e.g. NoSuchBucket).
+  const storeError = (error as { $metadata?: unknown; name?: string } | null)?.$metadata ? (error as Error).name : null;
   const what = pgError
     ? `The orders could not be read from the database (error ${pgError.code}).`
-    : typeof code === 'string'
-      ? `The export file could not be written (${code}).`
+    : typeof code === 'string' || storeError
+      ? `The export file could not be written (${typeof code === 'string' ? code : storeError}).`
       : 'The export failed.';
   return `${what} Please try again; if it fails again, an operator can find the details in the worker log.`;
 }

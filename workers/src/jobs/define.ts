@@ -13,6 +13,7 @@ import { jobDuration, jobFailures } from '@nh/server/metrics';
 import { runWithRequestId } from '@nh/server/request-context';
 import { inSpan, tracingOn } from '@nh/server/tracing';
 import type { PaymentGateway } from '@nh/server/payments/index';
+import type { FileStorage } from '@nh/server/storage/index';
 import type { QueueName } from '@nh/server/queues';
 import type { WorkerConfig } from '../config';
 import type { Mailer } from '../emails/mail/transport';
@@ -32,6 +33,8 @@ export interface JobContext {
   netsuite: NetSuiteClient | null;
   /** null when card payments are not configured (or no consumed queue needs them). */
   gateway: PaymentGateway | null;
+  /** Where export files are written and deleted (EXPORTS_DIR, or the bucket of STORAGE_URL; the API reads the same). */
+  exportFiles: FileStorage;
   /** The BullMQ worker of a queue this process consumes (for `rateLimit`). */
   worker: (queue: QueueName) => Worker;
 }

@@ -24,7 +24,6 @@
  * statements are @nh/server's (queries/outbox.ts, queries/idempotency.ts, queries/sync.ts,
  * queries/exports.ts, queries/shopper-self-service.ts).
  */
-import fsp from 'node:fs/promises';
 import type { Job } from 'bullmq';
 import { z } from 'zod';
 import {
@@ -39,11 +38,12 @@ import {
   type Db,
   type Logger,
 } from '@nh/server';
+import type { FileStorage } from '@nh/server/storage/index';
 import { defineJob } from '../jobs/define';
 
 /** Rows deleted per statement. */
 const BATCH = 10_000;
-/** Export files deleted per round (each a file system call). */
+/** Export files deleted per round (each a file system call or an object store request). */
 const FILE_BATCH = 100;
 
 export interface HousekeepingResult {
@@ -61,9 +61,11 @@ export interface HousekeepingDeps {
   retentionDays: number;
   /** NetSuite ledger rows. */
   ledgerRetentionDays: number;
+  /** Where the export files are (the local folder or the bucket). */
+  exportFiles: FileStorage;
 }
 
-export function createHousekeepingProcessor({ db, log, retentionDays, ledgerRetentionDays }: HousekeepingDeps) {
+export function createHousekeepingProcessor({ db, log, retentionDays, ledgerRetentionDays, exportFiles }: HousekeepingDeps) {
   const purge = async (deleteBatch: (pool: Db['$client'], olderThanDays: number, batch: number) => Promise<number>, days: number): Promise<number> => {
     let total = 0;
     for (;;) {
@@ -79,9 +81,9 @@ export function createHousekeepingProcessor({ db, log, retentionDays, ledgerRete
     for (;;) {
       const expired = await expiredExportFiles(db, FILE_BATCH);
       const deleted: string[] = [];
-      for (const { id, filePath } of expired) {
+      for (const { id, fileKey } of expired) {
         try {
-          await fsp.rm(filePath, { force: true });
+          await exportFiles.delete(fileKey);
           deleted.push(id);
         } catch (err) {
           // Left unmarked: tried again next hour; the rest go on.
@@ -116,6 +118,6 @@ export const housekeepingJob = defineJob({
   queue: 'maintenance',
   payload: z.object({}).passthrough(),
   schedule: { id: 'maintenance-hourly', pattern: '17 * * * *' },
-  handler: ({ db, log, config }) =>
-    createHousekeepingProcessor({ db, log, retentionDays: config.RETENTION_DAYS, ledgerRetentionDays: config.NETSUITE_LEDGER_RETENTION_DAYS }),
+  handler: ({ db, log, config, exportFiles }) =>
+    createHousekeepingProcessor({ db, log, retentionDays: config.RETENTION_DAYS, ledgerRetentionDays: config.NETSUITE_LEDGER_RETENTION_DAYS, exportFiles }),
 });

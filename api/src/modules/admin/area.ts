@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { PaymentGateway } from '@nh/server/payments/index';
+import type { FileStorage } from '@nh/server/storage/index';
 import type { StaffGuard } from '../../lib/staff-auth';
 
 /** One sub-area's router and the path under /api it answers (e.g. `/admin/orders`). */
@@ -16,6 +17,8 @@ export interface AdminDeps {
   invalidateCatalog: () => void;
   /** The payment gateway (refunds and voids); null when card payments are not configured. */
   gateway: PaymentGateway | null;
+  /** Where the export files are (written by the exports worker, downloaded through the API). */
+  exportFiles: FileStorage;
 }
 
 const depth = (path: string) => path.split('/').filter(Boolean).length;

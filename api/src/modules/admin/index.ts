@@ -10,6 +10,7 @@
  */
 import { Router } from 'express';
 import type { PaymentGateway } from '@nh/server/payments/index';
+import type { FileStorage } from '@nh/server/storage/index';
 import type { AppContext } from '../../context';
 import { createStaffGuard } from '../../lib/staff-auth';
 import { mountAreas, type AdminArea, type AdminDeps } from './area';
@@ -29,6 +30,8 @@ export interface AdminModuleDeps {
   invalidateCatalog: () => void;
   /** The payment gateway, for refunds and voids (null when card payments are not configured). */
   gateway: PaymentGateway | null;
+  /** Where the export files are (written by the exports worker, downloaded here). */
+  exportFiles: FileStorage;
 }
 
 /** Every sub-area of the back office, in no particular order. */
@@ -36,8 +39,8 @@ export function adminAreas(ctx: AppContext, deps: AdminDeps): AdminArea[] {
   return [staffArea, auditArea, dashboardArea, promoArea, productArea, reviewArea, orderArea, exportArea, syncArea, subscriptionArea].flatMap((area) => area(ctx, deps));
 }
 
-export function adminRoutes(ctx: AppContext, { invalidateCatalog, gateway }: AdminModuleDeps): Router {
-  const deps: AdminDeps = { guard: createStaffGuard(ctx), invalidateCatalog, gateway };
+export function adminRoutes(ctx: AppContext, { invalidateCatalog, gateway, exportFiles }: AdminModuleDeps): Router {
+  const deps: AdminDeps = { guard: createStaffGuard(ctx), invalidateCatalog, gateway, exportFiles };
   const router = Router();
   router.use(['/admin', '/promo-codes', '/products'], (req, res, next) => {
     // Admin answers are never cached; the catalogue's public GETs of /products keep their own policy.

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { adminExportRequestSchema, exportHistoryRequestSchema, startExportRequestSchema } from '@nh/shared/contracts/exports';
@@ -6,14 +5,16 @@ import type { AppContext } from '../../../context';
 import { actorOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../area';
-import { exportDownload, exportHistory, exportStatus, startExport } from './service';
+import { attachmentDisposition } from '@nh/server/storage/index';
+import { EXPORT_CONTENT_TYPE, exportDownload, exportHistory, exportStatus, startExport } from './service';
 
 /**
  * CSV export of a store's orders (start with filters, progress, history, download), at
- * /admin/orders/export. The download streams the file from disk; besides the POST it is a plain GET
- * link (`?storeCode=`), so the browser saves the stream itself instead of building a Blob.
+ * /admin/orders/export. The download streams the file from the local folder, or redirects (302) to a
+ * short-lived signed URL of the S3 bucket; besides the POST it is a plain GET link (`?storeCode=`), so
+ * the browser saves the file itself instead of building a Blob.
  */
-export function exportArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
+export function exportArea(ctx: AppContext, { guard, exportFiles }: AdminDeps): AdminArea[] {
   const router = Router();
   const admin = guard.require('exports.run');
   const { db } = ctx;
@@ -34,14 +35,14 @@ export function exportArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
   });
 
   const download = async (req: Request, res: Response, storeCode: string) => {
-    const file = await exportDownload(db, storeCode, String(req.params.id), actorOf(req, res));
-    res.status(200).set({
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${file.fileName}"`,
-      'Content-Length': String(file.size),
-      'Cache-Control': 'no-store',
-    });
-    await pipeline(fs.createReadStream(file.path), res);
+    const { fileName, answer } = await exportDownload(db, exportFiles, storeCode, String(req.params.id), actorOf(req, res));
+    res.set('Cache-Control', 'no-store');
+    if (answer.kind === 'redirect') {
+      res.redirect(302, answer.url);
+      return;
+    }
+    res.status(200).set({ 'Content-Type': EXPORT_CONTENT_TYPE, 'Content-Disposition': attachmentDisposition(fileName), 'Content-Length': String(answer.file.size) });
+    await pipeline(answer.file.body, res);
   };
 
   router.post('/:id/download', admin, async (req, res) => {

@@ -4,8 +4,8 @@
  * its progress. Only a completed export's finished file is ever served, and only until it expires
  * (housekeeping deletes it then). Statements: @nh/server queries/exports.ts.
  */
-import fs from 'node:fs';
-import { findExport as findStoreExport, insertExport, listExports, recordAudit, recordOutbox, type AuditActor, type Db, type ExportRow } from '@nh/server';
+import { findExport as findStoreExport, insertExport, listExports, recordAudit, recordOutbox, storedExportKey, type AuditActor, type Db, type ExportRow } from '@nh/server';
+import type { DownloadAnswer, FileStorage } from '@nh/server/storage/index';
 import {
   EXPORT_MESSAGES,
   exportFiltersSchema,
@@ -83,18 +83,30 @@ export async function exportHistory(db: Db, storeCode: string, limit: number): P
   return { exports: rows.map((row) => exportView(row, now)) };
 }
 
-/** The finished file to stream, or a 409 (not finished / failed) or 410 (expired, or the file removed since). */
-export async function exportDownload(db: Db, storeCode: string, exportId: string, actor: AuditActor): Promise<{ path: string; fileName: string; size: number }> {
+export const EXPORT_CONTENT_TYPE = 'text/csv; charset=utf-8';
+
+/**
+ * The finished file (streamed through the API, or a signed URL of the bucket: the storage's download
+ * answer), or a 409 (not finished / failed) or 410 (expired, or the file removed since).
+ */
+export async function exportDownload(
+  db: Db,
+  files: FileStorage,
+  storeCode: string,
+  exportId: string,
+  actor: AuditActor,
+): Promise<{ fileName: string; answer: DownloadAnswer }> {
   const row = await findExport(db, storeCode, exportId);
   if (row.status === 'failed') throw new AppError('EXPORT_FAILED', EXPORT_MESSAGES.failed, { status: row.status, error: row.error });
   if (row.status !== 'completed' || !row.filePath || !row.fileName) throw new AppError('EXPORT_NOT_READY', EXPORT_MESSAGES.notReady, { status: row.status });
   if (fileGone(row, Date.now())) throw new AppError('EXPORT_FILE_GONE', EXPORT_MESSAGES.fileGone);
+  const answer = await files.download(storedExportKey(row.filePath), { fileName: row.fileName, contentType: EXPORT_CONTENT_TYPE });
+  if (!answer) throw new AppError('EXPORT_FILE_GONE', EXPORT_MESSAGES.fileGone);
   try {
-    const stat = await fs.promises.stat(row.filePath);
     await recordAudit(db, actor, { action: 'export.downloaded', entityType: 'export', entityId: row.id, after: { fileName: row.fileName, rows: row.rowsTotal } });
-    return { path: row.filePath, fileName: row.fileName, size: stat.size };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    throw new AppError('EXPORT_FILE_GONE', EXPORT_MESSAGES.fileGone);
+    if (answer.kind === 'stream') answer.file.body.destroy();
+    throw error;
   }
+  return { fileName: row.fileName, answer };
 }

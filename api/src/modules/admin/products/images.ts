@@ -1,7 +1,8 @@
 /**
  * Product picture uploads: the bytes are checked by their content (sharp reads the real format, not the
  * name or the Content-Type), size- and pixel-limited, then resized to web widths as WebP and stored
- * through the ImageStorage interface. The name is the content's hash: uploading a picture twice stores it
+ * through the file storage (@nh/server storage: the uploads folder, or the bucket's `uploads/` prefix),
+ * served back at /uploads by app.ts. The name is the content's hash: uploading a picture twice stores it
  * once.
  */
 import { createHash } from 'node:crypto';
@@ -16,16 +17,16 @@ import {
   uploadedImageUrl,
   type UploadedImage,
 } from '@nh/shared/contracts/product-images';
+import type { FileStorage } from '@nh/server/storage/index';
 import type { AppContext } from '../../../context';
 import { AppError } from '../../../lib/errors';
-import { localImageStorage, type ImageStorage } from '../../../lib/image-storage';
 import { createStaffGuard } from '../../../lib/staff-auth';
 
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'avif', 'gif', 'heif']);
 const MAX_PIXELS = 40_000_000;
 const MIN_SIDE = 200;
 
-export async function storeProductImage(storage: ImageStorage, bytes: Buffer): Promise<UploadedImage> {
+export async function storeProductImage(storage: FileStorage, bytes: Buffer): Promise<UploadedImage> {
   if (bytes.length === 0) throw new AppError('VALIDATION_FAILED', UPLOAD_MESSAGES.empty);
   let meta: Metadata;
   try {
@@ -43,7 +44,7 @@ export async function storeProductImage(storage: ImageStorage, bytes: Buffer): P
     // rotate(): the camera's EXIF orientation applied, and (as WebP output keeps none) no metadata kept.
     const resized = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).rotate().resize({ width, withoutEnlargement: true }).webp({ quality: 82 }).toBuffer();
     const key = `products/${name}-${width}.webp`;
-    await storage.put(key, resized);
+    await storage.put(key, resized, { contentType: 'image/webp' });
     urls[width] = uploadedImageUrl(name, width);
   }
   return { image: name, width: meta.width, height: meta.height, urls };
@@ -53,7 +54,7 @@ export async function storeProductImage(storage: ImageStorage, bytes: Buffer): P
  * POST /api/admin/products/images (catalogue staff): the picture's bytes as the body. Mounted ahead of
  * the API's JSON-only rule, with its own body limit.
  */
-export function productImageUploadRoutes(ctx: AppContext, storage: ImageStorage = localImageStorage(ctx.config.UPLOADS_DIR)): Router {
+export function productImageUploadRoutes(ctx: AppContext, { pictures }: { pictures: FileStorage }): Router {
   const guard = createStaffGuard(ctx);
   const router = Router();
   router.post(
@@ -62,7 +63,7 @@ export function productImageUploadRoutes(ctx: AppContext, storage: ImageStorage 
     express.raw({ type: [...UPLOAD_CONTENT_TYPES, 'application/octet-stream'], limit: UPLOAD_MAX_BYTES }),
     async (req, res) => {
       if (!Buffer.isBuffer(req.body)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', UPLOAD_MESSAGES.notAnImage);
-      res.status(201).json(await storeProductImage(storage, req.body));
+      res.status(201).json(await storeProductImage(pictures, req.body));
     },
   );
   // The body limit's refusal in words staff can act on.
