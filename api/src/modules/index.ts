@@ -60,7 +60,7 @@ export function apiModules(ctx: AppContext, { payments }: AppServices): Router[]
     promoValidationRoutes(ctx, { promoGuesses }),
     paymentRoutes(ctx, { payments }),
     checkoutRoutes(ctx, { payments, priceList: priceList(ctx), promoGuesses, cardTestingGuard: cardGuard }),
-    subscriptionRoutes(ctx, { gateway: payments.gateway, cardTestingGuard: cardGuard }),
+    subscriptionRoutes(ctx, { gateway: payments.gateway, cardTestingGuard: cardGuard, catalogue: (ids) => priceList(ctx).get(ids, { fresh: true }) }),
   ];
 }
 

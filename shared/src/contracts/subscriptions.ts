@@ -127,6 +127,7 @@ export const SUBSCRIPTION_MESSAGES = {
   pauseNotActive: 'Only an active subscription can be paused.',
   skipNotActive: 'Only an active subscription has a next delivery to skip.',
   rescheduleNotActive: 'Only an active subscription has a next delivery to move.',
+  noAddress: `This subscription has no delivery address, so its card cannot be changed online. Please contact us.`,
   cardNotActive: 'Only an active subscription\'s card can be changed here. A paused subscription is resumed with a new card.',
   itemsNotActive: 'Only an active subscription\'s items can be changed.',
   needsNewCard: 'This subscription was paused because a payment failed. Please choose "Resume with a new card".',
