@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { PLAN_ITEM_MAX_QUANTITY, RESCHEDULE_MAX_DAYS_AHEAD, SUBSCRIBE_AND_SAVE_PERCENT } from '../constants';
 import { CHECKOUT_MESSAGES, opaqueDataFields } from './checkout';
+import { idField, textField } from './fields';
 
 export const SUBSCRIPTION_STATUSES = ['active', 'paused', 'cancelled', 'expired'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
@@ -284,8 +285,8 @@ export const changeItemsRequestSchema = z.object({
   items: z
     .array(
       z.object({
-        productId: z.number({ error: SUBSCRIPTION_MESSAGES.items }).int(SUBSCRIPTION_MESSAGES.items).positive(SUBSCRIPTION_MESSAGES.items),
-        variantSku: z.string({ error: SUBSCRIPTION_MESSAGES.items }).max(100, SUBSCRIPTION_MESSAGES.items).nullable(),
+        productId: idField(SUBSCRIPTION_MESSAGES.items),
+        variantSku: textField({ max: 100, required: SUBSCRIPTION_MESSAGES.items, tooLong: SUBSCRIPTION_MESSAGES.items }).nullable(),
         quantity: z
           .number({ error: SUBSCRIPTION_MESSAGES.itemQuantity })
           .int(SUBSCRIPTION_MESSAGES.itemQuantity)
