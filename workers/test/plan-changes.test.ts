@@ -26,7 +26,6 @@ let runtime: WorkerRuntime;
 let sandbox: LocalSandboxGateway;
 let api: TestApi;
 
-const DAY = 86_400_000;
 const ADDRESS = { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' };
 const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => tdb.db.$client.query<T>(text, values).then((r) => r.rows);
 const utcDay = (days: number, hours = 0) => {
