@@ -138,7 +138,7 @@ function MoveDateForm({ plan, pending, onKeep, onSend }: FormProps<string>) {
     if (day) onSend(day);
   };
   return (
-    <form onSubmit={submit} className="space-y-4" aria-label="Delivery date">
+    <form onSubmit={submit} noValidate className="space-y-4" aria-label="Delivery date">
       <div className="space-y-1">
         <label htmlFor={inputId} className="text-sm font-medium text-stone-900">
           New delivery date
