@@ -175,4 +175,48 @@ describe('a plan the shopper changed, renewed', () => {
     const logged = await q<{ n: number }>(`select count(*)::int as n from email_log where kind = 'subscription-changed' and subject_id like $1 and status = 'sent'`, [`${id}:%`]);
     expect(logged).toEqual([{ n: 4 }]);
   });
+
+  it('a plan the shopper paused is not charged by its renewal; resumed on its saved card, the next date is charged; both emailed', async () => {
+    const email = `pause-${randomUUID().slice(0, 8)}@example.com`;
+    const shopper = await signUp();
+    const [product] = await tdb.db
+      .insert(tables.products)
+      .values({ name: 'Plan Worker Pods', slug: `plan-pods-${randomUUID().slice(0, 6)}`, price: 1500, inventory: 50, status: 'active' })
+      .returning({ id: tables.products.id, name: tables.products.name });
+    const profile = await makeProfile();
+    // Due today (a billing date is a day): paused before its renewal ran.
+    const due = utcDay(0, 0.1);
+    const [plan] = await tdb.db
+      .insert(tables.subscriptions)
+      .values({
+        userId: shopper.id,
+        customerEmail: email,
+        customerName: 'Sam Saver',
+        items: [{ productId: product!.id, productName: product!.name, variantSku: null, sku: null, itemNumber: null, quantity: 1, price: '15.00' }],
+        amount: pricePlan([{ price: 1500, quantity: 1 }], null).renewal.total,
+        nextBillingDate: due,
+        shippingAddress: ADDRESS,
+        authnetCustomerProfileId: profile.customerProfileId,
+        authnetPaymentProfileId: profile.paymentProfileId,
+      })
+      .returning({ id: tables.subscriptions.id, amount: tables.subscriptions.amount });
+    const id = plan!.id;
+
+    expect((await shopper.call(`/api/subscriptions/${id}/pause`, { method: 'POST' })).status).toBe(200);
+    expect(await renew(id, due)).toEqual({ outcome: 'skipped', reason: 'subscription is paused' });
+    // Resumed the same day: today's delivery is kept and charged by its renewal, on the saved card.
+    expect((await shopper.call(`/api/subscriptions/${id}/unpause`, { method: 'POST' })).status).toBe(200);
+    expect(await renew(id, due)).toMatchObject({ outcome: 'approved' });
+    const charges = sandbox.charges.filter((c) => c.invoiceNumber?.startsWith(subscriptionInvoiceNumber(id, '')));
+    expect(charges).toEqual([expect.objectContaining({ amount: plan!.amount, lastFour: '1111', invoiceNumber: subscriptionInvoiceNumber(id, billingPeriodOf(due)) })]);
+
+    const paused = `Your ${SHOP.name} Subscribe & Save plan is paused`;
+    const resumed = `Your ${SHOP.name} Subscribe & Save plan is active again`;
+    const mails = await waitFor(() => {
+      const all = smtp.to(email);
+      return all.some((m) => m.decoded.includes(`Subject: ${paused}`)) && all.some((m) => m.decoded.includes(`Subject: ${resumed}`)) && all;
+    }, 15_000, 'paused and resumed emails');
+    expect(mails.find((m) => m.decoded.includes(`Subject: ${paused}`))!.decoded).toContain('You paused your plan. No deliveries will be sent or charged while it is paused.');
+    expect(mails.find((m) => m.decoded.includes(`Subject: ${resumed}`))!.decoded).toContain(`Your next delivery is on ${longDay(due)}: we will charge ${formatCents(plan!.amount)} to your saved card that day.`);
+  });
 });
