@@ -11,6 +11,8 @@ import { Loader2 } from 'lucide-react';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
 import { formatLongDate } from '@/lib/format-date';
 import { useChangePlan, type PlanChange } from '../api';
 import { NewCardForm } from './new-card-form';
@@ -139,15 +141,12 @@ function MoveDateForm({ plan, pending, onKeep, onSend }: FormProps<string>) {
   };
   return (
     <form onSubmit={submit} noValidate className="space-y-4" aria-label="Delivery date">
-      <div className="space-y-1">
-        <label htmlFor={inputId} className="text-sm font-medium text-stone-900">
-          New delivery date
-        </label>
-        <input
+      <div className="space-y-1.5">
+        <Label htmlFor={inputId}>New delivery date</Label>
+        <Input
           id={inputId}
           type="date"
           required
-          className="block w-full rounded-md border border-stone-300 px-3 py-2 text-sm"
           value={day}
           min={window?.earliest}
           max={window?.latest}
@@ -188,16 +187,16 @@ function ItemsForm({ plan, pending, onKeep, onSend }: FormProps<ItemQuantities>)
       <ul className="space-y-3">
         {plan.items.map((item, i) => (
           <li key={`${item.productId}-${item.variantSku ?? ''}`} className="flex items-center justify-between gap-4">
-            <label htmlFor={`${baseId}-${i}`} className="text-sm font-medium text-stone-900">
+            <Label htmlFor={`${baseId}-${i}`}>
               {item.productName} <span className="font-normal text-stone-500">({formatPrice(item.price)} each)</span>
-            </label>
-            <input
+            </Label>
+            <Input
               id={`${baseId}-${i}`}
               type="number"
               inputMode="numeric"
               min={0}
               max={PLAN_ITEM_MAX_QUANTITY}
-              className="w-20 rounded-md border border-stone-300 px-3 py-2 text-sm"
+              className="w-20"
               value={quantities[i]}
               onChange={(event) => setQuantities((all) => all.map((q, j) => (j === i ? event.target.value : q)))}
             />
