@@ -174,6 +174,10 @@ beforeAll(async () => {
       body: { ...customer, ...opaqueData, amount: planPrices.total, interval: 'monthly', items: [line], shippingAddress: address },
     },
     'POST /api/subscriptions/:id/resume': { params: { id: randomUUID() }, body: opaqueData },
+    'POST /api/subscriptions/:id/card': { params: { id: randomUUID() }, body: opaqueData },
+    'POST /api/subscriptions/:id/skip': { params: { id: randomUUID() }, body: { period: '2030-01-01' } },
+    'POST /api/subscriptions/:id/reschedule': { params: { id: randomUUID() }, body: { nextBillingDate: '2030-01-01' } },
+    'PUT /api/subscriptions/:id/items': { params: { id: randomUUID() }, body: { items: [{ productId: 1, variantSku: 'S-1', quantity: 1 }] } },
   };
 });
 afterAll(() => api?.close());

@@ -5,6 +5,7 @@ import type { SubscribeNonceRequest } from '@nh/shared/contracts/checkout';
 import {
   billingPeriodOf,
   nextBillingDate,
+  rescheduleWindow,
   SUBSCRIPTION_MESSAGES,
   subscribeNonceResponseSchema,
   subscriptionViewSchema,
@@ -366,6 +367,9 @@ describe('POST /api/payments/subscribe-nonce', () => {
         cardType: 'Visa',
         cardLastFour: '1111',
         skippedPeriods: [],
+        // The days the shopper may move the next delivery to (tomorrow to the day before the one after).
+        rescheduleWindow: rescheduleWindow(new Date(answer.nextBillingDate), 'monthly', 1, new Date()),
+        resumableOnSavedCard: false,
       },
     ]);
   });

@@ -55,6 +55,13 @@ export const LEGAL_STANDARD_SHIPPING_CENTS = 995;
 export const TAX_RATE_BPS = 800;
 /** Subscribe & Save discount. */
 export const SUBSCRIBE_AND_SAVE_PERCENT = 15;
+/**
+ * Moving a plan's next delivery (staff and shoppers, one window): from tomorrow, at most this many days
+ * from today (UTC days), and before the delivery after next (docs/decisions/subscriptions.md).
+ */
+export const RESCHEDULE_MAX_DAYS_AHEAD = 90;
+/** Changing a plan's quantities on My Subscriptions: each item from 1 to this many (0 removes it). */
+export const PLAN_ITEM_MAX_QUANTITY = 10;
 export const STARTER_KIT_SAVINGS_PERCENT = 15;
 export const NEWSLETTER_DISCOUNT_PERCENT = 15;
 export const MONEY_BACK_GUARANTEE_DAYS = 30;

@@ -3,6 +3,7 @@
  * never documents: a processor re-reads the database.
  */
 import { z } from 'zod';
+import { shopperPlanChangeSchema } from './contracts/subscriptions';
 
 /** Outbox topics: what happened, written in the same transaction as the business row. */
 export const OUTBOX_TOPICS = {
@@ -17,6 +18,8 @@ export const OUTBOX_TOPICS = {
   subscriptionResumed: 'subscription.resumed',
   /** Staff paused, resumed, skipped, rescheduled or cancelled a plan for the customer: the email saying what changed. */
   subscriptionChangedByStaff: 'subscription.changed-by-staff',
+  /** The shopper skipped, moved, paused, resumed, changed the card or the items of a plan: the confirmation email (and the new card's expiry). */
+  subscriptionChanged: 'subscription.changed',
   orderSyncRequested: 'order.sync-requested',
   exportRequested: 'export.requested',
   /** An owner invited someone to the back office: the invitation email with its single-use link. */
@@ -45,6 +48,18 @@ export const outboxPayloads = {
   [OUTBOX_TOPICS.subscriptionResumed]: z.object({ subscriptionId: z.string().uuid(), period: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
   /** `auditId`: the change's audit row (action, before and after): the email says what it says. */
   [OUTBOX_TOPICS.subscriptionChangedByStaff]: z.object({ subscriptionId: z.string().uuid(), auditId: z.number().int().positive() }),
+  /**
+   * The change as applied, with the plan's next billing date and amount after it (written in the change's
+   * transaction, so the email says exactly what the renewal will do); `changeId` makes each change one email.
+   */
+  [OUTBOX_TOPICS.subscriptionChanged]: z.object({
+    subscriptionId: z.string().uuid(),
+    changeId: z.string().uuid(),
+    change: shopperPlanChangeSchema,
+    status: z.string(),
+    nextBillingDate: z.string(),
+    amount: z.number().int(),
+  }),
   [OUTBOX_TOPICS.orderSyncRequested]: z.object({ orderId: z.string().uuid() }),
   [OUTBOX_TOPICS.exportRequested]: z.object({ exportId: z.string().uuid() }),
   /**

@@ -1109,8 +1109,8 @@ describe('the stored card’s expiry: recorded after a card is stored, looked up
     const day = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' }).format(due);
     expect(mail!.decoded).toContain('Subject: Heads-up: your saved card expires before your next delivery');
     expect(mail!.decoded).toContain(`A heads-up about your next Subscribe & Save delivery on ${day}: the card saved for your plan expires at the end of ${expiryMonth(expires)}, before that day`);
-    expect(mail!.decoded).toContain(`changing the card of an active plan is not offered in My Subscriptions yet, so please contact us at ${SHOP.supportEmail}`);
-    expect(mail!.decoded).toContain('choose "Resume with a new card" on the paused plan in My Subscriptions');
+    expect(mail!.decoded).toContain('sign in and choose "Change Card" on the plan in My Subscriptions before');
+    expect(mail!.decoded).toContain(`If you need help, contact us at ${SHOP.supportEmail}`);
     for (const address of ['card-good@example.com', 'card-later@example.com', 'card-paused@example.com', 'card-unknown@example.com']) expect(smtp.to(address)).toHaveLength(0);
 
     // The next day's sweep (the job gone from Redis by then): the email_log keeps it to one email per plan and card.

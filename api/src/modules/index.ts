@@ -64,7 +64,7 @@ export function apiModules(ctx: AppContext, { payments, files }: AppServices): R
     promoValidationRoutes(ctx, { promoGuesses }),
     paymentRoutes(ctx, { payments }),
     checkoutRoutes(ctx, { payments, priceList: priceList(ctx), promoGuesses, cardTestingGuard: cardGuard }),
-    subscriptionRoutes(ctx, { gateway: payments.gateway, cardTestingGuard: cardGuard }),
+    subscriptionRoutes(ctx, { gateway: payments.gateway, cardTestingGuard: cardGuard, catalogue: (ids) => priceList(ctx).get(ids, { fresh: true }) }),
   ];
 }
 

@@ -350,6 +350,13 @@ export const subscriptions = pgTable(
      * or a provider that does not say); written after the card is stored, never on the checkout's path.
      */
     cardExpiresOn: date({ mode: 'string' }),
+    /**
+     * Brand and last four of the stored card when the shopper changed it on My Subscriptions (Accept.js
+     * answers them with the stored profile); null while the card is the one of the plan's payments, whose
+     * latest approved row then says it.
+     */
+    cardType: text(),
+    cardLastFour: text(),
     customerEmail: text().notNull(),
     customerName: text().notNull(),
     items: jsonb().$type<LineItem[]>().notNull(),

@@ -87,23 +87,41 @@ export interface SubscriptionViewRow {
   interval_count: SubscriptionRow['intervalCount'];
   next_billing_date: SubscriptionRow['nextBillingDate'];
   cancelled_at: SubscriptionRow['cancelledAt'];
+  failed_attempts: SubscriptionRow['failedAttempts'];
   card_type: string | null;
   card_last_four: string | null;
+  has_stored_card: boolean;
+  /** yyyy-MM-dd, UTC, by the database's clock. */
+  today: string;
   skipped_periods: SkippedPeriod[];
 }
 
 /**
- * The page view's columns of `s`, with the card of its latest approved payment (`card`) and its
- * skipped periods, oldest first, as one JSON array (`skipped`).
+ * The page view's columns of `s`, with its card (the one the shopper last gave on My Subscriptions, else
+ * the card of its latest approved payment, `card`), its skipped periods, oldest first, as one JSON array
+ * (`skipped`), and today (UTC, the database's clock) for the days its next delivery may move to.
  */
 const VIEW_COLUMNS = `s.id, s.status, s.created_at, s.items, s.amount::text as amount, s.discount_percent, s.interval, s.interval_count,
-  s.next_billing_date, s.cancelled_at, card.card_type, card.card_last_four, skipped.skipped_periods`;
+  s.next_billing_date, s.cancelled_at, s.failed_attempts,
+  case when s.card_last_four is not null then s.card_type else card.card_type end as card_type, coalesce(s.card_last_four, card.card_last_four) as card_last_four,
+  (s.authnet_customer_profile_id is not null and s.authnet_payment_profile_id is not null) as has_stored_card,
+  to_char(now() at time zone 'UTC', 'YYYY-MM-DD') as today, skipped.skipped_periods`;
 const VIEW_JOINS = `left join lateral (
     select p.card_type, p.card_last_four from payment_transactions p
     where p.subscription_id = s.id and p.status = 'approved' order by p.created_at desc limit 1) card on true
   cross join lateral (
     select coalesce(json_agg(json_build_object('period', k.billing_period, 'reason', k.reason) order by k.billing_period), '[]') as skipped_periods
     from subscription_skipped_periods k where k.subscription_id = s.id) skipped`;
+
+/** One of the user's subscriptions as the page shows it (null: not theirs, or unknown). */
+export async function findSubscriptionView(db: pg.Pool, id: string, userId: string): Promise<SubscriptionViewRow | null> {
+  const { rows } = await db.query<SubscriptionViewRow>({
+    name: 'subscriptions_view_one',
+    text: `select ${VIEW_COLUMNS} from subscriptions s ${VIEW_JOINS} where s.id = $1 and s.user_id = $2`,
+    values: [id, userId],
+  });
+  return rows[0] ?? null;
+}
 
 /** The user's subscriptions, newest first. */
 export async function listSubscriptions(db: pg.Pool, userId: string): Promise<SubscriptionViewRow[]> {
@@ -165,6 +183,9 @@ export interface Resumption {
   profile: StoredPaymentProfile;
   /** The billing period (yyyy-MM-dd, UTC) of the due date read before the card was stored: the unpaid one. */
   period: string;
+  /** The new card's brand and last four, as the provider answered them (shown until a paid renewal shows it). */
+  cardType: string | null;
+  cardLastFour: string | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -186,14 +207,25 @@ export async function resumeSubscription(db: pg.Pool, r: Resumption): Promise<Re
   const { rows } = await db.query<SubscriptionViewRow & { resumed: boolean }>({
     name: 'subscriptions_resume',
     text: `with upd as (
-        update subscriptions set authnet_customer_profile_id = $3, authnet_payment_profile_id = $4, card_expires_on = null, status = 'active',
+        update subscriptions set authnet_customer_profile_id = $3, authnet_payment_profile_id = $4, card_expires_on = null, card_type = $9, card_last_four = $10, status = 'active',
           failed_attempts = 0, retry_at = null, updated_at = now()
         where id = $1 and user_id = $2 and status = 'paused' and next_billing_date >= $5 and next_billing_date < $6 returning *),
       ob as (${outboxInsert('$7', 'exists (select 1 from upd)')})
       select true as resumed, ${VIEW_COLUMNS}, ${outboxNotify('$7', '$8')} as notified from upd s ${VIEW_JOINS}
       union all
       select false, ${VIEW_COLUMNS}, null from subscriptions s ${VIEW_JOINS} where s.id = $1 and s.user_id = $2 and not exists (select 1 from upd)`,
-    values: [r.id, r.userId, r.profile.customerProfileId, r.profile.paymentProfileId, periodStart, new Date(periodStart.getTime() + DAY_MS), payload, OUTBOX_CHANNEL],
+    values: [
+      r.id,
+      r.userId,
+      r.profile.customerProfileId,
+      r.profile.paymentProfileId,
+      periodStart,
+      new Date(periodStart.getTime() + DAY_MS),
+      payload,
+      OUTBOX_CHANNEL,
+      r.cardLastFour ? r.cardType : null,
+      r.cardLastFour,
+    ],
   });
   const row = rows[0];
   if (!row) return { kind: 'not-found' };
@@ -474,8 +506,8 @@ export async function databaseToday(db: DbOrTx): Promise<Date> {
   return new Date(`${rows[0]!.day}T00:00:00.000Z`);
 }
 
-/** A plan locked for a staff action, with what the action's rules read beside it. */
-export interface StaffLockedPlan {
+/** A plan locked for a change (staff or its shopper), with what the change's rules read beside it. */
+export interface LockedPlan {
   row: SubscriptionRow;
   /** Start of today (UTC) by the database's clock. */
   today: Date;
@@ -488,14 +520,15 @@ export interface StaffLockedPlan {
 
 /**
  * Locks the plan row FOR UPDATE in the caller's transaction — the renewal's lock (lockSubscription): a
- * renewal that holds it is waited for, and one that comes later waits for the staff action and then
- * judges the row as the action left it (status, next billing date, period).
+ * renewal that holds it is waited for, and one that comes later waits for the change and then judges
+ * the row as the change left it (status, next billing date, period, card, items). With `ownerId`, only
+ * that user's plan (a shopper's change): anyone else's is not found.
  */
-export async function lockPlanForStaff(tx: DbOrTx, id: string): Promise<StaffLockedPlan | null> {
+export async function lockPlanForChange(tx: DbOrTx, id: string, ownerId?: string): Promise<LockedPlan | null> {
   const [found] = await tx
     .select({ row: subscriptions, today: sql<string>`to_char(now() at time zone 'UTC', 'YYYY-MM-DD')` })
     .from(subscriptions)
-    .where(eq(subscriptions.id, id))
+    .where(ownerId === undefined ? eq(subscriptions.id, id) : and(eq(subscriptions.id, id), eq(subscriptions.userId, ownerId)))
     .for('update');
   if (!found) return null;
   const [charge] = await tx
@@ -505,14 +538,25 @@ export async function lockPlanForStaff(tx: DbOrTx, id: string): Promise<StaffLoc
   return { row: found.row, today: new Date(`${found.today}T00:00:00.000Z`), periodCharge: charge?.status ?? null };
 }
 
-export type StaffPlanChange = Partial<Pick<SubscriptionRow, 'status' | 'nextBillingDate' | 'failedAttempts' | 'retryAt' | 'cancelledAt'>>;
+export type PlanChange = Partial<
+  Pick<SubscriptionRow, 'status' | 'nextBillingDate' | 'failedAttempts' | 'retryAt' | 'cancelledAt' | 'authnetCustomerProfileId' | 'authnetPaymentProfileId' | 'cardExpiresOn' | 'cardType' | 'cardLastFour' | 'items' | 'amount'>
+>;
 
-/** A staff action's change to the plan row (locked by lockPlanForStaff in the same transaction). */
-export async function updatePlanByStaff(tx: DbOrTx, id: string, change: StaffPlanChange): Promise<void> {
+/** A change to the plan row (locked by lockPlanForChange in the same transaction). */
+export async function updatePlan(tx: DbOrTx, id: string, change: PlanChange): Promise<void> {
   await tx
     .update(subscriptions)
     .set({ ...change, updatedAt: sql`now()` })
     .where(eq(subscriptions.id, id));
+}
+
+/** Why a period of the plan was skipped, or null when it was not. */
+export async function skippedPeriodReason(tx: DbOrTx, subscriptionId: string, period: string): Promise<SkippedPeriodReason | null> {
+  const [row] = await tx
+    .select({ reason: subscriptionSkippedPeriods.reason })
+    .from(subscriptionSkippedPeriods)
+    .where(and(eq(subscriptionSkippedPeriods.subscriptionId, subscriptionId), eq(subscriptionSkippedPeriods.billingPeriod, period)));
+  return (row?.reason as SkippedPeriodReason | undefined) ?? null;
 }
 
 /** Records billing periods as skipped (never charged later); a period recorded before is left as it is. */

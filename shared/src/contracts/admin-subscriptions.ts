@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { textField } from './fields';
 import {
-  nextBillingDate,
+  RESCHEDULE_MAX_DAYS_AHEAD,
   SKIPPED_PERIOD_REASONS,
   SUBSCRIPTION_INTERVALS,
   SUBSCRIPTION_MESSAGES,
@@ -95,42 +95,8 @@ export const ADMIN_SUBSCRIPTION_ACTION_LABELS: Record<AdminSubscriptionAction, s
 
 // ---------------------------------------------------------------- rules
 
-/** Rescheduling: the new date is at least tomorrow and at most this many days from today (UTC days). */
-export const RESCHEDULE_MAX_DAYS_AHEAD = 90;
-
-const DAY_MS = 86_400_000;
-const dayOf = (date: Date) => date.toISOString().slice(0, 10);
-const startOfUtcDay = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
-
-/**
- * The days (yyyy-MM-dd, UTC, both ends included) a plan's next delivery may be moved to: from tomorrow,
- * at most RESCHEDULE_MAX_DAYS_AHEAD days ahead, and before the billing date after the current next one
- * (moving past it would silently drop a delivery: skipping is its own action). Null when no day is left
- * (a plan so far behind that the delivery after next is already due).
- */
-export function rescheduleWindow(next: Date, interval: SubscriptionInterval, intervalCount: number, today: Date): { earliest: string; latest: string } | null {
-  const start = startOfUtcDay(today).getTime();
-  const earliest = start + DAY_MS;
-  const afterNext = startOfUtcDay(nextBillingDate(next, interval, intervalCount)).getTime() - DAY_MS;
-  const latest = Math.min(start + RESCHEDULE_MAX_DAYS_AHEAD * DAY_MS, afterNext);
-  return latest >= earliest ? { earliest: dayOf(new Date(earliest)), latest: dayOf(new Date(latest)) } : null;
-}
-
-/**
- * A plan staff paused, resumed by staff: the billing dates that went by while it was paused (before
- * today, UTC) are skipped, never charged later; the first date of its sequence on or after today is
- * its next billing date (today's is charged by the next sweep).
- */
-export function missedWhilePaused(next: Date, interval: SubscriptionInterval, intervalCount: number, today: Date): { next: Date; missed: Date[] } {
-  const start = startOfUtcDay(today);
-  const missed: Date[] = [];
-  let current = next;
-  while (current < start) {
-    missed.push(current);
-    current = nextBillingDate(current, interval, intervalCount);
-  }
-  return { next: current, missed };
-}
+/** The window and the resume rule are the shopper's too: one place, ./subscriptions.ts. */
+export { missedWhilePaused, RESCHEDULE_MAX_DAYS_AHEAD, rescheduleWindow } from './subscriptions';
 
 // ---------------------------------------------------------------- messages
 

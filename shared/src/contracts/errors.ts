@@ -108,7 +108,7 @@ export const ERROR_CODES = {
   SUBSCRIPTION_CHANGED: 'conflict',
   /** Nothing to deliver or nowhere to deliver it: a new card would not help. */
   SUBSCRIPTION_NOT_RESUMABLE: 'conflict',
-  /** Back office: pause, skip or reschedule a plan that is not active. */
+  /** Pause, skip, reschedule, change the card or items of a plan that is not active (staff and shoppers). */
   SUBSCRIPTION_NOT_ACTIVE: 'conflict',
   /** Back office: a plan paused by failed renewals (or with no saved card) is restarted by the customer with a new card. */
   SUBSCRIPTION_NEEDS_NEW_CARD: 'conflict',
@@ -116,8 +116,12 @@ export const ERROR_CODES = {
   SUBSCRIPTION_CHARGE_IN_PROGRESS: 'conflict',
   /** Back office: a plan in dunning keeps its date (skip, pause or cancel instead). */
   SUBSCRIPTION_IN_DUNNING: 'conflict',
-  /** Back office: a new next billing date outside the allowed window (`earliest`, `latest` beside it). */
+  /** A new next billing date outside the allowed window (`earliest`, `latest` beside it), staff and shoppers. */
   SUBSCRIPTION_DATE_NOT_ALLOWED: 'unprocessable',
+  /** My Subscriptions: new quantities that are not the plan's items, or none left. */
+  SUBSCRIPTION_ITEMS_INVALID: 'unprocessable',
+  /** My Subscriptions: an item of the plan that is no longer sold cannot be kept (it can be removed). */
+  SUBSCRIPTION_ITEM_NOT_SOLD: 'conflict',
 
   // ---------------------------------------------------------------- back office
   SLUG_TAKEN: 'conflict',

@@ -4,8 +4,9 @@
  * POST /api/subscriptions/{id}/cancel. One place for the plan's rules and the messages both sides show.
  */
 import { z } from 'zod';
-import { SUBSCRIBE_AND_SAVE_PERCENT } from '../constants';
+import { PLAN_ITEM_MAX_QUANTITY, RESCHEDULE_MAX_DAYS_AHEAD, SUBSCRIBE_AND_SAVE_PERCENT } from '../constants';
 import { CHECKOUT_MESSAGES, opaqueDataFields } from './checkout';
+import { idField, textField } from './fields';
 
 export const SUBSCRIPTION_STATUSES = ['active', 'paused', 'cancelled', 'expired'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
@@ -61,6 +62,49 @@ export const RENEWAL_REMINDER_DAYS = 3;
  */
 export const SUBSCRIPTION_HEADS_UP_DAYS = 5;
 
+/** Moving the next delivery: at most this many days from today (shared/src/constants.ts). */
+export { RESCHEDULE_MAX_DAYS_AHEAD };
+
+const DAY_MS = 86_400_000;
+const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+const startOfUtcDay = (date: Date) => new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+
+/**
+ * The days (yyyy-MM-dd, UTC, both ends included) a plan's next delivery may be moved to: from tomorrow,
+ * at most RESCHEDULE_MAX_DAYS_AHEAD days ahead, and before the billing date after the current next one
+ * (moving past it would silently drop a delivery: skipping is its own action). Null when no day is left
+ * (a plan so far behind that the delivery after next is already due).
+ */
+export function rescheduleWindow(next: Date, interval: SubscriptionInterval, intervalCount: number, today: Date): { earliest: string; latest: string } | null {
+  const start = startOfUtcDay(today).getTime();
+  const earliest = start + DAY_MS;
+  const afterNext = startOfUtcDay(nextBillingDate(next, interval, intervalCount)).getTime() - DAY_MS;
+  const latest = Math.min(start + RESCHEDULE_MAX_DAYS_AHEAD * DAY_MS, afterNext);
+  return latest >= earliest ? { earliest: dayOf(new Date(earliest)), latest: dayOf(new Date(latest)) } : null;
+}
+
+/**
+ * A plan paused with its renewals paid (by staff or by the shopper), resumed on its saved card: the billing dates that went by while it was paused (before
+ * today, UTC) are skipped, never charged later; the first date of its sequence on or after today is
+ * its next billing date (today's is charged by the next sweep).
+ */
+export function missedWhilePaused(next: Date, interval: SubscriptionInterval, intervalCount: number, today: Date): { next: Date; missed: Date[] } {
+  const start = startOfUtcDay(today);
+  const missed: Date[] = [];
+  let current = next;
+  while (current < start) {
+    missed.push(current);
+    current = nextBillingDate(current, interval, intervalCount);
+  }
+  return { next: current, missed };
+}
+
+/** "December 1, 2026": a UTC day (yyyy-MM-dd) as the shopper reads it, whatever their time zone. */
+export function longDay(day: string): string {
+  const date = new Date(`${day}T00:00:00.000Z`);
+  return Number.isNaN(date.getTime()) ? day : new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' }).format(date);
+}
+
 export const SUBSCRIPTION_MESSAGES = {
   /** 401 from POST /api/payments/subscribe-nonce, and the checkout's toast text (spec §8). */
   loginRequired: CHECKOUT_MESSAGES.subscribeLoginRequired,
@@ -80,6 +124,39 @@ export const SUBSCRIPTION_MESSAGES = {
   resumeFailedTitle: 'Resume failed',
   resumeFailed: 'Failed to resume subscription. Please try again.',
   notPaused: 'Only a paused subscription can be resumed.',
+  // Shoppers change their plans (issue 13, "Plans"): refusals (409 unless said otherwise), then toasts.
+  pauseNotActive: 'Only an active subscription can be paused.',
+  skipNotActive: 'Only an active subscription has a next delivery to skip.',
+  rescheduleNotActive: 'Only an active subscription has a next delivery to move.',
+  noAddress: `This subscription has no delivery address, so its card cannot be changed online. Please contact us.`,
+  cardNotActive: 'Only an active subscription\'s card can be changed here. A paused subscription is resumed with a new card.',
+  itemsNotActive: 'Only an active subscription\'s items can be changed.',
+  needsNewCard: 'This subscription was paused because a payment failed. Please choose "Resume with a new card".',
+  noStoredCard: 'There is no saved card for this subscription. Please choose "Resume with a new card".',
+  chargeInProgress: 'The payment for your next delivery is being processed. Please try again in a few minutes.',
+  inDunning: 'The payment for your next delivery failed and is being retried, so its date cannot be moved. Change your card, skip the delivery or pause the subscription instead.',
+  /** 422, with `earliest` and `latest` (yyyy-mm-dd) beside it. */
+  dateNotAllowed: (earliest: string, latest: string) =>
+    `Choose a day from ${longDay(earliest)} to ${longDay(latest)}: from tomorrow, at most ${RESCHEDULE_MAX_DAYS_AHEAD} days ahead, and before the delivery after next.`,
+  noDateAllowed: 'The next delivery cannot be moved: the delivery after it is due within a day. You can skip it instead.',
+  /** The plan is no longer what the page showed (another tab, a renewal): nothing was changed. */
+  planChanged: 'Your subscription has changed since this page was loaded, so nothing was changed. Please reload the page and try again.',
+  nextBillingDate: 'Choose the day of the next delivery.',
+  period: 'Say which delivery to skip.',
+  items: 'Choose how many of each item you want.',
+  itemQuantity: `Each quantity must be a whole number from 0 to ${PLAN_ITEM_MAX_QUANTITY}.`,
+  /** 422: the request's items are not the plan's. */
+  itemsNotOnPlan: 'Only the items already on your subscription can be changed. Please reload the page and try again.',
+  /** 422: every quantity 0. */
+  noItemsLeft: 'Keep at least one item, or cancel the subscription instead.',
+  /** 409: an item no longer sold cannot be added to or kept at a higher quantity. */
+  itemNotSold: (name: string) => `${name} is no longer sold, so its quantity cannot be raised. You can lower it or remove it.`,
+  skipped: 'Next delivery skipped',
+  rescheduled: 'Next delivery date changed',
+  paused: 'Subscription paused',
+  cardChanged: 'Card updated',
+  itemsChanged: 'Items updated',
+  changeFailedTitle: 'Change failed',
 } as const;
 
 /**
@@ -88,9 +165,10 @@ export const SUBSCRIPTION_MESSAGES = {
  * charge, no delivery. Why, as stored in subscription_skipped_periods.reason:
  * - `renewals-late`: our renewals did not run in time (workers down) — the shop's doing;
  * - `plan-paused`: the plan was paused (its payment failed, or staff paused it) until it was resumed;
- * - `staff-skip`: staff skipped the delivery on the customer's behalf (the back office's "skip next").
+ * - `staff-skip`: staff skipped the delivery on the customer's behalf (the back office's "skip next");
+ * - `shopper-skip`: the shopper skipped it on My Subscriptions.
  */
-export const SKIPPED_PERIOD_REASONS = ['renewals-late', 'plan-paused', 'staff-skip'] as const;
+export const SKIPPED_PERIOD_REASONS = ['renewals-late', 'plan-paused', 'staff-skip', 'shopper-skip'] as const;
 export type SkippedPeriodReason = (typeof SKIPPED_PERIOD_REASONS)[number];
 
 export const skippedPeriodSchema = z.object({
@@ -102,8 +180,13 @@ export type SkippedPeriod = z.infer<typeof skippedPeriodSchema>;
 
 /** The reason in words: to the shopper (My Subscriptions) and to staff (admin order detail). */
 const SKIPPED_REASON_WORDS: Record<'shopper' | 'staff', Record<SkippedPeriodReason, string>> = {
-  shopper: { 'renewals-late': 'our renewals were paused', 'plan-paused': 'your plan was paused', 'staff-skip': 'skipped at your request' },
-  staff: { 'renewals-late': 'renewals did not run on time', 'plan-paused': 'the plan was paused', 'staff-skip': 'skipped by staff for the customer' },
+  shopper: { 'renewals-late': 'our renewals were paused', 'plan-paused': 'your plan was paused', 'staff-skip': 'skipped at your request', 'shopper-skip': 'you skipped it' },
+  staff: {
+    'renewals-late': 'renewals did not run on time',
+    'plan-paused': 'the plan was paused',
+    'staff-skip': 'skipped by staff for the customer',
+    'shopper-skip': 'skipped by the customer',
+  },
 };
 
 /**
@@ -147,6 +230,10 @@ export const subscriptionViewSchema = z.object({
   cardLastFour: z.string().nullable(),
   /** Billing periods passed over without a charge (a late renewal catches up once), oldest first. */
   skippedPeriods: z.array(skippedPeriodSchema),
+  /** The days (yyyy-mm-dd, UTC) the next delivery may move to now; null when it cannot move (not active, payment being retried). */
+  rescheduleWindow: z.object({ earliest: z.string(), latest: z.string() }).nullable(),
+  /** A paused plan the shopper may resume on its saved card (paused with its payments in order); otherwise a new card is needed. */
+  resumableOnSavedCard: z.boolean(),
 });
 export type SubscriptionView = z.infer<typeof subscriptionViewSchema>;
 
@@ -166,3 +253,63 @@ export type SubscribeNonceResponse = z.infer<typeof subscribeNonceResponseSchema
  */
 export const resumeSubscriptionRequestSchema = z.object(opaqueDataFields);
 export type ResumeSubscriptionRequest = z.infer<typeof resumeSubscriptionRequestSchema>;
+
+// ---------------------------------------------------------------- shoppers change their plans
+
+const utcDay = (message: string) =>
+  z
+    .string({ error: message })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, message)
+    .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), message);
+
+/**
+ * POST /api/subscriptions/{id}/skip: `period` is the delivery the page showed (the yyyy-mm-dd of its
+ * billing date, UTC). A double click skips it once: the second call finds it skipped and answers the plan.
+ */
+export const skipDeliveryRequestSchema = z.object({ period: utcDay(SUBSCRIPTION_MESSAGES.period) });
+export type SkipDeliveryRequest = z.infer<typeof skipDeliveryRequestSchema>;
+
+/** POST /api/subscriptions/{id}/reschedule: the new day of the next delivery (UTC), within `rescheduleWindow`. */
+export const rescheduleDeliveryRequestSchema = z.object({ nextBillingDate: utcDay(SUBSCRIPTION_MESSAGES.nextBillingDate) });
+export type RescheduleDeliveryRequest = z.infer<typeof rescheduleDeliveryRequestSchema>;
+
+/** POST /api/subscriptions/{id}/card: a new card for an active plan, tokenised in the browser as at checkout. */
+export const changeCardRequestSchema = z.object(opaqueDataFields);
+export type ChangeCardRequest = z.infer<typeof changeCardRequestSchema>;
+
+/**
+ * PUT /api/subscriptions/{id}/items: the quantity of each of the plan's lines (0 removes it; at least one
+ * stays). Only the lines already on the plan; the server prices them from the catalogue.
+ */
+export const changeItemsRequestSchema = z.object({
+  items: z
+    .array(
+      z.object({
+        productId: idField(SUBSCRIPTION_MESSAGES.items),
+        variantSku: textField({ max: 100, required: SUBSCRIPTION_MESSAGES.items, tooLong: SUBSCRIPTION_MESSAGES.items }).nullable(),
+        quantity: z
+          .number({ error: SUBSCRIPTION_MESSAGES.itemQuantity })
+          .int(SUBSCRIPTION_MESSAGES.itemQuantity)
+          .min(0, SUBSCRIPTION_MESSAGES.itemQuantity)
+          .max(PLAN_ITEM_MAX_QUANTITY, SUBSCRIPTION_MESSAGES.itemQuantity),
+      }),
+      { error: SUBSCRIPTION_MESSAGES.items },
+    )
+    .min(1, SUBSCRIPTION_MESSAGES.items)
+    .max(50, SUBSCRIPTION_MESSAGES.items),
+});
+export type ChangeItemsRequest = z.infer<typeof changeItemsRequestSchema>;
+
+/**
+ * What a shopper changed, as the confirmation email tells it (the outbox payload of
+ * `subscription.changed`, written in the change's transaction): dates are ISO timestamps, amounts cents.
+ */
+export const shopperPlanChangeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('skipped'), period: z.string() }),
+  z.object({ kind: z.literal('rescheduled'), from: z.string() }),
+  z.object({ kind: z.literal('paused') }),
+  z.object({ kind: z.literal('resumed'), skippedWhilePaused: z.number().int() }),
+  z.object({ kind: z.literal('card'), cardType: z.string().nullable(), cardLastFour: z.string().nullable() }),
+  z.object({ kind: z.literal('items'), fromAmount: z.number().int() }),
+]);
+export type ShopperPlanChange = z.infer<typeof shopperPlanChangeSchema>;

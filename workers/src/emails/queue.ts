@@ -9,6 +9,7 @@ import { shopperPasswordResetJob } from './shopper-password-reset';
 import { staffInvitationJob } from './staff-invitation';
 import { staffPasswordResetJob } from './staff-password-reset';
 import { subscriptionCardExpiringJob } from './subscription-card-expiring';
+import { subscriptionChangedJob } from './subscription-changed';
 import { subscriptionItemUnavailableJob } from './subscription-item-unavailable';
 import { subscriptionPausedJob } from './subscription-paused';
 import { subscriptionStaffChangeJob } from './subscription-staff-change';
@@ -16,6 +17,6 @@ import { subscriptionWelcomeJob } from './subscription-welcome';
 
 export const emailsQueue = defineQueue({
   name: 'emails',
-  jobs: [newsletterWelcomeJob, orderConfirmationJob, orderShippedJob, subscriptionWelcomeJob, subscriptionPausedJob, renewalReminderJob, staffInvitationJob, staffPasswordResetJob, subscriptionStaffChangeJob, subscriptionItemUnavailableJob, subscriptionCardExpiringJob, orderLinkJob, shopperPasswordResetJob],
+  jobs: [newsletterWelcomeJob, orderConfirmationJob, orderShippedJob, subscriptionWelcomeJob, subscriptionPausedJob, renewalReminderJob, staffInvitationJob, staffPasswordResetJob, subscriptionStaffChangeJob, subscriptionItemUnavailableJob, subscriptionCardExpiringJob, orderLinkJob, shopperPasswordResetJob, subscriptionChangedJob],
   worker: (config) => ({ concurrency: config.EMAIL_CONCURRENCY }),
 });

@@ -3,9 +3,8 @@
  * its expiry month) before the plan's next billing date. Added by the daily renewal sweep for active
  * plans billed in the next SUBSCRIPTION_HEADS_UP_DAYS days; once per plan and card.
  *
- * What the customer can do is what the storefront offers today: My Subscriptions has no card change for
- * an active plan, only "Resume with a new card" on a paused one. So the email says to contact us (staff
- * pause the plan, the customer resumes it with the new card), and what happens if nothing is done.
+ * What the customer can do is what the storefront offers: "Change Card" on the plan in My Subscriptions
+ * (a new card for an active plan, issue 13), or contacting us; and what happens if nothing is done.
  */
 import { z } from 'zod';
 import { SHOP } from '@nh/shared/constants';
@@ -49,14 +48,14 @@ export function subscriptionCardExpiringEmail(plan: SubscriptionEmailPlan & { ne
   const month = expiryMonth(plan.cardExpiresOn);
   const subject = 'Heads-up: your saved card expires before your next delivery';
   const intro = `A heads-up about your next Subscribe & Save delivery on ${next}: the card saved for your plan expires at the end of ${month}, before that day, so the payment of ${formatCents(plan.amount)} for it will likely be declined.`;
-  const change = `To use a new card: changing the card of an active plan is not offered in My Subscriptions yet, so please contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone} (${SHOP.supportHours}) before ${next}. We will pause your plan for you; then sign in and choose "Resume with a new card" on the paused plan in My Subscriptions, and your deliveries carry on with the new card.`;
+  const change = `To use a new card: sign in and choose "Change Card" on the plan in My Subscriptions before ${next}; your deliveries carry on with the new card. If you need help, contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone} (${SHOP.supportHours}).`;
   const otherwise = `If nothing changes, we will try the payment again over the following days; if it still cannot be taken, we will pause your plan and let you know, and you can then resume it with a new card in My Subscriptions.`;
   const text = [`Hi ${plan.customerName},`, '', intro, '', change, '', otherwise, `My Subscriptions: ${mySubscriptionsUrl()}`, '', signatureText()].join('\n');
   const html = layout(
     subject,
     `<p>Hi ${escapeHtml(plan.customerName)},</p>
 <p>A heads-up about your next Subscribe &amp; Save delivery on <strong>${escapeHtml(next)}</strong>: the card saved for your plan expires at the end of <strong>${escapeHtml(month)}</strong>, before that day, so the payment of ${formatCents(plan.amount)} for it will likely be declined.</p>
-<p><strong>To use a new card:</strong> changing the card of an active plan is not offered in My Subscriptions yet, so please contact us at <a href="mailto:${escapeHtml(SHOP.supportEmail)}">${escapeHtml(SHOP.supportEmail)}</a> or ${escapeHtml(SHOP.supportPhone)} (${escapeHtml(SHOP.supportHours)}) before ${escapeHtml(next)}. We will pause your plan for you; then sign in and choose &ldquo;Resume with a new card&rdquo; on the paused plan in ${mySubscriptionsLink()}, and your deliveries carry on with the new card.</p>
+<p><strong>To use a new card:</strong> sign in and choose &ldquo;Change Card&rdquo; on the plan in ${mySubscriptionsLink()} before ${escapeHtml(next)}; your deliveries carry on with the new card. If you need help, contact us at <a href="mailto:${escapeHtml(SHOP.supportEmail)}">${escapeHtml(SHOP.supportEmail)}</a> or ${escapeHtml(SHOP.supportPhone)} (${escapeHtml(SHOP.supportHours)}).</p>
 <p>${escapeHtml(otherwise)}</p>`,
   );
   return { subject, text, html };

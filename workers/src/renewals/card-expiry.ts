@@ -68,10 +68,13 @@ export const recordCardExpiryJob = defineJob({
   payload: z.object({ subscriptionId: z.string().uuid() }),
   // As the renew job: a provider that did not answer is asked again a little later.
   options: (config) => ({ attempts: config.RENEWAL_JOB_ATTEMPTS, backoff: { type: 'exponential', delay: config.RENEWAL_JOB_BACKOFF_MS } }),
-  // A card was stored for the plan: at checkout (the plan is created with it) or by a resume with a new card.
+  // A card was stored for the plan: at checkout (the plan is created with it), by a resume with a new card,
+  // or by a change on My Subscriptions (a new card forgets the old one's expiry; any other change finds
+  // the expiry known and asks nothing).
   topics: {
     [OUTBOX_TOPICS.subscriptionCreated]: ({ subscriptionId }) => ({ subscriptionId }),
     [OUTBOX_TOPICS.subscriptionResumed]: ({ subscriptionId }) => ({ subscriptionId }),
+    [OUTBOX_TOPICS.subscriptionChanged]: ({ subscriptionId }) => ({ subscriptionId }),
   },
   /** The sweep's lookup: one per plan and UTC day (a second sweep that day adds nothing). */
   jobId: (subscriptionId: string, day: string) => jobId('card-expiry', subscriptionId, day),

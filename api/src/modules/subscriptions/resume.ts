@@ -12,16 +12,16 @@
  *    date left on the unpaid period, and writes the `subscription.resumed` outbox row: the relay adds
  *    the renewal at once, which charges that period's delivery on the new card.
  */
-import { randomUUID } from 'node:crypto';
 import { SHOP } from '@nh/shared';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
 import { billingPeriodOf, SUBSCRIPTION_MESSAGES, type ResumeSubscriptionRequest, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import type pg from 'pg';
 import { findPlanToResume, resumeSubscription, type Logger } from '@nh/server';
-import { failedStore, GATEWAY_MESSAGES, planBillTo, profileCustomerId, type PaymentGateway, type StoreCardResult } from '@nh/server/payments/index';
+import type { PaymentGateway } from '@nh/server/payments/index';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
 import { toView } from './service';
+import { storePlanCard } from './store-card';
 
 export interface ResumeDeps {
   pool: pg.Pool;
@@ -37,25 +37,19 @@ export async function resume({ pool, gateway, log }: ResumeDeps, userId: string,
   const plan = await findPlanToResume(pool, id, userId);
   if (!plan) throw new AppError('NOT_FOUND', SUBSCRIPTION_MESSAGES.notFound);
   if (plan.status !== 'paused') throw new AppError('SUBSCRIPTION_NOT_PAUSED', SUBSCRIPTION_MESSAGES.notPaused);
-  if (!plan.shipping_address || plan.items.length === 0) throw new AppError('SUBSCRIPTION_NOT_RESUMABLE', cannotResume());
+  const address = plan.shipping_address;
+  if (!address || plan.items.length === 0) throw new AppError('SUBSCRIPTION_NOT_RESUMABLE', cannotResume());
   if (!gateway) throw new AppError('PAYMENTS_UNAVAILABLE', CHECKOUT_MESSAGES.paymentsUnavailable);
 
-  const stored = await gateway
-    .storeCard({
-      opaqueData: { dataDescriptor: input.dataDescriptor, dataValue: input.dataValue },
-      // A new customer id per card: the gateway refuses a second profile under one id (E00039).
-      customerId: profileCustomerId(userId, randomUUID()),
-      email: plan.customer_email,
-      billTo: planBillTo(plan.customer_name, plan.shipping_address),
-      description: `${SHOP.name} subscription ${id.slice(0, 8)}`,
-    })
-    .catch((error: unknown) => {
-      log.warn({ err: error, subscriptionId: id }, 'storing a card threw; treated as no answer');
-      return failedStore('unknown', GATEWAY_MESSAGES.storeUnknown, 'exception');
-    });
-  if (stored.outcome !== 'stored' || !stored.profile) throw refusal(log, id, stored);
-
-  const outcome = await resumeSubscription(pool, { id, userId, profile: stored.profile, period: billingPeriodOf(plan.next_billing_date) });
+  const stored = await storePlanCard({ gateway, log }, userId, id, { ...plan, shipping_address: address }, input);
+  const outcome = await resumeSubscription(pool, {
+    id,
+    userId,
+    profile: stored.profile,
+    period: billingPeriodOf(plan.next_billing_date),
+    cardType: stored.cardType,
+    cardLastFour: stored.lastFour,
+  });
   if (outcome.kind !== 'resumed') {
     // Changed between the read and now (a cancel, another resume): the stored card is left unused.
     log.warn({ subscriptionId: id, outcome: outcome.kind, profile: stored.profile }, 'plan changed while its new card was stored; card profile left unused');
@@ -64,18 +58,6 @@ export async function resume({ pool, gateway, log }: ResumeDeps, userId: string,
       ? new AppError('SUBSCRIPTION_NOT_PAUSED', SUBSCRIPTION_MESSAGES.notPaused)
       : new AppError('SUBSCRIPTION_CHANGED', SUBSCRIPTION_MESSAGES.resumeFailed);
   }
-  const view = toView(outcome.row);
-  // The page shows the card of the latest paid charge; until the renewal pays, show the new card.
-  return stored.lastFour ? { ...view, cardType: stored.cardType, cardLastFour: stored.lastFour } : view;
-}
-
-/** A card that was not stored, answered as checkout answers a charge that was not made. */
-function refusal(log: Logger, subscriptionId: string, stored: StoreCardResult): AppError {
-  if (stored.outcome === 'unknown') return new AppError('PAYMENT_OUTCOME_UNKNOWN', stored.message, { responseMessage: stored.message });
-  if (stored.errorCode === 'E00007') {
-    log.error({ subscriptionId }, 'Authorize.Net refused our credentials (E00007): check AUTHNET_API_LOGIN_ID and AUTHNET_TRANSACTION_KEY');
-    return new AppError('PAYMENTS_UNAVAILABLE', CHECKOUT_MESSAGES.paymentsUnavailable);
-  }
-  // Declined, or refused (a used or expired token, …): the provider's sentence, 402 (counted by the card-testing guard).
-  return new AppError('PAYMENT_DECLINED', stored.message, { responseMessage: stored.message });
+  // The new card is the plan's card on the page (subscriptions.card_type, card_last_four).
+  return toView(outcome.row);
 }

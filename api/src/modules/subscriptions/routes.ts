@@ -1,42 +1,85 @@
 import { Router, type RequestHandler } from 'express';
-import { resumeSubscriptionRequestSchema, SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
+import {
+  changeCardRequestSchema,
+  changeItemsRequestSchema,
+  rescheduleDeliveryRequestSchema,
+  resumeSubscriptionRequestSchema,
+  skipDeliveryRequestSchema,
+  SUBSCRIPTION_MESSAGES,
+} from '@nh/shared/contracts/subscriptions';
 import type { PaymentGateway } from '@nh/server/payments/index';
 import type { AppContext } from '../../context';
 import { parseInput } from '../../lib/validation';
 import { requireUser, signedInUser } from '../auth';
+import type { PricedProduct } from '../catalog';
+import { changeCard } from './card';
+import { changeItems, moveDelivery, pausePlan, resumePlanOnSavedCard, skipDelivery } from './changes';
 import { resume } from './resume';
 import { cancel, subscriptionsOf } from './service';
 
 export interface SubscriptionDeps {
-  /** The gateway that stores a paused plan's new card (null when card payments are not configured). */
+  /** The gateway that stores a plan's new card (null when card payments are not configured). */
   gateway: PaymentGateway | null;
   /** The card-testing guard, shared with every call that sends a card. */
   cardTestingGuard: RequestHandler;
+  /** The catalogue's prices read fresh (the price list's `get(ids, { fresh: true })`): a plan's new quantities are priced from it. */
+  catalogue: (productIds: number[]) => Promise<Map<number, PricedProduct>>;
 }
 
 /**
- * GET /api/subscriptions, POST /api/subscriptions/{id}/cancel and POST /api/subscriptions/{id}/resume
- * (starting a plan, POST /api/payments/subscribe-nonce, is the checkout's).
+ * My Subscriptions: GET /api/subscriptions, and on one plan POST …/{id}/cancel, …/resume (a paused plan
+ * with a new card), …/skip, …/reschedule, …/pause, …/unpause (on the saved card), …/card (a new card for
+ * an active plan) and PUT …/items (starting a plan, POST /api/payments/subscribe-nonce, is the checkout's).
  */
-export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard }: SubscriptionDeps): Router {
+export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard, catalogue }: SubscriptionDeps): Router {
   const router = Router();
   const signedIn = requireUser(ctx, SUBSCRIPTION_MESSAGES.listLoginRequired);
-  const pool = ctx.db.$client;
+  const { db } = ctx;
+  const pool = db.$client;
+  const userId = (res: Parameters<typeof signedInUser>[0]) => signedInUser(res).id;
+  const id = (params: Record<string, unknown>) => String(params.id);
 
   router.get('/subscriptions', signedIn, async (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.json(await subscriptionsOf(pool, signedInUser(res).id));
+    res.json(await subscriptionsOf(pool, userId(res)));
   });
 
   router.post('/subscriptions/:id/cancel', signedIn, async (req, res) => {
-    res.json(await cancel(pool, signedInUser(res).id, String(req.params.id)));
+    res.json(await cancel(pool, userId(res), id(req.params)));
   });
 
   // Sends a card: signed in first (401 before anything else), then the card-testing guard.
   router.post('/subscriptions/:id/resume', signedIn, cardTestingGuard, async (req, res) => {
-    const id = String(req.params.id);
     const input = parseInput(resumeSubscriptionRequestSchema, req.body);
-    res.json(await resume({ pool, gateway, log: ctx.log }, signedInUser(res).id, id, input));
+    res.json(await resume({ pool, gateway, log: ctx.log }, userId(res), id(req.params), input));
+  });
+
+  router.post('/subscriptions/:id/card', signedIn, cardTestingGuard, async (req, res) => {
+    const input = parseInput(changeCardRequestSchema, req.body);
+    res.json(await changeCard({ db, gateway, log: ctx.log }, userId(res), id(req.params), input));
+  });
+
+  router.post('/subscriptions/:id/skip', signedIn, async (req, res) => {
+    const { period } = parseInput(skipDeliveryRequestSchema, req.body);
+    res.json(await skipDelivery(db, userId(res), id(req.params), period));
+  });
+
+  router.post('/subscriptions/:id/reschedule', signedIn, async (req, res) => {
+    const { nextBillingDate } = parseInput(rescheduleDeliveryRequestSchema, req.body);
+    res.json(await moveDelivery(db, userId(res), id(req.params), nextBillingDate));
+  });
+
+  router.post('/subscriptions/:id/pause', signedIn, async (req, res) => {
+    res.json(await pausePlan(db, userId(res), id(req.params)));
+  });
+
+  router.post('/subscriptions/:id/unpause', signedIn, async (req, res) => {
+    res.json(await resumePlanOnSavedCard(db, userId(res), id(req.params)));
+  });
+
+  router.put('/subscriptions/:id/items', signedIn, async (req, res) => {
+    const input = parseInput(changeItemsRequestSchema, req.body);
+    res.json(await changeItems(db, catalogue, userId(res), id(req.params), input));
   });
 
   return router;

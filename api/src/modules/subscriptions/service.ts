@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { cancelSubscription, listSubscriptions, type SubscriptionViewRow } from '@nh/server';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
+import { movableWindow, resumableOnSavedCard } from './plan-rules';
 
 export function toView(row: SubscriptionViewRow): SubscriptionView {
   return {
@@ -23,6 +24,11 @@ export function toView(row: SubscriptionViewRow): SubscriptionView {
     cardType: row.card_type,
     cardLastFour: row.card_last_four,
     skippedPeriods: row.skipped_periods,
+    rescheduleWindow: movableWindow(
+      { status: row.status, failedAttempts: row.failed_attempts, nextBillingDate: row.next_billing_date, interval: row.interval, intervalCount: row.interval_count },
+      new Date(`${row.today}T00:00:00.000Z`),
+    ),
+    resumableOnSavedCard: resumableOnSavedCard({ status: row.status, failedAttempts: row.failed_attempts }, row.has_stored_card),
   };
 }
 

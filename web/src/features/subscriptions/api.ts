@@ -1,13 +1,17 @@
-/** Server calls of My Subscriptions: the signed-in shopper's plans, cancelling one, resuming a paused one. */
+/** Server calls of My Subscriptions: the signed-in shopper's plans, cancelling one, resuming a paused one, and the changes to a plan. */
+import { formatPrice } from '@nh/shared';
 import {
   SUBSCRIPTION_MESSAGES,
   subscriptionViewSchema,
+  type ChangeCardRequest,
+  type ChangeItemsRequest,
   type ResumeSubscriptionRequest,
   type SubscriptionView,
 } from '@nh/shared/contracts/subscriptions';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { toast } from '@/components/ui/use-toast';
+import { formatLongDate } from '@/lib/format-date';
 import { ApiError, apiRequest, serverMessageOf } from '@/lib/query-client';
 
 export const subscriptionsQueryKey = ['/api/subscriptions'] as const;
@@ -92,6 +96,73 @@ export function useResumeSubscription() {
     },
     onError: (error) => {
       toast({ title: SUBSCRIPTION_MESSAGES.resumeFailedTitle, description: resumeFailureMessage(error), variant: 'destructive' });
+    },
+  });
+}
+
+// ---------------------------------------------------------------- the shopper's changes (issue 13, "Plans")
+
+/** A change to one plan: its call, and the toast that confirms it. */
+export type PlanChange =
+  | { action: 'skip'; period: string }
+  | { action: 'reschedule'; nextBillingDate: string }
+  | { action: 'pause' }
+  | { action: 'unpause' }
+  | { action: 'card'; card: ChangeCardRequest }
+  | { action: 'items'; items: ChangeItemsRequest['items'] };
+
+const CHANGE_TOAST: Record<PlanChange['action'], string> = {
+  skip: SUBSCRIPTION_MESSAGES.skipped,
+  reschedule: SUBSCRIPTION_MESSAGES.rescheduled,
+  pause: SUBSCRIPTION_MESSAGES.paused,
+  unpause: SUBSCRIPTION_MESSAGES.resumed,
+  card: SUBSCRIPTION_MESSAGES.cardChanged,
+  items: SUBSCRIPTION_MESSAGES.itemsChanged,
+};
+
+/** The call of a change; answers the updated plan (null when a 2xx body breaks the contract: the list refresh shows it). */
+export async function changePlan(id: string, change: PlanChange): Promise<SubscriptionView | null> {
+  const base = `/api/subscriptions/${encodeURIComponent(id)}`;
+  const res = await (() => {
+    switch (change.action) {
+      case 'skip':
+        return apiRequest('POST', `${base}/skip`, { period: change.period });
+      case 'reschedule':
+        return apiRequest('POST', `${base}/reschedule`, { nextBillingDate: change.nextBillingDate });
+      case 'pause':
+      case 'unpause':
+        return apiRequest('POST', `${base}/${change.action}`);
+      case 'card':
+        return apiRequest('POST', `${base}/card`, change.card);
+      case 'items':
+        return apiRequest('PUT', `${base}/items`, { items: change.items });
+    }
+  })();
+  const parsed = subscriptionViewSchema.safeParse(await res.json().catch(() => null));
+  return parsed.success ? parsed.data : null;
+}
+
+/** The toast's second line: when the next delivery is now (active plans). */
+function changeDescription(plan: SubscriptionView | null): string | undefined {
+  if (!plan || plan.status !== 'active') return undefined;
+  return `Your next delivery is on ${formatLongDate(plan.nextBillingDate)} (${formatPrice(plan.amount)}).`;
+}
+
+/**
+ * Any change to a plan: toasts what changed (and the next delivery) and refreshes the list before the
+ * mutation settles, so a dialog kept open while pending closes on a card that shows the change. A refusal
+ * toasts 'Change failed' with the server's message (a date outside the limits says which days are allowed).
+ */
+export function useChangePlan() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, change }: { id: string; change: PlanChange }) => changePlan(id, change),
+    onSuccess: async (plan, { change }) => {
+      toast({ title: CHANGE_TOAST[change.action], description: changeDescription(plan) });
+      await queryClient.invalidateQueries({ queryKey: subscriptionsQueryKey });
+    },
+    onError: (error) => {
+      toast({ title: SUBSCRIPTION_MESSAGES.changeFailedTitle, description: serverMessageOf(error) || SUBSCRIPTION_MESSAGES.planChanged, variant: 'destructive' });
     },
   });
 }

@@ -35,6 +35,8 @@ function view(overrides: Partial<SubscriptionView>): SubscriptionView {
     cardType: 'Visa',
     cardLastFour: '1111',
     skippedPeriods: [],
+    rescheduleWindow: null,
+    resumableOnSavedCard: false,
     ...overrides,
   };
 }

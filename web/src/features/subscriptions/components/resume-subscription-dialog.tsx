@@ -1,19 +1,9 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { formatPrice, LIMITS } from '@nh/shared';
 import type { SubscriptionView } from '@nh/shared/contracts/subscriptions';
-import { AlertCircle, Loader2 } from 'lucide-react';
-import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { TokenizeError, type OpaqueCardData } from '@/components/card-entry/accept';
-import { CardDetailsFields } from '@/components/card-entry/card-details-fields';
-import { cardFormSchema, emptyCardForm, type CardForm } from '@/components/card-entry/card-form';
-import { PaymentAlerts } from '@/components/card-entry/payment-alerts';
-import { useCardEntry } from '@/components/card-entry/use-card-entry';
-import { Alert, AlertDescription } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { LabelledField } from '@/components/ui/labelled-field';
+import { useState } from 'react';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { useResumeSubscription } from '../api';
+import { NewCardForm } from './new-card-form';
 
 interface Props {
   /** The paused plan being resumed; null closes the dialog. */
@@ -56,73 +46,23 @@ export function ResumeSubscriptionDialog({ subscription, onDismiss, onResumed, o
   );
 }
 
-interface FormProps {
-  subscription: SubscriptionView;
-  onSendingChange: (sending: boolean) => void;
-  onCancel: () => void;
-  onResumed: (subscription: SubscriptionView) => void;
-}
-
-function ResumeCardForm({ subscription, onSendingChange, onCancel, onResumed }: FormProps) {
-  const { status, configured, script, tokenize } = useCardEntry();
+function ResumeCardForm({ subscription, onSendingChange, onCancel, onResumed }: { subscription: SubscriptionView; onSendingChange: (sending: boolean) => void; onCancel: () => void; onResumed: (subscription: SubscriptionView) => void }) {
   const resume = useResumeSubscription();
-  const { register, handleSubmit, setError, formState } = useForm<CardForm>({ resolver: zodResolver(cardFormSchema), defaultValues: emptyCardForm });
-  const { errors, isSubmitting } = formState;
-
-  // Sending covers tokenising and the call; the dialog cannot be closed meanwhile.
-  useEffect(() => {
-    onSendingChange(isSubmitting);
-    return () => onSendingChange(false);
-  }, [isSubmitting, onSendingChange]);
-
-  const submit = async (card: CardForm) => {
-    if (!configured) return;
-    let opaque: OpaqueCardData;
-    try {
-      opaque = await tokenize(card);
-    } catch (error) {
-      // The tokeniser's own texts (E_WC_xx) belong to the card fields: shown on the form, not toasted.
-      setError('root.tokenizer', { message: error instanceof TokenizeError ? error.message : 'The card could not be verified.' });
-      return;
-    }
-    try {
-      await resume.mutateAsync({ id: subscription.id, card: opaque });
-    } catch {
-      return; // toasted by the mutation; the dialog stays open for another card
-    }
-    onResumed(subscription);
-  };
-
-  const field = (name: keyof CardForm) => ({ ...register(name), error: errors[name] });
-  const tokenizerError = errors.root?.tokenizer?.message;
-
   return (
-    <form onSubmit={handleSubmit(submit)} noValidate aria-label="New card" className="space-y-4">
-      <PaymentAlerts status={status} />
-      {tokenizerError && (
-        <Alert variant="destructive" data-testid="tokenizer-error">
-          <AlertCircle aria-hidden="true" />
-          <AlertDescription>{tokenizerError}</AlertDescription>
-        </Alert>
-      )}
-      <div className="grid gap-4 sm:grid-cols-2">
-        <CardDetailsFields field={field} />
-        <LabelledField label="ZIP Code" autoComplete="postal-code" inputMode="numeric" {...field('zip')} />
-      </div>
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onCancel} disabled={isSubmitting}>
-          Keep Paused
-        </Button>
-        <Button type="submit" disabled={isSubmitting || !configured || script === 'loading'}>
-          {isSubmitting ? (
-            <>
-              <Loader2 className="animate-spin" aria-hidden="true" /> Processing...
-            </>
-          ) : (
-            'Resume Subscription'
-          )}
-        </Button>
-      </DialogFooter>
-    </form>
+    <NewCardForm
+      submitLabel="Resume Subscription"
+      cancelLabel="Keep Paused"
+      onSendingChange={onSendingChange}
+      onCancel={onCancel}
+      send={async (card) => {
+        try {
+          await resume.mutateAsync({ id: subscription.id, card });
+        } catch {
+          return false; // toasted by the mutation; the dialog stays open for another card
+        }
+        onResumed(subscription);
+        return true;
+      }}
+    />
   );
 }

@@ -1,7 +1,7 @@
 import { formatPrice, LIMITS } from '@nh/shared';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
 import { describeSkippedPeriod, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
-import { CreditCard, XCircle } from 'lucide-react';
+import { CalendarDays, CreditCard, Package, Pause, Play, SkipForward, XCircle } from 'lucide-react';
 import { useId } from 'react';
 import { usePaymentsStatus } from '@/components/card-entry/payments-status';
 import { Badge } from '@/components/ui/badge';
@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { formatLongDate } from '@/lib/format-date';
 import { cardLabel, INTERVAL_LABEL, STATUS_LABEL } from '../subscription-model';
+import type { PlanDialogKind } from './plan-change-dialogs';
 
 const STATUS_VARIANT: Record<SubscriptionView['status'], 'default' | 'warning' | 'outline'> = {
   active: 'default',
@@ -21,6 +22,7 @@ const STATUS_VARIANT: Record<SubscriptionView['status'], 'default' | 'warning' |
 export const subscriptionCardId = (id: string) => `subscription-${id}`;
 export const cancelButtonId = (id: string) => `cancel-subscription-${id}`;
 export const resumeButtonId = (id: string) => `resume-subscription-${id}`;
+export const planActionId = (kind: PlanDialogKind) => (id: string) => `${kind}-subscription-${id}`;
 
 function Detail({ label, value }: { label: string; value: string }) {
   return (
@@ -55,16 +57,51 @@ interface CardProps {
   subscription: SubscriptionView;
   /** Offered while active. */
   onCancel?: (subscription: SubscriptionView) => void;
-  /** Offered while paused (a renewal could not be paid); never on a cancelled or expired plan. */
+  /** Offered while paused because a renewal could not be paid; never on a cancelled or expired plan. */
   onResume?: (subscription: SubscriptionView) => void;
+  /** The shopper's changes: skip, move, pause, card and items while active; resume on the saved card when the shopper paused it. */
+  onChange?: (kind: PlanDialogKind, subscription: SubscriptionView) => void;
 }
 
-/** One plan: its items, what each delivery costs, its dates and card, and its action (Cancel while active, Resume while paused). */
-export function SubscriptionCard({ subscription, onCancel, onResume }: CardProps) {
+const ACTIVE_ACTIONS: Array<{ kind: PlanDialogKind; label: string; icon: typeof Pause }> = [
+  { kind: 'skip', label: 'Skip Next Delivery', icon: SkipForward },
+  { kind: 'move', label: 'Change Date', icon: CalendarDays },
+  { kind: 'items', label: 'Change Items', icon: Package },
+  { kind: 'card', label: 'Change Card', icon: CreditCard },
+  { kind: 'pause', label: 'Pause', icon: Pause },
+];
+
+/** The changes an active plan offers; Change Card waits for payments to be available, Change Date for a day to move to. */
+function ActiveActions({ subscription, shortId, onChange }: { subscription: SubscriptionView; shortId: string; onChange: NonNullable<CardProps['onChange']> }) {
+  const payments = usePaymentsStatus();
+  return (
+    <>
+      {ACTIVE_ACTIONS.map(({ kind, label, icon: Icon }) => (
+        <Button
+          key={kind}
+          id={planActionId(kind)(subscription.id)}
+          variant="outline"
+          size="sm"
+          disabled={(kind === 'card' && payments.data?.configured !== true) || (kind === 'move' && subscription.rescheduleWindow === null)}
+          onClick={() => onChange(kind, subscription)}
+        >
+          <Icon aria-hidden="true" />
+          {label}
+          <span className="sr-only"> #{shortId}</span>
+        </Button>
+      ))}
+    </>
+  );
+}
+
+/** One plan: its items, what each delivery costs, its dates and card, and its actions (the changes and Cancel while active, Resume while paused). */
+export function SubscriptionCard({ subscription, onCancel, onResume, onChange }: CardProps) {
   const titleId = useId();
   const { id, status, items, amount, discountPercent, interval, createdAt, nextBillingDate, cancelledAt, skippedPeriods } = subscription;
   const active = status === 'active';
   const paused = status === 'paused';
+  // Paused by the shopper with payments in order: resumed on the saved card; otherwise a new card is needed.
+  const pausedByShopper = paused && subscription.resumableOnSavedCard;
   const card = cardLabel(subscription);
   const shortId = id.slice(0, LIMITS.orderIdDisplayLength);
 
@@ -119,17 +156,30 @@ export function SubscriptionCard({ subscription, onCancel, onResume }: CardProps
 
       {paused && (
         <p className="mt-4 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="paused-notice">
-          The last renewal could not be paid, so this plan is paused.
+          {pausedByShopper
+            ? 'You paused this plan: no deliveries are sent or charged until you resume it.'
+            : 'The last renewal could not be paid, so this plan is paused.'}
         </p>
       )}
-      {paused && onResume && <ResumeAction id={id} shortId={shortId} onResume={() => onResume(subscription)} />}
-
-      {active && onCancel && (
+      {paused && !pausedByShopper && onResume && <ResumeAction id={id} shortId={shortId} onResume={() => onResume(subscription)} />}
+      {pausedByShopper && onChange && (
         <div className="mt-5 flex justify-end">
-          <Button id={cancelButtonId(id)} variant="outline" size="sm" className="text-red-700 hover:text-red-800" onClick={() => onCancel(subscription)}>
-            <XCircle aria-hidden="true" />
-            Cancel Subscription<span className="sr-only"> #{shortId}</span>
+          <Button id={planActionId('unpause')(id)} size="sm" onClick={() => onChange('unpause', subscription)}>
+            <Play aria-hidden="true" />
+            Resume Subscription<span className="sr-only"> #{shortId}</span>
           </Button>
+        </div>
+      )}
+
+      {active && (onCancel || onChange) && (
+        <div className="mt-5 flex flex-wrap justify-end gap-2">
+          {onChange && <ActiveActions subscription={subscription} shortId={shortId} onChange={onChange} />}
+          {onCancel && (
+            <Button id={cancelButtonId(id)} variant="outline" size="sm" className="text-red-700 hover:text-red-800" onClick={() => onCancel(subscription)}>
+              <XCircle aria-hidden="true" />
+              Cancel Subscription<span className="sr-only"> #{shortId}</span>
+            </Button>
+          )}
         </div>
       )}
     </Card>

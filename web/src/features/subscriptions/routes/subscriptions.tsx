@@ -6,7 +6,8 @@ import { useCancelSubscription, useSubscriptions } from '../api';
 import { CancelSubscriptionDialog } from '../components/cancel-subscription-dialog';
 import { SubscriptionBenefits } from '../components/subscription-benefits';
 import { ResumeSubscriptionDialog } from '../components/resume-subscription-dialog';
-import { cancelButtonId, resumeButtonId, SubscriptionCard, subscriptionCardId } from '../components/subscription-card';
+import { PlanChangeDialog, type PlanDialogKind } from '../components/plan-change-dialogs';
+import { cancelButtonId, planActionId, resumeButtonId, SubscriptionCard, subscriptionCardId } from '../components/subscription-card';
 import { LoginRequired, NoSubscriptions, SubscriptionsLoadError, SubscriptionsLoading } from '../components/subscription-states';
 import { groupSubscriptions } from '../subscription-model';
 
@@ -36,6 +37,8 @@ function SubscriptionLists({ subscriptions }: { subscriptions: SubscriptionView[
   const cancel = useCancelSubscription();
   const [toCancel, setToCancel] = useState<SubscriptionView | null>(null);
   const [toResume, setToResume] = useState<SubscriptionView | null>(null);
+  const [toChange, setToChange] = useState<{ kind: PlanDialogKind; subscription: SubscriptionView } | null>(null);
+  const lastKind = useRef<PlanDialogKind>('skip');
   // The plan a dialog was about, kept after it closes so focus can go back to it.
   const lastAsked = useRef<string | null>(null);
   const benefitsId = useId();
@@ -47,6 +50,11 @@ function SubscriptionLists({ subscriptions }: { subscriptions: SubscriptionView[
   const askToResume = (subscription: SubscriptionView) => {
     lastAsked.current = subscription.id;
     setToResume(subscription);
+  };
+  const askToChange = (kind: PlanDialogKind, subscription: SubscriptionView) => {
+    lastAsked.current = subscription.id;
+    lastKind.current = kind;
+    setToChange({ kind, subscription });
   };
   // Back to the button that opened the dialog if still there (failure or dismissal), else to the card that moved.
   const returnFocus = (buttonId: (id: string) => string) => () => {
@@ -62,13 +70,13 @@ function SubscriptionLists({ subscriptions }: { subscriptions: SubscriptionView[
           {active.length === 0 ? (
             <p className="text-stone-600">You have no active subscriptions.</p>
           ) : (
-            active.map((subscription) => <SubscriptionCard key={subscription.id} subscription={subscription} onCancel={askToCancel} />)
+            active.map((subscription) => <SubscriptionCard key={subscription.id} subscription={subscription} onCancel={askToCancel} onChange={askToChange} />)
           )}
         </SubscriptionGroup>
         {past.length > 0 && (
           <SubscriptionGroup title="Past Subscriptions">
             {past.map((subscription) => (
-              <SubscriptionCard key={subscription.id} subscription={subscription} onResume={askToResume} />
+              <SubscriptionCard key={subscription.id} subscription={subscription} onResume={askToResume} onChange={askToChange} />
             ))}
           </SubscriptionGroup>
         )}
@@ -90,6 +98,7 @@ function SubscriptionLists({ subscriptions }: { subscriptions: SubscriptionView[
         onResumed={() => setToResume(null)}
         onClosed={returnFocus(resumeButtonId)}
       />
+      <PlanChangeDialog open={toChange} onDismiss={() => setToChange(null)} onClosed={() => returnFocus(planActionId(lastKind.current))()} />
     </div>
   );
 }

@@ -1,0 +1,152 @@
+/**
+ * Shoppers change their own plans on My Subscriptions (issue 13, "Plans"): skip the next delivery, move
+ * it, pause, resume on the saved card, change the card (./card.ts stores it first) and the quantities.
+ *
+ * Each change is one transaction on the plan row locked FOR UPDATE with the owner in the lock's where
+ * (@nh/server lockPlanForChange: someone else's plan is not found, exactly like an unknown one), the
+ * renewal's own lock, so a renewal and a change never both apply: whichever comes second judges the row
+ * as the first left it. The rules are the back office's (./plan-rules.ts); the change, any skipped
+ * periods and the `subscription.changed` outbox row (the confirmation email, with the next billing date
+ * and amount as written) are written together. Answers the plan as the page shows it.
+ */
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { OUTBOX_TOPICS } from '@nh/shared/jobs';
+import { pricePlan } from '@nh/shared/pricing';
+import { centsToDecimal, toCents } from '@nh/shared/money';
+import { PLAN_ITEM_MAX_QUANTITY } from '@nh/shared/constants';
+import {
+  billingPeriodOf,
+  SUBSCRIPTION_MESSAGES as MSG,
+  type ChangeItemsRequest,
+  type ShopperPlanChange,
+  type SubscriptionView,
+} from '@nh/shared/contracts/subscriptions';
+import { findSubscriptionView, lockPlanForChange, recordOutbox, recordSkippedPeriods, skippedPeriodReason, updatePlan, type Db, type DbOrTx, type LineItem, type LockedPlan, type PlanChange } from '@nh/server';
+import type { PricedProduct } from '../catalog';
+import { AppError } from '../../lib/errors';
+import { isUuid } from '../../lib/validation';
+import { decidePause, decideReschedule, decideResume, decideSkip, hasEnded, type PlanDecision } from './plan-rules';
+import { toView } from './service';
+
+/** What a shopper's change writes, and what its email says. */
+export interface ShopperDecision {
+  change: PlanChange;
+  skip?: PlanDecision['skip'];
+  email: ShopperPlanChange;
+}
+
+const notFound = () => new AppError('NOT_FOUND', MSG.notFound);
+
+/** The page's view of the user's plan after a change. */
+async function viewOf(pool: pg.Pool, id: string, userId: string): Promise<SubscriptionView> {
+  const row = await findSubscriptionView(pool, id, userId);
+  if (!row) throw notFound();
+  return toView(row);
+}
+
+/**
+ * One change by the plan's owner: locked, decided (or refused with its message: nothing written), then
+ * written with its email's outbox row. `decide` answering null changes nothing (a repeat) and answers the plan.
+ */
+export async function changePlan(
+  db: Db,
+  userId: string,
+  id: string,
+  decide: (plan: LockedPlan, tx: DbOrTx) => ShopperDecision | null | Promise<ShopperDecision | null>,
+): Promise<SubscriptionView> {
+  if (!isUuid(id)) throw notFound();
+  await db.transaction(async (tx) => {
+    const plan = await lockPlanForChange(tx, id, userId);
+    if (!plan) throw notFound();
+    const decision = await decide(plan, tx);
+    if (!decision) return;
+    if (decision.skip) await recordSkippedPeriods(tx, id, decision.skip.periods, decision.skip.reason);
+    await updatePlan(tx, id, decision.change);
+    const after = { ...plan.row, ...decision.change };
+    await recordOutbox(tx, OUTBOX_TOPICS.subscriptionChanged, {
+      subscriptionId: id,
+      changeId: randomUUID(),
+      change: decision.email,
+      status: after.status,
+      nextBillingDate: after.nextBillingDate.toISOString(),
+      amount: after.amount,
+    });
+  });
+  return viewOf(db.$client, id, userId);
+}
+
+/** A staff-shaped decision as the shopper's: the same write, the email told from it. */
+const asShopper = (decision: PlanDecision, email: ShopperPlanChange): ShopperDecision => ({ change: decision.change, skip: decision.skip, email });
+
+export function pausePlan(db: Db, userId: string, id: string): Promise<SubscriptionView> {
+  return changePlan(db, userId, id, (plan) => asShopper(decidePause(plan, MSG), { kind: 'paused' }));
+}
+
+/** Resumes a plan paused with its payments in order on its saved card (a failed payment needs a new card: ./resume.ts). */
+export function resumePlanOnSavedCard(db: Db, userId: string, id: string): Promise<SubscriptionView> {
+  return changePlan(db, userId, id, (plan) => {
+    const decision = decideResume(plan, MSG);
+    return asShopper(decision, { kind: 'resumed', skippedWhilePaused: decision.skip?.periods.length ?? 0 });
+  });
+}
+
+/**
+ * Skips the delivery the page showed (`period`). A repeat (a double click, a second tab) finds it skipped
+ * by the shopper and changes nothing; a plan on another period since answers 409 with nothing changed.
+ */
+export function skipDelivery(db: Db, userId: string, id: string, period: string): Promise<SubscriptionView> {
+  return changePlan(db, userId, id, async (plan, tx) => {
+    if (hasEnded(plan.row)) throw new AppError('SUBSCRIPTION_ENDED', MSG.alreadyEnded);
+    if (billingPeriodOf(plan.row.nextBillingDate) !== period) {
+      if ((await skippedPeriodReason(tx, id, period)) === 'shopper-skip') return null;
+      throw new AppError('SUBSCRIPTION_CHANGED', MSG.planChanged);
+    }
+    const decision = decideSkip(plan, 'shopper-skip', MSG);
+    return asShopper(decision, { kind: 'skipped', period });
+  });
+}
+
+/** Moves the next delivery to `day` (the same day again changes nothing). */
+export function moveDelivery(db: Db, userId: string, id: string, day: string): Promise<SubscriptionView> {
+  return changePlan(db, userId, id, (plan) => {
+    const decision = decideReschedule(plan, day, MSG);
+    return decision && asShopper(decision, { kind: 'rescheduled', from: plan.row.nextBillingDate.toISOString() });
+  });
+}
+
+/** Looks the plan's products up in the catalogue (fresh, not the cached price list). */
+export type CatalogueLookup = (productIds: number[]) => Promise<Map<number, PricedProduct>>;
+
+const lineKey = (line: { productId: number; variantSku: string | null }) => `${line.productId}:${line.variantSku ?? ''}`;
+
+/**
+ * New quantities for the plan's own lines (0 removes one; at least one stays), priced from today's
+ * catalogue on the server (never the browser's prices): the plan's amount becomes the Subscribe & Save
+ * renewal total of the new lines. An item no longer sold can only be removed. Active plans only.
+ */
+export function changeItems(db: Db, lookUp: CatalogueLookup, userId: string, id: string, input: ChangeItemsRequest): Promise<SubscriptionView> {
+  return changePlan(db, userId, id, async ({ row }) => {
+    if (row.status !== 'active') throw new AppError(hasEnded(row) ? 'SUBSCRIPTION_ENDED' : 'SUBSCRIPTION_NOT_ACTIVE', hasEnded(row) ? MSG.alreadyEnded : MSG.itemsNotActive);
+    const wanted = new Map(input.items.map((i) => [lineKey(i), i.quantity]));
+    const sameLines = wanted.size === input.items.length && wanted.size === row.items.length && row.items.every((i) => wanted.has(lineKey(i)));
+    if (!sameLines) throw new AppError('SUBSCRIPTION_ITEMS_INVALID', MSG.itemsNotOnPlan);
+    const kept = row.items.filter((i) => (wanted.get(lineKey(i)) ?? 0) > 0);
+    if (kept.length === 0) throw new AppError('SUBSCRIPTION_ITEMS_INVALID', MSG.noItemsLeft);
+    if (row.items.every((i) => wanted.get(lineKey(i)) === i.quantity)) return null;
+
+    const products = await lookUp([...new Set(kept.map((i) => i.productId))]);
+    const items: LineItem[] = kept.map((line) => {
+      const product = products.get(line.productId);
+      const variant = line.variantSku ? product?.variants.find((v) => v.sku === line.variantSku) : undefined;
+      if (!product || product.status !== 'active' || (line.variantSku && !variant)) throw new AppError('SUBSCRIPTION_ITEM_NOT_SOLD', MSG.itemNotSold(line.productName), { productId: line.productId });
+      const quantity = Math.min(wanted.get(lineKey(line))!, PLAN_ITEM_MAX_QUANTITY);
+      return { ...line, quantity, price: centsToDecimal(variant ? toCents(variant.price) : product.price) };
+    });
+    const amount = pricePlan(
+      items.map((i) => ({ price: toCents(i.price), quantity: i.quantity })),
+      null,
+    ).renewal.total;
+    return { change: { items, amount }, email: { kind: 'items', fromAmount: row.amount } };
+  });
+}

@@ -1,0 +1,137 @@
+/**
+ * The rules of a change to a plan, one place for staff (the back office, on the customer's behalf) and
+ * for the shopper (My Subscriptions): pause, resume on the saved card, skip the next delivery, move it.
+ * Pure: each takes the plan as locked (@nh/server lockPlanForChange: the row, today by the database's
+ * clock, the charge of the period it is on) and answers what to write, or refuses with the caller's
+ * words. The callers write it in their transaction with their own record (staff: an audit row and the
+ * staff email; the shopper: the confirmation email). docs/decisions/subscriptions.md.
+ */
+import type { LockedPlan, PlanChange, SubscriptionRow } from '@nh/server';
+import { billingPeriodOf, missedWhilePaused, nextBillingDate, rescheduleWindow, type SkippedPeriodReason } from '@nh/shared/contracts/subscriptions';
+import { AppError } from '../../lib/errors';
+
+/** The sentences each side refuses with (ADMIN_SUBSCRIPTION_MESSAGES for staff, SUBSCRIPTION_MESSAGES for shoppers). */
+export interface PlanRuleWords {
+  alreadyEnded: string;
+  pauseNotActive: string;
+  skipNotActive: string;
+  rescheduleNotActive: string;
+  notPaused: string;
+  needsNewCard: string;
+  noStoredCard: string;
+  chargeInProgress: string;
+  inDunning: string;
+  dateNotAllowed: (earliest: string, latest: string) => string;
+  noDateAllowed: string;
+}
+
+/** What a change writes to the locked plan, with its before and after (the audit row, the email). */
+export interface PlanDecision {
+  kind: 'paused' | 'resumed' | 'skipped' | 'rescheduled';
+  change: PlanChange;
+  skip?: { periods: string[]; reason: SkippedPeriodReason };
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+}
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+export const hasStoredCard = (row: Pick<SubscriptionRow, 'authnetCustomerProfileId' | 'authnetPaymentProfileId'>) =>
+  Boolean(row.authnetCustomerProfileId && row.authnetPaymentProfileId);
+
+export const hasEnded = (row: Pick<SubscriptionRow, 'status'>) => row.status === 'cancelled' || row.status === 'expired';
+
+/**
+ * The period's charge is under way (pending: being charged, or its outcome unknown) or paid but not yet
+ * booked (approved, the renewal finishing): its period must not be skipped, moved or passed over.
+ */
+export const periodBusy = (status: LockedPlan['periodCharge']) => status !== null && status !== 'declined' && status !== 'error';
+
+/**
+ * A paused plan may be resumed on its saved card only when it was paused with its renewals paid (failed
+ * attempts 0: the renewals never pause without counting one) and a card is on file; otherwise only a
+ * new card restarts it.
+ */
+export const resumableOnSavedCard = (row: Pick<SubscriptionRow, 'status' | 'failedAttempts'>, storedCard: boolean) =>
+  row.status === 'paused' && row.failedAttempts === 0 && storedCard;
+
+/** The refusal of a change on a plan that has ended, or that is not in the state the change needs. */
+function refuseState(row: SubscriptionRow, words: PlanRuleWords, code: 'SUBSCRIPTION_NOT_ACTIVE' | 'SUBSCRIPTION_NOT_PAUSED', message: string): never {
+  if (hasEnded(row)) throw new AppError('SUBSCRIPTION_ENDED', words.alreadyEnded);
+  throw new AppError(code, message);
+}
+
+/** Pause (active only). Dunning state is kept: a plan paused mid-dunning stays one only a new card restarts. */
+export function decidePause({ row }: LockedPlan, words: PlanRuleWords): PlanDecision {
+  if (row.status !== 'active') refuseState(row, words, 'SUBSCRIPTION_NOT_ACTIVE', words.pauseNotActive);
+  return { kind: 'paused', change: { status: 'paused' }, before: { status: 'active' }, after: { status: 'paused' } };
+}
+
+/**
+ * Resume on the saved card (see resumableOnSavedCard). Billing dates that went by while paused are
+ * skipped (never charged later); a period whose charge may have gone through is never passed over.
+ */
+export function decideResume({ row, today, periodCharge }: LockedPlan, words: PlanRuleWords): PlanDecision {
+  if (row.status !== 'paused') refuseState(row, words, 'SUBSCRIPTION_NOT_PAUSED', words.notPaused);
+  if (row.failedAttempts > 0) throw new AppError('SUBSCRIPTION_NEEDS_NEW_CARD', words.needsNewCard);
+  if (!hasStoredCard(row)) throw new AppError('SUBSCRIPTION_NEEDS_NEW_CARD', words.noStoredCard);
+  const { next, missed } = missedWhilePaused(row.nextBillingDate, row.interval, row.intervalCount, today);
+  if (missed.length > 0 && periodBusy(periodCharge)) throw new AppError('SUBSCRIPTION_CHARGE_IN_PROGRESS', words.chargeInProgress);
+  const periods = missed.map(billingPeriodOf);
+  const moved = missed.length > 0;
+  return {
+    kind: 'resumed',
+    change: { status: 'active', ...(moved ? { nextBillingDate: next } : {}) },
+    skip: moved ? { periods, reason: 'plan-paused' } : undefined,
+    before: { status: 'paused', ...(moved ? { nextBillingDate: row.nextBillingDate.toISOString() } : {}) },
+    after: { status: 'active', ...(moved ? { nextBillingDate: next.toISOString(), skippedPeriods: periods } : {}) },
+  };
+}
+
+/**
+ * Skip the next delivery (active only): its period recorded as skipped with `reason`, the next billing
+ * date one interval on. A period in dunning may be skipped: its retries end with it.
+ */
+export function decideSkip({ row, periodCharge }: LockedPlan, reason: SkippedPeriodReason, words: PlanRuleWords): PlanDecision {
+  if (row.status !== 'active') refuseState(row, words, 'SUBSCRIPTION_NOT_ACTIVE', words.skipNotActive);
+  if (periodBusy(periodCharge)) throw new AppError('SUBSCRIPTION_CHARGE_IN_PROGRESS', words.chargeInProgress);
+  const period = billingPeriodOf(row.nextBillingDate);
+  const next = nextBillingDate(row.nextBillingDate, row.interval, row.intervalCount);
+  const dunning = row.failedAttempts > 0 || row.retryAt !== null;
+  return {
+    kind: 'skipped',
+    change: { nextBillingDate: next, failedAttempts: 0, retryAt: null },
+    skip: { periods: [period], reason },
+    before: { nextBillingDate: row.nextBillingDate.toISOString(), ...(dunning ? { failedAttempts: row.failedAttempts, retryAt: iso(row.retryAt) } : {}) },
+    after: { nextBillingDate: next.toISOString(), skippedPeriod: period, ...(dunning ? { failedAttempts: 0, retryAt: null } : {}) },
+  };
+}
+
+/**
+ * Move the next delivery to `day` (yyyy-mm-dd, UTC; active plans not in dunning) within rescheduleWindow.
+ * The billing date keeps its time of day; later dates follow from the new one. The same day again: null
+ * (nothing changes, nothing is recorded).
+ */
+export function decideReschedule({ row, today, periodCharge }: LockedPlan, day: string, words: PlanRuleWords): PlanDecision | null {
+  if (row.status !== 'active') refuseState(row, words, 'SUBSCRIPTION_NOT_ACTIVE', words.rescheduleNotActive);
+  if (row.failedAttempts > 0) throw new AppError('SUBSCRIPTION_IN_DUNNING', words.inDunning);
+  if (periodBusy(periodCharge)) throw new AppError('SUBSCRIPTION_CHARGE_IN_PROGRESS', words.chargeInProgress);
+  const window = rescheduleWindow(row.nextBillingDate, row.interval, row.intervalCount, today);
+  if (!window) throw new AppError('SUBSCRIPTION_DATE_NOT_ALLOWED', words.noDateAllowed);
+  if (day < window.earliest || day > window.latest) throw new AppError('SUBSCRIPTION_DATE_NOT_ALLOWED', words.dateNotAllowed(window.earliest, window.latest), window);
+  const timeOfDay = row.nextBillingDate.getTime() - Date.parse(`${billingPeriodOf(row.nextBillingDate)}T00:00:00.000Z`);
+  const next = new Date(Date.parse(`${day}T00:00:00.000Z`) + timeOfDay);
+  if (next.getTime() === row.nextBillingDate.getTime()) return null;
+  return {
+    kind: 'rescheduled',
+    change: { nextBillingDate: next },
+    before: { nextBillingDate: row.nextBillingDate.toISOString() },
+    after: { nextBillingDate: next.toISOString() },
+  };
+}
+
+/** The days the next delivery may move to now (null: it cannot move), as the screens offer them. */
+export function movableWindow(row: Pick<SubscriptionRow, 'status' | 'failedAttempts' | 'nextBillingDate' | 'interval' | 'intervalCount'>, today: Date) {
+  if (row.status !== 'active' || row.failedAttempts > 0) return null;
+  return rescheduleWindow(row.nextBillingDate, row.interval, row.intervalCount, today);
+}

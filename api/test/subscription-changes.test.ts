@@ -1,0 +1,322 @@
+/**
+ * Shoppers change their own plans on My Subscriptions (issue 13, "Plans"): skip, move the next
+ * delivery, pause and resume on the saved card, a new card, new quantities. Each: the change and its
+ * confirmation email's outbox row together; bad input, someone else's plan or an ended plan: a 4xx with
+ * a message and nothing changed.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { centsToDecimal, pricePlan, RESCHEDULE_MAX_DAYS_AHEAD } from '@nh/shared';
+import { billingPeriodOf, nextBillingDate, SUBSCRIPTION_MESSAGES as MSG, subscriptionViewSchema, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { startTestApi, type TestApi } from './support/harness';
+
+let api: TestApi;
+const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => api.ctx.db.$client.query<T>(text, values).then((r) => r.rows);
+
+interface Shopper {
+  id: string;
+  call: (path: string, init?: { method?: string; body?: unknown }) => Promise<Response>;
+}
+
+async function signUp(): Promise<Shopper> {
+  const email = `plans.${randomBytes(4).toString('hex')}@example.com`;
+  const res = await api.request('/api/register', { body: { firstName: 'Ada', lastName: 'Lovelace', email, password: 'correct horse battery' } });
+  expect(res.status).toBe(201);
+  const { user } = (await res.json()) as { user: { id: string } };
+  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('nh.sid='))!;
+  return { id: user.id, call: (path, init = {}) => api.request(path, { ...init, headers: { cookie } }) };
+}
+
+let me: Shopper;
+let other: Shopper;
+beforeAll(async () => {
+  api = await startTestApi();
+  me = await signUp();
+  other = await signUp();
+});
+afterAll(() => api.close());
+
+const DAY_MS = 86_400_000;
+const OLD_PROFILE = { customer: '11110000', payment: '22220000' };
+
+/** A product of this file's own. */
+async function makeProduct(price: number, status = 'active'): Promise<{ id: number; name: string; price: number }> {
+  const name = `Plan Change ${randomUUID().slice(0, 8)}`;
+  const [row] = await q<{ id: number }>(`insert into products (name, slug, price, inventory, status, sku) values ($1, $2, $3, 100, $4, $5) returning id`, [
+    name,
+    name.toLowerCase().replace(/\s+/g, '-'),
+    centsToDecimal(price),
+    status,
+    `PC-${name.slice(-8)}`,
+  ]);
+  return { id: row!.id, name, price };
+}
+
+interface PlanOptions {
+  status?: string;
+  /** Days from today (UTC) of the next billing date, at 14:00. */
+  dueInDays?: number;
+  failedAttempts?: number;
+  items?: Array<{ productId: number; productName: string; quantity: number; price: string }>;
+  amount?: string;
+}
+
+/** An active plan of `userId` billed at 14:00 UTC `dueInDays` (10) days ahead, on a saved card. */
+async function insertPlan(userId: string, o: PlanOptions = {}): Promise<{ id: string; nextBillingDate: Date }> {
+  const items = (o.items ?? [{ productId: 1, productName: 'Test Cleaner', quantity: 2, price: '12.50' }]).map((i) => ({ ...i, variantSku: null, sku: null, itemNumber: null }));
+  const [row] = await q<{ id: string; next_billing_date: Date }>(
+    `insert into subscriptions (user_id, customer_email, customer_name, items, amount, next_billing_date, status, failed_attempts, shipping_address,
+       authnet_customer_profile_id, authnet_payment_profile_id, card_expires_on)
+     values ($1, 'plan@example.com', 'Ada Lovelace', $2, $3, date_trunc('day', now(), 'UTC') + make_interval(days => $4) + interval '14 hours', $5, $6, $7, $8, $9, '2030-12-31')
+     returning id, next_billing_date`,
+    [userId, JSON.stringify(items), o.amount ?? '22.95', o.dueInDays ?? 10, o.status ?? 'active', o.failedAttempts ?? 0,
+      JSON.stringify({ address: '1 Main St', city: 'Springfield', state: 'IL', zip: '12345' }), OLD_PROFILE.customer, OLD_PROFILE.payment],
+  );
+  return { id: row!.id, nextBillingDate: row!.next_billing_date };
+}
+
+const planRow = (id: string) =>
+  q<Record<string, unknown>>(
+    `select status, next_billing_date, failed_attempts, items, amount::text as amount, authnet_customer_profile_id, authnet_payment_profile_id, card_expires_on, card_type, card_last_four
+     from subscriptions where id = $1`,
+    [id],
+  ).then((r) => r[0]!);
+const skippedOf = (id: string) => q<{ billing_period: string; reason: string }>('select billing_period, reason from subscription_skipped_periods where subscription_id = $1 order by billing_period', [id]);
+const changeRows = (id: string) => q<{ payload: Record<string, unknown> }>(`select payload from outbox where topic = 'subscription.changed' and payload->>'subscriptionId' = $1 order by id`, [id]);
+const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
+
+async function json(res: Response, status: number): Promise<Record<string, unknown>> {
+  const body = (await res.json()) as Record<string, unknown>;
+  expect({ status: res.status, body }).toMatchObject({ status });
+  return body;
+}
+const view = async (res: Response) => subscriptionViewSchema.parse(await json(res, 200));
+
+describe('skip the next delivery', () => {
+  it('skips the period the page showed: recorded as the shopper\'s, next date one month on, confirmation email with the new date and amount', async () => {
+    const plan = await insertPlan(me.id);
+    const period = billingPeriodOf(plan.nextBillingDate);
+    const next = nextBillingDate(plan.nextBillingDate);
+    const body = await view(await me.call(`/api/subscriptions/${plan.id}/skip`, { body: { period } }));
+    expect(body).toMatchObject({ status: 'active', nextBillingDate: next.toISOString(), skippedPeriods: [{ period, reason: 'shopper-skip' }] });
+    expect(await skippedOf(plan.id)).toEqual([{ billing_period: period, reason: 'shopper-skip' }]);
+    const rows = await changeRows(plan.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.payload).toMatchObject({ change: { kind: 'skipped', period }, status: 'active', nextBillingDate: next.toISOString(), amount: 2295 });
+
+    // A double click (the same period again) skips nothing more and writes no second email.
+    const again = await view(await me.call(`/api/subscriptions/${plan.id}/skip`, { body: { period } }));
+    expect(again.nextBillingDate).toBe(next.toISOString());
+    expect(await skippedOf(plan.id)).toHaveLength(1);
+    expect(await changeRows(plan.id)).toHaveLength(1);
+  });
+
+  it('refuses a period the plan is no longer on (409, nothing changed) and a malformed one (400)', async () => {
+    const plan = await insertPlan(me.id);
+    const before = await planRow(plan.id);
+    const stale = await json(await me.call(`/api/subscriptions/${plan.id}/skip`, { body: { period: day(3) } }), 409);
+    expect(stale).toEqual({ message: MSG.planChanged, code: 'SUBSCRIPTION_CHANGED' });
+    const bad = await json(await me.call(`/api/subscriptions/${plan.id}/skip`, { body: { period: 'next week' } }), 400);
+    expect(bad.message).toBe(MSG.period);
+    expect(await planRow(plan.id)).toEqual(before);
+    expect(await changeRows(plan.id)).toEqual([]);
+  });
+});
+
+describe('move the next delivery', () => {
+  it('moves it within the window, keeping the time of day; the page shows the window', async () => {
+    const plan = await insertPlan(me.id);
+    const list = (await (await me.call('/api/subscriptions')).json()) as SubscriptionView[];
+    const shown = list.find((s) => s.id === plan.id)!;
+    expect(shown.rescheduleWindow).toEqual({ earliest: day(1), latest: billingPeriodOf(new Date(nextBillingDate(plan.nextBillingDate).getTime() - DAY_MS)) });
+
+    const to = day(20);
+    const body = await view(await me.call(`/api/subscriptions/${plan.id}/reschedule`, { body: { nextBillingDate: to } }));
+    expect(body.nextBillingDate).toBe(`${to}T14:00:00.000Z`);
+    expect(((await planRow(plan.id)).next_billing_date as Date).toISOString()).toBe(`${to}T14:00:00.000Z`);
+    const [row] = await changeRows(plan.id);
+    expect(row!.payload).toMatchObject({ change: { kind: 'rescheduled', from: plan.nextBillingDate.toISOString() }, nextBillingDate: `${to}T14:00:00.000Z` });
+
+    // The same day again: nothing changes, no second email.
+    await view(await me.call(`/api/subscriptions/${plan.id}/reschedule`, { body: { nextBillingDate: to } }));
+    expect(await changeRows(plan.id)).toHaveLength(1);
+  });
+
+  it('refuses a day in the past, today, too far ahead or past the delivery after next: 422 with the window, nothing changed', async () => {
+    const plan = await insertPlan(me.id);
+    const before = await planRow(plan.id);
+    const latest = billingPeriodOf(new Date(nextBillingDate(plan.nextBillingDate).getTime() - DAY_MS));
+    for (const to of [day(-3), day(0), day(RESCHEDULE_MAX_DAYS_AHEAD + 5), billingPeriodOf(nextBillingDate(plan.nextBillingDate))]) {
+      const body = await json(await me.call(`/api/subscriptions/${plan.id}/reschedule`, { body: { nextBillingDate: to } }), 422);
+      expect(body).toEqual({ message: MSG.dateNotAllowed(day(1), latest), code: 'SUBSCRIPTION_DATE_NOT_ALLOWED', earliest: day(1), latest });
+    }
+    const bad = await json(await me.call(`/api/subscriptions/${plan.id}/reschedule`, { body: { nextBillingDate: '2026-02-30' } }), 400);
+    expect(bad.message).toBe(MSG.nextBillingDate);
+    expect(await planRow(plan.id)).toEqual(before);
+    expect(await changeRows(plan.id)).toEqual([]);
+  });
+
+  it('refuses a plan whose payment is being retried (409): skip, pause or a new card instead', async () => {
+    const plan = await insertPlan(me.id, { dueInDays: -1, failedAttempts: 1 });
+    const body = await json(await me.call(`/api/subscriptions/${plan.id}/reschedule`, { body: { nextBillingDate: day(5) } }), 409);
+    expect(body).toEqual({ message: MSG.inDunning, code: 'SUBSCRIPTION_IN_DUNNING' });
+    const list = (await (await me.call('/api/subscriptions')).json()) as SubscriptionView[];
+    expect(list.find((s) => s.id === plan.id)!.rescheduleWindow).toBeNull();
+  });
+});
+
+describe('pause and resume on the saved card', () => {
+  it('pauses an active plan, then resumes it on its card: dates missed while paused skipped, emails for both', async () => {
+    const plan = await insertPlan(me.id, { dueInDays: 2 });
+    const paused = await view(await me.call(`/api/subscriptions/${plan.id}/pause`, { method: 'POST' }));
+    expect(paused).toMatchObject({ status: 'paused', resumableOnSavedCard: true, rescheduleWindow: null });
+    // A second pause (double click) is refused and writes nothing.
+    expect(await json(await me.call(`/api/subscriptions/${plan.id}/pause`, { method: 'POST' }), 409)).toEqual({ message: MSG.pauseNotActive, code: 'SUBSCRIPTION_NOT_ACTIVE' });
+
+    // Paused past its billing date (as if two weeks went by).
+    await q(`update subscriptions set next_billing_date = next_billing_date - interval '16 days' where id = $1`, [plan.id]);
+    const due = (await planRow(plan.id)).next_billing_date as Date;
+    const resumed = await view(await me.call(`/api/subscriptions/${plan.id}/unpause`, { method: 'POST' }));
+    expect(resumed).toMatchObject({ status: 'active', nextBillingDate: nextBillingDate(due).toISOString(), skippedPeriods: [{ period: billingPeriodOf(due), reason: 'plan-paused' }] });
+    const row = await planRow(plan.id);
+    expect(row).toMatchObject({ authnet_customer_profile_id: OLD_PROFILE.customer, authnet_payment_profile_id: OLD_PROFILE.payment });
+    expect((await changeRows(plan.id)).map((r) => r.payload.change)).toEqual([{ kind: 'paused' }, { kind: 'resumed', skippedWhilePaused: 1 }]);
+  });
+
+  it('does not resume a plan paused by failed payments on its card (409: a new card), nor an active one', async () => {
+    const dunned = await insertPlan(me.id, { status: 'paused', failedAttempts: 4, dueInDays: -11 });
+    const body = await json(await me.call(`/api/subscriptions/${dunned.id}/unpause`, { method: 'POST' }), 409);
+    expect(body).toEqual({ message: MSG.needsNewCard, code: 'SUBSCRIPTION_NEEDS_NEW_CARD' });
+    expect((await planRow(dunned.id)).status).toBe('paused');
+    const active = await insertPlan(me.id);
+    expect(await json(await me.call(`/api/subscriptions/${active.id}/unpause`, { method: 'POST' }), 409)).toEqual({ message: MSG.notPaused, code: 'SUBSCRIPTION_NOT_PAUSED' });
+  });
+});
+
+describe('a new card for an active plan', () => {
+  async function tokenize(zip: string) {
+    const res = await api.request('/api/payments/sandbox/tokenize', {
+      body: { authData: { clientKey: 'local-sandbox-client-key', apiLoginID: 'local-sandbox' }, cardData: { cardNumber: '4111111111111111', month: '11', year: '2031', cardCode: '123', zip } },
+    });
+    return ((await res.json()) as { opaqueData: { dataDescriptor: string; dataValue: string } }).opaqueData;
+  }
+
+  it('stores the card as a new profile (not charged), makes it the plan\'s, forgets the old expiry, shows it and emails', async () => {
+    const plan = await insertPlan(me.id);
+    const charges = api.payments.sandbox!.charges.length;
+    const body = await view(await me.call(`/api/subscriptions/${plan.id}/card`, { body: await tokenize('12345') }));
+    expect(body).toMatchObject({ status: 'active', cardType: 'Visa', cardLastFour: '1111', nextBillingDate: plan.nextBillingDate.toISOString() });
+    const row = await planRow(plan.id);
+    expect(row).toMatchObject({ card_expires_on: null, card_type: 'Visa', card_last_four: '1111', status: 'active' });
+    expect(row.authnet_customer_profile_id).not.toBe(OLD_PROFILE.customer);
+    expect(row.authnet_payment_profile_id).not.toBe(OLD_PROFILE.payment);
+    expect(api.payments.sandbox!.charges.length).toBe(charges);
+    const [change] = await changeRows(plan.id);
+    expect(change!.payload).toMatchObject({ change: { kind: 'card', cardType: 'Visa', cardLastFour: '1111' }, nextBillingDate: plan.nextBillingDate.toISOString(), amount: 2295 });
+    // The list shows the new card too.
+    const list = (await (await me.call('/api/subscriptions')).json()) as SubscriptionView[];
+    expect(list.find((s) => s.id === plan.id)).toMatchObject({ cardType: 'Visa', cardLastFour: '1111' });
+  });
+
+  it('a declined card (ZIP 46282) answers 402 with the provider\'s sentence; the plan keeps its card', async () => {
+    const plan = await insertPlan(me.id);
+    const before = await planRow(plan.id);
+    const body = await json(await me.call(`/api/subscriptions/${plan.id}/card`, { body: await tokenize('46282') }), 402);
+    expect(body.code).toBe('PAYMENT_DECLINED');
+    expect(String(body.message)).toMatch(/declined/i);
+    expect(await planRow(plan.id)).toEqual(before);
+    expect(await changeRows(plan.id)).toEqual([]);
+  });
+
+  it('refuses a paused plan (resume with a new card instead) and a bad body, before storing anything', async () => {
+    const plan = await insertPlan(me.id, { status: 'paused' });
+    const opaque = await tokenize('12345');
+    expect(await json(await me.call(`/api/subscriptions/${plan.id}/card`, { body: opaque }), 409)).toEqual({ message: MSG.cardNotActive, code: 'SUBSCRIPTION_NOT_ACTIVE' });
+    expect(await api.ctx.redis.exists(`${api.ctx.config.QUEUE_PREFIX}:pay-sandbox:token:${opaque.dataValue}`)).toBe(1);
+    const bad = await json(await me.call(`/api/subscriptions/${plan.id}/card`, { body: { dataDescriptor: 'x' } }), 400);
+    expect(bad.message).toBe('Payment details are missing: dataValue');
+  });
+});
+
+describe('new quantities', () => {
+  it('sets the quantities of the plan\'s lines, priced from today\'s catalogue on the server; 0 removes a line', async () => {
+    const a = await makeProduct(1000);
+    const b = await makeProduct(2500);
+    const plan = await insertPlan(me.id, {
+      items: [
+        { productId: a.id, productName: a.name, quantity: 1, price: '9.00' },
+        { productId: b.id, productName: b.name, quantity: 1, price: '25.00' },
+      ],
+      amount: '30.00',
+    });
+    const res = await me.call(`/api/subscriptions/${plan.id}/items`, {
+      method: 'PUT',
+      body: { items: [{ productId: a.id, variantSku: null, quantity: 3 }, { productId: b.id, variantSku: null, quantity: 0 }] },
+    });
+    const expected = pricePlan([{ price: 1000, quantity: 3 }], null).renewal.total;
+    const body = await view(res);
+    expect(body.items).toEqual([{ productId: a.id, productName: a.name, variantSku: null, quantity: 3, price: '10.00' }]);
+    expect(body.amount).toBe(centsToDecimal(expected));
+    expect((await planRow(plan.id)).amount).toBe(centsToDecimal(expected));
+    const [change] = await changeRows(plan.id);
+    expect(change!.payload).toMatchObject({ change: { kind: 'items', fromAmount: 3000 }, amount: expected });
+  });
+
+  it('refuses a quantity out of range (400), lines not on the plan or none left (422), an item no longer sold (409): nothing changed', async () => {
+    const a = await makeProduct(1000);
+    const gone = await makeProduct(500, 'inactive');
+    const plan = await insertPlan(me.id, {
+      items: [
+        { productId: a.id, productName: a.name, quantity: 1, price: '10.00' },
+        { productId: gone.id, productName: gone.name, quantity: 1, price: '5.00' },
+      ],
+    });
+    const before = await planRow(plan.id);
+    const put = (items: unknown) => me.call(`/api/subscriptions/${plan.id}/items`, { method: 'PUT', body: { items } });
+    expect((await json(await put([{ productId: a.id, variantSku: null, quantity: 11 }, { productId: gone.id, variantSku: null, quantity: 1 }]), 400)).message).toBe(MSG.itemQuantity);
+    expect(await json(await put([{ productId: a.id, variantSku: null, quantity: 2 }]), 422)).toEqual({ message: MSG.itemsNotOnPlan, code: 'SUBSCRIPTION_ITEMS_INVALID' });
+    expect(await json(await put([{ productId: a.id, variantSku: null, quantity: 0 }, { productId: gone.id, variantSku: null, quantity: 0 }]), 422)).toEqual({ message: MSG.noItemsLeft, code: 'SUBSCRIPTION_ITEMS_INVALID' });
+    expect(await json(await put([{ productId: a.id, variantSku: null, quantity: 2 }, { productId: gone.id, variantSku: null, quantity: 1 }]), 409)).toMatchObject({ message: MSG.itemNotSold(gone.name), code: 'SUBSCRIPTION_ITEM_NOT_SOLD' });
+    expect(await planRow(plan.id)).toEqual(before);
+    expect(await changeRows(plan.id)).toEqual([]);
+    // Removing the item no longer sold is allowed.
+    await view(await put([{ productId: a.id, variantSku: null, quantity: 2 }, { productId: gone.id, variantSku: null, quantity: 0 }]));
+  });
+});
+
+describe('whose plan, and ended plans', () => {
+  const calls = (id: string): Array<[string, { method?: string; body?: unknown }]> => [
+    [`/api/subscriptions/${id}/skip`, { body: { period: day(10) } }],
+    [`/api/subscriptions/${id}/reschedule`, { body: { nextBillingDate: day(12) } }],
+    [`/api/subscriptions/${id}/pause`, { method: 'POST' }],
+    [`/api/subscriptions/${id}/unpause`, { method: 'POST' }],
+    [`/api/subscriptions/${id}/card`, { body: { dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT', dataValue: 'unused-token' } }],
+    [`/api/subscriptions/${id}/items`, { method: 'PUT', body: { items: [{ productId: 1, variantSku: null, quantity: 1 }] } }],
+  ];
+
+  it('answers another shopper\'s plan, an unknown and a malformed id the same 404, and changes nothing', async () => {
+    const theirs = await insertPlan(other.id);
+    const before = await planRow(theirs.id);
+    for (const id of [theirs.id, randomUUID(), 'not-a-plan']) {
+      for (const [path, init] of calls(id)) {
+        expect(await json(await me.call(path, init), 404)).toEqual({ message: MSG.notFound, code: 'NOT_FOUND' });
+      }
+    }
+    expect(await planRow(theirs.id)).toEqual(before);
+    expect(await changeRows(theirs.id)).toEqual([]);
+  });
+
+  it('refuses every change to a cancelled plan with a message (409)', async () => {
+    const plan = await insertPlan(me.id, { status: 'cancelled' });
+    const before = await planRow(plan.id);
+    for (const [path, init] of calls(plan.id)) {
+      expect(await json(await me.call(path, init), 409)).toMatchObject({ message: MSG.alreadyEnded, code: 'SUBSCRIPTION_ENDED' });
+    }
+    expect(await planRow(plan.id)).toEqual(before);
+  });
+
+  it('answers 401 when signed out', async () => {
+    const res = await api.request(`/api/subscriptions/${randomUUID()}/skip`, { body: { period: day(1) } });
+    expect(await json(res, 401)).toEqual({ message: MSG.listLoginRequired, code: 'NOT_SIGNED_IN' });
+  });
+});

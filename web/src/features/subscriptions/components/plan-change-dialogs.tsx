@@ -1,0 +1,222 @@
+/**
+ * The dialogs of the changes a shopper makes to a plan (issue 13, "Plans"): skip the next delivery,
+ * pause, resume on the saved card (a confirmation each), move the next delivery (a day within the
+ * limits the server answered), a new card (tokenised as at checkout) and new quantities (priced by the
+ * server). Each stays open while its call runs and closes once the refreshed list shows the change; a
+ * refusal is toasted with the server's message and keeps the dialog open.
+ */
+import { formatPrice, LIMITS, PLAN_ITEM_MAX_QUANTITY } from '@nh/shared';
+import { billingPeriodOf, longDay, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { Loader2 } from 'lucide-react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { formatLongDate } from '@/lib/format-date';
+import { useChangePlan, type PlanChange } from '../api';
+import { NewCardForm } from './new-card-form';
+
+export type PlanDialogKind = 'skip' | 'move' | 'pause' | 'unpause' | 'card' | 'items';
+
+interface Props {
+  /** The dialog open, and for which plan; null closes it. */
+  open: { kind: PlanDialogKind; subscription: SubscriptionView } | null;
+  onDismiss: () => void;
+  /** Where focus goes once the dialog has closed. */
+  onClosed: () => void;
+}
+
+const shortId = (s: SubscriptionView) => s.id.slice(0, LIMITS.orderIdDisplayLength);
+
+const TITLES: Record<PlanDialogKind, string> = {
+  skip: 'Skip the next delivery?',
+  move: 'Change the next delivery date',
+  pause: 'Pause this subscription?',
+  unpause: 'Resume this subscription?',
+  card: 'Change the card',
+  items: 'Change items',
+};
+
+/** One dialog for every change: its title, what it does, and its form. */
+export function PlanChangeDialog({ open, onDismiss, onClosed }: Props) {
+  const change = useChangePlan();
+  const [sendingCard, setSendingCard] = useState(false);
+  const busy = change.isPending || sendingCard;
+  const plan = open?.subscription ?? null;
+
+  /** Sends the change; closes on success (the list already refreshed), stays open on a refusal (toasted). */
+  const send = async (planChange: PlanChange): Promise<boolean> => {
+    if (!plan) return false;
+    try {
+      await change.mutateAsync({ id: plan.id, change: planChange });
+    } catch {
+      return false;
+    }
+    onDismiss();
+    return true;
+  };
+
+  return (
+    <Dialog open={open !== null} onOpenChange={(isOpen) => !isOpen && !busy && onDismiss()}>
+      <DialogContent
+        hideClose={busy}
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          onClosed();
+        }}
+      >
+        {open && plan && (
+          <>
+            <DialogHeader>
+              <DialogTitle>{TITLES[open.kind]}</DialogTitle>
+              <DialogDescription>{describe(open.kind, plan)}</DialogDescription>
+            </DialogHeader>
+            {open.kind === 'skip' && (
+              <Confirm label="Skip Delivery" keep="Keep Delivery" pending={change.isPending} onKeep={onDismiss} onConfirm={() => void send({ action: 'skip', period: billingPeriodOf(new Date(plan.nextBillingDate)) })} />
+            )}
+            {open.kind === 'pause' && <Confirm label="Pause Subscription" keep="Keep Active" pending={change.isPending} onKeep={onDismiss} onConfirm={() => void send({ action: 'pause' })} />}
+            {open.kind === 'unpause' && <Confirm label="Resume Subscription" keep="Keep Paused" pending={change.isPending} onKeep={onDismiss} onConfirm={() => void send({ action: 'unpause' })} />}
+            {open.kind === 'move' && <MoveDateForm plan={plan} pending={change.isPending} onKeep={onDismiss} onSend={(day) => void send({ action: 'reschedule', nextBillingDate: day })} />}
+            {open.kind === 'items' && <ItemsForm plan={plan} pending={change.isPending} onKeep={onDismiss} onSend={(items) => void send({ action: 'items', items })} />}
+            {open.kind === 'card' && (
+              <NewCardForm submitLabel="Save Card" cancelLabel="Keep Current Card" onSendingChange={setSendingCard} onCancel={onDismiss} send={(card) => send({ action: 'card', card })} />
+            )}
+          </>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function describe(kind: PlanDialogKind, plan: SubscriptionView): ReactNode {
+  const next = formatLongDate(plan.nextBillingDate);
+  const emailed = 'We will email you to confirm.';
+  switch (kind) {
+    case 'skip':
+      return `Subscription #${shortId(plan)}: the delivery due ${next} will not be sent or charged. The one after it comes a month later as usual. ${emailed}`;
+    case 'move':
+      return `Subscription #${shortId(plan)}: the next delivery is due ${next}. Choose another day; later deliveries follow monthly from it. ${emailed}`;
+    case 'pause':
+      return `Subscription #${shortId(plan)}: no deliveries are sent or charged while it is paused. You can resume it here any time. ${emailed}`;
+    case 'unpause':
+      return `Subscription #${shortId(plan)} starts again on your saved card. Deliveries that fell due while it was paused are skipped, not charged. ${emailed}`;
+    case 'card':
+      return `Subscription #${shortId(plan)}: the new card is saved with our payment service, not charged now. The next delivery (${formatPrice(plan.amount)}, ${next}) is charged to it. ${emailed}`;
+    case 'items':
+      return `Subscription #${shortId(plan)}: choose how many of each item you want (0 removes it). The new price per delivery is worked out from today's prices with your ${plan.discountPercent}% discount. ${emailed}`;
+  }
+}
+
+function Confirm({ label, keep, pending, onKeep, onConfirm }: { label: string; keep: string; pending: boolean; onKeep: () => void; onConfirm: () => void }) {
+  return (
+    <DialogFooter>
+      <Button variant="outline" onClick={onKeep} disabled={pending}>
+        {keep}
+      </Button>
+      <Button onClick={onConfirm} disabled={pending}>
+        {pending && <Loader2 className="animate-spin" aria-hidden="true" />}
+        {label}
+      </Button>
+    </DialogFooter>
+  );
+}
+
+interface FormProps<T> {
+  plan: SubscriptionView;
+  pending: boolean;
+  onKeep: () => void;
+  onSend: (value: T) => void;
+}
+
+/** A day from the window the server answered (the server checks it again). */
+function MoveDateForm({ plan, pending, onKeep, onSend }: FormProps<string>) {
+  const window = plan.rescheduleWindow;
+  const [day, setDay] = useState(window?.earliest ?? '');
+  const inputId = useId();
+  const hintId = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (day) onSend(day);
+  };
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4" aria-label="Delivery date">
+      <div className="space-y-1.5">
+        <Label htmlFor={inputId}>New delivery date</Label>
+        <Input
+          id={inputId}
+          type="date"
+          required
+          value={day}
+          min={window?.earliest}
+          max={window?.latest}
+          aria-describedby={hintId}
+          onChange={(event) => setDay(event.target.value)}
+        />
+        <p id={hintId} className="text-sm text-stone-600">
+          {window ? `Any day from ${longDay(window.earliest)} to ${longDay(window.latest)}.` : 'The next delivery cannot be moved now.'}
+        </p>
+      </div>
+      <DialogFooter>
+        <Button type="button" variant="outline" onClick={onKeep} disabled={pending}>
+          Keep Date
+        </Button>
+        <Button type="submit" disabled={pending || !day}>
+          {pending && <Loader2 className="animate-spin" aria-hidden="true" />}
+          Change Date
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}
+
+type ItemQuantities = Array<{ productId: number; variantSku: string | null; quantity: number }>;
+
+/** How many of each of the plan's items (0 to PLAN_ITEM_MAX_QUANTITY); the server prices them. */
+function ItemsForm({ plan, pending, onKeep, onSend }: FormProps<ItemQuantities>) {
+  const [quantities, setQuantities] = useState(() => plan.items.map((item) => String(item.quantity)));
+  const baseId = useId();
+  const parsed = quantities.map((q) => (/^\d+$/.test(q) ? Number(q) : NaN));
+  const valid = parsed.every((n) => Number.isInteger(n) && n >= 0 && n <= PLAN_ITEM_MAX_QUANTITY) && parsed.some((n) => n > 0);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (valid) onSend(plan.items.map((item, i) => ({ productId: item.productId, variantSku: item.variantSku, quantity: parsed[i]! })));
+  };
+  return (
+    <form onSubmit={submit} className="space-y-4" aria-label="Item quantities">
+      <ul className="space-y-3">
+        {plan.items.map((item, i) => (
+          <li key={`${item.productId}-${item.variantSku ?? ''}`} className="flex items-center justify-between gap-4">
+            <Label htmlFor={`${baseId}-${i}`}>
+              {item.productName} <span className="font-normal text-stone-500">({formatPrice(item.price)} each)</span>
+            </Label>
+            <Input
+              id={`${baseId}-${i}`}
+              type="number"
+              inputMode="numeric"
+              min={0}
+              max={PLAN_ITEM_MAX_QUANTITY}
+              className="w-20"
+              value={quantities[i]}
+              onChange={(event) => setQuantities((all) => all.map((q, j) => (j === i ? event.target.value : q)))}
+            />
+          </li>
+        ))}
+      </ul>
+      {!valid && (
+        <p className="text-sm text-red-700" role="alert">
+          Choose from 0 to {PLAN_ITEM_MAX_QUANTITY} of each item, and keep at least one.
+        </p>
+      )}
+      <DialogFooter>
+        <Button type="button" variant="outline" onClick={onKeep} disabled={pending}>
+          Keep Items
+        </Button>
+        <Button type="submit" disabled={pending || !valid}>
+          {pending && <Loader2 className="animate-spin" aria-hidden="true" />}
+          Save Items
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}

@@ -1,0 +1,220 @@
+import type { AcceptResponse, PaymentsStatus } from '@nh/shared/contracts/checkout';
+import { SANDBOX_TEST_CARD } from '@nh/shared/contracts/checkout';
+import { SUBSCRIPTION_MESSAGES as MSG, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AcceptSecureData } from '@/components/card-entry/accept';
+import { Toaster } from '@/components/ui/toaster';
+import { formatLongDate } from '@/lib/format-date';
+import { renderRoute, stubFetch, type FakeAnswer } from '@/testing/render-route';
+import SubscriptionsPage from './routes/subscriptions';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  delete window.Accept;
+});
+
+const USER = { status: 200, body: { id: 'u1', email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', profileImageUrl: null } };
+const ID = '11111111-1111-4111-8111-111111111111';
+const SANDBOX_STATUS: PaymentsStatus = {
+  configured: true,
+  environment: 'sandbox',
+  publicClientKey: 'client-key',
+  apiLoginID: 'login-id',
+  acceptJsUrl: '/api/payments/sandbox/accept.js',
+  localSandbox: true,
+};
+
+const plan: SubscriptionView = {
+  id: ID,
+  status: 'active',
+  createdAt: '2025-03-10T15:00:00.000Z',
+  items: [
+    { productId: 7, productName: 'Surfy Surface Cleaner', variantSku: null, quantity: 2, price: '20.00' },
+    { productId: 8, productName: 'Dishy Pods', variantSku: 'DP-30', quantity: 1, price: '14.99' },
+  ],
+  amount: '50.49',
+  discountPercent: 15,
+  interval: 'monthly',
+  intervalCount: 1,
+  nextBillingDate: '2025-04-10T15:00:00.000Z',
+  cancelledAt: null,
+  cardType: 'Visa',
+  cardLastFour: '1111',
+  skippedPeriods: [],
+  rescheduleWindow: { earliest: '2025-04-01', latest: '2025-05-09' },
+  resumableOnSavedCard: false,
+};
+
+function renderPage(answers: Record<string, FakeAnswer>) {
+  // The same object: a test changes an answer (the refreshed list) after rendering.
+  answers['/api/auth/user'] ??= USER;
+  answers['/api/payments/status'] ??= { status: 200, body: SANDBOX_STATUS };
+  const fetchMock = stubFetch(answers);
+  renderRoute('/subscriptions', '/subscriptions', () => (
+    <>
+      <SubscriptionsPage />
+      <Toaster />
+    </>
+  ));
+  return fetchMock;
+}
+
+const callsTo = (fetchMock: ReturnType<typeof stubFetch>, url: string) => fetchMock.mock.calls.filter(([u]) => u === url) as unknown as [string, RequestInit][];
+const bodyOf = (call: [string, RequestInit] | undefined) => JSON.parse(String(call?.[1].body)) as unknown;
+
+async function open(name: RegExp, dialogName: string, regionName = 'Active Subscriptions') {
+  const region = await screen.findByRole('region', { name: regionName });
+  const button = await within(region).findByRole('button', { name });
+  await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
+  await userEvent.click(button);
+  return screen.findByRole('dialog', { name: dialogName });
+}
+
+describe('changing a plan on My Subscriptions', () => {
+  it('offers the changes on an active plan, in words; Change Date waits for a day to move to and Change Card for payments', async () => {
+    const notConfigured: PaymentsStatus = { ...SANDBOX_STATUS, configured: false, publicClientKey: null, apiLoginID: null, acceptJsUrl: null };
+    renderPage({ '/api/payments/status': { status: 200, body: notConfigured }, '/api/subscriptions': { status: 200, body: [{ ...plan, rescheduleWindow: null }] } });
+    const region = await screen.findByRole('region', { name: 'Active Subscriptions' });
+    await within(region).findByText('Surfy Surface Cleaner');
+    const names = within(region)
+      .getAllByRole('button')
+      .map((b) => b.textContent);
+    expect(names).toEqual([`Skip Next Delivery #11111111`, 'Change Date #11111111', 'Change Items #11111111', 'Change Card #11111111', 'Pause #11111111', 'Cancel Subscription #11111111']);
+    expect(within(region).getByRole<HTMLButtonElement>('button', { name: /^Change Date/ }).disabled).toBe(true);
+    await waitFor(() => expect(within(region).getByRole<HTMLButtonElement>('button', { name: /^Change Card/ }).disabled).toBe(true));
+  });
+
+  it('skips the delivery shown after confirmation: posts its period, toasts the next delivery, closes on the refreshed card', async () => {
+    const user = userEvent.setup();
+    const skipped = { ...plan, nextBillingDate: '2025-05-10T15:00:00.000Z', skippedPeriods: [{ period: '2025-04-10', reason: 'shopper-skip' as const }] };
+    const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [plan] }, [`/api/subscriptions/${ID}/skip`]: { status: 200, body: skipped } };
+    const fetchMock = renderPage(answers);
+    const dialog = await open(/^Skip Next Delivery/, 'Skip the next delivery?');
+    expect(within(dialog).getByText(new RegExp(`the delivery due ${formatLongDate(plan.nextBillingDate)} will not be sent or charged`))).toBeTruthy();
+    answers['/api/subscriptions'] = { status: 200, body: [skipped] };
+    await user.click(within(dialog).getByRole('button', { name: 'Skip Delivery' }));
+
+    expect(await screen.findByText(MSG.skipped)).toBeTruthy();
+    expect(screen.getByText(`Your next delivery is on ${formatLongDate(skipped.nextBillingDate)} ($50.49).`)).toBeTruthy();
+    expect(bodyOf(callsTo(fetchMock, `/api/subscriptions/${ID}/skip`)[0])).toEqual({ period: '2025-04-10' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await screen.findByText('Skipped: April 10, 2025 — not charged (you skipped it)')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement?.textContent).toMatch(/^Skip Next Delivery/));
+  });
+
+  it('moves the date within the window the server answered; a refusal shows its message and keeps the dialog open', async () => {
+    const user = userEvent.setup();
+    const url = `/api/subscriptions/${ID}/reschedule`;
+    const answers: Record<string, FakeAnswer> = {
+      '/api/subscriptions': { status: 200, body: [plan] },
+      [url]: { status: 422, body: { message: MSG.dateNotAllowed('2025-04-01', '2025-05-09'), code: 'SUBSCRIPTION_DATE_NOT_ALLOWED' } },
+    };
+    const fetchMock = renderPage(answers);
+    const dialog = await open(/^Change Date/, 'Change the next delivery date');
+    const input = within(dialog).getByLabelText<HTMLInputElement>('New delivery date');
+    expect([input.min, input.max, input.value]).toEqual(['2025-04-01', '2025-05-09', '2025-04-01']);
+    expect(within(dialog).getByText('Any day from April 1, 2025 to May 9, 2025.')).toBeTruthy();
+
+    await user.clear(input);
+    await user.type(input, '2025-04-20');
+    await user.click(within(dialog).getByRole('button', { name: 'Change Date' }));
+    expect(await screen.findByText(MSG.changeFailedTitle)).toBeTruthy();
+    expect(screen.getByText(MSG.dateNotAllowed('2025-04-01', '2025-05-09'))).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Change the next delivery date' })).toBe(dialog);
+
+    const moved = { ...plan, nextBillingDate: '2025-04-20T15:00:00.000Z' };
+    answers[url] = { status: 200, body: moved };
+    answers['/api/subscriptions'] = { status: 200, body: [moved] };
+    await user.click(within(dialog).getByRole('button', { name: 'Change Date' }));
+    expect(await screen.findByText(MSG.rescheduled)).toBeTruthy();
+    expect(callsTo(fetchMock, url).map(bodyOf)).toEqual([{ nextBillingDate: '2025-04-20' }, { nextBillingDate: '2025-04-20' }]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(within(await screen.findByRole('region', { name: 'Active Subscriptions' })).getByText(formatLongDate(moved.nextBillingDate))).toBeTruthy();
+  });
+
+  it('pauses into Past with a line saying the shopper paused it, then resumes it on the saved card', async () => {
+    const user = userEvent.setup();
+    const pausedPlan = { ...plan, status: 'paused' as const, rescheduleWindow: null, resumableOnSavedCard: true };
+    const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [plan] }, [`/api/subscriptions/${ID}/pause`]: { status: 200, body: pausedPlan } };
+    const fetchMock = renderPage(answers);
+    const dialog = await open(/^Pause/, 'Pause this subscription?');
+    answers['/api/subscriptions'] = { status: 200, body: [pausedPlan] };
+    await user.click(within(dialog).getByRole('button', { name: 'Pause Subscription' }));
+    expect(await screen.findByText(MSG.paused)).toBeTruthy();
+    const past = await screen.findByRole('region', { name: 'Past Subscriptions' });
+    expect(within(past).getByTestId('paused-notice').textContent).toBe('You paused this plan: no deliveries are sent or charged until you resume it.');
+    expect(within(past).queryByRole('button', { name: /Resume with a new card/ })).toBeNull();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    answers[`/api/subscriptions/${ID}/unpause`] = { status: 200, body: plan };
+    const resume = await open(/^Resume Subscription/, 'Resume this subscription?', 'Past Subscriptions');
+    answers['/api/subscriptions'] = { status: 200, body: [plan] };
+    await user.click(within(resume).getByRole('button', { name: 'Resume Subscription' }));
+    expect(await screen.findByText(MSG.resumed)).toBeTruthy();
+    expect(callsTo(fetchMock, `/api/subscriptions/${ID}/unpause`)[0]![1]).toMatchObject({ method: 'POST', body: undefined });
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Past Subscriptions' })).toBeNull());
+  });
+
+  it('changes the card: tokenised as at checkout, only the opaque data posted, the new card shown', async () => {
+    const user = userEvent.setup();
+    const opaque = { dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT', dataValue: 'token-456' };
+    const dispatchData = vi.fn((_data: AcceptSecureData, handler: (r: AcceptResponse) => void) => handler({ opaqueData: opaque, messages: { resultCode: 'Ok', message: [] } }));
+    window.Accept = { dispatchData };
+    const changed = { ...plan, cardType: 'MasterCard', cardLastFour: '0015' };
+    const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [plan] }, [`/api/subscriptions/${ID}/card`]: { status: 200, body: changed } };
+    const fetchMock = renderPage(answers);
+    const dialog = await open(/^Change Card/, 'Change the card');
+    const d = within(dialog);
+    await user.type(d.getByLabelText('Card Number'), SANDBOX_TEST_CARD.number);
+    await user.type(d.getByLabelText('Expiration Date'), '12/30');
+    await user.type(d.getByLabelText('CVV'), '123');
+    await user.type(d.getByLabelText('ZIP Code'), '12345');
+    answers['/api/subscriptions'] = { status: 200, body: [changed] };
+    await user.click(d.getByRole('button', { name: 'Save Card' }));
+
+    expect(await screen.findByText(MSG.cardChanged)).toBeTruthy();
+    expect(dispatchData).toHaveBeenCalledTimes(1);
+    expect(bodyOf(callsTo(fetchMock, `/api/subscriptions/${ID}/card`)[0])).toEqual(opaque);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await screen.findByText('MasterCard ending in 0015')).toBeTruthy();
+  });
+
+  it('changes the quantities: 0 removes an item, none left is refused on the form, the server prices the plan', async () => {
+    const user = userEvent.setup();
+    const url = `/api/subscriptions/${ID}/items`;
+    const updated = { ...plan, items: [{ ...plan.items[0]!, quantity: 3 }], amount: '55.08' };
+    const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [plan] }, [url]: { status: 200, body: updated } };
+    const fetchMock = renderPage(answers);
+    const dialog = await open(/^Change Items/, 'Change items');
+    const d = within(dialog);
+    const first = d.getByLabelText<HTMLInputElement>(/^Surfy Surface Cleaner/);
+    const second = d.getByLabelText<HTMLInputElement>(/^Dishy Pods/);
+    expect([first.value, second.value]).toEqual(['2', '1']);
+
+    await user.clear(first);
+    await user.type(first, '0');
+    await user.clear(second);
+    await user.type(second, '0');
+    expect(d.getByRole('alert').textContent).toBe('Choose from 0 to 10 of each item, and keep at least one.');
+    expect(d.getByRole<HTMLButtonElement>('button', { name: 'Save Items' }).disabled).toBe(true);
+
+    await user.clear(first);
+    await user.type(first, '3');
+    answers['/api/subscriptions'] = { status: 200, body: [updated] };
+    await user.click(d.getByRole('button', { name: 'Save Items' }));
+    expect(await screen.findByText(MSG.itemsChanged)).toBeTruthy();
+    const [call] = callsTo(fetchMock, url);
+    expect(call![1]).toMatchObject({ method: 'PUT' });
+    expect(bodyOf(call)).toEqual({
+      items: [
+        { productId: 7, variantSku: null, quantity: 3 },
+        { productId: 8, variantSku: 'DP-30', quantity: 0 },
+      ],
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await screen.findByText('$55.08')).toBeTruthy();
+  });
+});

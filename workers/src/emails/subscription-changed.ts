@@ -1,0 +1,119 @@
+/**
+ * The confirmation of a change a shopper made to their plan on My Subscriptions (skip, a new date,
+ * pause, resume, a new card, new quantities): what changed, and the next delivery's date and amount as
+ * the change wrote them (the outbox row is written in the change's transaction), so the email says what
+ * the renewal will do. Not sent for a plan cancelled since.
+ */
+import { z } from 'zod';
+import { OUTBOX_TOPICS, outboxPayloads } from '@nh/shared';
+import { formatCents, type Cents } from '@nh/shared/money';
+import { SHOP } from '@nh/shared/constants';
+import type { ShopperPlanChange } from '@nh/shared/contracts/subscriptions';
+import { defineEmail, skip } from './define-email';
+import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';
+import { billingDay, loadSubscription, planCadence, planItemsHtml, planItemsText, type SubscriptionEmailPlan } from './subscription-plan';
+
+type Payload = z.infer<(typeof outboxPayloads)[typeof OUTBOX_TOPICS.subscriptionChanged]>;
+
+export interface ShopperChangeEmail extends SubscriptionEmailPlan {
+  change: ShopperPlanChange;
+  /** After the change. */
+  status: string;
+  nextBillingDate: Date;
+  amount: Cents;
+}
+
+/** Subject id `<subscription id>:<change id>`: one email per change, however often the job runs. */
+export const subscriptionChangedJob = defineEmail({
+  name: 'subscription-changed',
+  payload: outboxPayloads[OUTBOX_TOPICS.subscriptionChanged],
+  topics: { [OUTBOX_TOPICS.subscriptionChanged]: (payload: Payload) => payload },
+  async compose(db, p) {
+    const found = await loadSubscription(db, p.subscriptionId);
+    if (!found) return skip('subscription not found');
+    if (found.sub.status === 'cancelled' || found.sub.status === 'expired') return skip('subscription ended since');
+    const content = subscriptionChangedEmail({ ...found.plan, change: p.change, status: p.status, nextBillingDate: new Date(p.nextBillingDate), amount: p.amount });
+    return { subjectId: `${p.subscriptionId}:${p.changeId}`, message: { to: found.sub.customerEmail, ...content } };
+  },
+});
+
+const cardWords = (cardType: string | null, lastFour: string | null) => (lastFour ? `your ${cardType ?? 'card'} ending in ${lastFour}` : 'your new card');
+
+/** The subject and the opening sentences of each change. */
+function wording(e: ShopperChangeEmail): { subject: string; lines: string[] } {
+  const plan = `Subscribe & Save plan`;
+  const next = `Your next delivery is on ${billingDay(e.nextBillingDate)}: we will charge ${formatCents(e.amount)} to your saved card that day.`;
+  const change = e.change;
+  switch (change.kind) {
+    case 'skipped':
+      return {
+        subject: `You skipped your next ${SHOP.name} delivery`,
+        lines: [`Your delivery due ${billingDay(new Date(`${change.period}T00:00:00Z`))} is skipped: it will not be sent or charged.`, next],
+      };
+    case 'rescheduled':
+      return {
+        subject: `Your next ${SHOP.name} delivery is now on ${billingDay(e.nextBillingDate)}`,
+        lines: [`You moved your next delivery from ${billingDay(new Date(change.from))} to ${billingDay(e.nextBillingDate)}.`, next, `Later deliveries follow ${planCadence(e.interval, e.intervalCount)} from then.`],
+      };
+    case 'paused':
+      return {
+        subject: `Your ${SHOP.name} ${plan} is paused`,
+        lines: ['You paused your plan. No deliveries will be sent or charged while it is paused.', 'You can resume it any time in My Subscriptions.'],
+      };
+    case 'resumed':
+      return {
+        subject: `Your ${SHOP.name} ${plan} is active again`,
+        lines: [
+          'You resumed your plan.',
+          ...(change.skippedWhilePaused > 0 ? ['The deliveries that fell due while it was paused were skipped: they will not be sent or charged.'] : []),
+          next,
+        ],
+      };
+    case 'card':
+      return {
+        subject: `The card for your ${SHOP.name} ${plan} is changed`,
+        lines: [
+          `Your plan now uses ${cardWords(change.cardType, change.cardLastFour)}. You have not been charged for this change.`,
+          e.status === 'active' ? `Your next delivery is on ${billingDay(e.nextBillingDate)}: we will charge ${formatCents(e.amount)} to ${cardWords(change.cardType, change.cardLastFour)} that day.` : '',
+        ].filter(Boolean),
+      };
+    case 'items':
+      return {
+        subject: `Your ${SHOP.name} ${plan} is updated`,
+        lines: [`You changed the items of your plan. Each delivery is now ${formatCents(e.amount)} (it was ${formatCents(change.fromAmount)}), at today's prices with your discount.`, next],
+      };
+  }
+}
+
+/** Sent when a shopper changes their plan on My Subscriptions. */
+export function subscriptionChangedEmail(e: ShopperChangeEmail): Content {
+  const { subject, lines } = wording(e);
+  const contact = `If you did not make this change, contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone} (${SHOP.supportHours}).`;
+  const text = [
+    `Hi ${e.customerName},`,
+    '',
+    ...lines,
+    '',
+    'Your plan:',
+    '',
+    ...planItemsText(e.items),
+    '',
+    `  Each delivery: ${formatCents(e.amount)} (with your ${e.discountPercent}% discount, free shipping and tax)`,
+    '',
+    `You can see or change your plan in My Subscriptions: ${mySubscriptionsUrl()}`,
+    contact,
+    '',
+    signatureText(),
+  ].join('\n');
+  const html = layout(
+    subject,
+    `<p>Hi ${escapeHtml(e.customerName)},</p>
+${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
+<p>Your plan:</p>
+${planItemsHtml(e.items)}
+<p><strong>Each delivery:</strong> ${formatCents(e.amount)} (with your ${e.discountPercent}% discount, free shipping and tax)</p>
+<p>You can see or change your plan in ${mySubscriptionsLink()}.</p>
+<p>${escapeHtml(contact)}</p>`,
+  );
+  return { subject, text, html };
+}
