@@ -13,11 +13,12 @@ import { eq } from 'drizzle-orm';
 import { formatCents, pricePlan, SHOP } from '@nh/shared';
 import { billingPeriodOf, nextBillingDate } from '@nh/shared/contracts/subscriptions';
 import { tables, type LineItem } from '@nh/server';
-import { cardExpiresOn, LocalSandboxGateway, SANDBOX_API_LOGIN_ID, SANDBOX_CLIENT_KEY, subscriptionInvoiceNumber, type StoredPaymentProfile } from '@nh/server/payments/index';
+import { cardExpiresOn, LocalSandboxGateway, SANDBOX_API_LOGIN_ID, SANDBOX_CLIENT_KEY, subscriptionInvoiceNumber } from '@nh/server/payments/index';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { renewSubscriptionJob, type RenewResult } from '../src/renewals/renew';
 import type { WorkerRuntime } from '../src/runtime';
 import { TestSmtpServer } from './support/smtp-server';
+import { storedTestCard, TEST_ADDRESS } from './support/sandbox-card';
 import { createTestDatabase, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
 
 let tdb: TestDatabase;
@@ -26,7 +27,7 @@ let runtime: WorkerRuntime;
 let sandbox: LocalSandboxGateway;
 let api: TestApi;
 
-const ADDRESS = { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' };
+const ADDRESS = TEST_ADDRESS;
 const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => tdb.db.$client.query<T>(text, values).then((r) => r.rows);
 const utcDay = (days: number, hours = 0) => {
   const now = new Date();
@@ -58,23 +59,7 @@ async function signUp(): Promise<{ id: string; call: (path: string, init?: { met
   return { id: user.id, call: (path, init = {}) => api.request(path, { ...init, headers: { cookie } }) };
 }
 
-/** A card stored as checkout stores it (the first charge with createProfile). */
-async function makeProfile(): Promise<StoredPaymentProfile> {
-  const token = await sandbox.tokenize({
-    authData: { clientKey: SANDBOX_CLIENT_KEY, apiLoginID: SANDBOX_API_LOGIN_ID },
-    cardData: { cardNumber: '4111111111111111', month: '12', year: String(new Date().getUTCFullYear() + 3), cardCode: '123', zip: ADDRESS.zip },
-  });
-  if (!('opaqueData' in token)) throw new Error('tokenise failed');
-  const first = await sandbox.chargeOpaqueData({
-    opaqueData: token.opaqueData,
-    createProfile: true,
-    amount: 1000,
-    invoiceNumber: `T-${randomUUID().slice(0, 12)}`,
-    email: 'first@example.com',
-    billTo: { firstName: 'Sam', lastName: 'Saver', ...ADDRESS },
-  });
-  return first.profile!;
-}
+const makeProfile = () => storedTestCard(sandbox);
 
 async function renew(subscriptionId: string, due: Date): Promise<RenewResult> {
   const job = await runtime.queues.renewals.add(renewSubscriptionJob.name, { subscriptionId, period: billingPeriodOf(due) }, { jobId: `test-${randomUUID()}` });

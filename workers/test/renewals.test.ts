@@ -36,6 +36,7 @@ import { CARD_EXPIRY_LOOKUPS_PER_SWEEP, CARD_EXPIRY_MESSAGES, CARD_EXPIRY_SWEEP_
 import { expiryMonth, subscriptionCardExpiringJob } from '../src/emails/subscription-card-expiring';
 import type { WorkerRuntime } from '../src/runtime';
 import { TestSmtpServer } from './support/smtp-server';
+import { storedTestCard, TEST_ADDRESS } from './support/sandbox-card';
 // For the resumed plans (at the end of the file).
 import { planBillTo } from '@nh/server/payments/index';
 import { OUTBOX_CHANNEL } from '@nh/server';
@@ -49,7 +50,7 @@ let sandbox: LocalSandboxGateway;
 let redis: Redis;
 
 const DAY = 86_400_000;
-const ADDRESS = { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' };
+const ADDRESS = TEST_ADDRESS;
 const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => tdb.db.$client.query<T>(text, values).then((r) => r.rows);
 const period = (date: Date) => date.toISOString().slice(0, 10);
 /** Start of the UTC day `days` from today: when a retry after a decline is due. */
@@ -79,24 +80,7 @@ const line = (product: { id: number; name: string }, quantity: number, price = '
   price,
 });
 
-/** A real stored payment profile: a sandbox test card tokenised and charged with createProfile, as checkout does. */
-async function makeProfile(): Promise<StoredPaymentProfile> {
-  const token = await sandbox.tokenize({
-    authData: { clientKey: SANDBOX_CLIENT_KEY, apiLoginID: SANDBOX_API_LOGIN_ID },
-    cardData: { cardNumber: '4111111111111111', month: '12', year: String(new Date().getUTCFullYear() + 3), cardCode: '123', zip: ADDRESS.zip },
-  });
-  if (!('opaqueData' in token)) throw new Error('tokenise failed');
-  const first = await sandbox.chargeOpaqueData({
-    opaqueData: token.opaqueData,
-    createProfile: true,
-    amount: 1000,
-    invoiceNumber: `T-${randomUUID().slice(0, 12)}`,
-    email: 'first@example.com',
-    billTo: { firstName: 'Sam', lastName: 'Saver', ...ADDRESS },
-  });
-  expect(first.outcome).toBe('approved');
-  return first.profile!;
-}
+const makeProfile = () => storedTestCard(sandbox);
 
 interface SubscriptionInput {
   email: string;

@@ -10,8 +10,8 @@ import { formatCents, type Cents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
 import type { ShopperPlanChange } from '@nh/shared/contracts/subscriptions';
 import { defineEmail, skip } from './define-email';
-import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';
-import { billingDay, loadSubscription, planCadence, planItemsHtml, planItemsText, type SubscriptionEmailPlan } from './subscription-plan';
+import type { Content } from './mail/layout';
+import { billingDay, loadSubscription, planCadence, planChangeContent, type SubscriptionEmailPlan } from './subscription-plan';
 
 type Payload = z.infer<(typeof outboxPayloads)[typeof OUTBOX_TOPICS.subscriptionChanged]>;
 
@@ -89,31 +89,5 @@ function wording(e: ShopperChangeEmail): { subject: string; lines: string[] } {
 export function subscriptionChangedEmail(e: ShopperChangeEmail): Content {
   const { subject, lines } = wording(e);
   const contact = `If you did not make this change, contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone} (${SHOP.supportHours}).`;
-  const text = [
-    `Hi ${e.customerName},`,
-    '',
-    ...lines,
-    '',
-    'Your plan:',
-    '',
-    ...planItemsText(e.items),
-    '',
-    `  Each delivery: ${formatCents(e.amount)} (with your ${e.discountPercent}% discount, free shipping and tax)`,
-    '',
-    `You can see or change your plan in My Subscriptions: ${mySubscriptionsUrl()}`,
-    contact,
-    '',
-    signatureText(),
-  ].join('\n');
-  const html = layout(
-    subject,
-    `<p>Hi ${escapeHtml(e.customerName)},</p>
-${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
-<p>Your plan:</p>
-${planItemsHtml(e.items)}
-<p><strong>Each delivery:</strong> ${formatCents(e.amount)} (with your ${e.discountPercent}% discount, free shipping and tax)</p>
-<p>You can see or change your plan in ${mySubscriptionsLink()}.</p>
-<p>${escapeHtml(contact)}</p>`,
-  );
-  return { subject, text, html };
+  return planChangeContent({ subject, lines, plan: e, seeYourPlan: 'You can see or change your plan', contact });
 }

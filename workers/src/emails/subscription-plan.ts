@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import type { Cents } from '@nh/shared/money';
 import { INTERVAL_MONTHS, type SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
 import { tables, type Db, type LineItem } from '@nh/server';
-import { escapeHtml } from './mail/layout';
+import { formatCents } from '@nh/shared/money';
+import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';
 
 /** "March 5, 2026": a billing date is a day (UTC), as the storefront shows it. */
 export const billingDay = (date: Date) => new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' }).format(date);
@@ -44,4 +45,47 @@ export async function loadSubscription(db: Db, subscriptionId: string) {
     intervalCount: sub.intervalCount,
   };
   return { sub, plan };
+}
+
+/**
+ * The body the two plan-change emails share (a shopper's own change, one staff made): the greeting, what
+ * changed, the plan as it now stands, where to see it (`seeYourPlan`, the sentence before "in My
+ * Subscriptions") and whom to contact.
+ */
+export function planChangeContent(o: {
+  subject: string;
+  lines: string[];
+  plan: Pick<SubscriptionEmailPlan, 'customerName' | 'items' | 'amount' | 'discountPercent'>;
+  seeYourPlan: string;
+  contact: string;
+}): Content {
+  const { plan } = o;
+  const eachDelivery = `${formatCents(plan.amount)} (with your ${plan.discountPercent}% discount, free shipping and tax)`;
+  const text = [
+    `Hi ${plan.customerName},`,
+    '',
+    ...o.lines,
+    '',
+    'Your plan:',
+    '',
+    ...planItemsText(plan.items),
+    '',
+    `  Each delivery: ${eachDelivery}`,
+    '',
+    `${o.seeYourPlan} in My Subscriptions: ${mySubscriptionsUrl()}`,
+    o.contact,
+    '',
+    signatureText(),
+  ].join('\n');
+  const html = layout(
+    o.subject,
+    `<p>Hi ${escapeHtml(plan.customerName)},</p>
+${o.lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
+<p>Your plan:</p>
+${planItemsHtml(plan.items)}
+<p><strong>Each delivery:</strong> ${eachDelivery}</p>
+<p>${escapeHtml(o.seeYourPlan)} in ${mySubscriptionsLink()}.</p>
+<p>${escapeHtml(o.contact)}</p>`,
+  );
+  return { subject: o.subject, text, html };
 }

@@ -10,8 +10,8 @@ import { formatCents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
 import { tables } from '@nh/server';
 import { defineEmail, skip } from './define-email';
-import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';
-import { billingDay, loadSubscription, planCadence, planItemsHtml, planItemsText, type SubscriptionEmailPlan } from './subscription-plan';
+import type { Content } from './mail/layout';
+import { billingDay, loadSubscription, planCadence, planChangeContent, type SubscriptionEmailPlan } from './subscription-plan';
 
 /** What staff did, as the email tells it. */
 export type StaffChange =
@@ -113,31 +113,5 @@ function wording(plan: SubscriptionEmailPlan, change: StaffChange): { subject: s
 export function subscriptionStaffChangeEmail(plan: SubscriptionEmailPlan & { change: StaffChange }): Content {
   const { subject, lines } = wording(plan, plan.change);
   const contact = `If you did not ask for this, or want something else, contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone} (${SHOP.supportHours}).`;
-  const text = [
-    `Hi ${plan.customerName},`,
-    '',
-    ...lines,
-    '',
-    'Your plan:',
-    '',
-    ...planItemsText(plan.items),
-    '',
-    `  Each delivery: ${formatCents(plan.amount)} (with your ${plan.discountPercent}% discount, free shipping and tax)`,
-    '',
-    `This change was made by our customer care team on your behalf. You can see your plan in My Subscriptions: ${mySubscriptionsUrl()}`,
-    contact,
-    '',
-    signatureText(),
-  ].join('\n');
-  const html = layout(
-    subject,
-    `<p>Hi ${escapeHtml(plan.customerName)},</p>
-${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
-<p>Your plan:</p>
-${planItemsHtml(plan.items)}
-<p><strong>Each delivery:</strong> ${formatCents(plan.amount)} (with your ${plan.discountPercent}% discount, free shipping and tax)</p>
-<p>This change was made by our customer care team on your behalf. You can see your plan in ${mySubscriptionsLink()}.</p>
-<p>${escapeHtml(contact)}</p>`,
-  );
-  return { subject, text, html };
+  return planChangeContent({ subject, lines, plan, seeYourPlan: 'This change was made by our customer care team on your behalf. You can see your plan', contact });
 }
