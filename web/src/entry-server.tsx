@@ -9,7 +9,7 @@ import { renderToReadableStream } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
 import { AppProviders } from './app/app';
 import { createRoutes } from './app/router';
-import { createQueryClient, type ApiFetch } from './lib/query-client';
+import { ApiError, createQueryClient, type ApiFetch } from './lib/query-client';
 import { SERVER_STATE_ID, serverStateJson } from './lib/server-state';
 
 export interface RenderOptions {
@@ -30,10 +30,20 @@ export interface RenderedPage {
  */
 export async function render(url: string, { apiFetch }: RenderOptions): Promise<RenderedPage> {
   const queryClient = createQueryClient(apiFetch);
+  // A failed call is rendered as its screen shows it (a not-found product), not retried as a screen
+  // mounts (which would render the skeleton); the browser hydrates it the same way (hydrateQueries).
+  queryClient.setDefaultOptions({ ...queryClient.getDefaultOptions(), queries: { ...queryClient.getDefaultOptions().queries, retryOnMount: false } });
   const handler = createStaticHandler(createRoutes(queryClient, { awaitData: true }));
   const context = await handler.query(new Request(url));
   if (context instanceof Response) throw new Error(`The router answered ${context.status} for ${url}`);
   if (context.errors) throw new Error(`The router failed on ${url}: ${JSON.stringify(context.errors)}`);
+  // A call that failed for another reason than "not found" (the API down, slow) is not rendered as the
+  // page: the browser renders it and asks again.
+  const failedCall = queryClient
+    .getQueryCache()
+    .getAll()
+    .find(({ state }) => state.status === 'error' && !(state.error instanceof ApiError && state.error.status === 404));
+  if (failedCall) throw new Error(`A call of ${url} failed: ${failedCall.queryHash}: ${String(failedCall.state.error)}`);
   const router = createStaticRouter(handler.dataRoutes, context);
   const stateScript = `<script type="application/json" id="${SERVER_STATE_ID}">${serverStateJson(queryClient, {
     loaderData: context.loaderData,

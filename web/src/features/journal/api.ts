@@ -2,7 +2,7 @@
 import { LIMITS } from '@nh/shared/constants';
 import type { BlogPost, BlogPostSummary } from '@nh/shared/contracts/catalog';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiFetchOf, type ApiFetch } from '@/lib/query-client';
+import { ApiError, apiFetchOf, type ApiFetch } from '@/lib/query-client';
 import { findSampleArticle, SAMPLE_ARTICLES } from '@/lib/sample-articles';
 
 export const BLOG_QUERY_KEY = ['/api/blog'] as const;
@@ -21,7 +21,7 @@ export async function fetchArticle(slug: string, apiFetch: ApiFetch): Promise<Bl
     // The built-in samples have no database row: their cards must still lead to a readable page.
     const sample = findSampleArticle(slug);
     if (sample) return sample;
-    throw new Error('Article not found');
+    throw new ApiError(res.status, 'Article not found', await res.text());
   }
   return (await res.json()) as BlogPost;
 }
