@@ -138,9 +138,10 @@ function serveSpa(
     const [before, after] = document.split(EMPTY_ROOT, 2) as [string, string | undefined];
     if (after === undefined) throw new Error(`index.html has no ${EMPTY_ROOT}`);
     res.write(`${before}<div id="root">`);
-    for await (const chunk of rendered.body) {
-      if (res.destroyed) return;
-      res.write(chunk);
+    const reader = rendered.body.getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      if (res.destroyed) return void (await reader.cancel());
+      res.write(chunk.value);
     }
     res.end(`</div>${rendered.stateScript}${after}`);
   });
