@@ -16,7 +16,6 @@ export default defineConfig(({ command, isSsrBuild }) => {
     publicDir: isSsrBuild ? false : 'public',
     server: { port: 5173, proxy: { '/api': apiTarget, '/uploads': apiTarget } },
     // No source maps in the shipped app: they would publish the whole source to anyone.
-    // The SSR manifest (module → its chunk) lets the server preload a rendered page's screen chunk.
-    build: { outDir: 'dist', sourcemap: false, manifest: true, ssrManifest: !isSsrBuild, chunkSizeWarningLimit: 400 },
+    build: { outDir: 'dist', sourcemap: false, manifest: true, chunkSizeWarningLimit: 400 },
   };
 });

@@ -14,7 +14,6 @@ import { healthRoutes } from './modules/health/routes';
 import { metricsRoutes } from './modules/health/metrics';
 import { spaPage, type SpaPage } from './modules/seo/page-status';
 import { renderHead } from './modules/seo/render-head';
-import { screenPreloads } from './modules/seo/screen-preloads';
 import { serverRender, type RenderPage } from './modules/seo/server-render';
 import { siteOrigin } from './modules/seo/site-origin';
 import { apiModules, createAppServices, formBodyModules, pageModules, type AppServices } from './modules';
@@ -112,7 +111,6 @@ function serveSpa(
   { page, render, origin }: { page: (path: string) => Promise<SpaPage>; render: RenderPage; origin: (req: Request) => string },
 ): void {
   const index = path.join(dist, 'index.html');
-  const preloads = screenPreloads(dist);
   // Read once per build (a rebuild while running changes its modification time).
   let cached: { mtimeMs: number; html: string } | null = null;
   const indexHtml = async () => {
@@ -139,7 +137,7 @@ function serveSpa(
     }
     const [before, after] = document.split(EMPTY_ROOT, 2) as [string, string | undefined];
     if (after === undefined) throw new Error(`index.html has no ${EMPTY_ROOT}`);
-    res.write(`${before.replace('</head>', `${preloads(rendered.screens)}</head>`)}<div id="root">`);
+    res.write(`${before}<div id="root">`);
     const reader = rendered.body.getReader();
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
       if (res.destroyed) return void (await reader.cancel());

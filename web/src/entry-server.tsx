@@ -8,7 +8,7 @@
 import { renderToReadableStream } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
 import { AppProviders } from './app/app';
-import { createRoutes, type ScreenHandle } from './app/router';
+import { createRoutes } from './app/router';
 import { ApiError, createQueryClient, type ApiFetch } from './lib/query-client';
 import { SERVER_STATE_ID, serverStateJson } from './lib/server-state';
 
@@ -22,8 +22,6 @@ export interface RenderedPage {
   body: ReadableStream<Uint8Array>;
   /** The `<script type="application/json">` block with the query cache and router state, for after the root. */
   stateScript: string;
-  /** The matched screens' modules (`src/…`), whose chunks the browser needs before it hydrates. */
-  screens: string[];
 }
 
 /**
@@ -74,6 +72,5 @@ export async function render(url: string, { apiFetch }: RenderOptions): Promise<
     await body.cancel();
     throw failed instanceof Error ? failed : new Error(String(failed));
   }
-  const screens = context.matches.flatMap(({ route }) => (route.handle as ScreenHandle | undefined)?.screen ?? []);
-  return { body, stateScript, screens };
+  return { body, stateScript };
 }

@@ -10,14 +10,6 @@ interface ScreenModule {
   prefetch?: Prefetch;
 }
 
-/** What a screen's route carries: its module's path in the build (`src/…`; the server preloads its chunk). */
-export interface ScreenHandle {
-  screen: string;
-}
-
-/** Every screen module by its path: each is its own chunk, loaded when its route first matches. */
-const screens = import.meta.glob<ScreenModule>(['/src/app/routes/*.tsx', '/src/features/*/routes/*.tsx', '!/src/**/*.test.tsx']);
-
 export interface RouteOptions {
   /**
    * The server renders a page once its data is in: there the loaders wait. In the browser a navigation
@@ -31,37 +23,30 @@ export interface RouteOptions {
  * storefront's first load never downloads checkout or admin code. A screen's `prefetch` is its loader.
  */
 export function createRoutes(queryClient: QueryClient, { awaitData }: RouteOptions): RouteObject[] {
-  /** The route of the screen in `src/{screen}.tsx`. */
-  const page = (screen: string): Pick<RouteObject, 'lazy' | 'handle'> => {
-    const load = screens[`/src/${screen}.tsx`];
-    if (!load) throw new Error(`No screen module src/${screen}.tsx`);
-    const handle: ScreenHandle = { screen: `src/${screen}.tsx` };
-    return {
-      handle,
-      lazy: async () => {
-        const { default: Component, prefetch } = await load();
-        if (!prefetch) return { Component };
-        return {
-          Component,
-          loader: async ({ params }) => {
-            // A failed call is the screen's to show (its error state), never the router's.
-            const loading = prefetch(queryClient, params).catch(() => undefined);
-            if (awaitData) await loading;
-            return null;
-          },
-        };
-      },
-    };
-  };
+  const page = (load: () => Promise<ScreenModule>): Pick<RouteObject, 'lazy'> => ({
+    lazy: async () => {
+      const { default: Component, prefetch } = await load();
+      if (!prefetch) return { Component };
+      return {
+        Component,
+        loader: async ({ params }) => {
+          // A failed call is the screen's to show (its error state), never the router's.
+          const loading = prefetch(queryClient, params).catch(() => undefined);
+          if (awaitData) await loading;
+          return null;
+        },
+      };
+    },
+  });
 
   /** A layout route loaded with its first screen (the admin frame stays out of the storefront's chunks). */
   const layout = (load: () => Promise<ComponentType>): Pick<RouteObject, 'lazy'> => ({
     lazy: async () => ({ Component: await load() }),
   });
 
-  const shop = page('features/catalog/routes/shop');
-  const category = page('features/catalog/routes/category');
-  const impact = page('features/content/routes/impact');
+  const shop = page(() => import('@/features/catalog/routes/shop'));
+  const category = page(() => import('@/features/catalog/routes/category'));
+  const impact = page(() => import('@/features/content/routes/impact'));
 
   return [
     {
@@ -69,31 +54,31 @@ export function createRoutes(queryClient: QueryClient, { awaitData }: RouteOptio
       // Routes load lazily; until the first one arrives, render nothing (the page stays blank for a moment).
       hydrateFallbackElement: <div className="min-h-screen" aria-busy="true" />,
       children: [
-        { path: '/', ...page('app/routes/home') },
+        { path: '/', ...page(() => import('@/app/routes/home')) },
         { path: '/shop', ...shop },
         { path: '/products', ...shop },
         { path: '/shop/:categorySlug', ...category },
         { path: '/category/:categorySlug', ...category },
-        { path: '/product/:slug', ...page('features/catalog/routes/product') },
-        { path: '/ingredients', ...page('features/content/routes/ingredients') },
-        { path: '/how-it-works', ...page('features/content/routes/how-it-works') },
-        { path: '/journal', ...page('features/journal/routes/journal-list') },
-        { path: '/journal/:slug', ...page('features/journal/routes/journal-article') },
+        { path: '/product/:slug', ...page(() => import('@/features/catalog/routes/product')) },
+        { path: '/ingredients', ...page(() => import('@/features/content/routes/ingredients')) },
+        { path: '/how-it-works', ...page(() => import('@/features/content/routes/how-it-works')) },
+        { path: '/journal', ...page(() => import('@/features/journal/routes/journal-list')) },
+        { path: '/journal/:slug', ...page(() => import('@/features/journal/routes/journal-article')) },
         { path: '/sustainability', ...impact },
         { path: '/impact', ...impact },
-        { path: '/about', ...page('features/content/routes/about') },
-        { path: '/support', ...page('features/content/routes/support') },
-        { path: '/legal/:page', ...page('features/content/routes/legal') },
-        { path: '/unsubscribe/:token', ...page('features/newsletter/routes/unsubscribe') },
-        { path: '/checkout', ...page('features/checkout/routes/checkout') },
-        { path: '/subscriptions', ...page('features/subscriptions/routes/subscriptions') },
-        { path: '/account/orders', ...page('features/account/routes/orders') },
-        { path: '/account/orders/:id', ...page('features/account/routes/order') },
-        { path: '/account/forgot-password', ...page('features/account/routes/forgot-password') },
-        { path: '/account/reset-password', ...page('features/account/routes/reset-password') },
-        { path: '/orders/lookup', ...page('features/account/routes/order-lookup') },
-        { path: '/orders/view', ...page('features/account/routes/order-view') },
-        { path: '*', ...page('features/content/routes/not-found') },
+        { path: '/about', ...page(() => import('@/features/content/routes/about')) },
+        { path: '/support', ...page(() => import('@/features/content/routes/support')) },
+        { path: '/legal/:page', ...page(() => import('@/features/content/routes/legal')) },
+        { path: '/unsubscribe/:token', ...page(() => import('@/features/newsletter/routes/unsubscribe')) },
+        { path: '/checkout', ...page(() => import('@/features/checkout/routes/checkout')) },
+        { path: '/subscriptions', ...page(() => import('@/features/subscriptions/routes/subscriptions')) },
+        { path: '/account/orders', ...page(() => import('@/features/account/routes/orders')) },
+        { path: '/account/orders/:id', ...page(() => import('@/features/account/routes/order')) },
+        { path: '/account/forgot-password', ...page(() => import('@/features/account/routes/forgot-password')) },
+        { path: '/account/reset-password', ...page(() => import('@/features/account/routes/reset-password')) },
+        { path: '/orders/lookup', ...page(() => import('@/features/account/routes/order-lookup')) },
+        { path: '/orders/view', ...page(() => import('@/features/account/routes/order-view')) },
+        { path: '*', ...page(() => import('@/features/content/routes/not-found')) },
       ],
     },
     {
@@ -101,18 +86,18 @@ export function createRoutes(queryClient: QueryClient, { awaitData }: RouteOptio
       ...layout(async () => (await import('@/features/admin/components/admin-layout')).AdminLayout),
       hydrateFallbackElement: <div className="min-h-screen" aria-busy="true" />,
       children: [
-        { path: '/admin', ...page('features/admin/routes/dashboard') },
-        { path: '/admin/promos', ...page('features/admin/routes/promo-manager') },
-        { path: '/admin-products', ...page('features/admin/routes/product-manager') },
-        { path: '/admin-products/create', ...page('features/admin/routes/product-create') },
-        { path: '/admin-products/:slug/edit', ...page('features/admin/routes/product-edit') },
-        { path: '/admin-orders', ...page('features/admin/routes/order-manager') },
-        { path: '/admin-orders/:id', ...page('features/admin/routes/order-detail') },
-        { path: '/admin/subscriptions', ...page('features/admin/routes/subscriptions') },
-        { path: '/admin/subscriptions/:id', ...page('features/admin/routes/subscription-detail') },
-        { path: '/admin/reviews', ...page('features/admin/routes/reviews') },
-        { path: '/admin/staff', ...page('features/admin/routes/staff-manager') },
-        { path: '/admin/audit', ...page('features/admin/routes/audit-trail') },
+        { path: '/admin', ...page(() => import('@/features/admin/routes/dashboard')) },
+        { path: '/admin/promos', ...page(() => import('@/features/admin/routes/promo-manager')) },
+        { path: '/admin-products', ...page(() => import('@/features/admin/routes/product-manager')) },
+        { path: '/admin-products/create', ...page(() => import('@/features/admin/routes/product-create')) },
+        { path: '/admin-products/:slug/edit', ...page(() => import('@/features/admin/routes/product-edit')) },
+        { path: '/admin-orders', ...page(() => import('@/features/admin/routes/order-manager')) },
+        { path: '/admin-orders/:id', ...page(() => import('@/features/admin/routes/order-detail')) },
+        { path: '/admin/subscriptions', ...page(() => import('@/features/admin/routes/subscriptions')) },
+        { path: '/admin/subscriptions/:id', ...page(() => import('@/features/admin/routes/subscription-detail')) },
+        { path: '/admin/reviews', ...page(() => import('@/features/admin/routes/reviews')) },
+        { path: '/admin/staff', ...page(() => import('@/features/admin/routes/staff-manager')) },
+        { path: '/admin/audit', ...page(() => import('@/features/admin/routes/audit-trail')) },
       ],
     },
     {
@@ -120,9 +105,9 @@ export function createRoutes(queryClient: QueryClient, { awaitData }: RouteOptio
       ...layout(async () => (await import('@/features/admin/components/admin-layout')).AdminPublicLayout),
       hydrateFallbackElement: <div className="min-h-screen" aria-busy="true" />,
       children: [
-        { path: '/admin/invite', ...page('features/admin/routes/accept-invitation') },
-        { path: '/admin/forgot-password', ...page('features/admin/routes/forgot-password') },
-        { path: '/admin/reset-password', ...page('features/admin/routes/reset-password') },
+        { path: '/admin/invite', ...page(() => import('@/features/admin/routes/accept-invitation')) },
+        { path: '/admin/forgot-password', ...page(() => import('@/features/admin/routes/forgot-password')) },
+        { path: '/admin/reset-password', ...page(() => import('@/features/admin/routes/reset-password')) },
       ],
     },
   ];

@@ -15,8 +15,6 @@ import type { Logger } from '@nh/server';
 export interface RenderedPage {
   body: ReadableStream<Uint8Array>;
   stateScript: string;
-  /** The matched screens' modules (`src/…`): their chunks are preloaded (screen-preloads.ts). */
-  screens: string[];
 }
 interface EntryServer {
   render(url: string, options: { apiFetch: (path: string) => Promise<Response> }): Promise<RenderedPage>;
