@@ -18,8 +18,8 @@ const productName = `Surfy SSR ${tag}`;
 const trickyName = `Evil </script><script>alert(1)</script> ${tag}`;
 
 beforeAll(async () => {
-  expect(fs.existsSync(entryServerPath(process.env.WEB_DIST ?? 'web/dist')), 'run `npm run build` first (web/dist-server)').toBe(true);
   api = await startTestApi();
+  expect(fs.existsSync(entryServerPath(api.ctx.config.WEB_DIST)), 'run `npm run build` first (web/dist-server)').toBe(true);
   const [category] = await api.ctx.db.insert(tables.categories).values({ name: `Kitchen ${tag}`, slug: slugs.category, description: 'Everything for the kitchen.' }).returning();
   await api.ctx.db.insert(tables.products).values([
     { name: productName, slug: slugs.product, price: 1299, status: 'active', inventory: 10, categoryId: category!.id, shortDescription: 'Streak-free on every surface.', images: ['surfy-surface'] },

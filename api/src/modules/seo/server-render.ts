@@ -33,13 +33,14 @@ export function entryServerPath(webDist: string): string {
 export function serverRender(webDist: string, log: Logger): RenderPage {
   const file = entryServerPath(webDist);
   // Loaded once: a new web build means a new API process (as does its index.html's chunk names).
-  const entry: Promise<EntryServer | null> = fs.existsSync(file)
+  const built = fs.existsSync(file);
+  if (!built) log.info({ file }, 'No server render built: pages are rendered in the browser');
+  const entry: Promise<EntryServer | null> = built
     ? (import(pathToFileURL(file).href) as Promise<EntryServer>).catch((error: unknown) => {
         log.error({ err: error, file }, 'The server render could not be loaded: pages are rendered in the browser');
         return null;
       })
     : Promise.resolve(null);
-  if (!fs.existsSync(file)) log.info({ file }, 'No server render built: pages are rendered in the browser');
 
   return async (req, url) => {
     const renderer = await entry;
