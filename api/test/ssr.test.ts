@@ -5,9 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tables } from '@nh/server';
+import { createLogger, tables } from '@nh/server';
 import { entryServerPath } from '../src/modules/seo/server-render';
 import { startTestApi, type TestApi } from './support/harness';
 
@@ -162,6 +165,83 @@ describe('public pages arrive rendered, with their data', () => {
       const html = await (await api.request(path, { headers: { accept: 'text/html' } })).text();
       expect(html, path).toContain('<div id="root"></div>');
       expect(html, path).not.toContain('id="server-state"');
+    }
+  });
+});
+
+describe('when the server cannot render, the page goes out for the browser to render', () => {
+  /** A copy of the built index.html in a folder of its own, with `entryServer` as its server render (or none). */
+  function webDistWith(entryServer: string | null): string {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'nh-ssr-'));
+    fs.mkdirSync(path.join(root, 'dist'));
+    fs.copyFileSync(path.join(api.ctx.config.WEB_DIST, 'index.html'), path.join(root, 'dist', 'index.html'));
+    if (entryServer !== null) {
+      fs.mkdirSync(path.join(root, 'dist-server'));
+      fs.writeFileSync(path.join(root, 'dist-server', 'entry-server.js'), entryServer);
+    }
+    return path.join(root, 'dist');
+  }
+  function capture() {
+    const lines: Array<Record<string, unknown>> = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+        done();
+      },
+    });
+    return { lines, log: createLogger('api-test', 'info', stream) };
+  }
+
+  it('no server render built (development): the empty root, the status and head as before, said once at start', async () => {
+    const { lines, log } = capture();
+    const webDist = webDistWith(null);
+    const plain = await startTestApi({ WEB_DIST: webDist }, { log });
+    try {
+      const res = await plain.request(`/product/${slugs.product}`, { headers: { accept: 'text/html' } });
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      expect(html).toContain('<div id="root"></div>');
+      expect(html).toContain(`<title>${productName} | Nurture Home</title>`);
+      expect((await plain.request('/product/no-such-product', { headers: { accept: 'text/html' } })).status).toBe(404);
+      expect(lines.filter((l) => l.msg === 'No server render built: pages are rendered in the browser')).toHaveLength(1);
+    } finally {
+      await plain.close();
+      fs.rmSync(path.dirname(webDist), { recursive: true, force: true });
+    }
+  });
+
+  it('a render that throws: the empty root with the page\'s status and head, and the error logged', async () => {
+    const { lines, log } = capture();
+    const webDist = webDistWith(`export async function render() { throw new Error('render exploded'); }\n`);
+    const failing = await startTestApi({ WEB_DIST: webDist }, { log });
+    try {
+      const res = await failing.request(`/product/${slugs.product}`, { headers: { accept: 'text/html' } });
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      expect(html).toContain('<div id="root"></div>');
+      expect(html).toContain(`<title>${productName} | Nurture Home</title>`);
+      const logged = lines.find((l) => l.msg === 'The page could not be rendered on the server: sent for the browser to render');
+      expect(logged?.path).toBe(`/product/${slugs.product}`);
+      expect(JSON.stringify(logged?.err)).toContain('render exploded');
+    } finally {
+      await failing.close();
+      fs.rmSync(path.dirname(webDist), { recursive: true, force: true });
+    }
+  });
+
+  it('a render that takes longer than 3 s: the empty root, not a hung page', async () => {
+    const { lines, log } = capture();
+    const webDist = webDistWith(`export function render() { return new Promise(() => {}); }\n`);
+    const slow = await startTestApi({ WEB_DIST: webDist }, { log });
+    try {
+      const started = Date.now();
+      const res = await slow.request('/shop', { headers: { accept: 'text/html' } });
+      expect(await res.text()).toContain('<div id="root"></div>');
+      expect(Date.now() - started).toBeLessThan(6000);
+      expect(JSON.stringify(lines.find((l) => l.path === '/shop')?.err)).toContain('longer than 3000 ms');
+    } finally {
+      await slow.close();
+      fs.rmSync(path.dirname(webDist), { recursive: true, force: true });
     }
   });
 });
