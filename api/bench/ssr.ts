@@ -33,8 +33,12 @@ async function main() {
   await seedDemoCatalogue(db);
   const redis = createRedis(config.REDIS_URL);
   const log = createLogger('bench-ssr', 'silent');
-  const [{ slug: product }] = (await db.$client.query<{ slug: string }>(`select slug from products where status = 'active' order by id limit 1`)).rows as [{ slug: string }];
-  const [{ slug: category }] = (await db.$client.query<{ slug: string }>(`select slug from categories order by id limit 1`)).rows as [{ slug: string }];
+  const [{ slug: product }] = (
+    await db.$client.query<{ slug: string }>(`select slug from products where status = 'active' order by id limit 1`)
+  ).rows as [{ slug: string }];
+  const [{ slug: category }] = (await db.$client.query<{ slug: string }>(`select slug from categories order by id limit 1`)).rows as [
+    { slug: string },
+  ];
   const paths = [`/product/${product}`, `/shop/${category}`, '/shop', '/'];
 
   const start = async (webDist: string) => {
@@ -67,7 +71,9 @@ async function main() {
   for (const path of paths) {
     const ssr = await measure(rendered.url, path);
     const empty = await measure(plain.url, path);
-    console.log(`${path.padEnd(48)} rendered ${ssr.median} / ${ssr.p95} ms, ${ssr.kb} KB   empty root ${empty.median} / ${empty.p95} ms, ${empty.kb} KB`);
+    console.log(
+      `${path.padEnd(48)} rendered ${ssr.median} / ${ssr.p95} ms, ${ssr.kb} KB   empty root ${empty.median} / ${empty.p95} ms, ${empty.kb} KB`,
+    );
   }
   for (const { server } of [rendered, plain]) {
     server.closeAllConnections();

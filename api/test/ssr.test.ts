@@ -23,9 +23,21 @@ const trickyName = `Evil </script><script>alert(1)</script> ${tag}`;
 beforeAll(async () => {
   api = await startTestApi();
   expect(fs.existsSync(entryServerPath(api.ctx.config.WEB_DIST)), 'run `npm run build` first (web/dist-server)').toBe(true);
-  const [category] = await api.ctx.db.insert(tables.categories).values({ name: `Kitchen ${tag}`, slug: slugs.category, description: 'Everything for the kitchen.' }).returning();
+  const [category] = await api.ctx.db
+    .insert(tables.categories)
+    .values({ name: `Kitchen ${tag}`, slug: slugs.category, description: 'Everything for the kitchen.' })
+    .returning();
   await api.ctx.db.insert(tables.products).values([
-    { name: productName, slug: slugs.product, price: 1299, status: 'active', inventory: 10, categoryId: category!.id, shortDescription: 'Streak-free on every surface.', images: ['surfy-surface'] },
+    {
+      name: productName,
+      slug: slugs.product,
+      price: 1299,
+      status: 'active',
+      inventory: 10,
+      categoryId: category!.id,
+      shortDescription: 'Streak-free on every surface.',
+      images: ['surfy-surface'],
+    },
     { name: trickyName, slug: slugs.tricky, price: 500, status: 'active', inventory: 10, categoryId: category!.id },
   ]);
   await api.ctx.db.insert(tables.blogPosts).values({
@@ -52,7 +64,10 @@ interface Page {
   /** The root element's markup. */
   body: string;
   /** The server state data block, parsed. */
-  state: { queries: { queries: Array<{ queryKey: unknown[]; state: { status: string; data?: unknown } }> }; router: { loaderData: Record<string, unknown> } };
+  state: {
+    queries: { queries: Array<{ queryKey: unknown[]; state: { status: string; data?: unknown } }> };
+    router: { loaderData: Record<string, unknown> };
+  };
 }
 
 /** A page as a client without JavaScript gets it. */
@@ -87,7 +102,9 @@ describe('public pages arrive rendered, with their data', () => {
     expect(text).toContain('$12.99');
     expect(text).toContain('Streak-free on every surface.');
     expect(p.head).toMatch(/<meta property="og:image" content="[^"]+\/api\/public\/surfy-surface\.svg" \/>/);
-    const ld = [...p.head.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)].map((m) => JSON.parse(m[1]!) as { '@type': string; name?: string });
+    const ld = [...p.head.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)].map(
+      (m) => JSON.parse(m[1]!) as { '@type': string; name?: string },
+    );
     expect(ld.find((block) => block['@type'] === 'Product')?.name).toBe(productName);
     const product = p.state.queries.queries.find((q) => JSON.stringify(q.queryKey) === JSON.stringify(['/api/products', slugs.product]));
     expect(product?.state.status).toBe('success');
@@ -160,7 +177,7 @@ describe('public pages arrive rendered, with their data', () => {
     expect(html.match(/<\/script>/g)?.length).toBe(html.match(/<script/g)?.length);
   });
 
-  it('checkout, a shopper\'s own pages and the back office are rendered in the browser (empty root)', async () => {
+  it("checkout, a shopper's own pages and the back office are rendered in the browser (empty root)", async () => {
     for (const path of ['/checkout', '/account/orders', '/subscriptions', '/admin']) {
       const html = await (await api.request(path, { headers: { accept: 'text/html' } })).text();
       expect(html, path).toContain('<div id="root"></div>');
@@ -210,7 +227,7 @@ describe('when the server cannot render, the page goes out for the browser to re
     }
   });
 
-  it('a render that throws: the empty root with the page\'s status and head, and the error logged', async () => {
+  it("a render that throws: the empty root with the page's status and head, and the error logged", async () => {
     const { lines, log } = capture();
     const webDist = webDistWith(`export async function render() { throw new Error('render exploded'); }\n`);
     const failing = await startTestApi({ WEB_DIST: webDist }, { log });

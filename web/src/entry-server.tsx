@@ -32,7 +32,10 @@ export async function render(url: string, { apiFetch }: RenderOptions): Promise<
   const queryClient = createQueryClient(apiFetch);
   // A failed call is rendered as its screen shows it (a not-found product), not retried as a screen
   // mounts (which would render the skeleton); the browser hydrates it the same way (hydrateQueries).
-  queryClient.setDefaultOptions({ ...queryClient.getDefaultOptions(), queries: { ...queryClient.getDefaultOptions().queries, retryOnMount: false } });
+  queryClient.setDefaultOptions({
+    ...queryClient.getDefaultOptions(),
+    queries: { ...queryClient.getDefaultOptions().queries, retryOnMount: false },
+  });
   const handler = createStaticHandler(createRoutes(queryClient, { awaitData: true }));
   const context = await handler.query(new Request(url));
   if (context instanceof Response) throw new Error(`The router answered ${context.status} for ${url}`);

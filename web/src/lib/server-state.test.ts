@@ -29,7 +29,9 @@ describe('the server state block', () => {
   });
 
   it('carries answers and not-found errors, not calls still pending; the browser gets the error back and does not ask again on mount', async () => {
-    const server = createQueryClient(async (url) => (url.endsWith('/missing') ? new Response('{"message":"Product not found"}', { status: 404 }) : new Response('[]')));
+    const server = createQueryClient(async (url) =>
+      url.endsWith('/missing') ? new Response('{"message":"Product not found"}', { status: 404 }) : new Response('[]'),
+    );
     await server.prefetchQuery({ queryKey: ['/api/products'] });
     await server.prefetchQuery({ queryKey: ['/api/products', 'missing'] });
     void server.prefetchQuery({ queryKey: ['/api/pending'], queryFn: () => new Promise(() => {}) });

@@ -23,15 +23,22 @@ interface SentError {
 }
 
 const sendError = (error: unknown): SentError =>
-  error instanceof ApiError ? { message: error.message, status: error.status, body: error.body } : { message: error instanceof Error ? error.message : String(error) };
-const reviveError = (sent: SentError): Error => (sent.status === undefined ? new Error(sent.message) : new ApiError(sent.status, sent.message, sent.body ?? ''));
+  error instanceof ApiError
+    ? { message: error.message, status: error.status, body: error.body }
+    : { message: error instanceof Error ? error.message : String(error) };
+const reviveError = (sent: SentError): Error =>
+  sent.status === undefined ? new Error(sent.message) : new ApiError(sent.status, sent.message, sent.body ?? '');
 
 /** The data block's text: answered and failed queries (a missing product's 404 is what its page shows). */
 export function serverStateJson(queryClient: QueryClient, router: HydrationState): string {
-  const queries = dehydrate(queryClient, { shouldDehydrateQuery: (query) => query.state.status !== 'pending', shouldRedactErrors: () => false });
+  const queries = dehydrate(queryClient, {
+    shouldDehydrateQuery: (query) => query.state.status !== 'pending',
+    shouldRedactErrors: () => false,
+  });
   for (const query of queries.queries) {
     // The JSON form of the error: `hydrateQueries` turns it back into one.
-    if (query.state.error !== null) query.state = { ...query.state, error: sendError(query.state.error) as unknown as Error, fetchFailureReason: null };
+    if (query.state.error !== null)
+      query.state = { ...query.state, error: sendError(query.state.error) as unknown as Error, fetchFailureReason: null };
   }
   const state: ServerState = { queries, router };
   return JSON.stringify(state).replace(/</g, '\\u003c');

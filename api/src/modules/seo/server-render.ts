@@ -50,7 +50,8 @@ export function serverRender(webDist: string, log: Logger): RenderPage {
     const host = req.socket.localAddress ?? '127.0.0.1';
     const self = `http://${host.includes(':') ? `[${host}]` : host}:${req.socket.localPort}`;
     const timeout = new AbortController();
-    const apiFetch = (apiPath: string) => fetch(new URL(apiPath, self), { headers: { accept: 'application/json' }, signal: timeout.signal });
+    const apiFetch = (apiPath: string) =>
+      fetch(new URL(apiPath, self), { headers: { accept: 'application/json' }, signal: timeout.signal });
     const started = performance.now();
     let timer: NodeJS.Timeout | undefined;
     try {

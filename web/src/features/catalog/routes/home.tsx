@@ -238,7 +238,11 @@ function LatestArticles() {
  */
 /** The home page's calls: categories, the latest articles, the impact counters. */
 export const prefetchHome: Prefetch = (queryClient) =>
-  Promise.all([queryClient.prefetchQuery(categoriesQuery), queryClient.prefetchQuery(blogPostsQuery), queryClient.prefetchQuery(impactQuery)]);
+  Promise.all([
+    queryClient.prefetchQuery(categoriesQuery),
+    queryClient.prefetchQuery(blogPostsQuery),
+    queryClient.prefetchQuery(impactQuery),
+  ]);
 
 export function HomePage({ newsletter }: { newsletter?: ReactNode }) {
   usePageMeta({

@@ -11,7 +11,10 @@ import { toCatalogProduct } from '../product-model';
 
 /** The product, the catalogue (related products) and its reviews (their summary is under the name). */
 export const prefetch: Prefetch = async (queryClient, { slug = '' }) => {
-  const [product] = await Promise.all([queryClient.fetchQuery(productQuery(slug)).catch(() => null), queryClient.prefetchQuery(productsQuery)]);
+  const [product] = await Promise.all([
+    queryClient.fetchQuery(productQuery(slug)).catch(() => null),
+    queryClient.prefetchQuery(productsQuery),
+  ]);
   if (product) await queryClient.prefetchQuery(reviewsQuery(product.id));
 };
 

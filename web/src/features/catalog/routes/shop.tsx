@@ -40,7 +40,8 @@ export function ShopSkeleton() {
   );
 }
 
-export const prefetch: Prefetch = (queryClient) => Promise.all([queryClient.prefetchQuery(productsQuery), queryClient.prefetchQuery(categoriesQuery)]);
+export const prefetch: Prefetch = (queryClient) =>
+  Promise.all([queryClient.prefetchQuery(productsQuery), queryClient.prefetchQuery(categoriesQuery)]);
 
 export default function ShopPage() {
   const [params] = useSearchParams();
