@@ -31,6 +31,8 @@ COPY --from=build /app/workers/dist workers/dist
 COPY --from=build /app/migrations/dist migrations/dist
 COPY --from=build /app/migrations/sql migrations/sql
 COPY --from=build /app/web/dist web/dist
+# The server render of the public pages (the API loads it at start; without it pages render in the browser).
+COPY --from=build /app/web/dist-server web/dist-server
 COPY Procfile ./
 # Files the processes write (uploads, export files, the mail outbox) live under .local: a volume in compose.
 RUN mkdir -p .local/uploads .local/exports .local/mail-outbox && chown -R node:node .local

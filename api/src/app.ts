@@ -15,6 +15,7 @@ import { healthRoutes } from './modules/health/routes';
 import { metricsRoutes } from './modules/health/metrics';
 import { spaPage, type SpaPage } from './modules/seo/page-status';
 import { renderHead } from './modules/seo/render-head';
+import { serverRender, type RenderPage } from './modules/seo/server-render';
 import { siteOrigin } from './modules/seo/site-origin';
 import { apiModules, createAppServices, formBodyModules, pageModules, type AppServices } from './modules';
 import { AppError, errorHandler, notFoundApi } from './lib/errors';
@@ -95,17 +96,25 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
   // Server-rendered staff pages outside /api (the queue dashboard), same-origin writes only.
   for (const { path: at, router } of pageModules(ctx)) app.use(at, sameOriginGuard({ allowedOrigins: siteOrigins }), router);
 
-  serveSpa(app, ctx.config.WEB_DIST, spaPage(ctx.db), (req) => siteOrigin(ctx.config, req));
+  serveSpa(app, ctx.config.WEB_DIST, { page: spaPage(ctx.db), render: serverRender(ctx.config.WEB_DIST, ctx.log), origin: (req) => siteOrigin(ctx.config, req) });
   app.use(errorHandler);
   return app;
 }
 
+/** The built index.html's root element, where the app (or its server render) goes. */
+const EMPTY_ROOT = '<div id="root"></div>';
+
 /**
  * The built SPA with history fallback: any non-API GET that is not a file gets index.html, its head filled
  * in for the page (title, description, canonical, Open Graph) and 404 for a page that does not exist (an
- * unknown route, product, category, article or legal page): see modules/seo/page-status.ts.
+ * unknown route, product, category, article or legal page): see modules/seo/page-status.ts. A public
+ * page's body is rendered on the server (modules/seo/server-render.ts) and streamed into the root.
  */
-function serveSpa(app: Express, dist: string, page: (path: string) => Promise<SpaPage>, origin: (req: Request) => string): void {
+function serveSpa(
+  app: Express,
+  dist: string,
+  { page, render, origin }: { page: (path: string) => Promise<SpaPage>; render: RenderPage; origin: (req: Request) => string },
+): void {
   const index = path.join(dist, 'index.html');
   // Read once per build (a rebuild while running changes its modification time).
   let cached: { mtimeMs: number; html: string } | null = null;
@@ -122,8 +131,23 @@ function serveSpa(app: Express, dist: string, page: (path: string) => Promise<Sp
       res.status(503).type('text/plain').send('The storefront has not been built yet: run `npm run build`.');
       return;
     }
-    const [{ status, head }, html] = await Promise.all([page(req.path), indexHtml()]);
+    const [{ status, head, serverRendered }, html] = await Promise.all([page(req.path), indexHtml()]);
+    const document = renderHead(html, head, origin(req));
+    const rendered = serverRendered ? await render(req, `${origin(req)}${req.originalUrl}`) : null;
     res.setHeader('Cache-Control', 'no-cache');
-    res.status(status).type('html').send(renderHead(html, head, origin(req)));
+    res.status(status).type('html');
+    if (!rendered) {
+      res.send(document);
+      return;
+    }
+    const [before, after] = document.split(EMPTY_ROOT, 2) as [string, string | undefined];
+    if (after === undefined) throw new Error(`index.html has no ${EMPTY_ROOT}`);
+    res.write(`${before}<div id="root">`);
+    const reader = rendered.body.getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      if (res.destroyed) return void (await reader.cancel());
+      res.write(chunk.value);
+    }
+    res.end(`</div>${rendered.stateScript}${after}`);
   });
 }

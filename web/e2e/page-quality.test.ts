@@ -188,3 +188,88 @@ describe('a guest on the storefront (what Lighthouse checks)', () => {
     expect(await atCheckout.layoutShift()).toBeLessThan(0.01);
   });
 });
+
+describe('server-rendered pages (issue 13): content in the HTML, hydrated without an error or a second call', () => {
+  /** The public data calls a page makes: what the server already put into the page. */
+  const DATA_CALL = /^\/api\/(products|categories|blog|impact|ingredients)(\/|$)/;
+  let tag: string;
+  let categorySlug: string;
+
+  beforeAll(async () => {
+    tag = product.slug.split('-').pop()!;
+    categorySlug = `hydrate-cat-${tag}`;
+    const [category] = await app.api.ctx.db.$client.query<{ id: number }>(`insert into categories (name, slug) values ($1, $2) returning id`, [`Hydrate ${tag}`, categorySlug]).then((r) => r.rows);
+    await app.api.ctx.db.$client.query(`update products set category_id = $1 where id = $2`, [category!.id, product.id]);
+    await app.api.ctx.db.$client.query(`insert into blog_posts (title, slug, content, excerpt, published, created_at) values ($1, $2, $3, $4, true, '2025-03-04T01:00:00Z')`, [
+      `Hydrated article ${tag}`,
+      `hydrate-post-${tag}`,
+      'Probiotic cleaners keep working after you wipe.',
+      'Why it works.',
+    ]);
+  });
+
+  it('arrives with its content, hydrates with no console error or warning, and asks the API for none of the data it carries', async () => {
+    const pages: Array<[string, string]> = [
+      ['/', "Clean that's safe for your family and the planet"],
+      ['/shop', product.name],
+      [`/product/${product.slug}`, product.name],
+      [`/shop/${categorySlug}`, product.name],
+      ['/journal', `Hydrated article ${tag}`],
+      [`/journal/hydrate-post-${tag}`, 'Probiotic cleaners keep working after you wipe.'],
+      ['/ingredients', 'Ingredients'],
+      ['/sustainability', 'Impact'],
+      ['/about', 'About'],
+      ['/how-it-works', 'How'],
+      ['/support', 'Support'],
+      ['/legal/privacy', 'Privacy'],
+      ['/product/no-such-product', 'Product Not Found'],
+    ];
+    for (const [path, text] of pages) {
+      const notFound = path.includes('no-such');
+      // A cart in local storage: the header's count appears after hydration, not as a mismatch.
+      const page = await newPageWithCart(app, product, 2);
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        // A not-found page is itself a 404 document, which Chromium reports as a failed load.
+        if (notFound && message.text().includes('status of 404')) return;
+        if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => problems.push(`pageerror: ${String(error)}`));
+      const dataCalls: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (DATA_CALL.test(url.pathname)) dataCalls.push(url.pathname);
+      });
+      const userCall = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/auth/user');
+      const response = await page.goto(path);
+      expect(response!.status(), path).toBe(notFound ? 404 : 200);
+      const html = await response!.text();
+      // The HTML itself has the page (no JavaScript needed to read it).
+      const root = html.slice(html.indexOf('<div id="root">'), html.indexOf('id="server-state"'));
+      expect(root, path).toContain(text.replace(/'/g, '&#x27;'));
+      // The user call is made by the hydrated app (an effect): hydration is done when it answers.
+      await userCall;
+      await page.waitForLoadState('networkidle');
+      expect(problems, path).toEqual([]);
+      expect(dataCalls, path).toEqual([]);
+      await page.getByText(text).first().waitFor();
+      // The saved cart is read once hydrated.
+      await poll(() => page.getByTestId('cart-count').textContent()).toBe('2');
+      await page.context().close();
+    }
+  });
+
+  it('navigates in the browser after hydration (the routes and their loaders work client-side)', async () => {
+    const page = await app.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(String(error)));
+    await page.goto('/journal');
+    await page.getByRole('link', { name: new RegExp(`Hydrated article ${tag}`) }).first().click();
+    await page.getByRole('heading', { level: 1, name: `Hydrated article ${tag}` }).waitFor();
+    await page.goto(`/product/${product.slug}`);
+    await page.getByRole('heading', { level: 1, name: product.name }).waitFor();
+    await page.getByRole('link', { name: 'Shop', exact: true }).first().click();
+    await page.getByTestId('product-card').first().waitFor();
+    expect(problems).toEqual([]);
+  });
+});

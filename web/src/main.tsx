@@ -1,15 +1,38 @@
 // First: zod's JIT off before any schema is built (the CSP forbids eval; see the module).
 import './lib/zod-jitless';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { AppProviders } from './app/app';
+import { createRoutes, resolveLazyRoutes } from './app/router';
+import { createQueryClient } from './lib/query-client';
+import { hydrateQueries, readServerState } from './lib/server-state';
 import './index.css';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+/**
+ * A page the server rendered (public pages) is hydrated: its query cache and router state first, then
+ * the code of its matched routes, so the first render here equals the server's (no flash, no second
+ * call for the same data). Any other page (checkout, a shopper's own pages, the back office, or when the
+ * server could not render) is rendered here from the empty root, as before.
+ */
+async function start(root: HTMLElement) {
+  const queryClient = createQueryClient();
+  const routes = createRoutes(queryClient, { awaitData: false });
+  const server = root.firstElementChild ? readServerState(document) : null;
+  if (server) {
+    hydrateQueries(queryClient, server.queries);
+    await resolveLazyRoutes(routes, window.location);
+  }
+  const router = createBrowserRouter(routes, server ? { hydrationData: server.router } : undefined);
+  const app = (
+    <AppProviders queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>
+  );
+  if (server) hydrateRoot(root, app);
+  else createRoot(root).render(app);
+}
+
+void start(document.getElementById('root')!);
 
 // Service worker: registered on page load; its outcome is only logged (storefront spec §7).
 if ('serviceWorker' in navigator && import.meta.env.PROD) {

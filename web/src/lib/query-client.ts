@@ -59,17 +59,31 @@ export function urlFromQueryKey(queryKey: readonly unknown[]): string {
 
 type UnauthorizedBehavior = 'returnNull' | 'throw';
 
+/**
+ * How a query reaches the API: in the browser `fetch` with the shopper's cookies; on the server (the
+ * page render) a fetch to the API itself, without the shopper's cookies (public data only).
+ */
+export type ApiFetch = (url: string) => Promise<Response>;
+
+const browserFetch: ApiFetch = (url) => fetch(url, { credentials: 'include' });
+const fetchers = new WeakMap<QueryClient, ApiFetch>();
+
+/** The fetch of the client a query runs in (for query functions of their own, such as an article's). */
+export function apiFetchOf(client: QueryClient): ApiFetch {
+  return fetchers.get(client) ?? browserFetch;
+}
+
 export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
-  return async ({ queryKey }) => {
-    const res = await fetch(urlFromQueryKey(queryKey), { credentials: 'include' });
+  return async ({ queryKey, client }) => {
+    const res = await apiFetchOf(client)(urlFromQueryKey(queryKey));
     if (on401 === 'returnNull' && res.status === 401) return null;
     await throwIfResNotOk(res);
     return (await res.json()) as T;
   };
 }
 
-export function createQueryClient(): QueryClient {
-  return new QueryClient({
+export function createQueryClient(apiFetch: ApiFetch = browserFetch): QueryClient {
+  const client = new QueryClient({
     defaultOptions: {
       queries: {
         queryFn: getQueryFn({ on401: 'throw' }),
@@ -81,4 +95,6 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
+  fetchers.set(client, apiFetch);
+  return client;
 }

@@ -1,6 +1,8 @@
 import { STORAGE_KEYS } from '@nh/shared/constants';
 import { act, cleanup, render, renderHook, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CartProvider, useCart } from './cart-context';
 
@@ -24,6 +26,34 @@ describe('CartProvider', () => {
     expect(second.result.current.items).toEqual([{ ...line, quantity: 2 }]);
     expect(second.result.current.itemCount).toBe(2);
     expect(second.result.current.subtotal).toBe(2598);
+  });
+
+  it('on a server-rendered page: starts empty as the server rendered it, reads the saved cart once hydrated, never overwrites it first', async () => {
+    localStorage.setItem(STORAGE_KEYS.cart, JSON.stringify([{ ...line, quantity: 3 }]));
+    const saves = vi.spyOn(Storage.prototype, 'setItem');
+    const errors = vi.spyOn(console, 'error');
+    function Count() {
+      return <span data-testid="count">{useCart().itemCount}</span>;
+    }
+    const tree = (
+      <CartProvider>
+        <Count />
+      </CartProvider>
+    );
+    const container = document.createElement('div');
+    container.innerHTML = renderToString(tree);
+    expect(container.textContent).toBe('0');
+    document.body.append(container);
+    const recoverable: unknown[] = [];
+    await act(async () => {
+      hydrateRoot(container, tree, { onRecoverableError: (error) => recoverable.push(error) });
+    });
+    expect(recoverable).toEqual([]);
+    expect(errors).not.toHaveBeenCalled();
+    expect(container.textContent).toBe('3');
+    // Nothing but the restored cart was ever written.
+    for (const [, value] of saves.mock.calls) expect(JSON.parse(value)).toEqual([{ ...line, quantity: 3 }]);
+    container.remove();
   });
 
   it('ignores a corrupt saved cart and logs an error', () => {

@@ -1,6 +1,7 @@
 import { STORAGE_KEYS } from '@nh/shared/constants';
 import { type CartItem } from '@nh/shared/cart';
-import { createContext, useContext, useEffect, useMemo, useReducer, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useReducer, useState, type ReactNode } from 'react';
+import { useHydrated } from '@/lib/use-hydrated';
 import { cartItemCount, cartReducer, cartSubtotal, initialCartState, parseSavedCart, type CartState } from './cart-reducer';
 
 export interface CartContextValue {
@@ -32,15 +33,27 @@ function loadCart(): CartState {
 }
 
 export function CartProvider({ children }: { children: ReactNode }) {
-  const [state, dispatch] = useReducer(cartReducer, undefined, loadCart);
+  // A page the browser renders alone starts with the saved cart; a server-rendered one starts empty, as
+  // the server rendered it (it cannot know the cart), and reads the saved cart once hydrated.
+  const hydrated = useHydrated();
+  const [state, dispatch] = useReducer(cartReducer, hydrated, (ready) => (ready ? loadCart() : initialCartState));
+  const [restored, setRestored] = useState(hydrated);
 
   useEffect(() => {
+    if (restored) return;
+    dispatch({ type: 'restore', items: loadCart().items });
+    setRestored(true);
+  }, [restored]);
+
+  useEffect(() => {
+    // Until the saved cart is read, the empty one must not overwrite it.
+    if (!restored) return;
     try {
       localStorage.setItem(STORAGE_KEYS.cart, JSON.stringify(state.items));
     } catch (error) {
       console.error('Could not save the cart', error);
     }
-  }, [state.items]);
+  }, [state.items, restored]);
 
   const value = useMemo<CartContextValue>(
     () => ({

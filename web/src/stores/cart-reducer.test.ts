@@ -9,6 +9,12 @@ const glassy = { productId: 2, variantSku: null, name: 'Glassy', price: 899, slu
 const add = (state: CartState, item: Omit<CartItem, 'quantity'>, quantity?: number) => cartReducer(state, { type: 'add', item, quantity });
 
 describe('cart reducer', () => {
+  it('restores the saved lines without an announcement (read after a server-rendered page hydrates)', () => {
+    const saved = [{ productId: 1, variantSku: null, name: 'Surfy', price: 1299, slug: 'surfy', quantity: 2 }];
+    const state = cartReducer({ ...initialCartState, isOpen: true }, { type: 'restore', items: saved });
+    expect(state).toEqual({ ...initialCartState, isOpen: true, items: saved });
+  });
+
   it('adds a new line with quantity 1 and announces the new item count', () => {
     const state = add(initialCartState, surfy);
     expect(state.items).toEqual([{ ...surfy, quantity: 1 }]);

@@ -17,6 +17,8 @@ export type CartAction =
   /** variantSku undefined removes every line of the product; null only its line without a variant. */
   | { type: 'remove'; productId: number; variantSku?: string | null }
   | { type: 'clear' }
+  /** The saved cart, read after a server-rendered page has hydrated; replaces the lines, no announcement. */
+  | { type: 'restore'; items: CartItem[] }
   | { type: 'open' }
   | { type: 'close' }
   | { type: 'toggle' };
@@ -76,6 +78,8 @@ export function cartReducer(state: CartState, action: CartAction): CartState {
         announcement: removedAnnouncement(removed.map((item) => item.name).join(', ')),
       };
     }
+    case 'restore':
+      return { ...state, items: action.items };
     case 'clear':
       return { ...state, items: [], announcement: state.items.length > 0 ? 'Cart cleared' : state.announcement };
     case 'open':

@@ -65,8 +65,11 @@ function subscribe(listener: () => void) {
   };
 }
 
+/** The server renders without a wishlist (one list: useSyncExternalStore needs the same one each time). */
+const NONE: WishlistEntry[] = [];
+
 export function useWishlist() {
-  const entries = useSyncExternalStore(subscribe, readWishlist, () => []);
+  const entries = useSyncExternalStore(subscribe, readWishlist, () => NONE);
   const has = useCallback((id: number) => entries.some((e) => e.id === id), [entries]);
   return { entries, has, toggle: toggleWishlist };
 }

@@ -35,6 +35,11 @@ export interface PageHead {
 export interface SpaPage {
   status: 200 | 404;
   head: PageHead;
+  /**
+   * Whether the server renders the page's body: the public pages (and their not-found screens). Checkout,
+   * a shopper's own pages, the unsubscribe page and the back office are rendered in the browser.
+   */
+  serverRendered: boolean;
 }
 
 const DEFAULT_DESCRIPTION = 'Probiotic, non-toxic household cleaners that are safe for your family and the planet.';
@@ -154,7 +159,11 @@ const RECORD_LOOKUPS: Partial<Record<Route, Lookup>> = {
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,199}$/;
 const ROUTES = SPA_ROUTES.map((pattern) => ({ pattern, regex: new RegExp(`^${pattern.replace(/:[A-Za-z]+/g, '([^/]+)')}$`) }));
-const NOT_FOUND = (canonical: string): SpaPage => ({ status: 404, head: { title: titled('Page not found'), description: DEFAULT_DESCRIPTION, canonical, type: 'website', noindex: true } });
+const NOT_FOUND = (canonical: string): SpaPage => ({
+  status: 404,
+  head: { title: titled('Page not found'), description: DEFAULT_DESCRIPTION, canonical, type: 'website', noindex: true },
+  serverRendered: true,
+});
 
 export function spaPage(db: Db): (path: string) => Promise<SpaPage> {
   return async (rawPath) => {
@@ -162,12 +171,12 @@ export function spaPage(db: Db): (path: string) => Promise<SpaPage> {
     const route = ROUTES.find((r) => r.regex.test(path));
     if (!route) return NOT_FOUND(path);
     const fixed = FIXED[route.pattern];
-    if (fixed) return { status: 200, head: fixed };
+    if (fixed) return { status: 200, head: fixed, serverRendered: true };
     const lookup = RECORD_LOOKUPS[route.pattern];
     // Checkout, a shopper's own pages, the unsubscribe page, the back office: the shop's head, not indexed.
-    if (!lookup) return { status: 200, head: { ...HOME, canonical: path, noindex: true } };
+    if (!lookup) return { status: 200, head: { ...HOME, canonical: path, noindex: true }, serverRendered: false };
     const slug = decodeURIComponent(route.regex.exec(path)![1]!);
     const head = SLUG.test(slug) ? await lookup(db, slug) : null;
-    return head ? { status: 200, head } : NOT_FOUND(path);
+    return head ? { status: 200, head, serverRendered: true } : NOT_FOUND(path);
   };
 }

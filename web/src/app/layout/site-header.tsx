@@ -16,13 +16,16 @@ import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip
 import { signOut, useAuth } from '@/lib/auth';
 import { useCart } from '@/stores/cart-context';
 import { useHeroPresent } from '@/lib/hero-presence';
+import { useHydrated } from '@/lib/use-hydrated';
 import { cn } from '@/lib/utils';
 import { hasTransparentHeader, MAIN_NAV, type SiteLink } from './site-links';
 
 const SearchDialog = lazy(() => import('./search-dialog'));
 
 function useScrolledPast(threshold: number): boolean {
-  const [scrolled, setScrolled] = useState(() => typeof window !== 'undefined' && window.scrollY > threshold);
+  // Hydration starts unscrolled, as the server rendered it; the effect reads the real position.
+  const hydrated = useHydrated();
+  const [scrolled, setScrolled] = useState(() => hydrated && window.scrollY > threshold);
   useEffect(() => {
     const onScroll = () => setScrolled(window.scrollY > threshold);
     onScroll();

@@ -6,6 +6,7 @@ import { Link, useParams } from 'react-router-dom';
 import { categoryHeroImage, Hero } from '@/components/hero';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
+import type { Prefetch } from '@/lib/prefetch';
 import { ApiError } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { categoryQuery, productsQuery } from '../api';
@@ -29,6 +30,9 @@ const WHY = [
   },
   { Icon: Recycle, title: 'Ocean-friendly', text: 'Biodegradable formulas and recyclable, refillable packaging.' },
 ];
+
+export const prefetch: Prefetch = (queryClient, { categorySlug = '' }) =>
+  Promise.all([queryClient.prefetchQuery(categoryQuery(categorySlug)), queryClient.prefetchQuery(productsQuery)]);
 
 export default function CategoryPage() {
   const slug = useParams().categorySlug ?? '';

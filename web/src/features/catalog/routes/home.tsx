@@ -5,8 +5,9 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Hero } from '@/components/hero';
 import { Skeleton } from '@/components/ui/skeleton';
+import type { Prefetch } from '@/lib/prefetch';
 import { usePageMeta } from '@/lib/use-page-meta';
-import { blogPostsQuery, categoriesQuery } from '../api';
+import { blogPostsQuery, categoriesQuery, impactQuery } from '../api';
 import { ImpactCounters } from '../components/impact-counters';
 import { StarRating } from '../components/star-rating';
 import {
@@ -235,6 +236,14 @@ function LatestArticles() {
  * The home page's sections. The newsletter sign-up at its foot belongs to another feature, so the app
  * layer hands it in (`app/routes/home.tsx`).
  */
+/** The home page's calls: categories, the latest articles, the impact counters. */
+export const prefetchHome: Prefetch = (queryClient) =>
+  Promise.all([
+    queryClient.prefetchQuery(categoriesQuery),
+    queryClient.prefetchQuery(blogPostsQuery),
+    queryClient.prefetchQuery(impactQuery),
+  ]);
+
 export function HomePage({ newsletter }: { newsletter?: ReactNode }) {
   usePageMeta({
     title: `${SHOP.name} — Probiotic, family-safe cleaning`,

@@ -1,12 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useParams } from 'react-router-dom';
+import type { Prefetch } from '@/lib/prefetch';
 import { usePageMeta } from '@/lib/use-page-meta';
-import { productQuery, productsQuery } from '../api';
+import { productQuery, productsQuery, reviewsQuery } from '../api';
 import { NotFoundPanel } from '../components/not-found-panel';
 import { ProductSkeleton } from '../components/product-view/product-skeleton';
 import { ProductView } from '../components/product-view/product-view';
 import { toCatalogProduct } from '../product-model';
+
+/** The product, the catalogue (related products) and its reviews (their summary is under the name). */
+export const prefetch: Prefetch = async (queryClient, { slug = '' }) => {
+  const [product] = await Promise.all([
+    queryClient.fetchQuery(productQuery(slug)).catch(() => null),
+    queryClient.prefetchQuery(productsQuery),
+  ]);
+  if (product) await queryClient.prefetchQuery(reviewsQuery(product.id));
+};
 
 export default function ProductPage() {
   const slug = useParams().slug ?? '';

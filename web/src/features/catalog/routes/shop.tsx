@@ -5,6 +5,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { Hero } from '@/components/hero';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
+import type { Prefetch } from '@/lib/prefetch';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { cn } from '@/lib/utils';
 import { categoriesQuery, productsQuery } from '../api';
@@ -38,6 +39,9 @@ export function ShopSkeleton() {
     </div>
   );
 }
+
+export const prefetch: Prefetch = (queryClient) =>
+  Promise.all([queryClient.prefetchQuery(productsQuery), queryClient.prefetchQuery(categoriesQuery)]);
 
 export default function ShopPage() {
   const [params] = useSearchParams();

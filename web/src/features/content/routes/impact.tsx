@@ -5,8 +5,9 @@ import { Hero } from '@/components/hero';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatImpactNumber } from '@/lib/format-impact';
+import type { Prefetch } from '@/lib/prefetch';
 import { usePageMeta } from '@/lib/use-page-meta';
-import { useImpactFigures, type ImpactFigures } from '../api';
+import { impactQuery, useImpactFigures, type ImpactFigures } from '../api';
 import { Section, SectionHeading } from '../components';
 
 /** A goal figure without the "+" of a running total: 1,500,000 → "1.5M". */
@@ -50,6 +51,8 @@ const BENEFITS: { title: string; text: string; icon: LucideIcon }[] = [
   { title: 'Septic & Water Friendly', text: 'Probiotic cleaners support the good bacteria that septic systems and water treatment rely on.', icon: Droplets },
   { title: 'Carbon-Conscious Shipping', text: 'Lighter, water-free formats mean fewer trucks on the road for every clean home.', icon: Truck },
 ];
+
+export const prefetch: Prefetch = (queryClient) => queryClient.prefetchQuery(impactQuery);
 
 export default function ImpactPage() {
   usePageMeta({

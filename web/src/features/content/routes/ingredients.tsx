@@ -5,9 +5,10 @@ import { Link } from 'react-router-dom';
 import { Hero } from '@/components/hero';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
+import type { Prefetch } from '@/lib/prefetch';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { cn } from '@/lib/utils';
-import { useIngredients } from '../api';
+import { ingredientsQuery, useIngredients } from '../api';
 import { Section, SectionHeading } from '../components';
 import { ewgBand, EWG_BAND_LIST, groupByEwgBand, type EwgBandKey } from '../ewg';
 
@@ -52,6 +53,8 @@ const PROBIOTIC_POINTS = [
     text: 'Good bacteria occupy the surface and leave less room for the microbes that make things smell.',
   },
 ];
+
+export const prefetch: Prefetch = (queryClient) => queryClient.prefetchQuery(ingredientsQuery);
 
 export default function IngredientsPage() {
   usePageMeta({

@@ -4,11 +4,14 @@ import { Link, useParams } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
+import type { Prefetch } from '@/lib/prefetch';
 import { usePageMeta } from '@/lib/use-page-meta';
-import { formatArticleDate, journalImageUrl, readTimeMinutes, useJournalArticle } from '../api';
+import { formatArticleDate, journalArticleQuery, journalImageUrl, readTimeMinutes, useJournalArticle } from '../api';
 import { ArticleFaq } from '../components/article-faq';
 import { SafeLink } from '../components/safe-link';
 import { ArticleMarkup } from '../markup/render';
+
+export const prefetch: Prefetch = (queryClient, { slug = '' }) => queryClient.prefetchQuery(journalArticleQuery(slug));
 
 export default function JournalArticlePage() {
   const { slug = '' } = useParams();

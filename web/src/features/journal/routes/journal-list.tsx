@@ -2,9 +2,12 @@ import { LIMITS } from '@nh/shared/constants';
 import { BookOpen } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
+import type { Prefetch } from '@/lib/prefetch';
 import { usePageMeta } from '@/lib/use-page-meta';
-import { useJournalPosts } from '../api';
+import { journalPostsQuery, useJournalPosts } from '../api';
 import { ArticleCard, ArticleCardSkeleton } from '../components/article-card';
+
+export const prefetch: Prefetch = (queryClient) => queryClient.prefetchQuery(journalPostsQuery);
 
 export default function JournalListPage() {
   usePageMeta({

@@ -1,0 +1,76 @@
+/**
+ * The storefront's server render: the web build's `web/dist-server/entry-server.js` (built by
+ * `npm run build` beside `web/dist`), loaded once by path at start; the API never imports web source.
+ * It renders a public page's body (React, with the page's data) for the SPA fallback to stream into
+ * `<div id="root">`. Without the file (development, a build without it) pages go out with the empty
+ * root, for the browser to render, as before.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Request } from 'express';
+import type { Logger } from '@nh/server';
+
+/** The contract of `web/src/entry-server.tsx` (declared here: the API does not import web code). */
+export interface RenderedPage {
+  body: ReadableStream<Uint8Array>;
+  stateScript: string;
+}
+interface EntryServer {
+  render(url: string, options: { apiFetch: (path: string) => Promise<Response> }): Promise<RenderedPage>;
+}
+
+/** Renders the page of a request, or answers null when the page goes out for the browser to render. */
+export type RenderPage = (req: Request, url: string) => Promise<RenderedPage | null>;
+
+/** Longest a page's render may take (its API calls included) before it is sent for the browser to render. */
+const RENDER_TIMEOUT_MS = 3000;
+
+export function entryServerPath(webDist: string): string {
+  return path.join(webDist, '..', 'dist-server', 'entry-server.js');
+}
+
+export function serverRender(webDist: string, log: Logger): RenderPage {
+  const file = entryServerPath(webDist);
+  // Loaded once: a new web build means a new API process (as does its index.html's chunk names).
+  const built = fs.existsSync(file);
+  if (!built) log.info({ file }, 'No server render built: pages are rendered in the browser');
+  const entry: Promise<EntryServer | null> = built
+    ? (import(pathToFileURL(file).href) as Promise<EntryServer>).catch((error: unknown) => {
+        log.error({ err: error, file }, 'The server render could not be loaded: pages are rendered in the browser');
+        return null;
+      })
+    : Promise.resolve(null);
+
+  return async (req, url) => {
+    const renderer = await entry;
+    if (!renderer) return null;
+    // The page's calls go to this API over the connection's own local address, with none of the
+    // shopper's cookies or headers: a server-rendered page shows what any guest sees.
+    const host = req.socket.localAddress ?? '127.0.0.1';
+    const self = `http://${host.includes(':') ? `[${host}]` : host}:${req.socket.localPort}`;
+    const timeout = new AbortController();
+    const apiFetch = (apiPath: string) =>
+      fetch(new URL(apiPath, self), { headers: { accept: 'application/json' }, signal: timeout.signal });
+    const started = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const page = await Promise.race([
+        renderer.render(url, { apiFetch }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            timeout.abort();
+            reject(new Error(`The render took longer than ${RENDER_TIMEOUT_MS} ms`));
+          }, RENDER_TIMEOUT_MS);
+        }),
+      ]);
+      log.debug({ path: req.path, ms: Math.round(performance.now() - started) }, 'page rendered on the server');
+      return page;
+    } catch (error) {
+      log.error({ err: error, path: req.path }, 'The page could not be rendered on the server: sent for the browser to render');
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
