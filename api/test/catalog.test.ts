@@ -100,7 +100,8 @@ describe('GET /api/products', () => {
   });
 
   it('lets the browser resolve every starter kit content from the same list', async () => {
-    const kits = products.filter((p) => p.isStarterKit);
+    // The demo kits (other test files of this project may add kits of their own to the shared database).
+    const kits = products.filter((p) => p.isStarterKit && p.slug.endsWith('-starter-kit'));
     expect(kits.map((k) => k.slug).sort()).toEqual(['complete-starter-kit', 'essential-starter-kit']);
     const slugs = new Set(products.map((p) => p.slug));
     for (const kit of kits) for (const slug of kit.kitContents) expect(slugs).toContain(slug);
