@@ -6,7 +6,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { centsToDecimal, pricePlan, RESCHEDULE_MAX_DAYS_AHEAD } from '@nh/shared';
+import { centsToDecimal, PLAN_ITEM_MAX_QUANTITY, PLAN_MAX_LINES, pricePlan, RESCHEDULE_MAX_DAYS_AHEAD } from '@nh/shared';
 import { billingPeriodOf, nextBillingDate, SUBSCRIPTION_MESSAGES as MSG, subscriptionViewSchema, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { startTestApi, type TestApi } from './support/harness';
 
@@ -50,6 +50,14 @@ async function makeProduct(price: number, status = 'active'): Promise<{ id: numb
     `PC-${name.slice(-8)}`,
   ]);
   return { id: row!.id, name, price };
+}
+
+/** A product of this file's own with sizes (`variants`: label and cents). */
+async function makeProductWithSizes(price: number, variants: Array<{ label: string; price: number }>): Promise<{ id: number; name: string; variants: Array<{ label: string; price: string; sku: string }> }> {
+  const product = await makeProduct(price);
+  const sized = variants.map((v, i) => ({ label: v.label, price: centsToDecimal(v.price), sku: `PC-${product.id}-${i}` }));
+  await q('update products set variants = $2 where id = $1', [product.id, JSON.stringify(sized)]);
+  return { id: product.id, name: product.name, variants: sized };
 }
 
 interface PlanOptions {
@@ -281,6 +289,94 @@ describe('new quantities', () => {
     expect(await changeRows(plan.id)).toEqual([]);
     // Removing the item no longer sold is allowed.
     await view(await put([{ productId: a.id, variantSku: null, quantity: 2 }, { productId: gone.id, variantSku: null, quantity: 0 }]));
+  });
+});
+
+describe('adding products', () => {
+  const putItems = (shopper: Shopper, id: string, items: unknown) => shopper.call(`/api/subscriptions/${id}/items`, { method: 'PUT', body: { items } });
+
+  it('adds a product not yet on the plan, priced from the catalogue; the amount is the renewal total of every line and the email names it', async () => {
+    const a = await makeProduct(1000);
+    const b = await makeProduct(1850);
+    const plan = await insertPlan(me.id, { items: [{ productId: a.id, productName: a.name, quantity: 2, price: '10.00' }], amount: '18.36' });
+    const body = await view(await putItems(me, plan.id, [{ productId: a.id, variantSku: null, quantity: 2 }, { productId: b.id, variantSku: null, quantity: 3 }]));
+    const expected = pricePlan([{ price: 1000, quantity: 2 }, { price: 1850, quantity: 3 }], null).renewal.total;
+    expect(body.items).toEqual([
+      { productId: a.id, productName: a.name, variantSku: null, quantity: 2, price: '10.00' },
+      { productId: b.id, productName: b.name, variantSku: null, quantity: 3, price: '18.50' },
+    ]);
+    expect(body.amount).toBe(centsToDecimal(expected));
+    const row = await planRow(plan.id);
+    expect(row.amount).toBe(centsToDecimal(expected));
+    expect(row.items).toContainEqual({ productId: b.id, productName: b.name, variantSku: null, sku: `PC-${b.name.slice(-8)}`, itemNumber: null, quantity: 3, price: '18.50' });
+    const [change] = await changeRows(plan.id);
+    expect(change!.payload).toMatchObject({ change: { kind: 'items', fromAmount: 1836, added: [{ productName: b.name, quantity: 3 }] }, amount: expected });
+  });
+
+  it('adds a size of a product with sizes at that size\'s price and name; removing every old line while adding is allowed', async () => {
+    const a = await makeProduct(1000);
+    const sized = await makeProductWithSizes(2000, [{ label: '16 oz', price: 2000 }, { label: '1 gal', price: 5400 }]);
+    const plan = await insertPlan(me.id, { items: [{ productId: a.id, productName: a.name, quantity: 1, price: '10.00' }] });
+    const gallon = sized.variants[1]!;
+    const body = await view(await putItems(me, plan.id, [{ productId: a.id, variantSku: null, quantity: 0 }, { productId: sized.id, variantSku: gallon.sku, quantity: 1 }]));
+    expect(body.items).toEqual([{ productId: sized.id, productName: `${sized.name} - 1 gal`, variantSku: gallon.sku, quantity: 1, price: '54.00' }]);
+    expect(body.amount).toBe(centsToDecimal(pricePlan([{ price: 5400, quantity: 1 }], null).renewal.total));
+    // The other size of the same product is a line of its own.
+    const more = await view(await putItems(me, plan.id, [{ productId: sized.id, variantSku: gallon.sku, quantity: 1 }, { productId: sized.id, variantSku: sized.variants[0]!.sku, quantity: 2 }]));
+    expect(more.items.map((i) => [i.variantSku, i.quantity, i.price])).toEqual([[gallon.sku, 1, '54.00'], [sized.variants[0]!.sku, 2, '20.00']]);
+  });
+
+  it('ignores a price in the body: the line is priced from the catalogue', async () => {
+    const a = await makeProduct(1000);
+    const b = await makeProduct(4000);
+    const plan = await insertPlan(me.id, { items: [{ productId: a.id, productName: a.name, quantity: 1, price: '10.00' }] });
+    const body = await view(
+      await putItems(me, plan.id, [
+        { productId: a.id, variantSku: null, quantity: 1, price: '0.01' },
+        { productId: b.id, variantSku: null, quantity: 1, price: '0.01', amount: '0.01' },
+      ]),
+    );
+    expect(body.items.map((i) => i.price)).toEqual(['10.00', '40.00']);
+    expect(body.amount).toBe(centsToDecimal(pricePlan([{ price: 1000, quantity: 1 }, { price: 4000, quantity: 1 }], null).renewal.total));
+  });
+
+  it('refuses a product not sold, unknown or out of stock, a wrong or missing size, a size for a product without sizes, a bad quantity and too many lines: nothing changed', async () => {
+    const a = await makeProduct(1000);
+    const inactive = await makeProduct(500, 'inactive');
+    const outOfStock = await makeProduct(500, 'out_of_stock');
+    const sized = await makeProductWithSizes(2000, [{ label: '16 oz', price: 2000 }]);
+    const plan = await insertPlan(me.id, { items: [{ productId: a.id, productName: a.name, quantity: 1, price: '10.00' }] });
+    const before = await planRow(plan.id);
+    const adding = (line: Record<string, unknown>) => putItems(me, plan.id, [{ productId: a.id, variantSku: null, quantity: 1 }, { variantSku: null, quantity: 1, ...line }]);
+    for (const productId of [inactive.id, outOfStock.id, 2_000_000_000]) {
+      expect(await json(await adding({ productId }), 409)).toEqual({ message: MSG.productNotSold, code: 'SUBSCRIPTION_ITEM_NOT_SOLD', productId });
+    }
+    expect(await json(await adding({ productId: sized.id, variantSku: 'NOT-A-SIZE' }), 409)).toMatchObject({ message: MSG.sizeNotSold(sized.name), code: 'SUBSCRIPTION_ITEM_NOT_SOLD' });
+    expect(await json(await adding({ productId: sized.id }), 409)).toMatchObject({ message: MSG.sizeNotSold(sized.name), code: 'SUBSCRIPTION_ITEM_NOT_SOLD' });
+    const plain = await makeProduct(700);
+    expect(await json(await adding({ productId: plain.id, variantSku: 'PC-X' }), 409)).toMatchObject({ message: MSG.noSizes(plain.name), code: 'SUBSCRIPTION_ITEM_NOT_SOLD' });
+    expect((await json(await adding({ productId: sized.id, variantSku: sized.variants[0]!.sku, quantity: PLAN_ITEM_MAX_QUANTITY + 1 }), 400)).message).toBe(MSG.itemQuantity);
+    expect((await json(await adding({ productId: 'one' }), 400)).message).toBe(MSG.items);
+    // Two lines of the same product and size.
+    expect(await json(await putItems(me, plan.id, [{ productId: a.id, variantSku: null, quantity: 1 }, { productId: a.id, variantSku: null, quantity: 2 }]), 422)).toEqual({ message: MSG.itemsNotOnPlan, code: 'SUBSCRIPTION_ITEMS_INVALID' });
+    // PLAN_MAX_LINES in all: the plan's one line and PLAN_MAX_LINES new ones is one too many.
+    const many = await Promise.all(Array.from({ length: PLAN_MAX_LINES }, () => makeProduct(100)));
+    const tooMany = [{ productId: a.id, variantSku: null, quantity: 1 }, ...many.map((p) => ({ productId: p.id, variantSku: null, quantity: 1 }))];
+    expect(await json(await putItems(me, plan.id, tooMany), 422)).toEqual({ message: MSG.tooManyItems, code: 'SUBSCRIPTION_ITEMS_INVALID', maxLines: PLAN_MAX_LINES });
+    expect(await planRow(plan.id)).toEqual(before);
+    expect(await changeRows(plan.id)).toEqual([]);
+    // Exactly PLAN_MAX_LINES is fine.
+    expect((await view(await putItems(me, plan.id, tooMany.slice(0, PLAN_MAX_LINES)))).items).toHaveLength(PLAN_MAX_LINES);
+  });
+
+  it('adds nothing to another shopper\'s plan (404, as an unknown one)', async () => {
+    const b = await makeProduct(1000);
+    const theirs = await insertPlan(other.id);
+    const before = await planRow(theirs.id);
+    const items = [{ productId: 1, variantSku: null, quantity: 2 }, { productId: b.id, variantSku: null, quantity: 1 }];
+    expect(await json(await putItems(me, theirs.id, items), 404)).toEqual({ message: MSG.notFound, code: 'NOT_FOUND' });
+    expect(await planRow(theirs.id)).toEqual(before);
+    expect(await changeRows(theirs.id)).toEqual([]);
   });
 });
 

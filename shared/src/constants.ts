@@ -62,6 +62,11 @@ export const SUBSCRIBE_AND_SAVE_PERCENT = 15;
 export const RESCHEDULE_MAX_DAYS_AHEAD = 90;
 /** Changing a plan's quantities on My Subscriptions: each item from 1 to this many (0 removes it). */
 export const PLAN_ITEM_MAX_QUANTITY = 10;
+/**
+ * A shopper adding products to a plan on My Subscriptions: at most this many lines (product and size)
+ * on the plan after the change. A plan made at checkout with more keeps them but cannot add one.
+ */
+export const PLAN_MAX_LINES = 10;
 export const STARTER_KIT_SAVINGS_PERCENT = 15;
 export const NEWSLETTER_DISCOUNT_PERCENT = 15;
 export const MONEY_BACK_GUARANTEE_DAYS = 30;

@@ -1,7 +1,8 @@
 /**
  * A shopper changes a plan on My Subscriptions in Chromium (issue 13, "Plans"): skips the next delivery,
  * moves the one after it, and gives the plan a new card; then the renewal worker, on the new date,
- * charges that new card's stored profile once, for the new date, the plan's amount. The app and the
+ * charges that new card's stored profile once, for the new date, the plan's amount. And adds a size of a
+ * product to a plan: its renewal charges the new amount and its order carries the added line. The app and the
  * workers share a database of this file's own and one queue prefix (the local sandbox keeps the stored
  * cards there, so the workers charge what the API stored).
  *
@@ -11,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { centsToDecimal, formatCents, pricePlan } from '@nh/shared';
 import { SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
 import { LocalSandboxGateway, SANDBOX_API_LOGIN_ID, SANDBOX_CLIENT_KEY, subscriptionInvoiceNumber } from '@nh/server/payments/index';
 import type { WorkerRuntime } from '../../workers/src/runtime';
@@ -26,6 +28,8 @@ let smtp: TestSmtpServer;
 let app: E2eApp;
 let workers: WorkerRuntime;
 let product: E2eProduct;
+/** A product with sizes the shopper adds to the plan (made before any page loads the cached product list). */
+let refill: { id: number; name: string; gallonSku: string };
 
 beforeAll(async () => {
   tdb = await createTestDatabase('e2e_plans');
@@ -35,6 +39,18 @@ beforeAll(async () => {
     testWorkerConfig(tdb.url, 'e2e-plans', { SMTP_URL: smtp.url, WORKER_QUEUES: 'renewals,emails', EMAIL_BACKOFF_MS: '50', QUEUE_PREFIX: app.api.ctx.config.QUEUE_PREFIX }),
   );
   product = await createE2eProduct(app, 'E2E Plan Cleaner');
+  const name = `E2E Plan Refill ${randomUUID().slice(0, 6)}`;
+  const gallonSku = `E2E-RF-128-${randomUUID().slice(0, 6)}`;
+  const variants = [
+    { label: '32 oz', price: '18.00', sku: `E2E-RF-32-${randomUUID().slice(0, 6)}` },
+    { label: '1 gal', price: '45.00', sku: gallonSku },
+  ];
+  const [row] = await q<{ id: number }>(`insert into products (name, slug, price, inventory, status, variants) values ($1, $2, '18.00', 100, 'active', $3) returning id`, [
+    name,
+    name.toLowerCase().replace(/\s+/g, '-'),
+    JSON.stringify(variants),
+  ]);
+  refill = { id: row!.id, name, gallonSku };
 }, 60_000);
 afterAll(async () => {
   await workers?.queues.renewals.removeJobScheduler('renewals-daily').catch(() => {});
@@ -172,5 +188,48 @@ describe('changing a plan in the browser, then its renewal', () => {
 
     // The shopper got one confirmation per change.
     await poll(() => smtp.to(email).filter((m) => /Subject: (You skipped|Your next .* delivery is now on|The card for your)/.test(m.decoded)).length).toBe(3);
+  });
+
+  it('adds a size of a product in Change Items; the next renewal charges the new amount and its order carries the added line', async () => {
+    const email = `e2e-plan-add-${randomUUID().slice(0, 8)}@example.com`;
+    const page = await app.newPage();
+    const userId = await register(page, email);
+    const due = new Date(utcDay(3).getTime() + 15 * 3_600_000);
+    const plan = await activePlan(userId, email, due);
+
+    await page.goto('/subscriptions');
+    const active = page.getByRole('region', { name: 'Active Subscriptions' });
+    await active.getByText(product.name, { exact: true }).waitFor();
+    await active.getByRole('button', { name: /^Change Items/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change items' });
+    await dialog.getByLabel('Add a product').selectOption({ label: `${refill.name} - 1 gal – $45.00` });
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await dialog.getByLabel(`${refill.name} - 1 gal ($45.00 each, added)`).fill('2');
+    expect(await seriousAxeViolations(page, ['wcag2a', 'wcag2aa'])).toEqual([]);
+    await dialog.getByRole('button', { name: 'Save Items' }).click();
+
+    // The server's new total: two of the plan's $20.00 item and two gallons at $45.00, with the plan's discount.
+    const amount = pricePlan([{ price: 2000, quantity: 2 }, { price: 4500, quantity: 2 }], null).renewal.total;
+    await toast(page, SUBSCRIPTION_MESSAGES.itemsChanged);
+    await visible(page, new RegExp(`^Each delivery is now \\${formatCents(amount)}\\.`));
+    await dialog.waitFor({ state: 'hidden' });
+    await active.getByText(`${refill.name} - 1 gal`, { exact: true }).waitFor();
+
+    // Its billing day comes: the daily sweep charges the new amount once, and the order carries the added line.
+    const sandbox = workers.gateway as LocalSandboxGateway;
+    await q(`update subscriptions set next_billing_date = next_billing_date - interval '3 days' where id = $1`, [plan.id]);
+    await workers.queues.renewals.add(renewalSweepJob.name, {}, { jobId: `e2e-sweep-${randomUUID()}` });
+    await poll(async () => (await q<{ status: string }>(`select status from payment_transactions where subscription_id = $1 and billing_period is not null`, [plan.id]))[0]?.status).toBe('approved');
+    const charges = sandbox.charges.filter((c) => c.invoiceNumber?.startsWith(subscriptionInvoiceNumber(plan.id, '')));
+    expect(charges).toEqual([expect.objectContaining({ amount, invoiceNumber: subscriptionInvoiceNumber(plan.id, dayOf(utcDay(0))) })]);
+    const [order] = await q<{ items: Array<Record<string, unknown>>; total: string }>(`select items, total::text as total from orders where subscription_id = $1`, [plan.id]);
+    expect(order!.total).toBe(centsToDecimal(amount));
+    expect(order!.items).toEqual([
+      expect.objectContaining({ productId: product.id, quantity: 2, price: '20.00' }),
+      expect.objectContaining({ productId: refill.id, productName: `${refill.name} - 1 gal`, variantSku: refill.gallonSku, quantity: 2, price: '45.00' }),
+    ]);
+
+    // The confirmation says what was added.
+    await poll(() => smtp.to(email).some((m) => m.decoded.includes(`You added: 2 x ${refill.name} - 1 gal.`))).toBe(true);
   });
 });

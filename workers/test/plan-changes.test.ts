@@ -204,4 +204,72 @@ describe('a plan the shopper changed, renewed', () => {
     expect(mails.find((m) => m.decoded.includes(`Subject: ${paused}`))!.decoded).toContain('You paused your plan. No deliveries will be sent or charged while it is paused.');
     expect(mails.find((m) => m.decoded.includes(`Subject: ${resumed}`))!.decoded).toContain(`Your next delivery is on ${longDay(due)}: we will charge ${formatCents(plan!.amount)} to your saved card that day.`);
   });
+
+  it('a product the shopper added (a size of it): the renewal charges the new amount and its order carries the added line; the email names it', async () => {
+    const email = `added-${randomUUID().slice(0, 8)}@example.com`;
+    const shopper = await signUp();
+    const [kept, added] = await tdb.db
+      .insert(tables.products)
+      .values([
+        { name: 'Plan Worker Spray', slug: `plan-spray-${randomUUID().slice(0, 6)}`, price: 1200, inventory: 50, status: 'active' },
+        {
+          name: 'Plan Worker Refill',
+          slug: `plan-refill-${randomUUID().slice(0, 6)}`,
+          price: 1800,
+          inventory: 50,
+          status: 'active',
+          itemNumber: 'RF-100',
+          variants: [
+            { label: '32 oz', price: '18.00', sku: `RF-32-${randomUUID().slice(0, 6)}` },
+            { label: '1 gal', price: '45.00', sku: `RF-128-${randomUUID().slice(0, 6)}` },
+          ],
+        },
+      ])
+      .returning({ id: tables.products.id, name: tables.products.name, variants: tables.products.variants });
+    const gallon = added!.variants[1]!;
+    const profile = await makeProfile();
+    const due = utcDay(0, 0.1);
+    const [plan] = await tdb.db
+      .insert(tables.subscriptions)
+      .values({
+        userId: shopper.id,
+        customerEmail: email,
+        customerName: 'Sam Saver',
+        items: [{ productId: kept!.id, productName: kept!.name, variantSku: null, sku: null, itemNumber: null, quantity: 1, price: '12.00' }],
+        amount: pricePlan([{ price: 1200, quantity: 1 }], null).renewal.total,
+        nextBillingDate: due,
+        shippingAddress: ADDRESS,
+        authnetCustomerProfileId: profile.customerProfileId,
+        authnetPaymentProfileId: profile.paymentProfileId,
+      })
+      .returning({ id: tables.subscriptions.id });
+    const id = plan!.id;
+
+    // The browser's price is ignored: the size is priced from the catalogue.
+    const res = await shopper.call(`/api/subscriptions/${id}/items`, {
+      method: 'PUT',
+      body: { items: [{ productId: kept!.id, variantSku: null, quantity: 1 }, { productId: added!.id, variantSku: gallon.sku, quantity: 2, price: '1.00' }] },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const amount = pricePlan([{ price: 1200, quantity: 1 }, { price: 4500, quantity: 2 }], null).renewal.total;
+
+    expect(await renew(id, due)).toMatchObject({ outcome: 'approved' });
+    const charges = sandbox.charges.filter((c) => c.invoiceNumber?.startsWith(subscriptionInvoiceNumber(id, '')));
+    expect(charges).toEqual([expect.objectContaining({ amount, invoiceNumber: subscriptionInvoiceNumber(id, billingPeriodOf(due)) })]);
+    const [order] = await tdb.db.select().from(tables.orders).where(eq(tables.orders.subscriptionId, id));
+    expect(order).toMatchObject({
+      total: amount,
+      items: [
+        expect.objectContaining({ productId: kept!.id, quantity: 1, price: '12.00' }),
+        { productId: added!.id, productName: 'Plan Worker Refill - 1 gal', variantSku: gallon.sku, sku: gallon.sku, itemNumber: 'RF-100', quantity: 2, price: '45.00' },
+      ],
+    });
+    // The renewal took the added line's stock.
+    const [stock] = await q<{ inventory: number }>('select inventory from products where id = $1', [added!.id]);
+    expect(stock!.inventory).toBe(48);
+
+    const mail = await waitFor(() => smtp.to(email).find((m) => m.decoded.includes('plan is updated')), 15_000, 'items email');
+    expect(mail.decoded).toContain('You added: 2 x Plan Worker Refill - 1 gal.');
+    expect(mail.decoded).toContain(`Each delivery is now ${formatCents(amount)}`);
+  });
 });

@@ -4,7 +4,7 @@
  * POST /api/subscriptions/{id}/cancel. One place for the plan's rules and the messages both sides show.
  */
 import { z } from 'zod';
-import { PLAN_ITEM_MAX_QUANTITY, RESCHEDULE_MAX_DAYS_AHEAD, SUBSCRIBE_AND_SAVE_PERCENT } from '../constants';
+import { PLAN_ITEM_MAX_QUANTITY, PLAN_MAX_LINES, RESCHEDULE_MAX_DAYS_AHEAD, SUBSCRIBE_AND_SAVE_PERCENT } from '../constants';
 import { CHECKOUT_MESSAGES, opaqueDataFields } from './checkout';
 import { idField, textField } from './fields';
 
@@ -145,8 +145,16 @@ export const SUBSCRIPTION_MESSAGES = {
   period: 'Say which delivery to skip.',
   items: 'Choose how many of each item you want.',
   itemQuantity: `Each quantity must be a whole number from 0 to ${PLAN_ITEM_MAX_QUANTITY}.`,
-  /** 422: the request's items are not the plan's. */
-  itemsNotOnPlan: 'Only the items already on your subscription can be changed. Please reload the page and try again.',
+  /** 422: a line of the plan is missing from the request (each is listed, 0 removes it), or one is listed twice. */
+  itemsNotOnPlan: 'Your subscription\'s items have changed since this page was loaded, so nothing was changed. Please reload the page and try again.',
+  /** 422: more lines than PLAN_MAX_LINES after adding. */
+  tooManyItems: `A subscription can have at most ${PLAN_MAX_LINES} different items. Remove one before adding another.`,
+  /** 409 (SUBSCRIPTION_ITEM_NOT_SOLD): a product to add that is unknown, inactive or out of stock. */
+  productNotSold: 'That product is not sold at the moment, so it cannot be added to your subscription. Please choose another.',
+  /** 409 (SUBSCRIPTION_ITEM_NOT_SOLD): a product to add whose size is missing or not one of its sizes. */
+  sizeNotSold: (name: string) => `Please choose one of the sizes of ${name} that we sell.`,
+  /** 409 (SUBSCRIPTION_ITEM_NOT_SOLD): a product to add that has no sizes, sent with one. */
+  noSizes: (name: string) => `${name} comes in one size only. Please choose it without a size.`,
   /** 422: every quantity 0. */
   noItemsLeft: 'Keep at least one item, or cancel the subscription instead.',
   /** 409: an item no longer sold cannot be added to or kept at a higher quantity. */
@@ -279,7 +287,9 @@ export type ChangeCardRequest = z.infer<typeof changeCardRequestSchema>;
 
 /**
  * PUT /api/subscriptions/{id}/items: the quantity of each of the plan's lines (0 removes it; at least one
- * stays). Only the lines already on the plan; the server prices them from the catalogue.
+ * stays), plus any product (and size: `variantSku`, required when the product has sizes) to add, from 1
+ * to PLAN_ITEM_MAX_QUANTITY, up to PLAN_MAX_LINES lines in all. No prices: the server prices every line
+ * from the catalogue; any other field is ignored.
  */
 export const changeItemsRequestSchema = z.object({
   items: z
@@ -310,6 +320,11 @@ export const shopperPlanChangeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('paused') }),
   z.object({ kind: z.literal('resumed'), skippedWhilePaused: z.number().int() }),
   z.object({ kind: z.literal('card'), cardType: z.string().nullable(), cardLastFour: z.string().nullable() }),
-  z.object({ kind: z.literal('items'), fromAmount: z.number().int() }),
+  z.object({
+    kind: z.literal('items'),
+    fromAmount: z.number().int(),
+    /** The lines the change added to the plan, as the plan now names them (older rows have none). */
+    added: z.array(z.object({ productName: z.string(), quantity: z.number().int() })).optional(),
+  }),
 ]);
 export type ShopperPlanChange = z.infer<typeof shopperPlanChangeSchema>;

@@ -1,6 +1,6 @@
 /**
  * The confirmation of a change a shopper made to their plan on My Subscriptions (skip, a new date,
- * pause, resume, a new card, new quantities): what changed, and the next delivery's date and amount as
+ * pause, resume, a new card, new quantities or added products): what changed, and the next delivery's date and amount as
  * the change wrote them (the outbox row is written in the change's transaction), so the email says what
  * the renewal will do. Not sent for a plan cancelled since.
  */
@@ -80,7 +80,11 @@ function wording(e: ShopperChangeEmail): { subject: string; lines: string[] } {
     case 'items':
       return {
         subject: `Your ${SHOP.name} ${plan} is updated`,
-        lines: [`You changed the items of your plan. Each delivery is now ${formatCents(e.amount)} (it was ${formatCents(change.fromAmount)}), at today's prices with your discount.`, next],
+        lines: [
+          `You changed the items of your plan. Each delivery is now ${formatCents(e.amount)} (it was ${formatCents(change.fromAmount)}), at today's prices with your discount.`,
+          ...(change.added?.length ? [`You added: ${change.added.map((line) => `${line.quantity} x ${line.productName}`).join(', ')}.`] : []),
+          next,
+        ],
       };
   }
 }

@@ -1,3 +1,3 @@
 export { catalogRoutes } from './routes';
 export { catalogCache, invalidateCatalogCache } from './cache';
-export { priceList, type PricedProduct } from './price-list';
+export { catalogueLine, priceList, type PricedProduct } from './price-list';

@@ -6,8 +6,8 @@
  * transaction, and any refusal is decided on a fresh read.
  */
 import type pg from 'pg';
-import { toCents, type Cents } from '@nh/shared';
-import type { ProductVariant } from '@nh/server';
+import { centsToDecimal, toCents, type Cents } from '@nh/shared';
+import type { LineItem, ProductVariant } from '@nh/server';
 import type { AppContext } from '../../context';
 import { perApp } from '../../lib/per-app';
 
@@ -25,6 +25,22 @@ export interface PricedProduct {
   itemNumber: string | null;
   /** Stock when read: only for naming a refusal, never for deciding a sale. */
   inventory: number;
+}
+
+/**
+ * A line as the server sells it, from the catalogue row: with a size (`variant`), that size's price, SKU and
+ * "Product - Size" name; without, the product's. Checkout and a plan's added products build lines here.
+ */
+export function catalogueLine(product: PricedProduct, variant: ProductVariant | null, quantity: number): LineItem {
+  return {
+    productId: product.id,
+    productName: variant ? `${product.name} - ${variant.label}` : product.name,
+    variantSku: variant ? variant.sku : null,
+    sku: variant ? variant.sku : product.sku,
+    itemNumber: product.itemNumber,
+    quantity,
+    price: centsToDecimal(variant ? toCents(variant.price) : product.price),
+  };
 }
 
 interface Entry {

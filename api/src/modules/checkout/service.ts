@@ -27,7 +27,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { centsToDecimal, formatCents, OUTBOX_TOPICS, priceCart, pricePlan, stockByProduct, STORE_CODE, toCents, toPayloadStrings, type Cents, type PricingPromo } from '@nh/shared';
+import { formatCents, OUTBOX_TOPICS, priceCart, pricePlan, stockByProduct, STORE_CODE, toCents, toPayloadStrings, type Cents, type PricingPromo } from '@nh/shared';
 import type { AuthUser } from '@nh/shared/contracts/auth';
 import { CHECKOUT_MESSAGES, type CheckoutNonceInput, type OrderItemInput, type SubscribeNonceInput } from '@nh/shared/contracts/checkout';
 import type { SubscribeNonceResponse } from '@nh/shared/contracts/subscriptions';
@@ -58,7 +58,7 @@ import type { ErrorCode } from '@nh/shared/contracts/errors';
 import { checkoutsTotal, type CheckoutOutcome } from '@nh/server/metrics';
 import { AppError, errorAnswer } from '../../lib/errors';
 import { awaitStoredAnswer, storeAnswer, type StoredAnswer } from '../../lib/idempotency';
-import type { PricedProduct, PriceList } from '../catalog/price-list';
+import { catalogueLine, type PricedProduct, type PriceList } from '../catalog/price-list';
 import { findUsablePromo } from '@nh/server';
 import { checkoutOrder, newPlan, subscriptionOrder, type NewPlan, type OrderRequest } from './requests';
 
@@ -236,19 +236,13 @@ function priceLines(cart: OrderItemInput[], productIds: number[], products: Map<
   const changed: Array<{ productId: number; variantSku: string | null; price: string }> = [];
   for (const item of cart) {
     const product = products.get(item.productId)!;
-    let unit = product.price;
-    let name = product.name;
-    let sku = product.sku;
     const variantSku = item.variantSku ?? null;
-    if (variantSku) {
-      const variant = product.variants.find((v) => v.sku === variantSku);
-      if (!variant) refuse('PRODUCT_UNAVAILABLE', `The selected size of "${product.name}" is no longer available. Please update your cart.`, { productId: product.id, variantSku });
-      unit = toCents(variant!.price);
-      name = `${product.name} - ${variant!.label}`;
-      sku = variant!.sku;
-    }
-    if (toCents(item.price) !== unit) changed.push({ productId: product.id, variantSku, price: centsToDecimal(unit) });
-    items.push({ productId: product.id, productName: name, variantSku, sku, itemNumber: product.itemNumber, quantity: item.quantity, price: centsToDecimal(unit) });
+    const variant = variantSku ? product.variants.find((v) => v.sku === variantSku) : undefined;
+    if (variantSku && !variant) refuse('PRODUCT_UNAVAILABLE', `The selected size of "${product.name}" is no longer available. Please update your cart.`, { productId: product.id, variantSku });
+    const line = catalogueLine(product, variant ?? null, item.quantity);
+    const unit = toCents(line.price);
+    if (toCents(item.price) !== unit) changed.push({ productId: product.id, variantSku, price: line.price });
+    items.push(line);
     lines.push({ price: unit, quantity: item.quantity });
   }
   if (changed.length) {

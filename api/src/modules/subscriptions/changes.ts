@@ -1,6 +1,6 @@
 /**
  * Shoppers change their own plans on My Subscriptions (issue 13, "Plans"): skip the next delivery, move
- * it, pause, resume on the saved card, change the card (./card.ts stores it first) and the quantities.
+ * it, pause, resume on the saved card, change the card (./card.ts stores it first), the quantities and the items.
  *
  * Each change is one transaction on the plan row locked FOR UPDATE with the owner in the lock's where
  * (@nh/server lockPlanForChange: someone else's plan is not found, exactly like an unknown one), the
@@ -14,7 +14,7 @@ import type pg from 'pg';
 import { OUTBOX_TOPICS } from '@nh/shared/jobs';
 import { pricePlan } from '@nh/shared/pricing';
 import { centsToDecimal, toCents } from '@nh/shared/money';
-import { PLAN_ITEM_MAX_QUANTITY } from '@nh/shared/constants';
+import { PLAN_MAX_LINES } from '@nh/shared/constants';
 import {
   billingPeriodOf,
   SUBSCRIPTION_MESSAGES as MSG,
@@ -23,7 +23,7 @@ import {
   type SubscriptionView,
 } from '@nh/shared/contracts/subscriptions';
 import { findSubscriptionView, lockPlanForChange, recordOutbox, recordSkippedPeriods, skippedPeriodReason, updatePlan, type Db, type DbOrTx, type LineItem, type LockedPlan, type PlanChange } from '@nh/server';
-import type { PricedProduct } from '../catalog';
+import { catalogueLine, type PricedProduct } from '../catalog';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
 import { decidePause, decideReschedule, decideResume, decideSkip, hasEnded, type PlanDecision } from './plan-rules';
@@ -120,33 +120,60 @@ export type CatalogueLookup = (productIds: number[]) => Promise<Map<number, Pric
 
 const lineKey = (line: { productId: number; variantSku: string | null }) => `${line.productId}:${line.variantSku ?? ''}`;
 
+type WantedLine = ChangeItemsRequest['items'][number];
+
+/** A product to add, priced from the catalogue: active only, and one of its sizes when it has sizes (none when it has none). */
+function addedLine(products: Map<number, PricedProduct>, line: WantedLine): LineItem {
+  const product = products.get(line.productId);
+  if (!product || product.status !== 'active') throw new AppError('SUBSCRIPTION_ITEM_NOT_SOLD', MSG.productNotSold, { productId: line.productId });
+  if (product.variants.length === 0) {
+    if (line.variantSku) throw new AppError('SUBSCRIPTION_ITEM_NOT_SOLD', MSG.noSizes(product.name), { productId: line.productId, variantSku: line.variantSku });
+    return catalogueLine(product, null, line.quantity);
+  }
+  const variant = product.variants.find((v) => v.sku === line.variantSku);
+  if (!variant) throw new AppError('SUBSCRIPTION_ITEM_NOT_SOLD', MSG.sizeNotSold(product.name), { productId: line.productId, variantSku: line.variantSku });
+  return catalogueLine(product, variant, line.quantity);
+}
+
+/** A line the plan keeps, re-priced from the catalogue (its name as the plan has it); one no longer sold can only be removed. */
+function keptLine(products: Map<number, PricedProduct>, line: LineItem, quantity: number): LineItem {
+  const product = products.get(line.productId);
+  const variant = line.variantSku ? product?.variants.find((v) => v.sku === line.variantSku) : undefined;
+  if (!product || product.status !== 'active' || (line.variantSku && !variant)) throw new AppError('SUBSCRIPTION_ITEM_NOT_SOLD', MSG.itemNotSold(line.productName), { productId: line.productId });
+  return { ...line, quantity, price: centsToDecimal(variant ? toCents(variant.price) : product.price) };
+}
+
 /**
- * New quantities for the plan's own lines (0 removes one; at least one stays), priced from today's
- * catalogue on the server (never the browser's prices): the plan's amount becomes the Subscribe & Save
- * renewal total of the new lines. An item no longer sold can only be removed. Active plans only.
+ * New quantities for the plan's own lines (0 removes one; each is listed) and any products to add (not yet
+ * on the plan, quantity 1..PLAN_ITEM_MAX_QUANTITY, at most PLAN_MAX_LINES lines after the change; at least
+ * one line stays), priced from today's catalogue on the server (never the browser's prices): the plan's
+ * amount becomes the Subscribe & Save renewal total of the new lines. An item no longer sold can only be
+ * removed; a product not sold cannot be added. Active plans only. A refusal writes nothing.
  */
 export function changeItems(db: Db, lookUp: CatalogueLookup, userId: string, id: string, input: ChangeItemsRequest): Promise<SubscriptionView> {
   return changePlan(db, userId, id, async ({ row }) => {
     if (row.status !== 'active') throw new AppError(hasEnded(row) ? 'SUBSCRIPTION_ENDED' : 'SUBSCRIPTION_NOT_ACTIVE', hasEnded(row) ? MSG.alreadyEnded : MSG.itemsNotActive);
-    const wanted = new Map(input.items.map((i) => [lineKey(i), i.quantity]));
-    const sameLines = wanted.size === input.items.length && wanted.size === row.items.length && row.items.every((i) => wanted.has(lineKey(i)));
-    if (!sameLines) throw new AppError('SUBSCRIPTION_ITEMS_INVALID', MSG.itemsNotOnPlan);
-    const kept = row.items.filter((i) => (wanted.get(lineKey(i)) ?? 0) > 0);
-    if (kept.length === 0) throw new AppError('SUBSCRIPTION_ITEMS_INVALID', MSG.noItemsLeft);
-    if (row.items.every((i) => wanted.get(lineKey(i)) === i.quantity)) return null;
+    const wanted = new Map(input.items.map((i) => [lineKey(i), i]));
+    const everyLineOnce = wanted.size === input.items.length && row.items.every((i) => wanted.has(lineKey(i)));
+    if (!everyLineOnce) throw new AppError('SUBSCRIPTION_ITEMS_INVALID', MSG.itemsNotOnPlan);
+    const quantityOf = (line: LineItem) => wanted.get(lineKey(line))!.quantity;
+    const onPlan = new Set(row.items.map(lineKey));
+    const toAdd = input.items.filter((i) => !onPlan.has(lineKey(i)) && i.quantity > 0);
+    const kept = row.items.filter((i) => quantityOf(i) > 0);
+    if (kept.length + toAdd.length === 0) throw new AppError('SUBSCRIPTION_ITEMS_INVALID', MSG.noItemsLeft);
+    if (toAdd.length > 0 && kept.length + toAdd.length > PLAN_MAX_LINES) throw new AppError('SUBSCRIPTION_ITEMS_INVALID', MSG.tooManyItems, { maxLines: PLAN_MAX_LINES });
+    if (toAdd.length === 0 && row.items.every((i) => quantityOf(i) === i.quantity)) return null;
 
-    const products = await lookUp([...new Set(kept.map((i) => i.productId))]);
-    const items: LineItem[] = kept.map((line) => {
-      const product = products.get(line.productId);
-      const variant = line.variantSku ? product?.variants.find((v) => v.sku === line.variantSku) : undefined;
-      if (!product || product.status !== 'active' || (line.variantSku && !variant)) throw new AppError('SUBSCRIPTION_ITEM_NOT_SOLD', MSG.itemNotSold(line.productName), { productId: line.productId });
-      const quantity = Math.min(wanted.get(lineKey(line))!, PLAN_ITEM_MAX_QUANTITY);
-      return { ...line, quantity, price: centsToDecimal(variant ? toCents(variant.price) : product.price) };
-    });
+    const products = await lookUp([...new Set([...kept, ...toAdd].map((i) => i.productId))]);
+    const added = toAdd.map((line) => addedLine(products, line));
+    const items = [...kept.map((line) => keptLine(products, line, quantityOf(line))), ...added];
     const amount = pricePlan(
       items.map((i) => ({ price: toCents(i.price), quantity: i.quantity })),
       null,
     ).renewal.total;
-    return { change: { items, amount }, email: { kind: 'items', fromAmount: row.amount } };
+    return {
+      change: { items, amount },
+      email: { kind: 'items', fromAmount: row.amount, added: added.map(({ productName, quantity }) => ({ productName, quantity })) },
+    };
   });
 }

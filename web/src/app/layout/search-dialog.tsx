@@ -5,7 +5,7 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { productsQuery } from '@/features/catalog/api';
+import { productsQuery } from '@/lib/catalog-queries';
 import { lowestPriceCents, toCatalogProduct, validPrice } from '@/features/catalog/product-model';
 import { mainProductImage } from '@/lib/product-images';
 

@@ -1,10 +1,10 @@
-/** Catalogue calls (storefront §7): one query option per endpoint, used through react-query. */
+/** Catalogue calls (storefront §7): one query option per endpoint, used through react-query (the product list's is shared: @/lib/catalog-queries). */
 import type { BlogPostSummary, Category, ImpactStats, Product } from '@nh/shared/contracts/catalog';
 import type { Review } from '@nh/shared/contracts/reviews';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { productsQuery } from '@/lib/catalog-queries';
 import { toCatalogProduct } from './product-model';
 
-export const productsQuery = queryOptions<Product[]>({ queryKey: ['/api/products'] });
 export const categoriesQuery = queryOptions<Category[]>({ queryKey: ['/api/categories'] });
 export const blogPostsQuery = queryOptions<BlogPostSummary[]>({ queryKey: ['/api/blog'] });
 export const impactQuery = queryOptions<ImpactStats>({ queryKey: ['/api/impact'] });

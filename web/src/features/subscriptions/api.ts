@@ -142,10 +142,11 @@ export async function changePlan(id: string, change: PlanChange): Promise<Subscr
   return parsed.success ? parsed.data : null;
 }
 
-/** The toast's second line: when the next delivery is now (active plans). */
-function changeDescription(plan: SubscriptionView | null): string | undefined {
+/** The toast's second line: when the next delivery is now (active plans), and after new items the server's new total. */
+function changeDescription(plan: SubscriptionView | null, action: PlanChange['action']): string | undefined {
   if (!plan || plan.status !== 'active') return undefined;
-  return `Your next delivery is on ${formatLongDate(plan.nextBillingDate)} (${formatPrice(plan.amount)}).`;
+  const next = `Your next delivery is on ${formatLongDate(plan.nextBillingDate)} (${formatPrice(plan.amount)}).`;
+  return action === 'items' ? `Each delivery is now ${formatPrice(plan.amount)}. ${next}` : next;
 }
 
 /**
@@ -158,7 +159,7 @@ export function useChangePlan() {
   return useMutation({
     mutationFn: ({ id, change }: { id: string; change: PlanChange }) => changePlan(id, change),
     onSuccess: async (plan, { change }) => {
-      toast({ title: CHANGE_TOAST[change.action], description: changeDescription(plan) });
+      toast({ title: CHANGE_TOAST[change.action], description: changeDescription(plan, change.action) });
       await queryClient.invalidateQueries({ queryKey: subscriptionsQueryKey });
     },
     onError: (error) => {

@@ -1,5 +1,6 @@
 import type { AcceptResponse, PaymentsStatus } from '@nh/shared/contracts/checkout';
 import { SANDBOX_TEST_CARD } from '@nh/shared/contracts/checkout';
+import { PLAN_MAX_LINES } from '@nh/shared/constants';
 import { SUBSCRIPTION_MESSAGES as MSG, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -216,5 +217,83 @@ describe('changing a plan on My Subscriptions', () => {
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(await screen.findByText('$55.08')).toBeTruthy();
+  });
+
+  it('adds a product or a size from the shop\'s active products; the toast and the card show the server\'s new total', async () => {
+    const user = userEvent.setup();
+    const url = `/api/subscriptions/${ID}/items`;
+    const shop = [
+      { id: 7, name: 'Surfy Surface Cleaner', status: 'active', price: '20.00', variants: [] },
+      { id: 9, name: 'Refill Pack', status: 'active', price: '18.00', variants: [{ sku: 'RP-32', label: '32 oz', price: '18.00' }, { sku: 'RP-128', label: '1 gal', price: '45.00' }] },
+      { id: 10, name: 'Retired Spray', status: 'inactive', price: '5.00', variants: [] },
+      { id: 11, name: 'Sold Out Wipes', status: 'out_of_stock', price: '6.00', variants: [] },
+    ];
+    const added = { productId: 9, productName: 'Refill Pack - 1 gal', variantSku: 'RP-128', quantity: 2, price: '45.00' };
+    const updated = { ...plan, items: [...plan.items, added], amount: '142.31' };
+    const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [plan] }, '/api/products': { status: 200, body: shop }, [url]: { status: 200, body: updated } };
+    const fetchMock = renderPage(answers);
+    const dialog = await open(/^Change Items/, 'Change items');
+    const d = within(dialog);
+    const select = d.getByLabelText<HTMLSelectElement>('Add a product');
+    // Active products only, each size its own choice, not what the plan already has (Surfy).
+    await waitFor(() => expect(select.disabled).toBe(false));
+    expect([...select.options].map((o) => o.textContent)).toEqual(['Choose a product', 'Refill Pack - 1 gal – $45.00', 'Refill Pack - 32 oz – $18.00']);
+    expect(d.getByRole<HTMLButtonElement>('button', { name: 'Add' }).disabled).toBe(true);
+
+    await user.selectOptions(select, 'Refill Pack - 1 gal – $45.00');
+    await user.click(d.getByRole('button', { name: 'Add' }));
+    const line = d.getByLabelText<HTMLInputElement>(/^Refill Pack - 1 gal/);
+    expect(line.value).toBe('1');
+    expect([...select.options].map((o) => o.textContent)).toEqual(['Choose a product', 'Refill Pack - 32 oz – $18.00']);
+    await user.clear(line);
+    await user.type(line, '2');
+    answers['/api/subscriptions'] = { status: 200, body: [updated] };
+    await user.click(d.getByRole('button', { name: 'Save Items' }));
+
+    expect(await screen.findByText(MSG.itemsChanged)).toBeTruthy();
+    expect(await screen.findByText(`Each delivery is now $142.31. Your next delivery is on ${formatLongDate(plan.nextBillingDate)} ($142.31).`)).toBeTruthy();
+    // No price goes to the server: it prices every line.
+    expect(bodyOf(callsTo(fetchMock, url)[0])).toEqual({
+      items: [
+        { productId: 7, variantSku: null, quantity: 2 },
+        { productId: 8, variantSku: 'DP-30', quantity: 1 },
+        { productId: 9, variantSku: 'RP-128', quantity: 2 },
+      ],
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await screen.findByText('Refill Pack - 1 gal')).toBeTruthy();
+  });
+
+  it('stops adding at the most lines a plan may have, and toasts a refusal with the server\'s message, keeping the dialog open', async () => {
+    const user = userEvent.setup();
+    const url = `/api/subscriptions/${ID}/items`;
+    const full = { ...plan, items: Array.from({ length: PLAN_MAX_LINES }, (_, i) => ({ productId: 100 + i, productName: `Item ${i}`, variantSku: null, quantity: 1, price: '1.00' })) };
+    const shop = [{ id: 9, name: 'Refill Pack', status: 'active', price: '18.00', variants: [] }];
+    const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [full] }, '/api/products': { status: 200, body: shop } };
+    renderPage(answers);
+    let d = within(await open(/^Change Items/, 'Change items'));
+    expect(d.getByLabelText<HTMLSelectElement>('Add a product').disabled).toBe(true);
+    expect(d.getByText(`A subscription can have at most ${PLAN_MAX_LINES} different items.`)).toBeTruthy();
+    // Removing one makes room.
+    const first = d.getByLabelText<HTMLInputElement>(/^Item 0/);
+    await user.clear(first);
+    await user.type(first, '0');
+    await waitFor(() => expect(d.getByLabelText<HTMLSelectElement>('Add a product').disabled).toBe(false));
+    await user.selectOptions(d.getByLabelText('Add a product'), 'Refill Pack – $18.00');
+    await user.click(d.getByRole('button', { name: 'Add' }));
+    // Putting the removed one back would make one line too many.
+    await user.clear(first);
+    await user.type(first, '1');
+    expect(d.getByRole('alert').textContent).toBe(MSG.tooManyItems);
+    expect(d.getByRole<HTMLButtonElement>('button', { name: 'Save Items' }).disabled).toBe(true);
+    await user.clear(first);
+    await user.type(first, '0');
+
+    answers[url] = { status: 409, body: { message: MSG.productNotSold, code: 'SUBSCRIPTION_ITEM_NOT_SOLD', productId: 9 } };
+    await user.click(d.getByRole('button', { name: 'Save Items' }));
+    expect(await screen.findByText(MSG.changeFailedTitle)).toBeTruthy();
+    expect(await screen.findByText(MSG.productNotSold)).toBeTruthy();
+    d = within(screen.getByRole('dialog', { name: 'Change items' }));
+    expect(d.getByLabelText<HTMLInputElement>(/^Refill Pack/).value).toBe('1');
   });
 });

@@ -1,11 +1,11 @@
 /**
  * The dialogs of the changes a shopper makes to a plan (issue 13, "Plans"): skip the next delivery,
  * pause, resume on the saved card (a confirmation each), move the next delivery (a day within the
- * limits the server answered), a new card (tokenised as at checkout) and new quantities (priced by the
- * server). Each stays open while its call runs and closes once the refreshed list shows the change; a
+ * limits the server answered), a new card (tokenised as at checkout) and new quantities or added products
+ * (./items-form.tsx, priced by the server). Each stays open while its call runs and closes once the refreshed list shows the change; a
  * refusal is toasted with the server's message and keeps the dialog open.
  */
-import { formatPrice, LIMITS, PLAN_ITEM_MAX_QUANTITY } from '@nh/shared';
+import { formatPrice, LIMITS } from '@nh/shared';
 import { billingPeriodOf, longDay, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { Loader2 } from 'lucide-react';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
@@ -15,6 +15,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { formatLongDate } from '@/lib/format-date';
 import { useChangePlan, type PlanChange } from '../api';
+import { ItemsForm } from './items-form';
 import { NewCardForm } from './new-card-form';
 
 export type PlanDialogKind = 'skip' | 'move' | 'pause' | 'unpause' | 'card' | 'items';
@@ -104,7 +105,7 @@ function describe(kind: PlanDialogKind, plan: SubscriptionView): ReactNode {
     case 'card':
       return `Subscription #${shortId(plan)}: the new card is saved with our payment service, not charged now. The next delivery (${formatPrice(plan.amount)}, ${next}) is charged to it. ${emailed}`;
     case 'items':
-      return `Subscription #${shortId(plan)}: choose how many of each item you want (0 removes it). The new price per delivery is worked out from today's prices with your ${plan.discountPercent}% discount. ${emailed}`;
+      return `Subscription #${shortId(plan)}: choose how many of each item you want (0 removes it), or add a product. The new price per delivery is worked out from today's prices with your ${plan.discountPercent}% discount. ${emailed}`;
   }
 }
 
@@ -164,57 +165,6 @@ function MoveDateForm({ plan, pending, onKeep, onSend }: FormProps<string>) {
         <Button type="submit" disabled={pending || !day}>
           {pending && <Loader2 className="animate-spin" aria-hidden="true" />}
           Change Date
-        </Button>
-      </DialogFooter>
-    </form>
-  );
-}
-
-type ItemQuantities = Array<{ productId: number; variantSku: string | null; quantity: number }>;
-
-/** How many of each of the plan's items (0 to PLAN_ITEM_MAX_QUANTITY); the server prices them. */
-function ItemsForm({ plan, pending, onKeep, onSend }: FormProps<ItemQuantities>) {
-  const [quantities, setQuantities] = useState(() => plan.items.map((item) => String(item.quantity)));
-  const baseId = useId();
-  const parsed = quantities.map((q) => (/^\d+$/.test(q) ? Number(q) : NaN));
-  const valid = parsed.every((n) => Number.isInteger(n) && n >= 0 && n <= PLAN_ITEM_MAX_QUANTITY) && parsed.some((n) => n > 0);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (valid) onSend(plan.items.map((item, i) => ({ productId: item.productId, variantSku: item.variantSku, quantity: parsed[i]! })));
-  };
-  return (
-    <form onSubmit={submit} className="space-y-4" aria-label="Item quantities">
-      <ul className="space-y-3">
-        {plan.items.map((item, i) => (
-          <li key={`${item.productId}-${item.variantSku ?? ''}`} className="flex items-center justify-between gap-4">
-            <Label htmlFor={`${baseId}-${i}`}>
-              {item.productName} <span className="font-normal text-stone-500">({formatPrice(item.price)} each)</span>
-            </Label>
-            <Input
-              id={`${baseId}-${i}`}
-              type="number"
-              inputMode="numeric"
-              min={0}
-              max={PLAN_ITEM_MAX_QUANTITY}
-              className="w-20"
-              value={quantities[i]}
-              onChange={(event) => setQuantities((all) => all.map((q, j) => (j === i ? event.target.value : q)))}
-            />
-          </li>
-        ))}
-      </ul>
-      {!valid && (
-        <p className="text-sm text-red-700" role="alert">
-          Choose from 0 to {PLAN_ITEM_MAX_QUANTITY} of each item, and keep at least one.
-        </p>
-      )}
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onKeep} disabled={pending}>
-          Keep Items
-        </Button>
-        <Button type="submit" disabled={pending || !valid}>
-          {pending && <Loader2 className="animate-spin" aria-hidden="true" />}
-          Save Items
         </Button>
       </DialogFooter>
     </form>
