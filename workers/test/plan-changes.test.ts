@@ -10,10 +10,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { formatCents, pricePlan, SHOP } from '@nh/shared';
+import { centsToDecimal, formatCents, pricePlan, SHOP } from '@nh/shared';
 import { billingPeriodOf, nextBillingDate } from '@nh/shared/contracts/subscriptions';
-import { tables, type LineItem } from '@nh/server';
-import { cardExpiresOn, LocalSandboxGateway, SANDBOX_API_LOGIN_ID, SANDBOX_CLIENT_KEY, subscriptionInvoiceNumber } from '@nh/server/payments/index';
+import { tables } from '@nh/server';
+import { cardExpiresOn, LocalSandboxGateway, SANDBOX_API_LOGIN_ID, SANDBOX_CLIENT_KEY, subscriptionInvoiceNumber, type StoredPaymentProfile } from '@nh/server/payments/index';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { renewSubscriptionJob, type RenewResult } from '../src/renewals/renew';
 import type { WorkerRuntime } from '../src/runtime';
@@ -69,6 +69,25 @@ async function renew(subscriptionId: string, due: Date): Promise<RenewResult> {
   return done?.returnvalue as RenewResult;
 }
 
+/** A plan of the shopper's for one of `product` at `cents`, next billed on `due` to `profile` (as checkout writes one). */
+async function insertPlan(o: { userId: string; email: string; product: { id: number; name: string }; cents: number; due: Date; profile: StoredPaymentProfile }) {
+  const [plan] = await tdb.db
+    .insert(tables.subscriptions)
+    .values({
+      userId: o.userId,
+      customerEmail: o.email,
+      customerName: 'Sam Saver',
+      items: [{ productId: o.product.id, productName: o.product.name, variantSku: null, sku: null, itemNumber: null, quantity: 1, price: centsToDecimal(o.cents) }],
+      amount: pricePlan([{ price: o.cents, quantity: 1 }], null).renewal.total,
+      nextBillingDate: o.due,
+      shippingAddress: ADDRESS,
+      authnetCustomerProfileId: o.profile.customerProfileId,
+      authnetPaymentProfileId: o.profile.paymentProfileId,
+    })
+    .returning({ id: tables.subscriptions.id, amount: tables.subscriptions.amount });
+  return plan!;
+}
+
 const subscription = async (id: string) => (await tdb.db.select().from(tables.subscriptions).where(eq(tables.subscriptions.id, id)))[0]!;
 
 describe('a plan the shopper changed, renewed', () => {
@@ -79,24 +98,10 @@ describe('a plan the shopper changed, renewed', () => {
       .insert(tables.products)
       .values({ name: 'Plan Worker Cleaner', slug: `plan-worker-${randomUUID().slice(0, 6)}`, price: 2000, inventory: 50, status: 'active' })
       .returning({ id: tables.products.id, name: tables.products.name });
-    const items: LineItem[] = [{ productId: product!.id, productName: product!.name, variantSku: null, sku: null, itemNumber: null, quantity: 1, price: '20.00' }];
     const oldProfile = await makeProfile();
     const due = utcDay(2, 10);
-    const [plan] = await tdb.db
-      .insert(tables.subscriptions)
-      .values({
-        userId: shopper.id,
-        customerEmail: email,
-        customerName: 'Sam Saver',
-        items,
-        amount: pricePlan([{ price: 2000, quantity: 1 }], null).renewal.total,
-        nextBillingDate: due,
-        shippingAddress: ADDRESS,
-        authnetCustomerProfileId: oldProfile.customerProfileId,
-        authnetPaymentProfileId: oldProfile.paymentProfileId,
-      })
-      .returning({ id: tables.subscriptions.id });
-    const id = plan!.id;
+    const plan = await insertPlan({ userId: shopper.id, email, product: product!, cents: 2000, due, profile: oldProfile });
+    const id = plan.id;
 
     // Skip the next delivery, then move the one after it to 20 days from today.
     expect((await shopper.call(`/api/subscriptions/${id}/skip`, { body: { period: billingPeriodOf(due) } })).status).toBe(200);
@@ -171,21 +176,8 @@ describe('a plan the shopper changed, renewed', () => {
     const profile = await makeProfile();
     // Due today (a billing date is a day): paused before its renewal ran.
     const due = utcDay(0, 0.1);
-    const [plan] = await tdb.db
-      .insert(tables.subscriptions)
-      .values({
-        userId: shopper.id,
-        customerEmail: email,
-        customerName: 'Sam Saver',
-        items: [{ productId: product!.id, productName: product!.name, variantSku: null, sku: null, itemNumber: null, quantity: 1, price: '15.00' }],
-        amount: pricePlan([{ price: 1500, quantity: 1 }], null).renewal.total,
-        nextBillingDate: due,
-        shippingAddress: ADDRESS,
-        authnetCustomerProfileId: profile.customerProfileId,
-        authnetPaymentProfileId: profile.paymentProfileId,
-      })
-      .returning({ id: tables.subscriptions.id, amount: tables.subscriptions.amount });
-    const id = plan!.id;
+    const plan = await insertPlan({ userId: shopper.id, email, product: product!, cents: 1500, due, profile });
+    const id = plan.id;
 
     expect((await shopper.call(`/api/subscriptions/${id}/pause`, { method: 'POST' })).status).toBe(200);
     expect(await renew(id, due)).toEqual({ outcome: 'skipped', reason: 'subscription is paused' });
@@ -193,7 +185,7 @@ describe('a plan the shopper changed, renewed', () => {
     expect((await shopper.call(`/api/subscriptions/${id}/unpause`, { method: 'POST' })).status).toBe(200);
     expect(await renew(id, due)).toMatchObject({ outcome: 'approved' });
     const charges = sandbox.charges.filter((c) => c.invoiceNumber?.startsWith(subscriptionInvoiceNumber(id, '')));
-    expect(charges).toEqual([expect.objectContaining({ amount: plan!.amount, lastFour: '1111', invoiceNumber: subscriptionInvoiceNumber(id, billingPeriodOf(due)) })]);
+    expect(charges).toEqual([expect.objectContaining({ amount: plan.amount, lastFour: '1111', invoiceNumber: subscriptionInvoiceNumber(id, billingPeriodOf(due)) })]);
 
     const paused = `Your ${SHOP.name} Subscribe & Save plan is paused`;
     const resumed = `Your ${SHOP.name} Subscribe & Save plan is active again`;
@@ -202,7 +194,7 @@ describe('a plan the shopper changed, renewed', () => {
       return all.some((m) => m.decoded.includes(`Subject: ${paused}`)) && all.some((m) => m.decoded.includes(`Subject: ${resumed}`)) && all;
     }, 15_000, 'paused and resumed emails');
     expect(mails.find((m) => m.decoded.includes(`Subject: ${paused}`))!.decoded).toContain('You paused your plan. No deliveries will be sent or charged while it is paused.');
-    expect(mails.find((m) => m.decoded.includes(`Subject: ${resumed}`))!.decoded).toContain(`Your next delivery is on ${longDay(due)}: we will charge ${formatCents(plan!.amount)} to your saved card that day.`);
+    expect(mails.find((m) => m.decoded.includes(`Subject: ${resumed}`))!.decoded).toContain(`Your next delivery is on ${longDay(due)}: we will charge ${formatCents(plan.amount)} to your saved card that day.`);
   });
 
   it('a product the shopper added (a size of it): the renewal charges the new amount and its order carries the added line; the email names it', async () => {
@@ -229,21 +221,8 @@ describe('a plan the shopper changed, renewed', () => {
     const gallon = added!.variants[1]!;
     const profile = await makeProfile();
     const due = utcDay(0, 0.1);
-    const [plan] = await tdb.db
-      .insert(tables.subscriptions)
-      .values({
-        userId: shopper.id,
-        customerEmail: email,
-        customerName: 'Sam Saver',
-        items: [{ productId: kept!.id, productName: kept!.name, variantSku: null, sku: null, itemNumber: null, quantity: 1, price: '12.00' }],
-        amount: pricePlan([{ price: 1200, quantity: 1 }], null).renewal.total,
-        nextBillingDate: due,
-        shippingAddress: ADDRESS,
-        authnetCustomerProfileId: profile.customerProfileId,
-        authnetPaymentProfileId: profile.paymentProfileId,
-      })
-      .returning({ id: tables.subscriptions.id });
-    const id = plan!.id;
+    const plan = await insertPlan({ userId: shopper.id, email, product: kept!, cents: 1200, due, profile });
+    const id = plan.id;
 
     // The browser's price is ignored: the size is priced from the catalogue.
     const res = await shopper.call(`/api/subscriptions/${id}/items`, {
