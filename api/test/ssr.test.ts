@@ -166,6 +166,17 @@ describe('public pages arrive rendered, with their data', () => {
     }
   });
 
+  it('a slug holding an encoded path cannot make the render call another API endpoint', async () => {
+    // The router decodes %2F in a slug back to "/": without encoding, the product query would fetch
+    // /api/products/../promo-codes/validate/WELCOME10 from the server's own address (the answer in the page).
+    for (const path of ['/product/..%2Fpromo-codes%2Fvalidate%2FWELCOME10', '/shop/..%2Fpromo-codes%2Fvalidate%2FWELCOME10']) {
+      const res = await api.request(path, { headers: { accept: 'text/html' } });
+      expect(res.status, path).toBe(404);
+      const html = await res.text();
+      expect(html, path).not.toContain('discountType');
+    }
+  });
+
   it('the data block is valid JSON that a product named `</script>` cannot break out of', async () => {
     const p = await page(`/product/${slugs.tricky}`);
     expect(p.status).toBe(200);

@@ -43,12 +43,16 @@ export async function apiRequest(method: string, url: string, data?: unknown, he
   return res;
 }
 
-/** Joins string/number key parts with '/', object parts become query parameters (null/undefined skipped). */
+/**
+ * Joins string/number key parts with '/', object parts become query parameters (null/undefined skipped).
+ * The first part is the endpoint's path as written; each later part is one path segment, encoded, so a
+ * slug from the address bar (the router decodes `%2F` back to `/`) cannot climb to another endpoint.
+ */
 export function urlFromQueryKey(queryKey: readonly unknown[]): string {
   const parts: string[] = [];
   const params = new URLSearchParams();
   for (const part of queryKey) {
-    if (typeof part === 'string' || typeof part === 'number') parts.push(String(part));
+    if (typeof part === 'string' || typeof part === 'number') parts.push(parts.length === 0 ? String(part) : encodeURIComponent(String(part)));
     else if (part && typeof part === 'object') {
       for (const [key, value] of Object.entries(part)) if (value !== null && value !== undefined) params.append(key, String(value));
     }

@@ -50,8 +50,14 @@ export function serverRender(webDist: string, log: Logger): RenderPage {
     const host = req.socket.localAddress ?? '127.0.0.1';
     const self = `http://${host.includes(':') ? `[${host}]` : host}:${req.socket.localPort}`;
     const timeout = new AbortController();
-    const apiFetch = (apiPath: string) =>
-      fetch(new URL(apiPath, self), { headers: { accept: 'application/json' }, signal: timeout.signal });
+    const apiFetch = (apiPath: string) => {
+      const target = new URL(apiPath, self);
+      // Only this API's reads, and no dot segments (a crafted slug climbing to another endpoint).
+      if (target.origin !== self || !target.pathname.startsWith('/api/') || /(^|\/)\.{1,2}(\/|$|\?)/.test(apiPath.split('?')[0]!)) {
+        return Promise.reject(new Error(`The server render may not fetch ${apiPath}`));
+      }
+      return fetch(target, { headers: { accept: 'application/json' }, signal: timeout.signal });
+    };
     const started = performance.now();
     let timer: NodeJS.Timeout | undefined;
     try {
