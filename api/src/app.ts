@@ -133,15 +133,15 @@ function serveSpa(
     }
     const [{ status, head, serverRendered }, html] = await Promise.all([page(req.path), indexHtml()]);
     const document = renderHead(html, head, origin(req));
-    const rendered = serverRendered ? await render(req, `${origin(req)}${req.originalUrl}`) : null;
+    // An index.html without the empty root (a hand-edited build) cannot take a rendered body: the browser renders.
+    const rendered = serverRendered && document.includes(EMPTY_ROOT) ? await render(req, `${origin(req)}${req.originalUrl}`) : null;
     res.setHeader('Cache-Control', 'no-cache');
     res.status(status).type('html');
     if (!rendered) {
       res.send(document);
       return;
     }
-    const [before, after] = document.split(EMPTY_ROOT, 2) as [string, string | undefined];
-    if (after === undefined) throw new Error(`index.html has no ${EMPTY_ROOT}`);
+    const [before, after = ''] = document.split(EMPTY_ROOT, 2);
     res.write(`${before}<div id="root">`);
     const reader = rendered.body.getReader();
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {

@@ -15,6 +15,8 @@ import { SERVER_STATE_ID, serverStateJson } from './lib/server-state';
 export interface RenderOptions {
   /** How the page's queries reach the API: its own address, without the shopper's cookies. */
   apiFetch: ApiFetch;
+  /** Aborted when the caller gives up on the page (its time limit): the router and React stop too. */
+  signal?: AbortSignal;
 }
 
 export interface RenderedPage {
@@ -28,7 +30,7 @@ export interface RenderedPage {
  * Renders the page at `url` (absolute). Rejects when the page cannot be rendered as the browser would
  * (a loader or render error, a redirect): the caller then sends the page for the browser to render.
  */
-export async function render(url: string, { apiFetch }: RenderOptions): Promise<RenderedPage> {
+export async function render(url: string, { apiFetch, signal }: RenderOptions): Promise<RenderedPage> {
   const queryClient = createQueryClient(apiFetch);
   // A failed call is rendered as its screen shows it (a not-found product), not retried as a screen
   // mounts (which would render the skeleton); the browser hydrates it the same way (hydrateQueries).
@@ -37,7 +39,7 @@ export async function render(url: string, { apiFetch }: RenderOptions): Promise<
     queries: { ...queryClient.getDefaultOptions().queries, retryOnMount: false },
   });
   const handler = createStaticHandler(createRoutes(queryClient, { awaitData: true }));
-  const context = await handler.query(new Request(url));
+  const context = await handler.query(new Request(url, { signal }));
   if (context instanceof Response) throw new Error(`The router answered ${context.status} for ${url}`);
   if (context.errors) throw new Error(`The router failed on ${url}: ${JSON.stringify(context.errors)}`);
   // A call that failed for another reason than "not found" (the API down, slow) is not rendered as the
@@ -61,6 +63,7 @@ export async function render(url: string, { apiFetch }: RenderOptions): Promise<
       <StaticRouterProvider router={router} context={context} hydrate={false} />
     </AppProviders>,
     {
+      signal,
       onError(error) {
         // An error inside a part of the page: React would leave that part to the browser, and hydration
         // would not match; the caller sends the page unrendered instead.

@@ -86,7 +86,10 @@ export const UNSTORABLE_INPUT_MESSAGE =
  */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (res.headersSent) {
-    req.log?.error({ err: loggableError(err) }, 'error after response started');
+    // A client that went away mid-download (a closed tab) is not the server's error.
+    const clientLeft = (err as NodeJS.ErrnoException | undefined)?.code === 'ERR_STREAM_PREMATURE_CLOSE';
+    if (clientLeft) req.log?.info({ err: loggableError(err) }, 'client left before the response ended');
+    else req.log?.error({ err: loggableError(err) }, 'error after response started');
     res.end();
     return;
   }

@@ -17,7 +17,7 @@ export interface RenderedPage {
   stateScript: string;
 }
 interface EntryServer {
-  render(url: string, options: { apiFetch: (path: string) => Promise<Response> }): Promise<RenderedPage>;
+  render(url: string, options: { apiFetch: (path: string) => Promise<Response>; signal?: AbortSignal }): Promise<RenderedPage>;
 }
 
 /** Renders the page of a request, or answers null when the page goes out for the browser to render. */
@@ -61,8 +61,14 @@ export function serverRender(webDist: string, log: Logger): RenderPage {
     const started = performance.now();
     let timer: NodeJS.Timeout | undefined;
     try {
+      const rendering = renderer.render(url, { apiFetch, signal: timeout.signal });
+      // A render that finishes after the timeout: its body is nobody's, so it is cancelled.
+      rendering.then(
+        (late) => void (timeout.signal.aborted && late.body.cancel().catch(() => {})),
+        () => {},
+      );
       const page = await Promise.race([
-        renderer.render(url, { apiFetch }),
+        rendering,
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => {
             timeout.abort();
