@@ -173,6 +173,19 @@ describe('the S3 backend', () => {
     expect(unsigned.status).toBe(403);
   });
 
+  it("reports the store's own refusal of a large streaming write, not the premature close of the streams it stops", async () => {
+    // Over one part (8 MiB): a multipart upload, which the store refuses (a wrong key; a bucket it does not have).
+    const refused = [
+      { ...s3.env('wrong-key-big'), AWS_ACCESS_KEY_ID: 'NOT-A-KEY', AWS_SECRET_ACCESS_KEY: 'nope-nope' },
+      { ...s3.env('no-bucket'), STORAGE_URL: 's3://no-such-bucket/x' },
+    ];
+    for (const env of refused) {
+      const { exports } = createFileStores(parseEnv(env), { uploads: '/unused', exports: '/unused' });
+      const write = exports.putStream('big.csv', Readable.from(chunks(10, 1024 * 1024)), { contentType: 'text/csv; charset=utf-8' });
+      await expect(write).rejects.toMatchObject({ $metadata: { httpStatusCode: expect.any(Number) as number } });
+    }
+  });
+
   it('signs download URLs for the address browsers use (S3_PUBLIC_ENDPOINT)', async () => {
     const env = parseEnv({ ...s3.env('public'), S3_PUBLIC_ENDPOINT: 'http://files.example.test:9000' });
     const { exports } = createFileStores(env, { exports: '/unused' });
