@@ -79,6 +79,9 @@ export function contentTypeOf(key: string): string {
   return CONTENT_TYPES[ext] ?? 'application/octet-stream';
 }
 
+/** An order export's content type: written by the worker, sent by the API. */
+export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
+
 const CONTENT_TYPES: Record<string, string> = {
   webp: 'image/webp',
   png: 'image/png',
@@ -86,7 +89,7 @@ const CONTENT_TYPES: Record<string, string> = {
   jpeg: 'image/jpeg',
   avif: 'image/avif',
   gif: 'image/gif',
-  csv: 'text/csv; charset=utf-8',
+  csv: CSV_CONTENT_TYPE,
 };
 
 /** `attachment; filename="…"` with the name kept to safe characters (it comes from our own names, but never trust a header value). */

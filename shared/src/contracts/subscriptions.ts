@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { PLAN_ITEM_MAX_QUANTITY, PLAN_MAX_LINES, RESCHEDULE_MAX_DAYS_AHEAD, SUBSCRIBE_AND_SAVE_PERCENT } from '../constants';
 import { CHECKOUT_MESSAGES, opaqueDataFields } from './checkout';
 import { idField, textField } from './fields';
+import { formatUtcDay } from '../days';
 
 export const SUBSCRIPTION_STATUSES = ['active', 'paused', 'cancelled', 'expired'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
@@ -102,7 +103,7 @@ export function missedWhilePaused(next: Date, interval: SubscriptionInterval, in
 /** "December 1, 2026": a UTC day (yyyy-MM-dd) as the shopper reads it, whatever their time zone. */
 export function longDay(day: string): string {
   const date = new Date(`${day}T00:00:00.000Z`);
-  return Number.isNaN(date.getTime()) ? day : new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' }).format(date);
+  return formatUtcDay(date) || day;
 }
 
 export const SUBSCRIPTION_MESSAGES = {

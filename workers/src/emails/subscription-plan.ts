@@ -5,9 +5,10 @@ import { INTERVAL_MONTHS, type SubscriptionInterval } from '@nh/shared/contracts
 import { tables, type Db, type LineItem } from '@nh/server';
 import { formatCents } from '@nh/shared/money';
 import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';
+import { formatUtcDay } from '@nh/shared/days';
 
 /** "March 5, 2026": a billing date is a day (UTC), as the storefront shows it. */
-export const billingDay = (date: Date) => new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' }).format(date);
+export const billingDay = (date: Date) => formatUtcDay(date);
 
 /** "every month", "every 3 months" */
 export function planCadence(interval: SubscriptionInterval, intervalCount: number): string {

@@ -16,7 +16,7 @@ import type { Job } from 'bullmq';
 import { exportFileName } from '@nh/shared';
 import { exportFileKey, loadExport, markExportCompleted, markExportFailed, markExportRunning, postgresErrorOf, setExportProgress, tables, type Db, type Logger } from '@nh/server';
 import { exportOrdersContract } from '@nh/server/jobs/export-orders';
-import type { FileStorage } from '@nh/server/storage/index';
+import { CSV_CONTENT_TYPE, type FileStorage } from '@nh/server/storage/index';
 import { defineJob } from '../jobs/define';
 import { EXPORT_COLUMNS, exportFiltersOf, exportQuery, neutraliseRow, type ExportQueryFilters } from './columns';
 
@@ -81,7 +81,7 @@ export function createExportProcessor({ db, log, files, progressEvery, retention
       // The CSV flows through `body` into the storage's write; a failure on either side fails both
       // (the pipeline destroys `body`, which fails the write; a failed write destroys `body`).
       const body = new PassThrough({ highWaterMark: BUFFER_BYTES });
-      const storing = files.putStream(fileKey, body, { contentType: 'text/csv; charset=utf-8' });
+      const storing = files.putStream(fileKey, body, { contentType: CSV_CONTENT_TYPE });
       storing.catch((error: unknown) => body.destroy(error as Error));
       // Both settle before the outcome is written: a failed write has removed what it began by then.
       const [written, stored] = await Promise.allSettled([

@@ -4,6 +4,7 @@ import type { BlogPost, BlogPostSummary } from '@nh/shared/contracts/catalog';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, apiFetchOf, type ApiFetch } from '@/lib/query-client';
 import { findSampleArticle, SAMPLE_ARTICLES } from '@/lib/sample-articles';
+import { formatUtcDay } from '@nh/shared/days';
 
 export const BLOG_QUERY_KEY = ['/api/blog'] as const;
 
@@ -50,8 +51,5 @@ export function readTimeMinutes(readTime: number | null | undefined): number {
  */
 export function formatArticleDate(iso: string | null | undefined): string {
   if (!iso) return '';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? ''
-    : date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  return formatUtcDay(new Date(iso));
 }

@@ -5,8 +5,8 @@ import type { AppContext } from '../../../context';
 import { actorOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../area';
-import { attachmentDisposition } from '@nh/server/storage/index';
-import { EXPORT_CONTENT_TYPE, exportDownload, exportHistory, exportStatus, startExport } from './service';
+import { attachmentDisposition, CSV_CONTENT_TYPE } from '@nh/server/storage/index';
+import { exportDownload, exportHistory, exportStatus, startExport } from './service';
 
 /**
  * CSV export of a store's orders (start with filters, progress, history, download), at
@@ -41,7 +41,7 @@ export function exportArea(ctx: AppContext, { guard, exportFiles }: AdminDeps): 
       res.redirect(302, answer.url);
       return;
     }
-    res.status(200).set({ 'Content-Type': EXPORT_CONTENT_TYPE, 'Content-Disposition': attachmentDisposition(fileName), 'Content-Length': String(answer.file.size) });
+    res.status(200).set({ 'Content-Type': CSV_CONTENT_TYPE, 'Content-Disposition': attachmentDisposition(fileName), 'Content-Length': String(answer.file.size) });
     await pipeline(answer.file.body, res);
   };
 

@@ -5,7 +5,7 @@
  * (housekeeping deletes it then). Statements: @nh/server queries/exports.ts.
  */
 import { findExport as findStoreExport, insertExport, listExports, recordAudit, recordOutbox, storedExportKey, type AuditActor, type Db, type ExportRow } from '@nh/server';
-import type { DownloadAnswer, FileStorage } from '@nh/server/storage/index';
+import { CSV_CONTENT_TYPE, type DownloadAnswer, type FileStorage } from '@nh/server/storage/index';
 import {
   EXPORT_MESSAGES,
   exportFiltersSchema,
@@ -83,7 +83,6 @@ export async function exportHistory(db: Db, storeCode: string, limit: number): P
   return { exports: rows.map((row) => exportView(row, now)) };
 }
 
-export const EXPORT_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
 /**
  * The finished file (streamed through the API, or a signed URL of the bucket: the storage's download
@@ -100,7 +99,7 @@ export async function exportDownload(
   if (row.status === 'failed') throw new AppError('EXPORT_FAILED', EXPORT_MESSAGES.failed, { status: row.status, error: row.error });
   if (row.status !== 'completed' || !row.filePath || !row.fileName) throw new AppError('EXPORT_NOT_READY', EXPORT_MESSAGES.notReady, { status: row.status });
   if (fileGone(row, Date.now())) throw new AppError('EXPORT_FILE_GONE', EXPORT_MESSAGES.fileGone);
-  const answer = await files.download(storedExportKey(row.filePath), { fileName: row.fileName, contentType: EXPORT_CONTENT_TYPE });
+  const answer = await files.download(storedExportKey(row.filePath), { fileName: row.fileName, contentType: CSV_CONTENT_TYPE });
   if (!answer) throw new AppError('EXPORT_FILE_GONE', EXPORT_MESSAGES.fileGone);
   try {
     await recordAudit(db, actor, { action: 'export.downloaded', entityType: 'export', entityId: row.id, after: { fileName: row.fileName, rows: row.rowsTotal } });
