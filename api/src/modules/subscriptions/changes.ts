@@ -22,7 +22,7 @@ import {
   type ShopperPlanChange,
   type SubscriptionView,
 } from '@nh/shared/contracts/subscriptions';
-import { changeLockedPlan, findSubscriptionView, recordOutbox, skippedPeriodReason, type Db, type DbOrTx, type LineItem, type LockedPlan, type PlanChange } from '@nh/server';
+import { changeLockedPlan, findSubscriptionView, recordOutbox, skippedPeriodReason, type Db, type DbOrTx, type LineItem, type LockedPlan, type PlanChangeDecision } from '@nh/server';
 import { catalogueLine, type PricedProduct } from '../catalog';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
@@ -30,9 +30,7 @@ import { decidePause, decideReschedule, decideResume, decideSkip, hasEnded, peri
 import { toView } from './service';
 
 /** What a shopper's change writes, and what its email says. */
-export interface ShopperDecision {
-  change: PlanChange;
-  skip?: PlanDecision['skip'];
+export interface ShopperDecision extends PlanChangeDecision {
   email: ShopperPlanChange;
 }
 
