@@ -267,7 +267,8 @@ describe('new quantities', () => {
     expect(body.amount).toBe(centsToDecimal(expected));
     expect((await planRow(plan.id)).amount).toBe(centsToDecimal(expected));
     const [change] = await changeRows(plan.id);
-    expect(change!.payload).toMatchObject({ change: { kind: 'items', fromAmount: 3000 }, amount: expected });
+    // The lines as written travel with the email's row (a later change does not rewrite this email).
+    expect(change!.payload).toMatchObject({ change: { kind: 'items', fromAmount: 3000 }, amount: expected, items: body.items });
   });
 
   it('refuses a quantity out of range (400), lines not on the plan or none left (422), an item no longer sold (409): nothing changed', async () => {
@@ -289,6 +290,70 @@ describe('new quantities', () => {
     expect(await changeRows(plan.id)).toEqual([]);
     // Removing the item no longer sold is allowed.
     await view(await put([{ productId: a.id, variantSku: null, quantity: 2 }, { productId: gone.id, variantSku: null, quantity: 0 }]));
+  });
+});
+
+describe('an item out of stock on the plan', () => {
+  it('may stay or be lowered while other lines change, but not raised (409, a true sentence); removing it is allowed', async () => {
+    const a = await makeProduct(1000);
+    const soldOut = await makeProduct(500, 'out_of_stock');
+    const plan = await insertPlan(me.id, {
+      items: [
+        { productId: a.id, productName: a.name, quantity: 1, price: '10.00' },
+        { productId: soldOut.id, productName: soldOut.name, quantity: 2, price: '5.00' },
+      ],
+    });
+    const put = (aQuantity: number, soldOutQuantity: number) =>
+      me.call(`/api/subscriptions/${plan.id}/items`, { method: 'PUT', body: { items: [{ productId: a.id, variantSku: null, quantity: aQuantity }, { productId: soldOut.id, variantSku: null, quantity: soldOutQuantity }] } });
+
+    const kept = await view(await put(3, 2));
+    expect(kept.items.map((i) => [i.productId, i.quantity])).toEqual([[a.id, 3], [soldOut.id, 2]]);
+    expect(kept.amount).toBe(centsToDecimal(pricePlan([{ price: 1000, quantity: 3 }, { price: 500, quantity: 2 }], null).renewal.total));
+    const before = await planRow(plan.id);
+    const raised = await json(await put(3, 3), 409);
+    expect(raised).toEqual({ message: MSG.itemOutOfStock(soldOut.name), code: 'SUBSCRIPTION_ITEM_NOT_SOLD', productId: soldOut.id });
+    expect(await planRow(plan.id)).toEqual(before);
+    expect((await view(await put(3, 1))).items.map((i) => i.quantity)).toEqual([3, 1]);
+    expect((await view(await put(3, 0))).items.map((i) => i.productId)).toEqual([a.id]);
+    expect(await changeRows(plan.id)).toHaveLength(3);
+  });
+});
+
+describe('while the period\'s charge is under way', () => {
+  /** A plan due today whose renewal has written its order and pending payment row and is charging (outside the lock). */
+  async function beingCharged(): Promise<{ id: string; productId: number }> {
+    const a = await makeProduct(1000);
+    const plan = await insertPlan(me.id, { dueInDays: 0, items: [{ productId: a.id, productName: a.name, quantity: 1, price: '10.00' }] });
+    await q(`insert into payment_transactions (subscription_id, billing_period, amount, status) values ($1, $2, '22.95', 'pending')`, [plan.id, billingPeriodOf(plan.nextBillingDate)]);
+    return { id: plan.id, productId: a.id };
+  }
+
+  it('refuses new items (409): today\'s charge is for the old ones; nothing changed, no email', async () => {
+    const plan = await beingCharged();
+    const before = await planRow(plan.id);
+    const res = await me.call(`/api/subscriptions/${plan.id}/items`, { method: 'PUT', body: { items: [{ productId: plan.productId, variantSku: null, quantity: 3 }] } });
+    expect(await json(res, 409)).toEqual({ message: MSG.chargeInProgress, code: 'SUBSCRIPTION_CHARGE_IN_PROGRESS' });
+    expect(await planRow(plan.id)).toEqual(before);
+    expect(await changeRows(plan.id)).toEqual([]);
+  });
+
+  it('refuses a new card (409): today\'s charge is on the old one; the plan keeps its card, no email', async () => {
+    const plan = await beingCharged();
+    const before = await planRow(plan.id);
+    const tokenized = await api.request('/api/payments/sandbox/tokenize', {
+      body: { authData: { clientKey: 'local-sandbox-client-key', apiLoginID: 'local-sandbox' }, cardData: { cardNumber: '4111111111111111', month: '11', year: '2031', cardCode: '123', zip: '12345' } },
+    });
+    const { opaqueData } = (await tokenized.json()) as { opaqueData: { dataDescriptor: string; dataValue: string } };
+    expect(await json(await me.call(`/api/subscriptions/${plan.id}/card`, { body: opaqueData }), 409)).toEqual({ message: MSG.chargeInProgress, code: 'SUBSCRIPTION_CHARGE_IN_PROGRESS' });
+    expect(await planRow(plan.id)).toEqual(before);
+    expect(await changeRows(plan.id)).toEqual([]);
+  });
+
+  it('allows both again once the charge is declined (the retries charge the new card and amount)', async () => {
+    const plan = await beingCharged();
+    await q(`update payment_transactions set status = 'declined' where subscription_id = $1`, [plan.id]);
+    const res = await me.call(`/api/subscriptions/${plan.id}/items`, { method: 'PUT', body: { items: [{ productId: plan.productId, variantSku: null, quantity: 2 }] } });
+    expect((await view(res)).items[0]!.quantity).toBe(2);
   });
 });
 

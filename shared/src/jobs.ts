@@ -3,7 +3,7 @@
  * never documents: a processor re-reads the database.
  */
 import { z } from 'zod';
-import { shopperPlanChangeSchema } from './contracts/subscriptions';
+import { shopperPlanChangeSchema, subscriptionItemSchema } from './contracts/subscriptions';
 
 /** Outbox topics: what happened, written in the same transaction as the business row. */
 export const OUTBOX_TOPICS = {
@@ -49,8 +49,9 @@ export const outboxPayloads = {
   /** `auditId`: the change's audit row (action, before and after): the email says what it says. */
   [OUTBOX_TOPICS.subscriptionChangedByStaff]: z.object({ subscriptionId: z.string().uuid(), auditId: z.number().int().positive() }),
   /**
-   * The change as applied, with the plan's next billing date and amount after it (written in the change's
-   * transaction, so the email says exactly what the renewal will do); `changeId` makes each change one email.
+   * The change as applied, with the plan's next billing date, amount and lines after it (written in the
+   * change's transaction, so the email says exactly what the renewal will do, even after a later change);
+   * `changeId` makes each change one email. `items` is optional: rows written before it have none.
    */
   [OUTBOX_TOPICS.subscriptionChanged]: z.object({
     subscriptionId: z.string().uuid(),
@@ -59,6 +60,7 @@ export const outboxPayloads = {
     status: z.string(),
     nextBillingDate: z.string(),
     amount: z.number().int(),
+    items: z.array(subscriptionItemSchema).optional(),
   }),
   [OUTBOX_TOPICS.orderSyncRequested]: z.object({ orderId: z.string().uuid() }),
   [OUTBOX_TOPICS.exportRequested]: z.object({ exportId: z.string().uuid() }),

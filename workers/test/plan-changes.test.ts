@@ -251,4 +251,34 @@ describe('a plan the shopper changed, renewed', () => {
     expect(mail.decoded).toContain('You added: 2 x Plan Worker Refill - 1 gal.');
     expect(mail.decoded).toContain(`Each delivery is now ${formatCents(amount)}`);
   });
+
+  it('two quick item changes: each email lists the lines its own change wrote, even when both are sent after the second', async () => {
+    const email = `twice-${randomUUID().slice(0, 8)}@example.com`;
+    const shopper = await signUp();
+    const [product] = await tdb.db
+      .insert(tables.products)
+      .values({ name: 'Plan Worker Wipes', slug: `plan-wipes-${randomUUID().slice(0, 6)}`, price: 1000, inventory: 50, status: 'active' })
+      .returning({ id: tables.products.id, name: tables.products.name });
+    const plan = await insertPlan({ userId: shopper.id, email, product: product!, cents: 1000, due: utcDay(10, 10), profile: await makeProfile() });
+    const put = (quantity: number) => shopper.call(`/api/subscriptions/${plan.id}/items`, { method: 'PUT', body: { items: [{ productId: product!.id, variantSku: null, quantity }] } });
+
+    // The emails wait until both changes are written (as a busy queue would make them).
+    await runtime.queues.emails.pause();
+    try {
+      expect((await put(2)).status).toBe(200);
+      expect((await put(3)).status).toBe(200);
+    } finally {
+      await runtime.queues.emails.resume();
+    }
+    const amountOf = (quantity: number) => formatCents(pricePlan([{ price: 1000, quantity }], null).renewal.total);
+    const mails = await waitFor(() => {
+      const updated = smtp.to(email).filter((m) => m.decoded.includes('plan is updated'));
+      return updated.length === 2 && updated;
+    }, 15_000, 'two items emails');
+    const first = mails.find((m) => m.decoded.includes(`Each delivery is now ${amountOf(2)}`))!;
+    const second = mails.find((m) => m.decoded.includes(`Each delivery is now ${amountOf(3)}`))!;
+    expect(first.decoded).toContain('2 x Plan Worker Wipes @ $10.00');
+    expect(first.decoded).not.toContain('3 x Plan Worker Wipes');
+    expect(second.decoded).toContain('3 x Plan Worker Wipes @ $10.00');
+  });
 });

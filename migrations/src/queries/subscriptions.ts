@@ -550,6 +550,36 @@ export async function updatePlan(tx: DbOrTx, id: string, change: PlanChange): Pr
     .where(eq(subscriptions.id, id));
 }
 
+/** What a change decided for the locked plan: the row's new values and any billing periods it skips. */
+export interface PlanChangeDecision {
+  change: PlanChange;
+  skip?: { periods: string[]; reason: SkippedPeriodReason };
+}
+
+/**
+ * The one sequence of a change to a plan, by staff or its shopper, in the caller's transaction: the plan
+ * locked (lockPlanForChange), `decide` judges it (throws to refuse: nothing written; null: nothing to
+ * change, nothing recorded), then the skipped periods, the row's change and the caller's own `record`
+ * (staff: audit and outbox rows; the shopper: the outbox row) with the row as it now is. Answers false
+ * when there is no such plan (or not the owner's).
+ */
+export async function changeLockedPlan<D extends PlanChangeDecision>(
+  tx: DbOrTx,
+  id: string,
+  ownerId: string | undefined,
+  decide: (plan: LockedPlan) => D | null | Promise<D | null>,
+  record: (decision: D, after: SubscriptionRow) => Promise<unknown>,
+): Promise<boolean> {
+  const plan = await lockPlanForChange(tx, id, ownerId);
+  if (!plan) return false;
+  const decision = await decide(plan);
+  if (!decision) return true;
+  if (decision.skip) await recordSkippedPeriods(tx, id, decision.skip.periods, decision.skip.reason);
+  await updatePlan(tx, id, decision.change);
+  await record(decision, { ...plan.row, ...decision.change });
+  return true;
+}
+
 /** Why a period of the plan was skipped, or null when it was not. */
 export async function skippedPeriodReason(tx: DbOrTx, subscriptionId: string, period: string): Promise<SkippedPeriodReason | null> {
   const [row] = await tx

@@ -120,7 +120,7 @@ export const ERROR_CODES = {
   SUBSCRIPTION_DATE_NOT_ALLOWED: 'unprocessable',
   /** My Subscriptions: new quantities that are not the plan's items, or none left. */
   SUBSCRIPTION_ITEMS_INVALID: 'unprocessable',
-  /** My Subscriptions: an item of the plan that is no longer sold cannot be kept (it can be removed). */
+  /** My Subscriptions: an item of the plan no longer sold cannot be kept (only removed), one out of stock not raised; a product not sold (or out of stock) not added. */
   SUBSCRIPTION_ITEM_NOT_SOLD: 'conflict',
 
   // ---------------------------------------------------------------- back office

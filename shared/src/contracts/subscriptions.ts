@@ -158,8 +158,10 @@ export const SUBSCRIPTION_MESSAGES = {
   noSizes: (name: string) => `${name} comes in one size only. Please choose it without a size.`,
   /** 422: every quantity 0. */
   noItemsLeft: 'Keep at least one item, or cancel the subscription instead.',
-  /** 409: an item no longer sold cannot be added to or kept at a higher quantity. */
-  itemNotSold: (name: string) => `${name} is no longer sold, so its quantity cannot be raised. You can lower it or remove it.`,
+  /** 409: an item no longer sold (inactive, removed, its size gone) can only be removed. */
+  itemNotSold: (name: string) => `${name} is no longer sold, so it cannot stay on your subscription. Please remove it (set its quantity to 0).`,
+  /** 409: an item out of stock may stay on the plan or be lowered, not raised. */
+  itemOutOfStock: (name: string) => `${name} is out of stock at the moment, so its quantity cannot be raised. You can keep it, lower it or remove it.`,
   skipped: 'Next delivery skipped',
   rescheduled: 'Next delivery date changed',
   paused: 'Subscription paused',

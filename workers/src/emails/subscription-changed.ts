@@ -1,8 +1,8 @@
 /**
  * The confirmation of a change a shopper made to their plan on My Subscriptions (skip, a new date,
- * pause, resume, a new card, new quantities or added products): what changed, and the next delivery's date and amount as
- * the change wrote them (the outbox row is written in the change's transaction), so the email says what
- * the renewal will do. Not sent for a plan cancelled since.
+ * pause, resume, a new card, new quantities or added products): what changed, and the next delivery's
+ * date, amount and lines as the change wrote them (the outbox row is written in the change's transaction),
+ * so the email says what the renewal will do. Not sent for a plan cancelled since.
  */
 import { z } from 'zod';
 import { OUTBOX_TOPICS, outboxPayloads } from '@nh/shared';
@@ -32,7 +32,9 @@ export const subscriptionChangedJob = defineEmail({
     const found = await loadSubscription(db, p.subscriptionId);
     if (!found) return skip('subscription not found');
     if (found.sub.status === 'cancelled' || found.sub.status === 'expired') return skip('subscription ended since');
-    const content = subscriptionChangedEmail({ ...found.plan, change: p.change, status: p.status, nextBillingDate: new Date(p.nextBillingDate), amount: p.amount });
+    // The lines as the change wrote them (a later change must not show here); rows written before carry none.
+    const items = p.items ?? found.plan.items;
+    const content = subscriptionChangedEmail({ ...found.plan, items, change: p.change, status: p.status, nextBillingDate: new Date(p.nextBillingDate), amount: p.amount });
     return { subjectId: `${p.subscriptionId}:${p.changeId}`, message: { to: found.sub.customerEmail, ...content } };
   },
 });

@@ -16,9 +16,12 @@ export function planCadence(interval: SubscriptionInterval, intervalCount: numbe
   return months === 1 ? 'every month' : `every ${months} months`;
 }
 
+/** A plan line as the emails list it. */
+export type EmailPlanLine = Pick<LineItem, 'productName' | 'quantity' | 'price'>;
+
 export interface SubscriptionEmailPlan {
   customerName: string;
-  items: LineItem[];
+  items: EmailPlanLine[];
   /** What each delivery is charged (discounted subtotal, free shipping, tax). */
   amount: Cents;
   discountPercent: number;
@@ -26,8 +29,8 @@ export interface SubscriptionEmailPlan {
   intervalCount: number;
 }
 
-export const planItemsText = (items: LineItem[]) => items.map((line) => `  ${line.quantity} x ${line.productName} @ $${line.price}`);
-export const planItemsHtml = (items: LineItem[]) =>
+export const planItemsText = (items: EmailPlanLine[]) => items.map((line) => `  ${line.quantity} x ${line.productName} @ $${line.price}`);
+export const planItemsHtml = (items: EmailPlanLine[]) =>
   `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse">
 <tr><th align="left">Item</th><th>Qty</th><th align="right">Price</th></tr>
 ${items.map((line) => `<tr><td style="padding:4px 0">${escapeHtml(line.productName)}</td><td align="center">${line.quantity}</td><td align="right">$${escapeHtml(line.price)}</td></tr>`).join('')}

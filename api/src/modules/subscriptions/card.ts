@@ -4,7 +4,8 @@
  * The card is stored as a new customer payment profile (./store-card.ts), not charged; then, in one
  * transaction on the locked plan, the plan's profile ids become the new card's (its expiry forgotten:
  * the workers look it up from the outbox row), and the confirmation email's outbox row is written. The
- * next renewal, and any retry of a failing one, charges the new card. The old profile is kept with the
+ * next renewal, and any retry of a failing one, charges the new card. While the period's charge is under
+ * way (on the old card) the change is refused, the stored card left unused. The old profile is kept with the
  * provider, as the resume keeps it (docs/decisions/subscriptions.md).
  */
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
@@ -14,7 +15,7 @@ import type { PaymentGateway } from '@nh/server/payments/index';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
 import { changePlan } from './changes';
-import { hasEnded } from './plan-rules';
+import { hasEnded, periodBusy } from './plan-rules';
 import { storePlanCard } from './store-card';
 
 const refuseNotActive = (status: string): never => {
@@ -33,8 +34,10 @@ export async function changeCard({ db, gateway, log }: { db: Db; gateway: Paymen
 
   const stored = await storePlanCard({ gateway, log }, userId, id, { ...plan, shipping_address: address }, input);
   try {
-    return await changePlan(db, userId, id, ({ row }) => {
+    return await changePlan(db, userId, id, ({ row, periodCharge }) => {
       if (row.status !== 'active') refuseNotActive(row.status);
+      // Today's charge is under way on the old card: the shopper would be told the new one pays for it.
+      if (periodBusy(periodCharge)) throw new AppError('SUBSCRIPTION_CHARGE_IN_PROGRESS', MSG.chargeInProgress);
       const cardType = stored.lastFour ? stored.cardType : null;
       return {
         change: {

@@ -6,8 +6,8 @@
  * (@nh/server lockPlanForChange: someone else's plan is not found, exactly like an unknown one), the
  * renewal's own lock, so a renewal and a change never both apply: whichever comes second judges the row
  * as the first left it. The rules are the back office's (./plan-rules.ts); the change, any skipped
- * periods and the `subscription.changed` outbox row (the confirmation email, with the next billing date
- * and amount as written) are written together. Answers the plan as the page shows it.
+ * periods and the `subscription.changed` outbox row (the confirmation email, with the next billing date,
+ * amount and lines as written) are written together. Answers the plan as the page shows it.
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
@@ -22,17 +22,15 @@ import {
   type ShopperPlanChange,
   type SubscriptionView,
 } from '@nh/shared/contracts/subscriptions';
-import { findSubscriptionView, lockPlanForChange, recordOutbox, recordSkippedPeriods, skippedPeriodReason, updatePlan, type Db, type DbOrTx, type LineItem, type LockedPlan, type PlanChange } from '@nh/server';
+import { changeLockedPlan, findSubscriptionView, recordOutbox, skippedPeriodReason, type Db, type DbOrTx, type LineItem, type LockedPlan, type PlanChangeDecision } from '@nh/server';
 import { catalogueLine, type PricedProduct } from '../catalog';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
-import { decidePause, decideReschedule, decideResume, decideSkip, hasEnded, type PlanDecision } from './plan-rules';
+import { decidePause, decideReschedule, decideResume, decideSkip, hasEnded, periodBusy, type PlanDecision } from './plan-rules';
 import { toView } from './service';
 
 /** What a shopper's change writes, and what its email says. */
-export interface ShopperDecision {
-  change: PlanChange;
-  skip?: PlanDecision['skip'];
+export interface ShopperDecision extends PlanChangeDecision {
   email: ShopperPlanChange;
 }
 
@@ -57,21 +55,23 @@ export async function changePlan(
 ): Promise<SubscriptionView> {
   if (!isUuid(id)) throw notFound();
   await db.transaction(async (tx) => {
-    const plan = await lockPlanForChange(tx, id, userId);
-    if (!plan) throw notFound();
-    const decision = await decide(plan, tx);
-    if (!decision) return;
-    if (decision.skip) await recordSkippedPeriods(tx, id, decision.skip.periods, decision.skip.reason);
-    await updatePlan(tx, id, decision.change);
-    const after = { ...plan.row, ...decision.change };
-    await recordOutbox(tx, OUTBOX_TOPICS.subscriptionChanged, {
-      subscriptionId: id,
-      changeId: randomUUID(),
-      change: decision.email,
-      status: after.status,
-      nextBillingDate: after.nextBillingDate.toISOString(),
-      amount: after.amount,
-    });
+    const found = await changeLockedPlan(
+      tx,
+      id,
+      userId,
+      (plan) => decide(plan, tx),
+      (decision, after) =>
+        recordOutbox(tx, OUTBOX_TOPICS.subscriptionChanged, {
+          subscriptionId: id,
+          changeId: randomUUID(),
+          change: decision.email,
+          status: after.status,
+          nextBillingDate: after.nextBillingDate.toISOString(),
+          amount: after.amount,
+          items: after.items.map(({ productId, productName, variantSku, quantity, price }) => ({ productId, productName, variantSku, quantity, price })),
+        }),
+    );
+    if (!found) throw notFound();
   });
   return viewOf(db.$client, id, userId);
 }
@@ -135,11 +135,17 @@ function addedLine(products: Map<number, PricedProduct>, line: WantedLine): Line
   return catalogueLine(product, variant, line.quantity);
 }
 
-/** A line the plan keeps, re-priced from the catalogue (its name as the plan has it); one no longer sold can only be removed. */
+/**
+ * A line the plan keeps, re-priced from the catalogue (its name as the plan has it). One no longer sold
+ * (inactive, removed, its size gone) can only be removed; one out of stock may stay or be lowered (the
+ * renewal tells the shopper if it cannot be delivered on the day) but not raised.
+ */
 function keptLine(products: Map<number, PricedProduct>, line: LineItem, quantity: number): LineItem {
   const product = products.get(line.productId);
   const variant = line.variantSku ? product?.variants.find((v) => v.sku === line.variantSku) : undefined;
-  if (!product || product.status !== 'active' || (line.variantSku && !variant)) throw new AppError('SUBSCRIPTION_ITEM_NOT_SOLD', MSG.itemNotSold(line.productName), { productId: line.productId });
+  const outOfStock = product?.status === 'out_of_stock';
+  if (!product || (product.status !== 'active' && !outOfStock) || (line.variantSku && !variant)) throw new AppError('SUBSCRIPTION_ITEM_NOT_SOLD', MSG.itemNotSold(line.productName), { productId: line.productId });
+  if (outOfStock && quantity > line.quantity) throw new AppError('SUBSCRIPTION_ITEM_NOT_SOLD', MSG.itemOutOfStock(line.productName), { productId: line.productId });
   return { ...line, quantity, price: centsToDecimal(variant ? toCents(variant.price) : product.price) };
 }
 
@@ -148,11 +154,14 @@ function keptLine(products: Map<number, PricedProduct>, line: LineItem, quantity
  * on the plan, quantity 1..PLAN_ITEM_MAX_QUANTITY, at most PLAN_MAX_LINES lines after the change; at least
  * one line stays), priced from today's catalogue on the server (never the browser's prices): the plan's
  * amount becomes the Subscribe & Save renewal total of the new lines. An item no longer sold can only be
- * removed; a product not sold cannot be added. Active plans only. A refusal writes nothing.
+ * removed, one out of stock not raised; a product not sold (or out of stock) cannot be added. Active
+ * plans only, not while the period's charge is under way. A refusal writes nothing.
  */
 export function changeItems(db: Db, lookUp: CatalogueLookup, userId: string, id: string, input: ChangeItemsRequest): Promise<SubscriptionView> {
-  return changePlan(db, userId, id, async ({ row }) => {
+  return changePlan(db, userId, id, async ({ row, periodCharge }) => {
     if (row.status !== 'active') throw new AppError(hasEnded(row) ? 'SUBSCRIPTION_ENDED' : 'SUBSCRIPTION_NOT_ACTIVE', hasEnded(row) ? MSG.alreadyEnded : MSG.itemsNotActive);
+    // The period's order is already written with the old lines and amount: the change waits for its charge.
+    if (periodBusy(periodCharge)) throw new AppError('SUBSCRIPTION_CHARGE_IN_PROGRESS', MSG.chargeInProgress);
     const wanted = new Map(input.items.map((i) => [lineKey(i), i]));
     const everyLineOnce = wanted.size === input.items.length && row.items.every((i) => wanted.has(lineKey(i)));
     if (!everyLineOnce) throw new AppError('SUBSCRIPTION_ITEMS_INVALID', MSG.itemsNotOnPlan);

@@ -27,3 +27,22 @@ export function addableProducts(products: readonly Product[], taken: ReadonlySet
     );
   return choices.filter((c) => !taken.has(c.key)).sort((a, b) => a.name.localeCompare(b.name));
 }
+
+/** A plan line as the shop sells it today: its unit price (its size's) and whether it is out of stock. */
+export interface CataloguePrice {
+  price: string;
+  outOfStock: boolean;
+}
+
+/**
+ * Today's catalogue price of a line the plan keeps, as the server prices it on saving (the size's price
+ * for a line with a size, else the product's); null when the shop no longer sells it (not listed, or its
+ * size gone): the server then only lets it be removed.
+ */
+export function cataloguePriceOf(products: readonly Product[], line: { productId: number; variantSku: string | null }): CataloguePrice | null {
+  const product = products.find((p) => p.id === line.productId);
+  if (!product || (product.status !== 'active' && product.status !== 'out_of_stock')) return null;
+  const variant = line.variantSku === null ? null : product.variants.find((v) => v.sku === line.variantSku);
+  if (variant === undefined) return null;
+  return { price: variant ? variant.price : product.price, outOfStock: product.status === 'out_of_stock' };
+}

@@ -264,6 +264,22 @@ describe('changing a plan on My Subscriptions', () => {
     expect(await screen.findByText('Refill Pack - 1 gal')).toBeTruthy();
   });
 
+  it('shows each kept item at today\'s catalogue price (not the plan\'s stored one), out of stock or no longer sold, with a note on pricing', async () => {
+    const withGone = { ...plan, items: [...plan.items, { productId: 12, productName: 'Retired Spray', variantSku: null, quantity: 1, price: '5.00' }] };
+    const shop = [
+      { id: 7, name: 'Surfy Surface Cleaner', status: 'active', price: '22.00', variants: [] },
+      { id: 8, name: 'Dishy Pods', status: 'out_of_stock', price: '14.00', variants: [{ sku: 'DP-30', label: '30 pods', price: '15.49' }] },
+    ];
+    renderPage({ '/api/subscriptions': { status: 200, body: [withGone] }, '/api/products': { status: 200, body: shop } });
+    const d = within(await open(/^Change Items/, 'Change items'));
+    expect(d.getByText(/^Each delivery is priced at today's prices, with your discount/)).toBeTruthy();
+    const labelOf = (name: RegExp) => d.getAllByText(name, { selector: 'label' })[0]!.textContent;
+    await waitFor(() => expect(labelOf(/^Surfy Surface Cleaner/)).toBe('Surfy Surface Cleaner ($22.00 each today)'));
+    expect(labelOf(/^Dishy Pods/)).toBe('Dishy Pods ($15.49 each today, out of stock)');
+    expect(labelOf(/^Retired Spray/)).toBe('Retired Spray (no longer sold: set it to 0 to remove it)');
+    expect(d.queryByText(/\$20\.00|\$14\.99/)).toBeNull();
+  });
+
   it('stops adding at the most lines a plan may have, and toasts a refusal with the server\'s message, keeping the dialog open', async () => {
     const user = userEvent.setup();
     const url = `/api/subscriptions/${ID}/items`;

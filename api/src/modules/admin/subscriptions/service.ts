@@ -8,23 +8,21 @@
  * too (../../subscriptions/plan-rules.ts); docs/decisions/subscriptions.md ("Staff actions on a plan").
  */
 import {
+  changeLockedPlan,
   databaseToday,
   findAtRiskSubscriptions,
   findPlan,
   latestPlanCard,
   listAdminSubscriptions,
-  lockPlanForChange,
   planBilling,
   recordAudit,
   recordOutbox,
-  recordSkippedPeriods,
-  updatePlan,
   type AtRiskRow,
   type AuditActor,
   type Db,
   type PlanBilling,
   type LockedPlan,
-  type PlanChange,
+  type PlanChangeDecision,
   type SubscriptionRow,
 } from '@nh/server';
 import { OUTBOX_TOPICS } from '@nh/shared/jobs';
@@ -44,7 +42,7 @@ import {
   type BillingOutcome,
   type PauseCause,
 } from '@nh/shared/contracts/admin-subscriptions';
-import { billingPeriodOf, type SkippedPeriodReason } from '@nh/shared/contracts/subscriptions';
+import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
 import { AppError } from '../../../lib/errors';
 import { isUuid } from '../../../lib/validation';
 import { decidePause, decideReschedule, decideResume, decideSkip, hasEnded as ended, hasStoredCard, periodBusy, type PlanDecision } from '../../subscriptions/plan-rules';
@@ -205,30 +203,26 @@ const ACTION_OF: Record<PlanDecision['kind'] | 'cancelled', AuditAction> = {
 };
 
 /** What an action does to the locked plan, or null when it changes nothing (nothing recorded, nobody emailed). */
-interface Decision {
+interface Decision extends PlanChangeDecision {
   kind: PlanDecision['kind'] | 'cancelled';
-  change: PlanChange;
-  skip?: { periods: string[]; reason: SkippedPeriodReason };
   before: Record<string, unknown>;
   after: Record<string, unknown>;
 }
 
 /**
  * One staff action: the plan locked, the rule decides (or refuses with its message), then the change,
- * the skipped periods, the audit row and the email's outbox row, all in one transaction. Answers the
+ * the skipped periods (@nh/server changeLockedPlan, the shopper's sequence too), the audit row and the
+ * email's outbox row, all in one transaction. Answers the
  * plan as the detail shows it.
  */
 async function act(db: Db, id: string, actor: AuditActor, decide: (plan: LockedPlan) => Decision | null): Promise<AdminSubscriptionDetail> {
   if (!isUuid(id)) throw new AppError('NOT_FOUND', MSG.notFound);
   await db.transaction(async (tx) => {
-    const plan = await lockPlanForChange(tx, id);
-    if (!plan) throw new AppError('NOT_FOUND', MSG.notFound);
-    const decision = decide(plan);
-    if (!decision) return;
-    if (decision.skip) await recordSkippedPeriods(tx, id, decision.skip.periods, decision.skip.reason);
-    await updatePlan(tx, id, decision.change);
-    const [auditId] = await recordAudit(tx, actor, { action: ACTION_OF[decision.kind], entityType: 'subscription', entityId: id, before: decision.before, after: decision.after });
-    await recordOutbox(tx, OUTBOX_TOPICS.subscriptionChangedByStaff, { subscriptionId: id, auditId: auditId! });
+    const found = await changeLockedPlan(tx, id, undefined, decide, async (decision) => {
+      const [auditId] = await recordAudit(tx, actor, { action: ACTION_OF[decision.kind], entityType: 'subscription', entityId: id, before: decision.before, after: decision.after });
+      await recordOutbox(tx, OUTBOX_TOPICS.subscriptionChangedByStaff, { subscriptionId: id, auditId: auditId! });
+    });
+    if (!found) throw new AppError('NOT_FOUND', MSG.notFound);
   });
   return getSubscription(db, id);
 }

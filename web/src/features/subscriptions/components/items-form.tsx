@@ -1,7 +1,8 @@
 /**
  * Change Items: how many of each of the plan's items (0 removes one), and products to add from the shop's
- * active products and their sizes (the shared product list query), at most PLAN_MAX_LINES lines. Prices
- * are shown as the catalogue lists them; the server prices every line again and answers the new total.
+ * active products and their sizes (the shared product list query), at most PLAN_MAX_LINES lines. Every
+ * line's price is today's catalogue price (the plan's stored prices are those of its last change): the
+ * server prices every line again on saving and answers the new total, which the page then shows.
  */
 import { formatPrice, PLAN_ITEM_MAX_QUANTITY, PLAN_MAX_LINES } from '@nh/shared';
 import { SUBSCRIPTION_MESSAGES, type ChangeItemsRequest, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
@@ -13,13 +14,14 @@ import { DialogFooter } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { productsQuery } from '@/lib/catalog-queries';
-import { addableProducts, planLineKey } from '../addable-products';
+import { addableProducts, cataloguePriceOf, planLineKey } from '../addable-products';
 
 interface Line {
   key: string;
   productId: number;
   variantSku: string | null;
   name: string;
+  /** An added line's catalogue price (a kept line's is read from the product list as it renders). */
   price: string;
   /** As typed. */
   quantity: string;
@@ -45,6 +47,15 @@ export function ItemsForm({ plan, pending, onKeep, onSend }: Props) {
   const choices = useMemo(() => addableProducts(products.data ?? [], new Set(lines.map((l) => l.key))), [products.data, lines]);
   const selected = choices.find((c) => c.key === choice);
   const baseId = useId();
+
+  /** What a line's label says of its price: today's catalogue price; nothing until the list is loaded. */
+  const priceWords = (line: Line) => {
+    if (line.added) return `${formatPrice(line.price)} each, added`;
+    if (!products.data) return null;
+    const today = cataloguePriceOf(products.data, line);
+    if (!today) return 'no longer sold: set it to 0 to remove it';
+    return `${formatPrice(today.price)} each today${today.outOfStock ? ', out of stock' : ''}`;
+  };
 
   const quantities = lines.map((l) => parseQuantity(l.quantity));
   const quantitiesValid = quantities.every((n) => Number.isInteger(n) && n >= 0 && n <= PLAN_ITEM_MAX_QUANTITY) && quantities.some((n) => n > 0);
@@ -75,11 +86,12 @@ export function ItemsForm({ plan, pending, onKeep, onSend }: Props) {
 
   return (
     <form onSubmit={submit} className="space-y-4" aria-label="Item quantities">
+      <p className="text-sm text-stone-600">Each delivery is priced at today's prices, with your discount: saving prices every item again and shows the new total.</p>
       <ul className="space-y-3">
         {lines.map((line, i) => (
           <li key={line.key} className="flex items-center justify-between gap-4">
             <Label htmlFor={`${baseId}-${i}`}>
-              {line.name} <span className="font-normal text-stone-500">({formatPrice(line.price)} each{line.added ? ', added' : ''})</span>
+              {line.name} {priceWords(line) && <span className="font-normal text-stone-500">({priceWords(line)})</span>}
             </Label>
             <Input
               id={`${baseId}-${i}`}
