@@ -7,7 +7,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'migrations/sql/**', 'api/public/**', 'web/public/**', '.local/**', 'coverage/**'] },
+  { ignores: ['**/dist/**', '**/dist-server/**', '**/node_modules/**', 'migrations/sql/**', 'api/public/**', 'web/public/**', '.local/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
