@@ -47,7 +47,7 @@ export async function startE2eApp(env: Record<string, string> = {}): Promise<E2e
     newPage: async (options = {}) => {
       const context = await browser.newContext({ baseURL: api.url, viewport: options.viewport ?? { width: 1280, height: 900 } });
       contexts.push(context);
-      return context.newPage();
+      return untilAppReady(await context.newPage());
     },
     close: async () => {
       for (const context of contexts) await context.close().catch(() => {});
@@ -55,4 +55,20 @@ export async function startE2eApp(env: Record<string, string> = {}): Promise<E2e
       await api.close();
     },
   };
+}
+
+/**
+ * A server-rendered page shows its markup before the app has taken it over, and a click then does
+ * nothing (a tab that does not open). `page.goto` here returns once the app has committed its first
+ * render (`<html data-app-ready>`, set by AppProviders), as a person's click lands after the page is live.
+ * Pages that are not the app's (an API answer, a file) return at once.
+ */
+function untilAppReady(page: Page): Page {
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    await page.waitForFunction(() => !document.getElementById('root') || document.documentElement.dataset.appReady === 'true');
+    return response;
+  };
+  return page;
 }
