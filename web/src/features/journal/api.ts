@@ -2,6 +2,7 @@
 import { LIMITS } from '@nh/shared/constants';
 import type { BlogPost, BlogPostSummary } from '@nh/shared/contracts/catalog';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { formatUtcLongDate } from '@/lib/format-date';
 import { ApiError, apiFetchOf, type ApiFetch } from '@/lib/query-client';
 import { findSampleArticle, SAMPLE_ARTICLES } from '@/lib/sample-articles';
 
@@ -50,8 +51,5 @@ export function readTimeMinutes(readTime: number | null | undefined): number {
  */
 export function formatArticleDate(iso: string | null | undefined): string {
   if (!iso) return '';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? ''
-    : date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  return formatUtcLongDate(new Date(iso));
 }

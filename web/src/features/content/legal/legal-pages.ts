@@ -16,6 +16,7 @@ import {
 } from '@nh/shared/constants';
 import { formatCents } from '@nh/shared/money';
 import { LEGAL_LAST_UPDATED, LEGAL_PAGE_SLUGS, type LegalPageSlug } from '@nh/shared/contracts/site-map';
+import { formatUtcLongDate } from '@/lib/format-date';
 
 // The slugs and the date live with the site map (the API's sitemap.xml lists the same pages).
 export { LEGAL_LAST_UPDATED, LEGAL_PAGE_SLUGS, type LegalPageSlug };
@@ -267,5 +268,5 @@ export function findLegalPage(slug: string | undefined): LegalPage | null {
 /** "2025-01-15" → "January 15, 2025" (read as a calendar date, independent of the visitor's time zone). */
 export function formatLegalDate(isoDate: string): string {
   const [year, month, day] = isoDate.split('-').map(Number);
-  return new Date(Date.UTC(year!, month! - 1, day)).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+  return formatUtcLongDate(new Date(Date.UTC(year!, month! - 1, day)));
 }
