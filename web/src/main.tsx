@@ -1,6 +1,5 @@
 // First: zod's JIT off before any schema is built (the CSP forbids eval; see the module).
 import './lib/zod-jitless';
-import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { AppProviders } from './app/app';
@@ -29,13 +28,8 @@ async function start(root: HTMLElement) {
       <RouterProvider router={router} />
     </AppProviders>
   );
-  // The first render as a transition: React then works in slices of a few milliseconds and lets the
-  // browser in between (a blocking hydration of a whole page was one task of 0.4-0.7 s on a throttled
-  // phone: Lighthouse's Total Blocking Time). A hydrated page is already on screen meanwhile.
-  startTransition(() => {
-    if (server) hydrateRoot(root, app);
-    else createRoot(root).render(app);
-  });
+  if (server) hydrateRoot(root, app);
+  else createRoot(root).render(app);
 }
 
 void start(document.getElementById('root')!);
