@@ -2,10 +2,10 @@
  * The server's render of a public page (docs/decisions/storefront-web.md, "Server-rendered pages"),
  * built by Vite into web/dist-server/ and loaded by the API at start. The same routes as the browser,
  * with their loaders run here (the page's queries, through `apiFetch`), a query cache of its own per
- * request, and React's prerender (the whole page, then streamed out); the query cache and the router's state go into the page as
+ * request, and React's streaming render; the query cache and the router's state go into the page as
  * a JSON data block for the browser to hydrate from.
  */
-import { prerender } from 'react-dom/static';
+import { renderToReadableStream } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
 import { AppProviders } from './app/app';
 import { createRoutes } from './app/router';
@@ -55,17 +55,12 @@ export async function render(url: string, { apiFetch }: RenderOptions): Promise<
   })}</script>`;
 
   let failed: unknown = null;
-  // Every part of the page in its place, in order: `prerender` waits for all of it (a streaming render
-  // flushes the shell first), and `progressiveChunkSize: Infinity` keeps React from moving a large
-  // Suspense boundary (the layout's page, a boundary for hydration in slices) out of line, as a template
-  // placed by an inline script after the shell: the CSP forbids such scripts.
-  const { prelude: body } = await prerender(
+  const body = await renderToReadableStream(
     <AppProviders queryClient={queryClient}>
       {/* No hydrate script of the router's own: an inline script the CSP refuses; the state is in stateScript. */}
       <StaticRouterProvider router={router} context={context} hydrate={false} />
     </AppProviders>,
     {
-      progressiveChunkSize: Number.POSITIVE_INFINITY,
       onError(error) {
         // An error inside a part of the page: React would leave that part to the browser, and hydration
         // would not match; the caller sends the page unrendered instead.
@@ -73,6 +68,9 @@ export async function render(url: string, { apiFetch }: RenderOptions): Promise<
       },
     },
   );
+  // The data is in before rendering starts, so everything is ready at once: the whole page goes out as
+  // markup, in order, with none of React's inline scripts that fill in late parts (the CSP forbids them).
+  await body.allReady;
   if (failed) {
     await body.cancel();
     throw failed instanceof Error ? failed : new Error(String(failed));

@@ -1,4 +1,4 @@
-import { Suspense, useEffect } from 'react';
+import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { Toaster } from '@/components/ui/toaster';
 import { TooltipProvider } from '@/components/ui/tooltip';
@@ -32,18 +32,9 @@ export function SiteLayout() {
         <PageBackdrop />
         <SiteHeader />
         <main id="main-content" tabIndex={-1} className="min-h-[70vh] focus:outline-none">
-          {/* The page and the footer are Suspense boundaries only for hydration: React hydrates the frame
-              at once, then each of these later in slices of a few milliseconds (one blocking task of
-              0.4-0.7 s on a throttled phone before: Total Blocking Time). A click on a part not yet
-              hydrated hydrates it first and is then handled. Nothing here suspends on the server, whose
-              render waits for the data. */}
-          <Suspense fallback={null}>
-            <Outlet />
-          </Suspense>
+          <Outlet />
         </main>
-        <Suspense fallback={null}>
-          <SiteFooter />
-        </Suspense>
+        <SiteFooter />
         <CartDrawer />
         <NewsletterPopup />
         <Toaster />
