@@ -16,7 +16,13 @@ import { startTestApi, type TestApi } from './support/harness';
 
 let api: TestApi;
 const tag = randomUUID().slice(0, 8);
-const slugs = { product: `ssr-${tag}`, category: `ssr-cat-${tag}`, article: `ssr-post-${tag}`, tricky: `ssr-tricky-${tag}`, kit: `ssr-kit-${tag}` };
+const slugs = {
+  product: `ssr-${tag}`,
+  category: `ssr-cat-${tag}`,
+  article: `ssr-post-${tag}`,
+  tricky: `ssr-tricky-${tag}`,
+  kit: `ssr-kit-${tag}`,
+};
 const productName = `Surfy SSR ${tag}`;
 const trickyName = `Evil </script><script>alert(1)</script> ${tag}`;
 
