@@ -16,7 +16,13 @@ import { startTestApi, type TestApi } from './support/harness';
 
 let api: TestApi;
 const tag = randomUUID().slice(0, 8);
-const slugs = { product: `ssr-${tag}`, category: `ssr-cat-${tag}`, article: `ssr-post-${tag}`, tricky: `ssr-tricky-${tag}` };
+const slugs = {
+  product: `ssr-${tag}`,
+  category: `ssr-cat-${tag}`,
+  article: `ssr-post-${tag}`,
+  tricky: `ssr-tricky-${tag}`,
+  kit: `ssr-kit-${tag}`,
+};
 const productName = `Surfy SSR ${tag}`;
 const trickyName = `Evil </script><script>alert(1)</script> ${tag}`;
 
@@ -39,6 +45,7 @@ beforeAll(async () => {
       images: ['surfy-surface'],
     },
     { name: trickyName, slug: slugs.tricky, price: 500, status: 'active', inventory: 10, categoryId: category!.id },
+    { name: `Kit ${tag}`, slug: slugs.kit, price: 3999, status: 'active', inventory: 10, isStarterKit: true, kitContents: [slugs.product] },
   ]);
   await api.ctx.db.insert(tables.blogPosts).values({
     title: `Why probiotics ${tag}`,
@@ -53,6 +60,7 @@ afterAll(async () => {
   if (!api) return;
   await api.ctx.db.delete(tables.products).where(eq(tables.products.slug, slugs.product));
   await api.ctx.db.delete(tables.products).where(eq(tables.products.slug, slugs.tricky));
+  await api.ctx.db.delete(tables.products).where(eq(tables.products.slug, slugs.kit));
   await api.ctx.db.delete(tables.categories).where(eq(tables.categories.slug, slugs.category));
   await api.ctx.db.delete(tables.blogPosts).where(eq(tables.blogPosts.slug, slugs.article));
   await api.close();
@@ -109,6 +117,25 @@ describe('public pages arrive rendered, with their data', () => {
     const product = p.state.queries.queries.find((q) => JSON.stringify(q.queryKey) === JSON.stringify(['/api/products', slugs.product]));
     expect(product?.state.status).toBe('success');
     expect((product?.state.data as { name: string }).name).toBe(productName);
+  });
+
+  it('a product page hands over its related products, not the whole catalogue (a starter kit also the catalogue, for its contents)', async () => {
+    const key = (q: { queryKey: unknown[] }) => JSON.stringify(q.queryKey);
+    const p = await page(`/product/${slugs.product}`);
+    // Same category first (storefront §2): the other product of its category, rendered in the HTML.
+    expect(textOf(p.body)).toContain('You May Also Like');
+    expect(textOf(p.body)).toContain(trickyName);
+    const related = p.state.queries.queries.find((q) => key(q) === JSON.stringify(['related-products', slugs.product]));
+    const relatedData = related?.state.data as Array<{ slug: string }>;
+    expect(relatedData[0]?.slug).toBe(slugs.tricky);
+    expect(relatedData.length).toBeLessThanOrEqual(4);
+    expect(p.state.queries.queries.map(key)).not.toContain(JSON.stringify(['/api/products']));
+
+    const kit = await page(`/product/${slugs.kit}`);
+    // "What's Included" names the kit's product from the catalogue, which is handed over for it.
+    expect(textOf(kit.body)).toContain("What's Included");
+    expect(textOf(kit.body)).toContain(productName);
+    expect(kit.state.queries.queries.map(key)).toContain(JSON.stringify(['/api/products']));
   });
 
   it('a category page: its name and its products with their prices', async () => {

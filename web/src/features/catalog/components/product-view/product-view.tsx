@@ -1,12 +1,12 @@
-import { LIMITS, SHOP } from '@nh/shared/constants';
+import { SHOP } from '@nh/shared/constants';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useAuth } from '@/lib/auth';
 import { usePageMeta } from '@/lib/use-page-meta';
-import { reviewsQuery } from '../../api';
-import { unitPriceCents, type CatalogProduct } from '../../product-model';
-import { relatedProducts } from '../../related-products';
+import { productsQuery } from '@/lib/catalog-queries';
+import { relatedProductsQuery, reviewsQuery } from '../../api';
+import { toCatalogProduct, unitPriceCents, type CatalogProduct } from '../../product-model';
 import { reviewSummary } from '../../review-summary';
 import { Breadcrumb } from '../breadcrumb';
 import { KitContents } from './kit-contents';
@@ -22,13 +22,18 @@ import { RelatedProductsSection } from './related-products-section';
  * box, a starter kit's contents, the tabs, related products. Holds the chosen variant (its price shows
  * in the summary and goes to the cart) and the product's reviews (summary, tabs and JSON-LD).
  */
-export function ProductView({ product, all }: { product: CatalogProduct; all: CatalogProduct[] }) {
+export function ProductView({ product }: { product: CatalogProduct }) {
   const [params] = useSearchParams();
   const { user } = useAuth();
   const [variantSku, setVariantSku] = useState<string | null>(product.variants[0]?.sku ?? null);
   const variant = product.variants.find((v) => v.sku === variantSku) ?? product.variants[0] ?? null;
   const reviews = useQuery(reviewsQuery(product.id));
   const reviewList = useMemo(() => reviews.data ?? [], [reviews.data]);
+  const related = useQuery(relatedProductsQuery(product));
+  const relatedList = useMemo(() => (related.data ?? []).map(toCatalogProduct), [related.data]);
+  // Only a starter kit needs the catalogue (to name its contents); other products never load it.
+  const catalog = useQuery({ ...productsQuery, enabled: product.isStarterKit });
+  const all = useMemo(() => (catalog.data ?? []).map(toCatalogProduct), [catalog.data]);
   const price = unitPriceCents(product, variant);
 
   usePageMeta({
@@ -72,7 +77,7 @@ export function ProductView({ product, all }: { product: CatalogProduct; all: Ca
           defaultEmail={user?.email}
         />
 
-        <RelatedProductsSection products={relatedProducts(all, product, LIMITS.recommendations)} />
+        <RelatedProductsSection products={relatedList} />
       </div>
     </>
   );
