@@ -1,8 +1,7 @@
 import { LIMITS } from '@nh/shared';
 import type { SubscriptionView } from '@nh/shared/contracts/subscriptions';
-import { Loader2 } from 'lucide-react';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { DialogActions } from './dialog-actions';
 
 interface Props {
   /** The plan being cancelled; null closes the dialog. */
@@ -32,15 +31,14 @@ export function CancelSubscriptionDialog({ subscription, pending, onConfirm, onD
             affected.
           </DialogDescription>
         </DialogHeader>
-        <DialogFooter>
-          <Button variant="outline" onClick={onDismiss} disabled={pending}>
-            Keep Subscription
-          </Button>
-          <Button variant="destructive" onClick={() => subscription && onConfirm(subscription)} disabled={pending}>
-            {pending && <Loader2 className="animate-spin" aria-hidden="true" />}
-            Confirm Cancellation
-          </Button>
-        </DialogFooter>
+        <DialogActions
+          keep="Keep Subscription"
+          label="Confirm Cancellation"
+          destructive
+          pending={pending}
+          onKeep={onDismiss}
+          onConfirm={() => subscription && onConfirm(subscription)}
+        />
       </DialogContent>
     </Dialog>
   );

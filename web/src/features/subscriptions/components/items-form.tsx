@@ -7,14 +7,13 @@
 import { formatPrice, PLAN_ITEM_MAX_QUANTITY, PLAN_MAX_LINES } from '@nh/shared';
 import { SUBSCRIPTION_MESSAGES, type ChangeItemsRequest, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { useQuery } from '@tanstack/react-query';
-import { Loader2 } from 'lucide-react';
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { DialogFooter } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { productsQuery } from '@/lib/catalog-queries';
 import { addableProducts, cataloguePriceOf, planLineKey } from '../addable-products';
+import { DialogActions } from './dialog-actions';
 
 interface Line {
   key: string;
@@ -137,15 +136,7 @@ export function ItemsForm({ plan, pending, onKeep, onSend }: Props) {
           {quantitiesValid ? SUBSCRIPTION_MESSAGES.tooManyItems : `Choose from 0 to ${PLAN_ITEM_MAX_QUANTITY} of each item, and keep at least one.`}
         </p>
       )}
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onKeep} disabled={pending}>
-          Keep Items
-        </Button>
-        <Button type="submit" disabled={pending || !valid}>
-          {pending && <Loader2 className="animate-spin" aria-hidden="true" />}
-          Save Items
-        </Button>
-      </DialogFooter>
+      <DialogActions keep="Keep Items" label="Save Items" pending={pending} disabled={!valid} onKeep={onKeep} />
     </form>
   );
 }

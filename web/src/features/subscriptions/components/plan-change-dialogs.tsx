@@ -7,14 +7,13 @@
  */
 import { formatPrice, LIMITS } from '@nh/shared';
 import { billingPeriodOf, longDay, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
-import { Loader2 } from 'lucide-react';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { formatLongDate } from '@/lib/format-date';
 import { useChangePlan, type PlanChange } from '../api';
+import { DialogActions } from './dialog-actions';
 import { ItemsForm } from './items-form';
 import { NewCardForm } from './new-card-form';
 
@@ -110,17 +109,7 @@ function describe(kind: PlanDialogKind, plan: SubscriptionView): ReactNode {
 }
 
 function Confirm({ label, keep, pending, onKeep, onConfirm }: { label: string; keep: string; pending: boolean; onKeep: () => void; onConfirm: () => void }) {
-  return (
-    <DialogFooter>
-      <Button variant="outline" onClick={onKeep} disabled={pending}>
-        {keep}
-      </Button>
-      <Button onClick={onConfirm} disabled={pending}>
-        {pending && <Loader2 className="animate-spin" aria-hidden="true" />}
-        {label}
-      </Button>
-    </DialogFooter>
-  );
+  return <DialogActions keep={keep} label={label} pending={pending} onKeep={onKeep} onConfirm={onConfirm} />;
 }
 
 interface FormProps<T> {
@@ -158,15 +147,7 @@ function MoveDateForm({ plan, pending, onKeep, onSend }: FormProps<string>) {
           {window ? `Any day from ${longDay(window.earliest)} to ${longDay(window.latest)}.` : 'The next delivery cannot be moved now.'}
         </p>
       </div>
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onKeep} disabled={pending}>
-          Keep Date
-        </Button>
-        <Button type="submit" disabled={pending || !day}>
-          {pending && <Loader2 className="animate-spin" aria-hidden="true" />}
-          Change Date
-        </Button>
-      </DialogFooter>
+      <DialogActions keep="Keep Date" label="Change Date" pending={pending} disabled={!day} onKeep={onKeep} />
     </form>
   );
 }
