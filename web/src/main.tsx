@@ -1,10 +1,11 @@
 // First: zod's JIT off before any schema is built (the CSP forbids eval; see the module).
 import './lib/zod-jitless';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { createBrowserRouter, RouterProvider, type HydrationState } from 'react-router-dom';
 import { AppProviders } from './app/app';
 import { createRoutes, resolveLazyRoutes } from './app/router';
 import { createQueryClient } from './lib/query-client';
+import { holdLinkClicks } from './lib/early-link-clicks';
 import { hydrateQueries, readServerState } from './lib/server-state';
 import './index.css';
 
@@ -18,19 +19,37 @@ async function start(root: HTMLElement) {
   const queryClient = createQueryClient();
   const routes = createRoutes(queryClient, { awaitData: false });
   const server = root.firstElementChild ? readServerState(document) : null;
-  if (server) {
+  if (!server) {
+    createRoot(root).render(
+      <AppProviders queryClient={queryClient}>
+        <RouterProvider router={makeRouter(routes)} />
+      </AppProviders>,
+    );
+    return;
+  }
+  // From here until the page is live, a link click is held and then replayed through the router: a
+  // native navigation started now would be cancelled by the router's own history entry, and one made
+  // while React hydrates reaches no Link (lib/early-link-clicks.ts).
+  const clicks = holdLinkClicks(document);
+  try {
     hydrateQueries(queryClient, server.queries);
     await resolveLazyRoutes(routes, window.location);
+    const browserRouter = makeRouter(routes, server.router);
+    hydrateRoot(
+      root,
+      <AppProviders queryClient={queryClient} onReady={() => clicks.release((href) => void browserRouter.navigate(href))}>
+        <RouterProvider router={browserRouter} />
+      </AppProviders>,
+    );
+  } catch (error) {
+    // The app could not take the page over (a chunk that did not load): the held click goes as a plain link.
+    clicks.release((href) => window.location.assign(href));
+    throw error;
   }
-  const router = createBrowserRouter(routes, server ? { hydrationData: server.router } : undefined);
-  const app = (
-    <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </AppProviders>
-  );
-  if (server) hydrateRoot(root, app);
-  else createRoot(root).render(app);
 }
+
+const makeRouter = (routes: Parameters<typeof createBrowserRouter>[0], hydrationData?: HydrationState) =>
+  createBrowserRouter(routes, hydrationData ? { hydrationData } : undefined);
 
 void start(document.getElementById('root')!);
 

@@ -6,20 +6,24 @@ import { StrictMode, useEffect, type ReactNode } from 'react';
  * page): `<html data-app-ready>`. Until then a server-rendered page is only markup, and a click on it does
  * nothing; browser tests wait for the mark before they click (web/e2e/support/app.ts).
  */
-function AppReadyMark() {
+function AppReadyMark({ onReady }: { onReady?: () => void }) {
   useEffect(() => {
     document.documentElement.dataset.appReady = 'true';
-  }, []);
+    onReady?.();
+  }, [onReady]);
   return null;
 }
 
-/** What every page runs inside, on the server and in the browser: the query cache its screens share. */
-export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+/**
+ * What every page runs inside, on the server and in the browser: the query cache its screens share.
+ * `onReady` runs once the first render is committed (a hydrated page is live).
+ */
+export function AppProviders({ queryClient, onReady, children }: { queryClient: QueryClient; onReady?: () => void; children: ReactNode }) {
   return (
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         {children}
-        <AppReadyMark />
+        <AppReadyMark onReady={onReady} />
       </QueryClientProvider>
     </StrictMode>
   );
