@@ -10,24 +10,21 @@
  */
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
 import { SUBSCRIPTION_MESSAGES as MSG, type ChangeCardRequest, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
-import { findPlanToResume, type Db, type Logger } from '@nh/server';
+import { findPlanToResume, type Db, type Logger, type SubscriptionRow } from '@nh/server';
 import type { PaymentGateway } from '@nh/server/payments/index';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
 import { changePlan } from './changes';
-import { hasEnded, periodBusy } from './plan-rules';
+import { periodBusy, refuseState } from './plan-rules';
 import { storePlanCard } from './store-card';
 
-const refuseNotActive = (status: string): never => {
-  if (hasEnded({ status: status as 'cancelled' })) throw new AppError('SUBSCRIPTION_ENDED', MSG.alreadyEnded);
-  throw new AppError('SUBSCRIPTION_NOT_ACTIVE', MSG.cardNotActive);
-};
+const refuseNotActive = (row: Pick<SubscriptionRow, 'status'>): never => refuseState(row, MSG, 'SUBSCRIPTION_NOT_ACTIVE', MSG.cardNotActive);
 
 export async function changeCard({ db, gateway, log }: { db: Db; gateway: PaymentGateway | null; log: Logger }, userId: string, id: string, input: ChangeCardRequest): Promise<SubscriptionView> {
   if (!isUuid(id)) throw new AppError('NOT_FOUND', MSG.notFound);
   const plan = await findPlanToResume(db.$client, id, userId);
   if (!plan) throw new AppError('NOT_FOUND', MSG.notFound);
-  if (plan.status !== 'active') refuseNotActive(plan.status);
+  if (plan.status !== 'active') refuseNotActive(plan);
   const address = plan.shipping_address;
   if (!address) throw new AppError('SUBSCRIPTION_NOT_RESUMABLE', MSG.noAddress);
   if (!gateway) throw new AppError('PAYMENTS_UNAVAILABLE', CHECKOUT_MESSAGES.paymentsUnavailable);
@@ -35,7 +32,7 @@ export async function changeCard({ db, gateway, log }: { db: Db; gateway: Paymen
   const stored = await storePlanCard({ gateway, log }, userId, id, { ...plan, shipping_address: address }, input);
   try {
     return await changePlan(db, userId, id, ({ row, periodCharge }) => {
-      if (row.status !== 'active') refuseNotActive(row.status);
+      if (row.status !== 'active') refuseNotActive(row);
       // Today's charge is under way on the old card: the shopper would be told the new one pays for it.
       if (periodBusy(periodCharge)) throw new AppError('SUBSCRIPTION_CHARGE_IN_PROGRESS', MSG.chargeInProgress);
       const cardType = stored.lastFour ? stored.cardType : null;

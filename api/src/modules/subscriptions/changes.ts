@@ -26,7 +26,7 @@ import { changeLockedPlan, findSubscriptionView, recordOutbox, skippedPeriodReas
 import { catalogueLine, type PricedProduct } from '../catalog';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
-import { decidePause, decideReschedule, decideResume, decideSkip, hasEnded, periodBusy, type PlanDecision } from './plan-rules';
+import { decidePause, decideReschedule, decideResume, decideSkip, hasEnded, periodBusy, refuseState, type PlanDecision } from './plan-rules';
 import { toView } from './service';
 
 /** What a shopper's change writes, and what its email says. */
@@ -159,7 +159,7 @@ function keptLine(products: Map<number, PricedProduct>, line: LineItem, quantity
  */
 export function changeItems(db: Db, lookUp: CatalogueLookup, userId: string, id: string, input: ChangeItemsRequest): Promise<SubscriptionView> {
   return changePlan(db, userId, id, async ({ row, periodCharge }) => {
-    if (row.status !== 'active') throw new AppError(hasEnded(row) ? 'SUBSCRIPTION_ENDED' : 'SUBSCRIPTION_NOT_ACTIVE', hasEnded(row) ? MSG.alreadyEnded : MSG.itemsNotActive);
+    if (row.status !== 'active') refuseState(row, MSG, 'SUBSCRIPTION_NOT_ACTIVE', MSG.itemsNotActive);
     // The period's order is already written with the old lines and amount: the change waits for its charge.
     if (periodBusy(periodCharge)) throw new AppError('SUBSCRIPTION_CHARGE_IN_PROGRESS', MSG.chargeInProgress);
     const wanted = new Map(input.items.map((i) => [lineKey(i), i]));

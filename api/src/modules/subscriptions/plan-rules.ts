@@ -56,7 +56,12 @@ export const resumableOnSavedCard = (row: Pick<SubscriptionRow, 'status' | 'fail
   row.status === 'paused' && row.failedAttempts === 0 && storedCard;
 
 /** The refusal of a change on a plan that has ended, or that is not in the state the change needs. */
-function refuseState(row: SubscriptionRow, words: PlanRuleWords, code: 'SUBSCRIPTION_NOT_ACTIVE' | 'SUBSCRIPTION_NOT_PAUSED', message: string): never {
+export function refuseState(
+  row: Pick<SubscriptionRow, 'status'>,
+  words: Pick<PlanRuleWords, 'alreadyEnded'>,
+  code: 'SUBSCRIPTION_NOT_ACTIVE' | 'SUBSCRIPTION_NOT_PAUSED',
+  message: string,
+): never {
   if (hasEnded(row)) throw new AppError('SUBSCRIPTION_ENDED', words.alreadyEnded);
   throw new AppError(code, message);
 }
