@@ -30,6 +30,9 @@ type Queryable = pg.Pool | pg.PoolClient;
 
 // ---- The renewal clock (SQL, so the database's clock decides) ----
 
+/** Today (yyyy-MM-dd, UTC) by the database's clock: the day every plan rule and screen reads. */
+export const TODAY_SQL = `to_char(now() at time zone 'UTC', 'YYYY-MM-DD')`;
+
 /**
  * A billing date is a day: a subscription is due on its billing day (UTC), whatever the time of day it
  * was created, so the 06:00 sweep charges on the date the customer was shown and not a day late. SQL,
@@ -105,7 +108,7 @@ const VIEW_COLUMNS = `s.id, s.status, s.created_at, s.items, s.amount::text as a
   s.next_billing_date, s.cancelled_at, s.failed_attempts,
   case when s.card_last_four is not null then s.card_type else card.card_type end as card_type, coalesce(s.card_last_four, card.card_last_four) as card_last_four,
   (s.authnet_customer_profile_id is not null and s.authnet_payment_profile_id is not null) as has_stored_card,
-  to_char(now() at time zone 'UTC', 'YYYY-MM-DD') as today, skipped.skipped_periods`;
+  ${TODAY_SQL} as today, skipped.skipped_periods`;
 const VIEW_JOINS = `left join lateral (
     select p.card_type, p.card_last_four from payment_transactions p
     where p.subscription_id = s.id and p.status = 'approved' order by p.created_at desc limit 1) card on true
@@ -502,7 +505,7 @@ export async function findPlan(db: DbOrTx, id: string): Promise<SubscriptionRow 
 
 /** The UTC day (start) by the database's clock, the renewals' clock. */
 export async function databaseToday(db: DbOrTx): Promise<Date> {
-  const { rows } = await db.execute<{ day: string }>(sql`select to_char(now() at time zone 'UTC', 'YYYY-MM-DD') as day`);
+  const { rows } = await db.execute<{ day: string }>(sql`select ${sql.raw(TODAY_SQL)} as day`);
   return new Date(`${rows[0]!.day}T00:00:00.000Z`);
 }
 
@@ -526,7 +529,7 @@ export interface LockedPlan {
  */
 export async function lockPlanForChange(tx: DbOrTx, id: string, ownerId?: string): Promise<LockedPlan | null> {
   const [found] = await tx
-    .select({ row: subscriptions, today: sql<string>`to_char(now() at time zone 'UTC', 'YYYY-MM-DD')` })
+    .select({ row: subscriptions, today: sql<string>`${sql.raw(TODAY_SQL)}` })
     .from(subscriptions)
     .where(ownerId === undefined ? eq(subscriptions.id, id) : and(eq(subscriptions.id, id), eq(subscriptions.userId, ownerId)))
     .for('update');
