@@ -288,6 +288,9 @@ export type RescheduleDeliveryRequest = z.infer<typeof rescheduleDeliveryRequest
 export const changeCardRequestSchema = z.object(opaqueDataFields);
 export type ChangeCardRequest = z.infer<typeof changeCardRequestSchema>;
 
+/** One plan line's identity (a product, and its size when it has sizes): how a change's lines meet the plan's. */
+export const planLineKey = (line: { productId: number; variantSku: string | null }): string => `${line.productId}:${line.variantSku ?? ''}`;
+
 /**
  * PUT /api/subscriptions/{id}/items: the quantity of each of the plan's lines (0 removes it; at least one
  * stays), plus any product (and size: `variantSku`, required when the product has sizes) to add, from 1

@@ -17,6 +17,7 @@ import { centsToDecimal, toCents } from '@nh/shared/money';
 import { PLAN_MAX_LINES } from '@nh/shared/constants';
 import {
   billingPeriodOf,
+  planLineKey,
   SUBSCRIPTION_MESSAGES as MSG,
   type ChangeItemsRequest,
   type ShopperPlanChange,
@@ -118,7 +119,6 @@ export function moveDelivery(db: Db, userId: string, id: string, day: string): P
 /** Looks the plan's products up in the catalogue (fresh, not the cached price list). */
 export type CatalogueLookup = (productIds: number[]) => Promise<Map<number, PricedProduct>>;
 
-const lineKey = (line: { productId: number; variantSku: string | null }) => `${line.productId}:${line.variantSku ?? ''}`;
 
 type WantedLine = ChangeItemsRequest['items'][number];
 
@@ -162,12 +162,12 @@ export function changeItems(db: Db, lookUp: CatalogueLookup, userId: string, id:
     if (row.status !== 'active') refuseState(row, MSG, 'SUBSCRIPTION_NOT_ACTIVE', MSG.itemsNotActive);
     // The period's order is already written with the old lines and amount: the change waits for its charge.
     if (periodBusy(periodCharge)) throw new AppError('SUBSCRIPTION_CHARGE_IN_PROGRESS', MSG.chargeInProgress);
-    const wanted = new Map(input.items.map((i) => [lineKey(i), i]));
-    const everyLineOnce = wanted.size === input.items.length && row.items.every((i) => wanted.has(lineKey(i)));
+    const wanted = new Map(input.items.map((i) => [planLineKey(i), i]));
+    const everyLineOnce = wanted.size === input.items.length && row.items.every((i) => wanted.has(planLineKey(i)));
     if (!everyLineOnce) throw new AppError('SUBSCRIPTION_ITEMS_INVALID', MSG.itemsNotOnPlan);
-    const quantityOf = (line: LineItem) => wanted.get(lineKey(line))!.quantity;
-    const onPlan = new Set(row.items.map(lineKey));
-    const toAdd = input.items.filter((i) => !onPlan.has(lineKey(i)) && i.quantity > 0);
+    const quantityOf = (line: LineItem) => wanted.get(planLineKey(line))!.quantity;
+    const onPlan = new Set(row.items.map(planLineKey));
+    const toAdd = input.items.filter((i) => !onPlan.has(planLineKey(i)) && i.quantity > 0);
     const kept = row.items.filter((i) => quantityOf(i) > 0);
     if (kept.length + toAdd.length === 0) throw new AppError('SUBSCRIPTION_ITEMS_INVALID', MSG.noItemsLeft);
     if (toAdd.length > 0 && kept.length + toAdd.length > PLAN_MAX_LINES) throw new AppError('SUBSCRIPTION_ITEMS_INVALID', MSG.tooManyItems, { maxLines: PLAN_MAX_LINES });

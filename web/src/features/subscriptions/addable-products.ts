@@ -4,6 +4,7 @@
  * chosen. The server decides again from its catalogue and prices every line; these prices are only shown.
  */
 import type { Product } from '@nh/shared/contracts/catalog';
+import { planLineKey } from '@nh/shared/contracts/subscriptions';
 
 export interface AddableProduct {
   /** `productId:variantSku` (empty without a size): one plan line. */
@@ -14,8 +15,6 @@ export interface AddableProduct {
   /** Unit price before the plan's discount, two decimals. */
   price: string;
 }
-
-export const planLineKey = (line: { productId: number; variantSku: string | null }) => `${line.productId}:${line.variantSku ?? ''}`;
 
 export function addableProducts(products: readonly Product[], taken: ReadonlySet<string>): AddableProduct[] {
   const choices = products

@@ -5,14 +5,14 @@
  * server prices every line again on saving and answers the new total, which the page then shows.
  */
 import { formatPrice, PLAN_ITEM_MAX_QUANTITY, PLAN_MAX_LINES } from '@nh/shared';
-import { SUBSCRIPTION_MESSAGES, type ChangeItemsRequest, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { planLineKey, SUBSCRIPTION_MESSAGES, type ChangeItemsRequest, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { productsQuery } from '@/lib/catalog-queries';
-import { addableProducts, cataloguePriceOf, planLineKey } from '../addable-products';
+import { addableProducts, cataloguePriceOf } from '../addable-products';
 import { DialogActions } from './dialog-actions';
 
 interface Line {
