@@ -10,6 +10,7 @@ import { FOREIGN_ORIGIN_MESSAGE } from '../src/lib/same-origin';
 import { untrustedProxyWarning } from '../src/lib/proxy-warning';
 import { PROMO_GUESS_MESSAGE } from '../src/modules/promo/guess-limit';
 import { startTestApi, type TestApi } from './support/harness';
+import { captureLog } from './support/log-capture';
 
 let api: TestApi;
 let cookie: string;
@@ -157,21 +158,11 @@ describe('request log lines', () => {
 });
 
 describe('untrusted proxy warning', () => {
-  function capture() {
-    const lines: Array<Record<string, unknown>> = [];
-    const stream = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-        done();
-      },
-    });
-    return { lines, log: createLogger('api-test', 'info', stream) };
-  }
   const run = (handler: ReturnType<typeof untrustedProxyWarning>, headers: Record<string, string>) =>
     new Promise<void>((resolve) => handler({ headers, socket: { remoteAddress: '10.0.0.2' } } as never, {} as never, () => resolve()));
 
   it('warns once when requests carry X-Forwarded-For while TRUST_PROXY is off (production)', async () => {
-    const { lines, log } = capture();
+    const { lines, log } = captureLog();
     const handler = untrustedProxyWarning(log, true);
     await run(handler, {});
     expect(lines).toEqual([]);
@@ -183,7 +174,7 @@ describe('untrusted proxy warning', () => {
   });
 
   it('says nothing when disabled (TRUST_PROXY on, or not production)', async () => {
-    const { lines, log } = capture();
+    const { lines, log } = captureLog();
     await run(untrustedProxyWarning(log, false), { 'x-forwarded-for': '203.0.113.9' });
     expect(lines).toEqual([]);
   });

@@ -7,12 +7,12 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, tables } from '@nh/server';
+import { tables } from '@nh/server';
 import { entryServerPath } from '../src/modules/seo/server-render';
 import { startTestApi, type TestApi } from './support/harness';
+import { captureLog } from './support/log-capture';
 
 let api: TestApi;
 const tag = randomUUID().slice(0, 8);
@@ -236,19 +236,9 @@ describe('when the server cannot render, the page goes out for the browser to re
     }
     return path.join(root, 'dist');
   }
-  function capture() {
-    const lines: Array<Record<string, unknown>> = [];
-    const stream = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-        done();
-      },
-    });
-    return { lines, log: createLogger('api-test', 'info', stream) };
-  }
 
   it('no server render built (development): the empty root, the status and head as before, said once at start', async () => {
-    const { lines, log } = capture();
+    const { lines, log } = captureLog();
     const webDist = webDistWith(null);
     const plain = await startTestApi({ WEB_DIST: webDist }, { log });
     try {
@@ -266,7 +256,7 @@ describe('when the server cannot render, the page goes out for the browser to re
   });
 
   it("a render that throws: the empty root with the page's status and head, and the error logged", async () => {
-    const { lines, log } = capture();
+    const { lines, log } = captureLog();
     const webDist = webDistWith(`export async function render() { throw new Error('render exploded'); }\n`);
     const failing = await startTestApi({ WEB_DIST: webDist }, { log });
     try {
@@ -285,7 +275,7 @@ describe('when the server cannot render, the page goes out for the browser to re
   });
 
   it('a render that takes longer than 3 s: the empty root, not a hung page', async () => {
-    const { lines, log } = capture();
+    const { lines, log } = captureLog();
     const webDist = webDistWith(`export function render() { return new Promise(() => {}); }\n`);
     const slow = await startTestApi({ WEB_DIST: webDist }, { log });
     try {
