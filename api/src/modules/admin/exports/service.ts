@@ -83,7 +83,6 @@ export async function exportHistory(db: Db, storeCode: string, limit: number): P
   return { exports: rows.map((row) => exportView(row, now)) };
 }
 
-
 /**
  * The finished file (streamed through the API, or a signed URL of the bucket: the storage's download
  * answer), or a 409 (not finished / failed) or 410 (expired, or the file removed since).
