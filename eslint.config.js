@@ -6,6 +6,12 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** Every CSV the shop writes goes through the one writer, which neutralises formula cells (docs/decisions/security-review.md §4). */
+const CSV_WRITER_ONLY = {
+  group: ['csv-stringify', 'csv-stringify/*'],
+  message: 'Write CSV through @nh/server/csv (csvWriter): it neutralises cells a spreadsheet would run as formulas.',
+};
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/dist-server/**', '**/node_modules/**', 'migrations/sql/**', 'api/public/**', 'web/public/**', '.local/**', 'coverage/**'] },
   js.configs.recommended,
@@ -73,13 +79,13 @@ export default tseslint.config(
   {
     files: ['api/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/workers/src/*', '@nh/workers', '@nh/workers/*', '@nh/web', '@nh/web/*'], message: 'The API does not import worker or web code.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/workers/src/*', '@nh/workers', '@nh/workers/*', '@nh/web', '@nh/web/*'], message: 'The API does not import worker or web code.' }, CSV_WRITER_ONLY] }],
     },
   },
   {
     files: ['workers/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/api/src/*', '@nh/api', '@nh/api/*', '@nh/web', '@nh/web/*'], message: 'Workers do not import API or web code.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/api/src/*', '@nh/api', '@nh/api/*', '@nh/web', '@nh/web/*'], message: 'Workers do not import API or web code.' }, CSV_WRITER_ONLY] }],
     },
   },
   {

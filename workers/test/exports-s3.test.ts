@@ -15,7 +15,7 @@ import { exportStartedSchema, exportStatusSchema } from '@nh/shared/contracts/ex
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { signInAs, type StaffClient } from '../../api/test/support/staff';
 import { createHousekeepingProcessor } from '../src/maintenance/housekeeping';
-import { parseCsv } from './support/csv';
+import { parseCsv } from '@nh/server/testing/csv';
 import { createTestDatabase, placeOrder, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
 import type { WorkerRuntime } from '../src/runtime';
 import type { WorkerConfig } from '../src/config';
@@ -30,10 +30,14 @@ let staff: StaffClient;
 
 const post = (p: string, body: Record<string, unknown> = {}) => staff.request(p, { method: 'POST', body: { storeCode: STORE, ...body } });
 const finished = (exportId: string) =>
-  waitFor(async () => {
-    const s = exportStatusSchema.parse(await (await post(`/api/admin/orders/export/${exportId}/status`)).json());
-    return s.status === 'completed' || s.status === 'failed' ? s : null;
-  }, 15_000, `export ${exportId}`);
+  waitFor(
+    async () => {
+      const s = exportStatusSchema.parse(await (await post(`/api/admin/orders/export/${exportId}/status`)).json());
+      return s.status === 'completed' || s.status === 'failed' ? s : null;
+    },
+    15_000,
+    `export ${exportId}`,
+  );
 const startExport = async () => exportStartedSchema.parse(await (await post('/api/admin/orders/export')).json()).exportId;
 const downloadLink = (exportId: string) => `${api.url}/api/admin/orders/export/${exportId}/download?storeCode=${STORE}`;
 
@@ -63,7 +67,10 @@ describe('CSV exports in an S3 bucket', () => {
     const [row] = await tdb.db.select().from(tables.exports).where(eq(tables.exports.id, exportId));
     expect(row!.filePath).toBe(`${exportId}.csv`);
     expect(fs.existsSync(config.EXPORTS_DIR)).toBe(false);
-    expect(await api.services.files.exports.stat(`${exportId}.csv`)).toMatchObject({ size: done.sizeBytes, contentType: 'text/csv; charset=utf-8' });
+    expect(await api.services.files.exports.stat(`${exportId}.csv`)).toMatchObject({
+      size: done.sizeBytes,
+      contentType: 'text/csv; charset=utf-8',
+    });
 
     const res = await fetch(downloadLink(exportId), { headers: { cookie: staff.cookie }, redirect: 'manual' });
     expect(res.status).toBe(302);
@@ -75,7 +82,12 @@ describe('CSV exports in an S3 bucket', () => {
     expect(Buffer.byteLength(body)).toBe(done.sizeBytes);
     const rows = parseCsv(body);
     expect(rows[0]![0]).toBe('Order ID');
-    expect(rows.slice(1).map((r) => r[2]).sort()).toEqual(['Ada Bucket', 'Ben Object']);
+    expect(
+      rows
+        .slice(1)
+        .map((r) => r[2])
+        .sort(),
+    ).toEqual(['Ada Bucket', 'Ben Object']);
     if (s3.engine === 's3rver') expect(s3.seen.refused).toBe(0);
   });
 
@@ -84,9 +96,18 @@ describe('CSV exports in an S3 bucket', () => {
     const kept = await startExport();
     await finished(expired);
     await finished(kept);
-    await tdb.db.update(tables.exports).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(tables.exports.id, expired));
+    await tdb.db
+      .update(tables.exports)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(tables.exports.id, expired));
     const { exports: exportFiles } = createFileStores(config, { exports: config.EXPORTS_DIR });
-    const housekeeping = createHousekeepingProcessor({ db: tdb.db, log: createLogger('hk-test', 'silent'), retentionDays: 7, ledgerRetentionDays: 90, exportFiles });
+    const housekeeping = createHousekeepingProcessor({
+      db: tdb.db,
+      log: createLogger('hk-test', 'silent'),
+      retentionDays: 7,
+      ledgerRetentionDays: 90,
+      exportFiles,
+    });
     expect((await housekeeping({ id: 'hk-s3' } as Job)).exportFilesDeleted).toBe(1);
     expect(await exportFiles.stat(`${expired}.csv`)).toBeNull();
     expect(await exportFiles.stat(`${kept}.csv`)).not.toBeNull();

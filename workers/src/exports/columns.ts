@@ -1,7 +1,7 @@
 /**
  * The order export's columns and the one query that produces them. Values are computed in SQL as
  * text (money stays exact numeric(10,2) text, items are summarised as "2 x Name; 1 x Other"), so the
- * worker only neutralises and quotes cells.
+ * worker only writes them through the shop's one CSV writer (@nh/server/csv: quoted, formulas neutralised).
  */
 export const EXPORT_COLUMNS = [
   { header: 'Order ID', sql: `o.id::text` },
@@ -57,7 +57,8 @@ export function exportFiltersOf(stored: unknown, statuses: readonly string[]): E
   for (const key of ['from', 'to'] as const) {
     const day = value[key];
     if (day === undefined || day === null) continue;
-    if (typeof day !== 'string' || !UTC_DAY.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`))) throw new TypeError(`export filters: ${key} is not a day`);
+    if (typeof day !== 'string' || !UTC_DAY.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`)))
+      throw new TypeError(`export filters: ${key} is not a day`);
     filters[key] = day;
   }
   const status = value.status;
@@ -88,22 +89,9 @@ export function exportQuery(storeCode: string, filters: ExportQueryFilters): { t
     where.push(`o.status = $${values.length}::order_status`);
   }
   const condition = where.join(' and ');
-  return { text: `${SELECT_COLUMNS} where ${condition} order by o.created_at, o.id`, countText: `select count(*)::int as count from orders o where ${condition}`, values };
-}
-
-/**
- * A cell a spreadsheet would run as a formula (leading =, +, -, @, tab or carriage return) gets a
- * leading apostrophe, so it shows as text (OWASP "CSV injection"). A first-character test, not a
- * regular expression: it runs for every cell of a million-row export.
- */
-export function neutraliseCell(value: string | null): string {
-  if (value === null) return '';
-  const c = value.charCodeAt(0);
-  return c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13 ? `'${value}` : value;
-}
-
-/** Neutralises a row in place (the row arrays come fresh from the database driver). */
-export function neutraliseRow(row: Array<string | null>): Array<string | null> {
-  for (let i = 0; i < row.length; i++) row[i] = neutraliseCell(row[i]!);
-  return row;
+  return {
+    text: `${SELECT_COLUMNS} where ${condition} order by o.created_at, o.id`,
+    countText: `select count(*)::int as count from orders o where ${condition}`,
+    values,
+  };
 }

@@ -1,24 +1,35 @@
 /**
  * exports: the orders of a store (narrowed by the export's filters: UTC days from/to, a status) to a
- * CSV file. Rows stream from Postgres (pg-query-stream, a cursor) through csv-stringify into the file
- * storage's streaming write (EXPORTS_DIR, or the S3 bucket of STORAGE_URL), which stores nothing under
- * the key unless every byte arrived, so a failed or interrupted export never leaves a file that could
- * be served. Progress (rows done of the total counted first) is written every `progressEvery`
- * rows; the completed row records the file's size and when it expires (`retentionHours` later, when
- * housekeeping deletes it). Statements: @nh/server queries/exports.ts.
- * Name, payload, options and topic: @nh/server/jobs/export-orders (the API may add it too).
+ * CSV file. Rows stream from Postgres (pg-query-stream, a cursor) through the shop's one CSV writer
+ * (@nh/server/csv: cells quoted, formulas neutralised) into the file storage's streaming write
+ * (EXPORTS_DIR, or the S3 bucket of STORAGE_URL), which stores nothing under the key unless every byte
+ * arrived, so a failed or interrupted export never leaves a file that could be served. Progress (rows
+ * done of the total counted first) is written every `progressEvery` rows; the completed row records
+ * the file's size and when it expires (`retentionHours` later, when housekeeping deletes it).
+ * Statements: @nh/server queries/exports.ts. Name, payload, options and topic: @nh/server/jobs/export-orders (the API may add it too).
  */
 import { PassThrough, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { stringify } from 'csv-stringify';
 import QueryStream from 'pg-query-stream';
 import type { Job } from 'bullmq';
 import { exportFileName } from '@nh/shared';
-import { exportFileKey, loadExport, markExportCompleted, markExportFailed, markExportRunning, postgresErrorOf, setExportProgress, tables, type Db, type Logger } from '@nh/server';
+import {
+  exportFileKey,
+  loadExport,
+  markExportCompleted,
+  markExportFailed,
+  markExportRunning,
+  postgresErrorOf,
+  setExportProgress,
+  tables,
+  type Db,
+  type Logger,
+} from '@nh/server';
 import { exportOrdersContract } from '@nh/server/jobs/export-orders';
+import { csvWriter, type CsvRow } from '@nh/server/csv';
 import { CSV_CONTENT_TYPE, type FileStorage } from '@nh/server/storage/index';
 import { defineJob } from '../jobs/define';
-import { EXPORT_COLUMNS, exportFiltersOf, exportQuery, neutraliseRow, type ExportQueryFilters } from './columns';
+import { EXPORT_COLUMNS, exportFiltersOf, exportQuery, type ExportQueryFilters } from './columns';
 
 const BUFFER_BYTES = 1024 * 1024;
 
@@ -32,7 +43,8 @@ export interface ExportDeps {
   retentionHours: number;
 }
 
-export type ExportResult = { outcome: 'completed'; rows: number; fileKey: string; sizeBytes: number } | { outcome: 'skipped'; reason: string };
+export type ExportResult =
+  { outcome: 'completed'; rows: number; fileKey: string; sizeBytes: number } | { outcome: 'skipped'; reason: string };
 
 /** Streams the orders of `storeCode` (narrowed by `filters`) as CSV into `target`; calls `onProgress` every `every` rows. Returns the row count. */
 export async function writeOrdersCsv(
@@ -49,11 +61,11 @@ export async function writeOrdersCsv(
     const query = client.query(new QueryStream(text, values, { batchSize: 5000, rowMode: 'array' }));
     let rows = 0;
     // Large buffers between the stages: fewer pause/resume cycles for ~200 bytes per row.
-    const csv = stringify({ header: true, columns: EXPORT_COLUMNS.map((c) => c.header), readableHighWaterMark: BUFFER_BYTES });
-    // The 'record' event fires synchronously before a row is stringified: neutralising and counting
-    // there saves a stream stage per row.
-    csv.on('record', (row: Array<string | null>) => {
-      neutraliseRow(row);
+    // The shop's one CSV writer: every cell quoted as needed and neutralised against formulas.
+    const csv = csvWriter({ columns: EXPORT_COLUMNS.map((c) => c.header), readableHighWaterMark: BUFFER_BYTES });
+    // The 'record' event fires synchronously as a row is stringified: counting there saves a stream
+    // stage per row.
+    csv.on('record', (_row: CsvRow) => {
       rows++;
       if (rows % every === 0) onProgress(rows);
     });
@@ -126,7 +138,13 @@ export function createExportProcessor({ db, log, files, progressEvery, retention
 export const exportOrdersJob = defineJob({
   ...exportOrdersContract,
   handler: ({ db, log, config, exportFiles }) =>
-    createExportProcessor({ db, log, files: exportFiles, progressEvery: config.EXPORT_PROGRESS_EVERY, retentionHours: config.EXPORT_RETENTION_HOURS }),
+    createExportProcessor({
+      db,
+      log,
+      files: exportFiles,
+      progressEvery: config.EXPORT_PROGRESS_EVERY,
+      retentionHours: config.EXPORT_RETENTION_HOURS,
+    }),
 });
 
 /**

@@ -1,9 +1,17 @@
-import { stringify } from 'csv-stringify';
 import { Router } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { iterateAudit, listAudit, type AuditEventRow } from '@nh/server';
-import { AUDIT_CSV_COLUMNS, auditActionLabel, auditEntityLabel, auditQuerySchema, type AuditEntry, type AuditPage } from '@nh/shared/contracts/audit';
+import { csvWriter, type CsvRow } from '@nh/server/csv';
+import { CSV_CONTENT_TYPE } from '@nh/server/storage/index';
+import {
+  AUDIT_CSV_COLUMNS,
+  auditActionLabel,
+  auditEntityLabel,
+  auditQuerySchema,
+  type AuditEntry,
+  type AuditPage,
+} from '@nh/shared/contracts/audit';
 import { STAFF_ROLE_LABELS } from '@nh/shared/contracts/staff';
 import type { AppContext } from '../../../context';
 import { parseInput } from '../../../lib/validation';
@@ -27,8 +35,12 @@ export const toAuditEntry = (r: AuditEventRow): AuditEntry => ({
 
 const json = (value: unknown) => (value === null || value === undefined ? '' : JSON.stringify(value));
 
-/** A CSV row in staff words (role and action labels), the diff sides as JSON. */
-const csvRow = (r: AuditEventRow) => [
+/**
+ * A CSV row in staff words (role and action labels), the diff sides as JSON. Every cell goes through
+ * the shop's CSV writer: the staff email, record id, user agent and request id come from requests
+ * (a failed sign-in records the address and user agent anyone sent), so none is trusted.
+ */
+const csvRow = (r: AuditEventRow): CsvRow => [
   r.at.toISOString(),
   r.actorEmail,
   r.actorRole ? STAFF_ROLE_LABELS[r.actorRole] : '',
@@ -55,13 +67,13 @@ export function auditArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
   csv.get('/', guard.require('audit.view'), async (req, res) => {
     const { limit: _limit, offset: _offset, ...filters } = parseInput(auditQuerySchema, req.query);
     const day = new Date().toISOString().slice(0, 10);
-    res.status(200).set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="nh-audit-${day}.csv"` });
+    res.status(200).set({ 'Content-Type': CSV_CONTENT_TYPE, 'Content-Disposition': `attachment; filename="nh-audit-${day}.csv"` });
     const rows = Readable.from(
       (async function* () {
         for await (const page of iterateAudit(ctx.db, filters)) for (const row of page) yield csvRow(row);
       })(),
     );
-    await pipeline(rows, stringify({ header: true, columns: [...AUDIT_CSV_COLUMNS] }), res);
+    await pipeline(rows, csvWriter({ columns: AUDIT_CSV_COLUMNS }), res);
   });
 
   return [
