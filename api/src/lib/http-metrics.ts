@@ -1,36 +1,87 @@
 /**
  * `nh_http_request_duration_seconds` for every request the API answers, labelled by the Express route
- * pattern that answered it (`/api/products/:slug`, never the URL, so the number of series stays fixed),
- * the method and the status.
+ * pattern that answered it (`/api/products/:slug`, never the URL), the method and the status.
  *
- * The pattern is its router's mount path and the route's own path, taken when the router picks the
- * route (a setter of `req.route` on the app's request prototype, installed once, as the request
- * logger's `req.log`): by the time the answer is sent the mount path may be gone (a route that threw is
- * answered by the app's error handler, outside its router). A request no route took is labelled by the
- * mount it was answered under, `<mount>/*` (a static folder such as `/api/public/*`, a guard's
- * refusal), or `(unmatched)` (unknown paths, the SPA's files, errors of the app-level middleware).
+ * The labels are a fixed set read from the app's own routes (`routeLabels`, walked once when the first
+ * answer is counted): each route's full pattern (its routers' mount paths and its own path) and, for
+ * requests no route took, `<mount>/*` of each mount path (a static folder such as `/api/public/*`, a
+ * guard's refusal under `/api/admin/*`), and `(unmatched)` for the rest (unknown paths, the SPA's
+ * files, errors of the app-level middleware). Nothing a request sends becomes a label: Express matches
+ * paths without regard to case, so the request's own text (`/aPi/AdMiN/...`) only picks an entry of the
+ * set, and text that picks none (a mount path with a parameter, a router built at request time such as
+ * the queue dashboard's) counts under the nearest mount around it.
+ *
+ * Which route answered is taken when the router picks it (a setter of `req.route` on the app's
+ * request prototype, installed once, as the request logger's `req.log`), with the mount path as the
+ * request spelt it at that moment: by the time the answer is sent the mount path may be gone (a route
+ * that threw is answered by the app's error handler, outside its router).
  */
 import type { Express, Request, RequestHandler } from 'express';
 import { httpRequestDuration } from '@nh/server/metrics';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+export const UNMATCHED = '(unmatched)';
 
 const route = Symbol('route');
 const routeBase = Symbol('routeBase');
 type RoutedRequest = Request & { [route]?: { path?: unknown }; [routeBase]?: string };
 
-const patternOf = (path: unknown): string => (typeof path === 'string' ? path : Array.isArray(path) ? path.map(String).join('|') : String(path));
+const patternOf = (path: unknown): string =>
+  typeof path === 'string' ? path : Array.isArray(path) ? path.map(String).join('|') : String(path);
+/** A route's label under its mount: the mount itself for the mount's `/` route. */
+const underMount = (base: string, pattern: string) => (base && pattern === '/' ? base : `${base}${pattern}`);
 
-/** The label of an answered request (see above). */
-export function routeLabel(req: Request): string {
+/** The parts of an Express 5 (router 2) layer the walk reads (as `api/test/support/routes.ts`). */
+interface Layer {
+  rawPath?: unknown;
+  route?: { path?: unknown };
+  handle?: { stack?: Layer[] };
+}
+
+/** The fixed set of labels of an app: its routes' full patterns and its mount paths, by lower-case spelling. */
+export interface RouteLabels {
+  routes: ReadonlyMap<string, string>;
+  /** Mount paths (`key` lower-case), longest first. */
+  mounts: ReadonlyArray<{ key: string; path: string }>;
+}
+
+/** Every label the app's requests can be counted under, read from its router stack (mounted routers included). */
+export function routeLabels(app: Express): RouteLabels {
+  const routes = new Map<string, string>();
+  const mounts = new Map<string, string>();
+  const walk = (stack: readonly Layer[], prefix: string) => {
+    for (const layer of stack) {
+      if (layer.route) {
+        const label = underMount(prefix, patternOf(layer.route.path));
+        routes.set(label.toLowerCase(), label);
+        continue;
+      }
+      const paths = Array.isArray(layer.rawPath) ? layer.rawPath : [layer.rawPath ?? '/'];
+      for (const path of paths) {
+        // A mount path with a regular expression has no label of its own: its requests count under the enclosing mount.
+        if (typeof path !== 'string') continue;
+        const at = path === '/' ? prefix : `${prefix}${path.replace(/\/+$/, '')}`;
+        if (at) mounts.set(at.toLowerCase(), at);
+        if (layer.handle?.stack) walk(layer.handle.stack, at);
+      }
+    }
+  };
+  walk((app.router as unknown as { stack: Layer[] }).stack, '');
+  return { routes, mounts: [...mounts].map(([key, path]) => ({ key, path })).sort((a, b) => b.key.length - a.key.length) };
+}
+
+/** The label of an answered request: always one of `labels` (see above). */
+export function routeLabel(req: Request, labels: RouteLabels): string {
   const r = req as RoutedRequest;
   const taken = r[route];
+  const base = taken ? (r[routeBase] ?? '') : req.baseUrl;
   if (taken) {
-    const base = r[routeBase] ?? '';
-    const pattern = patternOf(taken.path);
-    return base && pattern === '/' ? base : `${base}${pattern}`;
+    const known = labels.routes.get(underMount(base, patternOf(taken.path)).toLowerCase());
+    if (known) return known;
   }
-  return req.baseUrl ? `${req.baseUrl}/*` : '(unmatched)';
+  const spelt = base.toLowerCase();
+  const mount = labels.mounts.find(({ key }) => spelt === key || spelt.startsWith(`${key}/`));
+  return mount ? `${mount.path}/*` : UNMATCHED;
 }
 
 export function httpMetrics(app: Express): RequestHandler {
@@ -44,11 +95,17 @@ export function httpMetrics(app: Express): RequestHandler {
       this[routeBase] = this.baseUrl;
     },
   });
+  // Read once the app is assembled: its first answer comes after every route is in place.
+  let labels: RouteLabels | null = null;
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.once('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      httpRequestDuration.observe({ route: routeLabel(req), method: METHODS.has(req.method) ? req.method : 'OTHER', status: String(res.statusCode) }, seconds);
+      labels ??= routeLabels(app);
+      httpRequestDuration.observe(
+        { route: routeLabel(req, labels), method: METHODS.has(req.method) ? req.method : 'OTHER', status: String(res.statusCode) },
+        seconds,
+      );
     });
     next();
   };

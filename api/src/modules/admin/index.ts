@@ -44,7 +44,8 @@ export function adminRoutes(ctx: AppContext, { invalidateCatalog, gateway, expor
   const router = Router();
   router.use(['/admin', '/promo-codes', '/products'], (req, res, next) => {
     // Admin answers are never cached; the catalogue's public GETs of /products keep their own policy.
-    if (req.method !== 'GET' || req.baseUrl.endsWith('/admin')) res.set('Cache-Control', 'no-store');
+    // The mount path as the request spelt it: Express matches /aPi/AdMiN too.
+    if (req.method !== 'GET' || /\/admin$/i.test(req.baseUrl)) res.set('Cache-Control', 'no-store');
     next();
   });
   router.use(mountAreas(adminAreas(ctx, deps)));
