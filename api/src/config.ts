@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { baseEnvShape, loadEnv, optionalString } from '@nh/server';
+import { baseEnvShape, loadEnv, optionalString, requireSiteUrlInProduction } from '@nh/server';
 import { paymentsEnvShape } from '@nh/server/payments/index';
 import { s3SettingsOf, storageEnvShape } from '@nh/server/storage/index';
 
@@ -53,6 +53,7 @@ const schema = z
     METRICS_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16, 'must be at least 16 characters').optional()),
   })
   .superRefine((env, ctx) => {
+    requireSiteUrlInProduction(env, ctx);
     if (env.NODE_ENV !== 'production') return;
     if (!env.SESSION_SECRET) ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required when NODE_ENV=production' });
   });

@@ -19,14 +19,17 @@ async function start(): Promise<void> {
 
   const ctx: AppContext = { config, db, redis, log };
   const services = createAppServices(ctx);
-  for (const warning of productionWarnings({ production: config.isProduction, paymentsConfigured: services.payments.gateway !== null, siteUrlSet: Boolean(config.SHOP_SITE_URL) })) {
+  for (const warning of productionWarnings({ production: config.isProduction, paymentsConfigured: services.payments.gateway !== null })) {
     log.warn(warning);
   }
   const tracingWarning = tracingStartupWarning('./api/dist/instrument.js');
   if (tracingWarning) log.warn(tracingWarning);
   const app = createApp(ctx, services);
   const served = await listenApi(ctx, services, app);
-  log.info({ port: served.port, metricsPort: served.metrics?.port ?? 'not set', tracing: tracingStatus().serviceName ?? 'off' }, `API listening on http://localhost:${served.port}`);
+  log.info(
+    { port: served.port, metricsPort: served.metrics?.port ?? 'not set', tracing: tracingStatus().serviceName ?? 'off' },
+    `API listening on http://localhost:${served.port}`,
+  );
 
   let stopping = false;
   const shutdown = (signal: string) => {

@@ -1,10 +1,13 @@
 /**
  * What ships: the SPA build is always a production build without source maps, and the container files
  * keep their promises (multi-stage, production dependencies only, non-root, health checks, the API's
- * and the worker's files in one MinIO bucket, no secrets in the build context).
+ * and the worker's files in one MinIO bucket, no secrets in the build context), and a production
+ * process refuses to start without the settings it cannot do without.
  */
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { resolveConfig } from 'vite';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +21,11 @@ describe('the SPA build', () => {
     const before = process.env.NODE_ENV;
     process.env.NODE_ENV = 'development';
     try {
-      const config = await resolveConfig({ root: path.join(REPO_ROOT, 'web'), configFile: path.join(REPO_ROOT, 'web/vite.config.ts'), logLevel: 'silent' }, 'build', 'production');
+      const config = await resolveConfig(
+        { root: path.join(REPO_ROOT, 'web'), configFile: path.join(REPO_ROOT, 'web/vite.config.ts'), logLevel: 'silent' },
+        'build',
+        'production',
+      );
       expect(config.isProduction).toBe(true);
       expect(config.build.sourcemap).toBe(false);
       expect(process.env.NODE_ENV).toBe('production');
@@ -70,7 +77,9 @@ describe('the container image and the compose file', () => {
   });
 
   it('.dockerignore leaves out secrets, local state and installed trees', () => {
-    const ignored = read('.dockerignore').split('\n').map((l) => l.trim());
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim());
     for (const entry of ['.env', '.local', 'node_modules']) expect(ignored).toContain(entry);
   });
 
@@ -103,7 +112,12 @@ describe('the container image and the compose file', () => {
     expect(script).toContain('mc mb --ignore-existing shop/nurture-home');
     for (const service of [web!, worker!]) {
       const env = service.environment as Record<string, string>;
-      expect(env).toMatchObject({ STORAGE_URL: 's3://nurture-home', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true', S3_PUBLIC_ENDPOINT: '${S3_PUBLIC_ENDPOINT:-http://localhost:9000}' });
+      expect(env).toMatchObject({
+        STORAGE_URL: 's3://nurture-home',
+        S3_ENDPOINT: 'http://minio:9000',
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_PUBLIC_ENDPOINT: '${S3_PUBLIC_ENDPOINT:-http://localhost:9000}',
+      });
       // The credentials are MinIO's own, from the environment of `docker compose`, never written here.
       expect(env.AWS_ACCESS_KEY_ID).toBe((minio!.environment as Record<string, string>).MINIO_ROOT_USER);
       expect(env.AWS_SECRET_ACCESS_KEY).toBe((minio!.environment as Record<string, string>).MINIO_ROOT_PASSWORD);
@@ -114,5 +128,46 @@ describe('the container image and the compose file', () => {
     }
     // The bucket STORAGE_URL names is the one the setup makes.
     expect((web!.environment as Record<string, string>).STORAGE_URL).toBe(`s3://${script.split('shop/').pop()}`);
+  });
+});
+
+describe('a production process without SHOP_SITE_URL', () => {
+  // The processes as `npm start` and the Procfile run them (from source here: tsx), in production mode
+  // with everything else they need; SHOP_SITE_URL empty counts as unset.
+  const start = (main: string) =>
+    promisify(execFile)(path.join(REPO_ROOT, 'node_modules/.bin/tsx'), [path.join(REPO_ROOT, main)], {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        SESSION_SECRET: 'z'.repeat(32),
+        SHOP_SITE_URL: '',
+        DATABASE_URL: 'postgres://127.0.0.1:1/none',
+        REDIS_URL: 'redis://127.0.0.1:1',
+      },
+      timeout: 30_000,
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? '' }),
+    );
+
+  it.each([
+    ['api', 'api/src/main.ts'],
+    ['workers', 'workers/src/main.ts'],
+  ])('%s: does not start, and says so in one line naming SHOP_SITE_URL', async (name, main) => {
+    const { code, stderr } = await start(main);
+    expect(code).toBe(1);
+    const lines = stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^\\[${name}\\] Invalid configuration: .*SHOP_SITE_URL: is required when NODE_ENV=production`));
+  });
+
+  it('compose runs web and worker in production mode with a SHOP_SITE_URL (the local address unless told otherwise)', () => {
+    const { web, worker } = (parse(read('docker-compose.yml')) as { services: Record<string, { environment: Record<string, string> }> })
+      .services;
+    for (const service of [web!, worker!]) {
+      expect(service.environment.NODE_ENV).toBe('production');
+      expect(service.environment.SHOP_SITE_URL).toBe('${SHOP_SITE_URL:-http://localhost:5000}');
+    }
   });
 });

@@ -3,6 +3,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,19 +32,20 @@ async function siteMap(from: TestApi): Promise<Map<string, string | null>> {
 }
 
 describe('robots.txt', () => {
-  it('keeps crawlers out of the back office, checkout, shoppers\' own pages and the API, lets them fetch the pictures, and names the sitemap', async () => {
+  it("keeps crawlers out of the back office, checkout, shoppers' own pages and the API, lets them fetch the pictures, and names the sitemap", async () => {
     const res = await api.request('/robots.txt');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     const lines = (await res.text()).split('\n');
     expect(lines[0]).toBe('User-agent: *');
-    for (const path of ['/admin', '/checkout', '/api/', '/account', '/orders', '/subscriptions']) expect(lines).toContain(`Disallow: ${path}`);
+    for (const path of ['/admin', '/checkout', '/api/', '/account', '/orders', '/subscriptions'])
+      expect(lines).toContain(`Disallow: ${path}`);
     expect(lines).toContain('Allow: /api/public/');
     expect(lines).not.toContain('Disallow: /');
     expect(lines).toContain(`Sitemap: ${api.url}/sitemap.xml`);
   });
 
-  it('names the shop\'s own address when SHOP_SITE_URL is set', async () => {
+  it("names the shop's own address when SHOP_SITE_URL is set", async () => {
     const site = await startTestApi({ SHOP_SITE_URL: 'https://www.nurturehome.example' });
     try {
       expect(await (await site.request('/robots.txt')).text()).toContain('Sitemap: https://www.nurturehome.example/sitemap.xml');
@@ -58,14 +60,28 @@ describe('robots.txt', () => {
 describe('sitemap.xml', () => {
   it('lists public products, categories and published articles with their last change; not hidden ones', async () => {
     const tag = randomUUID().slice(0, 8);
-    const [category] = await api.ctx.db.insert(tables.categories).values({ name: `Sitemap ${tag}`, slug: `sitemap-cat-${tag}` }).returning();
+    const [category] = await api.ctx.db
+      .insert(tables.categories)
+      .values({ name: `Sitemap ${tag}`, slug: `sitemap-cat-${tag}` })
+      .returning();
     const changed = new Date('2026-03-04T05:06:07.000Z');
+    await api.ctx.db.insert(tables.products).values({
+      name: `Sitemap shown ${tag}`,
+      slug: `sitemap-shown-${tag}`,
+      price: 999,
+      categoryId: category!.id,
+      status: 'active',
+      updatedAt: changed,
+    });
     await api.ctx.db
       .insert(tables.products)
-      .values({ name: `Sitemap shown ${tag}`, slug: `sitemap-shown-${tag}`, price: 999, categoryId: category!.id, status: 'active', updatedAt: changed });
-    await api.ctx.db.insert(tables.products).values({ name: `Sitemap hidden ${tag}`, slug: `sitemap-hidden-${tag}`, price: 999, categoryId: category!.id, status: 'inactive' });
-    await api.ctx.db.insert(tables.blogPosts).values({ title: `Published ${tag}`, slug: `sitemap-post-${tag}`, content: 'x', published: true, updatedAt: changed });
-    await api.ctx.db.insert(tables.blogPosts).values({ title: `Draft ${tag}`, slug: `sitemap-draft-${tag}`, content: 'x', published: false });
+      .values({ name: `Sitemap hidden ${tag}`, slug: `sitemap-hidden-${tag}`, price: 999, categoryId: category!.id, status: 'inactive' });
+    await api.ctx.db
+      .insert(tables.blogPosts)
+      .values({ title: `Published ${tag}`, slug: `sitemap-post-${tag}`, content: 'x', published: true, updatedAt: changed });
+    await api.ctx.db
+      .insert(tables.blogPosts)
+      .values({ title: `Draft ${tag}`, slug: `sitemap-draft-${tag}`, content: 'x', published: false });
     try {
       const entries = await siteMap(api);
       const at = (path: string) => entries.get(`${api.url}${path}`);
@@ -95,11 +111,20 @@ describe('a page that does not exist answers 404 (the SPA shows its not-found sc
 
   it('unknown product, category, article, legal page and route: 404 with the app; known ones 200', async () => {
     const tag = randomUUID().slice(0, 8);
-    const [category] = await api.ctx.db.insert(tables.categories).values({ name: `Status ${tag}`, slug: `status-cat-${tag}` }).returning();
-    await api.ctx.db.insert(tables.products).values({ name: `Status ${tag}`, slug: `status-${tag}`, price: 999, categoryId: category!.id, status: 'active' });
-    await api.ctx.db.insert(tables.products).values({ name: `Retired ${tag}`, slug: `status-retired-${tag}`, price: 999, categoryId: category!.id, status: 'inactive' });
+    const [category] = await api.ctx.db
+      .insert(tables.categories)
+      .values({ name: `Status ${tag}`, slug: `status-cat-${tag}` })
+      .returning();
+    await api.ctx.db
+      .insert(tables.products)
+      .values({ name: `Status ${tag}`, slug: `status-${tag}`, price: 999, categoryId: category!.id, status: 'active' });
+    await api.ctx.db
+      .insert(tables.products)
+      .values({ name: `Retired ${tag}`, slug: `status-retired-${tag}`, price: 999, categoryId: category!.id, status: 'inactive' });
     await api.ctx.db.insert(tables.blogPosts).values({ title: `Status ${tag}`, slug: `status-post-${tag}`, content: 'x', published: true });
-    await api.ctx.db.insert(tables.blogPosts).values({ title: `Draft ${tag}`, slug: `status-draft-${tag}`, content: 'x', published: false });
+    await api.ctx.db
+      .insert(tables.blogPosts)
+      .values({ title: `Draft ${tag}`, slug: `status-draft-${tag}`, content: 'x', published: false });
     try {
       const expectations: Array<[string, number]> = [
         ['/', 200],
@@ -130,25 +155,33 @@ describe('a page that does not exist answers 404 (the SPA shows its not-found sc
     } finally {
       await api.ctx.db.delete(tables.products).where(eq(tables.products.categoryId, category!.id));
       await api.ctx.db.delete(tables.categories).where(eq(tables.categories.id, category!.id));
-      for (const slug of [`status-post-${tag}`, `status-draft-${tag}`]) await api.ctx.db.delete(tables.blogPosts).where(eq(tables.blogPosts.slug, slug));
+      for (const slug of [`status-post-${tag}`, `status-draft-${tag}`])
+        await api.ctx.db.delete(tables.blogPosts).where(eq(tables.blogPosts.slug, slug));
     }
   });
 
-  it('the server knows exactly the routes the storefront\'s router has', () => {
+  it("the server knows exactly the routes the storefront's router has", () => {
     const router = fs.readFileSync(path.join(REPO_ROOT, 'web/src/app/router.tsx'), 'utf8');
     const paths = [...router.matchAll(/path: '([^']+)'/g)].map((m) => m[1]).filter((p) => p !== '*');
     expect([...paths].sort()).toEqual([...SPA_ROUTES].sort());
   });
 });
 
-describe('a page\'s head is there without JavaScript (crawlers, link previews)', () => {
+describe("a page's head is there without JavaScript (crawlers, link previews)", () => {
   const html = async (p: string) => (await api.request(p, { headers: { accept: 'text/html' } })).text();
   const attr = (doc: string, selector: RegExp) => selector.exec(doc)?.[1];
 
   it('a product: its name, description, canonical URL, picture and price, escaped', async () => {
     const tag = randomUUID().slice(0, 8);
     const name = `Surfy "Sparkle" <${tag}> & Co`;
-    await api.ctx.db.insert(tables.products).values({ name, slug: `head-${tag}`, price: 1299, status: 'active', shortDescription: 'Streak-free on every surface.', images: ['surfy-surface'] });
+    await api.ctx.db.insert(tables.products).values({
+      name,
+      slug: `head-${tag}`,
+      price: 1299,
+      status: 'active',
+      shortDescription: 'Streak-free on every surface.',
+      images: ['surfy-surface'],
+    });
     try {
       const doc = await html(`/product/head-${tag}`);
       const escaped = `Surfy &quot;Sparkle&quot; &lt;${tag}&gt; &amp; Co`;
@@ -174,8 +207,13 @@ describe('a page\'s head is there without JavaScript (crawlers, link previews)',
 
   it('an article and a category name themselves; an alias names the one URL; checkout and unknown pages are not indexed', async () => {
     const tag = randomUUID().slice(0, 8);
-    await api.ctx.db.insert(tables.blogPosts).values({ title: `Head ${tag}`, slug: `head-post-${tag}`, content: 'x', excerpt: 'Why probiotics clean deeper.', published: true });
-    const [category] = await api.ctx.db.insert(tables.categories).values({ name: `Kitchen ${tag}`, slug: `head-cat-${tag}`, description: 'Everything for the kitchen.' }).returning();
+    await api.ctx.db
+      .insert(tables.blogPosts)
+      .values({ title: `Head ${tag}`, slug: `head-post-${tag}`, content: 'x', excerpt: 'Why probiotics clean deeper.', published: true });
+    const [category] = await api.ctx.db
+      .insert(tables.categories)
+      .values({ name: `Kitchen ${tag}`, slug: `head-cat-${tag}`, description: 'Everything for the kitchen.' })
+      .returning();
     try {
       const article = await html(`/journal/head-post-${tag}`);
       expect(article).toContain(`<title>Head ${tag} | Nurture Home</title>`);
@@ -196,7 +234,7 @@ describe('a page\'s head is there without JavaScript (crawlers, link previews)',
   });
 });
 
-describe('structured data (JSON-LD) in the page\'s head', () => {
+describe("structured data (JSON-LD) in the page's head", () => {
   type Ld = Record<string, unknown> & { '@type': string };
   const jsonLdOf = async (p: string): Promise<Ld[]> => {
     const doc = await (await api.request(p, { headers: { accept: 'text/html' } })).text();
@@ -207,7 +245,10 @@ describe('structured data (JSON-LD) in the page\'s head', () => {
   it('a product: Product with its Offer (lowest variant price, USD, a year) and AggregateRating of visible reviews; BreadcrumbList', async () => {
     expect(oneYearAhead(new Date('2024-02-29T12:00:00Z'))).toBe('2025-03-01');
     const tag = randomUUID().slice(0, 8);
-    const [category] = await api.ctx.db.insert(tables.categories).values({ name: `Laundry ${tag}`, slug: `ld-cat-${tag}` }).returning();
+    const [category] = await api.ctx.db
+      .insert(tables.categories)
+      .values({ name: `Laundry ${tag}`, slug: `ld-cat-${tag}` })
+      .returning();
     const [product] = await api.ctx.db
       .insert(tables.products)
       .values({
@@ -242,11 +283,19 @@ describe('structured data (JSON-LD) in the page\'s head', () => {
         url: `${api.url}/product/ld-${tag}`,
         image: [`${api.url}/api/public/laundry-pods.svg`],
         brand: { '@type': 'Brand', name: 'Nurture Home' },
-        offers: { '@type': 'Offer', price: '16.99', priceCurrency: 'USD', priceValidUntil: oneYearAhead(new Date()), availability: 'https://schema.org/InStock' },
+        offers: {
+          '@type': 'Offer',
+          price: '16.99',
+          priceCurrency: 'USD',
+          priceValidUntil: oneYearAhead(new Date()),
+          availability: 'https://schema.org/InStock',
+        },
         aggregateRating: { '@type': 'AggregateRating', ratingValue: 4.5, reviewCount: 2 },
       });
       const crumbs = blocks.find((b) => b['@type'] === 'BreadcrumbList')!;
-      expect((crumbs.itemListElement as Array<{ name: string; item: string; position: number }>).map((c) => [c.position, c.name, c.item])).toEqual([
+      expect(
+        (crumbs.itemListElement as Array<{ name: string; item: string; position: number }>).map((c) => [c.position, c.name, c.item]),
+      ).toEqual([
         [1, 'Home', `${api.url}/`],
         [2, 'Shop', `${api.url}/shop`],
         [3, `Laundry ${tag}`, `${api.url}/shop/ld-cat-${tag}`],
@@ -260,7 +309,14 @@ describe('structured data (JSON-LD) in the page\'s head', () => {
 
   it('an article: Article and its breadcrumbs; the home page: Organization; text cannot close the script element', async () => {
     const tag = randomUUID().slice(0, 8);
-    await api.ctx.db.insert(tables.blogPosts).values({ title: `Why </script> ${tag}`, slug: `ld-post-${tag}`, content: 'x', excerpt: 'Cleaner homes.', author: 'Dana', published: true });
+    await api.ctx.db.insert(tables.blogPosts).values({
+      title: `Why </script> ${tag}`,
+      slug: `ld-post-${tag}`,
+      content: 'x',
+      excerpt: 'Cleaner homes.',
+      author: 'Dana',
+      published: true,
+    });
     try {
       const blocks = await jsonLdOf(`/journal/ld-post-${tag}`);
       expect(blocks.find((b) => b['@type'] === 'Article')).toMatchObject({
@@ -276,6 +332,61 @@ describe('structured data (JSON-LD) in the page\'s head', () => {
       expect(await jsonLdOf('/checkout')).toEqual([]);
     } finally {
       await api.ctx.db.delete(tables.blogPosts).where(eq(tables.blogPosts.slug, `ld-post-${tag}`));
+    }
+  });
+});
+
+describe("absolute URLs name the shop's own address, whatever the request says (issue 19)", () => {
+  /** GET with headers fetch will not send (Host) and a raw request target (`//evil.example/x`). */
+  const raw = (target: TestApi, requestTarget: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const { hostname, port } = new URL(target.url);
+      const req = http.request({ host: hostname, port, path: requestTarget, headers: { accept: 'text/html', ...headers } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  const canonicalOf = (doc: string) => /<link rel="canonical" href="([^"]+)"/.exec(doc)?.[1];
+  const ogUrlOf = (doc: string) => /<meta property="og:url" content="([^"]+)"/.exec(doc)?.[1];
+  const hostile = { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' };
+
+  it('canonical, og:url, JSON-LD, robots.txt and the sitemap never follow the Host header (nor X-Forwarded-Host behind a proxy)', async () => {
+    const site = await startTestApi({ SHOP_SITE_URL: 'https://www.nurturehome.example' });
+    // Without SHOP_SITE_URL (development, tests): the address the connection reached, not the header.
+    const proxied = await startTestApi({ TRUST_PROXY: 'true' });
+    try {
+      for (const [target, origin] of [
+        [site, 'https://www.nurturehome.example'],
+        [proxied, proxied.url],
+        [api, api.url],
+      ] as const) {
+        const home = await raw(target, '/', hostile);
+        expect(home.status).toBe(200);
+        expect(canonicalOf(home.body)).toBe(`${origin}/`);
+        expect(ogUrlOf(home.body)).toBe(`${origin}/`);
+        expect(home.body).toContain(`"url":"${origin}/"`);
+        const robots = await raw(target, '/robots.txt', hostile);
+        expect(robots.body).toContain(`Sitemap: ${origin}/sitemap.xml`);
+        const sitemap = await raw(target, '/sitemap.xml', hostile);
+        expect(sitemap.body).toContain(`<loc>${origin}/shop</loc>`);
+        for (const answer of [home, robots, sitemap]) expect(answer.body).not.toContain('evil.example');
+      }
+    } finally {
+      await site.close();
+      await proxied.close();
+    }
+  });
+
+  it('a path like //evil.example/x never yields a canonical on another host', async () => {
+    for (const target of ['//evil.example/x', '///evil.example/x', '/\\evil.example/x', '//evil.example']) {
+      const answer = await raw(api, target, {});
+      expect(answer.status, target).toBe(404);
+      expect(canonicalOf(answer.body), target).toBe(`${api.url}/evil.example${target.endsWith('/x') ? '/x' : ''}`);
+      expect(ogUrlOf(answer.body), target).toBe(canonicalOf(answer.body));
     }
   });
 });

@@ -20,12 +20,22 @@ export const baseEnvShape = {
   DATABASE_URL: z.preprocess(emptyToUndefined, z.string().url().default(DEFAULT_DATABASE_URL)),
   REDIS_URL: z.preprocess(emptyToUndefined, z.string().url().default(DEFAULT_REDIS_URL)),
   /** Prefix of every BullMQ key (tests use their own so runs never share queues). */
-  QUEUE_PREFIX: z.preprocess(emptyToUndefined, z.string().regex(/^[A-Za-z0-9_-]+$/).default('nh')),
+  QUEUE_PREFIX: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/)
+      .default('nh'),
+  ),
   SHOP_NAME: optionalString(),
   SHOP_SUPPORT_EMAIL: optionalString(),
   SHOP_SUPPORT_PHONE: optionalString(),
   SHOP_SUPPORT_HOURS: optionalString(),
-  /** The storefront's public address, for links in emails (e.g. https://shop.example.com). */
+  /**
+   * The storefront's public address (e.g. https://shop.example.com): links in emails, the pages'
+   * canonical addresses and structured data, an allowed origin. Required in production
+   * (`requireSiteUrlInProduction`).
+   */
   SHOP_SITE_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   /**
    * The internal listener of Prometheus metrics and health (`/metrics`, `/healthz`, `/readyz`); none
@@ -33,6 +43,22 @@ export const baseEnvShape = {
    */
   METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
 };
+
+/**
+ * SHOP_SITE_URL is required when NODE_ENV=production, for every process that writes the shop's address
+ * (the API: canonical links, og:url, JSON-LD, the sitemap; the workers: links in emails). Without it a
+ * production shop would send links to http://localhost:5000, and its pages would name whatever host a
+ * request claimed. Used in a schema's superRefine, so it is reported with the other variables on one line.
+ */
+export function requireSiteUrlInProduction(env: { NODE_ENV: string; SHOP_SITE_URL?: string }, ctx: z.RefinementCtx): void {
+  if (env.NODE_ENV === 'production' && !env.SHOP_SITE_URL) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['SHOP_SITE_URL'],
+      message: "is required when NODE_ENV=production (the shop's public address, e.g. https://shop.example.com)",
+    });
+  }
+}
 
 /** The SHOP_* variables as overrides for `configureShop`: every process applies them the same way. */
 export function shopOverrides(env: {
@@ -63,7 +89,8 @@ export function loadEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv =
 export function exitOnStartupError(processName: string, error: unknown): never {
   const err = error as NodeJS.ErrnoException & { address?: string; port?: number };
   let message = err instanceof Error ? err.message : String(error);
-  if (err.code === 'ECONNREFUSED') message = `cannot reach ${err.address ?? 'a service'}:${err.port ?? ''} (is PostgreSQL/Redis running? check DATABASE_URL and REDIS_URL)`;
+  if (err.code === 'ECONNREFUSED')
+    message = `cannot reach ${err.address ?? 'a service'}:${err.port ?? ''} (is PostgreSQL/Redis running? check DATABASE_URL and REDIS_URL)`;
   if (err.code === 'EADDRINUSE') message = `port ${err.port ?? ''} is already in use (set PORT)`;
   console.error(`[${processName}] ${message}`);
   process.exit(1);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { baseEnvShape, ConfigError, loadEnv, optionalString } from '@nh/server';
+import { baseEnvShape, ConfigError, loadEnv, optionalString, requireSiteUrlInProduction } from '@nh/server';
 import { paymentsEnvShape } from '@nh/server/payments/index';
 import { QUEUE_NAMES, type QueueName } from '@nh/server/queues';
 import { s3SettingsOf, storageEnvShape } from '@nh/server/storage/index';
@@ -111,7 +111,9 @@ const schema = z.object({
   RENEWAL_JOB_BACKOFF_MS: int(60_000, 1),
   /** Renew jobs one worker process runs at once (each waits on one gateway call). */
   RENEWAL_CONCURRENCY: int(2, 1),
-});
+})
+  // Links in emails name the shop: never http://localhost:5000 in production.
+  .superRefine(requireSiteUrlInProduction);
 
 export type WorkerConfig = z.infer<typeof schema> & { netsuite: NetSuiteConfig | null };
 

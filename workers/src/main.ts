@@ -10,7 +10,11 @@ async function start(): Promise<void> {
   const config = loadWorkerConfig();
   const log = createLogger('workers', config.LOG_LEVEL);
   const runtime = await startWorkerRuntime(config, log);
-  const facts = { production: config.NODE_ENV === 'production', paymentsConfigured: runtime.gateway !== null, mailToFileOutbox: !config.SMTP_URL, siteUrlSet: Boolean(config.SHOP_SITE_URL) };
+  const facts = {
+    production: config.NODE_ENV === 'production',
+    paymentsConfigured: runtime.gateway !== null,
+    mailToFileOutbox: !config.SMTP_URL,
+  };
   for (const warning of productionWarnings(facts)) log.warn(warning);
   const tracingWarning = tracingStartupWarning('./workers/dist/instrument.js');
   if (tracingWarning) log.warn(tracingWarning);

@@ -4,21 +4,25 @@
  */
 import { CURRENCY, SHOP } from '@nh/shared/constants';
 import type { PageHead } from './page-status';
+import { pageUrl } from './site-origin';
 import { jsonForScript } from './structured-data';
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export function renderHead(indexHtml: string, head: PageHead, origin: string): string {
+  // The page's own address: the shop's origin and its path (the path may come from the request).
+  const canonical = pageUrl(origin, head.canonical);
+  // A picture: a path on the shop or a URL staff gave.
   const absolute = (pathOrUrl: string) => new URL(pathOrUrl, origin).toString();
   const meta = (attr: 'name' | 'property', key: string, value: string) => `<meta ${attr}="${key}" content="${escapeHtml(value)}" />`;
   const tags = [
-    `<link rel="canonical" href="${escapeHtml(absolute(head.canonical))}" />`,
+    `<link rel="canonical" href="${escapeHtml(canonical)}" />`,
     head.noindex ? meta('name', 'robots', 'noindex') : '',
     meta('property', 'og:site_name', SHOP.name),
     meta('property', 'og:type', head.type),
     meta('property', 'og:title', head.title),
     meta('property', 'og:description', head.description),
-    meta('property', 'og:url', absolute(head.canonical)),
+    meta('property', 'og:url', canonical),
     head.image ? meta('property', 'og:image', absolute(head.image)) : '',
     head.price ? meta('property', 'product:price:amount', head.price) : '',
     head.price ? meta('property', 'product:price:currency', CURRENCY) : '',

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Request } from 'express';
 import type { Logger } from '@nh/server';
+import { localOrigin } from './site-origin';
 
 /** The contract of `web/src/entry-server.tsx` (declared here: the API does not import web code). */
 export interface RenderedPage {
@@ -47,8 +48,7 @@ export function serverRender(webDist: string, log: Logger): RenderPage {
     if (!renderer) return null;
     // The page's calls go to this API over the connection's own local address, with none of the
     // shopper's cookies or headers: a server-rendered page shows what any guest sees.
-    const host = req.socket.localAddress ?? '127.0.0.1';
-    const self = `http://${host.includes(':') ? `[${host}]` : host}:${req.socket.localPort}`;
+    const self = localOrigin(req);
     const timeout = new AbortController();
     const apiFetch = (apiPath: string) => {
       const target = new URL(apiPath, self);
