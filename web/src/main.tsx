@@ -3,7 +3,7 @@ import './lib/zod-jitless';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider, type HydrationState } from 'react-router-dom';
 import { AppProviders } from './app/app';
-import { createRoutes, resolveLazyRoutes } from './app/router';
+import { createRoutes, hasScreen, resolveLazyRoutes } from './app/router';
 import { createQueryClient } from './lib/query-client';
 import { holdLinkClicks } from './lib/early-link-clicks';
 import { hydrateQueries, readServerState } from './lib/server-state';
@@ -27,23 +27,30 @@ async function start(root: HTMLElement) {
     );
     return;
   }
-  // From here until the page is live, a link click is held and then replayed through the router: a
-  // native navigation started now would be cancelled by the router's own history entry, and one made
-  // while React hydrates reaches no Link (lib/early-link-clicks.ts).
+  // From here until the page is live, a link click is held and then replayed (through the router when
+  // the app has a screen for it, else as an ordinary navigation): a native navigation started now
+  // would be cancelled by the router's own history entry, and one made while React hydrates reaches
+  // no Link (lib/early-link-clicks.ts).
   const clicks = holdLinkClicks(document);
+  const load = (href: string) => window.location.assign(href);
   try {
     hydrateQueries(queryClient, server.queries);
     await resolveLazyRoutes(routes, window.location);
     const browserRouter = makeRouter(routes, server.router);
     hydrateRoot(
       root,
-      <AppProviders queryClient={queryClient} onReady={() => clicks.release((href) => void browserRouter.navigate(href))}>
+      <AppProviders
+        queryClient={queryClient}
+        onReady={() =>
+          clicks.release({ hasScreen: (pathname) => hasScreen(routes, pathname), route: (href) => void browserRouter.navigate(href), load })
+        }
+      >
         <RouterProvider router={browserRouter} />
       </AppProviders>,
     );
   } catch (error) {
     // The app could not take the page over (a chunk that did not load): the held click goes as a plain link.
-    clicks.release((href) => window.location.assign(href));
+    clicks.release({ hasScreen: () => false, route: load, load });
     throw error;
   }
 }

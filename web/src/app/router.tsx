@@ -114,6 +114,16 @@ export function createRoutes(queryClient: QueryClient, { awaitData }: RouteOptio
 }
 
 /**
+ * Whether the app has a screen for `pathname`: a route other than the catch-all not-found screen
+ * matches it. Any other path of the site is the server's (`/api/login`, `/admin/queues`, `/uploads/…`),
+ * so a link to it is an ordinary navigation.
+ */
+export function hasScreen(routes: RouteObject[], pathname: string): boolean {
+  const matches = matchRoutes(routes, pathname);
+  return matches !== null && matches[matches.length - 1]!.route.path !== '*';
+}
+
+/**
  * Loads the code of the routes that match `location` into the route objects, so the router starts with
  * them (hydration must render at once what the server rendered, not the loading fallback).
  */

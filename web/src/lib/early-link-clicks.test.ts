@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { holdLinkClicks } from './early-link-clicks';
+import { holdLinkClicks, type HeldClickNavigation } from './early-link-clicks';
 
 afterEach(() => {
   document.body.innerHTML = '';
@@ -11,6 +11,12 @@ function link(attributes: Record<string, string>): HTMLAnchorElement {
   a.textContent = 'link';
   document.body.append(a);
   return a;
+}
+
+/** Where replayed clicks went: `route:` through the router, `load:` as an ordinary navigation. */
+function recorder(hasScreen: (pathname: string) => boolean = () => true): HeldClickNavigation & { went: string[] } {
+  const went: string[] = [];
+  return { went, hasScreen, route: (href) => went.push(`route:${href}`), load: (href) => went.push(`load:${href}`) };
 }
 
 const click = (target: Element, init: MouseEventInit = {}) => {
@@ -25,13 +31,21 @@ describe('holdLinkClicks', () => {
     const first = click(link({ href: '/shop' }));
     const second = click(link({ href: '/shop/kitchen?sort=price#top' }).appendChild(document.createElement('span')));
     expect([first.defaultPrevented, second.defaultPrevented]).toEqual([true, true]);
-    const went: string[] = [];
-    held.release((href) => went.push(href));
-    expect(went).toEqual(['/shop/kitchen?sort=price#top']);
+    const to = recorder();
+    held.release(to);
+    expect(to.went).toEqual(['route:/shop/kitchen?sort=price#top']);
     // Released: clicks go as the browser does them, and a second release replays nothing.
     expect(click(link({ href: '/journal' })).defaultPrevented).toBe(false);
-    held.release((href) => went.push(href));
-    expect(went).toHaveLength(1);
+    held.release(to);
+    expect(to.went).toHaveLength(1);
+  });
+
+  it('replays a click on a path the app has no screen for as an ordinary navigation, with its query', () => {
+    const held = holdLinkClicks(document);
+    click(link({ href: '/api/login?returnTo=%2Fcheckout' }));
+    const to = recorder((pathname) => pathname !== '/api/login');
+    held.release(to);
+    expect(to.went).toEqual(['load:/api/login?returnTo=%2Fcheckout']);
   });
 
   it('leaves new tabs, downloads, modified clicks and other sites to the browser', () => {
@@ -45,14 +59,14 @@ describe('holdLinkClicks', () => {
       click(document.body),
     ];
     expect(events.map((e) => e.defaultPrevented)).toEqual([false, false, false, false, false, false]);
-    const went: string[] = [];
-    held.release((href) => went.push(href));
-    expect(went).toEqual([]);
+    const to = recorder();
+    held.release(to);
+    expect(to.went).toEqual([]);
   });
 
   it('answers nothing when released with no click held', () => {
-    const went: string[] = [];
-    holdLinkClicks(document).release((href) => went.push(href));
-    expect(went).toEqual([]);
+    const to = recorder();
+    holdLinkClicks(document).release(to);
+    expect(to.went).toEqual([]);
   });
 });

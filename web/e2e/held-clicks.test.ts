@@ -1,0 +1,68 @@
+/**
+ * A click made while a server-rendered page hydrates is held and replayed once the app is live
+ * (web/src/lib/early-link-clicks.ts). Issue 19: a held click on "Log In" (`/api/login`, a page the
+ * server answers) landed on the app's not-found screen, because every held click went through the
+ * router. Now a held click on a path the app has no screen for goes as an ordinary navigation, and one
+ * on the app's own pages still goes through the router. The page is a journal article (server-rendered)
+ * linking to both; its screen's code is held back, so the click surely lands inside the hydration.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startE2eApp, type E2eApp } from './support/app';
+
+let app: E2eApp;
+const slug = `held-clicks-${randomUUID().slice(0, 8)}`;
+
+beforeAll(async () => {
+  app = await startE2eApp();
+  await app.api.ctx.db.$client.query(`insert into blog_posts (title, slug, content, excerpt, published) values ($1, $2, $3, $4, true)`, [
+    'Held clicks',
+    slug,
+    'Already a customer? [Sign in to your account](/api/login) or [browse the shop](/shop).',
+    'Links on a page that is still hydrating.',
+  ]);
+});
+afterAll(() => app?.close());
+
+const ARTICLE_CHUNK = /\/assets\/journal-article-[A-Za-z0-9_-]{8}\.js$/;
+
+/** Opens the article with its screen's code held back, clicks the link named `name`, then lets the code through. */
+async function clickWhileHydrating(name: string): Promise<Page> {
+  // Not app.newPage: its goto waits for the app to be live, and the click must come before.
+  const context = await app.browser.newContext({ baseURL: app.url });
+  const page = await context.newPage();
+  let letThrough!: () => void;
+  const clicked = new Promise<void>((resolve) => (letThrough = resolve));
+  await page.route(ARTICLE_CHUNK, async (route) => {
+    await clicked;
+    await route.continue();
+  });
+  const asked = page.waitForRequest(ARTICLE_CHUNK);
+  await page.goto(`/journal/${slug}`, { waitUntil: 'domcontentloaded' });
+  // The entry script holds clicks before it asks for the screen's code.
+  await asked;
+  expect(await page.evaluate(() => document.documentElement.dataset.appReady)).toBeUndefined();
+  await page.getByRole('link', { name }).click();
+  letThrough();
+  return page;
+}
+
+describe('a link clicked while the page hydrates', () => {
+  it("to the sign-in page (/api/login) goes to the server's page, not the app's not-found screen", async () => {
+    const page = await clickWhileHydrating('Sign in to your account');
+    await page.waitForURL('**/api/login');
+    await page.locator('h1#login-title').waitFor();
+    expect(await page.locator('#root').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it("to one of the app's pages still goes through the router (no new document)", async () => {
+    const page = await clickWhileHydrating('browse the shop');
+    await page.waitForURL('**/shop');
+    await page.waitForFunction(() => document.documentElement.dataset.appReady === 'true');
+    const documents = await page.evaluate(() => performance.getEntriesByType('navigation').map((e) => new URL(e.name).pathname));
+    expect(documents).toEqual([`/journal/${slug}`]);
+    await page.context().close();
+  });
+});
