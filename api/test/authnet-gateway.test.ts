@@ -505,7 +505,11 @@ describe('checkout through Authorize.Net (API configured with the stub)', () => 
   });
 
   it('reports payments as not configured in production without credentials', async () => {
-    const production = await startTestApi({ NODE_ENV: 'production', SESSION_SECRET: 'y'.repeat(32), SHOP_SITE_URL: 'https://shop.example.com' });
+    const production = await startTestApi({
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'y'.repeat(32),
+      SHOP_SITE_URL: 'https://shop.example.com',
+    });
     try {
       expect(await (await production.request('/api/payments/status')).json()).toMatchObject({ configured: false, acceptJsUrl: null });
       const { payload } = await body();
