@@ -52,8 +52,8 @@ export function staffArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
     if (outcome.kind !== 'signed-in') await attempt.failed();
     if (outcome.kind === 'refused') throw new AppError('STAFF_SIGN_IN_FAILED', STAFF_MESSAGES.signInFailed);
     if (outcome.kind === 'disabled') throw new AppError('STAFF_ACCOUNT_DISABLED', STAFF_MESSAGES.accountDisabled);
-    await attempt.succeeded();
     setStaffCookie(ctx, res, outcome.token);
+    await attempt.succeeded();
     res.json(outcome.staff satisfies StaffMe);
   });
   session.delete('/', async (req, res) => {
