@@ -213,8 +213,9 @@ describe('failed sign-ins are rate-limited (the hard limits; the account-wide ru
   it('answers 429 after LOGIN_ADDRESS_FAILURES_PER_15_MIN failures from one address, whichever accounts they name', async () => {
     const limited = await startTestApi({ LOGIN_ADDRESS_FAILURES_PER_15_MIN: '6' });
     try {
-      for (let i = 0; i < 6; i += 1) expect((await limited.request('/api/login', { body: wrongFor(`nobody.${i}@example.com`) })).status).toBe(401);
-      const res = await limited.request('/api/login', { body: wrongFor('nobody.else@example.com') });
+      const login = (email: string) => limited.request('/api/login', { body: wrongFor(email) });
+      for (let i = 0; i < 6; i += 1) expect((await login(`nobody.${i}@example.com`)).status).toBe(401);
+      const res = await login('nobody.else@example.com');
       expect(res.status).toBe(429);
       expect(await res.json()).toEqual(TOO_MANY);
     } finally {
@@ -225,12 +226,13 @@ describe('failed sign-ins are rate-limited (the hard limits; the account-wide ru
   it('answers 429 after 10 failures on one account from one address, even to the right password; other addresses and accounts go on', async () => {
     const limited = await startTestApi({ TRUST_PROXY: 'true' });
     try {
-      const from = (address: string) => ({ 'x-forwarded-for': address });
+      const login = (body: { email: string; password: string }, address: string) =>
+        limited.request('/api/login', { body, headers: { 'x-forwarded-for': address } });
       const account = newAccount();
       await limited.request('/api/register', { body: account });
-      for (let i = 0; i < 10; i += 1) expect((await limited.request('/api/login', { body: wrongFor(account.email), headers: from('203.0.113.1') })).status).toBe(401);
+      for (let i = 0; i < 10; i += 1) expect((await login(wrongFor(account.email), '203.0.113.1')).status).toBe(401);
       // That address now waits, even with the right password (any case of the email is the same account)…
-      const res = await limited.request('/api/login', { body: { email: account.email.toUpperCase(), password: account.password }, headers: from('203.0.113.1') });
+      const res = await login({ email: account.email.toUpperCase(), password: account.password }, '203.0.113.1');
       expect(res.status).toBe(429);
       expect(await res.json()).toEqual(TOO_MANY);
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(800);
@@ -238,8 +240,8 @@ describe('failed sign-ins are rate-limited (the hard limits; the account-wide ru
       // …while another account from the same address signs in, and so does the account from elsewhere.
       const other = newAccount();
       await limited.request('/api/register', { body: other });
-      expect((await limited.request('/api/login', { body: { email: other.email, password: other.password }, headers: from('203.0.113.1') })).status).toBe(200);
-      expect((await limited.request('/api/login', { body: { email: account.email, password: account.password }, headers: from('203.0.113.2') })).status).toBe(200);
+      expect((await login(other, '203.0.113.1')).status).toBe(200);
+      expect((await login(account, '203.0.113.2')).status).toBe(200);
     } finally {
       await limited.close();
     }

@@ -20,10 +20,15 @@ interface Shopper {
 
 async function signUp(api: TestApi): Promise<Shopper> {
   const email = `cards.${randomBytes(4).toString('hex')}@example.com`;
-  const res = await api.request('/api/register', { body: { firstName: 'Ada', lastName: 'Lovelace', email, password: 'correct horse battery' } });
+  const res = await api.request('/api/register', {
+    body: { firstName: 'Ada', lastName: 'Lovelace', email, password: 'correct horse battery' },
+  });
   expect(res.status).toBe(201);
   const { user } = (await res.json()) as { user: { id: string } };
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('nh.sid='))!;
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .find((c) => c.startsWith('nh.sid='))!;
   return { id: user.id, call: (path, body, address) => api.request(path, { body, headers: { cookie, 'x-forwarded-for': address } }) };
 }
 
@@ -43,16 +48,26 @@ async function insertPlan(api: TestApi, userId: string, status: 'active' | 'paus
 /** A card tokenised by the local sandbox (ZIP 46282 declines). */
 async function card(api: TestApi, zip: string): Promise<{ dataDescriptor: string; dataValue: string }> {
   const res = await api.request('/api/payments/sandbox/tokenize', {
-    body: { authData: { clientKey: 'local-sandbox-client-key', apiLoginID: 'local-sandbox' }, cardData: { cardNumber: '4111111111111111', month: '12', year: '2030', cardCode: '123', zip } },
+    body: {
+      authData: { clientKey: 'local-sandbox-client-key', apiLoginID: 'local-sandbox' },
+      cardData: { cardNumber: '4111111111111111', month: '12', year: '2030', cardCode: '123', zip },
+    },
   });
   return ((await res.json()) as { opaqueData: { dataDescriptor: string; dataValue: string } }).opaqueData;
 }
 
 /** Whether the sandbox still holds the token unused (a refused call never sent the card). */
-const unsent = async (api: TestApi, dataValue: string) => (await api.ctx.redis.exists(`${api.ctx.config.QUEUE_PREFIX}:pay-sandbox:token:${dataValue}`)) === 1;
+const unsent = async (api: TestApi, dataValue: string) =>
+  (await api.ctx.redis.exists(`${api.ctx.config.QUEUE_PREFIX}:pay-sandbox:token:${dataValue}`)) === 1;
 
 /** A new card for plan `id` from `address`: the status, and the body when it is a 429. */
-async function changeCard(api: TestApi, who: Shopper, id: string, zip: string, address: string): Promise<{ status: number; body: unknown; dataValue: string }> {
+async function changeCard(
+  api: TestApi,
+  who: Shopper,
+  id: string,
+  zip: string,
+  address: string,
+): Promise<{ status: number; body: unknown; dataValue: string }> {
   const opaque = await card(api, zip);
   const res = await who.call(`/api/subscriptions/${id}/card`, opaque, address);
   return { status: res.status, body: await res.json(), dataValue: opaque.dataValue };
@@ -60,7 +75,12 @@ async function changeCard(api: TestApi, who: Shopper, id: string, zip: string, a
 
 describe('the card-testing guard', () => {
   it('keys a client address as every limit does: IPv6 addresses in one /56 share a budget', async () => {
-    const api = await startTestApi({ TRUST_PROXY: 'true', PAYMENT_FAILURES_PER_15_MIN: '1', PAYMENT_FAILURES_PER_ACCOUNT_PER_15_MIN: '0', PAYMENT_FAILURES_PER_PLAN_PER_15_MIN: '0' });
+    const api = await startTestApi({
+      TRUST_PROXY: 'true',
+      PAYMENT_FAILURES_PER_15_MIN: '1',
+      PAYMENT_FAILURES_PER_ACCOUNT_PER_15_MIN: '0',
+      PAYMENT_FAILURES_PER_PLAN_PER_15_MIN: '0',
+    });
     try {
       const me = await signUp(api);
       const plan = await insertPlan(api, me.id);
@@ -75,8 +95,12 @@ describe('the card-testing guard', () => {
     }
   });
 
-  it('stops a plan\'s card changes after its budget, from however many addresses; a stored card is not counted', async () => {
-    const api = await startTestApi({ TRUST_PROXY: 'true', PAYMENT_FAILURES_PER_PLAN_PER_15_MIN: '2', PAYMENT_FAILURES_PER_ACCOUNT_PER_15_MIN: '50' });
+  it("stops a plan's card changes after its budget, from however many addresses; a stored card is not counted", async () => {
+    const api = await startTestApi({
+      TRUST_PROXY: 'true',
+      PAYMENT_FAILURES_PER_PLAN_PER_15_MIN: '2',
+      PAYMENT_FAILURES_PER_ACCOUNT_PER_15_MIN: '50',
+    });
     try {
       const me = await signUp(api);
       const plan = await insertPlan(api, me.id);
@@ -96,8 +120,12 @@ describe('the card-testing guard', () => {
     }
   });
 
-  it('stops a shopper after the account\'s budget across plans and card paths, from any address; another shopper goes on', async () => {
-    const api = await startTestApi({ TRUST_PROXY: 'true', PAYMENT_FAILURES_PER_ACCOUNT_PER_15_MIN: '2', PAYMENT_FAILURES_PER_PLAN_PER_15_MIN: '50' });
+  it("stops a shopper after the account's budget across plans and card paths, from any address; another shopper goes on", async () => {
+    const api = await startTestApi({
+      TRUST_PROXY: 'true',
+      PAYMENT_FAILURES_PER_ACCOUNT_PER_15_MIN: '2',
+      PAYMENT_FAILURES_PER_PLAN_PER_15_MIN: '50',
+    });
     try {
       const me = await signUp(api);
       const [first, second, third] = [await insertPlan(api, me.id), await insertPlan(api, me.id), await insertPlan(api, me.id, 'paused')];

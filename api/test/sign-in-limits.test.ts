@@ -51,12 +51,23 @@ const realms: Realm[] = [
     tooMany: STAFF_MESSAGES.tooManySignIns,
     create: async () => {
       const password = 'owner password 1';
-      const owner = await insertStaff(api.ctx.db, { email: `owner-${unique()}@staff.test`, name: 'The Owner', role: 'owner', passwordHash: await hashPassword(password) });
+      const owner = await insertStaff(api.ctx.db, {
+        email: `owner-${unique()}@staff.test`,
+        name: 'The Owner',
+        role: 'owner',
+        passwordHash: await hashPassword(password),
+      });
       return { id: owner.id, email: owner.email, password };
     },
     reset: async (account, password) => {
       const { token, hash } = newSingleUseToken();
-      await insertStaffToken(api.ctx.db, { tokenHash: hash, purpose: 'password_reset', email: account.email, staffId: account.id, expiresAt: new Date(Date.now() + HOUR) });
+      await insertStaffToken(api.ctx.db, {
+        tokenHash: hash,
+        purpose: 'password_reset',
+        email: account.email,
+        staffId: account.id,
+        expiresAt: new Date(Date.now() + HOUR),
+      });
       return api.request('/api/admin/password-reset/confirm', { body: { token, password } });
     },
   },
@@ -66,23 +77,41 @@ const realms: Realm[] = [
     tooMany: AUTH_MESSAGES.tooManyAttempts,
     create: async () => {
       const account = { email: `limits.${unique()}@example.com`, password: 'shopper password 1' };
-      const res = await api.request('/api/register', { body: { firstName: 'Sam', lastName: 'Shopper', ...account }, headers: { 'x-forwarded-for': '192.0.2.250' } });
+      const res = await api.request('/api/register', {
+        body: { firstName: 'Sam', lastName: 'Shopper', ...account },
+        headers: { 'x-forwarded-for': '192.0.2.250' },
+      });
       expect(res.status).toBe(201);
       const { user } = (await res.json()) as { user: { id: string } };
       return { id: user.id, ...account };
     },
     reset: async (account, password) => {
       const { token, hash } = newSingleUseToken();
-      await insertShopperToken(api.ctx.db, { tokenHash: hash, purpose: 'password_reset', email: account.email, userId: account.id, expiresAt: new Date(Date.now() + HOUR) });
+      await insertShopperToken(api.ctx.db, {
+        tokenHash: hash,
+        purpose: 'password_reset',
+        email: account.email,
+        userId: account.id,
+        expiresAt: new Date(Date.now() + HOUR),
+      });
       return api.request('/api/password/reset', { body: { token, password } });
     },
   },
 ];
 
 /** A sign-in from `address`, with the known-browser cookie if given: the answer, its body and how long it took. */
-async function signIn(realm: Realm, email: string, password: string, address: string, knownCookie?: string): Promise<{ res: Response; body: unknown; ms: number }> {
+async function signIn(
+  realm: Realm,
+  email: string,
+  password: string,
+  address: string,
+  knownCookie?: string,
+): Promise<{ res: Response; body: unknown; ms: number }> {
   const started = performance.now();
-  const res = await api.request(realm.path, { body: { email, password }, headers: { 'x-forwarded-for': address, ...(knownCookie ? { cookie: knownCookie } : {}) } });
+  const res = await api.request(realm.path, {
+    body: { email, password },
+    headers: { 'x-forwarded-for': address, ...(knownCookie ? { cookie: knownCookie } : {}) },
+  });
   const body: unknown = await res.json();
   return { res, body, ms: performance.now() - started };
 }
@@ -96,7 +125,9 @@ function knownCookieOf(res: Response): string {
 
 /** `count` wrong passwords, from each address in turn, all sent at once: their statuses. */
 async function wrongPasswords(realm: Realm, account: Account, addresses: string[], count: number): Promise<number[]> {
-  const sends = Array.from({ length: count }, (_, i) => signIn(realm, account.email, `wrong password ${i}`, addresses[i % addresses.length]!));
+  const sends = Array.from({ length: count }, (_, i) =>
+    signIn(realm, account.email, `wrong password ${i}`, addresses[i % addresses.length]!),
+  );
   return (await Promise.all(sends)).map(({ res }) => res.status);
 }
 
@@ -209,7 +240,10 @@ describe.each(realms)('$name sign-in', (realm) => {
     expect(Number(/Max-Age=(\d+)/i.exec(set)![1])).toBeGreaterThan(300 * 24 * 3600);
     expect(set).not.toMatch(/; Secure/i);
     expect(set.toLowerCase()).not.toContain(account.email.split('@')[0]);
-    const https = await api.request(realm.path, { body: { email: account.email, password: account.password }, headers: { 'x-forwarded-for': '198.51.100.4', 'x-forwarded-proto': 'https' } });
+    const https = await api.request(realm.path, {
+      body: { email: account.email, password: account.password },
+      headers: { 'x-forwarded-for': '198.51.100.4', 'x-forwarded-proto': 'https' },
+    });
     expect(https.headers.getSetCookie().find((c) => c.startsWith(`${KNOWN_BROWSER_COOKIE}=`))).toMatch(/; Secure/i);
 
     // Another account's cookie, or a forged one, is not a known browser for this account.
@@ -229,7 +263,12 @@ describe('shopper reset requests', () => {
     const shopper = await realms[1]!.create();
     const known = knownCookieOf((await signIn(realms[1]!, shopper.email, shopper.password, '198.51.100.8')).res);
     const forgot = (address: string, cookie?: string) =>
-      api.request('/api/password/forgot', { body: { email: shopper.email }, headers: { 'x-forwarded-for': address, ...(cookie ? { cookie } : {}) } }).then((r) => r.status);
+      api
+        .request('/api/password/forgot', {
+          body: { email: shopper.email },
+          headers: { 'x-forwarded-for': address, ...(cookie ? { cookie } : {}) },
+        })
+        .then((r) => r.status);
     const from = async (address: string, n: number) => {
       const statuses: number[] = [];
       for (let i = 0; i < n; i++) statuses.push(await forgot(address));
@@ -239,7 +278,10 @@ describe('shopper reset requests', () => {
     // Another address still asks for this email…
     expect(await from('203.0.113.71', 5)).toEqual([202, 202, 202, 202, 202]);
     // …until the email-wide cap (10 an hour) stops strangers…
-    const capped = await api.request('/api/password/forgot', { body: { email: shopper.email }, headers: { 'x-forwarded-for': '203.0.113.72' } });
+    const capped = await api.request('/api/password/forgot', {
+      body: { email: shopper.email },
+      headers: { 'x-forwarded-for': '203.0.113.72' },
+    });
     expect(capped.status).toBe(429);
     expect(await capped.json()).toEqual({ message: ACCOUNT_MESSAGES.tooManyResets, code: 'RATE_LIMITED' });
     // …but not the shopper's own browser, wherever it is.

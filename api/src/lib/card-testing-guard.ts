@@ -29,14 +29,28 @@ const notRefused = (_req: Request, res: Response) => res.statusCode !== 402 || B
 export function cardTestingGuard(ctx: AppContext): RequestHandler {
   const { config } = ctx;
   const budget = (name: string, limit: number, key: (req: Request) => string) =>
-    limit === 0 ? [] : [createLimiter(ctx, { name, windowMs: FIFTEEN_MINUTES, limit, count: 'failures', requestWasSuccessful: notRefused, message: CHECKOUT_MESSAGES.tooManyFailures, key }).middleware];
+    limit === 0
+      ? []
+      : [
+          createLimiter(ctx, {
+            name,
+            windowMs: FIFTEEN_MINUTES,
+            limit,
+            count: 'failures',
+            requestWasSuccessful: notRefused,
+            message: CHECKOUT_MESSAGES.tooManyFailures,
+            key,
+          }).middleware,
+        ];
   const planOf = (req: Request) => {
     const id = (req.params as { id?: unknown } | undefined)?.id;
     return typeof id === 'string' && isUuid(id) ? `plan:${id}` : '';
   };
   return inSequence([
     ...budget('pay-failures', config.PAYMENT_FAILURES_PER_15_MIN, clientAddressKey),
-    ...budget('pay-failures-account', config.PAYMENT_FAILURES_PER_ACCOUNT_PER_15_MIN, (req) => (req.session?.userId ? `user:${req.session.userId}` : '')),
+    ...budget('pay-failures-account', config.PAYMENT_FAILURES_PER_ACCOUNT_PER_15_MIN, (req) =>
+      req.session?.userId ? `user:${req.session.userId}` : '',
+    ),
     ...budget('pay-failures-plan', config.PAYMENT_FAILURES_PER_PLAN_PER_15_MIN, planOf),
   ]);
 }

@@ -52,7 +52,8 @@ function parse(value: string | null): { id: string; tags: string[] } | null {
 
 export function knownBrowsers(config: Pick<ApiConfig, 'SESSION_SECRET' | 'isProduction' | 'TRUST_PROXY'>): KnownBrowsers {
   const key = createHmac('sha256', config.SESSION_SECRET).update('nh known browser v1').digest();
-  const tagOf = (realm: SignInRealm, email: string, id: string) => createHmac('sha256', key).update(`${realm}\n${email}\n${id}`).digest('base64url').slice(0, 22);
+  const tagOf = (realm: SignInRealm, email: string, id: string) =>
+    createHmac('sha256', key).update(`${realm}\n${email}\n${id}`).digest('base64url').slice(0, 22);
   const same = (a: string, b: string) => timingSafeEqual(Buffer.from(a), Buffer.from(b));
   return {
     isKnown(req, realm, email) {

@@ -136,7 +136,9 @@ export function createSignInGuard(ctx: AppContext, { realm, message, known, tell
           const failures = Number(await run(FAILED, key, perAccountAddress));
           if (failures > 0) {
             // After the answer's own work, and not awaited: the answer's timing does not tell whether the account exists.
-            tellHolder(email, failures, req.id ?? null).catch((err: unknown) => ctx.log.error({ err, realm }, 'could not record the sign-in failures email'));
+            tellHolder(email, failures, req.id ?? null).catch((err: unknown) =>
+              ctx.log.error({ err, realm }, 'could not record the sign-in failures email'),
+            );
           }
         },
         succeeded: async () => {
@@ -149,7 +151,11 @@ export function createSignInGuard(ctx: AppContext, { realm, message, known, tell
 }
 
 /** Clears every sign-in count of the account of `email` (a completed password reset). */
-export async function clearSignInFailures(ctx: Pick<AppContext, 'config' | 'redis' | 'log'>, realm: SignInRealm, email: string): Promise<void> {
+export async function clearSignInFailures(
+  ctx: Pick<AppContext, 'config' | 'redis' | 'log'>,
+  realm: SignInRealm,
+  email: string,
+): Promise<void> {
   await ctx.redis.del(countsKey(ctx, realm, email.trim().toLowerCase())).catch((err: unknown) => {
     ctx.log.warn({ err: (err as Error).message, realm }, 'could not clear the sign-in counts after a reset');
   });

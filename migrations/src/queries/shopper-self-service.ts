@@ -113,8 +113,14 @@ export async function findUserNameById(db: DbOrTx, id: string): Promise<{ firstN
 }
 
 /** Whom a shopper's account email goes to: the address and first name (the sign-in failures email). */
-export async function findUserContactById(db: DbOrTx, id: string): Promise<{ email: string; firstName: string | null; hasPassword: boolean } | null> {
-  const [row] = await db.select({ email: users.email, firstName: users.firstName, hasPassword: sql<boolean>`${users.passwordHash} is not null` }).from(users).where(eq(users.id, id));
+export async function findUserContactById(
+  db: DbOrTx,
+  id: string,
+): Promise<{ email: string; firstName: string | null; hasPassword: boolean } | null> {
+  const [row] = await db
+    .select({ email: users.email, firstName: users.firstName, hasPassword: sql<boolean>`${users.passwordHash} is not null` })
+    .from(users)
+    .where(eq(users.id, id));
   return row ?? null;
 }
 

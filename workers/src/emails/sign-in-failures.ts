@@ -13,7 +13,12 @@ import { escapeHtml, layout, signatureText, type Content } from './mail/layout';
 /** Subject id: the alert's id (one email per window). */
 export const signInFailuresJob = defineEmail({
   name: 'sign-in-failures',
-  payload: z.object({ account: z.enum(['staff', 'shopper']), accountId: z.string().uuid(), alertId: z.string().uuid(), failures: z.number().int().positive() }),
+  payload: z.object({
+    account: z.enum(['staff', 'shopper']),
+    accountId: z.string().uuid(),
+    alertId: z.string().uuid(),
+    failures: z.number().int().positive(),
+  }),
   topics: { [OUTBOX_TOPICS.signInFailures]: (p) => p },
   async compose(db, { account, accountId, alertId, failures }) {
     if (account === 'staff') {

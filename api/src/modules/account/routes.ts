@@ -46,10 +46,12 @@ export function accountRoutes(ctx: AppContext): Router {
   // spends their own budget; an email-wide cap of 10 an hour keeps many addresses from flooding one inbox,
   // and a browser that signed in to that account before passes it (lib/known-browser.ts).
   const known = knownBrowsers(ctx.config);
+  const emailAtAddress = (req: Request) => (emailOf(req) ? `${emailKey(req)}|${clientAddressKey(req)}` : '');
+  const emailUnlessKnown = (req: Request) => (known.isKnown(req, 'shopper', emailOf(req)) ? '' : emailKey(req));
   const resetLimits = [
     limit('password-forgot', 10, ACCOUNT_MESSAGES.tooManyResets),
-    limit('password-forgot-email-address', 5, ACCOUNT_MESSAGES.tooManyResets, (req) => (emailOf(req) ? `${emailKey(req)}|${clientAddressKey(req)}` : '')),
-    limit('password-forgot-email', 10, ACCOUNT_MESSAGES.tooManyResets, (req) => (known.isKnown(req, 'shopper', emailOf(req)) ? '' : emailKey(req))),
+    limit('password-forgot-email-address', 5, ACCOUNT_MESSAGES.tooManyResets, emailAtAddress),
+    limit('password-forgot-email', 10, ACCOUNT_MESSAGES.tooManyResets, emailUnlessKnown),
   ];
   // Guessing links or reset tokens: 30 tries an hour per address.
   const tokenLimit = limit('shopper-token', 30, 'Too many attempts with links from emails. Please try again in an hour.');

@@ -37,7 +37,8 @@ export function authRoutes(ctx: AppContext): Router {
     tellHolder: async (email, failures, requestId) => {
       const user = await findUserByEmail(ctx.db, email);
       if (!user?.passwordHash) return;
-      await recordOutbox(ctx.db, OUTBOX_TOPICS.signInFailures, { account: 'shopper', accountId: user.id, alertId: randomUUID(), failures }, requestId);
+      const alert = { account: 'shopper' as const, accountId: user.id, alertId: randomUUID(), failures };
+      await recordOutbox(ctx.db, OUTBOX_TOPICS.signInFailures, alert, requestId);
     },
   });
   // Account creation per client address: 20 per hour.

@@ -38,7 +38,8 @@ export function staffArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
     tellHolder: async (email, failures, requestId) => {
       const member = await findStaffByEmail(db, email);
       if (!member || member.disabledAt) return;
-      await recordOutbox(db, OUTBOX_TOPICS.signInFailures, { account: 'staff', accountId: member.id, alertId: randomUUID(), failures }, requestId);
+      const alert = { account: 'staff' as const, accountId: member.id, alertId: randomUUID(), failures };
+      await recordOutbox(db, OUTBOX_TOPICS.signInFailures, alert, requestId);
     },
   });
   // Reset and invitation-token requests per address (each may send an email or probe a token).
