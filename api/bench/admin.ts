@@ -55,7 +55,10 @@ const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const email = `bench-${process.pid}-${Date.now()}@staff.test`;
 await insertStaff(db, { email, name: 'Bench', role: 'manager', passwordHash: await hashPassword('bench password 123') });
 const signIn = await fetch(`${base}/api/admin/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'bench password 123' }) });
-const cookie = signIn.headers.getSetCookie()[0]!.split(';')[0]!;
+const cookie = signIn.headers
+  .getSetCookie()
+  .map((c) => c.split(';')[0]!)
+  .find((c) => c.startsWith('nh.staff='))!;
 
 async function firstPage(filters: Record<string, unknown>): Promise<{ ms: number; total: string }> {
   const started = performance.now();

@@ -38,14 +38,23 @@ const schema = z
     ),
     /** Redis key prefix of the abuse limits' counters (every API process shares them); `<QUEUE_PREFIX>:rl` by default. */
     RATE_LIMIT_PREFIX: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^[A-Za-z0-9_:-]+$/).optional()),
-    /** Failed sign-ins allowed per 15 minutes, per client address and per account. */
+    /**
+     * Failed sign-ins allowed per 15 minutes on one account from one client address (then 429); also the
+     * account-wide count from which answers to browsers new to the account wait, and its holder is emailed.
+     */
     LOGIN_FAILURES_PER_15_MIN: z.coerce.number().int().min(1).default(10),
+    /** Failed sign-ins allowed per 15 minutes from one client address, whatever the accounts (then 429). */
+    LOGIN_ADDRESS_FAILURES_PER_15_MIN: z.coerce.number().int().min(1).default(20),
     /** Refused promo codes (validation and checkout together) allowed per client address per 15 minutes. */
     PROMO_REFUSALS_PER_15_MIN: z.coerce.number().int().min(1).default(10),
     /** Card payments: the gateway's variables, shared with the workers (@nh/server payments/select.ts). */
     ...paymentsEnvShape,
     /** Declined or failed payments allowed per client address per 15 minutes (card-testing guard); 0 = no limit. */
     PAYMENT_FAILURES_PER_15_MIN: z.coerce.number().int().min(0).default(10),
+    /** Declined or failed payments allowed per signed-in shopper per 15 minutes, from any address; 0 = no limit. */
+    PAYMENT_FAILURES_PER_ACCOUNT_PER_15_MIN: z.coerce.number().int().min(0).default(10),
+    /** Refused new cards allowed per subscription plan per 15 minutes (resume with a new card, change of card); 0 = no limit. */
+    PAYMENT_FAILURES_PER_PLAN_PER_15_MIN: z.coerce.number().int().min(0).default(5),
     /**
      * When set, GET /metrics on the public port answers Prometheus with `Authorization: Bearer <token>`
      * (without it the public /metrics is an unknown API route; METRICS_PORT needs no token).

@@ -206,15 +206,16 @@ describe('register, sign in, sign out', () => {
   });
 });
 
-describe('failed sign-ins are rate-limited', () => {
+describe('failed sign-ins are rate-limited (the hard limits; the account-wide rule is sign-in-limits.test.ts)', () => {
   const TOO_MANY = { message: 'Too many failed sign-in attempts. Please try again in 15 minutes.', code: 'RATE_LIMITED' };
   const wrongFor = (email: string) => ({ email, password: 'wrong password' });
 
-  it('answers 429 after 10 failures from one address, whichever accounts they name', async () => {
-    const limited = await startTestApi();
+  it('answers 429 after LOGIN_ADDRESS_FAILURES_PER_15_MIN failures from one address, whichever accounts they name', async () => {
+    const limited = await startTestApi({ LOGIN_ADDRESS_FAILURES_PER_15_MIN: '6' });
     try {
-      for (let i = 0; i < 10; i += 1) expect((await limited.request('/api/login', { body: wrongFor(`nobody.${i}@example.com`) })).status).toBe(401);
-      const res = await limited.request('/api/login', { body: wrongFor('nobody.else@example.com') });
+      const login = (email: string) => limited.request('/api/login', { body: wrongFor(email) });
+      for (let i = 0; i < 6; i += 1) expect((await login(`nobody.${i}@example.com`)).status).toBe(401);
+      const res = await login('nobody.else@example.com');
       expect(res.status).toBe(429);
       expect(await res.json()).toEqual(TOO_MANY);
     } finally {
@@ -222,28 +223,32 @@ describe('failed sign-ins are rate-limited', () => {
     }
   });
 
-  it('answers 429 after 10 failures on one account, whichever addresses they come from', async () => {
+  it('answers 429 after 10 failures on one account from one address, even to the right password; other addresses and accounts go on', async () => {
     const limited = await startTestApi({ TRUST_PROXY: 'true' });
     try {
-      const from = (i: number) => ({ 'x-forwarded-for': `203.0.113.${i + 1}` });
+      const login = (body: { email: string; password: string }, address: string) =>
+        limited.request('/api/login', { body, headers: { 'x-forwarded-for': address } });
       const account = newAccount();
       await limited.request('/api/register', { body: account });
-      for (let i = 0; i < 10; i += 1) expect((await limited.request('/api/login', { body: wrongFor(account.email), headers: from(i) })).status).toBe(401);
-      // Even the right password waits now (any case of the email is the same account)…
-      const res = await limited.request('/api/login', { body: { email: account.email.toUpperCase(), password: account.password }, headers: from(20) });
+      for (let i = 0; i < 10; i += 1) expect((await login(wrongFor(account.email), '203.0.113.1')).status).toBe(401);
+      // That address now waits, even with the right password (any case of the email is the same account)…
+      const res = await login({ email: account.email.toUpperCase(), password: account.password }, '203.0.113.1');
       expect(res.status).toBe(429);
       expect(await res.json()).toEqual(TOO_MANY);
-      // …while another account from the same address signs in.
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(800);
+      expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(900);
+      // …while another account from the same address signs in, and so does the account from elsewhere.
       const other = newAccount();
       await limited.request('/api/register', { body: other });
-      expect((await limited.request('/api/login', { body: { email: other.email, password: other.password }, headers: from(20) })).status).toBe(200);
+      expect((await login(other, '203.0.113.1')).status).toBe(200);
+      expect((await login(account, '203.0.113.2')).status).toBe(200);
     } finally {
       await limited.close();
     }
   });
 
   it('keeps one budget across API processes (the counters are in Redis)', async () => {
-    const shared = { RATE_LIMIT_PREFIX: `rl-shared-${randomBytes(4).toString('hex')}` };
+    const shared = { RATE_LIMIT_PREFIX: `rl-shared-${randomBytes(4).toString('hex')}`, LOGIN_ADDRESS_FAILURES_PER_15_MIN: '10' };
     const [a, b] = await Promise.all([startTestApi(shared), startTestApi(shared)]);
     try {
       for (let i = 0; i < 5; i += 1) {

@@ -19,7 +19,11 @@ beforeAll(async () => {
   api = await startTestApi({ SHOP_SITE_URL: 'https://shop.example.com', ALLOWED_ORIGINS: 'https://www.shop.example.com' });
   const res = await api.request('/api/register', { body: { firstName: 'Ada', lastName: 'Guard', email: `ada.${randomUUID().slice(0, 8)}@example.com`, password: 'correct horse battery' } });
   expect(res.status).toBe(201);
-  cookie = res.headers.getSetCookie()[0]!.split(';')[0]!;
+  // The session cookie (signing up also sets the known-browser cookie).
+  cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .find((c) => c.startsWith('nh.sid='))!;
 });
 afterAll(() => api.close());
 

@@ -34,6 +34,11 @@ export const OUTBOX_TOPICS = {
   shopperPasswordResetRequested: 'shopper.password-reset-requested',
   /** A guest looked an order up by number and email: the email with its single-use link to the order. */
   orderLinkRequested: 'order.link-requested',
+  /**
+   * A staff or shopper account's failed sign-ins reached the account-wide figure of a 15-minute window:
+   * the email telling its holder (once per window).
+   */
+  signInFailures: 'account.sign-in-failures',
 } as const;
 export type OutboxTopic = (typeof OUTBOX_TOPICS)[keyof typeof OUTBOX_TOPICS];
 
@@ -75,6 +80,13 @@ export const outboxPayloads = {
   /** As for staff: the raw token travels to the email job, the database keeps its hash. */
   [OUTBOX_TOPICS.shopperPasswordResetRequested]: z.object({ tokenId: z.string().uuid(), token: z.string() }),
   [OUTBOX_TOPICS.orderLinkRequested]: z.object({ tokenId: z.string().uuid(), token: z.string() }),
+  /** `failures`: the window's count when the email was called for; `alertId` makes each window one email. */
+  [OUTBOX_TOPICS.signInFailures]: z.object({
+    account: z.enum(['staff', 'shopper']),
+    accountId: z.string().uuid(),
+    alertId: z.string().uuid(),
+    failures: z.number().int().positive(),
+  }),
 } satisfies Record<OutboxTopic, z.ZodType>;
 
 export type OutboxPayload<T extends OutboxTopic> = z.infer<(typeof outboxPayloads)[T]>;

@@ -1,33 +1,67 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
 import type { AppContext } from '../context';
-import { AppError } from './errors';
+import { clientAddressKey, createLimiter } from './rate-limit';
+import { isUuid } from './validation';
+
+const FIFTEEN_MINUTES = 15 * 60 * 1000;
+
+/** Only a payment or card refused (402) spends a budget; not an answer replayed from an idempotency key. */
+const notRefused = (_req: Request, res: Response) => res.statusCode !== 402 || Boolean(res.getHeader('Idempotent-Replayed'));
 
 /**
- * Card testing guard: a client address that got `limit` payments refused (402) in the last 15
- * minutes is stopped until the window passes. Every call that sends a card uses it (checkout,
- * subscribing, resuming a plan with a new card) and they share one counter per address. Only refused
- * payments count (not successful orders, not stock or price refusals, not requests still running);
- * the counter lives in Redis, so it holds across API processes. Made once by the composition root and
- * handed to the modules whose calls send a card.
+ * Card testing guard: refused payments and refused new cards (402) spend three budgets of 15 minutes,
+ * each checked before a card is sent, every refusal counted in all that apply:
+ *
+ * - the client address (keyed as every limit: an IPv6 address by its /56), PAYMENT_FAILURES_PER_15_MIN;
+ * - the signed-in shopper, from any address, PAYMENT_FAILURES_PER_ACCOUNT_PER_15_MIN;
+ * - the plan a call names (resume with a new card, a new card for an active plan: each stores the card
+ *   with a live $0 authorisation), from any address, PAYMENT_FAILURES_PER_PLAN_PER_15_MIN.
+ *
+ * Every call that sends a card uses it (checkout, subscribing, resuming a plan with a new card, changing
+ * a plan's card; staff have no card path). A spent budget answers 429 with the checkout's
+ * "Too many declined payments" until its window passes. A call is counted from its start (a burst
+ * cannot slip past the count) and uncounted when it ends in anything but a refusal (an order, a stock or
+ * price refusal, a replay). The counters are the Redis limiter's (RATE_LIMIT_PREFIX), shared by every API
+ * process. A figure of 0 turns that budget off. Made once by the composition root and handed to the
+ * modules whose calls send a card.
  */
-export function cardTestingGuard({ config, redis }: Pick<AppContext, 'config' | 'redis'>): RequestHandler {
-  const limit = config.PAYMENT_FAILURES_PER_15_MIN;
-  if (limit === 0) return (_req, _res, next) => next();
-  const windowSeconds = 15 * 60;
-  return async (req, res, next) => {
-    const key = `${config.QUEUE_PREFIX}:pay-failures:${req.ip ?? 'unknown'}`;
-    const failures = Number(await redis.get(key).catch(() => null)) || 0;
-    if (failures >= limit) return next(new AppError('RATE_LIMITED', CHECKOUT_MESSAGES.tooManyFailures));
-    res.on('finish', () => {
-      if (res.statusCode !== 402 || res.getHeader('Idempotent-Replayed')) return;
-      redis
-        .multi()
-        .incr(key)
-        .expire(key, windowSeconds, 'NX')
-        .exec()
-        .catch(() => {});
-    });
-    next();
+export function cardTestingGuard(ctx: AppContext): RequestHandler {
+  const { config } = ctx;
+  const budget = (name: string, limit: number, key: (req: Request) => string) =>
+    limit === 0
+      ? []
+      : [
+          createLimiter(ctx, {
+            name,
+            windowMs: FIFTEEN_MINUTES,
+            limit,
+            count: 'failures',
+            requestWasSuccessful: notRefused,
+            message: CHECKOUT_MESSAGES.tooManyFailures,
+            key,
+          }).middleware,
+        ];
+  const planOf = (req: Request) => {
+    const id = (req.params as { id?: unknown } | undefined)?.id;
+    return typeof id === 'string' && isUuid(id) ? `plan:${id}` : '';
+  };
+  return inSequence([
+    ...budget('pay-failures', config.PAYMENT_FAILURES_PER_15_MIN, clientAddressKey),
+    ...budget('pay-failures-account', config.PAYMENT_FAILURES_PER_ACCOUNT_PER_15_MIN, (req) =>
+      req.session?.userId ? `user:${req.session.userId}` : '',
+    ),
+    ...budget('pay-failures-plan', config.PAYMENT_FAILURES_PER_PLAN_PER_15_MIN, planOf),
+  ]);
+}
+
+/** The handlers one after another, as one handler (the routes take the guard as one). */
+function inSequence(handlers: RequestHandler[]): RequestHandler {
+  return (req, res, next) => {
+    const step = (i: number) => (err?: unknown) => {
+      if (err !== undefined || i === handlers.length) return next(err);
+      void handlers[i]!(req, res, step(i + 1));
+    };
+    step(0)();
   };
 }

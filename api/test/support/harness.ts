@@ -37,9 +37,9 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
     REDIS_URL: inject('redisUrl'),
     QUEUE_PREFIX: inject('queuePrefix'),
     PORT: '0',
-    // The card-testing guard counts declines per client address in Redis, and every test file's API
-    // is 127.0.0.1 on the same prefix: on by default, declines in one file would stop another's
-    // checkouts. The guard's own tests turn it on with a private QUEUE_PREFIX.
+    // The card-testing guard counts declines per client address, and every test's requests come from
+    // 127.0.0.1: on by default, declines in one test would stop the next one's checkouts. The guard's
+    // own tests turn it on in an API of their own. (Its per-account and per-plan budgets stay on.)
     PAYMENT_FAILURES_PER_15_MIN: '0',
     // The abuse limits count in Redis across processes; each test API gets budgets of its own unless a
     // test shares a prefix on purpose (several API processes behind one limit).

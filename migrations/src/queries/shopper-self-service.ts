@@ -112,6 +112,18 @@ export async function findUserNameById(db: DbOrTx, id: string): Promise<{ firstN
   return row ?? null;
 }
 
+/** Whom a shopper's account email goes to: the address and first name (the sign-in failures email). */
+export async function findUserContactById(
+  db: DbOrTx,
+  id: string,
+): Promise<{ email: string; firstName: string | null; hasPassword: boolean } | null> {
+  const [row] = await db
+    .select({ email: users.email, firstName: users.firstName, hasPassword: sql<boolean>`${users.passwordHash} is not null` })
+    .from(users)
+    .where(eq(users.id, id));
+  return row ?? null;
+}
+
 export async function setUserPassword(tx: DbOrTx, userId: string, passwordHash: string): Promise<void> {
   await tx.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, userId));
 }

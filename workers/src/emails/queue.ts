@@ -6,6 +6,7 @@ import { orderLinkJob } from './order-link';
 import { orderShippedJob } from './order-shipped';
 import { renewalReminderJob } from './renewal-reminder';
 import { shopperPasswordResetJob } from './shopper-password-reset';
+import { signInFailuresJob } from './sign-in-failures';
 import { staffInvitationJob } from './staff-invitation';
 import { staffPasswordResetJob } from './staff-password-reset';
 import { subscriptionCardExpiringJob } from './subscription-card-expiring';
@@ -17,6 +18,6 @@ import { subscriptionWelcomeJob } from './subscription-welcome';
 
 export const emailsQueue = defineQueue({
   name: 'emails',
-  jobs: [newsletterWelcomeJob, orderConfirmationJob, orderShippedJob, subscriptionWelcomeJob, subscriptionPausedJob, renewalReminderJob, staffInvitationJob, staffPasswordResetJob, subscriptionStaffChangeJob, subscriptionItemUnavailableJob, subscriptionCardExpiringJob, orderLinkJob, shopperPasswordResetJob, subscriptionChangedJob],
+  jobs: [newsletterWelcomeJob, orderConfirmationJob, orderShippedJob, subscriptionWelcomeJob, subscriptionPausedJob, renewalReminderJob, staffInvitationJob, staffPasswordResetJob, subscriptionStaffChangeJob, subscriptionItemUnavailableJob, subscriptionCardExpiringJob, orderLinkJob, shopperPasswordResetJob, subscriptionChangedJob, signInFailuresJob],
   worker: (config) => ({ concurrency: config.EMAIL_CONCURRENCY }),
 });

@@ -15,7 +15,9 @@ import {
 } from '@nh/shared/contracts/account';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
-import { createLimiter } from '../../lib/rate-limit';
+import { knownBrowsers } from '../../lib/known-browser';
+import { clientAddressKey, createLimiter } from '../../lib/rate-limit';
+import { clearSignInFailures } from '../../lib/sign-in-guard';
 import { isUuid, parseInput } from '../../lib/validation';
 import { requireUser, signedInUser } from '../auth';
 import { grantGuestOrder, hasGuestOrder } from './guest-access';
@@ -24,11 +26,14 @@ import { confirmPasswordReset, requestOrderLink, requestPasswordReset, spendOrde
 
 const HOUR = 60 * 60 * 1000;
 
-/** The address a request names (normalised), so one inbox is not flooded from many client addresses. */
-const emailKey = (req: Request): string => {
+/** The email address a request names (trimmed, lower case), or '' when it names none. */
+const emailOf = (req: Request): string => {
   const email = (req.body as { email?: unknown } | undefined)?.email;
-  return typeof email === 'string' ? `email:${email.trim().toLowerCase().slice(0, 320)}` : '';
+  return typeof email === 'string' ? email.trim().toLowerCase().slice(0, 320) : '';
 };
+
+/** The address a request names, so one inbox is not flooded from many client addresses. */
+const emailKey = (req: Request): string => (emailOf(req) ? `email:${emailOf(req)}` : '');
 
 export function accountRoutes(ctx: AppContext): Router {
   const router = Router();
@@ -37,7 +42,17 @@ export function accountRoutes(ctx: AppContext): Router {
   // Every request counts, matched or not (the answer does not say which): 10 per address and 5 per
   // email an hour.
   const lookupLimits = [limit('order-lookup', 10, ACCOUNT_MESSAGES.tooManyLookups), limit('order-lookup-email', 5, ACCOUNT_MESSAGES.tooManyLookups, emailKey)];
-  const resetLimits = [limit('password-forgot', 10, ACCOUNT_MESSAGES.tooManyResets), limit('password-forgot-email', 5, ACCOUNT_MESSAGES.tooManyResets, emailKey)];
+  // Reset requests: 10 an hour per client address and 5 per (email, client address), so a stranger only
+  // spends their own budget; an email-wide cap of 10 an hour keeps many addresses from flooding one inbox,
+  // and a browser that signed in to that account before passes it (lib/known-browser.ts).
+  const known = knownBrowsers(ctx.config);
+  const emailAtAddress = (req: Request) => (emailOf(req) ? `${emailKey(req)}|${clientAddressKey(req)}` : '');
+  const emailUnlessKnown = (req: Request) => (known.isKnown(req, 'shopper', emailOf(req)) ? '' : emailKey(req));
+  const resetLimits = [
+    limit('password-forgot', 10, ACCOUNT_MESSAGES.tooManyResets),
+    limit('password-forgot-email-address', 5, ACCOUNT_MESSAGES.tooManyResets, emailAtAddress),
+    limit('password-forgot-email', 10, ACCOUNT_MESSAGES.tooManyResets, emailUnlessKnown),
+  ];
   // Guessing links or reset tokens: 30 tries an hour per address.
   const tokenLimit = limit('shopper-token', 30, 'Too many attempts with links from emails. Please try again in an hour.');
   const signedIn = requireUser(ctx, ACCOUNT_MESSAGES.ordersSignIn);
@@ -96,7 +111,9 @@ export function accountRoutes(ctx: AppContext): Router {
 
   router.post('/password/reset', tokenLimit, async (req, res) => {
     const input = parseInput(resetPasswordRequestSchema, req.body ?? {});
-    await confirmPasswordReset(ctx.db, input.token, input.password);
+    const { email } = await confirmPasswordReset(ctx.db, input.token, input.password);
+    // The holder proved the account is theirs: whatever was counted against its sign-ins is gone.
+    await clearSignInFailures(ctx, 'shopper', email);
     res.json({ message: ACCOUNT_MESSAGES.resetDone });
   });
 

@@ -57,8 +57,8 @@ export async function requestPasswordReset(db: Db, email: string): Promise<boole
   return true;
 }
 
-/** Sets the new password, spends the token and ends every session of the account, in one transaction. */
-export async function confirmPasswordReset(db: Db, token: string, password: string): Promise<{ sessionsEnded: number }> {
+/** Sets the new password, spends the token and ends every session of the account, in one transaction; whose account it was. */
+export async function confirmPasswordReset(db: Db, token: string, password: string): Promise<{ sessionsEnded: number; email: string }> {
   const row = await findShopperToken(db, hashSingleUseToken(token), 'password_reset');
   if (!row || !row.userId || row.usedAt || row.expiresAt.getTime() <= Date.now()) throw new AppError('PASSWORD_RESET_INVALID', ACCOUNT_MESSAGES.resetInvalid);
   const passwordHash = await hashPassword(password);
@@ -66,6 +66,6 @@ export async function confirmPasswordReset(db: Db, token: string, password: stri
     const spent = await spendShopperToken(tx, row.id);
     if (!spent?.userId) throw new AppError('PASSWORD_RESET_INVALID', ACCOUNT_MESSAGES.resetInvalid);
     await setUserPassword(tx, spent.userId, passwordHash);
-    return { sessionsEnded: await deleteSessionsOfUser(tx, spent.userId) };
+    return { sessionsEnded: await deleteSessionsOfUser(tx, spent.userId), email: spent.email };
   });
 }

@@ -1,9 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { Router, type Request } from 'express';
-import { SHOP } from '@nh/shared';
+import { findUserByEmail, recordOutbox } from '@nh/server';
+import { OUTBOX_TOPICS, SHOP } from '@nh/shared';
 import { AUTH_MESSAGES, loginRequestSchema, registerRequestSchema, type AuthUser, type SignInResponse } from '@nh/shared/contracts/auth';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
+import { knownBrowsers } from '../../lib/known-browser';
 import { createLimiter } from '../../lib/rate-limit';
+import { createSignInGuard } from '../../lib/sign-in-guard';
 import { parseInput } from '../../lib/validation';
 import { currentUser } from './current-user';
 import { LOGIN_SCRIPT, renderLoginPage, renderLogoutPage } from './login-page';
@@ -14,12 +18,6 @@ import { authenticate, register } from './service';
 const SESSION_COOKIE = 'nh.sid';
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 
-/** The account a sign-in names (its email as typed, normalised), for the per-account limit. */
-const accountKey = (req: Request): string => {
-  const email = (req.body as { email?: unknown } | undefined)?.email;
-  return typeof email === 'string' ? `acct:${email.trim().toLowerCase().slice(0, 320)}` : '';
-};
-
 /** Starts a fresh session for the user (a new id on every sign-in prevents session fixation). */
 async function signIn(req: Request, user: AuthUser): Promise<void> {
   await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve())));
@@ -29,13 +27,20 @@ async function signIn(req: Request, user: AuthUser): Promise<void> {
 
 export function authRoutes(ctx: AppContext): Router {
   const router = Router();
-  const failures = ctx.config.LOGIN_FAILURES_PER_15_MIN;
-  // Failed sign-ins per client address and per account (successful ones are not counted): guessing
-  // one account's password from many addresses is stopped as well as one address trying many accounts.
-  const loginLimiters = [
-    createLimiter(ctx, { name: 'login-address', windowMs: FIFTEEN_MINUTES, limit: failures, count: 'failures', message: AUTH_MESSAGES.tooManyAttempts }),
-    createLimiter(ctx, { name: 'login-account', windowMs: FIFTEEN_MINUTES, limit: failures, count: 'failures', message: AUTH_MESSAGES.tooManyAttempts, key: accountKey }),
-  ].map((l) => l.middleware);
+  const known = knownBrowsers(ctx.config);
+  // The sign-in limits (lib/sign-in-guard.ts): hard per (account, address) and per address; the
+  // account-wide count only slows browsers new to the account down, and tells the holder by email.
+  const signInGuard = createSignInGuard(ctx, {
+    realm: 'shopper',
+    message: AUTH_MESSAGES.tooManyAttempts,
+    known,
+    tellHolder: async (email, failures, requestId) => {
+      const user = await findUserByEmail(ctx.db, email);
+      if (!user?.passwordHash) return;
+      const alert = { account: 'shopper' as const, accountId: user.id, alertId: randomUUID(), failures };
+      await recordOutbox(ctx.db, OUTBOX_TOPICS.signInFailures, alert, requestId);
+    },
+  });
   // Account creation per client address: 20 per hour.
   const registerLimiter = createLimiter(ctx, {
     name: 'register',
@@ -59,10 +64,15 @@ export function authRoutes(ctx: AppContext): Router {
     res.type('application/javascript').send(LOGIN_SCRIPT);
   });
 
-  router.post('/login', ...loginLimiters, async (req, res) => {
+  router.post('/login', signInGuard.addressLimit, async (req, res) => {
     const input = parseInput(loginRequestSchema, req.body ?? {});
+    const attempt = await signInGuard.begin(req, res, input.email);
     const user = await authenticate(ctx.db, input.email, input.password);
-    if (!user) throw new AppError('WRONG_CREDENTIALS', AUTH_MESSAGES.wrongCredentials);
+    if (!user) {
+      await attempt.failed();
+      throw new AppError('WRONG_CREDENTIALS', AUTH_MESSAGES.wrongCredentials);
+    }
+    await attempt.succeeded();
     await signIn(req, user);
     const body: SignInResponse = { user, redirectTo: safeReturnTo(input.returnTo) };
     res.json(body);
@@ -72,6 +82,7 @@ export function authRoutes(ctx: AppContext): Router {
     const input = parseInput(registerRequestSchema, req.body ?? {});
     const user = await register(ctx.db, input);
     if (!user) throw new AppError('EMAIL_TAKEN', AUTH_MESSAGES.emailTaken);
+    known.remember(req, res, 'shopper', user.email);
     await signIn(req, user);
     const body: SignInResponse = { user, redirectTo: safeReturnTo(input.returnTo) };
     res.status(201).json(body);

@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
+import { findStaffByEmail, recordOutbox } from '@nh/server';
+import { OUTBOX_TOPICS } from '@nh/shared';
 import {
   acceptInvitationSchema,
   confirmStaffResetSchema,
@@ -12,7 +15,9 @@ import {
 } from '@nh/shared/contracts/staff';
 import type { AppContext } from '../../../context';
 import { AppError } from '../../../lib/errors';
+import { knownBrowsers } from '../../../lib/known-browser';
 import { createLimiter, clientAddressKey } from '../../../lib/rate-limit';
+import { clearSignInFailures, createSignInGuard } from '../../../lib/sign-in-guard';
 import { actorOf, auditActorOf, clearStaffCookie, setStaffCookie, staffOf, staffTokenOf } from '../../../lib/staff-auth';
 import { isUuid, parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../area';
@@ -23,26 +28,33 @@ const FIFTEEN_MINUTES = 15 * 60 * 1000;
 /** Staff sign-in and sign-out, the signed-in member, staff accounts, invitations and password resets. */
 export function staffArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
   const { db } = ctx;
-  const failures = ctx.config.LOGIN_FAILURES_PER_15_MIN;
-  const emailKey = (req: { body?: unknown }) => {
-    const email = (req.body as { email?: unknown } | undefined)?.email;
-    return typeof email === 'string' ? `account:${email.trim().toLowerCase().slice(0, 320)}` : '';
-  };
-  // Failed sign-ins per address and per account: one account guessed from many addresses is stopped too.
-  const signInLimiters = [
-    createLimiter(ctx, { name: 'staff-login-address', windowMs: FIFTEEN_MINUTES, limit: failures, count: 'failures', message: STAFF_MESSAGES.tooManySignIns }),
-    createLimiter(ctx, { name: 'staff-login-account', windowMs: FIFTEEN_MINUTES, limit: failures, count: 'failures', message: STAFF_MESSAGES.tooManySignIns, key: emailKey }),
-  ].map((l) => l.middleware);
+  const known = knownBrowsers(ctx.config);
+  // The sign-in limits (lib/sign-in-guard.ts): hard per (account, address) and per address; the
+  // account-wide count only slows browsers new to the account down, and tells the holder by email.
+  const signInGuard = createSignInGuard(ctx, {
+    realm: 'staff',
+    message: STAFF_MESSAGES.tooManySignIns,
+    known,
+    tellHolder: async (email, failures, requestId) => {
+      const member = await findStaffByEmail(db, email);
+      if (!member || member.disabledAt) return;
+      const alert = { account: 'staff' as const, accountId: member.id, alertId: randomUUID(), failures };
+      await recordOutbox(db, OUTBOX_TOPICS.signInFailures, alert, requestId);
+    },
+  });
   // Reset and invitation-token requests per address (each may send an email or probe a token).
   const tokenLimiter = createLimiter(ctx, { name: 'staff-tokens', windowMs: FIFTEEN_MINUTES, limit: 20, message: STAFF_MESSAGES.tooManyTokenRequests, key: clientAddressKey }).middleware;
 
   const session = Router();
-  session.post('/', ...signInLimiters, async (req, res) => {
+  session.post('/', signInGuard.addressLimit, async (req, res) => {
     const { email, password } = parseInput(staffSignInSchema, req.body);
+    const attempt = await signInGuard.begin(req, res, email);
     const outcome = await signIn(db, email, password, auditActorOf(req, null, email));
+    if (outcome.kind !== 'signed-in') await attempt.failed();
     if (outcome.kind === 'refused') throw new AppError('STAFF_SIGN_IN_FAILED', STAFF_MESSAGES.signInFailed);
     if (outcome.kind === 'disabled') throw new AppError('STAFF_ACCOUNT_DISABLED', STAFF_MESSAGES.accountDisabled);
     setStaffCookie(ctx, res, outcome.token);
+    await attempt.succeeded();
     res.json(outcome.staff satisfies StaffMe);
   });
   session.delete('/', async (req, res) => {
@@ -78,6 +90,7 @@ export function staffArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
   invitations.post('/accept', tokenLimiter, async (req, res) => {
     const input = parseInput(acceptInvitationSchema, req.body);
     const { staff: member, token } = await acceptInvitation(db, input, auditActorOf(req, null));
+    known.remember(req, res, 'staff', member.email);
     setStaffCookie(ctx, res, token);
     res.json(member);
   });
@@ -89,7 +102,9 @@ export function staffArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
   });
   reset.post('/confirm', tokenLimiter, async (req, res) => {
     const { token, password } = parseInput(confirmStaffResetSchema, req.body);
-    await confirmPasswordReset(db, token, password, auditActorOf(req, null));
+    const { email } = await confirmPasswordReset(db, token, password, auditActorOf(req, null));
+    // The holder proved the account is theirs: whatever was counted against it is gone.
+    await clearSignInFailures(ctx, 'staff', email);
     res.json({ message: STAFF_MESSAGES.passwordChanged });
   });
 

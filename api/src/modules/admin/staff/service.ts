@@ -203,17 +203,18 @@ export async function requestPasswordReset(db: Db, email: string): Promise<void>
   });
 }
 
-/** Sets the new password, spends the token and ends every session of the account. */
-export async function confirmPasswordReset(db: Db, token: string, password: string, actor: AuditActor): Promise<void> {
+/** Sets the new password, spends the token and ends every session of the account; whose account it was. */
+export async function confirmPasswordReset(db: Db, token: string, password: string, actor: AuditActor): Promise<{ email: string }> {
   const row = await findStaffToken(db, hashStaffToken(token), 'password_reset');
   if (!row || !row.staffId || row.usedAt || row.expiresAt.getTime() <= Date.now()) throw new AppError('STAFF_RESET_INVALID', STAFF_MESSAGES.resetInvalid);
   const passwordHash = await hashPassword(password);
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const spent = await spendStaffToken(tx, row.id);
     const staff = spent?.staffId ? await lockStaff(tx, spent.staffId) : null;
     if (!spent || !staff || staff.disabledAt) throw new AppError('STAFF_RESET_INVALID', STAFF_MESSAGES.resetInvalid);
     await updateStaff(tx, staff.id, { passwordHash });
     await deleteSessionsOf(tx, staff.id);
     await recordAudit(tx, { ...actor, staffId: staff.id, email: staff.email, role: staff.role }, { action: 'staff.password_reset', entityType: 'staff', entityId: staff.id });
+    return { email: staff.email };
   });
 }

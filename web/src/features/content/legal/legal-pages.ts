@@ -171,7 +171,7 @@ function privacyPage(): LegalPage {
       {
         title: 'Cookies and local storage',
         paragraphs: [
-          'We use a session cookie to keep you signed in, and your browser’s local storage to remember your cart and wishlist on your device. We do not use them to track you across other websites.',
+          'We use a session cookie to keep you signed in and, once you have signed in, a cookie that recognises this browser as one you use, so that someone guessing your password elsewhere does not slow your own sign-in down. Your browser’s local storage remembers your cart and wishlist on your device. We do not use any of them to track you across other websites.',
         ],
       },
       {
