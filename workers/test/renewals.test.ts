@@ -203,6 +203,9 @@ describe('renewal charging', () => {
       items,
       subtotal: pricing.subtotal,
       discount: pricing.discount,
+      // All of it Subscribe & Save, its own line on the order page and in the confirmation (issue 19).
+      subscribeDiscount: pricing.discount,
+      promoDiscount: 0,
       shipping: 0,
       tax: pricing.tax,
       total: pricing.total,
