@@ -50,15 +50,17 @@ afterAll(async () => {
   fs.rmSync(before, { recursive: true, force: true });
 });
 
-const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => db.$client.query<T>(text, values).then((r) => r.rows);
+const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) =>
+  db.$client.query<T>(text, values).then((r) => r.rows);
 
 /** An order as the checkout stored it before this migration: one `discount`. */
 async function oldOrder(o: { subtotal: string; discount: string; promoCode?: string | null; plan?: boolean }): Promise<string> {
   let planId: string | null = null;
   if (o.plan) {
-    [{ id: planId }] = await q<{ id: string }>(
+    const [plan] = await q<{ id: string }>(
       `insert into subscriptions (customer_email, customer_name, items, amount, next_billing_date) values ('p@example.com', 'Plan', '[]', '10.00', now()) returning id`,
     );
+    planId = plan!.id;
   }
   const [row] = await q<{ id: string }>(
     `insert into orders (customer_email, customer_name, shipping_address, items, subtotal, discount, shipping, tax, total, promo_code, subscription_id)
@@ -70,7 +72,9 @@ async function oldOrder(o: { subtotal: string; discount: string; promoCode?: str
 
 describe('migration order_discount_parts', () => {
   it('splits each old order’s discount where the pricing rule gives it back exactly, and leaves the rest as one "Discount"', async () => {
-    await q(`insert into promo_codes (code, discount_type, discount_value) values ('WELCOME10', 'percentage', 10), ('SAVE5', 'fixed', 5), ('FREE100', 'percentage', 100)`);
+    await q(
+      `insert into promo_codes (code, discount_type, discount_value) values ('WELCOME10', 'percentage', 10), ('SAVE5', 'fixed', 5), ('FREE100', 'percentage', 100)`,
+    );
     const orders = {
       none: await oldOrder({ subtotal: '20.00', discount: '0' }),
       // Promo only: 10% of $39.99.
@@ -109,11 +113,16 @@ describe('migration order_discount_parts', () => {
 
     // As the order pages and emails then show them.
     const [planAndPromo] = await db.query.orders.findMany({ where: (o, { eq }) => eq(o.id, orders.planAndPromo) });
-    expect(discountLines(planAndPromo!, planAndPromo!.promoCode).map((l) => `${l.label} -${l.amount}`)).toEqual(['Subscribe & Save (15%) -494', 'Discount (WELCOME10) -280']);
+    expect(discountLines(planAndPromo!, planAndPromo!.promoCode).map((l) => `${l.label} -${l.amount}`)).toEqual([
+      'Subscribe & Save (15%) -494',
+      'Discount (WELCOME10) -280',
+    ]);
     const [unknown] = await db.query.orders.findMany({ where: (o, { eq }) => eq(o.id, orders.unknownCode) });
     expect(discountLines(unknown!, unknown!.promoCode).map((l) => `${l.label} -${l.amount}`)).toEqual(['Discount -500']);
 
     // From now on a part can never exceed the whole.
-    await expect(q(`update orders set promo_discount = '5.00' where id = $1`, [orders.renewal])).rejects.toMatchObject({ constraint: 'orders_discount_parts' });
+    await expect(q(`update orders set promo_discount = '5.00' where id = $1`, [orders.renewal])).rejects.toMatchObject({
+      constraint: 'orders_discount_parts',
+    });
   });
 });

@@ -10,24 +10,7 @@ import { orders, sessions, shopperTokens, users, type OrderRow } from '../db/sch
 /** What a shopper sees of an order (never the payment or NetSuite fields). */
 export type ShopperOrderRow = Pick<
   OrderRow,
-  | 'id'
-  | 'status'
-  | 'createdAt'
-  | 'customerName'
-  | 'customerEmail'
-  | 'shippingAddress'
-  | 'items'
-  | 'subtotal'
-  | 'discount'
-  | 'subscribeDiscount'
-  | 'promoDiscount'
-  | 'shipping'
-  | 'tax'
-  | 'total'
-  | 'promoCode'
-  | 'carrier'
-  | 'trackingNumber'
-  | 'deliveredDate'
+  'id' | 'status' | 'createdAt' | 'customerName' | 'customerEmail' | 'shippingAddress' | 'items' | 'subtotal' | 'discount' | 'subscribeDiscount' | 'promoDiscount' | 'shipping' | 'tax' | 'total' | 'promoCode' | 'carrier' | 'trackingNumber' | 'deliveredDate'
 >;
 
 const shopperOrderColumns = {
@@ -58,10 +41,7 @@ export async function listOrdersOfUser(db: DbOrTx, userId: string, limit: number
 
 /** One order, only if it is this shopper's (another shopper's order is simply not found). */
 export async function findOrderOfUser(db: DbOrTx, userId: string, orderId: string): Promise<ShopperOrderRow | null> {
-  const [row] = await db
-    .select(shopperOrderColumns)
-    .from(orders)
-    .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
+  const [row] = await db.select(shopperOrderColumns).from(orders).where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
   return row ?? null;
 }
 
@@ -74,17 +54,11 @@ export async function findShopperOrder(db: DbOrTx, orderId: string): Promise<Sho
  * The orders a guest's lookup names: the order number (the id's first characters, as every email
  * shows it, or the whole id) and the email it was placed with, both matched exactly (case aside).
  */
-export async function findOrdersForLookup(
-  db: DbOrTx,
-  orderNumber: string,
-  email: string,
-): Promise<Array<{ id: string; customerEmail: string }>> {
+export async function findOrdersForLookup(db: DbOrTx, orderNumber: string, email: string): Promise<Array<{ id: string; customerEmail: string }>> {
   return db
     .select({ id: orders.id, customerEmail: orders.customerEmail })
     .from(orders)
-    .where(
-      and(sql`${orders.id}::text like ${`${orderNumber.toLowerCase()}%`}`, sql`lower(${orders.customerEmail}) = ${email.toLowerCase()}`),
-    )
+    .where(and(sql`${orders.id}::text like ${`${orderNumber.toLowerCase()}%`}`, sql`lower(${orders.customerEmail}) = ${email.toLowerCase()}`))
     .limit(5);
 }
 
@@ -94,14 +68,7 @@ export type ShopperTokenPurpose = ShopperTokenRow['purpose'];
 
 export async function insertShopperToken(
   tx: DbOrTx,
-  values: {
-    tokenHash: string;
-    purpose: ShopperTokenPurpose;
-    email: string;
-    userId?: string | null;
-    orderId?: string | null;
-    expiresAt: Date;
-  },
+  values: { tokenHash: string; purpose: ShopperTokenPurpose; email: string; userId?: string | null; orderId?: string | null; expiresAt: Date },
 ): Promise<ShopperTokenRow> {
   const [row] = await tx
     .insert(shopperTokens)
@@ -134,10 +101,7 @@ export async function spendShopperToken(tx: DbOrTx, id: string): Promise<Shopper
 }
 
 // ---------------------------------------------------------------- accounts
-export async function findUserByEmail(
-  db: DbOrTx,
-  email: string,
-): Promise<{ id: string; email: string; firstName: string | null; passwordHash: string | null } | null> {
+export async function findUserByEmail(db: DbOrTx, email: string): Promise<{ id: string; email: string; firstName: string | null; passwordHash: string | null } | null> {
   const [row] = await db
     .select({ id: users.id, email: users.email, firstName: users.firstName, passwordHash: users.passwordHash })
     .from(users)
@@ -151,18 +115,12 @@ export async function findUserNameById(db: DbOrTx, id: string): Promise<{ firstN
 }
 
 export async function setUserPassword(tx: DbOrTx, userId: string, passwordHash: string): Promise<void> {
-  await tx
-    .update(users)
-    .set({ passwordHash, updatedAt: sql`now()` })
-    .where(eq(users.id, userId));
+  await tx.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, userId));
 }
 
 /** Ends every session of a shopper (express-session rows whose data names the user); how many ended. */
 export async function deleteSessionsOfUser(tx: DbOrTx, userId: string): Promise<number> {
-  const rows = await tx
-    .delete(sessions)
-    .where(sql`${sessions.sess}->>'userId' = ${userId}`)
-    .returning({ sid: sessions.sid });
+  const rows = await tx.delete(sessions).where(sql`${sessions.sess}->>'userId' = ${userId}`).returning({ sid: sessions.sid });
   return rows.length;
 }
 

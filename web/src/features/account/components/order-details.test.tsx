@@ -36,7 +36,14 @@ const totals = () =>
 describe("a shopper's order page", () => {
   it('shows the Subscribe & Save discount and the promo code each on its own line (issue 19)', () => {
     render(<OrderDetails order={order({ discount: 774, subscribeDiscount: 494, promoDiscount: 280, promoCode: 'WELCOME10' })} />);
-    expect(totals()).toEqual(['Subtotal $32.94', 'Subscribe & Save (15%) -$4.94', 'Discount (WELCOME10) -$2.80', 'Shipping Free', 'Tax $2.02', 'Total $27.22']);
+    expect(totals()).toEqual([
+      'Subtotal $32.94',
+      'Subscribe & Save (15%) -$4.94',
+      'Discount (WELCOME10) -$2.80',
+      'Shipping Free',
+      'Tax $2.02',
+      'Total $27.22',
+    ]);
   });
 
   it('shows a promo alone under its code, and no discount line without one', () => {

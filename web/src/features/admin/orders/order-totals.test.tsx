@@ -32,7 +32,18 @@ async function totals(): Promise<string[]> {
 
 describe("an order's totals in the back office", () => {
   it('shows the Subscribe & Save discount and the promo code each on its own line (issue 19)', async () => {
-    openOrder(order({ subtotal: '32.94', discount: '7.74', subscribeDiscount: '4.94', promoDiscount: '2.80', promoCode: 'WELCOME10', shipping: '0.00', tax: '2.02', total: '27.22' }));
+    openOrder(
+      order({
+        subtotal: '32.94',
+        discount: '7.74',
+        subscribeDiscount: '4.94',
+        promoDiscount: '2.80',
+        promoCode: 'WELCOME10',
+        shipping: '0.00',
+        tax: '2.02',
+        total: '27.22',
+      }),
+    );
     expect(await totals()).toEqual([
       'Subtotal $32.94',
       'Subscribe & Save (15%) -$4.94',
