@@ -21,9 +21,9 @@ interface Seeded {
 async function insertOrder(fields: { name: string; email: string; status?: string; createdAt?: string; storeCode?: string; extra?: boolean; items?: unknown[] }): Promise<Seeded> {
   const { rows } = await api.ctx.db.$client.query<{ id: string }>(
     `insert into orders (store_code, customer_email, customer_name, customer_phone, shipping_address, billing_address, items,
-                         subtotal, discount, shipping, tax, total, promo_code, status, customer_notes, payment_transaction_id, created_at)
+                         subtotal, discount, promo_discount, shipping, tax, total, promo_code, status, customer_notes, payment_transaction_id, created_at)
      values ($1, $2, $3, $4, '{"address":"1 Main St","city":"Portland","state":"OR","zip":"97201"}', $5, $6,
-             '40.00', '4.00', '9.99', '2.88', '48.87', $7, $8, $9, $10, $11) returning id`,
+             '40.00', '4.00', '4.00', '9.99', '2.88', '48.87', $7, $8, $9, $10, $11) returning id`,
     [
       fields.storeCode ?? STORE,
       fields.email,
@@ -123,6 +123,8 @@ describe('admin orders API', () => {
       items: [{ productName: 'Surfy', quantity: 2, price: '20.00' }],
       subtotal: '40.00',
       discount: '4.00',
+      subscribeDiscount: '0.00',
+      promoDiscount: '4.00',
       shipping: '9.99',
       tax: '2.88',
       total: '48.87',
@@ -143,8 +145,11 @@ describe('admin orders API', () => {
     const delivery = await insertOrder({ name: 'Plan Holder', email: 'plan@example.com' });
     await api.ctx.db.$client.query('update orders set subscription_id = $1 where id = $2', [planId, delivery.id]);
     await api.ctx.db.$client.query(`insert into subscription_skipped_periods (subscription_id, billing_period, reason) values ($1, '2026-10-01', 'renewals-late')`, [planId]);
+    // Its first delivery, with a promo code too: $40.00 less Subscribe & Save $6.00 and WELCOME10 $3.40 (issue 19).
+    await api.ctx.db.$client.query(`update orders set discount = '9.40', subscribe_discount = '6.00', promo_discount = '3.40', promo_code = 'WELCOME10' where id = $1`, [delivery.id]);
     const order = adminOrderSchema.parse(await (await call('POST', `/api/admin/orders/${delivery.id}`)).json());
     expect(order.subscriptionId).toBe(planId);
+    expect(order).toMatchObject({ discount: '9.40', subscribeDiscount: '6.00', promoDiscount: '3.40', promoCode: 'WELCOME10' });
     // …and the periods of that plan a late renewal skipped (also in the answer to a fulfilment update).
     expect(order.subscriptionSkippedPeriods).toEqual([{ period: '2026-10-01', reason: 'renewals-late' }]);
     const updated = adminOrderSchema.parse(await (await call('PATCH', `/api/admin/orders/${delivery.id}`, { carrier: 'UPS' })).json());

@@ -260,6 +260,37 @@ describe('a plan and its billing history (GET /api/admin/subscriptions/{id})', (
     ]);
   });
 
+  it('shows the plan’s own card after the customer changed it, not the card of its last charge (issue 19)', async () => {
+    // A shopper whose plan was last charged on a Visa ending 1111 gives it a Mastercard ending 0015 on My Subscriptions.
+    const email = `card.${randomUUID().slice(0, 8)}@example.com`;
+    const registered = await api.request('/api/register', { body: { firstName: 'Ada', lastName: `${TAG} Card`, email, password: 'correct horse battery' } });
+    expect(registered.status).toBe(201);
+    const { user } = (await registered.json()) as { user: { id: string } };
+    const cookie = registered.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('nh.sid='))!;
+    const id = await makePlan({ name: `${TAG} Card Changer`, email, cardExpiresOn: '2030-12-31' });
+    await q('update subscriptions set user_id = $2 where id = $1', [id, user.id]);
+    await q(
+      `insert into payment_transactions (subscription_id, billing_period, amount, status, card_type, card_last_four, created_at)
+       values ($1, '2026-01-05', '36.72', 'approved', 'Visa', '1111', now() - interval '1 day')`,
+      [id],
+    );
+    const before = await detail(await support.request(`/api/admin/subscriptions/${id}`));
+    expect(before).toMatchObject({ cardType: 'Visa', cardLastFour: '1111', cardExpiresOn: '2030-12-31' });
+
+    const token = await api.request('/api/payments/sandbox/tokenize', {
+      body: { authData: { clientKey: 'local-sandbox-client-key', apiLoginID: 'local-sandbox' }, cardData: { cardNumber: '5424000000000015', month: '12', year: '2031', cardCode: '123', zip: '62701' } },
+    });
+    const { opaqueData } = (await token.json()) as { opaqueData: { dataDescriptor: string; dataValue: string } };
+    const changed = await api.request(`/api/subscriptions/${id}/card`, { body: opaqueData, headers: { cookie } });
+    expect(changed.status, await changed.clone().text()).toBe(200);
+
+    // Staff read the card renewals will charge: the new brand and last four (its expiry is not known yet), not the last charge's.
+    const after = await detail(await support.request(`/api/admin/subscriptions/${id}`));
+    expect(after).toMatchObject({ cardType: 'MasterCard', cardLastFour: '0015', cardExpiresOn: null, hasStoredCard: true });
+    // The billing history still says which card each past charge was taken on.
+    expect(after.history.map((h) => [h.period, h.cardType, h.cardLastFour])).toEqual([['2026-01-05', 'Visa', '1111']]);
+  });
+
   it('answers 404 for an unknown or malformed id', async () => {
     await refusal(await support.request(`/api/admin/subscriptions/${randomUUID()}`), 404, 'NOT_FOUND', ADMIN_SUBSCRIPTION_MESSAGES.notFound);
     await refusal(await support.request('/api/admin/subscriptions/not-a-plan'), 404, 'NOT_FOUND');

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -11,11 +11,14 @@ import {
   impactStatsSchema,
   ingredientSchema,
   productSchema,
+  storefrontProductSchema,
   type Product,
 } from '@nh/shared/contracts/catalog';
+import { reviewSchema } from '@nh/shared/contracts/reviews';
 import { tables } from '@nh/server';
 import { invalidateCatalogCache } from '../src/modules/catalog';
 import { startTestApi, type TestApi } from './support/harness';
+import { signInAs } from './support/staff';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -118,6 +121,46 @@ describe('GET /api/products', () => {
       expect(one.status).toBe(404);
     } finally {
       await api.ctx.db.delete(tables.products).where(eq(tables.products.slug, slug));
+    }
+  });
+});
+
+describe('product ratings in the catalogue (issue 19)', () => {
+  const list = async () => json(await api.request('/api/products'), z.array(storefrontProductSchema));
+  const review = (productId: number, rating: number) =>
+    api.request(`/api/products/${productId}/reviews`, { body: { rating, customerName: 'Rita Rater', customerEmail: 'rita@example.com', comment: 'Works well on the counters.' } });
+
+  it('answers each product with the average and count of its visible reviews, the same as its page, and none without reviews', async () => {
+    const products = await list();
+    expect(products.some((p) => p.rating !== null)).toBe(true);
+    for (const product of products) {
+      const reviews = reviewSchema.array().parse(await (await api.request(`/api/products/${product.id}/reviews`)).json());
+      const sum = reviews.reduce((n, r) => n + r.rating, 0);
+      expect(product.rating, product.slug).toEqual(reviews.length ? { average: Math.round((sum * 10) / reviews.length) / 10, count: reviews.length } : null);
+    }
+  });
+
+  it('counts a new review at once (the cached list is cleared), and drops one staff hide', async () => {
+    const slug = `rated-test-product-${randomBytes(3).toString('hex')}`;
+    const [product] = await api.ctx.db.insert(tables.products).values({ name: 'Rated Test Product', slug, price: 999, status: 'active', inventory: 5 }).returning();
+    invalidateCatalogCache(api.ctx);
+    try {
+      expect((await list()).find((p) => p.slug === slug)!.rating).toBeNull();
+      expect(storefrontProductSchema.parse(await (await api.request(`/api/products/${slug}`)).json()).rating).toBeNull();
+
+      expect((await review(product!.id, 5)).status).toBe(201);
+      expect((await list()).find((p) => p.slug === slug)!.rating).toEqual({ average: 5, count: 1 });
+      expect((await review(product!.id, 4)).status).toBe(201);
+      expect((await list()).find((p) => p.slug === slug)!.rating).toEqual({ average: 4.5, count: 2 });
+      expect(storefrontProductSchema.parse(await (await api.request(`/api/products/${slug}`)).json()).rating).toEqual({ average: 4.5, count: 2 });
+
+      const manager = await signInAs(api, 'manager');
+      const [four] = await api.ctx.db.select({ id: tables.reviews.id }).from(tables.reviews).where(and(eq(tables.reviews.productId, product!.id), eq(tables.reviews.rating, 4)));
+      expect((await manager.request(`/api/admin/reviews/${four!.id}/hide`, { method: 'POST' })).status).toBe(200);
+      expect((await list()).find((p) => p.slug === slug)!.rating).toEqual({ average: 5, count: 1 });
+    } finally {
+      await api.ctx.db.delete(tables.products).where(eq(tables.products.slug, slug));
+      invalidateCatalogCache(api.ctx);
     }
   });
 });

@@ -219,9 +219,12 @@ describe('POST /api/payments/checkout-nonce', () => {
     const res = await checkout(body);
     expect(res.status).toBe(200);
     const { orderId } = (await res.json()) as { orderId: string };
-    const [order] = await q<Record<string, unknown>>('select subtotal, discount, shipping, tax, total, promo_code, items from orders where id = $1', [orderId]);
+    const [order] = await q<Record<string, unknown>>(
+      'select subtotal, discount, subscribe_discount, promo_discount, shipping, tax, total, promo_code, items from orders where id = $1',
+      [orderId],
+    );
     // 39.99 − 4.00 = 35.99; shipping 9.99; tax 2.88
-    expect(order).toMatchObject({ subtotal: '39.99', discount: '4.00', shipping: '9.99', tax: '2.88', total: '48.86', promo_code: 'WELCOME10' });
+    expect(order).toMatchObject({ subtotal: '39.99', discount: '4.00', subscribe_discount: '0.00', promo_discount: '4.00', shipping: '9.99', tax: '2.88', total: '48.86', promo_code: 'WELCOME10' });
     expect((order!.items as Array<{ productName: string; sku: string }>)[0]).toMatchObject({ productName: `${surfy!.name} - 1 Gallon Refill`, sku: 'NH-SRF-128' });
   });
 

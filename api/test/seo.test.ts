@@ -301,6 +301,11 @@ describe("structured data (JSON-LD) in the page's head", () => {
         [3, `Laundry ${tag}`, `${api.url}/shop/ld-cat-${tag}`],
         [4, `Washy ${tag}`, `${api.url}/product/ld-${tag}`],
       ]);
+      // No visible review: no rating at all, never a made-up one (issue 19).
+      await api.ctx.db.update(tables.reviews).set({ hiddenAt: new Date() }).where(eq(tables.reviews.productId, product!.id));
+      const unrated = (await jsonLdOf(`/product/ld-${tag}`)).find((b) => b['@type'] === 'Product')!;
+      expect(unrated.name).toBe(`Washy ${tag}`);
+      expect(unrated).not.toHaveProperty('aggregateRating');
     } finally {
       await api.ctx.db.delete(tables.products).where(eq(tables.products.id, product!.id));
       await api.ctx.db.delete(tables.categories).where(eq(tables.categories.id, category!.id));

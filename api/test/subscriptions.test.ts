@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { centsToDecimal, priceCart, toPayloadStrings, type PricingPromo } from '@nh/shared';
+import { centsToDecimal, discountLines, priceCart, toPayloadStrings, type PricingPromo } from '@nh/shared';
+import { shopperOrderSchema } from '@nh/shared/contracts/account';
 import type { SubscribeNonceRequest } from '@nh/shared/contracts/checkout';
 import {
   billingPeriodOf,
@@ -252,6 +253,17 @@ describe('POST /api/payments/subscribe-nonce', () => {
     expect(sandboxCharges().at(-1)).toMatchObject({ amount: 825, invoiceNumber: orderInvoiceNumber(orderId) });
     expect(await q('select total::text as total, promo_code from orders where id = $1', [orderId])).toEqual([{ total: '8.25', promo_code: 'WELCOME10' }]);
     expect(await q('select amount::text as amount from subscriptions where id = $1', [subscriptionId])).toEqual([{ amount: '9.17' }]);
+    // Each discount is kept on its own (issue 19): $1.50 Subscribe & Save and $0.85 promo, $2.35 in all.
+    expect(await q('select discount::text as discount, subscribe_discount::text as s, promo_discount::text as p from orders where id = $1', [orderId])).toEqual([
+      { discount: '2.35', s: '1.50', p: '0.85' },
+    ]);
+    // …and the shopper's order page is answered both, to show on two lines.
+    const page = shopperOrderSchema.parse(await (await me.call(`/api/orders/${orderId}`)).json());
+    expect(page).toMatchObject({ subtotal: 999, discount: 235, subscribeDiscount: 150, promoDiscount: 85, promoCode: 'WELCOME10', total: 825 });
+    expect(discountLines(page, page.promoCode)).toEqual([
+      { kind: 'subscribe', label: 'Subscribe & Save (15%)', amount: 150 },
+      { kind: 'promo', label: 'Discount (WELCOME10)', amount: 85 },
+    ]);
   });
 
   it('refuses a total that leaves out the promo code it names (what is shown is what is charged)', async () => {

@@ -73,8 +73,6 @@ export const MONEY_BACK_GUARANTEE_DAYS = 30;
 export const RETURN_WINDOW_DAYS = 30;
 
 export const RATING_CLAIM = { average: 4.9, count: 2847 } as const;
-export const PLACEHOLDER_RATING = { average: 4.8, count: 127 } as const;
-export const DEFAULT_RATING_WHEN_NO_REVIEWS = 4.8;
 export const NEWSLETTER_FAMILIES_CLAIM = '15,000+';
 export const POPUP_CUSTOMERS_CLAIM = '10,000+';
 

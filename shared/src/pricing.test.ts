@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { priceCart, pricePlan, promoDiscountOn, toPayloadStrings, type PricingLine, type PricingPromo } from './pricing';
+import { discountLines, priceCart, pricePlan, promoDiscountOn, toPayloadStrings, type PricingLine, type PricingPromo } from './pricing';
 
 const line = (price: number, quantity = 1): PricingLine => ({ price, quantity });
 const WELCOME10: PricingPromo = { discountType: 'percentage', discountValue: 10 };
@@ -162,5 +162,17 @@ describe('pricePlan (Subscribe & Save with a promo code)', () => {
   it('without a promo, the first delivery and the renewals cost the same', () => {
     const { firstDelivery, renewal } = pricePlan([{ price: 2000, quantity: 2 }], null);
     expect(firstDelivery).toEqual(renewal);
+  });
+});
+
+describe('discountLines', () => {
+  it('names each part on its own line: Subscribe & Save, then the promo code; an old unsplit remainder as "Discount"', () => {
+    const plan = priceCart([{ price: 3294, quantity: 1 }], { subscribe: true, promo: { discountType: 'percentage', discountValue: 10 } });
+    expect(discountLines(plan, 'WELCOME10')).toEqual([
+      { kind: 'subscribe', label: 'Subscribe & Save (15%)', amount: 494 },
+      { kind: 'promo', label: 'Discount (WELCOME10)', amount: 280 },
+    ]);
+    expect(discountLines(priceCart([{ price: 3294, quantity: 1 }]), null)).toEqual([]);
+    expect(discountLines({ discount: 500, subscribeDiscount: 0, promoDiscount: 0 }, 'GONE')).toEqual([{ kind: 'unsplit', label: 'Discount', amount: 500 }]);
   });
 });

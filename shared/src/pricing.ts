@@ -110,6 +110,36 @@ export function toPayloadStrings(pricing: CartPricing): PricingStrings {
   };
 }
 
+/** An order's (or a cart's) discount and its two parts, in cents. */
+export interface DiscountParts {
+  /** The whole discount: the two parts, plus, on an order from before they were kept apart, what could not be split. */
+  discount: Cents;
+  subscribeDiscount: Cents;
+  promoDiscount: Cents;
+}
+
+/** One discount line of a total: which part it is, its words and the amount taken off (positive cents, shown with a minus). */
+export interface DiscountLine {
+  kind: 'subscribe' | 'promo' | 'unsplit';
+  label: string;
+  amount: Cents;
+}
+
+/**
+ * Each discount on its own line, wherever an order's totals are shown (the checkout's summary, the
+ * shopper's order page, the back office's order, the order confirmation): "Subscribe & Save (15%)", then
+ * the promo code's "Discount (WELCOME10)". Whatever of an old order's discount could not be split
+ * (migration order_discount_parts) is one "Discount" line, as such orders were shown before.
+ */
+export function discountLines(parts: DiscountParts, promoCode: string | null): DiscountLine[] {
+  const lines: DiscountLine[] = [];
+  if (parts.subscribeDiscount > 0) lines.push({ kind: 'subscribe', label: `Subscribe & Save (${SUBSCRIBE_AND_SAVE_PERCENT}%)`, amount: parts.subscribeDiscount });
+  if (parts.promoDiscount > 0) lines.push({ kind: 'promo', label: promoCode ? `Discount (${promoCode})` : 'Discount', amount: parts.promoDiscount });
+  const unsplit = parts.discount - parts.subscribeDiscount - parts.promoDiscount;
+  if (unsplit > 0) lines.push({ kind: 'unsplit', label: 'Discount', amount: unsplit });
+  return lines;
+}
+
 /**
  * Subscribe & Save with a promo code: the promo applies to the first delivery only (the order charged
  * at checkout, after the subscription discount); every renewal charges the subscriber price without

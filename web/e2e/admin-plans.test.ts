@@ -63,6 +63,13 @@ beforeAll(async () => {
     ],
   );
   planId = rows[0]!.id;
+  // Charged last on a Visa ending 1111; the customer has since given the plan a Mastercard ending 0015 (issue 19).
+  await db().query(
+    `insert into payment_transactions (subscription_id, billing_period, amount, status, card_type, card_last_four, created_at)
+     values ($1, to_char(now() - interval '20 days', 'YYYY-MM-DD'), '36.72', 'approved', 'Visa', '1111', now() - interval '20 days')`,
+    [planId],
+  );
+  await db().query(`update subscriptions set card_type = 'MasterCard', card_last_four = '0015' where id = $1`, [planId]);
 });
 afterAll(() => app?.close());
 
@@ -95,6 +102,8 @@ describe('Subscribe & Save plans in the back office', () => {
     await poll(() => new URL(page.url()).pathname).toBe(`/admin/subscriptions/${planId}`);
     const next = page.getByTestId('plan-next-billing');
     await poll(() => next.textContent()).toBe(day(due));
+    // The plan's card, the one its renewals charge, not the card of its last charge.
+    expect(await page.getByTestId('plan-card').textContent()).toBe('MasterCard ending 0015');
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     // The confirmation says what will happen, in the plan's dates.

@@ -4,7 +4,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poll, seriousAxeViolations, toast, visible } from './support/page-helpers';
+import { invalidateCatalogCache } from '../../api/src/modules/catalog';
 import { startE2eApp, type E2eApp } from './support/app';
+import { createE2eProduct, type E2eProduct } from './support/shop';
 
 let app: E2eApp;
 beforeAll(async () => {
@@ -240,6 +242,32 @@ describe('storefront: wishlist and reviews', () => {
     await page.getByLabel('Review', { exact: true }).fill('Bought it with my first order, works as promised.');
     await page.getByRole('button', { name: 'Submit Review' }).click();
     await toast(page, 'Review submitted!', 'Thank you for your verified purchase review!');
+  });
+});
+
+describe('storefront: product ratings (issue 19)', () => {
+  it("shows each card the product's own rating, the same as its page, and no rating for a product without reviews", async () => {
+    const rated = await createE2eProduct(app, 'E2E Rated Cleaner');
+    const unrated = await createE2eProduct(app, 'E2E Unrated Cleaner');
+    await app.api.ctx.db.$client.query(
+      `insert into reviews (product_id, customer_name, customer_email, rating, comment)
+       values ($1, 'Ann', 'ann@example.com', 5, 'Cleans the counters well.'), ($1, 'Ben', 'ben@example.com', 4, 'Good, a little strong.')`,
+      [rated.id],
+    );
+    invalidateCatalogCache(app.api.ctx);
+
+    const page = await app.newPage();
+    await page.goto('/shop');
+    const card = (product: E2eProduct) => page.getByTestId('product-card').filter({ has: page.getByRole('link', { name: product.name, exact: true }) });
+    await card(rated).waitFor();
+    expect(await card(rated).getByTestId('product-card-rating').textContent()).toBe('4.5 (2)');
+    expect(await card(unrated).getByTestId('product-card-rating').count()).toBe(0);
+    expect(await page.getByText('4.8 (127)').count()).toBe(0);
+
+    await page.goto(`/product/${rated.slug}`);
+    await poll(() => page.getByTestId('product-rating').textContent()).toBe('4.5 (2 reviews)');
+    await page.goto(`/product/${unrated.slug}`);
+    await poll(() => page.getByTestId('product-rating').textContent()).toBe('No reviews yet');
   });
 });
 

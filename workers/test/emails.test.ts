@@ -95,6 +95,31 @@ describe('emails over SMTP', () => {
     expect(row.messageId).toBeTruthy();
   });
 
+  it('shows the Subscribe & Save discount and the promo code on their own lines (issue 19), and an old unsplit discount as one line', async () => {
+    // $32.94 with Subscribe & Save (15% = $4.94) and WELCOME10 (10% of $28.00 = $2.80): $7.74 off, in two lines.
+    const orderId = await placeOrder(tdb.db, {
+      customerEmail: 'two-discounts@example.com',
+      items: [sampleLine({ quantity: 1, price: '32.94', productName: 'Starter Kit' })],
+      promoCode: 'WELCOME10',
+      outbox: false,
+    });
+    const unsplitId = await placeOrder(tdb.db, { customerEmail: 'old-discount@example.com', items: [sampleLine({ quantity: 1, price: '32.94' })], promoCode: 'GONE', outbox: false });
+    await tdb.db.transaction(async (tx) => {
+      await tx.update(tables.orders).set({ discount: 774, subscribeDiscount: 494, promoDiscount: 280 }).where(eq(tables.orders.id, orderId));
+      // From before the parts were kept, and the migration could not split it.
+      await tx.update(tables.orders).set({ discount: 500 }).where(eq(tables.orders.id, unsplitId));
+      await recordOutbox(tx, 'order.placed', { orderId });
+      await recordOutbox(tx, 'order.placed', { orderId: unsplitId });
+    });
+    const [mail] = await waitFor(() => (smtp.to('two-discounts@example.com').length ? smtp.to('two-discounts@example.com') : null), 10_000, 'confirmation');
+    expect(mail!.decoded).toMatch(/Subtotal: \$32\.94\r?\n {2}Subscribe & Save \(15%\): -\$4\.94\r?\n {2}Discount \(WELCOME10\): -\$2\.80\r?\n {2}Shipping:/);
+    expect(mail!.decoded).toContain('Subscribe &amp; Save (15%)</td><td align="right">-$4.94</td>');
+    expect(mail!.decoded).toContain('Discount (WELCOME10)</td><td align="right">-$2.80</td>');
+    expect(mail!.decoded).not.toContain('-$7.74');
+    const [old] = await waitFor(() => (smtp.to('old-discount@example.com').length ? smtp.to('old-discount@example.com') : null), 10_000, 'old confirmation');
+    expect(old!.decoded).toMatch(/Subtotal: \$32\.94\r?\n {2}Discount: -\$5\.00\r?\n {2}Shipping:/);
+  });
+
   it('sends each email once per (kind, subject) even when the job runs again', async () => {
     const orderId = await placeOrder(tdb.db, { customerEmail: 'once@example.com' });
     await waitFor(() => smtp.to('once@example.com').length === 1, 10_000, 'first send');

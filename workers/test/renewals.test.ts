@@ -203,6 +203,9 @@ describe('renewal charging', () => {
       items,
       subtotal: pricing.subtotal,
       discount: pricing.discount,
+      // All of it Subscribe & Save, its own line on the order page and in the confirmation (issue 19).
+      subscribeDiscount: pricing.discount,
+      promoDiscount: 0,
       shipping: 0,
       tax: pricing.tax,
       total: pricing.total,
@@ -493,6 +496,10 @@ describe('renewal reminders', () => {
     const plan = await makeSubscription({ email: 'remind-me@example.com', items, due, profile: null });
     await tdb.db.insert(tables.paymentTransactions).values({ subscriptionId: plan.id, billingPeriod: '2000-01-01', amount: plan.amount, status: 'approved', cardType: 'Visa', cardLastFour: '1111' });
     const earlyInDay = await makeSubscription({ email: 'remind-early@example.com', items, due: onDay(RENEWAL_REMINDER_DAYS, 0), profile: null });
+    // Last charged on a Visa ending 1111, then given a Mastercard ending 0015 on My Subscriptions: the reminder names the plan's card (issue 19).
+    const switched = await makeSubscription({ email: 'remind-switched@example.com', items, due: onDay(RENEWAL_REMINDER_DAYS, 10), profile: null });
+    await tdb.db.insert(tables.paymentTransactions).values({ subscriptionId: switched.id, billingPeriod: '2000-01-01', amount: switched.amount, status: 'approved', cardType: 'Visa', cardLastFour: '1111' });
+    await tdb.db.update(tables.subscriptions).set({ cardType: 'MasterCard', cardLastFour: '0015' }).where(eq(tables.subscriptions.id, switched.id));
     const tooSoon = await makeSubscription({ email: 'remind-soon@example.com', items, due: onDay(RENEWAL_REMINDER_DAYS - 1, 23.9), profile: null });
     const tooLate = await makeSubscription({ email: 'remind-late@example.com', items, due: onDay(RENEWAL_REMINDER_DAYS + 1, 0), profile: null });
     const cancelled = await makeSubscription({ email: 'remind-cancelled@example.com', items, due, status: 'cancelled', profile: null });
@@ -511,6 +518,8 @@ describe('renewal reminders', () => {
 
     expect(await reminderDone(expected[0]!)).toMatchObject({ outcome: 'sent' });
     expect(await reminderDone(expected[1]!)).toMatchObject({ outcome: 'sent' });
+    expect(await reminderDone(renewalReminderJob.jobId(switched.id, period(onDay(RENEWAL_REMINDER_DAYS, 10))))).toMatchObject({ outcome: 'sent' });
+    expect(smtp.to('remind-switched@example.com')[0]!.decoded).toContain('to your saved card (MasterCard ending in 0015) that day.');
     const [mail] = smtp.to('remind-me@example.com');
     const day = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' }).format(due);
     expect(mail!.decoded).toContain(`Subject: Your ${SHOP.name} Subscribe & Save renews on ${day}`);

@@ -55,9 +55,10 @@ export const createAppServices = (ctx: AppContext): AppServices => ({
 export function apiModules(ctx: AppContext, { payments, files }: AppServices): Router[] {
   const promoGuesses = promoGuessLimit(ctx);
   const cardGuard = cardTestingGuard(ctx);
+  const invalidateCatalog = () => invalidateCatalogCache(ctx);
   return [
-    adminRoutes(ctx, { invalidateCatalog: () => invalidateCatalogCache(ctx), gateway: payments.gateway, exportFiles: files.exports }),
-    reviewRoutes(ctx),
+    adminRoutes(ctx, { invalidateCatalog, gateway: payments.gateway, exportFiles: files.exports }),
+    reviewRoutes(ctx, { invalidateCatalog }),
     newsletterRoutes(ctx),
     authRoutes(ctx),
     accountRoutes(ctx),

@@ -414,6 +414,14 @@ export const orders = pgTable(
     subtotal: money(10).notNull(),
     /** Subscribe & Save plus promo discount (not in the first version's schema; kept for the summary). */
     discount: money(10).notNull().default(0),
+    /**
+     * The two parts of `discount`, each shown on its own line (issue 19): the Subscribe & Save discount and
+     * the promo code's. New orders write both and `discount` is their sum; an order from before they were
+     * kept apart whose discount could not be split (migration order_discount_parts) has both 0, and its
+     * `discount` is shown as one "Discount" line.
+     */
+    subscribeDiscount: money(10).notNull().default(0),
+    promoDiscount: money(10).notNull().default(0),
     shipping: money(10).notNull(),
     tax: money(10).notNull(),
     total: money(10).notNull(),
@@ -441,6 +449,7 @@ export const orders = pgTable(
     // The back office's order table: every filter is a store's orders by date; a status, NetSuite status
     // or promo filter narrows it (bench:admin, 1,000,000 orders).
     index('orders_store_promo_created').on(t.storeCode, t.promoCode, t.createdAt).where(sql`${t.promoCode} is not null`),
+    check('orders_discount_parts', sql`${t.subscribeDiscount} >= 0 and ${t.promoDiscount} >= 0 and ${t.subscribeDiscount} + ${t.promoDiscount} <= ${t.discount}`),
     index('orders_store_total').on(t.storeCode, t.total, t.id),
     // The table's search: any part of the customer's name or email (pg_trgm, migration 0010).
     index('orders_search_trgm').using('gin', sql`(${t.customerName} || ' ' || ${t.customerEmail}) gin_trgm_ops`),

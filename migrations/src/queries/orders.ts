@@ -19,7 +19,10 @@ import { orders, type OrderRow } from '../db/schema';
 import { STOCK_REFUSED } from './stock';
 
 /** What an order confirmation shows. */
-export type ConfirmationOrder = Pick<OrderRow, 'id' | 'customerEmail' | 'customerName' | 'items' | 'subtotal' | 'discount' | 'shipping' | 'tax' | 'total' | 'promoCode'>;
+export type ConfirmationOrder = Pick<
+  OrderRow,
+  'id' | 'customerEmail' | 'customerName' | 'items' | 'subtotal' | 'discount' | 'subscribeDiscount' | 'promoDiscount' | 'shipping' | 'tax' | 'total' | 'promoCode'
+>;
 
 /** What a shipping notice shows, and whether the order is (still) shipped. */
 export type ShippedOrder = Pick<OrderRow, 'id' | 'customerEmail' | 'customerName' | 'items' | 'shippingAddress' | 'carrier' | 'trackingNumber' | 'status'>;
@@ -31,7 +34,20 @@ function prepare(db: Db) {
   const o = orders;
   return {
     confirmation: db
-      .select({ id: o.id, customerEmail: o.customerEmail, customerName: o.customerName, items: o.items, subtotal: o.subtotal, discount: o.discount, shipping: o.shipping, tax: o.tax, total: o.total, promoCode: o.promoCode })
+      .select({
+        id: o.id,
+        customerEmail: o.customerEmail,
+        customerName: o.customerName,
+        items: o.items,
+        subtotal: o.subtotal,
+        discount: o.discount,
+        subscribeDiscount: o.subscribeDiscount,
+        promoDiscount: o.promoDiscount,
+        shipping: o.shipping,
+        tax: o.tax,
+        total: o.total,
+        promoCode: o.promoCode,
+      })
       .from(o)
       .where(byId)
       .prepare('orders_for_confirmation'),
@@ -65,11 +81,17 @@ function integer(value: number): string {
 }
 const intArray = (values: readonly number[]): string => `'{${values.map(integer).join(',')}}'::int[]`;
 
-/** The order as the reservation inserts it (pending), its columns as the schema has them. */
+/**
+ * The order as the reservation inserts it (pending), its columns as the schema has them. Its discount
+ * comes in its two parts (Subscribe & Save, promo); `discount` is written as their sum (`discountOf`).
+ */
 export type PendingOrder = Pick<
   OrderRow,
-  'id' | 'storeCode' | 'userId' | 'customerEmail' | 'customerName' | 'shippingAddress' | 'billingAddress' | 'items' | 'subtotal' | 'discount' | 'shipping' | 'tax' | 'total' | 'promoCode'
+  'id' | 'storeCode' | 'userId' | 'customerEmail' | 'customerName' | 'shippingAddress' | 'billingAddress' | 'items' | 'subtotal' | 'subscribeDiscount' | 'promoDiscount' | 'shipping' | 'tax' | 'total' | 'promoCode'
 >;
+
+/** An order's whole discount: its Subscribe & Save part plus its promo part. */
+const discountOf = (o: Pick<OrderRow, 'subscribeDiscount' | 'promoDiscount'>): Cents => o.subscribeDiscount + o.promoDiscount;
 
 /** One product's share of an order, with the price and variants (as read) the order was priced with. */
 export interface PricedStockLine {
@@ -111,7 +133,7 @@ export async function reserveOrder(pool: pg.Pool, r: Reservation): Promise<Reser
       sqlLiteral(client, JSON.stringify(o.shippingAddress)) + '::jsonb',
       o.billingAddress ? sqlLiteral(client, JSON.stringify(o.billingAddress)) + '::jsonb' : 'null',
       sqlLiteral(client, JSON.stringify(o.items)) + '::jsonb',
-      ...[o.subtotal, o.discount, o.shipping, o.tax, o.total].map((cents) => `${dec(cents)}::numeric`),
+      ...[o.subtotal, discountOf(o), o.subscribeDiscount, o.promoDiscount, o.shipping, o.tax, o.total].map((cents) => `${dec(cents)}::numeric`),
       sqlLiteral(client, o.promoCode),
     ];
     const prices = `array[${r.stock.map((l) => sqlLiteral(client, l.priceText)).join(', ')}]::numeric[]`;
@@ -125,7 +147,7 @@ export async function reserveOrder(pool: pg.Pool, r: Reservation): Promise<Reser
       `insert into idempotency_keys (scope, key, request_hash, order_id) values (${sqlLiteral(client, r.claim.scope)}, ${sqlLiteral(client, r.claim.key)}, ${sqlLiteral(client, r.claim.requestHash)}, ${sqlLiteral(client, o.id)}::uuid)`,
       r.singleUsePromoId === null ? null : `select spend_promo_code(${integer(r.singleUsePromoId)}, ${sqlLiteral(client, o.id)}::uuid)`,
       `insert into orders (id, store_code, user_id, customer_email, customer_name, shipping_address, billing_address, items,
-        subtotal, discount, shipping, tax, total, promo_code, status) values (${orderValues.join(', ')}, 'pending')`,
+        subtotal, discount, subscribe_discount, promo_discount, shipping, tax, total, promo_code, status) values (${orderValues.join(', ')}, 'pending')`,
       `select reserve_order_stock(${intArray(r.stock.map((l) => l.productId))}, ${intArray(r.stock.map((l) => l.quantity))}, ${prices}, ${variants})`,
       'commit',
       // After the commit, in the same message: a transaction that takes a transaction id commits
@@ -153,14 +175,17 @@ export async function reserveOrder(pool: pg.Pool, r: Reservation): Promise<Reser
 // ---- A renewal's order (workers: renewals) ----
 
 /** A renewal's order as inserted (pending), its columns as the schema has them. */
-export type RenewalOrder = Pick<OrderRow, 'storeCode' | 'userId' | 'customerEmail' | 'customerName' | 'shippingAddress' | 'items' | 'subtotal' | 'discount' | 'shipping' | 'tax' | 'total'> & {
+export type RenewalOrder = Pick<
+  OrderRow,
+  'storeCode' | 'userId' | 'customerEmail' | 'customerName' | 'shippingAddress' | 'items' | 'subtotal' | 'subscribeDiscount' | 'promoDiscount' | 'shipping' | 'tax' | 'total'
+> & {
   subscriptionId: string;
 };
 
 export async function insertPendingOrder(client: pg.PoolClient, o: RenewalOrder): Promise<string> {
   const { rows } = await client.query<{ id: string }>(
-    `insert into orders (store_code, user_id, customer_email, customer_name, shipping_address, items, subtotal, discount, shipping, tax, total, status, subscription_id)
-     values ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $10, $11, 'pending', $12) returning id`,
+    `insert into orders (store_code, user_id, customer_email, customer_name, shipping_address, items, subtotal, discount, subscribe_discount, promo_discount, shipping, tax, total, status, subscription_id)
+     values ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, 'pending', $14) returning id`,
     [
       o.storeCode,
       o.userId,
@@ -168,7 +193,7 @@ export async function insertPendingOrder(client: pg.PoolClient, o: RenewalOrder)
       o.customerName,
       JSON.stringify(o.shippingAddress),
       JSON.stringify(o.items),
-      ...[o.subtotal, o.discount, o.shipping, o.tax, o.total].map(centsToDecimal),
+      ...[o.subtotal, discountOf(o), o.subscribeDiscount, o.promoDiscount, o.shipping, o.tax, o.total].map(centsToDecimal),
       o.subscriptionId,
     ],
   );

@@ -10,7 +10,7 @@ import { orders, sessions, shopperTokens, users, type OrderRow } from '../db/sch
 /** What a shopper sees of an order (never the payment or NetSuite fields). */
 export type ShopperOrderRow = Pick<
   OrderRow,
-  'id' | 'status' | 'createdAt' | 'customerName' | 'customerEmail' | 'shippingAddress' | 'items' | 'subtotal' | 'discount' | 'shipping' | 'tax' | 'total' | 'promoCode' | 'carrier' | 'trackingNumber' | 'deliveredDate'
+  'id' | 'status' | 'createdAt' | 'customerName' | 'customerEmail' | 'shippingAddress' | 'items' | 'subtotal' | 'discount' | 'subscribeDiscount' | 'promoDiscount' | 'shipping' | 'tax' | 'total' | 'promoCode' | 'carrier' | 'trackingNumber' | 'deliveredDate'
 >;
 
 const shopperOrderColumns = {
@@ -23,6 +23,8 @@ const shopperOrderColumns = {
   items: orders.items,
   subtotal: orders.subtotal,
   discount: orders.discount,
+  subscribeDiscount: orders.subscribeDiscount,
+  promoDiscount: orders.promoDiscount,
   shipping: orders.shipping,
   tax: orders.tax,
   total: orders.total,

@@ -100,18 +100,42 @@ export interface SubscriptionViewRow {
 }
 
 /**
- * The page view's columns of `s`, with its card (the one the shopper last gave on My Subscriptions, else
- * the card of its latest approved payment, `card`), its skipped periods, oldest first, as one JSON array
- * (`skipped`), and today (UTC, the database's clock) for the days its next delivery may move to.
+ * A plan's card, the one rule My Subscriptions, the back office and the emails follow: the card stored
+ * on the plan (the one the shopper last gave on My Subscriptions: subscriptions.card_type,
+ * card_last_four, migration 0015), else the card of its latest approved payment (a plan still on the
+ * card it was bought with). Columns over `s` and its lateral join `card`.
+ */
+const PLAN_CARD_COLUMNS = `case when s.card_last_four is not null then s.card_type else card.card_type end as card_type, coalesce(s.card_last_four, card.card_last_four) as card_last_four`;
+const PLAN_CARD_JOIN = `left join lateral (
+    select p.card_type, p.card_last_four from payment_transactions p
+    where p.subscription_id = s.id and p.status = 'approved' order by p.created_at desc limit 1) card on true`;
+
+/** What a person is shown of a plan's card: brand and last four (both null while none is known). */
+export interface PlanCardBrand {
+  cardType: string | null;
+  cardLastFour: string | null;
+}
+
+/** The plan's card by the rule above, as staff and emails name it (both null for an unknown plan). */
+export async function findPlanCardBrand(db: Queryable, subscriptionId: string): Promise<PlanCardBrand> {
+  const { rows } = await db.query<{ card_type: string | null; card_last_four: string | null }>({
+    name: 'subscriptions_plan_card_brand',
+    text: `select ${PLAN_CARD_COLUMNS} from subscriptions s ${PLAN_CARD_JOIN} where s.id = $1`,
+    values: [subscriptionId],
+  });
+  return { cardType: rows[0]?.card_type ?? null, cardLastFour: rows[0]?.card_last_four ?? null };
+}
+
+/**
+ * The page view's columns of `s`, with its card (PLAN_CARD_COLUMNS), its skipped periods, oldest first,
+ * as one JSON array (`skipped`), and today (UTC, the database's clock) for the days its next delivery
+ * may move to.
  */
 const VIEW_COLUMNS = `s.id, s.status, s.created_at, s.items, s.amount::text as amount, s.discount_percent, s.interval, s.interval_count,
-  s.next_billing_date, s.cancelled_at, s.failed_attempts,
-  case when s.card_last_four is not null then s.card_type else card.card_type end as card_type, coalesce(s.card_last_four, card.card_last_four) as card_last_four,
+  s.next_billing_date, s.cancelled_at, s.failed_attempts, ${PLAN_CARD_COLUMNS},
   (s.authnet_customer_profile_id is not null and s.authnet_payment_profile_id is not null) as has_stored_card,
   ${TODAY_SQL} as today, skipped.skipped_periods`;
-const VIEW_JOINS = `left join lateral (
-    select p.card_type, p.card_last_four from payment_transactions p
-    where p.subscription_id = s.id and p.status = 'approved' order by p.created_at desc limit 1) card on true
+const VIEW_JOINS = `${PLAN_CARD_JOIN}
   cross join lateral (
     select coalesce(json_agg(json_build_object('period', k.billing_period, 'reason', k.reason) order by k.billing_period), '[]') as skipped_periods
     from subscription_skipped_periods k where k.subscription_id = s.id) skipped`;
@@ -433,17 +457,6 @@ export async function listAdminSubscriptions(db: DbOrTx, q: AdminSubscriptionFil
     db.select({ n: count() }).from(subscriptions).where(where),
   ]);
   return { rows, total: counted?.n ?? 0 };
-}
-
-/** The card (brand, last four) of a plan's latest approved payment, as the shopper's list shows it. */
-export async function latestPlanCard(db: DbOrTx, subscriptionId: string): Promise<{ cardType: string | null; cardLastFour: string | null }> {
-  const [card] = await db
-    .select({ cardType: paymentTransactions.cardType, cardLastFour: paymentTransactions.cardLastFour })
-    .from(paymentTransactions)
-    .where(and(eq(paymentTransactions.subscriptionId, subscriptionId), eq(paymentTransactions.status, 'approved')))
-    .orderBy(desc(paymentTransactions.createdAt))
-    .limit(1);
-  return card ?? { cardType: null, cardLastFour: null };
 }
 
 /** What the back office shows of a plan's billing: each period's charge row, its skipped periods, every order it made. */

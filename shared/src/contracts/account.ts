@@ -105,7 +105,10 @@ export const shopperOrderSchema = shopperOrderSummarySchema.extend({
     }),
   ),
   subtotal: z.number().int(),
+  /** The whole discount; its Subscribe & Save and promo parts below, each shown on its own line (`discountLines` of @nh/shared/pricing). */
   discount: z.number().int(),
+  subscribeDiscount: z.number().int(),
+  promoDiscount: z.number().int(),
   shipping: z.number().int(),
   tax: z.number().int(),
   promoCode: z.string().nullable(),

@@ -242,7 +242,7 @@ export const adminSubscriptionDetailSchema = adminSubscriptionSummarySchema.exte
   userId: z.string().uuid().nullable(),
   discountPercent: z.number().int(),
   shippingAddress: z.object({ address: z.string(), city: z.string(), state: z.string(), zip: z.string() }).nullable(),
-  /** Brand and last four of the card of the latest approved payment. */
+  /** Brand and last four of the plan's card: the one stored on the plan (the customer's latest change), else the card of its latest approved payment (@nh/server findPlanCardBrand). */
   cardType: z.string().nullable(),
   cardLastFour: z.string().nullable(),
   /** A saved card (payment profile) is on file for renewals. */

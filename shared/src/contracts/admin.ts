@@ -323,7 +323,10 @@ export const adminOrderSchema = adminOrderSummarySchema.extend({
   billingAddress: address.nullable(),
   items: z.array(adminOrderItemSchema),
   subtotal: money,
+  /** The whole discount; its Subscribe & Save and promo parts below, each shown on its own line (`discountLines` of @nh/shared/pricing). */
   discount: money,
+  subscribeDiscount: money,
+  promoDiscount: money,
   shipping: money,
   tax: money,
   promoCode: z.string().nullable(),

@@ -71,6 +71,27 @@ export const productSchema = z.object({
 });
 export type Product = z.infer<typeof productSchema>;
 
+/**
+ * A product's rating as shoppers are shown it: the average of its visible reviews (one decimal) and how
+ * many there are; null when it has none, and then no rating is shown at all (a shop may not show a
+ * rating it does not have: the US FTC's 2024 rule on consumer reviews; docs/decisions/storefront-web.md).
+ */
+export const productRatingSchema = z.object({ average: z.number().min(1).max(5), count: z.number().int().positive() });
+export type ProductRating = z.infer<typeof productRatingSchema>;
+
+/**
+ * The rating of `count` reviews whose ratings add up to `sum`: the average to one decimal (half up,
+ * exact: from integers), the same on the product card, the product page and in its JSON-LD.
+ */
+export function ratingOf(sum: number, count: number): ProductRating | null {
+  if (!(count > 0)) return null;
+  return { average: Math.round((sum * 10) / count) / 10, count };
+}
+
+/** A product as the storefront's catalogue answers it (GET /api/products, /api/products/{slug}): with its rating. */
+export const storefrontProductSchema = productSchema.extend({ rating: productRatingSchema.nullable() });
+export type StorefrontProduct = z.infer<typeof storefrontProductSchema>;
+
 export const faqSchema = z.object({ q: z.string(), a: z.string() });
 export const internalLinkSchema = z.object({ anchor: z.string(), href: z.string() });
 

@@ -1,8 +1,9 @@
-/** The order confirmation: lines, totals and the promo code of an order just placed. */
+/** The order confirmation: lines, totals (each discount on its own line) and the promo code of an order just placed. */
 import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared';
 import { centsToDecimal, formatCents, toCents, type Cents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
+import { discountLines } from '@nh/shared/pricing';
 import { findOrderForConfirmation, type ConfirmationOrder as OrderForConfirmation, type LineItem } from '@nh/server';
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, orderNumber, signatureText, type Content } from './mail/layout';
@@ -33,7 +34,7 @@ export function orderConfirmationEmail(order: ConfirmationOrder): Content {
   const subject = `${SHOP.name} order confirmation #${shortId}`;
   const totals: Array<[string, Cents]> = [
     ['Subtotal', order.subtotal],
-    ...(order.discount > 0 ? [[order.promoCode ? `Discount (${order.promoCode})` : 'Discount', -order.discount] as [string, Cents]] : []),
+    ...discountLines(order, order.promoCode).map(({ label, amount }): [string, Cents] => [label, -amount]),
     ['Shipping', order.shipping],
     ['Tax', order.tax],
     ['Total', order.total],

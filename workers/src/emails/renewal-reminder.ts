@@ -1,10 +1,9 @@
 /** The renewal reminder, RENEWAL_REMINDER_DAYS before a plan's billing date (added by the daily renewal sweep). */
-import { and, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { formatCents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
 import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
-import { tables, type Db } from '@nh/server';
+import { findPlanCardBrand, type Db } from '@nh/server';
 import { jobId } from '@nh/server/jobs/contract';
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';
@@ -30,17 +29,11 @@ export const renewalReminderJob = defineEmail({
   },
 });
 
-/** "Visa ending in 1111": the card of the plan's latest approved payment (what renewals charge), when known. */
+/** "Visa ending in 1111": the plan's card (the one renewals charge: @nh/server findPlanCardBrand), when known. */
 async function savedCard(db: Db, subscriptionId: string): Promise<string | null> {
-  const p = tables.paymentTransactions;
-  const [card] = await db
-    .select({ type: p.cardType, lastFour: p.cardLastFour })
-    .from(p)
-    .where(and(eq(p.subscriptionId, subscriptionId), eq(p.status, 'approved')))
-    .orderBy(desc(p.createdAt))
-    .limit(1);
-  if (!card?.lastFour) return null;
-  return `${card.type || 'card'} ending in ${card.lastFour}`;
+  const card = await findPlanCardBrand(db.$client, subscriptionId);
+  if (!card.cardLastFour) return null;
+  return `${card.cardType || 'card'} ending in ${card.cardLastFour}`;
 }
 
 /** Sent RENEWAL_REMINDER_DAYS before a plan's next billing date: when, how much, and where to cancel. */

@@ -29,6 +29,8 @@ export function toShopperOrder(o: ShopperOrderRow): ShopperOrder {
     }),
     subtotal: o.subtotal,
     discount: o.discount,
+    subscribeDiscount: o.subscribeDiscount,
+    promoDiscount: o.promoDiscount,
     shipping: o.shipping,
     tax: o.tax,
     promoCode: o.promoCode,

@@ -1,11 +1,23 @@
 /** Catalogue queries: each public read is exactly one SQL statement. */
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { PUBLIC_PRODUCT_STATUSES } from '@nh/shared/contracts/catalog';
 import { tables, type DbOrTx } from '@nh/server';
 
-const { products, categories, blogPosts, ingredients, impactStats } = tables;
+const { products, categories, blogPosts, ingredients, impactStats, reviews } = tables;
 const categoryRef = { id: categories.id, name: categories.name, slug: categories.slug };
 const isPublic = inArray(products.status, [...PUBLIC_PRODUCT_STATUSES]);
+
+/**
+ * Each product's visible reviews (hidden ones are not shown: moderation), as one aggregate joined
+ * laterally in the same statement: how many, and the sum of their ratings (`ratingOf` of the catalogue
+ * contract makes the average). One index range per product (reviews (product_id, created_at)).
+ */
+const rating = (db: DbOrTx) =>
+  db
+    .select({ count: sql<number>`count(*)::int`.as('review_count'), sum: sql<number>`coalesce(sum(${reviews.rating}), 0)::int`.as('rating_sum') })
+    .from(reviews)
+    .where(and(eq(reviews.productId, products.id), isNull(reviews.hiddenAt)))
+    .as('rating');
 
 export const listCategories = (db: DbOrTx) => db.select().from(categories).orderBy(asc(categories.id));
 
@@ -14,19 +26,24 @@ export async function findCategory(db: DbOrTx, slug: string) {
   return row;
 }
 
-export const listPublicProducts = (db: DbOrTx) =>
-  db
-    .select({ product: products, category: categoryRef })
+export const listPublicProducts = (db: DbOrTx) => {
+  const r = rating(db);
+  return db
+    .select({ product: products, category: categoryRef, rating: { count: r.count, sum: r.sum } })
     .from(products)
     .leftJoin(categories, eq(products.categoryId, categories.id))
+    .leftJoinLateral(r, sql`true`)
     .where(isPublic)
     .orderBy(asc(products.name), asc(products.id));
+};
 
 export async function findPublicProduct(db: DbOrTx, slug: string) {
+  const r = rating(db);
   const [row] = await db
-    .select({ product: products, category: categoryRef })
+    .select({ product: products, category: categoryRef, rating: { count: r.count, sum: r.sum } })
     .from(products)
     .leftJoin(categories, eq(products.categoryId, categories.id))
+    .leftJoinLateral(r, sql`true`)
     .where(and(eq(products.slug, slug), isPublic));
   return row;
 }

@@ -5,7 +5,7 @@ import { sendJsonEntry } from '../../lib/json-cache';
 import { AppError } from '../../lib/errors';
 import { catalogCache } from './cache';
 import * as repo from './repository';
-import { toBlogPost, toBlogPostSummary, toCategory, toImpactStats, toIngredient, toProduct } from './serialize';
+import { toBlogPost, toBlogPostSummary, toCategory, toImpactStats, toIngredient, toStorefrontProduct } from './serialize';
 
 /** Slugs are short kebab-case words; anything else cannot exist, so it is a 404 without a query. */
 const SLUG = /^[a-z0-9][a-z0-9-]{0,199}$/;
@@ -13,6 +13,8 @@ const SLUG = /^[a-z0-9][a-z0-9-]{0,199}$/;
 /**
  * Public catalogue reads. Each answer is built by one query, serialised once and kept in the
  * in-process cache for CATALOG_CACHE_SECONDS; every answer carries a strong ETag (304 on a match).
+ * Products carry their rating (visible reviews), so a new, hidden, shown or deleted review clears the
+ * cache (`invalidateCatalogCache`) as a product write does.
  */
 export function catalogRoutes(ctx: AppContext): Router {
   const router = Router();
@@ -51,7 +53,7 @@ export function catalogRoutes(ctx: AppContext): Router {
   cached(
     '/products',
     () => 'products',
-    async () => (await repo.listPublicProducts(db)).map((r) => toProduct(r.product, r.category)),
+    async () => (await repo.listPublicProducts(db)).map((r) => toStorefrontProduct(r.product, r.category, r.rating)),
     CATALOG_MESSAGES.productNotFound,
   );
 
@@ -60,7 +62,7 @@ export function catalogRoutes(ctx: AppContext): Router {
     (req) => `product:${productSlug(req)}`,
     async (req) => {
       const row = await repo.findPublicProduct(db, productSlug(req));
-      return row && toProduct(row.product, row.category);
+      return row && toStorefrontProduct(row.product, row.category, row.rating);
     },
     CATALOG_MESSAGES.productNotFound,
   );

@@ -1,5 +1,5 @@
 import { centsToDecimal, parseCents } from '@nh/shared';
-import type { BlogPost, BlogPostSummary, Category, Ingredient, ImpactStats, Product, ProductVariant } from '@nh/shared/contracts/catalog';
+import { ratingOf, type BlogPost, type BlogPostSummary, type Category, type Ingredient, type ImpactStats, type Product, type ProductVariant, type StorefrontProduct } from '@nh/shared/contracts/catalog';
 import type { tables } from '@nh/server';
 
 type ProductRow = typeof tables.products.$inferSelect;
@@ -54,6 +54,15 @@ export function toProduct(row: ProductRow, category: Pick<CategoryRow, 'id' | 'n
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** A product as the storefront shows it: with the rating of its visible reviews (null without any). */
+export function toStorefrontProduct(
+  row: ProductRow,
+  category: Pick<CategoryRow, 'id' | 'name' | 'slug'> | null,
+  reviews: { count: number; sum: number } | null,
+): StorefrontProduct {
+  return { ...toProduct(row, category), rating: reviews ? ratingOf(reviews.sum, reviews.count) : null };
 }
 
 export function toCategory(row: CategoryRow): Category {

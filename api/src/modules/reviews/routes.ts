@@ -10,7 +10,12 @@ import { listReviews, submitReview } from './service';
 /** `{id}` of the path, by the shared id rule; else 400. */
 const productIdOf = (req: Request): number => pathId(req, CATALOG_MESSAGES.badProductId);
 
-export function reviewRoutes(ctx: AppContext): Router {
+export interface ReviewModuleDeps {
+  /** A new review changes its product's rating in the catalogue's answers (the product list's cards too). */
+  invalidateCatalog: () => void;
+}
+
+export function reviewRoutes(ctx: AppContext, { invalidateCatalog }: ReviewModuleDeps): Router {
   const router = Router();
   // Reviews are public at once: cap stored reviews per client address against spam (refused ones do
   // not count, so a visitor correcting the form is never blocked).
@@ -35,6 +40,7 @@ export function reviewRoutes(ctx: AppContext): Router {
     if (input.productId !== undefined && input.productId !== productId) throw new AppError('VALIDATION_FAILED', REVIEW_MESSAGES.productMismatch);
     const review = await submitReview(ctx.db, productId, input);
     if (!review) throw new AppError('NOT_FOUND', CATALOG_MESSAGES.productNotFound);
+    invalidateCatalog();
     res.status(201).json(review);
   });
 

@@ -5,11 +5,11 @@
  * URL, Open Graph and Twitter tags with the product's picture and price), so crawlers and link previews
  * read the page without running the app.
  */
-import { and, avg, count, eq, inArray, isNull } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { tables, type Db } from '@nh/server';
 import { SHOP } from '@nh/shared/constants';
 import { centsToDecimal, parseCents } from '@nh/shared/money';
-import { PUBLIC_PRODUCT_STATUSES } from '@nh/shared/contracts/catalog';
+import { PUBLIC_PRODUCT_STATUSES, ratingOf } from '@nh/shared/contracts/catalog';
 import { mainProductImage } from '@nh/shared/contracts/product-images';
 import { LEGAL_PAGE_SLUGS, SPA_ROUTES, sitePaths } from '@nh/shared/contracts/site-map';
 import { articleJsonLd, breadcrumbJsonLd, organizationJsonLd, productJsonLd, type JsonLd } from './structured-data';
@@ -87,8 +87,8 @@ const RECORD_LOOKUPS: Partial<Record<Route, Lookup>> = {
     if (!row) return null;
     const { product, category } = row;
     const r = tables.reviews;
-    const [rating] = await db
-      .select({ average: avg(r.rating), count: count() })
+    const [reviews] = await db
+      .select({ sum: sql<number>`coalesce(sum(${r.rating}), 0)::int`, count: count() })
       .from(r)
       .where(and(eq(r.productId, product.id), isNull(r.hiddenAt)));
     // As the storefront shows it: the lowest variant price, or the product's own without variants.
@@ -113,7 +113,8 @@ const RECORD_LOOKUPS: Partial<Record<Route, Lookup>> = {
           category: category?.name ?? null,
           priceCents: lowest,
           inStock: product.status === 'active' && product.inventory > 0,
-          rating: rating && rating.count > 0 ? { average: Number(rating.average), count: rating.count } : null,
+          // The rating the product's card and page show; none at all without visible reviews.
+          rating: reviews ? ratingOf(reviews.sum, reviews.count) : null,
         }),
         crumbs(origin, [['Shop', '/shop'], ...(category ? [[category.name, sitePaths.category(category.slug)] as [string, string]] : []), [product.name, path]]),
       ],

@@ -5,6 +5,7 @@
  */
 import { CURRENCY, SHOP } from '@nh/shared/constants';
 import { centsToDecimal } from '@nh/shared/money';
+import type { ProductRating } from '@nh/shared/contracts/catalog';
 
 export type JsonLd = Record<string, unknown>;
 
@@ -26,8 +27,8 @@ export interface ProductFacts {
   /** The lowest price of the product or its variants; null when it has none (no offer is made). */
   priceCents: number | null;
   inStock: boolean;
-  /** Visible reviews: their average rating and how many. */
-  rating: { average: number; count: number } | null;
+  /** Visible reviews: their average rating (one decimal, `ratingOf`) and how many; null without any. */
+  rating: ProductRating | null;
 }
 
 export function productJsonLd(p: ProductFacts, now = new Date()): JsonLd {
@@ -54,7 +55,7 @@ export function productJsonLd(p: ProductFacts, now = new Date()): JsonLd {
     };
   }
   if (p.rating && p.rating.count > 0) {
-    data.aggregateRating = { '@type': 'AggregateRating', ratingValue: Math.round(p.rating.average * 10) / 10, reviewCount: p.rating.count };
+    data.aggregateRating = { '@type': 'AggregateRating', ratingValue: p.rating.average, reviewCount: p.rating.count };
   }
   return data;
 }

@@ -1,6 +1,6 @@
 /** Catalogue calls (storefront §7): one query option per endpoint, used through react-query (the product list's is shared: @/lib/catalog-queries). */
 import { LIMITS } from '@nh/shared/constants';
-import type { BlogPostSummary, Category, ImpactStats, Product } from '@nh/shared/contracts/catalog';
+import type { BlogPostSummary, Category, ImpactStats, Product, StorefrontProduct } from '@nh/shared/contracts/catalog';
 import type { Review } from '@nh/shared/contracts/reviews';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { productsQuery } from '@/lib/catalog-queries';
@@ -11,7 +11,7 @@ import { relatedProducts } from './related-products';
 export const categoriesQuery = queryOptions<Category[]>({ queryKey: ['/api/categories'] });
 export const blogPostsQuery = queryOptions<BlogPostSummary[]>({ queryKey: ['/api/blog'] });
 export const impactQuery = queryOptions<ImpactStats>({ queryKey: ['/api/impact'] });
-export const productQuery = (slug: string) => queryOptions<Product>({ queryKey: ['/api/products', slug] });
+export const productQuery = (slug: string) => queryOptions<StorefrontProduct>({ queryKey: ['/api/products', slug] });
 export const categoryQuery = (slug: string) => queryOptions<Category>({ queryKey: ['/api/categories', slug] });
 /**
  * A product's related products (`relatedProducts`), picked from the catalogue inside the query: the
@@ -20,14 +20,14 @@ export const categoryQuery = (slug: string) => queryOptions<Category>({ queryKey
  * used as it is; otherwise it is asked for, and not kept.
  */
 export const relatedProductsQuery = (product: Pick<Product, 'id' | 'slug' | 'category'>) =>
-  queryOptions<Product[]>({
+  queryOptions<StorefrontProduct[]>({
     queryKey: ['related-products', product.slug],
     queryFn: async ({ client }) => {
       let all = client.getQueryData(productsQuery.queryKey);
       if (!all) {
         const res = await apiFetchOf(client)(urlFromQueryKey(productsQuery.queryKey));
         await throwIfResNotOk(res);
-        all = (await res.json()) as Product[];
+        all = (await res.json()) as StorefrontProduct[];
       }
       return relatedProducts(all, product, LIMITS.recommendations);
     },

@@ -78,10 +78,11 @@ describe('related products', () => {
 });
 
 describe('reviews', () => {
-  it('defaults the rating to 4.8 without reviews and counts stars 5 to 1', () => {
-    expect(reviewSummary([]).average).toBe(4.8);
+  it('has no rating without reviews (never a made-up one), the average to one decimal otherwise, and counts stars 5 to 1', () => {
+    expect(reviewSummary([]).rating).toBeNull();
+    expect(reviewSummary([{ rating: 5 }, { rating: 4 }]).rating).toEqual({ average: 4.5, count: 2 });
     const s = reviewSummary([{ rating: 5 }, { rating: 4 }, { rating: 4 }]);
-    expect(s.average).toBe(4.3);
+    expect(s.rating).toEqual({ average: 4.3, count: 3 });
     expect(s.counts).toEqual([
       { stars: 5, count: 1 },
       { stars: 4, count: 2 },

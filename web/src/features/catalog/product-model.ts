@@ -3,7 +3,7 @@
  * positive amount), so every display and cart rule works on exact cents.
  */
 import { formatCents, parseCents } from '@nh/shared/money';
-import type { Product, ProductVariant } from '@nh/shared/contracts/catalog';
+import type { Product, ProductRating, ProductVariant, StorefrontProduct } from '@nh/shared/contracts/catalog';
 
 export interface CatalogVariant extends ProductVariant {
   /** Integer cents, or null when the variant has no valid positive price. */
@@ -13,12 +13,15 @@ export interface CatalogVariant extends ProductVariant {
 export interface CatalogProduct extends Omit<Product, 'variants'> {
   priceCents: number | null;
   variants: CatalogVariant[];
+  /** Its visible reviews' average and count (the catalogue's answer); null without reviews or when not known. */
+  rating: ProductRating | null;
 }
 
 /** Raw product as it may arrive (prices as string or number; variant label may be missing). */
 export type RawProduct = Omit<Product, 'price' | 'variants'> & {
   price: string | number | null;
   variants?: Array<{ sku: string; label?: string | null; size?: string | null; price: string | number | null }> | null;
+  rating?: ProductRating | null;
 };
 
 /** A price a shopper can pay: a finite number of cents above 0 (storefront §5). */
@@ -31,7 +34,7 @@ function positiveCents(value: unknown): number | null {
   return validPrice(cents) ? cents : null;
 }
 
-export function toCatalogProduct(raw: RawProduct | Product | CatalogProduct): CatalogProduct {
+export function toCatalogProduct(raw: RawProduct | Product | StorefrontProduct | CatalogProduct): CatalogProduct {
   const variants = (raw.variants ?? []).map((v) => {
     const variant = v as { sku: string; label?: string | null; size?: string | null; price: string | number | null };
     const priceCents = positiveCents(variant.price);
@@ -49,6 +52,7 @@ export function toCatalogProduct(raw: RawProduct | Product | CatalogProduct): Ca
     price: String(raw.price ?? ''),
     priceCents: positiveCents(raw.price),
     variants,
+    rating: ('rating' in raw ? raw.rating : null) ?? null,
   };
 }
 

@@ -1,11 +1,14 @@
-import { DEFAULT_RATING_WHEN_NO_REVIEWS } from '@nh/shared/constants';
+import { ratingOf } from '@nh/shared/contracts/catalog';
 
-/** Average rating (one decimal) and counts per star 5→1; 4.8 when there are no reviews. */
+/**
+ * The product's rating (average to one decimal and count, by the catalogue's `ratingOf`, so the page says
+ * what its card says; null without reviews: no rating is shown then) and the counts per star 5→1.
+ */
 export function reviewSummary(reviews: readonly { rating: number }[]) {
   const counts = [5, 4, 3, 2, 1].map((stars) => ({ stars, count: reviews.filter((r) => r.rating === stars).length }));
-  const average =
-    reviews.length === 0
-      ? DEFAULT_RATING_WHEN_NO_REVIEWS
-      : Math.round((reviews.reduce((s, r) => s + r.rating, 0) / reviews.length) * 10) / 10;
-  return { average, total: reviews.length, counts };
+  const rating = ratingOf(
+    reviews.reduce((s, r) => s + r.rating, 0),
+    reviews.length,
+  );
+  return { rating, total: reviews.length, counts };
 }

@@ -46,6 +46,8 @@ function toAdminOrder(row: OrderRow, subscriptionSkippedPeriods: SkippedPeriod[]
     })),
     subtotal: centsToDecimal(row.subtotal),
     discount: centsToDecimal(row.discount),
+    subscribeDiscount: centsToDecimal(row.subscribeDiscount),
+    promoDiscount: centsToDecimal(row.promoDiscount),
     shipping: centsToDecimal(row.shipping),
     tax: centsToDecimal(row.tax),
     total: centsToDecimal(row.total),

@@ -12,7 +12,7 @@ import {
   databaseToday,
   findAtRiskSubscriptions,
   findPlan,
-  latestPlanCard,
+  findPlanCardBrand,
   listAdminSubscriptions,
   planBilling,
   recordAudit,
@@ -136,7 +136,7 @@ function billingHistory(billing: PlanBilling): BillingHistoryEntry[] {
 }
 
 async function detailOf(db: Db, row: SubscriptionRow): Promise<AdminSubscriptionDetail> {
-  const [card, billing, today] = await Promise.all([latestPlanCard(db, row.id), planBilling(db, row.id), databaseToday(db)]);
+  const [card, billing, today] = await Promise.all([findPlanCardBrand(db.$client, row.id), planBilling(db, row.id), databaseToday(db)]);
   const period = billingPeriodOf(row.nextBillingDate);
   const periodCharge = billing.charges.find((c) => c.period === period)?.status ?? null;
   return {

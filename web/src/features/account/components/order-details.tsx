@@ -1,6 +1,7 @@
 /** One order as the shopper (or a guest with its link) sees it: status, items, totals, carrier and tracking. */
 import type { ShopperOrder, ShopperOrderSummary } from '@nh/shared/contracts/account';
 import { formatCents } from '@nh/shared/money';
+import { discountLines } from '@nh/shared/pricing';
 import { ExternalLink } from 'lucide-react';
 import { formatLongDate } from '@/lib/format-date';
 
@@ -111,7 +112,9 @@ export function OrderDetails({ order }: { order: ShopperOrder }) {
         </h3>
         <dl className="ml-auto max-w-xs">
           <Row label="Subtotal" value={formatCents(order.subtotal)} />
-          {order.discount > 0 && <Row label={order.promoCode ? `Discount (${order.promoCode})` : 'Discount'} value={`-${formatCents(order.discount)}`} />}
+          {discountLines(order, order.promoCode).map((line) => (
+            <Row key={line.kind} label={line.label} value={`-${formatCents(line.amount)}`} />
+          ))}
           <Row label="Shipping" value={order.shipping === 0 ? 'Free' : formatCents(order.shipping)} />
           <Row label="Tax" value={formatCents(order.tax)} />
           <Row label="Total" value={formatCents(order.total)} strong />

@@ -47,6 +47,8 @@ export const order = (overrides: Partial<AdminOrder> = {}): AdminOrder => ({
   items: [{ productId: 1, productName: 'Surfy Cleaner', quantity: 2, price: '20.00', sku: null, variantSku: null }],
   subtotal: '40.00',
   discount: '0.00',
+  subscribeDiscount: '0.00',
+  promoDiscount: '0.00',
   shipping: '9.99',
   tax: '3.20',
   customerNotes: null,

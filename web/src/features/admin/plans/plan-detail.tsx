@@ -87,7 +87,7 @@ function Terms({ plan }: { plan: AdminSubscriptionDetail }) {
             {plan.retryAt && <span className="block text-xs text-stone-500">Next try {formatDay(plan.retryAt)}</span>}
           </Fact>
           <Fact label="Card">
-            {card(plan)}
+            <span data-testid="plan-card">{card(plan)}</span>
             <span className="block text-xs text-stone-500">{plan.hasStoredCard ? 'Saved for renewals' : 'No saved card for renewals'}</span>
             {plan.cardExpiresOn && <span className="block text-xs text-stone-500">Good until {formatDay(plan.cardExpiresOn)}</span>}
           </Fact>

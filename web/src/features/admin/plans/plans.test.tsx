@@ -242,6 +242,14 @@ describe('a plan', () => {
     expect(screen.queryByRole('button', { name: 'Resume plan' })).toBeNull();
   });
 
+  it("shows the plan's card (the customer's latest), not the card of its last charge", async () => {
+    openPlan(SUPPORT, {}, detail({ cardType: 'MasterCard', cardLastFour: '0015', cardExpiresOn: '2030-12-31' }));
+    await waitFor(() => expect(screen.getByTestId('plan-card').textContent).toBe('MasterCard ending 0015'));
+    expect(document.body.textContent).toContain('Good until Dec 31, 2030');
+    // The billing history still names the card each charge was taken on.
+    expect(screen.getByTestId('billing-2025-03-10').textContent).toContain('Visa ending 4242');
+  });
+
   it('skips the next delivery after a confirmation that names the dates; the plan shows its new date', async () => {
     const calls = openPlan(SUPPORT, {
       [`POST /api/admin/subscriptions/${PLAN_ID}/skip`]: { status: 200, body: detail({ nextBillingDate: '2025-05-10T14:30:00.000Z' }) },

@@ -1,6 +1,8 @@
 import { CARRIERS } from '@nh/shared/constants';
 import { ADMIN_MESSAGES, formatOrderDate, ORDER_STATUSES, type AdminOrder, type OrderStatus } from '@nh/shared/contracts/admin';
 import { describeSkippedPeriod } from '@nh/shared/contracts/subscriptions';
+import { formatCents, toCents } from '@nh/shared/money';
+import { discountLines } from '@nh/shared/pricing';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Loader2 } from 'lucide-react';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
@@ -205,7 +207,12 @@ function OrderView({ order }: { order: AdminOrder }) {
             <Separator className="my-3" />
             <div className="grid gap-1.5">
               <Line label="Subtotal" value={money(order.subtotal)} />
-              {order.discount !== '0.00' && <Line label="Discount" value={`-${money(order.discount)}`} />}
+              {discountLines(
+                { discount: toCents(order.discount), subscribeDiscount: toCents(order.subscribeDiscount), promoDiscount: toCents(order.promoDiscount) },
+                order.promoCode,
+              ).map((line) => (
+                <Line key={line.kind} label={line.label} value={`-${formatCents(line.amount)}`} />
+              ))}
               <Line label="Shipping" value={money(order.shipping)} />
               <Line label="Tax" value={money(order.tax)} />
               {order.promoCode && (

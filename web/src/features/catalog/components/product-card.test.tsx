@@ -43,8 +43,9 @@ beforeEach(() => localStorage.clear());
 afterEach(cleanup);
 
 describe('ProductCard', () => {
-  it("shows badges, the placeholder rating, 'From $min' and a size selector; quick add adds the chosen size", async () => {
+  it("shows badges, the product's rating, 'From $min' and a size selector; quick add adds the chosen size", async () => {
     renderCard({
+      rating: { average: 4.5, count: 2 },
       price: '13.99',
       variants: [
         { sku: 'M-32', label: '32 oz', price: '13.99' },
@@ -54,7 +55,9 @@ describe('ProductCard', () => {
     expect(screen.getByRole('link', { name: 'Moppy Floor Cleaner' }).getAttribute('href')).toBe('/product/moppy');
     expect(screen.getByText('Bestseller')).toBeTruthy();
     expect(screen.getByText('Fragrance-Free')).toBeTruthy();
-    expect(screen.getByText('4.8 (127)')).toBeTruthy();
+    expect(screen.getByText('4.5 (2)')).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Rated 4.5 out of 5 from 2 reviews' })).toBeTruthy();
+    expect(screen.queryByText('4.8 (127)')).toBeNull();
     expect(screen.getByTestId('product-card-price').textContent).toBe('From $13.99');
 
     await userEvent.selectOptions(screen.getByLabelText('Size of Moppy Floor Cleaner'), 'M-128');
@@ -62,6 +65,19 @@ describe('ProductCard', () => {
     expect(screen.getByTestId('cart').textContent).toBe(JSON.stringify([['Moppy Floor Cleaner - 1 gallon', 'M-128', 3999, 1]]));
     expect(await screen.findByText('Added to cart')).toBeTruthy();
     expect(screen.getByText('Moppy Floor Cleaner added to your cart.')).toBeTruthy();
+  });
+
+  it('shows no rating at all for a product without reviews (issue 19: never a made-up one)', () => {
+    renderCard({ price: '8.50', variants: [], rating: null });
+    expect(screen.queryByTestId('product-card-rating')).toBeNull();
+    expect(screen.queryByRole('img', { name: /^Rated/ })).toBeNull();
+    expect(screen.queryByText(/\(\d+\)/)).toBeNull();
+  });
+
+  it('shows one review as "5.0 (1)"', () => {
+    renderCard({ price: '8.50', variants: [], rating: { average: 5, count: 1 } });
+    expect(screen.getByTestId('product-card-rating').textContent).toBe('5.0 (1)');
+    expect(screen.getByRole('img', { name: 'Rated 5.0 out of 5 from 1 review' })).toBeTruthy();
   });
 
   it("shows 'Price TBA' and a disabled 'Coming Soon' without a valid price", () => {

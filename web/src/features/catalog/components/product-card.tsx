@@ -1,4 +1,3 @@
-import { PLACEHOLDER_RATING } from '@nh/shared/constants';
 import { Plus } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -10,7 +9,10 @@ import { ProductBadges } from './product-badges';
 import { StarRating } from './star-rating';
 import { useAddToCart } from './use-add-to-cart';
 
-/** Listing card: picture, badges, placeholder rating, price ('From $min' with sizes), Quick Add on hover. */
+/**
+ * Listing card: picture, badges, the product's rating (its visible reviews' average and count, as its page
+ * shows them; nothing without reviews), price ('From $min' with sizes), Quick Add on hover.
+ */
 export function ProductCard({ product, className }: { product: CatalogProduct; className?: string }) {
   const [variantSku, setVariantSku] = useState(product.variants[0]?.sku ?? null);
   const variant = product.variants.find((v) => v.sku === variantSku) ?? product.variants[0] ?? null;
@@ -48,12 +50,17 @@ export function ProductCard({ product, className }: { product: CatalogProduct; c
             {product.name}
           </Link>
         </h3>
-        <div className="flex items-center gap-1 text-xs text-stone-600">
-          <StarRating rating={PLACEHOLDER_RATING.average} label={`Rated ${PLACEHOLDER_RATING.average} out of 5`} />
-          <span>
-            {PLACEHOLDER_RATING.average} ({PLACEHOLDER_RATING.count})
-          </span>
-        </div>
+        {product.rating && (
+          <div className="flex items-center gap-1 text-xs text-stone-600" data-testid="product-card-rating">
+            <StarRating
+              rating={product.rating.average}
+              label={`Rated ${product.rating.average.toFixed(1)} out of 5 from ${product.rating.count} review${product.rating.count === 1 ? '' : 's'}`}
+            />
+            <span aria-hidden="true">
+              {product.rating.average.toFixed(1)} ({product.rating.count})
+            </span>
+          </div>
+        )}
         <p className="text-base font-bold text-stone-900" data-testid="product-card-price">
           {priceDisplay(product)}
         </p>

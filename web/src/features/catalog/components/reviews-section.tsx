@@ -25,11 +25,17 @@ export function ReviewsSection({
     <div className="grid gap-8 lg:grid-cols-[20rem_1fr]">
       <div className="space-y-4">
         <div className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-stone-200" data-testid="rating-summary">
-          <p className="text-4xl font-bold text-brand-900">{summary.average.toFixed(1)}</p>
-          <StarRating rating={summary.average} size="md" />
-          <p className="mt-1 text-sm text-stone-600">
-            Based on {summary.total} review{summary.total === 1 ? '' : 's'}
-          </p>
+          {summary.rating ? (
+            <>
+              <p className="text-4xl font-bold text-brand-900">{summary.rating.average.toFixed(1)}</p>
+              <StarRating rating={summary.rating.average} size="md" />
+              <p className="mt-1 text-sm text-stone-600">
+                Based on {summary.rating.count} review{summary.rating.count === 1 ? '' : 's'}
+              </p>
+            </>
+          ) : (
+            <p className="text-sm text-stone-600">No rating yet</p>
+          )}
           <ul className="mt-4 space-y-1.5">
             {summary.counts.map(({ stars, count }) => (
               <li key={stars} className="flex items-center gap-2 text-sm">

@@ -1,4 +1,4 @@
-import { CHECKOUT_FREE_SHIPPING_OVER_CENTS, formatCents, SUBSCRIBE_AND_SAVE_PERCENT, TAX_RATE_BPS, type Cents, type CartItem, type CartPricing } from '@nh/shared';
+import { CHECKOUT_FREE_SHIPPING_OVER_CENTS, discountLines, formatCents, TAX_RATE_BPS, type Cents, type CartItem, type CartPricing } from '@nh/shared';
 import type { ReactNode } from 'react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Separator } from '@/components/ui/separator';
@@ -50,12 +50,9 @@ export function OrderSummary({
         <Separator />
         <dl className="space-y-2">
           <Row label="Subtotal" value={formatCents(pricing.subtotal)} testId="summary-subtotal" />
-          {pricing.subscribeDiscount > 0 && (
-            <Row label={`Subscribe & Save (${SUBSCRIBE_AND_SAVE_PERCENT}%)`} value={`-${formatCents(pricing.subscribeDiscount)}`} testId="summary-subscribe-discount" />
-          )}
-          {promoCode && pricing.promoDiscount > 0 && (
-            <Row label={`Promo (${promoCode})`} value={`-${formatCents(pricing.promoDiscount)}`} testId="summary-promo-discount" />
-          )}
+          {discountLines(pricing, promoCode).map((line) => (
+            <Row key={line.kind} label={line.label} value={`-${formatCents(line.amount)}`} testId={`summary-${line.kind}-discount`} />
+          ))}
           <Row label="Shipping" value={pricing.shipping === 0 ? 'FREE' : formatCents(pricing.shipping)} testId="summary-shipping" />
           <Row label={`Tax (${TAX_RATE_BPS / 100}%)`} value={formatCents(pricing.tax)} testId="summary-tax" />
           <Row label="Total" value={formatCents(pricing.total)} testId="summary-total" emphasis />

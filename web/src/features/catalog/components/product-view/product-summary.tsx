@@ -24,11 +24,18 @@ export function ProductSummary({ product, price, summary }: Props) {
     <>
       <ProductBadges product={product} className="mb-3 flex flex-wrap gap-1.5" />
       <h1 className="text-3xl font-bold tracking-tight text-brand-900 md:text-4xl">{product.name}</h1>
-      <p className="mt-2 flex items-center gap-2 text-sm text-stone-600">
-        <StarRating rating={summary.average} size="md" />
-        <span>
-          {summary.average.toFixed(1)} ({summary.total} review{summary.total === 1 ? '' : 's'})
-        </span>
+      <p className="mt-2 flex items-center gap-2 text-sm text-stone-600" data-testid="product-rating">
+        {summary.rating ? (
+          <>
+            <StarRating rating={summary.rating.average} size="md" />
+            <span>
+              {summary.rating.average.toFixed(1)} ({summary.rating.count} review{summary.rating.count === 1 ? '' : 's'})
+            </span>
+          </>
+        ) : (
+          // No reviews, no rating (never a made-up one): docs/decisions/storefront-web.md.
+          <span>No reviews yet</span>
+        )}
       </p>
       <div className="mt-5 flex items-baseline gap-3">
         <span className="text-3xl font-bold text-stone-900" data-testid="product-price">
