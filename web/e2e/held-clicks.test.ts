@@ -66,3 +66,15 @@ describe('a link clicked while the page hydrates', () => {
     await page.context().close();
   });
 });
+
+describe('a link in an article clicked once the page is live', () => {
+  it("to the sign-in page (/api/login) loads the server's page, not the app's not-found screen", async () => {
+    const page = await app.newPage();
+    await page.goto(`/journal/${slug}`);
+    await page.getByRole('link', { name: 'Sign in to your account' }).click();
+    await page.waitForURL('**/api/login');
+    await page.locator('h1#login-title').waitFor();
+    expect(await page.locator('#root').count()).toBe(0);
+    await page.context().close();
+  });
+});

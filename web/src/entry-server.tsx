@@ -8,7 +8,7 @@
 import { renderToReadableStream } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
 import { AppProviders } from './app/app';
-import { createRoutes } from './app/router';
+import { createRoutes, hasScreen } from './app/router';
 import { ApiError, createQueryClient, type ApiFetch } from './lib/query-client';
 import { SERVER_STATE_ID, serverStateJson } from './lib/server-state';
 
@@ -38,7 +38,8 @@ export async function render(url: string, { apiFetch, signal }: RenderOptions): 
     ...queryClient.getDefaultOptions(),
     queries: { ...queryClient.getDefaultOptions().queries, retryOnMount: false },
   });
-  const handler = createStaticHandler(createRoutes(queryClient, { awaitData: true }));
+  const routes = createRoutes(queryClient, { awaitData: true });
+  const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(url, { signal }));
   if (context instanceof Response) throw new Error(`The router answered ${context.status} for ${url}`);
   if (context.errors) throw new Error(`The router failed on ${url}: ${JSON.stringify(context.errors)}`);
@@ -58,7 +59,7 @@ export async function render(url: string, { apiFetch, signal }: RenderOptions): 
 
   let failed: unknown = null;
   const body = await renderToReadableStream(
-    <AppProviders queryClient={queryClient}>
+    <AppProviders queryClient={queryClient} hasScreen={(pathname) => hasScreen(routes, pathname)}>
       {/* No hydrate script of the router's own: an inline script the CSP refuses; the state is in stateScript. */}
       <StaticRouterProvider router={router} context={context} hydrate={false} />
     </AppProviders>,

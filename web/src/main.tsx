@@ -18,10 +18,11 @@ import './index.css';
 async function start(root: HTMLElement) {
   const queryClient = createQueryClient();
   const routes = createRoutes(queryClient, { awaitData: false });
+  const appHasScreen = (pathname: string) => hasScreen(routes, pathname);
   const server = root.firstElementChild ? readServerState(document) : null;
   if (!server) {
     createRoot(root).render(
-      <AppProviders queryClient={queryClient}>
+      <AppProviders queryClient={queryClient} hasScreen={appHasScreen}>
         <RouterProvider router={makeRouter(routes)} />
       </AppProviders>,
     );
@@ -41,9 +42,8 @@ async function start(root: HTMLElement) {
       root,
       <AppProviders
         queryClient={queryClient}
-        onReady={() =>
-          clicks.release({ hasScreen: (pathname) => hasScreen(routes, pathname), route: (href) => void browserRouter.navigate(href), load })
-        }
+        hasScreen={appHasScreen}
+        onReady={() => clicks.release({ hasScreen: appHasScreen, route: (href) => void browserRouter.navigate(href), load })}
       >
         <RouterProvider router={browserRouter} />
       </AppProviders>,

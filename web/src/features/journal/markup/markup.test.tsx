@@ -1,5 +1,6 @@
-import { cleanup, render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router-dom';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { HasScreenContext } from '@/lib/app-paths';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseInline, parseMarkup } from './parse';
 import { ArticleMarkup } from './render';
@@ -33,7 +34,13 @@ describe('parseMarkup', () => {
         type: 'list',
         ordered: false,
         start: 1,
-        items: [[{ type: 'text', value: 'one' }], [{ type: 'strong', children: [{ type: 'text', value: 'two' }] }, { type: 'text', value: ' continued' }]],
+        items: [
+          [{ type: 'text', value: 'one' }],
+          [
+            { type: 'strong', children: [{ type: 'text', value: 'two' }] },
+            { type: 'text', value: ' continued' },
+          ],
+        ],
       },
       { type: 'list', ordered: true, start: 3, items: [[{ type: 'text', value: 'third' }], [{ type: 'text', value: 'fourth' }]] },
     ]);
@@ -60,14 +67,27 @@ describe('parseMarkup', () => {
       { type: 'text', value: 'a ' },
       { type: 'strong', children: [{ type: 'text', value: 'b' }] },
       { type: 'text', value: ' ' },
-      { type: 'link', href: '/x', kind: 'internal', children: [{ type: 'text', value: 'c ' }, { type: 'strong', children: [{ type: 'text', value: 'd' }] }] },
+      {
+        type: 'link',
+        href: '/x',
+        kind: 'internal',
+        children: [
+          { type: 'text', value: 'c ' },
+          { type: 'strong', children: [{ type: 'text', value: 'd' }] },
+        ],
+      },
       { type: 'text', value: ' **open [no link' },
     ]);
   });
 
   it('keeps balanced parentheses inside link targets', () => {
     expect(parseInline('[wiki](https://en.wikipedia.org/wiki/Bacillus_(genus))')).toEqual([
-      { type: 'link', href: 'https://en.wikipedia.org/wiki/Bacillus_(genus)', kind: 'external', children: [{ type: 'text', value: 'wiki' }] },
+      {
+        type: 'link',
+        href: 'https://en.wikipedia.org/wiki/Bacillus_(genus)',
+        kind: 'external',
+        children: [{ type: 'text', value: 'wiki' }],
+      },
     ]);
   });
 });
@@ -84,12 +104,20 @@ describe('classifyHref', () => {
     expect(classifyHref(href)).toBe(kind);
   });
 
-  it.each(['javascript:alert(1)', 'JavaScript:alert(1)', ' javascript:alert(1)', 'java\tscript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x', '//evil.example.com', 'tel:123', '', '/\\evil.example.com'])(
-    'refuses %j',
-    (href) => {
-      expect(classifyHref(href)).toBeNull();
-    },
-  );
+  it.each([
+    'javascript:alert(1)',
+    'JavaScript:alert(1)',
+    ' javascript:alert(1)',
+    'java\tscript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'vbscript:x',
+    '//evil.example.com',
+    'tel:123',
+    '',
+    '/\\evil.example.com',
+  ])('refuses %j', (href) => {
+    expect(classifyHref(href)).toBeNull();
+  });
 });
 
 describe('ArticleMarkup', () => {
@@ -124,7 +152,9 @@ describe('ArticleMarkup', () => {
   });
 
   it('shows a script tag as text and never creates script or injected elements', () => {
-    const { container } = renderMarkup('Hello <script>window.__pwned = true</script> <img src=x onerror="window.__pwned=true">\n\n## <b>title</b>');
+    const { container } = renderMarkup(
+      'Hello <script>window.__pwned = true</script> <img src=x onerror="window.__pwned=true">\n\n## <b>title</b>',
+    );
     expect(container.querySelector('script')).toBeNull();
     expect(container.querySelector('img')).toBeNull();
     expect(container.querySelector('b')).toBeNull();
@@ -137,5 +167,37 @@ describe('ArticleMarkup', () => {
     const { container } = renderMarkup('Click [here](javascript:alert(1)) or [there](JAVASCRIPT:alert(2)) now');
     expect(container.querySelector('a')).toBeNull();
     expect(container.textContent).toBe('Click here or there now');
+  });
+});
+
+describe('links to the site in an article', () => {
+  function renderWith(hasScreen: (pathname: string) => boolean) {
+    return render(
+      <HasScreenContext.Provider value={hasScreen}>
+        <MemoryRouter initialEntries={['/journal/a']}>
+          <Routes>
+            <Route path="/journal/a" element={<ArticleMarkup source="[Sign in](/api/login?returnTo=%2F) or [shop](/shop#top)" />} />
+            <Route path="*" element={<p>app screen</p>} />
+          </Routes>
+        </MemoryRouter>
+      </HasScreenContext.Provider>,
+    );
+  }
+
+  it("go through the router only when the app has a screen for the path; the server's paths load as pages", () => {
+    const asked: string[] = [];
+    renderWith((pathname) => (asked.push(pathname), pathname === '/shop'));
+    const signIn = screen.getByRole('link', { name: 'Sign in' });
+    // The router leaves a reloadDocument link's click to the browser (not prevented, no route change).
+    const serverClick = new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 });
+    signIn.dispatchEvent(serverClick);
+    expect(serverClick.defaultPrevented).toBe(false);
+    expect(screen.queryByText('app screen')).toBeNull();
+    expect(asked).toContain('/api/login');
+
+    const appClick = new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 });
+    act(() => void screen.getByRole('link', { name: 'shop' }).dispatchEvent(appClick));
+    expect(appClick.defaultPrevented).toBe(true);
+    expect(screen.getByText('app screen')).toBeTruthy();
   });
 });

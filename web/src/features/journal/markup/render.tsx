@@ -3,7 +3,7 @@
  * (never dangerouslySetInnerHTML), so markup in an article cannot inject HTML or script.
  */
 import { Fragment, useMemo, type ReactNode } from 'react';
-import { Link } from 'react-router-dom';
+import { SafeLink } from '../components/safe-link';
 import { inlineText, parseMarkup, type Block, type Inline } from './parse';
 
 export function slugify(text: string): string {
@@ -13,7 +13,8 @@ export function slugify(text: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-const linkClass = 'font-medium text-brand-700 underline decoration-brand-500/40 underline-offset-2 hover:text-brand-900 hover:decoration-brand-700';
+const linkClass =
+  'font-medium text-brand-700 underline decoration-brand-500/40 underline-offset-2 hover:text-brand-900 hover:decoration-brand-700';
 
 function renderInline(nodes: Inline[]): ReactNode[] {
   return nodes.map((node, index) => {
@@ -27,22 +28,10 @@ function renderInline(nodes: Inline[]): ReactNode[] {
           </strong>
         );
       case 'link':
-        if (node.kind === 'internal')
-          return (
-            <Link key={index} to={node.href} className={linkClass}>
-              {renderInline(node.children)}
-            </Link>
-          );
-        if (node.kind === 'external')
-          return (
-            <a key={index} href={node.href} target="_blank" rel="noopener noreferrer" className={linkClass}>
-              {renderInline(node.children)}
-            </a>
-          );
         return (
-          <a key={index} href={node.href} className={linkClass}>
+          <SafeLink key={index} href={node.href} className={linkClass}>
             {renderInline(node.children)}
-          </a>
+          </SafeLink>
         );
     }
   });
@@ -59,11 +48,7 @@ function renderBlock(block: Block, index: number, usedIds: Map<string, number>):
       const id = seen === 0 ? base : `${base}-${seen + 1}`;
       const Tag = HEADING_TAGS[block.level];
       const size =
-        block.level === 2
-          ? 'mt-12 mb-4 text-2xl sm:text-3xl'
-          : block.level === 3
-            ? 'mt-8 mb-3 text-xl sm:text-2xl'
-            : 'mt-6 mb-2 text-lg';
+        block.level === 2 ? 'mt-12 mb-4 text-2xl sm:text-3xl' : block.level === 3 ? 'mt-8 mb-3 text-xl sm:text-2xl' : 'mt-6 mb-2 text-lg';
       return (
         <Tag key={index} id={id} className={`scroll-mt-28 font-semibold tracking-tight text-brand-900 ${size}`}>
           {renderInline(block.children)}
