@@ -103,7 +103,7 @@ describe('Subscribe & Save plans in the back office', () => {
     const next = page.getByTestId('plan-next-billing');
     await poll(() => next.textContent()).toBe(day(due));
     // The plan's card, the one its renewals charge, not the card of its last charge.
-    expect(await page.getByTestId('plan-card').textContent()).toBe('MasterCard ending 0015');
+    expect(await page.getByTestId('plan-card').textContent()).toBe('Mastercard ending 0015');
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     // The confirmation says what will happen, in the plan's dates.

@@ -164,7 +164,7 @@ describe('changing a plan in the browser, then its renewal', () => {
     await card.getByRole('button', { name: 'Save Card' }).click();
     await toast(page, SUBSCRIPTION_MESSAGES.cardChanged);
     await card.waitFor({ state: 'hidden' });
-    await visible(page, 'MasterCard ending in 0015');
+    await visible(page, 'Mastercard ending in 0015');
     const [afterCard] = await q<{ authnet_payment_profile_id: string }>('select authnet_payment_profile_id from subscriptions where id = $1', [plan.id]);
     expect(afterCard!.authnet_payment_profile_id).not.toBe(plan.oldPaymentProfileId);
 

@@ -157,9 +157,9 @@ describe('a plan the shopper changed, renewed', () => {
     expect(subjectsOf().filter((subject) => expected.includes(subject!))).toHaveLength(4);
     const mails = smtp.to(email);
     const cardMail = mails.find((m) => m.decoded.includes('The card for your'))!;
-    expect(cardMail.decoded).toContain('Your plan now uses your MasterCard ending in 0015. You have not been charged for this change.');
+    expect(cardMail.decoded).toContain('Your plan now uses your Mastercard ending in 0015. You have not been charged for this change.');
     // Sent for the change as it was then: one item's amount, on the date moved to.
-    expect(cardMail.decoded).toContain(`we will charge ${formatCents(pricePlan([{ price: 2000, quantity: 1 }], null).renewal.total)} to your MasterCard ending in 0015`);
+    expect(cardMail.decoded).toContain(`we will charge ${formatCents(pricePlan([{ price: 2000, quantity: 1 }], null).renewal.total)} to your Mastercard ending in 0015`);
     const itemsMail = mails.find((m) => m.decoded.includes('plan is updated'))!;
     expect(itemsMail.decoded).toContain(`Each delivery is now ${formatCents(amount)}`);
     const logged = await q<{ n: number }>(`select count(*)::int as n from email_log where kind = 'subscription-changed' and subject_id like $1 and status = 'sent'`, [`${id}:%`]);

@@ -8,6 +8,7 @@ import { jobId } from '@nh/server/jobs/contract';
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';
 import { billingDay, loadSubscription, planItemsHtml, planItemsText, type SubscriptionEmailPlan } from './subscription-plan';
+import { cardEnding } from '@nh/shared/cards';
 
 /** Subject id: `<subscription id>:<billing period>`, one reminder per plan and period however often the sweep runs. */
 export const renewalReminderJob = defineEmail({
@@ -32,8 +33,7 @@ export const renewalReminderJob = defineEmail({
 /** "Visa ending in 1111": the plan's card (the one renewals charge: @nh/server findPlanCardBrand), when known. */
 async function savedCard(db: Db, subscriptionId: string): Promise<string | null> {
   const card = await findPlanCardBrand(db.$client, subscriptionId);
-  if (!card.cardLastFour) return null;
-  return `${card.cardType || 'card'} ending in ${card.cardLastFour}`;
+  return cardEnding(card.cardType, card.cardLastFour, { joiner: 'ending in', brandless: 'card' });
 }
 
 /** Sent RENEWAL_REMINDER_DAYS before a plan's next billing date: when, how much, and where to cancel. */

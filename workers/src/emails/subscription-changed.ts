@@ -12,6 +12,7 @@ import type { ShopperPlanChange } from '@nh/shared/contracts/subscriptions';
 import { defineEmail, skip } from './define-email';
 import type { Content } from './mail/layout';
 import { billingDay, loadSubscription, planCadence, planChangeContent, type SubscriptionEmailPlan } from './subscription-plan';
+import { cardEnding } from '@nh/shared/cards';
 
 type Payload = z.infer<(typeof outboxPayloads)[typeof OUTBOX_TOPICS.subscriptionChanged]>;
 
@@ -39,7 +40,7 @@ export const subscriptionChangedJob = defineEmail({
   },
 });
 
-const cardWords = (cardType: string | null, lastFour: string | null) => (lastFour ? `your ${cardType ?? 'card'} ending in ${lastFour}` : 'your new card');
+const cardWords = (cardType: string | null, lastFour: string | null) => (lastFour ? `your ${cardEnding(cardType, lastFour, { joiner: 'ending in', brandless: 'card' })}` : 'your new card');
 
 /** The subject and the opening sentences of each change. */
 function wording(e: ShopperChangeEmail): { subject: string; lines: string[] } {

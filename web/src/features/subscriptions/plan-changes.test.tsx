@@ -180,7 +180,7 @@ describe('changing a plan on My Subscriptions', () => {
     expect(dispatchData).toHaveBeenCalledTimes(1);
     expect(bodyOf(callsTo(fetchMock, `/api/subscriptions/${ID}/card`)[0])).toEqual(opaque);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(await screen.findByText('MasterCard ending in 0015')).toBeTruthy();
+    expect(await screen.findByText('Mastercard ending in 0015')).toBeTruthy();
   });
 
   it('changes the quantities: 0 removes an item, none left is refused on the form, the server prices the plan', async () => {

@@ -1,5 +1,6 @@
 /** How My Subscriptions groups and labels plans (spec §4: active under Active, any other status under Past). */
 import type { SubscriptionInterval, SubscriptionStatus, SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { cardBrandName, cardEnding } from '@nh/shared/cards';
 
 export interface SubscriptionGroups {
   active: SubscriptionView[];
@@ -29,6 +30,5 @@ export const INTERVAL_LABEL: Record<SubscriptionInterval, string> = {
 
 /** "Visa ending in 1111", "Card ending in 1111", "Visa", or null when nothing is known about the card. */
 export function cardLabel({ cardType, cardLastFour }: Pick<SubscriptionView, 'cardType' | 'cardLastFour'>): string | null {
-  if (cardLastFour) return `${cardType || 'Card'} ending in ${cardLastFour}`;
-  return cardType || null;
+  return cardEnding(cardType, cardLastFour, { joiner: 'ending in' }) ?? cardBrandName(cardType);
 }

@@ -11,6 +11,7 @@ import { auditActionLabel } from '@nh/shared/contracts/audit';
 import { RESEND_MESSAGES, RESENDABLE_EMAIL_LABELS, type OrderTimeline, type ResendableEmail, type TimelineEvent } from '@nh/shared/contracts/order-timeline';
 import { AppError } from '../../../lib/errors';
 import { isUuid } from '../../../lib/validation';
+import { cardEnding } from '@nh/shared/cards';
 
 const { orders } = tables;
 
@@ -53,7 +54,7 @@ export async function orderTimeline(db: Db, storeCode: string, id: string): Prom
   ]);
   const events: TimelineEvent[] = [{ at: order.createdAt.toISOString(), kind: 'placed', title: 'Order placed', detail: `Total ${money(order.total)}`, actor: null, problem: false }];
   for (const p of payments) {
-    const card = p.cardType && p.cardLastFour ? `${p.cardType} ending ${p.cardLastFour}` : null;
+    const card = p.cardType ? cardEnding(p.cardType, p.cardLastFour) : null;
     events.push({
       at: p.createdAt.toISOString(),
       kind: p.kind === 'charge' ? 'payment' : 'refund',

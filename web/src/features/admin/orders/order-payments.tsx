@@ -4,6 +4,7 @@ import { formatOrderDate, type AdminOrder } from '@nh/shared/contracts/admin';
 import { PAYMENT_KIND_LABELS, PAYMENT_STATUS_LABELS, type AdminPayment } from '@nh/shared/contracts/refunds';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/lib/utils';
+import { cardEnding } from '@nh/shared/cards';
 
 const STATUS_STYLES: Record<AdminPayment['status'], string> = {
   pending: 'bg-amber-100 text-amber-900',
@@ -14,7 +15,7 @@ const STATUS_STYLES: Record<AdminPayment['status'], string> = {
 };
 
 function PaymentRow({ payment }: { payment: AdminPayment }) {
-  const card = payment.cardType && payment.lastFour ? `${payment.cardType} ending ${payment.lastFour}` : payment.lastFour ? `Card ending ${payment.lastFour}` : null;
+  const card = cardEnding(payment.cardType, payment.lastFour);
   const givenBack = payment.kind !== 'charge';
   return (
     <li className="grid gap-1 py-2" data-testid={`payment-${payment.id}`}>

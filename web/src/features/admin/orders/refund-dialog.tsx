@@ -17,6 +17,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { refundFailureMessage, type RefundBody } from './refund-attempt';
 import { refundFigures, refundProblems, restockBlocked, type RefundProblems } from './refund-rules';
 import { useRefund } from './use-refund';
+import { cardEnding } from '@nh/shared/cards';
 
 type Step = 'form' | 'confirm';
 
@@ -46,7 +47,7 @@ function RefundForm({ order, refund, onClose }: { order: AdminOrder; refund: Ret
 
   const amount = formatPrice(body().amount);
   const whole = parseCents(body().amount) === figures.refundable && figures.givenBack === 0;
-  const card = figures.charge?.cardType && figures.charge.lastFour ? `${figures.charge.cardType} ending ${figures.charge.lastFour}` : 'the card';
+  const card = (figures.charge?.cardType && cardEnding(figures.charge.cardType, figures.charge.lastFour)) || 'the card';
 
   if (step === 'confirm') {
     return (

@@ -10,11 +10,12 @@ import { useRef } from 'react';
 import { toast } from '@/components/ui/use-toast';
 import { orderKeys, refundOrder } from './api';
 import { attemptFor, keepsAttempt, type RefundAttempt, type RefundBody } from './refund-attempt';
+import { cardEnding } from '@nh/shared/cards';
 
 /** The toast of a refund made: a void cancels the whole charge, a refund gives money back to the card. */
 export function refundToast(answer: RefundResponse): { title: string; description: string } {
   const { payment, refundable } = answer;
-  const card = payment.cardType && payment.lastFour ? `${payment.cardType} ending ${payment.lastFour}` : 'the card';
+  const card = (payment.cardType && cardEnding(payment.cardType, payment.lastFour)) || 'the card';
   const left = refundable === '0.00' ? 'Nothing is left to refund.' : `${formatPrice(refundable)} can still be refunded.`;
   if (payment.kind === 'void') return { title: 'Payment voided', description: `The ${formatPrice(payment.amount)} charge was cancelled before it settled: ${card} is not charged. ${left}` };
   return { title: 'Refund made', description: `${formatPrice(payment.amount)} refunded to ${card}. ${left}` };

@@ -23,6 +23,7 @@ import { formatDay } from './format';
 import { PlanActions } from './plan-actions';
 import { EntityHistory } from '../components/entity-history';
 import { intervalWords, PlanStatusBadge, shortId } from './plan-words';
+import { cardBrandName, cardEnding } from '@nh/shared/cards';
 
 const OUTCOME_STYLE: Record<BillingOutcome, string> = {
   charged: 'bg-green-100 text-green-900',
@@ -53,7 +54,7 @@ function OrderLink({ id }: { id: string }) {
 }
 
 const card = (plan: Pick<AdminSubscriptionDetail, 'cardType' | 'cardLastFour'>) =>
-  plan.cardLastFour ? `${plan.cardType ?? 'Card'} ending ${plan.cardLastFour}` : (plan.cardType ?? 'No card recorded');
+  cardEnding(plan.cardType, plan.cardLastFour) ?? cardBrandName(plan.cardType) ?? 'No card recorded';
 
 function Terms({ plan }: { plan: AdminSubscriptionDetail }) {
   return (

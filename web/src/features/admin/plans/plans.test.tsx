@@ -244,7 +244,7 @@ describe('a plan', () => {
 
   it("shows the plan's card (the customer's latest), not the card of its last charge", async () => {
     openPlan(SUPPORT, {}, detail({ cardType: 'MasterCard', cardLastFour: '0015', cardExpiresOn: '2030-12-31' }));
-    await waitFor(() => expect(screen.getByTestId('plan-card').textContent).toBe('MasterCard ending 0015'));
+    await waitFor(() => expect(screen.getByTestId('plan-card').textContent).toBe('Mastercard ending 0015'));
     expect(document.body.textContent).toContain('Good until Dec 31, 2030');
     // The billing history still names the card each charge was taken on.
     expect(screen.getByTestId('billing-2025-03-10').textContent).toContain('Visa ending 4242');
