@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { priceCart, pricePlan, promoDiscountOn, toPayloadStrings, type PricingLine, type PricingPromo } from './pricing';
+import { priceCart, pricePlan, priceRenewal, promoDiscountOn, toPayloadStrings, type PricingLine, type PricingPromo } from './pricing';
 
 const line = (price: number, quantity = 1): PricingLine => ({ price, quantity });
 const WELCOME10: PricingPromo = { discountType: 'percentage', discountValue: 10 };
@@ -162,5 +162,31 @@ describe('pricePlan (Subscribe & Save with a promo code)', () => {
   it('without a promo, the first delivery and the renewals cost the same', () => {
     const { firstDelivery, renewal } = pricePlan([{ price: 2000, quantity: 2 }], null);
     expect(firstDelivery).toEqual(renewal);
+  });
+});
+
+describe('priceRenewal (one figure for a renewal order and its charge)', () => {
+  const lines = [{ price: 2000, quantity: 2 }];
+  const today = priceCart(lines, { subscribe: true });
+  const adds = (p: ReturnType<typeof priceRenewal>) => p.subtotal - p.discount + p.shipping + p.tax === p.total;
+
+  it('is the subscriber price when the agreed amount is it', () => {
+    expect(priceRenewal(lines, today.total)).toEqual({ ...today, priceLock: 0 });
+  });
+
+  it('holds a lower agreed amount: the difference is a price lock inside the discount, the figures add up to it', () => {
+    const p = priceRenewal(lines, today.total - 310);
+    expect(p).toMatchObject({ total: today.total - 310, priceLock: 310, discount: today.discount + 310, subtotal: today.subtotal, tax: today.tax, shipping: 0 });
+    expect(adds(p)).toBe(true);
+  });
+
+  it('passes on a lower price today: never more than the lines cost now', () => {
+    expect(priceRenewal(lines, today.total + 500)).toEqual({ ...today, priceLock: 0 });
+  });
+
+  it('never locks below the shipping and tax', () => {
+    const p = priceRenewal(lines, 0);
+    expect(p).toMatchObject({ discountedSubtotal: 0, total: today.tax, priceLock: today.discountedSubtotal });
+    expect(adds(p)).toBe(true);
   });
 });
