@@ -184,6 +184,24 @@ describe('refunds after settlement', () => {
     expect((await detail(order.id)).payments.filter((p) => p.kind === 'refund' && p.status === 'approved')).toHaveLength(3);
   });
 
+  it("asks NetSuite for the matching credit in the refund's own transaction: an order.refunded outbox row per approved refund, the synced order pending again", async () => {
+    const order = await placeOrder();
+    await sandbox.settle(order.transactionId);
+    await q(`update orders set netsuite_sync_status = 'synced' where id = $1`, [order.id]);
+    const first = refundResponseSchema.parse(await (await refund(order.id, { amount: '3.00' })).json());
+    const second = refundResponseSchema.parse(await (await refund(order.id, { amount: '4.00' })).json());
+    const rows = await q<{ payload: unknown }>(`select payload from outbox where topic = 'order.refunded' and payload->>'orderId' = $1 order by id`, [order.id]);
+    expect(rows.map((r) => r.payload)).toEqual([
+      { orderId: order.id, paymentId: first.payment.id },
+      { orderId: order.id, paymentId: second.payment.id },
+    ]);
+    expect(await q('select netsuite_sync_status from orders where id = $1', [order.id])).toEqual([{ netsuite_sync_status: 'pending' }]);
+    // A refund refused (more than is left) asks nothing.
+    const declinedBefore = rows.length;
+    expect((await refund(order.id, { amount: dollars(order.total) })).status).toBe(422);
+    expect(await q(`select 1 from outbox where topic = 'order.refunded' and payload->>'orderId' = $1`, [order.id])).toHaveLength(declinedBefore);
+  });
+
   it('never gives back more than was captured under concurrent refunds: 5 at once of 40% each, 2 succeed', async () => {
     const order = await placeOrder();
     await sandbox.settle(order.transactionId);

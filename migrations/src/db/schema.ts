@@ -481,6 +481,11 @@ export const paymentTransactions = pgTable(
     idempotencyKey: text(),
     /** The refund put the order's items back in stock. */
     restocked: boolean().notNull().default(false),
+    /**
+     * An approved refund or void in NetSuite: the internal id of its credit memo (a refund) or of the
+     * sales order it closed (a void). Null until the order's NetSuite sync has carried it.
+     */
+    netsuiteRecordId: text(),
     createdAt: createdAt(),
   },
   (t) => [

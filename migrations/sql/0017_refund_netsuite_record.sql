@@ -1,0 +1,1 @@
+ALTER TABLE "payment_transactions" ADD COLUMN "netsuite_record_id" text;
