@@ -95,18 +95,16 @@ async function givenBack(
 ): Promise<string> {
   const id = randomUUID();
   await tdb.db.transaction(async (tx) => {
-    await tx
-      .insert(tables.paymentTransactions)
-      .values({
-        id,
-        orderId: order.id,
-        parentId: order.chargeId,
-        kind,
-        amount,
-        status: 'approved',
-        reason,
-        invoiceNumber: `RFD-${id.slice(0, 8)}`,
-      });
+    await tx.insert(tables.paymentTransactions).values({
+      id,
+      orderId: order.id,
+      parentId: order.chargeId,
+      kind,
+      amount,
+      status: 'approved',
+      reason,
+      invoiceNumber: `RFD-${id.slice(0, 8)}`,
+    });
     await requestRefundSync(tx, order.id, id);
   });
   return id;

@@ -37,7 +37,12 @@ export async function dashboard({ db, queue }: DashboardDeps, storeCode: string)
   return {
     generatedAt: new Date().toISOString(),
     today: { orders: today.orders, revenue: centsToDecimal(today.revenue), refunded: centsToDecimal(today.refunded) },
-    last30Days: { orders, revenue: centsToDecimal(revenue), refunded: centsToDecimal(refunded), averageOrderValue: centsToDecimal(orders ? Math.round(revenue / orders) : 0) },
+    last30Days: {
+      orders,
+      revenue: centsToDecimal(revenue),
+      refunded: centsToDecimal(refunded),
+      averageOrderValue: centsToDecimal(orders ? Math.round(revenue / orders) : 0),
+    },
     daily: daily.map((d) => ({ day: d.day, orders: d.orders, revenue: centsToDecimal(d.revenue) })),
     plans: {
       active: plans.active,

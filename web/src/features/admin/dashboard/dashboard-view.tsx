@@ -75,7 +75,12 @@ function Sales({ data }: { data: Dashboard }) {
       </h2>
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-5">
         <Stat label="Orders today" value={count(data.today.orders)} testId="stat-orders-today" />
-        <Stat label="Revenue today" value={formatMoney(data.today.revenue)} detail={refundedDetail(data.today.refunded)} testId="stat-revenue-today" />
+        <Stat
+          label="Revenue today"
+          value={formatMoney(data.today.revenue)}
+          detail={refundedDetail(data.today.refunded)}
+          testId="stat-revenue-today"
+        />
         <Stat label={`Orders, last ${DASHBOARD_DAYS} days`} value={count(data.last30Days.orders)} testId="stat-orders-30" />
         <Stat
           label={`Revenue, last ${DASHBOARD_DAYS} days`}
