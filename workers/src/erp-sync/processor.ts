@@ -6,8 +6,9 @@
  * time, and again only to close it; a refund or void NetSuite has (its record id on the payment row) is
  * never sent again.
  * Idempotent: it re-reads the order and skips one already synced with nothing outstanding; the upserts
- * make a repeated sync update the same records. 429 slows the whole queue without burning an attempt; validation errors
- * fail at once; after the last attempt the order is marked failed and lands in the failed-sync table.
+ * make a repeated sync update the same records. 429 slows the whole queue without burning an attempt;
+ * validation errors fail at once; after the last attempt the order is marked failed and lands in the
+ * failed-sync table.
  * Every request of every attempt joins the NetSuite ledger (`netsuite_sync_attempts`): collected in
  * memory while the attempt runs and written once, inside the "synced" statement or as one multi-row
  * insert when the attempt does not end synced.
