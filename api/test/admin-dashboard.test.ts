@@ -15,12 +15,24 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-async function order(api: TestApi, f: { total: string; status: string; at: Date; netsuite?: string }) {
-  await api.ctx.db.$client.query(
+async function order(api: TestApi, f: { total: string; status: string; at: Date; netsuite?: string }): Promise<string> {
+  const { rows } = await api.ctx.db.$client.query<{ id: string }>(
     `insert into orders (store_code, customer_email, customer_name, shipping_address, items, subtotal, shipping, tax, total, status, netsuite_sync_status, created_at)
-     values ('NH', 'c@example.com', 'C', '{"address":"1 Main St","city":"Portland","state":"OR","zip":"97201"}', '[]', $1, 0, 0, $1, $2, $3, $4)`,
+     values ('NH', 'c@example.com', 'C', '{"address":"1 Main St","city":"Portland","state":"OR","zip":"97201"}', '[]', $1, 0, 0, $1, $2, $3, $4) returning id`,
     [f.total, f.status, f.netsuite ?? 'synced', f.at],
   );
+  return rows[0]!.id;
+}
+
+/** The order's captured charge and, of it, refunds or voids with their amounts and outcomes. */
+async function givenBack(api: TestApi, orderId: string, total: string, rows: Array<{ kind: 'refund' | 'void'; amount: string; status: string }>) {
+  const { rows: charge } = await api.ctx.db.$client.query<{ id: string }>(
+    `insert into payment_transactions (order_id, kind, amount, status) values ($1, 'charge', $2, 'approved') returning id`,
+    [orderId, total],
+  );
+  for (const r of rows) {
+    await api.ctx.db.$client.query(`insert into payment_transactions (order_id, parent_id, kind, amount, status) values ($1, $2, $3, $4, $5)`, [orderId, charge[0]!.id, r.kind, r.amount, r.status]);
+  }
 }
 
 async function plan(api: TestApi, f: { amount: string; interval: string; status: string; nextInDays: number; failed?: number }) {
@@ -47,6 +59,21 @@ describe('the dashboard', () => {
         await order(api, { total: '50.00', status: 'cancelled', at: today }); // not a sale
         await order(api, { total: '30.00', status: 'shipped', at: new Date(now - 3 * DAY), netsuite: 'failed' });
         await order(api, { total: '70.00', status: 'shipped', at: new Date(now - 40 * DAY) }); // outside 30 days
+        // Refunds and voids: revenue is net of what was given back (approved only); an order given back in full is no sale.
+        const partly = await order(api, { total: '40.00', status: 'processing', at: today });
+        await givenBack(api, partly, '40.00', [{ kind: 'refund', amount: '10.00', status: 'approved' }]);
+        const voided = await order(api, { total: '25.00', status: 'shipped', at: today });
+        await givenBack(api, voided, '25.00', [{ kind: 'void', amount: '25.00', status: 'approved' }]);
+        const inFlight = await order(api, { total: '15.00', status: 'processing', at: today });
+        await givenBack(api, inFlight, '15.00', [
+          { kind: 'refund', amount: '15.00', status: 'pending' },
+          { kind: 'refund', amount: '5.00', status: 'declined' },
+        ]);
+        const oldRefunded = await order(api, { total: '30.00', status: 'delivered', at: new Date(now - 5 * DAY) });
+        await givenBack(api, oldRefunded, '30.00', [
+          { kind: 'refund', amount: '12.00', status: 'approved' },
+          { kind: 'refund', amount: '18.00', status: 'approved' },
+        ]);
         await plan(api, { amount: '30.00', interval: 'monthly', status: 'active', nextInDays: 3 });
         await plan(api, { amount: '90.00', interval: 'quarterly', status: 'active', nextInDays: 20, failed: 1 });
         await plan(api, { amount: '12.00', interval: 'monthly', status: 'paused', nextInDays: 2 });
@@ -69,13 +96,16 @@ describe('the dashboard', () => {
     expect(dashboardSchema.safeParse(result).success).toBe(true);
   });
 
-  it('counts paid orders today and over 30 days, per UTC day', () => {
+  it('counts paid orders today and over 30 days, per UTC day, net of refunds and voids (with what was refunded beside it)', () => {
     const d = dashboardSchema.parse(result);
-    expect(d.today).toEqual({ orders: 2, revenue: '60.00' });
-    expect(d.last30Days).toEqual({ orders: 3, revenue: '90.00', averageOrderValue: '30.00' });
+    // 40 + 20, the 40 refunded 10 (30), the 15 whose refund is still pending; the voided 25 is no sale.
+    expect(d.today).toEqual({ orders: 4, revenue: '105.00', refunded: '35.00' });
+    expect(d.last30Days).toEqual({ orders: 5, revenue: '135.00', refunded: '65.00', averageOrderValue: '27.00' });
     expect(d.daily).toHaveLength(DASHBOARD_DAYS);
-    expect(d.daily.at(-1)).toEqual({ day: utcDay(Date.now()), orders: 2, revenue: '60.00' });
+    expect(d.daily.at(-1)).toEqual({ day: utcDay(Date.now()), orders: 4, revenue: '105.00' });
     expect(d.daily.find((x) => x.day === utcDay(Date.now() - 3 * DAY))).toEqual({ day: utcDay(Date.now() - 3 * DAY), orders: 1, revenue: '30.00' });
+    // Refunded in full in two parts: no sale that day.
+    expect(d.daily.find((x) => x.day === utcDay(Date.now() - 5 * DAY))).toEqual({ day: utcDay(Date.now() - 5 * DAY), orders: 0, revenue: '0.00' });
     expect(d.daily.filter((x) => x.orders === 0)).toHaveLength(DASHBOARD_DAYS - 2);
   });
 
@@ -93,7 +123,7 @@ describe('the dashboard', () => {
 
   it("shows NetSuite's backlog and the queues' depths", () => {
     const d = dashboardSchema.parse(result);
-    expect(d.netsuite.counts).toEqual({ synced: 3, pending: 2, failed: 1, not_configured: 0 });
+    expect(d.netsuite.counts).toEqual({ synced: 7, pending: 2, failed: 1, not_configured: 0 });
     expect(d.netsuite.oldestPendingAt).not.toBeNull();
     expect(d.queues.emails).toMatchObject({ waiting: 1, active: 0, failed: 0 });
     expect(d.queues.emails?.oldestWaitingAt).toEqual(expect.any(String));

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
 import { adminOrderSchema } from '@nh/shared/contracts/admin';
-import { refundResponseSchema } from '@nh/shared/contracts/refunds';
+import { NOT_SHIPPABLE_MESSAGES, refundResponseSchema } from '@nh/shared/contracts/refunds';
 import { AuthorizeNetGateway, orderInvoiceNumber, refundInvoiceNumber, type LocalSandboxGateway, type OpaqueChargeRequest } from '@nh/server/payments/index';
 import { startAuthnetStub, type AuthnetStub } from './support/authnet-stub';
 import { startTestApi, type TestApi } from './support/harness';
@@ -184,6 +184,24 @@ describe('refunds after settlement', () => {
     expect((await detail(order.id)).payments.filter((p) => p.kind === 'refund' && p.status === 'approved')).toHaveLength(3);
   });
 
+  it("asks NetSuite for the matching credit in the refund's own transaction: an order.refunded outbox row per approved refund, the synced order pending again", async () => {
+    const order = await placeOrder();
+    await sandbox.settle(order.transactionId);
+    await q(`update orders set netsuite_sync_status = 'synced' where id = $1`, [order.id]);
+    const first = refundResponseSchema.parse(await (await refund(order.id, { amount: '3.00' })).json());
+    const second = refundResponseSchema.parse(await (await refund(order.id, { amount: '4.00' })).json());
+    const rows = await q<{ payload: unknown }>(`select payload from outbox where topic = 'order.refunded' and payload->>'orderId' = $1 order by id`, [order.id]);
+    expect(rows.map((r) => r.payload)).toEqual([
+      { orderId: order.id, paymentId: first.payment.id },
+      { orderId: order.id, paymentId: second.payment.id },
+    ]);
+    expect(await q('select netsuite_sync_status from orders where id = $1', [order.id])).toEqual([{ netsuite_sync_status: 'pending' }]);
+    // A refund refused (more than is left) asks nothing.
+    const declinedBefore = rows.length;
+    expect((await refund(order.id, { amount: dollars(order.total) })).status).toBe(422);
+    expect(await q(`select 1 from outbox where topic = 'order.refunded' and payload->>'orderId' = $1`, [order.id])).toHaveLength(declinedBefore);
+  });
+
   it('never gives back more than was captured under concurrent refunds: 5 at once of 40% each, 2 succeed', async () => {
     const order = await placeOrder();
     await sandbox.settle(order.transactionId);
@@ -275,6 +293,66 @@ describe('refunds after settlement', () => {
     const audit = await manager.request(`/api/admin/audit?entityType=order&entityId=${order.id}`);
     expect(audit.status).toBe(200);
     expect(((await audit.json()) as { total: number }).total).toBe(2);
+  });
+});
+
+describe('an order whose payment went back is not marked shipped', () => {
+  const setStatus = (orderId: string, status: string) => manager.request(`/api/admin/orders/${orderId}`, { method: 'PATCH', body: { storeCode: 'NH', status } });
+  const shippedRows = (orderId: string) => q(`select id from outbox where topic = 'order.shipped' and payload->>'orderId' = $1`, [orderId]);
+
+  /** The refusal: 409, the reason in staff words (the order page shows the same words), nothing changed. */
+  async function refused(orderId: string, status: string, message: string) {
+    const res = await setStatus(orderId, status);
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual({ code: 'ORDER_PAYMENT_RETURNED', message });
+    expect((await detail(orderId)).status).toBe('processing');
+    expect(await shippedRows(orderId)).toEqual([]);
+  }
+
+  it('voided: shipped and delivered are refused saying why and what to do; the order page carries the same reason; cancelling is allowed', async () => {
+    const order = await placeOrder();
+    expect((await refund(order.id, { amount: dollars(order.total) })).status).toBe(201);
+    await refused(order.id, 'shipped', NOT_SHIPPABLE_MESSAGES.voided);
+    await refused(order.id, 'delivered', NOT_SHIPPABLE_MESSAGES.voided);
+    expect((await detail(order.id)).shippingBlockedReason).toBe(NOT_SHIPPABLE_MESSAGES.voided);
+    const cancelled = await setStatus(order.id, 'cancelled');
+    expect(cancelled.status).toBe(200);
+    expect(adminOrderSchema.parse(await cancelled.json())).toMatchObject({ status: 'cancelled', shippingBlockedReason: NOT_SHIPPABLE_MESSAGES.voided });
+  });
+
+  it('refunded in full (in two parts): refused with the amount; refunded in part: it ships', async () => {
+    const order = await placeOrder();
+    await sandbox.settle(order.transactionId);
+    expect((await refund(order.id, { amount: '10.00' })).status).toBe(201);
+    expect((await detail(order.id)).shippingBlockedReason).toBeNull();
+    expect((await refund(order.id, { amount: dollars(order.total - 1000) })).status).toBe(201);
+    await refused(order.id, 'shipped', NOT_SHIPPABLE_MESSAGES.refunded(order.total));
+
+    const partly = await placeOrder();
+    await sandbox.settle(partly.transactionId);
+    expect((await refund(partly.id, { amount: '5.00' })).status).toBe(201);
+    const shipped = await setStatus(partly.id, 'shipped');
+    expect(shipped.status).toBe(200);
+    expect(await shippedRows(partly.id)).toHaveLength(1);
+  });
+
+  it('a refund of the whole payment still in flight holds it too; a declined one does not', async () => {
+    const order = await placeOrder();
+    const [charge] = await q<{ id: string }>(`select id from payment_transactions where order_id = $1 and kind = 'charge'`, [order.id]);
+    await q(`insert into payment_transactions (order_id, parent_id, kind, amount, status) values ($1, $2, 'refund', $3, 'declined')`, [order.id, charge!.id, dollars(order.total)]);
+    expect((await detail(order.id)).shippingBlockedReason).toBeNull();
+    await q(`insert into payment_transactions (order_id, parent_id, kind, amount, status) values ($1, $2, 'refund', $3, 'pending')`, [order.id, charge!.id, dollars(order.total)]);
+    await refused(order.id, 'shipped', NOT_SHIPPABLE_MESSAGES.refunding);
+  });
+
+  it('an order that shipped before its refund stays shipped and may still be marked delivered', async () => {
+    const order = await placeOrder();
+    expect((await setStatus(order.id, 'shipped')).status).toBe(200);
+    await sandbox.settle(order.transactionId);
+    expect((await refund(order.id, { amount: dollars(order.total), reason: 'Returned unopened' })).status).toBe(201);
+    const delivered = await setStatus(order.id, 'delivered');
+    expect(delivered.status).toBe(200);
+    expect(adminOrderSchema.parse(await delivered.json())).toMatchObject({ status: 'delivered', shippingBlockedReason: NOT_SHIPPABLE_MESSAGES.refunded(order.total) });
   });
 });
 

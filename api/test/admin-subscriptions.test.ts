@@ -390,8 +390,30 @@ describe('staff actions on a customer’s behalf', () => {
     expect(await skippedOf(id)).toEqual([]);
     expect(await auditOf(id)).toEqual([]);
     const view = await detail(await support.request(`/api/admin/subscriptions/${id}`));
-    expect(view.actions).toMatchObject({ skip: false, reschedule: false, pause: true, cancel: true });
+    expect(view.actions).toMatchObject({ skip: false, reschedule: false, pause: false, cancel: false });
     await refusal(await post(support, id, 'reschedule', { nextBillingDate: dayOf(onDay(5)) }), 409, 'SUBSCRIPTION_CHARGE_IN_PROGRESS');
+  });
+
+  it('pause and cancel are refused like skip while the period is being charged (it goes ahead and ships); allowed again once it failed', async () => {
+    const due = onDay(-1);
+    const id = await makePlan({ due });
+    await q(`insert into payment_transactions (subscription_id, billing_period, amount, status) values ($1, $2, '36.72', 'pending')`, [id, billingPeriodOf(due)]);
+    const before = await plan(id);
+    await refusal(await post(support, id, 'pause'), 409, 'SUBSCRIPTION_CHARGE_IN_PROGRESS', ADMIN_SUBSCRIPTION_MESSAGES.chargeInProgress);
+    await refusal(await post(support, id, 'cancel', { reason: 'Customer asked on the phone' }), 409, 'SUBSCRIPTION_CHARGE_IN_PROGRESS', ADMIN_SUBSCRIPTION_MESSAGES.chargeInProgress);
+    expect(await plan(id)).toEqual(before);
+    expect(await auditOf(id)).toEqual([]);
+    expect(await outboxOf(id)).toEqual([]);
+
+    // Approved, the renewal still finishing its bookkeeping: under way too.
+    await q(`update payment_transactions set status = 'approved' where subscription_id = $1`, [id]);
+    await refusal(await post(support, id, 'cancel', { reason: 'Customer asked on the phone' }), 409, 'SUBSCRIPTION_CHARGE_IN_PROGRESS');
+
+    // Declined: the period waits for its retry, and the plan may be paused or cancelled.
+    await q(`update payment_transactions set status = 'declined' where subscription_id = $1`, [id]);
+    expect((await detail(await support.request(`/api/admin/subscriptions/${id}`))).actions).toMatchObject({ pause: true, cancel: true });
+    expect((await detail(await post(support, id, 'pause'))).status).toBe('paused');
+    expect((await detail(await post(support, id, 'cancel', { reason: 'Customer asked on the phone' }))).status).toBe('cancelled');
   });
 
   it('reschedule: from tomorrow, at most 90 days ahead and before the delivery after next; the time of day kept', async () => {

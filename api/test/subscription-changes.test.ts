@@ -349,6 +349,56 @@ describe('while the period\'s charge is under way', () => {
     expect(await changeRows(plan.id)).toEqual([]);
   });
 
+  it('refuses pause and cancel (409) with the same answer as skip and move: the period is being charged and ships; nothing changed, no email', async () => {
+    const plan = await beingCharged();
+    const before = await planRow(plan.id);
+    const period = billingPeriodOf(new Date(before.next_billing_date as Date));
+    const busy = { message: MSG.chargeInProgress, code: 'SUBSCRIPTION_CHARGE_IN_PROGRESS' };
+    expect(await json(await me.call(`/api/subscriptions/${plan.id}/pause`, { method: 'POST' }), 409)).toEqual(busy);
+    expect(await json(await me.call(`/api/subscriptions/${plan.id}/cancel`, { method: 'POST' }), 409)).toEqual(busy);
+    expect(await json(await me.call(`/api/subscriptions/${plan.id}/skip`, { body: { period } }), 409)).toEqual(busy);
+    expect(await json(await me.call(`/api/subscriptions/${plan.id}/reschedule`, { body: { nextBillingDate: day(5) } }), 409)).toEqual(busy);
+    expect(await planRow(plan.id)).toEqual(before);
+    expect(await q('select cancelled_at from subscriptions where id = $1', [plan.id])).toEqual([{ cancelled_at: null }]);
+    expect(await changeRows(plan.id)).toEqual([]);
+
+    // Approved but not yet booked (the renewal finishing its bookkeeping): still under way.
+    await q(`update payment_transactions set status = 'approved' where subscription_id = $1`, [plan.id]);
+    expect(await json(await me.call(`/api/subscriptions/${plan.id}/cancel`, { method: 'POST' }), 409)).toEqual(busy);
+  });
+
+  it('cancel waits for a renewal holding the plan, then refuses: the period it wrote is being charged', async () => {
+    const a = await makeProduct(1000);
+    const plan = await insertPlan(me.id, { dueInDays: 0, items: [{ productId: a.id, productName: a.name, quantity: 1, price: '10.00' }] });
+    const client = await api.ctx.db.$client.connect();
+    try {
+      // The renewal's first step: the plan locked, the period's payment row written as pending before the charge.
+      await client.query('begin');
+      await client.query('select id from subscriptions where id = $1 for update', [plan.id]);
+      let answered = false;
+      const cancel = me.call(`/api/subscriptions/${plan.id}/cancel`, { method: 'POST' }).then((res) => {
+        answered = true;
+        return res;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(answered).toBe(false);
+      await client.query(`insert into payment_transactions (subscription_id, billing_period, amount, status) values ($1, $2, '11.02', 'pending')`, [plan.id, billingPeriodOf(plan.nextBillingDate)]);
+      await client.query('commit');
+      expect(await json(await cancel, 409)).toEqual({ message: MSG.chargeInProgress, code: 'SUBSCRIPTION_CHARGE_IN_PROGRESS' });
+    } finally {
+      await client.query('rollback').catch(() => {});
+      client.release();
+    }
+    expect((await planRow(plan.id)).status).toBe('active');
+  });
+
+  it('allows pause and cancel again once the charge is declined', async () => {
+    const plan = await beingCharged();
+    await q(`update payment_transactions set status = 'declined' where subscription_id = $1`, [plan.id]);
+    expect(await view(await me.call(`/api/subscriptions/${plan.id}/pause`, { method: 'POST' }))).toMatchObject({ status: 'paused' });
+    expect(await view(await me.call(`/api/subscriptions/${plan.id}/cancel`, { method: 'POST' }))).toMatchObject({ status: 'cancelled' });
+  });
+
   it('allows both again once the charge is declined (the retries charge the new card and amount)', async () => {
     const plan = await beingCharged();
     await q(`update payment_transactions set status = 'declined' where subscription_id = $1`, [plan.id]);

@@ -21,6 +21,8 @@ export const OUTBOX_TOPICS = {
   /** The shopper skipped, moved, paused, resumed, changed the card or the items of a plan: the confirmation email (and the new card's expiry). */
   subscriptionChanged: 'subscription.changed',
   orderSyncRequested: 'order.sync-requested',
+  /** Staff refunded or voided (part of) an order's payment, approved by the gateway: NetSuite gets the matching credit. */
+  orderRefunded: 'order.refunded',
   exportRequested: 'export.requested',
   /** An owner invited someone to the back office: the invitation email with its single-use link. */
   staffInvited: 'staff.invited',
@@ -68,6 +70,8 @@ export const outboxPayloads = {
     items: z.array(subscriptionItemSchema).optional(),
   }),
   [OUTBOX_TOPICS.orderSyncRequested]: z.object({ orderId: z.string().uuid() }),
+  /** `paymentId`: the refund's or void's payment row. */
+  [OUTBOX_TOPICS.orderRefunded]: z.object({ orderId: z.string().uuid(), paymentId: z.string().uuid() }),
   [OUTBOX_TOPICS.exportRequested]: z.object({ exportId: z.string().uuid() }),
   /**
    * The raw single-use token travels to the email job (only its hash is stored with the invitation):

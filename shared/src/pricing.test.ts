@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { discountLines, priceCart, pricePlan, promoDiscountOn, toPayloadStrings, type PricingLine, type PricingPromo } from './pricing';
+import {
+  discountLines,
+  priceCart,
+  pricePlan,
+  priceRenewal,
+  promoDiscountOn,
+  toPayloadStrings,
+  type PricingLine,
+  type PricingPromo,
+} from './pricing';
 
 const line = (price: number, quantity = 1): PricingLine => ({ price, quantity });
 const WELCOME10: PricingPromo = { discountType: 'percentage', discountValue: 10 };
@@ -123,7 +132,11 @@ describe('priceCart properties (random carts)', () => {
     for (let run = 0; run < 5000; run++) {
       const lines = Array.from({ length: int(6) }, () => line(int(20000), int(12)));
       const promo: PricingPromo | null =
-        random() < 0.3 ? null : random() < 0.5 ? { discountType: 'percentage', discountValue: int(100) } : { discountType: 'fixed', discountValue: int(200) };
+        random() < 0.3
+          ? null
+          : random() < 0.5
+            ? { discountType: 'percentage', discountValue: int(100) }
+            : { discountType: 'fixed', discountValue: int(200) };
       const subscribe = random() < 0.4;
       const p = priceCart(lines, { promo, subscribe });
       const context = JSON.stringify({ run, lines, promo, subscribe });
@@ -173,6 +186,41 @@ describe('discountLines', () => {
       { kind: 'promo', label: 'Discount (WELCOME10)', amount: 280 },
     ]);
     expect(discountLines(priceCart([{ price: 3294, quantity: 1 }]), null)).toEqual([]);
-    expect(discountLines({ discount: 500, subscribeDiscount: 0, promoDiscount: 0 }, 'GONE')).toEqual([{ kind: 'unsplit', label: 'Discount', amount: 500 }]);
+    expect(discountLines({ discount: 500, subscribeDiscount: 0, promoDiscount: 0 }, 'GONE')).toEqual([
+      { kind: 'unsplit', label: 'Discount', amount: 500 },
+    ]);
+  });
+});
+
+describe('priceRenewal (one figure for a renewal order and its charge)', () => {
+  const lines = [{ price: 2000, quantity: 2 }];
+  const today = priceCart(lines, { subscribe: true });
+  const adds = (p: ReturnType<typeof priceRenewal>) => p.subtotal - p.discount + p.shipping + p.tax === p.total;
+
+  it('is the subscriber price when the agreed amount is it', () => {
+    expect(priceRenewal(lines, today.total)).toEqual({ ...today, priceLock: 0 });
+  });
+
+  it('holds a lower agreed amount: the difference is a price lock inside the discount, the figures add up to it', () => {
+    const p = priceRenewal(lines, today.total - 310);
+    expect(p).toMatchObject({
+      total: today.total - 310,
+      priceLock: 310,
+      discount: today.discount + 310,
+      subtotal: today.subtotal,
+      tax: today.tax,
+      shipping: 0,
+    });
+    expect(adds(p)).toBe(true);
+  });
+
+  it('passes on a lower price today: never more than the lines cost now', () => {
+    expect(priceRenewal(lines, today.total + 500)).toEqual({ ...today, priceLock: 0 });
+  });
+
+  it('never locks below the shipping and tax', () => {
+    const p = priceRenewal(lines, 0);
+    expect(p).toMatchObject({ discountedSubtotal: 0, total: today.tax, priceLock: today.discountedSubtotal });
+    expect(adds(p)).toBe(true);
   });
 });

@@ -149,3 +149,31 @@ export function discountLines(parts: DiscountParts, promoCode: string | null): D
 export function pricePlan(lines: readonly PricingLine[], promo: PricingPromo | null | undefined): { firstDelivery: CartPricing; renewal: CartPricing } {
   return { firstDelivery: priceCart(lines, { promo, subscribe: true }), renewal: priceCart(lines, { subscribe: true }) };
 }
+
+/** A renewal's pricing: as priceCart's, with the part of the discount that holds the plan's agreed amount. */
+export interface RenewalPricing extends CartPricing {
+  /** Cents taken off today's subscriber price to hold the agreed amount (0 when they agree); part of `discount`. */
+  priceLock: Cents;
+}
+
+/**
+ * A Subscribe & Save renewal, priced once for both its order and its charge (so the order's total is
+ * always the amount captured): the plan's lines at their stored prices, priced as any plan delivery
+ * (`priceCart` with the subscription discount), then held to the plan's agreed amount, the figure the
+ * shopper saw on the plan page and in the welcome email and the reminder. When today's rules price the
+ * lines above it, the difference is a price lock: taken off in the discount, so the total is the agreed
+ * amount. When they price them below it (only a change of our pricing rules in the shopper's favour can:
+ * the lines keep their prices), today's lower price is charged: a plan locks its price against rises,
+ * never against falls. The lock never goes below the order's shipping and tax.
+ */
+export function priceRenewal(lines: readonly PricingLine[], agreedAmount: Cents): RenewalPricing {
+  const today = priceCart(lines, { subscribe: true });
+  const priceLock = Math.min(Math.max(0, today.total - agreedAmount), today.discountedSubtotal);
+  return {
+    ...today,
+    discount: today.discount + priceLock,
+    discountedSubtotal: today.discountedSubtotal - priceLock,
+    total: today.total - priceLock,
+    priceLock,
+  };
+}

@@ -380,7 +380,7 @@ describe('a checkout retried after the API died mid-checkout', () => {
     const declinedRetry = await retry(declinedKey, declinedBody);
     expect(declinedRetry.status).toBe(402);
     const message = `This transaction has been declined. ${NOT_TAKEN_ANSWER}`;
-    expect(await declinedRetry.json()).toEqual({ message, responseMessage: message, orderId: declined.id });
+    expect(await declinedRetry.json()).toEqual({ message, code: 'PAYMENT_DECLINED', responseMessage: message, orderId: declined.id });
     expect(await q('select status_code, completed_at is not null as completed from idempotency_keys where key = any($1)', [[paidKey, declinedKey]])).toEqual([
       { status_code: 200, completed: true },
       { status_code: 402, completed: true },
@@ -391,7 +391,7 @@ describe('a checkout retried after the API died mid-checkout', () => {
     expect(await inventory(declinedProduct.id)).toBe(10);
   });
 
-  it('leaves a key the API finished alone', async () => {
+  it('leaves alone a key the API finished with any other answer than the unknown outcome\'s', async () => {
     const product = await makeProduct(10);
     const order = await pendingOrder({ ageMinutes: 20, product });
     const key = randomUUID();

@@ -91,11 +91,13 @@ interface SubscriptionInput {
   failedAttempts?: number;
   retryAt?: Date | null;
   profile?: StoredPaymentProfile | null;
+  /** The plan's agreed amount (default: its items priced today as any plan delivery). */
+  amount?: number;
 }
 
 async function makeSubscription(input: SubscriptionInput): Promise<{ id: string; amount: number }> {
   const profile = input.profile === undefined ? await makeProfile() : input.profile;
-  const amount = priceCart(input.items.map((l) => ({ price: toCents(l.price), quantity: l.quantity })), { subscribe: true }).total;
+  const amount = input.amount ?? priceCart(input.items.map((l) => ({ price: toCents(l.price), quantity: l.quantity })), { subscribe: true }).total;
   const [row] = await tdb.db
     .insert(tables.subscriptions)
     .values({
@@ -249,6 +251,33 @@ describe('renewal charging', () => {
     expect(await value(renewalsTotal, { outcome: 'skipped' })).toBe(skippedBefore + 1);
     // The renewal's order.placed becomes a confirmation email once relayed; any email sent counts by name.
     await waitFor(async () => (await value(emailsTotal, { outcome: 'sent' })) > 0, 15_000, 'an email counted');
+  });
+
+  it("records exactly the amount charged when the plan's agreed amount differs from its lines priced today: the agreed (lower) amount wins, a lower price today is passed on", async () => {
+    const product = await makeProduct(50, '20.00');
+    const items = [line(product, 2)];
+    const today = priceCart([{ price: 2000, quantity: 2 }], { subscribe: true });
+    const cases = [
+      // Agreed when the line cost 18.00 (the price changed since): the shopper was told this amount, and is charged it.
+      { email: 'renew-locked@example.com', agreed: priceCart([{ price: 1800, quantity: 2 }], { subscribe: true }).total, charged: (agreed: number) => agreed },
+      // Agreed above what the same lines cost today (our pricing rules changed in the shopper's favour): today's price.
+      { email: 'renew-lower@example.com', agreed: today.total + 250, charged: () => today.total },
+    ];
+    for (const c of cases) {
+      const due = new Date(Date.now() - DAY);
+      const sub = await makeSubscription({ email: c.email, items, due, amount: c.agreed });
+      expect(sub.amount).not.toBe(today.total);
+      expect(await renew(sub.id, due)).toMatchObject({ outcome: 'approved' });
+      const charged = c.charged(c.agreed);
+      const [charge] = chargesFor(sub.id, due);
+      expect(charge!.amount).toBe(charged);
+      const [order] = await ordersOf(sub.id);
+      // One figure: the order's total is the captured amount, and its lines and figures add up to it.
+      expect(order).toMatchObject({ status: 'processing', items, subtotal: today.subtotal, shipping: 0, tax: today.tax, total: charged });
+      expect(order!.subtotal - order!.discount + order!.shipping + order!.tax).toBe(order!.total);
+      expect(order!.discount).toBe(today.discount + (today.total - charged));
+      expect(await paymentsOf(sub.id)).toEqual([expect.objectContaining({ orderId: order!.id, amount: charged, status: 'approved' })]);
+    }
   });
 
   it('running the same renew job twice charges once', async () => {

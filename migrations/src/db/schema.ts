@@ -490,6 +490,11 @@ export const paymentTransactions = pgTable(
     idempotencyKey: text(),
     /** The refund put the order's items back in stock. */
     restocked: boolean().notNull().default(false),
+    /**
+     * An approved refund or void in NetSuite: the internal id of its credit memo (a refund) or of the
+     * sales order it closed (a void). Null until the order's NetSuite sync has carried it.
+     */
+    netsuiteRecordId: text(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -639,7 +644,7 @@ export const idempotencyKeys = pgTable(
     requestHash: text().notNull(),
     /**
      * The order the checkout reserved under this key, so the payment reconciliation can finish the key
-     * with the final answer when the API died before giving it.
+     * with the final answer when the API died before giving it, or gave the 502 of an unknown outcome.
      */
     orderId: uuid(),
     statusCode: integer(),
@@ -649,8 +654,9 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.scope, t.key] }),
-    // Only unfinished keys are looked up by order: the index stays as small as the work in flight.
-    index('idempotency_keys_unfinished_order').on(t.orderId).where(sql`status_code is null`),
+    // Only keys the payment reconciliation may still answer are looked up by order (unfinished, or the
+    // 502 of an unknown outcome): the index stays as small as the work in flight.
+    index('idempotency_keys_unsettled_order').on(t.orderId).where(sql`status_code is null or status_code = 502`),
   ],
 );
 

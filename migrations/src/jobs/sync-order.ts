@@ -1,6 +1,7 @@
 /**
- * sync-order (erp-sync queue): one order to NetSuite. Made by the relay from `order.placed` and from
- * `order.sync-requested` (staff retries, the 10-minute reconcile); the handler is
+ * sync-order (erp-sync queue): one order to NetSuite, with its refunds and voids. Made by the relay from
+ * `order.placed`, `order.refunded` (a refund or void the gateway approved: its credit memo, or the sales
+ * order closed) and `order.sync-requested` (staff retries, the 10-minute reconcile); the handler is
  * workers/src/erp-sync/processor.ts.
  */
 import { z } from 'zod';
@@ -24,5 +25,6 @@ export const syncOrderContract = defineJobContract({
   topics: {
     [OUTBOX_TOPICS.orderPlaced]: ({ orderId }) => ({ orderId }),
     [OUTBOX_TOPICS.orderSyncRequested]: ({ orderId }) => ({ orderId }),
+    [OUTBOX_TOPICS.orderRefunded]: ({ orderId }) => ({ orderId }),
   },
 });

@@ -4,10 +4,24 @@
  * The API's own key handling (waiting for a stored answer) is still in api/src/lib/idempotency.ts.
  */
 import type pg from 'pg';
+import type { ErrorCode } from '@nh/shared/contracts/errors';
 
-/** The unfinished idempotency key that reserved this order (its checkout never answered), if any. */
-export async function findUnfinishedCheckoutKey(client: pg.PoolClient, orderId: string): Promise<{ scope: string; key: string } | null> {
-  const { rows } = await client.query<{ scope: string; key: string }>(`select scope, key from idempotency_keys where order_id = $1 and status_code is null`, [orderId]);
+/** The code of the checkout's stored answer when the charge's outcome was not known (502). */
+const OUTCOME_UNKNOWN_CODE: ErrorCode = 'PAYMENT_OUTCOME_UNKNOWN';
+
+/**
+ * The idempotency key that reserved this order and still awaits the charge's outcome, if any: unfinished
+ * (its checkout never answered), or answered with the 502 of an unknown outcome ("We could not confirm
+ * your payment"). Either gets the final answer in the reconciliation's commit. Locked (FOR UPDATE) in
+ * the caller's transaction; a key with any other answer is left as it is.
+ */
+export async function findCheckoutKeyAwaitingOutcome(client: pg.PoolClient, orderId: string): Promise<{ scope: string; key: string } | null> {
+  const { rows } = await client.query<{ scope: string; key: string }>(
+    `select scope, key from idempotency_keys
+     where order_id = $1 and (status_code is null or (status_code = 502 and response->>'code' = $2))
+     for update`,
+    [orderId, OUTCOME_UNKNOWN_CODE],
+  );
   return rows[0] ?? null;
 }
 

@@ -39,6 +39,8 @@ export interface LockedOrderCharge {
   pending: Cents;
   /** A refund (approved or in flight) already puts, or put, the order's items back in stock. */
   restocked: boolean;
+  /** The charge was voided (an approved void: always the whole charge). */
+  voided: boolean;
 }
 
 const chargeColumns = {
@@ -62,17 +64,18 @@ export async function findOrderCharge(db: DbOrTx, orderId: string): Promise<Orde
   return charge ?? null;
 }
 
-/** What is given back of a charge so far: approved and pending amounts, and whether a refund restocks. */
-async function givenBack(db: DbOrTx, chargeId: string): Promise<{ refunded: Cents; pending: Cents; restocked: boolean }> {
+/** What is given back of a charge so far: approved and pending amounts, whether a refund restocks, whether it was voided. */
+async function givenBack(db: DbOrTx, chargeId: string): Promise<{ refunded: Cents; pending: Cents; restocked: boolean; voided: boolean }> {
   const [row] = await db
     .select({
       refunded: sql<string>`coalesce(sum(${p.amount}) filter (where ${p.status} = 'approved'), 0)::text`,
       pending: sql<string>`coalesce(sum(${p.amount}) filter (where ${p.status} = 'pending'), 0)::text`,
       restocked: sql<boolean>`coalesce(bool_or(${p.restocked}) filter (where ${p.status} in ('approved', 'pending')), false)`,
+      voided: sql<boolean>`coalesce(bool_or(${p.kind} = 'void') filter (where ${p.status} = 'approved'), false)`,
     })
     .from(p)
     .where(and(eq(p.parentId, chargeId), inArray(p.kind, ['refund', 'void'])));
-  return { refunded: toCentsText(row?.refunded), pending: toCentsText(row?.pending), restocked: row?.restocked ?? false };
+  return { refunded: toCentsText(row?.refunded), pending: toCentsText(row?.pending), restocked: row?.restocked ?? false, voided: row?.voided ?? false };
 }
 
 const toCentsText = (text: string | undefined): Cents => toCents(text ?? '0');
@@ -95,7 +98,7 @@ export async function lockOrderCharge(tx: DbOrTx, orderId: string, storeCode: st
     .orderBy(desc(p.createdAt))
     .limit(1)
     .for('update');
-  if (!charge) return { order, charge: null, refunded: 0, pending: 0, restocked: false };
+  if (!charge) return { order, charge: null, refunded: 0, pending: 0, restocked: false, voided: false };
   return { order, charge, ...(await givenBack(tx, charge.id)) };
 }
 
@@ -186,17 +189,53 @@ export async function listOrderPayments(db: Db, orderId: string): Promise<OrderP
   return rows.map((r) => ({ ...r.payment, staffEmail: r.staffEmail }));
 }
 
+/** What was captured and given back of an order's charge, from its payment rows (all zero without a captured charge). */
+export interface GivenBack {
+  captured: Cents;
+  /** Approved refunds and voids of the charge. */
+  refunded: Cents;
+  /** Refunds and voids of it still in flight. */
+  pending: Cents;
+  /** An approved void (always the whole charge). */
+  voided: boolean;
+}
+
+/** The order's captured charge (its newest approved charge row) and what was given back of it, from the order's payment rows. */
+export function givenBackOf(rows: readonly PaymentRow[]): GivenBack {
+  const charge = rows.filter((r) => r.kind === 'charge' && r.status === 'approved').at(-1);
+  if (!charge) return { captured: 0, refunded: 0, pending: 0, voided: false };
+  const children = rows.filter((r) => r.parentId === charge.id && r.kind !== 'charge');
+  const approved = children.filter((r) => r.status === 'approved');
+  return {
+    captured: charge.amount,
+    refunded: approved.reduce((sum, r) => sum + r.amount, 0),
+    pending: children.filter((r) => r.status === 'pending').reduce((sum, r) => sum + r.amount, 0),
+    voided: approved.some((r) => r.kind === 'void'),
+  };
+}
+
 /**
  * What can still be given back of an order's rows: the approved charge less the approved and pending
  * refunds and voids of it (0 without a captured charge).
  */
 export function refundableOf(rows: readonly PaymentRow[]): { captured: Cents; refunded: Cents; refundable: Cents } {
-  const charge = rows.filter((r) => r.kind === 'charge' && r.status === 'approved').at(-1);
-  if (!charge) return { captured: 0, refunded: 0, refundable: 0 };
-  const children = rows.filter((r) => r.parentId === charge.id && r.kind !== 'charge');
-  const refunded = children.filter((r) => r.status === 'approved').reduce((sum, r) => sum + r.amount, 0);
-  const held = children.filter((r) => r.status === 'pending').reduce((sum, r) => sum + r.amount, 0);
-  return { captured: charge.amount, refunded, refundable: Math.max(0, charge.amount - refunded - held) };
+  const { captured, refunded, pending } = givenBackOf(rows);
+  return { captured, refunded, refundable: Math.max(0, captured - refunded - pending) };
+}
+
+/** How an order's whole payment went back: voided, refunded, or being refunded (in flight); null while any of it is kept. */
+export type PaymentReturned = 'voided' | 'refunded' | 'refunding';
+
+/**
+ * The one rule of "this order's payment was given back" (an order that must not ship, and whose NetSuite
+ * sales order is closed): nothing of a captured charge is kept. Null without a captured charge.
+ */
+export function paymentReturned(g: GivenBack): PaymentReturned | null {
+  if (g.captured <= 0) return null;
+  if (g.voided) return 'voided';
+  if (g.refunded >= g.captured) return 'refunded';
+  if (g.refunded + g.pending >= g.captured) return 'refunding';
+  return null;
 }
 
 /** Whether an approved refund of the order put its items back in stock (cancelling and reopening then leave stock alone). */

@@ -1,12 +1,12 @@
 /**
- * The subscriptions aggregate: the shopper's own plans (the API's My Subscriptions: list, cancel,
- * resume with a new card) and the renewals' reads and writes on the plan row (the workers' sweep and
- * renewal job). The renewal's payment rows and its one-statement outcomes are in payments.ts, its
- * pending order in orders.ts.
+ * The subscriptions aggregate: the shopper's own plans (the API's My Subscriptions: list, resume with
+ * a new card; cancelling is a plan change, changeLockedPlan) and the renewals' reads and writes on the
+ * plan row (the workers' sweep and renewal job). The renewal's payment rows and its one-statement
+ * outcomes are in payments.ts, its pending order in orders.ts.
  *
- * Hand-tuned SQL through the pool: the page view, cancel and resume are single statements with named
- * prepared statements; the renewal's statements run under the plan's row lock. The clock is the
- * database's (the sweep and the job agree whichever host runs them).
+ * Hand-tuned SQL through the pool: the page view and resume are single statements with named prepared
+ * statements; the renewal's statements run under the plan's row lock. The clock is the database's (the
+ * sweep and the job agree whichever host runs them).
  *
  * The back office (api admin/subscriptions): the plan table, a plan's billing history, the at-risk list
  * (with the renewal sweep's heads-up, which shares its "items unavailable" rule), and the plan row
@@ -158,30 +158,6 @@ export async function listSubscriptions(db: pg.Pool, userId: string): Promise<Su
     values: [userId],
   });
   return rows;
-}
-
-export type CancelOutcome = { kind: 'cancelled'; row: SubscriptionViewRow } | { kind: 'ended' } | { kind: 'not-found' };
-
-/**
- * Cancels the user's subscription while it is active or paused, as one conditional update: a renewal
- * holding the row waits us out (or we wait for it), and the status is judged on the row as it is
- * then, never on an earlier read. When nothing was updated, the row as read tells "ended" from
- * "not found" (not the user's, or no such id).
- */
-export async function cancelSubscription(db: pg.Pool, id: string, userId: string): Promise<CancelOutcome> {
-  const { rows } = await db.query<SubscriptionViewRow & { cancelled: boolean }>({
-    name: 'subscriptions_cancel',
-    text: `with upd as (
-        update subscriptions set status = 'cancelled', cancelled_at = now(), updated_at = now()
-        where id = $1 and user_id = $2 and status in ('active', 'paused') returning *)
-      select true as cancelled, ${VIEW_COLUMNS} from upd s ${VIEW_JOINS}
-      union all
-      select false, ${VIEW_COLUMNS} from subscriptions s ${VIEW_JOINS} where s.id = $1 and s.user_id = $2 and not exists (select 1 from upd)`,
-    values: [id, userId],
-  });
-  const row = rows[0];
-  if (!row) return { kind: 'not-found' };
-  return row.cancelled ? { kind: 'cancelled', row } : { kind: 'ended' };
 }
 
 /** What resuming needs of a plan before it stores a card: who to bill, and the due date it stays on. */

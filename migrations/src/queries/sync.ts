@@ -4,6 +4,11 @@
  * of every sync attempt, `netsuite_sync_attempts`) with its reads and its retention, the failed list,
  * and the safety net that asks again for orders pending too long.
  *
+ * An order is `synced` when NetSuite has its sales order and every approved refund and void of its
+ * charge (`payment_transactions.netsuite_record_id`): a refund or void the gateway approved makes a
+ * synced order pending again, with its `order.refunded` outbox row (`requestRefundSync`, in the
+ * refund's own transaction), until the sync has carried it.
+ *
  * The two statements every sync runs (the read and "synced", which also writes the attempt's ledger
  * rows) and "not configured" are named `pg` statements, prepared once per connection: no query
  * building per job (the sync benchmark). Money comes back as the column's own two-decimal text, the
@@ -11,15 +16,30 @@
  */
 import type pg from 'pg';
 import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import { OUTBOX_TOPICS } from '@nh/shared/jobs';
+import type { Db, DbOrTx } from '../db/client';
 import { failedSyncOrders, netsuiteSyncAttempts, orders, type OrderRow } from '../db/schema';
 import { recordOutbox } from './outbox';
 
 /** The values of orders.netsuite_sync_status. */
 export const SYNC_STATUS = { pending: 'pending', synced: 'synced', failed: 'failed', notConfigured: 'not_configured' } as const;
 
+/** An approved refund or void of the order's charge, as the sync sends it. */
+export interface SyncRefund {
+  /** The payment row's id (the credit memo's external id is made from it). */
+  id: string;
+  kind: 'refund' | 'void';
+  /** Two-decimal string. */
+  amount: string;
+  reason: string | null;
+  /** yyyy-MM-dd (UTC) of the refund. */
+  tranDate: string;
+  /** Set once NetSuite has it (its credit memo, or the sales order a void closed). */
+  netsuiteRecordId: string | null;
+}
+
 /** What a sync needs of an order. */
-export interface SyncOrder extends Pick<OrderRow, 'id' | 'customerEmail' | 'customerName' | 'customerPhone' | 'items' | 'promoCode'> {
+export interface SyncOrder extends Pick<OrderRow, 'id' | 'customerEmail' | 'customerName' | 'customerPhone' | 'items' | 'promoCode' | 'status'> {
   /** Two-decimal strings. */
   shipping: string;
   discount: string;
@@ -28,14 +48,32 @@ export interface SyncOrder extends Pick<OrderRow, 'id' | 'customerEmail' | 'cust
   /** yyyy-MM-dd (UTC) of created_at. */
   tranDate: string;
   syncStatus: OrderRow['netsuiteSyncStatus'];
+  /** The sales order's internal id once an earlier sync made it. */
+  netsuiteOrderId: string | null;
+  /** The approved charge's amount (two-decimal string), "0.00" without one. */
+  captured: string;
+  /** The approved refunds and voids of that charge, oldest first. */
+  refunds: SyncRefund[];
 }
 
+// The order with its captured charge and that charge's approved refunds and voids: one primary-key
+// lookup and two on payment_transactions' parent index.
 const SELECT_ORDER = {
   name: 'erp-sync-order',
-  text: `select id, customer_email as "customerEmail", customer_name as "customerName", customer_phone as "customerPhone", items,
-           shipping::text as shipping, discount::text as discount, tax::text as tax, total::text as total, promo_code as "promoCode",
-           to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as "tranDate", netsuite_sync_status as "syncStatus"
-         from orders where id = $1`,
+  text: `select o.id, o.customer_email as "customerEmail", o.customer_name as "customerName", o.customer_phone as "customerPhone", o.items,
+           o.shipping::text as shipping, o.discount::text as discount, o.tax::text as tax, o.total::text as total, o.promo_code as "promoCode",
+           to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD') as "tranDate", o.netsuite_sync_status as "syncStatus", o.status,
+           o.netsuite_order_id as "netsuiteOrderId", coalesce(c.amount, 0)::text as captured,
+           coalesce((
+             select json_agg(json_build_object('id', r.id, 'kind', r.kind, 'amount', r.amount::text, 'reason', r.reason,
+                 'tranDate', to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD'), 'netsuiteRecordId', r.netsuite_record_id)
+               order by r.created_at, r.id)
+             from payment_transactions r where r.parent_id = c.id and r.kind in ('refund', 'void') and r.status = 'approved'), '[]'::json) as refunds
+         from orders o
+         left join lateral (
+           select p.id, p.amount from payment_transactions p where p.order_id = o.id and p.kind = 'charge' and p.status = 'approved'
+           order by p.created_at desc limit 1) c on true
+         where o.id = $1`,
 };
 
 /**
@@ -58,13 +96,22 @@ const LEDGER_ROWS = `jsonb_to_recordset($LEDGER::jsonb) as l(at float8, record t
 const LEDGER_INSERT = `insert into netsuite_sync_attempts (order_id, at, record, outcome, http_status, error_code, error_detail, duration_ms)`;
 const LEDGER_VALUES = `to_timestamp(l.at / 1000.0), l.record, l.outcome, l."httpStatus", l."errorCode", l."errorDetail", l."durationMs"`;
 
-// One statement (atomic, one round trip): the order is synced, any failed-sync row goes, and the
-// attempt's requests join the ledger (only when the order still exists: the update found it).
+// One statement (atomic, one round trip): the refunds and voids NetSuite now has get its record ids,
+// the order is synced (or pending again when an approved refund or void it did not carry is still
+// outstanding: one approved while this sync ran), any failed-sync row goes, and the attempt's requests
+// join the ledger (only when the order still exists: the update found it).
 const MARK_SYNCED = {
   name: 'erp-sync-synced',
-  text: `with synced as (
-           update orders set netsuite_sync_status = 'synced', netsuite_customer_id = $2, netsuite_order_id = $3,
-             netsuite_sync_error = null, netsuite_synced_at = now(), updated_at = now()
+  text: `with credited as (
+           update payment_transactions p set netsuite_record_id = c."recordId"
+           from jsonb_to_recordset($5::jsonb) as c(id uuid, "recordId" text)
+           where p.id = c.id and p.order_id = $1 returning p.id),
+         synced as (
+           update orders set netsuite_customer_id = $2, netsuite_order_id = $3, netsuite_sync_error = null, netsuite_synced_at = now(), updated_at = now(),
+             netsuite_sync_status = case when exists (
+               select 1 from payment_transactions r
+               where r.order_id = $1 and r.kind in ('refund', 'void') and r.status = 'approved' and r.netsuite_record_id is null
+                 and r.id not in (select id from credited)) then 'pending' else 'synced' end
            where id = $1 returning id),
          ledger as (
            ${LEDGER_INSERT}
@@ -82,9 +129,40 @@ export async function loadSyncOrder(pool: pg.Pool, orderId: string): Promise<Syn
   return rows[0];
 }
 
-/** The order is synced (its failed-sync row goes) and this attempt's requests join the ledger, in one statement. */
-export async function markSynced(pool: pg.Pool, orderId: string, customerId: string, salesOrderId: string, ledger: readonly SyncAttemptEntry[] = []): Promise<void> {
-  await pool.query({ ...MARK_SYNCED, values: [orderId, customerId, salesOrderId, JSON.stringify(ledger)] });
+/** A refund or void NetSuite now has: its payment row and the record that carries it. */
+export interface SyncedRefund {
+  id: string;
+  recordId: string;
+}
+
+/**
+ * The order is synced (its failed-sync row goes; pending again if an approved refund or void is still
+ * outstanding), the refunds and voids carried get their record ids, and this attempt's requests join
+ * the ledger, in one statement.
+ */
+export async function markSynced(
+  pool: pg.Pool,
+  orderId: string,
+  customerId: string,
+  salesOrderId: string,
+  ledger: readonly SyncAttemptEntry[] = [],
+  refunds: readonly SyncedRefund[] = [],
+): Promise<void> {
+  await pool.query({ ...MARK_SYNCED, values: [orderId, customerId, salesOrderId, JSON.stringify(ledger), JSON.stringify(refunds)] });
+}
+
+/**
+ * A refund or void the gateway approved, in the transaction that records it: NetSuite must get its
+ * credit memo (or the sales order closed), so an order already synced is pending again until the sync
+ * has carried it, and the `order.refunded` outbox row asks for that sync (at least once: a job lost, or a
+ * worker killed halfway, is run again; the 10-minute reconcile asks again for orders pending too long).
+ */
+export async function requestRefundSync(tx: DbOrTx, orderId: string, paymentId: string): Promise<void> {
+  await tx
+    .update(orders)
+    .set({ netsuiteSyncStatus: SYNC_STATUS.pending, updatedAt: sql`now()` })
+    .where(and(eq(orders.id, orderId), eq(orders.netsuiteSyncStatus, SYNC_STATUS.synced)));
+  await recordOutbox(tx, OUTBOX_TOPICS.orderRefunded, { orderId, paymentId });
 }
 
 /** An attempt that did not end synced: its requests join the ledger (one multi-row insert). */
@@ -234,7 +312,9 @@ export async function recordSyncFailure(db: Db, orderId: string, failure: SyncFa
  * outbox row. Their updated_at is touched, so each is re-requested at most once per period; a
  * duplicate sync is harmless (upserts by external id, synced orders are skipped). Only orders whose
  * payment the gateway accepted (they have its transaction id) qualify: an order left `pending` by a
- * checkout that died before its charge was recorded is for staff to reconcile, never for NetSuite.
+ * checkout that died before its charge was recorded is for staff to reconcile, never for NetSuite. A
+ * cancelled order qualifies only when NetSuite has its sales order already (a refund or void of it is
+ * outstanding).
  */
 export async function requestStaleSyncs(db: Db, staleMinutes: number, limit = 1000): Promise<number> {
   return db.transaction(async (tx) => {
@@ -242,7 +322,7 @@ export async function requestStaleSyncs(db: Db, staleMinutes: number, limit = 10
       update orders set updated_at = now()
       where id in (
         select id from orders
-        where netsuite_sync_status = 'pending' and payment_transaction_id is not null and status <> 'cancelled'
+        where netsuite_sync_status = 'pending' and payment_transaction_id is not null and (status <> 'cancelled' or netsuite_order_id is not null)
           and updated_at < now() - make_interval(mins => ${staleMinutes})
         order by created_at limit ${limit} for update skip locked)
       returning id`);

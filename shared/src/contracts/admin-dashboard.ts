@@ -1,6 +1,9 @@
 /**
  * GET /api/admin/dashboard: the back office's first screen. Money as 2-decimal strings like every admin
- * answer; days are UTC (yyyy-mm-dd). Sales are paid orders (processing, shipped, delivered), before refunds.
+ * answer; days are UTC (yyyy-mm-dd). Sales are paid orders (processing, shipped, delivered). Revenue is
+ * net: each order's total less its approved refunds and voids, counted on the order's day; an order voided
+ * or refunded in full is not a sale (nor counted as an order). `refunded` is what was given back of those
+ * days' orders, so gross sales are `revenue + refunded`.
  */
 import { z } from 'zod';
 import { SYNC_STATUSES } from './admin-sync';
@@ -12,9 +15,10 @@ const queueDepthSchema = z.object({ waiting: z.number(), active: z.number(), del
 
 export const dashboardSchema = z.object({
   generatedAt: z.string(),
-  today: z.object({ orders: z.number(), revenue: money }),
-  last30Days: z.object({ orders: z.number(), revenue: money, averageOrderValue: money }),
-  /** One entry per UTC day, oldest first, DASHBOARD_DAYS of them ending today (days without sales included). */
+  today: z.object({ orders: z.number(), revenue: money, refunded: money }),
+  /** `averageOrderValue`: net revenue per order counted. */
+  last30Days: z.object({ orders: z.number(), revenue: money, refunded: money, averageOrderValue: money }),
+  /** One entry per UTC day, oldest first, DASHBOARD_DAYS of them ending today (days without sales included); revenue net. */
   daily: z.array(z.object({ day: z.string(), orders: z.number(), revenue: money })),
   plans: z.object({
     active: z.number(),

@@ -80,8 +80,8 @@ export const failedSyncListSchema = z.object({ failed: z.array(failedSyncSchema)
 export const syncRetrySchema = z.object({ orderId: z.string().uuid(), netsuiteSyncStatus: z.literal('pending') });
 export const syncRetryAllSchema = z.object({ retried: z.number().int() });
 
-/** Ledger records: the two NetSuite records a sync writes. */
-export const SYNC_RECORDS = ['customer', 'salesOrder'] as const;
+/** Ledger records: the NetSuite records a sync writes (a credit memo per refund of the order). */
+export const SYNC_RECORDS = ['customer', 'salesOrder', 'creditMemo'] as const;
 export type SyncRecord = (typeof SYNC_RECORDS)[number];
 
 /**

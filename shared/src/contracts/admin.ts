@@ -343,6 +343,11 @@ export const adminOrderSchema = adminOrderSummarySchema.extend({
   payments: z.array(adminPaymentSchema),
   /** What can still be refunded (the captured charge less refunds and voids, approved or in flight), 2-decimal string. */
   refundable: money,
+  /**
+   * Why the order cannot be marked shipped or delivered, in staff words (its whole payment was voided or
+   * refunded, or is being refunded); null when it can. The same sentence as the refusal (ORDER_PAYMENT_RETURNED).
+   */
+  shippingBlockedReason: z.string().nullable(),
 });
 export type AdminOrder = z.infer<typeof adminOrderSchema>;
 

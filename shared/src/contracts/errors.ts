@@ -138,6 +138,8 @@ export const ERROR_CODES = {
   /** Refunds and voids (POST /api/admin/orders/{id}/refunds): the order has no captured charge. */
   /** Staff asked to resend the shipping notice of an order that has not shipped. */
   ORDER_NOT_SHIPPED: 'conflict',
+  /** Marking shipped or delivered an order whose whole payment was voided or refunded (or is being). */
+  ORDER_PAYMENT_RETURNED: 'conflict',
   REFUND_NO_CHARGE: 'conflict',
   /** More than the charge captured less what was given back already. */
   REFUND_TOO_LARGE: 'unprocessable',

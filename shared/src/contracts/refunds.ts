@@ -66,6 +66,17 @@ export const partialUnsettledMessage = (captured: Cents): string =>
 /** The payment service has the charge in a state that gives nothing back. */
 export const notRefundableMessage = (status: string): string => `The payment service has this charge as ${status}, so nothing can be refunded.`;
 
+/**
+ * Why an order cannot be marked shipped or delivered: its whole payment was voided, refunded, or is being
+ * refunded (ORDER_PAYMENT_RETURNED, 409). Shown on the order page beside the status too.
+ */
+export const NOT_SHIPPABLE_MESSAGES = {
+  voided: 'The payment for this order was voided, so it cannot be marked shipped or delivered. Cancel the order instead; to send it anyway, the customer must order and pay again.',
+  refunded: (captured: Cents): string =>
+    `The payment for this order was refunded in full (${formatCents(captured)}), so it cannot be marked shipped or delivered. Cancel the order instead; to send it anyway, the customer must order and pay again.`,
+  refunding: "A refund of this order's whole payment is being processed, so it cannot be marked shipped or delivered. Reload the order once the refund has gone through.",
+} as const;
+
 /** A void refused because the charge settled while it was being voided. */
 export const SETTLED_MEANWHILE_MESSAGE = 'The payment settled while it was being voided, so nothing was given back. Please refund again: it will now be a refund.';
 

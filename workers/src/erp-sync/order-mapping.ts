@@ -1,13 +1,39 @@
-import type { CustomerInput, SalesOrderInput } from './netsuite/client';
-import type { SyncOrder } from '@nh/server';
+import type { CreditMemoInput, CustomerInput, SalesOrderInput } from './netsuite/client';
+import { paymentReturned, type SyncOrder, type SyncRefund } from '@nh/server';
+import { toCents } from '@nh/shared/money';
 
 /** An order that cannot be expressed in NetSuite until someone fixes its data (never worth a retry). */
 export class OrderMappingError extends Error {
   override name = 'OrderMappingError';
 }
 
+/**
+ * The NetSuite item a refund's credit memo line credits: an Other Charge item with this external id,
+ * not taxable (the amount given back includes the tax), which the account must have, as it has the
+ * products' items under their item numbers or skus.
+ */
+export const REFUND_ITEM = 'NH-REFUND';
+
 export function customerFor(order: SyncOrder): CustomerInput {
   return { email: order.customerEmail, name: order.customerName, phone: order.customerPhone };
+}
+
+/**
+ * Why the order's sales order is closed in NetSuite: its payment was voided (always all of it), or
+ * refunded in full before the order shipped (the shop then refuses to ship it: nothing must be
+ * fulfilled from NetSuite either). The same rule as the back office's (@nh/server paymentReturned) on
+ * the approved refunds and voids. Null while the sales order stands.
+ */
+export function salesOrderClosure(order: SyncOrder): 'voided' | 'refunded' | null {
+  const returned = paymentReturned({
+    captured: toCents(order.captured),
+    refunded: order.refunds.reduce((sum, r) => sum + toCents(r.amount), 0),
+    pending: 0,
+    voided: order.refunds.some((r) => r.kind === 'void'),
+  });
+  if (returned === 'voided') return 'voided';
+  if (returned === 'refunded' && order.status !== 'shipped' && order.status !== 'delivered') return 'refunded';
+  return null;
 }
 
 /** Lines reference NetSuite items by the variant's sku, else the product's item number, else its sku. */
@@ -29,5 +55,20 @@ export function salesOrderFor(order: SyncOrder, customerInternalId: string): Sal
     tax: order.tax,
     total: order.total,
     promoCode: order.promoCode,
+    closed: salesOrderClosure(order),
+  };
+}
+
+/** A refund's credit memo: the amount given back on the refund item, on the refund's day, naming the order. */
+export function creditMemoFor(order: SyncOrder, refund: SyncRefund, customerInternalId: string): CreditMemoInput {
+  return {
+    refundId: refund.id,
+    orderId: order.id,
+    customerInternalId,
+    email: order.customerEmail,
+    tranDate: refund.tranDate,
+    amount: refund.amount,
+    itemRef: REFUND_ITEM,
+    reason: refund.reason,
   };
 }

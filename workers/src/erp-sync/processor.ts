@@ -1,8 +1,14 @@
 /**
- * erp-sync: one order to NetSuite (customer upsert, then sales-order upsert, both by external id).
- * Idempotent: it re-reads the order and skips one already synced; the upserts make a repeated sync
- * update the same records. 429 slows the whole queue without burning an attempt; validation errors
- * fail at once; after the last attempt the order is marked failed and lands in the failed-sync table.
+ * erp-sync: one order to NetSuite (customer upsert, then sales-order upsert, both by external id), and
+ * its refunds and voids the gateway approved (docs/decisions/refunds.md, "NetSuite"): each refund a credit
+ * memo of its own (external id from the refund's payment row), a void, or a refund in full of an order
+ * not shipped, the sales order sent again with every line closed. The sales order is sent the first
+ * time, and again only to close it; a refund or void NetSuite has (its record id on the payment row) is
+ * never sent again.
+ * Idempotent: it re-reads the order and skips one already synced with nothing outstanding; the upserts
+ * make a repeated sync update the same records. 429 slows the whole queue without burning an attempt;
+ * validation errors fail at once; after the last attempt the order is marked failed and lands in the
+ * failed-sync table.
  * Every request of every attempt joins the NetSuite ledger (`netsuite_sync_attempts`): collected in
  * memory while the attempt runs and written once, inside the "synced" statement or as one multi-row
  * insert when the attempt does not end synced.
@@ -12,11 +18,22 @@
  * Name, payload, options and topics: @nh/server/jobs/sync-order (the API may add it too).
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import { loadSyncOrder, markNotConfigured, markSynced, noteSyncError, recordSyncAttempts, recordSyncFailure, SYNC_STATUS, type Db, type Logger } from '@nh/server';
+import {
+  loadSyncOrder,
+  markNotConfigured,
+  markSynced,
+  noteSyncError,
+  recordSyncAttempts,
+  recordSyncFailure,
+  SYNC_STATUS,
+  type Db,
+  type Logger,
+  type SyncedRefund,
+} from '@nh/server';
 import { syncOrderContract } from '@nh/server/jobs/sync-order';
 import { defineJob } from '../jobs/define';
 import { NetSuiteError, netsuiteExternalIds, type NetSuiteClient, type NetSuiteRequestEntry } from './netsuite/client';
-import { customerFor, OrderMappingError, salesOrderFor } from './order-mapping';
+import { creditMemoFor, customerFor, OrderMappingError, salesOrderClosure, salesOrderFor } from './order-mapping';
 import { redisCustomerIdCache, type CustomerIdCache } from './customer-cache';
 
 const DEFAULT_RATE_LIMIT_MS = 1000;
@@ -36,7 +53,8 @@ export interface ErpSyncDeps {
 const isStaleCustomerReference = (error: unknown): boolean =>
   error instanceof NetSuiteError && (error.status === 400 || error.status === 404) && /entity reference|customer.*(not found|does not exist)/i.test(`${error.detail ?? ''} ${error.message}`);
 
-export type SyncResult = { outcome: 'synced'; netsuiteOrderId: string; netsuiteCustomerId: string } | { outcome: 'skipped'; reason: string };
+/** `credits`: the refunds and voids this sync carried (credit memos made, or the sales order closed). */
+export type SyncResult = { outcome: 'synced'; netsuiteOrderId: string; netsuiteCustomerId: string; credits: number } | { outcome: 'skipped'; reason: string };
 
 export function createErpSyncProcessor(deps: ErpSyncDeps) {
   const { db, netsuite, log } = deps;
@@ -48,7 +66,9 @@ export function createErpSyncProcessor(deps: ErpSyncDeps) {
       jobLog.warn('order not found; nothing to sync');
       return { outcome: 'skipped', reason: 'order not found' };
     }
-    if (order.syncStatus === SYNC_STATUS.synced) return { outcome: 'skipped', reason: 'already synced' };
+    // Approved refunds and voids NetSuite does not have yet.
+    const outstanding = order.refunds.filter((r) => r.netsuiteRecordId === null);
+    if (order.syncStatus === SYNC_STATUS.synced && outstanding.length === 0) return { outcome: 'skipped', reason: 'already synced' };
     if (!netsuite) {
       await markNotConfigured(db.$client, orderId);
       jobLog.info('NetSuite is not configured; order marked not_configured');
@@ -65,21 +85,35 @@ export function createErpSyncProcessor(deps: ErpSyncDeps) {
         await deps.customers.set(customerKey, id);
         return id;
       };
+      // The sales order: the first time, and again only to close it (a void, or a refund in full before shipping).
+      const sendSalesOrder = order.netsuiteOrderId === null || (salesOrderClosure(order) !== null && outstanding.length > 0);
+      const sendRecords = async (customerId: string) => {
+        const salesOrderId = sendSalesOrder ? await netsuite.upsertSalesOrder(salesOrderFor(order, customerId), ledger) : order.netsuiteOrderId!;
+        const carried: SyncedRefund[] = [];
+        for (const refund of outstanding) {
+          // A void is carried by the closed sales order; a refund by a credit memo of its own.
+          const recordId = refund.kind === 'void' ? salesOrderId : await netsuite.upsertCreditMemo(creditMemoFor(order, refund, customerId), ledger);
+          carried.push({ id: refund.id, recordId });
+        }
+        return { salesOrderId, carried };
+      };
       const cached = await deps.customers.get(customerKey);
       let customerId = cached ?? (await upsertCustomer());
-      let salesOrderId: string;
+      let sent: Awaited<ReturnType<typeof sendRecords>>;
       try {
-        salesOrderId = await netsuite.upsertSalesOrder(salesOrderFor(order, customerId), ledger);
+        sent = await sendRecords(customerId);
       } catch (error) {
         if (cached === null || !isStaleCustomerReference(error)) throw error;
         jobLog.info({ netsuiteCustomerId: cached }, 'cached NetSuite customer id is stale; upserting the customer again');
         await deps.customers.forget(customerKey);
         customerId = await upsertCustomer();
-        salesOrderId = await netsuite.upsertSalesOrder(salesOrderFor(order, customerId), ledger);
+        // Every record again (upserts: the ones already made are updated, never doubled).
+        sent = await sendRecords(customerId);
       }
-      await markSynced(db.$client, orderId, customerId, salesOrderId, ledger);
-      jobLog.info({ netsuiteOrderId: salesOrderId, netsuiteCustomerId: customerId }, 'order synced to NetSuite');
-      return { outcome: 'synced', netsuiteOrderId: salesOrderId, netsuiteCustomerId: customerId };
+      const { salesOrderId, carried } = sent;
+      await markSynced(db.$client, orderId, customerId, salesOrderId, ledger, carried);
+      jobLog.info({ netsuiteOrderId: salesOrderId, netsuiteCustomerId: customerId, credits: carried.length }, 'order synced to NetSuite');
+      return { outcome: 'synced', netsuiteOrderId: salesOrderId, netsuiteCustomerId: customerId, credits: carried.length };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       // The ledger never stands in the way of the sync's own bookkeeping: a failed write is logged only.

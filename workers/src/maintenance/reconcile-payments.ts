@@ -25,12 +25,13 @@ import type { Job } from 'bullmq';
 import type pg from 'pg';
 import { z } from 'zod';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
+import type { ErrorCode } from '@nh/shared/contracts/errors';
 import { OUTBOX_TOPICS, stockByProduct } from '@nh/shared';
 import {
   acceptedOrderStatus,
   claimUnknownOutcome,
   countUnknownOutcomesBeyond,
-  findUnfinishedCheckoutKey,
+  findCheckoutKeyAwaitingOutcome,
   findUnknownOutcomes,
   PAYMENT_STATUS_OF,
   recordAcceptedPayment,
@@ -68,18 +69,21 @@ type Settlement = 'paid' | 'cancelled' | 'left';
 export const NOT_TAKEN_ANSWER = `Your payment did not go through, so the order was cancelled. ${CHECKOUT_MESSAGES.paymentFailed}`;
 
 /**
- * The answer a retry of the checkout gets, for the unfinished idempotency key that reserved this order
- * (null when the key is finished or gone): the order id when the charge was taken (the same answer as
- * the API's; for a Subscribe & Save attempt only the order, since no plan was written), else a 402
- * with the reason.
+ * The answer a retry of the checkout gets, for the idempotency key that reserved this order while it
+ * still awaits the outcome (unfinished, or the 502 "We could not confirm your payment"; null when the
+ * key has another answer or is gone): the order id when the charge was taken (the same answer as the
+ * API's; for a Subscribe & Save attempt only the order, since no plan was written), else a 402 with the
+ * reason.
  */
 async function finalAnswer(client: pg.PoolClient, orderId: string, accepted: boolean, charge: FoundCharge | null): Promise<IdempotencyAnswer | null> {
-  const key = await findUnfinishedCheckoutKey(client, orderId);
+  const key = await findCheckoutKeyAwaitingOutcome(client, orderId);
   if (!key) return null;
   if (accepted) return { ...key, status: 200, body: { orderId } };
   const reason = charge?.outcome === 'declined' ? `${charge.message} ` : '';
   const message = `${reason}${NOT_TAKEN_ANSWER}`;
-  return { ...key, status: 402, body: { message, responseMessage: message, orderId } };
+  // The API's own decline answer's shape ({ message, code, responseMessage }), with the order it cancelled.
+  const code: ErrorCode = 'PAYMENT_DECLINED';
+  return { ...key, status: 402, body: { message, code, responseMessage: message, orderId } };
 }
 
 /** Writes the outcome under the order's row lock, unless someone settled it meanwhile. */
@@ -107,8 +111,9 @@ async function settle(db: Db, order: UnknownOutcomeOrder, charge: FoundCharge | 
       lastFour: charge?.lastFour ?? null,
       environment: charge?.environment ?? environment,
     };
-    // The checkout's idempotency key, still unfinished when the API died before answering, gets the
-    // final answer in the same commit: a retry with that key learns the outcome instead of a 409.
+    // The checkout's idempotency key gets the final answer in the same commit, whether the API died
+    // before answering (unfinished: a retry would wait, then get 409) or answered 502 because the
+    // charge's outcome was not known: a retry with that key learns the outcome instead.
     const answer = await finalAnswer(client, order.id, accepted, charge);
     if (accepted) {
       await recordAcceptedPayment(client, payment, acceptedOrderStatus(charge.outcome), [{ topic: OUTBOX_TOPICS.orderPlaced, payload: { orderId: order.id } }], answer);

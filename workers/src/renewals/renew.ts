@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { GATEWAY_MESSAGES, failedCharge, planBillTo, subscriptionInvoiceNumber, type ChargeResult, type PaymentGateway } from '@nh/server/payments/index';
 import { jobId } from '@nh/server/jobs/contract';
 import { renewalsTotal } from '@nh/server/metrics';
-import { OUTBOX_TOPICS, priceCart, STORE_CODE, toCents, SHOP } from '@nh/shared';
+import { OUTBOX_TOPICS, priceRenewal, STORE_CODE, toCents, SHOP, type Cents } from '@nh/shared';
 import { billingPeriodOf, nextBillingDate, type SkippedPeriodReason, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
 import {
   advanceSubscription,
@@ -75,8 +75,11 @@ function shortfallReason(short: StockShortfall[]): string {
 
 type Prepared =
   | { kind: 'settled'; result: RenewResult }
-  /** `period`: the one charged, the job's own or, after a catch-up, the current one. */
-  | { kind: 'charge'; sub: LockedSubscription; period: string; paymentId: string; orderId: string; stock: StockLine[]; invoiceNumber: string };
+  /**
+   * `period`: the one charged, the job's own or, after a catch-up, the current one. `amount`: what is
+   * charged, the pending order's total (one computation, priceRenewal).
+   */
+  | { kind: 'charge'; sub: LockedSubscription; period: string; paymentId: string; orderId: string; stock: StockLine[]; invoiceNumber: string; amount: Cents };
 
 /** A database write that records money already moved: retried a few times before giving up to staff. */
 async function persist<T>(write: () => Promise<T>, log: Logger, what: Record<string, unknown>): Promise<T> {
@@ -111,13 +114,13 @@ export async function renewSubscription(
 
   const prepared = await prepare(db, gateway, subscriptionId, jobPeriod, skipReason, log);
   if (prepared.kind === 'settled') return prepared.result;
-  const { sub, period, paymentId, orderId, stock, invoiceNumber } = prepared;
+  const { sub, period, paymentId, orderId, stock, invoiceNumber, amount } = prepared;
 
   let result: ChargeResult;
   try {
     result = await gateway.chargeProfile({
       profile: sub.profile!,
-      amount: sub.amount,
+      amount,
       invoiceNumber,
       description: `${SHOP.name} Subscribe & Save renewal ${period}`,
       email: sub.customerEmail,
@@ -192,11 +195,14 @@ async function prepare(db: Db, gateway: PaymentGateway, subscriptionId: string, 
       const missing = !sub.profile ? RENEWAL_MESSAGES.noCard : !sub.shippingAddress ? RENEWAL_MESSAGES.noAddress : sub.items.length === 0 ? RENEWAL_MESSAGES.noItems : null;
       if (missing) return notCharged(missing, pauseNow(sub.failedAttempts));
 
-      // The subscription's items at their stored prices, priced as any Subscribe & Save order.
-      const pricing = priceCart(sub.items.map((line) => ({ price: toCents(line.price), quantity: line.quantity })), { promo: null, subscribe: true });
-      if (pricing.total !== sub.amount) {
-        log.warn({ subscriptionId, amount: sub.amount, priced: pricing.total }, 'subscription amount differs from its items priced today; charging the agreed amount');
-      }
+      // One figure for the order and the charge: the plan's lines at their stored prices, held to its
+      // agreed amount (a lower price today is passed on; shared/pricing.ts priceRenewal).
+      const pricing = priceRenewal(
+        sub.items.map((line) => ({ price: toCents(line.price), quantity: line.quantity })),
+        sub.amount,
+      );
+      if (pricing.priceLock > 0) log.info({ subscriptionId, agreed: sub.amount, priceLock: pricing.priceLock }, "renewal held to the plan's agreed amount (its lines cost more today)");
+      else if (pricing.total < sub.amount) log.info({ subscriptionId, agreed: sub.amount, charged: pricing.total }, "renewal charged its lines' lower price today, below the plan's agreed amount");
       const stock = stockLines(sub.items);
       await client.query('savepoint renewal_order');
       const orderId = await insertPendingOrder(client, {
@@ -219,9 +225,9 @@ async function prepare(db: Db, gateway: PaymentGateway, subscriptionId: string, 
         await client.query('rollback to savepoint renewal_order');
         return notCharged(shortfallReason(short), dunningStep(sub.failedAttempts));
       }
-      const paymentId = await upsertPeriodPayment(client, { ...base, orderId, status: 'pending', message: null });
+      const paymentId = await upsertPeriodPayment(client, { ...base, amount: pricing.total, orderId, status: 'pending', message: null });
       if (!paymentId) throw new Error(`payment row of ${subscriptionId} ${period} changed while the subscription was locked`);
-      return { kind: 'charge', sub, period, paymentId, orderId, stock, invoiceNumber };
+      return { kind: 'charge', sub, period, paymentId, orderId, stock, invoiceNumber, amount: pricing.total };
     })();
     await client.query('commit');
     return outcome;

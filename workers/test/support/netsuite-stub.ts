@@ -4,6 +4,12 @@
  * (`POST` → 204 + Location), upserts by external id (`PUT …/eid:<id>`), reads by id or external id,
  * answers errors in NetSuite's `o:errorDetails` shape, returns 429 above a concurrency limit, and can be
  * told to fail the next N requests (5xx), to fail every write with a validation 400, or to be slow.
+ *
+ * Records it checks as NetSuite does: a customer needs an email; a sales order and a credit memo need an
+ * existing customer as `entity` ("Invalid entity reference key.") and at least one item line with an item
+ * reference and a positive quantity; a line's `isClosed` must be a boolean; a credit memo's lines need a
+ * rate of at least 0 and its total must be more than 0 ("The total must be greater than zero." is the
+ * stub's words). An item line replaced by an upsert is replaced as a whole (the sublist is sent entire).
  */
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -57,6 +63,8 @@ export class NetSuiteStub {
   /** Delay applied only to sales-order writes (to kill a worker in the middle of a sync). */
   salesOrderDelayMs = 0;
   private failNextCount = 0;
+  /** Writes of this record type that are made and then never answered (the connection dropped after NetSuite committed). */
+  private lostAnswers: { type: string; count: number } | null = null;
   private failStatus = 503;
   private validationFailure: string | null = null;
   private inFlight = 0;
@@ -102,6 +110,15 @@ export class NetSuiteStub {
     this.failStatus = status;
   }
 
+  /**
+   * The next `count` writes of `type` are made (the record saved) but their answer never arrives: the
+   * connection is dropped, as when NetSuite committed and the network then failed. A retry must not make
+   * a second record.
+   */
+  loseAnswersAfterWrite(type: string, count = 1): void {
+    this.lostAnswers = { type, count };
+  }
+
   /** Every write answers 400 with this detail until cleared with null. */
   failValidation(detail: string | null): void {
     this.validationFailure = detail;
@@ -109,6 +126,10 @@ export class NetSuiteStub {
 
   salesOrders(): StubRecord[] {
     return [...this.records.values()].filter((r) => r.type === 'salesOrder');
+  }
+
+  creditMemos(): StubRecord[] {
+    return [...this.records.values()].filter((r) => r.type === 'creditMemo');
   }
 
   /** How many sales-order records exist for an external id (an idempotent sync leaves exactly one). */
@@ -252,21 +273,30 @@ export class NetSuiteStub {
       record.body = { ...record.body, ...body };
     }
     record.writes++;
+    if (this.lostAnswers && this.lostAnswers.type === type && this.lostAnswers.count > 0) {
+      this.lostAnswers.count--;
+      this.requests.push({ method: req.method ?? '', path, status: 0 });
+      req.socket.destroy();
+      return;
+    }
     const headers: Record<string, string> = req.method === 'POST' || this.locationOnUpsert ? { location: `${this.url}/services/rest/record/v1/${type}/${record.id}` } : {};
     this.send(res, req, 204, undefined, headers);
   }
 
   private validate(type: string, body: Record<string, unknown>): string | null {
     if (type === 'customer' && typeof body.email !== 'string') return 'Please enter a value for Email.';
-    if (type === 'salesOrder') {
+    if (type === 'salesOrder' || type === 'creditMemo') {
       const entity = body.entity as { id?: unknown } | undefined;
       if (!entity?.id || !this.records.has(`customer/${String(entity.id)}`)) return 'Invalid entity reference key.';
-      const items = (body.item as { items?: Array<{ item?: { externalId?: unknown }; quantity?: unknown }> } | undefined)?.items;
+      const items = (body.item as { items?: Array<{ item?: { externalId?: unknown }; quantity?: unknown; rate?: unknown; isClosed?: unknown }> } | undefined)?.items;
       if (!items?.length) return 'You must enter at least one line item for this transaction.';
       for (const line of items) {
         if (typeof line.item?.externalId !== 'string' || !line.item.externalId) return 'Invalid item reference key.';
         if (typeof line.quantity !== 'number' || line.quantity <= 0) return 'Invalid quantity.';
+        if (line.isClosed !== undefined && typeof line.isClosed !== 'boolean') return 'Invalid value for the field isClosed.';
+        if (type === 'creditMemo' && (typeof line.rate !== 'number' || line.rate < 0)) return 'Invalid rate.';
       }
+      if (type === 'creditMemo' && items.reduce((sum, l) => sum + (l.rate as number) * (l.quantity as number), 0) <= 0) return 'The total must be greater than zero.';
     }
     return null;
   }

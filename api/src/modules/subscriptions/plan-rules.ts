@@ -66,10 +66,26 @@ export function refuseState(
   throw new AppError(code, message);
 }
 
-/** Pause (active only). Dunning state is kept: a plan paused mid-dunning stays one only a new card restarts. */
-export function decidePause({ row }: LockedPlan, words: PlanRuleWords): PlanDecision {
+/**
+ * Pause (active only). Dunning state is kept: a plan paused mid-dunning stays one only a new card restarts.
+ * Refused while the period's charge is under way, as skip and move are: that charge goes ahead (its order
+ * ships), so a pause accepted now would not stop it.
+ */
+export function decidePause({ row, periodCharge }: LockedPlan, words: PlanRuleWords): PlanDecision {
   if (row.status !== 'active') refuseState(row, words, 'SUBSCRIPTION_NOT_ACTIVE', words.pauseNotActive);
+  if (periodBusy(periodCharge)) throw new AppError('SUBSCRIPTION_CHARGE_IN_PROGRESS', words.chargeInProgress);
   return { kind: 'paused', change: { status: 'paused' }, before: { status: 'active' }, after: { status: 'paused' } };
+}
+
+/**
+ * Cancel (active or paused): the plan ends now. Refused while the period's charge is under way, with the
+ * same answer as pause, skip and move: that charge goes ahead and its order ships, so "cancelled" now
+ * would not be true of this period. Once the charge is booked (the plan moved on) or failed, it may go.
+ */
+export function decideCancel({ row, periodCharge }: LockedPlan, words: Pick<PlanRuleWords, 'alreadyEnded' | 'chargeInProgress'>): { status: 'cancelled'; cancelledAt: Date } {
+  if (hasEnded(row)) throw new AppError('SUBSCRIPTION_ENDED', words.alreadyEnded);
+  if (periodBusy(periodCharge)) throw new AppError('SUBSCRIPTION_CHARGE_IN_PROGRESS', words.chargeInProgress);
+  return { status: 'cancelled', cancelledAt: new Date() };
 }
 
 /**

@@ -45,7 +45,7 @@ export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard,
   });
 
   router.post('/subscriptions/:id/cancel', signedIn, async (req, res) => {
-    res.json(await cancel(pool, userId(res), id(req.params)));
+    res.json(await cancel(db, userId(res), id(req.params)));
   });
 
   // Sends a card: signed in first (401 before anything else), then the card-testing guard.

@@ -4,10 +4,10 @@
  */
 import { SUBSCRIPTION_MESSAGES, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import type pg from 'pg';
-import { cancelSubscription, listSubscriptions, type SubscriptionViewRow } from '@nh/server';
+import { changeLockedPlan, findSubscriptionView, listSubscriptions, type Db, type SubscriptionViewRow } from '@nh/server';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
-import { movableWindow, resumableOnSavedCard } from './plan-rules';
+import { decideCancel, movableWindow, resumableOnSavedCard } from './plan-rules';
 
 export function toView(row: SubscriptionViewRow): SubscriptionView {
   return {
@@ -36,11 +36,25 @@ export async function subscriptionsOf(pool: pg.Pool, userId: string): Promise<Su
   return (await listSubscriptions(pool, userId)).map(toView);
 }
 
-/** Cancels the user's own active or paused plan; any other id (malformed, unknown, someone else's) is not found. */
-export async function cancel(pool: pg.Pool, userId: string, id: string): Promise<SubscriptionView> {
+/**
+ * Cancels the user's own active or paused plan; any other id (malformed, unknown, someone else's) is not
+ * found. The plan's change sequence (@nh/server changeLockedPlan: the row locked as a renewal locks it,
+ * then judged as it then is): refused while the period's charge is under way (plan-rules decideCancel),
+ * as pausing, skipping and moving are. No email, as before.
+ */
+export async function cancel(db: Db, userId: string, id: string): Promise<SubscriptionView> {
   if (!isUuid(id)) throw new AppError('NOT_FOUND', SUBSCRIPTION_MESSAGES.notFound);
-  const outcome = await cancelSubscription(pool, id, userId);
-  if (outcome.kind === 'not-found') throw new AppError('NOT_FOUND', SUBSCRIPTION_MESSAGES.notFound);
-  if (outcome.kind === 'ended') throw new AppError('SUBSCRIPTION_ENDED', SUBSCRIPTION_MESSAGES.alreadyEnded);
-  return toView(outcome.row);
+  await db.transaction(async (tx) => {
+    const found = await changeLockedPlan(
+      tx,
+      id,
+      userId,
+      (plan) => ({ change: decideCancel(plan, SUBSCRIPTION_MESSAGES) }),
+      async () => {},
+    );
+    if (!found) throw new AppError('NOT_FOUND', SUBSCRIPTION_MESSAGES.notFound);
+  });
+  const row = await findSubscriptionView(db.$client, id, userId);
+  if (!row) throw new AppError('NOT_FOUND', SUBSCRIPTION_MESSAGES.notFound);
+  return toView(row);
 }

@@ -2,7 +2,8 @@
  * NetSuite SuiteTalk REST record client. Requests are signed with OAuth 1.0a TBA (HMAC-SHA256, a fresh
  * nonce and timestamp on every request, `./oauth.ts`) and sent over keep-alive `node:http(s)`
  * connections, at most `maxSockets` at once, each with a timeout. Records are written with upserts keyed
- * by external ids derived from our ids, so any number of retries yields one customer and one sales order.
+ * by external ids derived from our ids, so any number of retries yields one customer, one sales order
+ * and one credit memo per refund.
  */
 import { createHash } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
@@ -73,6 +74,8 @@ export const netsuiteExternalIds = {
   /** One customer per email address (case-insensitive); hashed so no address appears in URLs. */
   customer: (email: string) => `NH-CUST-${createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 32)}`,
   salesOrder: (orderId: string) => `NH-ORD-${orderId.replace(/[^A-Za-z0-9_-]/g, '')}`,
+  /** One credit memo per refund (its payment row's id): a retried sync updates it, never makes a second. */
+  creditMemo: (refundId: string) => `NH-RFD-${refundId.replace(/[^A-Za-z0-9_-]/g, '')}`,
 };
 
 export interface CustomerInput {
@@ -104,7 +107,35 @@ export interface SalesOrderInput {
   total: string;
   promoCode?: string | null;
   memo?: string;
+  /**
+   * The order's payment was voided, or refunded in full before it shipped: every line is closed
+   * (`isClosed`), so nothing is fulfilled or billed from the sales order, and the memo says why.
+   */
+  closed?: 'voided' | 'refunded' | null;
 }
+
+/**
+ * A refund of (part of) an order's payment, as a NetSuite credit memo of the order's customer: one line
+ * of the refund item for the amount given back (tax included), the web order's id as `otherRefNum` (the
+ * sales order carries the same), and a memo naming the sales order and the reason.
+ */
+export interface CreditMemoInput {
+  /** The refund's payment row id (its external id). */
+  refundId: string;
+  orderId: string;
+  customerInternalId: string;
+  email: string;
+  /** yyyy-MM-dd: the day of the refund. */
+  tranDate: string;
+  /** Two-decimal string. */
+  amount: string;
+  /** The NetSuite item the line credits: an Other Charge item whose external id is this. */
+  itemRef: string;
+  reason: string | null;
+}
+
+/** The longest memo NetSuite keeps on a transaction. */
+const MEMO_MAX = 999;
 
 interface SendResult {
   status: number;
@@ -321,13 +352,14 @@ export class NetSuiteClient {
   }
 
   upsertSalesOrder(input: SalesOrderInput, ledger?: NetSuiteRequestEntry[]): Promise<string> {
+    const closed = input.closed ? `; closed: payment ${input.closed}` : '';
     return this.upsert('salesOrder', netsuiteExternalIds.salesOrder(input.orderId), {
       entity: { id: input.customerInternalId },
       tranDate: input.tranDate,
       otherRefNum: input.orderId,
       email: input.email,
       // Tax and the total are NetSuite's to compute; ours travel in the memo for reconciliation.
-      memo: input.memo ?? `Web order ${input.orderId}; tax ${input.tax}; total ${input.total}${input.promoCode ? `; promo ${input.promoCode}` : ''}`,
+      memo: input.memo ?? `Web order ${input.orderId}; tax ${input.tax}; total ${input.total}${input.promoCode ? `; promo ${input.promoCode}` : ''}${closed}`,
       shippingCost: money(input.shippingCost),
       ...(money(input.discount) > 0 ? { discountRate: -money(input.discount) } : {}),
       item: {
@@ -336,8 +368,29 @@ export class NetSuiteClient {
           description: line.description,
           quantity: line.quantity,
           rate: money(line.rate),
+          ...(input.closed ? { isClosed: true } : {}),
         })),
       },
     }, ledger);
+  }
+
+  /** Creates or updates the refund's credit memo (`PUT creditMemo/eid:NH-RFD-<refund id>`): one per refund, however often sent. */
+  upsertCreditMemo(input: CreditMemoInput, ledger?: NetSuiteRequestEntry[]): Promise<string> {
+    const memo = `Refund of web order ${input.orderId} (sales order ${netsuiteExternalIds.salesOrder(input.orderId)})${input.reason ? `: ${input.reason}` : ''}`;
+    return this.upsert(
+      'creditMemo',
+      netsuiteExternalIds.creditMemo(input.refundId),
+      {
+        entity: { id: input.customerInternalId },
+        tranDate: input.tranDate,
+        otherRefNum: input.orderId,
+        email: input.email,
+        memo: memo.length > MEMO_MAX ? `${memo.slice(0, MEMO_MAX - 1)}…` : memo,
+        item: {
+          items: [{ item: { externalId: input.itemRef }, description: `Refund of web order ${input.orderId}`, quantity: 1, rate: money(input.amount), amount: money(input.amount) }],
+        },
+      },
+      ledger,
+    );
   }
 }

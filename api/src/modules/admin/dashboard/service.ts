@@ -1,7 +1,8 @@
 /**
- * The dashboard: sales today and over 30 days (per day, for the chart), average order value, the plans'
- * figures, NetSuite's backlog and the queues' depths. Each part is one query; queue depths give up after
- * a moment (Redis slow or away) rather than hold the screen.
+ * The dashboard: sales today and over 30 days (per day, for the chart; net of refunds and voids, with
+ * what was refunded beside it), average order value, the plans' figures, NetSuite's backlog and the
+ * queues' depths. Each part is one query; queue depths give up after a moment (Redis slow or away)
+ * rather than hold the screen.
  */
 import type { Queue } from 'bullmq';
 import { centsToDecimal } from '@nh/shared';
@@ -29,13 +30,19 @@ export async function dashboard({ db, queue }: DashboardDeps, storeCode: string)
     syncSummary({ db, erpSyncQueue: () => queue('erp-sync') }, storeCode),
     ...QUEUE_NAMES.map((name) => depth(queue(name))),
   ]);
-  const today = daily.at(-1) ?? { orders: 0, revenue: 0 };
+  const today = daily.at(-1) ?? { orders: 0, revenue: 0, refunded: 0 };
   const orders = daily.reduce((n, d) => n + d.orders, 0);
   const revenue = daily.reduce((n, d) => n + d.revenue, 0);
+  const refunded = daily.reduce((n, d) => n + d.refunded, 0);
   return {
     generatedAt: new Date().toISOString(),
-    today: { orders: today.orders, revenue: centsToDecimal(today.revenue) },
-    last30Days: { orders, revenue: centsToDecimal(revenue), averageOrderValue: centsToDecimal(orders ? Math.round(revenue / orders) : 0) },
+    today: { orders: today.orders, revenue: centsToDecimal(today.revenue), refunded: centsToDecimal(today.refunded) },
+    last30Days: {
+      orders,
+      revenue: centsToDecimal(revenue),
+      refunded: centsToDecimal(refunded),
+      averageOrderValue: centsToDecimal(orders ? Math.round(revenue / orders) : 0),
+    },
     daily: daily.map((d) => ({ day: d.day, orders: d.orders, revenue: centsToDecimal(d.revenue) })),
     plans: {
       active: plans.active,

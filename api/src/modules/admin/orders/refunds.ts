@@ -10,7 +10,9 @@
  *    So concurrent refunds never give back more than was captured.
  * 4. The gateway call, outside any transaction; after no answer it asks once more with the same
  *    invoice number (a refund) or transaction (a void): a duplicate answer then means the first went through.
- * 5. Record: the row's outcome, the stock put back (restock), and the audit row, in one transaction.
+ * 5. Record: the row's outcome, the stock put back (restock), the audit row and, when approved, the
+ *    NetSuite sync's request (`order.refunded` outbox row: the refund's credit memo, or the sales order
+ *    closed), in one transaction.
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
@@ -22,6 +24,7 @@ import {
   lockOrderCharge,
   recordAudit,
   recordRefundOutcome,
+  requestRefundSync,
   restock,
   tables,
   type AuditActor,
@@ -215,7 +218,8 @@ const STATUS_OF = { approved: 'approved', declined: 'declined', error: 'error', 
 /**
  * The gateway's answer, in one transaction under the order's and the charge's locks: the refund row,
  * the items back in stock (an approved refund that asked for it, unless the order was cancelled
- * meanwhile, which restocked it), and the audit row with the refunded total before and after.
+ * meanwhile, which restocked it), the audit row with the refunded total before and after, and, for an
+ * approved one, the NetSuite sync's request (outbox, so it is sent at least once).
  * Null when the row was recorded already.
  */
 async function record(deps: RefundDeps, o: Outcome): Promise<PaymentRow | null> {
@@ -242,6 +246,7 @@ async function record(deps: RefundDeps, o: Outcome): Promise<PaymentRow | null> 
         before: { refunded: centsToDecimal(before) },
         after: { refunded: centsToDecimal(before + o.refund.amount), kind: o.kind, amount: centsToDecimal(o.refund.amount), reason: o.input.reason, restocked: restocks },
       });
+      await requestRefundSync(tx, o.orderId, o.refund.id);
     }
     return row;
   });

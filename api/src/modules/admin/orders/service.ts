@@ -4,6 +4,7 @@ import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { centsToDecimal, OUTBOX_TOPICS, parseCents, stockByProduct } from '@nh/shared';
 import {
   auditDiff,
+  lockOrderCharge,
   orderRestockedByRefund,
   recordAudit,
   recordOutbox,
@@ -20,13 +21,13 @@ import {
 import { ADMIN_MESSAGES, type AdminOrder, type OrderStatus } from '@nh/shared/contracts/admin';
 import type { SkippedPeriod } from '@nh/shared/contracts/subscriptions';
 import { AppError } from '../../../lib/errors';
-import { orderPayments, type OrderPayments } from './payments';
+import { orderPayments, shippingBlockedReason, type OrderPayments } from './payments';
 
 const { orders, subscriptionSkippedPeriods: skipped } = tables;
 type OrderRow = typeof orders.$inferSelect;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function toAdminOrder(row: OrderRow, subscriptionSkippedPeriods: SkippedPeriod[], { payments, refundable }: OrderPayments): AdminOrder {
+function toAdminOrder(row: OrderRow, subscriptionSkippedPeriods: SkippedPeriod[], { payments, refundable, shippingBlockedReason }: OrderPayments): AdminOrder {
   return {
     id: row.id,
     storeCode: row.storeCode,
@@ -66,8 +67,12 @@ function toAdminOrder(row: OrderRow, subscriptionSkippedPeriods: SkippedPeriod[]
     netsuiteSyncError: row.netsuiteSyncError,
     payments,
     refundable,
+    shippingBlockedReason,
   };
 }
+
+/** Shipped or delivered: the order went out. */
+const isFulfilled = (status: OrderStatus) => status === 'shipped' || status === 'delivered';
 
 const byId = (storeCode: string, id: string) => and(eq(orders.id, id), eq(orders.storeCode, storeCode));
 
@@ -104,6 +109,10 @@ export interface OrderUpdate {
  *
  * The change into shipped records an `order.shipped` outbox row in the same transaction (the customer's
  * shipping notice); saving an order that is already shipped records none.
+ *
+ * An order whose whole payment was voided or refunded (or is being refunded) is not marked shipped or
+ * delivered (ORDER_PAYMENT_RETURNED, 409, saying why and what to do): judged under the order's and then
+ * the charge's row locks, the refunds' own order, so a refund and this change never pass each other.
  */
 export async function updateOrder(
   { db, invalidateCatalog }: { db: Db; invalidateCatalog: () => void },
@@ -129,6 +138,11 @@ export async function updateOrder(
       .where(byId(storeCode, id))
       .for('update');
     if (!current) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
+    if (update.status !== undefined && isFulfilled(update.status) && !isFulfilled(current.status)) {
+      const locked = await lockOrderCharge(tx, id, storeCode);
+      const reason = locked && shippingBlockedReason({ captured: locked.charge?.amount ?? 0, refunded: locked.refunded, pending: locked.pending, voided: locked.voided });
+      if (reason) throw new AppError('ORDER_PAYMENT_RETURNED', reason);
+    }
     // A refund that put the items back in stock already moved them for good: cancelling and reopening leave stock alone.
     const cancelling = update.status === 'cancelled' && current.status !== 'cancelled';
     const keepOut = cancelling && update.restock === false;

@@ -16,7 +16,7 @@ import { cardEnding } from '@nh/shared/cards';
 const { orders } = tables;
 
 const EMAIL_KINDS: Record<string, string> = { 'order-confirmation': 'Confirmation email', 'order-shipped': 'Shipping notice' };
-const RECORD_WORDS: Record<string, string> = { customer: 'customer', salesOrder: 'sales order' };
+const RECORD_WORDS: Record<string, string> = { customer: 'customer', salesOrder: 'sales order', creditMemo: 'credit memo' };
 const PAYMENT_WORDS = {
   charge: { approved: 'Paid', declined: 'Payment declined', error: 'Payment failed', pending: 'Payment pending', refunded: 'Paid (refunded)' },
   refund: { approved: 'Refunded', declined: 'Refund declined', error: 'Refund failed', pending: 'Refund pending', refunded: 'Refunded' },

@@ -45,7 +45,7 @@ import {
 import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
 import { AppError } from '../../../lib/errors';
 import { isUuid } from '../../../lib/validation';
-import { decidePause, decideReschedule, decideResume, decideSkip, hasEnded as ended, hasStoredCard, periodBusy, type PlanDecision } from '../../subscriptions/plan-rules';
+import { decideCancel, decidePause, decideReschedule, decideResume, decideSkip, hasEnded as ended, hasStoredCard, periodBusy, type PlanDecision } from '../../subscriptions/plan-rules';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -85,11 +85,11 @@ const pauseCauseOf = (row: SubscriptionRow): PauseCause | null => (row.status !=
 function availableActions(row: SubscriptionRow, periodCharge: LockedPlan['periodCharge'], today: Date): AdminSubscriptionDetail['actions'] {
   const active = row.status === 'active';
   return {
-    pause: active,
+    pause: active && !periodBusy(periodCharge),
     resume: pauseCauseOf(row) === 'staff' && hasStoredCard(row),
     skip: active && !periodBusy(periodCharge),
     reschedule: active && row.failedAttempts === 0 && !periodBusy(periodCharge) && rescheduleWindow(row.nextBillingDate, row.interval, row.intervalCount, today) !== null,
-    cancel: !ended(row),
+    cancel: !ended(row) && !periodBusy(periodCharge),
   };
 }
 
@@ -244,12 +244,13 @@ export function rescheduleNextDelivery(db: Db, id: string, day: string, actor: A
 }
 
 export function cancelSubscription(db: Db, id: string, reason: string, actor: AuditActor): Promise<AdminSubscriptionDetail> {
-  return act(db, id, actor, ({ row }) => {
-    if (ended(row)) throw new AppError('SUBSCRIPTION_ENDED', MSG.alreadyEnded);
-    const cancelledAt = new Date();
+  return act(db, id, actor, (plan) => {
+    const { row } = plan;
+    const change = decideCancel(plan, MSG);
+    const { cancelledAt } = change;
     return {
       kind: 'cancelled',
-      change: { status: 'cancelled', cancelledAt },
+      change,
       before: { status: row.status },
       after: { status: 'cancelled', cancelledAt: cancelledAt.toISOString(), reason },
     };

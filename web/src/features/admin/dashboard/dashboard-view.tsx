@@ -63,6 +63,9 @@ function Stat({
 
 const count = (n: number) => n.toLocaleString('en-US');
 
+/** Revenue is net of refunds and voids: say how much was given back, when anything was. */
+const refundedDetail = (refunded: string) => (Number(refunded) > 0 ? `After ${formatMoney(refunded)} refunded` : undefined);
+
 function Sales({ data }: { data: Dashboard }) {
   const [metric, setMetric] = useState<ChartMetric>('revenue');
   return (
@@ -72,9 +75,19 @@ function Sales({ data }: { data: Dashboard }) {
       </h2>
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-5">
         <Stat label="Orders today" value={count(data.today.orders)} testId="stat-orders-today" />
-        <Stat label="Revenue today" value={formatMoney(data.today.revenue)} testId="stat-revenue-today" />
+        <Stat
+          label="Revenue today"
+          value={formatMoney(data.today.revenue)}
+          detail={refundedDetail(data.today.refunded)}
+          testId="stat-revenue-today"
+        />
         <Stat label={`Orders, last ${DASHBOARD_DAYS} days`} value={count(data.last30Days.orders)} testId="stat-orders-30" />
-        <Stat label={`Revenue, last ${DASHBOARD_DAYS} days`} value={formatMoney(data.last30Days.revenue)} testId="stat-revenue-30" />
+        <Stat
+          label={`Revenue, last ${DASHBOARD_DAYS} days`}
+          value={formatMoney(data.last30Days.revenue)}
+          detail={refundedDetail(data.last30Days.refunded)}
+          testId="stat-revenue-30"
+        />
         <Stat
           label="Average order value"
           value={formatMoney(data.last30Days.averageOrderValue)}

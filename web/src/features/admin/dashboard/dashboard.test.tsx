@@ -30,8 +30,8 @@ const daily = Array.from({ length: 30 }, (_, i) => {
 
 const DASHBOARD: Dashboard = {
   generatedAt: '2025-03-30T12:00:00.000Z',
-  today: { orders: 3, revenue: '60.00' },
-  last30Days: { orders: 6, revenue: '225.50', averageOrderValue: '37.58' },
+  today: { orders: 3, revenue: '60.00', refunded: '0.00' },
+  last30Days: { orders: 6, revenue: '225.50', refunded: '40.00', averageOrderValue: '37.58' },
   daily,
   plans: {
     active: 42,
@@ -71,7 +71,8 @@ describe('the dashboard at /admin', () => {
     const stat = async (id: string) => (await screen.findByTestId(id)).textContent;
     expect(await stat('stat-orders-today')).toBe('Orders today3');
     expect(await stat('stat-revenue-today')).toBe('Revenue today$60.00');
-    expect(await stat('stat-revenue-30')).toBe('Revenue, last 30 days$225.50');
+    // Revenue is net of refunds and voids, and says what was given back (nothing today).
+    expect(await stat('stat-revenue-30')).toBe('Revenue, last 30 days$225.50After $40.00 refunded');
     expect(await stat('stat-aov')).toContain('$37.58');
     expect(await stat('stat-mrr')).toContain('$1,234.56');
     expect(await stat('stat-renewals-due')).toContain('5$183.60 to charge');

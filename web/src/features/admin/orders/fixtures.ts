@@ -60,5 +60,6 @@ export const order = (overrides: Partial<AdminOrder> = {}): AdminOrder => ({
   netsuiteSyncError: null,
   payments: [charge()],
   refundable: '53.19',
+  shippingBlockedReason: null,
   ...overrides,
 });

@@ -178,6 +178,8 @@ export function PlanActions({ plan }: { plan: AdminSubscriptionDetail }) {
   const [open, setOpen] = useState<AdminSubscriptionAction | null>(null);
   const available = ADMIN_SUBSCRIPTION_ACTIONS.filter((action) => plan.actions[action]);
   const needsCustomer = plan.status === 'paused' && !plan.actions.resume;
+  // An active plan can always be paused, except while its period's charge is under way (the server refuses then).
+  const chargeUnderWay = plan.status === 'active' && !plan.actions.pause;
 
   return (
     <div className="grid grid-cols-1 gap-3">
@@ -191,6 +193,11 @@ export function PlanActions({ plan }: { plan: AdminSubscriptionDetail }) {
         </div>
       ) : (
         <p className="text-sm text-stone-600">Nothing can be changed on this plan now.</p>
+      )}
+      {chargeUnderWay && (
+        <p className="text-sm text-amber-900" data-testid="charge-under-way">
+          {ADMIN_SUBSCRIPTION_MESSAGES.chargeInProgress}
+        </p>
       )}
       {needsCustomer && (
         <p className="text-sm text-amber-900" data-testid="resume-needs-customer">

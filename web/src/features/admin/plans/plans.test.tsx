@@ -335,6 +335,13 @@ describe('a plan', () => {
     expect(screen.queryByRole('button', { name: 'Resume plan' })).toBeNull();
   });
 
+  it("says why nothing can be changed while the period's charge is under way", async () => {
+    openPlan(SUPPORT, {}, detail({ actions: { pause: false, resume: false, skip: false, reschedule: false, cancel: false } }));
+    expect(await screen.findByText('Nothing can be changed on this plan now.')).toBeTruthy();
+    expect(screen.getByTestId('charge-under-way').textContent).toBe(ADMIN_SUBSCRIPTION_MESSAGES.chargeInProgress);
+    expect(screen.queryByRole('button', { name: 'Cancel plan' })).toBeNull();
+  });
+
   it("shows a manager the plan's staff changes from the audit trail", async () => {
     const audit: AuditPage = {
       total: 1,

@@ -62,8 +62,20 @@ function Line({ label, value, strong = false }: { label: ReactNode; value: strin
   );
 }
 
+/** Shipped or delivered: the order went out. */
+const isFulfilled = (status: OrderStatus) => status === 'shipped' || status === 'delivered';
+
+/**
+ * Why this order cannot be marked shipped or delivered (its whole payment was voided or refunded, or is
+ * being refunded), while it has not gone out; null otherwise. The server refuses the change with the same words.
+ */
+const shippingBlocked = (order: AdminOrder) => (isFulfilled(order.status) ? null : order.shippingBlockedReason);
+
 function FulfillmentForm({ order }: { order: AdminOrder }) {
-  const ids = { status: useId(), carrier: useId(), tracking: useId() };
+  const ids = { status: useId(), carrier: useId(), tracking: useId(), blocked: useId() };
+  const blocked = shippingBlocked(order);
+  // Not offered while the payment is given back: the server would refuse them.
+  const statuses = blocked ? ORDER_STATUSES.filter((s) => !isFulfilled(s)) : ORDER_STATUSES;
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<OrderStatus>(order.status);
   const [carrier, setCarrier] = useState(order.carrier && (CARRIERS as readonly string[]).includes(order.carrier) ? order.carrier : NO_CARRIER);
@@ -95,17 +107,22 @@ function FulfillmentForm({ order }: { order: AdminOrder }) {
         <div className="space-y-1.5">
           <Label htmlFor={ids.status}>Status</Label>
           <Select value={status} onValueChange={(v) => setStatus(v as OrderStatus)}>
-            <SelectTrigger id={ids.status}>
+            <SelectTrigger id={ids.status} aria-describedby={blocked ? ids.blocked : undefined}>
               <SelectValue />
             </SelectTrigger>
             <SelectContent>
-              {ORDER_STATUSES.map((s) => (
+              {statuses.map((s) => (
                 <SelectItem key={s} value={s}>
                   {statusLabel(s)}
                 </SelectItem>
               ))}
             </SelectContent>
           </Select>
+          {blocked && (
+            <p id={ids.blocked} className="text-sm text-amber-800" data-testid="shipping-blocked">
+              {blocked}
+            </p>
+          )}
         </div>
         <div className="space-y-1.5">
           <Label htmlFor={ids.carrier}>Carrier</Label>
@@ -139,6 +156,7 @@ function FulfillmentForm({ order }: { order: AdminOrder }) {
 
 /** Status, carrier and tracking for a role that may look but not change them. */
 function FulfillmentSummary({ order }: { order: AdminOrder }) {
+  const blocked = shippingBlocked(order);
   return (
     <Section title="Fulfillment">
       <dl className="grid grid-cols-[8rem_1fr] gap-1">
@@ -149,6 +167,11 @@ function FulfillmentSummary({ order }: { order: AdminOrder }) {
         <dt className="text-stone-500">Tracking Number</dt>
         <dd className="break-all">{order.trackingNumber || '—'}</dd>
       </dl>
+      {blocked && (
+        <p className="mt-3 text-sm text-amber-800" data-testid="shipping-blocked">
+          {blocked}
+        </p>
+      )}
       <div className="mt-3">
         <RoleMessage permission="orders.fulfil" />
       </div>
