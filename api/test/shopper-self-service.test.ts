@@ -2,13 +2,17 @@
  * Shoppers helping themselves (issue 13) through the API: order history and detail (another shopper's
  * order is a 404), a guest's lookup by number and email (one answer whatever matched; a single-use
  * emailed link, exchanged once for an hour's access in that browser), and the password reset (single
- * use, 1 h, every session ended). The raw tokens are read from the outbox rows the API writes for the mail queue.
+ * use, 1 h, every session ended; a completed reset spends the account's other reset links too). The API
+ * writes no token: the outbox row names the link's row and the test makes the token as the mail worker
+ * does (support/emailed-links.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tables } from '@nh/server';
 import { ACCOUNT_MESSAGES, shopperOrderListSchema, shopperOrderSchema } from '@nh/shared/contracts/account';
+import { median, timeBothWays, withTableLocked } from './support/answer-timing';
+import { emailedToken, emailedTokens, linkRows } from './support/emailed-links';
 import { startTestApi, type TestApi } from './support/harness';
 
 let api: TestApi;
@@ -73,13 +77,10 @@ async function placeOrder(o: { userId?: string | null; email: string; createdAt?
   return row!.id;
 }
 
-/** The raw tokens of the outbox rows of `topic` whose token row was sent to `email`, oldest first. */
-async function tokensFromOutbox(topic: string, email: string): Promise<string[]> {
-  const rows = await api.ctx.db.execute<{ token: string }>(sql`
-    select o.payload->>'token' as token from outbox o join shopper_tokens t on t.id = (o.payload->>'tokenId')::uuid
-    where o.topic = ${topic} and t.email = ${email.toLowerCase()} order by o.id`);
-  return rows.rows.map((r) => r.token);
-}
+/** The token of the latest link emailed to `email` for `topic`, as the mail worker makes it. */
+const tokenFor = (topic: string, email: string) => emailedToken(api.ctx.db, topic, email);
+/** Every request answered so far has done its work (reset requests and lookups answer first). */
+const settled = () => api.services.afterAnswer.settled();
 
 const tokenRows = (email: string) => api.ctx.db.select().from(tables.shopperTokens).where(eq(tables.shopperTokens.email, email.toLowerCase()));
 
@@ -139,10 +140,12 @@ describe('guest order lookup', () => {
       answers.push({ status: res.status, body: await res.json() });
     }
     expect(answers).toEqual(Array(3).fill({ status: 202, body: { message: ACCOUNT_MESSAGES.lookupSent } }));
+    await settled();
     const rows = await tokenRows(email);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ purpose: 'order_access', orderId, usedAt: null });
-    expect(await tokensFromOutbox('order.link-requested', email)).toHaveLength(1);
+    // The outbox row names the link's row, nothing more (no token: it is made as the email is sent).
+    expect(await linkRows(api.ctx.db, 'order.link-requested', email)).toEqual([{ tokenId: rows[0]!.id, payload: { tokenId: rows[0]!.id } }]);
     const wrongEmailLinks = await api.ctx.db.execute(sql`select 1 from shopper_tokens where order_id = ${orderId} and email <> ${email}`);
     expect(wrongEmailLinks.rows).toHaveLength(0);
   });
@@ -160,7 +163,7 @@ describe('guest order lookup', () => {
     const email = `guest.${unique()}@example.com`;
     const orderId = await placeOrder({ email, carrier: 'FedEx', trackingNumber: '123456789012', status: 'shipped' });
     await api.request('/api/orders/lookup', { body: { orderNumber: orderId.slice(0, 8), email } });
-    const [token] = await tokensFromOutbox('order.link-requested', email);
+    const token = await tokenFor('order.link-requested', email);
 
     const guest = new Browser();
     const opened = await guest.call('/api/orders/access', { body: { token } });
@@ -184,11 +187,41 @@ describe('guest order lookup', () => {
     expect((await guest.call(`/api/orders/guest/${otherOrder}`)).status).toBe(403);
   });
 
+  it('answers a lookup that matched and one that did not in the same time (nothing told by timing)', async () => {
+    const timedApi = await startTestApi({ TRUST_PROXY: 'true' }); // budgets of its own; each request from an address of its own
+    try {
+      const orders: Array<{ id: string; email: string }> = [];
+      for (let i = 0; i < 20; i++) {
+        const email = `timed.${unique()}@example.com`;
+        orders.push({ id: await placeOrder({ email }), email });
+      }
+      // The links' table held locked: an answer that waited for the lookup's work would wait for the lock.
+      const times = await withTableLocked(api.ctx.db, 'shopper_tokens', () =>
+        timeBothWays(20, (which, i, signal) =>
+          fetch(`${timedApi.url}/api/orders/lookup`, {
+            method: 'POST',
+            signal,
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.18.${i}.${which === 'known' ? 1 : 2}` },
+            body: JSON.stringify({ orderNumber: orders[i]!.id.slice(0, 8), email: which === 'known' ? orders[i]!.email : `nobody.${unique()}@example.com` }),
+          }),
+        ),
+      );
+      expect(Math.abs(median(times.known) - median(times.unknown))).toBeLessThan(20);
+      expect(times.statuses).toEqual(Array(40).fill(202));
+      // The work was done once the table was free: each matched order got its link.
+      await timedApi.services.afterAnswer.settled();
+      const links = await api.ctx.db.select().from(tables.shopperTokens).where(inArray(tables.shopperTokens.orderId, orders.map((o) => o.id)));
+      expect(links).toHaveLength(20);
+    } finally {
+      await timedApi.close();
+    }
+  }, 90_000);
+
   it('refuses an expired link with a 410 and leaves it unspent', async () => {
     const email = `guest.${unique()}@example.com`;
     const orderId = await placeOrder({ email });
     await api.request('/api/orders/lookup', { body: { orderNumber: orderId, email } });
-    const [token] = await tokensFromOutbox('order.link-requested', email);
+    const token = await tokenFor('order.link-requested', email);
     await api.ctx.db.update(tables.shopperTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(tables.shopperTokens.email, email));
     const res = await new Browser().call('/api/orders/access', { body: { token } });
     expect(res.status).toBe(410);
@@ -225,13 +258,15 @@ describe('password reset', () => {
       expect(res.status).toBe(202);
       expect(await res.json()).toEqual({ message: ACCOUNT_MESSAGES.resetSent });
     }
-    expect(await tokensFromOutbox('shopper.password-reset-requested', me.email)).toHaveLength(1);
+    await settled();
     expect(await tokenRows(unknown)).toEqual([]);
     const [row] = await tokenRows(me.email);
     expect(row).toMatchObject({ purpose: 'password_reset', userId: me.id });
+    expect(await linkRows(api.ctx.db, 'shopper.password-reset-requested', me.email)).toEqual([{ tokenId: row!.id, payload: { tokenId: row!.id } }]);
     // Only the hash is stored, and the link lasts one hour.
-    const [token] = await tokensFromOutbox('shopper.password-reset-requested', me.email);
-    expect(row!.tokenHash).not.toContain(token!);
+    const token = await tokenFor('shopper.password-reset-requested', me.email);
+    const [minted] = await tokenRows(me.email);
+    expect(minted!.tokenHash).not.toContain(token);
     expect(row!.expiresAt.getTime() - row!.createdAt.getTime()).toBeGreaterThan(59 * 60 * 1000);
     expect(row!.expiresAt.getTime() - row!.createdAt.getTime()).toBeLessThanOrEqual(60 * 60 * 1000 + 1000);
   });
@@ -242,7 +277,7 @@ describe('password reset', () => {
     expect((await otherDevice.call('/api/login', { body: { email: me.email, password: me.password } })).status).toBe(200);
     expect(await (await otherDevice.call('/api/auth/user')).json()).toMatchObject({ id: me.id });
     await api.request('/api/password/forgot', { body: { email: me.email } });
-    const [token] = await tokensFromOutbox('shopper.password-reset-requested', me.email);
+    const token = await tokenFor('shopper.password-reset-requested', me.email);
 
     const done = await new Browser().call('/api/password/reset', { body: { token, password: 'second password 2' } });
     expect(done.status).toBe(200);
@@ -260,10 +295,63 @@ describe('password reset', () => {
     expect((await api.request('/api/login', { body: { email: me.email, password: 'second password 2' } })).status).toBe(200);
   });
 
+  it('spends every open reset link of the account with the one used: links emailed earlier no longer work', async () => {
+    const me = await registered();
+    const other = await registered();
+    for (let i = 0; i < 3; i++) await api.request('/api/password/forgot', { body: { email: me.email } });
+    await api.request('/api/password/forgot', { body: { email: other.email } });
+    const [first, second, third] = await emailedTokens(api.ctx.db, 'shopper.password-reset-requested', me.email, 3);
+    const theirs = await tokenFor('shopper.password-reset-requested', other.email);
+
+    expect((await api.request('/api/password/reset', { body: { token: second, password: 'second password 2' } })).status).toBe(200);
+    for (const token of [first, third]) {
+      const res = await api.request('/api/password/reset', { body: { token, password: 'someone else 3' } });
+      expect(res.status).toBe(410);
+      expect(await res.json()).toEqual({ message: ACCOUNT_MESSAGES.resetInvalid, code: 'PASSWORD_RESET_INVALID' });
+    }
+    expect((await tokenRows(me.email)).filter((r) => r.usedAt === null)).toEqual([]);
+    expect((await api.request('/api/login', { body: { email: me.email, password: 'second password 2' } })).status).toBe(200);
+    // Another account's link is not touched.
+    const open = await api.ctx.db.select().from(tables.shopperTokens).where(and(eq(tables.shopperTokens.userId, other.id), isNull(tables.shopperTokens.usedAt)));
+    expect(open).toHaveLength(1);
+    expect((await api.request('/api/password/reset', { body: { token: theirs, password: 'their new one 4' } })).status).toBe(200);
+  });
+
+  it('answers a reset request for a known and an unknown address in the same time (no account enumeration by timing)', async () => {
+    const timedApi = await startTestApi({ TRUST_PROXY: 'true' }); // budgets of its own; each request from an address of its own
+    try {
+      const known: string[] = [];
+      for (let i = 0; i < 20; i++) {
+        const email = `timed.${unique()}@example.com`;
+        await api.ctx.db.insert(tables.users).values({ email, firstName: 'Tim', passwordHash: 'not a real hash' });
+        known.push(email);
+      }
+      // The links' table held locked: an answer that waited for the reset's work would wait for the lock.
+      const times = await withTableLocked(api.ctx.db, 'shopper_tokens', () =>
+        timeBothWays(20, (which, i, signal) =>
+          fetch(`${timedApi.url}/api/password/forgot`, {
+            method: 'POST',
+            signal,
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.18.${i}.${which === 'known' ? 1 : 2}` },
+            body: JSON.stringify({ email: which === 'known' ? known[i] : `nobody.${unique()}@example.com` }),
+          }),
+        ),
+      );
+      expect(Math.abs(median(times.known) - median(times.unknown))).toBeLessThan(20);
+      expect(times.statuses).toEqual(Array(40).fill(202));
+      // The work was done once the table was free: every known address got its link.
+      await timedApi.services.afterAnswer.settled();
+      const links = await api.ctx.db.select().from(tables.shopperTokens).where(inArray(tables.shopperTokens.email, known));
+      expect(links).toHaveLength(20);
+    } finally {
+      await timedApi.close();
+    }
+  }, 90_000);
+
   it('refuses an expired link with a 410 and changes nothing: the password and the sessions stay', async () => {
     const me = await registered();
     await api.request('/api/password/forgot', { body: { email: me.email } });
-    const [token] = await tokensFromOutbox('shopper.password-reset-requested', me.email);
+    const token = await tokenFor('shopper.password-reset-requested', me.email);
     await api.ctx.db.update(tables.shopperTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(and(eq(tables.shopperTokens.email, me.email)));
     const res = await api.request('/api/password/reset', { body: { token, password: 'never applied 9' } });
     expect(res.status).toBe(410);
@@ -276,7 +364,7 @@ describe('password reset', () => {
   it('refuses a short password with a 400 before spending the link, and an unknown token with a 410', async () => {
     const me = await registered();
     await api.request('/api/password/forgot', { body: { email: me.email } });
-    const [token] = await tokensFromOutbox('shopper.password-reset-requested', me.email);
+    const token = await tokenFor('shopper.password-reset-requested', me.email);
     const short = await api.request('/api/password/reset', { body: { token, password: 'short' } });
     expect(short.status).toBe(400);
     expect(await short.json()).toMatchObject({ message: ACCOUNT_MESSAGES.passwordTooShort, fields: { password: ACCOUNT_MESSAGES.passwordTooShort } });

@@ -1,0 +1,61 @@
+/**
+ * Measures whether an answer's time tells a known address from an unknown one (account enumeration by
+ * timing). Requests go in pairs, known then unknown, so whatever else the machine is doing falls on both
+ * alike; the medians are compared. To make any wait for the work plain on a busy two-core machine, where
+ * one request's time varies by tens of milliseconds, the measurement can hold the table the work writes
+ * locked (`withTableLocked`): an answer that waits for the work then waits for the lock, by seconds.
+ */
+import type { Db } from '@nh/server';
+
+export const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** How long one request takes to be answered in full; a request not answered within `limitMs` counts as `limitMs`. */
+async function timed(send: (signal: AbortSignal) => Promise<Response>, limitMs: number): Promise<{ ms: number; status: number | null }> {
+  const started = performance.now();
+  try {
+    const res = await send(AbortSignal.timeout(limitMs));
+    await res.arrayBuffer();
+    return { ms: performance.now() - started, status: res.status };
+  } catch {
+    return { ms: limitMs, status: null };
+  }
+}
+
+export interface AnswerTimes {
+  known: number[];
+  unknown: number[];
+  /** Statuses of every answer (null: not answered in time). */
+  statuses: Array<number | null>;
+}
+
+/** `rounds` pairs of requests, the known address first in each pair. */
+export async function timeBothWays(rounds: number, send: (which: 'known' | 'unknown', i: number, signal: AbortSignal) => Promise<Response>, limitMs = 2000): Promise<AnswerTimes> {
+  const times: AnswerTimes = { known: [], unknown: [], statuses: [] };
+  for (let i = 0; i < rounds; i++) {
+    for (const which of ['known', 'unknown'] as const) {
+      const { ms, status } = await timed((signal) => send(which, i, signal), limitMs);
+      times[which].push(ms);
+      times.statuses.push(status);
+    }
+  }
+  return times;
+}
+
+/** Runs `fn` while another connection holds `table` locked against writes (reads go on); the lock is let go after. */
+export async function withTableLocked<T>(db: Db, table: string, fn: () => Promise<T>): Promise<T> {
+  const client = await db.$client.connect();
+  try {
+    await client.query(`begin; lock table ${table} in exclusive mode`);
+    try {
+      return await fn();
+    } finally {
+      await client.query('rollback');
+    }
+  } finally {
+    client.release();
+  }
+}
