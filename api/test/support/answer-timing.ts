@@ -2,8 +2,9 @@
  * Measures whether an answer's time tells a known address from an unknown one (account enumeration by
  * timing). Requests go in pairs, known then unknown, so whatever else the machine is doing falls on both
  * alike; the medians are compared. To make any wait for the work plain on a busy two-core machine, where
- * one request's time varies by tens of milliseconds, the measurement can hold the table the work writes
- * locked (`withTableLocked`): an answer that waits for the work then waits for the lock, by seconds.
+ * one request's time varies by tens of milliseconds, the table the work writes can be held locked for a
+ * while from the moment each request (of either kind) is sent: an answer that waits for the work then
+ * takes at least that long.
  */
 import type { Db } from '@nh/server';
 
@@ -32,30 +33,41 @@ export interface AnswerTimes {
   statuses: Array<number | null>;
 }
 
-/** `rounds` pairs of requests, the known address first in each pair. */
-export async function timeBothWays(rounds: number, send: (which: 'known' | 'unknown', i: number, signal: AbortSignal) => Promise<Response>, limitMs = 2000): Promise<AnswerTimes> {
+/** The work slowed down: `table` locked against writes (reads go on) for `holdMs` from each request's start. */
+export interface SlowWork {
+  db: Db;
+  table: string;
+  holdMs?: number;
+}
+
+/** Takes the lock; `released` settles once it has been let go, `holdMs` later. */
+async function lockFor(slow: SlowWork): Promise<{ released: Promise<void> }> {
+  const client = await slow.db.$client.connect();
+  await client.query(`begin; lock table ${slow.table} in exclusive mode`);
+  const released = new Promise<void>((resolve) => setTimeout(resolve, slow.holdMs ?? 200))
+    .then(async () => {
+      await client.query('rollback');
+    })
+    .finally(() => client.release());
+  return { released };
+}
+
+/** `rounds` pairs of requests, the known address first in each pair; each waits for the one before (and its lock) to end. */
+export async function timeBothWays(
+  rounds: number,
+  send: (which: 'known' | 'unknown', i: number, signal: AbortSignal) => Promise<Response>,
+  slow?: SlowWork,
+  limitMs = 2000,
+): Promise<AnswerTimes> {
   const times: AnswerTimes = { known: [], unknown: [], statuses: [] };
   for (let i = 0; i < rounds; i++) {
     for (const which of ['known', 'unknown'] as const) {
+      const lock = slow ? await lockFor(slow) : null;
       const { ms, status } = await timed((signal) => send(which, i, signal), limitMs);
+      await lock?.released;
       times[which].push(ms);
       times.statuses.push(status);
     }
   }
   return times;
-}
-
-/** Runs `fn` while another connection holds `table` locked against writes (reads go on); the lock is let go after. */
-export async function withTableLocked<T>(db: Db, table: string, fn: () => Promise<T>): Promise<T> {
-  const client = await db.$client.connect();
-  try {
-    await client.query(`begin; lock table ${table} in exclusive mode`);
-    try {
-      return await fn();
-    } finally {
-      await client.query('rollback');
-    }
-  } finally {
-    client.release();
-  }
 }

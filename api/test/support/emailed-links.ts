@@ -51,7 +51,11 @@ async function mint(db: Db, topic: string, tokenIds: string[]): Promise<string[]
 
 /** The tokens of the (at least `count`) links emailed to `email` for `topic`, oldest first, made as the mail worker makes them. */
 export async function emailedTokens(db: Db, topic: string, email: string, count = 1): Promise<string[]> {
-  return mint(db, topic, (await linkRows(db, topic, email, count)).map((r) => r.tokenId));
+  return mint(
+    db,
+    topic,
+    (await linkRows(db, topic, email, count)).map((r) => r.tokenId),
+  );
 }
 
 /** The token of the latest link emailed to `email` for `topic` (the earlier ones are left as they are). */
