@@ -18,9 +18,24 @@ describe('work done after the answer', () => {
     const broken = await startTestApi({ DATABASE_URL: gone.toString() }, { log });
     try {
       const requests = [
-        { path: '/api/password/forgot', body: { email: 'someone@example.com' }, message: ACCOUNT_MESSAGES.resetSent, what: 'password reset request' },
-        { path: '/api/admin/password-reset', body: { email: 'someone@staff.test' }, message: STAFF_MESSAGES.resetSent, what: 'staff password reset request' },
-        { path: '/api/orders/lookup', body: { orderNumber: '12345678', email: 'someone@example.com' }, message: ACCOUNT_MESSAGES.lookupSent, what: 'order lookup' },
+        {
+          path: '/api/password/forgot',
+          body: { email: 'someone@example.com' },
+          message: ACCOUNT_MESSAGES.resetSent,
+          what: 'password reset request',
+        },
+        {
+          path: '/api/admin/password-reset',
+          body: { email: 'someone@staff.test' },
+          message: STAFF_MESSAGES.resetSent,
+          what: 'staff password reset request',
+        },
+        {
+          path: '/api/orders/lookup',
+          body: { orderNumber: '12345678', email: 'someone@example.com' },
+          message: ACCOUNT_MESSAGES.lookupSent,
+          what: 'order lookup',
+        },
       ];
       for (const [i, r] of requests.entries()) {
         const res = await broken.request(r.path, { body: r.body, headers: { 'x-request-id': `after-answer-${i}` } });
@@ -29,7 +44,14 @@ describe('work done after the answer', () => {
       }
       await broken.services.afterAnswer.settled();
       for (const [i, r] of requests.entries()) {
-        expect(lines).toContainEqual(expect.objectContaining({ level: 50, reqId: `after-answer-${i}`, msg: `${r.what} failed after the request was answered`, err: expect.anything() }));
+        expect(lines).toContainEqual(
+          expect.objectContaining({
+            level: 50,
+            reqId: `after-answer-${i}`,
+            msg: `${r.what} failed after the request was answered`,
+            err: expect.anything(),
+          }),
+        );
       }
     } finally {
       await broken.close();

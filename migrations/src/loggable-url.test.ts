@@ -10,7 +10,10 @@ describe('loggableUrl', () => {
     ['/orders/view?utm=a&token=' + SECRET, '/orders/view?utm=a&token=[redacted]'],
     ['/x?Token=' + SECRET, '/x?Token=[redacted]'],
     ['/x?to%6Ben=' + SECRET, '/x?to%6Ben=[redacted]'],
-    ['/x?access_token=' + SECRET + '&api_key=' + SECRET + '&password=' + SECRET + '&sig=' + SECRET, '/x?access_token=[redacted]&api_key=[redacted]&password=[redacted]&sig=[redacted]'],
+    [
+      '/x?access_token=' + SECRET + '&api_key=' + SECRET + '&password=' + SECRET + '&sig=' + SECRET,
+      '/x?access_token=[redacted]&api_key=[redacted]&password=[redacted]&sig=[redacted]',
+    ],
     ['/x?token=' + SECRET + '&token=' + SECRET, '/x?token=[redacted]&token=[redacted]'],
     ['/api/newsletter/unsubscribe/' + SECRET, '/api/newsletter/unsubscribe/[redacted]'],
     ['/API/Newsletter/UNSUBSCRIBE/' + SECRET + '?x=1', '/API/Newsletter/UNSUBSCRIBE/[redacted]?x=1'],
@@ -22,7 +25,14 @@ describe('loggableUrl', () => {
   });
 
   it('leaves a URL without secrets exactly as it was', () => {
-    for (const url of ['/api/products?category=kitchen&sort=price&page=2', '/shop?q=dish%20pods', '/api/orders/lookup', '/?', '/x?flag', '/x?a=1&&b=2'])
+    for (const url of [
+      '/api/products?category=kitchen&sort=price&page=2',
+      '/shop?q=dish%20pods',
+      '/api/orders/lookup',
+      '/?',
+      '/x?flag',
+      '/x?a=1&&b=2',
+    ])
       expect(loggableUrl(url)).toBe(url);
   });
 

@@ -26,7 +26,9 @@ const decodedName = (name: string): string => {
 
 /** A query string (or fragment) without its leading `?`, each secret parameter's value replaced; everything else as it was. */
 export const loggableQuery = (query: string): string =>
-  query.replace(/(^|[&;])([^=&;]*)=([^&;]*)/g, (all, sep: string, name: string) => (SECRET_PARAM.test(decodedName(name)) ? `${sep}${name}=${REDACTED}` : all));
+  query.replace(/(^|[&;])([^=&;]*)=([^&;]*)/g, (all, sep: string, name: string) =>
+    SECRET_PARAM.test(decodedName(name)) ? `${sep}${name}=${REDACTED}` : all,
+  );
 
 /** A path without its secret segments. */
 export const loggablePath = (path: string): string => path.replace(SECRET_SEGMENT, `$1${REDACTED}`);

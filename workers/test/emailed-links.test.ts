@@ -40,9 +40,17 @@ let api: TestApi;
 beforeAll(async () => {
   tdb = await createTestDatabase('links');
   smtp = await new TestSmtpServer().start();
-  config = testWorkerConfig(tdb.url, 'links', { SMTP_URL: smtp.url, WORKER_QUEUES: 'emails', EMAIL_BACKOFF_MS: '50', SHOP_SITE_URL: SITE_URL });
+  config = testWorkerConfig(tdb.url, 'links', {
+    SMTP_URL: smtp.url,
+    WORKER_QUEUES: 'emails',
+    EMAIL_BACKOFF_MS: '50',
+    SHOP_SITE_URL: SITE_URL,
+  });
   runtime = await startTestWorkers(config, createLogger('workers-test', 'debug', sink));
-  api = await startTestApi({ DATABASE_URL: tdb.url, QUEUE_PREFIX: config.QUEUE_PREFIX, LOG_LEVEL: 'debug' }, { log: createLogger('api-test', 'debug', sink) });
+  api = await startTestApi(
+    { DATABASE_URL: tdb.url, QUEUE_PREFIX: config.QUEUE_PREFIX, LOG_LEVEL: 'debug' },
+    { log: createLogger('api-test', 'debug', sink) },
+  );
 });
 afterAll(async () => {
   await api?.close();
@@ -55,7 +63,14 @@ const unique = () => randomUUID().slice(0, 8);
 
 /** The email to `to` once its send is committed, and the token of the link at `pathname` in it (in the address's fragment). */
 async function emailedLink(kind: string, to: string, pathname: string): Promise<{ token: string; tokenId: string; text: string }> {
-  const log = await waitFor(async () => (await tdb.db.select().from(tables.emailLog).where(eq(tables.emailLog.toAddress, to))).find((r) => r.kind === kind && r.status === 'sent'), 15_000, `${kind} to ${to}`);
+  const log = await waitFor(
+    async () =>
+      (await tdb.db.select().from(tables.emailLog).where(eq(tables.emailLog.toAddress, to))).find(
+        (r) => r.kind === kind && r.status === 'sent',
+      ),
+    15_000,
+    `${kind} to ${to}`,
+  );
   const mail = smtp.to(to).at(-1)!;
   const link = new RegExp(`${SITE_URL.replace(/\./g, '\\.')}${pathname}#token=([A-Za-z0-9_-]{43})`).exec(mail.decoded);
   expect(link, `the ${pathname}#token=… link in the email`).not.toBeNull();
@@ -92,12 +107,22 @@ async function everythingInRedis(): Promise<string> {
 /** The token appears nowhere but in the email: outbox rows, anything in Redis (jobs, results, failures), log lines. */
 async function expectOnlyInTheEmail(name: string, { token, tokenId }: { token: string; tokenId: string }): Promise<void> {
   // The job is done (its result stored) before anything is looked at.
-  const job = await waitFor(async () => (await runtime.queues.emails.getJobs(['completed'])).find((j) => j.name === name && (j.data as { tokenId?: string }).tokenId === tokenId), 10_000, `${name} job`);
+  const job = await waitFor(
+    async () =>
+      (await runtime.queues.emails.getJobs(['completed'])).find(
+        (j) => j.name === name && (j.data as { tokenId?: string }).tokenId === tokenId,
+      ),
+    10_000,
+    `${name} job`,
+  );
   expect(job.returnvalue).toMatchObject({ outcome: 'sent' });
   expect(JSON.stringify(job.data)).not.toContain(token);
   expect(JSON.stringify(job.returnvalue)).not.toContain(token);
   const outbox = await tdb.db.$client.query<{ row: string }>('select row_to_json(o)::text as row from outbox o');
-  expect(outbox.rows.some((r) => r.row.includes(tokenId)), 'the outbox row naming the link').toBe(true);
+  expect(
+    outbox.rows.some((r) => r.row.includes(tokenId)),
+    'the outbox row naming the link',
+  ).toBe(true);
   expect(outbox.rows.filter((r) => r.row.includes(token))).toEqual([]);
   const redis = await everythingInRedis();
   expect(redis).toContain(tokenId);
@@ -105,7 +130,10 @@ async function expectOnlyInTheEmail(name: string, { token, tokenId }: { token: s
   expect(logged.length).toBeGreaterThan(0);
   expect(logged.filter((line) => line.includes(token))).toEqual([]);
   // Only its hash is stored, of the token that was emailed.
-  const stored = await tdb.db.$client.query<{ token_hash: string }>(`select token_hash from ${name.startsWith('staff') ? 'staff_tokens' : 'shopper_tokens'} where id = $1`, [tokenId]);
+  const stored = await tdb.db.$client.query<{ token_hash: string }>(
+    `select token_hash from ${name.startsWith('staff') ? 'staff_tokens' : 'shopper_tokens'} where id = $1`,
+    [tokenId],
+  );
   expect(stored.rows[0]!.token_hash).toBe(hashSingleUseToken(token));
 }
 
@@ -117,8 +145,14 @@ describe('emailed single-use links', () => {
     const link = await emailedLink('staff-invitation', email, '/admin/invite');
     await expectOnlyInTheEmail('staff-invitation', link);
 
-    expect(await (await api.request('/api/admin/invitations/check', { body: { token: link.token } })).json()).toEqual({ email, role: 'fulfilment' });
-    const accept = () => api.request('/api/admin/invitations/accept', { body: { token: link.token, name: 'Fran Fulfilment', password: 'a long enough password' } });
+    expect(await (await api.request('/api/admin/invitations/check', { body: { token: link.token } })).json()).toEqual({
+      email,
+      role: 'fulfilment',
+    });
+    const accept = () =>
+      api.request('/api/admin/invitations/accept', {
+        body: { token: link.token, name: 'Fran Fulfilment', password: 'a long enough password' },
+      });
     expect((await accept()).status).toBe(200);
     expect((await accept()).status).toBe(410);
   });
@@ -131,13 +165,18 @@ describe('emailed single-use links', () => {
 
     // The same job delivered again (a redelivery, a replay from the dashboard): the email is already sent, no new token is made.
     const again = await runtime.queues.emails.add('staff-password-reset', { tokenId: link.tokenId }, { jobId: `again-${link.tokenId}` });
-    const result: unknown = await waitFor(async () => (await runtime.queues.emails.getJob(again.id!))?.returnvalue, 10_000, 'the job run again');
+    const result: unknown = await waitFor(
+      async () => (await runtime.queues.emails.getJob(again.id!))?.returnvalue,
+      10_000,
+      'the job run again',
+    );
     expect(result).toEqual({ outcome: 'skipped', reason: 'already sent' });
     const [row] = await tdb.db.select().from(tables.staffTokens).where(eq(tables.staffTokens.id, link.tokenId));
     expect(row!.tokenHash).toBe(hashSingleUseToken(link.token));
     expect(smtp.to(member.email)).toHaveLength(1);
 
-    const confirm = () => api.request('/api/admin/password-reset/confirm', { body: { token: link.token, password: 'a brand new password' } });
+    const confirm = () =>
+      api.request('/api/admin/password-reset/confirm', { body: { token: link.token, password: 'a brand new password' } });
     expect((await confirm()).status).toBe(200);
     expect((await confirm()).status).toBe(410);
   });
@@ -149,7 +188,12 @@ describe('emailed single-use links', () => {
     let firstHash: string;
     try {
       expect((await api.request('/api/password/forgot', { body: { email } })).status).toBe(202);
-      const failed = await waitFor(async () => (await tdb.db.select().from(tables.emailLog).where(eq(tables.emailLog.toAddress, email))).find((r) => r.error?.includes('451')), 15_000, 'a failed send');
+      const failed = await waitFor(
+        async () =>
+          (await tdb.db.select().from(tables.emailLog).where(eq(tables.emailLog.toAddress, email))).find((r) => r.error?.includes('451')),
+        15_000,
+        'a failed send',
+      );
       const [row] = await tdb.db.select().from(tables.shopperTokens).where(eq(tables.shopperTokens.id, failed.subjectId));
       firstHash = row!.tokenHash;
     } finally {

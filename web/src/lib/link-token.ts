@@ -28,7 +28,10 @@ export function useLinkToken(): string {
     if (linkTokenOf(location) === null) return;
     const search = without(location.search, /^\?/);
     const hash = without(location.hash, /^#/);
-    void navigate({ pathname: location.pathname, search: search ? `?${search}` : '', hash: hash ? `#${hash}` : '' }, { replace: true, state: location.state as unknown });
+    void navigate(
+      { pathname: location.pathname, search: search ? `?${search}` : '', hash: hash ? `#${hash}` : '' },
+      { replace: true, state: location.state as unknown },
+    );
   }, [location, navigate]);
   return token;
 }

@@ -79,7 +79,10 @@ export function serverRender(webDist: string, log: Logger): RenderPage {
       log.debug({ path: loggablePath(req.path), ms: Math.round(performance.now() - started) }, 'page rendered on the server');
       return page;
     } catch (error) {
-      log.error({ err: error, path: loggablePath(req.path) }, 'The page could not be rendered on the server: sent for the browser to render');
+      log.error(
+        { err: error, path: loggablePath(req.path) },
+        'The page could not be rendered on the server: sent for the browser to render',
+      );
       return null;
     } finally {
       clearTimeout(timer);
