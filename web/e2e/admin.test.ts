@@ -465,7 +465,6 @@ describe('admin area in the browser', () => {
   });
 
   it('an owner invites a manager: the emailed link shows the invitation, the manager chooses a password and is signed in', async () => {
-    const db = app.api.ctx.db.$client;
     const page = await app.newPage();
     await page.goto('/admin/staff');
     await signIn(page, 'owner');
