@@ -214,7 +214,7 @@ export const users = pgTable('users', {
   updatedAt: updatedAt(),
 });
 
-/** Layout expected by connect-pg-simple (express-session store). */
+/** Layout expected by connect-pg-simple (express-session store); `sid` is the SHA-256 of the session id (api/src/lib/session.ts). */
 export const sessions = pgTable(
   'sessions',
   {
