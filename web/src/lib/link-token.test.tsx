@@ -10,7 +10,7 @@ function Page() {
   return <p data-testid="token">{token || '(none)'}</p>;
 }
 
-const open = (path: string) => {
+const open = (path: string | { pathname: string; state: unknown }) => {
   const router = createMemoryRouter([{ path: '/link', Component: Page }], { initialEntries: [path] });
   render(<RouterProvider router={router} />);
   return router;
@@ -25,6 +25,17 @@ describe('useLinkToken', () => {
     expect(router.state.location.search).toBe('?utm_source=email');
     // Still the page's after the address changed.
     expect(screen.getByTestId('token').textContent).toBe('abc-DEF_123');
+  });
+
+  it('keeps the token in the history entry, so a reload of the tab still has it', async () => {
+    const first = open('/link#token=abc-DEF_123');
+    await expect.poll(() => first.state.location.hash).toBe('');
+    const entry = { pathname: first.state.location.pathname, state: first.state.location.state as unknown };
+    expect(entry.state).toEqual({ linkToken: 'abc-DEF_123' });
+    cleanup();
+    // The reloaded page: the same history entry, no token in the address.
+    open(entry);
+    expect((await screen.findByTestId('token')).textContent).toBe('abc-DEF_123');
   });
 
   it('still reads ?token= of a link emailed before the tokens moved to the fragment, and takes it out too', async () => {
