@@ -47,7 +47,7 @@ export interface EmailWithSecret {
 }
 
 /** Why a link's email is not sent after all: the link was spent or expired between loading and sending. */
-export const LINK_GONE = 'link used or expired';
+const LINK_GONE = 'link used or expired';
 
 /** An email as `sendOnce` takes it: the message is built inside the send's transaction. */
 interface Outgoing {
