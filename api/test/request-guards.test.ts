@@ -179,9 +179,10 @@ describe('request log lines', () => {
       ];
       for (const url of urls) await logged.request(url, { headers: { accept: 'text/html' } });
       await logged.request(`/api/password/reset?token=${secret}`, { body: { token: 'x', password: 'y' } });
-      await new Promise((resolve) => setImmediate(resolve));
-      const completed = lines.map((l) => JSON.parse(l) as { msg: string; url?: string }).filter((l) => l.msg === 'request completed');
-      expect(completed.map((l) => l.url)).toEqual([
+      // A line is written when its response has finished, which may be just after the client read it.
+      const completed = () => lines.map((l) => JSON.parse(l) as { msg: string; url?: string }).filter((l) => l.msg === 'request completed');
+      await expect.poll(() => completed().length).toBe(urls.length + 1);
+      expect(completed().map((l) => l.url)).toEqual([
         '/account/reset-password?token=[redacted]',
         '/admin/invite?utm_source=email&token=[redacted]',
         '/orders/view?token=[redacted]',
