@@ -3,7 +3,8 @@
  * (`/metrics` without a token, `/healthz`, `/readyz`). `drain()` is the shutdown: readiness answers 503
  * ("draining") from that moment, the server stops taking connections and closes its idle ones (those
  * whose request is answered too, rather than after keepAliveTimeout), and the promise resolves once the
- * requests in flight are answered. The METRICS_PORT listener stays up
+ * requests in flight are answered and the work they answered before it was done (lib/after-answer.ts)
+ * has finished. The METRICS_PORT listener stays up
  * until `close()`, so the 503 can be seen there while the public port no longer accepts connections.
  */
 import { createServer, type Server } from 'node:http';
@@ -18,13 +19,13 @@ export interface ApiServer {
   server: Server;
   port: number;
   metrics: MetricsServer | null;
-  /** Marks the process draining, stops taking connections, resolves when the requests in flight are answered. */
+  /** Marks the process draining, stops taking connections, resolves when the requests in flight are answered (and their after-answer work done). */
   drain: () => Promise<void>;
   /** Closes the METRICS_PORT listener (after `drain`). */
   close: () => Promise<void>;
 }
 
-export async function listenApi(ctx: AppContext, services: Pick<AppServices, 'lifecycle' | 'metrics'>, app: Express): Promise<ApiServer> {
+export async function listenApi(ctx: AppContext, services: Pick<AppServices, 'lifecycle' | 'metrics' | 'afterAnswer'>, app: Express): Promise<ApiServer> {
   const { config } = ctx;
   const server = createServer(app);
   server.keepAliveTimeout = 65_000;
@@ -57,7 +58,8 @@ export async function listenApi(ctx: AppContext, services: Pick<AppServices, 'li
         const idle = setInterval(() => server.closeIdleConnections(), 100);
         server.close(() => {
           clearInterval(idle);
-          resolve();
+          // Work the last requests answered before it was done (a reset request's email) finishes too.
+          void services.afterAnswer.settled().then(resolve);
         });
         server.closeIdleConnections();
       })),

@@ -159,6 +159,49 @@ describe('request log lines', () => {
       await logged.close();
     }
   });
+
+  it('never carry a token from a query string or an unsubscribe path, whatever the page, route, case or answer', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logged = await startTestApi({ LOG_LEVEL: 'debug' }, { log: createLogger('api-test', 'debug', stream) });
+    try {
+      const secret = `secret-${randomUUID()}`;
+      const urls = [
+        `/account/reset-password?token=${secret}`,
+        `/admin/invite?utm_source=email&token=${secret}`,
+        `/orders/view?token=${secret}`,
+        `/api/orders/access?token=${secret}`,
+        `/api/password/reset?Token=${secret}`,
+        `/api/newsletter/unsubscribe/${secret}`,
+        `/API/Newsletter/UNSUBSCRIBE/${secret}`,
+        `/unsubscribe/${secret}`,
+      ];
+      for (const url of urls) await logged.request(url, { headers: { accept: 'text/html' } });
+      await logged.request(`/api/password/reset?token=${secret}`, { body: { token: 'x', password: 'y' } });
+      // A line is written when its response has finished, which may be just after the client read it.
+      const completed = () => lines.map((l) => JSON.parse(l) as { msg: string; url?: string }).filter((l) => l.msg === 'request completed');
+      await expect.poll(() => completed().length).toBe(urls.length + 1);
+      expect(completed().map((l) => l.url)).toEqual([
+        '/account/reset-password?token=[redacted]',
+        '/admin/invite?utm_source=email&token=[redacted]',
+        '/orders/view?token=[redacted]',
+        '/api/orders/access?token=[redacted]',
+        '/api/password/reset?Token=[redacted]',
+        '/api/newsletter/unsubscribe/[redacted]',
+        '/API/Newsletter/UNSUBSCRIBE/[redacted]',
+        '/unsubscribe/[redacted]',
+        '/api/password/reset?token=[redacted]',
+      ]);
+      expect(lines.filter((l) => l.includes(secret))).toEqual([]);
+    } finally {
+      await logged.close();
+    }
+  });
 });
 
 describe('untrusted proxy warning', () => {

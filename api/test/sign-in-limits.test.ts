@@ -9,13 +9,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertShopperToken, insertStaff, insertStaffToken, newSingleUseToken } from '@nh/server';
+import { insertShopperToken, insertStaff, insertStaffToken } from '@nh/server';
 import { hashPassword } from '@nh/server/passwords';
 import { ACCOUNT_MESSAGES } from '@nh/shared/contracts/account';
 import { AUTH_MESSAGES } from '@nh/shared/contracts/auth';
 import { STAFF_MESSAGES } from '@nh/shared/contracts/staff';
 import { KNOWN_BROWSER_COOKIE } from '../src/lib/known-browser';
 import { SIGN_IN_DELAY_MAX_MS } from '../src/lib/sign-in-guard';
+import { mint } from './support/emailed-links';
 import { startTestApi, type TestApi } from './support/harness';
 
 let api: TestApi;
@@ -60,14 +61,8 @@ const realms: Realm[] = [
       return { id: owner.id, email: owner.email, password };
     },
     reset: async (account, password) => {
-      const { token, hash } = newSingleUseToken();
-      await insertStaffToken(api.ctx.db, {
-        tokenHash: hash,
-        purpose: 'password_reset',
-        email: account.email,
-        staffId: account.id,
-        expiresAt: new Date(Date.now() + HOUR),
-      });
+      const row = await insertStaffToken(api.ctx.db, { purpose: 'password_reset', email: account.email, staffId: account.id, expiresAt: new Date(Date.now() + HOUR) });
+      const [token] = await mint(api.ctx.db, 'staff.password-reset-requested', [row.id]);
       return api.request('/api/admin/password-reset/confirm', { body: { token, password } });
     },
   },
@@ -86,14 +81,8 @@ const realms: Realm[] = [
       return { id: user.id, ...account };
     },
     reset: async (account, password) => {
-      const { token, hash } = newSingleUseToken();
-      await insertShopperToken(api.ctx.db, {
-        tokenHash: hash,
-        purpose: 'password_reset',
-        email: account.email,
-        userId: account.id,
-        expiresAt: new Date(Date.now() + HOUR),
-      });
+      const row = await insertShopperToken(api.ctx.db, { purpose: 'password_reset', email: account.email, userId: account.id, expiresAt: new Date(Date.now() + HOUR) });
+      const [token] = await mint(api.ctx.db, 'shopper.password-reset-requested', [row.id]);
       return api.request('/api/password/reset', { body: { token, password } });
     },
   },

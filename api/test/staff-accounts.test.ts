@@ -1,8 +1,10 @@
 /**
  * Staff accounts end to end through the API: sign-in with a server-side session cookie, sign-out,
  * invitations (single use, 72 h), role changes and disabling (sessions end at once), the last owner
- * kept, password resets (single use, 1 h, every session ended), rate limits, and the audit rows each
- * leaves. The raw tokens are read from the outbox rows the API writes for the mail queue.
+ * kept, password resets (single use, 1 h, every session ended, the account's other reset links spent;
+ * the answer's time the same for any address), rate limits, and the audit rows each leaves. The API
+ * writes no token: the outbox row names the link's row and the test makes the token as the mail worker
+ * does (support/emailed-links.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -12,6 +14,8 @@ import { applyMigrations, dropDatabase, ensureDatabase } from '@nh/server/databa
 import { ensureFirstOwner, DEV_OWNER } from '@nh/server/first-owner';
 import { auditPageSchema } from '@nh/shared/contracts/audit';
 import { staffListSchema, staffMeSchema, staffMemberSchema, STAFF_MESSAGES } from '@nh/shared/contracts/staff';
+import { median, timeBothWays } from './support/answer-timing';
+import { emailedToken, emailedTokens, linkRows } from './support/emailed-links';
 import { withFreshDatabase } from './support/fresh-database';
 import { startTestApi, type TestApi } from './support/harness';
 import { sessionCookie, signInAs, STAFF_TEST_PASSWORD, type StaffClient } from './support/staff';
@@ -25,15 +29,11 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const signIn = (email: string, password: string, headers: Record<string, string> = {}) => api.request('/api/admin/session', { method: 'POST', body: { email, password }, headers });
+const signIn = (email: string, password: string, headers: Record<string, string> = {}) =>
+  api.request('/api/admin/session', { method: 'POST', body: { email, password }, headers });
 
-/** The raw token of the latest outbox row of `topic` for a token id (what the email job receives). */
-async function tokenFromOutbox(topic: string, email: string): Promise<string> {
-  const rows = await api.ctx.db.execute<{ token: string }>(sql`
-    select o.payload->>'token' as token from outbox o join staff_tokens t on t.id = (o.payload->>'tokenId')::uuid
-    where o.topic = ${topic} and t.email = ${email} order by o.id desc limit 1`);
-  return rows.rows[0]!.token;
-}
+/** The token of the latest link emailed to `email` for `topic`, as the mail worker makes it. */
+const tokenFor = (topic: string, email: string) => emailedToken(api.ctx.db, topic, email);
 
 async function auditOf(filters: Record<string, string>) {
   const res = await owner.request(`/api/admin/audit?${new URLSearchParams(filters)}`);
@@ -80,7 +80,9 @@ describe('staff sign-in', () => {
       const { entries } = await auditOf({ action: 'staff.sign_in_failed', actor: email });
       expect(entries[0]).toMatchObject({ actorEmail: email, action: 'staff.sign_in_failed', ip: expect.any(String) });
     }
-    const stored = await api.ctx.db.execute(sql`select count(*)::int as n from audit_events where before::text like '%not the password%' or after::text like '%not the password%'`);
+    const stored = await api.ctx.db.execute(
+      sql`select count(*)::int as n from audit_events where before::text like '%not the password%' or after::text like '%not the password%'`,
+    );
     expect(stored.rows[0]).toEqual({ n: 0 });
     const { entries } = await auditOf({ action: 'staff.signed_in', actor: member.email });
     expect(entries).toHaveLength(1);
@@ -118,14 +120,22 @@ describe('staff sign-in', () => {
       const statuses: number[] = [];
       let last: Response | null = null;
       for (let i = 0; i < 21; i++) {
-        last = await limited.request('/api/admin/password-reset', { method: 'POST', body: { email: `nobody-${i}@staff.test` }, headers: { 'x-forwarded-for': '192.0.2.44' } });
+        last = await limited.request('/api/admin/password-reset', {
+          method: 'POST',
+          body: { email: `nobody-${i}@staff.test` },
+          headers: { 'x-forwarded-for': '192.0.2.44' },
+        });
         statuses.push(last.status);
       }
       expect(statuses.slice(0, 20).every((s) => s < 300)).toBe(true);
       expect(statuses[20]).toBe(429);
       expect(await last!.json()).toMatchObject({ message: STAFF_MESSAGES.tooManyTokenRequests });
       // The same budget covers invitation checks.
-      const check = await limited.request('/api/admin/invitations/check', { method: 'POST', body: { token: 'x'.repeat(43) }, headers: { 'x-forwarded-for': '192.0.2.44' } });
+      const check = await limited.request('/api/admin/invitations/check', {
+        method: 'POST',
+        body: { token: 'x'.repeat(43) },
+        headers: { 'x-forwarded-for': '192.0.2.44' },
+      });
       expect(check.status).toBe(429);
     } finally {
       await limited.close();
@@ -149,28 +159,45 @@ describe('invitations', () => {
     expect(again.status).toBe(409);
     expect(await again.json()).toMatchObject({ code: 'STAFF_INVITATION_PENDING' });
 
-    const token = await tokenFromOutbox('staff.invited', email);
+    // The outbox row names the invitation's row, nothing more: the token is made as the email is sent.
+    const [row] = await linkRows(api.ctx.db, 'staff.invited', email);
+    expect(row!.payload).toEqual({ tokenId: row!.tokenId });
+    const token = await tokenFor('staff.invited', email);
     const stored = await api.ctx.db.execute(sql`select token_hash from staff_tokens where email = ${email}`);
     expect(JSON.stringify(stored.rows)).not.toContain(token);
 
     const check = await api.request('/api/admin/invitations/check', { method: 'POST', body: { token } });
     expect(await check.json()).toEqual({ email, role: 'manager' });
 
-    const short = await api.request('/api/admin/invitations/accept', { method: 'POST', body: { token, name: 'Mia Manager', password: 'short' } });
+    const short = await api.request('/api/admin/invitations/accept', {
+      method: 'POST',
+      body: { token, name: 'Mia Manager', password: 'short' },
+    });
     expect(short.status).toBe(400);
     expect(await short.json()).toMatchObject({ message: STAFF_MESSAGES.passwordTooShort });
 
-    const accepted = await api.request('/api/admin/invitations/accept', { method: 'POST', body: { token, name: 'Mia Manager', password: 'a long enough password' } });
+    const accepted = await api.request('/api/admin/invitations/accept', {
+      method: 'POST',
+      body: { token, name: 'Mia Manager', password: 'a long enough password' },
+    });
     expect(accepted.status).toBe(200);
     const me = await api.request('/api/admin/me', { headers: { cookie: sessionCookie(accepted) } });
     expect(await me.json()).toMatchObject({ email, name: 'Mia Manager', role: 'manager' });
 
-    const reused = await api.request('/api/admin/invitations/accept', { method: 'POST', body: { token, name: 'Someone', password: 'another long password' } });
+    const reused = await api.request('/api/admin/invitations/accept', {
+      method: 'POST',
+      body: { token, name: 'Someone', password: 'another long password' },
+    });
     expect(reused.status).toBe(410);
     expect(await reused.json()).toMatchObject({ code: 'STAFF_INVITATION_USED', message: STAFF_MESSAGES.invitationUsed });
 
     const invited = await auditOf({ action: 'staff.invited', entityId: email });
-    expect(invited.entries[0]).toMatchObject({ actorEmail: owner.email, actorRole: 'owner', before: null, after: { email, role: 'manager' } });
+    expect(invited.entries[0]).toMatchObject({
+      actorEmail: owner.email,
+      actorRole: 'owner',
+      before: null,
+      after: { email, role: 'manager' },
+    });
     const joined = await auditOf({ action: 'staff.invitation_accepted', actor: email });
     expect(joined.entries[0]).toMatchObject({ after: { email, name: 'Mia Manager', role: 'manager' } });
 
@@ -182,9 +209,12 @@ describe('invitations', () => {
   it('an expired invitation says so; an unknown token is not found', async () => {
     const email = `late-${randomUUID().slice(0, 8)}@staff.test`;
     await owner.request('/api/admin/staff/invitations', { method: 'POST', body: { email, role: 'support' } });
-    const token = await tokenFromOutbox('staff.invited', email);
+    const token = await tokenFor('staff.invited', email);
     await api.ctx.db.execute(sql`update staff_tokens set expires_at = now() - interval '1 minute' where email = ${email}`);
-    const res = await api.request('/api/admin/invitations/accept', { method: 'POST', body: { token, name: 'Late', password: 'a long enough password' } });
+    const res = await api.request('/api/admin/invitations/accept', {
+      method: 'POST',
+      body: { token, name: 'Late', password: 'a long enough password' },
+    });
     expect(res.status).toBe(410);
     expect(await res.json()).toMatchObject({ code: 'STAFF_INVITATION_EXPIRED', message: STAFF_MESSAGES.invitationExpired });
     const unknown = await api.request('/api/admin/invitations/check', { method: 'POST', body: { token: 'x'.repeat(43) } });
@@ -214,7 +244,11 @@ describe('roles and disabling', () => {
 
     const history = await auditOf({ entityType: 'staff', entityId: member.id });
     expect(history.entries.map((e) => e.action)).toEqual(expect.arrayContaining(['staff.role_changed', 'staff.disabled']));
-    expect(history.entries.find((e) => e.action === 'staff.role_changed')).toMatchObject({ before: { role: 'manager' }, after: { role: 'support' }, actorEmail: owner.email });
+    expect(history.entries.find((e) => e.action === 'staff.role_changed')).toMatchObject({
+      before: { role: 'manager' },
+      after: { role: 'support' },
+      actorEmail: owner.email,
+    });
   });
 
   it('keeps at least one active owner (a database of its own, where the owners are known)', async () => {
@@ -244,31 +278,108 @@ describe('roles and disabling', () => {
 describe('password reset', () => {
   it('answers the same for any email; the link sets a new password once and ends every session', async () => {
     const member = await signInAs(api, 'fulfilment');
-    const unknown = await api.request('/api/admin/password-reset', { method: 'POST', body: { email: `nobody-${randomUUID().slice(0, 6)}@staff.test` } });
+    const unknown = await api.request('/api/admin/password-reset', {
+      method: 'POST',
+      body: { email: `nobody-${randomUUID().slice(0, 6)}@staff.test` },
+    });
     const known = await api.request('/api/admin/password-reset', { method: 'POST', body: { email: member.email } });
     expect(unknown.status).toBe(202);
     expect(known.status).toBe(202);
     expect(await unknown.json()).toEqual(await known.json());
 
-    const token = await tokenFromOutbox('staff.password-reset-requested', member.email);
-    const done = await api.request('/api/admin/password-reset/confirm', { method: 'POST', body: { token, password: 'a brand new password' } });
+    const [row] = await linkRows(api.ctx.db, 'staff.password-reset-requested', member.email);
+    expect(row!.payload).toEqual({ tokenId: row!.tokenId });
+    const token = await tokenFor('staff.password-reset-requested', member.email);
+    const done = await api.request('/api/admin/password-reset/confirm', {
+      method: 'POST',
+      body: { token, password: 'a brand new password' },
+    });
     expect(done.status).toBe(200);
     expect(await done.json()).toEqual({ message: STAFF_MESSAGES.passwordChanged });
     expect((await member.request('/api/admin/me')).status).toBe(401);
     expect((await signIn(member.email, STAFF_TEST_PASSWORD)).status).toBe(401);
     expect((await signIn(member.email, 'a brand new password')).status).toBe(200);
 
-    const reused = await api.request('/api/admin/password-reset/confirm', { method: 'POST', body: { token, password: 'yet another password' } });
+    const reused = await api.request('/api/admin/password-reset/confirm', {
+      method: 'POST',
+      body: { token, password: 'yet another password' },
+    });
     expect(reused.status).toBe(410);
     expect(await reused.json()).toMatchObject({ code: 'STAFF_RESET_INVALID' });
     expect((await auditOf({ action: 'staff.password_reset', entityId: member.id })).entries).toHaveLength(1);
   });
+
+  it('spends every open reset link of the account with the one used: links emailed earlier no longer work', async () => {
+    const member = await signInAs(api, 'support');
+    const other = await signInAs(api, 'support');
+    for (let i = 0; i < 3; i++) await api.request('/api/admin/password-reset', { method: 'POST', body: { email: member.email } });
+    await api.request('/api/admin/password-reset', { method: 'POST', body: { email: other.email } });
+    const [first, second, third] = await emailedTokens(api.ctx.db, 'staff.password-reset-requested', member.email, 3);
+    const theirs = await tokenFor('staff.password-reset-requested', other.email);
+
+    expect(
+      (await api.request('/api/admin/password-reset/confirm', { method: 'POST', body: { token: second, password: 'the chosen password' } }))
+        .status,
+    ).toBe(200);
+    for (const token of [first, third]) {
+      const res = await api.request('/api/admin/password-reset/confirm', {
+        method: 'POST',
+        body: { token, password: 'someone else entirely' },
+      });
+      expect(res.status).toBe(410);
+      expect(await res.json()).toEqual({ code: 'STAFF_RESET_INVALID', message: STAFF_MESSAGES.resetInvalid });
+    }
+    const open = await api.ctx.db.execute(sql`select 1 from staff_tokens where staff_id = ${member.id} and used_at is null`);
+    expect(open.rows).toHaveLength(0);
+    expect((await signIn(member.email, 'the chosen password')).status).toBe(200);
+    // Another account's link is not touched.
+    expect(
+      (
+        await api.request('/api/admin/password-reset/confirm', {
+          method: 'POST',
+          body: { token: theirs, password: 'their own new password' },
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it('answers a reset request for a known and an unknown address in the same time (no account enumeration by timing)', async () => {
+    const timedApi = await startTestApi({ TRUST_PROXY: 'true' }); // budgets of its own; each request from an address of its own
+    try {
+      const known: string[] = [];
+      for (let i = 0; i < 20; i++) known.push((await signInAs(timedApi, 'support')).email);
+      // The links' table locked for 200 ms from each request's start: an answer that waited for the work would wait for the lock.
+      const times = await timeBothWays(
+        20,
+        (which, i, signal) =>
+          fetch(`${timedApi.url}/api/admin/password-reset`, {
+            method: 'POST',
+            signal,
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.18.${i}.${which === 'known' ? 1 : 2}` },
+            body: JSON.stringify({ email: which === 'known' ? known[i] : `nobody-${randomUUID().slice(0, 8)}@staff.test` }),
+          }),
+        { db: api.ctx.db, table: 'staff_tokens' },
+      );
+      expect(Math.abs(median(times.known) - median(times.unknown))).toBeLessThan(20);
+      expect(times.statuses).toEqual(Array(40).fill(202));
+      // The work was done once the table was free: every known address got its link.
+      await timedApi.services.afterAnswer.settled();
+      const links = await api.ctx.db.$client.query(`select email from staff_tokens where purpose = 'password_reset' and email = any($1)`, [
+        known,
+      ]);
+      expect(links.rows).toHaveLength(20);
+    } finally {
+      await timedApi.close();
+    }
+  }, 90_000);
 });
 
 describe('the audit trail', () => {
   it('is append-only: the database refuses UPDATE, DELETE and TRUNCATE', async () => {
     for (const statement of [sql`update audit_events set action = 'x'`, sql`delete from audit_events`, sql`truncate audit_events`]) {
-      await expect(api.ctx.db.execute(statement)).rejects.toMatchObject({ cause: expect.objectContaining({ message: expect.stringContaining('append-only') }) });
+      await expect(api.ctx.db.execute(statement)).rejects.toMatchObject({
+        cause: expect.objectContaining({ message: expect.stringContaining('append-only') }),
+      });
     }
   });
 
@@ -301,9 +412,15 @@ describe('the first owner at release', () => {
     const db = createDb({ url: url.toString(), max: 2 });
     try {
       await expect(ensureFirstOwner(db, { NODE_ENV: 'production' })).rejects.toThrow('set ADMIN_EMAIL and ADMIN_PASSWORD');
-      await expect(ensureFirstOwner(db, { NODE_ENV: 'production', ADMIN_EMAIL: 'boss@shop.test', ADMIN_PASSWORD: 'short' })).rejects.toThrow('at least 12 characters');
-      expect(await ensureFirstOwner(db, { NODE_ENV: 'production', ADMIN_EMAIL: 'Boss@Shop.test', ADMIN_PASSWORD: 'a long release password' })).toEqual({ kind: 'created', email: 'boss@shop.test' });
-      expect(await ensureFirstOwner(db, { NODE_ENV: 'production', ADMIN_EMAIL: 'other@shop.test', ADMIN_PASSWORD: 'another long password' })).toEqual({ kind: 'exists' });
+      await expect(
+        ensureFirstOwner(db, { NODE_ENV: 'production', ADMIN_EMAIL: 'boss@shop.test', ADMIN_PASSWORD: 'short' }),
+      ).rejects.toThrow('at least 12 characters');
+      expect(
+        await ensureFirstOwner(db, { NODE_ENV: 'production', ADMIN_EMAIL: 'Boss@Shop.test', ADMIN_PASSWORD: 'a long release password' }),
+      ).toEqual({ kind: 'created', email: 'boss@shop.test' });
+      expect(
+        await ensureFirstOwner(db, { NODE_ENV: 'production', ADMIN_EMAIL: 'other@shop.test', ADMIN_PASSWORD: 'another long password' }),
+      ).toEqual({ kind: 'exists' });
       const owners = await db.execute<{ email: string; role: string }>(sql`select email, role from staff`);
       expect(owners.rows).toEqual([{ email: 'boss@shop.test', role: 'owner' }]);
     } finally {

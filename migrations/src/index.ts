@@ -4,6 +4,7 @@ export * as tables from './db/schema';
 export type { Address, LineItem, ProductVariant, Faq, InternalLink, OrderRow, SubscriptionRow, StaffRow, AuditEventRow } from './db/schema';
 export * from './env';
 export * from './logger';
+export * from './loggable-url';
 export * from './redis';
 // Query modules, one per aggregate; each function takes the db (pool or drizzle) or a transaction first.
 export * from './queries/audit';

@@ -11,13 +11,11 @@
  */
 import type { Context, Span, SpanKind as SpanKindEnum } from '@opentelemetry/api';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { loggablePath, loggableQuery } from './loggable-url';
 import type { RecordedSpan, SpanAttributes, SpanKindName, SpanOptions, TraceParent, TracingRuntime } from './tracing';
 
 /** Paths of the health and metrics listeners: probed every few seconds, never worth a trace. */
 const UNTRACED_PATHS = /^\/(healthz|readyz|metrics)(?:[/?]|$)/;
-
-/** Path segments that are secrets (a one-click unsubscribe token authorises its holder), as the request log hides them. */
-const SECRET_SEGMENT = /(\/unsubscribe\/)[^/?#]+/;
 
 /**
  * A query's text as a span may keep it: every string literal replaced by `?`. Parameterised statements
@@ -52,9 +50,13 @@ export async function startTracingSdk(options: { serviceName: string; spanProces
   const instrumentations = [
     new HttpInstrumentation({
       ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.test(req.url ?? ''),
+      // A request span keeps its path and query as the request log does (./loggable-url.ts): an
+      // unsubscribe link's token and a secret query parameter (`?token=` of an old emailed link) replaced.
       startIncomingSpanHook: (req) => {
         const url = 'url' in req ? (req.url ?? '') : '';
-        return SECRET_SEGMENT.test(url) ? { 'url.path': url.split('?')[0]!.replace(SECRET_SEGMENT, '$1[redacted]') } : {};
+        const question = url.indexOf('?');
+        const path = question < 0 ? url : url.slice(0, question);
+        return { 'url.path': loggablePath(path), ...(question < 0 ? {} : { 'url.query': loggableQuery(url.slice(question + 1)) }) };
       },
     }),
     // A span per middleware, router and handler a request passes through. Not fewer: the route pattern the

@@ -1,6 +1,7 @@
 /**
  * Names shared by the producers (API, via the outbox) and the consumers (workers). Payloads carry ids,
- * never documents: a processor re-reads the database.
+ * never documents: a processor re-reads the database. Never a secret either: outbox rows are kept for
+ * days and jobs (with their data) for a day or a week, readable to whoever reads the database or Redis.
  */
 import { z } from 'zod';
 import { shopperPlanChangeSchema, subscriptionItemSchema } from './contracts/subscriptions';
@@ -74,16 +75,17 @@ export const outboxPayloads = {
   [OUTBOX_TOPICS.orderRefunded]: z.object({ orderId: z.string().uuid(), paymentId: z.string().uuid() }),
   [OUTBOX_TOPICS.exportRequested]: z.object({ exportId: z.string().uuid() }),
   /**
-   * The raw single-use token travels to the email job (only its hash is stored with the invitation):
-   * the outbox row is deleted once relayed, and the job once done.
+   * The link's row only: its single-use token is made by the mail worker as it sends the email
+   * (`mintSingleUseToken`, @nh/server queries/single-use-tokens.ts), so no outbox row or job holds it.
+   * Rows written before carried `token` too; it is ignored (and was removed by the migration outbox_without_tokens).
    */
-  [OUTBOX_TOPICS.staffInvited]: z.object({ tokenId: z.string().uuid(), token: z.string() }),
-  [OUTBOX_TOPICS.staffPasswordResetRequested]: z.object({ tokenId: z.string().uuid(), token: z.string() }),
+  [OUTBOX_TOPICS.staffInvited]: z.object({ tokenId: z.string().uuid() }),
+  [OUTBOX_TOPICS.staffPasswordResetRequested]: z.object({ tokenId: z.string().uuid() }),
   [OUTBOX_TOPICS.orderConfirmationResendRequested]: z.object({ orderId: z.string().uuid(), resendId: z.string().uuid() }),
   [OUTBOX_TOPICS.orderShippedResendRequested]: z.object({ orderId: z.string().uuid(), resendId: z.string().uuid() }),
-  /** As for staff: the raw token travels to the email job, the database keeps its hash. */
-  [OUTBOX_TOPICS.shopperPasswordResetRequested]: z.object({ tokenId: z.string().uuid(), token: z.string() }),
-  [OUTBOX_TOPICS.orderLinkRequested]: z.object({ tokenId: z.string().uuid(), token: z.string() }),
+  /** As for staff: the link's row only, its token made as the email is sent. */
+  [OUTBOX_TOPICS.shopperPasswordResetRequested]: z.object({ tokenId: z.string().uuid() }),
+  [OUTBOX_TOPICS.orderLinkRequested]: z.object({ tokenId: z.string().uuid() }),
   /** `failures`: the window's count when the email was called for; `alertId` makes each window one email. */
   [OUTBOX_TOPICS.signInFailures]: z.object({
     account: z.enum(['staff', 'shopper']),

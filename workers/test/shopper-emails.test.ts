@@ -1,14 +1,14 @@
 /**
  * The shoppers' self-service emails (issue 13) over the local SMTP test server: the guest's order link
- * and the password reset, each made from its outbox row as the API writes it (the raw token in the
- * payload, only its hash in shopper_tokens), sent once, and not sent for a link spent or expired before
- * the job ran.
+ * and the password reset, each made from its outbox row as the API writes it (the link's row id only;
+ * the worker makes the token as it sends, and shopper_tokens keeps its hash), sent once, and not sent
+ * for a link spent or expired before the job ran.
  */
 import type { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { SHOP } from '@nh/shared';
-import { createLogger, insertShopperToken, newSingleUseToken, recordOutbox, tables } from '@nh/server';
+import { createLogger, hashSingleUseToken, insertShopperToken, recordOutbox, tables } from '@nh/server';
 import { createHousekeepingProcessor } from '../src/maintenance/housekeeping';
 import { TestSmtpServer } from './support/smtp-server';
 import { createTestDatabase, placeOrder, sampleLine, startTestWorkers, tempDir, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
@@ -32,26 +32,35 @@ afterAll(async () => {
   await tdb?.drop();
 });
 
-/** As the API does: the token row and its outbox row in one transaction; the raw token to the caller. */
-async function requestLink(values: { purpose: 'order_access' | 'password_reset'; email: string; orderId?: string; userId?: string; expiresAt?: Date }): Promise<{ id: string; token: string }> {
-  const { token, hash } = newSingleUseToken();
+/** As the API does: the token row and its outbox row (the row's id only) in one transaction. */
+async function requestLink(values: { purpose: 'order_access' | 'password_reset'; email: string; orderId?: string; userId?: string; expiresAt?: Date }): Promise<{ id: string }> {
   return tdb.db.transaction(async (tx) => {
-    const row = await insertShopperToken(tx, { tokenHash: hash, expiresAt: new Date(Date.now() + 3_600_000), ...values });
-    await recordOutbox(tx, values.purpose === 'order_access' ? 'order.link-requested' : 'shopper.password-reset-requested', { tokenId: row.id, token });
-    return { id: row.id, token };
+    const row = await insertShopperToken(tx, { expiresAt: new Date(Date.now() + 3_600_000), ...values });
+    await recordOutbox(tx, values.purpose === 'order_access' ? 'order.link-requested' : 'shopper.password-reset-requested', { tokenId: row.id });
+    return { id: row.id };
   });
 }
 
 const emailLog = (kind: string, subjectId: string) => waitFor(async () => (await tdb.db.select().from(tables.emailLog).where(eq(tables.emailLog.subjectId, subjectId))).find((r) => r.kind === kind && r.status !== 'pending'), 10_000, `${kind} log`);
 
+/** The token in an emailed link (`…#token=…`), checked against the hash its row keeps once the send committed. */
+async function emailedToken(text: string, pathname: string, kind: string, id: string): Promise<string> {
+  await emailLog(kind, id);
+  const token = new RegExp(`${SITE_URL}${pathname}#token=([A-Za-z0-9_-]{43})`).exec(text)?.[1];
+  expect(token).toBeDefined();
+  const [row] = await tdb.db.select().from(tables.shopperTokens).where(eq(tables.shopperTokens.id, id));
+  expect(row!.tokenHash).toBe(hashSingleUseToken(token!));
+  return token!;
+}
+
 describe('shopper self-service emails', () => {
   it('sends a guest the single-use link to an order: number, link to /orders/view, how long it works', async () => {
     const email = 'lookup-guest@example.com';
     const orderId = await placeOrder(tdb.db, { customerEmail: email, customerName: 'Gale Guest', items: [sampleLine()], outbox: false });
-    const { id, token } = await requestLink({ purpose: 'order_access', email, orderId });
+    const { id } = await requestLink({ purpose: 'order_access', email, orderId });
     const [mail] = await waitFor(() => (smtp.to(email).length ? smtp.to(email) : null), 10_000, 'order link');
     const number = orderId.slice(0, 8);
-    const link = `${SITE_URL}/orders/view?token=${token}`;
+    const link = `${SITE_URL}/orders/view#token=${await emailedToken(mail!.decoded, '/orders/view', 'order-link', id)}`;
     expect(mail!.decoded).toContain(`Subject: Your link to ${SHOP.name} order #${number}`);
     expect(mail!.decoded).toContain('Hi Gale Guest,');
     expect(mail!.decoded).toContain(link);
@@ -64,9 +73,9 @@ describe('shopper self-service emails', () => {
   it('sends a shopper the password reset link: /account/reset-password, one hour, every session ended', async () => {
     const email = 'reset-shopper@example.com';
     const [user] = await tdb.db.insert(tables.users).values({ email, firstName: 'Robin', lastName: 'Reset', passwordHash: 'x' }).returning({ id: tables.users.id });
-    const { id, token } = await requestLink({ purpose: 'password_reset', email, userId: user!.id });
+    const { id } = await requestLink({ purpose: 'password_reset', email, userId: user!.id });
     const [mail] = await waitFor(() => (smtp.to(email).length ? smtp.to(email) : null), 10_000, 'reset email');
-    const link = `${SITE_URL}/account/reset-password?token=${token}`;
+    const link = `${SITE_URL}/account/reset-password#token=${await emailedToken(mail!.decoded, '/account/reset-password', 'shopper-password-reset', id)}`;
     expect(mail!.decoded).toContain(`Subject: Reset your ${SHOP.name} password`);
     expect(mail!.decoded).toContain('Hi Robin,');
     expect(mail!.decoded).toContain(`Choose a new password here: ${link}`);
@@ -81,10 +90,9 @@ describe('shopper self-service emails', () => {
     const expired = await requestLink({ purpose: 'order_access', email, orderId, expiresAt: new Date(Date.now() - 1000) });
     const [user] = await tdb.db.insert(tables.users).values({ email, firstName: 'Late', passwordHash: 'x' }).returning({ id: tables.users.id });
     const spent = await tdb.db.transaction(async (tx) => {
-      const { token, hash } = newSingleUseToken();
-      const row = await insertShopperToken(tx, { tokenHash: hash, purpose: 'password_reset', email, userId: user!.id, expiresAt: new Date(Date.now() + 3_600_000) });
+      const row = await insertShopperToken(tx, { purpose: 'password_reset', email, userId: user!.id, expiresAt: new Date(Date.now() + 3_600_000) });
       await tx.update(tables.shopperTokens).set({ usedAt: new Date() }).where(eq(tables.shopperTokens.id, row.id));
-      await recordOutbox(tx, 'shopper.password-reset-requested', { tokenId: row.id, token });
+      await recordOutbox(tx, 'shopper.password-reset-requested', { tokenId: row.id });
       return row;
     });
     const skipped = async (name: string, tokenId: string) =>
@@ -98,7 +106,7 @@ describe('shopper self-service emails', () => {
     const email = 'housekeeping-links@example.com';
     const orderId = await placeOrder(tdb.db, { customerEmail: email, outbox: false });
     const day = 24 * 3_600_000;
-    const insert = (expiresAt: Date) => insertShopperToken(tdb.db, { tokenHash: newSingleUseToken().hash, purpose: 'order_access', email, orderId, expiresAt });
+    const insert = (expiresAt: Date) => insertShopperToken(tdb.db, { purpose: 'order_access', email, orderId, expiresAt });
     const old = await insert(new Date(Date.now() - 8 * day));
     const recent = await insert(new Date(Date.now() - 2 * day));
     const open = await insert(new Date(Date.now() + day));

@@ -251,6 +251,18 @@ describe('one trace from POST /api/payments/checkout-nonce to NetSuite and the c
     expect(span.attributes['url.path']).toBe('/api/newsletter/unsubscribe/[redacted]');
     expect(JSON.stringify(tracing.spans().map((s) => [s.name, s.attributes]))).not.toContain(token);
   });
+
+  it('a request span never keeps a token from a query string (an emailed link from before the tokens moved to the fragment)', async () => {
+    const token = `secret-${randomUUID()}`;
+    await api.request(`/api/orders/access?utm_source=email&token=${token}`);
+    const span = await waitFor(
+      () => tracing.spans().find((s) => s.kind === SpanKind.SERVER && s.attributes['url.path'] === '/api/orders/access'),
+      10_000,
+      'the request span',
+    );
+    expect(span.attributes['url.query']).toBe('utm_source=email&token=[redacted]');
+    expect(JSON.stringify(tracing.spans().map((s) => [s.name, s.attributes, s.events]))).not.toContain(token);
+  });
 });
 
 /** A collector that speaks OTLP/HTTP with JSON bodies (what the http exporter sends): keeps every span it is sent. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Express, Request, RequestHandler } from 'express';
-import type { Logger } from '@nh/server';
+import { loggableUrl, type Logger } from '@nh/server';
 import { runWithRequestId } from '@nh/server/request-context';
 
 declare module 'express-serve-static-core' {
@@ -14,20 +14,16 @@ declare module 'express-serve-static-core' {
 
 const QUIET_PATHS = new Set(['/healthz', '/readyz']);
 
-/** Path segments that are secrets (a one-click unsubscribe token authorises its holder): never logged. */
-const SECRET_SEGMENTS = /(\/unsubscribe\/)[^/?#]+/g;
-
-/** The URL as logged: secret path segments replaced. */
-export const loggableUrl = (url: string): string => url.replace(SECRET_SEGMENTS, '$1[redacted]');
-
 const childLogger = Symbol('childLogger');
 type LoggedRequest = Request & { [childLogger]?: Logger };
 
 /**
- * One JSON line per finished request (method, path, status, duration) with its request id, and a
+ * One JSON line per finished request (method, URL, status, duration) with its request id, and a
  * per-request child logger for handlers (`req.log`). The child is made lazily, by a getter installed
  * once on the app's request prototype: most requests never log anything themselves, and making a
  * child logger (with redaction) on every request costs more than the catalogue answer it accompanies.
+ * The URL is logged without its secrets (`loggableUrl` of @nh/server: a `?token=` of an old emailed
+ * link, an unsubscribe link's token).
  */
 export function requestLogger(app: Express, logger: Logger): RequestHandler {
   Object.defineProperty(app.request, 'log', {

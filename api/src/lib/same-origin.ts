@@ -15,6 +15,7 @@
  * RFC 8058 one-click unsubscribe posted by mail clients) are exempt.
  */
 import type { Request, RequestHandler } from 'express';
+import { loggablePath } from '@nh/server';
 import { AppError } from './errors';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -60,7 +61,7 @@ export function sameOriginGuard(options: SameOriginOptions): RequestHandler {
   const exempt = options.exempt ?? [];
   return (req, _res, next) => {
     if (!UNSAFE.has(req.method) || exempt.some((pattern) => pattern.test(req.path)) || fromOwnSite(req, allowed)) return next();
-    req.log?.warn({ origin: req.headers.origin, secFetchSite: req.headers['sec-fetch-site'], path: req.path }, 'refused a cross-site request');
+    req.log?.warn({ origin: req.headers.origin, secFetchSite: req.headers['sec-fetch-site'], path: loggablePath(req.path) }, 'refused a cross-site request');
     next(new AppError('FOREIGN_ORIGIN', FOREIGN_ORIGIN_MESSAGE));
   };
 }

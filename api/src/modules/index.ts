@@ -10,6 +10,7 @@ import type { Router } from 'express';
 import { API_METRICS, createMetricsRegistry, type Registry } from '@nh/server/metrics';
 import { createFileStores, type FileStorage } from '@nh/server/storage/index';
 import type { AppContext } from '../context';
+import { createAfterAnswer, type AfterAnswer } from '../lib/after-answer';
 import { cardTestingGuard } from '../lib/card-testing-guard';
 import { accountRoutes } from './account/routes';
 import { adminRoutes } from './admin';
@@ -39,6 +40,8 @@ export interface AppServices {
   metrics: Registry;
   /** Where product pictures and export files live (the local folders, or the S3 bucket of STORAGE_URL; shared with the workers). */
   files: { uploads: FileStorage; exports: FileStorage };
+  /** Work requests answer before it is done (reset requests, order lookups); the drain waits for it. */
+  afterAnswer: AfterAnswer;
 }
 
 export const createAppServices = (ctx: AppContext): AppServices => ({
@@ -46,22 +49,23 @@ export const createAppServices = (ctx: AppContext): AppServices => ({
   lifecycle: { draining: false },
   metrics: createMetricsRegistry(API_METRICS),
   files: createFileStores(ctx.config, { uploads: ctx.config.UPLOADS_DIR, exports: ctx.config.EXPORTS_DIR }),
+  afterAnswer: createAfterAnswer(),
 });
 
 /**
  * Every API module's router, mounted under /api (the public catalogue reads are mounted earlier, in
  * app.ts, ahead of body parsing and sessions).
  */
-export function apiModules(ctx: AppContext, { payments, files }: AppServices): Router[] {
+export function apiModules(ctx: AppContext, { payments, files, afterAnswer }: AppServices): Router[] {
   const promoGuesses = promoGuessLimit(ctx);
   const cardGuard = cardTestingGuard(ctx);
   const invalidateCatalog = () => invalidateCatalogCache(ctx);
   return [
-    adminRoutes(ctx, { invalidateCatalog, gateway: payments.gateway, exportFiles: files.exports }),
+    adminRoutes(ctx, { invalidateCatalog, gateway: payments.gateway, exportFiles: files.exports, afterAnswer }),
     reviewRoutes(ctx, { invalidateCatalog }),
     newsletterRoutes(ctx),
     authRoutes(ctx),
-    accountRoutes(ctx),
+    accountRoutes(ctx, { afterAnswer }),
     promoValidationRoutes(ctx, { promoGuesses }),
     paymentRoutes(ctx, { payments }),
     checkoutRoutes(ctx, { payments, priceList: priceList(ctx), promoGuesses, cardTestingGuard: cardGuard }),

@@ -69,6 +69,7 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await services.afterAnswer.settled();
       await Promise.allSettled([db.$client.end(), redis.quit()]);
     },
   };

@@ -214,7 +214,7 @@ export const users = pgTable('users', {
   updatedAt: updatedAt(),
 });
 
-/** Layout expected by connect-pg-simple (express-session store). */
+/** Layout expected by connect-pg-simple (express-session store); `sid` is the SHA-256 of the session id (api/src/lib/session.ts). */
 export const sessions = pgTable(
   'sessions',
   {
@@ -230,7 +230,8 @@ export const shopperTokenPurpose = pgEnum('shopper_token_purpose', ['password_re
 
 /**
  * Shoppers' single-use emailed links (issue 13): a password reset (1 h) for an account, or a guest's
- * look at one order (24 h). As with staff tokens, only the SHA-256 of the random token is stored.
+ * look at one order (24 h). As with staff tokens, only the SHA-256 of the random token is stored: the
+ * token is made by the mail worker as it sends the email (until then the hash is of a token nobody has).
  */
 export const shopperTokens = pgTable(
   'shopper_tokens',
@@ -283,7 +284,10 @@ export const staffSessions = pgTable(
   (t) => [index('staff_sessions_staff').on(t.staffId), index('staff_sessions_expires').on(t.expiresAt)],
 );
 
-/** Single-use emailed links: invitations (72 h) and password resets (1 h). Only the token's SHA-256 is kept. */
+/**
+ * Single-use emailed links: invitations (72 h) and password resets (1 h). Only the token's SHA-256 is
+ * kept, of the token the mail worker made as it sent the email (until then, of a token nobody has).
+ */
 export const staffTokens = pgTable(
   'staff_tokens',
   {

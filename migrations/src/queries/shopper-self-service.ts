@@ -6,6 +6,7 @@ import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { DbOrTx } from '../db/client';
 import { orders, sessions, shopperTokens, users, type OrderRow } from '../db/schema';
+import { unsentTokenHash } from './single-use-tokens';
 
 /** What a shopper sees of an order (never the payment or NetSuite fields). */
 export type ShopperOrderRow = Pick<
@@ -66,13 +67,14 @@ export async function findOrdersForLookup(db: DbOrTx, orderNumber: string, email
 export type ShopperTokenRow = typeof shopperTokens.$inferSelect;
 export type ShopperTokenPurpose = ShopperTokenRow['purpose'];
 
+/** A new link's row; its token is made by the mail worker when the email is sent (./single-use-tokens). */
 export async function insertShopperToken(
   tx: DbOrTx,
-  values: { tokenHash: string; purpose: ShopperTokenPurpose; email: string; userId?: string | null; orderId?: string | null; expiresAt: Date },
+  values: { purpose: ShopperTokenPurpose; email: string; userId?: string | null; orderId?: string | null; expiresAt: Date },
 ): Promise<ShopperTokenRow> {
   const [row] = await tx
     .insert(shopperTokens)
-    .values({ ...values, email: values.email.toLowerCase() })
+    .values({ ...values, tokenHash: unsentTokenHash(), email: values.email.toLowerCase() })
     .returning();
   return row!;
 }
@@ -98,6 +100,14 @@ export async function spendShopperToken(tx: DbOrTx, id: string): Promise<Shopper
     .where(and(eq(shopperTokens.id, id), isNull(shopperTokens.usedAt), gt(shopperTokens.expiresAt, sql`now()`)))
     .returning();
   return row ?? null;
+}
+
+/** Spends every open reset link of an account (its password just changed): links emailed earlier stop working. */
+export async function spendShopperResets(tx: DbOrTx, userId: string): Promise<void> {
+  await tx
+    .update(shopperTokens)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(shopperTokens.userId, userId), eq(shopperTokens.purpose, 'password_reset'), isNull(shopperTokens.usedAt)));
 }
 
 // ---------------------------------------------------------------- accounts

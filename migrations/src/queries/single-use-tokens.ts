@@ -1,9 +1,16 @@
 /**
  * The emailed single-use links of staff (invitations, resets) and shoppers (resets, a guest's order
- * link) share one rule: 256 random bits sent once, only their SHA-256 stored, so a copy of the database
- * opens no link and signs nobody in.
+ * link) share one rule: 256 random bits, only their SHA-256 stored, so a copy of the database opens no
+ * link and signs nobody in.
+ *
+ * The raw token exists in one place only, the email. The API writes the link's row with the hash of a
+ * random value nobody keeps (`unsentTokenHash`): the outbox row and the email job carry the row's id,
+ * never a secret. The mail worker makes the token when it sends the email (`mintSingleUseToken`, inside
+ * the email's send transaction, once the email log says it was not sent yet), storing its hash on the
+ * row; so no outbox row, job, job result or log line holds anything that opens the link.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import type pg from 'pg';
 
 /** A new random token (base64url, 256 bits) and the hash the database keeps of it. */
 export function newSingleUseToken(): { token: string; hash: string } {
@@ -12,3 +19,24 @@ export function newSingleUseToken(): { token: string; hash: string } {
 }
 
 export const hashSingleUseToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/** The hash a link's row holds until its email is sent: of a random token nobody keeps, so it opens nothing. */
+export const unsentTokenHash = (): string => newSingleUseToken().hash;
+
+/** The tables of single-use links (each has id, token_hash, used_at and expires_at). */
+export type SingleUseTokenTable = 'staff_tokens' | 'shopper_tokens';
+
+/**
+ * The link's token, made as its email is sent: a new random token whose hash replaces the row's, only
+ * while the link is neither used nor expired. Any token made before for the row stops working (an
+ * earlier attempt whose email never left). Null when the link was spent or expired meanwhile.
+ */
+export async function mintSingleUseToken(client: pg.ClientBase, table: SingleUseTokenTable, id: string): Promise<string | null> {
+  const { token, hash } = newSingleUseToken();
+  const { rowCount } = await client.query({
+    name: `mint_${table}`,
+    text: `update ${table} set token_hash = $1 where id = $2 and used_at is null and expires_at > now()`,
+    values: [hash, id],
+  });
+  return rowCount ? token : null;
+}

@@ -7,7 +7,7 @@ import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { StaffRole } from '@nh/shared/contracts/staff';
 import type { Db, DbOrTx } from '../db/client';
 import { staff, staffSessions, staffTokens, type StaffRow } from '../db/schema';
-import { hashSingleUseToken, newSingleUseToken } from './single-use-tokens';
+import { hashSingleUseToken, newSingleUseToken, unsentTokenHash } from './single-use-tokens';
 
 /** Staff tokens follow the shared single-use rule (./single-use-tokens). */
 export const newStaffToken = newSingleUseToken;
@@ -98,13 +98,14 @@ export async function deleteExpiredStaffSessions(db: DbOrTx): Promise<number> {
 // ---------------------------------------------------------------- single-use tokens
 export type StaffTokenRow = typeof staffTokens.$inferSelect;
 
+/** A new link's row; its token is made by the mail worker when the email is sent (./single-use-tokens). */
 export async function insertStaffToken(
   tx: DbOrTx,
-  values: { tokenHash: string; purpose: 'invitation' | 'password_reset'; email: string; role?: StaffRole | null; staffId?: string | null; createdBy?: string | null; expiresAt: Date },
+  values: { purpose: 'invitation' | 'password_reset'; email: string; role?: StaffRole | null; staffId?: string | null; createdBy?: string | null; expiresAt: Date },
 ): Promise<StaffTokenRow> {
   const [row] = await tx
     .insert(staffTokens)
-    .values({ ...values, email: values.email.toLowerCase() })
+    .values({ ...values, tokenHash: unsentTokenHash(), email: values.email.toLowerCase() })
     .returning();
   return row!;
 }
@@ -125,6 +126,14 @@ export async function spendStaffToken(tx: DbOrTx, id: string): Promise<StaffToke
     .where(and(eq(staffTokens.id, id), isNull(staffTokens.usedAt), gt(staffTokens.expiresAt, sql`now()`)))
     .returning();
   return row ?? null;
+}
+
+/** Spends every open reset link of an account (its password just changed): links emailed earlier stop working. */
+export async function spendStaffResets(tx: DbOrTx, staffId: string): Promise<void> {
+  await tx
+    .update(staffTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(staffTokens.staffId, staffId), eq(staffTokens.purpose, 'password_reset'), isNull(staffTokens.usedAt)));
 }
 
 /** Invitations neither used nor expired, oldest first. */

@@ -7,6 +7,13 @@
  * it twice (at-least-once). SMTP 5xx rejections fail at once; temporary failures are retried.
  * Marketing emails (`marketing: true`) go only to an address on the newsletter list that has not
  * unsubscribed, judged inside that same transaction; order and plan emails go regardless.
+ *
+ * An email whose link carries a single-use secret (`EmailWithSecret`: invitations, password resets, a
+ * guest's order link) has it made in that same transaction too, once the row is locked and seen not
+ * sent: the secret exists only in the message (never in the job's data, its result or a log line), a
+ * job run again for an email already sent makes none (the link that went out keeps working), and a
+ * retry after a failed send makes a new one (the old one never left). A crash between the SMTP answer
+ * and the commit leaves the first message's link dead and sends a second, working one.
  */
 import { UnrecoverableError } from 'bullmq';
 import type pg from 'pg';
@@ -29,19 +36,51 @@ export interface EmailToSend {
   message: MailMessage;
 }
 
+/** An email whose link carries a single-use secret, made as the email is sent (see above). */
+export interface EmailWithSecret {
+  subjectId: string;
+  to: string;
+  /** Makes the secret and stores its hash, in the send's transaction; null when the link can no longer be used. */
+  mint: (tx: pg.ClientBase) => Promise<string | null>;
+  /** The message around the secret. */
+  message: (secret: string) => Omit<MailMessage, 'to'>;
+}
+
+/** Why a link's email is not sent after all: the link was spent or expired between loading and sending. */
+const LINK_GONE = 'link used or expired';
+
+/** An email as `sendOnce` takes it: the message is built inside the send's transaction. */
+interface Outgoing {
+  subjectId: string;
+  to: string;
+  build: (tx: pg.ClientBase) => Promise<MailMessage | EmailSkipped>;
+}
+
+const outgoing = (email: EmailToSend | EmailWithSecret): Outgoing =>
+  'mint' in email
+    ? {
+        subjectId: email.subjectId,
+        to: email.to,
+        build: async (tx) => {
+          const secret = await email.mint(tx);
+          return secret === null ? skip(LINK_GONE) : { to: email.to, ...email.message(secret) };
+        },
+      }
+    : { subjectId: email.subjectId, to: email.message.to, build: () => Promise.resolve(email.message) };
+
 /** Another worker holds this email's row right now; retry later (by then it is sent). */
 class EmailBusyError extends Error {}
 
-/** Sends `message` once per (kind, subject id), as the email_log row says. */
+/** Sends an email once per (kind, subject id), as the email_log row says. */
 export function emailSender({ db, mailer }: { db: Db; mailer: Mailer }) {
-  return async function sendOnce(kind: string, subjectId: string, message: MailMessage, marketing: boolean, jobLog: Logger): Promise<EmailResult> {
+  return async function sendOnce(kind: string, { subjectId, to, build }: Outgoing, marketing: boolean, jobLog: Logger): Promise<EmailResult> {
     const client = await db.$client.connect();
     const lit = (value: string | null) => sqlLiteral(client, value);
     const where = `kind = ${lit(kind)} and subject_id = ${lit(subjectId)}`;
     try {
       // One round trip: open the transaction, make sure the row exists, lock it for the send.
       const results = (await client.query(`begin;
-        insert into email_log (kind, subject_id, to_address) values (${lit(kind)}, ${lit(subjectId)}, ${lit(message.to)}) on conflict do nothing;
+        insert into email_log (kind, subject_id, to_address) values (${lit(kind)}, ${lit(subjectId)}, ${lit(to)}) on conflict do nothing;
         select id, status from email_log where ${where} for update skip locked`)) as unknown as Array<pg.QueryResult<{ id: number; status: string }>>;
       const row = results[results.length - 1]!.rows[0];
       if (!row) throw new EmailBusyError(`${kind} ${subjectId} is being sent by another worker`);
@@ -54,12 +93,18 @@ export function emailSender({ db, mailer }: { db: Db; mailer: Mailer }) {
         client.query(`update email_log set status = ${lit(status)}, message_id = ${lit(messageId)}, error = ${lit(error)}${status === 'sent' ? ', sent_at = now()' : ''} where id = ${row.id}; commit`);
       // Status 'skipped' is not final: should the address sign up again, a later run of this job sends.
       if (marketing) {
-        const subscribed = await client.query(`select 1 from newsletter_subscribers where email = lower(${lit(message.to)}) and unsubscribed_at is null`);
+        const subscribed = await client.query(`select 1 from newsletter_subscribers where email = lower(${lit(to)}) and unsubscribed_at is null`);
         if (subscribed.rowCount === 0) {
           await finish('skipped', null, 'unsubscribed');
           jobLog.info({ kind }, 'marketing email not sent: the address is not subscribed');
           return { outcome: 'skipped', reason: 'unsubscribed' };
         }
+      }
+      const message = await build(client);
+      if ('outcome' in message) {
+        await finish('skipped', null, message.reason);
+        jobLog.info({ kind, reason: message.reason }, 'email not sent');
+        return message;
       }
       let messageId: string;
       try {
@@ -97,8 +142,8 @@ export interface EmailDefinition<N extends string, S extends z.ZodType, IdArgs e
   jobId?: JobContract<N, 'emails', S, unknown, IdArgs>['jobId'];
   /** Marketing: built with `marketingEmail` (one-click unsubscribe), sent only while the address is subscribed. */
   marketing?: boolean;
-  /** Loads what the email shows and builds it; or says why nothing is sent. */
-  compose: (db: Db, data: z.output<S>) => Promise<EmailToSend | EmailSkipped>;
+  /** Loads what the email shows and builds it (or its builder around a single-use secret); or says why nothing is sent. */
+  compose: (db: Db, data: z.output<S>) => Promise<EmailToSend | EmailWithSecret | EmailSkipped>;
 }
 
 /**
@@ -127,7 +172,7 @@ export function defineEmail<const N extends string, S extends z.ZodType, IdArgs 
         const jobLog = log.child({ jobId: job.id, queue: 'emails', job: job.name });
         try {
           const email = await compose(db, data);
-          const result = 'outcome' in email ? email : await sendOnce(name, email.subjectId, email.message, marketing, jobLog);
+          const result = 'outcome' in email ? email : await sendOnce(name, outgoing(email), marketing, jobLog);
           emailsTotal.inc({ email: name, outcome: result.outcome });
           return result;
         } catch (error) {

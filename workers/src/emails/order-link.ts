@@ -3,23 +3,27 @@ import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared';
 import { SHOP } from '@nh/shared/constants';
 import { ORDER_LINK_TTL_MS } from '@nh/shared/contracts/account';
-import { findShopperOrder, findShopperTokenById } from '@nh/server';
+import { findShopperOrder, findShopperTokenById, mintSingleUseToken } from '@nh/server';
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, orderNumber, signatureText, type Content } from './mail/layout';
 
-/** Subject id: the link token's id (one email per lookup that matched). */
+/** Subject id: the link token's id (one email per lookup that matched). The token is made as the email is sent, into the link's fragment. */
 export const orderLinkJob = defineEmail({
   name: 'order-link',
-  payload: z.object({ tokenId: z.string().uuid(), token: z.string() }),
-  topics: { [OUTBOX_TOPICS.orderLinkRequested]: (p) => p },
-  async compose(db, { tokenId, token }) {
+  payload: z.object({ tokenId: z.string().uuid() }),
+  topics: { [OUTBOX_TOPICS.orderLinkRequested]: ({ tokenId }) => ({ tokenId }) },
+  async compose(db, { tokenId }) {
     const link = await findShopperTokenById(db, tokenId);
     if (!link || link.purpose !== 'order_access' || !link.orderId) return skip('order link not found');
     if (link.usedAt || link.expiresAt.getTime() <= Date.now()) return skip('order link used or expired');
     const order = await findShopperOrder(db, link.orderId);
     if (!order) return skip('order not found');
-    const url = `${SHOP.siteUrl}/orders/view?token=${encodeURIComponent(token)}`;
-    return { subjectId: tokenId, message: { to: link.email, ...orderLinkEmail({ id: order.id, customerName: order.customerName }, url) } };
+    return {
+      subjectId: tokenId,
+      to: link.email,
+      mint: (tx) => mintSingleUseToken(tx, 'shopper_tokens', tokenId),
+      message: (token) => orderLinkEmail({ id: order.id, customerName: order.customerName }, `${SHOP.siteUrl}/orders/view#token=${encodeURIComponent(token)}`),
+    };
   },
 });
 

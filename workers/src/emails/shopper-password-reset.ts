@@ -3,22 +3,26 @@ import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared';
 import { SHOP } from '@nh/shared/constants';
 import { SHOPPER_RESET_TTL_MS } from '@nh/shared/contracts/account';
-import { findShopperTokenById, findUserNameById } from '@nh/server';
+import { findShopperTokenById, findUserNameById, mintSingleUseToken } from '@nh/server';
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, signatureText, type Content } from './mail/layout';
 
-/** Subject id: the reset token's id (one email per request). */
+/** Subject id: the reset token's id (one email per request). The token is made as the email is sent, into the link's fragment. */
 export const shopperPasswordResetJob = defineEmail({
   name: 'shopper-password-reset',
-  payload: z.object({ tokenId: z.string().uuid(), token: z.string() }),
-  topics: { [OUTBOX_TOPICS.shopperPasswordResetRequested]: (p) => p },
-  async compose(db, { tokenId, token }) {
+  payload: z.object({ tokenId: z.string().uuid() }),
+  topics: { [OUTBOX_TOPICS.shopperPasswordResetRequested]: ({ tokenId }) => ({ tokenId }) },
+  async compose(db, { tokenId }) {
     const reset = await findShopperTokenById(db, tokenId);
     if (!reset || reset.purpose !== 'password_reset' || !reset.userId) return skip('reset not found');
     if (reset.usedAt || reset.expiresAt.getTime() <= Date.now()) return skip('reset used or expired');
     const user = await findUserNameById(db, reset.userId);
-    const link = `${SHOP.siteUrl}/account/reset-password?token=${encodeURIComponent(token)}`;
-    return { subjectId: tokenId, message: { to: reset.email, ...shopperPasswordResetEmail(user?.firstName ?? null, link) } };
+    return {
+      subjectId: tokenId,
+      to: reset.email,
+      mint: (tx) => mintSingleUseToken(tx, 'shopper_tokens', tokenId),
+      message: (token) => shopperPasswordResetEmail(user?.firstName ?? null, `${SHOP.siteUrl}/account/reset-password#token=${encodeURIComponent(token)}`),
+    };
   },
 });
 

@@ -3,21 +3,29 @@ import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared';
 import { SHOP } from '@nh/shared/constants';
 import { STAFF_INVITATION_TTL_MS, STAFF_ROLE_DESCRIPTIONS, STAFF_ROLE_LABELS, type StaffRole } from '@nh/shared/contracts/staff';
-import { findStaffTokenById } from '@nh/server';
+import { findStaffTokenById, mintSingleUseToken } from '@nh/server';
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, signatureText, type Content } from './mail/layout';
 
-/** Subject id: the invitation's id (one email per invitation, however often the job runs). */
+/**
+ * Subject id: the invitation's id (one email per invitation, however often the job runs). The link's
+ * token is made as the email is sent (define-email.ts) and travels in the address's fragment, which
+ * browsers never send to a server (so no request log holds it).
+ */
 export const staffInvitationJob = defineEmail({
   name: 'staff-invitation',
-  payload: z.object({ tokenId: z.string().uuid(), token: z.string() }),
-  topics: { [OUTBOX_TOPICS.staffInvited]: (p) => p },
-  async compose(db, { tokenId, token }) {
+  payload: z.object({ tokenId: z.string().uuid() }),
+  topics: { [OUTBOX_TOPICS.staffInvited]: ({ tokenId }) => ({ tokenId }) },
+  async compose(db, { tokenId }) {
     const invitation = await findStaffTokenById(db, tokenId);
     if (!invitation || invitation.purpose !== 'invitation') return skip('invitation not found');
     if (invitation.usedAt || invitation.expiresAt.getTime() <= Date.now()) return skip('invitation used or expired');
-    const content = staffInvitationEmail({ role: invitation.role ?? 'support', inviterName: invitation.inviterName, link: `${SHOP.siteUrl}/admin/invite?token=${token}` });
-    return { subjectId: tokenId, message: { to: invitation.email, ...content } };
+    return {
+      subjectId: tokenId,
+      to: invitation.email,
+      mint: (tx) => mintSingleUseToken(tx, 'staff_tokens', tokenId),
+      message: (token) => staffInvitationEmail({ role: invitation.role ?? 'support', inviterName: invitation.inviterName, link: `${SHOP.siteUrl}/admin/invite#token=${token}` }),
+    };
   },
 });
 

@@ -3,20 +3,25 @@ import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared';
 import { SHOP } from '@nh/shared/constants';
 import { STAFF_RESET_TTL_MS } from '@nh/shared/contracts/staff';
-import { findStaffTokenById } from '@nh/server';
+import { findStaffTokenById, mintSingleUseToken } from '@nh/server';
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, signatureText, type Content } from './mail/layout';
 
-/** Subject id: the reset token's id (one email per request). */
+/** Subject id: the reset token's id (one email per request). The token is made as the email is sent, into the link's fragment. */
 export const staffPasswordResetJob = defineEmail({
   name: 'staff-password-reset',
-  payload: z.object({ tokenId: z.string().uuid(), token: z.string() }),
-  topics: { [OUTBOX_TOPICS.staffPasswordResetRequested]: (p) => p },
-  async compose(db, { tokenId, token }) {
+  payload: z.object({ tokenId: z.string().uuid() }),
+  topics: { [OUTBOX_TOPICS.staffPasswordResetRequested]: ({ tokenId }) => ({ tokenId }) },
+  async compose(db, { tokenId }) {
     const reset = await findStaffTokenById(db, tokenId);
     if (!reset || reset.purpose !== 'password_reset') return skip('reset not found');
     if (reset.usedAt || reset.expiresAt.getTime() <= Date.now()) return skip('reset used or expired');
-    return { subjectId: tokenId, message: { to: reset.email, ...staffPasswordResetEmail(`${SHOP.siteUrl}/admin/reset-password?token=${token}`) } };
+    return {
+      subjectId: tokenId,
+      to: reset.email,
+      mint: (tx) => mintSingleUseToken(tx, 'staff_tokens', tokenId),
+      message: (token) => staffPasswordResetEmail(`${SHOP.siteUrl}/admin/reset-password#token=${token}`),
+    };
   },
 });
 

@@ -14,6 +14,7 @@ import {
   type ShopperOrderList,
 } from '@nh/shared/contracts/account';
 import type { AppContext } from '../../context';
+import type { AfterAnswer } from '../../lib/after-answer';
 import { AppError } from '../../lib/errors';
 import { knownBrowsers } from '../../lib/known-browser';
 import { clientAddressKey, createLimiter } from '../../lib/rate-limit';
@@ -35,7 +36,7 @@ const emailOf = (req: Request): string => {
 /** The address a request names, so one inbox is not flooded from many client addresses. */
 const emailKey = (req: Request): string => (emailOf(req) ? `email:${emailOf(req)}` : '');
 
-export function accountRoutes(ctx: AppContext): Router {
+export function accountRoutes(ctx: AppContext, { afterAnswer }: { afterAnswer: AfterAnswer }): Router {
   const router = Router();
   const limit = (name: string, max: number, message: string, key?: (req: Request) => string) =>
     createLimiter(ctx, { name, windowMs: HOUR, limit: max, message, ...(key ? { key } : {}) }).middleware;
@@ -64,15 +65,18 @@ export function accountRoutes(ctx: AppContext): Router {
     res.json(body);
   });
 
-  // Always 202 with one message: whether the number and email matched is never told.
-  router.post('/orders/lookup', ...lookupLimits, async (req, res) => {
+  // Always 202 with one message, answered before the lookup is done: whether the number and email
+  // matched is never told, not even by how long the answer takes.
+  router.post('/orders/lookup', ...lookupLimits, (req, res) => {
     const input = parseInput(orderLookupRequestSchema, req.body ?? {});
-    const sent = await requestOrderLink(ctx.db, input.orderNumber, input.email);
-    req.log?.info({ links: sent }, 'order lookup');
+    afterAnswer.run(req.log, 'order lookup', async () => {
+      const sent = await requestOrderLink(ctx.db, input.orderNumber, input.email);
+      req.log.info({ links: sent }, 'order lookup');
+    });
     res.status(202).json({ message: ACCOUNT_MESSAGES.lookupSent });
   });
 
-  // The emailed link opens /orders/view?token=…, whose page posts the token here: a GET would be spent
+  // The emailed link opens /orders/view#token=…, whose page posts the token here: a GET would be spent
   // by mail scanners and link previews fetching the address. The browser then sees the order for an hour.
   router.post('/orders/access', tokenLimit, async (req, res) => {
     const { token } = parseInput(orderAccessRequestSchema, req.body ?? {});
@@ -102,10 +106,11 @@ export function accountRoutes(ctx: AppContext): Router {
     res.json(toShopperOrder(order));
   });
 
-  // Always 202 with one message: whether the address has an account is never told.
-  router.post('/password/forgot', ...resetLimits, async (req, res) => {
+  // Always 202 with one message, answered before the work: whether the address has an account is
+  // never told, not even by how long the answer takes.
+  router.post('/password/forgot', ...resetLimits, (req, res) => {
     const input = parseInput(forgotPasswordRequestSchema, req.body ?? {});
-    await requestPasswordReset(ctx.db, input.email);
+    afterAnswer.run(req.log, 'password reset request', () => requestPasswordReset(ctx.db, input.email));
     res.status(202).json({ message: ACCOUNT_MESSAGES.resetSent });
   });
 

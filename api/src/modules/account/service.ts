@@ -1,7 +1,8 @@
 /**
  * Shoppers helping themselves: a guest's emailed order link and the password reset. Both requests
- * answer the same whether or not anything matched (the routes say so); the links are single-use
- * tokens of which only the hash is stored (the staff accounts' rule, @nh/server's single-use-tokens).
+ * answer the same whether or not anything matched, in words and in time (the routes answer before
+ * this work is done); the links are single-use tokens of which only the hash is stored, made by the
+ * mail worker as it sends the email (the staff accounts' rule, @nh/server's single-use-tokens).
  */
 import {
   deleteSessionsOfUser,
@@ -10,9 +11,9 @@ import {
   findUserByEmail,
   hashSingleUseToken,
   insertShopperToken,
-  newSingleUseToken,
   recordOutbox,
   setUserPassword,
+  spendShopperResets,
   spendShopperToken,
   type Db,
 } from '@nh/server';
@@ -26,9 +27,8 @@ export async function requestOrderLink(db: Db, orderNumber: string, email: strin
   if (matches.length === 0) return 0;
   await db.transaction(async (tx) => {
     for (const order of matches) {
-      const { token, hash } = newSingleUseToken();
-      const row = await insertShopperToken(tx, { tokenHash: hash, purpose: 'order_access', email: order.customerEmail, orderId: order.id, expiresAt: new Date(Date.now() + ORDER_LINK_TTL_MS) });
-      await recordOutbox(tx, 'order.link-requested', { tokenId: row.id, token });
+      const row = await insertShopperToken(tx, { purpose: 'order_access', email: order.customerEmail, orderId: order.id, expiresAt: new Date(Date.now() + ORDER_LINK_TTL_MS) });
+      await recordOutbox(tx, 'order.link-requested', { tokenId: row.id });
     }
   });
   return matches.length;
@@ -49,15 +49,17 @@ export async function spendOrderLink(db: Db, token: string): Promise<string> {
 export async function requestPasswordReset(db: Db, email: string): Promise<boolean> {
   const user = await findUserByEmail(db, email);
   if (!user) return false;
-  const { token, hash } = newSingleUseToken();
   await db.transaction(async (tx) => {
-    const row = await insertShopperToken(tx, { tokenHash: hash, purpose: 'password_reset', email: user.email, userId: user.id, expiresAt: new Date(Date.now() + SHOPPER_RESET_TTL_MS) });
-    await recordOutbox(tx, 'shopper.password-reset-requested', { tokenId: row.id, token });
+    const row = await insertShopperToken(tx, { purpose: 'password_reset', email: user.email, userId: user.id, expiresAt: new Date(Date.now() + SHOPPER_RESET_TTL_MS) });
+    await recordOutbox(tx, 'shopper.password-reset-requested', { tokenId: row.id });
   });
   return true;
 }
 
-/** Sets the new password, spends the token and ends every session of the account, in one transaction; whose account it was. */
+/**
+ * Sets the new password, spends the token (and every other open reset link of the account: a link
+ * emailed earlier no longer works) and ends every session of the account, in one transaction; whose account it was.
+ */
 export async function confirmPasswordReset(db: Db, token: string, password: string): Promise<{ sessionsEnded: number; email: string }> {
   const row = await findShopperToken(db, hashSingleUseToken(token), 'password_reset');
   if (!row || !row.userId || row.usedAt || row.expiresAt.getTime() <= Date.now()) throw new AppError('PASSWORD_RESET_INVALID', ACCOUNT_MESSAGES.resetInvalid);
@@ -66,6 +68,7 @@ export async function confirmPasswordReset(db: Db, token: string, password: stri
     const spent = await spendShopperToken(tx, row.id);
     if (!spent?.userId) throw new AppError('PASSWORD_RESET_INVALID', ACCOUNT_MESSAGES.resetInvalid);
     await setUserPassword(tx, spent.userId, passwordHash);
+    await spendShopperResets(tx, spent.userId);
     return { sessionsEnded: await deleteSessionsOfUser(tx, spent.userId), email: spent.email };
   });
 }

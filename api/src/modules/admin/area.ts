@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { PaymentGateway } from '@nh/server/payments/index';
 import type { FileStorage } from '@nh/server/storage/index';
+import type { AfterAnswer } from '../../lib/after-answer';
 import type { StaffGuard } from '../../lib/staff-auth';
 
 /** One sub-area's router and the path under /api it answers (e.g. `/admin/orders`). */
@@ -19,6 +20,8 @@ export interface AdminDeps {
   gateway: PaymentGateway | null;
   /** Where the export files are (written by the exports worker, downloaded through the API). */
   exportFiles: FileStorage;
+  /** Work a request answers before it is done (a reset request: its answer must not tell, by its time, whether the address has an account). */
+  afterAnswer: AfterAnswer;
 }
 
 const depth = (path: string) => path.split('/').filter(Boolean).length;

@@ -12,6 +12,7 @@ import { Router } from 'express';
 import type { PaymentGateway } from '@nh/server/payments/index';
 import type { FileStorage } from '@nh/server/storage/index';
 import type { AppContext } from '../../context';
+import type { AfterAnswer } from '../../lib/after-answer';
 import { createStaffGuard } from '../../lib/staff-auth';
 import { mountAreas, type AdminArea, type AdminDeps } from './area';
 import { auditArea } from './audit/routes';
@@ -32,6 +33,8 @@ export interface AdminModuleDeps {
   gateway: PaymentGateway | null;
   /** Where the export files are (written by the exports worker, downloaded here). */
   exportFiles: FileStorage;
+  /** Work a request answers before it is done (staff password reset requests). */
+  afterAnswer: AfterAnswer;
 }
 
 /** Every sub-area of the back office, in no particular order. */
@@ -39,8 +42,8 @@ export function adminAreas(ctx: AppContext, deps: AdminDeps): AdminArea[] {
   return [staffArea, auditArea, dashboardArea, promoArea, productArea, reviewArea, orderArea, exportArea, syncArea, subscriptionArea].flatMap((area) => area(ctx, deps));
 }
 
-export function adminRoutes(ctx: AppContext, { invalidateCatalog, gateway, exportFiles }: AdminModuleDeps): Router {
-  const deps: AdminDeps = { guard: createStaffGuard(ctx), invalidateCatalog, gateway, exportFiles };
+export function adminRoutes(ctx: AppContext, { invalidateCatalog, gateway, exportFiles, afterAnswer }: AdminModuleDeps): Router {
+  const deps: AdminDeps = { guard: createStaffGuard(ctx), invalidateCatalog, gateway, exportFiles, afterAnswer };
   const router = Router();
   router.use(['/admin', '/promo-codes', '/products'], (req, res, next) => {
     // Admin answers are never cached; the catalogue's public GETs of /products keep their own policy.

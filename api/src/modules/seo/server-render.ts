@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Request } from 'express';
-import type { Logger } from '@nh/server';
+import { loggablePath, type Logger } from '@nh/server';
 import { localOrigin } from './site-origin';
 
 /** The contract of `web/src/entry-server.tsx` (declared here: the API does not import web code). */
@@ -76,10 +76,13 @@ export function serverRender(webDist: string, log: Logger): RenderPage {
           }, RENDER_TIMEOUT_MS);
         }),
       ]);
-      log.debug({ path: req.path, ms: Math.round(performance.now() - started) }, 'page rendered on the server');
+      log.debug({ path: loggablePath(req.path), ms: Math.round(performance.now() - started) }, 'page rendered on the server');
       return page;
     } catch (error) {
-      log.error({ err: error, path: req.path }, 'The page could not be rendered on the server: sent for the browser to render');
+      log.error(
+        { err: error, path: loggablePath(req.path) },
+        'The page could not be rendered on the server: sent for the browser to render',
+      );
       return null;
     } finally {
       clearTimeout(timer);

@@ -127,8 +127,8 @@ describe('the Staff screen', () => {
   });
 });
 
-const invitePage = (token: string) =>
-  renderAdmin(`/admin/invite?token=${token}`, {
+const invitePage = (token: string, where: '#' | '?' = '#') =>
+  renderAdmin(`/admin/invite${where}token=${token}`, {
     open: [{ path: '/admin/invite', Component: AcceptInvitationPage }],
     signedIn: [{ path: '/admin', element: <p>back office home</p> }],
   });
@@ -143,6 +143,8 @@ describe('accepting an invitation', () => {
     expect(await screen.findByText('new@example.com')).toBeTruthy();
     expect(screen.getByText('Manager')).toBeTruthy();
     expect(calls[0]?.body).toEqual({ token: TOKEN });
+    // The link's token is out of the address as soon as it is read (the history keeps no copy).
+    expect(router.state.location).toMatchObject({ pathname: '/admin/invite', search: '', hash: '' });
 
     const user = userEvent.setup();
     await user.type(screen.getByLabelText('Your name'), 'Nia New');
@@ -174,6 +176,14 @@ describe('accepting an invitation', () => {
     expect(await screen.findByText(STAFF_MESSAGES.invitationInvalid)).toBeTruthy();
     expect(calls).toHaveLength(0);
   });
+
+  it('still opens a link emailed before the token moved to the fragment (?token=), and takes the token out of the address', async () => {
+    const calls = stubApi({ 'POST /api/admin/invitations/check': { status: 200, body: { email: 'new@example.com', role: 'support' } } });
+    const router = invitePage(TOKEN, '?');
+    expect(await screen.findByText('new@example.com')).toBeTruthy();
+    expect(calls[0]?.body).toEqual({ token: TOKEN });
+    expect(router.state.location).toMatchObject({ pathname: '/admin/invite', search: '', hash: '' });
+  });
 });
 
 describe('forgotten passwords', () => {
@@ -191,9 +201,10 @@ describe('forgotten passwords', () => {
     let answer = { status: 200, body: { message: STAFF_MESSAGES.passwordChanged } as unknown };
     const calls = stubApi({ 'POST /api/admin/password-reset/confirm': () => answer });
     const open = { open: [{ path: '/admin/reset-password', Component: ResetPasswordPage }] };
-    renderAdmin(`/admin/reset-password?token=${TOKEN}`, open);
+    const router = renderAdmin(`/admin/reset-password#token=${TOKEN}`, open);
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('New password'), 'a brand new password');
+    expect(router.state.location).toMatchObject({ pathname: '/admin/reset-password', search: '', hash: '' });
     await user.type(screen.getByLabelText('Confirm new password'), 'a brand new password');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
     expect(await screen.findByText(STAFF_MESSAGES.passwordChanged)).toBeTruthy();
@@ -202,6 +213,7 @@ describe('forgotten passwords', () => {
 
     cleanup();
     answer = { status: 410, body: { message: STAFF_MESSAGES.resetInvalid, code: 'STAFF_RESET_INVALID' } };
+    // A link emailed before the token moved to the fragment still works.
     renderAdmin(`/admin/reset-password?token=${TOKEN}`, open);
     await user.type(await screen.findByLabelText('New password'), 'a brand new password');
     await user.type(screen.getByLabelText('Confirm new password'), 'a brand new password');

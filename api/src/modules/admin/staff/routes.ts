@@ -26,7 +26,7 @@ import { acceptInvitation, changeStaff, checkInvitation, confirmPasswordReset, i
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 
 /** Staff sign-in and sign-out, the signed-in member, staff accounts, invitations and password resets. */
-export function staffArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
+export function staffArea(ctx: AppContext, { guard, afterAnswer }: AdminDeps): AdminArea[] {
   const { db } = ctx;
   const known = knownBrowsers(ctx.config);
   // The sign-in limits (lib/sign-in-guard.ts): hard per (account, address) and per address; the
@@ -96,8 +96,10 @@ export function staffArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
   });
 
   const reset = Router();
-  reset.post('/', tokenLimiter, async (req, res) => {
-    await requestPasswordReset(db, parseInput(requestStaffResetSchema, req.body).email);
+  // Answered before the work: the time of the answer must not tell whether the address has an account.
+  reset.post('/', tokenLimiter, (req, res) => {
+    const { email } = parseInput(requestStaffResetSchema, req.body);
+    afterAnswer.run(req.log, 'staff password reset request', () => requestPasswordReset(db, email));
     res.status(202).json({ message: STAFF_MESSAGES.resetSent });
   });
   reset.post('/confirm', tokenLimiter, async (req, res) => {

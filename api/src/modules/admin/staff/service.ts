@@ -1,7 +1,8 @@
 /**
  * Staff accounts: sign-in and sign-out, invitations, role changes, disabling, password resets. Each
  * change writes its audit row in its own transaction; emails (invitation, reset) go out through the
- * outbox and the mail queue with the raw single-use token, of which only the hash is stored.
+ * outbox and the mail queue with the link's row id: the mail worker makes the single-use token as it
+ * sends, and only its hash is stored.
  */
 import { sql } from 'drizzle-orm';
 import {
@@ -21,6 +22,7 @@ import {
   otherActiveOwners,
   recordAudit,
   recordOutbox,
+  spendStaffResets,
   spendStaffToken,
   updateStaff,
   type AuditActor,
@@ -107,14 +109,13 @@ export async function listStaffAndInvitations(db: Db): Promise<StaffList> {
 
 /** An invitation (72 h, single use) for an address that has no account and no open invitation. */
 export async function invite(db: Db, input: InviteStaffInput, actor: AuditActor): Promise<StaffInvitation> {
-  const { token, hash } = newStaffToken();
   return db.transaction(async (tx) => {
     if (await findStaffByEmail(tx, input.email)) throw new AppError('STAFF_EXISTS', STAFF_MESSAGES.staffExists);
     // Serialises invitations of one address (two owners inviting at once make one invitation).
     await tx.execute(sqlAdvisoryLock(input.email));
     if ((await listOpenInvitations(tx, input.email)).length > 0) throw new AppError('STAFF_INVITATION_PENDING', STAFF_MESSAGES.invitationPending);
-    const row = await insertStaffToken(tx, { tokenHash: hash, purpose: 'invitation', email: input.email, role: input.role, createdBy: actor.staffId, expiresAt: new Date(Date.now() + STAFF_INVITATION_TTL_MS) });
-    await recordOutbox(tx, 'staff.invited', { tokenId: row.id, token });
+    const row = await insertStaffToken(tx, { purpose: 'invitation', email: input.email, role: input.role, createdBy: actor.staffId, expiresAt: new Date(Date.now() + STAFF_INVITATION_TTL_MS) });
+    await recordOutbox(tx, 'staff.invited', { tokenId: row.id });
     await recordAudit(tx, actor, { action: 'staff.invited', entityType: 'staff', entityId: input.email, before: null, after: { email: input.email, role: input.role } });
     return toInvitation(row, new Map(actor.staffId ? [[actor.staffId, actor.email]] : []));
   });
@@ -191,19 +192,23 @@ export async function changeStaff(db: Db, id: string, input: UpdateStaffInput, a
 
 /**
  * A reset link (1 h, single use) for an active account; nothing for an unknown or disabled address.
- * The caller answers the same either way, so nothing can be learnt about who has an account.
+ * The caller answers the same either way, in words and in time (it answers before this work is done),
+ * so nothing can be learnt about who has an account.
  */
-export async function requestPasswordReset(db: Db, email: string): Promise<void> {
+export async function requestPasswordReset(db: Db, email: string): Promise<boolean> {
   const staff = await findStaffByEmail(db, email);
-  if (!staff || staff.disabledAt) return;
-  const { token, hash } = newStaffToken();
+  if (!staff || staff.disabledAt) return false;
   await db.transaction(async (tx) => {
-    const row = await insertStaffToken(tx, { tokenHash: hash, purpose: 'password_reset', email: staff.email, staffId: staff.id, expiresAt: new Date(Date.now() + STAFF_RESET_TTL_MS) });
-    await recordOutbox(tx, 'staff.password-reset-requested', { tokenId: row.id, token });
+    const row = await insertStaffToken(tx, { purpose: 'password_reset', email: staff.email, staffId: staff.id, expiresAt: new Date(Date.now() + STAFF_RESET_TTL_MS) });
+    await recordOutbox(tx, 'staff.password-reset-requested', { tokenId: row.id });
   });
+  return true;
 }
 
-/** Sets the new password, spends the token and ends every session of the account; whose account it was. */
+/**
+ * Sets the new password, spends the token (and every other open reset link of the account: a link
+ * emailed earlier no longer works) and ends every session of the account; whose account it was.
+ */
 export async function confirmPasswordReset(db: Db, token: string, password: string, actor: AuditActor): Promise<{ email: string }> {
   const row = await findStaffToken(db, hashStaffToken(token), 'password_reset');
   if (!row || !row.staffId || row.usedAt || row.expiresAt.getTime() <= Date.now()) throw new AppError('STAFF_RESET_INVALID', STAFF_MESSAGES.resetInvalid);
@@ -213,6 +218,7 @@ export async function confirmPasswordReset(db: Db, token: string, password: stri
     const staff = spent?.staffId ? await lockStaff(tx, spent.staffId) : null;
     if (!spent || !staff || staff.disabledAt) throw new AppError('STAFF_RESET_INVALID', STAFF_MESSAGES.resetInvalid);
     await updateStaff(tx, staff.id, { passwordHash });
+    await spendStaffResets(tx, staff.id);
     await deleteSessionsOf(tx, staff.id);
     await recordAudit(tx, { ...actor, staffId: staff.id, email: staff.email, role: staff.role }, { action: 'staff.password_reset', entityType: 'staff', entityId: staff.id });
     return { email: staff.email };

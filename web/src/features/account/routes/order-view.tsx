@@ -3,6 +3,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useLinkToken } from '@/lib/link-token';
 import { serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { fetchGuestOrder, openOrderLink } from '../api';
@@ -39,14 +40,15 @@ const loading = (
 );
 
 /**
- * /orders/view?token=…: the emailed link. The page spends the token (a POST: mail scanners fetching
- * the address do not) and puts the order's id in the address instead, so a reload reads it through
- * this browser's hour of access (/orders/view?order=…) and a second click on the link is refused.
+ * /orders/view#token=…: the emailed link (the token in the fragment, which no server sees; taken out of
+ * the address as soon as it is read). The page spends the token (a POST: mail scanners fetching the
+ * address do not) and puts the order's id in the address instead, so a reload reads it through this
+ * browser's hour of access (/orders/view?order=…) and a second click on the link is refused.
  */
 export default function OrderViewPage() {
   usePageMeta({ title: 'Your order' });
+  const token = useLinkToken();
   const [params, setParams] = useSearchParams();
-  const token = params.get('token');
   const orderId = params.get('order');
   const open = useMutation({
     mutationFn: openOrderLink,

@@ -4,10 +4,11 @@ import { PASSWORD_MIN_LENGTH } from '@nh/shared/contracts/auth';
 import { useMutation } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { LabelledField } from '@/components/ui/labelled-field';
+import { useLinkToken } from '@/lib/link-token';
 import { serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { resetPassword } from '../api';
@@ -25,11 +26,10 @@ const requestAgain = (
   </Link>
 );
 
-/** /account/reset-password?token=…: choose a new password with the emailed single-use link (1 hour). */
+/** /account/reset-password#token=…: choose a new password with the emailed single-use link (1 hour). */
 export default function ResetPasswordPage() {
   usePageMeta({ title: 'Choose a new password' });
-  const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
+  const token = useLinkToken();
   const form = useForm<ResetForm>({ resolver: zodResolver(formSchema), defaultValues: { password: '', confirm: '' } });
   const reset = useMutation({ mutationFn: ({ password }: ResetForm) => resetPassword({ token, password }) });
 

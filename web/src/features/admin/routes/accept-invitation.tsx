@@ -3,11 +3,12 @@ import { invitationTokenSchema, STAFF_MESSAGES, STAFF_ROLE_DESCRIPTIONS, STAFF_R
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { LabelledField } from '@/components/ui/labelled-field';
 import { toast } from '@/components/ui/use-toast';
+import { useLinkToken } from '@/lib/link-token';
 import { ApiError, serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { acceptInvitation, checkInvitation, staffKeys } from '../api';
@@ -75,11 +76,10 @@ function AcceptForm({ token, email, role }: { token: string; email: string; role
   );
 }
 
-/** /admin/invite?token=…: checks the emailed single-use link, then creates the account and signs it in. */
+/** /admin/invite#token=…: checks the emailed single-use link, then creates the account and signs it in. */
 export default function AcceptInvitationPage() {
   usePageMeta({ title: 'Join the back office' });
-  const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
+  const token = useLinkToken();
   const wellFormed = invitationTokenSchema.safeParse({ token }).success;
   const details = useQuery({ queryKey: staffKeys.invitation(token), queryFn: () => checkInvitation(token), enabled: wellFormed, retry: false, staleTime: Infinity });
 

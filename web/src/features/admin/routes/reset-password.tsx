@@ -3,9 +3,10 @@ import { confirmStaffResetSchema, STAFF_MESSAGES } from '@nh/shared/contracts/st
 import { useMutation } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { useForm } from 'react-hook-form';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { useLinkToken } from '@/lib/link-token';
 import { ApiError, serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { confirmPasswordReset } from '../api';
@@ -19,11 +20,10 @@ const link = 'text-sm font-medium text-brand-700 underline-offset-4 hover:underl
 const failure = (error: unknown) =>
   error instanceof ApiError && error.status >= 400 && error.status < 500 ? (serverMessageOf(error) ?? STAFF_MESSAGES.resetInvalid) : 'The password could not be changed. Please try again.';
 
-/** /admin/reset-password?token=…: choose a new password with the emailed single-use link (1 hour). */
+/** /admin/reset-password#token=…: choose a new password with the emailed single-use link (1 hour). */
 export default function ResetPasswordPage() {
   usePageMeta({ title: 'Choose a new password' });
-  const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
+  const token = useLinkToken();
   const form = useForm<NewPasswordForm>({ resolver: zodResolver(newPasswordFormSchema), defaultValues: { password: '', confirm: '' } });
   const reset = useMutation({ mutationFn: ({ password }: NewPasswordForm) => confirmPasswordReset(token, password) });
 
