@@ -66,6 +66,8 @@ export const ERROR_CODES = {
   STAFF_INVITATION_INVALID: 'not-found',
   STAFF_INVITATION_EXPIRED: 'gone',
   STAFF_INVITATION_USED: 'gone',
+  /** The invitation's sender is disabled, or may no longer invite that role: an owner sends a new one. */
+  STAFF_INVITATION_INVITER_INACTIVE: 'gone',
   STAFF_RESET_INVALID: 'gone',
 
   // ---------------------------------------------------------------- shoppers' self-service (issue 13)

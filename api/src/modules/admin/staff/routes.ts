@@ -16,7 +16,7 @@ import { createLimiter, clientAddressKey } from '../../../lib/rate-limit';
 import { actorOf, auditActorOf, clearStaffCookie, setStaffCookie, staffOf, staffTokenOf } from '../../../lib/staff-auth';
 import { isUuid, parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../area';
-import { acceptInvitation, changeStaff, checkInvitation, confirmPasswordReset, invite, listStaffAndInvitations, requestPasswordReset, signIn, signOut } from './service';
+import { acceptInvitation, changeStaff, checkInvitation, confirmPasswordReset, invite, listStaffAndInvitations, requestPasswordReset, revokeStaffInvitation, signIn, signOut } from './service';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 
@@ -64,6 +64,12 @@ export function staffArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
   });
   staff.post('/invitations', guard.require('staff.manage'), async (req, res) => {
     res.status(201).json(await invite(db, parseInput(inviteStaffSchema, req.body), actorOf(req, res)));
+  });
+  staff.delete('/invitations/:id', guard.require('staff.manage'), async (req, res) => {
+    const id = String(req.params.id);
+    if (!isUuid(id)) throw new AppError('NOT_FOUND', STAFF_MESSAGES.invitationNotOpen);
+    await revokeStaffInvitation(db, id, actorOf(req, res));
+    res.status(204).end();
   });
   staff.patch('/:id', guard.require('staff.manage'), async (req, res) => {
     const id = String(req.params.id);
