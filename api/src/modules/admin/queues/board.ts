@@ -25,7 +25,15 @@ import type { AppContext } from '../../../context';
 import { AppError, errorAnswer } from '../../../lib/errors';
 import { selfOnlyContentSecurityPolicy } from '../../../lib/security-headers';
 import { actorOf, createStaffGuard, staffOf } from '../../../lib/staff-auth';
-import { BOARD_CSS, BOARD_STYLESHEET, readBoardBundle, renderBoardPage, renderNoAccessPage, type BoardBundle, type BoardPageParams } from './pages';
+import {
+  BOARD_CSS,
+  BOARD_STYLESHEET,
+  readBoardBundle,
+  renderBoardPage,
+  renderNoAccessPage,
+  type BoardBundle,
+  type BoardPageParams,
+} from './pages';
 import { redactBoardAnswer, redactPayload } from './redact';
 
 export const QUEUE_BOARD_PATH = '/admin/queues';
@@ -45,14 +53,27 @@ export function queueActionOf(method: string, path: string): { entityId: string;
   const queue = parts[1]!;
   const rest = parts.slice(2);
   // /:queueName/:jobId/<verb> names a job; /:queueName/<verb>[/<state>] the queue.
-  const named = new Set(['add', 'retry', 'promote', 'clean', 'pause', 'resume', 'concurrency', 'rate-limit', 'empty', 'obliterate', 'job-schedulers']);
+  const named = new Set([
+    'add',
+    'retry',
+    'promote',
+    'clean',
+    'pause',
+    'resume',
+    'concurrency',
+    'rate-limit',
+    'empty',
+    'obliterate',
+    'job-schedulers',
+  ]);
   if (rest.length >= 2 && !named.has(rest[0]!)) return { entityId: `${queue}/${rest[0]}`, operation: rest.slice(1).join(' ') };
   return { entityId: queue, operation: rest.join(' ') };
 }
 
 /** Board calls that write a job's data (add, duplicate, edit data): refused for every role. */
 export const writesJobData = (method: string, path: string): boolean =>
-  (method === 'POST' && /^\/api\/queues\/[^/]+\/add$/.test(path)) || (method === 'PATCH' && /^\/api\/queues\/[^/]+\/[^/]+\/update-data$/.test(path));
+  (method === 'POST' && /^\/api\/queues\/[^/]+\/add$/.test(path)) ||
+  (method === 'PATCH' && /^\/api\/queues\/[^/]+\/[^/]+\/update-data$/.test(path));
 
 /** bull-board's UI package, found the way @bull-board/api finds it. */
 function bullBoardUiPath(): string {
@@ -71,7 +92,13 @@ class ShopBoardAdapter extends ExpressAdapter {
     const paths = Array.isArray(route.route) ? route.route : [route.route];
     this.app.get(paths, (_req, res) => {
       const { params } = route.handler({ basePath: this.basePath, uiConfig: this.uiConfig });
-      res.type('html').send(this.page({ basePath: params.basePath ?? this.basePath, uiConfig: params.uiConfig ?? '{}', title: params.title ?? QUEUE_BOARD_MESSAGES.title }));
+      res.type('html').send(
+        this.page({
+          basePath: params.basePath ?? this.basePath,
+          uiConfig: params.uiConfig ?? '{}',
+          title: params.title ?? QUEUE_BOARD_MESSAGES.title,
+        }),
+      );
     });
     return this;
   }
@@ -142,7 +169,10 @@ export function queueBoardRoutes(ctx: AppContext): Router {
   const mayView: RequestHandler = (req, res, next) => {
     const { role } = staffOf(res);
     if (!can(role, 'queues.view') && wantsPage(req)) {
-      res.status(403).type('html').send(renderNoAccessPage(role, `${QUEUE_BOARD_PATH}/${BOARD_STYLESHEET}`));
+      res
+        .status(403)
+        .type('html')
+        .send(renderNoAccessPage(role, `${QUEUE_BOARD_PATH}/${BOARD_STYLESHEET}`));
       return;
     }
     return viewGuard(req, res, next);
@@ -162,9 +192,12 @@ export function queueBoardRoutes(ctx: AppContext): Router {
       const actor = actorOf(req, res);
       res.once('finish', () => {
         if (res.statusCode >= 400) return;
-        recordAudit(ctx.db, actor, { action: 'queue.changed', entityType: 'queue', entityId: done.entityId, after: { operation: done.operation } }).catch((err: unknown) =>
-          req.log.error({ err: (err as Error).message }, 'queue action not audited'),
-        );
+        recordAudit(ctx.db, actor, {
+          action: 'queue.changed',
+          entityType: 'queue',
+          entityId: done.entityId,
+          after: { operation: done.operation },
+        }).catch((err: unknown) => req.log.error({ err: (err as Error).message }, 'queue action not audited'));
       });
     }
     next();
