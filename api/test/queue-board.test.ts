@@ -5,12 +5,16 @@
  * What the board shows of real jobs is tested in queue-board-redaction.test.ts.
  */
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Worker, type Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis } from '@nh/server';
 import { createQueue } from '@nh/server/queues';
 import { QUEUE_BOARD_MESSAGES } from '@nh/shared/contracts/queue-board';
 import { queueActionOf, writesJobData } from '../src/modules/admin/queues/board';
+import { readBoardBundle } from '../src/modules/admin/queues/pages';
 import { startTestApi, type TestApi } from './support/harness';
 import { signInAs, type StaffClient } from './support/staff';
 
@@ -265,6 +269,17 @@ describe("the board's page", () => {
     // The shop's stylesheet comes last and puts the board in system fonts (bull-board's names IBM Plex first).
     expect(stylesheets.at(-1)).toBe('shop/board.css');
     expect(await (await manager.request('/admin/queues/shop/board.css')).text()).toMatch(/--font-sans: ui-sans-serif, system-ui/);
+  });
+
+  it('stops at start on a bull-board whose page lists its assets in a way the shop does not know', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nh-board-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'dist'));
+      fs.writeFileSync(path.join(dir, 'dist/index.ejs'), '<html><head><link rel="stylesheet" href="/assets/app.css"></head></html>');
+      expect(() => readBoardBundle(dir)).toThrow(/lists no stylesheet or script/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('is served under a policy of the shop alone: scripts, styles and fonts from itself, nothing inline', async () => {

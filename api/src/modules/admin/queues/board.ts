@@ -144,14 +144,14 @@ export function queueBoardRoutes(ctx: AppContext): Router {
   // Built on first use: an API process whose staff never open the board opens no queue handles. The
   // two boards (all actions; read-only) share the queues.
   let queues: Queue[] | null = null;
-  let bundle: BoardBundle | null = null;
+  // Read now: a bull-board whose page the shop cannot rewrite stops the API at start, not in front of staff.
+  const bundle = readBoardBundle(bullBoardUiPath());
   const boards = new Map<'manage' | 'view', Router>();
   const boardFor = (role: StaffRole): Router => {
     const kind = can(role, 'queues.manage') ? 'manage' : 'view';
     let board = boards.get(kind);
     if (!board) {
       queues ??= QUEUE_NAMES.map((name) => createQueue(name, ctx.redis, ctx.config.QUEUE_PREFIX));
-      bundle ??= readBoardBundle(bullBoardUiPath());
       board = buildBoard(queues, bundle, kind === 'view');
       boards.set(kind, board);
     }
