@@ -110,6 +110,7 @@ describe('who sees the queue dashboard', () => {
       const res = await client.request('/admin/queues/api/queues');
       expect(res.status).toBe(200);
       expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('x-powered-by')).toBeNull();
       return ((await res.json()) as { queues: Array<{ name: string; readOnlyMode: boolean; allowRetries: boolean }> }).queues;
     };
     const seen = await flags(manager);
