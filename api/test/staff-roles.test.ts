@@ -13,6 +13,7 @@ import { signInAs, type StaffClient } from './support/staff';
 const ROUTE_PERMISSIONS: Record<string, Permission> = {
   'GET /api/admin/staff': 'staff.manage',
   'POST /api/admin/staff/invitations': 'staff.manage',
+  'DELETE /api/admin/staff/invitations/:id': 'staff.manage',
   'PATCH /api/admin/staff/:id': 'staff.manage',
   'GET /api/admin/audit': 'audit.view',
   'GET /api/admin/audit.csv': 'audit.view',

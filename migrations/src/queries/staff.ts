@@ -3,7 +3,7 @@
  * password resets). Tokens are random; only their SHA-256 is stored, so a copy of the database signs
  * nobody in.
  */
-import { and, asc, count, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { StaffRole } from '@nh/shared/contracts/staff';
 import type { Db, DbOrTx } from '../db/client';
 import { staff, staffSessions, staffTokens, type StaffRow } from '../db/schema';
@@ -48,6 +48,15 @@ export async function otherActiveOwners(tx: DbOrTx, exceptId: string): Promise<n
     .where(and(eq(staff.role, 'owner'), isNull(staff.disabledAt), sql`${staff.id} <> ${exceptId}`))
     .for('update');
   return rows.length;
+}
+
+/**
+ * The account read under a share lock, or null: an invitation's inviter while the invitation is spent,
+ * so that disabling or demoting them (which locks the row for update) happens wholly before or after.
+ */
+export async function lockStaffForShare(tx: DbOrTx, id: string): Promise<StaffRow | null> {
+  const [row] = await tx.select().from(staff).where(eq(staff.id, id)).for('share');
+  return row ?? null;
 }
 
 /** The account locked for a change (role, disabled), or null. */
@@ -136,20 +145,41 @@ export async function spendStaffResets(tx: DbOrTx, staffId: string): Promise<voi
     .where(and(eq(staffTokens.staffId, staffId), eq(staffTokens.purpose, 'password_reset'), isNull(staffTokens.usedAt)));
 }
 
+/** An invitation neither used nor expired (a revoked one is deleted). */
+const openInvitation = () => and(eq(staffTokens.purpose, 'invitation'), isNull(staffTokens.usedAt), gt(staffTokens.expiresAt, sql`now()`));
+
 /** Invitations neither used nor expired, oldest first. */
 export async function listOpenInvitations(db: DbOrTx, email?: string): Promise<StaffTokenRow[]> {
   return db
     .select()
     .from(staffTokens)
-    .where(
-      and(
-        eq(staffTokens.purpose, 'invitation'),
-        isNull(staffTokens.usedAt),
-        gt(staffTokens.expiresAt, sql`now()`),
-        email === undefined ? undefined : eq(staffTokens.email, email.toLowerCase()),
-      ),
-    )
+    .where(and(openInvitation(), email === undefined ? undefined : eq(staffTokens.email, email.toLowerCase())))
     .orderBy(asc(staffTokens.createdAt));
+}
+
+/**
+ * Revokes an open invitation: its row is deleted, so its link answers "not valid" like any unknown link
+ * (the audit trail keeps who sent and who revoked it). Null when it is no longer open (accepted, revoked
+ * or expired meanwhile).
+ */
+export async function revokeInvitation(tx: DbOrTx, id: string): Promise<StaffTokenRow | null> {
+  const [row] = await tx
+    .delete(staffTokens)
+    .where(and(eq(staffTokens.id, id), openInvitation()))
+    .returning();
+  return row ?? null;
+}
+
+/**
+ * Revokes the open invitations `staffId` sent for one of `roles` (they were disabled, or may no longer
+ * invite those roles); the revoked rows.
+ */
+export async function revokeInvitationsOf(tx: DbOrTx, staffId: string, roles: readonly StaffRole[]): Promise<StaffTokenRow[]> {
+  if (roles.length === 0) return [];
+  return tx
+    .delete(staffTokens)
+    .where(and(eq(staffTokens.createdBy, staffId), inArray(staffTokens.role, [...roles]), openInvitation()))
+    .returning();
 }
 
 /** The data an invitation or reset email needs: the token row and who sent it. */

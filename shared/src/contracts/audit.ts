@@ -13,6 +13,7 @@ export const AUDIT_ACTION_LABELS = {
   'staff.signed_out': 'Signed out',
   'staff.invited': 'Invited staff',
   'staff.invitation_accepted': 'Accepted invitation',
+  'staff.invitation_revoked': 'Revoked invitation',
   'staff.role_changed': 'Changed role',
   'staff.disabled': 'Disabled account',
   'staff.enabled': 'Enabled account',

@@ -66,6 +66,8 @@ export const ERROR_CODES = {
   STAFF_INVITATION_INVALID: 'not-found',
   STAFF_INVITATION_EXPIRED: 'gone',
   STAFF_INVITATION_USED: 'gone',
+  /** The invitation's sender is disabled, or may no longer invite that role: an owner sends a new one. */
+  STAFF_INVITATION_INVITER_INACTIVE: 'gone',
   STAFF_RESET_INVALID: 'gone',
 
   // ---------------------------------------------------------------- shoppers' self-service (issue 13)
@@ -135,6 +137,8 @@ export const ERROR_CODES = {
   EXPORT_FAILED: 'conflict',
   EXPORT_FILE_GONE: 'gone',
   ALREADY_SYNCED: 'conflict',
+  /** The queue dashboard: adding a job or editing a job's data by hand (every role; jobs come from the outbox). */
+  QUEUE_JOB_DATA_READ_ONLY: 'forbidden',
   /** Refunds and voids (POST /api/admin/orders/{id}/refunds): the order has no captured charge. */
   /** Staff asked to resend the shipping notice of an order that has not shipped. */
   ORDER_NOT_SHIPPED: 'conflict',

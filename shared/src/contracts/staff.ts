@@ -48,13 +48,23 @@ export const PERMISSIONS = {
   'exports.run': MANAGERS,
   /** NetSuite sync status, the failed list, replays. */
   'sync.manage': MANAGERS,
-  /** The queue dashboard. */
+  /** The queue dashboard, read-only: job payloads and errors shown with personal and secret fields redacted. */
   'queues.view': MANAGERS,
+  /** Change the queues on the dashboard: retry, remove, promote, clean, pause, resume, empty. */
+  'queues.manage': ['owner'],
   'dashboard.view': ALL,
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type Permission = keyof typeof PERMISSIONS;
 
 export const can = (role: StaffRole, permission: Permission): boolean => (PERMISSIONS[permission] as readonly StaffRole[]).includes(role);
+
+/**
+ * Whether staff of role `inviter` may invite someone as `invited`. Today only owners invite, and every
+ * role (`staff.manage`); the invited role is an argument so that a narrower rule (say, managers inviting
+ * support) changes this one place. Checked when an invitation is sent and again when it is opened or
+ * accepted, against the inviter as they are then (an invitation dies with its inviter's right to send it).
+ */
+export const mayInvite = (inviter: StaffRole, _invited: StaffRole): boolean => can(inviter, 'staff.manage');
 
 /** How long a staff session lasts from sign-in (absolute; signing in again starts a new one). */
 export const STAFF_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -87,6 +97,11 @@ export const STAFF_MESSAGES = {
   invitationInvalid: 'This invitation link is not valid. Ask an owner for a new one.',
   invitationExpired: 'This invitation has expired. Ask an owner for a new one.',
   invitationUsed: 'This invitation has already been used. Sign in instead.',
+  /** The inviter was disabled, or their role no longer lets them invite this role. */
+  invitationInviterInactive:
+    'The person who sent this invitation can no longer invite staff, so it no longer works. Ask an owner for a new invitation.',
+  /** Revoking an invitation that was accepted, revoked or expired meanwhile. */
+  invitationNotOpen: 'This invitation is no longer open: it was accepted, revoked or has expired.',
   resetInvalid: 'This reset link is not valid, has expired or was already used. Request a new one.',
   resetSent: 'If a staff account uses that email, a reset link is on its way. It works for 1 hour.',
   passwordChanged: 'Your password was changed. Please sign in.',
@@ -96,6 +111,7 @@ export const STAFF_MESSAGES = {
   signedIn: 'Signed in',
   signedOut: 'Signed out',
   invitationSent: 'Invitation sent',
+  invitationRevoked: 'Invitation revoked',
   staffUpdated: 'Staff account updated',
 } as const;
 

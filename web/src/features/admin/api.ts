@@ -85,6 +85,10 @@ export const listStaff = async () => json<StaffList>(await request('GET', '/api/
 
 export const inviteStaff = async (input: InviteStaffInput) => json<StaffInvitation>(await apiRequest('POST', '/api/admin/staff/invitations', input));
 
+/** DELETE /api/admin/staff/invitations/{id}: the invitation's link stops working at once (audited). */
+export const revokeInvitation = async (id: string): Promise<void> => {
+  await apiRequest('DELETE', `/api/admin/staff/invitations/${encodeURIComponent(id)}`);
+};
 export const updateStaff = async (id: string, change: UpdateStaffInput) => json<StaffMember>(await apiRequest('PATCH', `/api/admin/staff/${encodeURIComponent(id)}`, change));
 
 // ---------------------------------------------------------------- audit trail

@@ -17,6 +17,7 @@ export const PERMISSION_WORDS: Record<Permission, string> = {
   'exports.run': 'export orders',
   'sync.manage': 'manage the NetSuite sync',
   'queues.view': 'view the queues',
+  'queues.manage': 'change the queues (retry, remove, promote, pause)',
   'dashboard.view': 'view the dashboard',
 };
 

@@ -119,6 +119,66 @@ describe('the Staff screen', () => {
     expect(within(screen.getByTestId('staff-ada@example.com')).getByText('Active')).toBeTruthy();
   });
 
+  it('revokes an open invitation after a confirmation; a cancelled confirmation sends nothing', async () => {
+    const open = {
+      id: 'i1',
+      email: 'old@example.com',
+      role: 'support' as const,
+      invitedBy: 'Ada Lovelace',
+      expiresAt: '2025-03-04T10:00:00.000Z',
+      createdAt: '2025-03-01T10:00:00.000Z',
+    };
+    let list: StaffList = { staff: [member({})], invitations: [open] };
+    const calls = stubApi({
+      'GET /api/admin/me': { status: 200, body: OWNER },
+      'GET /api/admin/staff': () => ({ status: 200, body: list }),
+      'DELETE /api/admin/staff/invitations/i1': () => {
+        list = { ...list, invitations: [] };
+        return { status: 204 };
+      },
+    });
+    staffPage();
+    const user = userEvent.setup();
+    const revokeButton = () =>
+      within(screen.getByTestId('invitation-old@example.com')).getByRole('button', { name: 'Revoke the invitation of old@example.com' });
+    await screen.findByTestId('invitation-old@example.com');
+    await user.click(revokeButton());
+    let dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Revoke the invitation of old@example.com?')).toBeTruthy();
+    expect(within(dialog).getByText(/stops working at once/)).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls.filter((c) => c.method === 'DELETE')).toHaveLength(0);
+
+    await user.click(revokeButton());
+    dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke invitation' }));
+    expect(await screen.findByText('No open invitations.')).toBeTruthy();
+    expect(screen.getAllByText(STAFF_MESSAGES.invitationRevoked).length).toBeGreaterThan(0);
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.url)).toEqual(['/api/admin/staff/invitations/i1']);
+  });
+
+  it("shows the server's words when the invitation was no longer open", async () => {
+    const open = {
+      id: 'i1',
+      email: 'old@example.com',
+      role: 'support' as const,
+      invitedBy: null,
+      expiresAt: '2025-03-04T10:00:00.000Z',
+      createdAt: '2025-03-01T10:00:00.000Z',
+    };
+    stubApi({
+      'GET /api/admin/me': { status: 200, body: OWNER },
+      'GET /api/admin/staff': { status: 200, body: { staff: [member({})], invitations: [open] } },
+      'DELETE /api/admin/staff/invitations/i1': { status: 404, body: { message: STAFF_MESSAGES.invitationNotOpen, code: 'NOT_FOUND' } },
+    });
+    staffPage();
+    const user = userEvent.setup();
+    await user.click(within(await screen.findByTestId('invitation-old@example.com')).getByRole('button', { name: /^Revoke/ }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Revoke invitation' }));
+    expect((await screen.findAllByText(STAFF_MESSAGES.invitationNotOpen)).length).toBeGreaterThan(0);
+  });
+
   it('shows the role message to a manager and does not ask for the list', async () => {
     const calls = stubApi({ 'GET /api/admin/me': { status: 200, body: { ...OWNER, role: 'manager' } } });
     staffPage();

@@ -21,7 +21,7 @@ import { clearSignInFailures, createSignInGuard } from '../../../lib/sign-in-gua
 import { actorOf, auditActorOf, clearStaffCookie, setStaffCookie, staffOf, staffTokenOf } from '../../../lib/staff-auth';
 import { isUuid, parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../area';
-import { acceptInvitation, changeStaff, checkInvitation, confirmPasswordReset, invite, listStaffAndInvitations, requestPasswordReset, signIn, signOut } from './service';
+import { acceptInvitation, changeStaff, checkInvitation, confirmPasswordReset, invite, listStaffAndInvitations, requestPasswordReset, revokeStaffInvitation, signIn, signOut } from './service';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 
@@ -76,6 +76,12 @@ export function staffArea(ctx: AppContext, { guard, afterAnswer }: AdminDeps): A
   });
   staff.post('/invitations', guard.require('staff.manage'), async (req, res) => {
     res.status(201).json(await invite(db, parseInput(inviteStaffSchema, req.body), actorOf(req, res)));
+  });
+  staff.delete('/invitations/:id', guard.require('staff.manage'), async (req, res) => {
+    const id = String(req.params.id);
+    if (!isUuid(id)) throw new AppError('NOT_FOUND', STAFF_MESSAGES.invitationNotOpen);
+    await revokeStaffInvitation(db, id, actorOf(req, res));
+    res.status(204).end();
   });
   staff.patch('/:id', guard.require('staff.manage'), async (req, res) => {
     const id = String(req.params.id);

@@ -10,6 +10,7 @@ import {
   deleteSessionsOf,
   deleteStaffSession,
   findStaffByEmail,
+  findStaffById,
   findStaffToken,
   hashStaffToken,
   insertStaff,
@@ -18,21 +19,28 @@ import {
   listOpenInvitations,
   listStaff,
   lockStaff,
+  lockStaffForShare,
   newStaffToken,
   otherActiveOwners,
   recordAudit,
   recordOutbox,
   spendStaffResets,
+  revokeInvitation,
+  revokeInvitationsOf,
   spendStaffToken,
   updateStaff,
   type AuditActor,
   type Db,
+  type DbOrTx,
   type StaffRow,
+  type StaffTokenRow,
 } from '@nh/server';
 import { decoyHash, hashPassword, verifyPassword } from '@nh/server/passwords';
 import {
+  mayInvite,
   STAFF_INVITATION_TTL_MS,
   STAFF_MESSAGES,
+  STAFF_ROLES,
   STAFF_RESET_TTL_MS,
   STAFF_SESSION_TTL_MS,
   type AcceptInvitationInput,
@@ -123,12 +131,26 @@ export async function invite(db: Db, input: InviteStaffInput, actor: AuditActor)
 
 const sqlAdvisoryLock = (email: string) => sql`select pg_advisory_xact_lock(hashtext(${`staff-invite:${email}`}))`;
 
+type ReadStaff = (db: DbOrTx, id: string) => Promise<StaffRow | null>;
+
+/**
+ * An invitation is only as good as its sender: it can be accepted while its inviter is an active
+ * account whose role may still invite the invited role (read with a share lock while it is spent).
+ */
+async function assertInviterStillInvites(db: DbOrTx, invitation: StaffTokenRow, read: ReadStaff = findStaffById) {
+  const inviter = invitation.createdBy ? await read(db, invitation.createdBy) : null;
+  if (!inviter || inviter.disabledAt || !mayInvite(inviter.role, invitation.role ?? 'support')) {
+    throw new AppError('STAFF_INVITATION_INVITER_INACTIVE', STAFF_MESSAGES.invitationInviterInactive);
+  }
+}
+
 /** The token's invitation, if it can still be accepted; otherwise the reason as an AppError. */
-async function openInvitation(db: Db, token: string) {
+async function openInvitation(db: DbOrTx, token: string) {
   const row = await findStaffToken(db, hashStaffToken(token), 'invitation');
   if (!row) throw new AppError('STAFF_INVITATION_INVALID', STAFF_MESSAGES.invitationInvalid);
   if (row.usedAt) throw new AppError('STAFF_INVITATION_USED', STAFF_MESSAGES.invitationUsed);
   if (row.expiresAt.getTime() <= Date.now()) throw new AppError('STAFF_INVITATION_EXPIRED', STAFF_MESSAGES.invitationExpired);
+  await assertInviterStillInvites(db, row);
   return row;
 }
 
@@ -142,8 +164,14 @@ export async function acceptInvitation(db: Db, input: AcceptInvitationInput, act
   const invitation = await openInvitation(db, input.token);
   const passwordHash = await hashPassword(input.password);
   const created = await db.transaction(async (tx) => {
+    // The inviter first (share lock), then the token: disabling them waits, or finds the invitation spent.
+    await assertInviterStillInvites(tx, invitation, lockStaffForShare);
     const spent = await spendStaffToken(tx, invitation.id);
-    if (!spent) throw new AppError('STAFF_INVITATION_USED', STAFF_MESSAGES.invitationUsed);
+    if (!spent) {
+      // Used, expired or revoked since it was read: say which.
+      await openInvitation(tx, input.token);
+      throw new AppError('STAFF_INVITATION_USED', STAFF_MESSAGES.invitationUsed);
+    }
     if (await findStaffByEmail(tx, spent.email)) throw new AppError('STAFF_EXISTS', STAFF_MESSAGES.staffExists);
     try {
       const staff = await insertStaff(tx, { email: spent.email, name: input.name, role: spent.role ?? 'support', passwordHash });
@@ -163,10 +191,30 @@ export async function acceptInvitation(db: Db, input: AcceptInvitationInput, act
   return { staff: toMe(created), token: await startSession(db, created, actor, 'staff.invitation_accepted') };
 }
 
+/** The audit rows of revoked invitations: who was invited as what is gone with the row. */
+const revokedAudit = (rows: StaffTokenRow[]) =>
+  rows.map((row) => ({
+    action: 'staff.invitation_revoked' as const,
+    entityType: 'staff' as const,
+    entityId: row.email,
+    before: { email: row.email, role: row.role },
+    after: null,
+  }));
+
+/** Revokes an open invitation (owners): its link stops working at once. */
+export async function revokeStaffInvitation(db: Db, id: string, actor: AuditActor): Promise<void> {
+  await db.transaction(async (tx) => {
+    const row = await revokeInvitation(tx, id);
+    if (!row) throw new AppError('NOT_FOUND', STAFF_MESSAGES.invitationNotOpen);
+    await recordAudit(tx, actor, revokedAudit([row]));
+  });
+}
+
 /**
  * A new role, or the account disabled or enabled. The shop keeps at least one active owner (owners'
  * rows are locked, so two owners demoting each other at once cannot both succeed). Disabling ends the
- * account's sessions in the same transaction.
+ * account's sessions in the same transaction, and a member disabled or demoted loses the open
+ * invitations they could no longer send (each audited).
  */
 export async function changeStaff(db: Db, id: string, input: UpdateStaffInput, actor: AuditActor): Promise<StaffMember> {
   if (input.role === undefined && input.disabled === undefined) throw new AppError('VALIDATION_FAILED', STAFF_MESSAGES.changeNothing);
@@ -186,6 +234,9 @@ export async function changeStaff(db: Db, id: string, input: UpdateStaffInput, a
     if (Boolean(before.disabledAt) !== Boolean(after.disabledAt)) {
       await audit(after.disabledAt ? 'staff.disabled' : 'staff.enabled', { before: { status: before.disabledAt ? 'disabled' : 'active' }, after: { status: after.disabledAt ? 'disabled' : 'active' } });
     }
+    // The open invitations they could no longer send go too (all of them when disabled).
+    const unsendable = after.disabledAt ? STAFF_ROLES : STAFF_ROLES.filter((role) => !mayInvite(after.role, role));
+    await recordAudit(tx, actor, revokedAudit(await revokeInvitationsOf(tx, id, unsendable)));
     return toMember(after);
   });
 }

@@ -8,6 +8,7 @@ import {
   STAFF_ROLES,
   STAFF_STATUS_LABELS,
   type InviteStaffInput,
+  type StaffInvitation,
   type StaffList,
   type StaffMember,
   type StaffRole,
@@ -28,7 +29,7 @@ import { toast } from '@/components/ui/use-toast';
 import { serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { cn } from '@/lib/utils';
-import { adminKeys, inviteStaff, listStaff, staffKeys, updateStaff } from '../api';
+import { adminKeys, inviteStaff, listStaff, revokeInvitation, staffKeys, updateStaff } from '../api';
 import { AdminPage } from '../components/admin-frame';
 import { RoleGate } from '../components/role-gate';
 import { useSignedInStaff } from '../staff-session';
@@ -217,6 +218,20 @@ function StaffTable({ staff }: { staff: StaffMember[] }) {
 }
 
 function OpenInvitations({ invitations }: { invitations: StaffList['invitations'] }) {
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState<StaffInvitation | null>(null);
+  const revoke = useMutation({
+    mutationFn: (invitation: StaffInvitation) => revokeInvitation(invitation.id),
+    onSuccess: (_done, invitation) =>
+      toast({ title: STAFF_MESSAGES.invitationRevoked, description: `The link sent to ${invitation.email} no longer works.` }),
+    onError: (error) => toast({ title: 'Invitation not revoked', description: serverMessageOf(error), variant: 'destructive' }),
+    // Revoked, or no longer open (accepted or expired meanwhile): the list says which.
+    onSettled: () => {
+      setConfirming(null);
+      void queryClient.invalidateQueries({ queryKey: adminKeys.staff });
+    },
+  });
+
   return (
     <Card>
       <CardHeader>
@@ -234,12 +249,41 @@ function OpenInvitations({ invitations }: { invitations: StaffList['invitations'
                   <Badge variant="outline">{STAFF_ROLE_LABELS[invitation.role]}</Badge>
                   {invitation.invitedBy && <span>Invited by {invitation.invitedBy}</span>}
                   <span>Expires {formatOrderDate(invitation.expiresAt)}</span>
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    onClick={() => setConfirming(invitation)}
+                    disabled={revoke.isPending}
+                    aria-label={`Revoke the invitation of ${invitation.email}`}
+                  >
+                    Revoke
+                  </Button>
                 </span>
               </li>
             ))}
           </ul>
         )}
       </CardContent>
+
+      <Dialog open={confirming !== null} onOpenChange={(open) => !open && !revoke.isPending && setConfirming(null)}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Revoke the invitation of {confirming?.email}?</DialogTitle>
+            <DialogDescription>
+              The link in the invitation email stops working at once. You can invite this address again afterwards.
+            </DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setConfirming(null)} disabled={revoke.isPending}>
+              Cancel
+            </Button>
+            <Button variant="destructive" disabled={revoke.isPending} onClick={() => confirming && revoke.mutate(confirming)}>
+              {revoke.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
+              Revoke invitation
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
     </Card>
   );
 }
@@ -263,7 +307,7 @@ function StaffScreen() {
   );
 }
 
-/** /admin/staff (owners): staff accounts with their roles, invitations, disabling and enabling. */
+/** /admin/staff (owners): staff accounts with their roles, invitations (sent and revoked), disabling and enabling. */
 export default function StaffManagerPage() {
   usePageMeta({ title: 'Staff' });
   return (
