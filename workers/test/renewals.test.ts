@@ -548,7 +548,7 @@ describe('renewal reminders', () => {
     expect(await reminderDone(expected[0]!)).toMatchObject({ outcome: 'sent' });
     expect(await reminderDone(expected[1]!)).toMatchObject({ outcome: 'sent' });
     expect(await reminderDone(renewalReminderJob.jobId(switched.id, period(onDay(RENEWAL_REMINDER_DAYS, 10))))).toMatchObject({ outcome: 'sent' });
-    expect(smtp.to('remind-switched@example.com')[0]!.decoded).toContain('to your saved card (MasterCard ending in 0015) that day.');
+    expect(smtp.to('remind-switched@example.com')[0]!.decoded).toContain('to your saved card (Mastercard ending in 0015) that day.');
     const [mail] = smtp.to('remind-me@example.com');
     const day = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' }).format(due);
     expect(mail!.decoded).toContain(`Subject: Your ${SHOP.name} Subscribe & Save renews on ${day}`);

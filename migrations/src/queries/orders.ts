@@ -174,10 +174,14 @@ export async function reserveOrder(pool: pg.Pool, r: Reservation): Promise<Reser
 
 // ---- A renewal's order (workers: renewals) ----
 
-/** A renewal's order as inserted (pending), its columns as the schema has them. */
+/**
+ * A renewal's order as inserted (pending), its columns as the schema has them. Its whole `discount` may
+ * be more than its parts: the price lock that holds the plan's agreed amount (shared/pricing.ts
+ * priceRenewal) is the rest, shown as "Discount".
+ */
 export type RenewalOrder = Pick<
   OrderRow,
-  'storeCode' | 'userId' | 'customerEmail' | 'customerName' | 'shippingAddress' | 'items' | 'subtotal' | 'subscribeDiscount' | 'promoDiscount' | 'shipping' | 'tax' | 'total'
+  'storeCode' | 'userId' | 'customerEmail' | 'customerName' | 'shippingAddress' | 'items' | 'subtotal' | 'discount' | 'subscribeDiscount' | 'promoDiscount' | 'shipping' | 'tax' | 'total'
 > & {
   subscriptionId: string;
 };
@@ -193,7 +197,7 @@ export async function insertPendingOrder(client: pg.PoolClient, o: RenewalOrder)
       o.customerName,
       JSON.stringify(o.shippingAddress),
       JSON.stringify(o.items),
-      ...[o.subtotal, discountOf(o), o.subscribeDiscount, o.promoDiscount, o.shipping, o.tax, o.total].map(centsToDecimal),
+      ...[o.subtotal, o.discount, o.subscribeDiscount, o.promoDiscount, o.shipping, o.tax, o.total].map(centsToDecimal),
       o.subscriptionId,
     ],
   );
