@@ -216,6 +216,11 @@ describe('changes on the board', () => {
     expect(writesJobData('POST', '/api/queues/emails/add')).toBe(true);
     expect(writesJobData('PATCH', '/api/queues/emails/7/update-data')).toBe(true);
     expect(writesJobData('PUT', '/api/queues/emails/7/retry')).toBe(false);
+    // Express (and so bull-board) matches paths in any case: every spelling is audited and refused alike.
+    expect(queueActionOf('PUT', '/API/Queues/emails/RETRY/failed')).toEqual({ entityId: 'emails', operation: 'retry failed' });
+    expect(queueActionOf('PUT', '/Api/queues/erp-sync/abc123/Promote')).toEqual({ entityId: 'erp-sync/abc123', operation: 'promote' });
+    expect(writesJobData('POST', '/API/QUEUES/emails/ADD')).toBe(true);
+    expect(writesJobData('PATCH', '/api/Queues/emails/7/Update-Data')).toBe(true);
   });
 });
 

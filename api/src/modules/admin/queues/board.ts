@@ -46,10 +46,12 @@ const SHOP_LOGO = '/api/public/logo.svg';
  * → emails/42, "promote".
  */
 export function queueActionOf(method: string, path: string): { entityId: string; operation: string } | null {
-  if (method === 'GET' || method === 'HEAD' || !path.startsWith('/api/')) return null;
+  if (method === 'GET' || method === 'HEAD' || !isBoardApiPath(path)) return null;
+  // Express routes ignore case, so bull-board answers /API/Queues/… too: its fixed words are compared in
+  // lower case (queue names and job ids keep theirs).
   const parts = path.split('/').slice(2).map(decodeURIComponent); // after "/api"
-  if (parts[0] !== 'queues') return { entityId: 'all queues', operation: parts.join(' ') };
-  if (parts.length === 2) return { entityId: 'all queues', operation: parts[1]! };
+  if (parts[0]!.toLowerCase() !== 'queues') return { entityId: 'all queues', operation: parts.join(' ').toLowerCase() };
+  if (parts.length === 2) return { entityId: 'all queues', operation: parts[1]!.toLowerCase() };
   const queue = parts[1]!;
   const rest = parts.slice(2);
   // /:queueName/:jobId/<verb> names a job; /:queueName/<verb>[/<state>] the queue.
@@ -66,14 +68,17 @@ export function queueActionOf(method: string, path: string): { entityId: string;
     'obliterate',
     'job-schedulers',
   ]);
-  if (rest.length >= 2 && !named.has(rest[0]!)) return { entityId: `${queue}/${rest[0]}`, operation: rest.slice(1).join(' ') };
-  return { entityId: queue, operation: rest.join(' ') };
+  if (rest.length >= 2 && !named.has(rest[0]!.toLowerCase())) return { entityId: `${queue}/${rest[0]}`, operation: rest.slice(1).join(' ').toLowerCase() };
+  return { entityId: queue, operation: rest.join(' ').toLowerCase() };
 }
 
 /** Board calls that write a job's data (add, duplicate, edit data): refused for every role. */
 export const writesJobData = (method: string, path: string): boolean =>
-  (method === 'POST' && /^\/api\/queues\/[^/]+\/add$/.test(path)) ||
-  (method === 'PATCH' && /^\/api\/queues\/[^/]+\/[^/]+\/update-data$/.test(path));
+  (method === 'POST' && /^\/api\/queues\/[^/]+\/add\/?$/i.test(path)) ||
+  (method === 'PATCH' && /^\/api\/queues\/[^/]+\/[^/]+\/update-data\/?$/i.test(path));
+
+/** A call of the board's JSON API (any spelling: Express matches paths without regard to case). */
+const isBoardApiPath = (path: string) => path.slice(0, 5).toLowerCase() === '/api/';
 
 /** bull-board's UI package, found the way @bull-board/api finds it. */
 function bullBoardUiPath(): string {
@@ -136,7 +141,7 @@ function buildBoard(queues: Queue[], bundle: BoardBundle, readOnly: boolean): Ro
   return adapter.getRouter() as Router;
 }
 
-const isBoardApi = (req: Request) => req.path.startsWith('/api/');
+const isBoardApi = (req: Request) => isBoardApiPath(req.path);
 const wantsPage = (req: Request) => req.method === 'GET' && !isBoardApi(req) && Boolean(req.accepts('html'));
 
 export function queueBoardRoutes(ctx: AppContext): Router {
