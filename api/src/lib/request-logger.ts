@@ -5,7 +5,7 @@ import { runWithRequestId } from '@nh/server/request-context';
 
 declare module 'express-serve-static-core' {
   interface Request {
-    /** Request id: the caller's `x-request-id`, or a new UUID; echoed in the response header. */
+    /** Request id: the caller's `x-request-id` (a proxy's id), or a new UUID; echoed in the response header. */
     id: string;
     /** Logger whose every line carries this request's id (created on first use). */
     log: Logger;
@@ -25,6 +25,13 @@ type LoggedRequest = Request & { [childLogger]?: Logger };
  * The URL is logged without its secrets (`loggableUrl` of @nh/server: a `?token=` of an old emailed
  * link, an unsubscribe link's token).
  */
+/**
+ * A caller's request id is kept (logs, outbox rows, jobs, audit rows) only when it looks like one: up
+ * to 128 letters, digits and `. _ : = @ / + -` (UUIDs, hex ids, AWS's `Root=1-…`). Anything else (spaces,
+ * quotes, markup, a formula) gets a new UUID instead of travelling into every record of the request.
+ */
+const CALLER_REQUEST_ID = /^[\w.:=@/+-]{1,128}$/;
+
 export function requestLogger(app: Express, logger: Logger): RequestHandler {
   Object.defineProperty(app.request, 'log', {
     configurable: true,
@@ -35,7 +42,7 @@ export function requestLogger(app: Express, logger: Logger): RequestHandler {
   const logsRequests = logger.isLevelEnabled('info') || logger.isLevelEnabled('warn');
   return (req, res, next) => {
     const header = req.headers['x-request-id'];
-    const id = typeof header === 'string' && header.length > 0 && header.length <= 128 ? header : randomUUID();
+    const id = typeof header === 'string' && CALLER_REQUEST_ID.test(header) ? header : randomUUID();
     req.id = id;
     res.setHeader('x-request-id', id);
 
@@ -46,7 +53,10 @@ export function requestLogger(app: Express, logger: Logger): RequestHandler {
         const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
         if (!logger.isLevelEnabled(level)) return;
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        logger[level]({ reqId: id, method: req.method, url: loggableUrl(req.originalUrl), status, ms: Math.round(ms * 10) / 10 }, 'request completed');
+        logger[level](
+          { reqId: id, method: req.method, url: loggableUrl(req.originalUrl), status, ms: Math.round(ms * 10) / 10 },
+          'request completed',
+        );
       });
     }
     next();
