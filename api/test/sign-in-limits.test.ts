@@ -61,7 +61,12 @@ const realms: Realm[] = [
       return { id: owner.id, email: owner.email, password };
     },
     reset: async (account, password) => {
-      const row = await insertStaffToken(api.ctx.db, { purpose: 'password_reset', email: account.email, staffId: account.id, expiresAt: new Date(Date.now() + HOUR) });
+      const row = await insertStaffToken(api.ctx.db, {
+        purpose: 'password_reset',
+        email: account.email,
+        staffId: account.id,
+        expiresAt: new Date(Date.now() + HOUR),
+      });
       const [token] = await mint(api.ctx.db, 'staff.password-reset-requested', [row.id]);
       return api.request('/api/admin/password-reset/confirm', { body: { token, password } });
     },
@@ -81,7 +86,12 @@ const realms: Realm[] = [
       return { id: user.id, ...account };
     },
     reset: async (account, password) => {
-      const row = await insertShopperToken(api.ctx.db, { purpose: 'password_reset', email: account.email, userId: account.id, expiresAt: new Date(Date.now() + HOUR) });
+      const row = await insertShopperToken(api.ctx.db, {
+        purpose: 'password_reset',
+        email: account.email,
+        userId: account.id,
+        expiresAt: new Date(Date.now() + HOUR),
+      });
       const [token] = await mint(api.ctx.db, 'shopper.password-reset-requested', [row.id]);
       return api.request('/api/password/reset', { body: { token, password } });
     },
@@ -247,14 +257,19 @@ describe.each(realms)('$name sign-in', (realm) => {
   });
 });
 
-describe('shopper reset requests', () => {
+describe.each([
+  { realm: 'staff', path: '/api/admin/password-reset', tooMany: STAFF_MESSAGES.tooManyResetEmails, base: '203.0.113.80' },
+  { realm: 'shopper', path: '/api/password/forgot', tooMany: ACCOUNT_MESSAGES.tooManyResets, base: '203.0.113.70' },
+])('$realm reset requests', ({ realm, path, tooMany, base }) => {
+  const at = (n: number) => base.replace(/\d+$/, (last) => String(Number(last) + n));
   it('a stranger spends only their own budget: per (email, address), and an email-wide cap that a browser which signed in before passes', async () => {
-    const shopper = await realms[1]!.create();
-    const known = knownCookieOf((await signIn(realms[1]!, shopper.email, shopper.password, '198.51.100.8')).res);
+    const kind = realms.find((r) => r.name === realm)!;
+    const holder = await kind.create();
+    const known = knownCookieOf((await signIn(kind, holder.email, holder.password, '198.51.100.8')).res);
     const forgot = (address: string, cookie?: string) =>
       api
-        .request('/api/password/forgot', {
-          body: { email: shopper.email },
+        .request(path, {
+          body: { email: holder.email },
           headers: { 'x-forwarded-for': address, ...(cookie ? { cookie } : {}) },
         })
         .then((r) => r.status);
@@ -263,18 +278,18 @@ describe('shopper reset requests', () => {
       for (let i = 0; i < n; i++) statuses.push(await forgot(address));
       return statuses;
     };
-    expect(await from('203.0.113.70', 6)).toEqual([202, 202, 202, 202, 202, 429]);
+    expect(await from(at(0), 6)).toEqual([202, 202, 202, 202, 202, 429]);
     // Another address still asks for this email…
-    expect(await from('203.0.113.71', 5)).toEqual([202, 202, 202, 202, 202]);
+    expect(await from(at(1), 5)).toEqual([202, 202, 202, 202, 202]);
     // …until the email-wide cap (10 an hour) stops strangers…
-    const capped = await api.request('/api/password/forgot', {
-      body: { email: shopper.email },
-      headers: { 'x-forwarded-for': '203.0.113.72' },
+    const capped = await api.request(path, {
+      body: { email: holder.email },
+      headers: { 'x-forwarded-for': at(2) },
     });
     expect(capped.status).toBe(429);
-    expect(await capped.json()).toEqual({ message: ACCOUNT_MESSAGES.tooManyResets, code: 'RATE_LIMITED' });
-    // …but not the shopper's own browser, wherever it is.
-    expect(await forgot('203.0.113.73', known)).toBe(202);
+    expect(await capped.json()).toEqual({ message: tooMany, code: 'RATE_LIMITED' });
+    // …but not the holder's own browser, wherever it is.
+    expect(await forgot(at(3), known)).toBe(202);
     expect(await forgot('198.51.100.8', known)).toBe(202);
   });
 });

@@ -87,6 +87,8 @@ export const STAFF_MESSAGES = {
   tooManySignIns: 'Too many sign-in attempts. Try again in 15 minutes.',
   /** Invitation checks and password-reset requests per address (each may send an email or try a token). */
   tooManyTokenRequests: 'Too many invitation or password reset requests from this address. Try again in 15 minutes.',
+  /** Reset emails asked for one account (per address, and from everywhere unless the browser signed in to it before). */
+  tooManyResetEmails: 'Too many password reset emails were asked for this account. Try again in an hour.',
   accountDisabled: 'This staff account is disabled. Ask an owner to enable it.',
   signInRequired: 'Please sign in to the back office.',
   /** Completed with the role's label by the server: "… (Support)". */

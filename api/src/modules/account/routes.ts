@@ -17,7 +17,8 @@ import type { AppContext } from '../../context';
 import type { AfterAnswer } from '../../lib/after-answer';
 import { AppError } from '../../lib/errors';
 import { knownBrowsers } from '../../lib/known-browser';
-import { clientAddressKey, createLimiter } from '../../lib/rate-limit';
+import { createLimiter } from '../../lib/rate-limit';
+import { emailKey, resetRequestLimits } from '../../lib/reset-request-limits';
 import { clearSignInFailures } from '../../lib/sign-in-guard';
 import { isUuid, parseInput } from '../../lib/validation';
 import { requireUser, signedInUser } from '../auth';
@@ -27,15 +28,6 @@ import { confirmPasswordReset, requestOrderLink, requestPasswordReset, spendOrde
 
 const HOUR = 60 * 60 * 1000;
 
-/** The email address a request names (trimmed, lower case), or '' when it names none. */
-const emailOf = (req: Request): string => {
-  const email = (req.body as { email?: unknown } | undefined)?.email;
-  return typeof email === 'string' ? email.trim().toLowerCase().slice(0, 320) : '';
-};
-
-/** The address a request names, so one inbox is not flooded from many client addresses. */
-const emailKey = (req: Request): string => (emailOf(req) ? `email:${emailOf(req)}` : '');
-
 export function accountRoutes(ctx: AppContext, { afterAnswer }: { afterAnswer: AfterAnswer }): Router {
   const router = Router();
   const limit = (name: string, max: number, message: string, key?: (req: Request) => string) =>
@@ -43,16 +35,19 @@ export function accountRoutes(ctx: AppContext, { afterAnswer }: { afterAnswer: A
   // Every request counts, matched or not (the answer does not say which): 10 per address and 5 per
   // email an hour.
   const lookupLimits = [limit('order-lookup', 10, ACCOUNT_MESSAGES.tooManyLookups), limit('order-lookup-email', 5, ACCOUNT_MESSAGES.tooManyLookups, emailKey)];
-  // Reset requests: 10 an hour per client address and 5 per (email, client address), so a stranger only
-  // spends their own budget; an email-wide cap of 10 an hour keeps many addresses from flooding one inbox,
-  // and a browser that signed in to that account before passes it (lib/known-browser.ts).
-  const known = knownBrowsers(ctx.config);
-  const emailAtAddress = (req: Request) => (emailOf(req) ? `${emailKey(req)}|${clientAddressKey(req)}` : '');
-  const emailUnlessKnown = (req: Request) => (known.isKnown(req, 'shopper', emailOf(req)) ? '' : emailKey(req));
+  // Reset requests: 10 an hour per client address, and the one rule of lib/reset-request-limits.ts: 5
+  // per (email, address) and 10 per email unless the browser signed in to that account before.
   const resetLimits = [
     limit('password-forgot', 10, ACCOUNT_MESSAGES.tooManyResets),
-    limit('password-forgot-email-address', 5, ACCOUNT_MESSAGES.tooManyResets, emailAtAddress),
-    limit('password-forgot-email', 10, ACCOUNT_MESSAGES.tooManyResets, emailUnlessKnown),
+    ...resetRequestLimits(ctx, {
+      name: 'password-forgot',
+      realm: 'shopper',
+      known: knownBrowsers(ctx.config),
+      message: ACCOUNT_MESSAGES.tooManyResets,
+      windowMs: HOUR,
+      perEmailAtAddress: 5,
+      perEmail: 10,
+    }),
   ];
   // Guessing links or reset tokens: 30 tries an hour per address.
   const tokenLimit = limit('shopper-token', 30, 'Too many attempts with links from emails. Please try again in an hour.');

@@ -17,6 +17,7 @@ import type { AppContext } from '../../../context';
 import { AppError } from '../../../lib/errors';
 import { knownBrowsers } from '../../../lib/known-browser';
 import { createLimiter, clientAddressKey } from '../../../lib/rate-limit';
+import { resetRequestLimits } from '../../../lib/reset-request-limits';
 import { clearSignInFailures, createSignInGuard } from '../../../lib/sign-in-guard';
 import { actorOf, auditActorOf, clearStaffCookie, setStaffCookie, staffOf, staffTokenOf } from '../../../lib/staff-auth';
 import { isUuid, parseInput } from '../../../lib/validation';
@@ -101,9 +102,21 @@ export function staffArea(ctx: AppContext, { guard, afterAnswer }: AdminDeps): A
     res.json(member);
   });
 
+  // Reset emails per (email, address) and per email (a browser that signed in to the account passes
+  // the email-wide cap): many addresses cannot flood one member's inbox (lib/reset-request-limits.ts).
+  const resetEmailLimits = resetRequestLimits(ctx, {
+    name: 'staff-reset',
+    realm: 'staff',
+    known,
+    message: STAFF_MESSAGES.tooManyResetEmails,
+    windowMs: 4 * FIFTEEN_MINUTES,
+    perEmailAtAddress: 5,
+    perEmail: 10,
+  });
+
   const reset = Router();
   // Answered before the work: the time of the answer must not tell whether the address has an account.
-  reset.post('/', tokenLimiter, (req, res) => {
+  reset.post('/', tokenLimiter, ...resetEmailLimits, (req, res) => {
     const { email } = parseInput(requestStaffResetSchema, req.body);
     afterAnswer.run(req.log, 'staff password reset request', () => requestPasswordReset(db, email));
     res.status(202).json({ message: STAFF_MESSAGES.resetSent });
