@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { TAX_RATE_BPS } from './constants';
+import { percentOf } from './money';
 import {
   discountLines,
   priceCart,
@@ -201,26 +203,38 @@ describe('priceRenewal (one figure for a renewal order and its charge)', () => {
     expect(priceRenewal(lines, today.total)).toEqual({ ...today, priceLock: 0 });
   });
 
-  it('holds a lower agreed amount: the difference is a price lock inside the discount, the figures add up to it', () => {
+  it('holds a lower agreed amount: the difference is a price lock inside the discount, taken off before tax; the figures add up to it', () => {
     const p = priceRenewal(lines, today.total - 310);
+    // 3,400 of lines after 15% off, 8% tax: 3,113 + 249 tax = 3,362, the agreed amount.
     expect(p).toMatchObject({
       total: today.total - 310,
-      priceLock: 310,
-      discount: today.discount + 310,
+      priceLock: 287,
+      discount: today.discount + 287,
       subtotal: today.subtotal,
-      tax: today.tax,
+      discountedSubtotal: 3113,
+      tax: 249,
       shipping: 0,
     });
     expect(adds(p)).toBe(true);
+  });
+
+  it('charges tax on what is sold, never more than the agreed amount and at most a cent under it', () => {
+    for (let agreed = 1; agreed < today.total; agreed += 7) {
+      const p = priceRenewal(lines, agreed);
+      expect(p.tax).toBe(percentOf(p.discountedSubtotal, TAX_RATE_BPS));
+      expect(p.total).toBeLessThanOrEqual(agreed);
+      expect(p.total).toBeGreaterThanOrEqual(agreed - 1);
+      expect(adds(p)).toBe(true);
+    }
   });
 
   it('passes on a lower price today: never more than the lines cost now', () => {
     expect(priceRenewal(lines, today.total + 500)).toEqual({ ...today, priceLock: 0 });
   });
 
-  it('never locks below the shipping and tax', () => {
+  it('never locks below the shipping', () => {
     const p = priceRenewal(lines, 0);
-    expect(p).toMatchObject({ discountedSubtotal: 0, total: today.tax, priceLock: today.discountedSubtotal });
+    expect(p).toMatchObject({ discountedSubtotal: 0, tax: 0, total: today.shipping, priceLock: today.discountedSubtotal });
     expect(adds(p)).toBe(true);
   });
 });

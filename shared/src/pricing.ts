@@ -63,8 +63,10 @@ export interface PricingStrings {
 }
 
 function assertLine(line: PricingLine): void {
-  if (!Number.isSafeInteger(line.price) || line.price < 0) throw new RangeError(`Line price must be non-negative integer cents: ${line.price}`);
-  if (!Number.isSafeInteger(line.quantity) || line.quantity < 0) throw new RangeError(`Line quantity must be a non-negative integer: ${line.quantity}`);
+  if (!Number.isSafeInteger(line.price) || line.price < 0)
+    throw new RangeError(`Line price must be non-negative integer cents: ${line.price}`);
+  if (!Number.isSafeInteger(line.quantity) || line.quantity < 0)
+    throw new RangeError(`Line quantity must be a non-negative integer: ${line.quantity}`);
 }
 
 /** The promo's discount on an amount that has already had the subscription discount taken off. */
@@ -133,8 +135,10 @@ export interface DiscountLine {
  */
 export function discountLines(parts: DiscountParts, promoCode: string | null): DiscountLine[] {
   const lines: DiscountLine[] = [];
-  if (parts.subscribeDiscount > 0) lines.push({ kind: 'subscribe', label: `Subscribe & Save (${SUBSCRIBE_AND_SAVE_PERCENT}%)`, amount: parts.subscribeDiscount });
-  if (parts.promoDiscount > 0) lines.push({ kind: 'promo', label: promoCode ? `Discount (${promoCode})` : 'Discount', amount: parts.promoDiscount });
+  if (parts.subscribeDiscount > 0)
+    lines.push({ kind: 'subscribe', label: `Subscribe & Save (${SUBSCRIBE_AND_SAVE_PERCENT}%)`, amount: parts.subscribeDiscount });
+  if (parts.promoDiscount > 0)
+    lines.push({ kind: 'promo', label: promoCode ? `Discount (${promoCode})` : 'Discount', amount: parts.promoDiscount });
   const unsplit = parts.discount - parts.subscribeDiscount - parts.promoDiscount;
   if (unsplit > 0) lines.push({ kind: 'unsplit', label: 'Discount', amount: unsplit });
   return lines;
@@ -146,7 +150,10 @@ export function discountLines(parts: DiscountParts, promoCode: string | null): D
  * it. The summary shows both, the server charges `firstDelivery.total` now and stores
  * `renewal.total` as the plan's amount.
  */
-export function pricePlan(lines: readonly PricingLine[], promo: PricingPromo | null | undefined): { firstDelivery: CartPricing; renewal: CartPricing } {
+export function pricePlan(
+  lines: readonly PricingLine[],
+  promo: PricingPromo | null | undefined,
+): { firstDelivery: CartPricing; renewal: CartPricing } {
   return { firstDelivery: priceCart(lines, { promo, subscribe: true }), renewal: priceCart(lines, { subscribe: true }) };
 }
 
@@ -164,16 +171,23 @@ export interface RenewalPricing extends CartPricing {
  * lines above it, the difference is a price lock: taken off in the discount, so the total is the agreed
  * amount. When they price them below it (only a change of our pricing rules in the shopper's favour can:
  * the lines keep their prices), today's lower price is charged: a plan locks its price against rises,
- * never against falls. The lock never goes below the order's shipping and tax.
+ * never against falls. The lock comes off before tax, so the tax is on what is sold; it never goes below
+ * the order's shipping.
  */
 export function priceRenewal(lines: readonly PricingLine[], agreedAmount: Cents): RenewalPricing {
   const today = priceCart(lines, { subscribe: true });
-  const priceLock = Math.min(Math.max(0, today.total - agreedAmount), today.discountedSubtotal);
-  return {
-    ...today,
-    discount: today.discount + priceLock,
-    discountedSubtotal: today.discountedSubtotal - priceLock,
-    total: today.total - priceLock,
-    priceLock,
-  };
+  if (today.total <= agreedAmount) return { ...today, priceLock: 0 };
+  // The lock comes off before tax (tax is due on what is sold): the largest subtotal whose total with
+  // its own tax is within the agreed amount. Tax rounds to the cent, so the total may fall one cent
+  // under the agreed amount where no subtotal meets it exactly; never over it.
+  const totalOf = (subtotal: Cents) => subtotal + today.shipping + percentOf(subtotal, TAX_RATE_BPS);
+  let kept = Math.min(
+    today.discountedSubtotal,
+    Math.max(0, Math.floor(((agreedAmount - today.shipping) * 10_000) / (10_000 + TAX_RATE_BPS))),
+  );
+  while (kept < today.discountedSubtotal && totalOf(kept + 1) <= agreedAmount) kept += 1;
+  while (kept > 0 && totalOf(kept) > agreedAmount) kept -= 1;
+  const priceLock = today.discountedSubtotal - kept;
+  const tax = percentOf(kept, TAX_RATE_BPS);
+  return { ...today, discount: today.discount + priceLock, discountedSubtotal: kept, tax, total: kept + today.shipping + tax, priceLock };
 }
