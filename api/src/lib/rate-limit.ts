@@ -25,6 +25,8 @@ export interface LimiterOptions {
   requestWasSuccessful?: Options['requestWasSuccessful'];
   /** Whom the budget belongs to; the client address by default. Return '' to not count the request. */
   key?: (req: Request) => string;
+  /** Where the request keeps this limiter's count for later middleware (`req[name].used`); 'rateLimit' by default. */
+  requestPropertyName?: string;
 }
 
 /** The client address as the default key (IPv6 addresses by their /56, as express-rate-limit advises). */
@@ -55,6 +57,7 @@ export function createLimiter(ctx: AppContext, options: LimiterOptions): Limiter
     skipFailedRequests: options.count === 'successes',
     ...(options.requestWasSuccessful ? { requestWasSuccessful: options.requestWasSuccessful } : {}),
     passOnStoreError: true,
+    ...(options.requestPropertyName ? { requestPropertyName: options.requestPropertyName } : {}),
     // The library's own complaints (Redis unreachable at start, a misconfiguration) go to our log.
     logger: { error: report('rate limiter error'), warn: report('rate limiter warning') },
     standardHeaders: 'draft-7',

@@ -1,8 +1,11 @@
 /**
  * Limits on asking for a password-reset email, one rule for staff and shoppers: per (email, client
  * address), so a stranger spends only their own budget and never the holder's, and email-wide, so many
- * addresses cannot flood one inbox; a browser that signed in to that account before passes the
- * email-wide cap (lib/known-browser.ts), so the holder can always ask for a link.
+ * addresses cannot flood one inbox. The holder can always ask for a link: a browser that signed in to
+ * the account before passes the email-wide cap (lib/known-browser.ts), and so does the first request
+ * for the email from an address in the window (the holder on a new phone, after clearing cookies): a
+ * stranger keeping the cap full cannot stop it, and floods the inbox only with one email per address
+ * they own.
  */
 import type { Request, RequestHandler } from 'express';
 import type { AppContext } from '../context';
@@ -31,7 +34,10 @@ export interface ResetRequestLimits {
 
 export function resetRequestLimits(ctx: AppContext, o: ResetRequestLimits): RequestHandler[] {
   const emailAtAddress = (req: Request) => (emailOf(req) ? `${emailKey(req)}|${clientAddressKey(req)}` : '');
-  const emailUnlessKnown = (req: Request) => (o.known.isKnown(req, o.realm, emailOf(req)) ? '' : emailKey(req));
+  // The (email, address) limiter runs first and leaves its count on the request.
+  const countHere = `${o.name.replace(/\W/g, '_')}EmailAtAddress`;
+  const firstFromHere = (req: Request) => (req as unknown as Record<string, { used?: number } | undefined>)[countHere]?.used === 1;
+  const emailWide = (req: Request) => (firstFromHere(req) || o.known.isKnown(req, o.realm, emailOf(req)) ? '' : emailKey(req));
   return [
     createLimiter(ctx, {
       name: `${o.name}-email-address`,
@@ -39,8 +45,8 @@ export function resetRequestLimits(ctx: AppContext, o: ResetRequestLimits): Requ
       limit: o.perEmailAtAddress,
       message: o.message,
       key: emailAtAddress,
+      requestPropertyName: countHere,
     }).middleware,
-    createLimiter(ctx, { name: `${o.name}-email`, windowMs: o.windowMs, limit: o.perEmail, message: o.message, key: emailUnlessKnown })
-      .middleware,
+    createLimiter(ctx, { name: `${o.name}-email`, windowMs: o.windowMs, limit: o.perEmail, message: o.message, key: emailWide }).middleware,
   ];
 }
