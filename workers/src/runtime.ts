@@ -39,7 +39,8 @@ export interface WorkerRuntime {
 
 export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Promise<WorkerRuntime> {
   configureShop(shopOverrides(config));
-  const db = createDb({ url: config.DATABASE_URL, max: 10, applicationName: 'nurture-home-workers' });
+  // Each running sync holds a connection for its order's lock (erp-sync/processor.ts) besides the ones its queries take.
+  const db = createDb({ url: config.DATABASE_URL, max: 10 + config.ERP_SYNC_CONCURRENCY, applicationName: 'nurture-home-workers' });
   await db.$client.query('select 1');
 
   // Producers fail fast when Redis is down (the relay rolls back and retries); workers wait through reconnects.

@@ -223,6 +223,42 @@ describe('refunds and voids reach NetSuite', () => {
     await synced(order.id);
     expect(stub.creditMemos().filter((m) => m.body.otherRefNum === order.id)).toHaveLength(1);
     expect((await refundRow(refund)).netsuiteRecordId).toBe(memo.id);
+    // Written four times, it still credits $2.50 once: one line (NetSuite adds the lines of an update unless they replace the sublist).
+    expect(memo.writes).toBeGreaterThanOrEqual(4);
+    expect(lines(memo)).toEqual([expect.objectContaining({ item: { externalId: REFUND_ITEM }, quantity: 1, rate: 2.5, amount: 2.5 })]);
+  });
+
+  it('two syncs of one order at once (its first sync held in NetSuite while a void is recorded): the second waits for the first, and NetSuite ends with the sales order closed', async () => {
+    const order = await paidOrder({ sync: false });
+    // Job A: the order's sync, its open sales order held in NetSuite before it is applied.
+    const hold = stub.holdNextWrite('salesOrder');
+    await recordOutbox(tdb.db, 'order.sync-requested', { orderId: order.id });
+    await hold.arrived;
+    // Job B: the void's sync, while A has read the order (no void, no sales order) and is still writing.
+    const voidId = await givenBack(order, 'void', order.total, 'Customer changed their mind');
+    const queue = runtime.queues['erp-sync'];
+    const voidJob = await waitFor(
+      async () =>
+        (await refundRow(voidId)).netsuiteRecordId !== null ||
+        (await queue.getDelayed()).some((job) => (job.data as { orderId?: string }).orderId === order.id),
+      10_000,
+      "the void's job to run, or to wait its turn",
+    );
+    expect(voidJob).toBe(true);
+    // B did not write NetSuite while A held the order.
+    expect((await refundRow(voidId)).netsuiteRecordId).toBeNull();
+    hold.release();
+
+    const row = await synced(order.id);
+    const so = salesOrder(order.id);
+    expect(stub.salesOrderCount(netsuiteExternalIds.salesOrder(order.id))).toBe(1);
+    expect(so.writes).toBe(2);
+    expect(lines(so)).toEqual([expect.objectContaining({ item: { externalId: 'NH-FLU-24' }, isClosed: true })]);
+    expect(so.body.memo).toContain('closed: payment voided');
+    expect((await refundRow(voidId)).netsuiteRecordId).toBe(row.netsuiteOrderId);
+    // Waiting its turn is no NetSuite failure: no failed request, no error on the order.
+    expect(row.netsuiteSyncError).toBeNull();
+    expect((await ledgerOf(order.id)).map((e) => `${e.record} ${e.outcome}`)).toEqual(['customer ok', 'salesOrder ok', 'salesOrder ok']);
   });
 
   it('a credit memo NetSuite refuses for good: the order fails (the failed list); a staff retry carries it', async () => {

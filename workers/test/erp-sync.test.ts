@@ -3,6 +3,7 @@
 /// <reference path="../src/erp-sync/netsuite/netsuite-rest.d.ts" />
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import net from 'node:net';
+import { randomUUID } from 'node:crypto';
 import NetsuiteRest from 'netsuite-rest';
 import { desc, eq, inArray } from 'drizzle-orm';
 import { createLogger, createRedis, tables } from '@nh/server';
@@ -99,6 +100,54 @@ describe('NetSuite client against the REST stub', () => {
     }
   });
 
+  it('sends the item lines of sales orders and credit memos whole (?replace=item): an upsert repeated keeps the lines sent, where NetSuite would add copies', async () => {
+    const client = new NetSuiteClient(stub.config());
+    const before = stub.requests.length;
+    const customerInternalId = await client.upsertCustomer({ email: 'lines@example.com', name: 'Line Checker' });
+    const orderId = randomUUID();
+    const order = {
+      orderId,
+      customerInternalId,
+      email: 'lines@example.com',
+      tranDate: '2025-03-04',
+      lines: [{ itemRef: 'NH-FLU-24', description: 'Flush', quantity: 2, rate: '12.99' }],
+      shippingCost: '9.99',
+      discount: '0.00',
+      tax: '2.08',
+      total: '38.05',
+    };
+    const itemLines = (type: string, externalId: string) => (stub.find(type, externalId)!.body.item as { items: Array<Record<string, unknown>> }).items;
+
+    // The first upsert creates the sales order with its lines; sent again to close it, it has only the closed lines.
+    const soId = await client.upsertSalesOrder(order);
+    expect(itemLines('salesOrder', netsuiteExternalIds.salesOrder(orderId))).toEqual([{ item: { externalId: 'NH-FLU-24' }, description: 'Flush', quantity: 2, rate: 12.99 }]);
+    expect(await client.upsertSalesOrder({ ...order, closed: 'voided' })).toBe(soId);
+    expect(itemLines('salesOrder', netsuiteExternalIds.salesOrder(orderId))).toEqual([expect.objectContaining({ quantity: 2, isClosed: true })]);
+
+    // A credit memo written twice (an answer lost, the sync run again) credits its amount once.
+    const refundId = randomUUID();
+    const memo = { refundId, orderId, customerInternalId, email: 'lines@example.com', tranDate: '2025-03-05', amount: '20.00', itemRef: 'NH-REFUND', reason: null };
+    const memoId = await client.upsertCreditMemo(memo);
+    expect(await client.upsertCreditMemo(memo)).toBe(memoId);
+    expect(itemLines('creditMemo', netsuiteExternalIds.creditMemo(refundId))).toEqual([expect.objectContaining({ quantity: 1, rate: 20, amount: 20 })]);
+
+    // Every transaction's upsert named its item sublist; the customer's (no lines) names none.
+    const puts = stub.requests.slice(before).filter((r) => r.method === 'PUT');
+    expect(puts.map((r) => `${r.path.split('/')[5]?.split('?')[0]} ${r.path.split('?')[1] ?? '(whole record)'}`)).toEqual([
+      'customer (whole record)',
+      'salesOrder replace=item',
+      'salesOrder replace=item',
+      'creditMemo replace=item',
+      'creditMemo replace=item',
+    ]);
+
+    // The stub as NetSuite: an update that does not name the sublist adds its lines to the ones there.
+    const eid = netsuiteExternalIds.creditMemo(refundId);
+    const { body } = stub.find('creditMemo', eid)!;
+    await client.upsert('creditMemo', eid, { entity: body.entity, item: { items: [{ item: { externalId: 'NH-REFUND' }, quantity: 1, rate: 20, amount: 20 }] } });
+    expect(itemLines('creditMemo', eid)).toHaveLength(2);
+  });
+
   it('reads the internal id back with GET eid:… when the upsert answers without Location', async () => {
     stub.locationOnUpsert = false;
     try {
@@ -170,6 +219,8 @@ describe('erp-sync', () => {
       shippingCost: 9.99,
       item: { items: [{ item: { externalId: 'NH-FLU-24' }, quantity: 2, rate: 12.99 }, { item: { externalId: 'NH1002' }, quantity: 1, rate: 14.99 }] },
     });
+    // The first upsert too names the item sublist (NetSuite creates the record with the lines sent).
+    expect(stub.requests.filter((r) => r.method === 'PUT' && r.path.includes(`/salesOrder/eid:${netsuiteExternalIds.salesOrder(orderId)}`)).map((r) => r.path.split('?')[1])).toEqual(['replace=item']);
   });
 
   it('retries through NetSuite failures and ends synced with exactly one sales order', async () => {

@@ -124,6 +124,43 @@ const RECORD_ATTEMPTS = {
   text: `${LEDGER_INSERT} select $1, ${LEDGER_VALUES} from ${LEDGER_ROWS.replace('$LEDGER', '$2')}`,
 };
 
+// One sync of an order at a time: a session-level advisory lock keyed by the order's id (a hash: two
+// orders sharing one only take turns).
+const TRY_LOCK_ORDER = { name: 'erp-sync-try-lock', text: `select pg_try_advisory_lock(hashtextextended('erp-sync-order:' || $1::text, 0)) as locked` };
+const UNLOCK_ORDER = { name: 'erp-sync-unlock', text: `select pg_advisory_unlock(hashtextextended('erp-sync-order:' || $1::text, 0))` };
+
+/**
+ * Takes the order's sync lock without waiting: the release function, or null when another sync of the
+ * order holds it. Held on a connection of its own for the whole sync (the read, the NetSuite requests,
+ * "synced"), so two syncs of one order (say the order.placed and the order.refunded jobs) never read
+ * and write NetSuite at once: the second reads the order only after the first recorded its outcome. A
+ * worker that dies holding it drops its connection, and the lock with it. The release unlocks and
+ * gives the connection back; a connection that cannot unlock is closed instead (its session, and so
+ * the lock, ends with it).
+ */
+export async function tryLockOrderSync(pool: pg.Pool, orderId: string): Promise<(() => Promise<void>) | null> {
+  const client = await pool.connect();
+  let locked = false;
+  try {
+    locked = (await client.query<{ locked: boolean }>({ ...TRY_LOCK_ORDER, values: [orderId] })).rows[0]?.locked === true;
+  } catch (error) {
+    client.release(error as Error);
+    throw error;
+  }
+  if (!locked) {
+    client.release();
+    return null;
+  }
+  return async () => {
+    try {
+      await client.query({ ...UNLOCK_ORDER, values: [orderId] });
+      client.release();
+    } catch (error) {
+      client.release(error as Error);
+    }
+  };
+}
+
 export async function loadSyncOrder(pool: pg.Pool, orderId: string): Promise<SyncOrder | undefined> {
   const { rows } = await pool.query<SyncOrder>({ ...SELECT_ORDER, values: [orderId] });
   return rows[0];

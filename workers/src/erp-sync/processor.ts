@@ -6,7 +6,11 @@
  * time, and again only to close it; a refund or void NetSuite has (its record id on the payment row) is
  * never sent again.
  * Idempotent: it re-reads the order and skips one already synced with nothing outstanding; the upserts
- * make a repeated sync update the same records. 429 slows the whole queue without burning an attempt;
+ * make a repeated sync update the same records (their item lines sent whole: `?replace=item`).
+ * One sync of an order at a time (the order's advisory lock, @nh/server tryLockOrderSync, held from the
+ * read to "synced"): a job finding its order busy goes back to the delayed set for a second or two
+ * without spending an attempt, then reads what the other recorded. Without it, a job that read the order
+ * before a void could send the open sales order after the void's job had closed it, and leave it open. 429 slows the whole queue without burning an attempt;
  * validation errors fail at once; after the last attempt the order is marked failed and lands in the
  * failed-sync table.
  * Every request of every attempt joins the NetSuite ledger (`netsuite_sync_attempts`): collected in
@@ -17,7 +21,7 @@
  * upserted again, within the same attempt.
  * Name, payload, options and topics: @nh/server/jobs/sync-order (the API may add it too).
  */
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import {
   loadSyncOrder,
   markNotConfigured,
@@ -26,6 +30,7 @@ import {
   recordSyncAttempts,
   recordSyncFailure,
   SYNC_STATUS,
+  tryLockOrderSync,
   type Db,
   type Logger,
   type SyncedRefund,
@@ -37,6 +42,8 @@ import { creditMemoFor, customerFor, OrderMappingError, salesOrderClosure, sales
 import { redisCustomerIdCache, type CustomerIdCache } from './customer-cache';
 
 const DEFAULT_RATE_LIMIT_MS = 1000;
+/** How long a job waits when another sync of its order is running: between this and twice this. */
+const BUSY_RETRY_MS = 1000;
 
 export interface ErpSyncDeps {
   db: Db;
@@ -59,8 +66,27 @@ export type SyncResult = { outcome: 'synced'; netsuiteOrderId: string; netsuiteC
 export function createErpSyncProcessor(deps: ErpSyncDeps) {
   const { db, netsuite, log } = deps;
 
-  return async function syncOrder(job: Job, { orderId }: { orderId: string }): Promise<SyncResult> {
+  async function syncOrder(job: Job, { orderId }: { orderId: string }): Promise<SyncResult> {
     const jobLog = log.child({ jobId: job.id, queue: 'erp-sync', orderId, attempt: job.attemptsMade + 1 });
+    // One sync of an order at a time: another job of the same order (its order.placed and order.refunded
+    // rows are separate jobs) waits its turn, then reads what this one recorded.
+    const release = await tryLockOrderSync(db.$client, orderId);
+    if (!release) {
+      const delayMs = BUSY_RETRY_MS + Math.round(Math.random() * BUSY_RETRY_MS);
+      jobLog.info({ delayMs }, 'another sync of this order is running; trying again later');
+      // Not an attempt: the job waits in the delayed set and no NetSuite failure is recorded.
+      await job.moveToDelayed(Date.now() + delayMs, job.token);
+      throw new DelayedError();
+    }
+    try {
+      return await syncLocked(job, orderId, jobLog);
+    } finally {
+      await release();
+    }
+  }
+
+  /** The sync itself, under the order's sync lock: read the order, send what NetSuite lacks, record it. */
+  async function syncLocked(job: Job, orderId: string, jobLog: Logger): Promise<SyncResult> {
     const order = await loadSyncOrder(db.$client, orderId);
     if (!order) {
       jobLog.warn('order not found; nothing to sync');
@@ -140,7 +166,9 @@ export function createErpSyncProcessor(deps: ErpSyncDeps) {
       jobLog.warn({ err: message }, 'NetSuite sync failed; will retry');
       throw error;
     }
-  };
+  }
+
+  return syncOrder;
 }
 
 export const syncOrderJob = defineJob({

@@ -9,7 +9,10 @@
  * existing customer as `entity` ("Invalid entity reference key.") and at least one item line with an item
  * reference and a positive quantity; a line's `isClosed` must be a boolean; a credit memo's lines need a
  * rate of at least 0 and its total must be more than 0 ("The total must be greater than zero." is the
- * stub's words). An item line replaced by an upsert is replaced as a whole (the sublist is sent entire).
+ * stub's words). Sublists on an update, as NetSuite's "Updating a Sublist" and "Replacing a Sublist":
+ * the lines sent (the stub's carry no line keys) are added to the lines already there, unless the
+ * request names the sublist in its `replace` query parameter (`?replace=item`): then they replace them.
+ * A write can be held until the test lets it through (`holdNextWrite`), to run two syncs against each other.
  */
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -66,6 +69,7 @@ export class NetSuiteStub {
   /** Writes of this record type that are made and then never answered (the connection dropped after NetSuite committed). */
   private lostAnswers: { type: string; count: number } | null = null;
   private failStatus = 503;
+  private hold: { type: string; arrive: () => void; released: Promise<void> } | null = null;
   private validationFailure: string | null = null;
   private inFlight = 0;
   private nextId = 1000;
@@ -117,6 +121,19 @@ export class NetSuiteStub {
    */
   loseAnswersAfterWrite(type: string, count = 1): void {
     this.lostAnswers = { type, count };
+  }
+
+  /**
+   * The next write of `type` waits, before NetSuite applies it, until `release()` is called: `arrived`
+   * resolves once it is waiting. One write only; another call replaces an unused hold.
+   */
+  holdNextWrite(type: string): { arrived: Promise<void>; release: () => void } {
+    let arrive!: () => void;
+    let release!: () => void;
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.hold = { type, arrive, released };
+    return { arrived, release };
   }
 
   /** Every write answers 400 with this detail until cleared with null. */
@@ -233,10 +250,17 @@ export class NetSuiteStub {
       this.failNextCount--;
       return this.send(res, req, this.failStatus, errorBody(this.failStatus, 'Service Unavailable', 'An unexpected error occurred.', 'UNEXPECTED_ERROR'));
     }
+    const hold = this.hold;
+    if (hold && req.method !== 'GET' && path.split('/')[5] === hold.type) {
+      this.hold = null;
+      hold.arrive();
+      await hold.released;
+    }
     this.route(req, res, path, raw);
   }
 
   private route(req: IncomingMessage, res: ServerResponse, path: string, raw: string): void {
+    const replace = new Set(new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('replace')?.split(',') ?? []);
     const match = /^\/services\/rest\/record\/v1\/([A-Za-z]+)(?:\/(eid:)?([^/]+))?$/.exec(path);
     if (!match) return this.send(res, req, 404, errorBody(404, 'Not Found', `Unknown resource ${path}.`, 'NONEXISTENT_ID'));
     const [, type = '', eid, key] = match;
@@ -270,7 +294,7 @@ export class NetSuiteStub {
       this.records.set(`${type}/${record.id}`, record);
       if (record.externalId) this.byExternalId.set(`${type}/${record.externalId}`, record.id);
     } else {
-      record.body = { ...record.body, ...body };
+      record.body = { ...record.body, ...body, ...mergeSublists(record.body, body, replace) };
     }
     record.writes++;
     if (this.lostAnswers && this.lostAnswers.type === type && this.lostAnswers.count > 0) {
@@ -300,6 +324,24 @@ export class NetSuiteStub {
     }
     return null;
   }
+}
+
+type Sublist = { items: unknown[] };
+const isSublist = (value: unknown): value is Sublist => typeof value === 'object' && value !== null && Array.isArray((value as Sublist).items);
+
+/**
+ * The sublists of an update as NetSuite leaves them: the lines sent replace the record's lines when the
+ * sublist is named in `replace`; otherwise they are added after the lines already there (lines without
+ * keys: the stub has no keyed sublists).
+ */
+function mergeSublists(existing: Record<string, unknown>, update: Record<string, unknown>, replace: ReadonlySet<string>): Record<string, unknown> {
+  const merged: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(update)) {
+    const before = existing[name];
+    if (!isSublist(value) || replace.has(name) || !isSublist(before)) continue;
+    merged[name] = { ...value, items: [...before.items, ...value.items] };
+  }
+  return merged;
 }
 
 export async function startNetSuiteStub(options: NetSuiteStubOptions = {}): Promise<NetSuiteStub> {

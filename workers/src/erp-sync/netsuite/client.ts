@@ -2,8 +2,8 @@
  * NetSuite SuiteTalk REST record client. Requests are signed with OAuth 1.0a TBA (HMAC-SHA256, a fresh
  * nonce and timestamp on every request, `./oauth.ts`) and sent over keep-alive `node:http(s)`
  * connections, at most `maxSockets` at once, each with a timeout. Records are written with upserts keyed
- * by external ids derived from our ids, so any number of retries yields one customer, one sales order
- * and one credit memo per refund.
+ * by external ids derived from our ids, their item lines sent whole (`?replace=item`), so any number of
+ * retries yields one customer, one sales order and one credit memo per refund, each with the lines sent.
  */
 import { createHash } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
@@ -133,6 +133,9 @@ export interface CreditMemoInput {
   itemRef: string;
   reason: string | null;
 }
+
+/** The sublists our transactions send whole on every upsert (`?replace=item`): the item lines. */
+const LINE_SUBLISTS = ['item'] as const;
 
 /** The longest memo NetSuite keeps on a transaction. */
 const MEMO_MAX = 999;
@@ -294,11 +297,24 @@ export class NetSuiteClient {
    * Creates or updates `type` keyed by `externalId` (`PUT …/<type>/eid:<externalId>`) and returns the
    * internal id: from the `Location` header when present, else read back with `GET …/eid:<externalId>`.
    * Each request made is pushed to `ledger` when one is given.
+   *
+   * `replace` names the record's sublists the request sends whole (`?replace=item`). On an update
+   * NetSuite adds the lines of a sublist that carry no line key to the lines already there ("Updating a
+   * Sublist"); with `replace` it removes those and keeps only the lines sent ("Replacing a Sublist"). So
+   * every record with lines is upserted with its line sublists named here: a repeated upsert (a lost
+   * answer, a retried job, the sales order sent again to close it) leaves the lines sent, never copies.
    */
-  async upsert(type: string, externalId: string, record: Record<string, unknown>, ledger?: NetSuiteRequestEntry[]): Promise<string> {
+  async upsert(
+    type: string,
+    externalId: string,
+    record: Record<string, unknown>,
+    ledger?: NetSuiteRequestEntry[],
+    replace: readonly string[] = [],
+  ): Promise<string> {
     if (!/^[A-Za-z0-9_-]+$/.test(externalId)) throw new NetSuiteError(`Invalid external id: ${externalId}`, 'permanent');
     const path = `${RECORD_PATH}/${type}/eid:${externalId}`;
-    const result = await this.logged(ledger, type, 'PUT', path, record);
+    const query = replace.length > 0 ? `?replace=${replace.map(encodeURIComponent).join(',')}` : '';
+    const result = await this.logged(ledger, type, 'PUT', `${path}${query}`, record);
     const location = result.headers.location;
     const fromLocation = location?.split('?')[0]?.split('/').pop();
     if (fromLocation && /^\d+$/.test(fromLocation)) return fromLocation;
@@ -371,7 +387,7 @@ export class NetSuiteClient {
           ...(input.closed ? { isClosed: true } : {}),
         })),
       },
-    }, ledger);
+    }, ledger, LINE_SUBLISTS);
   }
 
   /** Creates or updates the refund's credit memo (`PUT creditMemo/eid:NH-RFD-<refund id>`): one per refund, however often sent. */
@@ -391,6 +407,7 @@ export class NetSuiteClient {
         },
       },
       ledger,
+      LINE_SUBLISTS,
     );
   }
 }
