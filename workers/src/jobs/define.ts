@@ -5,7 +5,7 @@
  * runtime builds each queue's processor (`queueProcessor`), the relay its topic-to-job map and the
  * schedules their registrations: nothing else names a job.
  */
-import { UnrecoverableError, type Job, type Processor, type Queue, type Worker, type WorkerOptions } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job, type Processor, type Queue, type Worker, type WorkerOptions } from 'bullmq';
 import type { z } from 'zod';
 import { withLogFields, type Db, type Logger, type Redis } from '@nh/server';
 import { splitJobTrace, type JobContract, type WithJobId } from '@nh/server/jobs/contract';
@@ -97,7 +97,8 @@ export const jobRequestId = (job: Pick<Job, 'data'>): string | null => splitJobT
  * The processor of one queue: the job's handler by its name, its payload parsed first. A job name the
  * queue does not define fails at once (a newer producer's job for a newer worker).
  *
- * Each attempt is timed (`nh_job_duration_seconds`; a failure also counts in `nh_job_failures_total`).
+ * Each attempt is timed (`nh_job_duration_seconds`; a failure also counts in `nh_job_failures_total`, a
+ * job put back to wait its turn does not).
  * A job made from an outbox row written by an API request carries that request's id (the relay's
  * `_trace`, removed here before the payload is parsed): the attempt runs with it as the request id of
  * the work in progress, so every line any logger writes during the job (the handlers' own child
@@ -124,6 +125,11 @@ export function queueProcessor(queue: QueueDefinition, ctx: JobContext): Process
       end({ status: 'completed' });
       return result;
     } catch (error) {
+      // A job put back to wait its turn (DelayedError: another sync of the same order holds it) did not fail.
+      if (error instanceof DelayedError) {
+        end({ status: 'delayed' });
+        throw error;
+      }
       end({ status: 'failed' });
       jobFailures.inc(labels);
       throw error;
