@@ -59,7 +59,7 @@ export const paymentGatewayDuration = new Histogram({
 /** Every attempt of every job, as the queue processor ran it (payload parsing included). */
 export const jobDuration = new Histogram({
   name: 'nh_job_duration_seconds',
-  help: 'Job attempt duration, by queue, job name and status (completed, failed).',
+  help: 'Job attempt duration, by queue, job name and status (completed, failed, delayed: put back to wait its turn).',
   labelNames: ['queue', 'job', 'status'] as const,
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
   registers: [],
