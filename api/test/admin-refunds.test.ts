@@ -593,6 +593,20 @@ describe('refunds through the API with Authorize.Net (the stub)', () => {
     expect(shown.refundable).toBe(dollars(order.total - 400));
   });
 
+  it('a refund of the whole payment whose answer was lost blocks shipping with its own sentence (check it in Authorize.Net), not "being processed"', async () => {
+    const order = await placeOrder(authnet);
+    stub.settle();
+    stub.scenario = 'charge-then-timeout';
+    const res = await refundAt(order.id, dollars(order.total));
+    stub.scenario = 'approve';
+    expect(res.status).toBe(502);
+    expect((await detail(order.id, staff)).shippingBlockedReason).toBe(NOT_SHIPPABLE_MESSAGES.refundUnconfirmed);
+    const shipped = await staff.request(`/api/admin/orders/${order.id}`, { method: 'PATCH', body: { storeCode: 'NH', status: 'shipped' } });
+    expect(shipped.status).toBe(409);
+    expect(await shipped.json()).toEqual({ code: 'ORDER_PAYMENT_RETURNED', message: NOT_SHIPPABLE_MESSAGES.refundUnconfirmed });
+    expect((await detail(order.id, staff)).status).toBe('processing');
+  });
+
   it('answers 503 when the gateway cannot be asked where the charge stands; nothing is written', async () => {
     const order = await placeOrder(authnet);
     stub.scenario = 'http-500';

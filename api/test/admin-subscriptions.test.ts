@@ -416,6 +416,34 @@ describe('staff actions on a customer’s behalf', () => {
     expect((await detail(await post(support, id, 'cancel', { reason: 'Customer asked on the phone' }))).status).toBe('cancelled');
   });
 
+  it('a charge held for review or whose answer was lost never stops pause or cancel (they go through, audited, and the plan says it stands); skip and move are refused with their own sentence', async () => {
+    for (const outcome of [
+      { code: '4', message: 'This transaction is being held for review.' },
+      { code: null, message: 'We could not confirm your payment with the payment service. Please contact support before trying again.' },
+    ]) {
+      const due = onDay(-1);
+      const id = await makePlan({ due });
+      await q(`insert into payment_transactions (subscription_id, billing_period, amount, status, response_code, response_message) values ($1, $2, '36.72', 'pending', $3, $4)`, [
+        id,
+        billingPeriodOf(due),
+        outcome.code,
+        outcome.message,
+      ]);
+      const shown = await detail(await support.request(`/api/admin/subscriptions/${id}`));
+      expect(shown.actions).toMatchObject({ pause: true, skip: false, reschedule: false, cancel: true });
+      expect(shown.chargeBeingChecked).toBe(true);
+      const before = await plan(id);
+      await refusal(await post(support, id, 'skip'), 409, 'SUBSCRIPTION_CHARGE_BEING_CHECKED', ADMIN_SUBSCRIPTION_MESSAGES.chargeBeingChecked);
+      await refusal(await post(support, id, 'reschedule', { nextBillingDate: dayOf(onDay(3)) }), 409, 'SUBSCRIPTION_CHARGE_BEING_CHECKED', ADMIN_SUBSCRIPTION_MESSAGES.chargeBeingChecked);
+      expect(await plan(id)).toEqual(before);
+
+      expect(await detail(await post(support, id, 'pause'))).toMatchObject({ status: 'paused', chargeBeingChecked: true });
+      expect(await detail(await post(support, id, 'cancel', { reason: 'Customer asked on the phone' }))).toMatchObject({ status: 'cancelled', chargeBeingChecked: false });
+      expect((await auditOf(id)).length).toBe(2);
+      expect(await q('select status from payment_transactions where subscription_id = $1', [id])).toEqual([{ status: 'pending' }]);
+    }
+  });
+
   it('reschedule: from tomorrow, at most 90 days ahead and before the delivery after next; the time of day kept', async () => {
     const due = onDay(10, 14.5);
     const id = await makePlan({ due });

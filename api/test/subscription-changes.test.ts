@@ -392,6 +392,32 @@ describe('while the period\'s charge is under way', () => {
     expect((await planRow(plan.id)).status).toBe('active');
   });
 
+  it('a charge held for review or whose answer was lost (left for staff, for days) never stops pause or cancel: they go through and the plan says that charge stands; skip, move and new items are refused with a true sentence', async () => {
+    const outcomes = [
+      { code: '4', message: 'This transaction is being held for review.' },
+      { code: null, message: 'We could not confirm your payment with the payment service. Please contact support before trying again.' },
+    ];
+    for (const outcome of outcomes) {
+      const plan = await beingCharged();
+      // The renewal recorded what the payment service said (recordUnsettled): the row stays pending for staff.
+      await q(`update payment_transactions set response_code = $2, response_message = $3 where subscription_id = $1`, [plan.id, outcome.code, outcome.message]);
+      const before = await planRow(plan.id);
+      const period = billingPeriodOf(new Date(before.next_billing_date as Date));
+      const checked = { message: MSG.chargeBeingChecked, code: 'SUBSCRIPTION_CHARGE_BEING_CHECKED' };
+      expect(await json(await me.call(`/api/subscriptions/${plan.id}/skip`, { body: { period } }), 409)).toEqual(checked);
+      expect(await json(await me.call(`/api/subscriptions/${plan.id}/reschedule`, { body: { nextBillingDate: day(5) } }), 409)).toEqual(checked);
+      expect(await json(await me.call(`/api/subscriptions/${plan.id}/items`, { method: 'PUT', body: { items: [{ productId: plan.productId, variantSku: null, quantity: 3 }] } }), 409)).toEqual(checked);
+      expect(await planRow(plan.id)).toEqual(before);
+      const list = (await (await me.call('/api/subscriptions')).json()) as SubscriptionView[];
+      expect(list.find((p) => p.id === plan.id)).toMatchObject({ status: 'active', chargeBeingChecked: true });
+
+      expect(await view(await me.call(`/api/subscriptions/${plan.id}/pause`, { method: 'POST' }))).toMatchObject({ status: 'paused', chargeBeingChecked: true });
+      expect(await view(await me.call(`/api/subscriptions/${plan.id}/cancel`, { method: 'POST' }))).toMatchObject({ status: 'cancelled', chargeBeingChecked: false });
+      // The charge itself is untouched: still the staff's to check.
+      expect(await q('select status, response_message from payment_transactions where subscription_id = $1', [plan.id])).toEqual([{ status: 'pending', response_message: outcome.message }]);
+    }
+  });
+
   it('allows pause and cancel again once the charge is declined', async () => {
     const plan = await beingCharged();
     await q(`update payment_transactions set status = 'declined' where subscription_id = $1`, [plan.id]);

@@ -382,6 +382,7 @@ describe('POST /api/payments/subscribe-nonce', () => {
         // The days the shopper may move the next delivery to (tomorrow to the day before the one after).
         rescheduleWindow: rescheduleWindow(new Date(answer.nextBillingDate), 'monthly', 1, new Date()),
         resumableOnSavedCard: false,
+        chargeBeingChecked: false,
       },
     ]);
   });

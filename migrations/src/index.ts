@@ -14,6 +14,7 @@ export * from './queries/orders';
 export * from './queries/order-timeline';
 export * from './queries/outbox';
 export * from './queries/payments';
+export * from './queries/payment-in-flight';
 export * from './queries/promo';
 export * from './queries/reports';
 export * from './queries/refunds';

@@ -20,6 +20,7 @@ import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { toCents, type Cents } from '@nh/shared/money';
 import type { Db, DbOrTx } from '../db/client';
 import { orders, paymentTransactions, staff, type OrderRow } from '../db/schema';
+import { paymentAnswerUnsettled, paymentInFlightSql } from './payment-in-flight';
 
 const p = paymentTransactions;
 
@@ -35,8 +36,10 @@ export interface LockedOrderCharge {
   charge: OrderCharge | null;
   /** Cents given back by approved refunds and voids. */
   refunded: Cents;
-  /** Cents held by refunds and voids still in flight (pending). */
+  /** Cents held by refunds and voids still pending (in flight, or their answer lost). */
   pending: Cents;
+  /** Of `pending`, the cents of refunds and voids whose answer was lost (not in flight: payment-in-flight.ts). */
+  unanswered: Cents;
   /** A refund (approved or in flight) already puts, or put, the order's items back in stock. */
   restocked: boolean;
   /** The charge was voided (an approved void: always the whole charge). */
@@ -64,18 +67,25 @@ export async function findOrderCharge(db: DbOrTx, orderId: string): Promise<Orde
   return charge ?? null;
 }
 
-/** What is given back of a charge so far: approved and pending amounts, whether a refund restocks, whether it was voided. */
-async function givenBack(db: DbOrTx, chargeId: string): Promise<{ refunded: Cents; pending: Cents; restocked: boolean; voided: boolean }> {
+/** What is given back of a charge so far: approved and pending amounts (and of those, the unanswered), whether a refund restocks, whether it was voided. */
+async function givenBack(db: DbOrTx, chargeId: string): Promise<{ refunded: Cents; pending: Cents; unanswered: Cents; restocked: boolean; voided: boolean }> {
   const [row] = await db
     .select({
       refunded: sql<string>`coalesce(sum(${p.amount}) filter (where ${p.status} = 'approved'), 0)::text`,
       pending: sql<string>`coalesce(sum(${p.amount}) filter (where ${p.status} = 'pending'), 0)::text`,
+      unanswered: sql<string>`coalesce(sum(${p.amount}) filter (where ${p.status} = 'pending' and not ${sql.raw(paymentInFlightSql('payment_transactions'))}), 0)::text`,
       restocked: sql<boolean>`coalesce(bool_or(${p.restocked}) filter (where ${p.status} in ('approved', 'pending')), false)`,
       voided: sql<boolean>`coalesce(bool_or(${p.kind} = 'void') filter (where ${p.status} = 'approved'), false)`,
     })
     .from(p)
     .where(and(eq(p.parentId, chargeId), inArray(p.kind, ['refund', 'void'])));
-  return { refunded: toCentsText(row?.refunded), pending: toCentsText(row?.pending), restocked: row?.restocked ?? false, voided: row?.voided ?? false };
+  return {
+    refunded: toCentsText(row?.refunded),
+    pending: toCentsText(row?.pending),
+    unanswered: toCentsText(row?.unanswered),
+    restocked: row?.restocked ?? false,
+    voided: row?.voided ?? false,
+  };
 }
 
 const toCentsText = (text: string | undefined): Cents => toCents(text ?? '0');
@@ -98,7 +108,7 @@ export async function lockOrderCharge(tx: DbOrTx, orderId: string, storeCode: st
     .orderBy(desc(p.createdAt))
     .limit(1)
     .for('update');
-  if (!charge) return { order, charge: null, refunded: 0, pending: 0, restocked: false, voided: false };
+  if (!charge) return { order, charge: null, refunded: 0, pending: 0, unanswered: 0, restocked: false, voided: false };
   return { order, charge, ...(await givenBack(tx, charge.id)) };
 }
 
@@ -194,8 +204,10 @@ export interface GivenBack {
   captured: Cents;
   /** Approved refunds and voids of the charge. */
   refunded: Cents;
-  /** Refunds and voids of it still in flight. */
+  /** Refunds and voids of it still pending (in flight, or their answer lost). */
   pending: Cents;
+  /** Of `pending`, the refunds and voids whose answer was lost (pending with the payment service's words: payment-in-flight.ts); 0 when not given. */
+  unanswered?: Cents;
   /** An approved void (always the whole charge). */
   voided: boolean;
 }
@@ -203,13 +215,15 @@ export interface GivenBack {
 /** The order's captured charge (its newest approved charge row) and what was given back of it, from the order's payment rows. */
 export function givenBackOf(rows: readonly PaymentRow[]): GivenBack {
   const charge = rows.filter((r) => r.kind === 'charge' && r.status === 'approved').at(-1);
-  if (!charge) return { captured: 0, refunded: 0, pending: 0, voided: false };
+  if (!charge) return { captured: 0, refunded: 0, pending: 0, unanswered: 0, voided: false };
   const children = rows.filter((r) => r.parentId === charge.id && r.kind !== 'charge');
   const approved = children.filter((r) => r.status === 'approved');
+  const sum = (list: readonly PaymentRow[]) => list.reduce((total, r) => total + r.amount, 0);
   return {
     captured: charge.amount,
-    refunded: approved.reduce((sum, r) => sum + r.amount, 0),
-    pending: children.filter((r) => r.status === 'pending').reduce((sum, r) => sum + r.amount, 0),
+    refunded: sum(approved),
+    pending: sum(children.filter((r) => r.status === 'pending')),
+    unanswered: sum(children.filter(paymentAnswerUnsettled)),
     voided: approved.some((r) => r.kind === 'void'),
   };
 }
@@ -223,18 +237,24 @@ export function refundableOf(rows: readonly PaymentRow[]): { captured: Cents; re
   return { captured, refunded, refundable: Math.max(0, captured - refunded - pending) };
 }
 
-/** How an order's whole payment went back: voided, refunded, or being refunded (in flight); null while any of it is kept. */
-export type PaymentReturned = 'voided' | 'refunded' | 'refunding';
+/**
+ * How an order's whole payment went back: voided, refunded, being refunded (refunds in flight cover the
+ * rest), or possibly refunded (refunds whose answer was lost are needed to cover it: only the payment
+ * service knows); null while some of it is surely kept.
+ */
+export type PaymentReturned = 'voided' | 'refunded' | 'refunding' | 'refund-unconfirmed';
 
 /**
  * The one rule of "this order's payment was given back" (an order that must not ship, and whose NetSuite
- * sales order is closed): nothing of a captured charge is kept. Null without a captured charge.
+ * sales order is closed): nothing of a captured charge is kept, or may be kept. Null without a captured charge.
  */
 export function paymentReturned(g: GivenBack): PaymentReturned | null {
   if (g.captured <= 0) return null;
   if (g.voided) return 'voided';
   if (g.refunded >= g.captured) return 'refunded';
-  if (g.refunded + g.pending >= g.captured) return 'refunding';
+  const unanswered = g.unanswered ?? 0;
+  if (g.refunded + g.pending - unanswered >= g.captured) return 'refunding';
+  if (g.refunded + g.pending >= g.captured) return 'refund-unconfirmed';
   return null;
 }
 

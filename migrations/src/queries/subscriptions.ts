@@ -25,6 +25,7 @@ import type { DbOrTx } from '../db/client';
 import { orders, paymentTransactions, subscriptions, subscriptionSkippedPeriods, type SubscriptionRow } from '../db/schema';
 import type { StoredPaymentProfile } from '../payments/gateway';
 import { OUTBOX_CHANNEL, outboxInsert, outboxNotify, outboxParam } from './outbox';
+import { paymentInFlightSql } from './payment-in-flight';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -97,6 +98,8 @@ export interface SubscriptionViewRow {
   /** yyyy-MM-dd, UTC, by the database's clock. */
   today: string;
   skipped_periods: SkippedPeriod[];
+  /** The period's charge is pending with the payment service's answer held or lost: staff check it (payment-in-flight.ts). */
+  period_charge_unsettled: boolean;
 }
 
 /**
@@ -134,7 +137,9 @@ export async function findPlanCardBrand(db: Queryable, subscriptionId: string): 
 const VIEW_COLUMNS = `s.id, s.status, s.created_at, s.items, s.amount::text as amount, s.discount_percent, s.interval, s.interval_count,
   s.next_billing_date, s.cancelled_at, s.failed_attempts, ${PLAN_CARD_COLUMNS},
   (s.authnet_customer_profile_id is not null and s.authnet_payment_profile_id is not null) as has_stored_card,
-  ${TODAY_SQL} as today, skipped.skipped_periods`;
+  ${TODAY_SQL} as today, skipped.skipped_periods,
+  exists (select 1 from payment_transactions p where p.subscription_id = s.id and p.kind = 'charge'
+    and p.billing_period = to_char(s.next_billing_date at time zone 'UTC', 'YYYY-MM-DD') and p.status = 'pending' and not ${paymentInFlightSql('p')}) as period_charge_unsettled`;
 const VIEW_JOINS = `${PLAN_CARD_JOIN}
   cross join lateral (
     select coalesce(json_agg(json_build_object('period', k.billing_period, 'reason', k.reason) order by k.billing_period), '[]') as skipped_periods
@@ -504,11 +509,15 @@ export interface LockedPlan {
   /** Start of today (UTC) by the database's clock. */
   today: Date;
   /**
-   * The status of the charge row of the period the plan is on (its next billing date), if any:
-   * pending means a renewal charge is under way (or its outcome unknown), so the period must not move.
+   * The charge row of the period the plan is on (its next billing date), if any: its status and the
+   * payment service's words. Pending without words: the renewal's charge is in flight; pending with them:
+   * its answer was held for review or lost, and staff check it (payment-in-flight.ts).
    */
-  periodCharge: (typeof paymentTransactions.$inferSelect)['status'] | null;
+  periodCharge: PeriodCharge | null;
 }
+
+/** A period's charge row as the plan rules read it. */
+export type PeriodCharge = Pick<typeof paymentTransactions.$inferSelect, 'status' | 'responseMessage'>;
 
 /**
  * Locks the plan row FOR UPDATE in the caller's transaction — the renewal's lock (lockSubscription): a
@@ -524,10 +533,10 @@ export async function lockPlanForChange(tx: DbOrTx, id: string, ownerId?: string
     .for('update');
   if (!found) return null;
   const [charge] = await tx
-    .select({ status: paymentTransactions.status })
+    .select({ status: paymentTransactions.status, responseMessage: paymentTransactions.responseMessage })
     .from(paymentTransactions)
     .where(and(eq(paymentTransactions.subscriptionId, id), eq(paymentTransactions.billingPeriod, billingPeriodOf(found.row.nextBillingDate)), eq(paymentTransactions.kind, 'charge')));
-  return { row: found.row, today: new Date(`${found.today}T00:00:00.000Z`), periodCharge: charge?.status ?? null };
+  return { row: found.row, today: new Date(`${found.today}T00:00:00.000Z`), periodCharge: charge ?? null };
 }
 
 export type PlanChange = Partial<

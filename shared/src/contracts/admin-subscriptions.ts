@@ -124,6 +124,12 @@ export const ADMIN_SUBSCRIPTION_MESSAGES = {
     'This plan has no saved card on file, so staff cannot restart it. The customer must sign in and choose "Resume with a new card" in My Subscriptions.',
   chargeInProgress:
     "A charge for this plan's next delivery is being processed, or its outcome is not known yet. Try again in a few minutes; if this stays, check the payment with the payment service first.",
+  /** 409 SUBSCRIPTION_CHARGE_BEING_CHECKED: skip, move, resume past the period, while its charge is held or its answer lost. */
+  chargeBeingChecked:
+    "The charge for this plan's next delivery was held for review or got no answer from the payment service, so that delivery cannot be skipped or moved until the charge is checked in the payment service (Authorize.Net). Pause and cancel still work.",
+  /** Beside the actions and in the pause and cancel dialogs while the period's charge is being checked. */
+  chargeStands:
+    "The charge for this plan's next delivery is being checked: it was held for review or got no answer from the payment service. Check it in the payment service (Authorize.Net). Pausing or cancelling the plan does not undo that charge: if it went through, that delivery stands (it ships, or is refunded by hand).",
   inDunning: "This plan's renewal payment is failing and being retried, so its date cannot be moved. Skip the delivery, pause or cancel the plan instead.",
   /** 422, with `earliest` and `latest` (yyyy-mm-dd) beside it. */
   dateNotAllowed: (earliest: string, latest: string) =>
@@ -253,6 +259,8 @@ export const adminSubscriptionDetailSchema = adminSubscriptionSummarySchema.exte
   pauseCause: z.enum(PAUSE_CAUSES).nullable(),
   /** What staff can do now (the server refuses the others with a message). */
   actions: z.object({ pause: z.boolean(), resume: z.boolean(), skip: z.boolean(), reschedule: z.boolean(), cancel: z.boolean() }) satisfies z.ZodType<Record<AdminSubscriptionAction, boolean>>,
+  /** The next delivery's charge was held for review or its answer lost (staff check it); pause and cancel go through, and it stands. */
+  chargeBeingChecked: z.boolean(),
   /** The days the next delivery may be moved to (both ends included); null when it cannot be moved. */
   rescheduleWindow: z.object({ earliest: z.string(), latest: z.string() }).nullable(),
   history: z.array(billingHistoryEntrySchema),

@@ -116,6 +116,7 @@ export const ERROR_CODES = {
   SUBSCRIPTION_NEEDS_NEW_CARD: 'conflict',
   /** Back office: the next delivery's charge is under way or its outcome unknown; skip and reschedule wait for it. */
   SUBSCRIPTION_CHARGE_IN_PROGRESS: 'conflict',
+  SUBSCRIPTION_CHARGE_BEING_CHECKED: 'conflict',
   /** Back office: a plan in dunning keeps its date (skip, pause or cancel instead). */
   SUBSCRIPTION_IN_DUNNING: 'conflict',
   /** A new next billing date outside the allowed window (`earliest`, `latest` beside it), staff and shoppers. */

@@ -75,6 +75,9 @@ export const NOT_SHIPPABLE_MESSAGES = {
   refunded: (captured: Cents): string =>
     `The payment for this order was refunded in full (${formatCents(captured)}), so it cannot be marked shipped or delivered. Cancel the order instead; to send it anyway, the customer must order and pay again.`,
   refunding: "A refund of this order's whole payment is being processed, so it cannot be marked shipped or delivered. Reload the order once the refund has gone through.",
+  /** A refund (or void) that would leave nothing of the payment got no answer from the payment service: it may have gone through. */
+  refundUnconfirmed:
+    "A refund of this order's payment got no answer from the payment service, so it may have gone through, and the order cannot be marked shipped or delivered. Check that refund in the payment service (Authorize.Net) before shipping anything.",
 } as const;
 
 /** A void refused because the charge settled while it was being voided. */

@@ -135,6 +135,12 @@ export const SUBSCRIPTION_MESSAGES = {
   needsNewCard: 'This subscription was paused because a payment failed. Please choose "Resume with a new card".',
   noStoredCard: 'There is no saved card for this subscription. Please choose "Resume with a new card".',
   chargeInProgress: 'The payment for your next delivery is being processed. Please try again in a few minutes.',
+  /** 409 SUBSCRIPTION_CHARGE_BEING_CHECKED: the next delivery's payment was held or its answer lost, and our team checks it. */
+  chargeBeingChecked:
+    'The payment for your next delivery is being checked by our team, so that delivery cannot be changed until it is done. You can still pause or cancel your subscription.',
+  /** In the pause and cancel dialogs (and their toasts) while the next delivery's payment is being checked. */
+  chargeStands:
+    'The payment for your next delivery is being checked by our team. If it went through, that delivery still ships and its charge stands; pausing or cancelling stops the deliveries after it.',
   inDunning: 'The payment for your next delivery failed and is being retried, so its date cannot be moved. Change your card, skip the delivery or pause the subscription instead.',
   /** 422, with `earliest` and `latest` (yyyy-mm-dd) beside it. */
   dateNotAllowed: (earliest: string, latest: string) =>
@@ -245,6 +251,8 @@ export const subscriptionViewSchema = z.object({
   rescheduleWindow: z.object({ earliest: z.string(), latest: z.string() }).nullable(),
   /** A paused plan the shopper may resume on its saved card (paused with its payments in order); otherwise a new card is needed. */
   resumableOnSavedCard: z.boolean(),
+  /** The next delivery's payment is being checked (held for review, or its answer lost): it stands, whatever the shopper changes. */
+  chargeBeingChecked: z.boolean(),
 });
 export type SubscriptionView = z.infer<typeof subscriptionViewSchema>;
 

@@ -15,7 +15,7 @@ import type { PaymentGateway } from '@nh/server/payments/index';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
 import { changePlan } from './changes';
-import { periodBusy, refuseState } from './plan-rules';
+import { refuseState, refuseWhilePeriodBusy } from './plan-rules';
 import { storePlanCard } from './store-card';
 
 const refuseNotActive = (row: Pick<SubscriptionRow, 'status'>): never => refuseState(row, MSG, 'SUBSCRIPTION_NOT_ACTIVE', MSG.cardNotActive);
@@ -34,7 +34,7 @@ export async function changeCard({ db, gateway, log }: { db: Db; gateway: Paymen
     return await changePlan(db, userId, id, ({ row, periodCharge }) => {
       if (row.status !== 'active') refuseNotActive(row);
       // Today's charge is under way on the old card: the shopper would be told the new one pays for it.
-      if (periodBusy(periodCharge)) throw new AppError('SUBSCRIPTION_CHARGE_IN_PROGRESS', MSG.chargeInProgress);
+      refuseWhilePeriodBusy(periodCharge, MSG);
       const cardType = stored.lastFour ? stored.cardType : null;
       return {
         change: {

@@ -27,7 +27,7 @@ import { changeLockedPlan, findSubscriptionView, recordOutbox, skippedPeriodReas
 import { catalogueLine, type PricedProduct } from '../catalog';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
-import { decidePause, decideReschedule, decideResume, decideSkip, hasEnded, periodBusy, refuseState, type PlanDecision } from './plan-rules';
+import { decidePause, decideReschedule, decideResume, decideSkip, hasEnded, refuseState, refuseWhilePeriodBusy, type PlanDecision } from './plan-rules';
 import { toView } from './service';
 
 /** What a shopper's change writes, and what its email says. */
@@ -161,7 +161,7 @@ export function changeItems(db: Db, lookUp: CatalogueLookup, userId: string, id:
   return changePlan(db, userId, id, async ({ row, periodCharge }) => {
     if (row.status !== 'active') refuseState(row, MSG, 'SUBSCRIPTION_NOT_ACTIVE', MSG.itemsNotActive);
     // The period's order is already written with the old lines and amount: the change waits for its charge.
-    if (periodBusy(periodCharge)) throw new AppError('SUBSCRIPTION_CHARGE_IN_PROGRESS', MSG.chargeInProgress);
+    refuseWhilePeriodBusy(periodCharge, MSG);
     const wanted = new Map(input.items.map((i) => [planLineKey(i), i]));
     const everyLineOnce = wanted.size === input.items.length && row.items.every((i) => wanted.has(planLineKey(i)));
     if (!everyLineOnce) throw new AppError('SUBSCRIPTION_ITEMS_INVALID', MSG.itemsNotOnPlan);

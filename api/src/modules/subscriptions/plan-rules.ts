@@ -6,7 +6,7 @@
  * words. The callers write it in their transaction with their own record (staff: an audit row and the
  * staff email; the shopper: the confirmation email). docs/decisions/subscriptions.md.
  */
-import type { LockedPlan, PlanChange, SubscriptionRow } from '@nh/server';
+import { paymentAnswerUnsettled, paymentInFlight, type LockedPlan, type PlanChange, type SubscriptionRow } from '@nh/server';
 import { billingPeriodOf, missedWhilePaused, nextBillingDate, rescheduleWindow, type SkippedPeriodReason } from '@nh/shared/contracts/subscriptions';
 import { AppError } from '../../lib/errors';
 
@@ -20,6 +20,8 @@ export interface PlanRuleWords {
   needsNewCard: string;
   noStoredCard: string;
   chargeInProgress: string;
+  /** The period's charge was held for review or its answer lost: staff check it; the period cannot move meanwhile. */
+  chargeBeingChecked: string;
   inDunning: string;
   dateNotAllowed: (earliest: string, latest: string) => string;
   noDateAllowed: string;
@@ -42,10 +44,30 @@ export const hasStoredCard = (row: Pick<SubscriptionRow, 'authnetCustomerProfile
 export const hasEnded = (row: Pick<SubscriptionRow, 'status'>) => row.status === 'cancelled' || row.status === 'expired';
 
 /**
- * The period's charge is under way (pending: being charged, or its outcome unknown) or paid but not yet
- * booked (approved, the renewal finishing): its period must not be skipped, moved or passed over.
+ * The period's charge is under way: in flight (pending, the payment service not answered yet: the one rule
+ * of @nh/server paymentInFlight) or paid but not yet booked (approved, the renewal finishing). Nothing on
+ * the plan may change meanwhile; it lasts seconds.
  */
-export const periodBusy = (status: LockedPlan['periodCharge']) => status !== null && status !== 'declined' && status !== 'error';
+export const chargeUnderWay = (charge: LockedPlan['periodCharge']) =>
+  charge !== null && charge.status !== 'declined' && charge.status !== 'error' && (charge.status !== 'pending' || paymentInFlight(charge));
+
+/**
+ * The period's charge is being checked: pending with the payment service's answer held for review or
+ * lost (unknown). It stays so until staff settle it with the payment service, so it never blocks a pause
+ * or a cancel (they go through, and the confirmation says that charge stands); the period itself may not
+ * be skipped, moved or passed over, nor its lines or card changed (its order is written, and a moved
+ * period would be charged a second time).
+ */
+export const chargeBeingChecked = (charge: LockedPlan['periodCharge']) => charge !== null && paymentAnswerUnsettled(charge);
+
+/** The period's charge is under way or being checked: the period must not be skipped, moved or passed over. */
+export const periodBusy = (charge: LockedPlan['periodCharge']) => chargeUnderWay(charge) || chargeBeingChecked(charge);
+
+/** Refuses a change to the period (skip, move, passing it over, its lines or card) while its charge is under way or being checked. */
+export function refuseWhilePeriodBusy(charge: LockedPlan['periodCharge'], words: Pick<PlanRuleWords, 'chargeInProgress' | 'chargeBeingChecked'>): void {
+  if (chargeUnderWay(charge)) throw new AppError('SUBSCRIPTION_CHARGE_IN_PROGRESS', words.chargeInProgress);
+  if (chargeBeingChecked(charge)) throw new AppError('SUBSCRIPTION_CHARGE_BEING_CHECKED', words.chargeBeingChecked);
+}
 
 /**
  * A paused plan may be resumed on its saved card only when it was paused with its renewals paid (failed
@@ -68,23 +90,26 @@ export function refuseState(
 
 /**
  * Pause (active only). Dunning state is kept: a plan paused mid-dunning stays one only a new card restarts.
- * Refused while the period's charge is under way, as skip and move are: that charge goes ahead (its order
- * ships), so a pause accepted now would not stop it.
+ * Refused while the period's charge is under way (in flight), as skip and move are: that charge goes ahead
+ * (its order ships), so a pause accepted now would not stop it. A charge being checked (held or unknown)
+ * does not refuse it: the pause goes through and its confirmation says that charge stands.
  */
 export function decidePause({ row, periodCharge }: LockedPlan, words: PlanRuleWords): PlanDecision {
   if (row.status !== 'active') refuseState(row, words, 'SUBSCRIPTION_NOT_ACTIVE', words.pauseNotActive);
-  if (periodBusy(periodCharge)) throw new AppError('SUBSCRIPTION_CHARGE_IN_PROGRESS', words.chargeInProgress);
+  if (chargeUnderWay(periodCharge)) throw new AppError('SUBSCRIPTION_CHARGE_IN_PROGRESS', words.chargeInProgress);
   return { kind: 'paused', change: { status: 'paused' }, before: { status: 'active' }, after: { status: 'paused' } };
 }
 
 /**
- * Cancel (active or paused): the plan ends now. Refused while the period's charge is under way, with the
- * same answer as pause, skip and move: that charge goes ahead and its order ships, so "cancelled" now
- * would not be true of this period. Once the charge is booked (the plan moved on) or failed, it may go.
+ * Cancel (active or paused): the plan ends now. Refused while the period's charge is under way (in flight,
+ * seconds), with the same answer as pause, skip and move: that charge goes ahead and its order ships, so
+ * "cancelled" now would not be true of this period. Once the charge is booked (the plan moved on) or
+ * failed, it may go; and a charge being checked (held or unknown, which can last days) never stops it:
+ * cancelling must always be possible, so it goes through and its confirmation says that charge stands.
  */
 export function decideCancel({ row, periodCharge }: LockedPlan, words: Pick<PlanRuleWords, 'alreadyEnded' | 'chargeInProgress'>): { status: 'cancelled'; cancelledAt: Date } {
   if (hasEnded(row)) throw new AppError('SUBSCRIPTION_ENDED', words.alreadyEnded);
-  if (periodBusy(periodCharge)) throw new AppError('SUBSCRIPTION_CHARGE_IN_PROGRESS', words.chargeInProgress);
+  if (chargeUnderWay(periodCharge)) throw new AppError('SUBSCRIPTION_CHARGE_IN_PROGRESS', words.chargeInProgress);
   return { status: 'cancelled', cancelledAt: new Date() };
 }
 
@@ -97,7 +122,7 @@ export function decideResume({ row, today, periodCharge }: LockedPlan, words: Pl
   if (row.failedAttempts > 0) throw new AppError('SUBSCRIPTION_NEEDS_NEW_CARD', words.needsNewCard);
   if (!hasStoredCard(row)) throw new AppError('SUBSCRIPTION_NEEDS_NEW_CARD', words.noStoredCard);
   const { next, missed } = missedWhilePaused(row.nextBillingDate, row.interval, row.intervalCount, today);
-  if (missed.length > 0 && periodBusy(periodCharge)) throw new AppError('SUBSCRIPTION_CHARGE_IN_PROGRESS', words.chargeInProgress);
+  if (missed.length > 0) refuseWhilePeriodBusy(periodCharge, words);
   const periods = missed.map(billingPeriodOf);
   const moved = missed.length > 0;
   return {
@@ -115,7 +140,7 @@ export function decideResume({ row, today, periodCharge }: LockedPlan, words: Pl
  */
 export function decideSkip({ row, periodCharge }: LockedPlan, reason: SkippedPeriodReason, words: PlanRuleWords): PlanDecision {
   if (row.status !== 'active') refuseState(row, words, 'SUBSCRIPTION_NOT_ACTIVE', words.skipNotActive);
-  if (periodBusy(periodCharge)) throw new AppError('SUBSCRIPTION_CHARGE_IN_PROGRESS', words.chargeInProgress);
+  refuseWhilePeriodBusy(periodCharge, words);
   const period = billingPeriodOf(row.nextBillingDate);
   const next = nextBillingDate(row.nextBillingDate, row.interval, row.intervalCount);
   const dunning = row.failedAttempts > 0 || row.retryAt !== null;
@@ -136,7 +161,7 @@ export function decideSkip({ row, periodCharge }: LockedPlan, reason: SkippedPer
 export function decideReschedule({ row, today, periodCharge }: LockedPlan, day: string, words: PlanRuleWords): PlanDecision | null {
   if (row.status !== 'active') refuseState(row, words, 'SUBSCRIPTION_NOT_ACTIVE', words.rescheduleNotActive);
   if (row.failedAttempts > 0) throw new AppError('SUBSCRIPTION_IN_DUNNING', words.inDunning);
-  if (periodBusy(periodCharge)) throw new AppError('SUBSCRIPTION_CHARGE_IN_PROGRESS', words.chargeInProgress);
+  refuseWhilePeriodBusy(periodCharge, words);
   const window = rescheduleWindow(row.nextBillingDate, row.interval, row.intervalCount, today);
   if (!window) throw new AppError('SUBSCRIPTION_DATE_NOT_ALLOWED', words.noDateAllowed);
   if (day < window.earliest || day > window.latest) throw new AppError('SUBSCRIPTION_DATE_NOT_ALLOWED', words.dateNotAllowed(window.earliest, window.latest), window);

@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { changeLockedPlan, findSubscriptionView, listSubscriptions, type Db, type SubscriptionViewRow } from '@nh/server';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
-import { decideCancel, movableWindow, resumableOnSavedCard } from './plan-rules';
+import { decideCancel, hasEnded, movableWindow, resumableOnSavedCard } from './plan-rules';
 
 export function toView(row: SubscriptionViewRow): SubscriptionView {
   return {
@@ -29,6 +29,7 @@ export function toView(row: SubscriptionViewRow): SubscriptionView {
       new Date(`${row.today}T00:00:00.000Z`),
     ),
     resumableOnSavedCard: resumableOnSavedCard({ status: row.status, failedAttempts: row.failed_attempts }, row.has_stored_card),
+    chargeBeingChecked: !hasEnded(row) && row.period_charge_unsettled,
   };
 }
 

@@ -47,6 +47,7 @@ const plan: SubscriptionView = {
   skippedPeriods: [],
   rescheduleWindow: { earliest: '2025-04-01', latest: '2025-05-09' },
   resumableOnSavedCard: false,
+  chargeBeingChecked: false,
 };
 
 function renderPage(answers: Record<string, FakeAnswer>) {

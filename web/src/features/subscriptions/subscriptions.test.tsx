@@ -37,6 +37,7 @@ function view(overrides: Partial<SubscriptionView>): SubscriptionView {
     skippedPeriods: [],
     rescheduleWindow: null,
     resumableOnSavedCard: false,
+    chargeBeingChecked: false,
     ...overrides,
   };
 }

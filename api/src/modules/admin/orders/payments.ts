@@ -23,7 +23,8 @@ export function toAdminPayment(row: OrderPaymentRow): AdminPayment {
 
 /**
  * Why the order may not be marked shipped or delivered, in staff words: its whole payment was voided,
- * refunded, or is being refunded (@nh/server paymentReturned). Null when it may.
+ * refunded, is being refunded, or may have been refunded (a refund's answer lost) (@nh/server paymentReturned).
+ * Null when it may.
  */
 export function shippingBlockedReason(g: GivenBack): string | null {
   switch (paymentReturned(g)) {
@@ -33,6 +34,8 @@ export function shippingBlockedReason(g: GivenBack): string | null {
       return NOT_SHIPPABLE_MESSAGES.refunded(g.captured);
     case 'refunding':
       return NOT_SHIPPABLE_MESSAGES.refunding;
+    case 'refund-unconfirmed':
+      return NOT_SHIPPABLE_MESSAGES.refundUnconfirmed;
     default:
       return null;
   }

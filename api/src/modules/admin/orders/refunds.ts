@@ -22,6 +22,7 @@ import {
   findRefundByKey,
   insertPendingRefund,
   lockOrderCharge,
+  paymentInFlight,
   recordAudit,
   recordRefundOutcome,
   requestRefundSync,
@@ -266,16 +267,14 @@ async function replay(deps: RefundDeps, row: PaymentRow, input: RefundRequest): 
   if (row.amount !== input.amount || row.reason !== input.reason) throw new AppError('IDEMPOTENCY_KEY_REUSED', REFUND_MESSAGES.idempotencyKeyReused);
   let current = row;
   const deadline = Date.now() + REPEAT_WAIT_MS;
-  for (let delay = 25; inFlight(current); delay = Math.min(delay * 2, 250)) {
+  // A pending row without the gateway's words is still being sent; with them, its answer was lost.
+  for (let delay = 25; paymentInFlight(current); delay = Math.min(delay * 2, 250)) {
     if (Date.now() >= deadline) throw new AppError('IDEMPOTENCY_IN_PROGRESS', REFUND_MESSAGES.idempotencyInProgress);
     await new Promise((resolve) => setTimeout(resolve, delay));
     current = (await findRefundByKey(deps.db, row.parentId!, row.idempotencyKey!)) ?? current;
   }
   return answerFor(deps.db, current, true);
 }
-
-/** A pending row without the gateway's words is still being sent; with them, its answer was lost. */
-const inFlight = (row: PaymentRow) => row.status === 'pending' && row.responseMessage === null;
 
 /** The answer a refund row gives: 201 with the row and the totals, or its refusal. */
 async function answerFor(db: Db, row: PaymentRow, replayed: boolean): Promise<RefundAnswer> {

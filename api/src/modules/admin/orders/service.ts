@@ -140,7 +140,7 @@ export async function updateOrder(
     if (!current) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
     if (update.status !== undefined && isFulfilled(update.status) && !isFulfilled(current.status)) {
       const locked = await lockOrderCharge(tx, id, storeCode);
-      const reason = locked && shippingBlockedReason({ captured: locked.charge?.amount ?? 0, refunded: locked.refunded, pending: locked.pending, voided: locked.voided });
+      const reason = locked && shippingBlockedReason({ captured: locked.charge?.amount ?? 0, refunded: locked.refunded, pending: locked.pending, unanswered: locked.unanswered, voided: locked.voided });
       if (reason) throw new AppError('ORDER_PAYMENT_RETURNED', reason);
     }
     // A refund that put the items back in stock already moved them for good: cancelling and reopening leave stock alone.

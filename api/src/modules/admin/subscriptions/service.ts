@@ -45,7 +45,7 @@ import {
 import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
 import { AppError } from '../../../lib/errors';
 import { isUuid } from '../../../lib/validation';
-import { decideCancel, decidePause, decideReschedule, decideResume, decideSkip, hasEnded as ended, hasStoredCard, periodBusy, type PlanDecision } from '../../subscriptions/plan-rules';
+import { decideCancel, decidePause, decideReschedule, decideResume, decideSkip, hasEnded as ended, hasStoredCard, chargeBeingChecked, chargeUnderWay, periodBusy, type PlanDecision } from '../../subscriptions/plan-rules';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -85,11 +85,12 @@ const pauseCauseOf = (row: SubscriptionRow): PauseCause | null => (row.status !=
 function availableActions(row: SubscriptionRow, periodCharge: LockedPlan['periodCharge'], today: Date): AdminSubscriptionDetail['actions'] {
   const active = row.status === 'active';
   return {
-    pause: active && !periodBusy(periodCharge),
+    // Pause and cancel wait only for a charge in flight; one being checked (held, unknown) never stops them.
+    pause: active && !chargeUnderWay(periodCharge),
     resume: pauseCauseOf(row) === 'staff' && hasStoredCard(row),
     skip: active && !periodBusy(periodCharge),
     reschedule: active && row.failedAttempts === 0 && !periodBusy(periodCharge) && rescheduleWindow(row.nextBillingDate, row.interval, row.intervalCount, today) !== null,
-    cancel: !ended(row) && !periodBusy(periodCharge),
+    cancel: !ended(row) && !chargeUnderWay(periodCharge),
   };
 }
 
@@ -138,7 +139,8 @@ function billingHistory(billing: PlanBilling): BillingHistoryEntry[] {
 async function detailOf(db: Db, row: SubscriptionRow): Promise<AdminSubscriptionDetail> {
   const [card, billing, today] = await Promise.all([findPlanCardBrand(db.$client, row.id), planBilling(db, row.id), databaseToday(db)]);
   const period = billingPeriodOf(row.nextBillingDate);
-  const periodCharge = billing.charges.find((c) => c.period === period)?.status ?? null;
+  const charge = billing.charges.find((c) => c.period === period);
+  const periodCharge = charge ? { status: charge.status, responseMessage: charge.message } : null;
   return {
     ...toSummary(row),
     userId: row.userId,
@@ -150,6 +152,7 @@ async function detailOf(db: Db, row: SubscriptionRow): Promise<AdminSubscription
     cardExpiresOn: row.cardExpiresOn,
     pauseCause: pauseCauseOf(row),
     actions: availableActions(row, periodCharge, today),
+    chargeBeingChecked: !ended(row) && chargeBeingChecked(periodCharge),
     rescheduleWindow: row.status === 'active' ? rescheduleWindow(row.nextBillingDate, row.interval, row.intervalCount, today) : null,
     history: billingHistory(billing),
     orders: billing.orders.map((o) => ({ id: o.id, status: o.status, total: centsToDecimal(o.total), createdAt: o.createdAt.toISOString() })),

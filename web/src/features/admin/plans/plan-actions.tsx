@@ -119,6 +119,11 @@ function ActionDialog({ plan, action, onClose }: { plan: AdminSubscriptionDetail
             <DialogTitle>{TITLES[action]}</DialogTitle>
             <DialogDescription>{consequence(action, plan)}</DialogDescription>
           </DialogHeader>
+          {(action === 'pause' || action === 'cancel') && plan.chargeBeingChecked && (
+            <p className="text-sm text-amber-900" data-testid="dialog-charge-stands">
+              {ADMIN_SUBSCRIPTION_MESSAGES.chargeStands}
+            </p>
+          )}
           {action === 'reschedule' && plan.rescheduleWindow && (
             <div className="space-y-1.5">
               <Label htmlFor={ids.date}>New date of the next delivery</Label>
@@ -197,6 +202,11 @@ export function PlanActions({ plan }: { plan: AdminSubscriptionDetail }) {
       {chargeUnderWay && (
         <p className="text-sm text-amber-900" data-testid="charge-under-way">
           {ADMIN_SUBSCRIPTION_MESSAGES.chargeInProgress}
+        </p>
+      )}
+      {plan.chargeBeingChecked && (
+        <p className="text-sm text-amber-900" data-testid="charge-stands">
+          {ADMIN_SUBSCRIPTION_MESSAGES.chargeStands}
         </p>
       )}
       {needsCustomer && (

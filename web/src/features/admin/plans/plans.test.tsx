@@ -61,6 +61,7 @@ const detail = (overrides: Partial<AdminSubscriptionDetail> = {}): AdminSubscrip
   cardExpiresOn: null,
   pauseCause: null,
   actions: { pause: true, resume: false, skip: true, reschedule: true, cancel: true },
+  chargeBeingChecked: false,
   rescheduleWindow: { earliest: '2025-03-31', latest: '2025-05-09' },
   history: [
     {

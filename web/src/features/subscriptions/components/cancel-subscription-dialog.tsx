@@ -2,6 +2,7 @@ import { LIMITS } from '@nh/shared';
 import type { SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { DialogActions } from './dialog-actions';
+import { ChargeStands } from './plan-change-dialogs';
 
 interface Props {
   /** The plan being cancelled; null closes the dialog. */
@@ -31,6 +32,7 @@ export function CancelSubscriptionDialog({ subscription, pending, onConfirm, onD
             affected.
           </DialogDescription>
         </DialogHeader>
+        {subscription?.chargeBeingChecked && <ChargeStands />}
         <DialogActions
           keep="Keep Subscription"
           label="Confirm Cancellation"

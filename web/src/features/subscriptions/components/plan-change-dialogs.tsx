@@ -6,7 +6,7 @@
  * refusal is toasted with the server's message and keeps the dialog open.
  */
 import { formatPrice, LIMITS } from '@nh/shared';
-import { billingPeriodOf, longDay, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { billingPeriodOf, longDay, SUBSCRIPTION_MESSAGES, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
@@ -72,6 +72,7 @@ export function PlanChangeDialog({ open, onDismiss, onClosed }: Props) {
               <DialogTitle>{TITLES[open.kind]}</DialogTitle>
               <DialogDescription>{describe(open.kind, plan)}</DialogDescription>
             </DialogHeader>
+            {open.kind === 'pause' && plan.chargeBeingChecked && <ChargeStands />}
             {open.kind === 'skip' && (
               <Confirm label="Skip Delivery" keep="Keep Delivery" pending={change.isPending} onKeep={onDismiss} onConfirm={() => void send({ action: 'skip', period: billingPeriodOf(new Date(plan.nextBillingDate)) })} />
             )}
@@ -149,5 +150,14 @@ function MoveDateForm({ plan, pending, onKeep, onSend }: FormProps<string>) {
       </div>
       <DialogActions keep="Keep Date" label="Change Date" pending={pending} disabled={!day} onKeep={onKeep} />
     </form>
+  );
+}
+
+/** While the next delivery's payment is being checked (held, or its answer lost): a pause or cancel goes through, and that charge stands. */
+export function ChargeStands() {
+  return (
+    <p className="rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="charge-stands">
+      {SUBSCRIPTION_MESSAGES.chargeStands}
+    </p>
   );
 }
