@@ -17,6 +17,7 @@ export * from './queries/payments';
 export * from './queries/payment-in-flight';
 export * from './queries/promo';
 export * from './queries/reports';
+export * from './queries/search';
 export * from './queries/refunds';
 export * from './queries/subscriptions';
 export * from './queries/sync';

@@ -26,6 +26,7 @@ import { orders, paymentTransactions, subscriptions, subscriptionSkippedPeriods,
 import type { StoredPaymentProfile } from '../payments/gateway';
 import { OUTBOX_CHANNEL, outboxInsert, outboxNotify, outboxParam } from './outbox';
 import { paymentInFlightSql } from './payment-in-flight';
+import { escapeLike } from './search';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -408,7 +409,6 @@ export interface AdminSubscriptionFilter {
 }
 
 const ID_PREFIX = /^[0-9a-f-]{1,36}$/i;
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** A plan id prefix as a range of the primary key (`1a2b` is 1a2b0000-… to 1a2bffff-…). */
 function planIdPrefix(search: string): SQL | undefined {

@@ -1,6 +1,9 @@
 import { QueryClient, type QueryFunction } from '@tanstack/react-query';
 
 /** A non-OK answer: message is "{status}: {body text or status text}" (storefront spec §8). */
+/** A response's JSON body as the caller's type (the contracts' schemas checked it on the server). */
+export const readJson = async <T>(res: Response): Promise<T> => (await res.json()) as T;
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -1,6 +1,6 @@
 /**
- * The staff back office: one router for every admin sub-area. Each sub-area (a folder here: orders,
- * products, promos, exports, sync, staff; subscriptions and audit to come) returns its routers with the
+ * The staff back office: one router for every admin sub-area. Each sub-area (a folder here: audit,
+ * dashboard, exports, orders, products, promos, queues, reviews, staff, subscriptions, sync) returns its routers with the
  * path each answers, and `mountAreas` mounts them most specific path first, so neither the order below
  * nor the order of the API's modules decides which route answers. Every call needs a staff session
  * (cookie) whose role has the route's permission; answers are never cached.

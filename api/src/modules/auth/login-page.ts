@@ -4,9 +4,8 @@
  * scripts. The forms post JSON; the server answers where to go next.
  */
 import { PASSWORD_MIN_LENGTH } from '@nh/shared/contracts/auth';
+import { escapeHtml } from '@nh/shared/html';
 
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The look shared by the sign-in and sign-out pages. */
 const PAGE_STYLE = `

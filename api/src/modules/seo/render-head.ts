@@ -6,8 +6,8 @@ import { CURRENCY, SHOP } from '@nh/shared/constants';
 import type { PageHead } from './page-status';
 import { pageUrl } from './site-origin';
 import { jsonForScript } from './structured-data';
+import { escapeHtml } from '@nh/shared/html';
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export function renderHead(indexHtml: string, head: PageHead, origin: string): string {
   // The page's own address: the shop's origin and its path (the path may come from the request).

@@ -19,9 +19,8 @@ import type {
   StaffSignIn,
   UpdateStaffInput,
 } from '@nh/shared/contracts/staff';
-import { ApiError, apiRequest as request, getQueryFn, throwIfResNotOk } from '@/lib/query-client';
+import { ApiError, apiRequest as request, getQueryFn, readJson, throwIfResNotOk } from '@/lib/query-client';
 
-const json = async <T>(res: Response) => (await res.json()) as T;
 
 /** A state-changing call always sends a JSON body (an empty object when it has no fields). */
 const apiRequest = (method: string, url: string, body: Record<string, unknown> = {}) => request(method, url, body);
@@ -62,34 +61,34 @@ export async function fetchStaffMe(): Promise<StaffMe | null> {
   const res = await fetch('/api/admin/me', { credentials: 'include' });
   if (res.status === 401) return null;
   await throwIfResNotOk(res);
-  return json<StaffMe>(res);
+  return readJson<StaffMe>(res);
 }
 
-export const signIn = async (input: StaffSignIn) => json<StaffMe>(await apiRequest('POST', '/api/admin/session', input));
+export const signIn = async (input: StaffSignIn) => readJson<StaffMe>(await apiRequest('POST', '/api/admin/session', input));
 
 export const signOut = async (): Promise<void> => {
   await apiRequest('DELETE', '/api/admin/session');
 };
 
-export const checkInvitation = async (token: string) => json<InvitationDetails>(await apiRequest('POST', '/api/admin/invitations/check', { token }));
+export const checkInvitation = async (token: string) => readJson<InvitationDetails>(await apiRequest('POST', '/api/admin/invitations/check', { token }));
 
-export const acceptInvitation = async (input: AcceptInvitationInput) => json<StaffMe>(await apiRequest('POST', '/api/admin/invitations/accept', input));
+export const acceptInvitation = async (input: AcceptInvitationInput) => readJson<StaffMe>(await apiRequest('POST', '/api/admin/invitations/accept', input));
 
-export const requestPasswordReset = async (email: string) => json<{ message: string }>(await apiRequest('POST', '/api/admin/password-reset', { email }));
+export const requestPasswordReset = async (email: string) => readJson<{ message: string }>(await apiRequest('POST', '/api/admin/password-reset', { email }));
 
 export const confirmPasswordReset = async (token: string, password: string) =>
-  json<{ message: string }>(await apiRequest('POST', '/api/admin/password-reset/confirm', { token, password }));
+  readJson<{ message: string }>(await apiRequest('POST', '/api/admin/password-reset/confirm', { token, password }));
 
 // ---------------------------------------------------------------- staff accounts (owner)
-export const listStaff = async () => json<StaffList>(await request('GET', '/api/admin/staff'));
+export const listStaff = async () => readJson<StaffList>(await request('GET', '/api/admin/staff'));
 
-export const inviteStaff = async (input: InviteStaffInput) => json<StaffInvitation>(await apiRequest('POST', '/api/admin/staff/invitations', input));
+export const inviteStaff = async (input: InviteStaffInput) => readJson<StaffInvitation>(await apiRequest('POST', '/api/admin/staff/invitations', input));
 
 /** DELETE /api/admin/staff/invitations/{id}: the invitation's link stops working at once (audited). */
 export const revokeInvitation = async (id: string): Promise<void> => {
   await apiRequest('DELETE', `/api/admin/staff/invitations/${encodeURIComponent(id)}`);
 };
-export const updateStaff = async (id: string, change: UpdateStaffInput) => json<StaffMember>(await apiRequest('PATCH', `/api/admin/staff/${encodeURIComponent(id)}`, change));
+export const updateStaff = async (id: string, change: UpdateStaffInput) => readJson<StaffMember>(await apiRequest('PATCH', `/api/admin/staff/${encodeURIComponent(id)}`, change));
 
 // ---------------------------------------------------------------- audit trail
 /** The audit screen's filters as the URL and the API spell them (empty means "any"). */
@@ -119,7 +118,7 @@ export function auditSearch(filters: AuditFilters, paged: boolean): string {
   return params.toString();
 }
 
-export const listAudit = async (filters: AuditFilters) => json<AuditPage>(await request('GET', `/api/admin/audit?${auditSearch(filters, true)}`));
+export const listAudit = async (filters: AuditFilters) => readJson<AuditPage>(await request('GET', `/api/admin/audit?${auditSearch(filters, true)}`));
 
 /** The CSV download, a plain link (the server streams the file with the session cookie). */
 export const auditCsvUrl = (filters: AuditFilters) => {
@@ -128,21 +127,21 @@ export const auditCsvUrl = (filters: AuditFilters) => {
 };
 
 // ---------------------------------------------------------------- promo codes
-export const listPromoCodes = async () => json<AdminPromoCode[]>(await apiRequest('POST', '/api/promo-codes/list'));
+export const listPromoCodes = async () => readJson<AdminPromoCode[]>(await apiRequest('POST', '/api/promo-codes/list'));
 
-export const createPromoCode = async (input: CreatePromoCodeInput) => json<AdminPromoCode>(await apiRequest('POST', '/api/promo-codes', input));
+export const createPromoCode = async (input: CreatePromoCodeInput) => readJson<AdminPromoCode>(await apiRequest('POST', '/api/promo-codes', input));
 
-export const togglePromoCode = async (id: number) => json<AdminPromoCode>(await apiRequest('PATCH', `/api/promo-codes/${id}/toggle`));
+export const togglePromoCode = async (id: number) => readJson<AdminPromoCode>(await apiRequest('PATCH', `/api/promo-codes/${id}/toggle`));
 
 // ---------------------------------------------------------------- products
 // The product list (search, paging), picture upload and inventory: catalog/api.ts.
 
 /** The server requires name, slug, price and categoryId (the create form checks them first). */
-export const createProduct = async (input: UpdateProductInput) => json<Product>(await apiRequest('POST', '/api/products', input));
+export const createProduct = async (input: UpdateProductInput) => readJson<Product>(await apiRequest('POST', '/api/products', input));
 
-export const updateProduct = async (id: number, input: UpdateProductInput) => json<Product>(await apiRequest('PUT', `/api/products/${id}`, input));
+export const updateProduct = async (id: number, input: UpdateProductInput) => readJson<Product>(await apiRequest('PUT', `/api/products/${id}`, input));
 
-export const deleteProduct = async (id: number) => json<{ deleted: true }>(await apiRequest('DELETE', `/api/products/${id}`));
+export const deleteProduct = async (id: number) => readJson<{ deleted: true }>(await apiRequest('DELETE', `/api/products/${id}`));
 
 export const categoriesQuery = { queryKey: ['/api/categories'], queryFn: getQueryFn<Category[]>({ on401: 'throw' }), staleTime: 60_000 };
 
@@ -151,9 +150,9 @@ export const categoriesQuery = { queryKey: ['/api/categories'], queryFn: getQuer
 // ---------------------------------------------------------------- NetSuite sync (admin-sync API)
 export const syncKeys = { summary: ['admin', 'sync', 'summary'] as const };
 
-export const syncSummary = async () => json<SyncSummary>(await apiRequest('POST', '/api/admin/sync/summary', { storeCode: STORE_CODE }));
+export const syncSummary = async () => readJson<SyncSummary>(await apiRequest('POST', '/api/admin/sync/summary', { storeCode: STORE_CODE }));
 
 export const retryOrderSync = async (orderId: string) =>
-  json<{ orderId: string; netsuiteSyncStatus: 'pending' }>(await apiRequest('POST', `/api/admin/sync/orders/${encodeURIComponent(orderId)}/retry`, { storeCode: STORE_CODE }));
+  readJson<{ orderId: string; netsuiteSyncStatus: 'pending' }>(await apiRequest('POST', `/api/admin/sync/orders/${encodeURIComponent(orderId)}/retry`, { storeCode: STORE_CODE }));
 
-export const retryAllFailedSyncs = async () => json<{ retried: number }>(await apiRequest('POST', '/api/admin/sync/retry-failed', { storeCode: STORE_CODE }));
+export const retryAllFailedSyncs = async () => readJson<{ retried: number }>(await apiRequest('POST', '/api/admin/sync/retry-failed', { storeCode: STORE_CODE }));

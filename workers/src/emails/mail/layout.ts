@@ -5,11 +5,12 @@
  */
 import { LIMITS, SHOP } from '@nh/shared/constants';
 import type { MailMessage } from './transport';
+import { escapeHtml } from '@nh/shared/html';
 
 export type Content = Omit<MailMessage, 'to'>;
 
-export const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+/** One rule for HTML text, @nh/shared's (the emails import it from here). */
+export { escapeHtml };
 
 export function signatureText(): string {
   return `${SHOP.name} · ${SHOP.siteUrl}\nQuestions? ${SHOP.supportEmail} · ${SHOP.supportPhone} (${SHOP.supportHours})`;

@@ -5,15 +5,13 @@
  */
 import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { centsToDecimal } from '@nh/shared';
-import { tables, type Db } from '@nh/server';
+import { escapeLike, tables, type Db } from '@nh/server';
 import { ADMIN_ORDERS_COUNT_CAP, type AdminOrderSort, type AdminOrderSummary, type OrderStatus } from '@nh/shared/contracts/admin';
 import type { SyncStatus } from '@nh/shared/contracts/admin-sync';
 
 const { orders } = tables;
 const ID_PREFIX = /^[0-9a-f-]{1,36}$/i;
 const DAY_MS = 86_400_000;
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export interface OrderListQuery {
   storeCode: string;

@@ -10,13 +10,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { QUEUE_BOARD_MESSAGES } from '@nh/shared/contracts/queue-board';
 import { STAFF_ROLE_LABELS, type StaffRole } from '@nh/shared/contracts/staff';
+import { escapeHtml } from '@nh/shared/html';
 
 /** The shop's stylesheet for the board, relative to the board's base (`<base href="/admin/queues/">`). */
 export const BOARD_STYLESHEET = 'shop/board.css';
 const SHOP_LOGO = '/api/public/logo.svg';
 
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const SYSTEM_SANS = "ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
 const SYSTEM_MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';

@@ -9,9 +9,7 @@ import type { AdminOrder, AdminOrdersRequest, AdminOrderSummary, UpdateOrderInpu
 import type { ExportHistory, ExportStarted, ExportStatusResponse, StartExportRequest } from '@nh/shared/contracts/exports';
 import type { OrderTimeline, ResendableEmail } from '@nh/shared/contracts/order-timeline';
 import type { RefundRequestInput, RefundResponse } from '@nh/shared/contracts/refunds';
-import { apiRequest } from '@/lib/query-client';
-
-const json = async <T>(res: Response) => (await res.json()) as T;
+import { apiRequest, readJson } from '@/lib/query-client';
 
 /** A state-changing call always sends a JSON body with the store code. */
 const send = (method: string, url: string, body: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
@@ -43,35 +41,46 @@ export interface OrdersPage {
 /** POST /api/admin/orders: the list is the answer, the counts travel in X-Total-Count and X-Total-Capped. */
 export async function listOrders(request: AdminOrdersRequest): Promise<OrdersPage> {
   const res = await send('POST', '/api/admin/orders', { ...request });
-  const orders = await json<AdminOrderSummary[]>(res);
+  const orders = await readJson<AdminOrderSummary[]>(res);
   const total = Number(res.headers.get('X-Total-Count'));
-  return { orders, total: Number.isFinite(total) && res.headers.has('X-Total-Count') ? total : orders.length, capped: res.headers.get('X-Total-Capped') === 'true' };
+  return {
+    orders,
+    total: Number.isFinite(total) && res.headers.has('X-Total-Count') ? total : orders.length,
+    capped: res.headers.get('X-Total-Capped') === 'true',
+  };
 }
 
 /** POST /api/admin/sync/retry-failed with the chosen orders: those still failed go back to NetSuite. */
-export const retryFailedSyncs = async (orderIds: string[]) => json<{ retried: number }>(await send('POST', '/api/admin/sync/retry-failed', { orderIds }));
+export const retryFailedSyncs = async (orderIds: string[]) =>
+  readJson<{ retried: number }>(await send('POST', '/api/admin/sync/retry-failed', { orderIds }));
 
 // ---------------------------------------------------------------- one order
-export const getOrder = async (id: string) => json<AdminOrder>(await send('POST', orderUrl(id)));
+export const getOrder = async (id: string) => readJson<AdminOrder>(await send('POST', orderUrl(id)));
 
-export const updateOrder = async (id: string, update: Pick<UpdateOrderInput, 'status' | 'carrier' | 'trackingNumber' | 'restock'>) => json<AdminOrder>(await send('PATCH', orderUrl(id), update));
+export const updateOrder = async (id: string, update: Pick<UpdateOrderInput, 'status' | 'carrier' | 'trackingNumber' | 'restock'>) =>
+  readJson<AdminOrder>(await send('PATCH', orderUrl(id), update));
 
-export const getTimeline = async (id: string) => json<OrderTimeline>(await send('POST', `${orderUrl(id)}/timeline`));
+export const getTimeline = async (id: string) => readJson<OrderTimeline>(await send('POST', `${orderUrl(id)}/timeline`));
 
 /** The refund (or void) of `body`, sent with the attempt's Idempotency-Key (the same key for a repeat of the same attempt). */
 export const refundOrder = async (id: string, body: Omit<RefundRequestInput, 'storeCode'>, idempotencyKey: string) =>
-  json<RefundResponse>(await send('POST', `${orderUrl(id)}/refunds`, { ...body }, { 'Idempotency-Key': idempotencyKey }));
+  readJson<RefundResponse>(await send('POST', `${orderUrl(id)}/refunds`, { ...body }, { 'Idempotency-Key': idempotencyKey }));
 
-export const resendEmail = async (id: string, email: ResendableEmail) => json<{ queued: true; message: string }>(await send('POST', `${orderUrl(id)}/emails`, { email }));
+export const resendEmail = async (id: string, email: ResendableEmail) =>
+  readJson<{ queued: true; message: string }>(await send('POST', `${orderUrl(id)}/emails`, { email }));
 
 // ---------------------------------------------------------------- CSV export
 export type ExportFilters = Pick<StartExportRequest, 'from' | 'to' | 'status'>;
 
-export const startExport = async (filters: ExportFilters) => json<ExportStarted>(await send('POST', '/api/admin/orders/export', { ...filters }));
+export const startExport = async (filters: ExportFilters) =>
+  readJson<ExportStarted>(await send('POST', '/api/admin/orders/export', { ...filters }));
 
-export const exportStatus = async (exportId: string) => json<ExportStatusResponse>(await send('POST', `/api/admin/orders/export/${encodeURIComponent(exportId)}/status`));
+export const exportStatus = async (exportId: string) =>
+  readJson<ExportStatusResponse>(await send('POST', `/api/admin/orders/export/${encodeURIComponent(exportId)}/status`));
 
-export const exportHistory = async (limit = 20) => json<ExportHistory>(await send('POST', '/api/admin/orders/export/history', { limit }));
+export const exportHistory = async (limit = 20) =>
+  readJson<ExportHistory>(await send('POST', '/api/admin/orders/export/history', { limit }));
 
 /** The finished file as a plain link: the server streams it with the session cookie and the browser saves it (no Blob). */
-export const exportDownloadUrl = (exportId: string) => `/api/admin/orders/export/${encodeURIComponent(exportId)}/download?storeCode=${encodeURIComponent(STORE_CODE)}`;
+export const exportDownloadUrl = (exportId: string) =>
+  `/api/admin/orders/export/${encodeURIComponent(exportId)}/download?storeCode=${encodeURIComponent(STORE_CODE)}`;

@@ -10,7 +10,7 @@ import type {
   AtRiskReason,
 } from '@nh/shared/contracts/admin-subscriptions';
 import type { SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
-import { apiRequest } from '@/lib/query-client';
+import { apiRequest, readJson } from '@/lib/query-client';
 
 export const PLANS_PAGE_SIZE = 50;
 
@@ -36,8 +36,6 @@ export const planKeys = {
   detail: (id: string) => ['admin', 'plans', 'detail', id] as const,
 };
 
-const json = async <T>(res: Response) => (await res.json()) as T;
-
 /** The query string of the filters (empty ones left out), with the page. */
 export function planSearch(filters: PlanFilters): string {
   const params = new URLSearchParams();
@@ -51,16 +49,16 @@ export function planSearch(filters: PlanFilters): string {
 }
 
 export const listPlans = async (filters: PlanFilters) =>
-  json<AdminSubscriptionsPage>(await apiRequest('GET', `/api/admin/subscriptions?${planSearch(filters)}`));
+  readJson<AdminSubscriptionsPage>(await apiRequest('GET', `/api/admin/subscriptions?${planSearch(filters)}`));
 
 export async function listAtRisk(reason: AtRiskReason | '', offset = 0, limit = PLANS_PAGE_SIZE): Promise<AtRiskPage> {
   const params = new URLSearchParams({ limit: String(limit), offset: String(offset) });
   if (reason) params.set('reason', reason);
-  return json<AtRiskPage>(await apiRequest('GET', `/api/admin/subscriptions/at-risk?${params.toString()}`));
+  return readJson<AtRiskPage>(await apiRequest('GET', `/api/admin/subscriptions/at-risk?${params.toString()}`));
 }
 
 export const getPlan = async (id: string) =>
-  json<AdminSubscriptionDetail>(await apiRequest('GET', `/api/admin/subscriptions/${encodeURIComponent(id)}`));
+  readJson<AdminSubscriptionDetail>(await apiRequest('GET', `/api/admin/subscriptions/${encodeURIComponent(id)}`));
 
 /** What an action sends: reschedule the new day, cancel the reason; the others nothing. */
 export type PlanActionInput =
@@ -69,5 +67,5 @@ export type PlanActionInput =
 export async function actOnPlan(id: string, input: PlanActionInput): Promise<AdminSubscriptionDetail> {
   const { action, ...body } = input;
   const url = `/api/admin/subscriptions/${encodeURIComponent(id)}/${action satisfies AdminSubscriptionAction}`;
-  return json<AdminSubscriptionDetail>(await apiRequest('POST', url, body));
+  return readJson<AdminSubscriptionDetail>(await apiRequest('POST', url, body));
 }
