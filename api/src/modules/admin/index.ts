@@ -1,9 +1,9 @@
 /**
  * The staff back office: one router for every admin sub-area. Each sub-area (a folder here: audit,
  * dashboard, exports, orders, products, promos, queues, reviews, staff, subscriptions, sync) returns its
- * routers with the path each answers, and `mountAreas` mounts them most specific path first, so neither the order below
- * nor the order of the API's modules decides which route answers. Every call needs a staff session
- * (cookie) whose role has the route's permission; answers are never cached.
+ * routers with the path each answers, and `mountAreas` mounts them most specific path first, so neither
+ * the order below nor the order of the API's modules decides which route answers. Every call needs a
+ * staff session (cookie) whose role has the route's permission; answers are never cached.
  *
  * Most paths are under /api/admin; the spec puts the promo-code and product writes at /api/promo-codes
  * and /api/products, so the area is mounted at /api.
