@@ -6,8 +6,8 @@ import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import NetsuiteRest from 'netsuite-rest';
 import { desc, eq, inArray } from 'drizzle-orm';
-import { createLogger, createRedis, tables } from '@nh/server';
-import { NetSuiteClient, NetSuiteError, netsuiteExternalIds, type NetSuiteRequestEntry } from '../src/erp-sync/netsuite/client';
+import { createLogger, createRedis, tables, type SyncAttemptEntry } from '@nh/server';
+import { NetSuiteClient, NetSuiteError, netsuiteExternalIds} from '../src/erp-sync/netsuite/client';
 import { OAuthSigner } from '../src/erp-sync/netsuite/oauth';
 import { jitteredDelay } from '../src/erp-sync/backoff';
 import { netsuiteConcurrencyInUse, netsuiteRequests } from '@nh/server/metrics';
@@ -152,7 +152,7 @@ describe('NetSuite client against the REST stub', () => {
     stub.locationOnUpsert = false;
     try {
       const client = new NetSuiteClient(stub.config());
-      const ledger: NetSuiteRequestEntry[] = [];
+      const ledger: SyncAttemptEntry[] = [];
       const id = await client.upsertCustomer({ email: 'noloc@example.com', name: 'No Location' }, ledger);
       expect(id).toBe(stub.find('customer', netsuiteExternalIds.customer('noloc@example.com'))!.id);
       expect(stub.requests.some((r) => r.method === 'GET' && r.path.includes('eid:'))).toBe(true);
@@ -191,7 +191,7 @@ describe('NetSuite client against the REST stub', () => {
   it('times out a request that takes too long, as a retryable error (the ledger entry: no status, the reason as detail)', async () => {
     stub.delayMs = 500;
     try {
-      const ledger: NetSuiteRequestEntry[] = [];
+      const ledger: SyncAttemptEntry[] = [];
       const error = await new NetSuiteClient(stub.config({ timeoutMs: 100 })).upsertCustomer({ email: 't@example.com', name: 'T' }, ledger).catch((e: unknown) => e);
       expect(error).toMatchObject({ kind: 'retryable' });
       expect((error as Error).message).toContain('timed out after 100 ms');

@@ -77,9 +77,11 @@ const SELECT_ORDER = {
 };
 
 /**
- * One request of a sync attempt as the ledger keeps it (the NetSuite client's entry): when it started
- * (epoch ms), the record (`customer` | `salesOrder`), `ok` | `failed`, the HTTP status (null without an
- * answer: timeout, network), NetSuite's error code and detail, and its duration.
+ * One request to NetSuite as the ledger keeps it (`netsuite_sync_attempts`), the one type of the NetSuite
+ * client's entries and the ledger's rows: when it started (epoch ms), the record (`customer` |
+ * `salesOrder` | `creditMemo`), `ok` | `failed`, the HTTP status (null without an answer: timeout,
+ * network), NetSuite's error code and detail, and its duration. The client pushes one per request to
+ * the array its caller passes; the sync writes them (one insert per sync).
  */
 export interface SyncAttemptEntry {
   at: number;

@@ -18,6 +18,7 @@
 import { UnrecoverableError } from 'bullmq';
 import type pg from 'pg';
 import type { z } from 'zod';
+import type { EmailKind } from '@nh/shared/contracts/emails';
 import { sqlLiteral, type Db, type Logger } from '@nh/server';
 import { emailsTotal } from '@nh/server/metrics';
 import type { JobContract, TopicMap } from '@nh/server/jobs/contract';
@@ -131,8 +132,8 @@ export function emailSender({ db, mailer }: { db: Db; mailer: Mailer }) {
   };
 }
 
-export interface EmailDefinition<N extends string, S extends z.ZodType, IdArgs extends unknown[]> {
-  /** The job name, and the email_log kind: renaming it would send every email of the kind once more. */
+export interface EmailDefinition<N extends EmailKind, S extends z.ZodType, IdArgs extends unknown[]> {
+  /** The job name, and the email_log kind: one of @nh/shared's EMAIL_KINDS (renaming it would send every email of the kind once more). */
   name: N;
   /** Ids only: `compose` loads the rest. */
   payload: S;
@@ -151,7 +152,7 @@ export interface EmailDefinition<N extends string, S extends z.ZodType, IdArgs e
  * attempts, exponential backoff from EMAIL_BACKOFF_MS (temporary SMTP failures, a row another worker
  * holds).
  */
-export function defineEmail<const N extends string, S extends z.ZodType, IdArgs extends unknown[] = never>({
+export function defineEmail<const N extends EmailKind, S extends z.ZodType, IdArgs extends unknown[] = never>({
   name,
   payload,
   topics,

@@ -33,11 +33,12 @@ import {
   tryLockOrderSync,
   type Db,
   type Logger,
+  type SyncAttemptEntry,
   type SyncedRefund,
 } from '@nh/server';
 import { syncOrderContract } from '@nh/server/jobs/sync-order';
 import { defineJob } from '../jobs/define';
-import { NetSuiteError, netsuiteExternalIds, type NetSuiteClient, type NetSuiteRequestEntry } from './netsuite/client';
+import { NetSuiteError, netsuiteExternalIds, type NetSuiteClient} from './netsuite/client';
 import { creditMemoFor, customerFor, OrderMappingError, salesOrderClosure, salesOrderFor } from './order-mapping';
 import { redisCustomerIdCache, type CustomerIdCache } from './customer-cache';
 
@@ -102,7 +103,7 @@ export function createErpSyncProcessor(deps: ErpSyncDeps) {
     }
 
     // This attempt's requests, for the ledger.
-    const ledger: NetSuiteRequestEntry[] = [];
+    const ledger: SyncAttemptEntry[] = [];
     try {
       const customer = customerFor(order);
       const customerKey = netsuiteExternalIds.customer(customer.email);

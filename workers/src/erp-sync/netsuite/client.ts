@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
+import type { SyncAttemptEntry } from '@nh/server';
 import { OAuthSigner } from './oauth';
 import { netsuite429, netsuiteConcurrencyInUse, netsuiteRequests } from '@nh/server/metrics';
 
@@ -48,22 +49,6 @@ export class NetSuiteError extends Error {
   ) {
     super(message);
   }
-}
-
-/**
- * One request to NetSuite as the ledger keeps it (`netsuite_sync_attempts`): when it started (epoch
- * ms), the record it wrote or read, its outcome, the HTTP status (null when no answer came), NetSuite's
- * error code and detail, and how long it took. The caller passes an array to the upserts, which push one
- * entry per request; writing them is the caller's business (one insert per sync).
- */
-export interface NetSuiteRequestEntry {
-  at: number;
-  record: string;
-  outcome: 'ok' | 'failed';
-  httpStatus: number | null;
-  errorCode: string | null;
-  errorDetail: string | null;
-  durationMs: number;
 }
 
 /** The longest error detail a ledger entry keeps. */
@@ -308,7 +293,7 @@ export class NetSuiteClient {
     type: string,
     externalId: string,
     record: Record<string, unknown>,
-    ledger?: NetSuiteRequestEntry[],
+    ledger?: SyncAttemptEntry[],
     replace: readonly string[] = [],
   ): Promise<string> {
     if (!/^[A-Za-z0-9_-]+$/.test(externalId)) throw new NetSuiteError(`Invalid external id: ${externalId}`, 'permanent');
@@ -328,7 +313,7 @@ export class NetSuiteClient {
    * `send`, with the request counted in the metrics (by record and outcome; 429s; requests in flight)
    * and its entry pushed to `ledger` (when given) whether it succeeded or not.
    */
-  private async logged(ledger: NetSuiteRequestEntry[] | undefined, record: string, method: string, path: string, body?: unknown): Promise<SendResult> {
+  private async logged(ledger: SyncAttemptEntry[] | undefined, record: string, method: string, path: string, body?: unknown): Promise<SendResult> {
     const at = Date.now();
     const started = performance.now();
     netsuiteConcurrencyInUse.inc();
@@ -357,7 +342,7 @@ export class NetSuiteClient {
     }
   }
 
-  upsertCustomer(input: CustomerInput, ledger?: NetSuiteRequestEntry[]): Promise<string> {
+  upsertCustomer(input: CustomerInput, ledger?: SyncAttemptEntry[]): Promise<string> {
     const { firstName, lastName } = splitName(input.name);
     return this.upsert(
       'customer',
@@ -367,7 +352,7 @@ export class NetSuiteClient {
     );
   }
 
-  upsertSalesOrder(input: SalesOrderInput, ledger?: NetSuiteRequestEntry[]): Promise<string> {
+  upsertSalesOrder(input: SalesOrderInput, ledger?: SyncAttemptEntry[]): Promise<string> {
     const closed = input.closed ? `; closed: payment ${input.closed}` : '';
     return this.upsert('salesOrder', netsuiteExternalIds.salesOrder(input.orderId), {
       entity: { id: input.customerInternalId },
@@ -391,7 +376,7 @@ export class NetSuiteClient {
   }
 
   /** Creates or updates the refund's credit memo (`PUT creditMemo/eid:NH-RFD-<refund id>`): one per refund, however often sent. */
-  upsertCreditMemo(input: CreditMemoInput, ledger?: NetSuiteRequestEntry[]): Promise<string> {
+  upsertCreditMemo(input: CreditMemoInput, ledger?: SyncAttemptEntry[]): Promise<string> {
     const memo = `Refund of web order ${input.orderId} (sales order ${netsuiteExternalIds.salesOrder(input.orderId)})${input.reason ? `: ${input.reason}` : ''}`;
     return this.upsert(
       'creditMemo',

@@ -8,6 +8,7 @@ import { centsToDecimal, OUTBOX_TOPICS } from '@nh/shared';
 import { entityAudit, listOrderPayments, orderEmails, orderSyncAttempts, recordAudit, recordOutbox, tables, type AuditActor, type Db } from '@nh/server';
 import { ADMIN_MESSAGES } from '@nh/shared/contracts/admin';
 import { auditActionLabel } from '@nh/shared/contracts/audit';
+import { emailKindLabel, ORDER_EMAIL_KINDS } from '@nh/shared/contracts/emails';
 import { RESEND_MESSAGES, RESENDABLE_EMAIL_LABELS, type OrderTimeline, type ResendableEmail, type TimelineEvent } from '@nh/shared/contracts/order-timeline';
 import { AppError } from '../../../lib/errors';
 import { isUuid } from '../../../lib/validation';
@@ -15,7 +16,6 @@ import { cardEnding } from '@nh/shared/cards';
 
 const { orders } = tables;
 
-const EMAIL_KINDS: Record<string, string> = { 'order-confirmation': 'Confirmation email', 'order-shipped': 'Shipping notice' };
 const RECORD_WORDS: Record<string, string> = { customer: 'customer', salesOrder: 'sales order', creditMemo: 'credit memo' };
 const PAYMENT_WORDS = {
   charge: { approved: 'Paid', declined: 'Payment declined', error: 'Payment failed', pending: 'Payment pending', refunded: 'Paid (refunded)' },
@@ -48,7 +48,7 @@ export async function orderTimeline(db: Db, storeCode: string, id: string): Prom
   const order = await findOrder(db, storeCode, id);
   const [payments, emails, attempts, audit] = await Promise.all([
     listOrderPayments(db, id),
-    orderEmails(db, id, Object.keys(EMAIL_KINDS)),
+    orderEmails(db, id, ORDER_EMAIL_KINDS),
     orderSyncAttempts(db, id),
     entityAudit(db, 'order', id),
   ]);
@@ -65,7 +65,7 @@ export async function orderTimeline(db: Db, storeCode: string, id: string): Prom
     });
   }
   for (const e of emails) {
-    const name = EMAIL_KINDS[e.kind] ?? e.kind;
+    const name = emailKindLabel(e.kind);
     const resent = e.subjectId !== id;
     events.push({
       at: (e.sentAt ?? e.createdAt).toISOString(),

@@ -1,0 +1,30 @@
+/**
+ * Every email the shop sends, by kind: the kind is the email job's name and its `email_log` kind
+ * (renaming one would send every email of that kind once more), and the words staff read for it.
+ * `defineEmail` (workers) accepts only these names; the order timeline labels its emails from here.
+ */
+export const EMAIL_KINDS = {
+  'order-confirmation': 'Confirmation email',
+  'order-shipped': 'Shipping notice',
+  'order-link': 'Order link',
+  'newsletter-welcome': 'Newsletter welcome',
+  'renewal-reminder': 'Renewal reminder',
+  'shopper-password-reset': 'Password reset (shopper)',
+  'sign-in-failures': 'Failed sign-ins warning',
+  'staff-invitation': 'Staff invitation',
+  'staff-password-reset': 'Password reset (staff)',
+  'subscription-card-expiring': 'Card expiring notice',
+  'subscription-changed': 'Plan change confirmation',
+  'subscription-item-unavailable': 'Item unavailable notice',
+  'subscription-paused': 'Plan paused notice',
+  'subscription-staff-change': 'Plan changed by staff',
+  'subscription-welcome': 'Subscribe & Save welcome',
+} as const;
+
+export type EmailKind = keyof typeof EMAIL_KINDS;
+
+/** The emails an order's timeline shows (the ones sent about the order itself). */
+export const ORDER_EMAIL_KINDS = ['order-confirmation', 'order-shipped'] as const satisfies readonly EmailKind[];
+
+/** Staff's words for an email kind (a kind no longer sent keeps its own name). */
+export const emailKindLabel = (kind: string): string => (kind in EMAIL_KINDS ? EMAIL_KINDS[kind as EmailKind] : kind);
