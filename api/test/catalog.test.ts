@@ -56,15 +56,10 @@ describe('GET /api/categories', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const categories = await json(res, z.array(categorySchema));
     // The demo's, in their order (other test files of this project add categories of their own meanwhile).
-    expect(categories.map((c) => c.slug).filter((slug) => demoCategories.has(slug))).toEqual([
-      'kitchen',
-      'bathroom',
-      'laundry',
-      'multi-surface',
-      'starter-kits',
-    ]);
-    expect(categories[0]).toMatchObject({ name: 'Kitchen', image: 'category-kitchen.svg' });
-    expect(categories[0]!.description).toBeTruthy();
+    const demoOnes = categories.filter((c) => demoCategories.has(c.slug));
+    expect(demoOnes.map((c) => c.slug)).toEqual(['kitchen', 'bathroom', 'laundry', 'multi-surface', 'starter-kits']);
+    expect(demoOnes[0]).toMatchObject({ name: 'Kitchen', image: 'category-kitchen.svg' });
+    expect(demoOnes[0]!.description).toBeTruthy();
   });
 
   it('answers one category by slug', async () => {
@@ -251,12 +246,13 @@ describe('GET /api/blog', () => {
     expect(res.status).toBe(200);
     const posts = await json(res, z.array(blogPostSummarySchema));
     // The demo's (other test files of this project publish posts of their own meanwhile).
-    expect(posts.map((p) => p.slug).filter((slug) => demoPosts.has(slug))).toEqual([
+    const demoOnes = posts.filter((p) => demoPosts.has(p.slug));
+    expect(demoOnes.map((p) => p.slug)).toEqual([
       'how-to-read-ewg-ratings-and-ingredient-labels',
       'non-toxic-kitchen-cleaning-routine',
       'how-probiotic-cleaners-work',
     ]);
-    expect(posts[0]).toMatchObject({ category: expect.any(String), readTime: expect.any(Number), excerpt: expect.any(String) });
+    expect(demoOnes[0]).toMatchObject({ category: expect.any(String), readTime: expect.any(Number), excerpt: expect.any(String) });
   });
 
   it('answers one published article with body, FAQs and internal links', async () => {
