@@ -27,8 +27,10 @@
  * ordinary Redis limiter. If Redis cannot be reached the guard lets the sign-in through and logs it, as
  * every limiter does.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
+import { recordOutbox } from '@nh/server';
+import { OUTBOX_TOPICS } from '@nh/shared';
 import type { AppContext } from '../context';
 import { AppError } from './errors';
 import type { KnownBrowsers, SignInRealm } from './known-browser';
@@ -97,11 +99,17 @@ export interface SignInGuardOptions {
   /** The 429 answer (a shipped message). */
   message: string;
   known: KnownBrowsers;
-  /** Writes the email that tells the holder of the account of `email` (if there is one) about `failures`. */
-  tellHolder: (email: string, failures: number, requestId: string | null) => Promise<void>;
+  /** The id of the account of `email` to tell about failed sign-ins, or null when there is none to tell (unknown, disabled). */
+  holderOf: (email: string) => Promise<string | null>;
 }
 
-export function createSignInGuard(ctx: AppContext, { realm, message, known, tellHolder }: SignInGuardOptions): SignInGuard {
+export function createSignInGuard(ctx: AppContext, { realm, message, known, holderOf }: SignInGuardOptions): SignInGuard {
+  /** The email to the holder (workers/src/emails/sign-in-failures.ts), through the outbox. */
+  const tellHolder = async (email: string, failures: number, requestId: string | null) => {
+    const accountId = await holderOf(email);
+    if (!accountId) return;
+    await recordOutbox(ctx.db, OUTBOX_TOPICS.signInFailures, { account: realm, accountId, alertId: randomUUID(), failures }, requestId);
+  };
   const perAccountAddress = ctx.config.LOGIN_FAILURES_PER_15_MIN;
   const addressLimit = createLimiter(ctx, {
     name: realm === 'staff' ? 'staff-login-address' : 'login-address',

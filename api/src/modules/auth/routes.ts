@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { Router, type Request } from 'express';
-import { findUserByEmail, recordOutbox } from '@nh/server';
-import { OUTBOX_TOPICS, SHOP } from '@nh/shared';
+import { findUserByEmail } from '@nh/server';
+import { SHOP } from '@nh/shared';
 import { AUTH_MESSAGES, loginRequestSchema, registerRequestSchema, type AuthUser, type SignInResponse } from '@nh/shared/contracts/auth';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
@@ -34,11 +33,9 @@ export function authRoutes(ctx: AppContext): Router {
     realm: 'shopper',
     message: AUTH_MESSAGES.tooManyAttempts,
     known,
-    tellHolder: async (email, failures, requestId) => {
+    holderOf: async (email) => {
       const user = await findUserByEmail(ctx.db, email);
-      if (!user?.passwordHash) return;
-      const alert = { account: 'shopper' as const, accountId: user.id, alertId: randomUUID(), failures };
-      await recordOutbox(ctx.db, OUTBOX_TOPICS.signInFailures, alert, requestId);
+      return user?.passwordHash ? user.id : null;
     },
   });
   // Account creation per client address: 20 per hour.

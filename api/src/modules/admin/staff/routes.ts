@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
-import { findStaffByEmail, recordOutbox } from '@nh/server';
-import { OUTBOX_TOPICS } from '@nh/shared';
+import { findStaffByEmail } from '@nh/server';
 import {
   acceptInvitationSchema,
   confirmStaffResetSchema,
@@ -36,11 +34,9 @@ export function staffArea(ctx: AppContext, { guard, afterAnswer }: AdminDeps): A
     realm: 'staff',
     message: STAFF_MESSAGES.tooManySignIns,
     known,
-    tellHolder: async (email, failures, requestId) => {
+    holderOf: async (email) => {
       const member = await findStaffByEmail(db, email);
-      if (!member || member.disabledAt) return;
-      const alert = { account: 'staff' as const, accountId: member.id, alertId: randomUUID(), failures };
-      await recordOutbox(db, OUTBOX_TOPICS.signInFailures, alert, requestId);
+      return member && !member.disabledAt ? member.id : null;
     },
   });
   // Reset and invitation-token requests per address (each may send an email or probe a token).
