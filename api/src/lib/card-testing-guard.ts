@@ -24,9 +24,9 @@ const notRefused = (_req: Request, res: Response) => res.statusCode !== 402 || B
  * cannot slip past the count) and uncounted when it ends in anything but a refusal (an order, a stock or
  * price refusal, a replay). The counters are the Redis limiter's (RATE_LIMIT_PREFIX), shared by every API
  * process. A figure of 0 turns that budget off. Made once by the composition root and handed to the
- * modules whose calls send a card.
+ * modules whose calls send a card, as the list of handlers a route runs before its own.
  */
-export function cardTestingGuard(ctx: AppContext): RequestHandler {
+export function cardTestingGuard(ctx: AppContext): RequestHandler[] {
   const { config } = ctx;
   const budget = (name: string, limit: number, key: (req: Request) => string) =>
     limit === 0
@@ -46,22 +46,11 @@ export function cardTestingGuard(ctx: AppContext): RequestHandler {
     const id = (req.params as { id?: unknown } | undefined)?.id;
     return typeof id === 'string' && isUuid(id) ? `plan:${id}` : '';
   };
-  return inSequence([
+  return [
     ...budget('pay-failures', config.PAYMENT_FAILURES_PER_15_MIN, clientAddressKey),
     ...budget('pay-failures-account', config.PAYMENT_FAILURES_PER_ACCOUNT_PER_15_MIN, (req) =>
       req.session?.userId ? `user:${req.session.userId}` : '',
     ),
     ...budget('pay-failures-plan', config.PAYMENT_FAILURES_PER_PLAN_PER_15_MIN, planOf),
-  ]);
-}
-
-/** The handlers one after another, as one handler (the routes take the guard as one). */
-function inSequence(handlers: RequestHandler[]): RequestHandler {
-  return (req, res, next) => {
-    const step = (i: number) => (err?: unknown) => {
-      if (err !== undefined || i === handlers.length) return next(err);
-      void handlers[i]!(req, res, step(i + 1));
-    };
-    step(0)();
-  };
+  ];
 }

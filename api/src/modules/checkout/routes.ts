@@ -16,7 +16,7 @@ export interface CheckoutModuleDeps {
   /** The promo guessing budget, shared with GET /api/promo-codes/validate/{code}. */
   promoGuesses: PromoGuessLimit;
   /** The card-testing guard, shared with every call that sends a card. */
-  cardTestingGuard: RequestHandler;
+  cardTestingGuard: RequestHandler[];
 }
 
 /** A checkout refused for its promo code (a replayed answer was counted when it was first given). */
@@ -37,7 +37,7 @@ export function checkoutRoutes(ctx: AppContext, deps: CheckoutModuleDeps): Route
   const checkout = createCheckoutService({ pool: ctx.db.$client, gateway: deps.payments.gateway, priceList: deps.priceList, log: ctx.log });
   const { promoGuesses, cardTestingGuard } = deps;
 
-  router.post('/payments/checkout-nonce', cardTestingGuard, promoGuesses.beforeCheckout, async (req, res) => {
+  router.post('/payments/checkout-nonce', ...cardTestingGuard, promoGuesses.beforeCheckout, async (req, res) => {
     const idempotencyKey = readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], IDEMPOTENCY_MESSAGES);
     const input = parseInput(checkoutNonceRequestSchema, req.body);
     const answer = await checkout.checkout(input, { idempotencyKey, requestHash: requestHash(req.body), userId: req.session.userId ?? null });
@@ -46,7 +46,7 @@ export function checkoutRoutes(ctx: AppContext, deps: CheckoutModuleDeps): Route
   });
 
   // Subscribing needs an account (spec §5 "Subscribing"): signed out is refused before anything else.
-  router.post('/payments/subscribe-nonce', requireUser(ctx, SUBSCRIPTION_MESSAGES.loginRequired), cardTestingGuard, promoGuesses.beforeCheckout, async (req, res) => {
+  router.post('/payments/subscribe-nonce', requireUser(ctx, SUBSCRIPTION_MESSAGES.loginRequired), ...cardTestingGuard, promoGuesses.beforeCheckout, async (req, res) => {
     const idempotencyKey = readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], IDEMPOTENCY_MESSAGES);
     const input = parseInput(subscribeNonceRequestSchema, req.body);
     const answer = await checkout.subscribe(input, signedInUser(res), { idempotencyKey, requestHash: requestHash(req.body) });

@@ -21,7 +21,7 @@ export interface SubscriptionDeps {
   /** The gateway that stores a plan's new card (null when card payments are not configured). */
   gateway: PaymentGateway | null;
   /** The card-testing guard, shared with every call that sends a card. */
-  cardTestingGuard: RequestHandler;
+  cardTestingGuard: RequestHandler[];
   /** The catalogue's prices read fresh (the price list's `get(ids, { fresh: true })`): a plan's new quantities are priced from it. */
   catalogue: (productIds: number[]) => Promise<Map<number, PricedProduct>>;
 }
@@ -49,12 +49,12 @@ export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard,
   });
 
   // Sends a card: signed in first (401 before anything else), then the card-testing guard.
-  router.post('/subscriptions/:id/resume', signedIn, cardTestingGuard, async (req, res) => {
+  router.post('/subscriptions/:id/resume', signedIn, ...cardTestingGuard, async (req, res) => {
     const input = parseInput(resumeSubscriptionRequestSchema, req.body);
     res.json(await resume({ pool, gateway, log: ctx.log }, userId(res), id(req.params), input));
   });
 
-  router.post('/subscriptions/:id/card', signedIn, cardTestingGuard, async (req, res) => {
+  router.post('/subscriptions/:id/card', signedIn, ...cardTestingGuard, async (req, res) => {
     const input = parseInput(changeCardRequestSchema, req.body);
     res.json(await changeCard({ db, gateway, log: ctx.log }, userId(res), id(req.params), input));
   });
