@@ -16,6 +16,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { ApiConfig } from '../config';
+import { cookieOf } from './cookies';
 
 export const KNOWN_BROWSER_COOKIE = 'nh.known';
 /** A year from the latest sign-in (browsers cap a cookie's life at 400 days). */
@@ -32,15 +33,6 @@ export interface KnownBrowsers {
   isKnown: (req: Request, realm: SignInRealm, email: string) => boolean;
   /** Remembers the browser for the account: sets the cookie (a new browser id if it had none). */
   remember: (req: Request, res: Response, realm: SignInRealm, email: string) => void;
-}
-
-/** The value of cookie `name` in the request's Cookie header (no cookie parser is mounted). */
-function cookieOf(req: Request, name: string): string | null {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return null;
 }
 
 /** The browser id and its tags, or null when the cookie is absent or not ours. */

@@ -10,22 +10,15 @@ import type { Request, RequestHandler, Response } from 'express';
 import { findSessionStaff, hashStaffToken, type AuditActor } from '@nh/server';
 import { can, STAFF_MESSAGES, STAFF_ROLE_LABELS, STAFF_SESSION_TTL_MS, type Permission, type StaffMe } from '@nh/shared/contracts/staff';
 import type { AppContext } from '../context';
+import { cookieOf } from './cookies';
 import { AppError } from './errors';
 
 export const STAFF_COOKIE = 'nh.staff';
 
 /** The staff session token of the request's Cookie header, if any. */
 export function staffTokenOf(req: Request): string | null {
-  const header = req.headers.cookie;
-  if (!header) return null;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === STAFF_COOKIE) {
-      const value = part.slice(eq + 1).trim();
-      return /^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : null;
-    }
-  }
-  return null;
+  const value = cookieOf(req, STAFF_COOKIE);
+  return value !== null && /^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : null;
 }
 
 export function setStaffCookie(ctx: AppContext, res: Response, token: string): void {
