@@ -90,7 +90,12 @@ describe('the queue dashboard in the browser', () => {
     const link = page.getByRole('menuitem', { name: QUEUE_BOARD_MESSAGES.backOffice });
     for (const button of await page.locator('header button').all()) {
       await button.click();
-      if (await link.isVisible().catch(() => false)) break;
+      // A menu opens after the click (an animation): wait for it a moment before trying the next button.
+      const opened = await link.waitFor({ state: 'visible', timeout: 2000 }).then(
+        () => true,
+        () => false,
+      );
+      if (opened) break;
       await page.keyboard.press('Escape');
     }
     await poll(() => link.isVisible()).toBe(true);
