@@ -34,7 +34,8 @@ export const listPublicProducts = (db: DbOrTx) => {
     .leftJoin(categories, eq(products.categoryId, categories.id))
     .leftJoinLateral(r, sql`true`)
     .where(isPublic)
-    .orderBy(asc(products.name), asc(products.id));
+    // Case-blind, whatever the database's collation ("Washy c…" and "Washy P…" side by side).
+    .orderBy(sql`lower(${products.name})`, asc(products.name), asc(products.id));
 };
 
 export async function findPublicProduct(db: DbOrTx, slug: string) {
