@@ -12,6 +12,24 @@ const CSV_WRITER_ONLY = {
   message: 'Write CSV through @nh/server/csv (csvWriter): it neutralises cells a spreadsheet would run as formulas.',
 };
 
+/** The server core is read by subpath (`@nh/server/queries/orders`); it has no root barrel (docs/decisions/house-structure.md §2). */
+const SERVER_BY_SUBPATH = {
+  regex: '^@nh/server(/index)?$',
+  message: 'Import the server core by subpath: @nh/server/queries/<aggregate>, @nh/server/observability/logger, …',
+};
+/** SQL lives in @nh/server (migrations/src/queries) only (docs/decisions/house-structure.md §1). */
+const NO_SQL_IMPORTS = {
+  group: ['drizzle-orm', 'drizzle-orm/*', 'pg', 'pg-*'],
+  message: 'SQL lives in @nh/server: add or reuse a function in migrations/src/queries/ and call it.',
+};
+const SQL_TEXT = '/^\\s*(select\\s[\\s\\S]*\\sfrom\\s|insert\\s+into\\s|update\\s+\\S+\\s+set\\s|delete\\s+from\\s|with\\s+\\w+\\s+as\\s*\\()/i';
+const NO_SQL_TEXT = [
+  'error',
+  { selector: `Literal[value=${SQL_TEXT}]`, message: 'SQL lives in @nh/server: move this statement into migrations/src/queries/.' },
+  { selector: `TemplateElement[value.raw=${SQL_TEXT}]`, message: 'SQL lives in @nh/server: move this statement into migrations/src/queries/.' },
+  { selector: "CallExpression[callee.property.name='query'][arguments.0.type=/^(Literal|TemplateLiteral)$/]", message: 'SQL lives in @nh/server: move this statement into migrations/src/queries/.' },
+];
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/dist-server/**', '**/node_modules/**', 'migrations/sql/**', 'api/public/**', 'web/public/**', '.local/**', 'coverage/**'] },
   js.configs.recommended,
@@ -72,21 +90,29 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@nh/api', '@nh/api/*', '@nh/workers', '@nh/workers/*', '@nh/web', '@nh/web/*', '**/api/src/*', '**/workers/src/*'], message: '@nh/server is shared by api and workers: it imports neither.' }] },
+        { patterns: [{ group: ['@nh/api', '@nh/api/*', '@nh/workers', '@nh/workers/*', '@nh/web', '@nh/web/*', '**/api/src/*', '**/workers/src/*'], message: '@nh/server is shared by api and workers: it imports neither.' }, SERVER_BY_SUBPATH] },
       ],
     },
   },
   {
     files: ['api/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/workers/src/*', '@nh/workers', '@nh/workers/*', '@nh/web', '@nh/web/*'], message: 'The API does not import worker or web code.' }, CSV_WRITER_ONLY] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/workers/src/*', '@nh/workers', '@nh/workers/*', '@nh/web', '@nh/web/*'], message: 'The API does not import worker or web code.' }, CSV_WRITER_ONLY, SERVER_BY_SUBPATH, NO_SQL_IMPORTS] }],
+      'no-restricted-syntax': NO_SQL_TEXT,
     },
   },
   {
     files: ['workers/src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/api/src/*', '@nh/api', '@nh/api/*', '@nh/web', '@nh/web/*'], message: 'Workers do not import API or web code.' }, CSV_WRITER_ONLY] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/api/src/*', '@nh/api', '@nh/api/*', '@nh/web', '@nh/web/*'], message: 'Workers do not import API or web code.' }, CSV_WRITER_ONLY, SERVER_BY_SUBPATH, NO_SQL_IMPORTS] }],
+      'no-restricted-syntax': NO_SQL_TEXT,
     },
+  },
+  // Tests and benchmarks are harnesses: they may read and arrange the database directly, but they too
+  // read the server core by subpath.
+  {
+    files: ['{api,workers}/{test,bench}/**/*.ts', 'scripts/**/*.{ts,mjs}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [SERVER_BY_SUBPATH] }] },
   },
   {
     files: ['web/**/*.{ts,tsx}'],
