@@ -1,6 +1,7 @@
 // Tracing, when OTEL_EXPORTER_OTLP_ENDPOINT is set, was started by the preload (./instrument.ts, `node --import`) before these imports.
 import { configureShop } from '@nh/shared';
 import { createDb, createLogger, createRedis, exitOnStartupError, productionWarnings, shopOverrides } from '@nh/server';
+import { pingDatabase } from '@nh/server/queries/health';
 import { shutdownTracing, tracingStartupWarning, tracingStatus } from '@nh/server/tracing';
 import { createApp } from './app';
 import { loadApiConfig } from './config';
@@ -13,7 +14,7 @@ async function start(): Promise<void> {
   configureShop(shopOverrides(config));
   const log = createLogger('api', config.LOG_LEVEL);
   const db = createDb({ url: config.DATABASE_URL, max: 20, applicationName: 'nurture-home-api' });
-  await db.$client.query('select 1');
+  await pingDatabase(db);
   const redis = createRedis(config.REDIS_URL);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection problem'));
 

@@ -7,7 +7,8 @@
  * stored answer (`awaitStoredAnswer`). The same key with a different body is refused.
  */
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
+import type { Db } from '@nh/server';
+import { findIdempotencyKey, insertAnsweredIdempotencyKey } from '@nh/server/queries/idempotency';
 import { AppError } from './errors';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -48,8 +49,6 @@ export function canonicalJson(value: unknown): string {
 /** A fingerprint of the request body over canonical JSON: formatting and key order do not matter. */
 export const requestHash = (body: unknown): string => createHash('sha256').update(canonicalJson(body)).digest('base64url');
 
-const READ = 'select request_hash, status_code, response from idempotency_keys where scope = $1 and key = $2';
-
 /** `released`: the request that took the key rolled back without an outcome, so the key is free again. */
 export type Stored = { kind: 'replay'; answer: StoredAnswer } | { kind: 'released' };
 
@@ -57,14 +56,13 @@ export type Stored = { kind: 'replay'; answer: StoredAnswer } | { kind: 'release
  * The stored answer for a taken key, waiting up to `waitMs` while the request that took it is still
  * running. Refuses a different body (422) and a wait that runs out (409).
  */
-export async function awaitStoredAnswer(pool: pg.Pool, scope: string, key: string, hash: string, messages: IdempotencyMessages, waitMs = 10_000): Promise<Stored> {
+export async function awaitStoredAnswer(pool: Db['$client'], scope: string, key: string, hash: string, messages: IdempotencyMessages, waitMs = 10_000): Promise<Stored> {
   const deadline = Date.now() + waitMs;
   for (let delay = 25; ; delay = Math.min(delay * 2, 250)) {
-    const { rows } = await pool.query<{ request_hash: string; status_code: number | null; response: unknown }>({ name: 'idem_read', text: READ, values: [scope, key] });
-    const row = rows[0];
+    const row = await findIdempotencyKey(pool, scope, key);
     if (!row) return { kind: 'released' };
-    if (row.request_hash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED', messages.reused);
-    if (row.status_code !== null) return { kind: 'replay', answer: { status: row.status_code, body: row.response } };
+    if (row.requestHash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED', messages.reused);
+    if (row.statusCode !== null) return { kind: 'replay', answer: { status: row.statusCode, body: row.response } };
     if (Date.now() >= deadline) throw new AppError('IDEMPOTENCY_IN_PROGRESS', messages.inProgress);
     await new Promise((resolve) => setTimeout(resolve, delay));
   }
@@ -74,13 +72,7 @@ export async function awaitStoredAnswer(pool: pg.Pool, scope: string, key: strin
  * Stores the answer of a request that ended without side effects (a refusal), so a retry with the
  * same key gets the same answer. When the key is taken meanwhile, that request's answer wins.
  */
-export async function storeAnswer(pool: pg.Pool, scope: string, key: string, hash: string, answer: StoredAnswer, messages: IdempotencyMessages): Promise<Stored | { kind: 'stored' }> {
-  const inserted = await pool.query({
-    name: 'idem_store',
-    text: `insert into idempotency_keys (scope, key, request_hash, status_code, response, completed_at) values ($1, $2, $3, $4, $5, now())
-      on conflict do nothing`,
-    values: [scope, key, hash, answer.status, JSON.stringify(answer.body)],
-  });
-  if (inserted.rowCount === 1) return { kind: 'stored' };
+export async function storeAnswer(pool: Db['$client'], scope: string, key: string, hash: string, answer: StoredAnswer, messages: IdempotencyMessages): Promise<Stored | { kind: 'stored' }> {
+  if (await insertAnsweredIdempotencyKey(pool, { scope, key, requestHash: hash, status: answer.status, body: answer.body })) return { kind: 'stored' };
   return awaitStoredAnswer(pool, scope, key, hash, messages);
 }

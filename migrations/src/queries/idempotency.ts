@@ -1,10 +1,38 @@
 /**
- * Idempotency keys of the checkout (one per shopper request; the reservation in orders.ts claims one,
- * the outcome statements of payments.ts store its answer): the reads and deletes the workers make.
- * The API's own key handling (waiting for a stored answer) is still in api/src/lib/idempotency.ts.
+ * Idempotency keys (one per shopper request; the checkout's reservation in orders.ts claims one, the
+ * outcome statements of payments.ts store its answer): the API's read of a taken key and its stored
+ * refusals (api/src/lib/idempotency.ts waits and replays), and the reads and deletes the workers make.
  */
 import type pg from 'pg';
 import type { ErrorCode } from '@nh/shared/contracts/errors';
+
+/** A taken key: the fingerprint of the request that took it, and its answer once there is one. */
+export interface IdempotencyKeyRow {
+  requestHash: string;
+  statusCode: number | null;
+  response: unknown;
+}
+
+export async function findIdempotencyKey(pool: pg.Pool, scope: string, key: string): Promise<IdempotencyKeyRow | null> {
+  const { rows } = await pool.query<{ request_hash: string; status_code: number | null; response: unknown }>({
+    name: 'idem_read',
+    text: 'select request_hash, status_code, response from idempotency_keys where scope = $1 and key = $2',
+    values: [scope, key],
+  });
+  const row = rows[0];
+  return row ? { requestHash: row.request_hash, statusCode: row.status_code, response: row.response } : null;
+}
+
+/** Takes a free key with its answer already stored (a refusal, no side effects); false when the key is taken. */
+export async function insertAnsweredIdempotencyKey(pool: pg.Pool, k: { scope: string; key: string; requestHash: string; status: number; body: unknown }): Promise<boolean> {
+  const inserted = await pool.query({
+    name: 'idem_store',
+    text: `insert into idempotency_keys (scope, key, request_hash, status_code, response, completed_at) values ($1, $2, $3, $4, $5, now())
+      on conflict do nothing`,
+    values: [k.scope, k.key, k.requestHash, k.status, JSON.stringify(k.body)],
+  });
+  return inserted.rowCount === 1;
+}
 
 /** The code of the checkout's stored answer when the charge's outcome was not known (502). */
 const OUTCOME_UNKNOWN_CODE: ErrorCode = 'PAYMENT_OUTCOME_UNKNOWN';

@@ -1,9 +1,13 @@
 /**
- * "Is this promo code usable": the one rule, for the checkout's Apply button
- * (GET /api/promo-codes/validate/{code}) and for pricing an order at checkout alike.
+ * Promo codes. "Is this promo code usable": the one rule, for the checkout's Apply button
+ * (GET /api/promo-codes/validate/{code}) and for pricing an order at checkout alike. And the back
+ * office's list, creation and switching on and off.
  */
+import { desc, eq, not } from 'drizzle-orm';
 import type pg from 'pg';
 import type { DiscountType } from '@nh/shared';
+import type { Db, DbOrTx } from '../db/client';
+import { promoCodes } from '../db/schema';
 
 export interface PromoRow {
   id: number;
@@ -40,4 +44,37 @@ export async function findPromo(db: pg.Pool | pg.PoolClient, code: string): Prom
 export async function findUsablePromo(db: pg.Pool | pg.PoolClient, code: string): Promise<UsablePromo | null> {
   const row = await findPromo(db, code);
   return row && isUsablePromo(row) ? row : null;
+}
+
+// ---------------------------------------------------------------- back office
+/** A code as staff see it. */
+export interface StaffPromoRow {
+  id: number;
+  code: string;
+  discountType: string;
+  discountValue: number;
+  isActive: boolean;
+}
+
+const staffColumns = { id: promoCodes.id, code: promoCodes.code, discountType: promoCodes.discountType, discountValue: promoCodes.discountValue, isActive: promoCodes.isActive };
+
+/** Every code, newest first. */
+export async function listPromoCodeRows(db: Db): Promise<StaffPromoRow[]> {
+  return db.select(staffColumns).from(promoCodes).orderBy(desc(promoCodes.createdAt), desc(promoCodes.id));
+}
+
+/** A new code; a code already taken fails with the unique violation (23505). */
+export async function insertPromoCode(tx: DbOrTx, values: { code: string; discountType: DiscountType; discountValue: number }): Promise<StaffPromoRow> {
+  const [row] = await tx.insert(promoCodes).values(values).returning(staffColumns);
+  return row!;
+}
+
+/** Flips isActive in one statement (two staff toggling at once each flip it once); null for an unknown id. */
+export async function togglePromoCodeRow(tx: DbOrTx, id: number): Promise<StaffPromoRow | null> {
+  const [row] = await tx
+    .update(promoCodes)
+    .set({ isActive: not(promoCodes.isActive) })
+    .where(eq(promoCodes.id, id))
+    .returning(staffColumns);
+  return row ?? null;
 }

@@ -145,6 +145,11 @@ export async function spendStaffResets(tx: DbOrTx, staffId: string): Promise<voi
     .where(and(eq(staffTokens.staffId, staffId), eq(staffTokens.purpose, 'password_reset'), isNull(staffTokens.usedAt)));
 }
 
+/** Serialises invitations of one address until the caller's transaction ends (two owners inviting at once make one invitation). */
+export async function lockInvitationsTo(tx: DbOrTx, email: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`staff-invite:${email}`}))`);
+}
+
 /** An invitation neither used nor expired (a revoked one is deleted). */
 const openInvitation = () => and(eq(staffTokens.purpose, 'invitation'), isNull(staffTokens.usedAt), gt(staffTokens.expiresAt, sql`now()`));
 

@@ -15,7 +15,7 @@
  * order date as the UTC day. The rarer writes use drizzle's builder.
  */
 import type pg from 'pg';
-import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, min, ne, sql } from 'drizzle-orm';
 import { OUTBOX_TOPICS } from '@nh/shared/jobs';
 import type { Db, DbOrTx } from '../db/client';
 import { failedSyncOrders, netsuiteSyncAttempts, orders, type OrderRow } from '../db/schema';
@@ -368,4 +368,55 @@ export async function requestStaleSyncs(db: Db, staleMinutes: number, limit = 10
     for (const row of rows) await recordOutbox(tx, 'order.sync-requested', { orderId: row.id });
     return rows.length;
   });
+}
+
+// ---------------------------------------------------------------- the back office's sync page
+export interface SyncCounts {
+  /** Orders of the store by netsuite_sync_status (statuses without orders are absent). */
+  byStatus: Array<{ status: string; n: number }>;
+  /** When the oldest pending order of the store was placed. */
+  oldestPendingAt: Date | string | null;
+  /** The store's rows in the failed list. */
+  failedSyncRows: number;
+}
+
+export async function syncCounts(db: Db, storeCode: string): Promise<SyncCounts> {
+  const [byStatus, [oldest], [failedRows]] = await Promise.all([
+    db.select({ status: orders.netsuiteSyncStatus, n: count() }).from(orders).where(eq(orders.storeCode, storeCode)).groupBy(orders.netsuiteSyncStatus),
+    db
+      .select({ at: min(orders.createdAt) })
+      .from(orders)
+      .where(and(eq(orders.storeCode, storeCode), eq(orders.netsuiteSyncStatus, 'pending'))),
+    db
+      .select({ n: count() })
+      .from(failedSyncOrders)
+      .innerJoin(orders, eq(orders.id, failedSyncOrders.orderId))
+      .where(eq(orders.storeCode, storeCode)),
+  ]);
+  return { byStatus, oldestPendingAt: oldest?.at ?? null, failedSyncRows: failedRows?.n ?? 0 };
+}
+
+/** The order's sync status, its row locked for a retry; null when the store has no such order. */
+export async function lockOrderSyncStatus(tx: DbOrTx, storeCode: string, orderId: string): Promise<OrderRow['netsuiteSyncStatus'] | null> {
+  const [row] = await tx
+    .select({ status: orders.netsuiteSyncStatus })
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.storeCode, storeCode)))
+    .for('update');
+  return row?.status ?? null;
+}
+
+/** Back to pending, its last error cleared (a retry; the caller records its outbox row). */
+export async function resetOrderSync(tx: DbOrTx, orderId: string): Promise<void> {
+  await tx.update(orders).set({ netsuiteSyncStatus: 'pending', netsuiteSyncError: null, updatedAt: new Date() }).where(eq(orders.id, orderId));
+}
+
+/** The store's failed orders (all, or those of `orderIds`) back to pending; their ids. */
+export async function resetFailedSyncs(tx: DbOrTx, storeCode: string, orderIds?: readonly string[]): Promise<string[]> {
+  const rows = await tx
+    .update(orders)
+    .set({ netsuiteSyncStatus: 'pending', netsuiteSyncError: null, updatedAt: sql`now()` })
+    .where(and(eq(orders.storeCode, storeCode), eq(orders.netsuiteSyncStatus, 'failed'), orderIds ? inArray(orders.id, [...orderIds]) : undefined))
+    .returning({ id: orders.id });
+  return rows.map((r) => r.id);
 }

@@ -1,8 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { AUTH_MESSAGES, type AuthUser } from '@nh/shared/contracts/auth';
+import { findUserById } from '@nh/server/queries/shopper-accounts';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/errors';
-import { findUserById } from './repository';
 
 /** The signed-in shopper of this request, or null (no session, or the account no longer exists). */
 export async function currentUser(ctx: AppContext, req: Request): Promise<AuthUser | null> {

@@ -1,7 +1,7 @@
 import type { AuthUser } from '@nh/shared/contracts/auth';
 import type { DbOrTx } from '@nh/server';
 import { decoyHash, hashPassword, verifyPassword } from '@nh/server/passwords';
-import { findUserForSignIn, insertUser } from './repository';
+import { findUserForSignIn, insertUser } from '@nh/server/queries/shopper-accounts';
 
 /** The account for these credentials, or null (unknown email, no password set, or wrong password). */
 export async function authenticate(db: DbOrTx, email: string, password: string): Promise<AuthUser | null> {

@@ -5,9 +5,9 @@
  * (`reserve_order_stock`) re-checks price and variants on the locked row in the order's own
  * transaction, and any refusal is decided on a fresh read.
  */
-import type pg from 'pg';
 import { centsToDecimal, toCents, type Cents } from '@nh/shared';
-import type { LineItem, ProductVariant } from '@nh/server';
+import type { Db, LineItem, ProductVariant } from '@nh/server';
+import { readProductPrices } from '@nh/server/queries/catalog';
 import type { AppContext } from '../../context';
 import { perApp } from '../../lib/per-app';
 
@@ -48,17 +48,11 @@ interface Entry {
   expiresAt: number;
 }
 
-const READ = {
-  name: 'price_list_read',
-  text: `select id, name, status::text as status, price::text as price, variants::text as variants, sku, item_number, inventory
-    from products where id = any($1::int[])`,
-};
-
 export class PriceList {
   private readonly entries = new Map<number, Entry>();
 
   constructor(
-    private readonly pool: pg.Pool,
+    private readonly pool: Db['$client'],
     private readonly ttlMs: number,
   ) {}
 
@@ -75,10 +69,7 @@ export class PriceList {
     }
     if (missing.length === 0) return found;
 
-    const { rows } = await this.pool.query<{ id: number; name: string; status: string; price: string; variants: string; sku: string | null; item_number: string | null; inventory: number }>({
-      ...READ,
-      values: [missing],
-    });
+    const rows = await readProductPrices(this.pool, missing);
     const expiresAt = now + this.ttlMs;
     for (const id of missing) this.entries.set(id, { product: null, expiresAt });
     for (const r of rows) {
@@ -91,7 +82,7 @@ export class PriceList {
         variants: JSON.parse(r.variants) as ProductVariant[],
         variantsJson: r.variants,
         sku: r.sku,
-        itemNumber: r.item_number,
+        itemNumber: r.itemNumber,
         inventory: r.inventory,
       };
       this.entries.set(r.id, { product, expiresAt });

@@ -1,10 +1,10 @@
 import { Router, type Request } from 'express';
 import { CATALOG_MESSAGES } from '@nh/shared/contracts/catalog';
+import * as catalogQueries from '@nh/server/queries/catalog';
 import type { AppContext } from '../../context';
 import { sendJsonEntry } from '../../lib/json-cache';
 import { AppError } from '../../lib/errors';
 import { catalogCache } from './cache';
-import * as repo from './repository';
 import { toBlogPost, toBlogPostSummary, toCategory, toImpactStats, toIngredient, toStorefrontProduct } from './serialize';
 
 /** Slugs are short kebab-case words; anything else cannot exist, so it is a 404 without a query. */
@@ -38,13 +38,13 @@ export function catalogRoutes(ctx: AppContext): Router {
   const productSlug = slugOf(CATALOG_MESSAGES.productNotFound);
   const articleSlug = slugOf(CATALOG_MESSAGES.articleNotFound);
 
-  cached('/categories', () => 'categories', async () => (await repo.listCategories(db)).map(toCategory), CATALOG_MESSAGES.categoryNotFound);
+  cached('/categories', () => 'categories', async () => (await catalogQueries.listCategories(db)).map(toCategory), CATALOG_MESSAGES.categoryNotFound);
 
   cached(
     '/categories/:slug',
     (req) => `category:${categorySlug(req)}`,
     async (req) => {
-      const row = await repo.findCategory(db, categorySlug(req));
+      const row = await catalogQueries.findCategory(db, categorySlug(req));
       return row && toCategory(row);
     },
     CATALOG_MESSAGES.categoryNotFound,
@@ -53,7 +53,7 @@ export function catalogRoutes(ctx: AppContext): Router {
   cached(
     '/products',
     () => 'products',
-    async () => (await repo.listPublicProducts(db)).map((r) => toStorefrontProduct(r.product, r.category, r.rating)),
+    async () => (await catalogQueries.listPublicProducts(db)).map((r) => toStorefrontProduct(r.product, r.category, r.rating)),
     CATALOG_MESSAGES.productNotFound,
   );
 
@@ -61,19 +61,19 @@ export function catalogRoutes(ctx: AppContext): Router {
     '/products/:slug',
     (req) => `product:${productSlug(req)}`,
     async (req) => {
-      const row = await repo.findPublicProduct(db, productSlug(req));
+      const row = await catalogQueries.findPublicProduct(db, productSlug(req));
       return row && toStorefrontProduct(row.product, row.category, row.rating);
     },
     CATALOG_MESSAGES.productNotFound,
   );
 
-  cached('/blog', () => 'blog', async () => (await repo.listPublishedPosts(db)).map(toBlogPostSummary), CATALOG_MESSAGES.articleNotFound);
+  cached('/blog', () => 'blog', async () => (await catalogQueries.listPublishedPosts(db)).map(toBlogPostSummary), CATALOG_MESSAGES.articleNotFound);
 
   cached(
     '/blog/:slug',
     (req) => `blog:${articleSlug(req)}`,
     async (req) => {
-      const row = await repo.findPublishedPost(db, articleSlug(req));
+      const row = await catalogQueries.findPublishedPost(db, articleSlug(req));
       return row && toBlogPost(row);
     },
     CATALOG_MESSAGES.articleNotFound,
@@ -83,13 +83,13 @@ export function catalogRoutes(ctx: AppContext): Router {
     '/impact',
     () => 'impact',
     async () => {
-      const row = await repo.currentImpact(db);
+      const row = await catalogQueries.currentImpact(db);
       return row && toImpactStats(row);
     },
     CATALOG_MESSAGES.impactMissing,
   );
 
-  cached('/ingredients', () => 'ingredients', async () => (await repo.listIngredients(db)).map(toIngredient), 'Ingredients not found');
+  cached('/ingredients', () => 'ingredients', async () => (await catalogQueries.listIngredients(db)).map(toIngredient), 'Ingredients not found');
 
   return router;
 }

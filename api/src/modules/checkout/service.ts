@@ -26,24 +26,14 @@
  * `errorAnswer`, the error mapper's own rule.
  */
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
 import { formatCents, OUTBOX_TOPICS, priceCart, pricePlan, stockByProduct, STORE_CODE, toCents, toPayloadStrings, type Cents, type PricingPromo } from '@nh/shared';
 import type { AuthUser } from '@nh/shared/contracts/auth';
 import { CHECKOUT_MESSAGES, type CheckoutNonceInput, type OrderItemInput, type SubscribeNonceInput } from '@nh/shared/contracts/checkout';
 import type { SubscribeNonceResponse } from '@nh/shared/contracts/subscriptions';
-import {
-  acceptedOrderStatus,
-  PAYMENT_STATUS_OF,
-  recordAcceptedPayment,
-  recordFailedPayment,
-  reserveOrder,
-  type LineItem,
-  type Logger,
-  type OutboxRecord,
-  type PaymentRecord,
-  type PendingOrder,
-  type PricedStockLine,
-} from '@nh/server';
+import type { Db, LineItem, Logger } from '@nh/server';
+import { reserveOrder, type PendingOrder, type PricedStockLine } from '@nh/server/queries/orders';
+import { acceptedOrderStatus, PAYMENT_STATUS_OF, recordAcceptedPayment, recordFailedPayment, type OutboxRecord, type PaymentRecord } from '@nh/server/queries/payments';
+import { findUsablePromo } from '@nh/server/queries/promo';
 import {
   approvedByDuplicate,
   failedCharge,
@@ -59,12 +49,11 @@ import { checkoutsTotal, type CheckoutOutcome } from '@nh/server/metrics';
 import { AppError, errorAnswer } from '../../lib/errors';
 import { awaitStoredAnswer, storeAnswer, type StoredAnswer } from '../../lib/idempotency';
 import { catalogueLine, type PricedProduct, type PriceList } from '../catalog/price-list';
-import { findUsablePromo } from '@nh/server';
 import { checkoutOrder, newPlan, subscriptionOrder, type NewPlan, type OrderRequest } from './requests';
 
 /** What the write path uses, handed over by the composition root. */
 export interface CheckoutDeps {
-  pool: pg.Pool;
+  pool: Db['$client'];
   /** Null when card payments are not configured: every call then answers 503. */
   gateway: PaymentGateway | null;
   /** The catalogue's in-process price list (catalog/price-list.ts). */

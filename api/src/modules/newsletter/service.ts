@@ -1,9 +1,8 @@
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { OUTBOX_TOPICS } from '@nh/shared';
 import type { UnsubscribeState } from '@nh/shared/contracts/newsletter';
-import { recordOutbox, tables, type Db } from '@nh/server';
-
-const subscribers = tables.newsletterSubscribers;
+import type { Db } from '@nh/server';
+import { addSubscriber, findSubscriberByToken, unsubscribeByToken, type SubscriberState } from '@nh/server/queries/newsletter';
+import { recordOutbox } from '@nh/server/queries/outbox';
 
 /**
  * Adds an address to the list. A new address and its welcome-email outbox row are written in one
@@ -13,20 +12,9 @@ const subscribers = tables.newsletterSubscribers;
  */
 export async function subscribe(db: Db, email: string): Promise<{ alreadySubscribed: boolean }> {
   return db.transaction(async (tx) => {
-    const [created] = await tx
-      .insert(subscribers)
-      .values({ email })
-      .onConflictDoNothing({ target: subscribers.email })
-      .returning({ id: subscribers.id });
-    const [row] = created
-      ? [created]
-      : await tx
-          .update(subscribers)
-          .set({ unsubscribedAt: null, subscribedAt: sql`now()` })
-          .where(and(eq(subscribers.email, email), isNotNull(subscribers.unsubscribedAt)))
-          .returning({ id: subscribers.id });
-    if (!row) return { alreadySubscribed: true };
-    await recordOutbox(tx, OUTBOX_TOPICS.newsletterSubscribed, { subscriberId: row.id, email });
+    const subscriberId = await addSubscriber(tx, email);
+    if (subscriberId === null) return { alreadySubscribed: true };
+    await recordOutbox(tx, OUTBOX_TOPICS.newsletterSubscribed, { subscriberId, email });
     return { alreadySubscribed: false };
   });
 }
@@ -34,26 +22,19 @@ export async function subscribe(db: Db, email: string): Promise<{ alreadySubscri
 /** "r***@example.com": enough for a person to know the address, not to read it off a forwarded link. */
 const maskEmail = (email: string) => `${email.slice(0, 1)}***${email.slice(email.lastIndexOf('@'))}`;
 
-const stateOf = (row: { email: string; unsubscribedAt: Date | null }): UnsubscribeState => ({
+const stateOf = (row: SubscriberState): UnsubscribeState => ({
   email: maskEmail(row.email),
   subscribed: row.unsubscribedAt === null,
 });
 
 /** Where the address of an unsubscribe token stands; undefined for an unknown token (a uuid, checked by the caller). */
 export async function subscriptionByToken(db: Db, token: string): Promise<UnsubscribeState | undefined> {
-  const [row] = await db
-    .select({ email: subscribers.email, unsubscribedAt: subscribers.unsubscribedAt })
-    .from(subscribers)
-    .where(eq(subscribers.unsubscribeToken, token));
+  const row = await findSubscriberByToken(db, token);
   return row && stateOf(row);
 }
 
 /** Takes the token's address off the list; idempotent (the first unsubscribe time stays). */
 export async function unsubscribe(db: Db, token: string): Promise<UnsubscribeState | undefined> {
-  const [row] = await db
-    .update(subscribers)
-    .set({ unsubscribedAt: sql`coalesce(${subscribers.unsubscribedAt}, now())` })
-    .where(eq(subscribers.unsubscribeToken, token))
-    .returning({ email: subscribers.email, unsubscribedAt: subscribers.unsubscribedAt });
+  const row = await unsubscribeByToken(db, token);
   return row && stateOf(row);
 }

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { CreateReviewRequest, Review } from '@nh/shared/contracts/reviews';
 import type { createReviewRequestSchema } from '@nh/shared/contracts/reviews';
 import type { DbOrTx } from '@nh/server';
-import * as repo from './repository';
+import * as reviewQueries from '@nh/server/queries/reviews';
 
-type ReviewRow = Awaited<ReturnType<typeof repo.insertReview>>;
+type ReviewRow = Awaited<ReturnType<typeof reviewQueries.insertReview>>;
 export type ParsedReview = z.output<typeof createReviewRequestSchema>;
 export type { CreateReviewRequest };
 
@@ -14,7 +14,7 @@ export const toReview = (row: ReviewRow): Review => ({ ...row, createdAt: row.cr
 
 /** Reviews of a product, newest first; undefined when the product does not exist. */
 export async function listReviews(db: DbOrTx, productId: number): Promise<Review[] | undefined> {
-  const rows = await repo.productWithReviews(db, productId);
+  const rows = await reviewQueries.productWithReviews(db, productId);
   if (rows.length === 0) return undefined;
   return rows.flatMap((r) => (r.review ? [toReview(r.review)] : []));
 }
@@ -25,10 +25,10 @@ export async function listReviews(db: DbOrTx, productId: number): Promise<Review
  * unverified (the visitor did nothing wrong by following a link). Undefined: no such product.
  */
 export async function submitReview(db: DbOrTx, productId: number, input: ParsedReview): Promise<Review | undefined> {
-  if (!(await repo.productExists(db, productId))) return undefined;
+  if (!(await reviewQueries.productExists(db, productId))) return undefined;
   const orderId = input.orderId && isUuid(input.orderId) ? input.orderId.toLowerCase() : null;
-  const verified = orderId !== null && (await repo.orderHasProductForEmail(db, orderId, productId, input.customerEmail));
-  const row = await repo.insertReview(db, {
+  const verified = orderId !== null && (await reviewQueries.orderHasProductForEmail(db, orderId, productId, input.customerEmail));
+  const row = await reviewQueries.insertReview(db, {
     productId,
     customerName: input.customerName,
     customerEmail: input.customerEmail,

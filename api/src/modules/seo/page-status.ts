@@ -5,11 +5,11 @@
  * URL, Open Graph and Twitter tags with the product's picture and price), so crawlers and link previews
  * read the page without running the app.
  */
-import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { tables, type Db } from '@nh/server';
+import type { Db } from '@nh/server';
+import { findCategory as findCategoryRow, findPublicProduct, findPublishedPost } from '@nh/server/queries/catalog';
 import { SHOP } from '@nh/shared/constants';
 import { centsToDecimal, parseCents } from '@nh/shared/money';
-import { PUBLIC_PRODUCT_STATUSES, ratingOf } from '@nh/shared/contracts/catalog';
+import { ratingOf } from '@nh/shared/contracts/catalog';
 import { mainProductImage } from '@nh/shared/contracts/product-images';
 import { LEGAL_PAGE_SLUGS, SPA_ROUTES, sitePaths } from '@nh/shared/contracts/site-map';
 import { articleJsonLd, breadcrumbJsonLd, organizationJsonLd, productJsonLd, type JsonLd } from './structured-data';
@@ -70,27 +70,16 @@ FIXED['/impact'] = FIXED['/sustainability'];
 type Lookup = (db: Db, slug: string) => Promise<PageHead | null>;
 
 const findCategory = async (db: Db, slug: string): Promise<PageHead | null> => {
-  const [row] = await db.select({ name: tables.categories.name, description: tables.categories.description, image: tables.categories.image }).from(tables.categories).where(eq(tables.categories.slug, slug)).limit(1);
+  const row = await findCategoryRow(db, slug);
   return row ? { title: titled(row.name), description: clip(row.description), canonical: sitePaths.category(slug), type: 'website', image: row.image ?? undefined } : null;
 };
 
 /** The routes whose last segment names a record: its head, or null when it does not exist. */
 const RECORD_LOOKUPS: Partial<Record<Route, Lookup>> = {
   '/product/:slug': async (db, slug) => {
-    const p = tables.products;
-    const [row] = await db
-      .select({ product: p, category: { name: tables.categories.name, slug: tables.categories.slug } })
-      .from(p)
-      .leftJoin(tables.categories, eq(tables.categories.id, p.categoryId))
-      .where(and(eq(p.slug, slug), inArray(p.status, [...PUBLIC_PRODUCT_STATUSES])))
-      .limit(1);
+    const row = await findPublicProduct(db, slug);
     if (!row) return null;
-    const { product, category } = row;
-    const r = tables.reviews;
-    const [reviews] = await db
-      .select({ sum: sql<number>`coalesce(sum(${r.rating}), 0)::int`, count: count() })
-      .from(r)
-      .where(and(eq(r.productId, product.id), isNull(r.hiddenAt)));
+    const { product, category, rating: reviews } = row;
     // As the storefront shows it: the lowest variant price, or the product's own without variants.
     const variantPrices = product.variants.map((v) => parseCents(v.price)).filter((c): c is number => c !== null && c > 0);
     const lowest = product.variants.length ? (variantPrices.length ? Math.min(...variantPrices) : null) : product.price;
@@ -123,12 +112,7 @@ const RECORD_LOOKUPS: Partial<Record<Route, Lookup>> = {
   '/shop/:categorySlug': findCategory,
   '/category/:categorySlug': findCategory,
   '/journal/:slug': async (db, slug) => {
-    const b = tables.blogPosts;
-    const [row] = await db
-      .select({ title: b.title, metaTitle: b.metaTitle, metaDescription: b.metaDescription, excerpt: b.excerpt, image: b.image, author: b.author, createdAt: b.createdAt, updatedAt: b.updatedAt })
-      .from(b)
-      .where(and(eq(b.slug, slug), eq(b.published, true)))
-      .limit(1);
+    const row = await findPublishedPost(db, slug);
     if (!row) return null;
     const path = sitePaths.article(slug);
     const description = clip(row.metaDescription ?? row.excerpt);

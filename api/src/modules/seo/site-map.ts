@@ -1,10 +1,10 @@
 /**
- * What the sitemap lists, read in one statement: every public product, each category with the latest
- * change of its public products, every published journal article; plus the fixed content and legal pages.
+ * What the sitemap lists, read in one statement (`siteMapRows`): every public product, each category with
+ * the latest change of its public products, every published journal article; plus the fixed content and
+ * legal pages.
  */
-import { sql } from 'drizzle-orm';
 import type { Db } from '@nh/server';
-import { PUBLIC_PRODUCT_STATUSES } from '@nh/shared/contracts/catalog';
+import { siteMapRows, type SiteMapRow } from '@nh/server/queries/catalog';
 import { CONTENT_PAGE_PATHS, LEGAL_LAST_UPDATED, LEGAL_PAGE_SLUGS, sitePaths } from '@nh/shared/contracts/site-map';
 
 export interface SiteMapEntry {
@@ -13,24 +13,10 @@ export interface SiteMapEntry {
   lastModified: Date | null;
 }
 
-type Row = { kind: 'product' | 'category' | 'article'; slug: string; modified: Date | null };
-
 export async function siteMapEntries(db: Db): Promise<SiteMapEntry[]> {
-  const statuses = sql.join(
-    PUBLIC_PRODUCT_STATUSES.map((s) => sql`${s}`),
-    sql`, `,
-  );
-  const { rows } = await db.execute<Row>(sql`
-    select 'product' as kind, slug, updated_at as modified from products where status::text in (${statuses})
-    union all
-    select 'category', c.slug, max(p.updated_at) from categories c
-      left join products p on p.category_id = c.id and p.status::text in (${statuses})
-     group by c.slug
-    union all
-    select 'article', slug, updated_at from blog_posts where published
-    order by 1, 2`);
+  const rows = await siteMapRows(db);
   const at = (value: Date | string | null) => (value === null ? null : new Date(value));
-  const latest = (kind: Row['kind']) =>
+  const latest = (kind: SiteMapRow['kind']) =>
     rows.filter((r) => r.kind === kind && r.modified).reduce<Date | null>((max, r) => (max && max >= at(r.modified)! ? max : at(r.modified)), null);
   const shopChanged = latest('product');
   const journalChanged = latest('article');

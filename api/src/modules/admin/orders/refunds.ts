@@ -15,27 +15,23 @@
  *    closed), in one transaction.
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
 import { centsToDecimal, stockByProduct } from '@nh/shared';
+import type { Db, LineItem, Logger } from '@nh/server';
+import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
+import { findStoreOrder } from '@nh/server/queries/order-detail';
+import { paymentInFlight } from '@nh/server/queries/payment-in-flight';
 import {
   findOrderCharge,
   findRefundByKey,
   insertPendingRefund,
   lockOrderCharge,
-  paymentInFlight,
-  recordAudit,
   recordRefundOutcome,
-  requestRefundSync,
-  restock,
-  tables,
-  type AuditActor,
-  type Db,
-  type LineItem,
-  type Logger,
   type OrderCharge,
   type PaymentRow,
   type RefundKind,
-} from '@nh/server';
+} from '@nh/server/queries/refunds';
+import { restock } from '@nh/server/queries/stock';
+import { requestRefundSync } from '@nh/server/queries/sync';
 import { REFUND_GATEWAY_MESSAGES, failedRefund, refundInvoiceNumber, type PaymentGateway, type RefundResult } from '@nh/server/payments/index';
 import { ADMIN_MESSAGES } from '@nh/shared/contracts/admin';
 import {
@@ -86,12 +82,7 @@ export interface RefundAnswer {
 export async function refundOrder(deps: RefundDeps, storeCode: string, orderId: string, input: RefundRequest, key: string, actor: AuditActor): Promise<RefundAnswer> {
   const { db, gateway } = deps;
   if (!UUID.test(orderId)) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
-  const { orders } = tables;
-  const [order] = await db
-    .select({ id: orders.id })
-    .from(orders)
-    .where(and(eq(orders.id, orderId), eq(orders.storeCode, storeCode)));
-  if (!order) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
+  if (!(await findStoreOrder(db, storeCode, orderId))) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
   const charge = await findOrderCharge(db, orderId);
   if (!charge) throw new AppError('REFUND_NO_CHARGE', REFUND_MESSAGES.noCharge);
 

@@ -1,30 +1,16 @@
 /** Admin orders of one store: detail and fulfilment update (the table's list is list.ts). */
-import { and, eq, sql } from 'drizzle-orm';
-import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { centsToDecimal, OUTBOX_TOPICS, parseCents, stockByProduct } from '@nh/shared';
-import {
-  auditDiff,
-  lockOrderCharge,
-  orderRestockedByRefund,
-  recordAudit,
-  recordOutbox,
-  restock,
-  tables,
-  takeStock,
-  type AuditActor,
-  type Db,
-  type DbOrTx,
-  type LineItem,
-  type StockLine,
-  type StockShortfall,
-} from '@nh/server';
+import type { Db, DbOrTx, LineItem, OrderRow } from '@nh/server';
+import { auditDiff, recordAudit, type AuditActor } from '@nh/server/queries/audit';
+import { findStoreOrder, lockOrderForFulfilment, planSkippedPeriods, updateOrderFulfilment } from '@nh/server/queries/order-detail';
+import { recordOutbox } from '@nh/server/queries/outbox';
+import { lockOrderCharge, orderRestockedByRefund } from '@nh/server/queries/refunds';
+import { restock, takeStock, type StockLine, type StockShortfall } from '@nh/server/queries/stock';
 import { ADMIN_MESSAGES, type AdminOrder, type OrderStatus } from '@nh/shared/contracts/admin';
 import type { SkippedPeriod } from '@nh/shared/contracts/subscriptions';
 import { AppError } from '../../../lib/errors';
 import { orderPayments, shippingBlockedReason, type OrderPayments } from './payments';
 
-const { orders, subscriptionSkippedPeriods: skipped } = tables;
-type OrderRow = typeof orders.$inferSelect;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function toAdminOrder(row: OrderRow, subscriptionSkippedPeriods: SkippedPeriod[], { payments, refundable, shippingBlockedReason }: OrderPayments): AdminOrder {
@@ -74,20 +60,16 @@ function toAdminOrder(row: OrderRow, subscriptionSkippedPeriods: SkippedPeriod[]
 /** Shipped or delivered: the order went out. */
 const isFulfilled = (status: OrderStatus) => status === 'shipped' || status === 'delivered';
 
-const byId = (storeCode: string, id: string) => and(eq(orders.id, id), eq(orders.storeCode, storeCode));
-
 export async function getOrder(db: Db, storeCode: string, id: string): Promise<AdminOrder> {
   if (!UUID.test(id)) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
-  const [row] = await db.select().from(orders).where(byId(storeCode, id));
+  const row = await findStoreOrder(db, storeCode, id);
   if (!row) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
   return toAdminOrder(row, await skippedPeriodsOf(db, row), await orderPayments(db, row.id));
 }
 
 /** The skipped periods of the plan an order delivers (a late renewal's catch-up), oldest first. */
 async function skippedPeriodsOf(db: Db, row: OrderRow): Promise<SkippedPeriod[]> {
-  if (!row.subscriptionId) return [];
-  const rows = await db.select({ period: skipped.billingPeriod, reason: skipped.reason }).from(skipped).where(eq(skipped.subscriptionId, row.subscriptionId)).orderBy(skipped.billingPeriod);
-  return rows as SkippedPeriod[];
+  return row.subscriptionId ? planSkippedPeriods(db, row.subscriptionId) : [];
 }
 
 export interface OrderUpdate {
@@ -122,21 +104,9 @@ export async function updateOrder(
   actor: AuditActor,
 ): Promise<AdminOrder> {
   if (!UUID.test(id)) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
-  const set: PgUpdateSetSource<typeof orders> = { updatedAt: sql`now()` };
-  if (update.trackingNumber !== undefined) set.trackingNumber = update.trackingNumber;
-  if (update.carrier !== undefined) set.carrier = update.carrier;
-  if (update.status !== undefined) {
-    set.status = update.status;
-    set.deliveredDate =
-      update.status === 'delivered' ? sql`case when ${orders.status} = 'delivered' and ${orders.deliveredDate} is not null then ${orders.deliveredDate} else now() end` : null;
-  }
   let stockChanged = false;
   const row = await db.transaction(async (tx) => {
-    const [current] = await tx
-      .select({ status: orders.status, items: orders.items, carrier: orders.carrier, trackingNumber: orders.trackingNumber })
-      .from(orders)
-      .where(byId(storeCode, id))
-      .for('update');
+    const current = await lockOrderForFulfilment(tx, storeCode, id);
     if (!current) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
     if (update.status !== undefined && isFulfilled(update.status) && !isFulfilled(current.status)) {
       const locked = await lockOrderCharge(tx, id, storeCode);
@@ -150,14 +120,14 @@ export async function updateOrder(
       await moveStock(tx, current.items, update.status === 'cancelled' ? 'restock' : 'take');
       stockChanged = true;
     }
-    const [updated] = await tx.update(orders).set(set).where(byId(storeCode, id)).returning();
+    const updated = await updateOrderFulfilment(tx, storeCode, id, update);
     if (update.status === 'shipped' && current.status !== 'shipped') await recordOutbox(tx, OUTBOX_TOPICS.orderShipped, { orderId: id });
     const change = auditDiff(
       { status: current.status, carrier: current.carrier, trackingNumber: current.trackingNumber },
-      { status: updated!.status, carrier: updated!.carrier, trackingNumber: updated!.trackingNumber },
+      { status: updated.status, carrier: updated.carrier, trackingNumber: updated.trackingNumber },
     );
     if (change) await recordAudit(tx, actor, { action: 'order.updated', entityType: 'order', entityId: id, ...change, after: cancelling ? { ...change.after, restocked: !keepOut } : change.after });
-    return updated!;
+    return updated;
   });
   if (stockChanged) invalidateCatalog();
   return toAdminOrder(row, await skippedPeriodsOf(db, row), await orderPayments(db, row.id));

@@ -3,9 +3,13 @@
  * its emails, its NetSuite ledger and its audit trail into one list, oldest first, in staff words.
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
 import { centsToDecimal, OUTBOX_TOPICS } from '@nh/shared';
-import { entityAudit, listOrderPayments, orderEmails, orderSyncAttempts, recordAudit, recordOutbox, tables, type AuditActor, type Db } from '@nh/server';
+import type { Db } from '@nh/server';
+import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
+import { findStoreOrder } from '@nh/server/queries/order-detail';
+import { entityAudit, orderEmails, orderSyncAttempts } from '@nh/server/queries/order-timeline';
+import { recordOutbox } from '@nh/server/queries/outbox';
+import { listOrderPayments } from '@nh/server/queries/refunds';
 import { ADMIN_MESSAGES } from '@nh/shared/contracts/admin';
 import { auditActionLabel } from '@nh/shared/contracts/audit';
 import { emailKindLabel, ORDER_EMAIL_KINDS } from '@nh/shared/contracts/emails';
@@ -13,8 +17,6 @@ import { RESEND_MESSAGES, RESENDABLE_EMAIL_LABELS, type OrderTimeline, type Rese
 import { AppError } from '../../../lib/errors';
 import { isUuid } from '../../../lib/validation';
 import { cardEnding } from '@nh/shared/cards';
-
-const { orders } = tables;
 
 const RECORD_WORDS: Record<string, string> = { customer: 'customer', salesOrder: 'sales order', creditMemo: 'credit memo' };
 const PAYMENT_WORDS = {
@@ -36,10 +38,7 @@ function changeText(before: unknown, after: unknown): string | null {
 
 async function findOrder(db: Db, storeCode: string, id: string) {
   if (!isUuid(id)) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
-  const [order] = await db
-    .select({ id: orders.id, createdAt: orders.createdAt, total: orders.total, status: orders.status, customerEmail: orders.customerEmail })
-    .from(orders)
-    .where(and(eq(orders.id, id), eq(orders.storeCode, storeCode)));
+  const order = await findStoreOrder(db, storeCode, id);
   if (!order) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
   return order;
 }

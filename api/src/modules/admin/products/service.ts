@@ -2,8 +2,21 @@
  * Admin catalogue writes. Every write clears this process's catalogue cache so the storefront shows the
  * change at once. Products are serialised with the catalogue's own serializer (one admin/public shape).
  */
-import { and, asc, count, eq, ilike, inArray, ne, or, sql } from 'drizzle-orm';
-import { auditDiff, recordAudit, tables, type AuditActor, type Db, type DbOrTx } from '@nh/server';
+import type { Db, DbOrTx } from '@nh/server';
+import { auditDiff, recordAudit, type AuditActor } from '@nh/server/queries/audit';
+import {
+  categoryExists,
+  deleteProductRow,
+  existingProductSlugs,
+  findProductWithCategory,
+  insertProduct,
+  kitsListing,
+  listProductsWithCategory,
+  lockProductSlug,
+  renameInKits,
+  updateProductRow,
+  type ProductValues,
+} from '@nh/server/queries/products';
 import type { Product, ProductStatus } from '@nh/shared/contracts/catalog';
 import { ADMIN_MESSAGES, type CreateProductFields, type UpdateProductFields } from '@nh/shared/contracts/admin';
 import { AppError } from '../../../lib/errors';
@@ -12,8 +25,6 @@ import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../db-erro
 import { ADMIN_PRODUCT_MESSAGES } from '@nh/shared/contracts/admin-products';
 import { logInventoryChange } from './inventory';
 
-const { products, categories } = tables;
-const categoryRef = { id: categories.id, name: categories.name, slug: categories.slug };
 type Tx = DbOrTx;
 type ProductFields = UpdateProductFields;
 
@@ -28,28 +39,12 @@ export interface ProductWriteDeps {
  * search (name, slug or SKU, any case) and a status, with how many match.
  */
 export async function listAllProducts(db: Db, query: { search?: string; status?: ProductStatus; limit?: number; offset?: number } = {}): Promise<{ products: Product[]; total: number }> {
-  const like = query.search ? `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
-  const where = and(
-    like ? or(ilike(products.name, like), ilike(products.slug, like), ilike(products.sku, like)) : undefined,
-    query.status ? eq(products.status, query.status) : undefined,
-  );
-  const page = db
-    .select({ product: products, category: categoryRef })
-    .from(products)
-    .leftJoin(categories, eq(products.categoryId, categories.id))
-    .where(where)
-    .orderBy(asc(products.name), asc(products.id))
-    .offset(query.offset ?? 0);
-  const [rows, [counted]] = await Promise.all([query.limit === undefined ? page : page.limit(query.limit), db.select({ n: count() }).from(products).where(where)]);
-  return { products: rows.map((r) => toProduct(r.product, r.category)), total: counted?.n ?? 0 };
+  const { rows, total } = await listProductsWithCategory(db, query);
+  return { products: rows.map((r) => toProduct(r.product, r.category)), total };
 }
 
 async function loadProduct(db: DbOrTx, id: number): Promise<Product> {
-  const [row] = await db
-    .select({ product: products, category: categoryRef })
-    .from(products)
-    .leftJoin(categories, eq(products.categoryId, categories.id))
-    .where(eq(products.id, id));
+  const row = await findProductWithCategory(db, id);
   if (!row) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.productNotFound);
   return toProduct(row.product, row.category);
 }
@@ -58,16 +53,14 @@ async function loadProduct(db: DbOrTx, id: number): Promise<Product> {
 async function checkKitContents(tx: Tx, slug: string, kitContents: string[] | undefined): Promise<void> {
   if (!kitContents?.length) return;
   if (kitContents.includes(slug)) throw new AppError('KIT_CONTENTS_INVALID', ADMIN_MESSAGES.kitContainsItself, { fields: { kitContents: ADMIN_MESSAGES.kitContainsItself } });
-  const found = await tx.select({ slug: products.slug }).from(products).where(inArray(products.slug, kitContents));
-  const known = new Set(found.map((r) => r.slug));
+  const known = await existingProductSlugs(tx, kitContents);
   const missing = kitContents.filter((s) => !known.has(s));
   if (missing.length) throw new AppError('KIT_CONTENTS_INVALID', ADMIN_MESSAGES.kitContentMissing, { fields: { kitContents: ADMIN_MESSAGES.kitContentMissing }, missing });
 }
 
 async function checkCategory(tx: Tx, categoryId: number | null | undefined): Promise<void> {
   if (categoryId === undefined || categoryId === null) return;
-  const [row] = await tx.select({ id: categories.id }).from(categories).where(eq(categories.id, categoryId));
-  if (!row) throw new AppError('CATEGORY_MISSING', ADMIN_MESSAGES.categoryMissing, { fields: { categoryId: ADMIN_MESSAGES.categoryMissing } });
+  if (!(await categoryExists(tx, categoryId))) throw new AppError('CATEGORY_MISSING', ADMIN_MESSAGES.categoryMissing, { fields: { categoryId: ADMIN_MESSAGES.categoryMissing } });
 }
 
 /** The table's values from parsed fields; `isStarterKit` follows kitContents when not given. */
@@ -89,8 +82,7 @@ export async function createProduct({ db, invalidateCatalog }: ProductWriteDeps,
     const product = await db.transaction(async (tx) => {
       await checkCategory(tx, input.categoryId);
       await checkKitContents(tx, input.slug, input.kitContents);
-      const [row] = await tx.insert(products).values(toValues(input) as typeof products.$inferInsert).returning({ id: products.id });
-      const created = await loadProduct(tx, row!.id);
+      const created = await loadProduct(tx, await insertProduct(tx, toValues(input) as ProductValues));
       await recordAudit(tx, actor, { action: 'product.created', entityType: 'product', entityId: String(created.id), before: null, after: { ...created } });
       return created;
     });
@@ -105,19 +97,14 @@ export async function createProduct({ db, invalidateCatalog }: ProductWriteDeps,
 export async function updateProduct({ db, invalidateCatalog }: ProductWriteDeps, id: number, input: ProductFields, actor: AuditActor): Promise<Product> {
   try {
     const product = await db.transaction(async (tx) => {
-      const [current] = await tx.select({ slug: products.slug }).from(products).where(eq(products.id, id)).for('update');
-      if (!current) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.productNotFound);
+      const currentSlug = await lockProductSlug(tx, id);
+      if (currentSlug === null) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.productNotFound);
       const before = await loadProduct(tx, id);
-      const slug = input.slug ?? current.slug;
+      const slug = input.slug ?? currentSlug;
       await checkCategory(tx, input.categoryId);
       await checkKitContents(tx, slug, input.kitContents);
-      await tx.update(products).set(toValues(input)).where(eq(products.id, id));
-      if (slug !== current.slug) {
-        await tx
-          .update(products)
-          .set({ kitContents: sql`array_replace(${products.kitContents}, ${current.slug}, ${slug})` })
-          .where(and(ne(products.id, id), sql`${current.slug} = any(${products.kitContents})`));
-      }
+      await updateProductRow(tx, id, toValues(input));
+      if (slug !== currentSlug) await renameInKits(tx, id, currentSlug, slug);
       const after = await loadProduct(tx, id);
       await logInventoryChange(tx, actor, { productId: id, before: before.inventory, after: after.inventory, reason: ADMIN_PRODUCT_MESSAGES.formReason });
       const change = auditDiff({ ...before }, { ...after });
@@ -138,17 +125,14 @@ export async function updateProduct({ db, invalidateCatalog }: ProductWriteDeps,
  */
 export async function deleteProduct({ db, invalidateCatalog }: ProductWriteDeps, id: number, actor: AuditActor): Promise<{ id: number; slug: string }> {
   const deleted = await db.transaction(async (tx) => {
-    const [current] = await tx.select({ slug: products.slug }).from(products).where(eq(products.id, id)).for('update');
-    if (!current) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.productNotFound);
-    const kits = await tx
-      .select({ slug: products.slug })
-      .from(products)
-      .where(and(ne(products.id, id), sql`${current.slug} = any(${products.kitContents})`));
-    if (kits.length) throw new AppError('PRODUCT_IN_KIT', ADMIN_MESSAGES.productInKit, { kits: kits.map((k) => k.slug) });
+    const slug = await lockProductSlug(tx, id);
+    if (slug === null) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.productNotFound);
+    const kits = await kitsListing(tx, id, slug);
+    if (kits.length) throw new AppError('PRODUCT_IN_KIT', ADMIN_MESSAGES.productInKit, { kits });
     const before = await loadProduct(tx, id);
-    await tx.delete(products).where(eq(products.id, id));
+    await deleteProductRow(tx, id);
     await recordAudit(tx, actor, { action: 'product.deleted', entityType: 'product', entityId: String(id), before: { ...before }, after: null });
-    return { id, slug: current.slug };
+    return { id, slug };
   });
   invalidateCatalog();
   return deleted;

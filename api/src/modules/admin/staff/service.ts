@@ -4,9 +4,10 @@
  * outbox and the mail queue with the link's row id: the mail worker makes the single-use token as it
  * sends, and only its hash is stored.
  */
-import { sql } from 'drizzle-orm';
+import type { Db, DbOrTx, StaffRow } from '@nh/server';
+import { auditDiff, recordAudit, type AuditActor } from '@nh/server/queries/audit';
+import { recordOutbox } from '@nh/server/queries/outbox';
 import {
-  auditDiff,
   deleteSessionsOf,
   deleteStaffSession,
   findStaffByEmail,
@@ -18,23 +19,18 @@ import {
   insertStaffToken,
   listOpenInvitations,
   listStaff,
+  lockInvitationsTo,
   lockStaff,
   lockStaffForShare,
   newStaffToken,
   otherActiveOwners,
-  recordAudit,
-  recordOutbox,
   spendStaffResets,
   revokeInvitation,
   revokeInvitationsOf,
   spendStaffToken,
   updateStaff,
-  type AuditActor,
-  type Db,
-  type DbOrTx,
-  type StaffRow,
   type StaffTokenRow,
-} from '@nh/server';
+} from '@nh/server/queries/staff';
 import { decoyHash, hashPassword, verifyPassword } from '@nh/server/passwords';
 import {
   mayInvite,
@@ -119,8 +115,7 @@ export async function listStaffAndInvitations(db: Db): Promise<StaffList> {
 export async function invite(db: Db, input: InviteStaffInput, actor: AuditActor): Promise<StaffInvitation> {
   return db.transaction(async (tx) => {
     if (await findStaffByEmail(tx, input.email)) throw new AppError('STAFF_EXISTS', STAFF_MESSAGES.staffExists);
-    // Serialises invitations of one address (two owners inviting at once make one invitation).
-    await tx.execute(sqlAdvisoryLock(input.email));
+    await lockInvitationsTo(tx, input.email);
     if ((await listOpenInvitations(tx, input.email)).length > 0) throw new AppError('STAFF_INVITATION_PENDING', STAFF_MESSAGES.invitationPending);
     const row = await insertStaffToken(tx, { purpose: 'invitation', email: input.email, role: input.role, createdBy: actor.staffId, expiresAt: new Date(Date.now() + STAFF_INVITATION_TTL_MS) });
     await recordOutbox(tx, 'staff.invited', { tokenId: row.id });
@@ -128,8 +123,6 @@ export async function invite(db: Db, input: InviteStaffInput, actor: AuditActor)
     return toInvitation(row, new Map(actor.staffId ? [[actor.staffId, actor.email]] : []));
   });
 }
-
-const sqlAdvisoryLock = (email: string) => sql`select pg_advisory_xact_lock(hashtext(${`staff-invite:${email}`}))`;
 
 type ReadStaff = (db: DbOrTx, id: string) => Promise<StaffRow | null>;
 

@@ -3,15 +3,16 @@
  * transaction that resets the order to pending, so a retry is never lost even while Redis is down;
  * the sync job deletes the failed-sync row when it succeeds.
  */
-import { and, count, eq, inArray, min, sql } from 'drizzle-orm';
 import { centsToDecimal } from '@nh/shared';
 import type { Queue } from 'bullmq';
-import { findOrderSyncState, listFailedSyncs, listSyncAttempts, recordAudit, recordOutbox, tables, type AuditActor, type Db } from '@nh/server';
+import type { Db } from '@nh/server';
+import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
+import { recordOutbox } from '@nh/server/queries/outbox';
+import { findOrderSyncState, listFailedSyncs, listSyncAttempts, lockOrderSyncStatus, resetFailedSyncs, resetOrderSync, syncCounts } from '@nh/server/queries/sync';
 import { readQueueDepth } from '@nh/server/queues';
 import { ADMIN_SYNC_MESSAGES, SYNC_STATUSES, type FailedSync, type OrderSyncAttempts, type SyncAttempt, type SyncStatus, type SyncSummary } from '@nh/shared/contracts/admin-sync';
 import { AppError } from '../../../lib/errors';
 
-const { orders, failedSyncOrders } = tables;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const QUEUE_COUNTS_TIMEOUT_MS = 1500;
 
@@ -27,22 +28,10 @@ async function queueCounts(erpSyncQueue: () => Queue): Promise<SyncSummary['queu
 }
 
 export async function syncSummary({ db, erpSyncQueue }: SyncSummaryDeps, storeCode: string): Promise<SyncSummary> {
-  const [byStatus, [oldest], [failedRows], queue] = await Promise.all([
-    db.select({ status: orders.netsuiteSyncStatus, n: count() }).from(orders).where(eq(orders.storeCode, storeCode)).groupBy(orders.netsuiteSyncStatus),
-    db
-      .select({ at: min(orders.createdAt) })
-      .from(orders)
-      .where(and(eq(orders.storeCode, storeCode), eq(orders.netsuiteSyncStatus, 'pending'))),
-    db
-      .select({ n: count() })
-      .from(failedSyncOrders)
-      .innerJoin(orders, eq(orders.id, failedSyncOrders.orderId))
-      .where(eq(orders.storeCode, storeCode)),
-    queueCounts(erpSyncQueue),
-  ]);
+  const [{ byStatus, oldestPendingAt, failedSyncRows }, queue] = await Promise.all([syncCounts(db, storeCode), queueCounts(erpSyncQueue)]);
   const counts = Object.fromEntries(SYNC_STATUSES.map((s) => [s, 0])) as SyncSummary['counts'];
   for (const row of byStatus) if (row.status in counts) counts[row.status as keyof typeof counts] = row.n;
-  return { storeCode, counts, oldestPendingAt: oldest?.at ? new Date(oldest.at).toISOString() : null, failedSyncRows: failedRows?.n ?? 0, queue };
+  return { storeCode, counts, oldestPendingAt: oldestPendingAt ? new Date(oldestPendingAt).toISOString() : null, failedSyncRows, queue };
 }
 
 export async function failedSyncs(db: Db, storeCode: string): Promise<FailedSync[]> {
@@ -73,16 +62,12 @@ export async function orderSyncAttempts(db: Db, storeCode: string, orderId: stri
 export async function retryOrder(db: Db, storeCode: string, orderId: string, actor: AuditActor): Promise<void> {
   if (!UUID.test(orderId)) throw new AppError('NOT_FOUND', ADMIN_SYNC_MESSAGES.orderNotFound);
   await db.transaction(async (tx) => {
-    const [order] = await tx
-      .select({ status: orders.netsuiteSyncStatus })
-      .from(orders)
-      .where(and(eq(orders.id, orderId), eq(orders.storeCode, storeCode)))
-      .for('update');
-    if (!order) throw new AppError('NOT_FOUND', ADMIN_SYNC_MESSAGES.orderNotFound);
-    if (order.status === 'synced') throw new AppError('ALREADY_SYNCED', ADMIN_SYNC_MESSAGES.alreadySynced);
-    await tx.update(orders).set({ netsuiteSyncStatus: 'pending', netsuiteSyncError: null, updatedAt: new Date() }).where(eq(orders.id, orderId));
+    const status = await lockOrderSyncStatus(tx, storeCode, orderId);
+    if (status === null) throw new AppError('NOT_FOUND', ADMIN_SYNC_MESSAGES.orderNotFound);
+    if (status === 'synced') throw new AppError('ALREADY_SYNCED', ADMIN_SYNC_MESSAGES.alreadySynced);
+    await resetOrderSync(tx, orderId);
     await recordOutbox(tx, 'order.sync-requested', { orderId });
-    await recordAudit(tx, actor, { action: 'sync.replayed', entityType: 'order', entityId: orderId, before: { netsuiteSyncStatus: order.status }, after: { netsuiteSyncStatus: 'pending' } });
+    await recordAudit(tx, actor, { action: 'sync.replayed', entityType: 'order', entityId: orderId, before: { netsuiteSyncStatus: status }, after: { netsuiteSyncStatus: 'pending' } });
   });
 }
 
@@ -92,17 +77,13 @@ export async function retryOrder(db: Db, storeCode: string, orderId: string, act
  */
 export async function retryAllFailed(db: Db, storeCode: string, actor: AuditActor, orderIds?: readonly string[]): Promise<number> {
   return db.transaction(async (tx) => {
-    const rows = await tx
-      .update(orders)
-      .set({ netsuiteSyncStatus: 'pending', netsuiteSyncError: null, updatedAt: sql`now()` })
-      .where(and(eq(orders.storeCode, storeCode), eq(orders.netsuiteSyncStatus, 'failed'), orderIds ? inArray(orders.id, [...orderIds]) : undefined))
-      .returning({ id: orders.id });
-    for (const row of rows) await recordOutbox(tx, 'order.sync-requested', { orderId: row.id });
+    const ids = await resetFailedSyncs(tx, storeCode, orderIds);
+    for (const id of ids) await recordOutbox(tx, 'order.sync-requested', { orderId: id });
     await recordAudit(
       tx,
       actor,
-      rows.map((row) => ({ action: 'sync.replayed_failed' as const, entityType: 'order' as const, entityId: row.id, before: { netsuiteSyncStatus: 'failed' }, after: { netsuiteSyncStatus: 'pending' } })),
+      ids.map((id) => ({ action: 'sync.replayed_failed' as const, entityType: 'order' as const, entityId: id, before: { netsuiteSyncStatus: 'failed' }, after: { netsuiteSyncStatus: 'pending' } })),
     );
-    return rows.length;
+    return ids.length;
   });
 }

@@ -1,9 +1,9 @@
+/** Shopper accounts (table users): the signed-in shopper, sign-in by email, registration. */
 import { eq } from 'drizzle-orm';
-import { tables, type DbOrTx } from '@nh/server';
+import type { DbOrTx } from '../db/client';
+import { users } from '../db/schema';
 
-const { users } = tables;
-
-export const authUserColumns = {
+const authUserColumns = {
   id: users.id,
   email: users.email,
   firstName: users.firstName,

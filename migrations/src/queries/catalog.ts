@@ -1,9 +1,14 @@
-/** Catalogue queries: each public read is exactly one SQL statement. */
+/**
+ * The storefront's catalogue reads, each exactly one SQL statement: the public lists and records (also
+ * the heads the server writes for a page), the prices the checkout prices a cart with, and what the
+ * sitemap lists.
+ */
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type pg from 'pg';
 import { PUBLIC_PRODUCT_STATUSES } from '@nh/shared/contracts/catalog';
-import { tables, type DbOrTx } from '@nh/server';
+import type { Db, DbOrTx } from '../db/client';
+import { blogPosts, categories, impactStats, ingredients, products, reviews } from '../db/schema';
 
-const { products, categories, blogPosts, ingredients, impactStats, reviews } = tables;
 const categoryRef = { id: categories.id, name: categories.name, slug: categories.slug };
 const isPublic = inArray(products.status, [...PUBLIC_PRODUCT_STATUSES]);
 
@@ -80,4 +85,52 @@ export const listIngredients = (db: DbOrTx) =>
 export async function currentImpact(db: DbOrTx) {
   const [row] = await db.select().from(impactStats).orderBy(desc(impactStats.updatedAt), desc(impactStats.id)).limit(1);
   return row;
+}
+
+/** A product as the order write path prices it: price and variants as stored (text), for the reservation guard to compare. */
+export interface ProductPriceRow {
+  id: number;
+  name: string;
+  status: string;
+  price: string;
+  variants: string;
+  sku: string | null;
+  itemNumber: string | null;
+  inventory: number;
+}
+
+/** The products with these ids, as priced (unknown ids are absent). */
+export async function readProductPrices(pool: pg.Pool, ids: readonly number[]): Promise<ProductPriceRow[]> {
+  const { rows } = await pool.query<{ id: number; name: string; status: string; price: string; variants: string; sku: string | null; item_number: string | null; inventory: number }>({
+    name: 'price_list_read',
+    text: `select id, name, status::text as status, price::text as price, variants::text as variants, sku, item_number, inventory
+    from products where id = any($1::int[])`,
+    values: [[...ids]],
+  });
+  return rows.map(({ item_number, ...r }) => ({ ...r, itemNumber: item_number }));
+}
+
+export type SiteMapRow = {
+  kind: 'product' | 'category' | 'article';
+  slug: string;
+  /** The row's last change; a category's is the latest of its public products (null without any). */
+  modified: Date | null;
+};
+
+/** What the sitemap lists, in one statement: every public product, each category, every published journal article. */
+export async function siteMapRows(db: Db): Promise<SiteMapRow[]> {
+  const statuses = sql.join(
+    PUBLIC_PRODUCT_STATUSES.map((s) => sql`${s}`),
+    sql`, `,
+  );
+  const { rows } = await db.execute<SiteMapRow>(sql`
+    select 'product' as kind, slug, updated_at as modified from products where status::text in (${statuses})
+    union all
+    select 'category', c.slug, max(p.updated_at) from categories c
+      left join products p on p.category_id = c.id and p.status::text in (${statuses})
+     group by c.slug
+    union all
+    select 'article', slug, updated_at from blog_posts where published
+    order by 1, 2`);
+  return rows;
 }
