@@ -1,8 +1,9 @@
 /**
  * The renewals' reads and writes on the plan row (the workers' daily sweep and renewal job): which plans
  * are due or get a reminder, the plan row locked FOR UPDATE for one renewal, the catch-up and the
- * dunning step, and the sweep's heads-up about items the next delivery could not have. The renewal's
- * payment rows and its one-statement outcomes are in payments.ts, its pending order in orders.ts.
+ * dunning step, the renewal's order with its stock, and the sweep's heads-up about items the next
+ * delivery could not have. The renewal's payment rows and its one-statement outcomes are in payments.ts,
+ * its pending order's insert in orders.ts.
  *
  * Hand-tuned SQL through the pool; the renewal's statements run under the plan's row lock. The clock is
  * the database's (the sweep and the job agree whichever host runs them).
@@ -12,7 +13,9 @@ import { toCents } from '@nh/shared/money';
 import { INTERVAL_MONTHS, RENEWAL_REMINDER_DAYS, type SkippedPeriodReason } from '@nh/shared/contracts/subscriptions';
 import type { SubscriptionRow } from '../../db/schema';
 import type { StoredPaymentProfile } from '../../payments/gateway';
+import { insertPendingOrder, type RenewalOrder } from '../orders';
 import { OUTBOX_CHANNEL, outboxInsert, outboxNotify, outboxParam } from '../outbox';
+import { takeStock, type StockLine, type StockShortfall } from '../stock';
 import { DUE_BEFORE_SQL, UNAVAILABLE_JOIN, type Queryable } from './plan';
 
 /** One interval in SQL months, from the row's `interval` and `interval_count` (INTERVAL_MONTHS). */
@@ -151,6 +154,22 @@ export async function skipPeriods(client: pg.PoolClient, subscriptionId: string,
      update subscriptions set next_billing_date = $4, failed_attempts = 0, retry_at = null, updated_at = now() where id = $1`,
     [subscriptionId, periods, reason, current],
   );
+}
+
+/**
+ * The renewal's pending order and its stock, in the renewal's transaction under a savepoint of their
+ * own: when a line is short, both are undone (the transaction goes on to record the failed attempt) and
+ * the shortfall is answered.
+ */
+export async function placeRenewalOrder(client: pg.PoolClient, order: RenewalOrder, stock: StockLine[]): Promise<{ orderId: string } | { short: StockShortfall[] }> {
+  await client.query('savepoint renewal_order');
+  const orderId = await insertPendingOrder(client, order);
+  const short = await takeStock(client, stock);
+  if (short.length > 0) {
+    await client.query('rollback to savepoint renewal_order');
+    return { short };
+  }
+  return { orderId };
 }
 
 /** The subscription after a failed attempt (one dunning step), as a CTE body; $1 is the subscription. */
