@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createDb } from '@nh/server';
 import { seedBenchOrders } from '@nh/server/testing/bench-orders';
-import { EXPORT_SQL } from '../src/exports/columns';
+import { EXPORT_SQL } from '@nh/server/queries/order-export';
 import { benchDatabase, fmt, ROOT } from './support';
 
 const ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);

@@ -6,7 +6,9 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Db, Logger } from '@nh/server';
+import type { Db } from '@nh/server/db/client';
+import type { Logger } from '@nh/server/logger';
+import { pingDatabase } from '@nh/server/queries/health';
 
 export interface HeartbeatOptions {
   file: string;
@@ -43,7 +45,7 @@ export async function heartbeatFresh(file: string, maxAgeMs: number, now = Date.
 /** Healthy: every queue consumer of this process runs and PostgreSQL answers. */
 export async function runtimeHealthy(runtime: { workers: ReadonlyMap<string, { isRunning(): boolean }>; db: Db }): Promise<boolean> {
   if (![...runtime.workers.values()].every((w) => w.isRunning())) return false;
-  return runtime.db.$client.query('select 1').then(
+  return pingDatabase(runtime.db).then(
     () => true,
     () => false,
   );

@@ -12,8 +12,11 @@
  */
 import type { Queue } from 'bullmq';
 import { Counter, Gauge } from 'prom-client';
-import type { Db, Redis } from '@nh/server';
+import type { Db } from '@nh/server/db/client';
+import type { Redis } from '@nh/server/redis';
 import { createMetricsRegistry, WORKER_METRICS, withinTimeout, type Registry } from '@nh/server/metrics';
+import { exportRowsPerSecond } from '@nh/server/queries/order-export';
+import { outboxBacklog } from '@nh/server/queries/outbox';
 import { QUEUE_NAMES, readQueueDepth, type QueueName } from '@nh/server/queues';
 import { lastSweepAt } from './renewals/sweep';
 
@@ -98,14 +101,7 @@ export function createWorkerMetrics({ db, queues, redis }: WorkerMetricsDeps): R
     },
   });
 
-  const outbox = sharedRead(() =>
-    attempt('outbox', async () => {
-      const { rows } = await db.$client.query<{ waiting: string; oldest_age: number | null }>(
-        `select count(*) as waiting, extract(epoch from now() - min(created_at))::float8 as oldest_age from outbox where published_at is null`,
-      );
-      return { waiting: Number(rows[0]?.waiting ?? 0), oldestAge: Math.max(0, rows[0]?.oldest_age ?? 0) };
-    }),
-  );
+  const outbox = sharedRead(() => attempt('outbox', () => outboxBacklog(db.$client)));
   new Gauge({
     name: 'nh_outbox_unpublished_rows',
     help: 'Outbox rows not yet relayed to the queues.',
@@ -133,15 +129,7 @@ export function createWorkerMetrics({ db, queues, redis }: WorkerMetricsDeps): R
     registers: [registry],
     async collect() {
       this.reset();
-      const rate = await attempt('exports', async () => {
-        const { rows } = await db.$client.query<{ rate: number | null }>(
-          `select case when status = 'running' then rows_done / greatest(extract(epoch from now() - started_at), 0.001)
-                       else rows_total / greatest(extract(epoch from finished_at - started_at), 0.001) end::float8 as rate
-           from exports where started_at is not null and status in ('running', 'completed')
-           order by (status = 'running') desc, coalesce(finished_at, now()) desc limit 1`,
-        );
-        return rows[0]?.rate ?? 0;
-      });
+      const rate = await attempt('exports', () => exportRowsPerSecond(db.$client));
       if (rate !== null) this.set(rate);
     },
   });

@@ -8,6 +8,7 @@ import { configureShop, SHOP } from '@nh/shared';
 import { createDb, createRedis, shopOverrides, type Db, type Logger, type Redis } from '@nh/server';
 import { startMetricsServer, type MetricsServer } from '@nh/server/metrics';
 import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/server/queues';
+import { pingDatabase } from '@nh/server/queries/health';
 import { NetSuiteClient } from './erp-sync/netsuite/client';
 import { createMailer, type Mailer } from './emails/mail/transport';
 import { tracedMailer } from './tracing';
@@ -41,7 +42,7 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
   configureShop(shopOverrides(config));
   // Each running sync holds a connection for its order's lock (erp-sync/processor.ts) besides the ones its queries take.
   const db = createDb({ url: config.DATABASE_URL, max: 10 + config.ERP_SYNC_CONCURRENCY, applicationName: 'nurture-home-workers' });
-  await db.$client.query('select 1');
+  await pingDatabase(db);
 
   // Producers fail fast when Redis is down (the relay rolls back and retries); workers wait through reconnects.
   const producerRedis: Redis = createRedis(config.REDIS_URL, 'client');

@@ -9,7 +9,7 @@ import { exportHistorySchema, exportStartedSchema, exportStatusSchema } from '@n
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { signInAs, type StaffClient } from '../../api/test/support/staff';
 import { exportFailureMessage, writeOrdersCsv } from '../src/exports/processor';
-import { exportFiltersOf } from '../src/exports/columns';
+import { exportFiltersOf } from '../src/exports/filters';
 import { createHousekeepingProcessor } from '../src/maintenance/housekeeping';
 import { parseCsv } from '@nh/server/testing/csv';
 import {

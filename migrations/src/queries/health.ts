@@ -1,6 +1,7 @@
-/** Whether PostgreSQL answers: a process's start-up probe (it fails fast when the database is unreachable). */
+/** Whether PostgreSQL answers: the one statement of the start-up checks and the workers' heartbeat. */
 import type { Db } from '../db/client';
 
+/** Resolves once the database answered a trivial statement; rejects when it cannot. */
 export async function pingDatabase(db: Db): Promise<void> {
   await db.$client.query('select 1');
 }

@@ -12,8 +12,11 @@
  * request, or the job that carries one), otherwise none. The relay copies it into the row's jobs.
  * With OpenTelemetry tracing on, each row also keeps the `traceparent` of the span active where it was
  * written (`trace_parent`; tracing.ts), and the relay's jobs run as children of that span.
+ *
+ * The relay's own statements are here too: its claim, its LISTEN connection, and the backlog its
+ * metrics read.
  */
-import type pg from 'pg';
+import pg from 'pg';
 import { outboxPayloads, type OutboxPayload, type OutboxTopic } from '@nh/shared/jobs';
 import { positionalSql, type DbOrTx } from '../db/client';
 import { currentRequestId } from '../request-context';
@@ -84,4 +87,58 @@ export async function deletePublishedOutbox(pool: pg.Pool, olderThanDays: number
 /** VACUUM (ANALYZE) of the queue-like outbox, whose dead index entries slow every relay pass; outside any transaction. */
 export async function vacuumOutbox(pool: pg.Pool): Promise<void> {
   await pool.query('vacuum (analyze) outbox');
+}
+
+// ---- The relay (workers relay/relay.ts) ----
+
+/** An outbox row as the relay claims it. */
+export interface ClaimedOutboxRow {
+  id: number;
+  topic: string;
+  payload: unknown;
+  /** The API request that wrote the row, if any. */
+  request_id?: string | null;
+  /** The span that wrote the row (W3C traceparent), when tracing was on. */
+  trace_parent?: string | null;
+}
+
+/**
+ * The relay's claim of up to `batchSize` unpublished rows of `topics` (a relay leaves rows of topics it
+ * does not know to a newer one): opens a transaction on the connection and marks the rows published in
+ * one message (`FOR UPDATE SKIP LOCKED`, so several relays are safe); the marks stay invisible, and the
+ * rows locked, until the caller commits. A simple-protocol message, so its values are literals; the
+ * statement is written once per claimer. The rows come back in no particular order.
+ */
+export function outboxClaimer(topics: readonly string[], batchSize: number): (client: pg.ClientBase) => Promise<ClaimedOutboxRow[]> {
+  let statement: string | null = null;
+  return async (client) => {
+    statement ??= `begin;
+      update outbox set published_at = now()
+       where id in (select id from outbox
+                     where published_at is null and topic in (${topics.map((t) => client.escapeLiteral(t)).join(', ') || 'null'})
+                     order by id limit ${batchSize} for update skip locked)
+      returning id, topic, payload, request_id, trace_parent`;
+    const claimed = (await client.query(statement)) as unknown as [pg.QueryResult, pg.QueryResult<ClaimedOutboxRow>];
+    return claimed[1].rows;
+  };
+}
+
+/** The relay's dedicated connection that LISTENs on OUTBOX_CHANNEL (not the pool's: it stays open). */
+export type OutboxListener = pg.Client;
+
+/** A new, unconnected listener connection: the caller attaches its handlers, then `listenToOutbox`. */
+export const outboxListener = (databaseUrl: string): OutboxListener => new pg.Client({ connectionString: databaseUrl, application_name: 'nurture-home-relay' });
+
+/** Connects the listener and subscribes it to OUTBOX_CHANNEL: each row written then wakes it (`notification`). */
+export async function listenToOutbox(listener: OutboxListener): Promise<void> {
+  await listener.connect();
+  await listener.query(`listen ${OUTBOX_CHANNEL}`);
+}
+
+/** The rows not yet relayed and the age in seconds of the oldest (0 when none waits): the relay's lag, for the metrics. */
+export async function outboxBacklog(pool: pg.Pool): Promise<{ waiting: number; oldestAge: number }> {
+  const { rows } = await pool.query<{ waiting: string; oldest_age: number | null }>(
+    `select count(*) as waiting, extract(epoch from now() - min(created_at))::float8 as oldest_age from outbox where published_at is null`,
+  );
+  return { waiting: Number(rows[0]?.waiting ?? 0), oldestAge: Math.max(0, rows[0]?.oldest_age ?? 0) };
 }

@@ -14,7 +14,7 @@ import type { SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
 import type { Address, LineItem, OrderRow, paymentTransactions, SubscriptionRow } from '../db/schema';
 import { OUTBOX_CHANNEL, outboxInsert, outboxNotify, outboxParam, type OutboxRecord } from './outbox';
 import { restockCtes, type StockLine } from './stock';
-import { FAILED_SUBSCRIPTION, PAUSED_OUTBOX_THEN_STATUS, pausedPayload, type DunningStep } from './subscriptions';
+import { FAILED_SUBSCRIPTION, PAUSED_OUTBOX_THEN_STATUS, pausedPayload, type DunningStep } from './subscriptions/renewals';
 import type { ChargeOutcome, ChargeResult } from '../payments/gateway';
 
 type Queryable = pg.Pool | pg.PoolClient;

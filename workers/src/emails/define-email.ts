@@ -14,12 +14,16 @@
  * job run again for an email already sent makes none (the link that went out keeps working), and a
  * retry after a failed send makes a new one (the old one never left). A crash between the SMTP answer
  * and the commit leaves the first message's link dead and sends a second, working one.
+ *
+ * The send's statements (the email_log row, the newsletter check) are @nh/server queries/email-log.ts's.
  */
 import { UnrecoverableError } from 'bullmq';
-import type pg from 'pg';
 import type { z } from 'zod';
 import type { EmailKind } from '@nh/shared/contracts/emails';
-import { sqlLiteral, type Db, type Logger } from '@nh/server';
+import type { Db } from '@nh/server/db/client';
+import type { Logger } from '@nh/server/logger';
+import { finishEmailLog, isNewsletterSubscribed, lockEmailLog, type EmailLogOutcome } from '@nh/server/queries/email-log';
+import { commitTransaction, rollbackTransaction, type PoolConnection } from '@nh/server/queries/transaction';
 import { emailsTotal } from '@nh/server/metrics';
 import type { JobContract, TopicMap } from '@nh/server/jobs/contract';
 import { defineJob } from '../jobs/define';
@@ -42,7 +46,7 @@ export interface EmailWithSecret {
   subjectId: string;
   to: string;
   /** Makes the secret and stores its hash, in the send's transaction; null when the link can no longer be used. */
-  mint: (tx: pg.ClientBase) => Promise<string | null>;
+  mint: (tx: PoolConnection) => Promise<string | null>;
   /** The message around the secret. */
   message: (secret: string) => Omit<MailMessage, 'to'>;
 }
@@ -54,7 +58,7 @@ const LINK_GONE = 'link used or expired';
 interface Outgoing {
   subjectId: string;
   to: string;
-  build: (tx: pg.ClientBase) => Promise<MailMessage | EmailSkipped>;
+  build: (tx: PoolConnection) => Promise<MailMessage | EmailSkipped>;
 }
 
 const outgoing = (email: EmailToSend | EmailWithSecret): Outgoing =>
@@ -76,26 +80,19 @@ class EmailBusyError extends Error {}
 export function emailSender({ db, mailer }: { db: Db; mailer: Mailer }) {
   return async function sendOnce(kind: string, { subjectId, to, build }: Outgoing, marketing: boolean, jobLog: Logger): Promise<EmailResult> {
     const client = await db.$client.connect();
-    const lit = (value: string | null) => sqlLiteral(client, value);
-    const where = `kind = ${lit(kind)} and subject_id = ${lit(subjectId)}`;
     try {
       // One round trip: open the transaction, make sure the row exists, lock it for the send.
-      const results = (await client.query(`begin;
-        insert into email_log (kind, subject_id, to_address) values (${lit(kind)}, ${lit(subjectId)}, ${lit(to)}) on conflict do nothing;
-        select id, status from email_log where ${where} for update skip locked`)) as unknown as Array<pg.QueryResult<{ id: number; status: string }>>;
-      const row = results[results.length - 1]!.rows[0];
+      const row = await lockEmailLog(client, kind, subjectId, to);
       if (!row) throw new EmailBusyError(`${kind} ${subjectId} is being sent by another worker`);
       if (row.status === 'sent' || row.status === 'failed') {
-        await client.query('commit');
+        await commitTransaction(client);
         return { outcome: 'skipped', reason: row.status === 'sent' ? 'already sent' : 'rejected earlier' };
       }
       // The outcome and the commit travel together (one round trip).
-      const finish = (status: string, messageId: string | null, error: string | null) =>
-        client.query(`update email_log set status = ${lit(status)}, message_id = ${lit(messageId)}, error = ${lit(error)}${status === 'sent' ? ', sent_at = now()' : ''} where id = ${row.id}; commit`);
+      const finish = (status: EmailLogOutcome, messageId: string | null, error: string | null) => finishEmailLog(client, row.id, status, messageId, error);
       // Status 'skipped' is not final: should the address sign up again, a later run of this job sends.
       if (marketing) {
-        const subscribed = await client.query(`select 1 from newsletter_subscribers where email = lower(${lit(to)}) and unsubscribed_at is null`);
-        if (subscribed.rowCount === 0) {
+        if (!(await isNewsletterSubscribed(client, to))) {
           await finish('skipped', null, 'unsubscribed');
           jobLog.info({ kind }, 'marketing email not sent: the address is not subscribed');
           return { outcome: 'skipped', reason: 'unsubscribed' };
@@ -124,7 +121,7 @@ export function emailSender({ db, mailer }: { db: Db; mailer: Mailer }) {
       jobLog.info({ kind, messageId }, 'email sent');
       return { outcome: 'sent', messageId };
     } catch (error) {
-      await client.query('rollback').catch(() => {});
+      await rollbackTransaction(client).catch(() => {});
       throw error;
     } finally {
       client.release();

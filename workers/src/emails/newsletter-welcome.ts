@@ -1,8 +1,7 @@
 /** The newsletter welcome: the subscriber's personal single-use 15% code. Marketing: it carries the one-click unsubscribe. */
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { NEWSLETTER_DISCOUNT_PERCENT, OUTBOX_TOPICS, SHOP } from '@nh/shared';
-import { tables } from '@nh/server';
+import { findNewsletterSubscriber } from '@nh/server/queries/email-context';
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, marketingEmail, signatureText, type Content } from './mail/layout';
 import { ensureWelcomeCode } from './welcome-code';
@@ -14,7 +13,7 @@ export const newsletterWelcomeJob = defineEmail({
   topics: { [OUTBOX_TOPICS.newsletterSubscribed]: ({ subscriberId }) => ({ subscriberId }) },
   marketing: true,
   async compose(db, { subscriberId }) {
-    const subscriber = await db.query.newsletterSubscribers.findFirst({ where: eq(tables.newsletterSubscribers.id, subscriberId) });
+    const subscriber = await findNewsletterSubscriber(db, subscriberId);
     if (!subscriber) return skip('subscriber not found');
     const code = await ensureWelcomeCode(db, subscriberId);
     const content = newsletterWelcomeEmail({ code, percent: NEWSLETTER_DISCOUNT_PERCENT, unsubscribeToken: subscriber.unsubscribeToken });

@@ -1,10 +1,9 @@
 /** The plan-paused notice: a renewal could not be paid and dunning is over. */
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared';
 import { formatCents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
-import { tables } from '@nh/server';
+import { findPeriodPaymentMessage } from '@nh/server/queries/email-context';
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';
 import { billingDay, loadSubscription, planItemsHtml, planItemsText, type SubscriptionEmailPlan } from './subscription-plan';
@@ -19,14 +18,11 @@ export const subscriptionPausedJob = defineEmail({
     const found = await loadSubscription(db, subscriptionId);
     if (!found) return skip('subscription not found');
     // Why: what the period's payment row says (the gateway's answer, or why nothing was charged).
-    const [payment] = await db
-      .select({ message: tables.paymentTransactions.responseMessage })
-      .from(tables.paymentTransactions)
-      .where(and(eq(tables.paymentTransactions.subscriptionId, subscriptionId), eq(tables.paymentTransactions.billingPeriod, period)));
+    const message = await findPeriodPaymentMessage(db, subscriptionId, period);
     const content = subscriptionPausedEmail({
       ...found.plan,
       dueDate: new Date(`${period}T00:00:00Z`),
-      reason: payment?.message || 'The payment was not accepted.',
+      reason: message || 'The payment was not accepted.',
     });
     return { subjectId: `${subscriptionId}:${period}`, message: { to: found.sub.customerEmail, ...content } };
   },

@@ -1,8 +1,9 @@
 /** What the Subscribe & Save emails share: the plan as they show it, loaded from its row. */
-import { eq } from 'drizzle-orm';
 import type { Cents } from '@nh/shared/money';
 import { INTERVAL_MONTHS, type SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
-import { tables, type Db, type LineItem } from '@nh/server';
+import type { Db } from '@nh/server/db/client';
+import type { LineItem } from '@nh/server/db/schema';
+import { findPlan } from '@nh/server/queries/subscriptions/plan';
 import { formatCents } from '@nh/shared/money';
 import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';
 import { formatUtcDay } from '@nh/shared/days';
@@ -38,7 +39,7 @@ ${items.map((line) => `<tr><td style="padding:4px 0">${escapeHtml(line.productNa
 
 /** A plan and what its emails show of it. */
 export async function loadSubscription(db: Db, subscriptionId: string) {
-  const sub = await db.query.subscriptions.findFirst({ where: eq(tables.subscriptions.id, subscriptionId) });
+  const sub = await findPlan(db, subscriptionId);
   if (!sub) return undefined;
   const plan: SubscriptionEmailPlan = {
     customerName: sub.customerName,

@@ -3,12 +3,11 @@
  * a new date, cancel): what changed, in the customer's words. The email reads the change's audit row
  * (its action, before and after), so it says exactly what was recorded.
  */
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared';
 import { formatCents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
-import { tables } from '@nh/server';
+import { findAuditChange } from '@nh/server/queries/email-context';
 import { defineEmail, skip } from './define-email';
 import type { Content } from './mail/layout';
 import { billingDay, loadSubscription, planCadence, planChangeContent, type SubscriptionEmailPlan } from './subscription-plan';
@@ -55,8 +54,7 @@ export const subscriptionStaffChangeJob = defineEmail({
   payload: z.object({ subscriptionId: z.string().uuid(), auditId: z.number().int().positive() }),
   topics: { [OUTBOX_TOPICS.subscriptionChangedByStaff]: ({ subscriptionId, auditId }) => ({ subscriptionId, auditId }) },
   async compose(db, { subscriptionId, auditId }) {
-    const a = tables.auditEvents;
-    const [event] = await db.select({ action: a.action, entityType: a.entityType, entityId: a.entityId, before: a.before, after: a.after }).from(a).where(eq(a.id, auditId));
+    const event = await findAuditChange(db, auditId);
     if (!event || event.entityType !== 'subscription' || event.entityId !== subscriptionId) return skip('change not found');
     const found = await loadSubscription(db, subscriptionId);
     if (!found) return skip('subscription not found');

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { NEWSLETTER_DISCOUNT_PERCENT } from '@nh/shared';
-import { tables, type Db } from '@nh/server';
+import type { Db } from '@nh/server/db/client';
+import { findIssuedCode, insertIssuedCode } from '@nh/server/queries/welcome-codes';
 
 // No 0/O or 1/I: the code is read off an email and typed in. 32 letters.
 export const WELCOME_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -20,17 +20,11 @@ export function randomWelcomeCode(): string {
  */
 export async function ensureWelcomeCode(db: Db, subscriberId: number): Promise<string> {
   const issuedFor = `newsletter:${subscriberId}`;
-  const find = async () =>
-    (await db.select({ code: tables.promoCodes.code }).from(tables.promoCodes).where(eq(tables.promoCodes.issuedFor, issuedFor)))[0]?.code;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const existing = await find();
+    const existing = await findIssuedCode(db, issuedFor);
     if (existing) return existing;
-    const inserted = await db
-      .insert(tables.promoCodes)
-      .values({ code: randomWelcomeCode(), discountType: 'percentage', discountValue: NEWSLETTER_DISCOUNT_PERCENT, singleUse: true, isActive: true, issuedFor })
-      .onConflictDoNothing()
-      .returning({ code: tables.promoCodes.code });
-    if (inserted[0]) return inserted[0].code;
+    const inserted = await insertIssuedCode(db, { code: randomWelcomeCode(), percent: NEWSLETTER_DISCOUNT_PERCENT, issuedFor });
+    if (inserted) return inserted;
     // Either another attempt issued this subscriber's code (found next time round) or the random code was taken.
   }
   throw new Error(`could not issue a welcome code for subscriber ${subscriberId}`);

@@ -1,35 +1,28 @@
 /**
  * exports: the orders of a store (narrowed by the export's filters: UTC days from/to, a status) to a
- * CSV file. Rows stream from Postgres (pg-query-stream, a cursor) through the shop's one CSV writer
- * (@nh/server/csv: cells quoted, formulas neutralised) into the file storage's streaming write
+ * CSV file. Rows stream from Postgres (a cursor, @nh/server queries/order-export.ts) through the shop's
+ * one CSV writer (@nh/server/csv: cells quoted, formulas neutralised) into the file storage's streaming write
  * (EXPORTS_DIR, or the S3 bucket of STORAGE_URL), which stores nothing under the key unless every byte
  * arrived, so a failed or interrupted export never leaves a file that could be served. Progress (rows
  * done of the total counted first) is written every `progressEvery` rows; the completed row records
  * the file's size and when it expires (`retentionHours` later, when housekeeping deletes it).
- * Statements: @nh/server queries/exports.ts. Name, payload, options and topic: @nh/server/jobs/export-orders (the API may add it too).
+ * Statements: @nh/server queries/order-export.ts (the rows) and queries/exports.ts (the export's row).
+ * Name, payload, options and topic: @nh/server/jobs/export-orders (the API may add it too).
  */
 import { PassThrough, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import QueryStream from 'pg-query-stream';
 import type { Job } from 'bullmq';
 import { exportFileName } from '@nh/shared';
-import {
-  exportFileKey,
-  loadExport,
-  markExportCompleted,
-  markExportFailed,
-  markExportRunning,
-  postgresErrorOf,
-  setExportProgress,
-  tables,
-  type Db,
-  type Logger,
-} from '@nh/server';
+import type { Db } from '@nh/server/db/client';
+import { orderStatus } from '@nh/server/db/schema';
+import { postgresErrorOf, type Logger } from '@nh/server/logger';
+import { exportFileKey, loadExport, markExportCompleted, markExportFailed, markExportRunning, setExportProgress } from '@nh/server/queries/exports';
+import { countOrderExport, EXPORT_COLUMNS, streamOrderExport, type ExportQueryFilters } from '@nh/server/queries/order-export';
 import { exportOrdersContract } from '@nh/server/jobs/export-orders';
 import { csvWriter, type CsvRow } from '@nh/server/csv';
 import { CSV_CONTENT_TYPE, type FileStorage } from '@nh/server/storage/index';
 import { defineJob } from '../jobs/define';
-import { EXPORT_COLUMNS, exportFiltersOf, exportQuery, type ExportQueryFilters } from './columns';
+import { exportFiltersOf } from './filters';
 
 const BUFFER_BYTES = 1024 * 1024;
 
@@ -55,10 +48,7 @@ export async function writeOrdersCsv(
   onProgress: (rows: number) => void,
   filters: ExportQueryFilters = {},
 ): Promise<number> {
-  const { text, values } = exportQuery(storeCode, filters);
-  const client = await db.$client.connect();
-  try {
-    const query = client.query(new QueryStream(text, values, { batchSize: 5000, rowMode: 'array' }));
+  return streamOrderExport(db, storeCode, filters, async (query) => {
     let rows = 0;
     // Large buffers between the stages: fewer pause/resume cycles for ~200 bytes per row.
     // The shop's one CSV writer: every cell quoted as needed and neutralised against formulas.
@@ -71,9 +61,7 @@ export async function writeOrdersCsv(
     });
     await pipeline(query, csv, target);
     return rows;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export function createExportProcessor({ db, log, files, progressEvery, retentionHours }: ExportDeps) {
@@ -86,9 +74,8 @@ export function createExportProcessor({ db, log, files, progressEvery, retention
     const fileKey = exportFileKey(exportId);
     let progress: Promise<unknown> = Promise.resolve();
     try {
-      const filters = exportFiltersOf(row.filters, tables.orderStatus.enumValues);
-      const { countText, values } = exportQuery(row.storeCode, filters);
-      const [{ count } = { count: 0 }] = (await db.$client.query<{ count: number }>(countText, values)).rows;
+      const filters = exportFiltersOf(row.filters, orderStatus.enumValues);
+      const count = await countOrderExport(db.$client, row.storeCode, filters);
       await markExportRunning(db, exportId, count);
       // The CSV flows through `body` into the storage's write; a failure on either side fails both
       // (the pipeline destroys `body`, which fails the write; a failed write destroys `body`).

@@ -22,26 +22,26 @@
  * API write and this job never both win: whichever commits second finds the order settled.
  */
 import type { Job } from 'bullmq';
-import type pg from 'pg';
 import { z } from 'zod';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
 import type { ErrorCode } from '@nh/shared/contracts/errors';
 import { OUTBOX_TOPICS, stockByProduct } from '@nh/shared';
+import type { Db } from '@nh/server/db/client';
+import type { Logger } from '@nh/server/logger';
+import { findCheckoutKeyAwaitingOutcome } from '@nh/server/queries/idempotency';
 import {
   acceptedOrderStatus,
   claimUnknownOutcome,
   countUnknownOutcomesBeyond,
-  findCheckoutKeyAwaitingOutcome,
   findUnknownOutcomes,
   PAYMENT_STATUS_OF,
   recordAcceptedPayment,
   recordFailedPayment,
-  type Db,
   type IdempotencyAnswer,
-  type Logger,
   type PaymentRecord,
   type UnknownOutcomeOrder,
-} from '@nh/server';
+} from '@nh/server/queries/payments';
+import { inPoolTransaction, type PoolConnection } from '@nh/server/queries/transaction';
 import { CHARGE_LOOKUP_HOURS, isAcceptedCharge, orderInvoiceNumber, type FoundCharge, type PaymentGateway } from '@nh/server/payments/index';
 import { defineJob } from '../jobs/define';
 
@@ -75,7 +75,7 @@ export const NOT_TAKEN_ANSWER = `Your payment did not go through, so the order w
  * API's; for a Subscribe & Save attempt only the order, since no plan was written), else a 402 with the
  * reason.
  */
-async function finalAnswer(client: pg.PoolClient, orderId: string, accepted: boolean, charge: FoundCharge | null): Promise<IdempotencyAnswer | null> {
+async function finalAnswer(client: PoolConnection, orderId: string, accepted: boolean, charge: FoundCharge | null): Promise<IdempotencyAnswer | null> {
   const key = await findCheckoutKeyAwaitingOutcome(client, orderId);
   if (!key) return null;
   if (accepted) return { ...key, status: 200, body: { orderId } };
@@ -90,13 +90,8 @@ async function finalAnswer(client: pg.PoolClient, orderId: string, accepted: boo
 async function settle(db: Db, order: UnknownOutcomeOrder, charge: FoundCharge | null, environment: string): Promise<Settlement> {
   const invoiceNumber = orderInvoiceNumber(order.id);
   const accepted = charge !== null && isAcceptedCharge(charge.outcome);
-  const client = await db.$client.connect();
-  try {
-    await client.query('begin');
-    if (!(await claimUnknownOutcome(client, order.id))) {
-      await client.query('rollback');
-      return 'left';
-    }
+  return inPoolTransaction(db, async (client): Promise<Settlement> => {
+    if (!(await claimUnknownOutcome(client, order.id))) return 'left';
     const payment: PaymentRecord = {
       orderId: order.id,
       subscriptionId: null,
@@ -121,14 +116,8 @@ async function settle(db: Db, order: UnknownOutcomeOrder, charge: FoundCharge | 
       const { productIds, quantities } = stockByProduct(order.items);
       await recordFailedPayment(client, payment, productIds, quantities, answer);
     }
-    await client.query('commit');
     return accepted ? 'paid' : 'cancelled';
-  } catch (error) {
-    await client.query('rollback').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export interface PaymentReconcileDeps {

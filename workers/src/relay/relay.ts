@@ -2,19 +2,22 @@
  * The outbox relay: claims unpublished outbox rows (`FOR UPDATE SKIP LOCKED`, so several relays are
  * safe), adds their jobs to BullMQ, marks the rows published and commits. If Redis is down the
  * transaction rolls back and the rows wait for the next attempt. It wakes on Postgres NOTIFY (a
- * dedicated LISTEN connection that reconnects by itself) and also sweeps on an interval.
+ * dedicated LISTEN connection that reconnects by itself) and also sweeps on an interval. Its statements
+ * (the claim, the LISTEN, the backlog) are @nh/server queries/outbox.ts's.
  *
  * With tracing on, a row written inside a span (`trace_parent`) gets a span `outbox relay` in that trace,
  * from the claim to the commit, and its jobs carry the traceparent (routes.ts): the relay's step shows in
  * the request's trace, and the jobs' spans are children of the span that wrote the row.
  */
-import pg from 'pg';
 import type { Queue } from 'bullmq';
-import { OUTBOX_CHANNEL, type Db, type Logger } from '@nh/server';
+import type { Db } from '@nh/server/db/client';
+import type { Logger } from '@nh/server/logger';
+import { commitTransaction, rollbackTransaction } from '@nh/server/queries/transaction';
+import { listenToOutbox, outboxClaimer, outboxListener, type ClaimedOutboxRow, type OutboxListener } from '@nh/server/queries/outbox';
 import { recordSpan } from '@nh/server/tracing';
 import type { QueueName } from '@nh/server/queues';
 import type { WorkerConfig } from '../config';
-import { createJobPlanner, type JobPlanner, type OutboxRow, type PlannedJob } from './routes';
+import { createJobPlanner, type JobPlanner, type PlannedJob } from './routes';
 
 const ENQUEUE_TIMEOUT_MS = 5000;
 const LISTEN_RECONNECT_MS = 1000;
@@ -36,7 +39,7 @@ export interface RelayDeps {
 
 export class OutboxRelay {
   private sweepTimer: NodeJS.Timeout | null = null;
-  private listener: pg.Client | null = null;
+  private listener: OutboxListener | null = null;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private coalesceTimer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
@@ -45,9 +48,11 @@ export class OutboxRelay {
   /** Rows moved since start (for logs and tests). */
   published = 0;
   private readonly planner: JobPlanner;
+  private readonly claim: ReturnType<typeof outboxClaimer>;
 
   constructor(private readonly deps: RelayDeps) {
     this.planner = createJobPlanner(deps.config);
+    this.claim = outboxClaimer(this.planner.topics, deps.config.RELAY_BATCH_SIZE);
   }
 
   start(): void {
@@ -117,16 +122,15 @@ export class OutboxRelay {
     const startTime = Date.now();
     const client = await db.$client.connect();
     try {
-      const claimed = (await client.query(this.claimSql(client))) as unknown as [pg.QueryResult, pg.QueryResult<OutboxRow>];
       // RETURNING keeps no order: jobs go out in the order the rows were written.
-      const rows = claimed[1].rows.sort((a, b) => Number(a.id) - Number(b.id));
+      const rows = (await this.claim(client)).sort((a, b) => Number(a.id) - Number(b.id));
       if (rows.length === 0) {
-        await client.query('commit');
+        await commitTransaction(client);
         return 0;
       }
       const byQueue = new Map<QueueName, PlannedJob[]>();
       /** The rows written inside a span (tracing on), with their jobs: each gets its span once committed. */
-      const traced = new Map<OutboxRow, PlannedJob[]>();
+      const traced = new Map<ClaimedOutboxRow, PlannedJob[]>();
       for (const row of rows) {
         let jobs: PlannedJob[] = [];
         try {
@@ -143,7 +147,7 @@ export class OutboxRelay {
         ENQUEUE_TIMEOUT_MS,
         'enqueue',
       );
-      await client.query('commit');
+      await commitTransaction(client);
       const endTime = Date.now();
       for (const [row, jobs] of traced) {
         const attributes = { 'messaging.system': 'bullmq', 'nh.outbox.id': Number(row.id), 'nh.outbox.topic': row.topic, 'nh.outbox.jobs': jobs.map((j) => j.name).join(',') };
@@ -153,29 +157,16 @@ export class OutboxRelay {
       log.debug({ rows: rows.length, firstId: rows[0]!.id }, 'outbox rows relayed');
       return rows.length;
     } catch (error) {
-      await client.query('rollback').catch(() => {});
+      await rollbackTransaction(client).catch(() => {});
       throw error;
     } finally {
       client.release();
     }
   }
 
-  private claimStatement: string | null = null;
-
-  /** The claim (a simple-protocol message, so its values are literals: the known topics and the batch size). */
-  private claimSql(client: pg.ClientBase): string {
-    this.claimStatement ??= `begin;
-      update outbox set published_at = now()
-       where id in (select id from outbox
-                     where published_at is null and topic in (${this.planner.topics.map((t) => client.escapeLiteral(t)).join(', ') || 'null'})
-                     order by id limit ${this.deps.config.RELAY_BATCH_SIZE} for update skip locked)
-      returning id, topic, payload, request_id, trace_parent`;
-    return this.claimStatement;
-  }
-
   private async listen(): Promise<void> {
     if (this.stopped) return;
-    const client = new pg.Client({ connectionString: this.deps.config.DATABASE_URL, application_name: 'nurture-home-relay' });
+    const client = outboxListener(this.deps.config.DATABASE_URL);
     const retry = () => {
       if (this.listener === client) this.listener = null;
       client.removeAllListeners();
@@ -194,8 +185,7 @@ export class OutboxRelay {
     });
     client.on('end', retry);
     try {
-      await client.connect();
-      await client.query(`listen ${OUTBOX_CHANNEL}`);
+      await listenToOutbox(client);
       if (this.stopped) {
         await client.end();
         return;

@@ -8,21 +8,12 @@
  */
 import { outboxPayloads, type OutboxTopic } from '@nh/shared';
 import { outboxJobId, withJobTrace } from '@nh/server/jobs/contract';
+import type { ClaimedOutboxRow } from '@nh/server/queries/outbox';
 import type { QueueName } from '@nh/server/queues';
 import type { JobsOptions } from 'bullmq';
 import type { WorkerConfig } from '../config';
 import type { AnyJobDefinition } from '../jobs/define';
 import { JOBS } from '../jobs/registry';
-
-export interface OutboxRow {
-  id: number;
-  topic: string;
-  payload: unknown;
-  /** The API request that wrote the row, if any. */
-  request_id?: string | null;
-  /** The span that wrote the row (W3C traceparent), when tracing was on. */
-  trace_parent?: string | null;
-}
 
 export interface PlannedJob {
   queue: QueueName;
@@ -40,7 +31,7 @@ export interface JobPlanner {
   /** Topics this relay knows; rows of other topics stay unpublished for a newer relay. */
   topics: string[];
   /** Jobs for one outbox row; throws for a payload that does not parse (the caller logs it and publishes the row). */
-  plan: (row: OutboxRow) => PlannedJob[];
+  plan: (row: ClaimedOutboxRow) => PlannedJob[];
 }
 
 /** The topic-to-job map of `jobs`; each job's options come from `config`. */

@@ -17,26 +17,20 @@ import { jobId } from '@nh/server/jobs/contract';
 import { renewalsTotal } from '@nh/server/metrics';
 import { OUTBOX_TOPICS, priceRenewal, STORE_CODE, toCents, SHOP, type Cents } from '@nh/shared';
 import { billingPeriodOf, nextBillingDate, type SkippedPeriodReason, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
+import type { Db } from '@nh/server/db/client';
+import type { LineItem } from '@nh/server/db/schema';
+import type { Logger } from '@nh/server/logger';
+import { findPeriodPayment, recordFailed, recordPaid, recordUnsettled, upsertPeriodPayment, type ChargeRecord } from '@nh/server/queries/payments';
+import type { StockLine, StockShortfall } from '@nh/server/queries/stock';
 import {
   advanceSubscription,
-  findPeriodPayment,
-  insertPendingOrder,
   lockSubscription,
-  recordFailed,
+  placeRenewalOrder,
   recordFailedAttempt,
-  recordPaid,
-  recordUnsettled,
   skipPeriods,
-  takeStock,
-  upsertPeriodPayment,
-  type ChargeRecord,
-  type Db,
-  type LineItem,
   type LockedSubscription,
-  type Logger,
-  type StockLine,
-  type StockShortfall,
-} from '@nh/server';
+} from '@nh/server/queries/subscriptions/renewals';
+import { inPoolTransaction } from '@nh/server/queries/transaction';
 import { catchUp, dunningStep, pauseNow } from './rules';
 import { defineJob } from '../jobs/define';
 
@@ -150,94 +144,80 @@ export async function renewSubscription(
 }
 
 async function prepare(db: Db, gateway: PaymentGateway, subscriptionId: string, jobPeriod: string, skipReason: SkippedPeriodReason, log: Logger): Promise<Prepared> {
-  const client = await db.$client.connect();
   const settled = (result: RenewResult): Prepared => ({ kind: 'settled', result });
-  try {
-    await client.query('begin');
-    const outcome = await (async (): Promise<Prepared> => {
-      let sub = await lockSubscription(client, subscriptionId);
-      if (!sub) return settled({ outcome: 'skipped', reason: 'subscription not found' });
-      if (sub.status !== 'active') return settled({ outcome: 'skipped', reason: `subscription is ${sub.status}` });
-      if (billingPeriodOf(sub.nextBillingDate) !== jobPeriod) return settled({ outcome: 'skipped', reason: 'this period is settled; the subscription moved on' });
-      if (!sub.due) return settled({ outcome: 'skipped', reason: 'not due yet' });
+  return inPoolTransaction(db, async (client): Promise<Prepared> => {
+    let sub = await lockSubscription(client, subscriptionId);
+    if (!sub) return settled({ outcome: 'skipped', reason: 'subscription not found' });
+    if (sub.status !== 'active') return settled({ outcome: 'skipped', reason: `subscription is ${sub.status}` });
+    if (billingPeriodOf(sub.nextBillingDate) !== jobPeriod) return settled({ outcome: 'skipped', reason: 'this period is settled; the subscription moved on' });
+    if (!sub.due) return settled({ outcome: 'skipped', reason: 'not due yet' });
 
-      const existing = await findPeriodPayment(client, subscriptionId, jobPeriod);
-      if (existing?.status === 'approved' || existing?.status === 'refunded') {
-        // Paid already (the outcome was recorded but the subscription not moved on): finish the bookkeeping only.
-        await advanceSubscription(client, subscriptionId, nextBillingDate(sub.nextBillingDate, sub.interval, sub.intervalCount));
-        return settled({ outcome: 'already-paid' });
-      }
-      if (existing?.status === 'pending') {
-        log.error({ subscriptionId, period: jobPeriod, paymentId: existing.id }, `renewal not attempted: ${RENEWAL_MESSAGES.unknownOutcome}`);
-        return settled({ outcome: 'skipped', reason: RENEWAL_MESSAGES.unknownOutcome });
-      }
+    const existing = await findPeriodPayment(client, subscriptionId, jobPeriod);
+    if (existing?.status === 'approved' || existing?.status === 'refunded') {
+      // Paid already (the outcome was recorded but the subscription not moved on): finish the bookkeeping only.
+      await advanceSubscription(client, subscriptionId, nextBillingDate(sub.nextBillingDate, sub.interval, sub.intervalCount));
+      return settled({ outcome: 'already-paid' });
+    }
+    if (existing?.status === 'pending') {
+      log.error({ subscriptionId, period: jobPeriod, paymentId: existing.id }, `renewal not attempted: ${RENEWAL_MESSAGES.unknownOutcome}`);
+      return settled({ outcome: 'skipped', reason: RENEWAL_MESSAGES.unknownOutcome });
+    }
 
-      // More than one period behind: one charge, for the current period; the ones before it are skipped.
-      // (Only after the checks above: a period whose charge may have gone through is never passed over.)
-      const { current, skipped } = catchUp(sub.nextBillingDate, sub.dueBefore, sub.interval, sub.intervalCount);
-      if (skipped.length > 0) {
-        const periods = skipped.map(billingPeriodOf);
-        await skipPeriods(client, subscriptionId, periods, skipReason, current);
-        sub = { ...sub, nextBillingDate: current, failedAttempts: 0 };
-        log.warn({ subscriptionId, skipped: periods, period: billingPeriodOf(current), reason: skipReason }, 'renewal more than one period late: earlier periods skipped, the current one charged');
-      }
-      const period = billingPeriodOf(sub.nextBillingDate);
+    // More than one period behind: one charge, for the current period; the ones before it are skipped.
+    // (Only after the checks above: a period whose charge may have gone through is never passed over.)
+    const { current, skipped } = catchUp(sub.nextBillingDate, sub.dueBefore, sub.interval, sub.intervalCount);
+    if (skipped.length > 0) {
+      const periods = skipped.map(billingPeriodOf);
+      await skipPeriods(client, subscriptionId, periods, skipReason, current);
+      sub = { ...sub, nextBillingDate: current, failedAttempts: 0 };
+      log.warn({ subscriptionId, skipped: periods, period: billingPeriodOf(current), reason: skipReason }, 'renewal more than one period late: earlier periods skipped, the current one charged');
+    }
+    const period = billingPeriodOf(sub.nextBillingDate);
 
-      const invoiceNumber = subscriptionInvoiceNumber(subscriptionId, period);
-      const base = { subscriptionId, period, invoiceNumber, amount: sub.amount, environment: gateway.environment };
-      const notCharged = async (reason: string, step: ReturnType<typeof dunningStep>) => {
-        await upsertPeriodPayment(client, { ...base, orderId: null, status: 'error', message: reason });
-        const status = await recordFailedAttempt(client, subscriptionId, period, step);
-        log.warn({ subscriptionId, period, reason, status }, 'renewal not charged');
-        return settled({ outcome: 'not-charged', reason, status });
-      };
-      // Nothing a retry could fix: paused at once, and the customer told.
-      const missing = !sub.profile ? RENEWAL_MESSAGES.noCard : !sub.shippingAddress ? RENEWAL_MESSAGES.noAddress : sub.items.length === 0 ? RENEWAL_MESSAGES.noItems : null;
-      if (missing) return notCharged(missing, pauseNow(sub.failedAttempts));
+    const invoiceNumber = subscriptionInvoiceNumber(subscriptionId, period);
+    const base = { subscriptionId, period, invoiceNumber, amount: sub.amount, environment: gateway.environment };
+    const notCharged = async (reason: string, step: ReturnType<typeof dunningStep>) => {
+      await upsertPeriodPayment(client, { ...base, orderId: null, status: 'error', message: reason });
+      const status = await recordFailedAttempt(client, subscriptionId, period, step);
+      log.warn({ subscriptionId, period, reason, status }, 'renewal not charged');
+      return settled({ outcome: 'not-charged', reason, status });
+    };
+    // Nothing a retry could fix: paused at once, and the customer told.
+    const missing = !sub.profile ? RENEWAL_MESSAGES.noCard : !sub.shippingAddress ? RENEWAL_MESSAGES.noAddress : sub.items.length === 0 ? RENEWAL_MESSAGES.noItems : null;
+    if (missing) return notCharged(missing, pauseNow(sub.failedAttempts));
 
-      // One figure for the order and the charge: the plan's lines at their stored prices, held to its
-      // agreed amount (a lower price today is passed on; shared/pricing.ts priceRenewal).
-      const pricing = priceRenewal(
-        sub.items.map((line) => ({ price: toCents(line.price), quantity: line.quantity })),
-        sub.amount,
-      );
-      if (pricing.priceLock > 0) log.info({ subscriptionId, agreed: sub.amount, priceLock: pricing.priceLock }, "renewal held to the plan's agreed amount (its lines cost more today)");
-      else if (pricing.total < sub.amount) log.info({ subscriptionId, agreed: sub.amount, charged: pricing.total }, "renewal charged its lines' lower price today, below the plan's agreed amount");
-      const stock = stockLines(sub.items);
-      await client.query('savepoint renewal_order');
-      const orderId = await insertPendingOrder(client, {
-        storeCode: STORE_CODE,
-        userId: sub.userId,
-        customerEmail: sub.customerEmail,
-        customerName: sub.customerName,
-        shippingAddress: sub.shippingAddress!,
-        items: sub.items,
-        subtotal: pricing.subtotal,
-        discount: pricing.discount,
-        subscribeDiscount: pricing.subscribeDiscount,
-        promoDiscount: pricing.promoDiscount,
-        shipping: pricing.shipping,
-        tax: pricing.tax,
-        total: pricing.total,
-        subscriptionId,
-      });
-      const short = await takeStock(client, stock);
-      if (short.length > 0) {
-        await client.query('rollback to savepoint renewal_order');
-        return notCharged(shortfallReason(short), dunningStep(sub.failedAttempts));
-      }
-      const paymentId = await upsertPeriodPayment(client, { ...base, amount: pricing.total, orderId, status: 'pending', message: null });
-      if (!paymentId) throw new Error(`payment row of ${subscriptionId} ${period} changed while the subscription was locked`);
-      return { kind: 'charge', sub, period, paymentId, orderId, stock, invoiceNumber, amount: pricing.total };
-    })();
-    await client.query('commit');
-    return outcome;
-  } catch (error) {
-    await client.query('rollback').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+    // One figure for the order and the charge: the plan's lines at their stored prices, held to its
+    // agreed amount (a lower price today is passed on; shared/pricing.ts priceRenewal).
+    const pricing = priceRenewal(
+      sub.items.map((line) => ({ price: toCents(line.price), quantity: line.quantity })),
+      sub.amount,
+    );
+    if (pricing.priceLock > 0) log.info({ subscriptionId, agreed: sub.amount, priceLock: pricing.priceLock }, "renewal held to the plan's agreed amount (its lines cost more today)");
+    else if (pricing.total < sub.amount) log.info({ subscriptionId, agreed: sub.amount, charged: pricing.total }, "renewal charged its lines' lower price today, below the plan's agreed amount");
+    const stock = stockLines(sub.items);
+    const order = {
+      storeCode: STORE_CODE,
+      userId: sub.userId,
+      customerEmail: sub.customerEmail,
+      customerName: sub.customerName,
+      shippingAddress: sub.shippingAddress!,
+      items: sub.items,
+      subtotal: pricing.subtotal,
+      discount: pricing.discount,
+      subscribeDiscount: pricing.subscribeDiscount,
+      promoDiscount: pricing.promoDiscount,
+      shipping: pricing.shipping,
+      tax: pricing.tax,
+      total: pricing.total,
+      subscriptionId,
+    };
+    const placed = await placeRenewalOrder(client, order, stock);
+    if ('short' in placed) return notCharged(shortfallReason(placed.short), dunningStep(sub.failedAttempts));
+    const { orderId } = placed;
+    const paymentId = await upsertPeriodPayment(client, { ...base, amount: pricing.total, orderId, status: 'pending', message: null });
+    if (!paymentId) throw new Error(`payment row of ${subscriptionId} ${period} changed while the subscription was locked`);
+    return { kind: 'charge', sub, period, paymentId, orderId, stock, invoiceNumber, amount: pricing.total };
+  });
 }
 
 const PERIOD = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);

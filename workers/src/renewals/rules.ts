@@ -3,10 +3,10 @@
  * then paused). The billing period a charge pays is the contract's billingPeriodOf(due date), so it
  * stays the same across the retries of one period. Which plans are due is decided by the database's
  * clock: the SQL fragments DUE_SQL, DUE_BEFORE_SQL and REMINDER_DAY_SQL of @nh/server
- * (queries/subscriptions.ts).
+ * (queries/subscriptions/renewals.ts, plan.ts).
  */
 import { nextBillingDate, RENEWAL_RETRY_DAYS, type SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
-import type { DunningStep } from '@nh/server';
+import type { DunningStep } from '@nh/server/queries/subscriptions/renewals';
 
 /**
  * Catch-up after downtime: a renewal charges once, for the current period — the latest billing date

@@ -10,7 +10,6 @@
  * amount and lines as written) are written together. Answers the plan as the page shows it.
  */
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
 import { OUTBOX_TOPICS } from '@nh/shared/jobs';
 import { pricePlan } from '@nh/shared/pricing';
 import { centsToDecimal, toCents } from '@nh/shared/money';
@@ -23,7 +22,11 @@ import {
   type ShopperPlanChange,
   type SubscriptionView,
 } from '@nh/shared/contracts/subscriptions';
-import { changeLockedPlan, findSubscriptionView, recordOutbox, skippedPeriodReason, type Db, type DbOrTx, type LineItem, type LockedPlan, type PlanChangeDecision } from '@nh/server';
+import type { Db, DbOrTx } from '@nh/server/db/client';
+import type { LineItem } from '@nh/server/db/schema';
+import { recordOutbox } from '@nh/server/queries/outbox';
+import { changeLockedPlan, skippedPeriodReason, type LockedPlan, type PlanChangeDecision } from '@nh/server/queries/subscriptions/changes';
+import { findSubscriptionView } from '@nh/server/queries/subscriptions/shopper';
 import { catalogueLine, type PricedProduct } from '../catalog';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
@@ -38,7 +41,7 @@ export interface ShopperDecision extends PlanChangeDecision {
 const notFound = () => new AppError('NOT_FOUND', MSG.notFound);
 
 /** The page's view of the user's plan after a change. */
-async function viewOf(pool: pg.Pool, id: string, userId: string): Promise<SubscriptionView> {
+async function viewOf(pool: Db['$client'], id: string, userId: string): Promise<SubscriptionView> {
   const row = await findSubscriptionView(pool, id, userId);
   if (!row) throw notFound();
   return toView(row);

@@ -15,8 +15,9 @@
 import { SHOP } from '@nh/shared';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
 import { billingPeriodOf, SUBSCRIPTION_MESSAGES, type ResumeSubscriptionRequest, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
-import type pg from 'pg';
-import { findPlanToResume, resumeSubscription, type Logger } from '@nh/server';
+import type { Db } from '@nh/server/db/client';
+import type { Logger } from '@nh/server/logger';
+import { findPlanToResume, resumeSubscription } from '@nh/server/queries/subscriptions/shopper';
 import type { PaymentGateway } from '@nh/server/payments/index';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
@@ -24,7 +25,7 @@ import { toView } from './service';
 import { storePlanCard } from './store-card';
 
 export interface ResumeDeps {
-  pool: pg.Pool;
+  pool: Db['$client'];
   gateway: PaymentGateway | null;
   log: Logger;
 }

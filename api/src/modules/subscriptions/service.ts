@@ -3,8 +3,9 @@
  * Starting a plan is the checkout's write path with a plan attached (checkout/requests.ts).
  */
 import { SUBSCRIPTION_MESSAGES, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
-import type pg from 'pg';
-import { changeLockedPlan, findSubscriptionView, listSubscriptions, type Db, type SubscriptionViewRow } from '@nh/server';
+import type { Db } from '@nh/server/db/client';
+import { changeLockedPlan } from '@nh/server/queries/subscriptions/changes';
+import { findSubscriptionView, listSubscriptions, type SubscriptionViewRow } from '@nh/server/queries/subscriptions/shopper';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
 import { decideCancel, hasEnded, movableWindow, resumableOnSavedCard } from './plan-rules';
@@ -33,7 +34,7 @@ export function toView(row: SubscriptionViewRow): SubscriptionView {
   };
 }
 
-export async function subscriptionsOf(pool: pg.Pool, userId: string): Promise<SubscriptionView[]> {
+export async function subscriptionsOf(pool: Db['$client'], userId: string): Promise<SubscriptionView[]> {
   return (await listSubscriptions(pool, userId)).map(toView);
 }
 

@@ -1,8 +1,15 @@
 /**
- * The order export's columns and the one query that produces them. Values are computed in SQL as
- * text (money stays exact numeric(10,2) text, items are summarised as "2 x Name; 1 x Other"), so the
- * worker only writes them through the shop's one CSV writer (@nh/server/csv: quoted, formulas neutralised).
+ * The order export's columns and the one query that produces them (workers exports/processor.ts writes
+ * the file). Values are computed in SQL as text (money stays exact numeric(10,2) text, items are
+ * summarised as "2 x Name; 1 x Other"), so the worker only writes them through the shop's one CSV writer
+ * (@nh/server/csv: quoted, formulas neutralised). The rows stream from a cursor (pg-query-stream) on one
+ * pooled connection; the export's status rows are exports.ts's.
  */
+import type { Readable } from 'node:stream';
+import type pg from 'pg';
+import QueryStream from 'pg-query-stream';
+import type { Db } from '../db/client';
+
 export const EXPORT_COLUMNS = [
   { header: 'Order ID', sql: `o.id::text` },
   { header: 'Date (UTC)', sql: `to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS')` },
@@ -42,38 +49,12 @@ export interface ExportQueryFilters {
 }
 
 const DAY_MS = 86_400_000;
-const UTC_DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/**
- * The filters stored on the export row (the API checked them with its contract), checked again
- * cheaply: a row written otherwise fails the export rather than exporting the wrong orders. (Not the
- * contract's zod schema: loading the contracts costs the exporting process ~30 MB, and the export
- * runs at the edge of its memory goal.)
- */
-export function exportFiltersOf(stored: unknown, statuses: readonly string[]): ExportQueryFilters {
-  const value = (stored ?? {}) as Record<string, unknown>;
-  if (typeof value !== 'object' || Array.isArray(value)) throw new TypeError('export filters: not an object');
-  const filters: ExportQueryFilters = {};
-  for (const key of ['from', 'to'] as const) {
-    const day = value[key];
-    if (day === undefined || day === null) continue;
-    if (typeof day !== 'string' || !UTC_DAY.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`)))
-      throw new TypeError(`export filters: ${key} is not a day`);
-    filters[key] = day;
-  }
-  const status = value.status;
-  if (status !== undefined && status !== null) {
-    if (typeof status !== 'string' || !statuses.includes(status)) throw new TypeError('export filters: unknown status');
-    filters.status = status;
-  }
-  return filters;
-}
 
 /**
  * The export's query and its count for a store and filters: only the conditions given are written (a
  * date range reads the (store_code, created_at) index), each value a parameter.
  */
-export function exportQuery(storeCode: string, filters: ExportQueryFilters): { text: string; countText: string; values: string[] } {
+function exportQuery(storeCode: string, filters: ExportQueryFilters): { text: string; countText: string; values: string[] } {
   const values: string[] = [storeCode];
   const where = ['o.store_code = $1'];
   if (filters.from) {
@@ -94,4 +75,36 @@ export function exportQuery(storeCode: string, filters: ExportQueryFilters): { t
     countText: `select count(*)::int as count from orders o where ${condition}`,
     values,
   };
+}
+
+/** How many orders the export of `storeCode` (narrowed by `filters`) writes. */
+export async function countOrderExport(pool: pg.Pool, storeCode: string, filters: ExportQueryFilters): Promise<number> {
+  const { countText, values } = exportQuery(storeCode, filters);
+  const [{ count } = { count: 0 }] = (await pool.query<{ count: number }>(countText, values)).rows;
+  return count;
+}
+
+/**
+ * The export's rows (arrays of text in EXPORT_COLUMNS' order), streamed from a cursor on one pooled
+ * connection while `consume` reads them; the connection goes back to the pool once `consume` settles.
+ */
+export async function streamOrderExport<T>(db: Db, storeCode: string, filters: ExportQueryFilters, consume: (rows: Readable) => Promise<T>): Promise<T> {
+  const { text, values } = exportQuery(storeCode, filters);
+  const client = await db.$client.connect();
+  try {
+    return await consume(client.query(new QueryStream(text, values, { batchSize: 5000, rowMode: 'array' })));
+  } finally {
+    client.release();
+  }
+}
+
+/** Rows per second of the running export, else of the last one finished (0 when none ran): for the metrics. */
+export async function exportRowsPerSecond(pool: pg.Pool): Promise<number> {
+  const { rows } = await pool.query<{ rate: number | null }>(
+    `select case when status = 'running' then rows_done / greatest(extract(epoch from now() - started_at), 0.001)
+                 else rows_total / greatest(extract(epoch from finished_at - started_at), 0.001) end::float8 as rate
+     from exports where started_at is not null and status in ('running', 'completed')
+     order by (status = 'running') desc, coalesce(finished_at, now()) desc limit 1`,
+  );
+  return rows[0]?.rate ?? 0;
 }
