@@ -1,7 +1,6 @@
 /** An audit row's before and after, as lines staff can read: one per field that changed. */
 import { STAFF_ROLE_LABELS, STAFF_STATUS_LABELS } from '@nh/shared/contracts/staff';
-import { statusLabel } from './components/order-status-badge';
-import { SYNC_STATUS_LABELS } from './sync-status';
+import { statusLabel, SYNC_STATUS_LABELS } from '../ui/status-labels';
 
 export interface AuditChange {
   /** The field in words ("Tracking number"); empty when the value is not an object of fields. */

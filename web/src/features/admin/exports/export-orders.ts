@@ -5,7 +5,7 @@
  */
 import { formatOrderDate } from '@nh/shared/contracts/admin';
 import type { ExportFiltersView, ExportStatus, ExportStatusResponse } from '@nh/shared/contracts/exports';
-import { statusLabel } from './components/order-status-badge';
+import { statusLabel } from '../ui/status-labels';
 
 /** How often a running export's progress is asked for. */
 export const EXPORT_POLL_MS = 1000;

@@ -2,11 +2,11 @@ import { ADMIN_MESSAGES } from '@nh/shared/contracts/admin';
 import { EXPORT_MESSAGES, type ExportStatusResponse } from '@nh/shared/contracts/exports';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { exportAvailability, exportFiltersText, exportPercent, formatBytes } from '../export-orders';
-import OrderManagerPage from '../routes/order-manager';
-import { renderAdmin } from '../test-support';
-import { staffAs } from './fixtures';
-import { stubOrdersApi, type StubCall } from './test-api';
+import { exportAvailability, exportFiltersText, exportPercent, formatBytes } from './export-orders';
+import OrderManagerPage from '../orders/screens/order-manager';
+import { renderAdmin } from '../testing/render-admin';
+import { staffAs } from '../testing/order-fixtures';
+import { stubApi, type Call } from '../testing/stub-api';
 
 beforeEach(() => {
   vi.stubGlobal('scrollTo', vi.fn());
@@ -59,7 +59,7 @@ const OLD = exported({
 
 function managerPage(progress: ExportStatusResponse[]) {
   let polled = 0;
-  const calls = stubOrdersApi({
+  const calls = stubApi({
     'GET /api/admin/me': { status: 200, body: staffAs('manager') },
     'POST /api/admin/orders': { status: 200, body: [], headers: { 'X-Total-Count': '0', 'X-Total-Capped': 'false' } },
     'POST /api/admin/sync/summary': { status: 200, body: { storeCode: 'NH', counts: { pending: 0, synced: 0, failed: 0, not_configured: 0 }, oldestPendingAt: null, failedSyncRows: 0, queue: null } },
@@ -71,7 +71,7 @@ function managerPage(progress: ExportStatusResponse[]) {
   return calls;
 }
 
-const started = (calls: StubCall[]) => calls.filter((c) => c.url === '/api/admin/orders/export');
+const started = (calls: Call[]) => calls.filter((c) => c.url === '/api/admin/orders/export');
 
 describe('the export panel', () => {
   it('starts an export with its filters, shows the live progress, then has the browser download the streamed file', async () => {

@@ -4,10 +4,9 @@ import { Loader2, LogOut } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { cn } from '@/lib/utils';
-import { linksFor } from '../permissions';
-import { useSignOut } from '../staff-session';
+import { linksFor } from './sidebar';
+import { useSignOut } from './staff-session';
 
 const skipLink =
   'sr-only z-[60] rounded-md bg-white px-4 py-2 font-semibold text-brand-900 shadow-lg focus:not-sr-only focus:fixed focus:left-4 focus:top-4';
@@ -32,15 +31,15 @@ export function AdminFrame({ staff, children }: { staff: StaffMe; children: Reac
         <nav aria-label="Admin">
           <ul className="flex flex-wrap gap-1 lg:flex-col">
             {linksFor(staff.role).map((link) => (
-              <li key={link.to}>
-                {link.server ? (
-                  <a href={link.to} className={cn(linkClass, 'text-stone-700 hover:bg-stone-100')}>
+              <li key={link.path}>
+                {link.screen === 'server' ? (
+                  <a href={link.path} className={cn(linkClass, 'text-stone-700 hover:bg-stone-100')}>
                     {link.label}
                   </a>
                 ) : (
                   <NavLink
-                    to={link.to}
-                    end={link.to === '/admin'}
+                    to={link.path}
+                    end={link.path === '/admin'}
                     className={({ isActive }) => cn(linkClass, isActive ? 'bg-brand-700 text-white' : 'text-stone-700 hover:bg-stone-100')}
                   >
                     {link.label}
@@ -65,34 +64,5 @@ export function AdminFrame({ staff, children }: { staff: StaffMe; children: Reac
         {children}
       </main>
     </div>
-  );
-}
-
-/** A page of its own for the screens before sign-in (sign-in, invitation, password reset). */
-export function AdminCentered({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
-  return (
-    <main id="admin-main" className="flex min-h-screen items-center justify-center bg-stone-50 px-4 py-12">
-      <Card className="w-full max-w-md">
-        <CardHeader>
-          <p className="text-xs uppercase tracking-wide text-stone-500">{SHOP.name} back office</p>
-          <h1 className="text-xl font-semibold leading-tight text-brand-900">{title}</h1>
-          {description && <CardDescription>{description}</CardDescription>}
-        </CardHeader>
-        <CardContent>{children}</CardContent>
-      </Card>
-    </main>
-  );
-}
-
-/** Title, optional actions, then the screen (inside the admin frame). */
-export function AdminPage({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
-  return (
-    <section className="mx-auto max-w-6xl">
-      <div className="mb-6 flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-3xl font-semibold text-brand-900">{title}</h1>
-        {actions}
-      </div>
-      {children}
-    </section>
   );
 }

@@ -2,9 +2,10 @@ import { STAFF_MESSAGES, type StaffMe } from '@nh/shared/contracts/staff';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import OrderManagerPage from './routes/order-manager';
-import PromoManagerPage from './routes/promo-manager';
-import { renderAdmin as renderWith, stubApi, type Reply } from './test-support';
+import OrderManagerPage from '../orders/screens/order-manager';
+import PromoManagerPage from '../promos/screens/promo-manager';
+import { renderAdmin as renderWith } from '../testing/render-admin';
+import { stubApi, type Reply } from '../testing/stub-api';
 
 beforeEach(() => {
   vi.stubGlobal('scrollTo', vi.fn());

@@ -1,11 +1,22 @@
 import { Loader2 } from 'lucide-react';
 import { useEffect } from 'react';
-import { Outlet, useLocation } from 'react-router-dom';
+import { matchRoutes, Outlet, useLocation } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Toaster } from '@/components/ui/toaster';
-import { SignedInStaff, useSignInWhenSessionEnds, useStaff } from '../staff-session';
-import { AdminCentered, AdminFrame } from './admin-frame';
+import { ADMIN_SCREENS } from '../screens';
+import { AdminFrame } from './admin-frame';
+import { AdminCentered } from './admin-page';
+import { ScreenPermission } from './role-gate';
 import { SignInScreen } from './sign-in-form';
+import { SignedInStaff, useSignInWhenSessionEnds, useStaff } from './staff-session';
+
+const SCREEN_ROUTES = ADMIN_SCREENS.map((screen) => ({ path: screen.path, screen }));
+
+/** The permission of the screen at this address, from the screen list (null for an address not in it). */
+function usePermissionHere() {
+  const location = useLocation();
+  return matchRoutes(SCREEN_ROUTES, location)?.at(-1)?.route.screen.permission ?? null;
+}
 
 function ScrollToTop() {
   const { pathname } = useLocation();
@@ -17,6 +28,7 @@ function ScrollToTop() {
 
 function SignedInOrSignIn() {
   const { staff, isPending, isError, refetch } = useStaff();
+  const permission = usePermissionHere();
   if (isPending) {
     return (
       <AdminCentered title="Back office">
@@ -38,7 +50,9 @@ function SignedInOrSignIn() {
   return (
     <SignedInStaff.Provider value={staff}>
       <AdminFrame staff={staff}>
-        <Outlet />
+        <ScreenPermission.Provider value={permission}>
+          <Outlet />
+        </ScreenPermission.Provider>
       </AdminFrame>
     </SignedInStaff.Provider>
   );

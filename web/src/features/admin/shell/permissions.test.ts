@@ -1,6 +1,7 @@
 import { STAFF_ROLES } from '@nh/shared/contracts/staff';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_LINKS, linksFor, roleMessage } from './permissions';
+import { roleMessage } from './permissions';
+import { ADMIN_LINKS, linksFor } from './sidebar';
 
 describe('what each role sees', () => {
   it('offers each role only the screens its permissions allow', () => {

@@ -1,5 +1,5 @@
 /** What each role may use, in the words staff read (the table itself is shared/src/contracts/staff.ts). */
-import { can, STAFF_ROLE_LABELS, type Permission, type StaffRole } from '@nh/shared/contracts/staff';
+import { STAFF_ROLE_LABELS, type Permission, type StaffRole } from '@nh/shared/contracts/staff';
 
 /** "Your role (Support) cannot {words}." */
 export const PERMISSION_WORDS: Record<Permission, string> = {
@@ -24,26 +24,3 @@ export const PERMISSION_WORDS: Record<Permission, string> = {
 /** The message shown instead of a screen or an action the role cannot use (the screen then calls no API). */
 export const roleMessage = (role: StaffRole, permission: Permission): string =>
   `Your role (${STAFF_ROLE_LABELS[role]}) cannot ${PERMISSION_WORDS[permission]}. Ask an owner if you need it.`;
-
-export interface AdminLink {
-  to: string;
-  label: string;
-  permission: Permission;
-  /** A page the server draws (not a screen of this app): opened with a full page load. */
-  server?: true;
-}
-
-/** The sidebar, in order; each entry only for a role that can use it. */
-export const ADMIN_LINKS: readonly AdminLink[] = [
-  { to: '/admin', label: 'Dashboard', permission: 'dashboard.view' },
-  { to: '/admin/promos', label: 'Promo codes', permission: 'promos.manage' },
-  { to: '/admin-products', label: 'Products', permission: 'catalog.manage' },
-  { to: '/admin-orders', label: 'Orders', permission: 'orders.view' },
-  { to: '/admin/subscriptions', label: 'Subscriptions', permission: 'subscriptions.view' },
-  { to: '/admin/reviews', label: 'Reviews', permission: 'reviews.moderate' },
-  { to: '/admin/audit', label: 'Audit Trail', permission: 'audit.view' },
-  { to: '/admin/staff', label: 'Staff', permission: 'staff.manage' },
-  { to: '/admin/queues', label: 'Queues', permission: 'queues.view', server: true },
-];
-
-export const linksFor = (role: StaffRole): AdminLink[] => ADMIN_LINKS.filter((link) => can(role, link.permission));

@@ -1,17 +1,20 @@
 import { can, type Permission } from '@nh/shared/contracts/staff';
 import { ShieldAlert } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { createContext, useContext } from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
-import { roleMessage } from '../permissions';
-import { useSignedInStaff } from '../staff-session';
+import { roleMessage } from './permissions';
+import { useSignedInStaff } from './staff-session';
 
-/** The role's message in place of what it cannot use; the children (and their API calls) only for a role that can. */
-export function RoleGate({ permission, children }: { permission: Permission; children: ReactNode }) {
-  const staff = useSignedInStaff();
-  if (can(staff.role, permission)) return children;
-  return <RoleMessage permission={permission} />;
+/** The permission of the screen shown, from the screen list (the admin layout provides it). */
+export const ScreenPermission = createContext<Permission | null>(null);
+
+export function useScreenPermission(): Permission {
+  const permission = useContext(ScreenPermission);
+  if (!permission) throw new Error('An admin screen is drawn at an address missing from admin/screens.tsx');
+  return permission;
 }
 
+/** The role's message in place of a screen or an action it cannot use. */
 export function RoleMessage({ permission }: { permission: Permission }) {
   const staff = useSignedInStaff();
   return (

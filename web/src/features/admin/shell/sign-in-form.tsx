@@ -7,8 +7,8 @@ import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { LabelledField } from '@/components/ui/labelled-field';
 import { ApiError, serverMessageOf } from '@/lib/query-client';
-import { useSignIn } from '../staff-session';
-import { AdminCentered } from './admin-frame';
+import { AdminCentered } from './admin-page';
+import { useSignIn } from './staff-session';
 
 /** The words for a refused sign-in: the server's message, else the one its status stands for. */
 export function signInErrorMessage(error: unknown): string {

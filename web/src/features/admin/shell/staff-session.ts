@@ -9,21 +9,21 @@ import { createContext, useContext, useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessageOf } from '@/lib/query-client';
-import { adminKeys, fetchStaffMe, isSignInRequired, signIn, signOut, staffKeys } from './api';
+import { ADMIN_KEY, isSignInRequired, signIn, signOut, staffMeQuery } from './api';
 
 /** The signed-in staff member, or null; `isPending` until the first answer. */
 export function useStaff() {
-  const me = useQuery({ queryKey: staffKeys.me, queryFn: fetchStaffMe, staleTime: Infinity, retry: false });
+  const me = useQuery(staffMeQuery);
   return { staff: me.data ?? null, isPending: me.isPending, isError: me.isError, refetch: me.refetch };
 }
 
 /** A new staff member is in: nothing fetched for the previous one is kept. */
 export function setSignedIn(queryClient: QueryClient, staff: StaffMe): void {
-  queryClient.removeQueries({ queryKey: adminKeys.all });
-  queryClient.setQueryData(staffKeys.me, staff);
+  queryClient.removeQueries({ queryKey: ADMIN_KEY });
+  queryClient.setQueryData(staffMeQuery.queryKey, staff);
 }
 
-const setSignedOut = (queryClient: QueryClient) => queryClient.setQueryData(staffKeys.me, null);
+const setSignedOut = (queryClient: QueryClient) => queryClient.setQueryData(staffMeQuery.queryKey, null);
 
 /** POST /api/admin/session; the refusal's message is the mutation's error (shown by the form). */
 export function useSignIn() {
@@ -56,7 +56,7 @@ export function useSignInWhenSessionEnds(): void {
   const queryClient = useQueryClient();
   useEffect(() => {
     const check = (error: unknown) => {
-      if (isSignInRequired(error) && queryClient.getQueryData(staffKeys.me)) setSignedOut(queryClient);
+      if (isSignInRequired(error) && queryClient.getQueryData(staffMeQuery.queryKey)) setSignedOut(queryClient);
     };
     const queries = queryClient.getQueryCache().subscribe((event) => {
       if (event.type === 'updated' && event.action.type === 'error') check(event.action.error);

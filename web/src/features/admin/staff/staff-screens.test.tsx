@@ -2,12 +2,13 @@ import { STAFF_MESSAGES, STAFF_ROLE_DESCRIPTIONS, type StaffList, type StaffMe, 
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderAdmin } from '../testing/render-admin';
+import { stubApi } from '../testing/stub-api';
 import { PASSWORDS_DIFFER } from './password-form';
-import AcceptInvitationPage from './routes/accept-invitation';
-import ForgotPasswordPage from './routes/forgot-password';
-import ResetPasswordPage from './routes/reset-password';
-import StaffManagerPage from './routes/staff-manager';
-import { renderAdmin, stubApi } from './test-support';
+import AcceptInvitationPage from './screens/accept-invitation';
+import ForgotPasswordPage from './screens/forgot-password';
+import ResetPasswordPage from './screens/reset-password';
+import StaffManagerPage from './screens/staff-manager';
 
 beforeEach(() => {
   vi.stubGlobal('scrollTo', vi.fn());

@@ -1,12 +1,26 @@
-/** The back office's list filters as they travel in the URL, and the contract's word on what was typed. */
+/** The back office's list filters as they travel in the URL and to the API, and the contract's word on what was typed. */
 import type { z } from 'zod';
 
-/** The typed filters given a value (trimmed) and the page's offset, as the URL's query. */
-export function filterParams<K extends string>(keys: readonly K[], filters: Record<K, string> & { offset: number }): URLSearchParams {
+/** The filters given a value (trimmed), in the order of `keys`. */
+export function filterSearch<K extends string>(keys: readonly K[], filters: Record<K, string>): URLSearchParams {
   const params = new URLSearchParams();
   for (const key of keys) if (filters[key].trim()) params.set(key, filters[key].trim());
+  return params;
+}
+
+/** The screen's URL: the filters given a value and the page's offset (left out on the first page). */
+export function filterParams<K extends string>(keys: readonly K[], filters: Record<K, string> & { offset: number }): URLSearchParams {
+  const params = filterSearch(keys, filters);
   if (filters.offset > 0) params.set('offset', String(filters.offset));
   return params;
+}
+
+/** The API's query: the filters given a value, then the page (limit and offset). */
+export function pagedSearch<K extends string>(keys: readonly K[], filters: Record<K, string> & { offset: number }, pageSize: number): string {
+  const params = filterSearch(keys, filters);
+  params.set('limit', String(pageSize));
+  params.set('offset', String(filters.offset));
+  return params.toString();
 }
 
 /** The contract's messages for what was typed (only the filters given a value are checked), each once. */

@@ -1,4 +1,4 @@
-/** The paging line under the back office's tables (plans, reviews, products). */
+/** The paging line under the back office's paged lists (plans, plans at risk, reviews, products, the audit trail). */
 import { Button } from '@/components/ui/button';
 
 /** "1–50 of 120" with Previous and Next. */

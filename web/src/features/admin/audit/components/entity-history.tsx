@@ -10,12 +10,11 @@ import { Link } from 'react-router-dom';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { serverMessageOf } from '@/lib/query-client';
 import type { AuditEntityType } from '@nh/shared/contracts/audit';
-import { adminKeys, listAudit, type AuditFilters } from '../api';
+import { auditQueries, NO_AUDIT_FILTERS } from '../api';
 import { auditChanges } from '../audit-changes';
 
 export function EntityHistory({ entityType, entityId, testId }: { entityType: AuditEntityType; entityId: string; testId: string }) {
-  const filters: AuditFilters = { actor: '', entityType, entityId, action: '', from: '', to: '', offset: 0 };
-  const history = useQuery({ queryKey: adminKeys.audit(filters), queryFn: () => listAudit(filters), staleTime: 0 });
+  const history = useQuery(auditQueries.page({ ...NO_AUDIT_FILTERS, entityType, entityId }));
   return (
     <Card data-testid={testId}>
       <CardHeader className="flex-row flex-wrap items-center justify-between gap-2">

@@ -3,7 +3,7 @@
  * reason (POST /api/admin/products/{id}/inventory), and the log of every change (who, when, why).
  */
 import { formatOrderDate } from '@nh/shared/contracts/admin';
-import { ADMIN_PRODUCT_MESSAGES, INVENTORY_REASON_MAX_LENGTH, inventoryAdjustmentRequestSchema } from '@nh/shared/contracts/admin-products';
+import { ADMIN_PRODUCT_MESSAGES, INVENTORY_REASON_MAX_LENGTH, inventoryAdjustmentRequestSchema, type InventoryLog } from '@nh/shared/contracts/admin-products';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
@@ -13,18 +13,38 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessageOf } from '@/lib/query-client';
-import { cn } from '@/lib/utils';
-import { adjustInventory, catalogKeys, inventoryLog } from './api';
+import { columnsOf, DataTable } from '../../ui/data-table';
+import { adjustInventory, isInventoryLog, productQueries } from '../api';
 
 type Problems = Partial<Record<'delta' | 'reason' | 'server', string>>;
 
 /** "+5", "−3" (a real minus sign). */
 export const signed = (n: number): string => (n > 0 ? `+${n.toLocaleString('en-US')}` : `−${Math.abs(n).toLocaleString('en-US')}`);
 
+const column = columnsOf<InventoryLog['adjustments'][number]>();
+
+const ADJUSTMENT_COLUMNS = [
+  column.display({ id: 'when', header: 'When', meta: { className: 'whitespace-nowrap' }, cell: ({ row }) => formatOrderDate(row.original.at) }),
+  column.display({
+    id: 'change',
+    header: 'Change',
+    meta: { className: 'text-right font-medium tabular-nums' },
+    cell: ({ row: { original: entry } }) => <span className={entry.delta < 0 ? 'text-red-800' : 'text-green-800'}>{signed(entry.delta)}</span>,
+  }),
+  column.display({
+    id: 'after',
+    header: 'Stock after',
+    meta: { className: 'text-right tabular-nums' },
+    cell: ({ row }) => row.original.inventoryAfter.toLocaleString('en-US'),
+  }),
+  column.display({ id: 'reason', header: 'Reason', meta: { className: 'break-words' }, cell: ({ row }) => row.original.reason }),
+  column.display({ id: 'staff', header: 'Staff', meta: { className: 'break-all' }, cell: ({ row }) => row.original.staffEmail }),
+];
+
 export function InventoryPanel({ productId, productName }: { productId: number; productName: string }) {
   const ids = { delta: useId(), reason: useId() };
   const queryClient = useQueryClient();
-  const log = useQuery({ queryKey: catalogKeys.inventory(productId), queryFn: () => inventoryLog(productId), staleTime: 0 });
+  const log = useQuery(productQueries.inventory(productId));
   const [delta, setDelta] = useState('');
   const [reason, setReason] = useState('');
   const [problems, setProblems] = useState<Problems>({});
@@ -35,8 +55,8 @@ export function InventoryPanel({ productId, productName }: { productId: number; 
         title: ADMIN_PRODUCT_MESSAGES.adjusted,
         description: `${productName}: ${updated.inventory.toLocaleString('en-US')} in stock.`,
       });
-      queryClient.setQueryData(catalogKeys.inventory(productId), updated);
-      void queryClient.invalidateQueries({ queryKey: ['admin', 'products'], predicate: (query) => query.queryKey[2] !== 'inventory' });
+      queryClient.setQueryData(productQueries.inventory(productId).queryKey, updated);
+      void queryClient.invalidateQueries({ queryKey: productQueries.all, predicate: (query) => !isInventoryLog(query) });
       setDelta('');
       setReason('');
       setProblems({});
@@ -138,48 +158,16 @@ export function InventoryPanel({ productId, productName }: { productId: number; 
               {log.data.adjustments.length === 0 ? (
                 <p className="text-sm text-stone-600">No stock changes recorded yet.</p>
               ) : (
-                <table className="w-full min-w-[36rem] text-left text-sm">
-                  <caption className="mb-2 text-left font-semibold text-brand-900">
-                    Stock changes, newest first{log.data.adjustments.length >= 100 ? ' (the latest 100)' : ''}
-                  </caption>
-                  <thead className="border-b border-stone-200 text-xs uppercase tracking-wide text-stone-600">
-                    <tr>
-                      <th scope="col" className="py-2 pr-4">
-                        When
-                      </th>
-                      <th scope="col" className="py-2 pr-4 text-right">
-                        Change
-                      </th>
-                      <th scope="col" className="py-2 pr-4 text-right">
-                        Stock after
-                      </th>
-                      <th scope="col" className="py-2 pr-4">
-                        Reason
-                      </th>
-                      <th scope="col" className="py-2">
-                        Staff
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody className="divide-y divide-stone-100 align-top">
-                    {log.data.adjustments.map((entry) => (
-                      <tr key={entry.id} data-testid={`adjustment-${entry.id}`}>
-                        <td className="whitespace-nowrap py-2 pr-4">{formatOrderDate(entry.at)}</td>
-                        <td
-                          className={cn(
-                            'py-2 pr-4 text-right font-medium tabular-nums',
-                            entry.delta < 0 ? 'text-red-800' : 'text-green-800',
-                          )}
-                        >
-                          {signed(entry.delta)}
-                        </td>
-                        <td className="py-2 pr-4 text-right tabular-nums">{entry.inventoryAfter.toLocaleString('en-US')}</td>
-                        <td className="break-words py-2 pr-4">{entry.reason}</td>
-                        <td className="break-all py-2">{entry.staffEmail}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <DataTable
+                  columns={ADJUSTMENT_COLUMNS}
+                  data={log.data.adjustments}
+                  rowId={(entry) => String(entry.id)}
+                  look="plain"
+                  className="min-w-[36rem]"
+                  caption={`Stock changes, newest first${log.data.adjustments.length >= 100 ? ' (the latest 100)' : ''}`}
+                  showCaption
+                  rowProps={({ id }) => ({ 'data-testid': `adjustment-${id}` })}
+                />
               )}
             </div>
           </>

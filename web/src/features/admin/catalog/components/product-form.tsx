@@ -12,10 +12,10 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
-import { categoriesQuery } from '../api';
-import { ProductPictures } from '../catalog/product-pictures';
-import { VariantEditor } from '../catalog/variant-editor';
+import { productQueries } from '../api';
 import { createProductFormSchema, productFormSchema, slugify, type ProductFormValues } from '../product-form-model';
+import { ProductPictures } from './product-pictures';
+import { VariantEditor } from './variant-editor';
 
 const STATUS_LABELS: Record<(typeof PRODUCT_STATUSES)[number], string> = {
   active: 'Active',
@@ -66,7 +66,7 @@ export interface ProductFormProps {
  * uploaded (their names join the Images list); variants are edited as rows.
  */
 export function ProductForm({ mode, defaultValues, pending, onSubmit }: ProductFormProps) {
-  const categories = useQuery(categoriesQuery);
+  const categories = useQuery(productQueries.categories);
   const form = useForm<ProductFormValues>({
     resolver: zodResolver(mode === 'create' ? createProductFormSchema : productFormSchema),
     defaultValues,

@@ -13,8 +13,8 @@ import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { productImageSrcSet, productImageUrl, showFallbackImage } from '@/lib/product-images';
 import { serverMessageOf } from '@/lib/query-client';
+import { uploadProductImage } from '../api';
 import { addImage, removeImage } from '../product-form-model';
-import { uploadProductImage } from './api';
 
 export const PICTURE_MESSAGES = {
   uploaded: 'Picture uploaded',

@@ -4,9 +4,8 @@ import { useNavigate } from 'react-router-dom';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
-import { adminKeys, createProduct } from '../api';
-import { AdminPage } from '../components/admin-frame';
-import { RoleGate } from '../components/role-gate';
+import { AdminPage } from '../../shell/admin-page';
+import { createProduct, productQueries } from '../api';
 import { BackToProducts, ProductForm } from '../components/product-form';
 import { emptyProductForm, formToPayload, type ProductFormValues } from '../product-form-model';
 
@@ -17,7 +16,7 @@ function CreateProduct() {
     mutationFn: (values: ProductFormValues) => createProduct(formToPayload(values, 'create')),
     onSuccess: async () => {
       toast({ title: ADMIN_MESSAGES.productCreated });
-      await queryClient.invalidateQueries({ queryKey: adminKeys.products });
+      await queryClient.invalidateQueries({ queryKey: productQueries.all });
       await navigate('/admin-products');
     },
     onError: (error) => toast({ title: ADMIN_MESSAGES.productCreateFailed, description: serverMessageOf(error), variant: 'destructive' }),
@@ -29,11 +28,8 @@ function CreateProduct() {
 export default function ProductCreatePage() {
   usePageMeta({ title: 'Create Product' });
   return (
-    <AdminPage title="Create Product">
-      <BackToProducts />
-      <RoleGate permission="catalog.manage">
-        <CreateProduct />
-      </RoleGate>
+    <AdminPage title="Create Product" back={<BackToProducts />}>
+      <CreateProduct />
     </AdminPage>
   );
 }

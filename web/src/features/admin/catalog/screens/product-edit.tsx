@@ -7,12 +7,11 @@ import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
-import { adminKeys, updateProduct } from '../api';
-import { catalogKeys, findProductBySlug } from '../catalog/api';
-import { InventoryPanel } from '../catalog/inventory-panel';
-import { AdminPage } from '../components/admin-frame';
-import { EntityHistory } from '../components/entity-history';
-import { RoleGate, useCan } from '../components/role-gate';
+import { EntityHistory } from '../../audit/components/entity-history';
+import { AdminPage } from '../../shell/admin-page';
+import { useCan } from '../../shell/role-gate';
+import { productQueries, updateProduct } from '../api';
+import { InventoryPanel } from '../components/inventory-panel';
 import { BackToProducts, ProductForm } from '../components/product-form';
 import { formToPayload, productToForm, type ProductFormValues } from '../product-form-model';
 
@@ -31,7 +30,7 @@ function EditProduct({ product }: { product: Product }) {
     },
     onSuccess: async () => {
       toast({ title: ADMIN_MESSAGES.productUpdated });
-      await queryClient.invalidateQueries({ queryKey: adminKeys.products });
+      await queryClient.invalidateQueries({ queryKey: productQueries.all });
       await navigate('/admin-products');
     },
     onError: (error) => toast({ title: ADMIN_MESSAGES.productUpdateFailed, description: serverMessageOf(error), variant: 'destructive' }),
@@ -50,7 +49,7 @@ function EditProduct({ product }: { product: Product }) {
  * GET /api/products/{slug}, which hides inactive products (staff must be able to edit those too).
  */
 function LoadProduct({ slug }: { slug: string }) {
-  const product = useQuery({ queryKey: catalogKeys.bySlug(slug), queryFn: () => findProductBySlug(slug), staleTime: 0 });
+  const product = useQuery(productQueries.bySlug(slug));
   if (product.isPending) return <p className="text-stone-600">Loading product...</p>;
   if (product.isError) return <p className="text-red-700">{serverMessageOf(product.error) ?? 'Failed to load the product.'}</p>;
   if (!product.data) {
@@ -71,11 +70,8 @@ export default function ProductEditPage() {
   usePageMeta({ title: 'Edit Product' });
   const { slug = '' } = useParams();
   return (
-    <AdminPage title="Edit Product">
-      <BackToProducts />
-      <RoleGate permission="catalog.manage">
-        <LoadProduct slug={slug} />
-      </RoleGate>
+    <AdminPage title="Edit Product" back={<BackToProducts />}>
+      <LoadProduct slug={slug} />
     </AdminPage>
   );
 }

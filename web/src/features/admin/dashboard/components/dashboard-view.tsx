@@ -13,11 +13,12 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { serverMessageOf } from '@/lib/query-client';
 import { cn } from '@/lib/utils';
-import { useCan } from '../components/role-gate';
-import { listAtRisk, planKeys } from '../plans/api';
-import { formatMoney } from '../plans/format';
-import { SYNC_STATUS_LABELS } from '../sync-status';
-import { dashboardKeys, fetchDashboard } from './api';
+import { planQueries } from '../../plans/api';
+import { formatMoney } from '../../plans/format';
+import { useCan } from '../../shell/role-gate';
+import { columnsOf, DataTable } from '../../ui/data-table';
+import { SYNC_STATUS_LABELS } from '../../ui/status-labels';
+import { dashboardQuery } from '../api';
 import { DailyTable, SalesChart, type ChartMetric } from './sales-chart';
 
 /** One figure with its words; a link when there is a screen behind it. */
@@ -131,7 +132,7 @@ function Sales({ data }: { data: Dashboard }) {
 
 /** The at-risk list's total (the roles that may see plans). */
 function AtRiskStat() {
-  const atRisk = useQuery({ queryKey: planKeys.atRiskCount, queryFn: () => listAtRisk('', 0, 1), staleTime: 30_000 });
+  const atRisk = useQuery(planQueries.atRiskCount);
   const value = atRisk.isPending ? '…' : atRisk.isError ? '—' : count(atRisk.data.total);
   return (
     <Stat
@@ -213,73 +214,64 @@ function NetSuite({ netsuite }: { netsuite: Dashboard['netsuite'] }) {
   );
 }
 
+interface Queue {
+  name: string;
+  /** Not known when the queue service did not answer in time. */
+  depth: Dashboard['queues'][string];
+}
+
+const column = columnsOf<Queue>();
+/** One of a queue's figures; when its depth is not known, the first figure's cell says so across them all. */
+const figure = (id: 'waiting' | 'active' | 'delayed' | 'failed', header: string) =>
+  column.display({
+    id,
+    header,
+    meta: { className: 'text-right tabular-nums' },
+    spanColumns: ({ row }) => (!row.original.depth && id === 'waiting' ? Infinity : 1),
+    cell: ({ row: { original: { depth } } }) =>
+      depth ? (
+        <span className={cn(id === 'failed' && depth.failed > 0 && 'font-semibold text-red-700')}>{count(depth[id])}</span>
+      ) : (
+        <span className="block text-left text-amber-800">Not known right now (the queue service did not answer in time)</span>
+      ),
+  });
+
+const QUEUE_COLUMNS = [
+  column.display({ id: 'queue', header: 'Queue', meta: { rowHeader: true }, cell: ({ row }) => QUEUE_LABELS[row.original.name] ?? row.original.name }),
+  figure('waiting', 'Waiting'),
+  figure('active', 'Running'),
+  figure('delayed', 'Scheduled'),
+  figure('failed', 'Failed'),
+  column.display({
+    id: 'oldest',
+    header: 'Oldest waiting',
+    cell: ({ row: { original: queue } }) => (queue.depth?.oldestWaitingAt ? formatOrderDate(queue.depth.oldestWaitingAt) : '—'),
+  }),
+];
+
 function Queues({ queues }: { queues: Dashboard['queues'] }) {
-  const names = Object.keys(queues);
   return (
     <Card data-testid="dashboard-queues">
       <CardHeader className="pb-3">
         <h2 className="text-base font-semibold leading-tight text-brand-900">Background work</h2>
       </CardHeader>
       <CardContent className="overflow-x-auto" tabIndex={0} role="region" aria-label="Jobs per queue">
-        <table className="w-full min-w-[32rem] text-left text-sm">
-          <caption className="sr-only">Jobs per queue</caption>
-          <thead className="text-xs uppercase tracking-wide text-stone-600">
-            <tr>
-              <th scope="col" className="py-2 pr-3">
-                Queue
-              </th>
-              <th scope="col" className="py-2 pr-3 text-right">
-                Waiting
-              </th>
-              <th scope="col" className="py-2 pr-3 text-right">
-                Running
-              </th>
-              <th scope="col" className="py-2 pr-3 text-right">
-                Scheduled
-              </th>
-              <th scope="col" className="py-2 pr-3 text-right">
-                Failed
-              </th>
-              <th scope="col" className="py-2">
-                Oldest waiting
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-stone-100">
-            {names.map((name) => {
-              const depth = queues[name];
-              return (
-                <tr key={name} data-testid={`queue-${name}`}>
-                  <th scope="row" className="py-2 pr-3 font-medium">
-                    {QUEUE_LABELS[name] ?? name}
-                  </th>
-                  {depth ? (
-                    <>
-                      <td className="py-2 pr-3 text-right tabular-nums">{count(depth.waiting)}</td>
-                      <td className="py-2 pr-3 text-right tabular-nums">{count(depth.active)}</td>
-                      <td className="py-2 pr-3 text-right tabular-nums">{count(depth.delayed)}</td>
-                      <td className={cn('py-2 pr-3 text-right tabular-nums', depth.failed > 0 && 'font-semibold text-red-700')}>
-                        {count(depth.failed)}
-                      </td>
-                      <td className="py-2">{depth.oldestWaitingAt ? formatOrderDate(depth.oldestWaitingAt) : '—'}</td>
-                    </>
-                  ) : (
-                    <td colSpan={5} className="py-2 text-amber-800">
-                      Not known right now (the queue service did not answer in time)
-                    </td>
-                  )}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <DataTable
+          columns={QUEUE_COLUMNS}
+          data={Object.entries(queues).map(([name, depth]) => ({ name, depth }))}
+          rowId={(queue) => queue.name}
+          look="plain"
+          className="min-w-[32rem]"
+          caption="Jobs per queue"
+          rowProps={({ id }) => ({ 'data-testid': `queue-${id}` })}
+        />
       </CardContent>
     </Card>
   );
 }
 
 export function DashboardView() {
-  const dashboard = useQuery({ queryKey: dashboardKeys.dashboard, queryFn: fetchDashboard, staleTime: 30_000, refetchInterval: 60_000 });
+  const dashboard = useQuery(dashboardQuery);
   if (dashboard.isPending) return <p className="text-stone-600">Loading the dashboard...</p>;
   if (dashboard.isError) {
     return (

@@ -6,7 +6,8 @@
 import { formatPrice } from '@nh/shared';
 import type { Dashboard } from '@nh/shared/contracts/admin-dashboard';
 import { useId } from 'react';
-import { formatDay, formatShortDay } from '../plans/format';
+import { formatDay, formatShortDay } from '../../plans/format';
+import { columnsOf, DataTable } from '../../ui/data-table';
 
 export type ChartMetric = 'revenue' | 'orders';
 type Day = Dashboard['daily'][number];
@@ -104,35 +105,23 @@ export function SalesChart({ days, metric }: { days: readonly Day[]; metric: Cha
   );
 }
 
+const column = columnsOf<Day>();
+
+const DAILY_COLUMNS = [
+  column.display({ id: 'day', header: 'Day', meta: { rowHeader: true }, cell: ({ row }) => formatDay(row.original.day) }),
+  column.display({ id: 'orders', header: 'Orders', meta: { className: 'text-right tabular-nums' }, cell: ({ row }) => row.original.orders.toLocaleString('en-US') }),
+  column.display({ id: 'revenue', header: 'Revenue', meta: { className: 'text-right tabular-nums' }, cell: ({ row }) => formatPrice(row.original.revenue) }),
+];
+
 /** Every day's orders and revenue, newest first (the chart's figures as text). */
 export function DailyTable({ days }: { days: readonly Day[] }) {
   return (
-    <table className="w-full text-left text-sm">
-      <caption className="sr-only">Orders and revenue per day, newest first</caption>
-      <thead className="text-xs uppercase tracking-wide text-stone-600">
-        <tr>
-          <th scope="col" className="py-2 pr-4">
-            Day
-          </th>
-          <th scope="col" className="py-2 pr-4 text-right">
-            Orders
-          </th>
-          <th scope="col" className="py-2 text-right">
-            Revenue
-          </th>
-        </tr>
-      </thead>
-      <tbody className="divide-y divide-stone-100">
-        {[...days].reverse().map((day) => (
-          <tr key={day.day}>
-            <th scope="row" className="py-1.5 pr-4 font-normal">
-              {formatDay(day.day)}
-            </th>
-            <td className="py-1.5 pr-4 text-right tabular-nums">{day.orders.toLocaleString('en-US')}</td>
-            <td className="py-1.5 text-right tabular-nums">{formatPrice(day.revenue)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      columns={DAILY_COLUMNS}
+      data={[...days].reverse()}
+      rowId={(day) => day.day}
+      look="plain"
+      caption="Orders and revenue per day, newest first"
+    />
   );
 }

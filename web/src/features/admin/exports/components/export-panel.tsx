@@ -4,10 +4,10 @@
  * browser saves: the server streams the file), and the history of the store's exports.
  */
 import { ADMIN_MESSAGES, formatOrderDate, ORDER_STATUSES, type OrderStatus } from '@nh/shared/contracts/admin';
-import { startExportRequestSchema, type ExportStatusResponse } from '@nh/shared/contracts/exports';
+import { startExportRequestSchema, type ExportHistory, type ExportStatusResponse } from '@nh/shared/contracts/exports';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download, Loader2 } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
@@ -15,7 +15,11 @@ import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessageOf } from '@/lib/query-client';
 import { cn } from '@/lib/utils';
-import { statusLabel } from '../components/order-status-badge';
+import { FilterSelect, ProblemList } from '../../ui/filter-form';
+import { columnsOf, DataTable } from '../../ui/data-table';
+import { statusLabel } from '../../ui/status-labels';
+import { useFilterDraft } from '../../ui/use-filter-draft';
+import { exportDownloadUrl, exportQueries, startExport } from '../api';
 import {
   downloadFromServer,
   EXPORT_POLL_MS,
@@ -27,10 +31,7 @@ import {
   formatBytes,
   formatCount,
 } from '../export-orders';
-import { exportDownloadUrl, exportHistory, exportStatus, orderKeys, startExport } from './api';
-import { FilterSelect, ProblemList } from '../components/filter-form';
 
-const HISTORY_LIMIT = 10;
 const HISTORY_REFRESH_MS = 5000;
 
 interface Draft {
@@ -39,13 +40,10 @@ interface Draft {
   status: OrderStatus | '';
 }
 
-const isRunning = (entry: Pick<ExportStatusResponse, 'status'>) => entry.status === 'queued' || entry.status === 'running';
+const EVERY_ORDER: Draft = { from: '', to: '', status: '' };
+const DRAFT_KEYS = ['from', 'to', 'status'] as const;
 
-/** The filters' problems in the contract's words (a day that does not exist, from after to). */
-function draftProblems(draft: Draft): string[] {
-  const checked = startExportRequestSchema.safeParse(draft);
-  return checked.success ? [] : [...new Set(checked.error.issues.map((issue) => issue.message))];
-}
+const isRunning = (entry: Pick<ExportStatusResponse, 'status'>) => entry.status === 'queued' || entry.status === 'running';
 
 /** A bar of rows done out of the total; without a total yet it says what it waits for. */
 export function ExportProgress({ status }: { status: ExportStatusResponse }) {
@@ -81,11 +79,51 @@ export function ExportProgress({ status }: { status: ExportStatusResponse }) {
   );
 }
 
+type HistoryEntry = ExportHistory['exports'][number];
+const column = columnsOf<HistoryEntry>();
+
+const HISTORY_COLUMNS = [
+  column.display({ id: 'started', header: 'Started', meta: { className: 'whitespace-nowrap' }, cell: ({ row }) => formatOrderDate(row.original.createdAt) }),
+  column.display({ id: 'by', header: 'By', meta: { className: 'max-w-[14rem] break-all' }, cell: ({ row }) => row.original.staffEmail ?? '—' }),
+  column.display({ id: 'orders', header: 'Orders', cell: ({ row }) => exportFiltersText(row.original.filters) }),
+  column.display({
+    id: 'rows',
+    header: 'Rows',
+    meta: { className: 'text-right tabular-nums' },
+    cell: ({ row: { original: entry } }) =>
+      entry.rowsTotal === null ? formatCount(entry.rowsDone) : formatCount(entry.status === 'completed' ? entry.rowsDone : entry.rowsTotal),
+  }),
+  column.display({
+    id: 'size',
+    header: 'Size',
+    meta: { className: 'whitespace-nowrap text-right tabular-nums' },
+    cell: ({ row }) => (row.original.sizeBytes === null ? '—' : formatBytes(row.original.sizeBytes)),
+  }),
+  column.display({
+    id: 'file',
+    header: 'File',
+    cell: ({ row: { original: entry } }) => (
+      <>
+        <span className={cn('block', entry.status === 'failed' && 'text-red-700')}>{exportAvailability(entry)}</span>
+        {entry.downloadable && (
+          <a
+            href={exportDownloadUrl(entry.exportId)}
+            download
+            className="mt-1 inline-flex items-center gap-1 font-semibold text-brand-700 hover:underline"
+            aria-label={`Download the export started ${formatOrderDate(entry.createdAt)}`}
+          >
+            <Download className="size-3.5" aria-hidden="true" />
+            Download
+          </a>
+        )}
+      </>
+    ),
+  }),
+];
+
 function ExportHistoryTable() {
   const history = useQuery({
-    queryKey: orderKeys.exportHistory,
-    queryFn: () => exportHistory(HISTORY_LIMIT),
-    staleTime: 0,
+    ...exportQueries.history,
     refetchInterval: (query) => (query.state.data?.exports.some(isRunning) ? HISTORY_REFRESH_MS : false),
   });
   if (history.isPending) return <p className="text-sm text-stone-600">Loading recent exports...</p>;
@@ -94,55 +132,15 @@ function ExportHistoryTable() {
   if (exports.length === 0) return <p className="text-sm text-stone-600">No exports yet.</p>;
   return (
     <div className="relative overflow-x-auto rounded-lg border border-stone-200">
-      <table className="w-full min-w-[48rem] text-left text-sm" aria-label="Recent exports">
-        <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase tracking-wide text-stone-600">
-          <tr>
-            <th scope="col" className="px-3 py-2">
-              Started
-            </th>
-            <th scope="col" className="px-3 py-2">
-              By
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Orders
-            </th>
-            <th scope="col" className="px-3 py-2 text-right">
-              Rows
-            </th>
-            <th scope="col" className="px-3 py-2 text-right">
-              Size
-            </th>
-            <th scope="col" className="px-3 py-2">
-              File
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-stone-200 align-top">
-          {exports.map((entry) => (
-            <tr key={entry.exportId} data-testid={`export-${entry.exportId}`}>
-              <td className="whitespace-nowrap px-3 py-2">{formatOrderDate(entry.createdAt)}</td>
-              <td className="max-w-[14rem] break-all px-3 py-2">{entry.staffEmail ?? '—'}</td>
-              <td className="px-3 py-2">{exportFiltersText(entry.filters)}</td>
-              <td className="px-3 py-2 text-right tabular-nums">{entry.rowsTotal === null ? formatCount(entry.rowsDone) : formatCount(entry.status === 'completed' ? entry.rowsDone : entry.rowsTotal)}</td>
-              <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{entry.sizeBytes === null ? '—' : formatBytes(entry.sizeBytes)}</td>
-              <td className="px-3 py-2">
-                <span className={cn('block', entry.status === 'failed' && 'text-red-700')}>{exportAvailability(entry)}</span>
-                {entry.downloadable && (
-                  <a
-                    href={exportDownloadUrl(entry.exportId)}
-                    download
-                    className="mt-1 inline-flex items-center gap-1 font-semibold text-brand-700 hover:underline"
-                    aria-label={`Download the export started ${formatOrderDate(entry.createdAt)}`}
-                  >
-                    <Download className="size-3.5" aria-hidden="true" />
-                    Download
-                  </a>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        columns={HISTORY_COLUMNS}
+        data={exports}
+        rowId={(entry) => entry.exportId}
+        look="compact"
+        className="min-w-[48rem]"
+        label="Recent exports"
+        rowProps={({ id }) => ({ 'data-testid': `export-${id}` })}
+      />
     </div>
   );
 }
@@ -150,8 +148,6 @@ function ExportHistoryTable() {
 export function ExportPanel() {
   const ids = { from: useId(), to: useId(), status: useId() };
   const queryClient = useQueryClient();
-  const [draft, setDraft] = useState<Draft>({ from: '', to: '', status: '' });
-  const [problems, setProblems] = useState<string[]>([]);
   /** The export started here, followed until it ends. */
   const [current, setCurrent] = useState<string | null>(null);
   const ended = useRef<string | null>(null);
@@ -160,15 +156,13 @@ export function ExportPanel() {
     mutationFn: (filters: Draft) => startExport({ from: filters.from || undefined, to: filters.to || undefined, status: filters.status || undefined }),
     onSuccess: ({ exportId }) => {
       setCurrent(exportId);
-      void queryClient.invalidateQueries({ queryKey: orderKeys.exportHistory });
+      void queryClient.invalidateQueries({ queryKey: exportQueries.history.queryKey });
     },
     onError: (error) => toast({ title: ADMIN_MESSAGES.exportFailed, description: serverMessageOf(error), variant: 'destructive' }),
   });
   const progress = useQuery({
-    queryKey: orderKeys.exportStatus(current ?? ''),
-    queryFn: () => exportStatus(current!),
+    ...exportQueries.status(current ?? ''),
     enabled: current !== null,
-    staleTime: 0,
     refetchInterval: (query) => (query.state.status === 'error' || (query.state.data && !isRunning(query.state.data)) ? false : EXPORT_POLL_MS),
   });
   const status = progress.data;
@@ -177,7 +171,7 @@ export function ExportPanel() {
   useEffect(() => {
     if (!status || isRunning(status) || ended.current === status.exportId) return;
     ended.current = status.exportId;
-    void queryClient.invalidateQueries({ queryKey: orderKeys.exportHistory });
+    void queryClient.invalidateQueries({ queryKey: exportQueries.history.queryKey });
     if (status.status === 'completed') {
       downloadFromServer(exportDownloadUrl(status.exportId));
       toast({ title: ADMIN_MESSAGES.exportSucceeded, description: status.fileName ?? undefined });
@@ -189,12 +183,16 @@ export function ExportPanel() {
   const following = current !== null && !progress.isError && (!status || isRunning(status));
   const busy = start.isPending || following;
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const found = draftProblems(draft);
-    setProblems(found);
-    if (found.length === 0 && !busy) start.mutate(draft);
-  }
+  // Checked with the contract's words first (a day that does not exist, from after to).
+  const { draft, set, problems, submit } = useFilterDraft({
+    applied: EVERY_ORDER,
+    empty: EVERY_ORDER,
+    keys: DRAFT_KEYS,
+    schema: startExportRequestSchema,
+    onApply: (filters) => {
+      if (!busy) start.mutate(filters);
+    },
+  });
 
   return (
     <Card data-testid="export-panel">
@@ -207,17 +205,17 @@ export function ExportPanel() {
           <div className="grid gap-4 sm:grid-cols-3">
             <div className="space-y-1.5">
               <Label htmlFor={ids.from}>From</Label>
-              <Input id={ids.from} type="date" value={draft.from} onChange={(e) => setDraft((d) => ({ ...d, from: e.target.value }))} />
+              <Input id={ids.from} type="date" value={draft.from} onChange={(e) => set('from', e.target.value)} />
             </div>
             <div className="space-y-1.5">
               <Label htmlFor={ids.to}>To</Label>
-              <Input id={ids.to} type="date" value={draft.to} onChange={(e) => setDraft((d) => ({ ...d, to: e.target.value }))} />
+              <Input id={ids.to} type="date" value={draft.to} onChange={(e) => set('to', e.target.value)} />
             </div>
             <FilterSelect
               id={ids.status}
               label="Order status"
               value={draft.status}
-              onChange={(v) => setDraft((d) => ({ ...d, status: v }))}
+              onChange={(v) => set('status', v)}
               anyLabel="All statuses"
               options={ORDER_STATUSES}
               labelOf={(s) => statusLabel(s)}

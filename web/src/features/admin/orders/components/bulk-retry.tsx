@@ -4,15 +4,15 @@ import { Loader2, RefreshCw } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessageOf } from '@/lib/query-client';
-import { syncKeys } from '../api';
-import { orderKeys, retryFailedSyncs } from './api';
+import { retryFailedSyncs, syncQueries } from '../../sync/api';
+import { orderQueries } from '../api';
 
 const orders = (n: number) => `${n} order${n === 1 ? '' : 's'}`;
 
 export function BulkRetry({ orderIds, onDone }: { orderIds: string[]; onDone: () => void }) {
   const queryClient = useQueryClient();
   const retry = useMutation({
-    mutationFn: retryFailedSyncs,
+    mutationFn: (orderIds: string[]) => retryFailedSyncs(orderIds),
     onSuccess: ({ retried }, asked) => {
       const skipped = asked.length - retried;
       toast({
@@ -20,8 +20,8 @@ export function BulkRetry({ orderIds, onDone }: { orderIds: string[]; onDone: ()
         description: `${orders(retried)} will be sent to NetSuite again.${skipped > 0 ? ` ${orders(skipped)} had already left the failed list.` : ''}`,
       });
       onDone();
-      void queryClient.invalidateQueries({ queryKey: orderKeys.lists });
-      void queryClient.invalidateQueries({ queryKey: syncKeys.summary });
+      void queryClient.invalidateQueries({ queryKey: orderQueries.lists });
+      void queryClient.invalidateQueries({ queryKey: syncQueries.summary.queryKey });
     },
     onError: (error) => toast({ title: 'Retry failed', description: serverMessageOf(error), variant: 'destructive' }),
   });

@@ -15,10 +15,10 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { serverMessageOf } from '@/lib/query-client';
-import { RoleMessage, useCan } from '../components/role-gate';
-import { refundFailureMessage } from './refund-attempt';
-import { refundFigures, restockedByRefund } from './refund-rules';
-import { useRefund } from './use-refund';
+import { RoleMessage, useCan } from '../../shell/role-gate';
+import { refundFailureMessage } from '../refund-attempt';
+import { refundFigures, restockedByRefund } from '../refund-rules';
+import { useRefund } from '../use-refund';
 
 export const CANCEL_REFUND_REASON = 'Order cancelled';
 
@@ -26,8 +26,7 @@ export interface CancelOrderDialogProps {
   order: AdminOrder;
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  /** Saves the form with the status Cancelled; rejects with the server's answer. */
-  /** Cancels the order; `restock`: its items go back in stock. */
+  /** Cancels the order (`restock`: its items go back in stock); rejects with the server's answer. */
   onCancel: (restock: boolean) => Promise<unknown>;
 }
 

@@ -7,10 +7,9 @@ import { useEffect, useEffectEvent, useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { statusLabel } from '../components/order-status-badge';
-import { SYNC_STATUS_LABELS } from '../sync-status';
-import { DEFAULT_ORDER_QUERY, type OrderQuery } from './order-query';
-import { FilterSelect } from '../components/filter-form';
+import { FilterSelect } from '../../ui/filter-form';
+import { statusLabel, SYNC_STATUS_LABELS } from '../../ui/status-labels';
+import { DEFAULT_ORDER_QUERY, type OrderQuery } from '../order-query';
 
 const TYPING_DELAY_MS = 300;
 

@@ -1,6 +1,7 @@
 import type { OrderStatus } from '@nh/shared/contracts/admin';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/lib/utils';
+import { statusLabel } from '../../ui/status-labels';
 
 /** Green delivered, blue shipped, red cancelled (spec); amber pending, violet processing. */
 const STYLES: Record<OrderStatus, string> = {
@@ -10,8 +11,6 @@ const STYLES: Record<OrderStatus, string> = {
   delivered: 'bg-green-100 text-green-900',
   cancelled: 'bg-red-100 text-red-900',
 };
-
-export const statusLabel = (status: OrderStatus) => status.charAt(0).toUpperCase() + status.slice(1);
 
 export function OrderStatusBadge({ status, className }: { status: OrderStatus; className?: string }) {
   return (

@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle, CreditCard, Mail, RefreshCw, ShoppingBag, Undo2, UserRound, type LucideIcon } from 'lucide-react';
 import { serverMessageOf } from '@/lib/query-client';
 import { cn } from '@/lib/utils';
-import { getTimeline, orderKeys } from './api';
+import { orderQueries } from '../api';
 
 /** The kind of each entry in words (read before its title by a screen reader) and its icon. */
 export const TIMELINE_KIND_LABELS: Record<TimelineKind, string> = {
@@ -56,7 +56,7 @@ export function TimelineList({ events }: { events: TimelineEvent[] }) {
 }
 
 export function OrderTimeline({ orderId }: { orderId: string }) {
-  const timeline = useQuery({ queryKey: orderKeys.timeline(orderId), queryFn: () => getTimeline(orderId), staleTime: 0 });
+  const timeline = useQuery(orderQueries.timeline(orderId));
   if (timeline.isPending) return <p className="text-stone-600">Loading the timeline...</p>;
   if (timeline.isError) return <p className="text-red-700">{serverMessageOf(timeline.error) ?? 'Failed to load the timeline.'}</p>;
   return <TimelineList events={timeline.data.events} />;

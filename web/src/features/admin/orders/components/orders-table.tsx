@@ -1,30 +1,21 @@
 /**
- * The order table (TanStack Table): column headers, sorting by date and total, row selection of failed
- * syncs. The server sorts and pages (`manualSorting`; the page and its pager are the Order Manager's):
- * the table renders the page it is given and reports what staff ask for.
+ * The order table: column headers, sorting by date and total, row selection of failed syncs. The server
+ * sorts and pages (`manualSorting`; the page and its pager are the Order Manager's): the table renders
+ * the page it is given and reports what staff ask for.
  */
 import { formatPrice } from '@nh/shared';
 import { LIMITS } from '@nh/shared/constants';
 import { formatOrderDate, type AdminOrderSort, type AdminOrderSummary } from '@nh/shared/contracts/admin';
-import { createColumnHelper, rowSelectionFeature, rowSortingFeature, tableFeatures, useTable, type RowSelectionState, type SortingState, type Updater } from '@tanstack/react-table';
-import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
+import type { RowSelectionState, SortingState, Updater } from '@tanstack/react-table';
 import type { MouseEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 import { Checkbox } from '@/components/ui/checkbox';
-import { cn } from '@/lib/utils';
-import { OrderStatusBadge } from '../components/order-status-badge';
-import { syncStatusLabel } from '../sync-status';
+import { columnsOf, DataTable } from '../../ui/data-table';
+import { syncStatusLabel } from '../../ui/status-labels';
+import { OrderStatusBadge } from './order-status-badge';
 
-interface ColumnLook {
-  /** Classes of the column's header and cells. */
-  className?: string;
-}
-
-/** The type of each column's `meta` (the value itself is never read). */
-const columnMeta: ColumnLook = {};
-const features = tableFeatures({ rowSortingFeature, rowSelectionFeature, columnMeta });
-const column = createColumnHelper<typeof features, AdminOrderSummary>();
+const column = columnsOf<AdminOrderSummary>();
 
 const shortId = (id: string) => `#${id.slice(0, LIMITS.orderIdDisplayLength)}`;
 /** Only an order whose NetSuite sync failed can be chosen for the bulk retry. */
@@ -143,25 +134,6 @@ export function OrdersTable({ orders, sort, direction, onSortChange, selection, 
   const { search: listSearch } = useLocation();
   const sorting: SortingState = [{ id: sort, desc: direction === 'desc' }];
   const rowSelection = selection?.selected ?? NO_SELECTION;
-  const table = useTable({
-    features,
-    columns: selection ? COLUMNS_WITH_SELECT : COLUMNS,
-    data: orders,
-    getRowId: (order) => order.id,
-    state: { sorting, rowSelection },
-    manualSorting: true,
-    enableSortingRemoval: false,
-    enableMultiSort: false,
-    sortDescFirst: true,
-    onSortingChange: (updater: Updater<SortingState>) => {
-      const next = (typeof updater === 'function' ? updater(sorting) : updater)[0];
-      const column = next && SORTABLE[next.id];
-      if (column) onSortChange(column, next.desc ? 'desc' : 'asc');
-    },
-    enableRowSelection: (row) => canRetrySync(row.original),
-    enableRowRangeSelection: false,
-    onRowSelectionChange: (updater: Updater<RowSelectionState>) => selection?.onChange(typeof updater === 'function' ? updater(rowSelection) : updater),
-  });
 
   const open = (event: MouseEvent<HTMLTableRowElement>, id: string) => {
     if ((event.target as Element).closest(INTERACTIVE)) return;
@@ -169,57 +141,35 @@ export function OrdersTable({ orders, sort, direction, onSortChange, selection, 
   };
 
   return (
-    <table className="w-full min-w-[56rem] text-left text-sm" aria-busy={busy} aria-label="Orders">
-      <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase tracking-wide text-stone-600">
-        {table.getHeaderGroups().map((group) => (
-          <tr key={group.id}>
-            {group.headers.map((header) => {
-              const sorted = header.column.getIsSorted();
-              const canSort = header.column.getCanSort();
-              const look = header.column.columnDef.meta;
-              return (
-                <th
-                  key={header.id}
-                  scope="col"
-                  className={cn('px-4 py-3 font-semibold', look?.className)}
-                  aria-sort={canSort ? (sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none') : undefined}
-                >
-                  {canSort ? (
-                    <button
-                      type="button"
-                      onClick={header.column.getToggleSortingHandler()}
-                      className="relative inline-flex items-center gap-1 rounded uppercase tracking-wide hover:text-stone-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
-                    >
-                      <table.FlexRender header={header} />
-                      {sorted === 'asc' ? <ArrowUp className="size-3.5" aria-hidden="true" /> : sorted === 'desc' ? <ArrowDown className="size-3.5" aria-hidden="true" /> : <ArrowUpDown className="size-3.5 text-stone-400" aria-hidden="true" />}
-                      <span className="sr-only">{sorted ? ` (sorted ${sorted === 'asc' ? 'ascending' : 'descending'}; click to reverse)` : ' (click to sort)'}</span>
-                    </button>
-                  ) : header.isPlaceholder ? null : (
-                    <table.FlexRender header={header} />
-                  )}
-                </th>
-              );
-            })}
-          </tr>
-        ))}
-      </thead>
-      <tbody className="divide-y divide-stone-200 align-top">
-        {table.getRowModel().rows.map((row) => (
-          <tr
-            key={row.id}
-            data-testid={`order-${row.id}`}
-            data-state={row.getIsSelected() ? 'selected' : undefined}
-            onClick={(event) => open(event, row.id)}
-            className="cursor-pointer hover:bg-stone-50 data-[state=selected]:bg-brand-100/40"
-          >
-            {row.getAllCells().map((cell) => (
-              <td key={cell.id} className={cn('px-4 py-3', cell.column.columnDef.meta?.className)}>
-                <table.FlexRender cell={cell} />
-              </td>
-            ))}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      columns={selection ? COLUMNS_WITH_SELECT : COLUMNS}
+      data={orders}
+      rowId={(order) => order.id}
+      className="min-w-[56rem]"
+      label="Orders"
+      busy={busy}
+      options={{
+        state: { sorting, rowSelection },
+        enableSorting: true,
+        manualSorting: true,
+        enableSortingRemoval: false,
+        enableMultiSort: false,
+        sortDescFirst: true,
+        onSortingChange: (updater: Updater<SortingState>) => {
+          const next = (typeof updater === 'function' ? updater(sorting) : updater)[0];
+          const column = next && SORTABLE[next.id];
+          if (column) onSortChange(column, next.desc ? 'desc' : 'asc');
+        },
+        enableRowSelection: (row) => canRetrySync(row.original),
+        enableRowRangeSelection: false,
+        onRowSelectionChange: (updater: Updater<RowSelectionState>) => selection?.onChange(typeof updater === 'function' ? updater(rowSelection) : updater),
+      }}
+      rowProps={(row) => ({
+        'data-testid': `order-${row.id}`,
+        'data-state': row.getIsSelected() ? 'selected' : undefined,
+        onClick: (event) => open(event, row.id),
+        className: 'cursor-pointer hover:bg-stone-50 data-[state=selected]:bg-brand-100/40',
+      })}
+    />
   );
 }

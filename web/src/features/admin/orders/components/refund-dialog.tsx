@@ -14,9 +14,9 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
-import { refundFailureMessage, type RefundBody } from './refund-attempt';
-import { refundFigures, refundProblems, restockBlocked, type RefundProblems } from './refund-rules';
-import { useRefund } from './use-refund';
+import { refundFailureMessage, type RefundBody } from '../refund-attempt';
+import { refundFigures, refundProblems, restockBlocked, type RefundProblems } from '../refund-rules';
+import { useRefund } from '../use-refund';
 import { cardEnding } from '@nh/shared/cards';
 
 type Step = 'form' | 'confirm';

@@ -6,7 +6,7 @@ import { Loader2, Mail } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessageOf } from '@/lib/query-client';
-import { orderKeys, resendEmail } from './api';
+import { orderQueries, resendEmail } from '../api';
 
 const shipped = (status: AdminOrder['status']) => status === 'shipped' || status === 'delivered';
 
@@ -16,7 +16,7 @@ export function ResendEmails({ order }: { order: Pick<AdminOrder, 'id' | 'status
     mutationFn: (email: ResendableEmail) => resendEmail(order.id, email),
     onSuccess: (answer) => {
       toast({ title: answer.message || RESEND_MESSAGES.queued, description: `Sent to ${order.customerEmail}.` });
-      void queryClient.invalidateQueries({ queryKey: orderKeys.timeline(order.id) });
+      void queryClient.invalidateQueries({ queryKey: orderQueries.timeline(order.id).queryKey });
     },
     onError: (error) => toast({ title: 'The email was not sent', description: serverMessageOf(error), variant: 'destructive' }),
   });

@@ -17,16 +17,17 @@ import { Separator } from '@/components/ui/separator';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError, serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
-import { OrderStatusBadge, statusLabel } from '../components/order-status-badge';
-import { RetrySyncButton } from '../components/sync-panel';
-import { RoleGate, RoleMessage, useCan } from '../components/role-gate';
-import { getOrder, orderKeys, updateOrder } from '../orders/api';
-import { CancelOrderDialog } from '../orders/cancel-order-dialog';
-import { OrderPayments } from '../orders/order-payments';
-import { OrderTimeline } from '../orders/order-timeline';
-import { RefundButton } from '../orders/refund-dialog';
-import { ResendEmails } from '../orders/resend-emails';
-import { syncStatusLabel } from '../sync-status';
+import { AdminPage } from '../../shell/admin-page';
+import { RoleMessage, useCan } from '../../shell/role-gate';
+import { statusLabel, syncStatusLabel } from '../../ui/status-labels';
+import { orderQueries, updateOrder } from '../api';
+import { CancelOrderDialog } from '../components/cancel-order-dialog';
+import { OrderPayments } from '../components/order-payments';
+import { OrderStatusBadge } from '../components/order-status-badge';
+import { OrderTimeline } from '../components/order-timeline';
+import { RefundButton } from '../components/refund-dialog';
+import { ResendEmails } from '../components/resend-emails';
+import { RetrySyncButton } from '../components/retry-sync-button';
 
 const NO_CARRIER = 'none';
 const money = (value: string) => `$${value}`;
@@ -85,9 +86,9 @@ function FulfillmentForm({ order }: { order: AdminOrder }) {
     mutationFn: (restock?: boolean) =>
       updateOrder(order.id, { status, carrier: carrier === NO_CARRIER ? '' : (carrier as (typeof CARRIERS)[number]), trackingNumber, ...(restock === undefined ? {} : { restock }) }),
     onSuccess: (updated) => {
-      queryClient.setQueryData(orderKeys.order(order.id), updated);
-      void queryClient.invalidateQueries({ queryKey: orderKeys.timeline(order.id) });
-      void queryClient.invalidateQueries({ queryKey: orderKeys.lists });
+      queryClient.setQueryData(orderQueries.order(order.id).queryKey, updated);
+      void queryClient.invalidateQueries({ queryKey: orderQueries.timeline(order.id).queryKey });
+      void queryClient.invalidateQueries({ queryKey: orderQueries.lists });
       toast({ title: ADMIN_MESSAGES.orderUpdated });
     },
     onError: (error) => toast({ title: ADMIN_MESSAGES.orderUpdateFailed, description: serverMessageOf(error), variant: 'destructive' }),
@@ -304,7 +305,7 @@ function OrderView({ order }: { order: AdminOrder }) {
 }
 
 function LoadOrder({ id }: { id: string }) {
-  const order = useQuery({ queryKey: orderKeys.order(id), queryFn: () => getOrder(id), staleTime: 0 });
+  const order = useQuery(orderQueries.order(id));
   if (order.isPending) return <p className="py-12 text-center text-stone-600">{ADMIN_MESSAGES.loadingOrder}</p>;
   if (order.isError) {
     const missing = order.error instanceof ApiError && order.error.status === 404;
@@ -322,14 +323,15 @@ export default function OrderDetailPage() {
   const { state } = useLocation() as { state: { listSearch?: unknown } | null };
   const listSearch = typeof state?.listSearch === 'string' && state.listSearch.startsWith('?') ? state.listSearch : '';
   return (
-    <section className="mx-auto max-w-6xl">
-      <Button variant="ghost" className="mb-4 -ml-3" onClick={() => void navigate(`/admin-orders${listSearch}`)}>
-        <ArrowLeft aria-hidden="true" />
-        Back to Orders
-      </Button>
-      <RoleGate permission="orders.view">
-        <LoadOrder id={id} />
-      </RoleGate>
-    </section>
+    <AdminPage
+      back={
+        <Button variant="ghost" className="mb-4 -ml-3" onClick={() => void navigate(`/admin-orders${listSearch}`)}>
+          <ArrowLeft aria-hidden="true" />
+          Back to Orders
+        </Button>
+      }
+    >
+      <LoadOrder id={id} />
+    </AdminPage>
   );
 }

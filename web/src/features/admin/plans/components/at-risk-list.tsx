@@ -13,12 +13,12 @@ import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent } from '@/components/ui/card';
 import { serverMessageOf } from '@/lib/query-client';
-import { listAtRisk, planKeys, PLANS_PAGE_SIZE } from './api';
-import { formatDay } from './format';
-import { Pager } from './pager';
+import { FilterSelect } from '../../ui/filter-form';
+import { columnsOf, DataTable } from '../../ui/data-table';
+import { Pager } from '../../ui/pager';
+import { planQueries, PLANS_PAGE_SIZE } from '../api';
+import { formatDay } from '../format';
 import { itemsWords, shortId } from './plan-words';
-import { FilterSelect } from '../components/filter-form';
-
 
 /** An at-risk reason in words (one added by a later release shows as sent). */
 const reasonLabel = (reason: string): string => (AT_RISK_REASON_LABELS as Record<string, string>)[reason] ?? reason;
@@ -51,6 +51,41 @@ function Problems({ plan }: { plan: AtRiskPlan }) {
   );
 }
 
+const column = columnsOf<AtRiskPlan>();
+
+const AT_RISK_COLUMNS = [
+  column.display({
+    id: 'customer',
+    header: 'Customer',
+    cell: ({ row: { original: plan } }) => (
+      <>
+        <Link to={`/admin/subscriptions/${plan.id}`} className="font-medium text-brand-700 hover:underline">
+          {plan.customerName}
+        </Link>
+        <span className="block break-all text-xs text-stone-500">{plan.customerEmail}</span>
+        <span className="block text-xs text-stone-500">
+          Plan {shortId(plan.id)} · {formatPrice(plan.amount)} · {itemsWords(plan.items)}
+        </span>
+      </>
+    ),
+  }),
+  column.display({ id: 'next', header: 'Next billing', meta: { className: 'whitespace-nowrap' }, cell: ({ row }) => formatDay(row.original.nextBillingDate) }),
+  column.display({
+    id: 'why',
+    header: 'Why',
+    cell: ({ row }) => (
+      <div className="flex flex-wrap gap-1">
+        {row.original.reasons.map((r) => (
+          <Badge key={r} variant="warning">
+            {reasonLabel(r)}
+          </Badge>
+        ))}
+      </div>
+    ),
+  }),
+  column.display({ id: 'details', header: 'Details', cell: ({ row }) => <Problems plan={row.original} /> }),
+];
+
 export function AtRiskList({
   reason,
   offset,
@@ -61,12 +96,7 @@ export function AtRiskList({
   onChange: (reason: AtRiskReason | '', offset: number) => void;
 }) {
   const reasonId = useId();
-  const page = useQuery({
-    queryKey: planKeys.atRisk(reason, offset),
-    queryFn: () => listAtRisk(reason, offset),
-    placeholderData: keepPreviousData,
-    staleTime: 0,
-  });
+  const page = useQuery({ ...planQueries.atRisk(reason, offset), placeholderData: keepPreviousData });
 
   return (
     <div className="grid grid-cols-1 gap-4">
@@ -95,53 +125,15 @@ export function AtRiskList({
         <>
           <Card>
             <CardContent className="overflow-x-auto p-0">
-              <table className="w-full min-w-[52rem] text-left text-sm" aria-busy={page.isFetching}>
-                <caption className="sr-only">Plans at risk, soonest billing first</caption>
-                <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase tracking-wide text-stone-600">
-                  <tr>
-                    <th scope="col" className="px-4 py-3">
-                      Customer
-                    </th>
-                    <th scope="col" className="px-4 py-3">
-                      Next billing
-                    </th>
-                    <th scope="col" className="px-4 py-3">
-                      Why
-                    </th>
-                    <th scope="col" className="px-4 py-3">
-                      Details
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-stone-200 align-top">
-                  {page.data.plans.map((plan) => (
-                    <tr key={plan.id} data-testid={`at-risk-${plan.id}`}>
-                      <td className="px-4 py-3">
-                        <Link to={`/admin/subscriptions/${plan.id}`} className="font-medium text-brand-700 hover:underline">
-                          {plan.customerName}
-                        </Link>
-                        <span className="block break-all text-xs text-stone-500">{plan.customerEmail}</span>
-                        <span className="block text-xs text-stone-500">
-                          Plan {shortId(plan.id)} · {formatPrice(plan.amount)} · {itemsWords(plan.items)}
-                        </span>
-                      </td>
-                      <td className="whitespace-nowrap px-4 py-3">{formatDay(plan.nextBillingDate)}</td>
-                      <td className="px-4 py-3">
-                        <div className="flex flex-wrap gap-1">
-                          {plan.reasons.map((r) => (
-                            <Badge key={r} variant="warning">
-                              {reasonLabel(r)}
-                            </Badge>
-                          ))}
-                        </div>
-                      </td>
-                      <td className="px-4 py-3">
-                        <Problems plan={plan} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <DataTable
+                columns={AT_RISK_COLUMNS}
+                data={page.data.plans}
+                rowId={(plan) => plan.id}
+                className="min-w-[52rem]"
+                caption="Plans at risk, soonest billing first"
+                busy={page.isFetching}
+                rowProps={({ id }) => ({ 'data-testid': `at-risk-${id}` })}
+              />
             </CardContent>
           </Card>
           <Pager

@@ -13,7 +13,7 @@ import {
   type AdminSubscriptionDetail,
 } from '@nh/shared/contracts/admin-subscriptions';
 import { nextBillingDate } from '@nh/shared/contracts/subscriptions';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { matchQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { AlertCircle, Loader2 } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
@@ -24,8 +24,9 @@ import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessageOf } from '@/lib/query-client';
-import { actOnPlan, planKeys, type PlanActionInput } from './api';
-import { formatDay } from './format';
+import { ADMIN_KEY } from '../../shell/api';
+import { actOnPlan, planQueries, type PlanActionInput } from '../api';
+import { formatDay } from '../format';
 
 const DONE: Record<AdminSubscriptionAction, string> = {
   pause: ADMIN_SUBSCRIPTION_MESSAGES.paused,
@@ -79,16 +80,16 @@ function ActionDialog({ plan, action, onClose }: { plan: AdminSubscriptionDetail
     mutationFn: (input: PlanActionInput) => actOnPlan(plan.id, input),
     onSuccess: (updated) => {
       toast({ title: DONE[action] });
-      queryClient.setQueryData(planKeys.detail(plan.id), updated);
-      void queryClient.invalidateQueries({ queryKey: planKeys.all, predicate: (query) => query.queryKey[2] !== 'detail' });
-      void queryClient.invalidateQueries({ queryKey: ['admin', 'audit'] });
-      void queryClient.invalidateQueries({ queryKey: ['admin', 'dashboard'] });
+      queryClient.setQueryData(planQueries.detail(plan.id).queryKey, updated);
+      // The change shows in the plan lists, the at-risk count, the audit trail and the dashboard's figures:
+      // every admin query is read again but the plans' details (this one is the answer).
+      void queryClient.invalidateQueries({ queryKey: ADMIN_KEY, predicate: (query) => !matchQuery({ queryKey: planQueries.details }, query) });
       onClose();
     },
     onError: (error) => {
       setProblem(serverMessageOf(error) ?? `The plan could not be changed (${error.message}).`);
       // The plan may have changed meanwhile (a renewal, another staff member): show it as it is now.
-      void queryClient.invalidateQueries({ queryKey: planKeys.detail(plan.id) });
+      void queryClient.invalidateQueries({ queryKey: planQueries.detail(plan.id).queryKey });
     },
   });
 

@@ -16,12 +16,13 @@ import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { ApiError, serverMessageOf } from '@/lib/query-client';
 import { cn } from '@/lib/utils';
-import { OrderStatusBadge } from '../components/order-status-badge';
-import { useCan } from '../components/role-gate';
-import { getPlan, planKeys } from './api';
-import { formatDay } from './format';
+import { EntityHistory } from '../../audit/components/entity-history';
+import { OrderStatusBadge } from '../../orders/components/order-status-badge';
+import { useCan } from '../../shell/role-gate';
+import { columnsOf, DataTable } from '../../ui/data-table';
+import { planQueries } from '../api';
+import { formatDay } from '../format';
 import { PlanActions } from './plan-actions';
-import { EntityHistory } from '../components/entity-history';
 import { intervalWords, PlanStatusBadge, shortId } from './plan-words';
 import { cardBrandName, cardEnding } from '@nh/shared/cards';
 
@@ -55,6 +56,56 @@ function OrderLink({ id }: { id: string }) {
 
 const card = (plan: Pick<AdminSubscriptionDetail, 'cardType' | 'cardLastFour'>) =>
   cardEnding(plan.cardType, plan.cardLastFour) ?? cardBrandName(plan.cardType) ?? 'No card recorded';
+
+const column = {
+  item: columnsOf<AdminSubscriptionDetail['items'][number]>(),
+  billing: columnsOf<AdminSubscriptionDetail['history'][number]>(),
+};
+
+const ITEM_COLUMNS = [
+  column.item.display({
+    id: 'product',
+    header: 'Product',
+    cell: ({ row: { original: item } }) => (
+      <>
+        {item.productName}
+        {item.variantSku && <span className="block text-xs text-stone-500">{item.variantSku}</span>}
+      </>
+    ),
+  }),
+  column.item.display({ id: 'quantity', header: 'Quantity', meta: { className: 'text-right tabular-nums' }, cell: ({ row }) => row.original.quantity }),
+  column.item.display({ id: 'price', header: 'Unit price', meta: { className: 'text-right tabular-nums' }, cell: ({ row }) => formatPrice(row.original.price) }),
+];
+
+const BILLING_COLUMNS = [
+  column.billing.display({ id: 'date', header: 'Billing date', meta: { className: 'whitespace-nowrap' }, cell: ({ row }) => formatDay(row.original.period) }),
+  column.billing.display({
+    id: 'outcome',
+    header: 'Outcome',
+    cell: ({ row: { original: entry } }) => (
+      <Badge variant="outline" className={cn('border-transparent', OUTCOME_STYLE[entry.outcome])}>
+        {BILLING_OUTCOME_LABELS[entry.outcome]}
+      </Badge>
+    ),
+  }),
+  column.billing.display({
+    id: 'amount',
+    header: 'Amount',
+    meta: { className: 'text-right tabular-nums' },
+    cell: ({ row }) => (row.original.amount ? formatPrice(row.original.amount) : '—'),
+  }),
+  column.billing.display({
+    id: 'details',
+    header: 'Details',
+    cell: ({ row: { original: entry } }) => (
+      <>
+        {entry.skipReason ? describeSkippedPeriod({ period: entry.period, reason: entry.skipReason }, 'staff') : entry.message}
+        {entry.cardLastFour && <span className="block text-xs text-stone-500">{card(entry)}</span>}
+      </>
+    ),
+  }),
+  column.billing.display({ id: 'order', header: 'Order', cell: ({ row }) => (row.original.orderId ? <OrderLink id={row.original.orderId} /> : '—') }),
+];
 
 function Terms({ plan }: { plan: AdminSubscriptionDetail }) {
   return (
@@ -108,34 +159,15 @@ function Terms({ plan }: { plan: AdminSubscriptionDetail }) {
           {plan.cancelledAt && <Fact label="Cancelled">{formatDay(plan.cancelledAt)}</Fact>}
         </dl>
         <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Items of each delivery">
-          <table className="w-full min-w-[28rem] text-left text-sm">
-            <caption className="mb-2 text-left text-sm font-semibold text-brand-900">Items of each delivery</caption>
-            <thead className="border-b border-stone-200 text-xs uppercase tracking-wide text-stone-600">
-              <tr>
-                <th scope="col" className="py-2 pr-4">
-                  Product
-                </th>
-                <th scope="col" className="py-2 pr-4 text-right">
-                  Quantity
-                </th>
-                <th scope="col" className="py-2 text-right">
-                  Unit price
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-stone-100">
-              {plan.items.map((item) => (
-                <tr key={`${item.productId}-${item.variantSku ?? ''}`}>
-                  <td className="py-2 pr-4">
-                    {item.productName}
-                    {item.variantSku && <span className="block text-xs text-stone-500">{item.variantSku}</span>}
-                  </td>
-                  <td className="py-2 pr-4 text-right tabular-nums">{item.quantity}</td>
-                  <td className="py-2 text-right tabular-nums">{formatPrice(item.price)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            columns={ITEM_COLUMNS}
+            data={plan.items}
+            rowId={(item) => `${item.productId}-${item.variantSku ?? ''}`}
+            look="plain"
+            className="min-w-[28rem]"
+            caption="Items of each delivery"
+            showCaption
+          />
         </div>
       </CardContent>
     </Card>
@@ -152,46 +184,15 @@ function BillingHistory({ plan }: { plan: AdminSubscriptionDetail }) {
         {plan.history.length === 0 ? (
           <p className="text-stone-600">No billing periods yet.</p>
         ) : (
-          <table className="w-full min-w-[44rem] text-left text-sm">
-            <caption className="sr-only">Each billing period, newest first</caption>
-            <thead className="border-b border-stone-200 text-xs uppercase tracking-wide text-stone-600">
-              <tr>
-                <th scope="col" className="py-2 pr-4">
-                  Billing date
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Outcome
-                </th>
-                <th scope="col" className="py-2 pr-4 text-right">
-                  Amount
-                </th>
-                <th scope="col" className="py-2 pr-4">
-                  Details
-                </th>
-                <th scope="col" className="py-2">
-                  Order
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-stone-100 align-top">
-              {plan.history.map((entry) => (
-                <tr key={`${entry.period}-${entry.at}`} data-testid={`billing-${entry.period}`}>
-                  <td className="whitespace-nowrap py-2 pr-4">{formatDay(entry.period)}</td>
-                  <td className="py-2 pr-4">
-                    <Badge variant="outline" className={cn('border-transparent', OUTCOME_STYLE[entry.outcome])}>
-                      {BILLING_OUTCOME_LABELS[entry.outcome]}
-                    </Badge>
-                  </td>
-                  <td className="py-2 pr-4 text-right tabular-nums">{entry.amount ? formatPrice(entry.amount) : '—'}</td>
-                  <td className="py-2 pr-4">
-                    {entry.skipReason ? describeSkippedPeriod({ period: entry.period, reason: entry.skipReason }, 'staff') : entry.message}
-                    {entry.cardLastFour && <span className="block text-xs text-stone-500">{card(entry)}</span>}
-                  </td>
-                  <td className="py-2">{entry.orderId ? <OrderLink id={entry.orderId} /> : '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            columns={BILLING_COLUMNS}
+            data={plan.history}
+            rowId={(entry) => `${entry.period}-${entry.at}`}
+            look="plain"
+            className="min-w-[44rem]"
+            caption="Each billing period, newest first"
+            rowProps={({ original }) => ({ 'data-testid': `billing-${original.period}` })}
+          />
         )}
       </CardContent>
     </Card>
@@ -235,7 +236,7 @@ function Orders({ plan }: { plan: AdminSubscriptionDetail }) {
 export function PlanDetail({ id }: { id: string }) {
   const canAct = useCan('subscriptions.act');
   const canReadAudit = useCan('audit.view');
-  const plan = useQuery({ queryKey: planKeys.detail(id), queryFn: () => getPlan(id), staleTime: 0 });
+  const plan = useQuery(planQueries.detail(id));
   if (plan.isPending) return <p className="text-stone-600">Loading plan...</p>;
   if (plan.isError) {
     const notFound = plan.error instanceof ApiError && plan.error.status === 404;

@@ -1,9 +1,9 @@
 /** The plan table: search, status, next billing dates and failed attempts (in the URL), paged. */
 import { formatPrice } from '@nh/shared';
-import { ADMIN_SUBSCRIPTION_STATUS_LABELS, adminSubscriptionsQuerySchema } from '@nh/shared/contracts/admin-subscriptions';
+import { ADMIN_SUBSCRIPTION_STATUS_LABELS, adminSubscriptionsQuerySchema, type AdminSubscriptionSummary } from '@nh/shared/contracts/admin-subscriptions';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import { Card, CardContent } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
@@ -11,12 +11,14 @@ import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { serverMessageOf } from '@/lib/query-client';
 import { cn } from '@/lib/utils';
-import { Pager } from './pager';
-import { EMPTY_PLAN_FILTERS, listPlans, PLAN_FILTER_KEYS, planKeys, PLANS_PAGE_SIZE, type PlanFilters } from './api';
-import { formatDay } from './format';
+import { columnsOf, DataTable } from '../../ui/data-table';
+import { FilterButtons, FilterSelect, ProblemList } from '../../ui/filter-form';
+import { filterParams } from '../../ui/filter-params';
+import { Pager } from '../../ui/pager';
+import { useFilterDraft } from '../../ui/use-filter-draft';
+import { EMPTY_PLAN_FILTERS, PLAN_FILTER_KEYS, planQueries, PLANS_PAGE_SIZE, type PlanFilters } from '../api';
+import { formatDay } from '../format';
 import { intervalWords, itemsWords, PlanStatusBadge, shortId } from './plan-words';
-import { FilterButtons, FilterSelect, ProblemList } from '../components/filter-form';
-import { filterParams, filterProblems } from '../filter-params';
 
 const ANY = 'any';
 const FAILED_CHOICES = [
@@ -43,22 +45,13 @@ export const planParamsOf = (filters: PlanFilters): URLSearchParams => filterPar
 
 function PlanFilterForm({ applied, onApply }: { applied: PlanFilters; onApply: (filters: PlanFilters) => void }) {
   const ids = { search: useId(), status: useId(), dueFrom: useId(), dueTo: useId(), failed: useId() };
-  const [draft, setDraft] = useState(applied);
-  const [problems, setProblems] = useState<string[]>([]);
-  const set = <K extends keyof PlanFilters>(key: K, value: PlanFilters[K]) => setDraft((d) => ({ ...d, [key]: value }));
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const found = filterProblems(PLAN_FILTER_KEYS, adminSubscriptionsQuerySchema, draft);
-    setProblems(found);
-    if (found.length === 0) onApply({ ...draft, offset: 0 });
-  }
-
-  function clear() {
-    setDraft(EMPTY_PLAN_FILTERS);
-    setProblems([]);
-    onApply(EMPTY_PLAN_FILTERS);
-  }
+  const { draft, set, problems, submit, clear } = useFilterDraft({
+    applied,
+    empty: EMPTY_PLAN_FILTERS,
+    keys: PLAN_FILTER_KEYS,
+    schema: adminSubscriptionsQuerySchema,
+    onApply: (filters) => onApply({ ...filters, offset: 0 }),
+  });
 
   return (
     <Card>
@@ -117,13 +110,51 @@ function PlanFilterForm({ applied, onApply }: { applied: PlanFilters; onApply: (
   );
 }
 
+const column = columnsOf<AdminSubscriptionSummary>();
+
+const PLAN_COLUMNS = [
+  column.display({
+    id: 'customer',
+    header: 'Customer',
+    cell: ({ row: { original: plan } }) => (
+      <>
+        <Link to={`/admin/subscriptions/${plan.id}`} className="font-medium text-brand-700 hover:underline">
+          {plan.customerName}
+        </Link>
+        <span className="block break-all text-xs text-stone-500">{plan.customerEmail}</span>
+        <span className="block font-mono text-xs text-stone-500">Plan {shortId(plan.id)}</span>
+      </>
+    ),
+  }),
+  column.display({ id: 'items', header: 'Items', meta: { className: 'max-w-[18rem]' }, cell: ({ row }) => itemsWords(row.original.items) }),
+  column.display({
+    id: 'amount',
+    header: 'Amount',
+    meta: { className: 'text-right tabular-nums' },
+    cell: ({ row: { original: plan } }) => (
+      <>
+        {formatPrice(plan.amount)}
+        <span className="block text-xs text-stone-500">{intervalWords(plan.interval, plan.intervalCount)}</span>
+      </>
+    ),
+  }),
+  column.display({ id: 'next', header: 'Next billing', meta: { className: 'whitespace-nowrap' }, cell: ({ row }) => formatDay(row.original.nextBillingDate) }),
+  column.display({
+    id: 'failed',
+    header: 'Failed attempts',
+    meta: { className: 'text-right tabular-nums' },
+    cell: ({ row: { original: plan } }) => (
+      <>
+        <span className={cn(plan.failedAttempts > 0 && 'font-semibold text-amber-800')}>{plan.failedAttempts}</span>
+        {plan.retryAt && <span className="block text-xs text-stone-500">Retry {formatDay(plan.retryAt)}</span>}
+      </>
+    ),
+  }),
+  column.display({ id: 'status', header: 'Status', cell: ({ row }) => <PlanStatusBadge status={row.original.status} /> }),
+];
+
 function PlanRows({ filters, onPage }: { filters: PlanFilters; onPage: (offset: number) => void }) {
-  const page = useQuery({
-    queryKey: planKeys.list(filters),
-    queryFn: () => listPlans(filters),
-    placeholderData: keepPreviousData,
-    staleTime: 0,
-  });
+  const page = useQuery({ ...planQueries.list(filters), placeholderData: keepPreviousData });
   if (page.isPending) return <p className="text-stone-600">Loading plans...</p>;
   if (page.isError) return <p className="text-red-700">{serverMessageOf(page.error) ?? 'Failed to load plans.'}</p>;
   const { subscriptions, total } = page.data;
@@ -133,57 +164,15 @@ function PlanRows({ filters, onPage }: { filters: PlanFilters; onPage: (offset: 
     <div className="grid grid-cols-1 gap-4">
       <Card>
         <CardContent className="overflow-x-auto p-0">
-          <table className="w-full min-w-[56rem] text-left text-sm" aria-busy={page.isFetching}>
-            <caption className="sr-only">Subscribe &amp; Save plans, soonest billing first</caption>
-            <thead className="border-b border-stone-200 bg-stone-50 text-xs uppercase tracking-wide text-stone-600">
-              <tr>
-                <th scope="col" className="px-4 py-3">
-                  Customer
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Items
-                </th>
-                <th scope="col" className="px-4 py-3 text-right">
-                  Amount
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Next billing
-                </th>
-                <th scope="col" className="px-4 py-3 text-right">
-                  Failed attempts
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Status
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-stone-200 align-top">
-              {subscriptions.map((plan) => (
-                <tr key={plan.id} data-testid={`plan-${plan.id}`}>
-                  <td className="px-4 py-3">
-                    <Link to={`/admin/subscriptions/${plan.id}`} className="font-medium text-brand-700 hover:underline">
-                      {plan.customerName}
-                    </Link>
-                    <span className="block break-all text-xs text-stone-500">{plan.customerEmail}</span>
-                    <span className="block font-mono text-xs text-stone-500">Plan {shortId(plan.id)}</span>
-                  </td>
-                  <td className="max-w-[18rem] px-4 py-3">{itemsWords(plan.items)}</td>
-                  <td className="px-4 py-3 text-right tabular-nums">
-                    {formatPrice(plan.amount)}
-                    <span className="block text-xs text-stone-500">{intervalWords(plan.interval, plan.intervalCount)}</span>
-                  </td>
-                  <td className="whitespace-nowrap px-4 py-3">{formatDay(plan.nextBillingDate)}</td>
-                  <td className={cn('px-4 py-3 text-right tabular-nums', plan.failedAttempts > 0 && 'font-semibold text-amber-800')}>
-                    {plan.failedAttempts}
-                    {plan.retryAt && <span className="block text-xs font-normal text-stone-500">Retry {formatDay(plan.retryAt)}</span>}
-                  </td>
-                  <td className="px-4 py-3">
-                    <PlanStatusBadge status={plan.status} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <DataTable
+            columns={PLAN_COLUMNS}
+            data={subscriptions}
+            rowId={(plan) => plan.id}
+            className="min-w-[56rem]"
+            caption="Subscribe & Save plans, soonest billing first"
+            busy={page.isFetching}
+            rowProps={({ id }) => ({ 'data-testid': `plan-${id}` })}
+          />
         </CardContent>
       </Card>
       <Pager offset={filters.offset} shown={subscriptions.length} total={total} pageSize={PLANS_PAGE_SIZE} onPage={onPage} />

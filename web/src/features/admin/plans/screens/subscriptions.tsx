@@ -2,10 +2,9 @@ import { AT_RISK_REASONS, type AtRiskReason } from '@nh/shared/contracts/admin-s
 import { useSearchParams } from 'react-router-dom';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { usePageMeta } from '@/lib/use-page-meta';
-import { AdminPage } from '../components/admin-frame';
-import { RoleGate } from '../components/role-gate';
-import { AtRiskList } from '../plans/at-risk-list';
-import { planFiltersOf, planParamsOf, PlanTable } from '../plans/plan-table';
+import { AdminPage } from '../../shell/admin-page';
+import { AtRiskList } from '../components/at-risk-list';
+import { planFiltersOf, planParamsOf, PlanTable } from '../components/plan-table';
 
 type Tab = 'all' | 'at-risk';
 
@@ -45,9 +44,7 @@ export default function SubscriptionsPage() {
   usePageMeta({ title: 'Subscriptions' });
   return (
     <AdminPage title="Subscriptions">
-      <RoleGate permission="subscriptions.view">
-        <PlansScreen />
-      </RoleGate>
+      <PlansScreen />
     </AdminPage>
   );
 }

@@ -19,9 +19,9 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { toast } from '@/components/ui/use-toast';
 import { serverMessageOf } from '@/lib/query-client';
 import { cn } from '@/lib/utils';
-import { catalogKeys, listProducts } from '../catalog/api';
-import { Pager } from '../plans/pager';
-import { deleteReview, listReviews, reviewKeys, REVIEWS_PAGE_SIZE, setReviewHidden, type ReviewFilters } from './api';
+import { productQueries } from '../../catalog/api';
+import { Pager } from '../../ui/pager';
+import { deleteReview, reviewQueries, REVIEWS_PAGE_SIZE, setReviewHidden, type ReviewFilters } from '../api';
 
 const ANY = 'any';
 
@@ -50,7 +50,7 @@ export function reviewParamsOf(filters: ReviewFilters): URLSearchParams {
 
 function Filters({ filters, onChange }: { filters: ReviewFilters; onChange: (filters: ReviewFilters) => void }) {
   const ids = { show: useId(), product: useId(), rating: useId() };
-  const products = useQuery({ queryKey: catalogKeys.names, queryFn: () => listProducts(), staleTime: 60_000 });
+  const products = useQuery(productQueries.names);
   const set = (change: Partial<ReviewFilters>) => onChange({ ...filters, ...change, offset: 0 });
   return (
     <Card>
@@ -124,7 +124,7 @@ function ReviewCard({ review, onDelete }: { review: AdminReview; onDelete: (revi
     mutationFn: (hidden: boolean) => setReviewHidden(review.id, hidden),
     onSuccess: (updated) => {
       toast({ title: updated.hidden ? ADMIN_REVIEW_MESSAGES.hidden : ADMIN_REVIEW_MESSAGES.shown });
-      void queryClient.invalidateQueries({ queryKey: reviewKeys.all });
+      void queryClient.invalidateQueries({ queryKey: reviewQueries.all });
     },
     onError: (error) => toast({ title: 'The review could not be changed', description: serverMessageOf(error), variant: 'destructive' }),
   });
@@ -180,19 +180,14 @@ function ReviewCard({ review, onDelete }: { review: AdminReview; onDelete: (revi
 
 export function ReviewModeration({ filters, onChange }: { filters: ReviewFilters; onChange: (filters: ReviewFilters) => void }) {
   const queryClient = useQueryClient();
-  const page = useQuery({
-    queryKey: reviewKeys.list(filters),
-    queryFn: () => listReviews(filters),
-    placeholderData: keepPreviousData,
-    staleTime: 0,
-  });
+  const page = useQuery({ ...reviewQueries.list(filters), placeholderData: keepPreviousData });
   const [toDelete, setToDelete] = useState<AdminReview | null>(null);
   const remove = useMutation({
     mutationFn: (review: AdminReview) => deleteReview(review.id),
     onSuccess: () => {
       toast({ title: ADMIN_REVIEW_MESSAGES.deleted });
       setToDelete(null);
-      void queryClient.invalidateQueries({ queryKey: reviewKeys.all });
+      void queryClient.invalidateQueries({ queryKey: reviewQueries.all });
     },
     onError: (error) => {
       toast({ title: 'The review could not be deleted', description: serverMessageOf(error), variant: 'destructive' });

@@ -1,8 +1,7 @@
 import { useSearchParams } from 'react-router-dom';
 import { usePageMeta } from '@/lib/use-page-meta';
-import { AdminPage } from '../components/admin-frame';
-import { RoleGate } from '../components/role-gate';
-import { reviewFiltersOf, reviewParamsOf, ReviewModeration } from '../reviews/review-moderation';
+import { AdminPage } from '../../shell/admin-page';
+import { reviewFiltersOf, reviewParamsOf, ReviewModeration } from '../components/review-moderation';
 
 function ReviewsScreen() {
   const [params, setParams] = useSearchParams();
@@ -14,9 +13,7 @@ export default function ReviewsPage() {
   usePageMeta({ title: 'Reviews' });
   return (
     <AdminPage title="Reviews">
-      <RoleGate permission="reviews.moderate">
-        <ReviewsScreen />
-      </RoleGate>
+      <ReviewsScreen />
     </AdminPage>
   );
 }

@@ -11,11 +11,11 @@ import { toast } from '@/components/ui/use-toast';
 import { useLinkToken } from '@/lib/link-token';
 import { ApiError, serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
-import { acceptInvitation, checkInvitation, staffKeys } from '../api';
-import { AdminCentered } from '../components/admin-frame';
+import { AdminCentered } from '../../shell/admin-page';
+import { setSignedIn } from '../../shell/staff-session';
+import { acceptInvitation, staffQueries } from '../api';
 import { NewPasswordFields } from '../components/new-password-fields';
 import { invitationFormSchema, type InvitationForm } from '../password-form';
-import { setSignedIn } from '../staff-session';
 
 /** An invitation refused (404 not valid, 410 expired or used): the server's words, else "not valid". */
 const refusal = (error: unknown) =>
@@ -81,7 +81,7 @@ export default function AcceptInvitationPage() {
   usePageMeta({ title: 'Join the back office' });
   const token = useLinkToken();
   const wellFormed = invitationTokenSchema.safeParse({ token }).success;
-  const details = useQuery({ queryKey: staffKeys.invitation(token), queryFn: () => checkInvitation(token), enabled: wellFormed, retry: false, staleTime: Infinity });
+  const details = useQuery({ ...staffQueries.invitation(token), enabled: wellFormed });
 
   if (!wellFormed) return <Refused message={STAFF_MESSAGES.invitationInvalid} />;
   if (details.isPending) {

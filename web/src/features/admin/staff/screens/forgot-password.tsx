@@ -9,8 +9,8 @@ import { Button } from '@/components/ui/button';
 import { LabelledField } from '@/components/ui/labelled-field';
 import { ApiError, serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
+import { AdminCentered } from '../../shell/admin-page';
 import { requestPasswordReset } from '../api';
-import { AdminCentered } from '../components/admin-frame';
 
 const backToSignIn = (
   <Link to="/admin" className="text-sm font-medium text-brand-700 underline-offset-4 hover:underline">

@@ -9,8 +9,8 @@ import { Button } from '@/components/ui/button';
 import { useLinkToken } from '@/lib/link-token';
 import { ApiError, serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
+import { AdminCentered } from '../../shell/admin-page';
 import { confirmPasswordReset } from '../api';
-import { AdminCentered } from '../components/admin-frame';
 import { NewPasswordFields } from '../components/new-password-fields';
 import { newPasswordFormSchema, type NewPasswordForm } from '../password-form';
 

@@ -5,19 +5,22 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessageOf } from '@/lib/query-client';
-import { adminKeys, retryAllFailedSyncs, retryOrderSync, syncKeys, syncSummary } from '../api';
-import { SYNC_STATUS_LABELS } from '../sync-status';
+import { SYNC_STATUS_LABELS } from '../../ui/status-labels';
+import { retryFailedSyncs, syncQueries } from '../api';
 
-/** NetSuite order sync at a glance (admin-sync API), with a retry of every failed order. */
-export function SyncPanel() {
+/**
+ * NetSuite order sync at a glance (admin-sync API), with a retry of every failed order; `onRetried`
+ * lets the screen read again what shows the orders' sync status.
+ */
+export function SyncPanel({ onRetried }: { onRetried: () => void }) {
   const queryClient = useQueryClient();
-  const summary = useQuery({ queryKey: syncKeys.summary, queryFn: syncSummary, staleTime: 0, refetchInterval: 30_000 });
+  const summary = useQuery(syncQueries.summary);
   const retryAll = useMutation({
-    mutationFn: retryAllFailedSyncs,
+    mutationFn: () => retryFailedSyncs(),
     onSuccess: ({ retried }) => {
       toast({ title: 'Sync retry queued', description: `${retried} order${retried === 1 ? '' : 's'} will be sent to NetSuite again.` });
-      void queryClient.invalidateQueries({ queryKey: syncKeys.summary });
-      void queryClient.invalidateQueries({ queryKey: adminKeys.orders });
+      void queryClient.invalidateQueries({ queryKey: syncQueries.summary.queryKey });
+      onRetried();
     },
     onError: (error) => toast({ title: 'Retry failed', description: serverMessageOf(error), variant: 'destructive' }),
   });
@@ -63,26 +66,5 @@ export function SyncPanel() {
         )}
       </CardContent>
     </Card>
-  );
-}
-
-/** Sends one order to NetSuite again (refused by the API when it is already synced). */
-export function RetrySyncButton({ orderId }: { orderId: string }) {
-  const queryClient = useQueryClient();
-  const retry = useMutation({
-    mutationFn: () => retryOrderSync(orderId),
-    onSuccess: () => {
-      toast({ title: 'Sync retry queued' });
-      void queryClient.invalidateQueries({ queryKey: adminKeys.order(orderId) });
-      void queryClient.invalidateQueries({ queryKey: adminKeys.orders });
-      void queryClient.invalidateQueries({ queryKey: syncKeys.summary });
-    },
-    onError: (error) => toast({ title: 'Retry failed', description: serverMessageOf(error), variant: 'destructive' }),
-  });
-  return (
-    <Button size="sm" variant="outline" className="mt-3" onClick={() => retry.mutate()} disabled={retry.isPending}>
-      {retry.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <RefreshCw aria-hidden="true" />}
-      Retry sync
-    </Button>
   );
 }
