@@ -28,8 +28,8 @@ interface ColumnLook {
 }
 
 const features = tableFeatures({ rowSortingFeature, rowSelectionFeature, cellSpanningFeature, columnMeta: metaHelper<ColumnLook>() });
-export type AdminTableFeatures = typeof features;
-export type AdminRow<TData extends RowData> = Row<AdminTableFeatures, TData>;
+type AdminTableFeatures = typeof features;
+type AdminRow<TData extends RowData> = Row<AdminTableFeatures, TData>;
 
 /** The helper that defines a table's columns: `const column = columnsOf<Plan>()`, then `column.display({ … })`. */
 export const columnsOf = <TData extends RowData>() => createColumnHelper<AdminTableFeatures, TData>();
@@ -45,7 +45,7 @@ const LOOKS = {
 
 type RowProps = ComponentProps<'tr'> & { [data: `data-${string}`]: string | undefined };
 
-export interface DataTableProps<TData extends RowData> {
+interface DataTableProps<TData extends RowData> {
   /** Defined once, outside the component (`columnsOf`). */
   columns: TableOptions<AdminTableFeatures, TData>['columns'];
   data: readonly TData[];

@@ -28,7 +28,7 @@ const STATUS_BADGE: Record<Product['status'], { label: string; variant: 'default
 
 const ANY = 'all';
 
-export interface ProductFilters {
+interface ProductFilters {
   search: string;
   status: ProductStatus | '';
   offset: number;
