@@ -46,7 +46,7 @@ const LOOKS = {
 type RowProps = ComponentProps<'tr'> & { [data: `data-${string}`]: string | undefined };
 
 interface DataTableProps<TData extends RowData> {
-  /** Defined once, outside the component (`columnsOf`). */
+  /** Made with `columnsOf`: once, outside the component, unless they act through its state (a row's buttons). */
   columns: TableOptions<AdminTableFeatures, TData>['columns'];
   data: readonly TData[];
   /** The row's id (its React key and its key in a selection). */
