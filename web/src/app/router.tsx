@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { matchRoutes, type RouteObject } from 'react-router-dom';
+import { ADMIN_PUBLIC_SCREENS, ADMIN_SCREENS } from '@/features/admin/screens';
 import type { Prefetch } from '@/lib/prefetch';
 import { SiteLayout } from './layout/site-layout';
 
@@ -83,32 +84,15 @@ export function createRoutes(queryClient: QueryClient, { awaitData }: RouteOptio
     },
     {
       // The back office: its own frame, no storefront header or footer; signed out, every route shows the sign-in screen.
-      ...layout(async () => (await import('@/features/admin/components/admin-layout')).AdminLayout),
+      ...layout(async () => (await import('@/features/admin/shell/admin-layout')).AdminLayout),
       hydrateFallbackElement: <div className="min-h-screen" aria-busy="true" />,
-      children: [
-        { path: '/admin', ...page(() => import('@/features/admin/routes/dashboard')) },
-        { path: '/admin/promos', ...page(() => import('@/features/admin/routes/promo-manager')) },
-        { path: '/admin-products', ...page(() => import('@/features/admin/routes/product-manager')) },
-        { path: '/admin-products/create', ...page(() => import('@/features/admin/routes/product-create')) },
-        { path: '/admin-products/:slug/edit', ...page(() => import('@/features/admin/routes/product-edit')) },
-        { path: '/admin-orders', ...page(() => import('@/features/admin/routes/order-manager')) },
-        { path: '/admin-orders/:id', ...page(() => import('@/features/admin/routes/order-detail')) },
-        { path: '/admin/subscriptions', ...page(() => import('@/features/admin/routes/subscriptions')) },
-        { path: '/admin/subscriptions/:id', ...page(() => import('@/features/admin/routes/subscription-detail')) },
-        { path: '/admin/reviews', ...page(() => import('@/features/admin/routes/reviews')) },
-        { path: '/admin/staff', ...page(() => import('@/features/admin/routes/staff-manager')) },
-        { path: '/admin/audit', ...page(() => import('@/features/admin/routes/audit-trail')) },
-      ],
+      children: ADMIN_SCREENS.flatMap(({ path, screen }) => (screen === 'server' ? [] : [{ path, ...page(screen) }])),
     },
     {
       // Used before signing in: accepting an invitation, asking for and using a password reset link.
-      ...layout(async () => (await import('@/features/admin/components/admin-layout')).AdminPublicLayout),
+      ...layout(async () => (await import('@/features/admin/shell/admin-layout')).AdminPublicLayout),
       hydrateFallbackElement: <div className="min-h-screen" aria-busy="true" />,
-      children: [
-        { path: '/admin/invite', ...page(() => import('@/features/admin/routes/accept-invitation')) },
-        { path: '/admin/forgot-password', ...page(() => import('@/features/admin/routes/forgot-password')) },
-        { path: '/admin/reset-password', ...page(() => import('@/features/admin/routes/reset-password')) },
-      ],
+      children: ADMIN_PUBLIC_SCREENS.map(({ path, screen }) => ({ path, ...page(screen) })),
     },
   ];
 }

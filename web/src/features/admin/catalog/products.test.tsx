@@ -5,12 +5,12 @@ import type { StaffMe } from '@nh/shared/contracts/staff';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { VARIANT_MESSAGES } from '../product-form-model';
-import ProductCreatePage from '../routes/product-create';
-import ProductEditPage from '../routes/product-edit';
-import ProductManagerPage from '../routes/product-manager';
-import { renderAdmin } from '../test-support';
-import { stubCatalogApi, type StubCall, type StubHandler, type StubReply } from './test-api';
+import { VARIANT_MESSAGES } from './product-form-model';
+import ProductCreatePage from './screens/product-create';
+import ProductEditPage from './screens/product-edit';
+import ProductManagerPage from './screens/product-manager';
+import { renderAdmin } from '../testing/render-admin';
+import { stubApi, type Call, type Handler, type Reply } from '../testing/stub-api';
 
 beforeEach(() => {
   vi.stubGlobal('scrollTo', vi.fn());
@@ -76,11 +76,11 @@ const product = (overrides: Partial<Product> = {}): Product => ({
 
 const signedIn = { 'GET /api/admin/me': { status: 200, body: MANAGER } };
 const categories = { 'GET /api/categories': { status: 200, body: [{ id: 1, name: 'Kitchen', slug: 'kitchen' }] } };
-const posts = (calls: StubCall[], url: string) => calls.filter((c) => c.method === 'POST' && c.url === url);
+const posts = (calls: Call[], url: string) => calls.filter((c) => c.method === 'POST' && c.url === url);
 
 describe('the Product Manager', () => {
   it('searches, filters by status in the URL and pages with the total the server counts', async () => {
-    const calls = stubCatalogApi({
+    const calls = stubApi({
       ...signedIn,
       'POST /api/admin/products': (body) => {
         const { offset } = body as { offset: number };
@@ -112,8 +112,8 @@ describe('the Product Manager', () => {
   });
 });
 
-function createScreen(upload: StubReply | StubHandler) {
-  const calls = stubCatalogApi({
+function createScreen(upload: Reply | Handler) {
+  const calls = stubApi({
     ...signedIn,
     ...categories,
     'POST /api/admin/products/images': upload,
@@ -210,7 +210,7 @@ describe('the edit screen', () => {
         { id: 1, delta: 40, inventoryAfter: 40, reason: 'First delivery', staffEmail: 'ada@example.com', at: '2025-03-01T10:00:00.000Z' },
       ],
     };
-    const calls = stubCatalogApi({
+    const calls = stubApi({
       ...signedIn,
       ...categories,
       // The product as stored: its stock follows the adjustments (the screen reads it again after one).

@@ -3,10 +3,11 @@ import type { StaffMe } from '@nh/shared/contracts/staff';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import DashboardPage from '../routes/dashboard';
-import PromoManagerPage from '../routes/promo-manager';
-import { renderAdmin, stubApi } from '../test-support';
-import { chartSummary, niceTop } from './sales-chart';
+import PromoManagerPage from '../promos/screens/promo-manager';
+import { renderAdmin } from '../testing/render-admin';
+import { stubApi } from '../testing/stub-api';
+import { chartSummary, niceTop } from './components/sales-chart';
+import DashboardPage from './screens/dashboard';
 
 beforeEach(() => {
   vi.stubGlobal('scrollTo', vi.fn());

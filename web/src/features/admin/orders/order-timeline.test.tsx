@@ -2,10 +2,10 @@ import type { TimelineEvent } from '@nh/shared/contracts/order-timeline';
 import { RESEND_MESSAGES } from '@nh/shared/contracts/order-timeline';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import OrderDetailPage from '../routes/order-detail';
-import { renderAdmin } from '../test-support';
-import { order, ORDER_ID, staffAs } from './fixtures';
-import { stubOrdersApi } from './test-api';
+import OrderDetailPage from './screens/order-detail';
+import { renderAdmin } from '../testing/render-admin';
+import { order, ORDER_ID, staffAs } from '../testing/order-fixtures';
+import { stubApi } from '../testing/stub-api';
 
 beforeEach(() => {
   vi.stubGlobal('scrollTo', vi.fn());
@@ -29,7 +29,7 @@ const EVENTS: TimelineEvent[] = [
 ];
 
 function detailPage(role: 'manager' | 'support', events = EVENTS) {
-  const calls = stubOrdersApi({
+  const calls = stubApi({
     'GET /api/admin/me': { status: 200, body: staffAs(role) },
     [`POST /api/admin/orders/${ORDER_ID}`]: { status: 200, body: order({ status: 'pending' }) },
     [`POST /api/admin/orders/${ORDER_ID}/timeline`]: { status: 200, body: { orderId: ORDER_ID, events } },

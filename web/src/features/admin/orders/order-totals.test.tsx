@@ -1,9 +1,9 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import OrderDetailPage from '../routes/order-detail';
-import { renderAdmin } from '../test-support';
-import { order, ORDER_ID, staffAs } from './fixtures';
-import { stubOrdersApi } from './test-api';
+import OrderDetailPage from './screens/order-detail';
+import { renderAdmin } from '../testing/render-admin';
+import { order, ORDER_ID, staffAs } from '../testing/order-fixtures';
+import { stubApi } from '../testing/stub-api';
 
 beforeEach(() => {
   vi.stubGlobal('scrollTo', vi.fn());
@@ -15,7 +15,7 @@ afterEach(() => {
 });
 
 function openOrder(body: ReturnType<typeof order>) {
-  stubOrdersApi({
+  stubApi({
     'GET /api/admin/me': { status: 200, body: staffAs('support') },
     [`POST /api/admin/orders/${ORDER_ID}`]: { status: 200, body },
     [`POST /api/admin/orders/${ORDER_ID}/timeline`]: { status: 200, body: { orderId: ORDER_ID, events: [] } },

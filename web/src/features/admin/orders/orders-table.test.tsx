@@ -1,11 +1,11 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import OrderManagerPage from '../routes/order-manager';
-import { renderAdmin } from '../test-support';
-import { staffAs, summary } from './fixtures';
+import OrderManagerPage from './screens/order-manager';
+import { renderAdmin } from '../testing/render-admin';
+import { staffAs, summary } from '../testing/order-fixtures';
 import { hasNextPage, paramsFromQuery, queryFromParams, requestOf, totalText, DEFAULT_ORDER_QUERY } from './order-query';
-import { stubOrdersApi, type StubCall, type StubReply } from './test-api';
+import { stubApi, type Call, type Reply } from '../testing/stub-api';
 
 beforeEach(() => {
   vi.stubGlobal('scrollTo', vi.fn());
@@ -27,18 +27,18 @@ const ROWS = [
 ];
 
 /** The order list answering ROWS with a capped total, recording each request's body. */
-function listReply(page: StubReply = { status: 200, body: ROWS, headers: { 'X-Total-Count': '1000', 'X-Total-Capped': 'true' } }) {
+function listReply(page: Reply = { status: 200, body: ROWS, headers: { 'X-Total-Count': '1000', 'X-Total-Capped': 'true' } }) {
   return () => page;
 }
 
-const listCalls = (calls: StubCall[]) => calls.filter((c) => c.method === 'POST' && c.url === '/api/admin/orders').map((c) => c.body as Record<string, unknown>);
-const lastList = (calls: StubCall[]) => listCalls(calls).at(-1)!;
+const listCalls = (calls: Call[]) => calls.filter((c) => c.method === 'POST' && c.url === '/api/admin/orders').map((c) => c.body as Record<string, unknown>);
+const lastList = (calls: Call[]) => listCalls(calls).at(-1)!;
 
 const ordersPage = (path = '/admin-orders') => renderAdmin(path, { signedIn: [{ path: '/admin-orders', Component: OrderManagerPage }] });
 
 describe('the order table', () => {
   it('has column headers, the words staff read, and a capped total as "1,000+ orders"', async () => {
-    const calls = stubOrdersApi({
+    const calls = stubApi({
       'GET /api/admin/me': { status: 200, body: staffAs('fulfilment') },
       'POST /api/admin/orders': listReply(),
     });
@@ -64,7 +64,7 @@ describe('the order table', () => {
   });
 
   it('sorts by total and date on the server, pages on the server', async () => {
-    const calls = stubOrdersApi({
+    const calls = stubApi({
       'GET /api/admin/me': { status: 200, body: staffAs('support') },
       'POST /api/admin/orders': listReply({ status: 200, body: ROWS, headers: { 'X-Total-Count': '120', 'X-Total-Capped': 'false' } }),
     });
@@ -93,7 +93,7 @@ describe('the order table', () => {
   });
 
   it('filters by status, NetSuite status (in words), dates, promo code and search; refuses a reversed range without asking', async () => {
-    const calls = stubOrdersApi({ 'GET /api/admin/me': { status: 200, body: staffAs('support') }, 'POST /api/admin/orders': listReply() });
+    const calls = stubApi({ 'GET /api/admin/me': { status: 200, body: staffAs('support') }, 'POST /api/admin/orders': listReply() });
     ordersPage();
     await screen.findByTestId(`order-${FAILED_ID}`);
     const user = userEvent.setup();
@@ -128,7 +128,7 @@ describe('the order table', () => {
   });
 
   it('retries the NetSuite sync of the failed orders chosen (sync.manage), and only failed orders can be chosen', async () => {
-    const calls = stubOrdersApi({
+    const calls = stubApi({
       'GET /api/admin/me': { status: 200, body: staffAs('manager') },
       'POST /api/admin/orders': listReply(),
       'POST /api/admin/sync/summary': { status: 200, body: { storeCode: 'NH', counts: { pending: 0, synced: 5, failed: 1, not_configured: 1 }, oldestPendingAt: null, failedSyncRows: 1, queue: null } },

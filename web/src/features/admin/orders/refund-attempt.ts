@@ -6,7 +6,7 @@
  * definite answer (made, or refused), starts a new attempt with a new key.
  */
 import { ApiError } from '@/lib/query-client';
-import { errorCodeOf } from '../api';
+import { errorCodeOf } from '../shell/api';
 
 export interface RefundBody {
   /** Two-decimal amount, "12.50". */

@@ -3,11 +3,11 @@ import type { StaffRole } from '@nh/shared/contracts/staff';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import OrderDetailPage from '../routes/order-detail';
-import { renderAdmin } from '../test-support';
-import { charge, order, ORDER_ID, staffAs } from './fixtures';
+import OrderDetailPage from './screens/order-detail';
+import { renderAdmin } from '../testing/render-admin';
+import { charge, order, ORDER_ID, staffAs } from '../testing/order-fixtures';
 import { attemptFor, keepsAttempt } from './refund-attempt';
-import { NETWORK_FAILURE, stubOrdersApi, type StubCall, type StubHandler, type StubReply } from './test-api';
+import { NETWORK_FAILURE, stubApi, type Call, type Handler, type Reply } from '../testing/stub-api';
 import { ApiError } from '@/lib/query-client';
 
 beforeEach(() => {
@@ -32,7 +32,7 @@ afterEach(() => {
 });
 
 const REFUNDS = `POST /api/admin/orders/${ORDER_ID}/refunds`;
-const refundCalls = (calls: StubCall[]) => calls.filter((c) => `${c.method} ${c.url}` === REFUNDS);
+const refundCalls = (calls: Call[]) => calls.filter((c) => `${c.method} ${c.url}` === REFUNDS);
 
 const refunded = (amount: string, kind: 'refund' | 'void' = 'refund'): RefundResponse => ({
   payment: charge({ id: 'p-refund', kind, amount, parentId: 'p-charge', reason: 'Damaged in transit', staffEmail: 'manager@example.com', transactionId: 'txn-2' }),
@@ -40,8 +40,8 @@ const refunded = (amount: string, kind: 'refund' | 'void' = 'refund'): RefundRes
   refundable: (53.19 - Number(amount)).toFixed(2),
 });
 
-function detailPage(role: StaffRole, refunds: StubReply | StubHandler, detail = order()) {
-  const calls = stubOrdersApi({
+function detailPage(role: StaffRole, refunds: Reply | Handler, detail = order()) {
+  const calls = stubApi({
     'GET /api/admin/me': { status: 200, body: staffAs(role) },
     [`POST /api/admin/orders/${ORDER_ID}`]: { status: 200, body: detail },
     [`POST /api/admin/orders/${ORDER_ID}/timeline`]: { status: 200, body: { orderId: ORDER_ID, events: [] } },
@@ -159,7 +159,7 @@ describe('the refund dialog', () => {
 
 describe('cancelling an order', () => {
   it('asks first, and with the refund ticked voids or refunds the payment, then cancels', async () => {
-    const calls = stubOrdersApi({
+    const calls = stubApi({
       'GET /api/admin/me': { status: 200, body: staffAs('manager') },
       [`POST /api/admin/orders/${ORDER_ID}`]: { status: 200, body: order() },
       [`POST /api/admin/orders/${ORDER_ID}/timeline`]: { status: 200, body: { orderId: ORDER_ID, events: [] } },
@@ -189,7 +189,7 @@ describe('cancelling an order', () => {
   });
 
   it('a refused refund cancels nothing; fulfilment is told it cannot refund and cancels without', async () => {
-    const calls = stubOrdersApi({
+    const calls = stubApi({
       'GET /api/admin/me': { status: 200, body: staffAs('fulfilment') },
       [`POST /api/admin/orders/${ORDER_ID}`]: { status: 200, body: order() },
       [`POST /api/admin/orders/${ORDER_ID}/timeline`]: { status: 200, body: { orderId: ORDER_ID, events: [] } },

@@ -10,10 +10,10 @@ import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AdminOrder } from '@nh/shared/contracts/admin';
-import OrderDetailPage from '../routes/order-detail';
-import { renderAdmin } from '../test-support';
-import { charge, order, ORDER_ID, staffAs } from './fixtures';
-import { stubOrdersApi, type StubReply } from './test-api';
+import OrderDetailPage from './screens/order-detail';
+import { renderAdmin } from '../testing/render-admin';
+import { charge, order, ORDER_ID, staffAs } from '../testing/order-fixtures';
+import { stubApi, type Reply } from '../testing/stub-api';
 
 beforeEach(() => {
   vi.stubGlobal('scrollTo', vi.fn());
@@ -53,8 +53,8 @@ const voided = (overrides: Partial<AdminOrder> = {}) =>
     ...overrides,
   });
 
-function detailPage(role: StaffRole, detail: AdminOrder, patch: StubReply = { status: 200, body: detail }) {
-  const calls = stubOrdersApi({
+function detailPage(role: StaffRole, detail: AdminOrder, patch: Reply = { status: 200, body: detail }) {
+  const calls = stubApi({
     'GET /api/admin/me': { status: 200, body: staffAs(role) },
     [`POST /api/admin/orders/${ORDER_ID}`]: { status: 200, body: detail },
     [`POST /api/admin/orders/${ORDER_ID}/timeline`]: { status: 200, body: { orderId: ORDER_ID, events: [] } },

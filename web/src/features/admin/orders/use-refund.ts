@@ -8,7 +8,7 @@ import type { RefundResponse } from '@nh/shared/contracts/refunds';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { toast } from '@/components/ui/use-toast';
-import { orderKeys, refundOrder } from './api';
+import { orderQueries, refundOrder } from './api';
 import { attemptFor, keepsAttempt, type RefundAttempt, type RefundBody } from './refund-attempt';
 import { cardEnding } from '@nh/shared/cards';
 
@@ -42,8 +42,8 @@ export function useRefund(orderId: string) {
     },
     // Made, refused or unknown: the payments, what is left and the timeline are read again.
     onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: orderKeys.order(orderId) });
-      void queryClient.invalidateQueries({ queryKey: orderKeys.lists });
+      void queryClient.invalidateQueries({ queryKey: orderQueries.order(orderId).queryKey });
+      void queryClient.invalidateQueries({ queryKey: orderQueries.lists });
     },
   });
 }

@@ -10,7 +10,10 @@ import type {
   AtRiskReason,
 } from '@nh/shared/contracts/admin-subscriptions';
 import type { SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
+import { queryOptions } from '@tanstack/react-query';
 import { apiRequest, readJson } from '@/lib/query-client';
+import { ADMIN_KEY } from '../shell/api';
+import { pagedSearch } from '../ui/filter-params';
 
 export const PLANS_PAGE_SIZE = 50;
 
@@ -28,36 +31,16 @@ export interface PlanFilters {
 export const EMPTY_PLAN_FILTERS: PlanFilters = { search: '', status: '', dueFrom: '', dueTo: '', minFailedAttempts: '', offset: 0 };
 export const PLAN_FILTER_KEYS = ['search', 'status', 'dueFrom', 'dueTo', 'minFailedAttempts'] as const;
 
-export const planKeys = {
-  all: ['admin', 'plans'] as const,
-  list: (filters: PlanFilters) => ['admin', 'plans', 'list', filters] as const,
-  atRisk: (reason: AtRiskReason | '', offset: number) => ['admin', 'plans', 'at-risk', reason, offset] as const,
-  atRiskCount: ['admin', 'plans', 'at-risk-count'] as const,
-  detail: (id: string) => ['admin', 'plans', 'detail', id] as const,
-};
+const listPlans = async (filters: PlanFilters) =>
+  readJson<AdminSubscriptionsPage>(await apiRequest('GET', `/api/admin/subscriptions?${pagedSearch(PLAN_FILTER_KEYS, filters, PLANS_PAGE_SIZE)}`));
 
-/** The query string of the filters (empty ones left out), with the page. */
-export function planSearch(filters: PlanFilters): string {
-  const params = new URLSearchParams();
-  for (const key of PLAN_FILTER_KEYS) {
-    const value = filters[key].trim();
-    if (value) params.set(key, value);
-  }
-  params.set('limit', String(PLANS_PAGE_SIZE));
-  params.set('offset', String(filters.offset));
-  return params.toString();
-}
-
-export const listPlans = async (filters: PlanFilters) =>
-  readJson<AdminSubscriptionsPage>(await apiRequest('GET', `/api/admin/subscriptions?${planSearch(filters)}`));
-
-export async function listAtRisk(reason: AtRiskReason | '', offset = 0, limit = PLANS_PAGE_SIZE): Promise<AtRiskPage> {
+async function listAtRisk(reason: AtRiskReason | '', offset = 0, limit = PLANS_PAGE_SIZE): Promise<AtRiskPage> {
   const params = new URLSearchParams({ limit: String(limit), offset: String(offset) });
   if (reason) params.set('reason', reason);
   return readJson<AtRiskPage>(await apiRequest('GET', `/api/admin/subscriptions/at-risk?${params.toString()}`));
 }
 
-export const getPlan = async (id: string) =>
+const getPlan = async (id: string) =>
   readJson<AdminSubscriptionDetail>(await apiRequest('GET', `/api/admin/subscriptions/${encodeURIComponent(id)}`));
 
 /** What an action sends: reschedule the new day, cancel the reason; the others nothing. */
@@ -69,3 +52,20 @@ export async function actOnPlan(id: string, input: PlanActionInput): Promise<Adm
   const url = `/api/admin/subscriptions/${encodeURIComponent(id)}/${action satisfies AdminSubscriptionAction}`;
   return readJson<AdminSubscriptionDetail>(await apiRequest('POST', url, body));
 }
+
+// ---------------------------------------------------------------- queries
+const PLANS = [...ADMIN_KEY, 'plans'] as const;
+const DETAILS = [...PLANS, 'detail'] as const;
+
+export const planQueries = {
+  /** Every plan query (what to read again after a plan changed). */
+  all: PLANS,
+  list: (filters: PlanFilters) => queryOptions({ queryKey: [...PLANS, 'list', filters], queryFn: () => listPlans(filters), staleTime: 0 }),
+  atRisk: (reason: AtRiskReason | '', offset: number) =>
+    queryOptions({ queryKey: [...PLANS, 'at-risk', reason, offset], queryFn: () => listAtRisk(reason, offset), staleTime: 0 }),
+  /** How many plans are at risk (the dashboard's figure). */
+  atRiskCount: queryOptions({ queryKey: [...PLANS, 'at-risk-count'], queryFn: () => listAtRisk('', 0, 1), staleTime: 30_000 }),
+  /** Every plan's detail (the prefix of `detail`). */
+  details: DETAILS,
+  detail: (id: string) => queryOptions({ queryKey: [...DETAILS, id], queryFn: () => getPlan(id), staleTime: 0 }),
+};

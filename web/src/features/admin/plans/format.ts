@@ -18,12 +18,6 @@ export function formatShortDay(value: string): string {
   return Number.isNaN(date.getTime()) ? value : SHORT_DAY_FORMAT.format(date);
 }
 
-/** The yyyy-mm-dd UTC day of an ISO time. */
-export const dayOf = (iso: string): string => asDate(iso).toISOString().slice(0, 10);
-
-/** "1 plan", "3 plans". */
-export const plural = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-
 const MONEY = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
 /** "$12,345.67" from a two-decimal string (the dashboard's larger sums read better with separators). */

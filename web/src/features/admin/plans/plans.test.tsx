@@ -9,9 +9,10 @@ import type { StaffMe } from '@nh/shared/contracts/staff';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import SubscriptionDetailPage from '../routes/subscription-detail';
-import SubscriptionsPage from '../routes/subscriptions';
-import { renderAdmin, stubApi, type Call, type Handler, type Reply } from '../test-support';
+import { renderAdmin } from '../testing/render-admin';
+import { stubApi, type Call, type Handler, type Reply } from '../testing/stub-api';
+import SubscriptionDetailPage from './screens/subscription-detail';
+import SubscriptionsPage from './screens/subscriptions';
 
 beforeEach(() => {
   vi.stubGlobal('scrollTo', vi.fn());

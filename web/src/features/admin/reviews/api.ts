@@ -1,6 +1,8 @@
 /** Review moderation: GET /api/admin/reviews (filters, paged), POST /{id}/hide, /{id}/show, DELETE /{id}; each audited. */
 import type { AdminReview, AdminReviewsPage, ReviewVisibility } from '@nh/shared/contracts/admin-reviews';
+import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/query-client';
+import { ADMIN_KEY } from '../shell/api';
 
 export const REVIEWS_PAGE_SIZE = 50;
 
@@ -13,12 +15,7 @@ export interface ReviewFilters {
   offset: number;
 }
 
-export const reviewKeys = {
-  all: ['admin', 'reviews'] as const,
-  list: (filters: ReviewFilters) => ['admin', 'reviews', filters] as const,
-};
-
-export async function listReviews(filters: ReviewFilters): Promise<AdminReviewsPage> {
+async function listReviews(filters: ReviewFilters): Promise<AdminReviewsPage> {
   const params = new URLSearchParams({ show: filters.show, limit: String(REVIEWS_PAGE_SIZE), offset: String(filters.offset) });
   if (filters.productId) params.set('productId', filters.productId);
   if (filters.rating) params.set('rating', filters.rating);
@@ -30,4 +27,12 @@ export const setReviewHidden = async (id: number, hidden: boolean) =>
 
 export const deleteReview = async (id: number): Promise<void> => {
   await apiRequest('DELETE', `/api/admin/reviews/${id}`);
+};
+
+const REVIEWS = [...ADMIN_KEY, 'reviews'] as const;
+
+export const reviewQueries = {
+  /** Every page of reviews (what to read again after a review changed). */
+  all: REVIEWS,
+  list: (filters: ReviewFilters) => queryOptions({ queryKey: [...REVIEWS, filters], queryFn: () => listReviews(filters), staleTime: 0 }),
 };

@@ -3,8 +3,9 @@ import type { StaffMe } from '@nh/shared/contracts/staff';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import ReviewsPage from '../routes/reviews';
-import { renderAdmin, stubApi } from '../test-support';
+import { renderAdmin } from '../testing/render-admin';
+import { stubApi } from '../testing/stub-api';
+import ReviewsPage from './screens/reviews';
 
 beforeEach(() => {
   vi.stubGlobal('scrollTo', vi.fn());
