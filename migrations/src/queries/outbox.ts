@@ -14,7 +14,7 @@
  * written (`trace_parent`; tracing.ts), and the relay's jobs run as children of that span.
  */
 import type pg from 'pg';
-import { outboxPayloads, type OutboxPayload, type OutboxTopic } from '@nh/shared/jobs';
+import { outboxPayloads, type OutboxPayload, type OutboxTopic } from '@nh/shared/contracts/outbox';
 import { positionalSql, type DbOrTx } from '../db/client';
 import { currentRequestId } from '../request-context';
 import { currentTraceParent } from '../tracing';

@@ -1,7 +1,7 @@
 /** The plan-paused notice: a renewal could not be paid and dunning is over. */
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { OUTBOX_TOPICS } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { formatCents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
 import { tables } from '@nh/server';

@@ -26,7 +26,8 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
 import type { ErrorCode } from '@nh/shared/contracts/errors';
-import { OUTBOX_TOPICS, stockByProduct } from '@nh/shared';
+import { stockByProduct } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import {
   acceptedOrderStatus,
   claimUnknownOutcome,

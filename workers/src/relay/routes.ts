@@ -6,7 +6,7 @@
  * queue processor removes before parsing the payload), and a row written while tracing was on the
  * `traceparent` of the span that wrote it (`_trace.traceParent`: the job's span is its child).
  */
-import { outboxPayloads, type OutboxTopic } from '@nh/shared';
+import { outboxPayloads, type OutboxTopic } from '@nh/shared/contracts/outbox';
 import { outboxJobId, withJobTrace } from '@nh/server/jobs/contract';
 import type { QueueName } from '@nh/server/queues';
 import type { JobsOptions } from 'bullmq';

@@ -15,7 +15,8 @@ import { z } from 'zod';
 import { GATEWAY_MESSAGES, failedCharge, planBillTo, subscriptionInvoiceNumber, type ChargeResult, type PaymentGateway } from '@nh/server/payments/index';
 import { jobId } from '@nh/server/jobs/contract';
 import { renewalsTotal } from '@nh/server/metrics';
-import { OUTBOX_TOPICS, priceRenewal, STORE_CODE, toCents, SHOP, type Cents } from '@nh/shared';
+import { priceRenewal, STORE_CODE, toCents, SHOP, type Cents } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { billingPeriodOf, nextBillingDate, type SkippedPeriodReason, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
 import {
   advanceSubscription,

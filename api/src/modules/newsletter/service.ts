@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
-import { OUTBOX_TOPICS } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import type { UnsubscribeState } from '@nh/shared/contracts/newsletter';
 import { recordOutbox, tables, type Db } from '@nh/server';
 

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { OUTBOX_TOPICS } from '@nh/shared/jobs';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { pricePlan } from '@nh/shared/pricing';
 import { centsToDecimal, toCents } from '@nh/shared/money';
 import { PLAN_MAX_LINES } from '@nh/shared/constants';

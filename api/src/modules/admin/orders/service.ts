@@ -1,7 +1,8 @@
 /** Admin orders of one store: detail and fulfilment update (the table's list is list.ts). */
 import { and, eq, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { centsToDecimal, OUTBOX_TOPICS, parseCents, stockByProduct } from '@nh/shared';
+import { centsToDecimal, parseCents, stockByProduct } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import {
   auditDiff,
   lockOrderCharge,

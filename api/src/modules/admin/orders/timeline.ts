@@ -4,7 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { centsToDecimal, OUTBOX_TOPICS } from '@nh/shared';
+import { centsToDecimal } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { entityAudit, listOrderPayments, orderEmails, orderSyncAttempts, recordAudit, recordOutbox, tables, type AuditActor, type Db } from '@nh/server';
 import { ADMIN_MESSAGES } from '@nh/shared/contracts/admin';
 import { auditActionLabel } from '@nh/shared/contracts/audit';
