@@ -30,7 +30,7 @@ import { createDb, createRedis, recordAcceptedPayment, reserveOrder } from '@nh/
 import { LocalSandboxGateway } from '@nh/server/payments/index';
 import { seedDemoCatalogue } from '@nh/server/seed/seed';
 import { applyMigrations, ensureDatabase } from '@nh/server/database';
-import { REPO_ROOT } from '../src/config';
+import { REPO_ROOT } from '../src/lib/config';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);

@@ -3,8 +3,8 @@ import { configureShop } from '@nh/shared';
 import { createDb, createLogger, createRedis, exitOnStartupError, productionWarnings, shopOverrides } from '@nh/server';
 import { shutdownTracing, tracingStartupWarning, tracingStatus } from '@nh/server/tracing';
 import { createApp } from './app';
-import { loadApiConfig } from './config';
-import type { AppContext } from './context';
+import { loadApiConfig } from './lib/config';
+import type { AppContext } from './lib/context';
 import { createAppServices } from './modules';
 import { listenApi } from './server';
 

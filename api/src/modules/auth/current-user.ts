@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { AUTH_MESSAGES, type AuthUser } from '@nh/shared/contracts/auth';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { findUserById } from './repository';
 

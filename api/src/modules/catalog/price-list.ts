@@ -8,7 +8,7 @@
 import type pg from 'pg';
 import { centsToDecimal, toCents, type Cents } from '@nh/shared';
 import type { LineItem, ProductVariant } from '@nh/server';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../lib/context';
 import { perApp } from '../../lib/per-app';
 
 export interface PricedProduct {

@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import { CATALOG_MESSAGES } from '@nh/shared/contracts/catalog';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../lib/context';
 import { sendJsonEntry } from '../../lib/json-cache';
 import { AppError } from '../../lib/errors';
 import { catalogCache } from './cache';

@@ -4,7 +4,7 @@ import { recordAudit, tables, type AuditActor, type Db } from '@nh/server';
 import { ADMIN_MESSAGES, type AdminPromoCode } from '@nh/shared/contracts/admin';
 import type { DiscountType } from '@nh/shared';
 import { AppError } from '../../../lib/errors';
-import { pgErrorCode, UNIQUE_VIOLATION } from '../db-errors';
+import { pgErrorCode, UNIQUE_VIOLATION } from '../shared/db-errors';
 
 const { promoCodes } = tables;
 const columns = { id: promoCodes.id, code: promoCodes.code, discountType: promoCodes.discountType, discountValue: promoCodes.discountValue, isActive: promoCodes.isActive };
