@@ -22,7 +22,7 @@ import type { EmailKind } from '@nh/shared/contracts/emails';
 import { sqlLiteral, type Db, type Logger } from '@nh/server';
 import { emailsTotal } from '@nh/server/metrics';
 import type { JobContract, TopicMap } from '@nh/server/jobs/contract';
-import { defineJob } from '../jobs/define';
+import { defineJob } from './job';
 import { isPermanentMailError, type MailMessage, type Mailer } from './mail/transport';
 
 export type EmailResult = { outcome: 'sent'; messageId: string } | { outcome: 'skipped'; reason: string };

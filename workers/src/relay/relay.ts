@@ -13,7 +13,7 @@ import type { Queue } from 'bullmq';
 import { OUTBOX_CHANNEL, type Db, type Logger } from '@nh/server';
 import { recordSpan } from '@nh/server/tracing';
 import type { QueueName } from '@nh/server/queues';
-import type { WorkerConfig } from '../config';
+import type { WorkerConfig } from '../lib/config';
 import { createJobPlanner, type JobPlanner, type OutboxRow, type PlannedJob } from './routes';
 
 const ENQUEUE_TIMEOUT_MS = 5000;
