@@ -12,7 +12,7 @@ import { applyMigrations, ensureDatabase } from '@nh/server/database';
 import { hashPassword } from '@nh/server/passwords';
 import { seedBenchOrders } from '@nh/server/testing/bench-orders';
 import { createApp } from '../src/app';
-import { loadApiConfig } from '../src/config';
+import { loadApiConfig } from '../src/lib/config';
 import { createAppServices } from '../src/modules';
 
 const ROWS = Number(process.env.BENCH_ADMIN_ROWS ?? 1_000_000);

@@ -22,7 +22,7 @@ import { createDb, createLogger, createRedis } from '@nh/server';
 import { seedDemoCatalogue } from '@nh/server/seed/seed';
 import { applyMigrations, ensureDatabase } from '@nh/server/database';
 import { createApp } from '../src/app';
-import { loadApiConfig } from '../src/config';
+import { loadApiConfig } from '../src/lib/config';
 import { catalogRoutes } from '../src/modules/catalog';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

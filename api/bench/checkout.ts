@@ -24,12 +24,13 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { OUTBOX_TOPICS, centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
+import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { createDb, createRedis, recordAcceptedPayment, reserveOrder } from '@nh/server';
 import { LocalSandboxGateway } from '@nh/server/payments/index';
 import { seedDemoCatalogue } from '@nh/server/seed/seed';
 import { applyMigrations, ensureDatabase } from '@nh/server/database';
-import { REPO_ROOT } from '../src/config';
+import { REPO_ROOT } from '../src/lib/config';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);

@@ -14,7 +14,7 @@ import { createDb, createLogger, createRedis } from '@nh/server';
 import { seedDemoCatalogue } from '@nh/server/seed/seed';
 import { applyMigrations, ensureDatabase } from '@nh/server/database';
 import { createApp } from '../src/app';
-import { loadApiConfig } from '../src/config';
+import { loadApiConfig } from '../src/lib/config';
 import { entryServerPath } from '../src/modules/seo/server-render';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);

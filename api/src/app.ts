@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import compression from 'compression';
 import express, { type Express, type Request } from 'express';
-import type { AppContext } from './context';
+import type { AppContext } from './lib/context';
 import { securityHeaders } from './lib/security-headers';
 import { storedFileRoutes } from './lib/stored-files';
 import { requestContext, requestLogger } from './lib/request-logger';

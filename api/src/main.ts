@@ -4,8 +4,8 @@ import { createDb, createLogger, createRedis, exitOnStartupError, productionWarn
 import { pingDatabase } from '@nh/server/queries/health';
 import { shutdownTracing, tracingStartupWarning, tracingStatus } from '@nh/server/tracing';
 import { createApp } from './app';
-import { loadApiConfig } from './config';
-import type { AppContext } from './context';
+import { loadApiConfig } from './lib/config';
+import type { AppContext } from './lib/context';
 import { createAppServices } from './modules';
 import { listenApi } from './server';
 

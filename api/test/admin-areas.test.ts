@@ -7,7 +7,7 @@ import { exportStartedSchema, exportStatusSchema } from '@nh/shared/contracts/ex
 import { createStaffGuard } from '../src/lib/staff-auth';
 import { errorHandler } from '../src/lib/errors';
 import { adminAreas } from '../src/modules/admin';
-import { mountAreas, type AdminArea } from '../src/modules/admin/area';
+import { mountAreas, type AdminArea } from '../src/modules/admin/shared/area';
 import { startTestApi, type TestApi } from './support/harness';
 import { signInAs, type StaffClient } from './support/staff';
 

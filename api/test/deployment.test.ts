@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { resolveConfig } from 'vite';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../src/config';
+import { REPO_ROOT } from '../src/lib/config';
 import { startTestApi, type TestApi } from './support/harness';
 
 const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');

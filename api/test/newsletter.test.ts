@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OUTBOX_TOPICS } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { newsletterResponseSchema } from '@nh/shared/contracts/newsletter';
 import { tables } from '@nh/server';
 import { startTestApi, type TestApi } from './support/harness';

@@ -11,7 +11,7 @@ import * as data from '@nh/server/seed/data';
 import { seedDemoCatalogue } from '@nh/server/seed/seed';
 import { applyMigrations, dropDatabase, ensureDatabase } from '@nh/server/database';
 import { demoSeedDecision } from '@nh/server/seed-policy';
-import { loadApiConfig } from '../src/config';
+import { loadApiConfig } from '../src/lib/config';
 
 /** Counts of every seeded table (whole tables: only for a database nobody else writes to). */
 async function tableCounts(db: Db) {

@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tables } from '@nh/server';
 import { CONTENT_PAGE_PATHS, LEGAL_LAST_UPDATED, LEGAL_PAGE_SLUGS, SPA_ROUTES } from '@nh/shared/contracts/site-map';
-import { REPO_ROOT } from '../src/config';
+import { REPO_ROOT } from '../src/lib/config';
 import { startTestApi, type TestApi } from './support/harness';
 import { oneYearAhead } from '../src/modules/seo/structured-data';
 

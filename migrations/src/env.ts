@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { ShopIdentity } from '@nh/shared/constants';
 
@@ -75,6 +78,20 @@ export function shopOverrides(env: {
     supportHours: env.SHOP_SUPPORT_HOURS,
     siteUrl: env.SHOP_SITE_URL,
   };
+}
+
+/**
+ * The repository's root, from a module of one of its workspaces: the folder above the nearest one with a
+ * package.json, wherever the module sits in its workspace (`api/src/lib/config.ts` under tsx, bundled
+ * into `api/dist/main.js` when built).
+ */
+export function repoRootOf(moduleUrl: string): string {
+  let dir = path.dirname(fileURLToPath(moduleUrl));
+  while (!fs.existsSync(path.join(dir, 'package.json'))) {
+    if (path.dirname(dir) === dir) throw new Error(`no package.json above ${fileURLToPath(moduleUrl)}`);
+    dir = path.dirname(dir);
+  }
+  return path.dirname(dir);
 }
 
 /** Parses the environment against `schema`; a failure names each bad variable on one line. */

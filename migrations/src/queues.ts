@@ -1,7 +1,7 @@
 /**
  * BullMQ queues: their names, the options every queue shares, and a producer/inspector handle. What
  * runs on each queue is defined job by job: contracts a non-worker producer needs in `jobs/`
- * (jobs/contract.ts), the rest beside their handlers in workers (workers/src/jobs/registry.ts).
+ * (jobs/contract.ts), the rest beside their handlers in workers (workers/src/registry/queues.ts).
  */
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import { withinTimeout } from './within-timeout';

@@ -1,7 +1,7 @@
 // `npm run db:seed` and the release step: loads the demo catalogue (idempotent: existing rows are left
 // alone), except into a production database (see seed-policy.ts).
-import { createDb } from '@nh/server';
-import { seedDemoCatalogue } from '@nh/server/seed/seed';
+import { createDb } from './db/client';
+import { seedDemoCatalogue } from './seed/seed';
 import { databaseUrlFromEnv, runScript } from './script';
 import { demoSeedDecision } from './seed-policy';
 

@@ -2,5 +2,4 @@
 export * from './constants';
 export * from './money';
 export * from './cart';
-export * from './jobs';
 export * from './pricing';

@@ -1,5 +1,5 @@
 // `node workers/dist/healthcheck.js`: the worker container's health check (exit 0 healthy, 1 not).
-import { loadWorkerConfig } from './config';
+import { loadWorkerConfig } from './lib/config';
 import { heartbeatFresh } from './heartbeat';
 
 const config = loadWorkerConfig();

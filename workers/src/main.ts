@@ -2,7 +2,7 @@
 // Tracing, when OTEL_EXPORTER_OTLP_ENDPOINT is set, was started by the preload (./instrument.ts, `node --import`) before these imports.
 import { createLogger, exitOnStartupError, productionWarnings } from '@nh/server';
 import { shutdownTracing, tracingStartupWarning, tracingStatus } from '@nh/server/tracing';
-import { loadWorkerConfig } from './config';
+import { loadWorkerConfig } from './lib/config';
 import { runtimeHealthy, startHeartbeat } from './heartbeat';
 import { startWorkerRuntime } from './runtime';
 

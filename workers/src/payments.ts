@@ -6,7 +6,7 @@
  */
 import { createPaymentGateway as selectPaymentGateway, instrumentGateway, type PaymentGateway } from '@nh/server/payments/index';
 import type { Logger, Redis } from '@nh/server';
-import type { WorkerConfig } from './config';
+import type { WorkerConfig } from './lib/config';
 
 export function createPaymentGateway(config: WorkerConfig, redis: Redis, log: Logger): PaymentGateway | null {
   const choice = selectPaymentGateway(config, { production: config.NODE_ENV === 'production', redis, keyPrefix: config.QUEUE_PREFIX });

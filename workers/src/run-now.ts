@@ -5,7 +5,7 @@
 import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/server/queues';
 import { createRedis, exitOnStartupError } from '@nh/server';
 import { inSpan, shutdownTracing } from '@nh/server/tracing';
-import { loadWorkerConfig } from './config';
+import { loadWorkerConfig } from './lib/config';
 import { RUNNABLE_NOW, runScheduledJobNow } from './schedules';
 
 async function main(): Promise<void> {

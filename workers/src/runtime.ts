@@ -12,10 +12,10 @@ import { pingDatabase } from '@nh/server/queries/health';
 import { NetSuiteClient } from './erp-sync/netsuite/client';
 import { createMailer, type Mailer } from './emails/mail/transport';
 import { tracedMailer } from './tracing';
-import type { WorkerConfig } from './config';
+import type { WorkerConfig } from './lib/config';
 import { OutboxRelay } from './relay/relay';
-import { jobRequestId, queueProcessor, type JobContext } from './jobs/define';
-import { QUEUES } from './jobs/registry';
+import { jobRequestId, queueProcessor } from './jobs/define';
+import { QUEUES, type WorkerContext } from './registry/queues';
 import { registerSchedules } from './schedules';
 import { createPaymentGateway } from './payments';
 import { workerHealth } from './health';
@@ -64,7 +64,7 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
     stalledInterval: config.JOB_LOCK_MS,
   };
   const { exports: exportFiles } = createFileStores(config, { exports: config.EXPORTS_DIR });
-  const ctx: JobContext = { config, db, log, queues, redis: producerRedis, mailer, netsuite, gateway, exportFiles, worker: (name) => workers.get(name)! };
+  const ctx: WorkerContext = { config, db, log, queues, redis: producerRedis, mailer, netsuite, gateway, exportFiles, worker: (name) => workers.get(name)! };
 
   for (const name of config.WORKER_QUEUES) await QUEUES[name].setup?.(queues[name], ctx);
   for (const name of config.WORKER_QUEUES) {

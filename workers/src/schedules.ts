@@ -7,7 +7,7 @@ import type { Queue } from 'bullmq';
 import type { QueueName } from '@nh/server/queues';
 import { withJobTrace, type JobSchedule } from '@nh/server/jobs/contract';
 import { currentTraceParent } from '@nh/server/tracing';
-import { JOBS } from './jobs/registry';
+import { JOBS } from './registry/queues';
 
 export const SCHEDULES = JOBS.flatMap((job) =>
   job.schedule ? [{ ...job.schedule, queue: job.queue, name: job.name }] : [],

@@ -12,7 +12,7 @@ import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { signInAs } from '../../api/test/support/staff';
 import { startNetSuiteStub, type NetSuiteStub } from './support/netsuite-stub';
 import { startPrivateRedis } from './support/redis-server';
-import { loadWorkerConfig } from '../src/config';
+import { loadWorkerConfig } from '../src/lib/config';
 import type { WorkerRuntime } from '../src/runtime';
 import { createTestDatabase, placeOrder, purgeQueuePrefix, sleep, startTestWorkers, testWorkerConfig, testWorkerEnv, waitFor, type TestDatabase } from './support/setup';
 

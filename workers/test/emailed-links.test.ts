@@ -17,7 +17,7 @@ import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { signInAs } from '../../api/test/support/staff';
 import { TestSmtpServer } from './support/smtp-server';
 import { createTestDatabase, placeOrder, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
-import type { WorkerConfig } from '../src/config';
+import type { WorkerConfig } from '../src/lib/config';
 import type { WorkerRuntime } from '../src/runtime';
 
 const SITE_URL = 'https://shop.example.test';

@@ -18,7 +18,7 @@ import { createHousekeepingProcessor } from '../src/maintenance/housekeeping';
 import { parseCsv } from '@nh/server/testing/csv';
 import { createTestDatabase, placeOrder, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
 import type { WorkerRuntime } from '../src/runtime';
-import type { WorkerConfig } from '../src/config';
+import type { WorkerConfig } from '../src/lib/config';
 
 const STORE = 'S3EXPORT';
 let s3: TestS3;

@@ -23,7 +23,7 @@ import {
   type TestDatabase,
 } from './support/setup';
 import type { WorkerRuntime } from '../src/runtime';
-import type { WorkerConfig } from '../src/config';
+import type { WorkerConfig } from '../src/lib/config';
 
 let tdb: TestDatabase;
 let api: TestApi;

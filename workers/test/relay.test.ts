@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { createLogger, createRedis, recordOutbox, tables, type Redis } from '@nh/server';
 import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/server/queues';
 import { OutboxRelay } from '../src/relay/relay';
-import type { WorkerConfig } from '../src/config';
+import type { WorkerConfig } from '../src/lib/config';
 import { startPrivateRedis, type PrivateRedis } from './support/redis-server';
 import { createTestDatabase, placeOrder, sleep, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
 

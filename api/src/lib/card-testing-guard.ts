@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
-import type { AppContext } from '../context';
+import type { AppContext } from './context';
 import { clientAddressKey, createLimiter } from './rate-limit';
 import { isUuid } from './validation';
 

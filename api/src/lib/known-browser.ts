@@ -15,7 +15,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { ApiConfig } from '../config';
+import type { ApiConfig } from './config';
 import { cookieOf } from './cookies';
 
 export const KNOWN_BROWSER_COOKIE = 'nh.known';

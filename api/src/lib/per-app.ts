@@ -1,4 +1,4 @@
-import type { AppContext } from '../context';
+import type { AppContext } from './context';
 
 /**
  * One value per running app, made on first use. Not a module-level singleton: tests start several

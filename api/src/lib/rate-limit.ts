@@ -7,7 +7,7 @@
 import type { Request, RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit, type Options } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
-import type { AppContext } from '../context';
+import type { AppContext } from './context';
 import { AppError } from './errors';
 
 export interface LimiterOptions {

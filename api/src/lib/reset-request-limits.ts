@@ -8,7 +8,7 @@
  * they own.
  */
 import type { Request, RequestHandler } from 'express';
-import type { AppContext } from '../context';
+import type { AppContext } from './context';
 import type { KnownBrowsers, SignInRealm } from './known-browser';
 import { clientAddressKey, createLimiter } from './rate-limit';
 

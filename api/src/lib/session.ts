@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import connectPgSimple from 'connect-pg-simple';
 import session, { type SessionData } from 'express-session';
 import type { RequestHandler } from 'express';
-import type { AppContext } from '../context';
+import type { AppContext } from './context';
 
 declare module 'express-session' {
   interface SessionData {

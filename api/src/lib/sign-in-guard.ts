@@ -30,8 +30,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { recordOutbox } from '@nh/server';
-import { OUTBOX_TOPICS } from '@nh/shared';
-import type { AppContext } from '../context';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
+import type { AppContext } from './context';
 import { AppError } from './errors';
 import type { KnownBrowsers, SignInRealm } from './known-browser';
 import { clientAddressKey, createLimiter } from './rate-limit';

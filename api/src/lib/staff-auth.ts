@@ -9,7 +9,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { findSessionStaff, hashStaffToken, type AuditActor } from '@nh/server';
 import { can, STAFF_MESSAGES, STAFF_ROLE_LABELS, STAFF_SESSION_TTL_MS, type Permission, type StaffMe } from '@nh/shared/contracts/staff';
-import type { AppContext } from '../context';
+import type { AppContext } from './context';
 import { cookieOf } from './cookies';
 import { AppError } from './errors';
 

@@ -9,7 +9,7 @@
 import type { Router } from 'express';
 import { API_METRICS, createMetricsRegistry, type Registry } from '@nh/server/metrics';
 import { createFileStores, type FileStorage } from '@nh/server/storage/index';
-import type { AppContext } from '../context';
+import type { AppContext } from '../lib/context';
 import { createAfterAnswer, type AfterAnswer } from '../lib/after-answer';
 import { cardTestingGuard } from '../lib/card-testing-guard';
 import { accountRoutes } from './account/routes';

@@ -6,8 +6,8 @@ import '@nh/server/testing/provided';
 import type { Express } from 'express';
 import { createDb, createLogger, createRedis, type Logger } from '@nh/server';
 import { createApp } from '../../src/app';
-import { loadApiConfig } from '../../src/config';
-import type { AppContext } from '../../src/context';
+import { loadApiConfig } from '../../src/lib/config';
+import type { AppContext } from '../../src/lib/context';
 import { createAppServices, type AppServices } from '../../src/modules';
 import type { Payments } from '../../src/modules/payments/provider';
 

@@ -9,7 +9,7 @@
  */
 import type { JobsOptions } from 'bullmq';
 import type { z } from 'zod';
-import type { OutboxPayload, OutboxTopic } from '@nh/shared/jobs';
+import type { OutboxPayload, OutboxTopic } from '@nh/shared/contracts/outbox';
 import type { QueueName } from '../queues';
 
 /** For each outbox topic that makes this job: the job's payload from the topic's (parsed) payload. */

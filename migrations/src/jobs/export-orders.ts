@@ -4,7 +4,7 @@
  * is workers/src/exports/processor.ts.
  */
 import { z } from 'zod';
-import { OUTBOX_TOPICS } from '@nh/shared/jobs';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { defineJobContract } from './contract';
 
 export const exportOrdersContract = defineJobContract({

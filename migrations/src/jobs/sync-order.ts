@@ -5,7 +5,7 @@
  * workers/src/erp-sync/processor.ts.
  */
 import { z } from 'zod';
-import { OUTBOX_TOPICS } from '@nh/shared/jobs';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { defineJobContract } from './contract';
 
 /** The erp-sync queue's custom backoff type: exponential with jitter (workers/src/erp-sync/backoff.ts). */

@@ -17,7 +17,7 @@
  * metrics read.
  */
 import pg from 'pg';
-import { outboxPayloads, type OutboxPayload, type OutboxTopic } from '@nh/shared/jobs';
+import { outboxPayloads, type OutboxPayload, type OutboxTopic } from '@nh/shared/contracts/outbox';
 import { positionalSql, type DbOrTx } from '../db/client';
 import { currentRequestId } from '../request-context';
 import { currentTraceParent } from '../tracing';

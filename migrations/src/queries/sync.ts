@@ -16,7 +16,7 @@
  */
 import type pg from 'pg';
 import { and, asc, count, desc, eq, inArray, min, ne, sql } from 'drizzle-orm';
-import { OUTBOX_TOPICS } from '@nh/shared/jobs';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import type { Db, DbOrTx } from '../db/client';
 import { failedSyncOrders, netsuiteSyncAttempts, orders, type OrderRow } from '../db/schema';
 import { recordOutbox } from './outbox';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startTestApi, type TestApi } from '../../../api/test/support/harness';
-import { REPO_ROOT } from '../../../api/src/config';
+import { REPO_ROOT } from '../../../api/src/lib/config';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

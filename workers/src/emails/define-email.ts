@@ -26,7 +26,7 @@ import { finishEmailLog, isNewsletterSubscribed, lockEmailLog, type EmailLogOutc
 import { commitTransaction, rollbackTransaction, type PoolConnection } from '@nh/server/queries/transaction';
 import { emailsTotal } from '@nh/server/metrics';
 import type { JobContract, TopicMap } from '@nh/server/jobs/contract';
-import { defineJob } from '../jobs/define';
+import { defineJob } from './job';
 import { isPermanentMailError, type MailMessage, type Mailer } from './mail/transport';
 
 export type EmailResult = { outcome: 'sent'; messageId: string } | { outcome: 'skipped'; reason: string };

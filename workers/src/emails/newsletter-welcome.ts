@@ -1,6 +1,7 @@
 /** The newsletter welcome: the subscriber's personal single-use 15% code. Marketing: it carries the one-click unsubscribe. */
 import { z } from 'zod';
-import { NEWSLETTER_DISCOUNT_PERCENT, OUTBOX_TOPICS, SHOP } from '@nh/shared';
+import { NEWSLETTER_DISCOUNT_PERCENT, SHOP } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { findNewsletterSubscriber } from '@nh/server/queries/email-context';
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, marketingEmail, signatureText, type Content } from './mail/layout';

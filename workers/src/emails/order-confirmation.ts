@@ -1,6 +1,6 @@
 /** The order confirmation: lines, totals (each discount on its own line) and the promo code of an order just placed. */
 import { z } from 'zod';
-import { OUTBOX_TOPICS } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { centsToDecimal, formatCents, toCents, type Cents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
 import { discountLines } from '@nh/shared/pricing';

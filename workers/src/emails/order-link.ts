@@ -1,6 +1,6 @@
 /** A guest looked an order up by its number and email: the single-use link to see it (24 hours). Issue 13. */
 import { z } from 'zod';
-import { OUTBOX_TOPICS } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { SHOP } from '@nh/shared/constants';
 import { ORDER_LINK_TTL_MS } from '@nh/shared/contracts/account';
 import { findShopperOrder, findShopperTokenById, mintSingleUseToken } from '@nh/server';

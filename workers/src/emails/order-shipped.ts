@@ -1,6 +1,6 @@
 /** The shipping notice, when staff set an order to shipped. */
 import { z } from 'zod';
-import { OUTBOX_TOPICS } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { SHOP } from '@nh/shared/constants';
 import { trackingUrl } from '@nh/shared/shipping';
 import { findOrderForShippingNotice, type ShippedOrder as OrderForShippingNotice } from '@nh/server';

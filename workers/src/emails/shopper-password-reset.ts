@@ -1,6 +1,6 @@
 /** A shopper asked to reset a forgotten password: the single-use link (1 hour). Issue 13. */
 import { z } from 'zod';
-import { OUTBOX_TOPICS } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { SHOP } from '@nh/shared/constants';
 import { SHOPPER_RESET_TTL_MS } from '@nh/shared/contracts/account';
 import { findShopperTokenById, findUserNameById, mintSingleUseToken } from '@nh/server';

@@ -4,7 +4,7 @@
  * wording and their own reset link; nothing here says from where the attempts came.
  */
 import { z } from 'zod';
-import { OUTBOX_TOPICS } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { SHOP } from '@nh/shared/constants';
 import { findStaffById, findUserContactById } from '@nh/server';
 import { defineEmail, skip } from './define-email';

@@ -1,6 +1,6 @@
 /** An owner invited someone to the back office: the invitation with its single-use link (72 hours). */
 import { z } from 'zod';
-import { OUTBOX_TOPICS } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { SHOP } from '@nh/shared/constants';
 import { STAFF_INVITATION_TTL_MS, STAFF_ROLE_DESCRIPTIONS, STAFF_ROLE_LABELS, type StaffRole } from '@nh/shared/contracts/staff';
 import { findStaffTokenById, mintSingleUseToken } from '@nh/server';

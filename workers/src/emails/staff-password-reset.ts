@@ -1,6 +1,6 @@
 /** Staff asked to reset a forgotten password: the single-use link (1 hour). */
 import { z } from 'zod';
-import { OUTBOX_TOPICS } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { SHOP } from '@nh/shared/constants';
 import { STAFF_RESET_TTL_MS } from '@nh/shared/contracts/staff';
 import { findStaffTokenById, mintSingleUseToken } from '@nh/server';

@@ -5,7 +5,7 @@
  * so the email says what the renewal will do. Not sent for a plan cancelled since.
  */
 import { z } from 'zod';
-import { OUTBOX_TOPICS, outboxPayloads } from '@nh/shared';
+import { OUTBOX_TOPICS, outboxPayloads } from '@nh/shared/contracts/outbox';
 import { formatCents, type Cents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
 import type { ShopperPlanChange } from '@nh/shared/contracts/subscriptions';

@@ -1,6 +1,6 @@
 /** The plan-paused notice: a renewal could not be paid and dunning is over. */
 import { z } from 'zod';
-import { OUTBOX_TOPICS } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { formatCents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
 import { findPeriodPaymentMessage } from '@nh/server/queries/email-context';

@@ -4,7 +4,7 @@
  * (its action, before and after), so it says exactly what was recorded.
  */
 import { z } from 'zod';
-import { OUTBOX_TOPICS } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { formatCents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
 import { findAuditChange } from '@nh/server/queries/email-context';

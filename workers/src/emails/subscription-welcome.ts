@@ -1,6 +1,6 @@
 /** The Subscribe & Save plan's welcome (its first order's confirmation is the order confirmation). */
 import { z } from 'zod';
-import { OUTBOX_TOPICS } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { formatCents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
 import { defineEmail, skip } from './define-email';

@@ -37,7 +37,7 @@ import {
   type SyncedRefund,
 } from '@nh/server';
 import { syncOrderContract } from '@nh/server/jobs/sync-order';
-import { defineJob } from '../jobs/define';
+import { jobDefiner, type JobContext } from '../jobs/define';
 import { NetSuiteError, netsuiteExternalIds, type NetSuiteClient} from './netsuite/client';
 import { creditMemoFor, customerFor, OrderMappingError, salesOrderClosure, salesOrderFor } from './order-mapping';
 import { redisCustomerIdCache, type CustomerIdCache } from './customer-cache';
@@ -172,7 +172,10 @@ export function createErpSyncProcessor(deps: ErpSyncDeps) {
   return syncOrder;
 }
 
-export const syncOrderJob = defineJob({
+/** The sync's handler gets the NetSuite client besides what every job gets (runtime.ts makes it). */
+export type SyncJobContext = JobContext & { netsuite: NetSuiteClient | null };
+
+export const syncOrderJob = jobDefiner<SyncJobContext>()({
   ...syncOrderContract,
   handler: (ctx) =>
     createErpSyncProcessor({

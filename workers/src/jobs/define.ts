@@ -1,8 +1,8 @@
 /**
  * A job is defined once: `defineJob({ name, queue, payload, options, topics, schedule, jobId, handler })`
  * (a contract from @nh/server/jobs spread in, or written in place), and listed in its queue's registry
- * (`defineQueue`, one `queue.ts` per queue folder; all of them in ./registry.ts). From those lists the
- * runtime builds each queue's processor (`queueProcessor`), the relay its topic-to-job map and the
+ * (`defineQueue`, one `queue.ts` per queue folder; all of them in ../registry/queues.ts). From those lists
+ * the runtime builds each queue's processor (`queueProcessor`), the relay its topic-to-job map and the
  * schedules their registrations: nothing else names a job.
  */
 import { DelayedError, UnrecoverableError, type Job, type Processor, type Queue, type Worker, type WorkerOptions } from 'bullmq';
@@ -15,11 +15,13 @@ import { inSpan, tracingOn } from '@nh/server/tracing';
 import type { PaymentGateway } from '@nh/server/payments/index';
 import type { FileStorage } from '@nh/server/storage/index';
 import type { QueueName } from '@nh/server/queues';
-import type { WorkerConfig } from '../config';
-import type { Mailer } from '../emails/mail/transport';
-import type { NetSuiteClient } from '../erp-sync/netsuite/client';
+import type { WorkerConfig } from '../lib/config';
 
-/** What a worker process offers its handlers (made once, in runtime.ts). */
+/**
+ * What a worker process offers every handler (made once, in runtime.ts). A queue whose handlers need
+ * more (the emails' mailer, the sync's NetSuite client) defines its jobs with `jobDefiner<JobContext & {…}>()`;
+ * the registry checks that the runtime's context has all of it.
+ */
 export interface JobContext {
   config: WorkerConfig;
   db: Db;
@@ -28,9 +30,6 @@ export interface JobContext {
   queues: Record<QueueName, Queue>;
   /** The producers' Redis connection (fails fast). */
   redis: Redis;
-  mailer: Mailer;
-  /** null when the NetSuite variables are not set. */
-  netsuite: NetSuiteClient | null;
   /** null when card payments are not configured (or no consumed queue needs them). */
   gateway: PaymentGateway | null;
   /** Where export files are written and deleted (EXPORTS_DIR, or the bucket of STORAGE_URL; the API reads the same). */
@@ -48,35 +47,42 @@ export interface JobDefinition<
   S extends z.ZodType = z.ZodType,
   Result = unknown,
   IdArgs extends unknown[] = never,
+  Ctx extends JobContext = JobContext,
 > extends JobContract<N, Q, S, WorkerConfig, IdArgs> {
   /** Makes the job's handler once per worker process, from what the process offers. */
-  readonly handler: (ctx: JobContext) => JobHandler<z.output<S>, Result>;
+  readonly handler: (ctx: Ctx) => JobHandler<z.output<S>, Result>;
 }
 
-/** Any job definition (registries hold several payload types; each handler gets what its own schema parsed). */
+/**
+ * Any job definition (registries hold several payload types; each handler gets what its own schema
+ * parsed). Without `Ctx`, one whose handler is not called here (the relay's and the schedules' lists).
+ */
 /* eslint-disable @typescript-eslint/no-explicit-any */
-export type AnyJobDefinition<Q extends QueueName = QueueName> = Omit<JobDefinition<string, Q, z.ZodType, unknown, any>, 'handler'> & {
-  readonly handler: (ctx: JobContext) => JobHandler<any>;
+export type AnyJobDefinition<Q extends QueueName = QueueName, Ctx extends JobContext = never> = Omit<JobDefinition<string, Q, z.ZodType, unknown, any>, 'handler'> & {
+  readonly handler: (ctx: Ctx) => JobHandler<any>;
 };
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-export function defineJob<const N extends string, const Q extends QueueName, S extends z.ZodType, Result, IdArgs extends unknown[] = never>(
-  definition: JobDefinition<N, Q, S, Result, IdArgs>,
-): JobDefinition<N, Q, S, Result, IdArgs> & WithJobId<IdArgs> {
-  return definition as JobDefinition<N, Q, S, Result, IdArgs> & WithJobId<IdArgs>;
+/** `defineJob` for handlers given `Ctx`: what every job gets and what their queue adds (`JobContext & { mailer: Mailer }`). */
+export function jobDefiner<Ctx extends JobContext>() {
+  return <const N extends string, const Q extends QueueName, S extends z.ZodType, Result, IdArgs extends unknown[] = never>(
+    definition: JobDefinition<N, Q, S, Result, IdArgs, Ctx>,
+  ): JobDefinition<N, Q, S, Result, IdArgs, Ctx> & WithJobId<IdArgs> => definition as JobDefinition<N, Q, S, Result, IdArgs, Ctx> & WithJobId<IdArgs>;
 }
 
-export interface QueueDefinition<Q extends QueueName = QueueName> {
+export const defineJob = jobDefiner<JobContext>();
+
+export interface QueueDefinition<Q extends QueueName = QueueName, Ctx extends JobContext = JobContext> {
   readonly name: Q;
   /** Every job that runs on this queue: its registry. */
-  readonly jobs: ReadonlyArray<AnyJobDefinition<Q>>;
+  readonly jobs: ReadonlyArray<AnyJobDefinition<Q, Ctx>>;
   /** This queue's worker options (concurrency, locks, backoff strategies); the runtime adds connection, prefix and the default lock. */
   readonly worker: (config: WorkerConfig) => Partial<WorkerOptions>;
   /** Run by a process consuming this queue, before its worker starts. */
-  readonly setup?: (queue: Queue, ctx: JobContext) => Promise<void>;
+  readonly setup?: (queue: Queue, ctx: Ctx) => Promise<void>;
 }
 
-export function defineQueue<const Q extends QueueName>(queue: QueueDefinition<Q>): QueueDefinition<Q> {
+export function defineQueue<const Q extends QueueName, Ctx extends JobContext = JobContext>(queue: QueueDefinition<Q, Ctx>): QueueDefinition<Q, Ctx> {
   return queue;
 }
 
@@ -108,7 +114,7 @@ export const jobRequestId = (job: Pick<Job, 'data'>): string | null => splitJobT
  * wrote the job's outbox row (`_trace.traceParent`) or the root of a trace of its own (schedules, sweeps):
  * the queries, NetSuite requests and mail the handler makes are its children. Off, the attempt just runs.
  */
-export function queueProcessor(queue: QueueDefinition, ctx: JobContext): Processor {
+export function queueProcessor<Ctx extends JobContext>(queue: QueueDefinition<QueueName, Ctx>, ctx: Ctx): Processor {
   const handlers = new Map(queue.jobs.map((job) => [job.name, { payload: job.payload, handle: job.handler(ctx) }]));
   return async (job) => {
     const { data, requestId, traceParent } = splitJobTrace(job.data);

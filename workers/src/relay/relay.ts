@@ -16,7 +16,7 @@ import { commitTransaction, rollbackTransaction } from '@nh/server/queries/trans
 import { listenToOutbox, outboxClaimer, outboxListener, type ClaimedOutboxRow, type OutboxListener } from '@nh/server/queries/outbox';
 import { recordSpan } from '@nh/server/tracing';
 import type { QueueName } from '@nh/server/queues';
-import type { WorkerConfig } from '../config';
+import type { WorkerConfig } from '../lib/config';
 import { createJobPlanner, type JobPlanner, type PlannedJob } from './routes';
 
 const ENQUEUE_TIMEOUT_MS = 5000;

@@ -1,19 +1,19 @@
 /**
  * What each outbox topic becomes: zero or more jobs, built from the job definitions' `topics`
- * (jobs/registry.ts), each with its definition's options and an id derived from the outbox row id, so
+ * (registry/queues.ts), each with its definition's options and an id derived from the outbox row id, so
  * a relay that crashes between enqueue and commit re-adds the same ids (which BullMQ ignores). A row
  * written by an API request gives its jobs that request's id (`_trace` in the job's data, which the
  * queue processor removes before parsing the payload), and a row written while tracing was on the
  * `traceparent` of the span that wrote it (`_trace.traceParent`: the job's span is its child).
  */
-import { outboxPayloads, type OutboxTopic } from '@nh/shared';
+import { outboxPayloads, type OutboxTopic } from '@nh/shared/contracts/outbox';
 import { outboxJobId, withJobTrace } from '@nh/server/jobs/contract';
 import type { ClaimedOutboxRow } from '@nh/server/queries/outbox';
 import type { QueueName } from '@nh/server/queues';
 import type { JobsOptions } from 'bullmq';
-import type { WorkerConfig } from '../config';
+import type { WorkerConfig } from '../lib/config';
 import type { AnyJobDefinition } from '../jobs/define';
-import { JOBS } from '../jobs/registry';
+import { JOBS } from '../registry/queues';
 
 export interface PlannedJob {
   queue: QueueName;

@@ -13,7 +13,7 @@
  * day, soonest billing first, behind every renew job). Until then the expiry is null: not at risk for it.
  */
 import { z } from 'zod';
-import { OUTBOX_TOPICS } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { cardExpiresOn, type PaymentGateway } from '@nh/server/payments/index';
 import { jobId } from '@nh/server/jobs/contract';
 import { findPlanCard, recordCardExpiry, type Db, type Logger } from '@nh/server';

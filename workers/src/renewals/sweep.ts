@@ -35,7 +35,7 @@ import {
 } from '@nh/server';
 import { jobId, jobRequest } from '@nh/server/jobs/contract';
 import { billingPeriodOf, SUBSCRIPTION_HEADS_UP_DAYS } from '@nh/shared/contracts/subscriptions';
-import type { WorkerConfig } from '../config';
+import type { WorkerConfig } from '../lib/config';
 import { defineJob } from '../jobs/define';
 import { renewalReminderJob } from '../emails/renewal-reminder';
 import { subscriptionCardExpiringJob } from '../emails/subscription-card-expiring';

@@ -17,7 +17,7 @@
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { NetSuiteConfig } from '../../src/erp-sync/netsuite/client';
+import type { NetSuiteConfig } from '../../src/lib/config';
 
 export interface StubRecord {
   id: string;

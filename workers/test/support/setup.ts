@@ -11,7 +11,7 @@ import '@nh/server/testing/provided';
 import { createDb, createLogger, createRedis, recordOutbox, tables, type Db, type LineItem, type Logger } from '@nh/server';
 import { seedDemoCatalogue } from '@nh/server/seed/seed';
 import { applyMigrations, dropDatabase, ensureDatabase } from '@nh/server/database';
-import { loadWorkerConfig, type WorkerConfig } from '../../src/config';
+import { loadWorkerConfig, type WorkerConfig } from '../../src/lib/config';
 import { startWorkerRuntime, type WorkerRuntime } from '../../src/runtime';
 
 export interface TestDatabase {

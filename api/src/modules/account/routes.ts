@@ -13,7 +13,7 @@ import {
   resetPasswordRequestSchema,
   type ShopperOrderList,
 } from '@nh/shared/contracts/account';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../lib/context';
 import type { AfterAnswer } from '../../lib/after-answer';
 import { AppError } from '../../lib/errors';
 import { knownBrowsers } from '../../lib/known-browser';

@@ -11,10 +11,10 @@
 import { Router } from 'express';
 import type { PaymentGateway } from '@nh/server/payments/index';
 import type { FileStorage } from '@nh/server/storage/index';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../lib/context';
 import type { AfterAnswer } from '../../lib/after-answer';
 import { createStaffGuard } from '../../lib/staff-auth';
-import { mountAreas, type AdminArea, type AdminDeps } from './area';
+import { mountAreas, type AdminArea, type AdminDeps } from './shared/area';
 import { auditArea } from './audit/routes';
 import { dashboardArea } from './dashboard/routes';
 import { exportArea } from './exports/routes';

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { AUTH_MESSAGES, type AuthUser } from '@nh/shared/contracts/auth';
 import { findUserById } from '@nh/server/queries/shopper-accounts';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 
 /** The signed-in shopper of this request, or null (no session, or the account no longer exists). */

@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import { findUserByEmail } from '@nh/server';
 import { SHOP } from '@nh/shared';
 import { AUTH_MESSAGES, loginRequestSchema, registerRequestSchema, type AuthUser, type SignInResponse } from '@nh/shared/contracts/auth';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { knownBrowsers } from '../../lib/known-browser';
 import { createLimiter } from '../../lib/rate-limit';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../lib/context';
 import { JsonCache } from '../../lib/json-cache';
 import { perApp } from '../../lib/per-app';
 import { clearPriceList } from './price-list';

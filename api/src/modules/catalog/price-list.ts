@@ -8,7 +8,7 @@
 import { centsToDecimal, toCents, type Cents } from '@nh/shared';
 import type { Db, LineItem, ProductVariant } from '@nh/server';
 import { readProductPrices } from '@nh/server/queries/catalog';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../lib/context';
 import { perApp } from '../../lib/per-app';
 
 export interface PricedProduct {

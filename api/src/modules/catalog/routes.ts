@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { CATALOG_MESSAGES } from '@nh/shared/contracts/catalog';
 import * as catalogQueries from '@nh/server/queries/catalog';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../lib/context';
 import { sendJsonEntry } from '../../lib/json-cache';
 import { AppError } from '../../lib/errors';
 import { catalogCache } from './cache';

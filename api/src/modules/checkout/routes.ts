@@ -1,7 +1,7 @@
 import { Router, type RequestHandler, type Response } from 'express';
 import { checkoutNonceRequestSchema, subscribeNonceRequestSchema } from '@nh/shared/contracts/checkout';
 import { SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../lib/context';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey, requestHash } from '../../lib/idempotency';
 import { parseInput } from '../../lib/validation';
 import { requireUser, signedInUser } from '../auth';

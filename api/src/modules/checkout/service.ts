@@ -26,7 +26,8 @@
  * `errorAnswer`, the error mapper's own rule.
  */
 import { randomUUID } from 'node:crypto';
-import { formatCents, OUTBOX_TOPICS, priceCart, pricePlan, stockByProduct, STORE_CODE, toCents, toPayloadStrings, type Cents, type PricingPromo } from '@nh/shared';
+import { formatCents, priceCart, pricePlan, stockByProduct, STORE_CODE, toCents, toPayloadStrings, type Cents, type PricingPromo } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import type { AuthUser } from '@nh/shared/contracts/auth';
 import { CHECKOUT_MESSAGES, type CheckoutNonceInput, type OrderItemInput, type SubscribeNonceInput } from '@nh/shared/contracts/checkout';
 import type { SubscribeNonceResponse } from '@nh/shared/contracts/subscriptions';

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { dependencyChecks, type HealthAnswer } from '@nh/server/metrics';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../lib/context';
 
 /** The process's state as readiness sees it: set `draining` when shutting down (main.ts), before the server closes. */
 export interface Lifecycle {

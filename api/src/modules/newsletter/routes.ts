@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { NEWSLETTER_MESSAGES, newsletterRequestSchema, type NewsletterResponse } from '@nh/shared/contracts/newsletter';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../lib/context';
 import { createLimiter } from '../../lib/rate-limit';
 import { parseInput } from '../../lib/validation';
 import { subscribe } from './service';

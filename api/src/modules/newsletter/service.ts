@@ -1,4 +1,4 @@
-import { OUTBOX_TOPICS } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import type { UnsubscribeState } from '@nh/shared/contracts/newsletter';
 import type { Db } from '@nh/server';
 import { addSubscriber, findSubscriberByToken, unsubscribeByToken, type SubscriberState } from '@nh/server/queries/newsletter';

@@ -1,6 +1,6 @@
 import express, { Router } from 'express';
 import { NEWSLETTER_MESSAGES } from '@nh/shared/contracts/newsletter';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
 import { subscriptionByToken, unsubscribe } from './service';

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { SANDBOX_ACCEPT_SCRIPT, type AcceptSecureData } from '@nh/server/payments/index';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { Payments } from './provider';
 

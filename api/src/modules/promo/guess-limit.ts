@@ -5,7 +5,7 @@
  * the composition root (modules/index.ts) and handed to both.
  */
 import type { Request, RequestHandler } from 'express';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { clientAddressKey, createLimiter } from '../../lib/rate-limit';
 

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { PROMO_MESSAGES, promoCodeInputSchema, type PromoValidation } from '@nh/shared/contracts/promo';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { PromoGuessLimit } from './guess-limit';
 import { findUsablePromo } from '@nh/server';

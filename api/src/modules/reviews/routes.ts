@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { CATALOG_MESSAGES } from '@nh/shared/contracts/catalog';
 import { createReviewRequestSchema, REVIEW_MESSAGES } from '@nh/shared/contracts/reviews';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { createLimiter } from '../../lib/rate-limit';
 import { parseInput, pathId } from '../../lib/validation';

@@ -5,7 +5,7 @@
  */
 import { Router, type Request } from 'express';
 import { ROBOTS_ALLOW, ROBOTS_DISALLOW } from '@nh/shared/contracts/site-map';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../lib/context';
 import { siteMapEntries } from './site-map';
 import { siteOrigin } from './site-origin';
 

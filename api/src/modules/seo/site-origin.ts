@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { ApiConfig } from '../../config';
+import type { ApiConfig } from '../../lib/config';
 
 /**
  * The shop's address for absolute URLs (canonical links, og:url, JSON-LD, the sitemap, robots.txt):

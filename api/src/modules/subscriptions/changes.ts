@@ -10,7 +10,7 @@
  * amount and lines as written) are written together. Answers the plan as the page shows it.
  */
 import { randomUUID } from 'node:crypto';
-import { OUTBOX_TOPICS } from '@nh/shared/jobs';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { pricePlan } from '@nh/shared/pricing';
 import { centsToDecimal, toCents } from '@nh/shared/money';
 import { PLAN_MAX_LINES } from '@nh/shared/constants';

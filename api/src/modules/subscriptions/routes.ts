@@ -8,7 +8,7 @@ import {
   SUBSCRIPTION_MESSAGES,
 } from '@nh/shared/contracts/subscriptions';
 import type { PaymentGateway } from '@nh/server/payments/index';
-import type { AppContext } from '../../context';
+import type { AppContext } from '../../lib/context';
 import { parseInput } from '../../lib/validation';
 import { requireUser, signedInUser } from '../auth';
 import type { PricedProduct } from '../catalog';

@@ -11,19 +11,7 @@ import https from 'node:https';
 import type { SyncAttemptEntry } from '@nh/server';
 import { OAuthSigner } from './oauth';
 import { netsuite429, netsuiteConcurrencyInUse, netsuiteRequests } from '@nh/server/metrics';
-
-export interface NetSuiteConfig {
-  accountId: string;
-  consumerKey: string;
-  consumerSecret: string;
-  tokenId: string;
-  tokenSecret: string;
-  /** Overrides `https://<account>.suitetalk.api.netsuite.com` (a sandbox proxy, the test server). */
-  baseUrl?: string;
-  timeoutMs?: number;
-  /** Keep-alive connections to NetSuite (the most requests this process has in flight; default 4). */
-  maxSockets?: number;
-}
+import type { NetSuiteConfig } from '../../lib/config';
 
 /** rate_limit: 429, slow the whole queue; retryable: try again later; permanent: fix the data first. */
 export type NetSuiteErrorKind = 'rate_limit' | 'retryable' | 'permanent';

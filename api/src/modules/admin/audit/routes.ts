@@ -13,9 +13,9 @@ import {
   type AuditPage,
 } from '@nh/shared/contracts/audit';
 import { STAFF_ROLE_LABELS } from '@nh/shared/contracts/staff';
-import type { AppContext } from '../../../context';
+import type { AppContext } from '../../../lib/context';
 import { parseInput } from '../../../lib/validation';
-import type { AdminArea, AdminDeps } from '../area';
+import type { AdminArea, AdminDeps } from '../shared/area';
 
 export const toAuditEntry = (r: AuditEventRow): AuditEntry => ({
   id: r.id,

@@ -2,8 +2,8 @@ import { Router } from 'express';
 import type { Queue } from 'bullmq';
 import { STORE_CODE } from '@nh/shared/constants';
 import type { QueueName } from '@nh/server/queues';
-import type { AppContext } from '../../../context';
-import type { AdminArea, AdminDeps } from '../area';
+import type { AppContext } from '../../../lib/context';
+import type { AdminArea, AdminDeps } from '../shared/area';
 import { lazyQueue } from '../sync/queue';
 import { dashboard } from './service';
 

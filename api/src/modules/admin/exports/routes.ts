@@ -1,10 +1,10 @@
 import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
 import { adminExportRequestSchema, exportHistoryRequestSchema, startExportRequestSchema } from '@nh/shared/contracts/exports';
-import type { AppContext } from '../../../context';
+import type { AppContext } from '../../../lib/context';
 import { actorOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
-import type { AdminArea, AdminDeps } from '../area';
+import type { AdminArea, AdminDeps } from '../shared/area';
 import { attachmentDisposition, CSV_CONTENT_TYPE } from '@nh/server/storage/index';
 import { exportDownload, exportHistory, exportStatus, startExport } from './service';
 

@@ -1,5 +1,6 @@
 /** Admin orders of one store: detail and fulfilment update (the table's list is list.ts). */
-import { centsToDecimal, OUTBOX_TOPICS, parseCents, stockByProduct } from '@nh/shared';
+import { centsToDecimal, parseCents, stockByProduct } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import type { Db, DbOrTx, LineItem, OrderRow } from '@nh/server';
 import { auditDiff, recordAudit, type AuditActor } from '@nh/server/queries/audit';
 import { findStoreOrder, lockOrderForFulfilment, planSkippedPeriods, updateOrderFulfilment } from '@nh/server/queries/order-detail';

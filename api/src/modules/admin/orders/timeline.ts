@@ -3,7 +3,8 @@
  * its emails, its NetSuite ledger and its audit trail into one list, oldest first, in staff words.
  */
 import { randomUUID } from 'node:crypto';
-import { centsToDecimal, OUTBOX_TOPICS } from '@nh/shared';
+import { centsToDecimal } from '@nh/shared';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import type { Db } from '@nh/server';
 import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
 import { findStoreOrder } from '@nh/server/queries/order-detail';

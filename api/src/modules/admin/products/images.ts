@@ -18,7 +18,7 @@ import {
   type UploadedImage,
 } from '@nh/shared/contracts/product-images';
 import type { FileStorage } from '@nh/server/storage/index';
-import type { AppContext } from '../../../context';
+import type { AppContext } from '../../../lib/context';
 import { AppError } from '../../../lib/errors';
 import { createStaffGuard } from '../../../lib/staff-auth';
 

@@ -1,10 +1,10 @@
 import { Router } from 'express';
 import { ADMIN_MESSAGES, createProductSchema, updateProductSchema } from '@nh/shared/contracts/admin';
 import { adminProductsRequestSchema, inventoryAdjustmentRequestSchema } from '@nh/shared/contracts/admin-products';
-import type { AppContext } from '../../../context';
+import type { AppContext } from '../../../lib/context';
 import { actorOf } from '../../../lib/staff-auth';
 import { parseInput, pathId } from '../../../lib/validation';
-import type { AdminArea, AdminDeps } from '../area';
+import type { AdminArea, AdminDeps } from '../shared/area';
 import { adjustInventory, inventoryLog } from './inventory';
 import { createProduct, deleteProduct, listAllProducts, updateProduct } from './service';
 

@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import { ADMIN_MESSAGES, createPromoCodeSchema } from '@nh/shared/contracts/admin';
-import type { AppContext } from '../../../context';
+import type { AppContext } from '../../../lib/context';
 import { actorOf } from '../../../lib/staff-auth';
 import { parseInput, pathId } from '../../../lib/validation';
-import type { AdminArea, AdminDeps } from '../area';
+import type { AdminArea, AdminDeps } from '../shared/area';
 import { createPromoCode, listPromoCodes, togglePromoCode } from './service';
 
 /** Promo codes at /promo-codes (the spec's paths): list, create, toggle. */

@@ -21,7 +21,7 @@ import { recordAudit } from '@nh/server';
 import { createQueue, QUEUE_NAMES } from '@nh/server/queues';
 import { QUEUE_BOARD_MESSAGES } from '@nh/shared/contracts/queue-board';
 import { can, STAFF_MESSAGES, type StaffRole } from '@nh/shared/contracts/staff';
-import type { AppContext } from '../../../context';
+import type { AppContext } from '../../../lib/context';
 import { AppError, errorAnswer } from '../../../lib/errors';
 import { selfOnlyContentSecurityPolicy } from '../../../lib/security-headers';
 import { actorOf, createStaffGuard, staffOf } from '../../../lib/staff-auth';

@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import { ADMIN_REVIEW_MESSAGES, adminReviewsQuerySchema } from '@nh/shared/contracts/admin-reviews';
-import type { AppContext } from '../../../context';
+import type { AppContext } from '../../../lib/context';
 import { actorOf } from '../../../lib/staff-auth';
 import { parseInput, pathId } from '../../../lib/validation';
-import type { AdminArea, AdminDeps } from '../area';
+import type { AdminArea, AdminDeps } from '../shared/area';
 import { deleteReview, listReviewsForModeration, setReviewHidden } from './service';
 
 /** Review moderation at /admin/reviews: list, hide, show, delete. */

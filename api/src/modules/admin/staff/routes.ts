@@ -11,7 +11,7 @@ import {
   updateStaffSchema,
   type StaffMe,
 } from '@nh/shared/contracts/staff';
-import type { AppContext } from '../../../context';
+import type { AppContext } from '../../../lib/context';
 import { AppError } from '../../../lib/errors';
 import { knownBrowsers } from '../../../lib/known-browser';
 import { createLimiter, clientAddressKey } from '../../../lib/rate-limit';
@@ -19,7 +19,7 @@ import { resetRequestLimits } from '../../../lib/reset-request-limits';
 import { clearSignInFailures, createSignInGuard } from '../../../lib/sign-in-guard';
 import { actorOf, auditActorOf, clearStaffCookie, setStaffCookie, staffOf, staffTokenOf } from '../../../lib/staff-auth';
 import { isUuid, parseInput } from '../../../lib/validation';
-import type { AdminArea, AdminDeps } from '../area';
+import type { AdminArea, AdminDeps } from '../shared/area';
 import { acceptInvitation, changeStaff, checkInvitation, confirmPasswordReset, invite, listStaffAndInvitations, requestPasswordReset, revokeStaffInvitation, signIn, signOut } from './service';
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;

@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import { adminAtRiskQuerySchema, adminSubscriptionsQuerySchema, cancelSubscriptionByStaffSchema, rescheduleSubscriptionSchema } from '@nh/shared/contracts/admin-subscriptions';
-import type { AppContext } from '../../../context';
+import type { AppContext } from '../../../lib/context';
 import { actorOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
-import type { AdminArea, AdminDeps } from '../area';
+import type { AdminArea, AdminDeps } from '../shared/area';
 import { cancelSubscription, getSubscription, listAtRisk, listSubscriptions, pauseSubscription, rescheduleNextDelivery, resumeSubscription, skipNextDelivery } from './service';
 
 /**

@@ -25,7 +25,7 @@ import {
   type PlanChangeDecision,
   type SubscriptionRow,
 } from '@nh/server';
-import { OUTBOX_TOPICS } from '@nh/shared/jobs';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { centsToDecimal, toCents } from '@nh/shared/money';
 import type { AuditAction } from '@nh/shared/contracts/audit';
 import {

@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import { createQueue, type QueueName } from '@nh/server/queues';
-import type { AppContext } from '../../../context';
+import type { AppContext } from '../../../lib/context';
 
 /**
  * A producer/inspector handle on a queue, made on first use from the API's Redis connection (so an API

@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import { adminSyncRequestSchema, retryFailedRequestSchema } from '@nh/shared/contracts/admin-sync';
-import type { AppContext } from '../../../context';
+import type { AppContext } from '../../../lib/context';
 import { actorOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
-import type { AdminArea, AdminDeps } from '../area';
+import type { AdminArea, AdminDeps } from '../shared/area';
 import { lazyQueue } from './queue';
 import { failedSyncs, orderSyncAttempts, retryAllFailed, retryOrder, syncSummary } from './service';
 

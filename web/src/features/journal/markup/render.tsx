@@ -3,7 +3,7 @@
  * (never dangerouslySetInnerHTML), so markup in an article cannot inject HTML or script.
  */
 import { Fragment, useMemo, type ReactNode } from 'react';
-import { SafeLink } from '../components/safe-link';
+import { SafeLink } from './safe-link';
 import { inlineText, parseMarkup, type Block, type Inline } from './parse';
 
 export function slugify(text: string): string {

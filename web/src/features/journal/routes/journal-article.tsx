@@ -8,7 +8,7 @@ import type { Prefetch } from '@/lib/prefetch';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { formatArticleDate, journalArticleQuery, journalImageUrl, readTimeMinutes, useJournalArticle } from '../api';
 import { ArticleFaq } from '../components/article-faq';
-import { SafeLink } from '../components/safe-link';
+import { SafeLink } from '../markup/safe-link';
 import { ArticleMarkup } from '../markup/render';
 
 export const prefetch: Prefetch = (queryClient, { slug = '' }) => queryClient.prefetchQuery(journalArticleQuery(slug));

@@ -4,7 +4,7 @@
  * days and jobs (with their data) for a day or a week, readable to whoever reads the database or Redis.
  */
 import { z } from 'zod';
-import { shopperPlanChangeSchema, subscriptionItemSchema } from './contracts/subscriptions';
+import { shopperPlanChangeSchema, subscriptionItemSchema } from './subscriptions';
 
 /** Outbox topics: what happened, written in the same transaction as the business row. */
 export const OUTBOX_TOPICS = {

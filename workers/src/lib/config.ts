@@ -1,15 +1,11 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { baseEnvShape, ConfigError, loadEnv, optionalString, requireSiteUrlInProduction } from '@nh/server';
+import { baseEnvShape, ConfigError, loadEnv, optionalString, repoRootOf, requireSiteUrlInProduction } from '@nh/server';
 import { paymentsEnvShape } from '@nh/server/payments/index';
 import { QUEUE_NAMES, type QueueName } from '@nh/server/queues';
 import { s3SettingsOf, storageEnvShape } from '@nh/server/storage/index';
-import type { NetSuiteConfig } from './erp-sync/netsuite/client';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-/** Repository root, from workers/src (tsx) or workers/dist (built). */
-export const REPO_ROOT = path.resolve(here, '../..');
+export const REPO_ROOT = repoRootOf(import.meta.url);
 
 const bool = (fallback: boolean) =>
   z.preprocess((v) => (v === undefined || v === '' ? fallback : ['true', '1', 'yes'].includes(String(v).toLowerCase())), z.boolean());
@@ -114,6 +110,20 @@ const schema = z.object({
 })
   // Links in emails name the shop: never http://localhost:5000 in production.
   .superRefine(requireSiteUrlInProduction);
+
+/** What the NetSuite client is made with (erp-sync/netsuite/client.ts): the NETSUITE_* variables. */
+export interface NetSuiteConfig {
+  accountId: string;
+  consumerKey: string;
+  consumerSecret: string;
+  tokenId: string;
+  tokenSecret: string;
+  /** Overrides `https://<account>.suitetalk.api.netsuite.com` (a sandbox proxy, the test server). */
+  baseUrl?: string;
+  timeoutMs?: number;
+  /** Keep-alive connections to NetSuite (the most requests this process has in flight; default 4). */
+  maxSockets?: number;
+}
 
 export type WorkerConfig = z.infer<typeof schema> & { netsuite: NetSuiteConfig | null };
 

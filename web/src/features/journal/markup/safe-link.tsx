@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { pathOf, useHasScreen } from '@/lib/app-paths';
-import { classifyHref } from '../markup/safe-href';
+import { classifyHref } from './safe-href';
 
 /**
  * A link to a target taken from article data: site paths the app has a screen for use the router, other

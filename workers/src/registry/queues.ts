@@ -1,16 +1,21 @@
 /**
  * Every queue this program runs, each with its jobs (its own `queue.ts`): the one list the runtime,
- * the relay and the schedules are built from.
+ * the relay and the schedules are built from, and the context the runtime gives their handlers.
  */
 import type { QueueName } from '@nh/server/queues';
 import { emailsQueue } from '../emails/queue';
+import type { EmailJobContext } from '../emails/job';
 import { erpSyncQueue } from '../erp-sync/queue';
+import type { SyncJobContext } from '../erp-sync/processor';
 import { exportsQueue } from '../exports/queue';
 import { maintenanceQueue } from '../maintenance/queue';
 import { renewalsQueue } from '../renewals/queue';
-import type { AnyJobDefinition, QueueDefinition } from './define';
+import type { AnyJobDefinition, QueueDefinition } from '../jobs/define';
 
-export const QUEUES: { readonly [Q in QueueName]: QueueDefinition<Q> } = {
+/** What every job gets and what each queue adds: the context runtime.ts makes, checked against every queue below. */
+export type WorkerContext = EmailJobContext & SyncJobContext;
+
+export const QUEUES: { readonly [Q in QueueName]: QueueDefinition<Q, WorkerContext> } = {
   'erp-sync': erpSyncQueue,
   exports: exportsQueue,
   emails: emailsQueue,
@@ -19,7 +24,7 @@ export const QUEUES: { readonly [Q in QueueName]: QueueDefinition<Q> } = {
 };
 
 /** Every job, in queue order. */
-export const JOBS: readonly AnyJobDefinition[] = Object.values<QueueDefinition>(QUEUES).flatMap((queue) => queue.jobs);
+export const JOBS: readonly AnyJobDefinition[] = Object.values<QueueDefinition<QueueName, WorkerContext>>(QUEUES).flatMap((queue) => queue.jobs);
 
 const duplicate = JOBS.map((job) => job.name).find((name, i, names) => names.indexOf(name) !== i);
 if (duplicate) throw new Error(`job "${duplicate}" is defined twice`);

@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import type { PaymentGateway } from '@nh/server/payments/index';
 import type { FileStorage } from '@nh/server/storage/index';
-import type { AfterAnswer } from '../../lib/after-answer';
-import type { StaffGuard } from '../../lib/staff-auth';
+import type { AfterAnswer } from '../../../lib/after-answer';
+import type { StaffGuard } from '../../../lib/staff-auth';
 
 /** One sub-area's router and the path under /api it answers (e.g. `/admin/orders`). */
 export interface AdminArea {

@@ -1,13 +1,10 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { baseEnvShape, loadEnv, optionalString, requireSiteUrlInProduction } from '@nh/server';
+import { baseEnvShape, loadEnv, optionalString, repoRootOf, requireSiteUrlInProduction } from '@nh/server';
 import { paymentsEnvShape } from '@nh/server/payments/index';
 import { s3SettingsOf, storageEnvShape } from '@nh/server/storage/index';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-/** Repository root, from api/src (tsx) or api/dist (built). */
-export const REPO_ROOT = path.resolve(here, '../..');
+export const REPO_ROOT = repoRootOf(import.meta.url);
 
 const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me';
 
