@@ -84,7 +84,10 @@ export function createRoutes(queryClient: QueryClient, { awaitData }: RouteOptio
     },
     {
       // The back office: its own frame, no storefront header or footer; signed out, every route shows the sign-in screen.
-      ...layout(async () => (await import('@/features/admin/shell/admin-layout')).AdminLayout),
+      ...layout(async () => {
+        const { AdminLayout } = await import('@/features/admin/shell/admin-layout');
+        return () => <AdminLayout screens={ADMIN_SCREENS} />;
+      }),
       hydrateFallbackElement: <div className="min-h-screen" aria-busy="true" />,
       children: ADMIN_SCREENS.flatMap(({ path, screen }) => (screen === 'server' ? [] : [{ path, ...page(screen) }])),
     },

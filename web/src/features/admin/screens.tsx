@@ -2,27 +2,11 @@
  * Every screen of the back office, in one list: its address, its name, the permission it needs and its
  * module. The router's admin routes, the sidebar (the screens marked `inSidebar`, in this order) and the
  * role gate (AdminPage shows the role message to a role without the screen's permission) all read it,
- * so a screen cannot be added without its permission. Each module is loaded when first opened.
+ * so a screen cannot be added without its permission. Each module is loaded when first opened. The
+ * router hands the list to the admin layout (shell/ never imports this file: the areas import shell/).
  * Kept to types and loaders: the router, and so every storefront page, imports this file.
  */
-import type { Permission } from '@nh/shared/contracts/staff';
-import type { ComponentType } from 'react';
-
-/** A screen's module: its component is the default export. */
-export type LoadScreen = () => Promise<{ default: ComponentType }>;
-
-export interface AdminScreen {
-  /** The address (a React Router path). */
-  path: string;
-  /** The screen's name: the words of its sidebar link. */
-  label: string;
-  /** What the signed-in role must be allowed to use the screen. */
-  permission: Permission;
-  /** The screen's module, or 'server' for a page the server draws (opened with a full page load). */
-  screen: LoadScreen | 'server';
-  /** Linked from the sidebar; the other screens are reached from one that is (an order from the order list). */
-  inSidebar?: true;
-}
+import type { AdminScreen, LoadScreen } from './shell/screen';
 
 export const ADMIN_SCREENS: readonly AdminScreen[] = [
   { path: '/admin', label: 'Dashboard', permission: 'dashboard.view', inSidebar: true, screen: () => import('./dashboard/screens/dashboard') },

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
+import type { AdminScreen } from './screen';
 import { linksFor } from './sidebar';
 import { useSignOut } from './staff-session';
 
@@ -14,7 +15,7 @@ const skipLink =
 const linkClass = 'block rounded-md px-3 py-2 text-sm font-medium';
 
 /** The back office's own frame (no storefront header or footer): sidebar with the role's screens, the signed-in member, Sign out. */
-export function AdminFrame({ staff, children }: { staff: StaffMe; children: ReactNode }) {
+export function AdminFrame({ staff, screens, children }: { staff: StaffMe; screens: readonly AdminScreen[]; children: ReactNode }) {
   const signOut = useSignOut();
   return (
     <div className="min-h-screen bg-stone-50 text-stone-900 lg:grid lg:grid-cols-[15rem_minmax(0,1fr)]">
@@ -30,7 +31,7 @@ export function AdminFrame({ staff, children }: { staff: StaffMe; children: Reac
         </div>
         <nav aria-label="Admin">
           <ul className="flex flex-wrap gap-1 lg:flex-col">
-            {linksFor(staff.role).map((link) => (
+            {linksFor(screens, staff.role).map((link) => (
               <li key={link.path}>
                 {link.screen === 'server' ? (
                   <a href={link.path} className={cn(linkClass, 'text-stone-700 hover:bg-stone-100')}>

@@ -1,21 +1,20 @@
 import { Loader2 } from 'lucide-react';
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { matchRoutes, Outlet, useLocation } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Toaster } from '@/components/ui/toaster';
-import { ADMIN_SCREENS } from '../screens';
 import { AdminFrame } from './admin-frame';
 import { AdminCentered } from './admin-page';
 import { ScreenPermission } from './role-gate';
+import type { AdminScreen } from './screen';
 import { SignInScreen } from './sign-in-form';
 import { SignedInStaff, useSignInWhenSessionEnds, useStaff } from './staff-session';
 
-const SCREEN_ROUTES = ADMIN_SCREENS.map((screen) => ({ path: screen.path, screen }));
-
 /** The permission of the screen at this address, from the screen list (null for an address not in it). */
-function usePermissionHere() {
+function usePermissionHere(screens: readonly AdminScreen[]) {
   const location = useLocation();
-  return matchRoutes(SCREEN_ROUTES, location)?.at(-1)?.route.screen.permission ?? null;
+  const routes = useMemo(() => screens.map((screen) => ({ path: screen.path, screen })), [screens]);
+  return matchRoutes(routes, location)?.at(-1)?.route.screen.permission ?? null;
 }
 
 function ScrollToTop() {
@@ -26,9 +25,9 @@ function ScrollToTop() {
   return null;
 }
 
-function SignedInOrSignIn() {
+function SignedInOrSignIn({ screens }: { screens: readonly AdminScreen[] }) {
   const { staff, isPending, isError, refetch } = useStaff();
-  const permission = usePermissionHere();
+  const permission = usePermissionHere(screens);
   if (isPending) {
     return (
       <AdminCentered title="Back office">
@@ -49,7 +48,7 @@ function SignedInOrSignIn() {
   if (!staff) return <SignInScreen />;
   return (
     <SignedInStaff.Provider value={staff}>
-      <AdminFrame staff={staff}>
+      <AdminFrame staff={staff} screens={screens}>
         <ScreenPermission.Provider value={permission}>
           <Outlet />
         </ScreenPermission.Provider>
@@ -58,13 +57,17 @@ function SignedInOrSignIn() {
   );
 }
 
-/** Every signed-in admin route: the admin frame for the signed-in member, else the sign-in screen (any 401 returns to it). */
-export function AdminLayout() {
+/**
+ * Every signed-in admin route: the admin frame for the signed-in member, else the sign-in screen (any
+ * 401 returns to it). `screens` is the back office's screen list (admin/screens.tsx), handed in by the
+ * router: it gates each screen by its permission and gives the sidebar its links.
+ */
+export function AdminLayout({ screens }: { screens: readonly AdminScreen[] }) {
   useSignInWhenSessionEnds();
   return (
     <>
       <ScrollToTop />
-      <SignedInOrSignIn />
+      <SignedInOrSignIn screens={screens} />
       <Toaster />
     </>
   );

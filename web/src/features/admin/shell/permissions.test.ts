@@ -1,12 +1,13 @@
 import { STAFF_ROLES } from '@nh/shared/contracts/staff';
 import { describe, expect, it } from 'vitest';
 import { roleMessage } from './permissions';
-import { ADMIN_LINKS, linksFor } from './sidebar';
+import { ADMIN_SCREENS } from '../screens';
+import { linksFor } from './sidebar';
 
 describe('what each role sees', () => {
   it('offers each role only the screens its permissions allow', () => {
-    const labels = (role: (typeof STAFF_ROLES)[number]) => linksFor(role).map((link) => link.label);
-    expect(labels('owner')).toEqual(ADMIN_LINKS.map((link) => link.label));
+    const labels = (role: (typeof STAFF_ROLES)[number]) => linksFor(ADMIN_SCREENS, role).map((link) => link.label);
+    expect(labels('owner')).toEqual(ADMIN_SCREENS.filter((screen) => screen.inSidebar).map((screen) => screen.label));
     expect(labels('manager')).toEqual([
       'Dashboard',
       'Promo codes',

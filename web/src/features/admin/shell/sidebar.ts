@@ -1,8 +1,5 @@
-/** The sidebar's links: the screens of the screen list marked `inSidebar`, in its order. */
+/** The sidebar's links: the screens of the screen list marked `inSidebar`, in its order, that a role can use. */
 import { can, type StaffRole } from '@nh/shared/contracts/staff';
-import { ADMIN_SCREENS } from '../screens';
+import type { AdminScreen } from './screen';
 
-export const ADMIN_LINKS = ADMIN_SCREENS.filter((screen) => screen.inSidebar);
-
-/** The links of the screens a role can use. */
-export const linksFor = (role: StaffRole) => ADMIN_LINKS.filter((link) => can(role, link.permission));
+export const linksFor = (screens: readonly AdminScreen[], role: StaffRole) => screens.filter((screen) => screen.inSidebar && can(role, screen.permission));

@@ -3,7 +3,10 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { configure, render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom';
 import { createQueryClient } from '@/lib/query-client';
+import { ADMIN_SCREENS } from '../screens';
 import { AdminLayout, AdminPublicLayout } from '../shell/admin-layout';
+
+const SignedInLayout = () => <AdminLayout screens={ADMIN_SCREENS} />;
 
 // A whole admin screen (layout, session query, then the screen's own query) can take over a second on a busy two-core machine.
 configure({ asyncUtilTimeout: 5000 });
@@ -15,7 +18,7 @@ configure({ asyncUtilTimeout: 5000 });
 export function renderAdmin(path: string, { signedIn = [], open = [] }: { signedIn?: RouteObject[]; open?: RouteObject[] }) {
   const router = createMemoryRouter(
     [
-      { Component: AdminLayout, children: signedIn },
+      { Component: SignedInLayout, children: signedIn },
       { Component: AdminPublicLayout, children: open },
       { path: '*', element: <p>elsewhere</p> },
     ],
