@@ -7,8 +7,12 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDb, createLogger, createRedis, DEFAULT_DATABASE_URL, insertStaff } from '@nh/server';
-import { applyMigrations, ensureDatabase } from '@nh/server/database';
+import { createDb } from '@nh/server/db/client';
+import { createLogger } from '@nh/server/observability/logger';
+import { createRedis } from '@nh/server/runtime/redis';
+import { DEFAULT_DATABASE_URL } from '@nh/server/runtime/env';
+import { insertStaff } from '@nh/server/queries/staff';
+import { applyMigrations, ensureDatabase } from '@nh/server/runtime/database';
 import { hashPassword } from '@nh/server/passwords';
 import { seedBenchOrders } from '@nh/server/testing/bench-orders';
 import { createApp } from '../src/app';

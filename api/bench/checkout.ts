@@ -26,10 +26,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
-import { createDb, createRedis, recordAcceptedPayment, reserveOrder } from '@nh/server';
-import { LocalSandboxGateway } from '@nh/server/payments/index';
+import { createDb } from '@nh/server/db/client';
+import { createRedis } from '@nh/server/runtime/redis';
+import { recordAcceptedPayment } from '@nh/server/queries/payments';
+import { reserveOrder } from '@nh/server/queries/orders';
+import { LocalSandboxGateway } from '@nh/server/payments';
 import { seedDemoCatalogue } from '@nh/server/seed/seed';
-import { applyMigrations, ensureDatabase } from '@nh/server/database';
+import { applyMigrations, ensureDatabase } from '@nh/server/runtime/database';
 import { REPO_ROOT } from '../src/lib/config';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

@@ -10,9 +10,11 @@
 import fs from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDb, createLogger, createRedis } from '@nh/server';
+import { createDb } from '@nh/server/db/client';
+import { createLogger } from '@nh/server/observability/logger';
+import { createRedis } from '@nh/server/runtime/redis';
 import { seedDemoCatalogue } from '@nh/server/seed/seed';
-import { applyMigrations, ensureDatabase } from '@nh/server/database';
+import { applyMigrations, ensureDatabase } from '@nh/server/runtime/database';
 import { createApp } from '../src/app';
 import { loadApiConfig } from '../src/lib/config';
 import { entryServerPath } from '../src/modules/seo/server-render';

@@ -4,6 +4,6 @@
  * With OTEL_EXPORTER_OTLP_ENDPOINT set it starts OpenTelemetry tracing before main.ts imports express,
  * pg and ioredis, so their instrumentation can hook them; unset, it loads nothing of OpenTelemetry.
  */
-import { startTracing } from '@nh/server/tracing';
+import { startTracing } from '@nh/server/observability/tracing';
 
 await startTracing({ serviceName: 'nurture-home-api' });

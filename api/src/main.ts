@@ -1,8 +1,12 @@
 // Tracing, when OTEL_EXPORTER_OTLP_ENDPOINT is set, was started by the preload (./instrument.ts, `node --import`) before these imports.
 import { configureShop } from '@nh/shared';
-import { createDb, createLogger, createRedis, exitOnStartupError, productionWarnings, shopOverrides } from '@nh/server';
+import { createDb } from '@nh/server/db/client';
+import { createLogger } from '@nh/server/observability/logger';
+import { createRedis } from '@nh/server/runtime/redis';
+import { exitOnStartupError, shopOverrides } from '@nh/server/runtime/env';
+import { productionWarnings } from '@nh/server/runtime/startup-warnings';
 import { pingDatabase } from '@nh/server/queries/health';
-import { shutdownTracing, tracingStartupWarning, tracingStatus } from '@nh/server/tracing';
+import { shutdownTracing, tracingStartupWarning, tracingStatus } from '@nh/server/observability/tracing';
 import { createApp } from './app';
 import { loadApiConfig } from './lib/config';
 import type { AppContext } from './lib/context';

@@ -10,7 +10,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import { startMetricsServer, type MetricsServer } from '@nh/server/metrics';
+import { startMetricsServer, type MetricsServer } from '@nh/server/observability/metrics';
 import type { AppContext } from './lib/context';
 import { readiness } from './modules/health/routes';
 import type { AppServices } from './modules';

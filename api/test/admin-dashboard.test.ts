@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createQueue } from '@nh/server/queues';
+import { createQueue } from '@nh/server/runtime/queues';
 import { dashboardSchema, DASHBOARD_DAYS } from '@nh/shared/contracts/admin-dashboard';
 import { withFreshDatabase } from './support/fresh-database';
 import type { TestApi } from './support/harness';

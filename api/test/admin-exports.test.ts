@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { tables } from '@nh/server';
+import * as tables from '@nh/server/db/schema';
 import { startTestS3, type TestS3 } from '@nh/server/testing/s3-server';
 import { exportHistorySchema, exportStartedSchema, exportStatusSchema } from '@nh/shared/contracts/exports';
 import { startTestApi, type TestApi } from './support/harness';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
 import { adminOrderSchema } from '@nh/shared/contracts/admin';
 import { NOT_SHIPPABLE_MESSAGES, refundResponseSchema } from '@nh/shared/contracts/refunds';
-import { AuthorizeNetGateway, orderInvoiceNumber, refundInvoiceNumber, type LocalSandboxGateway, type OpaqueChargeRequest } from '@nh/server/payments/index';
+import { AuthorizeNetGateway, orderInvoiceNumber, refundInvoiceNumber, type LocalSandboxGateway, type OpaqueChargeRequest } from '@nh/server/payments';
 import { startAuthnetStub, type AuthnetStub } from './support/authnet-stub';
 import { startTestApi, type TestApi } from './support/harness';
 import { signInAs, type StaffClient } from './support/staff';

@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { tables, type LineItem } from '@nh/server';
+import * as tables from '@nh/server/db/schema';
+import type { LineItem } from '@nh/server/db/schema';
 import { toCents } from '@nh/shared/money';
 import {
   ADMIN_SUBSCRIPTION_MESSAGES,

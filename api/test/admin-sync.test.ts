@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { tables } from '@nh/server';
+import * as tables from '@nh/server/db/schema';
 import { failedSyncListSchema, orderSyncAttemptsSchema, syncSummarySchema } from '@nh/shared/contracts/admin-sync';
 import { startTestApi, type TestApi } from './support/harness';
 import { signInAs, type StaffClient } from './support/staff';

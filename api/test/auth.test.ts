@@ -6,7 +6,7 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHOP } from '@nh/shared';
 import { authUserSchema, signInResponseSchema } from '@nh/shared/contracts/auth';
-import { tables } from '@nh/server';
+import * as tables from '@nh/server/db/schema';
 import { errorHandler } from '../src/lib/errors';
 import { sessionMiddleware } from '../src/lib/session';
 import { requireUser, signedInUser } from '../src/modules/auth';

@@ -10,7 +10,7 @@ import {
   parsePaymentProfileExpiry,
   type OpaqueChargeRequest,
   type StoreCardRequest,
-} from '@nh/server/payments/index';
+} from '@nh/server/payments';
 import { startAuthnetStub, type AuthnetStub } from './support/authnet-stub';
 import { startTestApi, type TestApi } from './support/harness';
 

@@ -15,7 +15,7 @@ import {
   type Product,
 } from '@nh/shared/contracts/catalog';
 import { reviewSchema } from '@nh/shared/contracts/reviews';
-import { tables } from '@nh/server';
+import * as tables from '@nh/server/db/schema';
 import { invalidateCatalogCache } from '../src/modules/catalog';
 import { startTestApi, type TestApi } from './support/harness';
 import * as demo from '@nh/server/seed/data';

@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { sql, type SQL } from 'drizzle-orm';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '@nh/server';
+import { createLogger } from '@nh/server/observability/logger';
 import { errorHandler, UNSTORABLE_INPUT_MESSAGE } from '../src/lib/errors';
 import { requestLogger } from '../src/lib/request-logger';
 import { startTestApi, type TestApi } from './support/harness';

@@ -7,8 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { newSingleUseToken, tables } from '@nh/server';
-import { MIGRATIONS_FOLDER } from '@nh/server/database';
+import * as tables from '@nh/server/db/schema';
+import { newSingleUseToken } from '@nh/server/queries/single-use-tokens';
+import { MIGRATIONS_FOLDER } from '@nh/server/runtime/database';
 import { withFreshDatabase } from './support/fresh-database';
 import { signInAs } from './support/staff';
 

@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { newsletterResponseSchema } from '@nh/shared/contracts/newsletter';
-import { tables } from '@nh/server';
+import * as tables from '@nh/server/db/schema';
 import { startTestApi, type TestApi } from './support/harness';
 
 let api: TestApi;

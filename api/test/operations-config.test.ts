@@ -14,7 +14,7 @@ const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), 'utf8
 /** Metric names defined in the sources (`name: 'nh_…'`), with a histogram's series suffixes. */
 function exportedMetricNames(): Set<string> {
   const names = new Set<string>();
-  for (const file of ['migrations/src/metrics.ts', 'workers/src/metrics.ts']) {
+  for (const file of ['migrations/src/observability/metrics.ts', 'workers/src/metrics.ts']) {
     for (const m of read(file).matchAll(/name: '(nh_[a-z0-9_]+)'/g)) names.add(m[1]!);
   }
   for (const name of [...names]) for (const suffix of ['_bucket', '_sum', '_count']) names.add(`${name}${suffix}`);

@@ -11,8 +11,8 @@ import path from 'node:path';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import '@nh/server/testing/provided';
-import { createDb, type Db } from '@nh/server';
-import { dropDatabase, ensureDatabase, MIGRATIONS_FOLDER } from '@nh/server/database';
+import { createDb, type Db } from '@nh/server/db/client';
+import { dropDatabase, ensureDatabase, MIGRATIONS_FOLDER } from '@nh/server/runtime/database';
 import { discountLines } from '@nh/shared/pricing';
 
 const TAG = 'order_discount_parts';

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUEUE_NAMES } from '@nh/server/queues';
+import { QUEUE_NAMES } from '@nh/server/runtime/queues';
 import type { WorkerRuntime } from '../../workers/src/runtime';
 import {
   createTestDatabase,

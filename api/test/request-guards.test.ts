@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '@nh/server';
+import { createLogger } from '@nh/server/observability/logger';
 import { FOREIGN_ORIGIN_MESSAGE } from '../src/lib/same-origin';
 import { untrustedProxyWarning } from '../src/lib/proxy-warning';
 import { PROMO_GUESS_MESSAGE } from '../src/modules/promo/guess-limit';

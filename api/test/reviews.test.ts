@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { reviewSchema, type Review } from '@nh/shared/contracts/reviews';
-import { tables, type LineItem } from '@nh/server';
+import * as tables from '@nh/server/db/schema';
+import type { LineItem } from '@nh/server/db/schema';
 import { seededProductId } from '@nh/server/seed/seed';
 import { startTestApi, type TestApi } from './support/harness';
 

@@ -6,11 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { count, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import '@nh/server/testing/provided';
-import { createDb, tables, type Db } from '@nh/server';
+import * as tables from '@nh/server/db/schema';
+import { createDb, type Db } from '@nh/server/db/client';
 import * as data from '@nh/server/seed/data';
 import { seedDemoCatalogue } from '@nh/server/seed/seed';
-import { applyMigrations, dropDatabase, ensureDatabase } from '@nh/server/database';
-import { demoSeedDecision } from '@nh/server/seed-policy';
+import { applyMigrations, dropDatabase, ensureDatabase } from '@nh/server/runtime/database';
+import { demoSeedDecision } from '@nh/server/seed/policy';
 import { loadApiConfig } from '../src/lib/config';
 
 /** Counts of every seeded table (whole tables: only for a database nobody else writes to). */

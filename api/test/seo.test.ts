@@ -7,7 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tables } from '@nh/server';
+import * as tables from '@nh/server/db/schema';
 import { CONTENT_PAGE_PATHS, LEGAL_LAST_UPDATED, LEGAL_PAGE_SLUGS, SPA_ROUTES } from '@nh/shared/contracts/site-map';
 import { REPO_ROOT } from '../src/lib/config';
 import { startTestApi, type TestApi } from './support/harness';

@@ -8,8 +8,8 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tables } from '@nh/server';
-import { MIGRATIONS_FOLDER } from '@nh/server/database';
+import * as tables from '@nh/server/db/schema';
+import { MIGRATIONS_FOLDER } from '@nh/server/runtime/database';
 import { withFreshDatabase } from './support/fresh-database';
 import { startTestApi } from './support/harness';
 

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tables } from '@nh/server';
+import * as tables from '@nh/server/db/schema';
 import { ACCOUNT_MESSAGES, shopperOrderListSchema, shopperOrderSchema } from '@nh/shared/contracts/account';
 import { median, timeBothWays } from './support/answer-timing';
 import { emailedToken, emailedTokens, linkRows } from './support/emailed-links';

@@ -9,7 +9,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertShopperToken, insertStaff, insertStaffToken } from '@nh/server';
+import { insertShopperToken } from '@nh/server/queries/shopper-self-service';
+import { insertStaff, insertStaffToken } from '@nh/server/queries/staff';
 import { hashPassword } from '@nh/server/passwords';
 import { ACCOUNT_MESSAGES } from '@nh/shared/contracts/account';
 import { AUTH_MESSAGES } from '@nh/shared/contracts/auth';

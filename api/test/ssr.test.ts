@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tables } from '@nh/server';
+import * as tables from '@nh/server/db/schema';
 import { entryServerPath } from '../src/modules/seo/server-render';
 import { startTestApi, type TestApi } from './support/harness';
 import { captureLog } from './support/log-capture';

@@ -9,8 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createDb } from '@nh/server';
-import { applyMigrations, dropDatabase, ensureDatabase } from '@nh/server/database';
+import { createDb } from '@nh/server/db/client';
+import { applyMigrations, dropDatabase, ensureDatabase } from '@nh/server/runtime/database';
 import { ensureFirstOwner, DEV_OWNER } from '@nh/server/first-owner';
 import { auditPageSchema } from '@nh/shared/contracts/audit';
 import { staffListSchema, staffMeSchema, staffMemberSchema, STAFF_MESSAGES } from '@nh/shared/contracts/staff';

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertStaffToken } from '@nh/server';
+import { insertStaffToken } from '@nh/server/queries/staff';
 import { auditPageSchema } from '@nh/shared/contracts/audit';
 import { STAFF_INVITATION_TTL_MS, STAFF_MESSAGES, staffListSchema, type StaffRole } from '@nh/shared/contracts/staff';
 import { mint } from './support/emailed-links';

@@ -13,7 +13,7 @@ import {
   type SubscribeNonceResponse,
   type SubscriptionView,
 } from '@nh/shared/contracts/subscriptions';
-import { orderInvoiceNumber, profileCustomerId } from '@nh/server/payments/index';
+import { orderInvoiceNumber, profileCustomerId } from '@nh/server/payments';
 import { startAuthnetStub, type AuthnetStub } from './support/authnet-stub';
 import { startTestApi, type TestApi } from './support/harness';
 

@@ -4,6 +4,6 @@
  * OpenTelemetry tracing before the script imports pg, so a migration's statements are spans of its trace;
  * unset, it loads nothing of OpenTelemetry.
  */
-import { startTracing } from './tracing';
+import { startTracing } from './observability/tracing';
 
 await startTracing({ serviceName: 'nurture-home-release' });

@@ -1,7 +1,7 @@
 // `npm run db:migrate` (the release step): creates the database if missing, applies every pending
 // migration, and creates the first owner of the back office while no staff account exists.
-import { databaseUrlFromEnv, runScript } from './script';
-import { applyMigrations, ensureDatabase } from './database';
+import { databaseUrlFromEnv, runScript } from './runtime/script';
+import { applyMigrations, ensureDatabase } from './runtime/database';
 import { createDb } from './db/client';
 import { ensureFirstOwner } from './first-owner';
 

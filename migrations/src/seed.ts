@@ -2,8 +2,8 @@
 // alone), except into a production database (see seed-policy.ts).
 import { createDb } from './db/client';
 import { seedDemoCatalogue } from './seed/seed';
-import { databaseUrlFromEnv, runScript } from './script';
-import { demoSeedDecision } from './seed-policy';
+import { databaseUrlFromEnv, runScript } from './runtime/script';
+import { demoSeedDecision } from './seed/policy';
 
 await runScript('seed', async (log) => {
   const decision = demoSeedDecision(process.env);

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
-import { insertStaff } from '@nh/server';
+import { insertStaff } from '@nh/server/queries/staff';
 import { hashPassword } from '@nh/server/passwords';
 import { exportDownloadName } from '@nh/shared/contracts/admin';
 import { partialUnsettledMessage } from '@nh/shared/contracts/refunds';

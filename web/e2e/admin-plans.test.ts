@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertStaff } from '@nh/server';
+import { insertStaff } from '@nh/server/queries/staff';
 import { hashPassword } from '@nh/server/passwords';
 import { ADMIN_SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/admin-subscriptions';
 import { nextBillingDate } from '@nh/shared/contracts/subscriptions';

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertStaff } from '@nh/server';
+import { insertStaff } from '@nh/server/queries/staff';
 import { hashPassword } from '@nh/server/passwords';
 import { STORAGE_KEYS } from '@nh/shared/constants';
 import { exportDownloadName } from '@nh/shared/contracts/admin';

@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { centsToDecimal, formatCents, pricePlan } from '@nh/shared';
 import { SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
-import { LocalSandboxGateway, SANDBOX_API_LOGIN_ID, SANDBOX_CLIENT_KEY, subscriptionInvoiceNumber } from '@nh/server/payments/index';
+import { LocalSandboxGateway, SANDBOX_API_LOGIN_ID, SANDBOX_CLIENT_KEY, subscriptionInvoiceNumber } from '@nh/server/payments';
 import type { WorkerRuntime } from '../../workers/src/runtime';
 import { renewalSweepJob } from '../../workers/src/renewals/sweep';
 import { createTestDatabase, startTestWorkers, testWorkerConfig, type TestDatabase } from '../../workers/test/support/setup';

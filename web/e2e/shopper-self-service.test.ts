@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tables } from '@nh/server';
+import * as tables from '@nh/server/db/schema';
 import { ACCOUNT_MESSAGES } from '@nh/shared/contracts/account';
 import type { WorkerRuntime } from '../../workers/src/runtime';
 import { createTestDatabase, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from '../../workers/test/support/setup';

@@ -4,7 +4,7 @@
  * brings it back.
  */
 import { eq } from 'drizzle-orm';
-import { tables } from '@nh/server';
+import * as tables from '@nh/server/db/schema';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poll, seriousAxeViolations, toast } from './support/page-helpers';
 import { startE2eApp, type E2eApp } from './support/app';

@@ -3,8 +3,9 @@
  * with its duration and this process's peak RSS (sampled, and the kernel's maxRSS).
  */
 import type { Job } from 'bullmq';
-import { createDb, createLogger } from '@nh/server';
-import { localFileStorage } from '@nh/server/storage/index';
+import { createDb } from '@nh/server/db/client';
+import { createLogger } from '@nh/server/observability/logger';
+import { localFileStorage } from '@nh/server/storage';
 import { createExportProcessor } from '../src/exports/processor';
 
 const db = createDb({ url: process.env.DATABASE_URL!, max: 3 });

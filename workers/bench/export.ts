@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createDb } from '@nh/server';
+import { createDb } from '@nh/server/db/client';
 import { seedBenchOrders } from '@nh/server/testing/bench-orders';
 import { EXPORT_SQL } from '@nh/server/queries/order-export';
 import { benchDatabase, fmt, ROOT } from './support';

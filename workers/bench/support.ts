@@ -3,8 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { QueryResultRow } from 'pg';
-import { DEFAULT_DATABASE_URL } from '@nh/server';
-import { applyMigrations, ensureDatabase } from '@nh/server/database';
+import { DEFAULT_DATABASE_URL } from '@nh/server/runtime/env';
+import { applyMigrations, ensureDatabase } from '@nh/server/runtime/database';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 

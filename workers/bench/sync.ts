@@ -18,7 +18,10 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { Queue, Worker } from 'bullmq';
-import { createDb, createRedis, DEFAULT_REDIS_URL, OUTBOX_CHANNEL } from '@nh/server';
+import { createDb } from '@nh/server/db/client';
+import { createRedis } from '@nh/server/runtime/redis';
+import { DEFAULT_REDIS_URL } from '@nh/server/runtime/env';
+import { OUTBOX_CHANNEL } from '@nh/server/queries/outbox';
 import { seedDemoCatalogue } from '@nh/server/seed/seed';
 import { startNetSuiteStub } from '../test/support/netsuite-stub';
 import { purgeQueuePrefix } from '../test/support/setup';

@@ -16,8 +16,9 @@
  * `renewals` for over an hour after 06:00, or the sweep keeps failing.
  */
 import type { Queue } from 'bullmq';
-import type { Db, Redis } from '@nh/server';
-import { dependencyChecks, withinTimeout, type HealthAnswer } from '@nh/server/metrics';
+import type { Db } from '@nh/server/db/client';
+import type { Redis } from '@nh/server/runtime/redis';
+import { dependencyChecks, withinTimeout, type HealthAnswer } from '@nh/server/observability/metrics';
 import { runtimeHealthy } from './heartbeat';
 import { lastScheduledSweep, lastSweepAt } from './renewals/sweep';
 

@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '@nh/server/db/client';
-import type { Logger } from '@nh/server/logger';
+import type { Logger } from '@nh/server/observability/logger';
 import { pingDatabase } from '@nh/server/queries/health';
 
 export interface HeartbeatOptions {

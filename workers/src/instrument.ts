@@ -4,6 +4,6 @@
  * development. With OTEL_EXPORTER_OTLP_ENDPOINT set it starts OpenTelemetry tracing before main.ts
  * imports pg, ioredis and node:http, so their instrumentation can hook them; unset, it loads nothing.
  */
-import { startTracing } from '@nh/server/tracing';
+import { startTracing } from '@nh/server/observability/tracing';
 
 await startTracing({ serviceName: 'nurture-home-worker' });

@@ -1,7 +1,9 @@
 // Worker process (Procfile `worker`): the outbox relay and the consumers of WORKER_QUEUES.
 // Tracing, when OTEL_EXPORTER_OTLP_ENDPOINT is set, was started by the preload (./instrument.ts, `node --import`) before these imports.
-import { createLogger, exitOnStartupError, productionWarnings } from '@nh/server';
-import { shutdownTracing, tracingStartupWarning, tracingStatus } from '@nh/server/tracing';
+import { createLogger } from '@nh/server/observability/logger';
+import { exitOnStartupError } from '@nh/server/runtime/env';
+import { productionWarnings } from '@nh/server/runtime/startup-warnings';
+import { shutdownTracing, tracingStartupWarning, tracingStatus } from '@nh/server/observability/tracing';
 import { loadWorkerConfig } from './lib/config';
 import { runtimeHealthy, startHeartbeat } from './heartbeat';
 import { startWorkerRuntime } from './runtime';

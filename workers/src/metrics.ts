@@ -1,6 +1,6 @@
 /**
  * A worker process's metrics: the default process metrics and the workers' metric objects of
- * `@nh/server/metrics` (job durations and failures, the gateway's latency, and those the NetSuite
+ * `@nh/server/observability/metrics` (job durations and failures, the gateway's latency, and those the NetSuite
  * client, the renewals, the emails and the exports record), plus gauges read at scrape time: each
  * queue's jobs by state and the age of its oldest waiting job, the outbox rows not yet relayed and the
  * age of the oldest, and when the last renewal sweep completed. Each read gives up after
@@ -13,11 +13,11 @@
 import type { Queue } from 'bullmq';
 import { Counter, Gauge } from 'prom-client';
 import type { Db } from '@nh/server/db/client';
-import type { Redis } from '@nh/server/redis';
-import { createMetricsRegistry, WORKER_METRICS, withinTimeout, type Registry } from '@nh/server/metrics';
+import type { Redis } from '@nh/server/runtime/redis';
+import { createMetricsRegistry, WORKER_METRICS, withinTimeout, type Registry } from '@nh/server/observability/metrics';
 import { exportRowsPerSecond } from '@nh/server/queries/order-export';
 import { outboxBacklog } from '@nh/server/queries/outbox';
-import { QUEUE_NAMES, readQueueDepth, type QueueName } from '@nh/server/queues';
+import { QUEUE_NAMES, readQueueDepth, type QueueName } from '@nh/server/runtime/queues';
 import { lastSweepAt } from './renewals/sweep';
 
 /** How long one scrape-time read (the queues, the outbox, the sweep marker) may take. */

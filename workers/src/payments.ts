@@ -4,8 +4,9 @@
  * gateway that stored the profile, and a lookup the gateway that took the charge. Workers never tokenise
  * a card, so the public client key is not required here. Every call is timed (`instrumentGateway`).
  */
-import { createPaymentGateway as selectPaymentGateway, instrumentGateway, type PaymentGateway } from '@nh/server/payments/index';
-import type { Logger, Redis } from '@nh/server';
+import { createPaymentGateway as selectPaymentGateway, instrumentGateway, type PaymentGateway } from '@nh/server/payments';
+import type { Logger } from '@nh/server/observability/logger';
+import type { Redis } from '@nh/server/runtime/redis';
 import type { WorkerConfig } from './lib/config';
 
 export function createPaymentGateway(config: WorkerConfig, redis: Redis, log: Logger): PaymentGateway | null {

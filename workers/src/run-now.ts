@@ -2,9 +2,10 @@
 // worker:run-now -- <job>) adds one run of a scheduled job (renewal-sweep, housekeeping,
 // reconcile-payments, reconcile-sync) for the workers. With tracing on, the command is the root span of
 // a trace and the job's run its child.
-import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/server/queues';
-import { createRedis, exitOnStartupError } from '@nh/server';
-import { inSpan, shutdownTracing } from '@nh/server/tracing';
+import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/server/runtime/queues';
+import { createRedis } from '@nh/server/runtime/redis';
+import { exitOnStartupError } from '@nh/server/runtime/env';
+import { inSpan, shutdownTracing } from '@nh/server/observability/tracing';
 import { loadWorkerConfig } from './lib/config';
 import { RUNNABLE_NOW, runScheduledJobNow } from './schedules';
 

@@ -5,9 +5,12 @@
  */
 import { Worker, type Queue, type WorkerOptions } from 'bullmq';
 import { configureShop, SHOP } from '@nh/shared';
-import { createDb, createRedis, shopOverrides, type Db, type Logger, type Redis } from '@nh/server';
-import { startMetricsServer, type MetricsServer } from '@nh/server/metrics';
-import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/server/queues';
+import { createDb, type Db } from '@nh/server/db/client';
+import { createRedis, type Redis } from '@nh/server/runtime/redis';
+import { shopOverrides } from '@nh/server/runtime/env';
+import type { Logger } from '@nh/server/observability/logger';
+import { startMetricsServer, type MetricsServer } from '@nh/server/observability/metrics';
+import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/server/runtime/queues';
 import { pingDatabase } from '@nh/server/queries/health';
 import { NetSuiteClient } from './erp-sync/netsuite/client';
 import { createMailer, type Mailer } from './emails/mail/transport';
@@ -20,8 +23,8 @@ import { registerSchedules } from './schedules';
 import { createPaymentGateway } from './payments';
 import { workerHealth } from './health';
 import { createWorkerMetrics } from './metrics';
-import type { PaymentGateway } from '@nh/server/payments/index';
-import { createFileStores } from '@nh/server/storage/index';
+import type { PaymentGateway } from '@nh/server/payments';
+import { createFileStores } from '@nh/server/storage';
 
 export interface WorkerRuntime {
   config: WorkerConfig;

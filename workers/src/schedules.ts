@@ -4,9 +4,9 @@
  * make one schedule). Never from the API.
  */
 import type { Queue } from 'bullmq';
-import type { QueueName } from '@nh/server/queues';
+import type { QueueName } from '@nh/server/runtime/queues';
 import { withJobTrace, type JobSchedule } from '@nh/server/jobs/contract';
-import { currentTraceParent } from '@nh/server/tracing';
+import { currentTraceParent } from '@nh/server/observability/tracing';
 import { JOBS } from './registry/queues';
 
 export const SCHEDULES = JOBS.flatMap((job) =>

@@ -3,7 +3,7 @@
  * sockets, which no instrumentation here traces). A decorator of the Mailer, applied where the runtime
  * makes it, so the email jobs themselves know nothing of tracing (docs/decisions/observability.md, "Traces").
  */
-import { inSpan, tracingOn } from '@nh/server/tracing';
+import { inSpan, tracingOn } from '@nh/server/observability/tracing';
 import type { Mailer } from './emails/mail/transport';
 
 /**

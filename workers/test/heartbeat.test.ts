@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '@nh/server';
+import { createLogger } from '@nh/server/observability/logger';
 import { heartbeatFresh, runtimeHealthy, startHeartbeat } from '../src/heartbeat';
 import type { WorkerRuntime } from '../src/runtime';
 import { createTestDatabase, startTestWorkers, tempDir, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';

@@ -6,8 +6,9 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createLogger, createRedis } from '@nh/server';
-import { runWithRequestId } from '@nh/server/request-context';
+import { createLogger } from '@nh/server/observability/logger';
+import { createRedis } from '@nh/server/runtime/redis';
+import { runWithRequestId } from '@nh/server/observability/request-context';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { renewalSweepState, workerHealth } from '../src/health';
 import type { WorkerRuntime } from '../src/runtime';

@@ -8,7 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from 'bullmq';
 import { toCents } from '@nh/shared';
-import { createLogger, createRedis, tables, type LineItem } from '@nh/server';
+import * as tables from '@nh/server/db/schema';
+import { createLogger } from '@nh/server/observability/logger';
+import { createRedis } from '@nh/server/runtime/redis';
+import type { LineItem } from '@nh/server/db/schema';
 import {
   GATEWAY_MESSAGES,
   LocalSandboxGateway,
@@ -18,7 +21,7 @@ import {
   SANDBOX_DECLINE_ZIP,
   subscriptionInvoiceNumber,
   type ChargeResult,
-} from '@nh/server/payments/index';
+} from '@nh/server/payments';
 import { requestHash } from '../../api/src/lib/idempotency';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { reverseKeys } from '../../api/test/support/json';

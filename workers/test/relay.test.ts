@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queue } from 'bullmq';
 import { eq, sql } from 'drizzle-orm';
-import { createLogger, createRedis, recordOutbox, tables, type Redis } from '@nh/server';
-import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/server/queues';
+import * as tables from '@nh/server/db/schema';
+import { createLogger } from '@nh/server/observability/logger';
+import { createRedis, type Redis } from '@nh/server/runtime/redis';
+import { recordOutbox } from '@nh/server/queries/outbox';
+import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/server/runtime/queues';
 import { OutboxRelay } from '../src/relay/relay';
 import type { WorkerConfig } from '../src/lib/config';
 import { startPrivateRedis, type PrivateRedis } from './support/redis-server';

@@ -11,7 +11,8 @@ import { eq } from 'drizzle-orm';
 import { formatCents, priceCart, SHOP, toCents } from '@nh/shared';
 import { TAX_RATE_BPS } from '@nh/shared/constants';
 import { percentOf } from '@nh/shared/money';
-import { tables, type LineItem } from '@nh/server';
+import * as tables from '@nh/server/db/schema';
+import type { LineItem } from '@nh/server/db/schema';
 import { nextBillingDate, RENEWAL_REMINDER_DAYS, SUBSCRIPTION_HEADS_UP_DAYS, subscriptionViewSchema } from '@nh/shared/contracts/subscriptions';
 import { adminOrderSchema } from '@nh/shared/contracts/admin';
 import {
@@ -21,27 +22,28 @@ import {
   SANDBOX_DECLINE_ZIP,
   subscriptionInvoiceNumber,
   type StoredPaymentProfile,
-} from '@nh/server/payments/index';
-import { createLogger, createRedis, type Redis } from '@nh/server';
+} from '@nh/server/payments';
+import { createLogger } from '@nh/server/observability/logger';
+import { createRedis, type Redis } from '@nh/server/runtime/redis';
 import { addMissedSweep, createRenewalSweep, lastScheduledSweep, lastSweepAt, renewalSweepJob, type SweepResult } from '../src/renewals/sweep';
 import { catchUp } from '../src/renewals/rules';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { signInAs } from '../../api/test/support/staff';
 import { renewSubscriptionJob, type RenewResult } from '../src/renewals/renew';
-import { emailsTotal, renewalsTotal } from '@nh/server/metrics';
+import { emailsTotal, renewalsTotal } from '@nh/server/observability/metrics';
 import { renewalReminderJob } from '../src/emails/renewal-reminder';
 import { subscriptionItemUnavailableJob } from '../src/emails/subscription-item-unavailable';
 // For the stored card's expiry (before the missed-sweep tests).
 import { centsToDecimal, toPayloadStrings } from '@nh/shared';
-import type { PaymentGateway } from '@nh/server/payments/index';
+import type { PaymentGateway } from '@nh/server/payments';
 import { CARD_EXPIRY_LOOKUPS_PER_SWEEP, CARD_EXPIRY_MESSAGES, CARD_EXPIRY_SWEEP_PRIORITY, lookUpCardExpiry, recordCardExpiryJob } from '../src/renewals/card-expiry';
 import { expiryMonth, subscriptionCardExpiringJob } from '../src/emails/subscription-card-expiring';
 import type { WorkerRuntime } from '../src/runtime';
 import { TestSmtpServer } from './support/smtp-server';
 import { storedTestCard, TEST_ADDRESS } from './support/sandbox-card';
 // For the resumed plans (at the end of the file).
-import { planBillTo } from '@nh/server/payments/index';
-import { OUTBOX_CHANNEL } from '@nh/server';
+import { planBillTo } from '@nh/server/payments';
+import { OUTBOX_CHANNEL } from '@nh/server/queries/outbox';
 import { createTestDatabase, sleep, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
 
 let tdb: TestDatabase;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, tables } from '@nh/server';
+import * as tables from '@nh/server/db/schema';
+import { ConfigError } from '@nh/server/runtime/env';
 import { loadWorkerConfig } from '../src/lib/config';
 import { RUNNABLE_NOW, runScheduledJobNow } from '../src/schedules';
 import { createTestDatabase, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';

@@ -8,11 +8,15 @@ import type { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { SHOP } from '@nh/shared';
-import { createLogger, hashSingleUseToken, insertShopperToken, recordOutbox, tables } from '@nh/server';
+import * as tables from '@nh/server/db/schema';
+import { createLogger } from '@nh/server/observability/logger';
+import { hashSingleUseToken } from '@nh/server/queries/single-use-tokens';
+import { insertShopperToken } from '@nh/server/queries/shopper-self-service';
+import { recordOutbox } from '@nh/server/queries/outbox';
 import { createHousekeepingProcessor } from '../src/maintenance/housekeeping';
 import { TestSmtpServer } from './support/smtp-server';
 import { createTestDatabase, placeOrder, sampleLine, startTestWorkers, tempDir, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
-import { localFileStorage } from '@nh/server/storage/index';
+import { localFileStorage } from '@nh/server/storage';
 import type { WorkerRuntime } from '../src/runtime';
 
 const SITE_URL = 'https://shop.example.test';

@@ -22,7 +22,7 @@ const { startTestApi } = await import('../../api/test/support/harness');
 const { createTestDatabase, placeOrder, startTestWorkers, testWorkerConfig, waitFor } = await import('./support/setup');
 const { startNetSuiteStub } = await import('./support/netsuite-stub');
 const { TestSmtpServer } = await import('./support/smtp-server');
-const { createLogger } = await import('@nh/server');
+const { createLogger } = await import('@nh/server/observability/logger');
 
 /** The worker's log lines, parsed. */
 const lines: Array<Record<string, unknown>> = [];

@@ -8,7 +8,7 @@
  * writes and its log lines. A failure is logged as an error with that id, never lost silently (the
  * person was told an email is on its way). The API's drain (server.ts) waits for work still running.
  */
-import { loggableError, type Logger } from '@nh/server';
+import { loggableError, type Logger } from '@nh/server/observability/logger';
 
 export interface AfterAnswer {
   /** Starts `work` without waiting for it; `what` names it in the error line should it fail. */

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { baseEnvShape, loadEnv, optionalString, repoRootOf, requireSiteUrlInProduction } from '@nh/server';
-import { paymentsEnvShape } from '@nh/server/payments/index';
-import { s3SettingsOf, storageEnvShape } from '@nh/server/storage/index';
+import { baseEnvShape, loadEnv, optionalString, repoRootOf, requireSiteUrlInProduction } from '@nh/server/runtime/env';
+import { paymentsEnvShape } from '@nh/server/payments';
+import { s3SettingsOf, storageEnvShape } from '@nh/server/storage';
 
 export const REPO_ROOT = repoRootOf(import.meta.url);
 

@@ -1,4 +1,6 @@
-import type { Db, Logger, Redis } from '@nh/server';
+import type { Db } from '@nh/server/db/client';
+import type { Logger } from '@nh/server/observability/logger';
+import type { Redis } from '@nh/server/runtime/redis';
 import type { ApiConfig } from './config';
 
 /** What the composition root hands to every module. */

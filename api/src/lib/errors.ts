@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 import { ERROR_CODES, type ApiError, type ErrorCode, type ErrorKind } from '@nh/shared/contracts/errors';
-import { loggableError, postgresErrorOf } from '@nh/server';
+import { loggableError, postgresErrorOf } from '@nh/server/observability/logger';
 
 /**
  * A domain error: a stable code (the list and each code's kind are in @nh/shared/contracts/errors), a

@@ -17,7 +17,7 @@
  * that threw is answered by the app's error handler, outside its router).
  */
 import type { Express, Request, RequestHandler } from 'express';
-import { httpRequestDuration } from '@nh/server/metrics';
+import { httpRequestDuration } from '@nh/server/observability/metrics';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 export const UNMATCHED = '(unmatched)';

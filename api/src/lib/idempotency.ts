@@ -7,7 +7,7 @@
  * stored answer (`awaitStoredAnswer`). The same key with a different body is refused.
  */
 import { createHash } from 'node:crypto';
-import type { Db } from '@nh/server';
+import type { Db } from '@nh/server/db/client';
 import { findIdempotencyKey, insertAnsweredIdempotencyKey } from '@nh/server/queries/idempotency';
 import { AppError } from './errors';
 

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { Logger } from '@nh/server';
+import type { Logger } from '@nh/server/observability/logger';
 
 /**
  * Behind a proxy without TRUST_PROXY every shopper arrives from the proxy's address, so the abuse

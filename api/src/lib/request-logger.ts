@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Express, Request, RequestHandler } from 'express';
-import { loggableUrl, type Logger } from '@nh/server';
-import { runWithRequestId } from '@nh/server/request-context';
+import { loggableUrl } from '@nh/server/observability/loggable-url';
+import type { Logger } from '@nh/server/observability/logger';
+import { runWithRequestId } from '@nh/server/observability/request-context';
 
 declare module 'express-serve-static-core' {
   interface Request {

@@ -15,7 +15,7 @@
  * RFC 8058 one-click unsubscribe posted by mail clients) are exempt.
  */
 import type { Request, RequestHandler } from 'express';
-import { loggablePath } from '@nh/server';
+import { loggablePath } from '@nh/server/observability/loggable-url';
 import { AppError } from './errors';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

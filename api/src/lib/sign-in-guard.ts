@@ -29,7 +29,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { recordOutbox } from '@nh/server';
+import { recordOutbox } from '@nh/server/queries/outbox';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import type { AppContext } from './context';
 import { AppError } from './errors';

@@ -7,7 +7,8 @@
  * the lookup also refuses a disabled account, so the next call is refused either way.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import { findSessionStaff, hashStaffToken, type AuditActor } from '@nh/server';
+import { findSessionStaff, hashStaffToken } from '@nh/server/queries/staff';
+import type { AuditActor } from '@nh/server/queries/audit';
 import { can, STAFF_MESSAGES, STAFF_ROLE_LABELS, STAFF_SESSION_TTL_MS, type Permission, type StaffMe } from '@nh/shared/contracts/staff';
 import type { AppContext } from './context';
 import { cookieOf } from './cookies';

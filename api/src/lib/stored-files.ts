@@ -7,7 +7,7 @@
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Router } from 'express';
-import { isStorageKey, type FileStorage, type StoredFile } from '@nh/server/storage/index';
+import { isStorageKey, type FileStorage, type StoredFile } from '@nh/server/storage';
 import { AppError } from './errors';
 
 export function storedFileRoutes(storage: FileStorage, { maxAgeSeconds }: { maxAgeSeconds: number }): Router {

@@ -7,8 +7,8 @@
  * belongs to one module (the admin area orders its own sub-areas).
  */
 import type { Router } from 'express';
-import { API_METRICS, createMetricsRegistry, type Registry } from '@nh/server/metrics';
-import { createFileStores, type FileStorage } from '@nh/server/storage/index';
+import { API_METRICS, createMetricsRegistry, type Registry } from '@nh/server/observability/metrics';
+import { createFileStores, type FileStorage } from '@nh/server/storage';
 import type { AppContext } from '../lib/context';
 import { createAfterAnswer, type AfterAnswer } from '../lib/after-answer';
 import { cardTestingGuard } from '../lib/card-testing-guard';

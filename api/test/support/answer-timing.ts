@@ -6,7 +6,7 @@
  * while from the moment each request (of either kind) is sent: an answer that waits for the work then
  * takes at least that long.
  */
-import type { Db } from '@nh/server';
+import type { Db } from '@nh/server/db/client';
 
 export const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);

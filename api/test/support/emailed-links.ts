@@ -3,7 +3,8 @@
  * names the link's row, and the mail worker makes the token as it sends (`mintSingleUseToken`). Here
  * the test stands in for the mail worker and makes the token the same way.
  */
-import { mintSingleUseToken, type Db } from '@nh/server';
+import { mintSingleUseToken } from '@nh/server/queries/single-use-tokens';
+import type { Db } from '@nh/server/db/client';
 
 /** `check` again every 20 ms until it gives a value: reset requests and lookups are answered before their work is done. */
 export async function eventually<T>(check: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 5000): Promise<T> {

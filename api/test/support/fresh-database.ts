@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import { applyMigrations, dropDatabase, ensureDatabase } from '@nh/server/database';
+import { applyMigrations, dropDatabase, ensureDatabase } from '@nh/server/runtime/database';
 import { startTestApi, type TestApi } from './harness';
 
 /**

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger } from '@nh/server';
+import { createLogger } from '@nh/server/observability/logger';
 
 /** A logger whose JSON lines land in `lines`, parsed, for tests that read what was logged. */
 export function captureLog() {

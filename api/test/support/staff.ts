@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { insertStaff } from '@nh/server';
+import { insertStaff } from '@nh/server/queries/staff';
 import { hashPassword } from '@nh/server/passwords';
 import type { StaffRole } from '@nh/shared/contracts/staff';
 import type { TestApi } from './harness';

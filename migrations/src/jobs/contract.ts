@@ -10,7 +10,7 @@
 import type { JobsOptions } from 'bullmq';
 import type { z } from 'zod';
 import type { OutboxPayload, OutboxTopic } from '@nh/shared/contracts/outbox';
-import type { QueueName } from '../queues';
+import type { QueueName } from '../runtime/queues';
 
 /** For each outbox topic that makes this job: the job's payload from the topic's (parsed) payload. */
 export type TopicMap<Data> = { readonly [T in OutboxTopic]?: (payload: OutboxPayload<T>) => Data };

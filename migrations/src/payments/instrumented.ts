@@ -6,7 +6,7 @@
  * It is a Proxy of the gateway, not a wrapper class: everything else of the implementation (the local
  * sandbox's test hooks, `instanceof`) stays as it was.
  */
-import { paymentGatewayDuration } from '../metrics';
+import { paymentGatewayDuration } from '../observability/metrics';
 import type { PaymentGateway } from './gateway';
 
 /** Every call of the interface, timed. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Redis } from '../redis';
+import type { Redis } from '../runtime/redis';
 import { createPaymentGateway, paymentsEnvShape } from './select';
 
 const parse = (env: Record<string, string>) => z.object(paymentsEnvShape).parse(env);

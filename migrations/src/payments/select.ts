@@ -9,8 +9,8 @@
  * - in production with no credentials, none (the caller says what then refuses).
  */
 import { z } from 'zod';
-import { optionalString } from '../env';
-import type { Redis } from '../redis';
+import { optionalString } from '../runtime/env';
+import type { Redis } from '../runtime/redis';
 import { AuthorizeNetGateway } from './authorizenet';
 import { LocalSandboxGateway } from './sandbox';
 

@@ -19,8 +19,8 @@
 import pg from 'pg';
 import { outboxPayloads, type OutboxPayload, type OutboxTopic } from '@nh/shared/contracts/outbox';
 import { positionalSql, type DbOrTx } from '../db/client';
-import { currentRequestId } from '../request-context';
-import { currentTraceParent } from '../tracing';
+import { currentRequestId } from '../observability/request-context';
+import { currentTraceParent } from '../observability/tracing';
 
 /** Postgres NOTIFY channel the relay listens on, so new rows are moved at once. */
 export const OUTBOX_CHANNEL = 'outbox_new';

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { ConfigError, optionalString } from '../env';
+import { ConfigError, optionalString } from '../runtime/env';
 import type { S3Settings } from './s3';
 
 const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);

@@ -1,5 +1,5 @@
 /**
- * @nh/server/storage/index: the files api and workers share (product pictures, export files) behind one
+ * @nh/server/storage: the files api and workers share (product pictures, export files) behind one
  * interface, on the local folders (default) or in an S3-compatible bucket (STORAGE_URL).
  * docs/decisions/file-storage.md says why and how.
  */

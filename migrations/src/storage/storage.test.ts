@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, loadEnv } from '../env';
+import { ConfigError, loadEnv } from '../runtime/env';
 import { startTestS3, type TestS3 } from '../testing/s3-server';
 import { createFileStores, s3SettingsOf, storageEnvShape, type FileStorage } from './index';
 

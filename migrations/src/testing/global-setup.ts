@@ -6,10 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { applyMigrations, dropDatabase, ensureDatabase } from '../database';
+import { applyMigrations, dropDatabase, ensureDatabase } from '../runtime/database';
 import { createDb } from '../db/client';
 import { seedDemoCatalogue } from '../seed/seed';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../env';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '../runtime/env';
 
 import './provided';
 

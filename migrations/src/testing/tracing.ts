@@ -5,7 +5,7 @@
  * dynamically after it (workers/test/tracing.test.ts).
  */
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { startTracing, type TracingStatus } from '../tracing';
+import { startTracing, type TracingStatus } from '../observability/tracing';
 
 export type TestSpan = ReadableSpan;
 

@@ -4,7 +4,8 @@ import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { centsToDecimal, formatCents, toCents, type Cents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
 import { discountLines } from '@nh/shared/pricing';
-import { findOrderForConfirmation, type ConfirmationOrder as OrderForConfirmation, type LineItem } from '@nh/server';
+import { findOrderForConfirmation, type ConfirmationOrder as OrderForConfirmation } from '@nh/server/queries/orders';
+import type { LineItem } from '@nh/server/db/schema';
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, orderNumber, signatureText, type Content } from './mail/layout';
 

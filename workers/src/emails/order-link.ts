@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { SHOP } from '@nh/shared/constants';
 import { ORDER_LINK_TTL_MS } from '@nh/shared/contracts/account';
-import { findShopperOrder, findShopperTokenById, mintSingleUseToken } from '@nh/server';
+import { findShopperOrder, findShopperTokenById } from '@nh/server/queries/shopper-self-service';
+import { mintSingleUseToken } from '@nh/server/queries/single-use-tokens';
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, orderNumber, signatureText, type Content } from './mail/layout';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { SHOP } from '@nh/shared/constants';
 import { trackingUrl } from '@nh/shared/shipping';
-import { findOrderForShippingNotice, type ShippedOrder as OrderForShippingNotice } from '@nh/server';
+import { findOrderForShippingNotice, type ShippedOrder as OrderForShippingNotice } from '@nh/server/queries/orders';
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, orderNumber, signatureText, type Content } from './mail/layout';
 

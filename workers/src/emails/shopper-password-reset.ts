@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { SHOP } from '@nh/shared/constants';
 import { SHOPPER_RESET_TTL_MS } from '@nh/shared/contracts/account';
-import { findShopperTokenById, findUserNameById, mintSingleUseToken } from '@nh/server';
+import { findShopperTokenById, findUserNameById } from '@nh/server/queries/shopper-self-service';
+import { mintSingleUseToken } from '@nh/server/queries/single-use-tokens';
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, signatureText, type Content } from './mail/layout';
 

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { SHOP } from '@nh/shared/constants';
-import { findStaffById, findUserContactById } from '@nh/server';
+import { findStaffById } from '@nh/server/queries/staff';
+import { findUserContactById } from '@nh/server/queries/shopper-self-service';
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, signatureText, type Content } from './mail/layout';
 

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { SHOP } from '@nh/shared/constants';
 import { STAFF_RESET_TTL_MS } from '@nh/shared/contracts/staff';
-import { findStaffTokenById, mintSingleUseToken } from '@nh/server';
+import { findStaffTokenById } from '@nh/server/queries/staff';
+import { mintSingleUseToken } from '@nh/server/queries/single-use-tokens';
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, signatureText, type Content } from './mail/layout';
 

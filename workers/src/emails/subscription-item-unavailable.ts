@@ -7,7 +7,7 @@ import { SHOP } from '@nh/shared/constants';
 import { formatCents } from '@nh/shared/money';
 import { UNAVAILABLE_ITEM_PROBLEM_LABELS, type UnavailableItem } from '@nh/shared/contracts/admin-subscriptions';
 import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
-import { unavailableItemsOf } from '@nh/server';
+import { unavailableItemsOf } from '@nh/server/queries/subscriptions/plan';
 import { jobId } from '@nh/server/jobs/contract';
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';

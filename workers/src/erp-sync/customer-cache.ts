@@ -5,7 +5,8 @@
  * NetSuite refuses for its customer reference drops the entry and the customer is upserted again. The
  * cache only ever saves requests: when Redis fails, it answers "not known" and forgets nothing else.
  */
-import type { Logger, Redis } from '@nh/server';
+import type { Logger } from '@nh/server/observability/logger';
+import type { Redis } from '@nh/server/runtime/redis';
 
 export const CUSTOMER_ID_TTL_DAYS = 30;
 

@@ -1,5 +1,6 @@
 import type { CreditMemoInput, CustomerInput, SalesOrderInput } from './netsuite/client';
-import { paymentReturned, type SyncOrder, type SyncRefund } from '@nh/server';
+import { paymentReturned } from '@nh/server/queries/refunds';
+import type { SyncOrder, SyncRefund } from '@nh/server/queries/sync';
 import { toCents } from '@nh/shared/money';
 
 /** An order that cannot be expressed in NetSuite until someone fixes its data (never worth a retry). */

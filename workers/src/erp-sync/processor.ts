@@ -22,20 +22,9 @@
  * Name, payload, options and topics: @nh/server/jobs/sync-order (the API may add it too).
  */
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
-import {
-  loadSyncOrder,
-  markNotConfigured,
-  markSynced,
-  noteSyncError,
-  recordSyncAttempts,
-  recordSyncFailure,
-  SYNC_STATUS,
-  tryLockOrderSync,
-  type Db,
-  type Logger,
-  type SyncAttemptEntry,
-  type SyncedRefund,
-} from '@nh/server';
+import { loadSyncOrder, markNotConfigured, markSynced, noteSyncError, recordSyncAttempts, recordSyncFailure, SYNC_STATUS, tryLockOrderSync, type SyncAttemptEntry, type SyncedRefund } from '@nh/server/queries/sync';
+import type { Db } from '@nh/server/db/client';
+import type { Logger } from '@nh/server/observability/logger';
 import { syncOrderContract } from '@nh/server/jobs/sync-order';
 import { jobDefiner, type JobContext } from '../jobs/define';
 import { NetSuiteError, netsuiteExternalIds, type NetSuiteClient} from './netsuite/client';

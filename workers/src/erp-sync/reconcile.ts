@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requestStaleSyncs } from '@nh/server';
+import { requestStaleSyncs } from '@nh/server/queries/sync';
 import { defineJob } from '../jobs/define';
 
 /** Every 10 minutes: orders pending too long get a fresh sync request (a job lost with Redis data). */

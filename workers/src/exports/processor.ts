@@ -15,12 +15,12 @@ import type { Job } from 'bullmq';
 import { exportFileName } from '@nh/shared';
 import type { Db } from '@nh/server/db/client';
 import { orderStatus } from '@nh/server/db/schema';
-import { postgresErrorOf, type Logger } from '@nh/server/logger';
+import { postgresErrorOf, type Logger } from '@nh/server/observability/logger';
 import { exportFileKey, loadExport, markExportCompleted, markExportFailed, markExportRunning, setExportProgress } from '@nh/server/queries/exports';
 import { countOrderExport, EXPORT_COLUMNS, streamOrderExport, type ExportQueryFilters } from '@nh/server/queries/order-export';
 import { exportOrdersContract } from '@nh/server/jobs/export-orders';
 import { csvWriter, type CsvRow } from '@nh/server/csv';
-import { CSV_CONTENT_TYPE, type FileStorage } from '@nh/server/storage/index';
+import { CSV_CONTENT_TYPE, type FileStorage } from '@nh/server/storage';
 import { defineJob } from '../jobs/define';
 import { exportFiltersOf } from './filters';
 

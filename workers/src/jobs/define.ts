@@ -7,14 +7,16 @@
  */
 import { DelayedError, UnrecoverableError, type Job, type Processor, type Queue, type Worker, type WorkerOptions } from 'bullmq';
 import type { z } from 'zod';
-import { withLogFields, type Db, type Logger, type Redis } from '@nh/server';
+import { withLogFields, type Logger } from '@nh/server/observability/logger';
+import type { Db } from '@nh/server/db/client';
+import type { Redis } from '@nh/server/runtime/redis';
 import { splitJobTrace, type JobContract, type WithJobId } from '@nh/server/jobs/contract';
-import { jobDuration, jobFailures } from '@nh/server/metrics';
-import { runWithRequestId } from '@nh/server/request-context';
-import { inSpan, tracingOn } from '@nh/server/tracing';
-import type { PaymentGateway } from '@nh/server/payments/index';
-import type { FileStorage } from '@nh/server/storage/index';
-import type { QueueName } from '@nh/server/queues';
+import { jobDuration, jobFailures } from '@nh/server/observability/metrics';
+import { runWithRequestId } from '@nh/server/observability/request-context';
+import { inSpan, tracingOn } from '@nh/server/observability/tracing';
+import type { PaymentGateway } from '@nh/server/payments';
+import type { FileStorage } from '@nh/server/storage';
+import type { QueueName } from '@nh/server/runtime/queues';
 import type { WorkerConfig } from '../lib/config';
 
 /**

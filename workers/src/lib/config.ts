@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { baseEnvShape, ConfigError, loadEnv, optionalString, repoRootOf, requireSiteUrlInProduction } from '@nh/server';
-import { paymentsEnvShape } from '@nh/server/payments/index';
-import { QUEUE_NAMES, type QueueName } from '@nh/server/queues';
-import { s3SettingsOf, storageEnvShape } from '@nh/server/storage/index';
+import { baseEnvShape, ConfigError, loadEnv, optionalString, repoRootOf, requireSiteUrlInProduction } from '@nh/server/runtime/env';
+import { paymentsEnvShape } from '@nh/server/payments';
+import { QUEUE_NAMES, type QueueName } from '@nh/server/runtime/queues';
+import { s3SettingsOf, storageEnvShape } from '@nh/server/storage';
 
 export const REPO_ROOT = repoRootOf(import.meta.url);
 

@@ -26,19 +26,14 @@
  */
 import type { Job } from 'bullmq';
 import { z } from 'zod';
-import {
-  deleteOldIdempotencyKeys,
-  deleteOldShopperTokens,
-  deleteOldSyncAttempts,
-  deletePublishedOutbox,
-  expiredExportFiles,
-  markExportFilesDeleted,
-  vacuumIdempotencyKeys,
-  vacuumOutbox,
-  type Db,
-  type Logger,
-} from '@nh/server';
-import type { FileStorage } from '@nh/server/storage/index';
+import { deleteOldIdempotencyKeys, vacuumIdempotencyKeys } from '@nh/server/queries/idempotency';
+import { deleteOldShopperTokens } from '@nh/server/queries/shopper-self-service';
+import { deleteOldSyncAttempts } from '@nh/server/queries/sync';
+import { deletePublishedOutbox, vacuumOutbox } from '@nh/server/queries/outbox';
+import { expiredExportFiles, markExportFilesDeleted } from '@nh/server/queries/exports';
+import type { Db } from '@nh/server/db/client';
+import type { Logger } from '@nh/server/observability/logger';
+import type { FileStorage } from '@nh/server/storage';
 import { defineJob } from '../jobs/define';
 
 /** Rows deleted per statement. */

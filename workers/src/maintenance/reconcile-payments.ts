@@ -28,7 +28,7 @@ import type { ErrorCode } from '@nh/shared/contracts/errors';
 import { stockByProduct } from '@nh/shared';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import type { Db } from '@nh/server/db/client';
-import type { Logger } from '@nh/server/logger';
+import type { Logger } from '@nh/server/observability/logger';
 import { findCheckoutKeyAwaitingOutcome } from '@nh/server/queries/idempotency';
 import {
   acceptedOrderStatus,
@@ -43,7 +43,7 @@ import {
   type UnknownOutcomeOrder,
 } from '@nh/server/queries/payments';
 import { inPoolTransaction, type PoolConnection } from '@nh/server/queries/transaction';
-import { CHARGE_LOOKUP_HOURS, isAcceptedCharge, orderInvoiceNumber, type FoundCharge, type PaymentGateway } from '@nh/server/payments/index';
+import { CHARGE_LOOKUP_HOURS, isAcceptedCharge, orderInvoiceNumber, type FoundCharge, type PaymentGateway } from '@nh/server/payments';
 import { defineJob } from '../jobs/define';
 
 /** Orders looked at per run (oldest first); the rest wait ten minutes. */

@@ -2,7 +2,7 @@
  * Every queue this program runs, each with its jobs (its own `queue.ts`): the one list the runtime,
  * the relay and the schedules are built from, and the context the runtime gives their handlers.
  */
-import type { QueueName } from '@nh/server/queues';
+import type { QueueName } from '@nh/server/runtime/queues';
 import { emailsQueue } from '../emails/queue';
 import type { EmailJobContext } from '../emails/job';
 import { erpSyncQueue } from '../erp-sync/queue';

@@ -11,11 +11,11 @@
  */
 import type { Queue } from 'bullmq';
 import type { Db } from '@nh/server/db/client';
-import type { Logger } from '@nh/server/logger';
+import type { Logger } from '@nh/server/observability/logger';
 import { commitTransaction, rollbackTransaction } from '@nh/server/queries/transaction';
 import { listenToOutbox, outboxClaimer, outboxListener, type ClaimedOutboxRow, type OutboxListener } from '@nh/server/queries/outbox';
-import { recordSpan } from '@nh/server/tracing';
-import type { QueueName } from '@nh/server/queues';
+import { recordSpan } from '@nh/server/observability/tracing';
+import type { QueueName } from '@nh/server/runtime/queues';
 import type { WorkerConfig } from '../lib/config';
 import { createJobPlanner, type JobPlanner, type PlannedJob } from './routes';
 

@@ -9,7 +9,7 @@
 import { outboxPayloads, type OutboxTopic } from '@nh/shared/contracts/outbox';
 import { outboxJobId, withJobTrace } from '@nh/server/jobs/contract';
 import type { ClaimedOutboxRow } from '@nh/server/queries/outbox';
-import type { QueueName } from '@nh/server/queues';
+import type { QueueName } from '@nh/server/runtime/queues';
 import type { JobsOptions } from 'bullmq';
 import type { WorkerConfig } from '../lib/config';
 import type { AnyJobDefinition } from '../jobs/define';

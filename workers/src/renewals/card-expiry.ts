@@ -14,9 +14,11 @@
  */
 import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
-import { cardExpiresOn, type PaymentGateway } from '@nh/server/payments/index';
+import { cardExpiresOn, type PaymentGateway } from '@nh/server/payments';
 import { jobId } from '@nh/server/jobs/contract';
-import { findPlanCard, recordCardExpiry, type Db, type Logger } from '@nh/server';
+import { findPlanCard, recordCardExpiry } from '@nh/server/queries/subscriptions/card-expiry';
+import type { Db } from '@nh/server/db/client';
+import type { Logger } from '@nh/server/observability/logger';
 import { defineJob } from '../jobs/define';
 
 /** At most this many plans with a card and no known expiry are looked up by one sweep (soonest billing first). */

@@ -12,16 +12,16 @@
  * (c) One statement records the outcome (@nh/server queries/payments.ts). A decline is one dunning step.
  */
 import { z } from 'zod';
-import { GATEWAY_MESSAGES, failedCharge, planBillTo, subscriptionInvoiceNumber, type ChargeResult, type PaymentGateway } from '@nh/server/payments/index';
+import { GATEWAY_MESSAGES, failedCharge, planBillTo, subscriptionInvoiceNumber, type ChargeResult, type PaymentGateway } from '@nh/server/payments';
 import { jobId } from '@nh/server/jobs/contract';
-import { renewalsTotal } from '@nh/server/metrics';
+import { renewalsTotal } from '@nh/server/observability/metrics';
 import { priceRenewal, STORE_CODE, toCents, SHOP, type Cents } from '@nh/shared';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { billingPeriodOf, nextBillingDate, type SkippedPeriodReason, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
 import type { Db } from '@nh/server/db/client';
 import type { LineItem } from '@nh/server/db/schema';
-import type { Logger } from '@nh/server/logger';
-import { findPeriodPayment, recordFailed, recordPaid, recordUnsettled, upsertPeriodPayment, type ChargeRecord } from '@nh/server/queries/payments';
+import type { Logger } from '@nh/server/observability/logger';
+import { findPeriodPayment, recordFailed, recordPaid, recordUnsettled, upsertPeriodPayment, type ChargeRecord } from '@nh/server/queries/subscriptions/renewal-payments';
 import type { StockLine, StockShortfall } from '@nh/server/queries/stock';
 import {
   advanceSubscription,

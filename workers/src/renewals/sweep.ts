@@ -22,17 +22,12 @@
  */
 import type { Queue } from 'bullmq';
 import { z } from 'zod';
-import type { PaymentGateway } from '@nh/server/payments/index';
-import {
-  findDueSubscriptions,
-  findPlansWithCardExpiringSoon,
-  findPlansWithoutCardExpiry,
-  findPlansWithUnavailableItemsSoon,
-  findSubscriptionsToRemind,
-  type Db,
-  type Logger,
-  type Redis,
-} from '@nh/server';
+import type { PaymentGateway } from '@nh/server/payments';
+import { findDueSubscriptions, findPlansWithUnavailableItemsSoon, findSubscriptionsToRemind } from '@nh/server/queries/subscriptions/renewals';
+import { findPlansWithCardExpiringSoon, findPlansWithoutCardExpiry } from '@nh/server/queries/subscriptions/card-expiry';
+import type { Db } from '@nh/server/db/client';
+import type { Logger } from '@nh/server/observability/logger';
+import type { Redis } from '@nh/server/runtime/redis';
 import { jobId, jobRequest } from '@nh/server/jobs/contract';
 import { billingPeriodOf, SUBSCRIPTION_HEADS_UP_DAYS } from '@nh/shared/contracts/subscriptions';
 import type { WorkerConfig } from '../lib/config';

@@ -1,6 +1,6 @@
 /** A card stored with the local payment sandbox as checkout stores one: tokenised, then charged with createProfile. */
 import { randomUUID } from 'node:crypto';
-import { SANDBOX_API_LOGIN_ID, SANDBOX_CLIENT_KEY, type LocalSandboxGateway, type StoredPaymentProfile } from '@nh/server/payments/index';
+import { SANDBOX_API_LOGIN_ID, SANDBOX_CLIENT_KEY, type LocalSandboxGateway, type StoredPaymentProfile } from '@nh/server/payments';
 
 /** The billing address the workers' tests give (a ZIP the sandbox approves). */
 export const TEST_ADDRESS = { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' };

@@ -8,9 +8,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 import '@nh/server/testing/provided';
-import { createDb, createLogger, createRedis, recordOutbox, tables, type Db, type LineItem, type Logger } from '@nh/server';
+import * as tables from '@nh/server/db/schema';
+import { createDb, type Db } from '@nh/server/db/client';
+import { createLogger, type Logger } from '@nh/server/observability/logger';
+import { createRedis } from '@nh/server/runtime/redis';
+import { recordOutbox } from '@nh/server/queries/outbox';
+import type { LineItem } from '@nh/server/db/schema';
 import { seedDemoCatalogue } from '@nh/server/seed/seed';
-import { applyMigrations, dropDatabase, ensureDatabase } from '@nh/server/database';
+import { applyMigrations, dropDatabase, ensureDatabase } from '@nh/server/runtime/database';
 import { loadWorkerConfig, type WorkerConfig } from '../../src/lib/config';
 import { startWorkerRuntime, type WorkerRuntime } from '../../src/runtime';
 

@@ -1,5 +1,5 @@
 /** What a shopper (or a guest with an order link) sees of an order: cents, the short number, the tracking page. */
-import type { ShopperOrderRow } from '@nh/server';
+import type { ShopperOrderRow } from '@nh/server/queries/shopper-self-service';
 import type { ShopperOrder, ShopperOrderSummary } from '@nh/shared/contracts/account';
 import { LIMITS } from '@nh/shared/constants';
 import { toCents } from '@nh/shared/money';

@@ -3,7 +3,7 @@
  * order by number and email through a single-use emailed link, and the password reset by email.
  */
 import { Router, type Request } from 'express';
-import { findOrderOfUser, findShopperOrder, listOrdersOfUser } from '@nh/server';
+import { findOrderOfUser, findShopperOrder, listOrdersOfUser } from '@nh/server/queries/shopper-self-service';
 import {
   ACCOUNT_MESSAGES,
   forgotPasswordRequestSchema,

@@ -4,19 +4,10 @@
  * this work is done); the links are single-use tokens of which only the hash is stored, made by the
  * mail worker as it sends the email (the staff accounts' rule, @nh/server's single-use-tokens).
  */
-import {
-  deleteSessionsOfUser,
-  findOrdersForLookup,
-  findShopperToken,
-  findUserByEmail,
-  hashSingleUseToken,
-  insertShopperToken,
-  recordOutbox,
-  setUserPassword,
-  spendShopperResets,
-  spendShopperToken,
-  type Db,
-} from '@nh/server';
+import { deleteSessionsOfUser, findOrdersForLookup, findShopperToken, findUserByEmail, insertShopperToken, setUserPassword, spendShopperResets, spendShopperToken } from '@nh/server/queries/shopper-self-service';
+import { hashSingleUseToken } from '@nh/server/queries/single-use-tokens';
+import { recordOutbox } from '@nh/server/queries/outbox';
+import type { Db } from '@nh/server/db/client';
 import { hashPassword } from '@nh/server/passwords';
 import { ACCOUNT_MESSAGES, ORDER_LINK_TTL_MS, SHOPPER_RESET_TTL_MS } from '@nh/shared/contracts/account';
 import { AppError } from '../../lib/errors';

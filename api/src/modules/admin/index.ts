@@ -9,8 +9,8 @@
  * and /api/products, so the area is mounted at /api.
  */
 import { Router } from 'express';
-import type { PaymentGateway } from '@nh/server/payments/index';
-import type { FileStorage } from '@nh/server/storage/index';
+import type { PaymentGateway } from '@nh/server/payments';
+import type { FileStorage } from '@nh/server/storage';
 import type { AppContext } from '../../lib/context';
 import type { AfterAnswer } from '../../lib/after-answer';
 import { createStaffGuard } from '../../lib/staff-auth';

@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { findUserByEmail } from '@nh/server';
+import { findUserByEmail } from '@nh/server/queries/shopper-self-service';
 import { SHOP } from '@nh/shared';
 import { AUTH_MESSAGES, loginRequestSchema, registerRequestSchema, type AuthUser, type SignInResponse } from '@nh/shared/contracts/auth';
 import type { AppContext } from '../../lib/context';

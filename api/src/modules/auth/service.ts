@@ -1,5 +1,5 @@
 import type { AuthUser } from '@nh/shared/contracts/auth';
-import type { DbOrTx } from '@nh/server';
+import type { DbOrTx } from '@nh/server/db/client';
 import { decoyHash, hashPassword, verifyPassword } from '@nh/server/passwords';
 import { findUserForSignIn, insertUser } from '@nh/server/queries/shopper-accounts';
 

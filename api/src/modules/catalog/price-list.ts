@@ -6,7 +6,8 @@
  * transaction, and any refusal is decided on a fresh read.
  */
 import { centsToDecimal, toCents, type Cents } from '@nh/shared';
-import type { Db, LineItem, ProductVariant } from '@nh/server';
+import type { Db } from '@nh/server/db/client';
+import type { LineItem, ProductVariant } from '@nh/server/db/schema';
 import { readProductPrices } from '@nh/server/queries/catalog';
 import type { AppContext } from '../../lib/context';
 import { perApp } from '../../lib/per-app';

@@ -1,6 +1,6 @@
 import { centsToDecimal, parseCents } from '@nh/shared';
 import { ratingOf, type BlogPost, type BlogPostSummary, type Category, type Ingredient, type ImpactStats, type Product, type ProductVariant, type StorefrontProduct } from '@nh/shared/contracts/catalog';
-import type { tables } from '@nh/server';
+import * as tables from '@nh/server/db/schema';
 
 type ProductRow = typeof tables.products.$inferSelect;
 type CategoryRow = typeof tables.categories.$inferSelect;

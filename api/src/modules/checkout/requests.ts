@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '@nh/shared/contracts/auth';
 import type { CheckoutAddress, CheckoutNonceInput, CustomerFields, OrderItemInput, SubscribeNonceInput } from '@nh/shared/contracts/checkout';
 import { billingPeriodOf, nextBillingDate, SUBSCRIPTION_DISCOUNT_PERCENT, type SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
-import { profileCustomerId } from '@nh/server/payments/index';
+import { profileCustomerId } from '@nh/server/payments';
 
 /** What the write path needs of a request, whichever call sent it. */
 export interface OrderRequest {

@@ -31,7 +31,9 @@ import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import type { AuthUser } from '@nh/shared/contracts/auth';
 import { CHECKOUT_MESSAGES, type CheckoutNonceInput, type OrderItemInput, type SubscribeNonceInput } from '@nh/shared/contracts/checkout';
 import type { SubscribeNonceResponse } from '@nh/shared/contracts/subscriptions';
-import type { Db, LineItem, Logger } from '@nh/server';
+import type { Db } from '@nh/server/db/client';
+import type { LineItem } from '@nh/server/db/schema';
+import type { Logger } from '@nh/server/observability/logger';
 import { reserveOrder, type PendingOrder, type PricedStockLine } from '@nh/server/queries/orders';
 import { acceptedOrderStatus, PAYMENT_STATUS_OF, recordAcceptedPayment, recordFailedPayment, type OutboxRecord, type PaymentRecord } from '@nh/server/queries/payments';
 import { findUsablePromo } from '@nh/server/queries/promo';
@@ -44,9 +46,9 @@ import {
   type ChargeResult,
   type OpaqueChargeRequest,
   type PaymentGateway,
-} from '@nh/server/payments/index';
+} from '@nh/server/payments';
 import type { ErrorCode } from '@nh/shared/contracts/errors';
-import { checkoutsTotal, type CheckoutOutcome } from '@nh/server/metrics';
+import { checkoutsTotal, type CheckoutOutcome } from '@nh/server/observability/metrics';
 import { AppError, errorAnswer } from '../../lib/errors';
 import { awaitStoredAnswer, storeAnswer, type StoredAnswer } from '../../lib/idempotency';
 import { catalogueLine, type PricedProduct, type PriceList } from '../catalog/price-list';

@@ -6,7 +6,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router } from 'express';
-import type { Registry } from '@nh/server/metrics';
+import type { Registry } from '@nh/server/observability/metrics';
 import { AppError, notFoundApi } from '../../lib/errors';
 
 export const METRICS_TOKEN_MESSAGE = 'The metrics need the bearer token set in METRICS_TOKEN.';

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { dependencyChecks, type HealthAnswer } from '@nh/server/metrics';
+import { dependencyChecks, type HealthAnswer } from '@nh/server/observability/metrics';
 import type { AppContext } from '../../lib/context';
 
 /** The process's state as readiness sees it: set `draining` when shutting down (main.ts), before the server closes. */

@@ -1,6 +1,6 @@
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import type { UnsubscribeState } from '@nh/shared/contracts/newsletter';
-import type { Db } from '@nh/server';
+import type { Db } from '@nh/server/db/client';
 import { addSubscriber, findSubscriberByToken, unsubscribeByToken, type SubscriberState } from '@nh/server/queries/newsletter';
 import { recordOutbox } from '@nh/server/queries/outbox';
 

@@ -7,7 +7,7 @@
  * (`instrumentGateway`); the local sandbox's own handle (`sandbox`: its tokeniser, its test hooks) is not.
  */
 import type { PaymentsStatus } from '@nh/shared/contracts/checkout';
-import { ACCEPT_JS_URLS, createPaymentGateway, instrumentGateway, SANDBOX_API_LOGIN_ID, SANDBOX_CLIENT_KEY, type LocalSandboxGateway, type PaymentGateway } from '@nh/server/payments/index';
+import { ACCEPT_JS_URLS, createPaymentGateway, instrumentGateway, SANDBOX_API_LOGIN_ID, SANDBOX_CLIENT_KEY, type LocalSandboxGateway, type PaymentGateway } from '@nh/server/payments';
 import type { AppContext } from '../../lib/context';
 
 export const SANDBOX_SCRIPT_PATH = '/api/payments/sandbox/accept.js';

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { SANDBOX_ACCEPT_SCRIPT, type AcceptSecureData } from '@nh/server/payments/index';
+import { SANDBOX_ACCEPT_SCRIPT, type AcceptSecureData } from '@nh/server/payments';
 import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { Payments } from './provider';

@@ -3,7 +3,7 @@ import { PROMO_MESSAGES, promoCodeInputSchema, type PromoValidation } from '@nh/
 import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import type { PromoGuessLimit } from './guess-limit';
-import { findUsablePromo } from '@nh/server';
+import { findUsablePromo } from '@nh/server/queries/promo';
 
 export interface PromoDeps {
   /** The promo guessing budget, shared with checkout. */

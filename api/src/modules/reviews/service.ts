@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CreateReviewRequest, Review } from '@nh/shared/contracts/reviews';
 import type { createReviewRequestSchema } from '@nh/shared/contracts/reviews';
-import type { DbOrTx } from '@nh/server';
+import type { DbOrTx } from '@nh/server/db/client';
 import * as reviewQueries from '@nh/server/queries/reviews';
 
 type ReviewRow = Awaited<ReturnType<typeof reviewQueries.insertReview>>;

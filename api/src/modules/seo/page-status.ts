@@ -5,7 +5,7 @@
  * URL, Open Graph and Twitter tags with the product's picture and price), so crawlers and link previews
  * read the page without running the app.
  */
-import type { Db } from '@nh/server';
+import type { Db } from '@nh/server/db/client';
 import { findCategory as findCategoryRow, findPublicProduct, findPublishedPost } from '@nh/server/queries/catalog';
 import { SHOP } from '@nh/shared/constants';
 import { centsToDecimal, parseCents } from '@nh/shared/money';

@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Request } from 'express';
-import { loggablePath, type Logger } from '@nh/server';
+import { loggablePath } from '@nh/server/observability/loggable-url';
+import type { Logger } from '@nh/server/observability/logger';
 import { localOrigin } from './site-origin';
 
 /** The contract of `web/src/entry-server.tsx` (declared here: the API does not import web code). */

@@ -3,7 +3,7 @@
  * the latest change of its public products, every published journal article; plus the fixed content and
  * legal pages.
  */
-import type { Db } from '@nh/server';
+import type { Db } from '@nh/server/db/client';
 import { siteMapRows, type SiteMapRow } from '@nh/server/queries/catalog';
 import { CONTENT_PAGE_PATHS, LEGAL_LAST_UPDATED, LEGAL_PAGE_SLUGS, sitePaths } from '@nh/shared/contracts/site-map';
 

@@ -10,8 +10,11 @@
  */
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
 import { SUBSCRIPTION_MESSAGES as MSG, type ChangeCardRequest, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
-import { findPlanToResume, type Db, type Logger, type SubscriptionRow } from '@nh/server';
-import type { PaymentGateway } from '@nh/server/payments/index';
+import { findPlanToResume } from '@nh/server/queries/subscriptions/shopper';
+import type { Db } from '@nh/server/db/client';
+import type { Logger } from '@nh/server/observability/logger';
+import type { SubscriptionRow } from '@nh/server/db/schema';
+import type { PaymentGateway } from '@nh/server/payments';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
 import { changePlan } from './changes';

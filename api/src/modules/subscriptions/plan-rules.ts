@@ -6,7 +6,9 @@
  * words. The callers write it in their transaction with their own record (staff: an audit row and the
  * staff email; the shopper: the confirmation email). docs/decisions/subscriptions.md.
  */
-import { paymentAnswerUnsettled, paymentInFlight, type LockedPlan, type PlanChange, type SubscriptionRow } from '@nh/server';
+import { paymentAnswerUnsettled, paymentInFlight } from '@nh/server/queries/payment-in-flight';
+import type { LockedPlan, PlanChange } from '@nh/server/queries/subscriptions/changes';
+import type { SubscriptionRow } from '@nh/server/db/schema';
 import { billingPeriodOf, missedWhilePaused, nextBillingDate, rescheduleWindow, type SkippedPeriodReason } from '@nh/shared/contracts/subscriptions';
 import { AppError } from '../../lib/errors';
 

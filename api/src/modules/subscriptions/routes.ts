@@ -7,7 +7,7 @@ import {
   skipDeliveryRequestSchema,
   SUBSCRIPTION_MESSAGES,
 } from '@nh/shared/contracts/subscriptions';
-import type { PaymentGateway } from '@nh/server/payments/index';
+import type { PaymentGateway } from '@nh/server/payments';
 import type { AppContext } from '../../lib/context';
 import { parseInput } from '../../lib/validation';
 import { requireUser, signedInUser } from '../auth';

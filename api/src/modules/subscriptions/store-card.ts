@@ -7,8 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { SHOP } from '@nh/shared';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
-import type { PlanToResume, Logger } from '@nh/server';
-import { failedStore, GATEWAY_MESSAGES, planBillTo, profileCustomerId, type PaymentGateway, type StoreCardResult, type StoredPaymentProfile } from '@nh/server/payments/index';
+import type { PlanToResume } from '@nh/server/queries/subscriptions/shopper';
+import type { Logger } from '@nh/server/observability/logger';
+import { failedStore, GATEWAY_MESSAGES, planBillTo, profileCustomerId, type PaymentGateway, type StoreCardResult, type StoredPaymentProfile } from '@nh/server/payments';
 import { AppError } from '../../lib/errors';
 
 export interface StoredCard {

@@ -8,9 +8,9 @@
 import { createHash } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import type { SyncAttemptEntry } from '@nh/server';
+import type { SyncAttemptEntry } from '@nh/server/queries/sync';
 import { OAuthSigner } from './oauth';
-import { netsuite429, netsuiteConcurrencyInUse, netsuiteRequests } from '@nh/server/metrics';
+import { netsuite429, netsuiteConcurrencyInUse, netsuiteRequests } from '@nh/server/observability/metrics';
 import type { NetSuiteConfig } from '../../lib/config';
 
 /** rate_limit: 429, slow the whole queue; retryable: try again later; permanent: fix the data first. */

@@ -1,9 +1,10 @@
 import { Router } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
-import { iterateAudit, listAudit, type AuditEventRow } from '@nh/server';
+import { iterateAudit, listAudit } from '@nh/server/queries/audit';
+import type { AuditEventRow } from '@nh/server/db/schema';
 import { csvWriter, type CsvRow } from '@nh/server/csv';
-import { CSV_CONTENT_TYPE } from '@nh/server/storage/index';
+import { CSV_CONTENT_TYPE } from '@nh/server/storage';
 import {
   AUDIT_CSV_COLUMNS,
   auditActionLabel,

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Queue } from 'bullmq';
 import { STORE_CODE } from '@nh/shared/constants';
-import type { QueueName } from '@nh/server/queues';
+import type { QueueName } from '@nh/server/runtime/queues';
 import type { AppContext } from '../../../lib/context';
 import type { AdminArea, AdminDeps } from '../shared/area';
 import { lazyQueue } from '../sync/queue';

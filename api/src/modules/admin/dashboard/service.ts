@@ -6,8 +6,9 @@
  */
 import type { Queue } from 'bullmq';
 import { centsToDecimal } from '@nh/shared';
-import { planFigures, salesByDay, type Db } from '@nh/server';
-import { QUEUE_NAMES, readQueueDepth, type QueueName } from '@nh/server/queues';
+import { planFigures, salesByDay } from '@nh/server/queries/reports';
+import type { Db } from '@nh/server/db/client';
+import { QUEUE_NAMES, readQueueDepth, type QueueName } from '@nh/server/runtime/queues';
 import { DASHBOARD_DAYS, type Dashboard } from '@nh/shared/contracts/admin-dashboard';
 import { syncSummary } from '../sync/service';
 

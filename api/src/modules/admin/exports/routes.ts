@@ -5,7 +5,7 @@ import type { AppContext } from '../../../lib/context';
 import { actorOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../shared/area';
-import { attachmentDisposition, CSV_CONTENT_TYPE } from '@nh/server/storage/index';
+import { attachmentDisposition, CSV_CONTENT_TYPE } from '@nh/server/storage';
 import { exportDownload, exportHistory, exportStatus, startExport } from './service';
 
 /**

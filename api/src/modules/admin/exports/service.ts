@@ -4,8 +4,11 @@
  * its progress. Only a completed export's finished file is ever served, and only until it expires
  * (housekeeping deletes it then). Statements: @nh/server queries/exports.ts.
  */
-import { findExport as findStoreExport, insertExport, listExports, recordAudit, recordOutbox, storedExportKey, type AuditActor, type Db, type ExportRow } from '@nh/server';
-import { CSV_CONTENT_TYPE, type DownloadAnswer, type FileStorage } from '@nh/server/storage/index';
+import { findExport as findStoreExport, insertExport, listExports, storedExportKey, type ExportRow } from '@nh/server/queries/exports';
+import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
+import { recordOutbox } from '@nh/server/queries/outbox';
+import type { Db } from '@nh/server/db/client';
+import { CSV_CONTENT_TYPE, type DownloadAnswer, type FileStorage } from '@nh/server/storage';
 import {
   EXPORT_MESSAGES,
   exportFiltersSchema,

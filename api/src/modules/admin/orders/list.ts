@@ -1,6 +1,6 @@
 /** The back office's order table, one page at a time (its filters, search and capped count: @nh/server queries/order-table.ts). */
 import { centsToDecimal } from '@nh/shared';
-import type { Db } from '@nh/server';
+import type { Db } from '@nh/server/db/client';
 import { listOrderTable, type OrderListQuery } from '@nh/server/queries/order-table';
 import type { AdminOrderSummary } from '@nh/shared/contracts/admin';
 

@@ -1,6 +1,7 @@
 /** An order's payment rows as the back office shows them (the order's detail, a refund's answer). */
 import { centsToDecimal } from '@nh/shared';
-import { givenBackOf, listOrderPayments, paymentReturned, refundableOf, type Db, type GivenBack, type OrderPaymentRow } from '@nh/server';
+import { givenBackOf, listOrderPayments, paymentReturned, refundableOf, type GivenBack, type OrderPaymentRow } from '@nh/server/queries/refunds';
+import type { Db } from '@nh/server/db/client';
 import { NOT_SHIPPABLE_MESSAGES, type AdminPayment } from '@nh/shared/contracts/refunds';
 
 export function toAdminPayment(row: OrderPaymentRow): AdminPayment {

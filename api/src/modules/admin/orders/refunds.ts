@@ -16,7 +16,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { centsToDecimal, stockByProduct } from '@nh/shared';
-import type { Db, LineItem, Logger } from '@nh/server';
+import type { Db } from '@nh/server/db/client';
+import type { LineItem } from '@nh/server/db/schema';
+import type { Logger } from '@nh/server/observability/logger';
 import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
 import { findStoreOrder } from '@nh/server/queries/order-detail';
 import { paymentInFlight } from '@nh/server/queries/payment-in-flight';
@@ -32,7 +34,7 @@ import {
 } from '@nh/server/queries/refunds';
 import { restock } from '@nh/server/queries/stock';
 import { requestRefundSync } from '@nh/server/queries/sync';
-import { REFUND_GATEWAY_MESSAGES, failedRefund, refundInvoiceNumber, type PaymentGateway, type RefundResult } from '@nh/server/payments/index';
+import { REFUND_GATEWAY_MESSAGES, failedRefund, refundInvoiceNumber, type PaymentGateway, type RefundResult } from '@nh/server/payments';
 import { ADMIN_MESSAGES } from '@nh/shared/contracts/admin';
 import {
   notRefundableMessage,

@@ -1,7 +1,8 @@
 /** Admin orders of one store: detail and fulfilment update (the table's list is list.ts). */
 import { centsToDecimal, parseCents, stockByProduct } from '@nh/shared';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
-import type { Db, DbOrTx, LineItem, OrderRow } from '@nh/server';
+import type { Db, DbOrTx } from '@nh/server/db/client';
+import type { LineItem, OrderRow } from '@nh/server/db/schema';
 import { auditDiff, recordAudit, type AuditActor } from '@nh/server/queries/audit';
 import { findStoreOrder, lockOrderForFulfilment, planSkippedPeriods, updateOrderFulfilment } from '@nh/server/queries/order-detail';
 import { recordOutbox } from '@nh/server/queries/outbox';

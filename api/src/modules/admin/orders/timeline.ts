@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { centsToDecimal } from '@nh/shared';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
-import type { Db } from '@nh/server';
+import type { Db } from '@nh/server/db/client';
 import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
 import { findStoreOrder } from '@nh/server/queries/order-detail';
 import { entityAudit, orderEmails, orderSyncAttempts } from '@nh/server/queries/order-timeline';

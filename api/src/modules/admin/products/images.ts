@@ -17,7 +17,7 @@ import {
   uploadedImageUrl,
   type UploadedImage,
 } from '@nh/shared/contracts/product-images';
-import type { FileStorage } from '@nh/server/storage/index';
+import type { FileStorage } from '@nh/server/storage';
 import type { AppContext } from '../../../lib/context';
 import { AppError } from '../../../lib/errors';
 import { createStaffGuard } from '../../../lib/staff-auth';

@@ -3,7 +3,7 @@
  * and audited in the transaction of the change, the product row locked so a checkout taking stock at the
  * same moment and the adjustment both count.
  */
-import type { Db, DbOrTx } from '@nh/server';
+import type { Db, DbOrTx } from '@nh/server/db/client';
 import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
 import { insertInventoryAdjustment, listInventoryAdjustments, lockProductInventory, productInventory, setProductInventory } from '@nh/server/queries/products';
 import { ADMIN_MESSAGES } from '@nh/shared/contracts/admin';

@@ -2,7 +2,7 @@
  * Admin catalogue writes. Every write clears this process's catalogue cache so the storefront shows the
  * change at once. Products are serialised with the catalogue's own serializer (one admin/public shape).
  */
-import type { Db, DbOrTx } from '@nh/server';
+import type { Db, DbOrTx } from '@nh/server/db/client';
 import { auditDiff, recordAudit, type AuditActor } from '@nh/server/queries/audit';
 import {
   categoryExists,

@@ -1,5 +1,5 @@
 /** Admin promo codes: list, create, toggle. Whether a code is usable is one rule, @nh/server's queries/promo.ts. */
-import type { Db } from '@nh/server';
+import type { Db } from '@nh/server/db/client';
 import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
 import { insertPromoCode, listPromoCodeRows, togglePromoCodeRow, type StaffPromoRow } from '@nh/server/queries/promo';
 import { ADMIN_MESSAGES, type AdminPromoCode } from '@nh/shared/contracts/admin';

@@ -3,7 +3,7 @@
  * (a hidden review leaves the storefront and its product's rating at once), delete. Each change writes
  * its audit row in its transaction.
  */
-import type { Db, DbOrTx } from '@nh/server';
+import type { Db, DbOrTx } from '@nh/server/db/client';
 import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
 import { deleteReviewRow, listModeratedReviews, lockModeratedReview, setReviewHiddenAt, type ModeratedReviewRow } from '@nh/server/queries/reviews';
 import { ADMIN_REVIEW_MESSAGES, type AdminReview, type AdminReviewsPage, type AdminReviewsQuery } from '@nh/shared/contracts/admin-reviews';

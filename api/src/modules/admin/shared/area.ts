@@ -1,6 +1,6 @@
 import { Router } from 'express';
-import type { PaymentGateway } from '@nh/server/payments/index';
-import type { FileStorage } from '@nh/server/storage/index';
+import type { PaymentGateway } from '@nh/server/payments';
+import type { FileStorage } from '@nh/server/storage';
 import type { AfterAnswer } from '../../../lib/after-answer';
 import type { StaffGuard } from '../../../lib/staff-auth';
 

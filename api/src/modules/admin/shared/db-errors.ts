@@ -1,4 +1,4 @@
-import { postgresErrorOf } from '@nh/server';
+import { postgresErrorOf } from '@nh/server/observability/logger';
 
 /** The SQLSTATE of the PostgreSQL error the admin services turn into a 4xx answer (drizzle wraps pg's in `cause`). */
 export const pgErrorCode = (error: unknown): string | undefined => postgresErrorOf(error)?.code;

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { findStaffByEmail } from '@nh/server';
+import { findStaffByEmail } from '@nh/server/queries/staff';
 import {
   acceptInvitationSchema,
   confirmStaffResetSchema,

@@ -4,7 +4,8 @@
  * outbox and the mail queue with the link's row id: the mail worker makes the single-use token as it
  * sends, and only its hash is stored.
  */
-import type { Db, DbOrTx, StaffRow } from '@nh/server';
+import type { Db, DbOrTx } from '@nh/server/db/client';
+import type { StaffRow } from '@nh/server/db/schema';
 import { auditDiff, recordAudit, type AuditActor } from '@nh/server/queries/audit';
 import { recordOutbox } from '@nh/server/queries/outbox';
 import {

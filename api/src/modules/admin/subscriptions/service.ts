@@ -7,24 +7,13 @@
  * are written in the same transaction. The rules of pause, resume, skip and reschedule are the shopper's
  * too (../../subscriptions/plan-rules.ts); docs/decisions/subscriptions.md ("Staff actions on a plan").
  */
-import {
-  changeLockedPlan,
-  databaseToday,
-  findAtRiskSubscriptions,
-  findPlan,
-  findPlanCardBrand,
-  listAdminSubscriptions,
-  planBilling,
-  recordAudit,
-  recordOutbox,
-  type AtRiskRow,
-  type AuditActor,
-  type Db,
-  type PlanBilling,
-  type LockedPlan,
-  type PlanChangeDecision,
-  type SubscriptionRow,
-} from '@nh/server';
+import { changeLockedPlan, type LockedPlan, type PlanChangeDecision } from '@nh/server/queries/subscriptions/changes';
+import { databaseToday, findAtRiskSubscriptions, listAdminSubscriptions, planBilling, type AtRiskRow, type PlanBilling } from '@nh/server/queries/subscriptions/staff';
+import { findPlan, findPlanCardBrand } from '@nh/server/queries/subscriptions/plan';
+import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
+import { recordOutbox } from '@nh/server/queries/outbox';
+import type { Db } from '@nh/server/db/client';
+import type { SubscriptionRow } from '@nh/server/db/schema';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { centsToDecimal, toCents } from '@nh/shared/money';
 import type { AuditAction } from '@nh/shared/contracts/audit';

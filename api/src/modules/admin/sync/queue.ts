@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { createQueue, type QueueName } from '@nh/server/queues';
+import { createQueue, type QueueName } from '@nh/server/runtime/queues';
 import type { AppContext } from '../../../lib/context';
 
 /**

@@ -5,11 +5,11 @@
  */
 import { centsToDecimal } from '@nh/shared';
 import type { Queue } from 'bullmq';
-import type { Db } from '@nh/server';
+import type { Db } from '@nh/server/db/client';
 import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
 import { recordOutbox } from '@nh/server/queries/outbox';
 import { findOrderSyncState, listFailedSyncs, listSyncAttempts, lockOrderSyncStatus, resetFailedSyncs, resetOrderSync, syncCounts } from '@nh/server/queries/sync';
-import { readQueueDepth } from '@nh/server/queues';
+import { readQueueDepth } from '@nh/server/runtime/queues';
 import { ADMIN_SYNC_MESSAGES, SYNC_STATUSES, type FailedSync, type OrderSyncAttempts, type SyncAttempt, type SyncStatus, type SyncSummary } from '@nh/shared/contracts/admin-sync';
 import { AppError } from '../../../lib/errors';
 

@@ -1,4 +1,4 @@
-import { inSpan, shutdownTracing } from './tracing';
+import { inSpan, shutdownTracing } from '../observability/tracing';
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/nurture_home';
 

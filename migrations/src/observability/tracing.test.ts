@@ -44,7 +44,7 @@ describe('tracing off (the default)', () => {
       import express from 'express';
       import pg from 'pg';
       import { Redis } from 'ioredis';
-      import { tracingStatus } from '@nh/server/tracing';
+      import { tracingStatus } from '@nh/server/observability/tracing';
       const wrapped = (fn) => Boolean(fn.__wrapped);
       const loaded = Object.keys(createRequire(import.meta.url).cache).filter((f) => /[\\\\/](@opentelemetry|import-in-the-middle|require-in-the-middle)[\\\\/]/.test(f));
       console.log(JSON.stringify({

@@ -4,7 +4,7 @@
  * (jobs/contract.ts), the rest beside their handlers in workers (workers/src/registry/queues.ts).
  */
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
-import { withinTimeout } from './within-timeout';
+import { withinTimeout } from '../observability/within-timeout';
 
 export const QUEUE_NAMES = ['erp-sync', 'exports', 'emails', 'renewals', 'maintenance'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
