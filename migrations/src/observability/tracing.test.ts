@@ -4,14 +4,13 @@
  * patches nothing; with it, the preload starts the SDK and the instrumented modules are patched.
  */
 import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { currentTraceParent, inSpan, recordSpan, tracingEnabled, tracingOn, tracingStartupWarning, tracingStatus } from './tracing';
+import { repoRootOf } from '../runtime/env';
 import { withoutSqlLiterals } from './tracing-sdk';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = repoRootOf(import.meta.url);
 const OTEL_API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
 
 describe('tracing off (the default)', () => {
