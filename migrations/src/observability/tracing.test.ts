@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { currentTraceParent, inSpan, recordSpan, tracingEnabled, tracingOn, tracingStartupWarning, tracingStatus } from './tracing';
 import { withoutSqlLiterals } from './tracing-sdk';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const OTEL_API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
 
 describe('tracing off (the default)', () => {

@@ -21,7 +21,7 @@ describe('shop identity from SHOP_* variables', () => {
 });
 
 describe('repoRootOf', () => {
-  const root = path.resolve(import.meta.dirname, '../..');
+  const root = path.resolve(import.meta.dirname, '../../..');
   it('is the folder above the workspace of the module, however deep the module or its bundle sits', () => {
     for (const file of ['api/src/lib/config.ts', 'api/dist/main.js', 'workers/src/lib/config.ts', 'migrations/src/runtime/env.ts']) {
       expect(repoRootOf(pathToFileURL(path.join(root, file)).href), file).toBe(root);
