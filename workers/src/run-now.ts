@@ -1,7 +1,6 @@
 // Operator command: `node --import ./workers/dist/instrument.js workers/dist/run-now.js <job>` (npm run
-// worker:run-now -- <job>) adds one run of a scheduled job (renewal-sweep, housekeeping,
-// reconcile-payments, reconcile-sync) for the workers. With tracing on, the command is the root span of
-// a trace and the job's run its child.
+// worker:run-now -- <job>) adds one run of a scheduled job (any job with a `schedule`; without a name it
+// lists them) for the workers. With tracing on, the command is the root span of a trace and the job's run its child.
 import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/server/runtime/queues';
 import { createRedis } from '@nh/server/runtime/redis';
 import { exitOnStartupError } from '@nh/server/runtime/env';

@@ -31,13 +31,13 @@ import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { signInAs } from '../../api/test/support/staff';
 import { renewSubscriptionJob, type RenewResult } from '../src/renewals/renew';
 import { emailsTotal, renewalsTotal } from '@nh/server/observability/metrics';
-import { renewalReminderJob } from '../src/emails/renewal-reminder';
-import { subscriptionItemUnavailableJob } from '../src/emails/subscription-item-unavailable';
+import { email as renewalReminderJob } from '../src/emails/renewal-reminder';
+import { email as subscriptionItemUnavailableJob } from '../src/emails/subscription-item-unavailable';
 // For the stored card's expiry (before the missed-sweep tests).
 import { centsToDecimal, toPayloadStrings } from '@nh/shared';
 import type { PaymentGateway } from '@nh/server/payments';
 import { CARD_EXPIRY_LOOKUPS_PER_SWEEP, CARD_EXPIRY_MESSAGES, CARD_EXPIRY_SWEEP_PRIORITY, lookUpCardExpiry, recordCardExpiryJob } from '../src/renewals/card-expiry';
-import { expiryMonth, subscriptionCardExpiringJob } from '../src/emails/subscription-card-expiring';
+import { email as subscriptionCardExpiringJob, expiryMonth } from '../src/emails/subscription-card-expiring';
 import type { WorkerRuntime } from '../src/runtime';
 import { TestSmtpServer } from './support/smtp-server';
 import { storedTestCard, TEST_ADDRESS } from './support/sandbox-card';

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as tables from '@nh/server/db/schema';
 import { ConfigError } from '@nh/server/runtime/env';
 import { loadWorkerConfig } from '../src/lib/config';
-import { RUNNABLE_NOW, runScheduledJobNow } from '../src/schedules';
+import { RUNNABLE_NOW, runScheduledJobNow, SCHEDULES } from '../src/schedules';
 import { createTestDatabase, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
+import type { WorkerRuntime } from '../src/runtime';
 
 let tdb: TestDatabase;
 beforeAll(async () => {
@@ -67,13 +68,20 @@ describe('renewals queue', () => {
   });
 });
 
+/** The maintenance queue's schedules, as its jobs declare them (a new scheduled job changes no test here). */
+const MAINTENANCE_SCHEDULES = SCHEDULES.filter((schedule) => schedule.queue === 'maintenance');
+const removeMaintenanceSchedulers = async (runtime: WorkerRuntime) => {
+  for (const { id } of MAINTENANCE_SCHEDULES) await runtime.queues.maintenance.removeJobScheduler(id);
+};
+
 describe('maintenance queue', () => {
   it('registers the hourly housekeeping (and the 10-minute payment reconciliation) and deletes only old published outbox rows and old finished keys', async () => {
     const runtime = await startTestWorkers(testWorkerConfig(tdb.url, 'hk', { WORKER_QUEUES: 'maintenance', RELAY_ENABLED: 'false', RETENTION_DAYS: '7' }));
     const q = (text: string, values: unknown[] = []) => tdb.db.$client.query(text, values);
     try {
       const schedulers = await runtime.queues.maintenance.getJobSchedulers();
-      expect(schedulers).toHaveLength(2);
+      // Exactly the declared ones, among them these two.
+      expect(schedulers.map((s) => s.key).sort()).toEqual(MAINTENANCE_SCHEDULES.map((s) => s.id).sort());
       expect(schedulers).toEqual(
         expect.arrayContaining([
           expect.objectContaining({ key: 'maintenance-hourly', name: 'housekeeping', pattern: '17 * * * *', tz: 'UTC' }),
@@ -111,8 +119,7 @@ describe('maintenance queue', () => {
       const keys = (await q(`select key from idempotency_keys where key like $1 order by key`, [`${tag}-%`])).rows.map((r: { key: string }) => r.key);
       expect(keys).toEqual([`${tag}-recent`, `${tag}-recent-open`]);
     } finally {
-      await runtime.queues.maintenance.removeJobScheduler('maintenance-hourly');
-      await runtime.queues.maintenance.removeJobScheduler('maintenance-reconcile-payments');
+      await removeMaintenanceSchedulers(runtime);
       await runtime.close(1000);
     }
   });
@@ -130,8 +137,7 @@ describe('running a scheduled job now (npm run worker:run-now -- <job>)', () => 
       await waitFor(async () => (await job.getState()) === 'completed', 10_000, 'housekeeping run now');
       await expect(runScheduledJobNow(runtime.queues, 'charge-everyone')).rejects.toThrow(/unknown job "charge-everyone": one of .*renewal-sweep/);
     } finally {
-      await runtime.queues.maintenance.removeJobScheduler('maintenance-hourly');
-      await runtime.queues.maintenance.removeJobScheduler('maintenance-reconcile-payments');
+      await removeMaintenanceSchedulers(runtime);
       await runtime.close(1000);
     }
   });

@@ -1,7 +1,8 @@
 /**
  * Every email the shop sends, by kind: the kind is the email job's name and its `email_log` kind
  * (renaming one would send every email of that kind once more), and the words staff read for it.
- * `defineEmail` (workers) accepts only these names; the order timeline labels its emails from here.
+ * The one list of emails: the workers' emails queue loads each kind's module (`workers/src/emails/<kind>.ts`)
+ * from it, and `defineEmail` accepts only these names; the order timeline labels its emails from here.
  */
 export const EMAIL_KINDS = {
   'order-confirmation': 'Confirmation email',

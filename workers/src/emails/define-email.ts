@@ -1,6 +1,7 @@
 /**
- * What every email shares. Each email is one file (`defineEmail`: its payload, the outbox topics that
- * make it, what it loads and its template) listed in ./queue.ts; its job name is its email_log kind.
+ * What every email shares. Each email is one file, `./<kind>.ts` for a kind of @nh/shared's EMAIL_KINDS,
+ * exporting `email = defineEmail(…)` (its payload, the outbox topics that make it, what it loads and its
+ * template), which ./queue.ts loads; its job name is its kind and its email_log kind.
  *
  * Each email is sent at most once per (kind, subject id): its email_log row is locked for the send and
  * marked sent in the same transaction. Only a crash between the SMTP answer and the commit can send

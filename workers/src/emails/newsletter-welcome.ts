@@ -8,7 +8,7 @@ import { escapeHtml, marketingEmail, signatureText, type Content } from './mail/
 import { ensureWelcomeCode } from './welcome-code';
 
 /** Subject id: the subscriber id. */
-export const newsletterWelcomeJob = defineEmail({
+export const email = defineEmail({
   name: 'newsletter-welcome',
   payload: z.object({ subscriberId: z.number().int() }),
   topics: { [OUTBOX_TOPICS.newsletterSubscribed]: ({ subscriberId }) => ({ subscriberId }) },

@@ -10,7 +10,7 @@ import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, orderNumber, signatureText, type Content } from './mail/layout';
 
 /** Subject id: the order id (a resend: `<order id>:resend:<resend id>`). */
-export const orderConfirmationJob = defineEmail({
+export const email = defineEmail({
   name: 'order-confirmation',
   /** `resendId`: staff sent it again (a new email, once per resend). */
   payload: z.object({ orderId: z.string().uuid(), resendId: z.string().uuid().optional() }),

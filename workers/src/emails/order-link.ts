@@ -9,7 +9,7 @@ import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, orderNumber, signatureText, type Content } from './mail/layout';
 
 /** Subject id: the link token's id (one email per lookup that matched). The token is made as the email is sent, into the link's fragment. */
-export const orderLinkJob = defineEmail({
+export const email = defineEmail({
   name: 'order-link',
   payload: z.object({ tokenId: z.string().uuid() }),
   topics: { [OUTBOX_TOPICS.orderLinkRequested]: ({ tokenId }) => ({ tokenId }) },

@@ -11,7 +11,7 @@ import { escapeHtml, layout, orderNumber, signatureText, type Content } from './
  * Subject id: the order id. One notice per order, with the carrier and tracking number the order
  * has when it is sent; a later save of the shipped order (tracking added or changed) sends nothing.
  */
-export const orderShippedJob = defineEmail({
+export const email = defineEmail({
   name: 'order-shipped',
   /** `resendId`: staff sent it again (a new email, once per resend). */
   payload: z.object({ orderId: z.string().uuid(), resendId: z.string().uuid().optional() }),

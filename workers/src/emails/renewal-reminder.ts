@@ -12,7 +12,7 @@ import { billingDay, loadSubscription, planItemsHtml, planItemsText, type Subscr
 import { cardEnding } from '@nh/shared/cards';
 
 /** Subject id: `<subscription id>:<billing period>`, one reminder per plan and period however often the sweep runs. */
-export const renewalReminderJob = defineEmail({
+export const email = defineEmail({
   name: 'renewal-reminder',
   /** `period`: the billing period the reminder announces (yyyy-MM-dd, UTC, of the next billing date). */
   payload: z.object({ subscriptionId: z.string().uuid(), period: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),

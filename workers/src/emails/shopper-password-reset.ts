@@ -9,7 +9,7 @@ import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, signatureText, type Content } from './mail/layout';
 
 /** Subject id: the reset token's id (one email per request). The token is made as the email is sent, into the link's fragment. */
-export const shopperPasswordResetJob = defineEmail({
+export const email = defineEmail({
   name: 'shopper-password-reset',
   payload: z.object({ tokenId: z.string().uuid() }),
   topics: { [OUTBOX_TOPICS.shopperPasswordResetRequested]: ({ tokenId }) => ({ tokenId }) },

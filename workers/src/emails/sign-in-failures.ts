@@ -12,7 +12,7 @@ import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, signatureText, type Content } from './mail/layout';
 
 /** Subject id: the alert's id (one email per window). */
-export const signInFailuresJob = defineEmail({
+export const email = defineEmail({
   name: 'sign-in-failures',
   payload: z.object({
     account: z.enum(['staff', 'shopper']),

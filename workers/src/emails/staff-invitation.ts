@@ -13,7 +13,7 @@ import { escapeHtml, layout, signatureText, type Content } from './mail/layout';
  * token is made as the email is sent (define-email.ts) and travels in the address's fragment, which
  * browsers never send to a server (so no request log holds it).
  */
-export const staffInvitationJob = defineEmail({
+export const email = defineEmail({
   name: 'staff-invitation',
   payload: z.object({ tokenId: z.string().uuid() }),
   topics: { [OUTBOX_TOPICS.staffInvited]: ({ tokenId }) => ({ tokenId }) },

@@ -9,7 +9,7 @@ import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, signatureText, type Content } from './mail/layout';
 
 /** Subject id: the reset token's id (one email per request). The token is made as the email is sent, into the link's fragment. */
-export const staffPasswordResetJob = defineEmail({
+export const email = defineEmail({
   name: 'staff-password-reset',
   payload: z.object({ tokenId: z.string().uuid() }),
   topics: { [OUTBOX_TOPICS.staffPasswordResetRequested]: ({ tokenId }) => ({ tokenId }) },

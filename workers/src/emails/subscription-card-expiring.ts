@@ -16,7 +16,7 @@ import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureT
 import { billingDay, loadSubscription, type SubscriptionEmailPlan } from './subscription-plan';
 
 /** Subject id: `<subscription id>:<payment profile id>`: one heads-up per plan and card however often the sweep finds it. */
-export const subscriptionCardExpiringJob = defineEmail({
+export const email = defineEmail({
   name: 'subscription-card-expiring',
   /** `paymentProfileId`: the stored card (payment profile) that expires before the next billing date. */
   payload: z.object({ subscriptionId: z.string().uuid(), paymentProfileId: z.string().min(1) }),

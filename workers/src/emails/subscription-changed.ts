@@ -25,7 +25,7 @@ export interface ShopperChangeEmail extends SubscriptionEmailPlan {
 }
 
 /** Subject id `<subscription id>:<change id>`: one email per change, however often the job runs. */
-export const subscriptionChangedJob = defineEmail({
+export const email = defineEmail({
   name: 'subscription-changed',
   payload: outboxPayloads[OUTBOX_TOPICS.subscriptionChanged],
   topics: { [OUTBOX_TOPICS.subscriptionChanged]: (payload: Payload) => payload },

@@ -14,7 +14,7 @@ import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureT
 import { billingDay, loadSubscription, type SubscriptionEmailPlan } from './subscription-plan';
 
 /** Subject id: `<subscription id>:<billing period>`: one heads-up per plan and period however often the sweep finds it. */
-export const subscriptionItemUnavailableJob = defineEmail({
+export const email = defineEmail({
   name: 'subscription-item-unavailable',
   /** `period`: the billing period (yyyy-MM-dd, UTC, of the next billing date) whose delivery is at risk. */
   payload: z.object({ subscriptionId: z.string().uuid(), period: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),

@@ -9,7 +9,7 @@ import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureT
 import { billingDay, loadSubscription, planItemsHtml, planItemsText, type SubscriptionEmailPlan } from './subscription-plan';
 
 /** Subject id: `<subscription id>:<billing period>`, so a plan paused again in a later period is told again. */
-export const subscriptionPausedJob = defineEmail({
+export const email = defineEmail({
   name: 'subscription-paused',
   /** `period`: the billing period (yyyy-MM-dd) that went unpaid. */
   payload: z.object({ subscriptionId: z.string().uuid(), period: z.string() }),

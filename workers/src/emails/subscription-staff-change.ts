@@ -48,7 +48,7 @@ export function staffChangeOf(action: string, before: unknown, after: unknown, c
 }
 
 /** Subject id: `<subscription id>:<audit row id>`: one email per change, however often the job runs. */
-export const subscriptionStaffChangeJob = defineEmail({
+export const email = defineEmail({
   name: 'subscription-staff-change',
   /** `auditId`: the change's audit row. */
   payload: z.object({ subscriptionId: z.string().uuid(), auditId: z.number().int().positive() }),

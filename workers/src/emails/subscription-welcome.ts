@@ -8,7 +8,7 @@ import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureT
 import { billingDay, loadSubscription, planCadence, planItemsHtml, planItemsText, type SubscriptionEmailPlan } from './subscription-plan';
 
 /** Subject id: the subscription id. */
-export const subscriptionWelcomeJob = defineEmail({
+export const email = defineEmail({
   name: 'subscription-welcome',
   payload: z.object({ subscriptionId: z.string().uuid() }),
   topics: { [OUTBOX_TOPICS.subscriptionCreated]: ({ subscriptionId }) => ({ subscriptionId }) },

@@ -32,9 +32,9 @@ import { jobId, jobRequest } from '@nh/server/jobs/contract';
 import { billingPeriodOf, SUBSCRIPTION_HEADS_UP_DAYS } from '@nh/shared/contracts/subscriptions';
 import type { WorkerConfig } from '../lib/config';
 import { defineJob } from '../jobs/define';
-import { renewalReminderJob } from '../emails/renewal-reminder';
-import { subscriptionCardExpiringJob } from '../emails/subscription-card-expiring';
-import { subscriptionItemUnavailableJob } from '../emails/subscription-item-unavailable';
+import { email as renewalReminderJob } from '../emails/renewal-reminder';
+import { email as subscriptionCardExpiringJob } from '../emails/subscription-card-expiring';
+import { email as subscriptionItemUnavailableJob } from '../emails/subscription-item-unavailable';
 import { CARD_EXPIRY_LOOKUPS_PER_SWEEP, CARD_EXPIRY_SWEEP_PRIORITY, recordCardExpiryJob } from './card-expiry';
 import { renewSubscriptionJob, RENEWAL_MESSAGES } from './renew';
 
