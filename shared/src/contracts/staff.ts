@@ -28,35 +28,38 @@ export const STAFF_ROLE_DESCRIPTIONS: Record<StaffRole, string> = {
 const ALL: readonly StaffRole[] = STAFF_ROLES;
 const MANAGERS: readonly StaffRole[] = ['owner', 'manager'];
 
-/** What each permission allows, and who has it. One table for the server's guard and the screens. */
+/**
+ * What each permission allows, who has it (`roles`) and how staff read it (`words`: "Your role (Support)
+ * cannot {words}."). One table for the server's guard and the screens.
+ */
 export const PERMISSIONS = {
   /** Invite staff, change roles, disable accounts. */
-  'staff.manage': ['owner'],
+  'staff.manage': { roles: ['owner'], words: 'manage staff accounts' },
   /** Read the audit trail (every entity's own history is shown with the entity). */
-  'audit.view': MANAGERS,
-  'promos.manage': MANAGERS,
-  'catalog.manage': MANAGERS,
-  'reviews.moderate': MANAGERS,
-  'orders.view': ALL,
+  'audit.view': { roles: MANAGERS, words: 'read the audit trail' },
+  'promos.manage': { roles: MANAGERS, words: 'manage promo codes' },
+  'catalog.manage': { roles: MANAGERS, words: 'manage products' },
+  'reviews.moderate': { roles: MANAGERS, words: 'moderate reviews' },
+  'orders.view': { roles: ALL, words: 'view orders' },
   /** Status, carrier and tracking. */
-  'orders.fulfil': ['owner', 'manager', 'fulfilment'],
-  'orders.refund': MANAGERS,
-  'orders.resendEmail': ALL,
-  'subscriptions.view': ['owner', 'manager', 'support'],
+  'orders.fulfil': { roles: ['owner', 'manager', 'fulfilment'], words: 'change the status, carrier or tracking of an order' },
+  'orders.refund': { roles: MANAGERS, words: 'refund orders' },
+  'orders.resendEmail': { roles: ALL, words: 'resend order emails' },
+  'subscriptions.view': { roles: ['owner', 'manager', 'support'], words: 'view subscriptions' },
   /** Pause, resume, skip, move the date, cancel, on a customer's behalf. */
-  'subscriptions.act': ['owner', 'manager', 'support'],
-  'exports.run': MANAGERS,
+  'subscriptions.act': { roles: ['owner', 'manager', 'support'], words: 'change subscriptions' },
+  'exports.run': { roles: MANAGERS, words: 'export orders' },
   /** NetSuite sync status, the failed list, replays. */
-  'sync.manage': MANAGERS,
+  'sync.manage': { roles: MANAGERS, words: 'manage the NetSuite sync' },
   /** The queue dashboard, read-only: job payloads and errors shown with personal and secret fields redacted. */
-  'queues.view': MANAGERS,
+  'queues.view': { roles: MANAGERS, words: 'view the queues' },
   /** Change the queues on the dashboard: retry, remove, promote, clean, pause, resume, empty. */
-  'queues.manage': ['owner'],
-  'dashboard.view': ALL,
-} as const satisfies Record<string, readonly StaffRole[]>;
+  'queues.manage': { roles: ['owner'], words: 'change the queues (retry, remove, promote, pause)' },
+  'dashboard.view': { roles: ALL, words: 'view the dashboard' },
+} as const satisfies Record<string, { roles: readonly StaffRole[]; words: string }>;
 export type Permission = keyof typeof PERMISSIONS;
 
-export const can = (role: StaffRole, permission: Permission): boolean => (PERMISSIONS[permission] as readonly StaffRole[]).includes(role);
+export const can = (role: StaffRole, permission: Permission): boolean => (PERMISSIONS[permission].roles as readonly StaffRole[]).includes(role);
 
 /**
  * Whether staff of role `inviter` may invite someone as `invited`. Today only owners invite, and every

@@ -8,22 +8,24 @@ import { findStoreOrder, lockOrderForFulfilment, planSkippedPeriods, updateOrder
 import { recordOutbox } from '@nh/server/queries/outbox';
 import { lockOrderCharge, orderRestockedByRefund } from '@nh/server/queries/refunds';
 import { restock, takeStock, type StockLine, type StockShortfall } from '@nh/server/queries/stock';
-import { ADMIN_MESSAGES, type AdminOrder, type OrderStatus } from '@nh/shared/contracts/admin';
+import { ADMIN_MESSAGES, adminOrderSchema, type AdminOrder, type OrderStatus } from '@nh/shared/contracts/admin';
 import type { SkippedPeriod } from '@nh/shared/contracts/subscriptions';
 import { AppError } from '../../../lib/errors';
 import { orderPayments, shippingBlockedReason, type OrderPayments } from './payments';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The admin view's fields (the contract's), which `toAdminOrder` keeps of an order row and what it computes. */
+const ADMIN_ORDER_FIELDS = Object.keys(adminOrderSchema.shape) as (keyof AdminOrder)[];
+
+/**
+ * The order as staff see it: the row's columns the contract names go out as stored (a new nullable text
+ * column shown to staff needs nothing here), money, dates and line snapshots converted; the row's other
+ * columns (the shopper's account, NetSuite's ids) are left out.
+ */
 function toAdminOrder(row: OrderRow, subscriptionSkippedPeriods: SkippedPeriod[], { payments, refundable, shippingBlockedReason }: OrderPayments): AdminOrder {
-  return {
-    id: row.id,
-    storeCode: row.storeCode,
-    customerName: row.customerName,
-    customerEmail: row.customerEmail,
-    customerPhone: row.customerPhone,
-    shippingAddress: row.shippingAddress,
-    billingAddress: row.billingAddress,
+  const view: AdminOrder = {
+    ...row,
     // Line snapshots are JSON written at checkout; read defensively (older rows may lack fields).
     items: (Array.isArray(row.items) ? row.items : []).map((item) => ({
       productId: typeof item.productId === 'number' ? item.productId : null,
@@ -40,23 +42,15 @@ function toAdminOrder(row: OrderRow, subscriptionSkippedPeriods: SkippedPeriod[]
     shipping: centsToDecimal(row.shipping),
     tax: centsToDecimal(row.tax),
     total: centsToDecimal(row.total),
-    promoCode: row.promoCode,
-    status: row.status,
-    trackingNumber: row.trackingNumber,
-    carrier: row.carrier,
     deliveredDate: row.deliveredDate?.toISOString() ?? null,
-    customerNotes: row.customerNotes,
-    paymentTransactionId: row.paymentTransactionId,
-    subscriptionId: row.subscriptionId,
-    subscriptionSkippedPeriods,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
-    netsuiteSyncStatus: row.netsuiteSyncStatus,
-    netsuiteSyncError: row.netsuiteSyncError,
+    subscriptionSkippedPeriods,
     payments,
     refundable,
     shippingBlockedReason,
   };
+  return Object.fromEntries(ADMIN_ORDER_FIELDS.map((field) => [field, view[field]])) as AdminOrder;
 }
 
 /** Shipped or delivered: the order went out. */

@@ -1,23 +1,28 @@
 /** Orders, payments and staff for the orders screens' component tests. */
-import type { AdminOrder, AdminOrderSummary } from '@nh/shared/contracts/admin';
+import { adminOrderSchema, adminOrderSummarySchema, type AdminOrder, type AdminOrderSummary } from '@nh/shared/contracts/admin';
 import type { AdminPayment } from '@nh/shared/contracts/refunds';
 import type { StaffMe, StaffRole } from '@nh/shared/contracts/staff';
+import type { z } from 'zod';
 
 export const staffAs = (role: StaffRole): StaffMe => ({ id: `s-${role}`, email: `${role}@example.com`, name: `Test ${role}`, role });
+
+/** Every field of the contract that may be null, as null: a fixture names what it sets, and a new nullable field needs no line here. */
+const nullsOf = <S extends z.ZodObject>(schema: S) =>
+  Object.fromEntries(Object.keys(schema.shape).filter((field) => schema.shape[field]!.safeParse(null).success).map((field) => [field, null])) as {
+    [K in keyof z.infer<S> as null extends z.infer<S>[K] ? K : never]: null;
+  };
 
 export const ORDER_ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 
 export const summary = (overrides: Partial<AdminOrderSummary> = {}): AdminOrderSummary => ({
+  ...nullsOf(adminOrderSummarySchema),
   id: ORDER_ID,
   customerName: 'Edsger Dijkstra',
   customerEmail: 'edsger@example.com',
   total: '53.19',
   status: 'pending',
   createdAt: '2025-03-01T15:04:00.000Z',
-  trackingNumber: null,
-  carrier: null,
   netsuiteSyncStatus: 'synced',
-  promoCode: null,
   ...overrides,
 });
 
@@ -39,11 +44,10 @@ export const charge = (overrides: Partial<AdminPayment> = {}): AdminPayment => (
 });
 
 export const order = (overrides: Partial<AdminOrder> = {}): AdminOrder => ({
+  ...nullsOf(adminOrderSchema),
   ...summary(),
   storeCode: 'NH',
-  customerPhone: null,
   shippingAddress: { address: '5 Loop Ln', city: 'Austin', state: 'TX', zip: '78701' },
-  billingAddress: null,
   items: [{ productId: 1, productName: 'Surfy Cleaner', quantity: 2, price: '20.00', sku: null, variantSku: null }],
   subtotal: '40.00',
   discount: '0.00',
@@ -51,15 +55,10 @@ export const order = (overrides: Partial<AdminOrder> = {}): AdminOrder => ({
   promoDiscount: '0.00',
   shipping: '9.99',
   tax: '3.20',
-  customerNotes: null,
   paymentTransactionId: 'txn-1',
-  subscriptionId: null,
   subscriptionSkippedPeriods: [],
-  deliveredDate: null,
   updatedAt: '2025-03-01T15:04:02.000Z',
-  netsuiteSyncError: null,
   payments: [charge()],
   refundable: '53.19',
-  shippingBlockedReason: null,
   ...overrides,
 });
