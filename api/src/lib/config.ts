@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_PLAN_CADENCE_MONTHS, planCadenceMonthsSchema } from '@nh/shared/contracts/subscriptions';
 import { baseEnvShape, loadEnv, optionalString, repoRootOf, requireSiteUrlInProduction } from '@nh/server/runtime/env';
 import { paymentsEnvShape } from '@nh/server/payments';
 import { s3SettingsOf, storageEnvShape } from '@nh/server/storage';
@@ -44,6 +45,11 @@ const schema = z
     LOGIN_ADDRESS_FAILURES_PER_15_MIN: z.coerce.number().int().min(1).default(20),
     /** Refused promo codes (validation and checkout together) allowed per client address per 15 minutes. */
     PROMO_REFUSALS_PER_15_MIN: z.coerce.number().int().min(1).default(10),
+    /**
+     * The cadences Subscribe & Save offers, in months between deliveries (comma-separated, sorted, unique:
+     * "1,2,3"): checkout, the product page (GET /api/subscriptions/cadences) and plan changes accept only these.
+     */
+    PLAN_CADENCE_MONTHS: planCadenceMonthsSchema.default([...DEFAULT_PLAN_CADENCE_MONTHS]),
     /** Card payments: the gateway's variables, shared with the workers (@nh/server payments/select.ts). */
     ...paymentsEnvShape,
     /** Declined or failed payments allowed per client address per 15 minutes (card-testing guard); 0 = no limit. */

@@ -2,7 +2,7 @@
  * Subscribe & Save plans in the back office (issue 11 "Subscriptions"): the plan table
  * (GET /api/admin/subscriptions), a plan with its billing history (GET /api/admin/subscriptions/{id}),
  * the at-risk list (GET /api/admin/subscriptions/at-risk) and the actions staff take on a customer's
- * behalf (POST /api/admin/subscriptions/{id}/pause, /resume, /skip, /reschedule, /cancel), each audited
+ * behalf (POST /api/admin/subscriptions/{id}/pause, /resume, /skip, /reschedule, /frequency, /cancel), each audited
  * and emailed to the customer. Every action answers the plan as the detail shows it. The rules are in
  * docs/decisions/subscriptions.md ("Staff actions on a plan").
  */
@@ -14,6 +14,7 @@ import {
   SUBSCRIPTION_INTERVALS,
   SUBSCRIPTION_MESSAGES,
   SUBSCRIPTION_STATUSES,
+  intervalCountField,
   subscriptionItemSchema,
   type SubscriptionInterval,
   type SubscriptionStatus,
@@ -112,6 +113,9 @@ export const ADMIN_SUBSCRIPTION_MESSAGES = {
   nextBillingDate: 'Choose the day of the next delivery (yyyy-mm-dd).',
   cancelReason: 'Please say why the plan is cancelled.',
   cancelReasonTooLong: 'The reason can be at most 500 characters.',
+  frequencyReason: 'Please say why the delivery frequency is changed.',
+  frequencyNotActive: "Only an active plan's delivery frequency can be changed.",
+  cadenceNotOffered: SUBSCRIPTION_MESSAGES.cadenceNotOffered,
   // Refusals (409 unless said otherwise).
   pauseNotActive: 'Only an active plan can be paused.',
   skipNotActive: 'Only an active plan has a next delivery to skip.',
@@ -141,6 +145,7 @@ export const ADMIN_SUBSCRIPTION_MESSAGES = {
   resumed: 'Plan resumed',
   skipped: 'Next delivery skipped',
   rescheduled: 'Next delivery date changed',
+  frequencyChanged: 'Delivery frequency changed',
   cancelled: 'Plan cancelled',
 } as const;
 
@@ -187,6 +192,16 @@ export type AdminAtRiskQuery = z.infer<typeof adminAtRiskQuerySchema>;
  */
 export const rescheduleSubscriptionSchema = z.object({ nextBillingDate: day(ADMIN_SUBSCRIPTION_MESSAGES.nextBillingDate) });
 export type RescheduleSubscriptionRequest = z.infer<typeof rescheduleSubscriptionSchema>;
+
+/**
+ * POST /api/admin/subscriptions/{id}/frequency: deliver every `intervalCount` months (one of
+ * PLAN_CADENCE_MONTHS), and why (kept in the audit trail; not sent to the customer).
+ */
+export const changeFrequencyByStaffSchema = z.object({
+  intervalCount: intervalCountField,
+  reason: textField({ max: 500, required: ADMIN_SUBSCRIPTION_MESSAGES.frequencyReason, tooLong: ADMIN_SUBSCRIPTION_MESSAGES.cancelReasonTooLong }).min(1, ADMIN_SUBSCRIPTION_MESSAGES.frequencyReason),
+});
+export type ChangeFrequencyByStaffRequest = z.infer<typeof changeFrequencyByStaffSchema>;
 
 /** POST /api/admin/subscriptions/{id}/cancel: why (kept in the audit trail; not sent to the customer). */
 export const cancelSubscriptionByStaffSchema = z.object({

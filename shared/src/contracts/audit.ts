@@ -34,6 +34,7 @@ export const AUDIT_ACTION_LABELS = {
   'subscription.resumed': 'Resumed subscription',
   'subscription.skipped': 'Skipped subscription delivery',
   'subscription.rescheduled': 'Changed subscription date',
+  'subscription.frequency_changed': 'Changed subscription delivery frequency',
   'subscription.cancelled': 'Cancelled subscription',
   'sync.replayed': 'Replayed NetSuite sync',
   'sync.replayed_failed': 'Replayed failed NetSuite syncs',

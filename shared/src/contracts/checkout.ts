@@ -35,6 +35,8 @@ export const CHECKOUT_MESSAGES = {
   emptyCart: 'Your cart is empty',
   promoInvalid: 'This promo code is invalid or expired',
   subscribeLoginRequired: 'Please log in to create a subscription.',
+  /** 400: subscribe-nonce `intervalCount` not a positive whole number (one outside PLAN_CADENCE_MONTHS is refused by the API with the list). */
+  intervalCount: 'Choose how many months between deliveries.',
 } as const;
 
 const text = (message: string, max = 200) => textField({ max, required: message, tooLong: message }).min(1, message);
@@ -150,6 +152,12 @@ export const subscribeNonceRequestSchema = customerFieldsSchema.extend({
   amount: decimalString('Amount'),
   ...opaqueDataFields,
   interval: z.literal('monthly', { error: 'Subscriptions renew monthly: interval must be "monthly"' }),
+  /** Deliver every this many months (default 1): one of PLAN_CADENCE_MONTHS (GET /api/subscriptions/cadences), else 400. */
+  intervalCount: z
+    .number({ error: CHECKOUT_MESSAGES.intervalCount })
+    .int(CHECKOUT_MESSAGES.intervalCount)
+    .positive(CHECKOUT_MESSAGES.intervalCount)
+    .default(1),
   items: orderDataSchema.shape.items,
   shippingAddress: z.object(addressSchema.shape, { error: 'Shipping address is required' }),
   /** Applies to the first delivery only (charged now); renewals charge the subscriber price. */

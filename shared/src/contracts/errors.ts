@@ -123,6 +123,8 @@ export const ERROR_CODES = {
   SUBSCRIPTION_DATE_NOT_ALLOWED: 'unprocessable',
   /** My Subscriptions: new quantities that are not the plan's items, or none left. */
   SUBSCRIPTION_ITEMS_INVALID: 'unprocessable',
+  /** A cadence (months between deliveries) not among PLAN_CADENCE_MONTHS: 422 on a plan change (subscribe-nonce answers 400 VALIDATION_FAILED). */
+  SUBSCRIPTION_CADENCE_NOT_OFFERED: 'unprocessable',
   /** My Subscriptions: an item of the plan no longer sold cannot be kept (only removed), one out of stock not raised; a product not sold (or out of stock) not added. */
   SUBSCRIPTION_ITEM_NOT_SOLD: 'conflict',
 

@@ -18,6 +18,41 @@ export type SubscriptionInterval = (typeof SUBSCRIPTION_INTERVALS)[number];
 /** Months per interval. The storefront only offers monthly (spec §7: interval 'monthly'). */
 export const INTERVAL_MONTHS: Record<SubscriptionInterval, number> = { monthly: 1, quarterly: 3, biannual: 6, annual: 12 };
 
+/**
+ * The cadences the storefront offers, in months (PLAN_CADENCE_MONTHS; the API's config, served by GET
+ * /api/subscriptions/cadences). A plan is `interval: 'monthly'` with `intervalCount` one of these.
+ */
+export const DEFAULT_PLAN_CADENCE_MONTHS = [1, 2, 3] as const;
+
+/**
+ * PLAN_CADENCE_MONTHS as configured ("1,2,3"): positive whole numbers, sorted and unique; a message a
+ * person can act on otherwise.
+ */
+export const planCadenceMonthsSchema = z.preprocess(
+  (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean).map(Number) : v),
+  z
+    .array(z.number().int('must be whole numbers of months').positive('must be positive numbers of months'), { error: 'must be a comma-separated list of months such as 1,2,3' })
+    .min(1, 'must list at least one number of months')
+    .refine((list) => list.every((n, i) => i === 0 || n > list[i - 1]!), 'must be sorted and without repeats, such as 1,2,3'),
+);
+
+/** GET /api/subscriptions/cadences: the months a plan may be delivered every (PLAN_CADENCE_MONTHS). */
+export const planCadencesSchema = z.object({ months: z.array(z.number().int().positive()) });
+export type PlanCadences = z.infer<typeof planCadencesSchema>;
+
+/** "Every month", "Every 2 months": a plan's cadence in words (screens; emails say it lower-case). */
+export function cadenceWords(interval: SubscriptionInterval, intervalCount: number): string {
+  const months = INTERVAL_MONTHS[interval] * intervalCount;
+  if (months === 1) return 'Every month';
+  return months % 12 === 0 ? (months === 12 ? 'Every year' : `Every ${months / 12} years`) : `Every ${months} months`;
+}
+
+/** "Deliver every 1, 2 or 3 months": the choice as checkout and the product page offer it. */
+export function cadenceChoiceWords(months: readonly number[]): string {
+  if (months.length === 1) return months[0] === 1 ? 'Deliver every month' : `Deliver every ${months[0]} months`;
+  return `Deliver every ${months.slice(0, -1).join(', ')} or ${months[months.length - 1]} months`;
+}
+
 /** The plan's discount: the same 15% the pricing module applies when subscribing. */
 export const SUBSCRIPTION_DISCOUNT_PERCENT = SUBSCRIBE_AND_SAVE_PERCENT;
 
@@ -100,6 +135,20 @@ export function missedWhilePaused(next: Date, interval: SubscriptionInterval, in
   return { next: current, missed };
 }
 
+/**
+ * The next billing date after a change of cadence: the plan's last delivery (`lastPeriod`, the latest
+ * period it was charged or skipped for, yyyy-mm-dd) plus the new cadence, at the next date's time of day,
+ * so changing twice in one period moves the date once (always from the same last delivery). Never in the
+ * past nor today (today's sweep may have run): a date before tomorrow becomes tomorrow, as the earliest day
+ * a delivery may be moved to.
+ */
+export function nextBillingDateForCadence(lastPeriod: string, next: Date, interval: SubscriptionInterval, intervalCount: number, today: Date): Date {
+  const timeOfDay = next.getTime() - startOfUtcDay(next).getTime();
+  const due = nextBillingDate(new Date(Date.parse(`${lastPeriod}T00:00:00.000Z`) + timeOfDay), interval, intervalCount);
+  const tomorrow = startOfUtcDay(today).getTime() + DAY_MS;
+  return due.getTime() < tomorrow ? new Date(tomorrow + timeOfDay) : due;
+}
+
 /** "December 1, 2026": a UTC day (yyyy-MM-dd) as the shopper reads it, whatever their time zone. */
 export function longDay(day: string): string {
   const date = new Date(`${day}T00:00:00.000Z`);
@@ -168,6 +217,11 @@ export const SUBSCRIPTION_MESSAGES = {
   itemNotSold: (name: string) => `${name} is no longer sold, so it cannot stay on your subscription. Please remove it (set its quantity to 0).`,
   /** 409: an item out of stock may stay on the plan or be lowered, not raised. */
   itemOutOfStock: (name: string) => `${name} is out of stock at the moment, so its quantity cannot be raised. You can keep it, lower it or remove it.`,
+  /** 422 (SUBSCRIPTION_CADENCE_NOT_OFFERED), or 400 from subscribe-nonce: a cadence not in PLAN_CADENCE_MONTHS. */
+  cadenceNotOffered: (months: readonly number[]) => `Choose how often to deliver: ${cadenceChoiceWords(months).replace(/^Deliver every/, 'every')}.`,
+  frequencyNotActive: 'Only an active subscription\'s delivery frequency can be changed.',
+  intervalCount: CHECKOUT_MESSAGES.intervalCount,
+  frequencyChanged: 'Delivery frequency updated',
   skipped: 'Next delivery skipped',
   rescheduled: 'Next delivery date changed',
   paused: 'Subscription paused',
@@ -296,6 +350,14 @@ export type RescheduleDeliveryRequest = z.infer<typeof rescheduleDeliveryRequest
 export const changeCardRequestSchema = z.object(opaqueDataFields);
 export type ChangeCardRequest = z.infer<typeof changeCardRequestSchema>;
 
+/** POST /api/subscriptions/{id}/frequency: deliver every `intervalCount` months (one of GET /api/subscriptions/cadences). */
+export const intervalCountField = z
+  .number({ error: SUBSCRIPTION_MESSAGES.intervalCount })
+  .int(SUBSCRIPTION_MESSAGES.intervalCount)
+  .positive(SUBSCRIPTION_MESSAGES.intervalCount);
+export const changeFrequencyRequestSchema = z.object({ intervalCount: intervalCountField });
+export type ChangeFrequencyRequest = z.infer<typeof changeFrequencyRequestSchema>;
+
 /** One plan line's identity (a product, and its size when it has sizes): how a change's lines meet the plan's. */
 export const planLineKey = (line: { productId: number; variantSku: string | null }): string => `${line.productId}:${line.variantSku ?? ''}`;
 
@@ -333,6 +395,7 @@ export const shopperPlanChangeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('rescheduled'), from: z.string() }),
   z.object({ kind: z.literal('paused') }),
   z.object({ kind: z.literal('resumed'), skippedWhilePaused: z.number().int() }),
+  z.object({ kind: z.literal('frequency'), fromIntervalCount: z.number().int(), intervalCount: z.number().int() }),
   z.object({ kind: z.literal('card'), cardType: z.string().nullable(), cardLastFour: z.string().nullable() }),
   z.object({
     kind: z.literal('items'),

@@ -58,6 +58,13 @@ function wording(e: ShopperChangeEmail): { subject: string; lines: string[] } {
         subject: `Your next ${SHOP.name} delivery is now on ${billingDay(e.nextBillingDate)}`,
         lines: [`You moved your next delivery from ${billingDay(new Date(change.from))} to ${billingDay(e.nextBillingDate)}.`, next, `Later deliveries follow ${planCadence(e.interval, e.intervalCount)} from then.`],
       };
+    case 'frequency': {
+      const cadence = planCadence('monthly', change.intervalCount);
+      return {
+        subject: `Your ${SHOP.name} deliveries now come ${cadence}`,
+        lines: [`You changed your plan from ${planCadence('monthly', change.fromIntervalCount)} to ${cadence}.`, next, `Later deliveries follow ${cadence} from then.`],
+      };
+    }
     case 'paused':
       return {
         subject: `Your ${SHOP.name} ${plan} is paused`,

@@ -1,6 +1,6 @@
 /**
  * A change staff made to a customer's plan in the back office (pause, resume, skip the next delivery,
- * a new date, cancel): what changed, in the customer's words. The email reads the change's audit row
+ * a new date, a new cadence, cancel): what changed, in the customer's words. The email reads the change's audit row
  * (its action, before and after), so it says exactly what was recorded.
  */
 import { z } from 'zod';
@@ -18,11 +18,13 @@ export type StaffChange =
   | { kind: 'resumed'; nextBillingDate: Date; skippedWhilePaused: number }
   | { kind: 'skipped'; period: string; nextBillingDate: Date }
   | { kind: 'rescheduled'; from: Date; to: Date }
+  | { kind: 'frequency'; from: number; to: number; nextBillingDate: Date }
   | { kind: 'cancelled' };
 
 const iso = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 const skippedAfter = z.object({ skippedPeriod: z.string(), nextBillingDate: iso });
 const dateChange = z.object({ nextBillingDate: iso });
+const cadenceChange = z.object({ intervalCount: z.number().int().positive(), nextBillingDate: iso });
 const resumedAfter = z.object({ nextBillingDate: iso.optional(), skippedPeriods: z.array(z.string()).optional() });
 
 /** The change from its audit row; null for an action this email does not know (from a later release). */
@@ -42,6 +44,10 @@ export function staffChangeOf(action: string, before: unknown, after: unknown, c
     }
     case 'subscription.rescheduled':
       return { kind: 'rescheduled', from: dateChange.parse(before).nextBillingDate, to: dateChange.parse(after).nextBillingDate };
+    case 'subscription.frequency_changed': {
+      const a = cadenceChange.parse(after);
+      return { kind: 'frequency', from: cadenceChange.parse(before).intervalCount, to: a.intervalCount, nextBillingDate: a.nextBillingDate };
+    }
     default:
       return null;
   }
@@ -99,6 +105,16 @@ function wording(plan: SubscriptionEmailPlan, change: StaffChange): { subject: s
           `Later deliveries follow ${planCadence(plan.interval, plan.intervalCount)} from then.`,
         ],
       };
+    case 'frequency': {
+      const cadence = planCadence('monthly', change.to);
+      return {
+        subject: `Your ${SHOP.name} deliveries now come ${cadence}`,
+        lines: [
+          `As you asked, we have changed ${yourPlan} from ${planCadence('monthly', change.from)} to ${cadence}.`,
+          `Your next delivery is on ${billingDay(change.nextBillingDate)}: ${charge(change.nextBillingDate)}.`,
+        ],
+      };
+    }
     case 'cancelled':
       return {
         subject: `Your ${SHOP.name} Subscribe & Save plan is cancelled`,

@@ -74,16 +74,16 @@ export interface NewPlan {
   customerId: string;
 }
 
-/** The plan a subscribe call starts now for `user`. */
-export function newPlan(user: AuthUser, interval: SubscriptionInterval, now = new Date()): NewPlan {
+/** The plan a subscribe call starts now for `user`, delivered every `intervalCount` intervals. */
+export function newPlan(user: AuthUser, interval: SubscriptionInterval, intervalCount = 1, now = new Date()): NewPlan {
   const subscriptionId = randomUUID();
   return {
     subscriptionId,
     userId: user.id,
     interval,
-    intervalCount: 1,
+    intervalCount,
     discountPercent: SUBSCRIPTION_DISCOUNT_PERCENT,
-    nextBillingDate: nextBillingDate(now, interval),
+    nextBillingDate: nextBillingDate(now, interval, intervalCount),
     billingPeriod: billingPeriodOf(now),
     customerId: profileCustomerId(user.id, subscriptionId),
   };

@@ -3,6 +3,7 @@ import { checkoutNonceRequestSchema, subscribeNonceRequestSchema } from '@nh/sha
 import { SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
 import type { AppContext } from '../../lib/context';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey, requestHash } from '../../lib/idempotency';
+import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import { requireUser, signedInUser } from '../auth';
 import type { PriceList } from '../catalog/price-list';
@@ -49,6 +50,10 @@ export function checkoutRoutes(ctx: AppContext, deps: CheckoutModuleDeps): Route
   router.post('/payments/subscribe-nonce', requireUser(ctx, SUBSCRIPTION_MESSAGES.loginRequired), ...cardTestingGuard, promoGuesses.beforeCheckout, async (req, res) => {
     const idempotencyKey = readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], IDEMPOTENCY_MESSAGES);
     const input = parseInput(subscribeNonceRequestSchema, req.body);
+    const offered = ctx.config.PLAN_CADENCE_MONTHS;
+    if (!offered.includes(input.intervalCount)) {
+      throw new AppError('VALIDATION_FAILED', SUBSCRIPTION_MESSAGES.cadenceNotOffered(offered), { fields: { intervalCount: SUBSCRIPTION_MESSAGES.cadenceNotOffered(offered) }, offered });
+    }
     const answer = await checkout.subscribe(input, signedInUser(res), { idempotencyKey, requestHash: requestHash(req.body) });
     if (isPromoRefusal(answer)) await promoGuesses.countRefusal(req);
     send(res, answer);

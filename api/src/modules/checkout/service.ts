@@ -74,7 +74,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
   return {
     checkout: (input: CheckoutNonceInput, key: PlaceOrderKey & { userId: string | null }): Promise<CheckoutAnswer> => placeOrder(deps, checkoutOrder(input), key),
     subscribe: (input: SubscribeNonceInput, user: AuthUser, key: PlaceOrderKey): Promise<CheckoutAnswer> =>
-      placeOrder(deps, subscriptionOrder(input), { ...key, userId: user.id, plan: newPlan(user, input.interval) }),
+      placeOrder(deps, subscriptionOrder(input), { ...key, userId: user.id, plan: newPlan(user, input.interval, input.intervalCount) }),
   };
 }
 export type CheckoutService = ReturnType<typeof createCheckoutService>;

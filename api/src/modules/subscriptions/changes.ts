@@ -1,6 +1,7 @@
 /**
  * Shoppers change their own plans on My Subscriptions (issue 13, "Plans"): skip the next delivery, move
- * it, pause, resume on the saved card, change the card (./card.ts stores it first), the quantities and the items.
+ * it, pause, resume on the saved card, change the card (./card.ts stores it first), the quantities and the items,
+ * and how often it is delivered.
  *
  * Each change is one transaction on the plan row locked FOR UPDATE with the owner in the lock's where
  * (@nh/server lockPlanForChange: someone else's plan is not found, exactly like an unknown one), the
@@ -25,12 +26,12 @@ import {
 import type { Db, DbOrTx } from '@nh/server/db/client';
 import type { LineItem } from '@nh/server/db/schema';
 import { recordOutbox } from '@nh/server/queries/outbox';
-import { changeLockedPlan, skippedPeriodReason, type LockedPlan, type PlanChangeDecision } from '@nh/server/queries/subscriptions/changes';
+import { changeLockedPlan, lastPlanPeriod, skippedPeriodReason, type LockedPlan, type PlanChangeDecision } from '@nh/server/queries/subscriptions/changes';
 import { findSubscriptionView } from '@nh/server/queries/subscriptions/shopper';
 import { catalogueLine, type PricedProduct } from '../catalog';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
-import { decidePause, decideReschedule, decideResume, decideSkip, hasEnded, refuseState, refuseWhilePeriodBusy, type PlanDecision } from './plan-rules';
+import { decideFrequency, decidePause, decideReschedule, decideResume, decideSkip, hasEnded, refuseState, refuseWhilePeriodBusy, type PlanDecision } from './plan-rules';
 import { toView } from './service';
 
 /** What a shopper's change writes, and what its email says. */
@@ -116,6 +117,15 @@ export function moveDelivery(db: Db, userId: string, id: string, day: string): P
   return changePlan(db, userId, id, (plan) => {
     const decision = decideReschedule(plan, day, MSG);
     return decision && asShopper(decision, { kind: 'rescheduled', from: plan.row.nextBillingDate.toISOString() });
+  });
+}
+
+/** Deliver every `intervalCount` months (one of `offered`, PLAN_CADENCE_MONTHS); the same cadence again changes nothing. */
+export function changeFrequency(db: Db, userId: string, id: string, intervalCount: number, offered: readonly number[]): Promise<SubscriptionView> {
+  return changePlan(db, userId, id, async (plan, tx) => {
+    const decision = decideFrequency(plan, intervalCount, await lastPlanPeriod(tx, plan.row), offered, MSG);
+    const from = plan.row.intervalCount;
+    return decision && asShopper(decision, { kind: 'frequency', fromIntervalCount: from, intervalCount });
   });
 }
 

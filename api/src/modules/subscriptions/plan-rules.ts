@@ -1,6 +1,7 @@
 /**
  * The rules of a change to a plan, one place for staff (the back office, on the customer's behalf) and
- * for the shopper (My Subscriptions): pause, resume on the saved card, skip the next delivery, move it.
+ * for the shopper (My Subscriptions): pause, resume on the saved card, skip the next delivery, move it,
+ * change the cadence.
  * Pure: each takes the plan as locked (@nh/server lockPlanForChange: the row, today by the database's
  * clock, the charge of the period it is on) and answers what to write, or refuses with the caller's
  * words. The callers write it in their transaction with their own record (staff: an audit row and the
@@ -9,7 +10,15 @@
 import { paymentAnswerUnsettled, paymentInFlight } from '@nh/server/queries/payment-in-flight';
 import type { LockedPlan, PlanChange } from '@nh/server/queries/subscriptions/changes';
 import type { SubscriptionRow } from '@nh/server/db/schema';
-import { billingPeriodOf, missedWhilePaused, nextBillingDate, rescheduleWindow, type SkippedPeriodReason } from '@nh/shared/contracts/subscriptions';
+import {
+  billingPeriodOf,
+  INTERVAL_MONTHS,
+  missedWhilePaused,
+  nextBillingDate,
+  nextBillingDateForCadence,
+  rescheduleWindow,
+  type SkippedPeriodReason,
+} from '@nh/shared/contracts/subscriptions';
 import { AppError } from '../../lib/errors';
 
 /** The sentences each side refuses with (ADMIN_SUBSCRIPTION_MESSAGES for staff, SUBSCRIPTION_MESSAGES for shoppers). */
@@ -27,11 +36,13 @@ export interface PlanRuleWords {
   inDunning: string;
   dateNotAllowed: (earliest: string, latest: string) => string;
   noDateAllowed: string;
+  frequencyNotActive: string;
+  cadenceNotOffered: (months: readonly number[]) => string;
 }
 
 /** What a change writes to the locked plan, with its before and after (the audit row, the email). */
 export interface PlanDecision {
-  kind: 'paused' | 'resumed' | 'skipped' | 'rescheduled';
+  kind: 'paused' | 'resumed' | 'skipped' | 'rescheduled' | 'frequency';
   change: PlanChange;
   skip?: { periods: string[]; reason: SkippedPeriodReason };
   before: Record<string, unknown>;
@@ -175,6 +186,34 @@ export function decideReschedule({ row, today, periodCharge }: LockedPlan, day: 
     change: { nextBillingDate: next },
     before: { nextBillingDate: row.nextBillingDate.toISOString() },
     after: { nextBillingDate: next.toISOString() },
+  };
+}
+
+/**
+ * Deliver every `intervalCount` months (one of `offered`, PLAN_CADENCE_MONTHS, else 422; active plans not
+ * in dunning, not while the period's charge is under way). The next billing date becomes the last
+ * delivery (`lastPeriod`: @nh/server lastPlanPeriod) plus the new cadence, never before tomorrow
+ * (nextBillingDateForCadence), so two changes in one period move it once. The same cadence again: null.
+ */
+export function decideFrequency(
+  { row, today, periodCharge }: LockedPlan,
+  intervalCount: number,
+  lastPeriod: string,
+  offered: readonly number[],
+  words: PlanRuleWords,
+): PlanDecision | null {
+  if (!offered.includes(intervalCount)) throw new AppError('SUBSCRIPTION_CADENCE_NOT_OFFERED', words.cadenceNotOffered(offered), { offered: [...offered] });
+  if (row.status !== 'active') refuseState(row, words, 'SUBSCRIPTION_NOT_ACTIVE', words.frequencyNotActive);
+  if (row.failedAttempts > 0) throw new AppError('SUBSCRIPTION_IN_DUNNING', words.inDunning);
+  refuseWhilePeriodBusy(periodCharge, words);
+  const fromMonths = INTERVAL_MONTHS[row.interval] * row.intervalCount;
+  if (fromMonths === intervalCount) return null;
+  const next = nextBillingDateForCadence(lastPeriod, row.nextBillingDate, 'monthly', intervalCount, today);
+  return {
+    kind: 'frequency',
+    change: { interval: 'monthly', intervalCount, nextBillingDate: next },
+    before: { intervalCount: fromMonths, nextBillingDate: row.nextBillingDate.toISOString() },
+    after: { intervalCount, nextBillingDate: next.toISOString() },
   };
 }
 

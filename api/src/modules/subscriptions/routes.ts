@@ -1,11 +1,13 @@
 import { Router, type RequestHandler } from 'express';
 import {
   changeCardRequestSchema,
+  changeFrequencyRequestSchema,
   changeItemsRequestSchema,
   rescheduleDeliveryRequestSchema,
   resumeSubscriptionRequestSchema,
   skipDeliveryRequestSchema,
   SUBSCRIPTION_MESSAGES,
+  type PlanCadences,
 } from '@nh/shared/contracts/subscriptions';
 import type { PaymentGateway } from '@nh/server/payments';
 import type { AppContext } from '../../lib/context';
@@ -13,7 +15,7 @@ import { parseInput } from '../../lib/validation';
 import { requireUser, signedInUser } from '../auth';
 import type { PricedProduct } from '../catalog';
 import { changeCard } from './card';
-import { changeItems, moveDelivery, pausePlan, resumePlanOnSavedCard, skipDelivery } from './changes';
+import { changeFrequency, changeItems, moveDelivery, pausePlan, resumePlanOnSavedCard, skipDelivery } from './changes';
 import { resume } from './resume';
 import { cancel, subscriptionsOf } from './service';
 
@@ -29,7 +31,8 @@ export interface SubscriptionDeps {
 /**
  * My Subscriptions: GET /api/subscriptions, and on one plan POST …/{id}/cancel, …/resume (a paused plan
  * with a new card), …/skip, …/reschedule, …/pause, …/unpause (on the saved card), …/card (a new card for
- * an active plan) and PUT …/items (starting a plan, POST /api/payments/subscribe-nonce, is the checkout's).
+ * an active plan), …/frequency and PUT …/items (starting a plan, POST /api/payments/subscribe-nonce, is the
+ * checkout's). GET /api/subscriptions/cadences (public): the cadences checkout and the product page offer.
  */
 export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard, catalogue }: SubscriptionDeps): Router {
   const router = Router();
@@ -38,6 +41,10 @@ export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard,
   const pool = db.$client;
   const userId = (res: Parameters<typeof signedInUser>[0]) => signedInUser(res).id;
   const id = (params: Record<string, unknown>) => String(params.id);
+
+  router.get('/subscriptions/cadences', (_req, res) => {
+    res.json({ months: ctx.config.PLAN_CADENCE_MONTHS } satisfies PlanCadences);
+  });
 
   router.get('/subscriptions', signedIn, async (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -75,6 +82,11 @@ export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard,
 
   router.post('/subscriptions/:id/unpause', signedIn, async (req, res) => {
     res.json(await resumePlanOnSavedCard(db, userId(res), id(req.params)));
+  });
+
+  router.post('/subscriptions/:id/frequency', signedIn, async (req, res) => {
+    const { intervalCount } = parseInput(changeFrequencyRequestSchema, req.body);
+    res.json(await changeFrequency(db, userId(res), id(req.params), intervalCount, ctx.config.PLAN_CADENCE_MONTHS));
   });
 
   router.put('/subscriptions/:id/items', signedIn, async (req, res) => {

@@ -47,7 +47,7 @@ export async function lockPlanForChange(tx: DbOrTx, id: string, ownerId?: string
 }
 
 export type PlanChange = Partial<
-  Pick<SubscriptionRow, 'status' | 'nextBillingDate' | 'failedAttempts' | 'retryAt' | 'cancelledAt' | 'authnetCustomerProfileId' | 'authnetPaymentProfileId' | 'cardExpiresOn' | 'cardType' | 'cardLastFour' | 'items' | 'amount'>
+  Pick<SubscriptionRow, 'status' | 'nextBillingDate' | 'failedAttempts' | 'retryAt' | 'cancelledAt' | 'authnetCustomerProfileId' | 'authnetPaymentProfileId' | 'cardExpiresOn' | 'cardType' | 'cardLastFour' | 'items' | 'amount' | 'interval' | 'intervalCount'>
 >;
 
 /** A change to the plan row (locked by lockPlanForChange in the same transaction). */
@@ -86,6 +86,22 @@ export async function changeLockedPlan<D extends PlanChangeDecision>(
   await updatePlan(tx, id, decision.change);
   await record(decision, { ...plan.row, ...decision.change });
   return true;
+}
+
+/**
+ * The plan's last delivery: the latest billing period (yyyy-mm-dd) it was charged for (approved) or passed
+ * over (skipped), or the day it was created when it has neither. A change of cadence counts from it.
+ */
+export async function lastPlanPeriod(tx: DbOrTx, plan: Pick<SubscriptionRow, 'id' | 'createdAt'>): Promise<string> {
+  const [row] = await tx
+    .select({
+      period: sql<string | null>`greatest(
+        (select max(${paymentTransactions.billingPeriod}) from ${paymentTransactions}
+          where ${paymentTransactions.subscriptionId} = ${plan.id} and ${paymentTransactions.kind} = 'charge' and ${paymentTransactions.status} = 'approved'),
+        (select max(${subscriptionSkippedPeriods.billingPeriod}) from ${subscriptionSkippedPeriods} where ${subscriptionSkippedPeriods.subscriptionId} = ${plan.id}))`,
+    })
+    .from(sql`(select 1) as one`);
+  return row?.period ?? billingPeriodOf(plan.createdAt);
 }
 
 /** Why a period of the plan was skipped, or null when it was not. */

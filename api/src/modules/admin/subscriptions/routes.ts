@@ -1,14 +1,20 @@
 import { Router } from 'express';
-import { adminAtRiskQuerySchema, adminSubscriptionsQuerySchema, cancelSubscriptionByStaffSchema, rescheduleSubscriptionSchema } from '@nh/shared/contracts/admin-subscriptions';
+import {
+  adminAtRiskQuerySchema,
+  adminSubscriptionsQuerySchema,
+  cancelSubscriptionByStaffSchema,
+  changeFrequencyByStaffSchema,
+  rescheduleSubscriptionSchema,
+} from '@nh/shared/contracts/admin-subscriptions';
 import type { AppContext } from '../../../lib/context';
 import { actorOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../shared/area';
-import { cancelSubscription, getSubscription, listAtRisk, listSubscriptions, pauseSubscription, rescheduleNextDelivery, resumeSubscription, skipNextDelivery } from './service';
+import { cancelSubscription, changeFrequency, getSubscription, listAtRisk, listSubscriptions, pauseSubscription, rescheduleNextDelivery, resumeSubscription, skipNextDelivery } from './service';
 
 /**
  * Subscribe & Save plans at /admin/subscriptions: the table, the at-risk list, a plan with its billing
- * history (subscriptions.view), and pause, resume, skip, reschedule and cancel on the customer's behalf
+ * history (subscriptions.view), and pause, resume, skip, reschedule, frequency and cancel on the customer's behalf
  * (subscriptions.act), each answering the plan as the detail shows it.
  */
 export function subscriptionArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
@@ -41,6 +47,10 @@ export function subscriptionArea(ctx: AppContext, { guard }: AdminDeps): AdminAr
   router.post('/:id/reschedule', act, async (req, res) => {
     const { nextBillingDate } = parseInput(rescheduleSubscriptionSchema, req.body);
     res.json(await rescheduleNextDelivery(db, id(req.params), nextBillingDate, actorOf(req, res)));
+  });
+  router.post('/:id/frequency', act, async (req, res) => {
+    const { intervalCount, reason } = parseInput(changeFrequencyByStaffSchema, req.body);
+    res.json(await changeFrequency(db, id(req.params), intervalCount, reason, ctx.config.PLAN_CADENCE_MONTHS, actorOf(req, res)));
   });
   router.post('/:id/cancel', act, async (req, res) => {
     const { reason } = parseInput(cancelSubscriptionByStaffSchema, req.body);

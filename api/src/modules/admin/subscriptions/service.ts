@@ -7,12 +7,12 @@
  * are written in the same transaction. The rules of pause, resume, skip and reschedule are the shopper's
  * too (../../subscriptions/plan-rules.ts); docs/decisions/subscriptions.md ("Staff actions on a plan").
  */
-import { changeLockedPlan, type LockedPlan, type PlanChangeDecision } from '@nh/server/queries/subscriptions/changes';
+import { changeLockedPlan, lastPlanPeriod, type LockedPlan, type PlanChangeDecision } from '@nh/server/queries/subscriptions/changes';
 import { databaseToday, findAtRiskSubscriptions, listAdminSubscriptions, planBilling, type AtRiskRow, type PlanBilling } from '@nh/server/queries/subscriptions/staff';
 import { findPlan, findPlanCardBrand } from '@nh/server/queries/subscriptions/plan';
 import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
 import { recordOutbox } from '@nh/server/queries/outbox';
-import type { Db } from '@nh/server/db/client';
+import type { Db, DbOrTx } from '@nh/server/db/client';
 import type { SubscriptionRow } from '@nh/server/db/schema';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { centsToDecimal, toCents } from '@nh/shared/money';
@@ -34,7 +34,7 @@ import {
 import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
 import { AppError } from '../../../lib/errors';
 import { isUuid } from '../../../lib/validation';
-import { decideCancel, decidePause, decideReschedule, decideResume, decideSkip, hasEnded as ended, hasStoredCard, chargeBeingChecked, chargeUnderWay, periodBusy, type PlanDecision } from '../../subscriptions/plan-rules';
+import { decideCancel, decideFrequency, decidePause, decideReschedule, decideResume, decideSkip, hasEnded as ended, hasStoredCard, chargeBeingChecked, chargeUnderWay, periodBusy, type PlanDecision } from '../../subscriptions/plan-rules';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
@@ -191,6 +191,7 @@ const ACTION_OF: Record<PlanDecision['kind'] | 'cancelled', AuditAction> = {
   resumed: 'subscription.resumed',
   skipped: 'subscription.skipped',
   rescheduled: 'subscription.rescheduled',
+  frequency: 'subscription.frequency_changed',
   cancelled: 'subscription.cancelled',
 };
 
@@ -207,10 +208,15 @@ interface Decision extends PlanChangeDecision {
  * email's outbox row, all in one transaction. Answers the
  * plan as the detail shows it.
  */
-async function act(db: Db, id: string, actor: AuditActor, decide: (plan: LockedPlan) => Decision | null): Promise<AdminSubscriptionDetail> {
+async function act(
+  db: Db,
+  id: string,
+  actor: AuditActor,
+  decide: (plan: LockedPlan, tx: DbOrTx) => Decision | null | Promise<Decision | null>,
+): Promise<AdminSubscriptionDetail> {
   if (!isUuid(id)) throw new AppError('NOT_FOUND', MSG.notFound);
   await db.transaction(async (tx) => {
-    const found = await changeLockedPlan(tx, id, undefined, decide, async (decision) => {
+    const found = await changeLockedPlan(tx, id, undefined, (plan) => decide(plan, tx), async (decision) => {
       const [auditId] = await recordAudit(tx, actor, { action: ACTION_OF[decision.kind], entityType: 'subscription', entityId: id, before: decision.before, after: decision.after });
       await recordOutbox(tx, OUTBOX_TOPICS.subscriptionChangedByStaff, { subscriptionId: id, auditId: auditId! });
     });
@@ -233,6 +239,14 @@ export function skipNextDelivery(db: Db, id: string, actor: AuditActor): Promise
 
 export function rescheduleNextDelivery(db: Db, id: string, day: string, actor: AuditActor): Promise<AdminSubscriptionDetail> {
   return act(db, id, actor, (plan) => decideReschedule(plan, day, MSG));
+}
+
+/** Deliver every `intervalCount` months (one of `offered`), with staff's reason kept in the audit row. */
+export function changeFrequency(db: Db, id: string, intervalCount: number, reason: string, offered: readonly number[], actor: AuditActor): Promise<AdminSubscriptionDetail> {
+  return act(db, id, actor, async (plan, tx) => {
+    const decision = decideFrequency(plan, intervalCount, await lastPlanPeriod(tx, plan.row), offered, MSG);
+    return decision && { ...decision, after: { ...decision.after, reason } };
+  });
 }
 
 export function cancelSubscription(db: Db, id: string, reason: string, actor: AuditActor): Promise<AdminSubscriptionDetail> {
