@@ -50,6 +50,7 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   'POST /api/admin/subscriptions/:id/resume': 'subscriptions.act',
   'POST /api/admin/subscriptions/:id/skip': 'subscriptions.act',
   'POST /api/admin/subscriptions/:id/reschedule': 'subscriptions.act',
+  'POST /api/admin/subscriptions/:id/frequency': 'subscriptions.act',
   'POST /api/admin/subscriptions/:id/cancel': 'subscriptions.act',
   'POST /api/admin/sync/summary': 'sync.manage',
   'POST /api/admin/sync/failed': 'sync.manage',

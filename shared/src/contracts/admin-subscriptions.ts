@@ -84,13 +84,14 @@ export const UNAVAILABLE_ITEM_PROBLEM_LABELS: Record<UnavailableItemProblem, str
 };
 
 /** The actions staff take on a customer's behalf. */
-export const ADMIN_SUBSCRIPTION_ACTIONS = ['pause', 'resume', 'skip', 'reschedule', 'cancel'] as const;
+export const ADMIN_SUBSCRIPTION_ACTIONS = ['pause', 'resume', 'skip', 'reschedule', 'frequency', 'cancel'] as const;
 export type AdminSubscriptionAction = (typeof ADMIN_SUBSCRIPTION_ACTIONS)[number];
 export const ADMIN_SUBSCRIPTION_ACTION_LABELS: Record<AdminSubscriptionAction, string> = {
   pause: 'Pause plan',
   resume: 'Resume plan',
   skip: 'Skip next delivery',
   reschedule: 'Change next date',
+  frequency: 'Change delivery frequency',
   cancel: 'Cancel plan',
 };
 
@@ -273,7 +274,7 @@ export const adminSubscriptionDetailSchema = adminSubscriptionSummarySchema.exte
   /** Why a paused plan is paused; null unless paused. */
   pauseCause: z.enum(PAUSE_CAUSES).nullable(),
   /** What staff can do now (the server refuses the others with a message). */
-  actions: z.object({ pause: z.boolean(), resume: z.boolean(), skip: z.boolean(), reschedule: z.boolean(), cancel: z.boolean() }) satisfies z.ZodType<Record<AdminSubscriptionAction, boolean>>,
+  actions: z.object({ pause: z.boolean(), resume: z.boolean(), skip: z.boolean(), reschedule: z.boolean(), frequency: z.boolean(), cancel: z.boolean() }) satisfies z.ZodType<Record<AdminSubscriptionAction, boolean>>,
   /** The next delivery's charge was held for review or its answer lost (staff check it); pause and cancel go through, and it stands. */
   chargeBeingChecked: z.boolean(),
   /** The days the next delivery may be moved to (both ends included); null when it cannot be moved. */

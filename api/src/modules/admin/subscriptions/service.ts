@@ -79,6 +79,7 @@ function availableActions(row: SubscriptionRow, periodCharge: LockedPlan['period
     resume: pauseCauseOf(row) === 'staff' && hasStoredCard(row),
     skip: active && !periodBusy(periodCharge),
     reschedule: active && row.failedAttempts === 0 && !periodBusy(periodCharge) && rescheduleWindow(row.nextBillingDate, row.interval, row.intervalCount, today) !== null,
+    frequency: active && row.failedAttempts === 0 && !periodBusy(periodCharge),
     cancel: !ended(row) && !chargeUnderWay(periodCharge),
   };
 }
