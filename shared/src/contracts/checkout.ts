@@ -157,6 +157,7 @@ export const subscribeNonceRequestSchema = customerFieldsSchema.extend({
     .number({ error: CHECKOUT_MESSAGES.intervalCount })
     .int(CHECKOUT_MESSAGES.intervalCount)
     .positive(CHECKOUT_MESSAGES.intervalCount)
+    .max(120, CHECKOUT_MESSAGES.intervalCount)
     .default(1),
   items: orderDataSchema.shape.items,
   shippingAddress: z.object(addressSchema.shape, { error: 'Shipping address is required' }),

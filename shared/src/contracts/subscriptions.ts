@@ -31,7 +31,7 @@ export const DEFAULT_PLAN_CADENCE_MONTHS = [1, 2, 3] as const;
 export const planCadenceMonthsSchema = z.preprocess(
   (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean).map(Number) : v),
   z
-    .array(z.number().int('must be whole numbers of months').positive('must be positive numbers of months'), { error: 'must be a comma-separated list of months such as 1,2,3' })
+    .array(z.number().int('must be whole numbers of months').positive('must be positive numbers of months').max(120, 'must be at most 120 months'), { error: 'must be a comma-separated list of months such as 1,2,3' })
     .min(1, 'must list at least one number of months')
     .refine((list) => list.every((n, i) => i === 0 || n > list[i - 1]!), 'must be sorted and without repeats, such as 1,2,3'),
 );
@@ -354,7 +354,8 @@ export type ChangeCardRequest = z.infer<typeof changeCardRequestSchema>;
 export const intervalCountField = z
   .number({ error: SUBSCRIPTION_MESSAGES.intervalCount })
   .int(SUBSCRIPTION_MESSAGES.intervalCount)
-  .positive(SUBSCRIPTION_MESSAGES.intervalCount);
+  .positive(SUBSCRIPTION_MESSAGES.intervalCount)
+  .max(120, SUBSCRIPTION_MESSAGES.intervalCount);
 export const changeFrequencyRequestSchema = z.object({ intervalCount: intervalCountField });
 export type ChangeFrequencyRequest = z.infer<typeof changeFrequencyRequestSchema>;
 
