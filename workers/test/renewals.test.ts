@@ -97,6 +97,8 @@ interface SubscriptionInput {
   profile?: StoredPaymentProfile | null;
   /** The plan's agreed amount (default: its items priced today as any plan delivery). */
   amount?: number;
+  /** Months between deliveries (default 1). */
+  intervalCount?: number;
 }
 
 async function makeSubscription(input: SubscriptionInput): Promise<{ id: string; amount: number }> {
@@ -110,6 +112,7 @@ async function makeSubscription(input: SubscriptionInput): Promise<{ id: string;
       items: input.items,
       amount,
       nextBillingDate: input.due,
+      intervalCount: input.intervalCount ?? 1,
       status: input.status ?? 'active',
       shippingAddress: { ...ADDRESS, zip: input.zip ?? ADDRESS.zip },
       failedAttempts: input.failedAttempts ?? 0,
@@ -444,6 +447,35 @@ describe('renewal charging', () => {
     expect(await paymentsOf(sub.id)).toEqual([expect.objectContaining({ status: 'approved', responseMessage: 'This transaction has been approved.' })]);
     expect(await inventory(scarce.id)).toBe(3);
     expect(await subscription(sub.id)).toMatchObject({ failedAttempts: 0, retryAt: null });
+  });
+});
+
+describe('a plan every 2 months (issue 21, "Cadence")', () => {
+  it('in dates: Jan 31 → Mar 31 → May 31, and a renewal behind catches up by 2 months at a time', () => {
+    const jan31 = new Date('2027-01-31T14:00:00.000Z');
+    const mar31 = nextBillingDate(jan31, 'monthly', 2);
+    expect(mar31).toEqual(new Date('2027-03-31T14:00:00.000Z'));
+    expect(nextBillingDate(mar31, 'monthly', 2)).toEqual(new Date('2027-05-31T14:00:00.000Z'));
+    // Not behind until a whole cadence went by (a monthly plan would be a period behind on Mar 1).
+    expect(catchUp(jan31, new Date('2027-03-31T00:00:00.000Z'), 'monthly', 2)).toEqual({ current: jan31, skipped: [] });
+    expect(catchUp(jan31, new Date('2027-06-01T00:00:00.000Z'), 'monthly', 2)).toEqual({ current: new Date('2027-05-31T14:00:00.000Z'), skipped: [jan31, mar31] });
+  });
+
+  it('renews 2 months after the delivery it charges, and a plan due 6 weeks ago is charged for that period, none skipped', async () => {
+    const product = await makeProduct(50);
+    const due = new Date(Date.now() - 3 * DAY);
+    const sub = await makeSubscription({ email: 'two-months@example.com', items: [line(product, 1)], due, intervalCount: 2 });
+    expect(await renew(sub.id, due)).toMatchObject({ outcome: 'approved' });
+    expect(chargesFor(sub.id, due)).toHaveLength(1);
+    expect((await subscription(sub.id)).nextBillingDate.toISOString()).toBe(addMonths(due, 2).toISOString());
+
+    const late = new Date(Date.now() - 42 * DAY);
+    const behind = await makeSubscription({ email: 'two-months-late@example.com', items: [line(product, 1)], due: late, intervalCount: 2 });
+    expect(await renew(behind.id, late)).toMatchObject({ outcome: 'approved' });
+    expect(allChargesOf(behind.id)).toHaveLength(1);
+    expect(chargesFor(behind.id, late)).toHaveLength(1);
+    expect(await skippedOf(behind.id)).toEqual([]);
+    expect((await subscription(behind.id)).nextBillingDate.toISOString()).toBe(addMonths(late, 2).toISOString());
   });
 });
 
