@@ -197,6 +197,32 @@ describe('a plan the shopper changed, renewed', () => {
     expect(mails.find((m) => m.decoded.includes(`Subject: ${resumed}`))!.decoded).toContain(`Your next delivery is on ${longDay(due)}: we will charge ${formatCents(plan.amount)} to your saved card that day.`);
   });
 
+  it('every 2 months (issue 21): the next date is the last delivery + 2 months, emailed in words; its renewal moves on 2 months', async () => {
+    const email = `cadence-${randomUUID().slice(0, 8)}@example.com`;
+    const shopper = await signUp();
+    const [product] = await tdb.db
+      .insert(tables.products)
+      .values({ name: 'Plan Worker Refill', slug: `plan-refill-${randomUUID().slice(0, 6)}`, price: 1800, inventory: 50, status: 'active' })
+      .returning({ id: tables.products.id, name: tables.products.name });
+    const last = utcDay(-10, 9);
+    const plan = await insertPlan({ userId: shopper.id, email, product: product!, cents: 1800, due: nextBillingDate(last), profile: await makeProfile() });
+    await q(`insert into payment_transactions (subscription_id, billing_period, amount, status) values ($1, $2, $3, 'approved')`, [plan.id, billingPeriodOf(last), centsToDecimal(plan.amount)]);
+
+    const res = await shopper.call(`/api/subscriptions/${plan.id}/frequency`, { body: { intervalCount: 2 } });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const next = nextBillingDate(last, 'monthly', 2);
+    expect(await subscription(plan.id)).toMatchObject({ intervalCount: 2, nextBillingDate: next });
+    const subject = `Your ${SHOP.name} deliveries now come every 2 months`;
+    const mail = await waitFor(() => smtp.to(email).find((m) => m.decoded.includes(`Subject: ${subject}`)), 15_000, 'cadence email');
+    expect(mail.decoded).toContain('You changed your plan from every month to every 2 months.');
+    expect(mail.decoded).toContain(`Your next delivery is on ${longDay(next)}`);
+
+    // On the new date (moved back to today, as the sweep would see it then): charged once, next in 2 months.
+    await q(`update subscriptions set next_billing_date = $2 where id = $1`, [plan.id, utcDay(0, 9)]);
+    expect(await renew(plan.id, utcDay(0, 9))).toMatchObject({ outcome: 'approved' });
+    expect((await subscription(plan.id)).nextBillingDate).toEqual(nextBillingDate(utcDay(0, 9), 'monthly', 2));
+  });
+
   it('a product the shopper added (a size of it): the renewal charges the new amount and its order carries the added line; the email names it', async () => {
     const email = `added-${randomUUID().slice(0, 8)}@example.com`;
     const shopper = await signUp();
