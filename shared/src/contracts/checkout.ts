@@ -62,6 +62,8 @@ export const checkoutFormSchema = customerFieldsSchema.extend({
   expirationDate: z.string().regex(EXPIRATION_PATTERN, CHECKOUT_MESSAGES.expirationDate),
   cardCode: z.string().min(3, CHECKOUT_MESSAGES.cardCodeShort).max(4, CHECKOUT_MESSAGES.cardCodeLong),
   subscribeAndSave: z.boolean(),
+  /** Subscribe & Save: deliver every this many months (one of GET /api/subscriptions/cadences). */
+  intervalCount: z.number().int().positive(),
 });
 export type CheckoutForm = z.infer<typeof checkoutFormSchema>;
 
@@ -77,6 +79,7 @@ export const emptyCheckoutForm: CheckoutForm = {
   expirationDate: '',
   cardCode: '',
   subscribeAndSave: false,
+  intervalCount: 1,
 };
 
 /** "MM/YY" → the month and the four-digit year sent to the tokeniser ('20' + YY). */

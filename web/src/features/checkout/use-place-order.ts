@@ -2,7 +2,7 @@
  * Placing the order, as one mutation: tokenise the card, send the order (or start Subscribe & Save),
  * then toast, clear the cart and go home; a failure is toasted and leaves the form as it was.
  *
- * - Subscribe & Save: the first charge and the monthly plan are created by the subscriptions API. The
+ * - Subscribe & Save: the first charge and the plan (every 1, 2 or 3 months: the shopper's choice) are created by the subscriptions API. The
  *   amount is the first delivery's, as the summary shows it (a promo applies to it alone), and the
  *   promo code goes with it.
  * - Checkout: one Idempotency-Key per attempt (`checkout-attempt.ts`). A request that got no answer
@@ -72,6 +72,7 @@ export function usePlaceOrder({ tokenize }: UsePlaceOrderOptions) {
           ...opaque,
           ...customer,
           interval: 'monthly',
+          intervalCount: values.intervalCount,
           items: orderItems,
           shippingAddress: address,
         };

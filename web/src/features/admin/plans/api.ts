@@ -45,7 +45,10 @@ const getPlan = async (id: string) =>
 
 /** What an action sends: reschedule the new day, cancel the reason; the others nothing. */
 export type PlanActionInput =
-  { action: 'pause' | 'resume' | 'skip' } | { action: 'reschedule'; nextBillingDate: string } | { action: 'cancel'; reason: string };
+  | { action: 'pause' | 'resume' | 'skip' }
+  | { action: 'reschedule'; nextBillingDate: string }
+  | { action: 'frequency'; intervalCount: number; reason: string }
+  | { action: 'cancel'; reason: string };
 
 export async function actOnPlan(id: string, input: PlanActionInput): Promise<AdminSubscriptionDetail> {
   const { action, ...body } = input;

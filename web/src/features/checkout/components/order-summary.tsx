@@ -19,13 +19,16 @@ export function OrderSummary({
   pricing,
   promoCode,
   renewalTotal = null,
+  cadence = 'every month',
   children,
 }: {
   items: CartItem[];
   pricing: CartPricing;
   promoCode: string | null;
-  /** Subscribe & Save: what each monthly renewal charges (the subscriber price, without a promo code). */
+  /** Subscribe & Save: what each renewal charges (the subscriber price, without a promo code). */
   renewalTotal?: Cents | null;
+  /** How often the plan renews, in words ("every 2 months"). */
+  cadence?: string;
   children?: ReactNode;
 }) {
   return (
@@ -60,8 +63,8 @@ export function OrderSummary({
         {renewalTotal !== null && (
           <p className="text-sm text-stone-600" data-testid="summary-renewal">
             {renewalTotal === pricing.total
-              ? `Then ${formatCents(renewalTotal)} every month until you cancel.`
-              : `Today's total includes your promo code. Then ${formatCents(renewalTotal)} every month (Subscribe & Save price) until you cancel.`}
+              ? `Then ${formatCents(renewalTotal)} ${cadence} until you cancel.`
+              : `Today's total includes your promo code. Then ${formatCents(renewalTotal)} ${cadence} (Subscribe & Save price) until you cancel.`}
           </p>
         )}
         {pricing.shipping > 0 && (

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { checkoutFormSchema, CHECKOUT_MESSAGES, emptyCheckoutForm, type CheckoutForm } from '@nh/shared/contracts/checkout';
 import type { PromoValidation } from '@nh/shared/contracts/promo';
-import { SUBSCRIPTION_DISCOUNT_PERCENT } from '@nh/shared/contracts/subscriptions';
+import { cadenceChoiceWords, cadenceWords, SUBSCRIPTION_DISCOUNT_PERCENT } from '@nh/shared/contracts/subscriptions';
 import { priceCart, pricePlan } from '@nh/shared/pricing';
 import { Loader2, ShoppingBag } from 'lucide-react';
 import { useState } from 'react';
@@ -13,6 +13,8 @@ import { PaymentAlerts } from '@/components/card-entry/payment-alerts';
 import { useCardEntry } from '@/components/card-entry/use-card-entry';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { CadenceChoice } from '@/components/plan-cadence/cadence-choice';
+import { usePlanCadences } from '@/components/plan-cadence/cadences';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
 import { LabelledField as Field } from '@/components/ui/labelled-field';
@@ -38,6 +40,9 @@ export default function CheckoutPage() {
   const { register, handleSubmit, control, watch, formState } = form;
   const errors = formState.errors;
   const subscribe = watch('subscribeAndSave');
+  const intervalCount = watch('intervalCount');
+  const cadences = usePlanCadences();
+  const cadence = cadenceWords('monthly', intervalCount).toLowerCase();
 
   const lines = items.map((item) => ({ price: item.price, quantity: item.quantity }));
   const plan = subscribe ? pricePlan(lines, promo) : null;
@@ -75,7 +80,7 @@ export default function CheckoutPage() {
     order.mutate({ values, items, promo });
   };
 
-  const field = (name: keyof Omit<CheckoutForm, 'subscribeAndSave'>) => ({ ...register(name), error: errors[name] });
+  const field = (name: keyof Omit<CheckoutForm, 'subscribeAndSave' | 'intervalCount'>) => ({ ...register(name), error: errors[name] });
 
   return (
     <section className="mx-auto max-w-6xl px-4 pb-16 pt-28 sm:px-6 lg:px-8">
@@ -135,8 +140,17 @@ export default function CheckoutPage() {
               <div className="space-y-1">
                 <Label htmlFor="subscribe-and-save">Subscribe &amp; Save {SUBSCRIPTION_DISCOUNT_PERCENT}%</Label>
                 <p className="text-sm text-stone-600">
-                  Get this order delivered every month with {SUBSCRIPTION_DISCOUNT_PERCENT}% off and free shipping. Cancel anytime.
+                  Get this order delivered {cadence} with {SUBSCRIPTION_DISCOUNT_PERCENT}% off and free shipping. Cancel anytime.
                 </p>
+                {subscribe && (
+                  <Controller
+                    control={control}
+                    name="intervalCount"
+                    render={({ field: { value, onChange } }) => (
+                      <CadenceChoice label={cadenceChoiceWords(cadences)} value={value} onChange={onChange} disabled={processing} />
+                    )}
+                  />
+                )}
               </div>
             </CardContent>
           </Card>
@@ -156,7 +170,7 @@ export default function CheckoutPage() {
         </form>
 
         <aside className="space-y-4">
-          <OrderSummary items={items} pricing={pricing} promoCode={promo?.code ?? null} renewalTotal={plan?.renewal.total ?? null}>
+          <OrderSummary items={items} pricing={pricing} promoCode={promo?.code ?? null} renewalTotal={plan?.renewal.total ?? null} cadence={cadence}>
             <PromoCodeField applied={promo} onApply={setPromo} onRemove={() => setPromo(null)} />
           </OrderSummary>
         </aside>

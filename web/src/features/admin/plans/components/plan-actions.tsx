@@ -1,5 +1,6 @@
 /**
- * Pause, resume, skip next, change next date and cancel on the customer's behalf (subscriptions.act).
+ * Pause, resume, skip next, change next date, change the delivery frequency and cancel on the customer's
+ * behalf (subscriptions.act).
  * Each opens a confirmation saying what will happen; the server's refusal is shown in the dialog.
  */
 import {
@@ -7,12 +8,13 @@ import {
   ADMIN_SUBSCRIPTION_ACTIONS,
   ADMIN_SUBSCRIPTION_MESSAGES,
   cancelSubscriptionByStaffSchema,
+  changeFrequencyByStaffSchema,
   missedWhilePaused,
   rescheduleSubscriptionSchema,
   type AdminSubscriptionAction,
   type AdminSubscriptionDetail,
 } from '@nh/shared/contracts/admin-subscriptions';
-import { nextBillingDate } from '@nh/shared/contracts/subscriptions';
+import { cadenceWords, INTERVAL_MONTHS, nextBillingDate } from '@nh/shared/contracts/subscriptions';
 import { matchQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { AlertCircle, Loader2 } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
@@ -23,6 +25,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
+import { CadenceChoice } from '@/components/plan-cadence/cadence-choice';
 import { serverMessageOf } from '@/lib/query-client';
 import { ADMIN_KEY } from '../../shell/api';
 import { actOnPlan, planQueries, type PlanActionInput } from '../api';
@@ -33,6 +36,7 @@ const DONE: Record<AdminSubscriptionAction, string> = {
   resume: ADMIN_SUBSCRIPTION_MESSAGES.resumed,
   skip: ADMIN_SUBSCRIPTION_MESSAGES.skipped,
   reschedule: ADMIN_SUBSCRIPTION_MESSAGES.rescheduled,
+  frequency: ADMIN_SUBSCRIPTION_MESSAGES.frequencyChanged,
   cancel: ADMIN_SUBSCRIPTION_MESSAGES.cancelled,
 };
 
@@ -41,6 +45,7 @@ const TITLES: Record<AdminSubscriptionAction, string> = {
   resume: 'Resume this plan?',
   skip: 'Skip the next delivery?',
   reschedule: 'Change the next delivery date',
+  frequency: 'Change the delivery frequency',
   cancel: 'Cancel this plan?',
 };
 
@@ -65,6 +70,8 @@ function consequence(action: AdminSubscriptionAction, plan: AdminSubscriptionDet
       return plan.rescheduleWindow
         ? `The next delivery is now due ${formatDay(plan.nextBillingDate)}. Choose a day from ${formatDay(plan.rescheduleWindow.earliest)} to ${formatDay(plan.rescheduleWindow.latest)}; later deliveries follow from it. ${emailed}`
         : ADMIN_SUBSCRIPTION_MESSAGES.noDateAllowed;
+    case 'frequency':
+      return `The plan is delivered ${cadenceWords(plan.interval, plan.intervalCount).toLowerCase()}. With a new frequency the next delivery is due that long after the last one (from tomorrow at the earliest). ${emailed} The reason stays in the audit trail; it is not sent to the customer.`;
     case 'cancel':
       return `No more deliveries are charged or sent, and this cannot be undone (the customer would have to subscribe again). ${emailed} The reason stays in the audit trail; it is not sent to the customer.`;
   }
@@ -75,6 +82,7 @@ function ActionDialog({ plan, action, onClose }: { plan: AdminSubscriptionDetail
   const ids = { date: useId(), reason: useId(), problem: useId() };
   const [date, setDate] = useState(plan.rescheduleWindow?.earliest ?? '');
   const [reason, setReason] = useState('');
+  const [months, setMonths] = useState(INTERVAL_MONTHS[plan.interval] * plan.intervalCount);
   const [problem, setProblem] = useState<string | null>(null);
   const act = useMutation({
     mutationFn: (input: PlanActionInput) => actOnPlan(plan.id, input),
@@ -101,6 +109,10 @@ function ActionDialog({ plan, action, onClose }: { plan: AdminSubscriptionDetail
       const checked = rescheduleSubscriptionSchema.safeParse({ nextBillingDate: date });
       if (!checked.success) return setProblem(checked.error.issues[0]?.message ?? ADMIN_SUBSCRIPTION_MESSAGES.nextBillingDate);
       input = { action, nextBillingDate: checked.data.nextBillingDate };
+    } else if (action === 'frequency') {
+      const checked = changeFrequencyByStaffSchema.safeParse({ intervalCount: months, reason });
+      if (!checked.success) return setProblem(checked.error.issues[0]?.message ?? ADMIN_SUBSCRIPTION_MESSAGES.frequencyReason);
+      input = { action, ...checked.data };
     } else if (action === 'cancel') {
       const checked = cancelSubscriptionByStaffSchema.safeParse({ reason });
       if (!checked.success) return setProblem(checked.error.issues[0]?.message ?? ADMIN_SUBSCRIPTION_MESSAGES.cancelReason);
@@ -140,7 +152,8 @@ function ActionDialog({ plan, action, onClose }: { plan: AdminSubscriptionDetail
               />
             </div>
           )}
-          {action === 'cancel' && (
+          {action === 'frequency' && <CadenceChoice label="Deliver" value={months} onChange={setMonths} />}
+          {(action === 'cancel' || action === 'frequency') && (
             <div className="space-y-1.5">
               <Label htmlFor={ids.reason}>Reason (for the audit trail)</Label>
               <Textarea

@@ -1,4 +1,6 @@
 import { LIMITS, SUBSCRIBE_AND_SAVE_PERCENT } from '@nh/shared/constants';
+import { cadenceChoiceWords } from '@nh/shared/contracts/subscriptions';
+import { usePlanCadences } from '@/components/plan-cadence/cadences';
 import { formatCents, percentOf } from '@nh/shared/money';
 import { Leaf, RotateCcw } from 'lucide-react';
 import { validPrice, type CatalogProduct } from '../../product-model';
@@ -16,6 +18,7 @@ interface Props {
 /** Badges, name, rating, price (with the Subscribe & Save price), short description and key benefits. */
 export function ProductSummary({ product, price, summary }: Props) {
   const purchasable = validPrice(price);
+  const cadences = usePlanCadences();
   const subscriptionPrice = purchasable ? price - percentOf(price, SUBSCRIBE_AND_SAVE_PERCENT * 100) : null;
   const compareAt = product.compareAtPrice ? Math.round(Number(product.compareAtPrice) * 100) : null;
   const benefits = (product.benefits.length > 0 ? product.benefits : product.features).slice(0, LIMITS.keyBenefits);
@@ -56,6 +59,12 @@ export function ProductSummary({ product, price, summary }: Props) {
         >
           <RotateCcw className="size-4" aria-hidden="true" /> Subscribe &amp; Save: <strong>{formatCents(subscriptionPrice)}</strong>{' '}
           ({SUBSCRIBE_AND_SAVE_PERCENT}% off)
+        </p>
+      )}
+      {subscriptionPrice !== null && (
+        // The choice itself is made at checkout (the cart holds products, not a plan).
+        <p className="mt-1 text-sm text-stone-600" data-testid="subscription-cadences">
+          {cadenceChoiceWords(cadences)} with free shipping. Choose at checkout.
         </p>
       )}
       {product.shortDescription && <p className="mt-5 text-lg leading-relaxed text-stone-700">{product.shortDescription}</p>}
