@@ -109,7 +109,8 @@ export type PlanChange =
   | { action: 'pause' }
   | { action: 'unpause' }
   | { action: 'card'; card: ChangeCardRequest }
-  | { action: 'items'; items: ChangeItemsRequest['items'] };
+  | { action: 'items'; items: ChangeItemsRequest['items'] }
+  | { action: 'frequency'; intervalCount: number };
 
 const CHANGE_TOAST: Record<PlanChange['action'], string> = {
   skip: SUBSCRIPTION_MESSAGES.skipped,
@@ -118,6 +119,7 @@ const CHANGE_TOAST: Record<PlanChange['action'], string> = {
   unpause: SUBSCRIPTION_MESSAGES.resumed,
   card: SUBSCRIPTION_MESSAGES.cardChanged,
   items: SUBSCRIPTION_MESSAGES.itemsChanged,
+  frequency: SUBSCRIPTION_MESSAGES.frequencyChanged,
 };
 
 /** The call of a change; answers the updated plan (null when a 2xx body breaks the contract: the list refresh shows it). */
@@ -136,6 +138,8 @@ export async function changePlan(id: string, change: PlanChange): Promise<Subscr
         return apiRequest('POST', `${base}/card`, change.card);
       case 'items':
         return apiRequest('PUT', `${base}/items`, { items: change.items });
+      case 'frequency':
+        return apiRequest('POST', `${base}/frequency`, { intervalCount: change.intervalCount });
     }
   })();
   const parsed = subscriptionViewSchema.safeParse(await res.json().catch(() => null));

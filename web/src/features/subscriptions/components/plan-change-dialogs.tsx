@@ -2,22 +2,23 @@
  * The dialogs of the changes a shopper makes to a plan (issue 13, "Plans"): skip the next delivery,
  * pause, resume on the saved card (a confirmation each), move the next delivery (a day within the
  * limits the server answered), a new card (tokenised as at checkout) and new quantities or added products
- * (./items-form.tsx, priced by the server). Each stays open while its call runs and closes once the refreshed list shows the change; a
+ * (./items-form.tsx, priced by the server), and how often it is delivered. Each stays open while its call runs and closes once the refreshed list shows the change; a
  * refusal is toasted with the server's message and keeps the dialog open.
  */
 import { formatPrice, LIMITS } from '@nh/shared';
-import { billingPeriodOf, longDay, SUBSCRIPTION_MESSAGES, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { billingPeriodOf, cadenceWords, INTERVAL_MONTHS, longDay, SUBSCRIPTION_MESSAGES, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { CadenceChoice } from '@/components/plan-cadence/cadence-choice';
 import { formatLongDate } from '@/lib/format-date';
 import { useChangePlan, type PlanChange } from '../api';
 import { DialogActions } from './dialog-actions';
 import { ItemsForm } from './items-form';
 import { NewCardForm } from './new-card-form';
 
-export type PlanDialogKind = 'skip' | 'move' | 'pause' | 'unpause' | 'card' | 'items';
+export type PlanDialogKind = 'skip' | 'move' | 'pause' | 'unpause' | 'card' | 'items' | 'frequency';
 
 interface Props {
   /** The dialog open, and for which plan; null closes it. */
@@ -36,6 +37,7 @@ const TITLES: Record<PlanDialogKind, string> = {
   unpause: 'Resume this subscription?',
   card: 'Change the card',
   items: 'Change items',
+  frequency: 'Change delivery frequency',
 };
 
 /** One dialog for every change: its title, what it does, and its form. */
@@ -80,6 +82,9 @@ export function PlanChangeDialog({ open, onDismiss, onClosed }: Props) {
             {open.kind === 'unpause' && <Confirm label="Resume Subscription" keep="Keep Paused" pending={change.isPending} onKeep={onDismiss} onConfirm={() => void send({ action: 'unpause' })} />}
             {open.kind === 'move' && <MoveDateForm plan={plan} pending={change.isPending} onKeep={onDismiss} onSend={(day) => void send({ action: 'reschedule', nextBillingDate: day })} />}
             {open.kind === 'items' && <ItemsForm plan={plan} pending={change.isPending} onKeep={onDismiss} onSend={(items) => void send({ action: 'items', items })} />}
+            {open.kind === 'frequency' && (
+              <FrequencyForm plan={plan} pending={change.isPending} onKeep={onDismiss} onSend={(intervalCount) => void send({ action: 'frequency', intervalCount })} />
+            )}
             {open.kind === 'card' && (
               <NewCardForm submitLabel="Save Card" cancelLabel="Keep Current Card" onSendingChange={setSendingCard} onCancel={onDismiss} send={(card) => send({ action: 'card', card })} />
             )}
@@ -93,17 +98,20 @@ export function PlanChangeDialog({ open, onDismiss, onClosed }: Props) {
 function describe(kind: PlanDialogKind, plan: SubscriptionView): ReactNode {
   const next = formatLongDate(plan.nextBillingDate);
   const emailed = 'We will email you to confirm.';
+  const cadence = cadenceWords(plan.interval, plan.intervalCount).toLowerCase();
   switch (kind) {
     case 'skip':
-      return `Subscription #${shortId(plan)}: the delivery due ${next} will not be sent or charged. The one after it comes a month later as usual. ${emailed}`;
+      return `Subscription #${shortId(plan)}: the delivery due ${next} will not be sent or charged. The one after it comes ${cadence === 'every month' ? 'a month' : cadence.replace('every ', '')} later as usual. ${emailed}`;
     case 'move':
-      return `Subscription #${shortId(plan)}: the next delivery is due ${next}. Choose another day; later deliveries follow monthly from it. ${emailed}`;
+      return `Subscription #${shortId(plan)}: the next delivery is due ${next}. Choose another day; later deliveries follow ${cadence} from it. ${emailed}`;
     case 'pause':
       return `Subscription #${shortId(plan)}: no deliveries are sent or charged while it is paused. You can resume it here any time. ${emailed}`;
     case 'unpause':
       return `Subscription #${shortId(plan)} starts again on your saved card. Deliveries that fell due while it was paused are skipped, not charged. ${emailed}`;
     case 'card':
       return `Subscription #${shortId(plan)}: the new card is saved with our payment service, not charged now. The next delivery (${formatPrice(plan.amount)}, ${next}) is charged to it. ${emailed}`;
+    case 'frequency':
+      return `Subscription #${shortId(plan)} is delivered ${cadence}, ${formatPrice(plan.amount)} each time with your ${plan.discountPercent}% discount and free shipping. With a new frequency your next delivery comes that long after your last one (tomorrow at the earliest). ${emailed}`;
     case 'items':
       return `Subscription #${shortId(plan)}: choose how many of each item you want (0 removes it), or add a product. The new price per delivery is worked out from today's prices with your ${plan.discountPercent}% discount. ${emailed}`;
   }
@@ -149,6 +157,22 @@ function MoveDateForm({ plan, pending, onKeep, onSend }: FormProps<string>) {
         </p>
       </div>
       <DialogActions keep="Keep Date" label="Change Date" pending={pending} disabled={!day} onKeep={onKeep} />
+    </form>
+  );
+}
+
+/** Every 1, 2 or 3 months (the cadences offered); the server checks the choice and works out the next date. */
+function FrequencyForm({ plan, pending, onKeep, onSend }: FormProps<number>) {
+  const current = INTERVAL_MONTHS[plan.interval] * plan.intervalCount;
+  const [months, setMonths] = useState(current);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSend(months);
+  };
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4" aria-label="Delivery frequency">
+      <CadenceChoice label="Deliver" value={months} onChange={setMonths} disabled={pending} />
+      <DialogActions keep="Keep Frequency" label="Change Frequency" pending={pending} disabled={months === current} onKeep={onKeep} />
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import { formatPrice, LIMITS } from '@nh/shared';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
-import { describeSkippedPeriod, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
-import { CalendarDays, CreditCard, Package, Pause, Play, SkipForward, XCircle } from 'lucide-react';
+import { cadenceWords, describeSkippedPeriod, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { CalendarDays, CreditCard, Package, Pause, Play, Repeat, SkipForward, XCircle } from 'lucide-react';
 import { useId } from 'react';
 import { usePaymentsStatus } from '@/components/card-entry/payments-status';
 import { Badge } from '@/components/ui/badge';
@@ -67,6 +67,7 @@ const ACTIVE_ACTIONS: Array<{ kind: PlanDialogKind; label: string; icon: typeof 
   { kind: 'skip', label: 'Skip Next Delivery', icon: SkipForward },
   { kind: 'move', label: 'Change Date', icon: CalendarDays },
   { kind: 'items', label: 'Change Items', icon: Package },
+  { kind: 'frequency', label: 'Change Frequency', icon: Repeat },
   { kind: 'card', label: 'Change Card', icon: CreditCard },
   { kind: 'pause', label: 'Pause', icon: Pause },
 ];
@@ -117,7 +118,7 @@ export function SubscriptionCard({ subscription, onCancel, onResume, onChange }:
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h3 id={titleId} className="text-lg font-semibold leading-tight text-brand-900">
-            {INTERVAL_LABEL[interval]} Subscription <span className="text-sm font-normal text-stone-500">#{shortId}</span>
+            {subscription.intervalCount === 1 ? `${INTERVAL_LABEL[interval]} ` : ''}Subscription <span className="text-sm font-normal text-stone-500">#{shortId}</span>
           </h3>
           <p className="mt-1 text-sm text-stone-600">Started {formatLongDate(createdAt)}</p>
         </div>
@@ -138,6 +139,7 @@ export function SubscriptionCard({ subscription, onCancel, onResume, onChange }:
       <dl className="mt-4 grid grid-cols-2 gap-4 text-sm sm:grid-cols-4">
         <Detail label="Per delivery" value={formatPrice(amount)} />
         <Detail label="Discount" value={`${discountPercent}% off`} />
+        <Detail label="Delivery" value={cadenceWords(interval, subscription.intervalCount)} />
         {active ? (
           <Detail label="Next delivery" value={formatLongDate(nextBillingDate)} />
         ) : (
