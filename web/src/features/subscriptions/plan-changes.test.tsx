@@ -84,7 +84,7 @@ describe('changing a plan on My Subscriptions', () => {
     const names = within(region)
       .getAllByRole('button')
       .map((b) => b.textContent);
-    expect(names).toEqual([`Skip Next Delivery #11111111`, 'Change Date #11111111', 'Change Items #11111111', 'Change Card #11111111', 'Pause #11111111', 'Cancel Subscription #11111111']);
+    expect(names).toEqual([`Skip Next Delivery #11111111`, 'Change Date #11111111', 'Change Items #11111111', 'Change Frequency #11111111', 'Change Card #11111111', 'Pause #11111111', 'Cancel Subscription #11111111']);
     expect(within(region).getByRole<HTMLButtonElement>('button', { name: /^Change Date/ }).disabled).toBe(true);
     await waitFor(() => expect(within(region).getByRole<HTMLButtonElement>('button', { name: /^Change Card/ }).disabled).toBe(true));
   });
@@ -105,6 +105,39 @@ describe('changing a plan on My Subscriptions', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(await screen.findByText('Skipped: April 10, 2025 — not charged (you skipped it)')).toBeTruthy();
     await waitFor(() => expect(document.activeElement?.textContent).toMatch(/^Skip Next Delivery/));
+  });
+
+  it('changes the delivery frequency among the cadences offered; the card shows the new cadence and next date', async () => {
+    const user = userEvent.setup();
+    const url = `/api/subscriptions/${ID}/frequency`;
+    const everyTwo = { ...plan, intervalCount: 2, nextBillingDate: '2025-05-10T15:00:00.000Z' };
+    const answers: Record<string, FakeAnswer> = {
+      '/api/subscriptions': { status: 200, body: [plan] },
+      '/api/subscriptions/cadences': { status: 200, body: { months: [1, 2, 3] } },
+      [url]: { status: 200, body: everyTwo },
+    };
+    const fetchMock = renderPage(answers);
+    const region = await screen.findByRole('region', { name: 'Active Subscriptions' });
+    expect(await within(region).findByText('Every month')).toBeTruthy();
+    const dialog = await open(/^Change Frequency/, 'Change delivery frequency');
+    expect(within(dialog).getByText(/is delivered every month, \$50\.49 each time/)).toBeTruthy();
+    const choices = within(dialog).getAllByRole<HTMLInputElement>('radio');
+    expect(choices.map((c) => [c.labels?.[0]?.textContent, c.checked])).toEqual([
+      ['Every month', true],
+      ['Every 2 months', false],
+      ['Every 3 months', false],
+    ]);
+    expect(within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Change Frequency' }).disabled).toBe(true);
+    await user.click(within(dialog).getByLabelText('Every 2 months'));
+    answers['/api/subscriptions'] = { status: 200, body: [everyTwo] };
+    await user.click(within(dialog).getByRole('button', { name: 'Change Frequency' }));
+
+    expect(await screen.findByText(MSG.frequencyChanged)).toBeTruthy();
+    expect(callsTo(fetchMock, url).map(bodyOf)).toEqual([{ intervalCount: 2 }]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const after = await screen.findByRole('region', { name: 'Active Subscriptions' });
+    expect(await within(after).findByText('Every 2 months')).toBeTruthy();
+    expect(within(after).getByText(formatLongDate(everyTwo.nextBillingDate))).toBeTruthy();
   });
 
   it('moves the date within the window the server answered; a refusal shows its message and keeps the dialog open', async () => {
