@@ -134,6 +134,17 @@ describe('usePlaceOrder', () => {
     expect(savedCart()).toEqual([]);
   });
 
+  it('Subscribe & Save every 2 months: sends the chosen intervalCount (every month by default)', async () => {
+    const calls = stubFetch([
+      { status: 201, body: { subscriptionId: ORDER_ID, orderId: ORDER_ID, nextBillingDate: '2031-07-05T15:00:00.000Z' } },
+      { status: 201, body: { subscriptionId: ORDER_ID, orderId: ORDER_ID, nextBillingDate: '2031-07-05T15:00:00.000Z' } },
+    ]);
+    const { submit } = setup();
+    await submit({ values: { ...values, subscribeAndSave: true, intervalCount: 2 }, items, promo: null });
+    await submit({ values: { ...values, subscribeAndSave: true }, items, promo: null });
+    expect(calls.map((c) => (c.body as { intervalCount?: number }).intervalCount)).toEqual([2, 1]);
+  });
+
   it('Checkout: a request with no answer is re-sent as it was (same key, no new token); the answer places the order', async () => {
     const calls = stubFetch([new TypeError('Failed to fetch'), { status: 200, body: { orderId: ORDER_ID } }]);
     const { tokenize, router, submit, savedCart } = setup();
