@@ -322,6 +322,26 @@ describe('a plan', () => {
     expect(screen.getByTestId('plan-next-billing').textContent).toBe('—');
   });
 
+  it('changes the delivery frequency with a reason; the plan then reads every 2 months', async () => {
+    const calls = openPlan(SUPPORT, {
+      [`POST /api/admin/subscriptions/${PLAN_ID}/frequency`]: { status: 200, body: detail({ intervalCount: 2, nextBillingDate: '2025-05-10T14:30:00.000Z' }) },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Change delivery frequency' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change the delivery frequency' });
+    expect(within(dialog).getByText(/The plan is delivered every month\./)).toBeTruthy();
+    expect(within(dialog).getByLabelText<HTMLInputElement>('Every month').checked).toBe(true);
+    await user.click(within(dialog).getByLabelText('Every 2 months'));
+    await user.click(within(dialog).getByRole('button', { name: 'Change delivery frequency' }));
+    expect(await within(dialog).findByText(ADMIN_SUBSCRIPTION_MESSAGES.frequencyReason)).toBeTruthy();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    await user.type(within(dialog).getByLabelText('Reason (for the audit trail)'), 'Too much product');
+    await user.click(within(dialog).getByRole('button', { name: 'Change delivery frequency' }));
+    expect(await screen.findByText(ADMIN_SUBSCRIPTION_MESSAGES.frequencyChanged)).toBeTruthy();
+    expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ intervalCount: 2, reason: 'Too much product' });
+    expect(await screen.findByText(/Every 2 months/)).toBeTruthy();
+  });
+
   it('says why staff cannot resume a plan paused by a failed payment', async () => {
     openPlan(
       SUPPORT,
