@@ -24,4 +24,13 @@ describe("the checkout's order summary", () => {
     expect(screen.queryByTestId('summary-subscribe-discount')).toBeNull();
     expect(screen.queryByTestId('summary-promo-discount')).toBeNull();
   });
+
+  it('says how often the plan renews after the first delivery (every month by default)', () => {
+    const plan = pricePlan(items, null);
+    render(<OrderSummary items={items} pricing={plan.firstDelivery} promoCode={null} renewalTotal={plan.renewal.total} />);
+    expect(screen.getByTestId('summary-renewal').textContent).toBe(`Then $${(plan.renewal.total / 100).toFixed(2)} every month until you cancel.`);
+    cleanup();
+    render(<OrderSummary items={items} pricing={plan.firstDelivery} promoCode={null} renewalTotal={plan.renewal.total} cadence="every 2 months" />);
+    expect(screen.getByTestId('summary-renewal').textContent).toBe(`Then $${(plan.renewal.total / 100).toFixed(2)} every 2 months until you cancel.`);
+  });
 });
