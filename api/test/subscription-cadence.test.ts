@@ -235,6 +235,39 @@ describe('POST /api/subscriptions/{id}/frequency', () => {
   });
 });
 
+describe('a change of cadence and the renewal at the same moment', () => {
+  it('waits for a renewal holding the plan, then refuses: the period it is charging keeps its date', async () => {
+    const plan = await insertPlan(me.id, { dueInDays: -1, lastPeriod: dayOf(-32) });
+    const before = await planRow(plan.id);
+    const client = await api.ctx.db.$client.connect();
+    let answered = false;
+    try {
+      // The renewal's first step: the plan locked, the period's payment row written as pending before the charge.
+      await client.query('begin');
+      await client.query('select id from subscriptions where id = $1 for update', [plan.id]);
+      const change = me.call(`/api/subscriptions/${plan.id}/frequency`, { body: { intervalCount: 2 } }).then((res) => {
+        answered = true;
+        return res;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(answered).toBe(false);
+      await client.query(`insert into payment_transactions (subscription_id, billing_period, amount, status) values ($1, $2, '22.95', 'pending')`, [
+        plan.id,
+        billingPeriodOf(plan.nextBillingDate),
+      ]);
+      await client.query('commit');
+      const res = await change;
+      expect(res.status).toBe(409);
+      expect(await res.json()).toMatchObject({ code: 'SUBSCRIPTION_CHARGE_IN_PROGRESS', message: MSG.chargeInProgress });
+    } finally {
+      await client.query('rollback').catch(() => {});
+      client.release();
+    }
+    expect(await planRow(plan.id)).toEqual(before);
+    expect(await changeRows(plan.id)).toEqual([]);
+  });
+});
+
 describe('POST /api/admin/subscriptions/{id}/frequency', () => {
   it('changes the cadence on the customer\'s behalf: audited with the reason, emailed through the outbox', async () => {
     const last = dayOf(-10);
