@@ -1,6 +1,6 @@
 /** What the Subscribe & Save emails share: the plan as they show it, loaded from its row. */
 import type { Cents } from '@nh/shared/money';
-import { INTERVAL_MONTHS, type SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
+import { cadenceWords, type SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
 import type { Db } from '@nh/server/db/client';
 import type { LineItem } from '@nh/server/db/schema';
 import { findPlan } from '@nh/server/queries/subscriptions/plan';
@@ -11,11 +11,8 @@ import { formatUtcDay } from '@nh/shared/days';
 /** "March 5, 2026": a billing date is a day (UTC), as the storefront shows it. */
 export const billingDay = (date: Date) => formatUtcDay(date);
 
-/** "every month", "every 3 months" */
-export function planCadence(interval: SubscriptionInterval, intervalCount: number): string {
-  const months = INTERVAL_MONTHS[interval] * intervalCount;
-  return months === 1 ? 'every month' : `every ${months} months`;
-}
+/** "every month", "every 3 months": the plan's cadence as the screens say it (cadenceWords), mid-sentence. */
+export const planCadence = (interval: SubscriptionInterval, intervalCount: number): string => cadenceWords(interval, intervalCount).toLowerCase();
 
 /** A plan line as the emails list it. */
 export type EmailPlanLine = Pick<LineItem, 'productName' | 'quantity' | 'price'>;

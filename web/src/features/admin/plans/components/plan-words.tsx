@@ -4,7 +4,7 @@ import {
   ADMIN_SUBSCRIPTION_STATUS_LABELS,
   type AdminSubscriptionSummary,
 } from '@nh/shared/contracts/admin-subscriptions';
-import { INTERVAL_MONTHS, type SubscriptionInterval, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
+import { cadenceWords, type SubscriptionInterval, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
 import { Badge } from '@/components/ui/badge';
 
 const STATUS_VARIANT: Record<SubscriptionStatus, 'default' | 'warning' | 'outline' | 'destructive'> = {
@@ -22,12 +22,9 @@ export function PlanStatusBadge({ status }: { status: SubscriptionStatus }) {
   );
 }
 
-/** "Monthly", "Every 3 months"; a plan billed every second interval reads "Every 2 months". */
-export function intervalWords(interval: SubscriptionInterval, count: number): string {
-  if (count <= 1) return ADMIN_SUBSCRIPTION_INTERVAL_LABELS[interval];
-  const months = INTERVAL_MONTHS[interval] * count;
-  return months % 12 === 0 ? `Every ${months / 12} years` : `Every ${months} months`;
-}
+/** "Monthly", "Every 3 months"; a plan billed every second interval reads "Every 2 months" (cadenceWords). */
+export const intervalWords = (interval: SubscriptionInterval, count: number): string =>
+  count <= 1 ? ADMIN_SUBSCRIPTION_INTERVAL_LABELS[interval] : cadenceWords(interval, count);
 
 /** "2 × Surfy Cleaner, 1 × Dishy Pods". */
 export const itemsWords = (items: AdminSubscriptionSummary['items']): string =>
