@@ -9,7 +9,6 @@ import {
 } from '@nh/shared/contracts/admin-subscriptions';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
-import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent } from '@/components/ui/card';
 import { serverMessageOf } from '@/lib/query-client';
@@ -18,7 +17,7 @@ import { columnsOf, DataTable } from '../../ui/data-table';
 import { Pager } from '../../ui/pager';
 import { planQueries, PLANS_PAGE_SIZE } from '../api';
 import { formatDay } from '../format';
-import { itemsWords, shortId } from './plan-words';
+import { itemsWords, PlanCustomer, shortId } from './plan-words';
 
 /** An at-risk reason in words (one added by a later release shows as sent). */
 const reasonLabel = (reason: string): string => (AT_RISK_REASON_LABELS as Record<string, string>)[reason] ?? reason;
@@ -58,15 +57,11 @@ const AT_RISK_COLUMNS = [
     id: 'customer',
     header: 'Customer',
     cell: ({ row: { original: plan } }) => (
-      <>
-        <Link to={`/admin/subscriptions/${plan.id}`} className="font-medium text-brand-700 hover:underline">
-          {plan.customerName}
-        </Link>
-        <span className="block break-all text-xs text-stone-500">{plan.customerEmail}</span>
+      <PlanCustomer plan={plan}>
         <span className="block text-xs text-stone-500">
           Plan {shortId(plan.id)} · {formatPrice(plan.amount)} · {itemsWords(plan.items)}
         </span>
-      </>
+      </PlanCustomer>
     ),
   }),
   column.display({ id: 'next', header: 'Next billing', meta: { className: 'whitespace-nowrap' }, cell: ({ row }) => formatDay(row.original.nextBillingDate) }),

@@ -4,7 +4,6 @@ import { ADMIN_SUBSCRIPTION_STATUS_LABELS, adminSubscriptionsQuerySchema, type A
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
-import { Link } from 'react-router-dom';
 import { Card, CardContent } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -18,7 +17,7 @@ import { Pager } from '../../ui/pager';
 import { useFilterDraft } from '../../ui/use-filter-draft';
 import { EMPTY_PLAN_FILTERS, PLAN_FILTER_KEYS, planQueries, PLANS_PAGE_SIZE, type PlanFilters } from '../api';
 import { formatDay } from '../format';
-import { intervalWords, itemsWords, PlanStatusBadge, shortId } from './plan-words';
+import { intervalWords, itemsWords, PlanCustomer, PlanStatusBadge, shortId } from './plan-words';
 
 const ANY = 'any';
 const FAILED_CHOICES = [
@@ -117,13 +116,9 @@ const PLAN_COLUMNS = [
     id: 'customer',
     header: 'Customer',
     cell: ({ row: { original: plan } }) => (
-      <>
-        <Link to={`/admin/subscriptions/${plan.id}`} className="font-medium text-brand-700 hover:underline">
-          {plan.customerName}
-        </Link>
-        <span className="block break-all text-xs text-stone-500">{plan.customerEmail}</span>
+      <PlanCustomer plan={plan}>
         <span className="block font-mono text-xs text-stone-500">Plan {shortId(plan.id)}</span>
-      </>
+      </PlanCustomer>
     ),
   }),
   column.display({ id: 'items', header: 'Items', meta: { className: 'max-w-[18rem]' }, cell: ({ row }) => itemsWords(row.original.items) }),

@@ -5,6 +5,8 @@ import {
   type AdminSubscriptionSummary,
 } from '@nh/shared/contracts/admin-subscriptions';
 import { cadenceWords, type SubscriptionInterval, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 
 const STATUS_VARIANT: Record<SubscriptionStatus, 'default' | 'warning' | 'outline' | 'destructive'> = {
@@ -32,3 +34,16 @@ export const itemsWords = (items: AdminSubscriptionSummary['items']): string =>
 
 /** The first 8 characters of a plan or order id, as staff quote it. */
 export const shortId = (id: string): string => id.slice(0, 8);
+
+/** A plan's customer as the plan tables show it: the name linking to the plan, the email, then `children` (the plan's line). */
+export function PlanCustomer({ plan, children }: { plan: { id: string; customerName: string; customerEmail: string }; children: ReactNode }) {
+  return (
+    <>
+      <Link to={`/admin/subscriptions/${plan.id}`} className="font-medium text-brand-700 hover:underline">
+        {plan.customerName}
+      </Link>
+      <span className="block break-all text-xs text-stone-500">{plan.customerEmail}</span>
+      {children}
+    </>
+  );
+}
