@@ -1,23 +1,14 @@
 import { AUDIT_MESSAGES, type AuditEntry } from '@nh/shared/contracts/audit';
 import type { StaffMe } from '@nh/shared/contracts/staff';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderAdmin } from '../testing/render-admin';
 import { stubApi } from '../testing/stub-api';
 import AuditTrailPage from './screens/audit-trail';
+import { stubBrowserForRadix } from '../testing/jsdom';
 
-beforeEach(() => {
-  vi.stubGlobal('scrollTo', vi.fn());
-  Element.prototype.hasPointerCapture ??= () => false;
-  Element.prototype.releasePointerCapture ??= () => undefined;
-  Element.prototype.scrollIntoView ??= () => undefined;
-});
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+stubBrowserForRadix();
 
 const MANAGER: StaffMe = { id: 's1', email: 'mia@example.com', name: 'Mia Manager', role: 'manager' };
 const ORDER_ID = '0f8fad5b-d9cb-469f-a165-70867728950e';

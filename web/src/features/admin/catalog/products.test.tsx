@@ -2,37 +2,18 @@ import { ADMIN_PRODUCT_MESSAGES, type InventoryLog } from '@nh/shared/contracts/
 import type { Product } from '@nh/shared/contracts/catalog';
 import { UPLOAD_MESSAGES } from '@nh/shared/contracts/product-images';
 import type { StaffMe } from '@nh/shared/contracts/staff';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VARIANT_MESSAGES } from './product-form-model';
 import ProductCreatePage from './screens/product-create';
 import ProductEditPage from './screens/product-edit';
 import ProductManagerPage from './screens/product-manager';
 import { renderAdmin } from '../testing/render-admin';
 import { stubApi, type Call, type Handler, type Reply } from '../testing/stub-api';
+import { stubBrowserForRadix } from '../testing/jsdom';
 
-beforeEach(() => {
-  vi.stubGlobal('scrollTo', vi.fn());
-  // Radix Select measures and captures the pointer; jsdom has neither.
-  Element.prototype.hasPointerCapture ??= () => false;
-  Element.prototype.releasePointerCapture ??= () => undefined;
-  Element.prototype.scrollIntoView ??= () => undefined;
-  // The Starter Kit checkbox (Radix) measures itself.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-});
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+stubBrowserForRadix({ resizeObserver: true });
 
 const MANAGER: StaffMe = { id: 's2', email: 'mia@example.com', name: 'Mia Manager', role: 'manager' };
 const UPLOADED = 'upl-0123456789abcdef0123';

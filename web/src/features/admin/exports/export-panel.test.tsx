@@ -1,25 +1,16 @@
 import { ADMIN_MESSAGES } from '@nh/shared/contracts/admin';
 import { EXPORT_MESSAGES, type ExportStatusResponse } from '@nh/shared/contracts/exports';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { exportAvailability, exportFiltersText, exportPercent, formatBytes } from './export-orders';
 import OrderManagerPage from '../orders/screens/order-manager';
 import { renderAdmin } from '../testing/render-admin';
 import { staffAs } from '../testing/order-fixtures';
+import { stubBrowserForRadix } from '../testing/jsdom';
 import { stubApi, type Call } from '../testing/stub-api';
 
-beforeEach(() => {
-  vi.stubGlobal('scrollTo', vi.fn());
-  Element.prototype.hasPointerCapture ??= () => false;
-  Element.prototype.releasePointerCapture ??= () => undefined;
-  Element.prototype.scrollIntoView ??= () => undefined;
-});
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+stubBrowserForRadix();
+afterEach(() => vi.restoreAllMocks());
 
 const EXPORT_ID = '7d444840-9dc0-11d1-b245-5ffdce74fad2';
 const OLD_ID = '9b2f5a10-0000-4000-8000-0000000000aa';

@@ -1,23 +1,14 @@
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import OrderManagerPage from './screens/order-manager';
 import { renderAdmin } from '../testing/render-admin';
 import { staffAs, summary } from '../testing/order-fixtures';
 import { hasNextPage, paramsFromQuery, queryFromParams, requestOf, totalText, DEFAULT_ORDER_QUERY } from './order-query';
 import { stubApi, type Call, type Reply } from '../testing/stub-api';
+import { stubBrowserForRadix } from '../testing/jsdom';
 
-beforeEach(() => {
-  vi.stubGlobal('scrollTo', vi.fn());
-  Element.prototype.hasPointerCapture ??= () => false;
-  Element.prototype.releasePointerCapture ??= () => undefined;
-  Element.prototype.scrollIntoView ??= () => undefined;
-});
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+stubBrowserForRadix();
 
 const FAILED_ID = '1a2b3c4d-0000-4000-8000-000000000001';
 const PLAIN_ID = '5e6f7a8b-0000-4000-8000-000000000002';

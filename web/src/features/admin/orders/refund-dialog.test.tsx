@@ -2,34 +2,16 @@ import { partialUnsettledMessage, REFUND_MESSAGES, refundTooLargeMessage, type R
 import type { StaffRole } from '@nh/shared/contracts/staff';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import OrderDetailPage from './screens/order-detail';
 import { renderAdmin } from '../testing/render-admin';
 import { charge, order, ORDER_ID, staffAs } from '../testing/order-fixtures';
 import { attemptFor, keepsAttempt } from './refund-attempt';
 import { NETWORK_FAILURE, stubApi, type Call, type Handler, type Reply } from '../testing/stub-api';
 import { ApiError } from '@/lib/query-client';
+import { stubBrowserForRadix } from '../testing/jsdom';
 
-beforeEach(() => {
-  vi.stubGlobal('scrollTo', vi.fn());
-  // Radix measures a checkbox inside a form.
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-  Element.prototype.hasPointerCapture ??= () => false;
-  Element.prototype.releasePointerCapture ??= () => undefined;
-  Element.prototype.scrollIntoView ??= () => undefined;
-});
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+stubBrowserForRadix({ resizeObserver: true });
 
 const REFUNDS = `POST /api/admin/orders/${ORDER_ID}/refunds`;
 const refundCalls = (calls: Call[]) => calls.filter((c) => `${c.method} ${c.url}` === REFUNDS);

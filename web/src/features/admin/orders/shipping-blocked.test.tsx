@@ -6,34 +6,17 @@
  */
 import { NOT_SHIPPABLE_MESSAGES } from '@nh/shared/contracts/refunds';
 import type { StaffRole } from '@nh/shared/contracts/staff';
-import { cleanup, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AdminOrder } from '@nh/shared/contracts/admin';
 import OrderDetailPage from './screens/order-detail';
 import { renderAdmin } from '../testing/render-admin';
 import { charge, order, ORDER_ID, staffAs } from '../testing/order-fixtures';
 import { stubApi, type Reply } from '../testing/stub-api';
+import { stubBrowserForRadix } from '../testing/jsdom';
 
-beforeEach(() => {
-  vi.stubGlobal('scrollTo', vi.fn());
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-  Element.prototype.hasPointerCapture ??= () => false;
-  Element.prototype.releasePointerCapture ??= () => undefined;
-  Element.prototype.scrollIntoView ??= () => undefined;
-});
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+stubBrowserForRadix({ resizeObserver: true });
 
 const voided = (overrides: Partial<AdminOrder> = {}) =>
   order({

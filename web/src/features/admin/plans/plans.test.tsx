@@ -6,25 +6,16 @@ import {
 } from '@nh/shared/contracts/admin-subscriptions';
 import type { AuditPage } from '@nh/shared/contracts/audit';
 import type { StaffMe } from '@nh/shared/contracts/staff';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderAdmin } from '../testing/render-admin';
 import { stubApi, type Call, type Handler, type Reply } from '../testing/stub-api';
 import SubscriptionDetailPage from './screens/subscription-detail';
 import SubscriptionsPage from './screens/subscriptions';
+import { stubBrowserForRadix } from '../testing/jsdom';
 
-beforeEach(() => {
-  vi.stubGlobal('scrollTo', vi.fn());
-  Element.prototype.hasPointerCapture ??= () => false;
-  Element.prototype.releasePointerCapture ??= () => undefined;
-  Element.prototype.scrollIntoView ??= () => undefined;
-});
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+stubBrowserForRadix();
 
 const SUPPORT: StaffMe = { id: 's4', email: 'sam@example.com', name: 'Sam Support', role: 'support' };
 const MANAGER: StaffMe = { id: 's2', email: 'mia@example.com', name: 'Mia Manager', role: 'manager' };

@@ -1,24 +1,14 @@
 import { ADMIN_REVIEW_MESSAGES, type AdminReview } from '@nh/shared/contracts/admin-reviews';
 import type { StaffMe } from '@nh/shared/contracts/staff';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderAdmin } from '../testing/render-admin';
 import { stubApi } from '../testing/stub-api';
 import ReviewsPage from './screens/reviews';
+import { stubBrowserForRadix } from '../testing/jsdom';
 
-beforeEach(() => {
-  vi.stubGlobal('scrollTo', vi.fn());
-  // Radix Select measures and captures the pointer; jsdom has neither.
-  Element.prototype.hasPointerCapture ??= () => false;
-  Element.prototype.releasePointerCapture ??= () => undefined;
-  Element.prototype.scrollIntoView ??= () => undefined;
-});
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+stubBrowserForRadix();
 
 const MANAGER: StaffMe = { id: 's2', email: 'mia@example.com', name: 'Mia Manager', role: 'manager' };
 const SUPPORT: StaffMe = { id: 's4', email: 'sam@example.com', name: 'Sam Support', role: 'support' };

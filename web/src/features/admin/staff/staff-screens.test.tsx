@@ -1,7 +1,7 @@
 import { STAFF_MESSAGES, STAFF_ROLE_DESCRIPTIONS, type StaffList, type StaffMe, type StaffMember } from '@nh/shared/contracts/staff';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderAdmin } from '../testing/render-admin';
 import { stubApi } from '../testing/stub-api';
 import { PASSWORDS_DIFFER } from './password-form';
@@ -9,19 +9,9 @@ import AcceptInvitationPage from './screens/accept-invitation';
 import ForgotPasswordPage from './screens/forgot-password';
 import ResetPasswordPage from './screens/reset-password';
 import StaffManagerPage from './screens/staff-manager';
+import { stubBrowserForRadix } from '../testing/jsdom';
 
-beforeEach(() => {
-  vi.stubGlobal('scrollTo', vi.fn());
-  // Radix Select measures and captures the pointer; jsdom has neither.
-  Element.prototype.hasPointerCapture ??= () => false;
-  Element.prototype.releasePointerCapture ??= () => undefined;
-  Element.prototype.scrollIntoView ??= () => undefined;
-});
-
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+stubBrowserForRadix();
 
 const OWNER: StaffMe = { id: 's1', email: 'ada@example.com', name: 'Ada Lovelace', role: 'owner' };
 const member = (overrides: Partial<StaffMember>): StaffMember => ({
