@@ -23,6 +23,8 @@ const SUPPORT: StaffMe = { id: 's2', email: 'sam@example.com', name: 'Sam Suppor
 function renderAdmin(path: string) {
   return renderWith(path, {
     signedIn: [
+      // Signing out goes to /admin, which shows the sign-in screen once the session is gone.
+      { path: '/admin', element: <p>dashboard</p> },
       { path: '/admin/promos', Component: PromoManagerPage },
       { path: '/admin-orders', Component: OrderManagerPage },
     ],
@@ -104,9 +106,10 @@ describe('the admin layout', () => {
       'POST /api/promo-codes/list': { status: 200, body: [] },
       'DELETE /api/admin/session': { status: 204 },
     });
-    renderAdmin('/admin/promos');
+    const router = renderAdmin('/admin/promos');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin'));
     await screen.findByRole('heading', { name: 'Sign in', level: 1 });
     expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/admin/session')).toBe(true);
   });
