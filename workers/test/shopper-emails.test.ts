@@ -121,4 +121,23 @@ describe('shopper self-service emails', () => {
     expect(left.sort()).toEqual([recent.id, open.id].sort());
     expect(left).not.toContain(old.id);
   });
+
+  it('housekeeping deletes staff sessions once expired and staff links that expired more than the retention ago', async () => {
+    const day = 24 * 3_600_000;
+    const [member] = await tdb.db.insert(tables.staff).values({ email: 'housekeeping-staff@example.com', name: 'Kept Tidy', role: 'support', passwordHash: 'x' }).returning({ id: tables.staff.id });
+    const staffId = member!.id;
+    const session = (hash: string, expiresAt: Date) => ({ tokenHash: hash, staffId, expiresAt });
+    await tdb.db.insert(tables.staffSessions).values([session(`hk-expired-${staffId}`, new Date(Date.now() - 1000)), session(`hk-live-${staffId}`, new Date(Date.now() + day))]);
+    const token = (hash: string, expiresAt: Date) => ({ tokenHash: hash, purpose: 'password_reset' as const, email: 'housekeeping-staff@example.com', staffId, expiresAt });
+    await tdb.db.insert(tables.staffTokens).values([token(`hk-old-${staffId}`, new Date(Date.now() - 8 * day)), token(`hk-recent-${staffId}`, new Date(Date.now() - 2 * day))]);
+
+    const housekeeping = createHousekeepingProcessor({ db: tdb.db, log: createLogger('hk-test', 'silent'), retentionDays: 7, ledgerRetentionDays: 90, exportFiles: localFileStorage(tempDir('hk-exports')) });
+    const result = await housekeeping({ id: 'hk-staff' } as Job);
+    expect(result.staffSessionsDeleted).toBeGreaterThanOrEqual(1);
+    expect(result.staffTokensDeleted).toBeGreaterThanOrEqual(1);
+    const sessions = await tdb.db.select({ hash: tables.staffSessions.tokenHash }).from(tables.staffSessions).where(eq(tables.staffSessions.staffId, staffId));
+    expect(sessions.map((r) => r.hash)).toEqual([`hk-live-${staffId}`]);
+    const tokens = await tdb.db.select({ hash: tables.staffTokens.tokenHash }).from(tables.staffTokens).where(eq(tables.staffTokens.staffId, staffId));
+    expect(tokens.map((r) => r.hash)).toEqual([`hk-recent-${staffId}`]);
+  });
 });

@@ -99,8 +99,17 @@ export async function deleteSessionsOf(tx: DbOrTx, staffId: string): Promise<voi
   await tx.delete(staffSessions).where(eq(staffSessions.staffId, staffId));
 }
 
-export async function deleteExpiredStaffSessions(db: DbOrTx): Promise<number> {
-  const rows = await db.delete(staffSessions).where(sql`${staffSessions.expiresAt} < now()`).returning({ tokenHash: staffSessions.tokenHash });
+/** Housekeeping: sessions past their expiry (they sign nobody in), at most `batch` of them. */
+export async function deleteExpiredStaffSessions(db: DbOrTx, batch: number): Promise<number> {
+  const expired = db.select({ tokenHash: staffSessions.tokenHash }).from(staffSessions).where(sql`${staffSessions.expiresAt} < now()`).limit(batch);
+  const rows = await db.delete(staffSessions).where(inArray(staffSessions.tokenHash, expired)).returning({ tokenHash: staffSessions.tokenHash });
+  return rows.length;
+}
+
+/** Housekeeping: invitation and reset links that expired more than `olderThanDays` ago (spent or not, they open nothing). */
+export async function deleteOldStaffTokens(db: DbOrTx, olderThanDays: number, batch: number): Promise<number> {
+  const old = db.select({ id: staffTokens.id }).from(staffTokens).where(sql`${staffTokens.expiresAt} < now() - make_interval(days => ${olderThanDays})`).limit(batch);
+  const rows = await db.delete(staffTokens).where(inArray(staffTokens.id, old)).returning({ id: staffTokens.id });
   return rows.length;
 }
 

@@ -9,8 +9,9 @@
  *   RETENTION_DAYS it only takes space.
  * - NetSuite ledger rows (`netsuite_sync_attempts`, every request of every sync attempt) older than
  *   NETSUITE_LEDGER_RETENTION_DAYS (default 90) go.
- * - Shoppers' emailed links (`shopper_tokens`: password resets, guests' order links) that expired more
- *   than RETENTION_DAYS ago go: spent or not, they open nothing.
+ * - Shoppers' emailed links (`shopper_tokens`: password resets, guests' order links) and staff's
+ *   (`staff_tokens`: invitations, password resets) that expired more than RETENTION_DAYS ago go: spent
+ *   or not, they open nothing. Staff sessions go as soon as they expire (they sign nobody in).
  * - Export files past their expiry (EXPORT_RETENTION_HOURS after they finished, default 24) are
  *   deleted and their rows marked (file_deleted_at): the history keeps the row, a download answers 410.
  *   The file goes first, then the mark, so a crash in between only means deleting it again next hour.
@@ -22,12 +23,13 @@
  *
  * Deletes run in batches, so no single statement holds many row locks or a long transaction. The
  * statements are @nh/server's (queries/outbox.ts, queries/idempotency.ts, queries/sync.ts,
- * queries/exports.ts, queries/shopper-self-service.ts).
+ * queries/exports.ts, queries/shopper-self-service.ts, queries/staff.ts).
  */
 import type { Job } from 'bullmq';
 import { z } from 'zod';
 import { deleteOldIdempotencyKeys, vacuumIdempotencyKeys } from '@nh/server/queries/idempotency';
 import { deleteOldShopperTokens } from '@nh/server/queries/shopper-self-service';
+import { deleteExpiredStaffSessions, deleteOldStaffTokens } from '@nh/server/queries/staff';
 import { deleteOldSyncAttempts } from '@nh/server/queries/sync';
 import { deletePublishedOutbox, vacuumOutbox } from '@nh/server/queries/outbox';
 import { expiredExportFiles, markExportFilesDeleted } from '@nh/server/queries/exports';
@@ -46,6 +48,8 @@ export interface HousekeepingResult {
   idempotencyKeysDeleted: number;
   ledgerRowsDeleted: number;
   shopperTokensDeleted: number;
+  staffSessionsDeleted: number;
+  staffTokensDeleted: number;
   exportFilesDeleted: number;
 }
 
@@ -97,6 +101,8 @@ export function createHousekeepingProcessor({ db, log, retentionDays, ledgerRete
       idempotencyKeysDeleted: await purge(deleteOldIdempotencyKeys, retentionDays),
       ledgerRowsDeleted: await purge(deleteOldSyncAttempts, ledgerRetentionDays),
       shopperTokensDeleted: await purge(deleteOldShopperTokens, retentionDays),
+      staffSessionsDeleted: await purge((_pool, _days, batch) => deleteExpiredStaffSessions(db, batch), 0),
+      staffTokensDeleted: await purge((_pool, days, batch) => deleteOldStaffTokens(db, days, batch), retentionDays),
       exportFilesDeleted: await deleteExpiredExportFiles(),
     };
     // VACUUM cannot run inside a transaction: each is a statement of its own.
