@@ -11,7 +11,7 @@ import { SANDBOX_TEST_CARD } from '@nh/shared/contracts/checkout';
 import { SUBSCRIPTION_DISCOUNT_PERCENT, SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
 import { startE2eApp, type E2eApp } from './support/app';
 import { poll, seriousAxeViolations, toast, visible } from './support/page-helpers';
-import { createE2eProduct, fillCheckoutForm, newPageWithCart, type E2eProduct } from './support/shop';
+import { createE2eProduct, fillCheckoutForm, newPageWithCart, registerShopper as register, type E2eProduct } from './support/shop';
 
 let app: E2eApp;
 let product: E2eProduct;
@@ -21,16 +21,6 @@ beforeAll(async () => {
   product = await createE2eProduct(app, 'E2E Subscription Cleaner');
 });
 afterAll(() => app?.close());
-
-/** Creates an account on the API's own sign-in page; the page signs the shopper in and goes home. */
-async function register(page: Page, email: string) {
-  await page.locator('#register-first').fill('Rachel');
-  await page.locator('#register-last').fill('Carson');
-  await page.locator('#register-email').fill(email);
-  await page.locator('#register-password').fill('silent-spring-1962');
-  await page.getByRole('button', { name: 'Create Account' }).click();
-  await page.waitForURL((url) => url.pathname === '/', { timeout: 20_000 });
-}
 
 const fillCheckout = (page: Page, email: string) =>
   fillCheckoutForm(page, { firstName: 'Rachel', lastName: 'Carson', email, address: '11701 Berwick Rd', city: 'Silver Spring', state: 'MD', zip: '20904' });

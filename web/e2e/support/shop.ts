@@ -57,3 +57,13 @@ export async function fillCheckoutForm(page: Page, customer: CheckoutCustomer): 
   await page.getByLabel('Expiration Date').fill('12/30');
   await page.getByLabel('CVV').fill('123');
 }
+
+/** Creates an account on the API's own sign-in page (the page open at /api/login); it signs the shopper in and goes home. */
+export async function registerShopper(page: Page, email: string): Promise<void> {
+  await page.locator('#register-first').fill('Rachel');
+  await page.locator('#register-last').fill('Carson');
+  await page.locator('#register-email').fill(email);
+  await page.locator('#register-password').fill('silent-spring-1962');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await page.waitForURL((url) => url.pathname === '/', { timeout: 20_000 });
+}
