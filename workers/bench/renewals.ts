@@ -237,7 +237,7 @@ async function run(): Promise<void> {
         finishedAt = last.at;
       }
       if (count >= N) break;
-      if (count - reported >= N / 4) {
+      if (count - reported >= N / 10) {
         reported = count;
         console.log(`  … ${fmt(count)} renewed, ${fmt(count / ((performance.now() - started) / 1000), 1)}/s, worker RSS ${fmt(mem.rss / MB)} MB`);
       }
