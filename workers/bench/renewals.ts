@@ -220,6 +220,8 @@ async function run(): Promise<void> {
     let reported = 0;
     let done = { approved: 0, failed: 0 };
     let finishedAt = started;
+    /** When a tenth and nine tenths of the plans had an outcome: the steady rate between, without the start and the tail. */
+    const marks: { tenth?: { at: number; count: number }; nineTenths?: { at: number; count: number } } = {};
     for (;;) {
       await new Promise((r) => setTimeout(r, 250));
       const mem = memoryOf(worker.pid);
@@ -235,6 +237,8 @@ async function run(): Promise<void> {
       if (count > last.count) {
         last = { count, at: performance.now() };
         finishedAt = last.at;
+        if (!marks.tenth && count >= N / 10) marks.tenth = { ...last };
+        if (!marks.nineTenths && count >= (9 * N) / 10) marks.nineTenths = { ...last };
       }
       if (count >= N) break;
       if (count - reported >= N / 10) {
@@ -263,7 +267,14 @@ async function run(): Promise<void> {
     const binding = gatewayCeiling <= cpuCeiling ? 'gateway-bound' : 'CPU-bound';
     const ceiling = Math.min(gatewayCeiling, cpuCeiling);
 
-    console.log(`renewals: ${fmt(renewed)} in ${fmt(seconds, 1)} s: ${fmt(rate, 1)} renewals/s (${fmt(done.approved)} approved, ${fmt(done.failed)} declined or refused)`);
+    const steady =
+      marks.tenth && marks.nineTenths && marks.nineTenths.at > marks.tenth.at
+        ? (marks.nineTenths.count - marks.tenth.count) / ((marks.nineTenths.at - marks.tenth.at) / 1000)
+        : null;
+    console.log(
+      `renewals: ${fmt(renewed)} in ${fmt(seconds, 1)} s: ${fmt(rate, 1)} renewals/s from the sweep to the last outcome` +
+        `${steady === null ? '' : ` (${fmt(steady, 1)}/s from 10 % to 90 % done)`}; ${fmt(done.approved)} approved, ${fmt(done.failed)} declined or refused`,
+    );
     console.log(`  gateway-bound ceiling: ${CONCURRENCY} concurrent ÷ ${LATENCY_MS} ms = ${fmt(gatewayCeiling, 1)}/s; stub held at most ${stub.maxInFlight} requests at once`);
     console.log(
       `  CPU per renewal: worker ${fmt(workerMs, 2)} ms (user ${fmt(cpu.workerUser / renewed, 2)}, system ${fmt(cpu.workerSystem / renewed, 2)}; ${fmt((100 * (cpu.workerUser + cpu.workerSystem)) / 1000 / seconds)} % of a core), ` +
@@ -273,7 +284,10 @@ async function run(): Promise<void> {
       `  CPU-bound ceiling: ${fmt(cpuCeiling, 1)}/s (one worker process: 1 core ÷ ${fmt(workerMs, 2)} ms = ${fmt(workerCeiling, 1)}/s; ` +
         `the machine: ${os.cpus().length} cores ÷ ${fmt(stackMs, 2)} ms of worker + Postgres + Redis = ${fmt(machineCeiling, 1)}/s)`,
     );
-    console.log(`  ${binding}: ${fmt(rate / ceiling, 2)} of the lower ceiling (${fmt(ceiling, 1)}/s); at this rate ${fmt(100_000 / rate / 60, 1)} min for 100,000 plans`);
+    console.log(
+      `  ${binding}: ${fmt(rate / ceiling, 2)} of the lower ceiling (${fmt(ceiling, 1)}/s)${steady === null ? '' : `, ${fmt(steady / ceiling, 2)} between 10 % and 90 %`}; ` +
+        `at this rate ${fmt(100_000 / rate / 60, 1)} min for 100,000 plans`,
+    );
     console.log(
       `  worker RSS: peak ${fmt(mem.peak / MB, 1)} MB (VmHWM), ${fmt(idle.rss / MB, 1)} MB idle before the sweep` +
         (sweepEnd
