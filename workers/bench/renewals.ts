@@ -160,9 +160,14 @@ async function checkDatabase(db: Db, addOns: number | null) {
   );
   const result = rows[0]!;
   if (addOns !== null) {
-    // After merging the add-ons: each plan's add-on is shipped once and gone from the plan.
-    const { rows: left } = await db.$client.query<{ n: number }>(`select count(*)::int as n from subscriptions where jsonb_array_length(one_time_items) > 0`);
-    result.add_ons_left = left[0]!.n;
+    // After merging the add-ons (lead: check against that branch): each add-on is gone from its plan and
+    // rode with exactly one renewal order, as a line marked `oneTime` (LineItem.oneTime there).
+    const { rows: left } = await db.$client.query<{ left: number; shipped: number }>(
+      `select (select count(*) from subscriptions where jsonb_array_length(one_time_items) > 0)::int as left,
+              (select count(*) from orders where subscription_id is not null and items @> '[{"oneTime": true}]'::jsonb)::int as shipped`,
+    );
+    result.add_ons_left = left[0]!.left;
+    result.add_on_orders = left[0]!.shipped;
   }
   return result;
 }
@@ -304,7 +309,7 @@ async function run(): Promise<void> {
     console.log(
       `database: ${fmt(check.ok!)} of ${fmt(N)} plans with one approved payment for their period, one paid renewal order and the next date one cadence on; ` +
         `missed ${check.missed}, double-charged ${check.double_charged}, not one order ${check.not_one_order}, order not paid ${check.order_not_paid}, date not advanced ${check.date_not_advanced}` +
-        (check.add_ons_left === undefined ? '' : `, add-ons left on plans ${check.add_ons_left}`),
+        (check.add_ons_left === undefined ? '' : `; add-ons: ${check.add_ons_left} left on plans, ${fmt(check.add_on_orders!)} renewal orders with one`),
     );
     console.log(`gateway: ${fmt(chargeRequests.size)} invoices charged, ${repeated} with more than one charge request, ${fmt(stub.charges.length)} approved charges`);
 
@@ -313,7 +318,8 @@ async function run(): Promise<void> {
       ['0 missed', check.missed === 0 && check.ok === N],
       [`≥ 0.8 of the ${binding} ceiling`, rate >= 0.8 * ceiling],
       ['peak RSS < 300 MB', mem.peak < 300 * MB],
-    ] as const;
+      ...(addOns === null ? [] : ([['each add-on shipped once', check.add_ons_left === 0 && check.add_on_orders === addOns]] as const)),
+    ];
     console.log(`goals: ${goals.map(([name, met]) => `${name}: ${met ? 'met' : 'NOT met'}`).join('; ')}`);
   } finally {
     await stopWorker(worker);
