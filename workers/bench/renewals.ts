@@ -20,7 +20,7 @@
  *   npm run bench:renewals                   BENCH_PLANS=2000 RENEWAL_CONCURRENCY=10 npm run bench:renewals
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { Queue } from 'bullmq';
 import { priceCart, toCents } from '@nh/shared';
@@ -329,6 +329,7 @@ async function run(): Promise<void> {
     await renewals.close();
     redis.disconnect();
     await purgeQueuePrefix(REDIS_URL, prefix);
+    rmSync(env.HEARTBEAT_FILE, { force: true });
     await db.$client.end();
   }
 }
