@@ -25,6 +25,10 @@
  * when unmaskExpirationDate is true and "XXXX" otherwise, as the real gateway does; an unknown profile is
  * E00040. Accept.js data is opaque, so the stub cannot read the card's expiry: each card it stores gets
  * `cardExpiry` as it is at that moment (a test sets it first).
+ *
+ * For benchmarks (workers/bench/renewals.ts): `latencyMs` answers every request that long after it
+ * arrived (the gateway's round trip), `keepBodies: false` records each request without its body (a
+ * long run keeps name and invoice number only), and `maxInFlight` is the most requests it held at once.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -76,8 +80,17 @@ export interface StubProfile {
   expirationDate: string;
 }
 
+export interface AuthnetStubOptions {
+  /** Every answer this long after its request arrived (default 0). */
+  latencyMs?: number;
+  /** Keep each request's body and keys in `requests` (default true; a benchmark keeps name and invoice number only). */
+  keepBodies?: boolean;
+}
+
 export interface AuthnetStub {
   url: string;
+  /** The most requests the stub was working on at once (their answers held for `latencyMs`). */
+  maxInFlight: number;
   scenario: StubScenario;
   requests: StubRequest[];
   /** Transactions the stub approved (what a merchant would see settled). */
@@ -148,7 +161,9 @@ const BOM = '\uFEFF';
 /** The payment profile every approved charge with createProfile answers (the stub's one). */
 const CHARGE_PROFILE = { customerProfileId: '900001', paymentProfileId: '800001' } as const;
 
-export async function startAuthnetStub(credentials: { apiLoginId: string; transactionKey: string }): Promise<AuthnetStub> {
+export async function startAuthnetStub(credentials: { apiLoginId: string; transactionKey: string }, options: AuthnetStubOptions = {}): Promise<AuthnetStub> {
+  const { latencyMs = 0, keepBodies = true } = options;
+  let inFlight = 0;
   const sockets = new Set<Socket>();
   const duplicates = new Map<string, number>();
   let nextTransId = 60_000_000_001;
@@ -161,6 +176,7 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
 
   const stub: AuthnetStub = {
     url: '',
+    maxInFlight: 0,
     scenario: 'approve',
     requests: [],
     charges: [],
@@ -208,9 +224,9 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
     const duplicateWindow = settings.find((s) => s.settingName === 'duplicateWindow')?.settingValue;
     stub.requests.push({
       name,
-      body,
-      topLevelKeys: Object.keys(body),
-      transactionKeys: Object.keys(transaction),
+      body: keepBodies ? body : {},
+      topLevelKeys: keepBodies ? Object.keys(body) : [],
+      transactionKeys: keepBodies ? Object.keys(transaction) : [],
       invoiceNumber: order.invoiceNumber,
       duplicateWindow,
     });
@@ -490,7 +506,15 @@ export async function startAuthnetStub(credentials: { apiLoginId: string; transa
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => handle(req, res, Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      if (latencyMs <= 0) return handle(req, res, raw);
+      stub.maxInFlight = Math.max(stub.maxInFlight, ++inFlight);
+      setTimeout(() => {
+        inFlight--;
+        handle(req, res, raw);
+      }, latencyMs);
+    });
   });
   server.on('connection', (socket) => {
     sockets.add(socket);

@@ -105,8 +105,13 @@ const schema = z.object({
   /** Attempts of one renew job when the database fails before the charge (a charge is never repeated). */
   RENEWAL_JOB_ATTEMPTS: int(3, 1),
   RENEWAL_JOB_BACKOFF_MS: int(60_000, 1),
-  /** Renew jobs one worker process runs at once (each waits on one gateway call). */
-  RENEWAL_CONCURRENCY: int(2, 1),
+  /**
+   * Renew jobs one worker process runs at once (each waits on one gateway call of ~300 ms, holding no
+   * database connection meanwhile): 16 ÷ 0.3 s ≈ 53 renewals/s, 100,000 plans in about half an hour at
+   * ~20 % of a core (bench:renewals; docs/decisions/subscriptions.md, Benchmarks). Lower it if the
+   * gateway throttles; it multiplies with the worker processes consuming `renewals`.
+   */
+  RENEWAL_CONCURRENCY: int(16, 1),
 })
   // Links in emails name the shop: never http://localhost:5000 in production.
   .superRefine(requireSiteUrlInProduction);

@@ -23,7 +23,7 @@
 import type { Queue } from 'bullmq';
 import { z } from 'zod';
 import type { PaymentGateway } from '@nh/server/payments';
-import { findDueSubscriptions, findPlansWithUnavailableItemsSoon, findSubscriptionsToRemind } from '@nh/server/queries/subscriptions/renewals';
+import { dueSubscriptionPages, findPlansWithUnavailableItemsSoon, findSubscriptionsToRemind } from '@nh/server/queries/subscriptions/renewals';
 import { findPlansWithCardExpiringSoon, findPlansWithoutCardExpiry } from '@nh/server/queries/subscriptions/card-expiry';
 import type { Db } from '@nh/server/db/client';
 import type { Logger } from '@nh/server/observability/logger';
@@ -42,6 +42,11 @@ import { renewSubscriptionJob, RENEWAL_MESSAGES } from './renew';
 export const RENEWAL_SWEEP_HOUR_UTC = 6;
 
 const DAY_MS = 86_400_000;
+/**
+ * The renew job ids a sweep's result (`jobs`) lists at most, the first ones added; `due` counts them all.
+ * The result is kept in Redis with the job: it must not grow with the number of plans due.
+ */
+export const SWEEP_RESULT_JOB_IDS = 1000;
 /** Among the renewals queue's keys: when the last completed sweep started (ms since the epoch). */
 const MARKER = 'last-sweep-at';
 
@@ -93,19 +98,30 @@ export interface SweepResult {
 }
 
 export function createRenewalSweep({ db, gateway, queues, redis, config, log }: RenewalSweepDeps) {
+  /**
+   * A page of due plans at a time (keyset-paged), each page's renew jobs added before the next page is
+   * read: the sweep's memory and each Redis round trip stay the same however many plans are due, and
+   * the worker starts charging the first page while the sweep reads on.
+   */
   async function addRenewJobs(jobLog: Logger): Promise<Pick<SweepResult, 'due' | 'jobs'>> {
-    const due = await findDueSubscriptions(db.$client);
-    if (!gateway) {
-      jobLog.error({ due: due.length }, `renewal sweep: ${RENEWAL_MESSAGES.notConfigured}; no subscription renewed`);
-      return { due: due.length, jobs: [] };
+    let due = 0;
+    const listed: string[] = [];
+    for await (const page of dueSubscriptionPages(db.$client)) {
+      due += page.length;
+      if (!gateway) continue;
+      const jobs = page.map((s) => {
+        const period = billingPeriodOf(s.nextBillingDate);
+        return jobRequest(renewSubscriptionJob, { subscriptionId: s.id, period }, config, renewSubscriptionJob.jobId(s.id, period, s.failedAttempts));
+      });
+      await queues.renewals.addBulk(jobs);
+      for (const job of jobs) if (listed.length < SWEEP_RESULT_JOB_IDS) listed.push(job.opts.jobId);
     }
-    const jobs = due.map((s) => {
-      const period = billingPeriodOf(s.nextBillingDate);
-      return jobRequest(renewSubscriptionJob, { subscriptionId: s.id, period }, config, renewSubscriptionJob.jobId(s.id, period, s.failedAttempts));
-    });
-    if (jobs.length > 0) await queues.renewals.addBulk(jobs);
-    jobLog.info({ due: due.length }, 'renewal sweep: renew jobs added');
-    return { due: due.length, jobs: jobs.map((j) => j.opts.jobId) };
+    if (!gateway) {
+      jobLog.error({ due }, `renewal sweep: ${RENEWAL_MESSAGES.notConfigured}; no subscription renewed`);
+      return { due, jobs: [] };
+    }
+    jobLog.info({ due }, 'renewal sweep: renew jobs added');
+    return { due, jobs: listed };
   }
 
   /**

@@ -66,14 +66,53 @@ export interface LockedSubscription
   dueBefore: Date;
 }
 
-/** Every active subscription due today or earlier, its retry time (dunning) included (DUE_SQL). */
-export async function findDueSubscriptions(db: Queryable): Promise<Array<{ id: string; nextBillingDate: Date; failedAttempts: number }>> {
-  const { rows } = await db.query<{ id: string; next_billing_date: Date; failed_attempts: number }>(
-    `select id, next_billing_date, failed_attempts from subscriptions
-     where status = 'active' and ${DUE_SQL}
-     order by next_billing_date, id`,
-  );
-  return rows.map((r) => ({ id: r.id, nextBillingDate: r.next_billing_date, failedAttempts: r.failed_attempts }));
+/** A due plan as the sweep reads it. */
+export interface DueSubscription {
+  id: string;
+  nextBillingDate: Date;
+  failedAttempts: number;
+  /** next_billing_date exactly as stored (microseconds; a Date keeps milliseconds): with the id, the keyset of the next page. */
+  keyset: string;
+}
+
+/** How many due plans the sweep reads (and turns into renew jobs) at a time. */
+export const DUE_PAGE_SIZE = 1000;
+
+/**
+ * One page of the active subscriptions due today or earlier, retry times (dunning) included (DUE_SQL),
+ * in (next_billing_date, id) order after `after` (the last row of the page before; null for the first).
+ * Keyset paging, so the sweep holds one page at a time however many plans are due (renewal day at
+ * scale: docs/decisions/subscriptions.md, Benchmarks). The row comparison narrows the
+ * (status, next_billing_date) index scan to `next_billing_date >= $1`; the id only breaks ties.
+ */
+export async function findDueSubscriptionsPage(db: Queryable, after: Pick<DueSubscription, 'id' | 'keyset'> | null, limit = DUE_PAGE_SIZE): Promise<DueSubscription[]> {
+  // Two statements rather than one with `$1 is null or …`: a prepared statement's generic plan could not
+  // use the row comparison as an index condition.
+  const afterKeyset = after ? `and (next_billing_date, id) > ($2::timestamptz, $3::uuid)` : '';
+  const { rows } = await db.query<{ id: string; next_billing_date: Date; failed_attempts: number; keyset: string }>({
+    name: after ? 'subscriptions_due_page_after' : 'subscriptions_due_page_first',
+    text: `select id, next_billing_date, failed_attempts, next_billing_date::text as keyset from subscriptions
+     where status = 'active' and ${DUE_SQL} ${afterKeyset}
+     order by next_billing_date, id
+     limit $1`,
+    values: after ? [limit, after.keyset, after.id] : [limit],
+  });
+  return rows.map((r) => ({ id: r.id, nextBillingDate: r.next_billing_date, failedAttempts: r.failed_attempts, keyset: r.keyset }));
+}
+
+/**
+ * Every due subscription (DUE_SQL), a page at a time (findDueSubscriptionsPage). Each page is its own
+ * statement: a plan renewed meanwhile has moved past today and is not met again; one moved on by a
+ * catch-up may be met twice under two periods, and its renew job re-checks the period on the locked row.
+ */
+export async function* dueSubscriptionPages(db: Queryable, pageSize = DUE_PAGE_SIZE): AsyncGenerator<DueSubscription[]> {
+  let after: DueSubscription | null = null;
+  for (;;) {
+    const page = await findDueSubscriptionsPage(db, after, pageSize);
+    if (page.length > 0) yield page;
+    if (page.length < pageSize) return;
+    after = page[page.length - 1]!;
+  }
 }
 
 /** Every active subscription billed on the reminder day (RENEWAL_REMINDER_DAYS ahead, UTC). */
