@@ -48,6 +48,7 @@ const plan: SubscriptionView = {
   rescheduleWindow: { earliest: '2025-04-01', latest: '2025-05-09' },
   resumableOnSavedCard: false,
   chargeBeingChecked: false,
+  shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
 };
 
 function renderPage(answers: Record<string, FakeAnswer>) {
