@@ -78,7 +78,7 @@ describe('Change Address on My Subscriptions', () => {
     await user.click(within(region).getByRole('button', { name: /^Change Address/ }));
     const dialog = await screen.findByRole('dialog', { name: 'Change the delivery address' });
     const d = within(dialog);
-    expect((d.getByLabelText('Address') as HTMLInputElement).value).toBe(OLD.address);
+    expect(d.getByLabelText<HTMLInputElement>('Address').value).toBe(OLD.address);
 
     await user.clear(d.getByLabelText('ZIP Code'));
     await user.type(d.getByLabelText('ZIP Code'), '972');

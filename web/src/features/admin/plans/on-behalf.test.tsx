@@ -85,7 +85,7 @@ describe('changes for the customer on the plan page', () => {
     await user.click(await screen.findByRole('button', { name: 'Change address' }));
     const dialog = await screen.findByRole('dialog', { name: 'Change the delivery address' });
     expect(dialog.textContent).toContain('The plan ships to 1 Main St, Springfield, IL 62701.');
-    const field = (label: string) => within(dialog).getByLabelText(label) as HTMLInputElement;
+    const field = (label: string) => within(dialog).getByLabelText<HTMLInputElement>(label);
     expect(field('Address').value).toBe('1 Main St');
 
     fireEvent.change(field('Address'), { target: { value: moved.address } });
@@ -114,7 +114,7 @@ describe('changes for the customer on the plan page', () => {
     await user.click(await screen.findByRole('button', { name: 'Change items' }));
     const dialog = await screen.findByRole('dialog', { name: 'Change the items' });
     fireEvent.change(within(dialog).getByLabelText('Surfy Cleaner'), { target: { value: '3' } });
-    const add = within(dialog).getByLabelText('Add a product') as HTMLSelectElement;
+    const add = within(dialog).getByLabelText<HTMLSelectElement>('Add a product');
     await waitFor(() => expect(add.disabled).toBe(false));
     // The products the plan does not have yet, active ones only.
     expect([...add.options].map((o) => o.textContent)).toEqual(['Choose a product', 'Glassy Spray']);

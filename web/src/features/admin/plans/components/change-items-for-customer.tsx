@@ -36,9 +36,9 @@ export function ChangeItemsForCustomer({ plan, onClose }: { plan: AdminSubscript
     const taken = new Set(lines.map((l) => l.key));
     return (products.data ?? [])
       .filter((p) => p.status === 'active')
-      .flatMap((p) =>
+      .flatMap<Omit<Line, 'quantity'>>((p) =>
         p.variants.length > 0
-          ? p.variants.map((v) => ({ key: planLineKey({ productId: p.id, variantSku: v.sku }), productId: p.id, variantSku: v.sku as string | null, name: `${p.name} - ${v.label}` }))
+          ? p.variants.map((v) => ({ key: planLineKey({ productId: p.id, variantSku: v.sku }), productId: p.id, variantSku: v.sku, name: `${p.name} - ${v.label}` }))
           : [{ key: planLineKey({ productId: p.id, variantSku: null }), productId: p.id, variantSku: null, name: p.name }],
       )
       .filter((c) => !taken.has(c.key))
