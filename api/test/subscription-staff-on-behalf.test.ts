@@ -300,3 +300,18 @@ describe('a card link staff send', () => {
     expect(await res.json()).toEqual({ code: 'SUBSCRIPTION_ENDED', message: LINK.planEnded });
   });
 });
+
+describe('the card link endpoints\' limit', () => {
+  it('answers 429 after 30 tries an hour from one address (guessing tokens), as the other emailed links\' endpoints', async () => {
+    const own = await startTestApi();
+    try {
+      const guess = () => own.request(linkPath(randomBytes(32).toString('base64url')));
+      for (let i = 0; i < 30; i++) expect((await guess()).status).toBe(404);
+      const limited = await guess();
+      expect(limited.status).toBe(429);
+      expect(await limited.json()).toMatchObject({ message: LINK.tooManyTries });
+    } finally {
+      await own.close();
+    }
+  });
+});
