@@ -383,6 +383,7 @@ describe('POST /api/payments/subscribe-nonce', () => {
         rescheduleWindow: rescheduleWindow(new Date(answer.nextBillingDate), 'monthly', 1, new Date()),
         resumableOnSavedCard: false,
         chargeBeingChecked: false,
+        shippingAddress: { address: '2 Elm St', city: 'Shelbyville', state: 'IL', zip: '62565' },
       },
     ]);
   });

@@ -1,6 +1,6 @@
 /**
- * The four emails whose link carries a single-use secret (a staff invitation, a staff password reset, a
- * shopper password reset, a guest's order link), end to end: the real API writes the request, the relay
+ * The five emails whose link carries a single-use secret (a staff invitation, a staff password reset, a
+ * shopper password reset, a guest's order link, a plan's card link), end to end: the real API writes the request, the relay
  * moves it to the mail queue, the worker sends it to the local SMTP server, and the link in the email
  * is used through the API. The secret lives in the email and nowhere else: not in an outbox row, a job's
  * data, its return value, a failed attempt's record (anything in Redis under the queues' prefix), or a
@@ -134,7 +134,7 @@ async function expectOnlyInTheEmail(name: string, { token, tokenId }: { token: s
   expect(logged.filter((line) => line.includes(token))).toEqual([]);
   // Only its hash is stored, of the token that was emailed.
   const stored = await tdb.db.$client.query<{ token_hash: string }>(
-    `select token_hash from ${name.startsWith('staff') ? 'staff_tokens' : 'shopper_tokens'} where id = $1`,
+    `select token_hash from ${name.startsWith('staff') ? 'staff_tokens' : name === 'subscription-card-link' ? 'plan_card_links' : 'shopper_tokens'} where id = $1`,
     [tokenId],
   );
   expect(stored.rows[0]!.token_hash).toBe(hashSingleUseToken(token));
@@ -225,5 +225,42 @@ describe('emailed single-use links', () => {
     expect(opened.status).toBe(200);
     expect(await opened.json()).toMatchObject({ id: orderId });
     expect((await open()).status).toBe(410);
+  });
+});
+
+describe('a plan\'s card link (issue 21)', () => {
+  it('the token only in the email, in the link\'s path (never a query string); the request log drops it; the page\'s calls work without signing in', async () => {
+    const email = `card-link-${unique()}@example.com`;
+    const [plan] = await tdb.db
+      .insert(tables.subscriptions)
+      .values({
+        customerEmail: email,
+        customerName: 'Sam Saver',
+        items: [{ productId: 1, productName: 'Link Cleaner', variantSku: null, sku: null, itemNumber: null, quantity: 1, price: '10.00' }],
+        amount: 918,
+        nextBillingDate: new Date(Date.now() + 10 * 86_400_000),
+        shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
+        userId: (await tdb.db.insert(tables.users).values({ email, firstName: 'Sam' }).returning({ id: tables.users.id }))[0]!.id,
+      })
+      .returning({ id: tables.subscriptions.id });
+    const staff = await signInAs(api, 'support');
+    expect((await staff.request(`/api/admin/subscriptions/${plan!.id}/card-link`, { method: 'POST', body: { reason: 'Card expired' } })).status).toBe(200);
+
+    const log = await waitFor(
+      async () => (await tdb.db.select().from(tables.emailLog).where(eq(tables.emailLog.toAddress, email))).find((r) => r.kind === 'subscription-card-link' && r.status === 'sent'),
+      15_000,
+      'card link email',
+    );
+    const mail = smtp.to(email).at(-1)!;
+    const link = new RegExp(`${SITE_URL.replace(/\./g, '\\.')}/subscriptions/update-card/([A-Za-z0-9_-]{43})`).exec(mail.decoded);
+    expect(link, 'the /subscriptions/update-card/<token> link in the email').not.toBeNull();
+    expect(mail.decoded).not.toMatch(/[?&#]token=/);
+    const token = link![1]!;
+
+    // The page's calls: the plan's summary, then (here) a card refused by the sandbox keeps the link; the request log never holds the token.
+    expect((await api.request(`/api/subscriptions/update-card/${token}`)).status).toBe(200);
+    expect((await api.request(`/api/subscriptions/update-card/${token}`, { body: { dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT', dataValue: 'not-a-token' } })).status).toBeGreaterThanOrEqual(400);
+    await waitFor(() => logged.some((line) => line.includes('/api/subscriptions/update-card/[redacted]')), 5000, 'the request log line');
+    await expectOnlyInTheEmail('subscription-card-link', { token, tokenId: log.subjectId });
   });
 });

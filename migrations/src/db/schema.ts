@@ -386,6 +386,31 @@ export const subscriptions = pgTable(
 );
 
 /**
+ * Links staff email a customer to give a plan a new card without signing in (issue 21, "Staff on the
+ * customer's behalf"): single use, PLAN_CARD_LINK_TTL_MS (7 days). As with the other emailed links only
+ * the SHA-256 of the token is stored, made by the mail worker as it sends the email (until then the hash
+ * of a token nobody has: @nh/server single-use-tokens). A newer link for the plan spends the older ones.
+ */
+export const planCardLinks = pgTable(
+  'plan_card_links',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    tokenHash: text().notNull().unique(),
+    subscriptionId: uuid()
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    /** Where the link was sent (the plan's customer email then). */
+    email: text().notNull(),
+    /** The staff member who sent it (the audit row names them too). */
+    createdBy: uuid().references(() => staff.id, { onDelete: 'set null' }),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('plan_card_links_subscription').on(t.subscriptionId)],
+);
+
+/**
  * Billing periods of a plan that were not charged because the plan fell more than one period behind
  * (the renewals worker was down): one row per (plan, period), shown to staff and to the shopper.
  */

@@ -18,6 +18,8 @@ describe('loggableUrl', () => {
     ['/api/newsletter/unsubscribe/' + SECRET, '/api/newsletter/unsubscribe/[redacted]'],
     ['/API/Newsletter/UNSUBSCRIBE/' + SECRET + '?x=1', '/API/Newsletter/UNSUBSCRIBE/[redacted]?x=1'],
     ['/unsubscribe/' + SECRET, '/unsubscribe/[redacted]'],
+    ['/api/subscriptions/update-card/' + SECRET, '/api/subscriptions/update-card/[redacted]'],
+    ['/subscriptions/update-card/' + SECRET + '?x=1', '/subscriptions/update-card/[redacted]?x=1'],
     ['https://shop.example/orders/view#token=' + SECRET, 'https://shop.example/orders/view#token=[redacted]'],
   ])('%s', (url, logged) => {
     expect(loggableUrl(url)).toBe(logged);

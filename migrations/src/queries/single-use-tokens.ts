@@ -1,6 +1,6 @@
 /**
  * The emailed single-use links of staff (invitations, resets) and shoppers (resets, a guest's order
- * link) share one rule: 256 random bits, only their SHA-256 stored, so a copy of the database opens no
+ * link, a plan's card link) share one rule: 256 random bits, only their SHA-256 stored, so a copy of the database opens no
  * link and signs nobody in.
  *
  * The raw token exists in one place only, the email. The API writes the link's row with the hash of a
@@ -24,7 +24,7 @@ export const hashSingleUseToken = (token: string): string => createHash('sha256'
 export const unsentTokenHash = (): string => newSingleUseToken().hash;
 
 /** The tables of single-use links (each has id, token_hash, used_at and expires_at). */
-export type SingleUseTokenTable = 'staff_tokens' | 'shopper_tokens';
+export type SingleUseTokenTable = 'staff_tokens' | 'shopper_tokens' | 'plan_card_links';
 
 /**
  * The link's token, made as its email is sent: a new random token whose hash replaces the row's, only

@@ -39,7 +39,7 @@ export interface SyncRefund {
 }
 
 /** What a sync needs of an order. */
-export interface SyncOrder extends Pick<OrderRow, 'id' | 'customerEmail' | 'customerName' | 'customerPhone' | 'items' | 'promoCode' | 'status'> {
+export interface SyncOrder extends Pick<OrderRow, 'id' | 'customerEmail' | 'customerName' | 'customerPhone' | 'items' | 'promoCode' | 'status' | 'shippingAddress'> {
   /** Two-decimal strings. */
   shipping: string;
   discount: string;
@@ -61,7 +61,7 @@ export interface SyncOrder extends Pick<OrderRow, 'id' | 'customerEmail' | 'cust
 const SELECT_ORDER = {
   name: 'erp-sync-order',
   text: `select o.id, o.customer_email as "customerEmail", o.customer_name as "customerName", o.customer_phone as "customerPhone", o.items,
-           o.shipping::text as shipping, o.discount::text as discount, o.tax::text as tax, o.total::text as total, o.promo_code as "promoCode",
+           o.shipping::text as shipping, o.discount::text as discount, o.tax::text as tax, o.total::text as total, o.promo_code as "promoCode", o.shipping_address as "shippingAddress",
            to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD') as "tranDate", o.netsuite_sync_status as "syncStatus", o.status,
            o.netsuite_order_id as "netsuiteOrderId", coalesce(c.amount, 0)::text as captured,
            coalesce((

@@ -8,7 +8,10 @@
  */
 import { z } from 'zod';
 import { textField } from './fields';
+import { PLAN_MAX_LINES } from '../constants';
 import {
+  changeAddressRequestSchema,
+  changeItemsRequestSchema,
   RESCHEDULE_MAX_DAYS_AHEAD,
   SKIPPED_PERIOD_REASONS,
   SUBSCRIPTION_INTERVALS,
@@ -117,6 +120,20 @@ export const ADMIN_SUBSCRIPTION_MESSAGES = {
   frequencyReason: 'Please say why the delivery frequency is changed.',
   frequencyNotActive: "Only an active plan's delivery frequency can be changed.",
   cadenceNotOffered: SUBSCRIPTION_MESSAGES.cadenceNotOffered,
+  // On the customer's behalf (issue 21): items, address, a card link; each with a reason.
+  itemsReason: 'Please say why the items are changed.',
+  addressReason: 'Please say why the delivery address is changed.',
+  cardLinkReason: 'Please say why the customer is sent a card link.',
+  itemsNotActive: "Only an active plan's items can be changed.",
+  itemsNotOnPlan: "The plan's items have changed since this page was loaded, so nothing was changed. Reload the plan and try again.",
+  tooManyItems: `A plan can have at most ${PLAN_MAX_LINES} different items. Remove one before adding another.`,
+  productNotSold: 'That product is not sold at the moment, so it cannot be added to the plan. Choose another.',
+  sizeNotSold: (name: string) => `Choose one of the sizes of ${name} that we sell.`,
+  noSizes: (name: string) => `${name} comes in one size only: choose it without a size.`,
+  noItemsLeft: 'Keep at least one item, or cancel the plan instead.',
+  itemNotSold: (name: string) => `${name} is no longer sold, so it cannot stay on the plan: remove it (quantity 0).`,
+  itemOutOfStock: (name: string) => `${name} is out of stock, so its quantity cannot be raised. It can be kept, lowered or removed.`,
+  cardLinkNoEmail: 'This plan has no customer email to send a link to.',
   // Refusals (409 unless said otherwise).
   pauseNotActive: 'Only an active plan can be paused.',
   skipNotActive: 'Only an active plan has a next delivery to skip.',
@@ -148,6 +165,9 @@ export const ADMIN_SUBSCRIPTION_MESSAGES = {
   rescheduled: 'Next delivery date changed',
   frequencyChanged: 'Delivery frequency changed',
   cancelled: 'Plan cancelled',
+  itemsChanged: 'Items changed',
+  addressChanged: 'Delivery address changed',
+  cardLinkSent: 'Card update link sent',
 } as const;
 
 // ---------------------------------------------------------------- requests
@@ -203,6 +223,20 @@ export const changeFrequencyByStaffSchema = z.object({
   reason: textField({ max: 500, required: ADMIN_SUBSCRIPTION_MESSAGES.frequencyReason, tooLong: ADMIN_SUBSCRIPTION_MESSAGES.cancelReasonTooLong }).min(1, ADMIN_SUBSCRIPTION_MESSAGES.frequencyReason),
 });
 export type ChangeFrequencyByStaffRequest = z.infer<typeof changeFrequencyByStaffSchema>;
+
+const staffReason = (required: string) => textField({ max: 500, required, tooLong: ADMIN_SUBSCRIPTION_MESSAGES.cancelReasonTooLong }).min(1, required);
+
+/** PUT /api/admin/subscriptions/{id}/items: the shopper's change of items (the same rules), and why (audit trail only). */
+export const changeItemsByStaffSchema = changeItemsRequestSchema.extend({ reason: staffReason(ADMIN_SUBSCRIPTION_MESSAGES.itemsReason) });
+export type ChangeItemsByStaffRequest = z.infer<typeof changeItemsByStaffSchema>;
+
+/** PUT /api/admin/subscriptions/{id}/address: the checkout's address rules, and why (audit trail only). */
+export const changeAddressByStaffSchema = changeAddressRequestSchema.extend({ reason: staffReason(ADMIN_SUBSCRIPTION_MESSAGES.addressReason) });
+export type ChangeAddressByStaffRequest = z.infer<typeof changeAddressByStaffSchema>;
+
+/** POST /api/admin/subscriptions/{id}/card-link: why the customer is sent a link to give the plan a new card. */
+export const sendCardLinkSchema = z.object({ reason: staffReason(ADMIN_SUBSCRIPTION_MESSAGES.cardLinkReason) });
+export type SendCardLinkRequest = z.infer<typeof sendCardLinkSchema>;
 
 /** POST /api/admin/subscriptions/{id}/cancel: why (kept in the audit trail; not sent to the customer). */
 export const cancelSubscriptionByStaffSchema = z.object({
@@ -274,7 +308,18 @@ export const adminSubscriptionDetailSchema = adminSubscriptionSummarySchema.exte
   /** Why a paused plan is paused; null unless paused. */
   pauseCause: z.enum(PAUSE_CAUSES).nullable(),
   /** What staff can do now (the server refuses the others with a message). */
-  actions: z.object({ pause: z.boolean(), resume: z.boolean(), skip: z.boolean(), reschedule: z.boolean(), frequency: z.boolean(), cancel: z.boolean() }) satisfies z.ZodType<Record<AdminSubscriptionAction, boolean>>,
+  actions: z.object({
+    pause: z.boolean(),
+    resume: z.boolean(),
+    skip: z.boolean(),
+    reschedule: z.boolean(),
+    frequency: z.boolean(),
+    cancel: z.boolean(),
+    // On the customer's behalf (issue 21), each behind its own dialog (not in ADMIN_SUBSCRIPTION_ACTIONS).
+    items: z.boolean(),
+    address: z.boolean(),
+    cardLink: z.boolean(),
+  }) satisfies z.ZodType<Record<AdminSubscriptionAction, boolean>>,
   /** The next delivery's charge was held for review or its answer lost (staff check it); pause and cancel go through, and it stands. */
   chargeBeingChecked: z.boolean(),
   /** The days the next delivery may be moved to (both ends included); null when it cannot be moved. */

@@ -15,6 +15,7 @@ export const EMAIL_KINDS = {
   'staff-invitation': 'Staff invitation',
   'staff-password-reset': 'Password reset (staff)',
   'subscription-card-expiring': 'Card expiring notice',
+  'subscription-card-link': 'Card update link',
   'subscription-changed': 'Plan change confirmation',
   'subscription-item-unavailable': 'Item unavailable notice',
   'subscription-paused': 'Plan paused notice',

@@ -127,6 +127,10 @@ export const ERROR_CODES = {
   SUBSCRIPTION_CADENCE_NOT_OFFERED: 'unprocessable',
   /** My Subscriptions: an item of the plan no longer sold cannot be kept (only removed), one out of stock not raised; a product not sold (or out of stock) not added. */
   SUBSCRIPTION_ITEM_NOT_SOLD: 'conflict',
+  /** A card link staff emailed (/subscriptions/update-card/{token}): unknown; spent; expired (or replaced by a newer one). */
+  PLAN_CARD_LINK_INVALID: 'not-found',
+  PLAN_CARD_LINK_USED: 'gone',
+  PLAN_CARD_LINK_EXPIRED: 'gone',
 
   // ---------------------------------------------------------------- back office
   SLUG_TAKEN: 'conflict',

@@ -21,6 +21,8 @@ export const OUTBOX_TOPICS = {
   subscriptionChangedByStaff: 'subscription.changed-by-staff',
   /** The shopper skipped, moved, paused, resumed, changed the card or the items of a plan: the confirmation email (and the new card's expiry). */
   subscriptionChanged: 'subscription.changed',
+  /** Staff sent the customer a link to give the plan a new card: the email with its single-use link (made as it is sent). */
+  subscriptionCardLinkRequested: 'subscription.card-link-requested',
   orderSyncRequested: 'order.sync-requested',
   /** Staff refunded or voided (part of) an order's payment, approved by the gateway: NetSuite gets the matching credit. */
   orderRefunded: 'order.refunded',
@@ -70,6 +72,8 @@ export const outboxPayloads = {
     amount: z.number().int(),
     items: z.array(subscriptionItemSchema).optional(),
   }),
+  /** As for the other emailed links: the link's row only (plan_card_links), its token made as the email is sent. */
+  [OUTBOX_TOPICS.subscriptionCardLinkRequested]: z.object({ tokenId: z.string().uuid() }),
   [OUTBOX_TOPICS.orderSyncRequested]: z.object({ orderId: z.string().uuid() }),
   /** `paymentId`: the refund's or void's payment row. */
   [OUTBOX_TOPICS.orderRefunded]: z.object({ orderId: z.string().uuid(), paymentId: z.string().uuid() }),

@@ -50,6 +50,7 @@ export const SPA_ROUTES = [
   '/unsubscribe/:token',
   '/checkout',
   '/subscriptions',
+  '/subscriptions/update-card/:token',
   '/account/orders',
   '/account/orders/:id',
   '/account/forgot-password',

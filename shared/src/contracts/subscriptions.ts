@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { PLAN_ITEM_MAX_QUANTITY, PLAN_MAX_LINES, RESCHEDULE_MAX_DAYS_AHEAD, SUBSCRIBE_AND_SAVE_PERCENT } from '../constants';
-import { CHECKOUT_MESSAGES, opaqueDataFields } from './checkout';
+import { addressSchema, CHECKOUT_MESSAGES, opaqueDataFields } from './checkout';
 import { idField, textField } from './fields';
 import { formatUtcDay } from '../days';
 
@@ -227,6 +227,7 @@ export const SUBSCRIPTION_MESSAGES = {
   paused: 'Subscription paused',
   cardChanged: 'Card updated',
   itemsChanged: 'Items updated',
+  addressChanged: 'Delivery address updated',
   changeFailedTitle: 'Change failed',
 } as const;
 
@@ -307,6 +308,8 @@ export const subscriptionViewSchema = z.object({
   resumableOnSavedCard: z.boolean(),
   /** The next delivery's payment is being checked (held for review, or its answer lost): it stands, whatever the shopper changes. */
   chargeBeingChecked: z.boolean(),
+  /** Where the next deliveries ship (null on a plan made without one). */
+  shippingAddress: z.object({ address: z.string(), city: z.string(), state: z.string(), zip: z.string() }).nullable(),
 });
 export type SubscriptionView = z.infer<typeof subscriptionViewSchema>;
 
@@ -359,6 +362,13 @@ export const intervalCountField = z
 export const changeFrequencyRequestSchema = z.object({ intervalCount: intervalCountField });
 export type ChangeFrequencyRequest = z.infer<typeof changeFrequencyRequestSchema>;
 
+/**
+ * PUT /api/subscriptions/{id}/address (and staff's, with a reason): where the next deliveries ship, checked
+ * exactly as checkout checks the shipping address (the same schema, so the same messages).
+ */
+export const changeAddressRequestSchema = addressSchema;
+export type ChangeAddressRequest = z.infer<typeof changeAddressRequestSchema>;
+
 /** One plan line's identity (a product, and its size when it has sizes): how a change's lines meet the plan's. */
 export const planLineKey = (line: { productId: number; variantSku: string | null }): string => `${line.productId}:${line.variantSku ?? ''}`;
 
@@ -398,6 +408,7 @@ export const shopperPlanChangeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('resumed'), skippedWhilePaused: z.number().int() }),
   z.object({ kind: z.literal('frequency'), fromIntervalCount: z.number().int(), intervalCount: z.number().int() }),
   z.object({ kind: z.literal('card'), cardType: z.string().nullable(), cardLastFour: z.string().nullable() }),
+  z.object({ kind: z.literal('address'), address: z.object({ address: z.string(), city: z.string(), state: z.string(), zip: z.string() }) }),
   z.object({
     kind: z.literal('items'),
     fromAmount: z.number().int(),

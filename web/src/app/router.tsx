@@ -73,6 +73,7 @@ export function createRoutes(queryClient: QueryClient, { awaitData }: RouteOptio
         { path: '/unsubscribe/:token', ...page(() => import('@/features/newsletter/routes/unsubscribe')) },
         { path: '/checkout', ...page(() => import('@/features/checkout/routes/checkout')) },
         { path: '/subscriptions', ...page(() => import('@/features/subscriptions/routes/subscriptions')) },
+        { path: '/subscriptions/update-card/:token', ...page(() => import('@/features/subscriptions/routes/update-card')) },
         { path: '/account/orders', ...page(() => import('@/features/account/routes/orders')) },
         { path: '/account/orders/:id', ...page(() => import('@/features/account/routes/order')) },
         { path: '/account/forgot-password', ...page(() => import('@/features/account/routes/forgot-password')) },

@@ -11,7 +11,7 @@ import { SHOP } from '@nh/shared/constants';
 import type { ShopperPlanChange } from '@nh/shared/contracts/subscriptions';
 import { defineEmail, skip } from './define-email';
 import type { Content } from './mail/layout';
-import { billingDay, loadSubscription, planCadence, planChangeContent, type SubscriptionEmailPlan } from './subscription-plan';
+import { addressWords, billingDay, loadSubscription, planCadence, planChangeContent, type SubscriptionEmailPlan } from './subscription-plan';
 import { cardEnding } from '@nh/shared/cards';
 
 type Payload = z.infer<(typeof outboxPayloads)[typeof OUTBOX_TOPICS.subscriptionChanged]>;
@@ -86,6 +86,11 @@ function wording(e: ShopperChangeEmail): { subject: string; lines: string[] } {
           `Your plan now uses ${cardWords(change.cardType, change.cardLastFour)}. You have not been charged for this change.`,
           e.status === 'active' ? `Your next delivery is on ${billingDay(e.nextBillingDate)}: we will charge ${formatCents(e.amount)} to ${cardWords(change.cardType, change.cardLastFour)} that day.` : '',
         ].filter(Boolean),
+      };
+    case 'address':
+      return {
+        subject: `Your ${SHOP.name} deliveries have a new address`,
+        lines: [`From your next delivery on, your plan ships to: ${addressWords(change.address)}.`, next],
       };
     case 'items':
       return {

@@ -14,6 +14,9 @@ export const billingDay = (date: Date) => formatUtcDay(date);
 /** "every month", "every 3 months": the plan's cadence as the screens say it (cadenceWords), mid-sentence. */
 export const planCadence = (interval: SubscriptionInterval, intervalCount: number): string => cadenceWords(interval, intervalCount).toLowerCase();
 
+/** "12 Elm St, Portland, OR 97201": a delivery address on one line (a plan's new address, in its emails). */
+export const addressWords = (a: { address: string; city: string; state: string; zip: string }) => `${a.address}, ${a.city}, ${a.state} ${a.zip}`;
+
 /** A plan line as the emails list it. */
 export type EmailPlanLine = Pick<LineItem, 'productName' | 'quantity' | 'price'>;
 

@@ -1,6 +1,6 @@
 /**
  * A change staff made to a customer's plan in the back office (pause, resume, skip the next delivery,
- * a new date, a new cadence, cancel): what changed, in the customer's words. The email reads the change's audit row
+ * a new date, a new cadence, new items, a new delivery address, cancel): what changed, in the customer's words. The email reads the change's audit row
  * (its action, before and after), so it says exactly what was recorded.
  */
 import { z } from 'zod';
@@ -10,7 +10,7 @@ import { SHOP } from '@nh/shared/constants';
 import { findAuditChange } from '@nh/server/queries/email-context';
 import { defineEmail, skip } from './define-email';
 import type { Content } from './mail/layout';
-import { billingDay, loadSubscription, planCadence, planChangeContent, type SubscriptionEmailPlan } from './subscription-plan';
+import { addressWords, billingDay, loadSubscription, planCadence, planChangeContent, type SubscriptionEmailPlan } from './subscription-plan';
 
 /** What staff did, as the email tells it. */
 export type StaffChange =
@@ -19,12 +19,16 @@ export type StaffChange =
   | { kind: 'skipped'; period: string; nextBillingDate: Date }
   | { kind: 'rescheduled'; from: Date; to: Date }
   | { kind: 'frequency'; from: number; to: number; nextBillingDate: Date }
+  | { kind: 'items'; fromAmount: number; toAmount: number; added: Array<{ productName: string; quantity: number }>; nextBillingDate: Date }
+  | { kind: 'address'; address: { address: string; city: string; state: string; zip: string } }
   | { kind: 'cancelled' };
 
 const iso = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 const skippedAfter = z.object({ skippedPeriod: z.string(), nextBillingDate: iso });
 const dateChange = z.object({ nextBillingDate: iso });
 const cadenceChange = z.object({ intervalCount: z.number().int().positive(), nextBillingDate: iso });
+const itemsChange = z.object({ amount: z.number().int(), added: z.array(z.object({ productName: z.string(), quantity: z.number().int() })).optional() });
+const addressChange = z.object({ shippingAddress: z.object({ address: z.string(), city: z.string(), state: z.string(), zip: z.string() }) });
 const resumedAfter = z.object({ nextBillingDate: iso.optional(), skippedPeriods: z.array(z.string()).optional() });
 
 /** The change from its audit row; null for an action this email does not know (from a later release). */
@@ -48,6 +52,12 @@ export function staffChangeOf(action: string, before: unknown, after: unknown, c
       const a = cadenceChange.parse(after);
       return { kind: 'frequency', from: cadenceChange.parse(before).intervalCount, to: a.intervalCount, nextBillingDate: a.nextBillingDate };
     }
+    case 'subscription.items_changed': {
+      const a = itemsChange.parse(after);
+      return { kind: 'items', fromAmount: itemsChange.parse(before).amount, toAmount: a.amount, added: a.added ?? [], nextBillingDate: currentNextBillingDate };
+    }
+    case 'subscription.address_changed':
+      return { kind: 'address', address: addressChange.parse(after).shippingAddress };
     default:
       return null;
   }
@@ -115,6 +125,20 @@ function wording(plan: SubscriptionEmailPlan, change: StaffChange): { subject: s
         ],
       };
     }
+    case 'items':
+      return {
+        subject: `Your ${SHOP.name} Subscribe & Save plan is updated`,
+        lines: [
+          `As you asked, we have changed the items of ${yourPlan}. Each delivery is now ${formatCents(change.toAmount)} (it was ${formatCents(change.fromAmount)}), at today's prices with your discount.`,
+          ...(change.added.length ? [`We added: ${change.added.map((line) => `${line.quantity} x ${line.productName}`).join(', ')}.`] : []),
+          `Your next delivery is on ${billingDay(change.nextBillingDate)}: ${charge(change.nextBillingDate)}.`,
+        ],
+      };
+    case 'address':
+      return {
+        subject: `Your ${SHOP.name} deliveries have a new address`,
+        lines: [`As you asked, from your next delivery on ${yourPlan} ships to: ${addressWords(change.address)}.`],
+      };
     case 'cancelled':
       return {
         subject: `Your ${SHOP.name} Subscribe & Save plan is cancelled`,

@@ -56,6 +56,9 @@ export function salesOrderFor(order: SyncOrder, customerInternalId: string): Sal
     tax: order.tax,
     total: order.total,
     promoCode: order.promoCode,
+    shippingAddress: order.shippingAddress
+      ? { addressee: order.customerName, address: order.shippingAddress.address, city: order.shippingAddress.city, state: order.shippingAddress.state, zip: order.shippingAddress.zip }
+      : null,
     closed: salesOrderClosure(order),
   };
 }

@@ -17,9 +17,27 @@ import type { SubscriptionRow } from '@nh/server/db/schema';
 import type { PaymentGateway } from '@nh/server/payments';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
-import { changePlan } from './changes';
+import { changePlan, type ShopperDecision } from './changes';
 import { refuseState, refuseWhilePeriodBusy } from './plan-rules';
-import { storePlanCard } from './store-card';
+import { storePlanCard, type StoredCard } from './store-card';
+
+/**
+ * The plan's card becomes the stored one (its expiry forgotten: the workers look it up from the outbox
+ * row), with the confirmation email naming it: here and through a card link staff sent (./card-link.ts).
+ */
+export function newCardDecision(stored: StoredCard): ShopperDecision {
+  const cardType = stored.lastFour ? stored.cardType : null;
+  return {
+    change: {
+      authnetCustomerProfileId: stored.profile.customerProfileId,
+      authnetPaymentProfileId: stored.profile.paymentProfileId,
+      cardExpiresOn: null,
+      cardType,
+      cardLastFour: stored.lastFour,
+    },
+    email: { kind: 'card', cardType, cardLastFour: stored.lastFour },
+  };
+}
 
 const refuseNotActive = (row: Pick<SubscriptionRow, 'status'>): never => refuseState(row, MSG, 'SUBSCRIPTION_NOT_ACTIVE', MSG.cardNotActive);
 
@@ -38,17 +56,7 @@ export async function changeCard({ db, gateway, log }: { db: Db; gateway: Paymen
       if (row.status !== 'active') refuseNotActive(row);
       // Today's charge is under way on the old card: the shopper would be told the new one pays for it.
       refuseWhilePeriodBusy(periodCharge, MSG);
-      const cardType = stored.lastFour ? stored.cardType : null;
-      return {
-        change: {
-          authnetCustomerProfileId: stored.profile.customerProfileId,
-          authnetPaymentProfileId: stored.profile.paymentProfileId,
-          cardExpiresOn: null,
-          cardType,
-          cardLastFour: stored.lastFour,
-        },
-        email: { kind: 'card', cardType, cardLastFour: stored.lastFour },
-      };
+      return newCardDecision(stored);
     });
   } catch (error) {
     // Changed between the read and now (a cancel, a pause): the stored card is left unused.

@@ -1,7 +1,7 @@
 /**
  * Shoppers change their own plans on My Subscriptions (issue 13, "Plans"): skip the next delivery, move
  * it, pause, resume on the saved card, change the card (./card.ts stores it first), the quantities and the items,
- * and how often it is delivered.
+ * how often it is delivered and where it ships.
  *
  * Each change is one transaction on the plan row locked FOR UPDATE with the owner in the lock's where
  * (@nh/server lockPlanForChange: someone else's plan is not found, exactly like an unknown one), the
@@ -12,26 +12,22 @@
  */
 import { randomUUID } from 'node:crypto';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
-import { pricePlan } from '@nh/shared/pricing';
-import { centsToDecimal, toCents } from '@nh/shared/money';
-import { PLAN_MAX_LINES } from '@nh/shared/constants';
 import {
   billingPeriodOf,
-  planLineKey,
   SUBSCRIPTION_MESSAGES as MSG,
+  type ChangeAddressRequest,
   type ChangeItemsRequest,
   type ShopperPlanChange,
   type SubscriptionView,
 } from '@nh/shared/contracts/subscriptions';
 import type { Db, DbOrTx } from '@nh/server/db/client';
-import type { LineItem } from '@nh/server/db/schema';
 import { recordOutbox } from '@nh/server/queries/outbox';
 import { changeLockedPlan, lastPlanPeriod, skippedPeriodReason, type LockedPlan, type PlanChangeDecision } from '@nh/server/queries/subscriptions/changes';
 import { findSubscriptionView } from '@nh/server/queries/subscriptions/shopper';
-import { catalogueLine, type PricedProduct } from '../catalog';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
-import { decideFrequency, decidePause, decideReschedule, decideResume, decideSkip, hasEnded, refuseState, refuseWhilePeriodBusy, type PlanDecision } from './plan-rules';
+import { decideItems, type CatalogueLookup } from './plan-items';
+import { decideAddress, decideFrequency, decidePause, decideReschedule, decideResume, decideSkip, hasEnded, type PlanDecision } from './plan-rules';
 import { toView } from './service';
 
 /** What a shopper's change writes, and what its email says. */
@@ -129,73 +125,21 @@ export function changeFrequency(db: Db, userId: string, id: string, intervalCoun
   });
 }
 
-/** Looks the plan's products up in the catalogue (fresh, not the cached price list). */
-export type CatalogueLookup = (productIds: number[]) => Promise<Map<number, PricedProduct>>;
-
-
-type WantedLine = ChangeItemsRequest['items'][number];
-
-/** A product to add, priced from the catalogue: active only, and one of its sizes when it has sizes (none when it has none). */
-function addedLine(products: Map<number, PricedProduct>, line: WantedLine): LineItem {
-  const product = products.get(line.productId);
-  if (!product || product.status !== 'active') throw new AppError('SUBSCRIPTION_ITEM_NOT_SOLD', MSG.productNotSold, { productId: line.productId });
-  if (product.variants.length === 0) {
-    if (line.variantSku) throw new AppError('SUBSCRIPTION_ITEM_NOT_SOLD', MSG.noSizes(product.name), { productId: line.productId, variantSku: line.variantSku });
-    return catalogueLine(product, null, line.quantity);
-  }
-  const variant = product.variants.find((v) => v.sku === line.variantSku);
-  if (!variant) throw new AppError('SUBSCRIPTION_ITEM_NOT_SOLD', MSG.sizeNotSold(product.name), { productId: line.productId, variantSku: line.variantSku });
-  return catalogueLine(product, variant, line.quantity);
-}
-
 /**
- * A line the plan keeps, re-priced from the catalogue (its name as the plan has it). One no longer sold
- * (inactive, removed, its size gone) can only be removed; one out of stock may stay or be lowered (the
- * renewal tells the shopper if it cannot be delivered on the day) but not raised.
- */
-function keptLine(products: Map<number, PricedProduct>, line: LineItem, quantity: number): LineItem {
-  const product = products.get(line.productId);
-  const variant = line.variantSku ? product?.variants.find((v) => v.sku === line.variantSku) : undefined;
-  const outOfStock = product?.status === 'out_of_stock';
-  if (!product || (product.status !== 'active' && !outOfStock) || (line.variantSku && !variant)) throw new AppError('SUBSCRIPTION_ITEM_NOT_SOLD', MSG.itemNotSold(line.productName), { productId: line.productId });
-  if (outOfStock && quantity > line.quantity) throw new AppError('SUBSCRIPTION_ITEM_NOT_SOLD', MSG.itemOutOfStock(line.productName), { productId: line.productId });
-  return { ...line, quantity, price: centsToDecimal(variant ? toCents(variant.price) : product.price) };
-}
-
-/**
- * New quantities for the plan's own lines (0 removes one; each is listed) and any products to add (not yet
- * on the plan, quantity 1..PLAN_ITEM_MAX_QUANTITY, at most PLAN_MAX_LINES lines after the change; at least
- * one line stays), priced from today's catalogue on the server (never the browser's prices): the plan's
- * amount becomes the Subscribe & Save renewal total of the new lines. An item no longer sold can only be
- * removed, one out of stock not raised; a product not sold (or out of stock) cannot be added. Active
- * plans only, not while the period's charge is under way. A refusal writes nothing.
+ * New quantities for the plan's own lines and any products to add, priced from today's catalogue on the
+ * server: the rule is ./plan-items.ts (staff's too). A refusal writes nothing.
  */
 export function changeItems(db: Db, lookUp: CatalogueLookup, userId: string, id: string, input: ChangeItemsRequest): Promise<SubscriptionView> {
-  return changePlan(db, userId, id, async ({ row, periodCharge }) => {
-    if (row.status !== 'active') refuseState(row, MSG, 'SUBSCRIPTION_NOT_ACTIVE', MSG.itemsNotActive);
-    // The period's order is already written with the old lines and amount: the change waits for its charge.
-    refuseWhilePeriodBusy(periodCharge, MSG);
-    const wanted = new Map(input.items.map((i) => [planLineKey(i), i]));
-    const everyLineOnce = wanted.size === input.items.length && row.items.every((i) => wanted.has(planLineKey(i)));
-    if (!everyLineOnce) throw new AppError('SUBSCRIPTION_ITEMS_INVALID', MSG.itemsNotOnPlan);
-    const quantityOf = (line: LineItem) => wanted.get(planLineKey(line))!.quantity;
-    const onPlan = new Set(row.items.map(planLineKey));
-    const toAdd = input.items.filter((i) => !onPlan.has(planLineKey(i)) && i.quantity > 0);
-    const kept = row.items.filter((i) => quantityOf(i) > 0);
-    if (kept.length + toAdd.length === 0) throw new AppError('SUBSCRIPTION_ITEMS_INVALID', MSG.noItemsLeft);
-    if (toAdd.length > 0 && kept.length + toAdd.length > PLAN_MAX_LINES) throw new AppError('SUBSCRIPTION_ITEMS_INVALID', MSG.tooManyItems, { maxLines: PLAN_MAX_LINES });
-    if (toAdd.length === 0 && row.items.every((i) => quantityOf(i) === i.quantity)) return null;
+  return changePlan(db, userId, id, async (plan) => {
+    const decision = await decideItems(plan, lookUp, input, MSG);
+    return decision && asShopper(decision, { kind: 'items', fromAmount: decision.fromAmount, added: decision.added });
+  });
+}
 
-    const products = await lookUp([...new Set([...kept, ...toAdd].map((i) => i.productId))]);
-    const added = toAdd.map((line) => addedLine(products, line));
-    const items = [...kept.map((line) => keptLine(products, line, quantityOf(line))), ...added];
-    const amount = pricePlan(
-      items.map((i) => ({ price: toCents(i.price), quantity: i.quantity })),
-      null,
-    ).renewal.total;
-    return {
-      change: { items, amount },
-      email: { kind: 'items', fromAmount: row.amount, added: added.map(({ productName, quantity }) => ({ productName, quantity })) },
-    };
+/** Ship the next deliveries to `address` (checked as checkout checks it); the same address again changes nothing. */
+export function changeAddress(db: Db, userId: string, id: string, address: ChangeAddressRequest): Promise<SubscriptionView> {
+  return changePlan(db, userId, id, (plan) => {
+    const decision = decideAddress(plan, address, MSG);
+    return decision && asShopper(decision, { kind: 'address', address: decision.change.shippingAddress! });
   });
 }

@@ -1,7 +1,7 @@
 /**
  * The rules of a change to a plan, one place for staff (the back office, on the customer's behalf) and
  * for the shopper (My Subscriptions): pause, resume on the saved card, skip the next delivery, move it,
- * change the cadence.
+ * change the cadence, change the delivery address (the items' rules are ./plan-items.ts).
  * Pure: each takes the plan as locked (@nh/server lockPlanForChange: the row, today by the database's
  * clock, the charge of the period it is on) and answers what to write, or refuses with the caller's
  * words. The callers write it in their transaction with their own record (staff: an audit row and the
@@ -9,7 +9,7 @@
  */
 import { paymentAnswerUnsettled, paymentInFlight } from '@nh/server/queries/payment-in-flight';
 import type { LockedPlan, PlanChange } from '@nh/server/queries/subscriptions/changes';
-import type { SubscriptionRow } from '@nh/server/db/schema';
+import type { Address, SubscriptionRow } from '@nh/server/db/schema';
 import {
   billingPeriodOf,
   INTERVAL_MONTHS,
@@ -42,7 +42,7 @@ export interface PlanRuleWords {
 
 /** What a change writes to the locked plan, with its before and after (the audit row, the email). */
 export interface PlanDecision {
-  kind: 'paused' | 'resumed' | 'skipped' | 'rescheduled' | 'frequency';
+  kind: 'paused' | 'resumed' | 'skipped' | 'rescheduled' | 'frequency' | 'items' | 'address';
   change: PlanChange;
   skip?: { periods: string[]; reason: SkippedPeriodReason };
   before: Record<string, unknown>;
@@ -215,6 +215,25 @@ export function decideFrequency(
     before: { intervalCount: fromMonths, nextBillingDate: row.nextBillingDate.toISOString() },
     after: { intervalCount, nextBillingDate: next.toISOString() },
   };
+}
+
+/**
+ * Ship the next deliveries to `address` (already checked by the checkout's address schema): active or
+ * paused plans, from the next renewal on. Refused on an ended plan (409), and while the period's charge
+ * is under way or being checked (its order is already written with the old address: the change waits
+ * for it, as a change of items does). The same address again: null (nothing changes, nothing recorded).
+ */
+export function decideAddress(
+  { row, periodCharge }: LockedPlan,
+  address: Address,
+  words: Pick<PlanRuleWords, 'alreadyEnded' | 'chargeInProgress' | 'chargeBeingChecked'>,
+): PlanDecision | null {
+  if (hasEnded(row)) throw new AppError('SUBSCRIPTION_ENDED', words.alreadyEnded);
+  const to: Address = { address: address.address, city: address.city, state: address.state, zip: address.zip };
+  const from = row.shippingAddress;
+  if (from && from.address === to.address && from.city === to.city && from.state === to.state && from.zip === to.zip) return null;
+  refuseWhilePeriodBusy(periodCharge, words);
+  return { kind: 'address', change: { shippingAddress: to }, before: { shippingAddress: from ?? null }, after: { shippingAddress: to } };
 }
 
 /** The days the next delivery may move to now (null: it cannot move), as the screens offer them. */

@@ -1,5 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import {
+  changeAddressRequestSchema,
   changeCardRequestSchema,
   changeFrequencyRequestSchema,
   changeItemsRequestSchema,
@@ -15,7 +16,8 @@ import { parseInput } from '../../lib/validation';
 import { requireUser, signedInUser } from '../auth';
 import type { PricedProduct } from '../catalog';
 import { changeCard } from './card';
-import { changeFrequency, changeItems, moveDelivery, pausePlan, resumePlanOnSavedCard, skipDelivery } from './changes';
+import { cardLinkRoutes } from './card-link-routes';
+import { changeAddress, changeFrequency, changeItems, moveDelivery, pausePlan, resumePlanOnSavedCard, skipDelivery } from './changes';
 import { resume } from './resume';
 import { cancel, subscriptionsOf } from './service';
 
@@ -31,7 +33,8 @@ export interface SubscriptionDeps {
 /**
  * My Subscriptions: GET /api/subscriptions, and on one plan POST …/{id}/cancel, …/resume (a paused plan
  * with a new card), …/skip, …/reschedule, …/pause, …/unpause (on the saved card), …/card (a new card for
- * an active plan), …/frequency and PUT …/items (starting a plan, POST /api/payments/subscribe-nonce, is the
+ * an active plan), …/frequency, PUT …/items and PUT …/address (GET and POST /api/subscriptions/update-card/{token}:
+ * a card link staff emailed, ./card-link-routes.ts) (starting a plan, POST /api/payments/subscribe-nonce, is the
  * checkout's). GET /api/subscriptions/cadences (public): the cadences checkout and the product page offer.
  */
 export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard, catalogue }: SubscriptionDeps): Router {
@@ -93,6 +96,14 @@ export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard,
     const input = parseInput(changeItemsRequestSchema, req.body);
     res.json(await changeItems(db, catalogue, userId(res), id(req.params), input));
   });
+
+  router.put('/subscriptions/:id/address', signedIn, async (req, res) => {
+    const address = parseInput(changeAddressRequestSchema, req.body);
+    res.json(await changeAddress(db, userId(res), id(req.params), address));
+  });
+
+  // The card link staff email (no session: the token is the credential).
+  router.use(cardLinkRoutes(ctx, { gateway, cardTestingGuard }));
 
   return router;
 }

@@ -31,6 +31,7 @@ export function toView(row: SubscriptionViewRow): SubscriptionView {
     ),
     resumableOnSavedCard: resumableOnSavedCard({ status: row.status, failedAttempts: row.failed_attempts }, row.has_stored_card),
     chargeBeingChecked: !hasEnded(row) && row.period_charge_unsettled,
+    shippingAddress: row.shipping_address,
   };
 }
 

@@ -35,6 +35,7 @@ export interface SubscriptionViewRow {
   skipped_periods: SkippedPeriod[];
   /** The period's charge is pending with the payment service's answer held or lost: staff check it (payment-in-flight.ts). */
   period_charge_unsettled: boolean;
+  shipping_address: SubscriptionRow['shippingAddress'];
 }
 
 /**
@@ -43,7 +44,7 @@ export interface SubscriptionViewRow {
  * may move to.
  */
 const VIEW_COLUMNS = `s.id, s.status, s.created_at, s.items, s.amount::text as amount, s.discount_percent, s.interval, s.interval_count,
-  s.next_billing_date, s.cancelled_at, s.failed_attempts, ${PLAN_CARD_COLUMNS},
+  s.next_billing_date, s.cancelled_at, s.failed_attempts, s.shipping_address, ${PLAN_CARD_COLUMNS},
   (s.authnet_customer_profile_id is not null and s.authnet_payment_profile_id is not null) as has_stored_card,
   ${TODAY_SQL} as today, skipped.skipped_periods,
   exists (select 1 from payment_transactions p where p.subscription_id = s.id and p.kind = 'charge'

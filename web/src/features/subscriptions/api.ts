@@ -3,6 +3,7 @@ import { formatPrice } from '@nh/shared';
 import {
   SUBSCRIPTION_MESSAGES,
   subscriptionViewSchema,
+  type ChangeAddressRequest,
   type ChangeCardRequest,
   type ChangeItemsRequest,
   type ResumeSubscriptionRequest,
@@ -110,7 +111,8 @@ export type PlanChange =
   | { action: 'unpause' }
   | { action: 'card'; card: ChangeCardRequest }
   | { action: 'items'; items: ChangeItemsRequest['items'] }
-  | { action: 'frequency'; intervalCount: number };
+  | { action: 'frequency'; intervalCount: number }
+  | { action: 'address'; address: ChangeAddressRequest };
 
 const CHANGE_TOAST: Record<PlanChange['action'], string> = {
   skip: SUBSCRIPTION_MESSAGES.skipped,
@@ -120,6 +122,7 @@ const CHANGE_TOAST: Record<PlanChange['action'], string> = {
   card: SUBSCRIPTION_MESSAGES.cardChanged,
   items: SUBSCRIPTION_MESSAGES.itemsChanged,
   frequency: SUBSCRIPTION_MESSAGES.frequencyChanged,
+  address: SUBSCRIPTION_MESSAGES.addressChanged,
 };
 
 /** The call of a change; answers the updated plan (null when a 2xx body breaks the contract: the list refresh shows it). */
@@ -140,6 +143,8 @@ export async function changePlan(id: string, change: PlanChange): Promise<Subscr
         return apiRequest('PUT', `${base}/items`, { items: change.items });
       case 'frequency':
         return apiRequest('POST', `${base}/frequency`, { intervalCount: change.intervalCount });
+      case 'address':
+        return apiRequest('PUT', `${base}/address`, change.address);
     }
   })();
   const parsed = subscriptionViewSchema.safeParse(await res.json().catch(() => null));

@@ -48,6 +48,7 @@ const plan: SubscriptionView = {
   rescheduleWindow: { earliest: '2025-04-01', latest: '2025-05-09' },
   resumableOnSavedCard: false,
   chargeBeingChecked: false,
+  shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
 };
 
 function renderPage(answers: Record<string, FakeAnswer>) {
@@ -84,7 +85,7 @@ describe('changing a plan on My Subscriptions', () => {
     const names = within(region)
       .getAllByRole('button')
       .map((b) => b.textContent);
-    expect(names).toEqual([`Skip Next Delivery #11111111`, 'Change Date #11111111', 'Change Items #11111111', 'Change Frequency #11111111', 'Change Card #11111111', 'Pause #11111111', 'Cancel Subscription #11111111']);
+    expect(names).toEqual([`Skip Next Delivery #11111111`, 'Change Date #11111111', 'Change Items #11111111', 'Change Frequency #11111111', 'Change Card #11111111', 'Pause #11111111', 'Change Address #11111111', 'Cancel Subscription #11111111']);
     expect(within(region).getByRole<HTMLButtonElement>('button', { name: /^Change Date/ }).disabled).toBe(true);
     await waitFor(() => expect(within(region).getByRole<HTMLButtonElement>('button', { name: /^Change Card/ }).disabled).toBe(true));
   });

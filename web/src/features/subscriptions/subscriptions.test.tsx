@@ -38,6 +38,7 @@ function view(overrides: Partial<SubscriptionView>): SubscriptionView {
     rescheduleWindow: null,
     resumableOnSavedCard: false,
     chargeBeingChecked: false,
+    shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
     ...overrides,
   };
 }

@@ -79,6 +79,8 @@ export interface SalesOrderInput {
   tax: string;
   total: string;
   promoCode?: string | null;
+  /** Where the order ships (a renewal's is its plan's address at the time of the renewal): the sales order's shipping address. */
+  shippingAddress?: { addressee: string; address: string; city: string; state: string; zip: string } | null;
   memo?: string;
   /**
    * The order's payment was voided, or refunded in full before it shipped: every line is closed
@@ -350,6 +352,19 @@ export class NetSuiteClient {
       // Tax and the total are NetSuite's to compute; ours travel in the memo for reconciliation.
       memo: input.memo ?? `Web order ${input.orderId}; tax ${input.tax}; total ${input.total}${input.promoCode ? `; promo ${input.promoCode}` : ''}${closed}`,
       shippingCost: money(input.shippingCost),
+      // The transaction's own shipping address (the REST address subrecord), whatever the customer record's default.
+      ...(input.shippingAddress
+        ? {
+            shippingAddress: {
+              addressee: input.shippingAddress.addressee,
+              addr1: input.shippingAddress.address,
+              city: input.shippingAddress.city,
+              state: input.shippingAddress.state,
+              zip: input.shippingAddress.zip,
+              country: { id: 'US' },
+            },
+          }
+        : {}),
       ...(money(input.discount) > 0 ? { discountRate: -money(input.discount) } : {}),
       item: {
         items: input.lines.map((line) => ({

@@ -3,18 +3,23 @@ import {
   adminAtRiskQuerySchema,
   adminSubscriptionsQuerySchema,
   cancelSubscriptionByStaffSchema,
+  changeAddressByStaffSchema,
   changeFrequencyByStaffSchema,
+  changeItemsByStaffSchema,
   rescheduleSubscriptionSchema,
+  sendCardLinkSchema,
 } from '@nh/shared/contracts/admin-subscriptions';
 import type { AppContext } from '../../../lib/context';
 import { actorOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
+import { priceList } from '../../catalog';
 import type { AdminArea, AdminDeps } from '../shared/area';
+import { changeAddressForCustomer, changeItemsForCustomer, sendCardLink } from './on-behalf';
 import { cancelSubscription, changeFrequency, getSubscription, listAtRisk, listSubscriptions, pauseSubscription, rescheduleNextDelivery, resumeSubscription, skipNextDelivery } from './service';
 
 /**
  * Subscribe & Save plans at /admin/subscriptions: the table, the at-risk list, a plan with its billing
- * history (subscriptions.view), and pause, resume, skip, reschedule, frequency and cancel on the customer's behalf
+ * history (subscriptions.view), and pause, resume, skip, reschedule, frequency, items, address, a card link and cancel on the customer's behalf
  * (subscriptions.act), each answering the plan as the detail shows it.
  */
 export function subscriptionArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
@@ -51,6 +56,19 @@ export function subscriptionArea(ctx: AppContext, { guard }: AdminDeps): AdminAr
   router.post('/:id/frequency', act, async (req, res) => {
     const { intervalCount, reason } = parseInput(changeFrequencyByStaffSchema, req.body);
     res.json(await changeFrequency(db, id(req.params), intervalCount, reason, ctx.config.PLAN_CADENCE_MONTHS, actorOf(req, res)));
+  });
+  // On the customer's behalf (./on-behalf.ts), each with a reason for the audit trail.
+  router.put('/:id/items', act, async (req, res) => {
+    const { reason, ...input } = parseInput(changeItemsByStaffSchema, req.body);
+    res.json(await changeItemsForCustomer(db, (ids) => priceList(ctx).get(ids, { fresh: true }), id(req.params), input, reason, actorOf(req, res)));
+  });
+  router.put('/:id/address', act, async (req, res) => {
+    const { reason, ...address } = parseInput(changeAddressByStaffSchema, req.body);
+    res.json(await changeAddressForCustomer(db, id(req.params), address, reason, actorOf(req, res)));
+  });
+  router.post('/:id/card-link', act, async (req, res) => {
+    const { reason } = parseInput(sendCardLinkSchema, req.body);
+    res.json(await sendCardLink(db, id(req.params), reason, actorOf(req, res)));
   });
   router.post('/:id/cancel', act, async (req, res) => {
     const { reason } = parseInput(cancelSubscriptionByStaffSchema, req.body);

@@ -81,6 +81,10 @@ function availableActions(row: SubscriptionRow, periodCharge: LockedPlan['period
     reschedule: active && row.failedAttempts === 0 && !periodBusy(periodCharge) && rescheduleWindow(row.nextBillingDate, row.interval, row.intervalCount, today) !== null,
     frequency: active && row.failedAttempts === 0 && !periodBusy(periodCharge),
     cancel: !ended(row) && !chargeUnderWay(periodCharge),
+    // On the customer's behalf (./on-behalf.ts): the shopper's rules (plan-items.ts, plan-rules.ts decideAddress).
+    items: active && !periodBusy(periodCharge),
+    address: !ended(row) && !periodBusy(periodCharge),
+    cardLink: !ended(row),
   };
 }
 
@@ -193,11 +197,13 @@ const ACTION_OF: Record<PlanDecision['kind'] | 'cancelled', AuditAction> = {
   skipped: 'subscription.skipped',
   rescheduled: 'subscription.rescheduled',
   frequency: 'subscription.frequency_changed',
+  items: 'subscription.items_changed',
+  address: 'subscription.address_changed',
   cancelled: 'subscription.cancelled',
 };
 
 /** What an action does to the locked plan, or null when it changes nothing (nothing recorded, nobody emailed). */
-interface Decision extends PlanChangeDecision {
+export interface Decision extends PlanChangeDecision {
   kind: PlanDecision['kind'] | 'cancelled';
   before: Record<string, unknown>;
   after: Record<string, unknown>;
@@ -209,7 +215,7 @@ interface Decision extends PlanChangeDecision {
  * email's outbox row, all in one transaction. Answers the
  * plan as the detail shows it.
  */
-async function act(
+export async function act(
   db: Db,
   id: string,
   actor: AuditActor,

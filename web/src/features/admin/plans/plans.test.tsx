@@ -52,7 +52,7 @@ const detail = (overrides: Partial<AdminSubscriptionDetail> = {}): AdminSubscrip
   hasStoredCard: true,
   cardExpiresOn: null,
   pauseCause: null,
-  actions: { pause: true, resume: false, skip: true, reschedule: true, frequency: true, cancel: true },
+  actions: { pause: true, resume: false, skip: true, reschedule: true, frequency: true, cancel: true, items: false, address: false, cardLink: false },
   chargeBeingChecked: false,
   rescheduleWindow: { earliest: '2025-03-31', latest: '2025-05-09' },
   history: [
@@ -295,7 +295,7 @@ describe('a plan', () => {
         body: detail({
           status: 'cancelled',
           cancelledAt: '2025-03-30T10:00:00.000Z',
-          actions: { pause: false, resume: false, skip: false, reschedule: false, frequency: false, cancel: false },
+          actions: { pause: false, resume: false, skip: false, reschedule: false, frequency: false, cancel: false, items: false, address: false, cardLink: false },
         }),
       },
     });
@@ -340,7 +340,7 @@ describe('a plan', () => {
       detail({
         status: 'paused',
         pauseCause: 'payment-failed',
-        actions: { pause: false, resume: false, skip: false, reschedule: false, frequency: false, cancel: true },
+        actions: { pause: false, resume: false, skip: false, reschedule: false, frequency: false, cancel: true, items: false, address: false, cardLink: false },
       }),
     );
     expect(await screen.findByText(ADMIN_SUBSCRIPTION_MESSAGES.needsNewCard)).toBeTruthy();
@@ -349,7 +349,7 @@ describe('a plan', () => {
   });
 
   it("says why nothing can be changed while the period's charge is under way", async () => {
-    openPlan(SUPPORT, {}, detail({ actions: { pause: false, resume: false, skip: false, reschedule: false, frequency: false, cancel: false } }));
+    openPlan(SUPPORT, {}, detail({ actions: { pause: false, resume: false, skip: false, reschedule: false, frequency: false, cancel: false, items: false, address: false, cardLink: false } }));
     expect(await screen.findByText('Nothing can be changed on this plan now.')).toBeTruthy();
     expect(screen.getByTestId('charge-under-way').textContent).toBe(ADMIN_SUBSCRIPTION_MESSAGES.chargeInProgress);
     expect(screen.queryByRole('button', { name: 'Cancel plan' })).toBeNull();

@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { formatLongDate } from '@/lib/format-date';
 import { cardLabel, INTERVAL_LABEL, STATUS_LABEL } from '../subscription-model';
+import { addressLine, ChangeAddressAction } from './change-address-dialog';
 import type { PlanDialogKind } from './plan-change-dialogs';
 
 const STATUS_VARIANT: Record<SubscriptionView['status'], 'default' | 'warning' | 'outline'> = {
@@ -146,6 +147,7 @@ export function SubscriptionCard({ subscription, onCancel, onResume, onChange }:
           cancelledAt && <Detail label="Cancelled on" value={formatLongDate(cancelledAt)} />
         )}
         {card && <Detail label="Payment" value={card} />}
+        {subscription.shippingAddress && <Detail label="Ships to" value={addressLine(subscription.shippingAddress)} />}
       </dl>
 
       {skippedPeriods.length > 0 && (
@@ -176,6 +178,7 @@ export function SubscriptionCard({ subscription, onCancel, onResume, onChange }:
       {active && (onCancel || onChange) && (
         <div className="mt-5 flex flex-wrap justify-end gap-2">
           {onChange && <ActiveActions subscription={subscription} shortId={shortId} onChange={onChange} />}
+          {onChange && <ChangeAddressAction subscription={subscription} />}
           {onCancel && (
             <Button id={cancelButtonId(id)} variant="outline" size="sm" className="text-red-700 hover:text-red-800" onClick={() => onCancel(subscription)}>
               <XCircle aria-hidden="true" />

@@ -22,6 +22,7 @@ import { useCan } from '../../shell/role-gate';
 import { columnsOf, DataTable } from '../../ui/data-table';
 import { planQueries } from '../api';
 import { formatDay } from '../format';
+import { OnBehalfActions } from './on-behalf-actions';
 import { PlanActions } from './plan-actions';
 import { intervalWords, PlanStatusBadge, shortId } from './plan-words';
 import { cardBrandName, cardEnding } from '@nh/shared/cards';
@@ -254,8 +255,9 @@ export function PlanDetail({ id }: { id: string }) {
           <CardHeader>
             <CardTitle className="text-base">Act for the customer</CardTitle>
           </CardHeader>
-          <CardContent>
+          <CardContent className="grid grid-cols-1 gap-3">
             <PlanActions plan={plan.data} />
+            <OnBehalfActions plan={plan.data} />
           </CardContent>
         </Card>
       )}
