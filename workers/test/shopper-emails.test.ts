@@ -122,7 +122,7 @@ describe('shopper self-service emails', () => {
     expect(left).not.toContain(old.id);
   });
 
-  it('housekeeping deletes staff sessions once expired and staff links that expired more than the retention ago', async () => {
+  it('housekeeping deletes staff sessions once expired, and staff links and plans’ card-update links that expired more than the retention ago', async () => {
     const day = 24 * 3_600_000;
     const [member] = await tdb.db.insert(tables.staff).values({ email: 'housekeeping-staff@example.com', name: 'Kept Tidy', role: 'support', passwordHash: 'x' }).returning({ id: tables.staff.id });
     const staffId = member!.id;
@@ -130,6 +130,13 @@ describe('shopper self-service emails', () => {
     await tdb.db.insert(tables.staffSessions).values([session(`hk-expired-${staffId}`, new Date(Date.now() - 1000)), session(`hk-live-${staffId}`, new Date(Date.now() + day))]);
     const token = (hash: string, expiresAt: Date) => ({ tokenHash: hash, purpose: 'password_reset' as const, email: 'housekeeping-staff@example.com', staffId, expiresAt });
     await tdb.db.insert(tables.staffTokens).values([token(`hk-old-${staffId}`, new Date(Date.now() - 8 * day)), token(`hk-recent-${staffId}`, new Date(Date.now() - 2 * day))]);
+
+    const [plan] = await tdb.db
+      .insert(tables.subscriptions)
+      .values({ customerEmail: 'housekeeping-plan@example.com', customerName: 'Plan Tidy', items: [], amount: 1000, nextBillingDate: new Date(Date.now() + day) })
+      .returning({ id: tables.subscriptions.id });
+    const link = (hash: string, expiresAt: Date) => ({ tokenHash: hash, subscriptionId: plan!.id, email: 'housekeeping-plan@example.com', expiresAt });
+    await tdb.db.insert(tables.planCardLinks).values([link(`hk-old-link-${staffId}`, new Date(Date.now() - 8 * day)), link(`hk-open-link-${staffId}`, new Date(Date.now() + day))]);
 
     const housekeeping = createHousekeepingProcessor({ db: tdb.db, log: createLogger('hk-test', 'silent'), retentionDays: 7, ledgerRetentionDays: 90, exportFiles: localFileStorage(tempDir('hk-exports')) });
     const result = await housekeeping({ id: 'hk-staff' } as Job);
@@ -139,5 +146,7 @@ describe('shopper self-service emails', () => {
     expect(sessions.map((r) => r.hash)).toEqual([`hk-live-${staffId}`]);
     const tokens = await tdb.db.select({ hash: tables.staffTokens.tokenHash }).from(tables.staffTokens).where(eq(tables.staffTokens.staffId, staffId));
     expect(tokens.map((r) => r.hash)).toEqual([`hk-recent-${staffId}`]);
+    const links = await tdb.db.select({ hash: tables.planCardLinks.tokenHash }).from(tables.planCardLinks).where(eq(tables.planCardLinks.subscriptionId, plan!.id));
+    expect(links.map((r) => r.hash)).toEqual([`hk-open-link-${staffId}`]);
   });
 });
