@@ -36,6 +36,8 @@ export const AUDIT_ACTION_LABELS = {
   'subscription.rescheduled': 'Changed subscription date',
   'subscription.frequency_changed': 'Changed subscription delivery frequency',
   'subscription.cancelled': 'Cancelled subscription',
+  'subscription.bulk_swapped': 'Swapped a product on a subscription (bulk swap)',
+  'subscription.bulk_swap_started': 'Started a bulk swap of subscriptions',
   'sync.replayed': 'Replayed NetSuite sync',
   'sync.replayed_failed': 'Replayed failed NetSuite syncs',
   'export.started': 'Started export',
@@ -53,6 +55,7 @@ export const AUDIT_ENTITY_LABELS = {
   order: 'Order',
   subscription: 'Subscription',
   export: 'Export',
+  bulk_swap: 'Bulk swap',
   sync: 'NetSuite sync',
   queue: 'Queue',
 } as const;

@@ -127,6 +127,12 @@ export const ERROR_CODES = {
   SUBSCRIPTION_CADENCE_NOT_OFFERED: 'unprocessable',
   /** My Subscriptions: an item of the plan no longer sold cannot be kept (only removed), one out of stock not raised; a product not sold (or out of stock) not added. */
   SUBSCRIPTION_ITEM_NOT_SOLD: 'conflict',
+  /** Bulk swap: the same product and size on both sides. */
+  BULK_SWAP_SAME_PRODUCT: 'invalid',
+  /** Bulk swap: a product (or size) to swap from or to that does not exist. */
+  BULK_SWAP_UNKNOWN_PRODUCT: 'conflict',
+  /** Bulk swap: the product to swap to is not on sale. */
+  BULK_SWAP_PRODUCT_NOT_ACTIVE: 'conflict',
 
   // ---------------------------------------------------------------- back office
   SLUG_TAKEN: 'conflict',

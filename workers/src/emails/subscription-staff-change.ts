@@ -1,11 +1,11 @@
 /**
  * A change staff made to a customer's plan in the back office (pause, resume, skip the next delivery,
- * a new date, a new cadence, cancel): what changed, in the customer's words. The email reads the change's audit row
+ * a new date, a new cadence, cancel, a product swapped in a bulk swap): what changed, in the customer's words. The email reads the change's audit row
  * (its action, before and after), so it says exactly what was recorded.
  */
 import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
-import { formatCents } from '@nh/shared/money';
+import { formatCents, toCents, type Cents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
 import { findAuditChange } from '@nh/server/queries/email-context';
 import { defineEmail, skip } from './define-email';
@@ -19,12 +19,19 @@ export type StaffChange =
   | { kind: 'skipped'; period: string; nextBillingDate: Date }
   | { kind: 'rescheduled'; from: Date; to: Date }
   | { kind: 'frequency'; from: number; to: number; nextBillingDate: Date }
-  | { kind: 'cancelled' };
+  | { kind: 'cancelled' }
+  /** A bulk swap: the lines swapped away, the one swapped in, the amount before and after (issue 21). */
+  | { kind: 'swapped'; removed: SwapLine[]; added: SwapLine; fromAmount: Cents; amount: Cents };
+
+type SwapLine = { productName: string; quantity: number };
 
 const iso = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 const skippedAfter = z.object({ skippedPeriod: z.string(), nextBillingDate: iso });
 const dateChange = z.object({ nextBillingDate: iso });
 const cadenceChange = z.object({ intervalCount: z.number().int().positive(), nextBillingDate: iso });
+const swapLine = z.object({ productName: z.string(), quantity: z.number().int() });
+const swapBefore = z.object({ items: z.array(swapLine), amount: z.string() });
+const swapAfter = z.object({ items: z.array(swapLine).min(1), amount: z.string() });
 const resumedAfter = z.object({ nextBillingDate: iso.optional(), skippedPeriods: z.array(z.string()).optional() });
 
 /** The change from its audit row; null for an action this email does not know (from a later release). */
@@ -47,6 +54,11 @@ export function staffChangeOf(action: string, before: unknown, after: unknown, c
     case 'subscription.frequency_changed': {
       const a = cadenceChange.parse(after);
       return { kind: 'frequency', from: cadenceChange.parse(before).intervalCount, to: a.intervalCount, nextBillingDate: a.nextBillingDate };
+    }
+    case 'subscription.bulk_swapped': {
+      const b = swapBefore.parse(before);
+      const a = swapAfter.parse(after);
+      return { kind: 'swapped', removed: b.items, added: a.items[0]!, fromAmount: toCents(b.amount), amount: toCents(a.amount) };
     }
     default:
       return null;
@@ -112,6 +124,16 @@ function wording(plan: SubscriptionEmailPlan, change: StaffChange): { subject: s
         lines: [
           `As you asked, we have changed ${yourPlan} from ${planCadence('monthly', change.from)} to ${cadence}.`,
           `Your next delivery is on ${billingDay(change.nextBillingDate)}: ${charge(change.nextBillingDate)}.`,
+        ],
+      };
+    }
+    case 'swapped': {
+      const names = (lines: SwapLine[]) => lines.map((line) => `${line.quantity} x ${line.productName}`).join(', ');
+      return {
+        subject: `A product in your ${SHOP.name} Subscribe & Save plan has changed`,
+        lines: [
+          `We have replaced ${names(change.removed)} in ${yourPlan} with ${names([change.added])}.`,
+          `Each delivery is now ${formatCents(change.amount)} (it was ${formatCents(change.fromAmount)}), at today's price with your discount.`,
         ],
       };
     }
