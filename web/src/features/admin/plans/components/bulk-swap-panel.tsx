@@ -53,7 +53,7 @@ function ProductChoice({ label, products, value, onChange, everySize }: { label:
       </div>
       {product && product.variants.length > 0 && (
         <div className="space-y-1.5">
-          <Label htmlFor={sizeId}>Size</Label>
+          <Label htmlFor={sizeId}>{label}: size</Label>
           <Select value={value.size} onValueChange={(size) => onChange({ ...value, size })}>
             <SelectTrigger id={sizeId}>
               <SelectValue placeholder="Choose a size" />
