@@ -235,6 +235,9 @@ describe('the customer\'s email', () => {
     expect(email.text).toContain('with 2 x New Formula Spray');
     expect(email.text).toContain('Each delivery is now $51.00 (it was $34.00)');
     expect(email.text).not.toContain('Reformulated');
+    // The shop's change, not one the customer asked for.
+    expect(email.text).not.toContain('on your behalf');
+    expect(email.text).toContain('If you would rather have something else, change your plan');
   });
 });
 

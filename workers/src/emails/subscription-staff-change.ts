@@ -148,6 +148,10 @@ function wording(plan: SubscriptionEmailPlan, change: StaffChange): { subject: s
 /** Sent when staff change a customer's plan on their behalf. */
 export function subscriptionStaffChangeEmail(plan: SubscriptionEmailPlan & { change: StaffChange }): Content {
   const { subject, lines } = wording(plan, plan.change);
-  const contact = `If you did not ask for this, or want something else, contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone} (${SHOP.supportHours}).`;
+  const reachUs = `contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone} (${SHOP.supportHours})`;
+  // A bulk swap was the shop's own change to many plans, not one asked for by this customer.
+  if (plan.change.kind === 'swapped')
+    return planChangeContent({ subject, lines, plan, seeYourPlan: 'You can see or change your plan', contact: `If you would rather have something else, change your plan or ${reachUs}.` });
+  const contact = `If you did not ask for this, or want something else, ${reachUs}.`;
   return planChangeContent({ subject, lines, plan, seeYourPlan: 'This change was made by our customer care team on your behalf. You can see your plan', contact });
 }
