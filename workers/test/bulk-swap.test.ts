@@ -20,7 +20,8 @@ import { bulkSwapRunSchema, bulkSwapStartedSchema } from '@nh/shared/contracts/b
 import { pricePlan } from '@nh/shared/pricing';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { signInAs, type StaffClient } from '../../api/test/support/staff';
-import { createBulkSwapProcessor } from '../src/bulk-swap/job';
+import { BULK_SWAP_STOPPED, createBulkSwapProcessor } from '../src/bulk-swap/job';
+import { insertBulkSwapRun } from '@nh/server/queries/subscriptions/bulk-swap';
 import { decideSwap } from '../src/bulk-swap/swap-rule';
 import { staffChangeOf, subscriptionStaffChangeEmail } from '../src/emails/subscription-staff-change';
 import { createTestDatabase, purgeQueuePrefix, testWorkerEnv, waitFor, type TestDatabase } from './support/setup';
@@ -186,6 +187,21 @@ describe('a bulk swap whose worker is killed mid-run', () => {
     expect(plansNow.get(cancelled)!.items.map((i) => i.productId)).toEqual([oldFormula.id]);
     expect(await q('select 1 from bulk_swap_plans where subscription_id = $1', [cancelled])).toEqual([]);
   }, 120_000);
+});
+
+describe('a product to swap to that stops being sold before the run', () => {
+  it('stops the run as failed with words saying so, and changes no plan', async () => {
+    const before = await makeProduct('Kept Spray', '20.00');
+    const gone = await makeProduct('Pulled Spray', '22.00');
+    const id = await makePlan([line(before, 1)]);
+    const run = await insertBulkSwapRun(tdb.db, { from: { productId: before.id, variantSku: null }, to: { productId: gone.id, variantSku: null }, reason: 'Test', staffId: null, staffEmail: 'mia@example.com', staffRole: 'manager' });
+    await q(`update products set status = 'inactive' where id = $1`, [gone.id]);
+    const processor = createBulkSwapProcessor({ db: tdb.db, log: createLogger('bulk-swap-test', 'silent') });
+    expect(await processor({ id: 'gone', updateProgress: async () => {} }, { runId: run.id })).toMatchObject({ outcome: 'failed' });
+    expect(await q('select status, error from bulk_swap_runs where id = $1', [run.id])).toEqual([{ status: 'failed', error: BULK_SWAP_STOPPED.toGone }]);
+    expect((await q<{ items: LineItem[] }>('select items from subscriptions where id = $1', [id]))[0]!.items.map((i) => i.productId)).toEqual([before.id]);
+    expect(await q(`select 1 from audit_events where entity_id = $1`, [id])).toEqual([]);
+  });
 });
 
 describe('the swap rule', () => {
