@@ -83,6 +83,8 @@ describe('the admin area routes the same whatever order its sub-areas are listed
       '/admin/session',
       '/admin/staff',
       '/admin/subscriptions',
+      '/admin/subscriptions/bulk-swap',
+      '/admin/subscriptions/export',
       '/admin/sync',
       '/admin/verify-password',
       '/products',

@@ -428,6 +428,53 @@ export const subscriptionSkippedPeriods = pgTable(
   (t) => [primaryKey({ columns: [t.subscriptionId, t.billingPeriod] })],
 );
 
+/**
+ * Bulk swaps (issue 21): staff replace one product (or one size of it) with another on every plan that
+ * has it. The run is a job (workers/src/bulk-swap/); progress is read from here. Its plans are recorded
+ * once, when the job first starts (`bulk_swap_plans`, every one `pending`), and each is settled in the
+ * transaction of its plan change, so a job killed and run again never changes a plan twice.
+ */
+export const bulkSwapRuns = pgTable('bulk_swap_runs', {
+  id: uuid().primaryKey().defaultRandom(),
+  fromProductId: integer().notNull(),
+  /** The size (variant SKU) swapped away; null: every line of the product. */
+  fromVariantSku: text(),
+  toProductId: integer().notNull(),
+  /** The size (variant SKU) swapped in; null: the product has no sizes. */
+  toVariantSku: text(),
+  reason: text().notNull(),
+  /** queued | running | completed | failed */
+  status: text().notNull().default('queued'),
+  /** Plans recorded for the run (set when the job records them; null before). */
+  total: integer(),
+  staffId: uuid().references(() => staff.id, { onDelete: 'set null' }),
+  staffEmail: text().notNull(),
+  staffRole: staffRole(),
+  error: text(),
+  createdAt: createdAt(),
+  startedAt: timestamp({ withTimezone: true }),
+  finishedAt: timestamp({ withTimezone: true }),
+});
+
+/** One plan of a bulk swap: pending until the job settles it (swapped, merged, skipped: why, or failed). */
+export const bulkSwapPlans = pgTable(
+  'bulk_swap_plans',
+  {
+    runId: uuid()
+      .notNull()
+      .references(() => bulkSwapRuns.id, { onDelete: 'cascade' }),
+    subscriptionId: uuid()
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    /** pending | swapped | merged | skipped-changed | skipped-ended | skipped-busy | skipped-quantity | failed */
+    outcome: text().notNull().default('pending'),
+    /** The plan change's audit row (swapped or merged). */
+    auditId: bigint({ mode: 'number' }),
+    settledAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.subscriptionId] })],
+);
+
 export const orders = pgTable(
   'orders',
   {
@@ -608,6 +655,8 @@ export const outbox = pgTable(
 export const exports = pgTable('exports', {
   id: uuid().primaryKey().defaultRandom(),
   storeCode: varchar({ length: 10 }).notNull(),
+  /** What is exported: orders (the first export) or subscriptions (issue 21). */
+  kind: text().notNull().default('orders'),
   /** queued | running | completed | failed */
   status: text().notNull().default('queued'),
   rowsDone: integer().notNull().default(0),

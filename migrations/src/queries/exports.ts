@@ -1,5 +1,5 @@
 /**
- * Order CSV exports (`exports`): the API's request (who asked, with which filters), its status and
+ * Order and subscription CSV exports (`exports`, `kind` says which): the API's request (who asked, with which filters), its status and
  * history reads; the export worker's status writes (running with the total, progress as it goes,
  * completed with the file's size and its expiry, failed); and housekeeping's deletion of files past
  * their expiry. The rows themselves stay (the history); only the file goes, marked by file_deleted_at.
@@ -15,6 +15,9 @@ import { exports } from '../db/schema';
 
 export type ExportRow = typeof exports.$inferSelect;
 
+/** What an export writes: the orders (the first export) or the plans (issue 21). */
+export type ExportKind = 'orders' | 'subscriptions';
+
 /** queued | running | completed | failed */
 export type ExportRowStatus = 'queued' | 'running' | 'completed' | 'failed';
 
@@ -22,28 +25,30 @@ export interface NewExport {
   storeCode: string;
   staffId: string | null;
   staffEmail: string;
-  /** Only the filters given (an empty object: every order of the store). */
-  filters: ExportFilters;
+  /** Only the filters given (an empty object: every order, or every plan, of the store). */
+  filters: ExportFilters | Record<string, unknown>;
+  /** Orders when not given. */
+  kind?: ExportKind;
 }
 
 /** A queued export (the caller writes its `export.requested` outbox row in the same transaction). */
 export async function insertExport(tx: DbOrTx, input: NewExport): Promise<{ id: string; status: ExportRowStatus }> {
   const [row] = await tx
     .insert(exports)
-    .values({ storeCode: input.storeCode, staffId: input.staffId, staffEmail: input.staffEmail, filters: { ...input.filters } })
+    .values({ storeCode: input.storeCode, kind: input.kind ?? 'orders', staffId: input.staffId, staffEmail: input.staffEmail, filters: { ...input.filters } })
     .returning({ id: exports.id, status: exports.status });
   return { id: row!.id, status: row!.status as ExportRowStatus };
 }
 
-/** One export of a store, or undefined. */
-export async function findExport(db: Db, storeCode: string, exportId: string): Promise<ExportRow | undefined> {
-  const [row] = await db.select().from(exports).where(and(eq(exports.id, exportId), eq(exports.storeCode, storeCode)));
+/** One export of a store (of `kind`), or undefined. */
+export async function findExport(db: Db, storeCode: string, exportId: string, kind: ExportKind = 'orders'): Promise<ExportRow | undefined> {
+  const [row] = await db.select().from(exports).where(and(eq(exports.id, exportId), eq(exports.storeCode, storeCode), eq(exports.kind, kind)));
   return row;
 }
 
-/** The store's newest exports (the history), newest first. */
-export async function listExports(db: Db, storeCode: string, limit: number): Promise<ExportRow[]> {
-  return db.select().from(exports).where(eq(exports.storeCode, storeCode)).orderBy(desc(exports.createdAt), desc(exports.id)).limit(limit);
+/** The store's newest exports of `kind` (the history), newest first. */
+export async function listExports(db: Db, storeCode: string, limit: number, kind: ExportKind = 'orders'): Promise<ExportRow[]> {
+  return db.select().from(exports).where(and(eq(exports.storeCode, storeCode), eq(exports.kind, kind))).orderBy(desc(exports.createdAt), desc(exports.id)).limit(limit);
 }
 
 /** The export a job was asked for (any store), or undefined. */

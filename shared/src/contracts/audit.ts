@@ -39,6 +39,8 @@ export const AUDIT_ACTION_LABELS = {
   'subscription.items_changed': 'Changed subscription items',
   'subscription.address_changed': 'Changed subscription delivery address',
   'subscription.card_link_sent': 'Sent the customer a link to update their card',
+  'subscription.bulk_swapped': 'Swapped a product on a subscription (bulk swap)',
+  'subscription.bulk_swap_started': 'Started a bulk swap of subscriptions',
   'sync.replayed': 'Replayed NetSuite sync',
   'sync.replayed_failed': 'Replayed failed NetSuite syncs',
   'export.started': 'Started export',
@@ -56,6 +58,7 @@ export const AUDIT_ENTITY_LABELS = {
   order: 'Order',
   subscription: 'Subscription',
   export: 'Export',
+  bulk_swap: 'Bulk swap',
   sync: 'NetSuite sync',
   queue: 'Queue',
 } as const;

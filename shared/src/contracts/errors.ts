@@ -131,6 +131,12 @@ export const ERROR_CODES = {
   PLAN_CARD_LINK_INVALID: 'not-found',
   PLAN_CARD_LINK_USED: 'gone',
   PLAN_CARD_LINK_EXPIRED: 'gone',
+  /** Bulk swap: the same product and size on both sides. */
+  BULK_SWAP_SAME_PRODUCT: 'invalid',
+  /** Bulk swap: a product (or size) to swap from or to that does not exist. */
+  BULK_SWAP_UNKNOWN_PRODUCT: 'conflict',
+  /** Bulk swap: the product to swap to is not on sale. */
+  BULK_SWAP_PRODUCT_NOT_ACTIVE: 'conflict',
 
   // ---------------------------------------------------------------- back office
   SLUG_TAKEN: 'conflict',

@@ -27,6 +27,10 @@ export const OUTBOX_TOPICS = {
   /** Staff refunded or voided (part of) an order's payment, approved by the gateway: NetSuite gets the matching credit. */
   orderRefunded: 'order.refunded',
   exportRequested: 'export.requested',
+  /** Staff asked for the subscriptions CSV (issue 21): the exports queue writes it. */
+  subscriptionExportRequested: 'export.subscriptions-requested',
+  /** Staff started a bulk swap (issue 21): the job that changes its plans one by one. */
+  bulkSwapRequested: 'subscription.bulk-swap-requested',
   /** An owner invited someone to the back office: the invitation email with its single-use link. */
   staffInvited: 'staff.invited',
   /** Staff asked to reset a forgotten password: the email with its single-use link. */
@@ -78,6 +82,8 @@ export const outboxPayloads = {
   /** `paymentId`: the refund's or void's payment row. */
   [OUTBOX_TOPICS.orderRefunded]: z.object({ orderId: z.string().uuid(), paymentId: z.string().uuid() }),
   [OUTBOX_TOPICS.exportRequested]: z.object({ exportId: z.string().uuid() }),
+  [OUTBOX_TOPICS.subscriptionExportRequested]: z.object({ exportId: z.string().uuid() }),
+  [OUTBOX_TOPICS.bulkSwapRequested]: z.object({ runId: z.string().uuid() }),
   /**
    * The link's row only: its single-use token is made by the mail worker as it sends the email
    * (`mintSingleUseToken`, @nh/server queries/single-use-tokens.ts), so no outbox row or job holds it.

@@ -48,7 +48,13 @@ export const PERMISSIONS = {
   'subscriptions.view': { roles: ['owner', 'manager', 'support'], words: 'view subscriptions' },
   /** Pause, resume, skip, move the date, cancel, on a customer's behalf. */
   'subscriptions.act': { roles: ['owner', 'manager', 'support'], words: 'change subscriptions' },
-  'exports.run': { roles: MANAGERS, words: 'export orders' },
+  /**
+   * Swap one product for another on every plan that has it (issue 21): it changes many customers' plans
+   * and emails each of them at once, so it is the managers', not support's (who change one plan at a time).
+   */
+  'subscriptions.bulkSwap': { roles: MANAGERS, words: 'swap a product on many subscriptions at once' },
+  /** Order and subscription CSV exports. */
+  'exports.run': { roles: MANAGERS, words: 'export orders and subscriptions' },
   /** NetSuite sync status, the failed list, replays. */
   'sync.manage': { roles: MANAGERS, words: 'manage the NetSuite sync' },
   /** The queue dashboard, read-only: job payloads and errors shown with personal and secret fields redacted. */

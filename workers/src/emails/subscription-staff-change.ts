@@ -1,11 +1,11 @@
 /**
  * A change staff made to a customer's plan in the back office (pause, resume, skip the next delivery,
- * a new date, a new cadence, new items, a new delivery address, cancel): what changed, in the customer's words. The email reads the change's audit row
+ * a new date, a new cadence, new items, a new delivery address, cancel, a product swapped in a bulk swap): what changed, in the customer's words. The email reads the change's audit row
  * (its action, before and after), so it says exactly what was recorded.
  */
 import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
-import { formatCents } from '@nh/shared/money';
+import { formatCents, toCents, type Cents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
 import { findAuditChange } from '@nh/server/queries/email-context';
 import { defineEmail, skip } from './define-email';
@@ -21,7 +21,11 @@ export type StaffChange =
   | { kind: 'frequency'; from: number; to: number; nextBillingDate: Date }
   | { kind: 'items'; fromAmount: number; toAmount: number; added: Array<{ productName: string; quantity: number }>; nextBillingDate: Date }
   | { kind: 'address'; address: { address: string; city: string; state: string; zip: string } }
-  | { kind: 'cancelled' };
+  | { kind: 'cancelled' }
+  /** A bulk swap: the lines swapped away, the one swapped in, the amount before and after (issue 21). */
+  | { kind: 'swapped'; removed: SwapLine[]; added: SwapLine; fromAmount: Cents; amount: Cents };
+
+type SwapLine = { productName: string; quantity: number };
 
 const iso = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 const skippedAfter = z.object({ skippedPeriod: z.string(), nextBillingDate: iso });
@@ -29,6 +33,9 @@ const dateChange = z.object({ nextBillingDate: iso });
 const cadenceChange = z.object({ intervalCount: z.number().int().positive(), nextBillingDate: iso });
 const itemsChange = z.object({ amount: z.number().int(), added: z.array(z.object({ productName: z.string(), quantity: z.number().int() })).optional() });
 const addressChange = z.object({ shippingAddress: z.object({ address: z.string(), city: z.string(), state: z.string(), zip: z.string() }) });
+const swapLine = z.object({ productName: z.string(), quantity: z.number().int() });
+const swapBefore = z.object({ items: z.array(swapLine), amount: z.string() });
+const swapAfter = z.object({ items: z.array(swapLine).min(1), amount: z.string() });
 const resumedAfter = z.object({ nextBillingDate: iso.optional(), skippedPeriods: z.array(z.string()).optional() });
 
 /** The change from its audit row; null for an action this email does not know (from a later release). */
@@ -58,6 +65,11 @@ export function staffChangeOf(action: string, before: unknown, after: unknown, c
     }
     case 'subscription.address_changed':
       return { kind: 'address', address: addressChange.parse(after).shippingAddress };
+    case 'subscription.bulk_swapped': {
+      const b = swapBefore.parse(before);
+      const a = swapAfter.parse(after);
+      return { kind: 'swapped', removed: b.items, added: a.items[0]!, fromAmount: toCents(b.amount), amount: toCents(a.amount) };
+    }
     default:
       return null;
   }
@@ -139,6 +151,16 @@ function wording(plan: SubscriptionEmailPlan, change: StaffChange): { subject: s
         subject: `Your ${SHOP.name} deliveries have a new address`,
         lines: [`As you asked, from your next delivery on ${yourPlan} ships to: ${addressWords(change.address)}.`],
       };
+    case 'swapped': {
+      const names = (lines: SwapLine[]) => lines.map((line) => `${line.quantity} x ${line.productName}`).join(', ');
+      return {
+        subject: `A product in your ${SHOP.name} Subscribe & Save plan has changed`,
+        lines: [
+          `We have replaced ${names(change.removed)} in ${yourPlan} with ${names([change.added])}.`,
+          `Each delivery is now ${formatCents(change.amount)} (it was ${formatCents(change.fromAmount)}), at today's price with your discount.`,
+        ],
+      };
+    }
     case 'cancelled':
       return {
         subject: `Your ${SHOP.name} Subscribe & Save plan is cancelled`,
@@ -150,6 +172,10 @@ function wording(plan: SubscriptionEmailPlan, change: StaffChange): { subject: s
 /** Sent when staff change a customer's plan on their behalf. */
 export function subscriptionStaffChangeEmail(plan: SubscriptionEmailPlan & { change: StaffChange }): Content {
   const { subject, lines } = wording(plan, plan.change);
-  const contact = `If you did not ask for this, or want something else, contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone} (${SHOP.supportHours}).`;
+  const reachUs = `contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone} (${SHOP.supportHours})`;
+  // A bulk swap was the shop's own change to many plans, not one asked for by this customer.
+  if (plan.change.kind === 'swapped')
+    return planChangeContent({ subject, lines, plan, seeYourPlan: 'You can see or change your plan', contact: `If you would rather have something else, change your plan or ${reachUs}.` });
+  const contact = `If you did not ask for this, or want something else, ${reachUs}.`;
   return planChangeContent({ subject, lines, plan, seeYourPlan: 'This change was made by our customer care team on your behalf. You can see your plan', contact });
 }

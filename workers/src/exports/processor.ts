@@ -1,5 +1,5 @@
 /**
- * exports: the orders of a store (narrowed by the export's filters: UTC days from/to, a status) to a
+ * exports: the orders of a store (or its plans: ./subscriptions.ts, the same file, progress and row) (narrowed by the export's filters: UTC days from/to, a status) to a
  * CSV file. Rows stream from Postgres (a cursor, @nh/server queries/order-export.ts) through the shop's
  * one CSV writer (@nh/server/csv: cells quoted, formulas neutralised) into the file storage's streaming write
  * (EXPORTS_DIR, or the S3 bucket of STORAGE_URL), which stores nothing under the key unless every byte
@@ -16,7 +16,7 @@ import { exportFileName } from '@nh/shared';
 import type { Db } from '@nh/server/db/client';
 import { orderStatus } from '@nh/server/db/schema';
 import { postgresErrorOf, type Logger } from '@nh/server/observability/logger';
-import { exportFileKey, loadExport, markExportCompleted, markExportFailed, markExportRunning, setExportProgress } from '@nh/server/queries/exports';
+import { exportFileKey, loadExport, markExportCompleted, markExportFailed, markExportRunning, setExportProgress, type ExportRow } from '@nh/server/queries/exports';
 import { countOrderExport, EXPORT_COLUMNS, streamOrderExport, type ExportQueryFilters } from '@nh/server/queries/order-export';
 import { exportOrdersContract } from '@nh/server/jobs/export-orders';
 import { csvWriter, type CsvRow } from '@nh/server/csv';
@@ -64,8 +64,29 @@ export async function writeOrdersCsv(
   });
 }
 
-export function createExportProcessor({ db, log, files, progressEvery, retentionHours }: ExportDeps) {
-  return async function exportOrders(job: Job, { exportId }: { exportId: string }): Promise<ExportResult> {
+/**
+ * What one kind of export writes (the orders, or the plans: ./subscriptions.ts): how many rows (counted
+ * first, for the progress), the rows as CSV into `target`, and the file's name. The file, the progress
+ * and the export's row are the same for every kind (createExportProcessor).
+ */
+export interface ExportSource {
+  /** The rows' name in a failure's words ("orders"). */
+  rowsName: string;
+  count: (db: Db, row: ExportRow) => Promise<number>;
+  write: (db: Db, row: ExportRow, target: Writable, every: number, onProgress: (rows: number) => void) => Promise<number>;
+  /** The download's file name, from the day the export was asked (yyyy-mm-dd). */
+  fileName: (day: string) => string;
+}
+
+const ORDERS_SOURCE: ExportSource = {
+  rowsName: 'orders',
+  count: (db, row) => countOrderExport(db.$client, row.storeCode, exportFiltersOf(row.filters, orderStatus.enumValues)),
+  write: (db, row, target, every, onProgress) => writeOrdersCsv(db, row.storeCode, target, every, onProgress, exportFiltersOf(row.filters, orderStatus.enumValues)),
+  fileName: exportFileName,
+};
+
+export function createExportProcessor({ db, log, files, progressEvery, retentionHours }: ExportDeps, source: ExportSource = ORDERS_SOURCE) {
+  return async function exportRows(job: Job, { exportId }: { exportId: string }): Promise<ExportResult> {
     const jobLog = log.child({ jobId: job.id, queue: 'exports', exportId });
     const row = await loadExport(db, exportId);
     if (!row) return { outcome: 'skipped', reason: 'export not found' };
@@ -74,8 +95,7 @@ export function createExportProcessor({ db, log, files, progressEvery, retention
     const fileKey = exportFileKey(exportId);
     let progress: Promise<unknown> = Promise.resolve();
     try {
-      const filters = exportFiltersOf(row.filters, orderStatus.enumValues);
-      const count = await countOrderExport(db.$client, row.storeCode, filters);
+      const count = await source.count(db, row);
       await markExportRunning(db, exportId, count);
       // The CSV flows through `body` into the storage's write; a failure on either side fails both
       // (the pipeline destroys `body`, which fails the write; a failed write destroys `body`).
@@ -84,18 +104,11 @@ export function createExportProcessor({ db, log, files, progressEvery, retention
       storing.catch((error: unknown) => body.destroy(error as Error));
       // Both settle before the outcome is written: a failed write has removed what it began by then.
       const [written, stored] = await Promise.allSettled([
-        writeOrdersCsv(
-          db,
-          row.storeCode,
-          body,
-          progressEvery,
-          (done) => {
-            // One write at a time, in order; a failed progress write never fails the export.
-            progress = progress.then(() => setExportProgress(db.$client, exportId, done)).catch(() => {});
-            void job.updateProgress({ rowsDone: done, rowsTotal: count }).catch(() => {});
-          },
-          filters,
-        ),
+        source.write(db, row, body, progressEvery, (done) => {
+          // One write at a time, in order; a failed progress write never fails the export.
+          progress = progress.then(() => setExportProgress(db.$client, exportId, done)).catch(() => {});
+          void job.updateProgress({ rowsDone: done, rowsTotal: count }).catch(() => {});
+        }),
         storing,
       ]);
       // The write's error names the cause either way: its own, or the CSV side's that failed its source.
@@ -106,16 +119,16 @@ export function createExportProcessor({ db, log, files, progressEvery, retention
       await progress;
       await markExportCompleted(db, exportId, {
         rows,
-        fileName: exportFileName(row.createdAt.toISOString().slice(0, 10)),
+        fileName: source.fileName(row.createdAt.toISOString().slice(0, 10)),
         fileKey,
         sizeBytes: size,
         retentionHours,
       });
-      jobLog.info({ rows, sizeBytes: size, filters, storage: files.location }, 'export completed');
+      jobLog.info({ rows, sizeBytes: size, kind: row.kind, filters: row.filters, storage: files.location }, 'export completed');
       return { outcome: 'completed', rows, fileKey, sizeBytes: size };
     } catch (error) {
       await progress;
-      await markExportFailed(db, exportId, exportFailureMessage(error));
+      await markExportFailed(db, exportId, exportFailureMessage(error, source.rowsName));
       jobLog.error({ err: error }, 'export failed');
       throw error;
     }
@@ -138,13 +151,13 @@ export const exportOrdersJob = defineJob({
  * What staff see of a failed export: what went wrong in words and a code to quote, never the error's
  * own message (a database error's carries the query and its values).
  */
-export function exportFailureMessage(error: unknown): string {
+export function exportFailureMessage(error: unknown, rowsName = 'orders'): string {
   const pgError = postgresErrorOf(error);
   const code = (error as NodeJS.ErrnoException | null)?.code;
   // An object store's refusal (S3 SDK errors carry $metadata and the store's error name, e.g. NoSuchBucket).
   const storeError = (error as { $metadata?: unknown; name?: string } | null)?.$metadata ? (error as Error).name : null;
   const what = pgError
-    ? `The orders could not be read from the database (error ${pgError.code}).`
+    ? `The ${rowsName} could not be read from the database (error ${pgError.code}).`
     : typeof code === 'string' || storeError
       ? `The export file could not be written (${typeof code === 'string' ? code : storeError}).`
       : 'The export failed.';

@@ -1,10 +1,11 @@
-/** The maintenance queue: scheduled upkeep, one job at a time. */
+/** The maintenance queue: scheduled upkeep and bulk swaps of plans, one job at a time. */
 import { defineQueue } from '../jobs/define';
+import { bulkSwapJob } from '../bulk-swap/job';
 import { housekeepingJob } from './housekeeping';
 import { reconcilePaymentsJob } from './reconcile-payments';
 
 export const maintenanceQueue = defineQueue({
   name: 'maintenance',
-  jobs: [housekeepingJob, reconcilePaymentsJob],
+  jobs: [housekeepingJob, reconcilePaymentsJob, bulkSwapJob],
   worker: () => ({ concurrency: 1 }),
 });

@@ -24,6 +24,8 @@ import { promoArea } from './promos/routes';
 import { reviewArea } from './reviews/routes';
 import { staffArea } from './staff/routes';
 import { subscriptionArea } from './subscriptions/routes';
+import { bulkSwapArea } from './subscriptions/bulk-swap-routes';
+import { subscriptionExportArea } from './exports/subscription-export-routes';
 import { syncArea } from './sync/routes';
 
 export interface AdminModuleDeps {
@@ -39,7 +41,7 @@ export interface AdminModuleDeps {
 
 /** Every sub-area of the back office, in no particular order. */
 export function adminAreas(ctx: AppContext, deps: AdminDeps): AdminArea[] {
-  return [staffArea, auditArea, dashboardArea, promoArea, productArea, reviewArea, orderArea, exportArea, syncArea, subscriptionArea].flatMap((area) => area(ctx, deps));
+  return [staffArea, auditArea, dashboardArea, promoArea, productArea, reviewArea, orderArea, exportArea, syncArea, subscriptionArea, bulkSwapArea, subscriptionExportArea].flatMap((area) => area(ctx, deps));
 }
 
 export function adminRoutes(ctx: AppContext, { invalidateCatalog, gateway, exportFiles, afterAnswer }: AdminModuleDeps): Router {

@@ -5,9 +5,9 @@
  * (`reserve_order_stock`) re-checks price and variants on the locked row in the order's own
  * transaction, and any refusal is decided on a fresh read.
  */
-import { centsToDecimal, toCents, type Cents } from '@nh/shared';
+import { toCents, type Cents } from '@nh/shared';
 import type { Db } from '@nh/server/db/client';
-import type { LineItem, ProductVariant } from '@nh/server/db/schema';
+import type { ProductVariant } from '@nh/server/db/schema';
 import { readProductPrices } from '@nh/server/queries/catalog';
 import type { AppContext } from '../../lib/context';
 import { perApp } from '../../lib/per-app';
@@ -28,21 +28,8 @@ export interface PricedProduct {
   inventory: number;
 }
 
-/**
- * A line as the server sells it, from the catalogue row: with a size (`variant`), that size's price, SKU and
- * "Product - Size" name; without, the product's. Checkout and a plan's added products build lines here.
- */
-export function catalogueLine(product: PricedProduct, variant: ProductVariant | null, quantity: number): LineItem {
-  return {
-    productId: product.id,
-    productName: variant ? `${product.name} - ${variant.label}` : product.name,
-    variantSku: variant ? variant.sku : null,
-    sku: variant ? variant.sku : product.sku,
-    itemNumber: product.itemNumber,
-    quantity,
-    price: centsToDecimal(variant ? toCents(variant.price) : product.price),
-  };
-}
+/** A line as the server sells it, from the catalogue row (one place for checkout, plans and the bulk swap). */
+export { catalogueLine } from '@nh/server/catalogue-line';
 
 interface Entry {
   product: PricedProduct | null;

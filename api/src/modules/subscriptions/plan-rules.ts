@@ -7,8 +7,8 @@
  * words. The callers write it in their transaction with their own record (staff: an audit row and the
  * staff email; the shopper: the confirmation email). docs/decisions/subscriptions.md.
  */
-import { paymentAnswerUnsettled, paymentInFlight } from '@nh/server/queries/payment-in-flight';
 import type { LockedPlan, PlanChange } from '@nh/server/queries/subscriptions/changes';
+import { chargeBeingChecked, chargeUnderWay } from '@nh/server/queries/subscriptions/period-charge';
 import type { Address, SubscriptionRow } from '@nh/server/db/schema';
 import {
   billingPeriodOf,
@@ -56,25 +56,8 @@ export const hasStoredCard = (row: Pick<SubscriptionRow, 'authnetCustomerProfile
 
 export const hasEnded = (row: Pick<SubscriptionRow, 'status'>) => row.status === 'cancelled' || row.status === 'expired';
 
-/**
- * The period's charge is under way: in flight (pending, the payment service not answered yet: the one rule
- * of @nh/server paymentInFlight) or paid but not yet booked (approved, the renewal finishing). Nothing on
- * the plan may change meanwhile; it lasts seconds.
- */
-export const chargeUnderWay = (charge: LockedPlan['periodCharge']) =>
-  charge !== null && charge.status !== 'declined' && charge.status !== 'error' && (charge.status !== 'pending' || paymentInFlight(charge));
-
-/**
- * The period's charge is being checked: pending with the payment service's answer held for review or
- * lost (unknown). It stays so until staff settle it with the payment service, so it never blocks a pause
- * or a cancel (they go through, and the confirmation says that charge stands); the period itself may not
- * be skipped, moved or passed over, nor its lines or card changed (its order is written, and a moved
- * period would be charged a second time).
- */
-export const chargeBeingChecked = (charge: LockedPlan['periodCharge']) => charge !== null && paymentAnswerUnsettled(charge);
-
-/** The period's charge is under way or being checked: the period must not be skipped, moved or passed over. */
-export const periodBusy = (charge: LockedPlan['periodCharge']) => chargeUnderWay(charge) || chargeBeingChecked(charge);
+// The period charge's rules are @nh/server's, so the bulk swap job reads the same ones.
+export { chargeBeingChecked, chargeUnderWay, periodBusy } from '@nh/server/queries/subscriptions/period-charge';
 
 /** Refuses a change to the period (skip, move, passing it over, its lines or card) while its charge is under way or being checked. */
 export function refuseWhilePeriodBusy(charge: LockedPlan['periodCharge'], words: Pick<PlanRuleWords, 'chargeInProgress' | 'chargeBeingChecked'>): void {

@@ -5,8 +5,19 @@ import type { AppContext } from '../../../lib/context';
 import { actorOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../shared/area';
-import { attachmentDisposition, CSV_CONTENT_TYPE } from '@nh/server/storage';
+import { attachmentDisposition, CSV_CONTENT_TYPE, type DownloadAnswer } from '@nh/server/storage';
 import { exportDownload, exportHistory, exportStatus, startExport } from './service';
+
+/** A finished export's file: a redirect to the bucket's signed URL, or the file streamed (order and subscription exports). */
+export async function sendExportFile(res: Response, fileName: string, answer: DownloadAnswer): Promise<void> {
+  res.set('Cache-Control', 'no-store');
+  if (answer.kind === 'redirect') {
+    res.redirect(302, answer.url);
+    return;
+  }
+  res.status(200).set({ 'Content-Type': CSV_CONTENT_TYPE, 'Content-Disposition': attachmentDisposition(fileName), 'Content-Length': String(answer.file.size) });
+  await pipeline(answer.file.body, res);
+}
 
 /**
  * CSV export of a store's orders (start with filters, progress, history, download), at
@@ -36,13 +47,7 @@ export function exportArea(ctx: AppContext, { guard, exportFiles }: AdminDeps): 
 
   const download = async (req: Request, res: Response, storeCode: string) => {
     const { fileName, answer } = await exportDownload(db, exportFiles, storeCode, String(req.params.id), actorOf(req, res));
-    res.set('Cache-Control', 'no-store');
-    if (answer.kind === 'redirect') {
-      res.redirect(302, answer.url);
-      return;
-    }
-    res.status(200).set({ 'Content-Type': CSV_CONTENT_TYPE, 'Content-Disposition': attachmentDisposition(fileName), 'Content-Length': String(answer.file.size) });
-    await pipeline(answer.file.body, res);
+    await sendExportFile(res, fileName, answer);
   };
 
   router.post('/:id/download', admin, async (req, res) => {
