@@ -3,6 +3,7 @@ import {
   changeCardRequestSchema,
   changeFrequencyRequestSchema,
   changeItemsRequestSchema,
+  pauseSubscriptionRequestSchema,
   rescheduleDeliveryRequestSchema,
   resumeSubscriptionRequestSchema,
   skipDeliveryRequestSchema,
@@ -15,7 +16,7 @@ import { parseInput } from '../../lib/validation';
 import { requireUser, signedInUser } from '../auth';
 import type { PricedProduct } from '../catalog';
 import { changeCard } from './card';
-import { changeFrequency, changeItems, moveDelivery, pausePlan, resumePlanOnSavedCard, skipDelivery } from './changes';
+import { changeFrequency, changeItems, dismissCadenceSuggestion, moveDelivery, pausePlan, resumePlanOnSavedCard, skipDelivery } from './changes';
 import { resume } from './resume';
 import { cancel, subscriptionsOf } from './service';
 
@@ -30,8 +31,8 @@ export interface SubscriptionDeps {
 
 /**
  * My Subscriptions: GET /api/subscriptions, and on one plan POST …/{id}/cancel, …/resume (a paused plan
- * with a new card), …/skip, …/reschedule, …/pause, …/unpause (on the saved card), …/card (a new card for
- * an active plan), …/frequency and PUT …/items (starting a plan, POST /api/payments/subscribe-nonce, is the
+ * with a new card), …/skip, …/reschedule, …/pause ({deliveries?: 1|2|3}), …/unpause (on the saved card), …/card (a new card for
+ * an active plan), …/frequency, …/cadence-suggestion/dismiss and PUT …/items (starting a plan, POST /api/payments/subscribe-nonce, is the
  * checkout's). GET /api/subscriptions/cadences (public): the cadences checkout and the product page offer.
  */
 export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard, catalogue }: SubscriptionDeps): Router {
@@ -48,7 +49,7 @@ export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard,
 
   router.get('/subscriptions', signedIn, async (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.json(await subscriptionsOf(pool, userId(res)));
+    res.json(await subscriptionsOf(db, userId(res), ctx.config.PLAN_CADENCE_MONTHS));
   });
 
   router.post('/subscriptions/:id/cancel', signedIn, async (req, res) => {
@@ -77,7 +78,8 @@ export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard,
   });
 
   router.post('/subscriptions/:id/pause', signedIn, async (req, res) => {
-    res.json(await pausePlan(db, userId(res), id(req.params)));
+    const { deliveries } = parseInput(pauseSubscriptionRequestSchema, req.body ?? {});
+    res.json(await pausePlan(db, userId(res), id(req.params), deliveries));
   });
 
   router.post('/subscriptions/:id/unpause', signedIn, async (req, res) => {
@@ -87,6 +89,10 @@ export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard,
   router.post('/subscriptions/:id/frequency', signedIn, async (req, res) => {
     const { intervalCount } = parseInput(changeFrequencyRequestSchema, req.body);
     res.json(await changeFrequency(db, userId(res), id(req.params), intervalCount, ctx.config.PLAN_CADENCE_MONTHS));
+  });
+
+  router.post('/subscriptions/:id/cadence-suggestion/dismiss', signedIn, async (req, res) => {
+    res.json(await dismissCadenceSuggestion(db, userId(res), id(req.params), ctx.config.PLAN_CADENCE_MONTHS));
   });
 
   router.put('/subscriptions/:id/items', signedIn, async (req, res) => {

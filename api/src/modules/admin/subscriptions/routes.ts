@@ -4,6 +4,7 @@ import {
   adminSubscriptionsQuerySchema,
   cancelSubscriptionByStaffSchema,
   changeFrequencyByStaffSchema,
+  pauseSubscriptionByStaffSchema,
   rescheduleSubscriptionSchema,
 } from '@nh/shared/contracts/admin-subscriptions';
 import type { AppContext } from '../../../lib/context';
@@ -36,7 +37,8 @@ export function subscriptionArea(ctx: AppContext, { guard }: AdminDeps): AdminAr
   });
 
   router.post('/:id/pause', act, async (req, res) => {
-    res.json(await pauseSubscription(db, id(req.params), actorOf(req, res)));
+    const { reason } = parseInput(pauseSubscriptionByStaffSchema, req.body);
+    res.json(await pauseSubscription(db, id(req.params), reason, actorOf(req, res)));
   });
   router.post('/:id/resume', act, async (req, res) => {
     res.json(await resumeSubscription(db, id(req.params), actorOf(req, res)));
