@@ -145,3 +145,14 @@ export async function cadenceSuggestionCounts(db: Db, from: Date): Promise<{ sho
     .where(and(gte(t.shownAt, from)));
   return { shown: row?.shown ?? 0, accepted: row?.accepted ?? 0, dismissed: row?.dismissed ?? 0 };
 }
+
+// ---- Timed pauses ----
+
+/** Plans paused for a number of deliveries whose day to resume (resumes_on) is today or before (UTC, the database's clock). */
+export async function findTimedPausesEnding(db: Queryable): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>({
+    name: 'subscriptions_timed_pauses_ending',
+    text: `select id from subscriptions where status = 'paused' and resumes_on is not null and resumes_on <= (now() at time zone 'UTC')::date order by resumes_on, id`,
+  });
+  return rows.map((r) => r.id);
+}
