@@ -63,6 +63,14 @@ describe('suggestCadence', () => {
   });
 });
 
+describe('suggestCadence after a change of cadence', () => {
+  it('reads only the periods since the cadence changed', () => {
+    const periods = [p('2027-01-03', 'skipped'), p('2027-02-03', 'skipped'), p('2027-04-03', 'skipped')];
+    expect(suggestCadence(history(periods, { currentMonths: 2, cadenceChangedOn: '2027-02-10' }))).toBeNull();
+    expect(suggestCadence(history([...periods, p('2027-06-03', 'skipped')], { currentMonths: 2, cadenceChangedOn: '2027-02-10' }))?.intervalCount).toBe(3);
+  });
+});
+
 describe('cadenceSuggestionWords', () => {
   it('says why and asks, in the shopper\'s words', () => {
     expect(cadenceSuggestionWords({ intervalCount: 2, reason: 'skipped-twice' })).toEqual({

@@ -8,6 +8,7 @@
  *   → the next shorter cadence offered.
  * - Declined: hidden until three periods have gone by since the period it was declined in.
  * - Nothing when the plan is already on the longest (or shortest) cadence offered, or on one not offered.
+ * - Only the periods since the cadence last changed count (an accepted suggestion starts afresh).
  */
 
 /** What happened to one period of the plan: delivered on its date, skipped by the shopper, or shipped early (ship now). */
@@ -28,6 +29,8 @@ export interface CadenceHistory {
   offeredMonths: readonly number[];
   /** yyyy-mm-dd of the period the shopper last declined a suggestion in, or null. */
   dismissedPeriod: string | null;
+  /** yyyy-mm-dd the plan's cadence last changed (by anyone), or null: periods before it say nothing of the cadence it has now. */
+  cadenceChangedOn?: string | null;
 }
 
 export type CadenceSuggestionReason = 'skipped-twice' | 'shipped-early-twice';
@@ -52,11 +55,11 @@ function addMonths(day: string, months: number): number {
   return Date.UTC(target.getUTCFullYear(), target.getUTCMonth(), Math.min(date.getUTCDate(), last));
 }
 
-export function suggestCadence({ periods, currentMonths, offeredMonths, dismissedPeriod }: CadenceHistory): CadenceSuggestion | null {
+export function suggestCadence({ periods, currentMonths, offeredMonths, dismissedPeriod, cadenceChangedOn = null }: CadenceHistory): CadenceSuggestion | null {
   const offered = [...offeredMonths].sort((a, b) => a - b);
   const at = offered.indexOf(currentMonths);
   if (at < 0) return null;
-  const sorted = [...periods].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+  const sorted = periods.filter((p) => cadenceChangedOn === null || p.day >= cadenceChangedOn).sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
   if (dismissedPeriod !== null && sorted.filter((p) => p.day >= dismissedPeriod).length < CADENCE_SUGGESTION_HIDDEN_PERIODS) return null;
   const [before, last] = sorted.slice(-2);
   if (!before || !last) return null;

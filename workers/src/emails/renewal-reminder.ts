@@ -43,7 +43,7 @@ export const email = defineEmail({
 async function cadenceSuggestionFor(db: Db, subscriptionId: string, period: string, offered: readonly number[]): Promise<CadenceSuggestion | null> {
   const history = await findCadenceHistory(db.$client, subscriptionId);
   if (!history) return null;
-  const suggestion = suggestCadence({ periods: history.cadence_periods, currentMonths: history.interval_count, offeredMonths: offered, dismissedPeriod: history.cadence_dismissed_period });
+  const suggestion = suggestCadence({ periods: history.cadence_periods, currentMonths: history.interval_count, offeredMonths: offered, dismissedPeriod: history.cadence_dismissed_period, cadenceChangedOn: history.cadence_changed_on });
   if (suggestion) await recordSuggestionShown(db, subscriptionId, period, suggestion.intervalCount);
   return suggestion;
 }

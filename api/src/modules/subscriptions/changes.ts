@@ -160,7 +160,7 @@ export async function dismissCadenceSuggestion(db: Db, userId: string, id: strin
   const row = await findSubscriptionView(db.$client, id, userId);
   if (!row) throw notFound();
   if (hasEnded(row)) throw new AppError('SUBSCRIPTION_ENDED', MSG.alreadyEnded);
-  const suggestion = suggestCadence({ periods: row.cadence_periods, currentMonths: row.interval_count, offeredMonths: offered, dismissedPeriod: row.cadence_dismissed_period });
+  const suggestion = suggestCadence({ periods: row.cadence_periods, currentMonths: row.interval_count, offeredMonths: offered, dismissedPeriod: row.cadence_dismissed_period, cadenceChangedOn: row.cadence_changed_on });
   if (suggestion) await recordSuggestionDismissed(db, id, billingPeriodOf(row.next_billing_date), suggestion.intervalCount);
   return viewOf(db.$client, id, userId);
 }

@@ -25,7 +25,7 @@ function pausedByOf(row: SubscriptionViewRow): PausedBy | null {
  */
 function suggestionOf(row: SubscriptionViewRow, offered: readonly number[] | undefined): SubscriptionView['cadenceSuggestion'] {
   if (!offered || row.status !== 'active' || row.failed_attempts > 0 || row.interval !== 'monthly') return null;
-  return suggestCadence({ periods: row.cadence_periods, currentMonths: row.interval_count, offeredMonths: offered, dismissedPeriod: row.cadence_dismissed_period });
+  return suggestCadence({ periods: row.cadence_periods, currentMonths: row.interval_count, offeredMonths: offered, dismissedPeriod: row.cadence_dismissed_period, cadenceChangedOn: row.cadence_changed_on });
 }
 
 export function toView(row: SubscriptionViewRow, offered?: readonly number[]): SubscriptionView {

@@ -65,13 +65,17 @@ export const LAST_PAUSE_JOIN = `left join lateral (
  * Over `s`: the plan's latest periods as the cadence rule reads them (`cadence_periods`, a JSON array of
  * {day, kind}): each charged delivery (an approved renewal charge) and each delivery its shopper skipped
  * (subscription_skipped_periods, reason shopper-skip), the 6 latest; and `cadence_dismissed_period`, the
- * period its shopper last declined a suggestion in.
+ * period its shopper last declined a suggestion in; `cadence_changed_on`, the day its cadence last changed.
  *
  * TODO(shipnow): ship-now deliveries ('shipped-early') are not read yet: the ship-now branch records each
  * ship-now in its own table; at merge, add its rows here as kind 'shipped-early' with the day it shipped.
  */
 export const CADENCE_HISTORY_COLUMNS = `cadence.periods as cadence_periods,
-  (select max(d.billing_period) from subscription_cadence_suggestions d where d.subscription_id = s.id and d.dismissed_at is not null) as cadence_dismissed_period`;
+  (select max(d.billing_period) from subscription_cadence_suggestions d where d.subscription_id = s.id and d.dismissed_at is not null) as cadence_dismissed_period,
+  to_char(greatest(
+    (select max(c.at) from subscription_changes c where c.subscription_id = s.id and c.kind = 'frequency'),
+    (select max(a.at) from audit_events a where a.entity_type = 'subscription' and a.entity_id = s.id::text and a.action = 'subscription.frequency_changed')
+  ) at time zone 'UTC', 'YYYY-MM-DD') as cadence_changed_on`;
 export const CADENCE_HISTORY_JOIN = `cross join lateral (
     select coalesce(json_agg(json_build_object('day', h.day, 'kind', h.kind) order by h.day), '[]') as periods from (
       select e.day, e.kind from (
@@ -84,6 +88,8 @@ export const CADENCE_HISTORY_JOIN = `cross join lateral (
 export interface CadenceHistoryRow {
   cadence_periods: CadencePeriod[];
   cadence_dismissed_period: string | null;
+  /** yyyy-MM-dd the cadence last changed (the shopper's or staff's change), or null. */
+  cadence_changed_on: string | null;
 }
 
 /** One plan's cadence history (the renewal reminder reads it); null for an unknown plan. */
