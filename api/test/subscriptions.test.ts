@@ -383,6 +383,9 @@ describe('POST /api/payments/subscribe-nonce', () => {
         rescheduleWindow: rescheduleWindow(new Date(answer.nextBillingDate), 'monthly', 1, new Date()),
         resumableOnSavedCard: false,
         chargeBeingChecked: false,
+        resumesOn: null,
+        pausedBy: null,
+        cadenceSuggestion: null,
       },
     ]);
   });
