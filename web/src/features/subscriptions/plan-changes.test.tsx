@@ -48,6 +48,9 @@ const plan: SubscriptionView = {
   rescheduleWindow: { earliest: '2025-04-01', latest: '2025-05-09' },
   resumableOnSavedCard: false,
   chargeBeingChecked: false,
+  resumesOn: null,
+  pausedBy: null,
+  cadenceSuggestion: null,
 };
 
 function renderPage(answers: Record<string, FakeAnswer>) {

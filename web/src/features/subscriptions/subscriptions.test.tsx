@@ -38,6 +38,9 @@ function view(overrides: Partial<SubscriptionView>): SubscriptionView {
     rescheduleWindow: null,
     resumableOnSavedCard: false,
     chargeBeingChecked: false,
+    resumesOn: null,
+    pausedBy: null,
+    cadenceSuggestion: null,
     ...overrides,
   };
 }

@@ -54,6 +54,7 @@ const detail = (overrides: Partial<AdminSubscriptionDetail> = {}): AdminSubscrip
   pauseCause: null,
   actions: { pause: true, resume: false, skip: true, reschedule: true, frequency: true, cancel: true },
   chargeBeingChecked: false,
+  customerChanges: [],
   rescheduleWindow: { earliest: '2025-03-31', latest: '2025-05-09' },
   history: [
     {
