@@ -173,27 +173,58 @@ describe('changing a plan on My Subscriptions', () => {
     expect(within(await screen.findByRole('region', { name: 'Active Subscriptions' })).getByText(formatLongDate(moved.nextBillingDate))).toBeTruthy();
   });
 
-  it('pauses into Past with a line saying the shopper paused it, then resumes it on the saved card', async () => {
+  it('pauses until resumed: listed with the active plans, saying the shopper paused it, then resumes it on the saved card', async () => {
     const user = userEvent.setup();
-    const pausedPlan = { ...plan, status: 'paused' as const, rescheduleWindow: null, resumableOnSavedCard: true };
+    const pausedPlan = { ...plan, status: 'paused' as const, rescheduleWindow: null, resumableOnSavedCard: true, pausedBy: { by: 'shopper' as const, reason: null } };
     const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [plan] }, [`/api/subscriptions/${ID}/pause`]: { status: 200, body: pausedPlan } };
     const fetchMock = renderPage(answers);
     const dialog = await open(/^Pause/, 'Pause this subscription?');
     answers['/api/subscriptions'] = { status: 200, body: [pausedPlan] };
+    await user.click(within(dialog).getByLabelText(/Pause until I resume it/));
     await user.click(within(dialog).getByRole('button', { name: 'Pause Subscription' }));
     expect(await screen.findByText(MSG.paused)).toBeTruthy();
-    const past = await screen.findByRole('region', { name: 'Past Subscriptions' });
-    expect(within(past).getByTestId('paused-notice').textContent).toBe('You paused this plan: no deliveries are sent or charged until you resume it.');
-    expect(within(past).queryByRole('button', { name: /Resume with a new card/ })).toBeNull();
+    expect(callsTo(fetchMock, `/api/subscriptions/${ID}/pause`)[0]![1]).toMatchObject({ method: 'POST', body: undefined });
+    const current = await screen.findByRole('region', { name: 'Active Subscriptions' });
+    expect(within(current).getByTestId('paused-notice').textContent).toBe('You paused this plan. No deliveries are sent or charged until it is resumed.');
+    expect(within(current).queryByRole('button', { name: /Resume with a new card/ })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Past Subscriptions' })).toBeNull();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
     answers[`/api/subscriptions/${ID}/unpause`] = { status: 200, body: plan };
-    const resume = await open(/^Resume Subscription/, 'Resume this subscription?', 'Past Subscriptions');
+    const resume = await open(/^Resume Subscription/, 'Resume this subscription?');
     answers['/api/subscriptions'] = { status: 200, body: [plan] };
     await user.click(within(resume).getByRole('button', { name: 'Resume Subscription' }));
     expect(await screen.findByText(MSG.resumed)).toBeTruthy();
     expect(callsTo(fetchMock, `/api/subscriptions/${ID}/unpause`)[0]![1]).toMatchObject({ method: 'POST', body: undefined });
-    await waitFor(() => expect(screen.queryByRole('region', { name: 'Past Subscriptions' })).toBeNull());
+    await waitFor(() => expect(screen.queryByTestId('paused-notice')).toBeNull());
+  });
+
+  it('pauses for 2 deliveries: each choice says the day it starts again; the plan shows when it resumes', async () => {
+    const user = userEvent.setup();
+    // Next delivery Apr 10, 2025, monthly: paused for 2 deliveries it starts again on Jun 10.
+    const pausedPlan = { ...plan, status: 'paused' as const, rescheduleWindow: null, resumableOnSavedCard: true, pausedBy: { by: 'shopper' as const, reason: null }, resumesOn: '2025-06-10' };
+    const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [plan] }, [`/api/subscriptions/${ID}/pause`]: { status: 200, body: pausedPlan } };
+    const fetchMock = renderPage(answers);
+    const dialog = await open(/^Pause/, 'Pause this subscription?');
+    expect(within(dialog).getByText('Starts again on May 10, 2025')).toBeTruthy();
+    expect(within(dialog).getByText('Starts again on July 10, 2025')).toBeTruthy();
+    answers['/api/subscriptions'] = { status: 200, body: [pausedPlan] };
+    await user.click(within(dialog).getByLabelText(/Pause for 2 deliveries/));
+    await user.click(within(dialog).getByRole('button', { name: 'Pause Subscription' }));
+    expect(await screen.findByText(MSG.paused)).toBeTruthy();
+    expect(bodyOf(callsTo(fetchMock, `/api/subscriptions/${ID}/pause`)[0]!)).toEqual({ deliveries: 2 });
+    const current = await screen.findByRole('region', { name: 'Active Subscriptions' });
+    expect(within(current).getByTestId('paused-notice').textContent).toBe('You paused this plan. It resumes on June 10, 2025; nothing is sent or charged until then.');
+    expect(within(current).getByText('Resumes on').nextElementSibling!.textContent).toBe('June 10, 2025');
+    expect(within(current).getByRole('button', { name: /^Resume Subscription/ })).toBeTruthy();
+  });
+
+  it('a plan our team paused says so, with the reason staff gave', async () => {
+    const pausedPlan = { ...plan, status: 'paused' as const, rescheduleWindow: null, resumableOnSavedCard: true, pausedBy: { by: 'shop' as const, reason: 'Customer is away until spring.' } };
+    renderPage({ '/api/subscriptions': { status: 200, body: [pausedPlan] } });
+    const notice = await screen.findByTestId('paused-notice');
+    expect(notice.textContent).toBe('Our team paused this plan (Customer is away until spring). No deliveries are sent or charged until it is resumed.');
+    expect(notice.textContent).not.toContain('You paused');
   });
 
   it('changes the card: tokenised as at checkout, only the opaque data posted, the new card shown', async () => {

@@ -18,7 +18,7 @@ export function CadenceSuggestion({ subscription }: { subscription: Subscription
   const words = cadenceSuggestionWords(suggestion);
   const busy = change.isPending;
   return (
-    <div role="group" aria-labelledby={textId} className="mt-4 rounded-lg border border-brand-200 bg-brand-50 px-4 py-3 text-sm" data-testid="cadence-suggestion">
+    <div role="group" aria-labelledby={textId} className="mt-4 rounded-lg border border-brand-100 bg-stone-50 px-4 py-3 text-sm" data-testid="cadence-suggestion">
       <p id={textId} className="flex gap-2 text-brand-900">
         <Lightbulb className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
         <span>
