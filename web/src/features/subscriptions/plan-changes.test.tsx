@@ -1,6 +1,8 @@
 import type { AcceptResponse, PaymentsStatus } from '@nh/shared/contracts/checkout';
 import { SANDBOX_TEST_CARD } from '@nh/shared/contracts/checkout';
 import { PLAN_MAX_LINES } from '@nh/shared/constants';
+import { formatCents } from '@nh/shared/money';
+import { pricePlan } from '@nh/shared/pricing';
 import { SUBSCRIPTION_MESSAGES as MSG, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -330,6 +332,63 @@ describe('changing a plan on My Subscriptions', () => {
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(await screen.findByText('Refill Pack - 1 gal')).toBeTruthy();
+  });
+
+  it('previews the new price per delivery as quantities change, by the server\'s pricing rule at today\'s prices', async () => {
+    const user = userEvent.setup();
+    const shop = [
+      { id: 7, name: 'Surfy Surface Cleaner', status: 'active', price: '22.00', variants: [] },
+      { id: 8, name: 'Dishy Pods', status: 'active', price: '14.00', variants: [{ sku: 'DP-30', label: '30 pods', price: '15.49' }] },
+    ];
+    renderPage({ '/api/subscriptions': { status: 200, body: [plan] }, '/api/products': { status: 200, body: shop } });
+    const d = within(await open(/^Change Items/, 'Change items'));
+    const total = () => d.getByTestId('items-new-total').textContent;
+    const priced = (surfy: number, dishy: number) =>
+      formatCents(pricePlan([{ price: 2200, quantity: surfy }, { price: 1549, quantity: dishy }].filter((l) => l.quantity > 0), null).renewal.total);
+    await waitFor(() => expect(total()).toBe(`Each delivery${priced(2, 1)}`));
+    const surfy = d.getByLabelText<HTMLInputElement>(/^Surfy Surface Cleaner/);
+    await user.clear(surfy);
+    await user.type(surfy, '3');
+    expect(total()).toBe(`Each delivery after this change${priced(3, 1)} (now $50.49)`);
+    await user.clear(d.getByLabelText<HTMLInputElement>(/^Dishy Pods/));
+    await user.type(d.getByLabelText<HTMLInputElement>(/^Dishy Pods/), '0');
+    expect(total()).toBe(`Each delivery after this change${priced(3, 0)} (now $50.49)`);
+    expect(priced(3, 0)).not.toBe(priced(3, 1));
+  });
+
+  it('suggests a longer cadence after two skips: one tap changes the frequency, "No thanks" declines it', async () => {
+    const user = userEvent.setup();
+    const suggested = { ...plan, cadenceSuggestion: { direction: 'longer' as const, intervalCount: 2, reason: 'skipped-twice' as const } };
+    const every2 = { ...plan, intervalCount: 2 };
+    const frequencyUrl = `/api/subscriptions/${ID}/frequency`;
+    const dismissUrl = `/api/subscriptions/${ID}/cadence-suggestion/dismiss`;
+    const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [suggested] }, [frequencyUrl]: { status: 200, body: every2 }, [dismissUrl]: { status: 200, body: plan } };
+    const fetchMock = renderPage(answers);
+    const box = within(await screen.findByTestId('cadence-suggestion'));
+    expect(box.getByText('You skipped your last two deliveries. Would a delivery every 2 months suit you better?')).toBeTruthy();
+
+    answers['/api/subscriptions'] = { status: 200, body: [plan] };
+    await user.click(box.getByRole('button', { name: 'No thanks' }));
+    expect(await screen.findByText(MSG.suggestionDismissed)).toBeTruthy();
+    expect(callsTo(fetchMock, dismissUrl)[0]![1]).toMatchObject({ method: 'POST', body: undefined });
+    await waitFor(() => expect(screen.queryByTestId('cadence-suggestion')).toBeNull());
+    expect(callsTo(fetchMock, frequencyUrl)).toHaveLength(0);
+  });
+
+  it('accepting the suggestion is the usual change of frequency', async () => {
+    const user = userEvent.setup();
+    const suggested = { ...plan, cadenceSuggestion: { direction: 'longer' as const, intervalCount: 2, reason: 'skipped-twice' as const } };
+    const every2 = { ...plan, intervalCount: 2 };
+    const frequencyUrl = `/api/subscriptions/${ID}/frequency`;
+    const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [suggested] }, [frequencyUrl]: { status: 200, body: every2 } };
+    const fetchMock = renderPage(answers);
+    const box = within(await screen.findByTestId('cadence-suggestion'));
+    answers['/api/subscriptions'] = { status: 200, body: [every2] };
+    await user.click(box.getByRole('button', { name: 'Deliver every 2 months' }));
+    expect(await screen.findByText(MSG.frequencyChanged)).toBeTruthy();
+    expect(bodyOf(callsTo(fetchMock, frequencyUrl)[0])).toEqual({ intervalCount: 2 });
+    await waitFor(() => expect(screen.queryByTestId('cadence-suggestion')).toBeNull());
+    expect(screen.getByText('Every 2 months')).toBeTruthy();
   });
 
   it('shows each kept item at today\'s catalogue price (not the plan\'s stored one), out of stock or no longer sold, with a note on pricing', async () => {
