@@ -23,6 +23,7 @@ import { columnsOf, DataTable } from '../../ui/data-table';
 import { planQueries } from '../api';
 import { formatDay } from '../format';
 import { PlanActions } from './plan-actions';
+import { PlanCustomerChanges } from './plan-customer-changes';
 import { intervalWords, PlanStatusBadge, shortId } from './plan-words';
 import { cardBrandName, cardEnding } from '@nh/shared/cards';
 
@@ -260,6 +261,7 @@ export function PlanDetail({ id }: { id: string }) {
         </Card>
       )}
       <BillingHistory plan={plan.data} />
+      <PlanCustomerChanges plan={plan.data} />
       <Orders plan={plan.data} />
       {canReadAudit && <EntityHistory entityType="subscription" entityId={plan.data.id} testId="plan-history" />}
     </div>
