@@ -182,6 +182,27 @@ describe('the cadence suggestion', () => {
     expect((await listed(me, plan.id)).cadenceSuggestion).toBeNull();
   });
 
+  it('the dashboard counts the suggestions shown, accepted and declined', async () => {
+    const owner = await signInAs(api, 'owner');
+    const counts = async () => {
+      const res = await owner.request('/api/admin/dashboard');
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { cadenceSuggestions: { shown: number; accepted: number; declined: number } }).cadenceSuggestions;
+    };
+    const before = await counts();
+    const accepted = await skippedTwice();
+    await listed(me, accepted.id);
+    await view(await me.call(`/api/subscriptions/${accepted.id}/frequency`, { body: { intervalCount: 2 } }));
+    const declined = await skippedTwice();
+    await listed(me, declined.id);
+    await view(await me.call(`/api/subscriptions/${declined.id}/cadence-suggestion/dismiss`, { method: 'POST' }));
+    const after = await counts();
+    // Other test files share the database: at least this file's own.
+    expect(after.shown - before.shown).toBeGreaterThanOrEqual(2);
+    expect(after.accepted - before.accepted).toBeGreaterThanOrEqual(1);
+    expect(after.declined - before.declined).toBeGreaterThanOrEqual(1);
+  });
+
   it('declining hides it (for three periods) and is recorded; someone else\'s plan is not found, an ended one 409', async () => {
     const plan = await skippedTwice();
     await listed(me, plan.id);
