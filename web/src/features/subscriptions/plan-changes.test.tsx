@@ -214,7 +214,7 @@ describe('changing a plan on My Subscriptions', () => {
     await user.click(within(dialog).getByLabelText(/Pause for 2 deliveries/));
     await user.click(within(dialog).getByRole('button', { name: 'Pause Subscription' }));
     expect(await screen.findByText(MSG.paused)).toBeTruthy();
-    expect(bodyOf(callsTo(fetchMock, `/api/subscriptions/${ID}/pause`)[0]!)).toEqual({ deliveries: 2 });
+    expect(bodyOf(callsTo(fetchMock, `/api/subscriptions/${ID}/pause`)[0])).toEqual({ deliveries: 2 });
     const current = await screen.findByRole('region', { name: 'Active Subscriptions' });
     expect(within(current).getByTestId('paused-notice').textContent).toBe('You paused this plan. It resumes on June 10, 2025; nothing is sent or charged until then.');
     expect(within(current).getByText('Resumes on').nextElementSibling!.textContent).toBe('June 10, 2025');
