@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingPeriodOf, nextBillingDate } from '@nh/shared/contracts/subscriptions';
 import { createLogger } from '@nh/server/observability/logger';
-import { findDueSubscriptions } from '@nh/server/queries/subscriptions/renewals';
+import { findDueSubscriptions, findSubscriptionsToRemind } from '@nh/server/queries/subscriptions/renewals';
 import { resumeTimedPauses } from '../src/renewals/auto-resume';
 import { createTestDatabase, type TestDatabase } from './support/setup';
 
@@ -63,6 +63,16 @@ describe('timed pauses end in the daily sweep', () => {
     // A second sweep changes nothing more.
     expect(await resumeTimedPauses(tdb.db, log)).not.toContain(id);
     expect(await q(`select 1 from subscription_changes where subscription_id = $1`, [id])).toHaveLength(1);
+  });
+
+  it('reminds a timed pause 3 days before the day it resumes, as a renewal: that day, at the plan\'s time of day', async () => {
+    const lastDue = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - 25 * DAY_MS + 15 * 3_600_000);
+    const resumeDay = billingPeriodOf(new Date(Date.now() + 3 * DAY_MS));
+    const resuming = await pausedPlan(lastDue, resumeDay);
+    const openEnded = await pausedPlan(new Date(Date.now() + 3 * DAY_MS), null);
+    const reminded = await findSubscriptionsToRemind(tdb.db.$client);
+    expect(reminded.find((r) => r.id === resuming)?.nextBillingDate).toEqual(new Date(`${resumeDay}T15:00:00.000Z`));
+    expect(reminded.map((r) => r.id)).not.toContain(openEnded);
   });
 
   it('leaves a plan whose day has not come, an open-ended pause, and one whose payment is failing', async () => {

@@ -26,14 +26,20 @@ export const email = defineEmail({
     if (!found) return skip('subscription not found');
     // Judged when sending, not when the sweep ran: a plan cancelled or paused since is not reminded,
     // nor one whose billing date has moved on or passed (a job that waited too long).
-    if (found.sub.status !== 'active') return skip(`subscription is ${found.sub.status}`);
-    if (billingPeriodOf(found.sub.nextBillingDate) !== period) return skip('the billing date has moved');
+    // A plan paused for a number of deliveries is reminded of the day it resumes (the sweep charges it then).
+    const resuming = found.sub.status === 'paused' && found.sub.resumesOn !== null && found.sub.failedAttempts === 0;
+    if (found.sub.status !== 'active' && !resuming) return skip(`subscription is ${found.sub.status}`);
+    const due = resuming ? resumeBillingDate(found.sub.nextBillingDate, found.sub.resumesOn!) : found.sub.nextBillingDate;
+    if (billingPeriodOf(due) !== period) return skip('the billing date has moved');
     if (period < billingPeriodOf(new Date())) return skip('the billing date has passed');
     const suggestion = cadences ? await cadenceSuggestionFor(db, subscriptionId, period, cadences) : null;
-    const content = renewalReminderEmail({ ...found.plan, nextBillingDate: found.sub.nextBillingDate, card: await savedCard(db, subscriptionId), suggestion });
+    const content = renewalReminderEmail({ ...found.plan, nextBillingDate: due, card: await savedCard(db, subscriptionId), suggestion });
     return { subjectId: `${subscriptionId}:${period}`, message: { to: found.sub.customerEmail, ...content } };
   },
 });
+
+/** The billing date a timed pause resumes on: its day at the time of day of the plan's billing date (UTC). */
+const resumeBillingDate = (next: Date, resumesOn: string) => new Date(Date.parse(`${resumesOn}T00:00:00.000Z`) + (next.getTime() % 86_400_000));
 
 /**
  * The plan's cadence suggestion (the one rule, shared suggestCadence, on the same history My Subscriptions
