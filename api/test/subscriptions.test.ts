@@ -665,6 +665,10 @@ describe('POST /api/subscriptions/{id}/resume', () => {
     expect(row.authnet_customer_profile_id).not.toBe(OLD_PROFILE.authnet_customer_profile_id);
     expect(row.authnet_payment_profile_id).not.toBe(OLD_PROFILE.authnet_payment_profile_id);
     expect(await resumedRows(plan.id)).toEqual([{ topic: 'subscription.resumed', payload: { subscriptionId: plan.id, period: plan.period } }]);
+    // Kept in the plan's history as the shopper's own change (the staff plan page shows it).
+    expect(await q('select actor, kind, after from subscription_changes where subscription_id = $1', [plan.id])).toEqual([
+      { actor: 'customer', kind: 'resumed', after: { status: 'active', cardLastFour: '1111' } },
+    ]);
 
     // Nothing was charged by the call (the renewal charges), the token is used up, and the new profile is one renewals can charge.
     expect(sandboxCharges().length).toBe(chargesBefore);

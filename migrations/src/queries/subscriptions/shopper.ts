@@ -121,7 +121,7 @@ export type ResumeOutcome = { kind: 'resumed'; row: SubscriptionViewRow } | { ki
  * expiry forgotten: the workers look the new one up), active again
  * with a clean dunning slate (failed attempts 0, no retry time), the billing date left on the unpaid
  * period, and the `subscription.resumed` outbox row (its NOTIFY wakes the relay, which adds the
- * renewal at once). Conditional on the row as it is then: still the user's, still paused, still on
+ * renewal at once), and the change in the plan's history (subscription_changes, as the shopper's). Conditional on the row as it is then: still the user's, still paused, still on
  * the billing period read before the card was stored (its due date within that UTC day). When nothing
  * was updated, the row as read tells why.
  */
@@ -134,7 +134,9 @@ export async function resumeSubscription(db: pg.Pool, r: Resumption): Promise<Re
         update subscriptions set authnet_customer_profile_id = $3, authnet_payment_profile_id = $4, card_expires_on = null, card_type = $9, card_last_four = $10, status = 'active', resumes_on = null,
           failed_attempts = 0, retry_at = null, updated_at = now()
         where id = $1 and user_id = $2 and status = 'paused' and next_billing_date >= $5 and next_billing_date < $6 returning *),
-      ob as (${outboxInsert('$7', 'exists (select 1 from upd)')})
+      ob as (${outboxInsert('$7', 'exists (select 1 from upd)')}),
+      ch as (insert into subscription_changes (subscription_id, actor, kind, before, after)
+        select id, 'customer', 'resumed', '{"status":"paused"}'::jsonb, jsonb_build_object('status', 'active', 'cardLastFour', $10::text) from upd)
       select true as resumed, ${VIEW_COLUMNS}, ${outboxNotify('$7', '$8')} as notified from upd s ${VIEW_JOINS}
       union all
       select false, ${VIEW_COLUMNS}, null from subscriptions s ${VIEW_JOINS} where s.id = $1 and s.user_id = $2 and not exists (select 1 from upd)`,
