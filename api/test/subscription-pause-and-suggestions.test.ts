@@ -115,11 +115,15 @@ describe('who paused a plan', () => {
     const staffPaused = await support.request(`/api/admin/subscriptions/${plan.id}/pause`, { method: 'POST', body: { reason: 'Customer is away until spring' } });
     expect(staffPaused.status).toBe(200);
     expect(await listed(me, plan.id)).toMatchObject({ status: 'paused', pausedBy: { by: 'shop', reason: 'Customer is away until spring' }, resumesOn: null });
+    const staffDetail = adminSubscriptionDetailSchema.parse(await staffPaused.json());
+    expect(staffDetail).toMatchObject({ pausedBy: { by: 'staff', reason: 'Customer is away until spring' }, resumesOn: null });
 
     await view(await me.call(`/api/subscriptions/${plan.id}/unpause`, { method: 'POST' }));
     expect((await listed(me, plan.id)).pausedBy).toBeNull();
-    await view(await pause(me, plan.id));
+    await view(await pause(me, plan.id, { deliveries: 1 }));
     expect((await listed(me, plan.id)).pausedBy).toEqual({ by: 'shopper', reason: null });
+    const detail = adminSubscriptionDetailSchema.parse(await (await support.request(`/api/admin/subscriptions/${plan.id}`)).json());
+    expect(detail).toMatchObject({ pausedBy: { by: 'customer', reason: null }, resumesOn: billingPeriodOf(nextBillingDate(plan.nextBillingDate)) });
   });
 
   it('a plan paused by a failed payment says so', async () => {

@@ -298,6 +298,10 @@ export const adminSubscriptionDetailSchema = adminSubscriptionSummarySchema.exte
   cardExpiresOn: z.string().nullable(),
   /** Why a paused plan is paused; null unless paused. */
   pauseCause: z.enum(PAUSE_CAUSES).nullable(),
+  /** Who paused a plan paused with its payments in order (the customer, or staff with their reason); null otherwise. */
+  pausedBy: z.object({ by: z.enum(['customer', 'staff']), reason: z.string().nullable() }).nullable(),
+  /** yyyy-mm-dd: a plan the customer paused for a number of deliveries resumes that day; null otherwise. */
+  resumesOn: z.string().nullable(),
   /** What staff can do now (the server refuses the others with a message). */
   actions: z.object({ pause: z.boolean(), resume: z.boolean(), skip: z.boolean(), reschedule: z.boolean(), frequency: z.boolean(), cancel: z.boolean() }) satisfies z.ZodType<Record<AdminSubscriptionAction, boolean>>,
   /** The next delivery's charge was held for review or its answer lost (staff check it); pause and cancel go through, and it stands. */

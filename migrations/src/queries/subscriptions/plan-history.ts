@@ -162,3 +162,14 @@ export async function findTimedPausesEnding(db: Queryable): Promise<string[]> {
   });
   return rows.map((r) => r.id);
 }
+
+/** Who paused the plan last (staff with their reason, or its shopper); null when no pause is recorded. */
+export async function findLastPause(db: Queryable, subscriptionId: string): Promise<{ by: 'staff' | 'customer'; reason: string | null } | null> {
+  const { rows } = await db.query<{ paused_by: 'staff' | 'customer' | null; pause_reason: string | null }>({
+    name: 'subscriptions_last_pause',
+    text: `select ${LAST_PAUSE_COLUMNS} from subscriptions s ${LAST_PAUSE_JOIN} where s.id = $1`,
+    values: [subscriptionId],
+  });
+  const row = rows[0];
+  return row?.paused_by ? { by: row.paused_by, reason: row.pause_reason } : null;
+}

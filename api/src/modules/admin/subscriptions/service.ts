@@ -10,7 +10,7 @@
 import { changeLockedPlan, lastPlanPeriod, type LockedPlan, type PlanChangeDecision } from '@nh/server/queries/subscriptions/changes';
 import { databaseToday, findAtRiskSubscriptions, listAdminSubscriptions, planBilling, type AtRiskRow, type PlanBilling } from '@nh/server/queries/subscriptions/staff';
 import { findPlan, findPlanCardBrand } from '@nh/server/queries/subscriptions/plan';
-import { listPlanChanges } from '@nh/server/queries/subscriptions/plan-history';
+import { findLastPause, listPlanChanges } from '@nh/server/queries/subscriptions/plan-history';
 import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
 import { recordOutbox } from '@nh/server/queries/outbox';
 import type { Db, DbOrTx } from '@nh/server/db/client';
@@ -129,7 +129,13 @@ function billingHistory(billing: PlanBilling): BillingHistoryEntry[] {
 }
 
 async function detailOf(db: Db, row: SubscriptionRow): Promise<AdminSubscriptionDetail> {
-  const [card, billing, today, changes] = await Promise.all([findPlanCardBrand(db.$client, row.id), planBilling(db, row.id), databaseToday(db), listPlanChanges(db, row.id)]);
+  const [card, billing, today, changes, lastPause] = await Promise.all([
+    findPlanCardBrand(db.$client, row.id),
+    planBilling(db, row.id),
+    databaseToday(db),
+    listPlanChanges(db, row.id),
+    row.status === 'paused' && row.failedAttempts === 0 ? findLastPause(db.$client, row.id) : null,
+  ]);
   const period = billingPeriodOf(row.nextBillingDate);
   const charge = billing.charges.find((c) => c.period === period);
   const periodCharge = charge ? { status: charge.status, responseMessage: charge.message } : null;
@@ -143,6 +149,8 @@ async function detailOf(db: Db, row: SubscriptionRow): Promise<AdminSubscription
     hasStoredCard: hasStoredCard(row),
     cardExpiresOn: row.cardExpiresOn,
     pauseCause: pauseCauseOf(row),
+    pausedBy: lastPause,
+    resumesOn: row.status === 'paused' ? row.resumesOn : null,
     actions: availableActions(row, periodCharge, today),
     chargeBeingChecked: !ended(row) && chargeBeingChecked(periodCharge),
     rescheduleWindow: row.status === 'active' ? rescheduleWindow(row.nextBillingDate, row.interval, row.intervalCount, today) : null,

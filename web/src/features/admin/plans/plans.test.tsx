@@ -56,6 +56,8 @@ const detail = (overrides: Partial<AdminSubscriptionDetail> = {}): AdminSubscrip
   actions: { pause: true, resume: false, skip: true, reschedule: true, frequency: true, cancel: true },
   chargeBeingChecked: false,
   customerChanges: [],
+  pausedBy: null,
+  resumesOn: null,
   rescheduleWindow: { earliest: '2025-03-31', latest: '2025-05-09' },
   history: [
     {
@@ -202,6 +204,16 @@ function openPlan(staff: StaffMe, routes: Record<string, Reply | Handler> = {}, 
 }
 
 describe('a plan', () => {
+  it('says who paused a plan: the customer (until the day it resumes) or staff with their reason', async () => {
+    openPlan(SUPPORT, {}, detail({ status: 'paused', pauseCause: 'staff', pausedBy: { by: 'customer', reason: null }, resumesOn: '2025-06-10' }));
+    expect(await screen.findByText('Paused by the customer until Jun 10, 2025')).toBeTruthy();
+  });
+
+  it('says staff paused a plan, with their reason', async () => {
+    openPlan(SUPPORT, {}, detail({ status: 'paused', pauseCause: 'staff', pausedBy: { by: 'staff', reason: 'Customer away' }, resumesOn: null }));
+    expect(await screen.findByText('Paused by staff: Customer away')).toBeTruthy();
+  });
+
   it("shows the customer's own changes, each time and date in words, never a raw ISO string", async () => {
     const changes = [
       { id: 2, at: '2027-02-03T10:26:00.000Z', actor: 'customer' as const, kind: 'paused', before: { status: 'active' }, after: { status: 'paused', deliveries: 2, resumesOn: '2027-04-03' } },

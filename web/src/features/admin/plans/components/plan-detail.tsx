@@ -36,6 +36,13 @@ const OUTCOME_STYLE: Record<BillingOutcome, string> = {
   skipped: 'bg-stone-100 text-stone-800',
 };
 
+/** "Paused by the customer until Mar 3, 2027", "Paused by staff: customer away"; a failed payment's words otherwise. */
+function pauseWords(plan: AdminSubscriptionDetail): string {
+  if (plan.pauseCause !== 'staff' || !plan.pausedBy) return plan.pauseCause ? PAUSE_CAUSE_LABELS[plan.pauseCause] : '';
+  const until = plan.resumesOn ? ` until ${formatDay(plan.resumesOn)}` : '';
+  return plan.pausedBy.by === 'customer' ? `Paused by the customer${until}` : `Paused by staff${plan.pausedBy.reason ? `: ${plan.pausedBy.reason}` : ''}${until}`;
+}
+
 const isOrderStatus = (status: string): status is OrderStatus => (ORDER_STATUSES as readonly string[]).includes(status);
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -119,7 +126,7 @@ function Terms({ plan }: { plan: AdminSubscriptionDetail }) {
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <PlanStatusBadge status={plan.status} />
-          {plan.pauseCause && <Badge variant="outline">{PAUSE_CAUSE_LABELS[plan.pauseCause]}</Badge>}
+          {plan.pauseCause && <Badge variant="outline">{pauseWords(plan)}</Badge>}
         </div>
       </CardHeader>
       <CardContent className="grid grid-cols-1 gap-6">
