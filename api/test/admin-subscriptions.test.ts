@@ -190,7 +190,7 @@ describe('the plan table (GET /api/admin/subscriptions)', () => {
       await fulfilment.request('/api/admin/subscriptions/at-risk'),
       await fulfilment.request(`/api/admin/subscriptions/${soon}`),
       await post(fulfilment, soon, 'skip'),
-      await post(fulfilment, soon, 'pause'),
+      await post(fulfilment, soon, 'pause', { reason: 'Customer asked on the phone' }),
       await post(fulfilment, soon, 'cancel', { reason: 'asked' }),
     ]) {
       await refusal(res, 403, 'STAFF_FORBIDDEN');
@@ -295,7 +295,7 @@ describe('a plan and its billing history (GET /api/admin/subscriptions/{id})', (
   it('answers 404 for an unknown or malformed id', async () => {
     await refusal(await support.request(`/api/admin/subscriptions/${randomUUID()}`), 404, 'NOT_FOUND', ADMIN_SUBSCRIPTION_MESSAGES.notFound);
     await refusal(await support.request('/api/admin/subscriptions/not-a-plan'), 404, 'NOT_FOUND');
-    await refusal(await post(support, randomUUID(), 'pause'), 404, 'NOT_FOUND');
+    await refusal(await post(support, randomUUID(), 'pause', { reason: 'Customer asked on the phone' }), 404, 'NOT_FOUND');
   });
 });
 
@@ -303,10 +303,10 @@ describe('staff actions on a customer’s behalf', () => {
   it('pause, then resume: a plan staff paused goes back to active on its saved card; each audited and emailed', async () => {
     const due = onDay(8);
     const id = await makePlan({ due });
-    const paused = await detail(await post(support, id, 'pause'));
+    const paused = await detail(await post(support, id, 'pause', { reason: 'Customer asked on the phone' }));
     expect(paused).toMatchObject({ status: 'paused', pauseCause: 'staff', actions: { pause: false, resume: true, skip: false, reschedule: false, cancel: true }, rescheduleWindow: null });
     await expectRecorded(id, 'subscription.paused', { status: 'active' }, { status: 'paused' });
-    await refusal(await post(support, id, 'pause'), 409, 'SUBSCRIPTION_NOT_ACTIVE', ADMIN_SUBSCRIPTION_MESSAGES.pauseNotActive);
+    await refusal(await post(support, id, 'pause', { reason: 'Customer asked on the phone' }), 409, 'SUBSCRIPTION_NOT_ACTIVE', ADMIN_SUBSCRIPTION_MESSAGES.pauseNotActive);
     await refusal(await post(support, id, 'skip'), 409, 'SUBSCRIPTION_NOT_ACTIVE', ADMIN_SUBSCRIPTION_MESSAGES.skipNotActive);
 
     const resumed = await detail(await post(support, id, 'resume'));
@@ -400,7 +400,7 @@ describe('staff actions on a customer’s behalf', () => {
     const id = await makePlan({ due });
     await q(`insert into payment_transactions (subscription_id, billing_period, amount, status) values ($1, $2, '36.72', 'pending')`, [id, billingPeriodOf(due)]);
     const before = await plan(id);
-    await refusal(await post(support, id, 'pause'), 409, 'SUBSCRIPTION_CHARGE_IN_PROGRESS', ADMIN_SUBSCRIPTION_MESSAGES.chargeInProgress);
+    await refusal(await post(support, id, 'pause', { reason: 'Customer asked on the phone' }), 409, 'SUBSCRIPTION_CHARGE_IN_PROGRESS', ADMIN_SUBSCRIPTION_MESSAGES.chargeInProgress);
     await refusal(await post(support, id, 'cancel', { reason: 'Customer asked on the phone' }), 409, 'SUBSCRIPTION_CHARGE_IN_PROGRESS', ADMIN_SUBSCRIPTION_MESSAGES.chargeInProgress);
     expect(await plan(id)).toEqual(before);
     expect(await auditOf(id)).toEqual([]);
@@ -413,7 +413,7 @@ describe('staff actions on a customer’s behalf', () => {
     // Declined: the period waits for its retry, and the plan may be paused or cancelled.
     await q(`update payment_transactions set status = 'declined' where subscription_id = $1`, [id]);
     expect((await detail(await support.request(`/api/admin/subscriptions/${id}`))).actions).toMatchObject({ pause: true, cancel: true });
-    expect((await detail(await post(support, id, 'pause'))).status).toBe('paused');
+    expect((await detail(await post(support, id, 'pause', { reason: 'Customer asked on the phone' }))).status).toBe('paused');
     expect((await detail(await post(support, id, 'cancel', { reason: 'Customer asked on the phone' }))).status).toBe('cancelled');
   });
 
@@ -438,7 +438,7 @@ describe('staff actions on a customer’s behalf', () => {
       await refusal(await post(support, id, 'reschedule', { nextBillingDate: dayOf(onDay(3)) }), 409, 'SUBSCRIPTION_CHARGE_BEING_CHECKED', ADMIN_SUBSCRIPTION_MESSAGES.chargeBeingChecked);
       expect(await plan(id)).toEqual(before);
 
-      expect(await detail(await post(support, id, 'pause'))).toMatchObject({ status: 'paused', chargeBeingChecked: true });
+      expect(await detail(await post(support, id, 'pause', { reason: 'Customer asked on the phone' }))).toMatchObject({ status: 'paused', chargeBeingChecked: true });
       expect(await detail(await post(support, id, 'cancel', { reason: 'Customer asked on the phone' }))).toMatchObject({ status: 'cancelled', chargeBeingChecked: false });
       expect((await auditOf(id)).length).toBe(2);
       expect(await q('select status from payment_transactions where subscription_id = $1', [id])).toEqual([{ status: 'pending' }]);
@@ -490,7 +490,7 @@ describe('staff actions on a customer’s behalf', () => {
     await expectRecorded(id, 'subscription.cancelled', { status: 'paused' }, { status: 'cancelled', cancelledAt: row.cancelledAt!.toISOString(), reason: 'Customer called: moving abroad' });
     for (const [action, body] of [
       ['cancel', { reason: 'again' }],
-      ['pause', {}],
+      ['pause', { reason: 'again' }],
       ['resume', {}],
       ['skip', {}],
       ['reschedule', { nextBillingDate: dayOf(onDay(3)) }],
@@ -503,7 +503,7 @@ describe('staff actions on a customer’s behalf', () => {
   it('the audit trail shows the actions in staff words to an owner', async () => {
     const id = await makePlan();
     await detail(await post(support, id, 'skip'));
-    await detail(await post(support, id, 'pause'));
+    await detail(await post(support, id, 'pause', { reason: 'Customer asked on the phone' }));
     const owner = await signInAs(api, 'owner');
     const res = await owner.request(`/api/admin/audit?entityType=subscription&entityId=${id}`);
     const { entries } = (await res.json()) as { entries: Array<{ action: string; actorEmail: string; before: unknown; after: unknown }> };

@@ -384,6 +384,9 @@ describe('POST /api/payments/subscribe-nonce', () => {
         resumableOnSavedCard: false,
         chargeBeingChecked: false,
         shippingAddress: { address: '2 Elm St', city: 'Shelbyville', state: 'IL', zip: '62565' },
+        resumesOn: null,
+        pausedBy: null,
+        cadenceSuggestion: null,
       },
     ]);
   });
@@ -663,6 +666,10 @@ describe('POST /api/subscriptions/{id}/resume', () => {
     expect(row.authnet_customer_profile_id).not.toBe(OLD_PROFILE.authnet_customer_profile_id);
     expect(row.authnet_payment_profile_id).not.toBe(OLD_PROFILE.authnet_payment_profile_id);
     expect(await resumedRows(plan.id)).toEqual([{ topic: 'subscription.resumed', payload: { subscriptionId: plan.id, period: plan.period } }]);
+    // Kept in the plan's history as the shopper's own change (the staff plan page shows it).
+    expect(await q('select actor, kind, after from subscription_changes where subscription_id = $1', [plan.id])).toEqual([
+      { actor: 'customer', kind: 'resumed', after: { status: 'active', cardLastFour: '1111' } },
+    ]);
 
     // Nothing was charged by the call (the renewal charges), the token is used up, and the new profile is one renewals can charge.
     expect(sandboxCharges().length).toBe(chargesBefore);

@@ -152,11 +152,12 @@ describe('Subscribe & Save in the browser (local sandbox)', () => {
     const planId = rows[0]!.id;
 
     await page.goto('/subscriptions');
-    const past = region(page, 'Past Subscriptions');
+    // A paused plan is not past (issue 21): it is listed with the active ones, marked paused.
+    const past = region(page, 'Active Subscriptions');
     await past.getByText(product.name, { exact: true }).waitFor();
     expect(await past.getByText('Paused', { exact: true }).isVisible()).toBe(true);
     expect(await past.getByText('The last renewal could not be paid, so this plan is paused.').isVisible()).toBe(true);
-    expect(await region(page, 'Active Subscriptions').getByText('You have no active subscriptions.').isVisible()).toBe(true);
+    expect(await region(page, 'Past Subscriptions').count()).toBe(0);
 
     const resumeButton = past.getByRole('button', { name: /^Resume with a new card/ });
     await poll(() => resumeButton.isEnabled()).toBe(true);

@@ -193,7 +193,7 @@ describe('a plan the shopper changed, renewed', () => {
       const all = smtp.to(email);
       return all.some((m) => m.decoded.includes(`Subject: ${paused}`)) && all.some((m) => m.decoded.includes(`Subject: ${resumed}`)) && all;
     }, 15_000, 'paused and resumed emails');
-    expect(mails.find((m) => m.decoded.includes(`Subject: ${paused}`))!.decoded).toContain('You paused your plan. No deliveries will be sent or charged while it is paused.');
+    expect(mails.find((m) => m.decoded.includes(`Subject: ${paused}`))!.decoded).toContain('You paused this plan. No deliveries are sent or charged until it is resumed.');
     expect(mails.find((m) => m.decoded.includes(`Subject: ${resumed}`))!.decoded).toContain(`Your next delivery is on ${longDay(due)}: we will charge ${formatCents(plan.amount)} to your saved card that day.`);
   });
 

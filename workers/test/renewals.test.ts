@@ -579,7 +579,7 @@ describe('renewal reminders', () => {
     expect(second.reminders).toEqual(first.reminders);
     for (const other of [tooSoon, tooLate, cancelled, paused]) expect(first.reminders.join(' ')).not.toContain(other.id);
     const job = await runtime.queues.emails.getJob(expected[0]!);
-    expect(job?.data).toEqual({ subscriptionId: plan.id, period: period(due) });
+    expect(job?.data).toEqual({ subscriptionId: plan.id, period: period(due), cadences: runtime.config.PLAN_CADENCE_MONTHS });
     expect(job?.opts.attempts).toBe(runtime.config.EMAIL_ATTEMPTS);
 
     expect(await reminderDone(expected[0]!)).toMatchObject({ outcome: 'sent' });
@@ -948,12 +948,13 @@ describe('the back office: staff actions on a plan, and the sweep’s heads-up',
     const due = new Date(utcDayFromToday(0).getTime() + 60_000);
     const sub = await makeSubscription({ email: 'staff-pause@example.com', items: [line(product, 1)], due });
     const support = await signInAs(api, 'support');
-    expect((await support.request(`/api/admin/subscriptions/${sub.id}/pause`, { method: 'POST', body: {} })).status).toBe(200);
+    expect((await support.request(`/api/admin/subscriptions/${sub.id}/pause`, { method: 'POST', body: { reason: 'Customer is away for a month' } })).status).toBe(200);
     expect(await renew(sub.id, due)).toEqual({ outcome: 'skipped', reason: 'subscription is paused' });
     expect(allChargesOf(sub.id)).toHaveLength(0);
     const [paused] = await mailTo('staff-pause@example.com');
     expect(paused!.decoded).toContain(`Subject: Your ${SHOP.name} Subscribe & Save plan is paused`);
-    expect(paused!.decoded).toContain('No deliveries will be sent or charged while it is paused.');
+    // Who paused it and why, as My Subscriptions says it (shared pausedWords).
+    expect(paused!.decoded).toContain('Our team paused this plan (Customer is away for a month). No deliveries are sent or charged until it is resumed.');
 
     // Resumed the same day: its billing date (today's period) is kept and charged by the next renewal.
     expect((await support.request(`/api/admin/subscriptions/${sub.id}/resume`, { method: 'POST', body: {} })).status).toBe(200);

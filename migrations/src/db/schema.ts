@@ -381,6 +381,12 @@ export const subscriptions = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     cancelledAt: timestamp({ withTimezone: true }),
+    /**
+     * A plan paused for 1, 2 or 3 deliveries (issue 21): the UTC day its renewals start again (the billing
+     * date after the deliveries it skips). The daily renewal sweep resumes it on its saved card that day;
+     * null for an open-ended pause and for every plan that is not paused.
+     */
+    resumesOn: date({ mode: 'string' }),
   },
   (t) => [index().on(t.userId), index().on(t.status, t.nextBillingDate)],
 );
@@ -408,6 +414,51 @@ export const planCardLinks = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('plan_card_links_subscription').on(t.subscriptionId)],
+);
+
+/**
+ * The changes shoppers make to their own plans on My Subscriptions, and those the plan makes by itself
+ * (a timed pause ending), one row each, written with the change (staff changes are in audit_events):
+ * the staff plan page shows them beside the staff's, and a paused plan says who paused it.
+ */
+export const subscriptionChanges = pgTable(
+  'subscription_changes',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    subscriptionId: uuid()
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** `customer` (on My Subscriptions) or `plan` (the renewals, e.g. a timed pause that ended). */
+    actor: text().notNull(),
+    /** paused, resumed, skipped, rescheduled, frequency, items, card, cancelled. */
+    kind: text().notNull(),
+    before: jsonb(),
+    after: jsonb(),
+  },
+  (t) => [index().on(t.subscriptionId, t.at)],
+);
+
+/**
+ * A cadence that learns (issue 21): each suggestion shown to a plan's shopper, once per plan and billing
+ * period (My Subscriptions or the renewal reminder), and what became of it: accepted (a change to the
+ * suggested cadence followed) or declined (hidden for three periods). The dashboard counts them.
+ */
+export const subscriptionCadenceSuggestions = pgTable(
+  'subscription_cadence_suggestions',
+  {
+    subscriptionId: uuid()
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    /** yyyy-MM-dd (UTC) of the plan's next billing date when it was shown. */
+    billingPeriod: text().notNull(),
+    /** The cadence suggested, in months. */
+    intervalCount: integer().notNull(),
+    shownAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    acceptedAt: timestamp({ withTimezone: true }),
+    dismissedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.subscriptionId, t.billingPeriod] }), index().on(t.shownAt)],
 );
 
 /**

@@ -30,6 +30,12 @@ export const dashboardSchema = z.object({
     inDunning: z.number(),
     paused: z.number(),
   }),
+  /**
+   * A cadence that learns (issue 21), over the last DASHBOARD_DAYS days: suggestions shown to shoppers (once
+   * per plan and billing period, on My Subscriptions or in the renewal reminder), accepted (a change to the
+   * suggested cadence followed) and declined.
+   */
+  cadenceSuggestions: z.object({ shown: z.number(), accepted: z.number(), declined: z.number() }),
   netsuite: z.object({
     counts: z.record(z.enum(SYNC_STATUSES), z.number()),
     oldestPendingAt: z.string().nullable(),

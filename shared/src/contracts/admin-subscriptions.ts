@@ -116,6 +116,7 @@ export const ADMIN_SUBSCRIPTION_MESSAGES = {
   pageOffset: 'Offset must be a whole number of at least 0',
   nextBillingDate: 'Choose the day of the next delivery (yyyy-mm-dd).',
   cancelReason: 'Please say why the plan is cancelled.',
+  pauseReason: 'Please say why the plan is paused (the customer is told).',
   cancelReasonTooLong: 'The reason can be at most 500 characters.',
   frequencyReason: 'Please say why the delivery frequency is changed.',
   frequencyNotActive: "Only an active plan's delivery frequency can be changed.",
@@ -238,6 +239,13 @@ export type ChangeAddressByStaffRequest = z.infer<typeof changeAddressByStaffSch
 export const sendCardLinkSchema = z.object({ reason: staffReason(ADMIN_SUBSCRIPTION_MESSAGES.cardLinkReason) });
 export type SendCardLinkRequest = z.infer<typeof sendCardLinkSchema>;
 
+/**
+ * POST /api/admin/subscriptions/{id}/pause: why (kept in the audit trail, and told to the customer on My
+ * Subscriptions and in the pause email: "Our team paused this plan (reason)").
+ */
+export const pauseSubscriptionByStaffSchema = z.object({ reason: staffReason(ADMIN_SUBSCRIPTION_MESSAGES.pauseReason) });
+export type PauseSubscriptionByStaffRequest = z.infer<typeof pauseSubscriptionByStaffSchema>;
+
 /** POST /api/admin/subscriptions/{id}/cancel: why (kept in the audit trail; not sent to the customer). */
 export const cancelSubscriptionByStaffSchema = z.object({
   reason: textField({ max: 500, required: ADMIN_SUBSCRIPTION_MESSAGES.cancelReason, tooLong: ADMIN_SUBSCRIPTION_MESSAGES.cancelReasonTooLong }).min(1, ADMIN_SUBSCRIPTION_MESSAGES.cancelReason),
@@ -293,6 +301,21 @@ export type BillingHistoryEntry = z.infer<typeof billingHistoryEntrySchema>;
 /** Every order of a plan (its first delivery, each renewal, each failed attempt's cancelled order), newest first. */
 export const adminSubscriptionOrderSchema = z.object({ id: z.string().uuid(), status: z.string(), total: z.string(), createdAt: z.string() });
 
+/**
+ * A change the customer made to their plan on My Subscriptions (`customer`), or the plan made by itself
+ * (`plan`: a timed pause that ended): kind paused, resumed, skipped, rescheduled, frequency, items, card or
+ * cancelled, with what changed (field → value; times ISO). Staff changes are in the plan's audit trail.
+ */
+export const planCustomerChangeSchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  actor: z.enum(['customer', 'plan']),
+  kind: z.string(),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+});
+export type PlanCustomerChange = z.infer<typeof planCustomerChangeSchema>;
+
 /** GET /api/admin/subscriptions/{id}, and the answer of every action. */
 export const adminSubscriptionDetailSchema = adminSubscriptionSummarySchema.extend({
   userId: z.string().uuid().nullable(),
@@ -307,6 +330,10 @@ export const adminSubscriptionDetailSchema = adminSubscriptionSummarySchema.exte
   cardExpiresOn: z.string().nullable(),
   /** Why a paused plan is paused; null unless paused. */
   pauseCause: z.enum(PAUSE_CAUSES).nullable(),
+  /** Who paused a plan paused with its payments in order (the customer, or staff with their reason); null otherwise. */
+  pausedBy: z.object({ by: z.enum(['customer', 'staff']), reason: z.string().nullable() }).nullable(),
+  /** yyyy-mm-dd: a plan the customer paused for a number of deliveries resumes that day; null otherwise. */
+  resumesOn: z.string().nullable(),
   /** What staff can do now (the server refuses the others with a message). */
   actions: z.object({
     pause: z.boolean(),
@@ -326,6 +353,8 @@ export const adminSubscriptionDetailSchema = adminSubscriptionSummarySchema.exte
   rescheduleWindow: z.object({ earliest: z.string(), latest: z.string() }).nullable(),
   history: z.array(billingHistoryEntrySchema),
   orders: z.array(adminSubscriptionOrderSchema),
+  /** The customer's own changes (and the plan's), newest first. */
+  customerChanges: z.array(planCustomerChangeSchema),
 });
 export type AdminSubscriptionDetail = z.infer<typeof adminSubscriptionDetailSchema>;
 

@@ -229,7 +229,63 @@ export const SUBSCRIPTION_MESSAGES = {
   itemsChanged: 'Items updated',
   addressChanged: 'Delivery address updated',
   changeFailedTitle: 'Change failed',
+  // Pausing for a number of deliveries, and who paused (issue 21).
+  pauseDeliveries: 'Choose to pause for 1, 2 or 3 deliveries, or until you resume.',
+  /** 409: a timed pause resumes on the saved card, which a plan whose payment is failing (or has none) cannot. */
+  timedPauseNeedsCard: 'This subscription cannot be paused for a set number of deliveries because its payment needs attention. You can still pause it until you resume it.',
+  pausedFor: (deliveries: number, resumesOn: string) =>
+    `Subscription paused for ${deliveries === 1 ? '1 delivery' : `${deliveries} deliveries`}: it resumes on ${longDay(resumesOn)}`,
+  suggestionDismissed: 'We will not suggest this again for a while',
 } as const;
+
+/** POST /api/subscriptions/{id}/pause: no body (or no `deliveries`) pauses until resumed; `deliveries` 1..3 pauses for that many deliveries. */
+export const PAUSE_DELIVERY_CHOICES = [1, 2, 3] as const;
+export const pauseSubscriptionRequestSchema = z.object({
+  deliveries: z
+    .number({ error: SUBSCRIPTION_MESSAGES.pauseDeliveries })
+    .int(SUBSCRIPTION_MESSAGES.pauseDeliveries)
+    .min(1, SUBSCRIPTION_MESSAGES.pauseDeliveries)
+    .max(PAUSE_DELIVERY_CHOICES.length, SUBSCRIPTION_MESSAGES.pauseDeliveries)
+    .optional(),
+});
+export type PauseSubscriptionRequest = z.infer<typeof pauseSubscriptionRequestSchema>;
+
+/**
+ * The day a plan paused for `deliveries` deliveries resumes: its billing date that many deliveries after
+ * the next one (the plan's own sequence of dates, nextBillingDate applied once per delivery), as a UTC day.
+ */
+export function resumeDayAfter(next: Date, interval: SubscriptionInterval, intervalCount: number, deliveries: number): string {
+  let date = next;
+  for (let i = 0; i < deliveries; i++) date = nextBillingDate(date, interval, intervalCount);
+  return billingPeriodOf(date);
+}
+
+/**
+ * Who paused a paused plan, as the shopper is told (page and email alike): `shopper` (they did),
+ * `shop` (our team, with the reason staff gave), `payment` (a renewal could not be paid).
+ */
+export const pausedBySchema = z.object({ by: z.enum(['shopper', 'shop', 'payment']), reason: z.string().nullable() });
+export type PausedBy = z.infer<typeof pausedBySchema>;
+
+/** The sentence a paused plan shows (and its pause email opens with): who paused it, and until when. */
+export function pausedWords(pausedBy: PausedBy, resumesOn: string | null): string {
+  const until = resumesOn ? `It resumes on ${longDay(resumesOn)}; nothing is sent or charged until then.` : 'No deliveries are sent or charged until it is resumed.';
+  switch (pausedBy.by) {
+    case 'shopper':
+      return `You paused this plan. ${until}`;
+    case 'shop':
+      return `Our team paused this plan${pausedBy.reason ? ` (${pausedBy.reason.replace(/[.\s]+$/, '')})` : ''}. ${until}`;
+    case 'payment':
+      return 'The last renewal could not be paid, so this plan is paused.';
+  }
+}
+
+/** A cadence suggestion as the page shows it (shared/subscriptions/cadence-suggestion.ts decides it). */
+export const cadenceSuggestionSchema = z.object({
+  direction: z.enum(['longer', 'shorter']),
+  intervalCount: z.number().int(),
+  reason: z.enum(['skipped-twice', 'shipped-early-twice']),
+});
 
 /**
  * A renewal that runs more than one period late charges once, for the current period (the latest
@@ -310,6 +366,12 @@ export const subscriptionViewSchema = z.object({
   chargeBeingChecked: z.boolean(),
   /** Where the next deliveries ship (null on a plan made without one). */
   shippingAddress: z.object({ address: z.string(), city: z.string(), state: z.string(), zip: z.string() }).nullable(),
+  /** yyyy-mm-dd: a plan paused for a number of deliveries resumes that day on its saved card; null otherwise. */
+  resumesOn: z.string().nullable(),
+  /** Who paused a paused plan (null unless paused). */
+  pausedBy: pausedBySchema.nullable(),
+  /** A longer or shorter cadence the shopper's own history suggests (GET /api/subscriptions only; null otherwise). */
+  cadenceSuggestion: cadenceSuggestionSchema.nullable(),
 });
 export type SubscriptionView = z.infer<typeof subscriptionViewSchema>;
 
@@ -404,8 +466,10 @@ export type ChangeItemsRequest = z.infer<typeof changeItemsRequestSchema>;
 export const shopperPlanChangeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('skipped'), period: z.string() }),
   z.object({ kind: z.literal('rescheduled'), from: z.string() }),
-  z.object({ kind: z.literal('paused') }),
-  z.object({ kind: z.literal('resumed'), skippedWhilePaused: z.number().int() }),
+  /** `resumesOn` (yyyy-mm-dd): paused for a number of deliveries (older rows have none: until resumed). */
+  z.object({ kind: z.literal('paused'), resumesOn: z.string().optional() }),
+  /** `automatic`: a timed pause ended (the renewals resumed it). */
+  z.object({ kind: z.literal('resumed'), skippedWhilePaused: z.number().int(), automatic: z.boolean().optional() }),
   z.object({ kind: z.literal('frequency'), fromIntervalCount: z.number().int(), intervalCount: z.number().int() }),
   z.object({ kind: z.literal('card'), cardType: z.string().nullable(), cardLastFour: z.string().nullable() }),
   z.object({ kind: z.literal('address'), address: z.object({ address: z.string(), city: z.string(), state: z.string(), zip: z.string() }) }),

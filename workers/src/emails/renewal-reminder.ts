@@ -10,26 +10,49 @@ import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';
 import { billingDay, loadSubscription, planItemsHtml, planItemsText, type SubscriptionEmailPlan } from './subscription-plan';
 import { cardEnding } from '@nh/shared/cards';
+import { cadenceSuggestionWords, suggestCadence, type CadenceSuggestion } from '@nh/shared/subscriptions/cadence-suggestion';
+import { findCadenceHistory, recordSuggestionShown } from '@nh/server/queries/subscriptions/plan-history';
 
 /** Subject id: `<subscription id>:<billing period>`, one reminder per plan and period however often the sweep runs. */
 export const email = defineEmail({
   name: 'renewal-reminder',
   /** `period`: the billing period the reminder announces (yyyy-MM-dd, UTC, of the next billing date). */
-  payload: z.object({ subscriptionId: z.string().uuid(), period: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+  /** `cadences`: the cadences offered (PLAN_CADENCE_MONTHS), for a cadence suggestion; jobs without them suggest nothing. */
+  payload: z.object({ subscriptionId: z.string().uuid(), period: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), cadences: z.array(z.number().int().positive()).optional() }),
   /** One reminder job per (subscription, billing period): a second sweep while the job exists adds nothing. */
   jobId: (subscriptionId: string, period: string) => jobId('remind', subscriptionId, period),
-  async compose(db, { subscriptionId, period }) {
+  async compose(db, { subscriptionId, period, cadences }) {
     const found = await loadSubscription(db, subscriptionId);
     if (!found) return skip('subscription not found');
     // Judged when sending, not when the sweep ran: a plan cancelled or paused since is not reminded,
     // nor one whose billing date has moved on or passed (a job that waited too long).
-    if (found.sub.status !== 'active') return skip(`subscription is ${found.sub.status}`);
-    if (billingPeriodOf(found.sub.nextBillingDate) !== period) return skip('the billing date has moved');
+    // A plan paused for a number of deliveries is reminded of the day it resumes (the sweep charges it then).
+    const resuming = found.sub.status === 'paused' && found.sub.resumesOn !== null && found.sub.failedAttempts === 0;
+    if (found.sub.status !== 'active' && !resuming) return skip(`subscription is ${found.sub.status}`);
+    const due = resuming ? resumeBillingDate(found.sub.nextBillingDate, found.sub.resumesOn!) : found.sub.nextBillingDate;
+    if (billingPeriodOf(due) !== period) return skip('the billing date has moved');
     if (period < billingPeriodOf(new Date())) return skip('the billing date has passed');
-    const content = renewalReminderEmail({ ...found.plan, nextBillingDate: found.sub.nextBillingDate, card: await savedCard(db, subscriptionId) });
+    const suggestion = cadences ? await cadenceSuggestionFor(db, subscriptionId, period, cadences) : null;
+    const content = renewalReminderEmail({ ...found.plan, nextBillingDate: due, card: await savedCard(db, subscriptionId), suggestion });
     return { subjectId: `${subscriptionId}:${period}`, message: { to: found.sub.customerEmail, ...content } };
   },
 });
+
+/** The billing date a timed pause resumes on: its day at the time of day of the plan's billing date (UTC). */
+const resumeBillingDate = (next: Date, resumesOn: string) => new Date(Date.parse(`${resumesOn}T00:00:00.000Z`) + (next.getTime() % 86_400_000));
+
+/**
+ * The plan's cadence suggestion (the one rule, shared suggestCadence, on the same history My Subscriptions
+ * reads), recorded as shown for the period (once per plan and period, whichever shows it first). Only for
+ * a plan on a monthly cadence not in dunning (the reminder goes to active plans only).
+ */
+async function cadenceSuggestionFor(db: Db, subscriptionId: string, period: string, offered: readonly number[]): Promise<CadenceSuggestion | null> {
+  const history = await findCadenceHistory(db.$client, subscriptionId);
+  if (!history) return null;
+  const suggestion = suggestCadence({ periods: history.cadence_periods, currentMonths: history.interval_count, offeredMonths: offered, dismissedPeriod: history.cadence_dismissed_period, cadenceChangedOn: history.cadence_changed_on });
+  if (suggestion) await recordSuggestionShown(db, subscriptionId, period, suggestion.intervalCount);
+  return suggestion;
+}
 
 /** "Visa ending in 1111": the plan's card (the one renewals charge: @nh/server findPlanCardBrand), when known. */
 async function savedCard(db: Db, subscriptionId: string): Promise<string | null> {
@@ -38,8 +61,10 @@ async function savedCard(db: Db, subscriptionId: string): Promise<string | null>
 }
 
 /** Sent RENEWAL_REMINDER_DAYS before a plan's next billing date: when, how much, and where to cancel. */
-export function renewalReminderEmail(plan: SubscriptionEmailPlan & { nextBillingDate: Date; card: string | null }): Content {
+export function renewalReminderEmail(plan: SubscriptionEmailPlan & { nextBillingDate: Date; card: string | null; suggestion?: CadenceSuggestion | null }): Content {
   const next = billingDay(plan.nextBillingDate);
+  // A cadence suggestion: the page's words, and a plain link to My Subscriptions (no token) where one tap accepts it.
+  const words = plan.suggestion ? cadenceSuggestionWords(plan.suggestion) : null;
   const subject = `Your ${SHOP.name} Subscribe & Save renews on ${next}`;
   const card = plan.card ? `your saved card (${plan.card})` : 'your saved card';
   const text = [
@@ -53,6 +78,7 @@ export function renewalReminderEmail(plan: SubscriptionEmailPlan & { nextBilling
     '',
     `If you want this delivery, there is nothing to do. To see or cancel your plan, go to My Subscriptions before then: ${mySubscriptionsUrl()}`,
     '',
+    ...(words ? [`${words.why} ${words.question} You can change it in one tap on My Subscriptions: ${mySubscriptionsUrl()}`, ''] : []),
     signatureText(),
   ].join('\n');
   const html = layout(
@@ -61,7 +87,9 @@ export function renewalReminderEmail(plan: SubscriptionEmailPlan & { nextBilling
 <p>A quick reminder: your next Subscribe &amp; Save delivery is on <strong>${escapeHtml(next)}</strong>, and we will charge <strong>${formatCents(plan.amount)}</strong> to ${escapeHtml(card)} that day.</p>
 ${planItemsHtml(plan.items)}
 <p><strong>Each delivery:</strong> ${formatCents(plan.amount)} (with your ${plan.discountPercent}% discount, free shipping and tax)</p>
-<p>If you want this delivery, there is nothing to do. To see or cancel your plan, go to ${mySubscriptionsLink()} before then.</p>`,
+<p>If you want this delivery, there is nothing to do. To see or cancel your plan, go to ${mySubscriptionsLink()} before then.</p>${
+      words ? `\n<p data-cadence-suggestion>${escapeHtml(`${words.why} ${words.question}`)} You can change it in one tap on ${mySubscriptionsLink()}.</p>` : ''
+    }`,
   );
   return { subject, text, html };
 }

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { OUTBOX_TOPICS, outboxPayloads } from '@nh/shared/contracts/outbox';
 import { formatCents, type Cents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
-import type { ShopperPlanChange } from '@nh/shared/contracts/subscriptions';
+import { pausedWords, type ShopperPlanChange } from '@nh/shared/contracts/subscriptions';
 import { defineEmail, skip } from './define-email';
 import type { Content } from './mail/layout';
 import { addressWords, billingDay, loadSubscription, planCadence, planChangeContent, type SubscriptionEmailPlan } from './subscription-plan';
@@ -68,13 +68,14 @@ function wording(e: ShopperChangeEmail): { subject: string; lines: string[] } {
     case 'paused':
       return {
         subject: `Your ${SHOP.name} ${plan} is paused`,
-        lines: ['You paused your plan. No deliveries will be sent or charged while it is paused.', 'You can resume it any time in My Subscriptions.'],
+        // The page's sentence (pausedWords), so the email and My Subscriptions say the same.
+        lines: [pausedWords({ by: 'shopper', reason: null }, change.resumesOn ?? null), 'You can resume it any time in My Subscriptions.'],
       };
     case 'resumed':
       return {
         subject: `Your ${SHOP.name} ${plan} is active again`,
         lines: [
-          'You resumed your plan.',
+          change.automatic ? 'Your pause has ended as you planned, so your plan is active again.' : 'You resumed your plan.',
           ...(change.skippedWhilePaused > 0 ? ['The deliveries that fell due while it was paused were skipped: they will not be sent or charged.'] : []),
           next,
         ],

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { formatCents, toCents, type Cents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
+import { pausedWords } from '@nh/shared/contracts/subscriptions';
 import { findAuditChange } from '@nh/server/queries/email-context';
 import { defineEmail, skip } from './define-email';
 import type { Content } from './mail/layout';
@@ -14,7 +15,7 @@ import { addressWords, billingDay, loadSubscription, planCadence, planChangeCont
 
 /** What staff did, as the email tells it. */
 export type StaffChange =
-  | { kind: 'paused' }
+  | { kind: 'paused'; reason: string | null }
   | { kind: 'resumed'; nextBillingDate: Date; skippedWhilePaused: number }
   | { kind: 'skipped'; period: string; nextBillingDate: Date }
   | { kind: 'rescheduled'; from: Date; to: Date }
@@ -36,13 +37,14 @@ const addressChange = z.object({ shippingAddress: z.object({ address: z.string()
 const swapLine = z.object({ productName: z.string(), quantity: z.number().int() });
 const swapBefore = z.object({ items: z.array(swapLine), amount: z.string() });
 const swapAfter = z.object({ items: z.array(swapLine).min(1), amount: z.string() });
+const pausedAfter = z.object({ reason: z.string().optional() });
 const resumedAfter = z.object({ nextBillingDate: iso.optional(), skippedPeriods: z.array(z.string()).optional() });
 
 /** The change from its audit row; null for an action this email does not know (from a later release). */
 export function staffChangeOf(action: string, before: unknown, after: unknown, currentNextBillingDate: Date): StaffChange | null {
   switch (action) {
     case 'subscription.paused':
-      return { kind: 'paused' };
+      return { kind: 'paused', reason: pausedAfter.parse(after ?? {}).reason ?? null };
     case 'subscription.cancelled':
       return { kind: 'cancelled' };
     case 'subscription.resumed': {
@@ -101,7 +103,8 @@ function wording(plan: SubscriptionEmailPlan, change: StaffChange): { subject: s
     case 'paused':
       return {
         subject: `Your ${SHOP.name} Subscribe & Save plan is paused`,
-        lines: [`As you asked, we have paused ${yourPlan}. No deliveries will be sent or charged while it is paused.`, 'When you want your deliveries back, contact us and we will restart it.'],
+        // The page's sentence (pausedWords): who paused it and why, the same on My Subscriptions.
+        lines: [pausedWords({ by: 'shop', reason: change.reason }, null), 'You can resume it any time in My Subscriptions, or contact us and we will restart it.'],
       };
     case 'resumed':
       return {

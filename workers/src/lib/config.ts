@@ -4,6 +4,7 @@ import { baseEnvShape, ConfigError, loadEnv, optionalString, repoRootOf, require
 import { paymentsEnvShape } from '@nh/server/payments';
 import { QUEUE_NAMES, type QueueName } from '@nh/server/runtime/queues';
 import { s3SettingsOf, storageEnvShape } from '@nh/server/storage';
+import { DEFAULT_PLAN_CADENCE_MONTHS, planCadenceMonthsSchema } from '@nh/shared/contracts/subscriptions';
 
 export const REPO_ROOT = repoRootOf(import.meta.url);
 
@@ -26,6 +27,8 @@ const queueList = z
 
 const schema = z.object({
   ...baseEnvShape,
+  /** The cadences offered (months, "1,2,3"), as the API's: the renewal reminder's cadence suggestion picks among them. */
+  PLAN_CADENCE_MONTHS: planCadenceMonthsSchema.default([...DEFAULT_PLAN_CADENCE_MONTHS]),
   /** Queues this process consumes (comma list); all by default. */
   WORKER_QUEUES: queueList,
   RELAY_ENABLED: bool(true),

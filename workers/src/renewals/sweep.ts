@@ -37,6 +37,7 @@ import { email as subscriptionCardExpiringJob } from '../emails/subscription-car
 import { email as subscriptionItemUnavailableJob } from '../emails/subscription-item-unavailable';
 import { CARD_EXPIRY_LOOKUPS_PER_SWEEP, CARD_EXPIRY_SWEEP_PRIORITY, recordCardExpiryJob } from './card-expiry';
 import { renewSubscriptionJob, RENEWAL_MESSAGES } from './renew';
+import { resumeTimedPauses } from './auto-resume';
 
 /** The daily renewal sweep's hour (UTC); a worker that was down then runs it at start (addMissedSweep). */
 export const RENEWAL_SWEEP_HOUR_UTC = 6;
@@ -84,6 +85,8 @@ export interface RenewalSweepDeps {
 }
 
 export interface SweepResult {
+  /** Plans paused for a number of deliveries resumed because their day came (auto-resume.ts). */
+  resumed: string[];
   due: number;
   /** Ids of the renew jobs asked for (an id that already exists is not added again). */
   jobs: string[];
@@ -132,7 +135,7 @@ export function createRenewalSweep({ db, gateway, queues, redis, config, log }: 
     const upcoming = await findSubscriptionsToRemind(db.$client);
     const jobs = upcoming.map((s) => {
       const period = billingPeriodOf(s.nextBillingDate);
-      return jobRequest(renewalReminderJob, { subscriptionId: s.id, period }, config, renewalReminderJob.jobId(s.id, period));
+      return jobRequest(renewalReminderJob, { subscriptionId: s.id, period, cadences: config.PLAN_CADENCE_MONTHS }, config, renewalReminderJob.jobId(s.id, period));
     });
     if (jobs.length > 0) await queues.emails.addBulk(jobs);
     jobLog.info({ reminders: jobs.length }, 'renewal sweep: reminder jobs added');
@@ -194,8 +197,11 @@ export function createRenewalSweep({ db, gateway, queues, redis, config, log }: 
   return async function renewalSweep(job: { id?: string; name: string }): Promise<SweepResult> {
     const jobLog = log.child({ jobId: job.id, queue: 'renewals', job: job.name });
     const startedAt = new Date();
+    // Timed pauses that end today first: their plans are due today, so the renew jobs below include them.
+    const resumed = await resumeTimedPauses(db, jobLog);
     const renewals = await addRenewJobs(jobLog);
     const result = {
+      resumed,
       ...renewals,
       reminders: await addReminderJobs(jobLog),
       headsUps: await addHeadsUpJobs(jobLog),

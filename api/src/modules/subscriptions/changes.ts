@@ -24,15 +24,20 @@ import type { Db, DbOrTx } from '@nh/server/db/client';
 import { recordOutbox } from '@nh/server/queries/outbox';
 import { changeLockedPlan, lastPlanPeriod, skippedPeriodReason, type LockedPlan, type PlanChangeDecision } from '@nh/server/queries/subscriptions/changes';
 import { findSubscriptionView } from '@nh/server/queries/subscriptions/shopper';
+import { recordPlanChange, recordSuggestionAccepted, recordSuggestionDismissed } from '@nh/server/queries/subscriptions/plan-history';
+import { suggestCadence } from '@nh/shared/subscriptions/cadence-suggestion';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
 import { decideItems, type CatalogueLookup } from './plan-items';
-import { decideAddress, decideFrequency, decidePause, decideReschedule, decideResume, decideSkip, hasEnded, type PlanDecision } from './plan-rules';
+import { decideAddress, decideFrequency, decidePause, decideReschedule, decideResume, decideSkip, decideTimedPause, hasEnded, type PlanDecision } from './plan-rules';
 import { toView } from './service';
 
 /** What a shopper's change writes, and what its email says. */
 export interface ShopperDecision extends PlanChangeDecision {
   email: ShopperPlanChange;
+  /** The change's before and after as the plan's history keeps them (subscription_changes); the email's fields when absent. */
+  before?: Record<string, unknown>;
+  after?: Record<string, unknown>;
 }
 
 const notFound = () => new AppError('NOT_FOUND', MSG.notFound);
@@ -61,8 +66,10 @@ export async function changePlan(
       id,
       userId,
       (plan) => decide(plan, tx),
-      (decision, after) =>
-        recordOutbox(tx, OUTBOX_TOPICS.subscriptionChanged, {
+      async (decision, after) => {
+        const { kind, ...fields } = decision.email;
+        await recordPlanChange(tx, id, 'customer', { kind, before: decision.before ?? null, after: decision.after ?? fields });
+        await recordOutbox(tx, OUTBOX_TOPICS.subscriptionChanged, {
           subscriptionId: id,
           changeId: randomUUID(),
           change: decision.email,
@@ -70,7 +77,8 @@ export async function changePlan(
           nextBillingDate: after.nextBillingDate.toISOString(),
           amount: after.amount,
           items: after.items.map(({ productId, productName, variantSku, quantity, price }) => ({ productId, productName, variantSku, quantity, price })),
-        }),
+        });
+      },
     );
     if (!found) throw notFound();
   });
@@ -78,10 +86,21 @@ export async function changePlan(
 }
 
 /** A staff-shaped decision as the shopper's: the same write, the email told from it. */
-const asShopper = (decision: PlanDecision, email: ShopperPlanChange): ShopperDecision => ({ change: decision.change, skip: decision.skip, email });
+const asShopper = (decision: PlanDecision, email: ShopperPlanChange): ShopperDecision => ({
+  change: decision.change,
+  skip: decision.skip,
+  email,
+  before: decision.before,
+  after: decision.after,
+});
 
-export function pausePlan(db: Db, userId: string, id: string): Promise<SubscriptionView> {
-  return changePlan(db, userId, id, (plan) => asShopper(decidePause(plan, MSG), { kind: 'paused' }));
+/** Pause until resumed, or for `deliveries` deliveries (1..3): the renewal sweep resumes it on its saved card on the day it says. */
+export function pausePlan(db: Db, userId: string, id: string, deliveries?: number): Promise<SubscriptionView> {
+  return changePlan(db, userId, id, (plan) => {
+    if (deliveries === undefined) return asShopper(decidePause(plan, MSG), { kind: 'paused' });
+    const decision = decideTimedPause(plan, deliveries, MSG);
+    return asShopper(decision, { kind: 'paused', resumesOn: decision.change.resumesOn! });
+  });
 }
 
 /** Resumes a plan paused with its payments in order on its saved card (a failed payment needs a new card: ./resume.ts). */
@@ -121,8 +140,25 @@ export function changeFrequency(db: Db, userId: string, id: string, intervalCoun
   return changePlan(db, userId, id, async (plan, tx) => {
     const decision = decideFrequency(plan, intervalCount, await lastPlanPeriod(tx, plan.row), offered, MSG);
     const from = plan.row.intervalCount;
+    // A change to a cadence suggested to the shopper and not declined counts as that suggestion accepted.
+    if (decision) await recordSuggestionAccepted(tx, id, intervalCount);
     return decision && asShopper(decision, { kind: 'frequency', fromIntervalCount: from, intervalCount });
   });
+}
+
+/**
+ * The shopper declines the plan's cadence suggestion: recorded for the plan's period (hidden for three
+ * periods from it). Not a change to the plan (no lock, no email): the plan must be the user's (404) and
+ * not ended (409); with no suggestion now, nothing is recorded (a repeat, another tab) and the plan is answered.
+ */
+export async function dismissCadenceSuggestion(db: Db, userId: string, id: string, offered: readonly number[]): Promise<SubscriptionView> {
+  if (!isUuid(id)) throw notFound();
+  const row = await findSubscriptionView(db.$client, id, userId);
+  if (!row) throw notFound();
+  if (hasEnded(row)) throw new AppError('SUBSCRIPTION_ENDED', MSG.alreadyEnded);
+  const suggestion = suggestCadence({ periods: row.cadence_periods, currentMonths: row.interval_count, offeredMonths: offered, dismissedPeriod: row.cadence_dismissed_period, cadenceChangedOn: row.cadence_changed_on });
+  if (suggestion) await recordSuggestionDismissed(db, id, billingPeriodOf(row.next_billing_date), suggestion.intervalCount);
+  return viewOf(db.$client, id, userId);
 }
 
 /**

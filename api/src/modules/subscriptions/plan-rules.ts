@@ -17,6 +17,7 @@ import {
   nextBillingDate,
   nextBillingDateForCadence,
   rescheduleWindow,
+  resumeDayAfter,
   type SkippedPeriodReason,
 } from '@nh/shared/contracts/subscriptions';
 import { AppError } from '../../lib/errors';
@@ -93,7 +94,21 @@ export function refuseState(
 export function decidePause({ row, periodCharge }: LockedPlan, words: PlanRuleWords): PlanDecision {
   if (row.status !== 'active') refuseState(row, words, 'SUBSCRIPTION_NOT_ACTIVE', words.pauseNotActive);
   if (chargeUnderWay(periodCharge)) throw new AppError('SUBSCRIPTION_CHARGE_IN_PROGRESS', words.chargeInProgress);
-  return { kind: 'paused', change: { status: 'paused' }, before: { status: 'active' }, after: { status: 'paused' } };
+  return { kind: 'paused', change: { status: 'paused', resumesOn: null }, before: { status: 'active' }, after: { status: 'paused' } };
+}
+
+/**
+ * Pause for `deliveries` deliveries (1..3, issue 21): a pause (decidePause) that the daily renewal sweep
+ * ends on its own on `resumesOn`, the billing date that many deliveries after the next one, resuming it on
+ * the saved card as decideResume does (the dates in between skipped as paused). So only a plan whose
+ * payments are in order and that has a saved card may pause so (else 409: it can still pause until resumed).
+ */
+export function decideTimedPause(plan: LockedPlan, deliveries: number, words: PlanRuleWords & { timedPauseNeedsCard: string }): PlanDecision {
+  const pause = decidePause(plan, words);
+  const { row } = plan;
+  if (row.failedAttempts > 0 || !hasStoredCard(row)) throw new AppError('SUBSCRIPTION_NEEDS_NEW_CARD', words.timedPauseNeedsCard);
+  const resumesOn = resumeDayAfter(row.nextBillingDate, row.interval, row.intervalCount, deliveries);
+  return { ...pause, change: { ...pause.change, resumesOn }, after: { ...pause.after, deliveries, resumesOn } };
 }
 
 /**
@@ -123,7 +138,7 @@ export function decideResume({ row, today, periodCharge }: LockedPlan, words: Pl
   const moved = missed.length > 0;
   return {
     kind: 'resumed',
-    change: { status: 'active', ...(moved ? { nextBillingDate: next } : {}) },
+    change: { status: 'active', resumesOn: null, ...(moved ? { nextBillingDate: next } : {}) },
     skip: moved ? { periods, reason: 'plan-paused' } : undefined,
     before: { status: 'paused', ...(moved ? { nextBillingDate: row.nextBillingDate.toISOString() } : {}) },
     after: { status: 'active', ...(moved ? { nextBillingDate: next.toISOString(), skippedPeriods: periods } : {}) },

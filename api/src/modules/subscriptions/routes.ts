@@ -4,6 +4,7 @@ import {
   changeCardRequestSchema,
   changeFrequencyRequestSchema,
   changeItemsRequestSchema,
+  pauseSubscriptionRequestSchema,
   rescheduleDeliveryRequestSchema,
   resumeSubscriptionRequestSchema,
   skipDeliveryRequestSchema,
@@ -17,7 +18,7 @@ import { requireUser, signedInUser } from '../auth';
 import type { PricedProduct } from '../catalog';
 import { changeCard } from './card';
 import { cardLinkRoutes } from './card-link-routes';
-import { changeAddress, changeFrequency, changeItems, moveDelivery, pausePlan, resumePlanOnSavedCard, skipDelivery } from './changes';
+import { changeAddress, changeFrequency, changeItems, dismissCadenceSuggestion, moveDelivery, pausePlan, resumePlanOnSavedCard, skipDelivery } from './changes';
 import { resume } from './resume';
 import { cancel, subscriptionsOf } from './service';
 
@@ -32,8 +33,8 @@ export interface SubscriptionDeps {
 
 /**
  * My Subscriptions: GET /api/subscriptions, and on one plan POST …/{id}/cancel, …/resume (a paused plan
- * with a new card), …/skip, …/reschedule, …/pause, …/unpause (on the saved card), …/card (a new card for
- * an active plan), …/frequency, PUT …/items and PUT …/address (GET and POST /api/subscriptions/update-card/{token}:
+ * with a new card), …/skip, …/reschedule, …/pause ({deliveries?: 1|2|3}), …/unpause (on the saved card), …/card (a new card for
+ * an active plan), …/frequency, …/cadence-suggestion/dismiss, PUT …/items and PUT …/address (GET and POST /api/subscriptions/update-card/{token}:
  * a card link staff emailed, ./card-link-routes.ts) (starting a plan, POST /api/payments/subscribe-nonce, is the
  * checkout's). GET /api/subscriptions/cadences (public): the cadences checkout and the product page offer.
  */
@@ -51,7 +52,7 @@ export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard,
 
   router.get('/subscriptions', signedIn, async (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.json(await subscriptionsOf(pool, userId(res)));
+    res.json(await subscriptionsOf(db, userId(res), ctx.config.PLAN_CADENCE_MONTHS));
   });
 
   router.post('/subscriptions/:id/cancel', signedIn, async (req, res) => {
@@ -80,7 +81,8 @@ export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard,
   });
 
   router.post('/subscriptions/:id/pause', signedIn, async (req, res) => {
-    res.json(await pausePlan(db, userId(res), id(req.params)));
+    const { deliveries } = parseInput(pauseSubscriptionRequestSchema, req.body ?? {});
+    res.json(await pausePlan(db, userId(res), id(req.params), deliveries));
   });
 
   router.post('/subscriptions/:id/unpause', signedIn, async (req, res) => {
@@ -90,6 +92,10 @@ export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard,
   router.post('/subscriptions/:id/frequency', signedIn, async (req, res) => {
     const { intervalCount } = parseInput(changeFrequencyRequestSchema, req.body);
     res.json(await changeFrequency(db, userId(res), id(req.params), intervalCount, ctx.config.PLAN_CADENCE_MONTHS));
+  });
+
+  router.post('/subscriptions/:id/cadence-suggestion/dismiss', signedIn, async (req, res) => {
+    res.json(await dismissCadenceSuggestion(db, userId(res), id(req.params), ctx.config.PLAN_CADENCE_MONTHS));
   });
 
   router.put('/subscriptions/:id/items', signedIn, async (req, res) => {

@@ -2,7 +2,9 @@
  * My Subscriptions (spec §2, §3): the signed-in user's plans as the page shows them, and cancelling one.
  * Starting a plan is the checkout's write path with a plan attached (checkout/requests.ts).
  */
-import { SUBSCRIPTION_MESSAGES, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { billingPeriodOf, SUBSCRIPTION_MESSAGES, type PausedBy, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { suggestCadence } from '@nh/shared/subscriptions/cadence-suggestion';
+import { recordPlanChange, recordSuggestionShown } from '@nh/server/queries/subscriptions/plan-history';
 import type { Db } from '@nh/server/db/client';
 import { changeLockedPlan } from '@nh/server/queries/subscriptions/changes';
 import { findSubscriptionView, listSubscriptions, type SubscriptionViewRow } from '@nh/server/queries/subscriptions/shopper';
@@ -10,7 +12,23 @@ import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
 import { decideCancel, hasEnded, movableWindow, resumableOnSavedCard } from './plan-rules';
 
-export function toView(row: SubscriptionViewRow): SubscriptionView {
+/** Who paused a paused plan: its renewals (a payment failed), staff (with their reason), else its shopper. */
+function pausedByOf(row: SubscriptionViewRow): PausedBy | null {
+  if (row.status !== 'paused') return null;
+  if (row.failed_attempts > 0) return { by: 'payment', reason: null };
+  return row.paused_by === 'staff' ? { by: 'shop', reason: row.pause_reason } : { by: 'shopper', reason: null };
+}
+
+/**
+ * The cadence the plan's history suggests (shared suggestCadence), for an active plan not in dunning;
+ * null without `offered` (the answers of changes: the page reloads the list, which has it).
+ */
+function suggestionOf(row: SubscriptionViewRow, offered: readonly number[] | undefined): SubscriptionView['cadenceSuggestion'] {
+  if (!offered || row.status !== 'active' || row.failed_attempts > 0 || row.interval !== 'monthly') return null;
+  return suggestCadence({ periods: row.cadence_periods, currentMonths: row.interval_count, offeredMonths: offered, dismissedPeriod: row.cadence_dismissed_period, cadenceChangedOn: row.cadence_changed_on });
+}
+
+export function toView(row: SubscriptionViewRow, offered?: readonly number[]): SubscriptionView {
   return {
     id: row.id,
     status: row.status,
@@ -32,18 +50,29 @@ export function toView(row: SubscriptionViewRow): SubscriptionView {
     resumableOnSavedCard: resumableOnSavedCard({ status: row.status, failedAttempts: row.failed_attempts }, row.has_stored_card),
     chargeBeingChecked: !hasEnded(row) && row.period_charge_unsettled,
     shippingAddress: row.shipping_address,
+    resumesOn: row.status === 'paused' ? row.resumes_on : null,
+    pausedBy: pausedByOf(row),
+    cadenceSuggestion: suggestionOf(row, offered),
   };
 }
 
-export async function subscriptionsOf(pool: Db['$client'], userId: string): Promise<SubscriptionView[]> {
-  return (await listSubscriptions(pool, userId)).map(toView);
+/**
+ * The user's plans as the page shows them, with any cadence suggestion (cadences `offered`: PLAN_CADENCE_MONTHS).
+ * Each suggestion shown is recorded once per plan and billing period (the dashboard counts them).
+ */
+export async function subscriptionsOf(db: Db, userId: string, offered: readonly number[]): Promise<SubscriptionView[]> {
+  const views = (await listSubscriptions(db.$client, userId)).map((row) => toView(row, offered));
+  await Promise.all(
+    views.flatMap((v) => (v.cadenceSuggestion ? [recordSuggestionShown(db, v.id, billingPeriodOf(new Date(v.nextBillingDate)), v.cadenceSuggestion.intervalCount)] : [])),
+  );
+  return views;
 }
 
 /**
  * Cancels the user's own active or paused plan; any other id (malformed, unknown, someone else's) is not
  * found. The plan's change sequence (@nh/server changeLockedPlan: the row locked as a renewal locks it,
  * then judged as it then is): refused while the period's charge is under way (plan-rules decideCancel),
- * as pausing, skipping and moving are. No email, as before.
+ * as pausing, skipping and moving are. No email, as before; recorded in the plan's history (the staff plan page shows it).
  */
 export async function cancel(db: Db, userId: string, id: string): Promise<SubscriptionView> {
   if (!isUuid(id)) throw new AppError('NOT_FOUND', SUBSCRIPTION_MESSAGES.notFound);
@@ -52,8 +81,8 @@ export async function cancel(db: Db, userId: string, id: string): Promise<Subscr
       tx,
       id,
       userId,
-      (plan) => ({ change: decideCancel(plan, SUBSCRIPTION_MESSAGES) }),
-      async () => {},
+      (plan) => ({ change: decideCancel(plan, SUBSCRIPTION_MESSAGES), from: plan.row.status }),
+      (decision) => recordPlanChange(tx, id, 'customer', { kind: 'cancelled', before: { status: decision.from }, after: { status: 'cancelled' } }),
     );
     if (!found) throw new AppError('NOT_FOUND', SUBSCRIPTION_MESSAGES.notFound);
   });

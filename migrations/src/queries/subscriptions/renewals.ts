@@ -46,6 +46,9 @@ export const REMINDER_DAY_SQL = {
   to: `(date_trunc('day', now(), 'UTC') + interval '${RENEWAL_REMINDER_DAYS + 1} days')`,
 };
 
+/** A timed pause's billing date to resume on: its `resumes_on` day at the time of day of the plan's billing date (UTC). */
+export const RESUME_BILLING_DATE_SQL = `((resumes_on + (next_billing_date at time zone 'UTC')::time) at time zone 'UTC')`;
+
 /** What a failed attempt does to the plan (the workers' rules.ts decides it: dunningStep, pauseNow). */
 export type DunningStep =
   /** Try again at the start of the UTC day `retryInDays` days from today (the sweep of that day picks it up). */
@@ -115,11 +118,20 @@ export async function* dueSubscriptionPages(db: Queryable, pageSize = DUE_PAGE_S
   }
 }
 
-/** Every active subscription billed on the reminder day (RENEWAL_REMINDER_DAYS ahead, UTC). */
+/**
+ * Every active subscription billed on the reminder day (RENEWAL_REMINDER_DAYS ahead, UTC), and every plan
+ * paused for a number of deliveries that resumes that day (issue 21: the sweep resumes it and charges it
+ * then, so it is reminded like any renewal), with the billing date it resumes on (its day, at the plan's
+ * time of day).
+ */
 export async function findSubscriptionsToRemind(db: Queryable): Promise<Array<{ id: string; nextBillingDate: Date }>> {
   const { rows } = await db.query<{ id: string; next_billing_date: Date }>(
-    `select id, next_billing_date from subscriptions
-     where status = 'active' and next_billing_date >= ${REMINDER_DAY_SQL.from} and next_billing_date < ${REMINDER_DAY_SQL.to}
+    `select id, next_billing_date from (
+       select id, next_billing_date from subscriptions where status = 'active'
+       union all
+       select id, ${RESUME_BILLING_DATE_SQL} from subscriptions where status = 'paused' and resumes_on is not null and failed_attempts = 0
+     ) s
+     where next_billing_date >= ${REMINDER_DAY_SQL.from} and next_billing_date < ${REMINDER_DAY_SQL.to}
      order by next_billing_date, id`,
   );
   return rows.map((r) => ({ id: r.id, nextBillingDate: r.next_billing_date }));

@@ -12,9 +12,10 @@ import type { StoredPaymentProfile } from '../../payments/gateway';
 import { OUTBOX_CHANNEL, outboxInsert, outboxNotify, outboxParam } from '../outbox';
 import { paymentInFlightSql } from '../payment-in-flight';
 import { DAY_MS, PLAN_CARD_COLUMNS, PLAN_CARD_JOIN, TODAY_SQL } from './plan';
+import { CADENCE_HISTORY_COLUMNS, CADENCE_HISTORY_JOIN, LAST_PAUSE_COLUMNS, LAST_PAUSE_JOIN, type CadenceHistoryRow } from './plan-history';
 
 /** A plan as the page view reads it (snake_case, as the statement answers), its column types from the schema. */
-export interface SubscriptionViewRow {
+export interface SubscriptionViewRow extends CadenceHistoryRow {
   id: SubscriptionRow['id'];
   status: SubscriptionRow['status'];
   created_at: SubscriptionRow['createdAt'];
@@ -36,6 +37,11 @@ export interface SubscriptionViewRow {
   /** The period's charge is pending with the payment service's answer held or lost: staff check it (payment-in-flight.ts). */
   period_charge_unsettled: boolean;
   shipping_address: SubscriptionRow['shippingAddress'];
+  /** yyyy-MM-dd: a plan paused for a number of deliveries resumes that day (null: open-ended, or not paused). */
+  resumes_on: SubscriptionRow['resumesOn'];
+  /** Who paused the plan last (plan-history.ts LAST_PAUSE_JOIN): staff with their reason, or its shopper. */
+  paused_by: 'staff' | 'customer' | null;
+  pause_reason: string | null;
 }
 
 /**
@@ -48,11 +54,14 @@ const VIEW_COLUMNS = `s.id, s.status, s.created_at, s.items, s.amount::text as a
   (s.authnet_customer_profile_id is not null and s.authnet_payment_profile_id is not null) as has_stored_card,
   ${TODAY_SQL} as today, skipped.skipped_periods,
   exists (select 1 from payment_transactions p where p.subscription_id = s.id and p.kind = 'charge'
-    and p.billing_period = to_char(s.next_billing_date at time zone 'UTC', 'YYYY-MM-DD') and p.status = 'pending' and not ${paymentInFlightSql('p')}) as period_charge_unsettled`;
+    and p.billing_period = to_char(s.next_billing_date at time zone 'UTC', 'YYYY-MM-DD') and p.status = 'pending' and not ${paymentInFlightSql('p')}) as period_charge_unsettled,
+  to_char(s.resumes_on, 'YYYY-MM-DD') as resumes_on, ${LAST_PAUSE_COLUMNS}, ${CADENCE_HISTORY_COLUMNS}`;
 const VIEW_JOINS = `${PLAN_CARD_JOIN}
   cross join lateral (
     select coalesce(json_agg(json_build_object('period', k.billing_period, 'reason', k.reason) order by k.billing_period), '[]') as skipped_periods
-    from subscription_skipped_periods k where k.subscription_id = s.id) skipped`;
+    from subscription_skipped_periods k where k.subscription_id = s.id) skipped
+  ${LAST_PAUSE_JOIN}
+  ${CADENCE_HISTORY_JOIN}`;
 
 /** One of the user's subscriptions as the page shows it (null: not theirs, or unknown). */
 export async function findSubscriptionView(db: pg.Pool, id: string, userId: string): Promise<SubscriptionViewRow | null> {
@@ -113,7 +122,7 @@ export type ResumeOutcome = { kind: 'resumed'; row: SubscriptionViewRow } | { ki
  * expiry forgotten: the workers look the new one up), active again
  * with a clean dunning slate (failed attempts 0, no retry time), the billing date left on the unpaid
  * period, and the `subscription.resumed` outbox row (its NOTIFY wakes the relay, which adds the
- * renewal at once). Conditional on the row as it is then: still the user's, still paused, still on
+ * renewal at once), and the change in the plan's history (subscription_changes, as the shopper's). Conditional on the row as it is then: still the user's, still paused, still on
  * the billing period read before the card was stored (its due date within that UTC day). When nothing
  * was updated, the row as read tells why.
  */
@@ -123,10 +132,12 @@ export async function resumeSubscription(db: pg.Pool, r: Resumption): Promise<Re
   const { rows } = await db.query<SubscriptionViewRow & { resumed: boolean }>({
     name: 'subscriptions_resume',
     text: `with upd as (
-        update subscriptions set authnet_customer_profile_id = $3, authnet_payment_profile_id = $4, card_expires_on = null, card_type = $9, card_last_four = $10, status = 'active',
+        update subscriptions set authnet_customer_profile_id = $3, authnet_payment_profile_id = $4, card_expires_on = null, card_type = $9, card_last_four = $10, status = 'active', resumes_on = null,
           failed_attempts = 0, retry_at = null, updated_at = now()
         where id = $1 and user_id = $2 and status = 'paused' and next_billing_date >= $5 and next_billing_date < $6 returning *),
-      ob as (${outboxInsert('$7', 'exists (select 1 from upd)')})
+      ob as (${outboxInsert('$7', 'exists (select 1 from upd)')}),
+      ch as (insert into subscription_changes (subscription_id, actor, kind, before, after)
+        select id, 'customer', 'resumed', '{"status":"paused"}'::jsonb, jsonb_build_object('status', 'active', 'cardLastFour', $10::text) from upd)
       select true as resumed, ${VIEW_COLUMNS}, ${outboxNotify('$7', '$8')} as notified from upd s ${VIEW_JOINS}
       union all
       select false, ${VIEW_COLUMNS}, null from subscriptions s ${VIEW_JOINS} where s.id = $1 and s.user_id = $2 and not exists (select 1 from upd)`,

@@ -38,6 +38,9 @@ const NEW = { address: '77 Harbor Road', city: 'Portland', state: 'OR', zip: '97
 const plan: SubscriptionView = {
   id: ID,
   status: 'active',
+  resumesOn: null,
+  pausedBy: null,
+  cadenceSuggestion: null,
   createdAt: '2025-03-10T15:00:00.000Z',
   items: [{ productId: 7, productName: 'Surfy Surface Cleaner', variantSku: null, quantity: 2, price: '20.00' }],
   amount: '36.72',

@@ -1,6 +1,7 @@
 /** Server calls of My Subscriptions: the signed-in shopper's plans, cancelling one, resuming a paused one, and the changes to a plan. */
 import { formatPrice } from '@nh/shared';
 import {
+  longDay,
   SUBSCRIPTION_MESSAGES,
   subscriptionViewSchema,
   type ChangeAddressRequest,
@@ -107,8 +108,9 @@ export function useResumeSubscription() {
 export type PlanChange =
   | { action: 'skip'; period: string }
   | { action: 'reschedule'; nextBillingDate: string }
-  | { action: 'pause' }
+  | { action: 'pause'; deliveries?: number }
   | { action: 'unpause' }
+  | { action: 'dismiss-suggestion' }
   | { action: 'card'; card: ChangeCardRequest }
   | { action: 'items'; items: ChangeItemsRequest['items'] }
   | { action: 'frequency'; intervalCount: number }
@@ -123,6 +125,7 @@ const CHANGE_TOAST: Record<PlanChange['action'], string> = {
   items: SUBSCRIPTION_MESSAGES.itemsChanged,
   frequency: SUBSCRIPTION_MESSAGES.frequencyChanged,
   address: SUBSCRIPTION_MESSAGES.addressChanged,
+  'dismiss-suggestion': SUBSCRIPTION_MESSAGES.suggestionDismissed,
 };
 
 /** The call of a change; answers the updated plan (null when a 2xx body breaks the contract: the list refresh shows it). */
@@ -135,8 +138,11 @@ export async function changePlan(id: string, change: PlanChange): Promise<Subscr
       case 'reschedule':
         return apiRequest('POST', `${base}/reschedule`, { nextBillingDate: change.nextBillingDate });
       case 'pause':
+        return apiRequest('POST', `${base}/pause`, change.deliveries ? { deliveries: change.deliveries } : undefined);
       case 'unpause':
-        return apiRequest('POST', `${base}/${change.action}`);
+        return apiRequest('POST', `${base}/unpause`);
+      case 'dismiss-suggestion':
+        return apiRequest('POST', `${base}/cadence-suggestion/dismiss`);
       case 'card':
         return apiRequest('POST', `${base}/card`, change.card);
       case 'items':
@@ -153,7 +159,8 @@ export async function changePlan(id: string, change: PlanChange): Promise<Subscr
 
 /** The toast's second line: when the next delivery is now (active plans), and after new items the server's new total. */
 function changeDescription(plan: SubscriptionView | null, action: PlanChange['action']): string | undefined {
-  if (!plan || plan.status !== 'active') return undefined;
+  if (plan?.status === 'paused' && plan.resumesOn) return `It resumes on ${longDay(plan.resumesOn)}, on your saved card.`;
+  if (!plan || plan.status !== 'active' || action === 'dismiss-suggestion') return undefined;
   const next = `Your next delivery is on ${formatLongDate(plan.nextBillingDate)} (${formatPrice(plan.amount)}).`;
   return action === 'items' ? `Each delivery is now ${formatPrice(plan.amount)}. ${next}` : next;
 }

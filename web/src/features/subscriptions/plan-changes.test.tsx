@@ -1,6 +1,8 @@
 import type { AcceptResponse, PaymentsStatus } from '@nh/shared/contracts/checkout';
 import { SANDBOX_TEST_CARD } from '@nh/shared/contracts/checkout';
 import { PLAN_MAX_LINES } from '@nh/shared/constants';
+import { formatCents } from '@nh/shared/money';
+import { pricePlan } from '@nh/shared/pricing';
 import { SUBSCRIPTION_MESSAGES as MSG, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -49,6 +51,9 @@ const plan: SubscriptionView = {
   resumableOnSavedCard: false,
   chargeBeingChecked: false,
   shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
+  resumesOn: null,
+  pausedBy: null,
+  cadenceSuggestion: null,
 };
 
 function renderPage(answers: Record<string, FakeAnswer>) {
@@ -171,27 +176,58 @@ describe('changing a plan on My Subscriptions', () => {
     expect(within(await screen.findByRole('region', { name: 'Active Subscriptions' })).getByText(formatLongDate(moved.nextBillingDate))).toBeTruthy();
   });
 
-  it('pauses into Past with a line saying the shopper paused it, then resumes it on the saved card', async () => {
+  it('pauses until resumed: listed with the active plans, saying the shopper paused it, then resumes it on the saved card', async () => {
     const user = userEvent.setup();
-    const pausedPlan = { ...plan, status: 'paused' as const, rescheduleWindow: null, resumableOnSavedCard: true };
+    const pausedPlan = { ...plan, status: 'paused' as const, rescheduleWindow: null, resumableOnSavedCard: true, pausedBy: { by: 'shopper' as const, reason: null } };
     const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [plan] }, [`/api/subscriptions/${ID}/pause`]: { status: 200, body: pausedPlan } };
     const fetchMock = renderPage(answers);
     const dialog = await open(/^Pause/, 'Pause this subscription?');
     answers['/api/subscriptions'] = { status: 200, body: [pausedPlan] };
+    await user.click(within(dialog).getByLabelText(/Pause until I resume it/));
     await user.click(within(dialog).getByRole('button', { name: 'Pause Subscription' }));
     expect(await screen.findByText(MSG.paused)).toBeTruthy();
-    const past = await screen.findByRole('region', { name: 'Past Subscriptions' });
-    expect(within(past).getByTestId('paused-notice').textContent).toBe('You paused this plan: no deliveries are sent or charged until you resume it.');
-    expect(within(past).queryByRole('button', { name: /Resume with a new card/ })).toBeNull();
+    expect(callsTo(fetchMock, `/api/subscriptions/${ID}/pause`)[0]![1]).toMatchObject({ method: 'POST', body: undefined });
+    const current = await screen.findByRole('region', { name: 'Active Subscriptions' });
+    expect(within(current).getByTestId('paused-notice').textContent).toBe('You paused this plan. No deliveries are sent or charged until it is resumed.');
+    expect(within(current).queryByRole('button', { name: /Resume with a new card/ })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Past Subscriptions' })).toBeNull();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
     answers[`/api/subscriptions/${ID}/unpause`] = { status: 200, body: plan };
-    const resume = await open(/^Resume Subscription/, 'Resume this subscription?', 'Past Subscriptions');
+    const resume = await open(/^Resume Subscription/, 'Resume this subscription?');
     answers['/api/subscriptions'] = { status: 200, body: [plan] };
     await user.click(within(resume).getByRole('button', { name: 'Resume Subscription' }));
     expect(await screen.findByText(MSG.resumed)).toBeTruthy();
     expect(callsTo(fetchMock, `/api/subscriptions/${ID}/unpause`)[0]![1]).toMatchObject({ method: 'POST', body: undefined });
-    await waitFor(() => expect(screen.queryByRole('region', { name: 'Past Subscriptions' })).toBeNull());
+    await waitFor(() => expect(screen.queryByTestId('paused-notice')).toBeNull());
+  });
+
+  it('pauses for 2 deliveries: each choice says the day it starts again; the plan shows when it resumes', async () => {
+    const user = userEvent.setup();
+    // Next delivery Apr 10, 2025, monthly: paused for 2 deliveries it starts again on Jun 10.
+    const pausedPlan = { ...plan, status: 'paused' as const, rescheduleWindow: null, resumableOnSavedCard: true, pausedBy: { by: 'shopper' as const, reason: null }, resumesOn: '2025-06-10' };
+    const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [plan] }, [`/api/subscriptions/${ID}/pause`]: { status: 200, body: pausedPlan } };
+    const fetchMock = renderPage(answers);
+    const dialog = await open(/^Pause/, 'Pause this subscription?');
+    expect(within(dialog).getByText('Starts again on May 10, 2025')).toBeTruthy();
+    expect(within(dialog).getByText('Starts again on July 10, 2025')).toBeTruthy();
+    answers['/api/subscriptions'] = { status: 200, body: [pausedPlan] };
+    await user.click(within(dialog).getByLabelText(/Pause for 2 deliveries/));
+    await user.click(within(dialog).getByRole('button', { name: 'Pause Subscription' }));
+    expect(await screen.findByText(MSG.paused)).toBeTruthy();
+    expect(bodyOf(callsTo(fetchMock, `/api/subscriptions/${ID}/pause`)[0])).toEqual({ deliveries: 2 });
+    const current = await screen.findByRole('region', { name: 'Active Subscriptions' });
+    expect(within(current).getByTestId('paused-notice').textContent).toBe('You paused this plan. It resumes on June 10, 2025; nothing is sent or charged until then.');
+    expect(within(current).getByText('Resumes on').nextElementSibling!.textContent).toBe('June 10, 2025');
+    expect(within(current).getByRole('button', { name: /^Resume Subscription/ })).toBeTruthy();
+  });
+
+  it('a plan our team paused says so, with the reason staff gave', async () => {
+    const pausedPlan = { ...plan, status: 'paused' as const, rescheduleWindow: null, resumableOnSavedCard: true, pausedBy: { by: 'shop' as const, reason: 'Customer is away until spring.' } };
+    renderPage({ '/api/subscriptions': { status: 200, body: [pausedPlan] } });
+    const notice = await screen.findByTestId('paused-notice');
+    expect(notice.textContent).toBe('Our team paused this plan (Customer is away until spring). No deliveries are sent or charged until it is resumed.');
+    expect(notice.textContent).not.toContain('You paused');
   });
 
   it('changes the card: tokenised as at checkout, only the opaque data posted, the new card shown', async () => {
@@ -297,6 +333,63 @@ describe('changing a plan on My Subscriptions', () => {
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(await screen.findByText('Refill Pack - 1 gal')).toBeTruthy();
+  });
+
+  it('previews the new price per delivery as quantities change, by the server\'s pricing rule at today\'s prices', async () => {
+    const user = userEvent.setup();
+    const shop = [
+      { id: 7, name: 'Surfy Surface Cleaner', status: 'active', price: '22.00', variants: [] },
+      { id: 8, name: 'Dishy Pods', status: 'active', price: '14.00', variants: [{ sku: 'DP-30', label: '30 pods', price: '15.49' }] },
+    ];
+    renderPage({ '/api/subscriptions': { status: 200, body: [plan] }, '/api/products': { status: 200, body: shop } });
+    const d = within(await open(/^Change Items/, 'Change items'));
+    const total = () => d.getByTestId('items-new-total').textContent;
+    const priced = (surfy: number, dishy: number) =>
+      formatCents(pricePlan([{ price: 2200, quantity: surfy }, { price: 1549, quantity: dishy }].filter((l) => l.quantity > 0), null).renewal.total);
+    await waitFor(() => expect(total()).toBe(`Each delivery${priced(2, 1)}`));
+    const surfy = d.getByLabelText<HTMLInputElement>(/^Surfy Surface Cleaner/);
+    await user.clear(surfy);
+    await user.type(surfy, '3');
+    expect(total()).toBe(`Each delivery after this change${priced(3, 1)} (now $50.49)`);
+    await user.clear(d.getByLabelText<HTMLInputElement>(/^Dishy Pods/));
+    await user.type(d.getByLabelText<HTMLInputElement>(/^Dishy Pods/), '0');
+    expect(total()).toBe(`Each delivery after this change${priced(3, 0)} (now $50.49)`);
+    expect(priced(3, 0)).not.toBe(priced(3, 1));
+  });
+
+  it('suggests a longer cadence after two skips: one tap changes the frequency, "No thanks" declines it', async () => {
+    const user = userEvent.setup();
+    const suggested = { ...plan, cadenceSuggestion: { direction: 'longer' as const, intervalCount: 2, reason: 'skipped-twice' as const } };
+    const every2 = { ...plan, intervalCount: 2 };
+    const frequencyUrl = `/api/subscriptions/${ID}/frequency`;
+    const dismissUrl = `/api/subscriptions/${ID}/cadence-suggestion/dismiss`;
+    const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [suggested] }, [frequencyUrl]: { status: 200, body: every2 }, [dismissUrl]: { status: 200, body: plan } };
+    const fetchMock = renderPage(answers);
+    const box = within(await screen.findByTestId('cadence-suggestion'));
+    expect(box.getByText('You skipped your last two deliveries. Would a delivery every 2 months suit you better?')).toBeTruthy();
+
+    answers['/api/subscriptions'] = { status: 200, body: [plan] };
+    await user.click(box.getByRole('button', { name: 'No thanks' }));
+    expect(await screen.findByText(MSG.suggestionDismissed)).toBeTruthy();
+    expect(callsTo(fetchMock, dismissUrl)[0]![1]).toMatchObject({ method: 'POST', body: undefined });
+    await waitFor(() => expect(screen.queryByTestId('cadence-suggestion')).toBeNull());
+    expect(callsTo(fetchMock, frequencyUrl)).toHaveLength(0);
+  });
+
+  it('accepting the suggestion is the usual change of frequency', async () => {
+    const user = userEvent.setup();
+    const suggested = { ...plan, cadenceSuggestion: { direction: 'longer' as const, intervalCount: 2, reason: 'skipped-twice' as const } };
+    const every2 = { ...plan, intervalCount: 2 };
+    const frequencyUrl = `/api/subscriptions/${ID}/frequency`;
+    const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [suggested] }, [frequencyUrl]: { status: 200, body: every2 } };
+    const fetchMock = renderPage(answers);
+    const box = within(await screen.findByTestId('cadence-suggestion'));
+    answers['/api/subscriptions'] = { status: 200, body: [every2] };
+    await user.click(box.getByRole('button', { name: 'Deliver every 2 months' }));
+    expect(await screen.findByText(MSG.frequencyChanged)).toBeTruthy();
+    expect(bodyOf(callsTo(fetchMock, frequencyUrl)[0])).toEqual({ intervalCount: 2 });
+    await waitFor(() => expect(screen.queryByTestId('cadence-suggestion')).toBeNull());
+    expect(screen.getByText('Every 2 months')).toBeTruthy();
   });
 
   it('shows each kept item at today\'s catalogue price (not the plan\'s stored one), out of stock or no longer sold, with a note on pricing', async () => {

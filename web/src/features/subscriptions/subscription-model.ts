@@ -1,4 +1,4 @@
-/** How My Subscriptions groups and labels plans (spec §4: active under Active, any other status under Past). */
+/** How My Subscriptions groups and labels plans (spec §4; issue 21: a paused plan is not past, it is listed with the active ones). */
 import type { SubscriptionInterval, SubscriptionStatus, SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { cardBrandName, cardEnding } from '@nh/shared/cards';
 
@@ -11,7 +11,8 @@ const newestFirst = (a: SubscriptionView, b: SubscriptionView) => Date.parse(b.c
 
 export function groupSubscriptions(list: readonly SubscriptionView[]): SubscriptionGroups {
   const sorted = [...list].sort(newestFirst);
-  return { active: sorted.filter((s) => s.status === 'active'), past: sorted.filter((s) => s.status !== 'active') };
+  const current = (s: SubscriptionView) => s.status === 'active' || s.status === 'paused';
+  return { active: sorted.filter(current), past: sorted.filter((s) => !current(s)) };
 }
 
 export const STATUS_LABEL: Record<SubscriptionStatus, string> = {

@@ -39,6 +39,9 @@ function view(overrides: Partial<SubscriptionView>): SubscriptionView {
     resumableOnSavedCard: false,
     chargeBeingChecked: false,
     shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
+    resumesOn: null,
+    pausedBy: null,
+    cadenceSuggestion: null,
     ...overrides,
   };
 }
@@ -111,13 +114,13 @@ describe('My Subscriptions', () => {
     expect(screen.queryByRole('region', { name: 'Active Subscriptions' })).toBeNull();
   });
 
-  it('lists active plans under Active and every other status under Past, with the benefits card', async () => {
+  it('lists active and paused plans under Active (a paused plan is not past), the ended ones under Past, with the benefits card', async () => {
     renderPage({ '/api/auth/user': USER, '/api/subscriptions': { status: 200, body: [cancelled, paused, active] } });
     const activeRegion = await region('Active Subscriptions');
     const pastRegion = screen.getByRole('region', { name: 'Past Subscriptions' });
 
-    const [card] = within(activeRegion).getAllByRole('article');
-    expect(within(activeRegion).getAllByRole('article')).toHaveLength(1);
+    const [card, pausedArticle] = within(activeRegion).getAllByRole('article');
+    expect(within(activeRegion).getAllByRole('article')).toHaveLength(2);
     const activeCard = within(card!);
     expect(activeCard.getByText('Surfy Surface Cleaner')).toBeTruthy();
     expect(activeCard.getByText('Qty 2 × $20.00 each')).toBeTruthy();
@@ -130,15 +133,16 @@ describe('My Subscriptions', () => {
     expect(activeCard.getByRole('button', { name: /^Cancel Subscription/ })).toBeTruthy();
 
     const pastCards = within(pastRegion).getAllByRole('article');
-    expect(pastCards).toHaveLength(2);
-    const [cancelledCard, pausedCard] = pastCards.map((c) => within(c));
-    expect(cancelledCard!.getByText('Dishy Pods')).toBeTruthy();
-    expect(cancelledCard!.getByText('Cancelled')).toBeTruthy();
-    expect(cancelledCard!.getByText('Cancelled on').nextElementSibling!.textContent).toBe(formatLongDate(cancelled.cancelledAt!));
-    expect(cancelledCard!.queryByText('Next delivery')).toBeNull();
-    expect(cancelledCard!.queryByText('Payment')).toBeNull();
-    expect(pausedCard!.getByText('Paused')).toBeTruthy();
-    expect(pausedCard!.getByText('Glassy Glass')).toBeTruthy();
+    expect(pastCards).toHaveLength(1);
+    const cancelledCard = within(pastCards[0]!);
+    const pausedCard = within(pausedArticle!);
+    expect(cancelledCard.getByText('Dishy Pods')).toBeTruthy();
+    expect(cancelledCard.getByText('Cancelled')).toBeTruthy();
+    expect(cancelledCard.getByText('Cancelled on').nextElementSibling!.textContent).toBe(formatLongDate(cancelled.cancelledAt!));
+    expect(cancelledCard.queryByText('Next delivery')).toBeNull();
+    expect(cancelledCard.queryByText('Payment')).toBeNull();
+    expect(pausedCard.getByText('Paused')).toBeTruthy();
+    expect(pausedCard.getByText('Glassy Glass')).toBeTruthy();
     expect(within(pastRegion).queryByRole('button', { name: /Cancel Subscription/ })).toBeNull();
 
     const benefits = screen.getByRole('complementary', { name: 'Subscribe & Save Benefits' });
@@ -248,7 +252,7 @@ function stubAccept(response: AcceptResponse = { opaqueData: OPAQUE, messages: {
 }
 
 async function openResumeDialog() {
-  const pastRegion = await region('Past Subscriptions');
+  const pastRegion = await region('Active Subscriptions');
   const button = await within(pastRegion).findByRole('button', { name: /^Resume with a new card/ });
   await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
   await userEvent.click(button);
@@ -277,9 +281,11 @@ describe('Resume with a new card', () => {
 
   it('is offered only on a paused plan, with a line saying the last renewal could not be paid', async () => {
     renderPage({ '/api/auth/user': USER, '/api/payments/status': { status: 200, body: SANDBOX_STATUS }, '/api/subscriptions': { status: 200, body: [active, cancelled, paused, expired] } });
-    const pastRegion = await region('Past Subscriptions');
-    const cards = within(pastRegion).getAllByRole('article');
-    const pausedCard = cards.find((card) => within(card).queryByText('Paused'))!;
+    await region('Active Subscriptions');
+    const pastCards = within(screen.getByRole('region', { name: 'Past Subscriptions' })).getAllByRole('article');
+    const pausedCard = within(screen.getByRole('region', { name: 'Active Subscriptions' }))
+      .getAllByRole('article')
+      .find((card) => within(card).queryByText('Paused'))!;
 
     expect(within(pausedCard).getByTestId('paused-notice').textContent).toBe('The last renewal could not be paid, so this plan is paused.');
     const button = within(pausedCard).getByRole('button', { name: /^Resume with a new card/ });
@@ -287,13 +293,13 @@ describe('Resume with a new card', () => {
 
     expect(screen.getAllByRole('button', { name: /Resume with a new card/ })).toHaveLength(1);
     expect(screen.getAllByTestId('paused-notice')).toHaveLength(1);
-    for (const card of cards.filter((c) => c !== pausedCard)) expect(within(card).queryByRole('button')).toBeNull();
+    for (const card of pastCards) expect(within(card).queryByRole('button')).toBeNull();
   });
 
   it('is disabled with the checkout message when payments are not configured', async () => {
     const notConfigured: PaymentsStatus = { ...SANDBOX_STATUS, configured: false, publicClientKey: null, apiLoginID: null, acceptJsUrl: null };
     renderPage({ '/api/auth/user': USER, '/api/payments/status': { status: 200, body: notConfigured }, '/api/subscriptions': { status: 200, body: [paused] } });
-    const pastRegion = await region('Past Subscriptions');
+    const pastRegion = await region('Active Subscriptions');
     const message = await within(pastRegion).findByText(CHECKOUT_MESSAGES.paymentsUnavailable);
     const button = within(pastRegion).getByRole<HTMLButtonElement>('button', { name: /^Resume with a new card/ });
     expect(button.disabled).toBe(true);
@@ -419,7 +425,7 @@ describe('Resume with a new card', () => {
     // Giving up leaves the plan paused, and focus back on its button.
     await user.click(within(dialog).getByRole('button', { name: 'Keep Paused' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(within(await region('Past Subscriptions')).getByText('Glassy Glass')).toBeTruthy();
+    expect(within(await region('Active Subscriptions')).getByText('Glassy Glass')).toBeTruthy();
     await waitFor(() => expect(document.activeElement?.textContent).toMatch(/^Resume with a new card/));
   });
 });

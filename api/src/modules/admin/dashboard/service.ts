@@ -1,12 +1,13 @@
 /**
  * The dashboard: sales today and over 30 days (per day, for the chart; net of refunds and voids, with
- * what was refunded beside it), average order value, the plans' figures, NetSuite's backlog and the
+ * what was refunded beside it), average order value, the plans' figures (and the cadence suggestions shown and accepted), NetSuite's backlog and the
  * queues' depths. Each part is one query; queue depths give up after a moment (Redis slow or away)
  * rather than hold the screen.
  */
 import type { Queue } from 'bullmq';
 import { centsToDecimal } from '@nh/shared';
 import { planFigures, salesByDay } from '@nh/server/queries/reports';
+import { cadenceSuggestionCounts } from '@nh/server/queries/subscriptions/plan-history';
 import type { Db } from '@nh/server/db/client';
 import { QUEUE_NAMES, readQueueDepth, type QueueName } from '@nh/server/runtime/queues';
 import { DASHBOARD_DAYS, type Dashboard } from '@nh/shared/contracts/admin-dashboard';
@@ -25,9 +26,10 @@ async function depth(queue: Queue): Promise<Dashboard['queues'][string]> {
 }
 
 export async function dashboard({ db, queue }: DashboardDeps, storeCode: string): Promise<Dashboard> {
-  const [daily, plans, sync, ...depths] = await Promise.all([
+  const [daily, plans, suggestions, sync, ...depths] = await Promise.all([
     salesByDay(db, storeCode, DASHBOARD_DAYS),
     planFigures(db),
+    cadenceSuggestionCounts(db, new Date(Date.now() - DASHBOARD_DAYS * 86_400_000)),
     syncSummary({ db, erpSyncQueue: () => queue('erp-sync') }, storeCode),
     ...QUEUE_NAMES.map((name) => depth(queue(name))),
   ]);
@@ -53,6 +55,7 @@ export async function dashboard({ db, queue }: DashboardDeps, storeCode: string)
       inDunning: plans.inDunning,
       paused: plans.paused,
     },
+    cadenceSuggestions: { shown: suggestions.shown, accepted: suggestions.accepted, declined: suggestions.dismissed },
     netsuite: { counts: sync.counts, oldestPendingAt: sync.oldestPendingAt },
     queues: Object.fromEntries(QUEUE_NAMES.map((name, i) => [name, depths[i] ?? null])),
   };

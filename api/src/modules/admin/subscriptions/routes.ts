@@ -6,6 +6,7 @@ import {
   changeAddressByStaffSchema,
   changeFrequencyByStaffSchema,
   changeItemsByStaffSchema,
+  pauseSubscriptionByStaffSchema,
   rescheduleSubscriptionSchema,
   sendCardLinkSchema,
 } from '@nh/shared/contracts/admin-subscriptions';
@@ -41,7 +42,8 @@ export function subscriptionArea(ctx: AppContext, { guard }: AdminDeps): AdminAr
   });
 
   router.post('/:id/pause', act, async (req, res) => {
-    res.json(await pauseSubscription(db, id(req.params), actorOf(req, res)));
+    const { reason } = parseInput(pauseSubscriptionByStaffSchema, req.body);
+    res.json(await pauseSubscription(db, id(req.params), reason, actorOf(req, res)));
   });
   router.post('/:id/resume', act, async (req, res) => {
     res.json(await resumeSubscription(db, id(req.params), actorOf(req, res)));

@@ -10,6 +10,7 @@
 import { changeLockedPlan, lastPlanPeriod, type LockedPlan, type PlanChangeDecision } from '@nh/server/queries/subscriptions/changes';
 import { databaseToday, findAtRiskSubscriptions, listAdminSubscriptions, planBilling, type AtRiskRow, type PlanBilling } from '@nh/server/queries/subscriptions/staff';
 import { findPlan, findPlanCardBrand } from '@nh/server/queries/subscriptions/plan';
+import { findLastPause, listPlanChanges } from '@nh/server/queries/subscriptions/plan-history';
 import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
 import { recordOutbox } from '@nh/server/queries/outbox';
 import type { Db, DbOrTx } from '@nh/server/db/client';
@@ -37,6 +38,7 @@ import { isUuid } from '../../../lib/validation';
 import { decideCancel, decideFrequency, decidePause, decideReschedule, decideResume, decideSkip, hasEnded as ended, hasStoredCard, chargeBeingChecked, chargeUnderWay, periodBusy, type PlanDecision } from '../../subscriptions/plan-rules';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
+const asFields = (value: unknown): Record<string, unknown> | null => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null);
 
 const itemsView = (items: SubscriptionRow['items']) => items.map(({ productId, productName, variantSku, quantity, price }) => ({ productId, productName, variantSku, quantity, price }));
 
@@ -131,7 +133,13 @@ function billingHistory(billing: PlanBilling): BillingHistoryEntry[] {
 }
 
 async function detailOf(db: Db, row: SubscriptionRow): Promise<AdminSubscriptionDetail> {
-  const [card, billing, today] = await Promise.all([findPlanCardBrand(db.$client, row.id), planBilling(db, row.id), databaseToday(db)]);
+  const [card, billing, today, changes, lastPause] = await Promise.all([
+    findPlanCardBrand(db.$client, row.id),
+    planBilling(db, row.id),
+    databaseToday(db),
+    listPlanChanges(db, row.id),
+    row.status === 'paused' && row.failedAttempts === 0 ? findLastPause(db.$client, row.id) : null,
+  ]);
   const period = billingPeriodOf(row.nextBillingDate);
   const charge = billing.charges.find((c) => c.period === period);
   const periodCharge = charge ? { status: charge.status, responseMessage: charge.message } : null;
@@ -145,11 +153,14 @@ async function detailOf(db: Db, row: SubscriptionRow): Promise<AdminSubscription
     hasStoredCard: hasStoredCard(row),
     cardExpiresOn: row.cardExpiresOn,
     pauseCause: pauseCauseOf(row),
+    pausedBy: lastPause,
+    resumesOn: row.status === 'paused' ? row.resumesOn : null,
     actions: availableActions(row, periodCharge, today),
     chargeBeingChecked: !ended(row) && chargeBeingChecked(periodCharge),
     rescheduleWindow: row.status === 'active' ? rescheduleWindow(row.nextBillingDate, row.interval, row.intervalCount, today) : null,
     history: billingHistory(billing),
     orders: billing.orders.map((o) => ({ id: o.id, status: o.status, total: centsToDecimal(o.total), createdAt: o.createdAt.toISOString() })),
+    customerChanges: changes.map((c) => ({ id: c.id, at: c.at.toISOString(), actor: c.actor, kind: c.kind, before: asFields(c.before), after: asFields(c.after) })),
   };
 }
 
@@ -232,8 +243,12 @@ export async function act(
   return getSubscription(db, id);
 }
 
-export function pauseSubscription(db: Db, id: string, actor: AuditActor): Promise<AdminSubscriptionDetail> {
-  return act(db, id, actor, (plan) => decidePause(plan, MSG));
+/** Pause, with staff's reason in the audit row: the customer is told who paused it and why (page and email). */
+export function pauseSubscription(db: Db, id: string, reason: string, actor: AuditActor): Promise<AdminSubscriptionDetail> {
+  return act(db, id, actor, (plan) => {
+    const decision = decidePause(plan, MSG);
+    return { ...decision, after: { ...decision.after, reason } };
+  });
 }
 
 export function resumeSubscription(db: Db, id: string, actor: AuditActor): Promise<AdminSubscriptionDetail> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { auditChanges, fieldLabel, formatAuditValue } from './audit-changes';
+import { formatStaffTime } from '@nh/shared/days';
 
 describe('audit changes', () => {
   it('lists only the fields that changed, in words', () => {
@@ -23,7 +24,7 @@ describe('audit changes', () => {
   it('shows a field present on one side only on that side', () => {
     expect(auditChanges({ role: 'support' }, { role: 'manager', disabled_at: '2025-01-01' })).toEqual([
       { field: 'Role', before: 'Support', after: 'Manager' },
-      { field: 'Disabled at', after: '2025-01-01' },
+      { field: 'Disabled at', after: 'January 1, 2025' },
     ]);
   });
 
@@ -44,5 +45,17 @@ describe('audit changes', () => {
     expect(formatAuditValue('out_of_stock', 'status')).toBe('Out of Stock');
     expect(formatAuditValue('disabled', 'status')).toBe('Disabled');
     expect(formatAuditValue('something_new', 'status')).toBe('something_new');
+  });
+});
+
+describe('times in audit values', () => {
+  it('writes an ISO time or day in words, never raw; text stays as it is', () => {
+    const [change] = auditChanges({ nextBillingDate: '2027-02-03T10:26:00.000Z' }, { nextBillingDate: '2027-03-03T10:26:00.000Z' });
+    expect(change!.before).toBe(formatStaffTime('2027-02-03T10:26:00.000Z'));
+    expect(change!.before).toMatch(/^Feb 3, 2027, \d{2}:\d{2}$/);
+    expect(change!.after).not.toContain('T10:26');
+    expect(formatAuditValue('2027-02-03')).toBe('February 3, 2027');
+    expect(formatAuditValue(['2027-02-03', '2027-03-03'])).toBe('February 3, 2027, March 3, 2027');
+    expect(formatAuditValue('Customer asked')).toBe('Customer asked');
   });
 });

@@ -1,5 +1,6 @@
 /** An audit row's before and after, as lines staff can read: one per field that changed. */
 import { STAFF_ROLE_LABELS, STAFF_STATUS_LABELS } from '@nh/shared/contracts/staff';
+import { formatStaffTime, formatUtcDay, isIsoTimestamp } from '@nh/shared/days';
 import { statusLabel, SYNC_STATUS_LABELS } from '../ui/status-labels';
 
 export interface AuditChange {
@@ -22,6 +23,7 @@ export function fieldLabel(key: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const PRODUCT_STATUS_LABELS: Record<string, string> = { inactive: 'Inactive', out_of_stock: 'Out of Stock' };
 const ORDER_STATUS = /^(pending|processing|shipped|delivered|cancelled)$/;
 
@@ -32,12 +34,22 @@ const VALUE_WORDS: Record<string, (value: string) => string | undefined> = {
   netsuiteSyncStatus: (v) => (SYNC_STATUS_LABELS as Record<string, string>)[v],
 };
 
-/** A value as text: empty → "(empty)", yes/no for booleans, lists and objects as compact JSON; a role or status in words. */
+/** A value as text: empty → "(empty)", an ISO time in words ("Feb 3, 2027, 10:26"), yes/no for booleans, lists and objects as compact JSON; a role or status in words. */
 export function formatAuditValue(value: unknown, field?: string): string {
   if (value === null || value === undefined) return '(none)';
-  if (typeof value === 'string') return value === '' ? '(empty)' : ((field && VALUE_WORDS[field]?.(value)) ?? value);
+  if (typeof value === 'string') {
+    if (value === '') return '(empty)';
+    // A time (a plan's next billing date, a cancellation) in words, never the raw ISO string.
+    if (isIsoTimestamp(value)) return formatStaffTime(value);
+    if (DAY.test(value) && formatUtcDay(new Date(`${value}T00:00:00.000Z`))) return formatUtcDay(new Date(`${value}T00:00:00.000Z`));
+    return (field && VALUE_WORDS[field]?.(value)) ?? value;
+  }
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  // A list of days or times (a plan's skipped periods) in words, one after the other.
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string' && (isIsoTimestamp(v) || DAY.test(v)))) {
+    return value.map((v) => formatAuditValue(v, field)).join(', ');
+  }
   return JSON.stringify(value);
 }
 

@@ -42,6 +42,7 @@ const DASHBOARD: Dashboard = {
     inDunning: 2,
     paused: 7,
   },
+  cadenceSuggestions: { shown: 40, accepted: 9, declined: 12 },
   netsuite: { counts: { synced: 120, pending: 4, failed: 1, not_configured: 9 }, oldestPendingAt: '2025-03-29T08:00:00.000Z' },
   queues: {
     'erp-sync': { waiting: 4, active: 1, delayed: 0, failed: 2, oldestWaitingAt: '2025-03-30T11:58:00.000Z' },
@@ -79,6 +80,8 @@ describe('the dashboard at /admin', () => {
     expect(await stat('stat-renewals-due')).toContain('5$183.60 to charge');
     expect(await stat('stat-dunning')).toContain('2');
     expect(await stat('stat-paused')).toContain('7');
+    expect(await stat('stat-cadence-suggestions')).toContain('9 of 40');
+    expect(await stat('stat-cadence-suggestions')).toContain('12 declined');
     // Fulfilment cannot see plans: no links to them, no at-risk figure (and no call for it).
     expect(within(screen.getByTestId('stat-paused')).queryByRole('link')).toBeNull();
     expect(screen.queryByTestId('stat-at-risk')).toBeNull();

@@ -43,9 +43,10 @@ async function listAtRisk(reason: AtRiskReason | '', offset = 0, limit = PLANS_P
 const getPlan = async (id: string) =>
   readJson<AdminSubscriptionDetail>(await apiRequest('GET', `/api/admin/subscriptions/${encodeURIComponent(id)}`));
 
-/** What an action sends: reschedule the new day, cancel the reason; the others nothing. */
+/** What an action sends: reschedule the new day, pause, frequency and cancel a reason; the others nothing. */
 export type PlanActionInput =
-  | { action: 'pause' | 'resume' | 'skip' }
+  | { action: 'resume' | 'skip' }
+  | { action: 'pause'; reason: string }
   | { action: 'reschedule'; nextBillingDate: string }
   | { action: 'frequency'; intervalCount: number; reason: string }
   | { action: 'cancel'; reason: string };

@@ -1,3 +1,4 @@
+import { formatStaffTime } from '@nh/shared/days';
 import {
   ADMIN_SUBSCRIPTION_MESSAGES,
   type AdminSubscriptionDetail,
@@ -54,6 +55,9 @@ const detail = (overrides: Partial<AdminSubscriptionDetail> = {}): AdminSubscrip
   pauseCause: null,
   actions: { pause: true, resume: false, skip: true, reschedule: true, frequency: true, cancel: true, items: false, address: false, cardLink: false },
   chargeBeingChecked: false,
+  customerChanges: [],
+  pausedBy: null,
+  resumesOn: null,
   rescheduleWindow: { earliest: '2025-03-31', latest: '2025-05-09' },
   history: [
     {
@@ -200,6 +204,32 @@ function openPlan(staff: StaffMe, routes: Record<string, Reply | Handler> = {}, 
 }
 
 describe('a plan', () => {
+  it('says who paused a plan: the customer (until the day it resumes) or staff with their reason', async () => {
+    openPlan(SUPPORT, {}, detail({ status: 'paused', pauseCause: 'staff', pausedBy: { by: 'customer', reason: null }, resumesOn: '2025-06-10' }));
+    expect(await screen.findByText('Paused by the customer until Jun 10, 2025')).toBeTruthy();
+  });
+
+  it('says staff paused a plan, with their reason', async () => {
+    openPlan(SUPPORT, {}, detail({ status: 'paused', pauseCause: 'staff', pausedBy: { by: 'staff', reason: 'Customer away' }, resumesOn: null }));
+    expect(await screen.findByText('Paused by staff: Customer away')).toBeTruthy();
+  });
+
+  it("shows the customer's own changes, each time and date in words, never a raw ISO string", async () => {
+    const changes = [
+      { id: 2, at: '2027-02-03T10:26:00.000Z', actor: 'customer' as const, kind: 'paused', before: { status: 'active' }, after: { status: 'paused', deliveries: 2, resumesOn: '2027-04-03' } },
+      { id: 1, at: '2027-01-20T08:00:00.000Z', actor: 'customer' as const, kind: 'rescheduled', before: { nextBillingDate: '2027-02-03T14:00:00.000Z' }, after: { nextBillingDate: '2027-02-10T14:00:00.000Z' } },
+    ];
+    openPlan(SUPPORT, {}, detail({ customerChanges: changes }));
+    const list = await screen.findByTestId('plan-customer-changes');
+    const paused = within(list).getByTestId('customer-change-2');
+    expect(within(paused).getByText('Customer: Paused the plan')).toBeTruthy();
+    expect(within(paused).getByText(formatStaffTime('2027-02-03T10:26:00.000Z'))).toBeTruthy();
+    expect(paused.textContent).toContain('Resumes on: April 3, 2027');
+    const moved = within(list).getByTestId('customer-change-1');
+    expect(moved.textContent).toContain(`Next billing date: ${formatStaffTime('2027-02-03T14:00:00.000Z')}`);
+    expect(list.textContent).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+  });
+
   it('shows its terms, billing history with order links and its orders; support sees no audit', async () => {
     const calls = openPlan(SUPPORT);
     expect(await screen.findByRole('heading', { name: 'Plan 0f6d2b1c', level: 1 })).toBeTruthy();
@@ -380,7 +410,7 @@ describe('a plan', () => {
     const entry = await screen.findByTestId('plan-history-77');
     expect(entry.textContent).toContain('Skipped subscription delivery');
     expect(entry.textContent).toContain('sam@example.com (Support)');
-    expect(entry.textContent).toContain('Next billing date: 2025-03-10 → changed to 2025-04-10');
+    expect(entry.textContent).toContain('Next billing date: March 10, 2025 → changed to April 10, 2025');
     expect(calls.find((c) => c.url.startsWith('/api/admin/audit'))!.url).toBe(
       `/api/admin/audit?entityType=subscription&entityId=${PLAN_ID}&limit=50&offset=0`,
     );

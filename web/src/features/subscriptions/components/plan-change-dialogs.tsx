@@ -16,6 +16,7 @@ import { formatLongDate } from '@/lib/format-date';
 import { useChangePlan, type PlanChange } from '../api';
 import { DialogActions } from './dialog-actions';
 import { ItemsForm } from './items-form';
+import { PauseForm } from './pause-form';
 import { NewCardForm } from './new-card-form';
 
 export type PlanDialogKind = 'skip' | 'move' | 'pause' | 'unpause' | 'card' | 'items' | 'frequency';
@@ -63,6 +64,10 @@ export function PlanChangeDialog({ open, onDismiss, onClosed }: Props) {
     <Dialog open={open !== null} onOpenChange={(isOpen) => !isOpen && !busy && onDismiss()}>
       <DialogContent
         hideClose={busy}
+        // One column that may shrink below its content's widest line (a native select's longest option):
+        // every plan dialog fits a 360 px wide screen.
+        className="grid-cols-[minmax(0,1fr)] p-5 sm:p-6"
+        data-testid="plan-dialog"
         onCloseAutoFocus={(event) => {
           event.preventDefault();
           onClosed();
@@ -78,7 +83,7 @@ export function PlanChangeDialog({ open, onDismiss, onClosed }: Props) {
             {open.kind === 'skip' && (
               <Confirm label="Skip Delivery" keep="Keep Delivery" pending={change.isPending} onKeep={onDismiss} onConfirm={() => void send({ action: 'skip', period: billingPeriodOf(new Date(plan.nextBillingDate)) })} />
             )}
-            {open.kind === 'pause' && <Confirm label="Pause Subscription" keep="Keep Active" pending={change.isPending} onKeep={onDismiss} onConfirm={() => void send({ action: 'pause' })} />}
+            {open.kind === 'pause' && <PauseForm plan={plan} pending={change.isPending} onKeep={onDismiss} onSend={(deliveries) => void send({ action: 'pause', deliveries })} />}
             {open.kind === 'unpause' && <Confirm label="Resume Subscription" keep="Keep Paused" pending={change.isPending} onKeep={onDismiss} onConfirm={() => void send({ action: 'unpause' })} />}
             {open.kind === 'move' && <MoveDateForm plan={plan} pending={change.isPending} onKeep={onDismiss} onSend={(day) => void send({ action: 'reschedule', nextBillingDate: day })} />}
             {open.kind === 'items' && <ItemsForm plan={plan} pending={change.isPending} onKeep={onDismiss} onSend={(items) => void send({ action: 'items', items })} />}
@@ -105,7 +110,7 @@ function describe(kind: PlanDialogKind, plan: SubscriptionView): ReactNode {
     case 'move':
       return `Subscription #${shortId(plan)}: the next delivery is due ${next}. Choose another day; later deliveries follow ${cadence} from it. ${emailed}`;
     case 'pause':
-      return `Subscription #${shortId(plan)}: no deliveries are sent or charged while it is paused. You can resume it here any time. ${emailed}`;
+      return `Subscription #${shortId(plan)}: pause it for a few deliveries (it starts again on its own, on your saved card) or until you resume it. Nothing is sent or charged while it is paused. ${emailed}`;
     case 'unpause':
       return `Subscription #${shortId(plan)} starts again on your saved card. Deliveries that fell due while it was paused are skipped, not charged. ${emailed}`;
     case 'card':

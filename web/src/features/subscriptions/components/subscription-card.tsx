@@ -1,6 +1,6 @@
 import { formatPrice, LIMITS } from '@nh/shared';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
-import { cadenceWords, describeSkippedPeriod, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { cadenceWords, describeSkippedPeriod, longDay, pausedWords, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { CalendarDays, CreditCard, Package, Pause, Play, Repeat, SkipForward, XCircle } from 'lucide-react';
 import { useId } from 'react';
 import { usePaymentsStatus } from '@/components/card-entry/payments-status';
@@ -10,6 +10,7 @@ import { Card } from '@/components/ui/card';
 import { formatLongDate } from '@/lib/format-date';
 import { cardLabel, INTERVAL_LABEL, STATUS_LABEL } from '../subscription-model';
 import { addressLine, ChangeAddressAction } from './change-address-dialog';
+import { CadenceSuggestion } from './cadence-suggestion';
 import type { PlanDialogKind } from './plan-change-dialogs';
 
 const STATUS_VARIANT: Record<SubscriptionView['status'], 'default' | 'warning' | 'outline'> = {
@@ -102,8 +103,9 @@ export function SubscriptionCard({ subscription, onCancel, onResume, onChange }:
   const { id, status, items, amount, discountPercent, interval, createdAt, nextBillingDate, cancelledAt, skippedPeriods } = subscription;
   const active = status === 'active';
   const paused = status === 'paused';
-  // Paused by the shopper with payments in order: resumed on the saved card; otherwise a new card is needed.
+  // Paused with payments in order (by the shopper or by our team): resumed on the saved card; otherwise a new card is needed.
   const pausedByShopper = paused && subscription.resumableOnSavedCard;
+  const pausedBy = subscription.pausedBy ?? { by: pausedByShopper ? 'shopper' : 'payment', reason: null };
   const card = cardLabel(subscription);
   const shortId = id.slice(0, LIMITS.orderIdDisplayLength);
 
@@ -143,6 +145,8 @@ export function SubscriptionCard({ subscription, onCancel, onResume, onChange }:
         <Detail label="Delivery" value={cadenceWords(interval, subscription.intervalCount)} />
         {active ? (
           <Detail label="Next delivery" value={formatLongDate(nextBillingDate)} />
+        ) : paused && subscription.resumesOn ? (
+          <Detail label="Resumes on" value={longDay(subscription.resumesOn)} />
         ) : (
           cancelledAt && <Detail label="Cancelled on" value={formatLongDate(cancelledAt)} />
         )}
@@ -160,11 +164,10 @@ export function SubscriptionCard({ subscription, onCancel, onResume, onChange }:
 
       {paused && (
         <p className="mt-4 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="paused-notice">
-          {pausedByShopper
-            ? 'You paused this plan: no deliveries are sent or charged until you resume it.'
-            : 'The last renewal could not be paid, so this plan is paused.'}
+          {pausedWords(pausedBy, subscription.resumesOn)}
         </p>
       )}
+      {active && <CadenceSuggestion subscription={subscription} />}
       {paused && !pausedByShopper && onResume && <ResumeAction id={id} shortId={shortId} onResume={() => onResume(subscription)} />}
       {pausedByShopper && onChange && (
         <div className="mt-5 flex justify-end">

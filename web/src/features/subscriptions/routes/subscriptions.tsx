@@ -70,13 +70,13 @@ function SubscriptionLists({ subscriptions }: { subscriptions: SubscriptionView[
           {active.length === 0 ? (
             <p className="text-stone-600">You have no active subscriptions.</p>
           ) : (
-            active.map((subscription) => <SubscriptionCard key={subscription.id} subscription={subscription} onCancel={askToCancel} onChange={askToChange} />)
+            active.map((subscription) => <SubscriptionCard key={subscription.id} subscription={subscription} onCancel={askToCancel} onResume={askToResume} onChange={askToChange} />)
           )}
         </SubscriptionGroup>
         {past.length > 0 && (
           <SubscriptionGroup title="Past Subscriptions">
             {past.map((subscription) => (
-              <SubscriptionCard key={subscription.id} subscription={subscription} onResume={askToResume} onChange={askToChange} />
+              <SubscriptionCard key={subscription.id} subscription={subscription} />
             ))}
           </SubscriptionGroup>
         )}

@@ -146,7 +146,7 @@ function AtRiskStat() {
   );
 }
 
-function Plans({ plans }: { plans: Dashboard['plans'] }) {
+function Plans({ plans, suggestions }: { plans: Dashboard['plans']; suggestions: Dashboard['cadenceSuggestions'] }) {
   const canSee = useCan('subscriptions.view');
   const link = (to: string) => (canSee ? to : undefined);
   return (
@@ -177,6 +177,12 @@ function Plans({ plans }: { plans: Dashboard['plans'] }) {
         />
         <Stat label="Paused plans" value={count(plans.paused)} to={link('/admin/subscriptions?status=paused')} testId="stat-paused" />
         {canSee && <AtRiskStat />}
+        <Stat
+          label={`Cadence suggestions accepted (last ${DASHBOARD_DAYS} days)`}
+          value={`${count(suggestions.accepted)} of ${count(suggestions.shown)}`}
+          detail={`${count(suggestions.declined)} declined; a longer or shorter cadence suggested to shoppers from their skips and early deliveries`}
+          testId="stat-cadence-suggestions"
+        />
       </div>
     </section>
   );
@@ -294,7 +300,7 @@ export function DashboardView() {
         </Button>
       </div>
       <Sales data={data} />
-      <Plans plans={data.plans} />
+      <Plans plans={data.plans} suggestions={data.cadenceSuggestions} />
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-2 [&>*]:min-w-0">
         <NetSuite netsuite={data.netsuite} />
         <Queues queues={data.queues} />

@@ -8,6 +8,7 @@ import {
   ADMIN_SUBSCRIPTION_ACTIONS,
   ADMIN_SUBSCRIPTION_MESSAGES,
   cancelSubscriptionByStaffSchema,
+  pauseSubscriptionByStaffSchema,
   changeFrequencyByStaffSchema,
   missedWhilePaused,
   rescheduleSubscriptionSchema,
@@ -113,6 +114,10 @@ function ActionDialog({ plan, action, onClose }: { plan: AdminSubscriptionDetail
       const checked = changeFrequencyByStaffSchema.safeParse({ intervalCount: months, reason });
       if (!checked.success) return setProblem(checked.error.issues[0]?.message ?? ADMIN_SUBSCRIPTION_MESSAGES.frequencyReason);
       input = { action, ...checked.data };
+    } else if (action === 'pause') {
+      const checked = pauseSubscriptionByStaffSchema.safeParse({ reason });
+      if (!checked.success) return setProblem(checked.error.issues[0]?.message ?? ADMIN_SUBSCRIPTION_MESSAGES.pauseReason);
+      input = { action, reason: checked.data.reason };
     } else if (action === 'cancel') {
       const checked = cancelSubscriptionByStaffSchema.safeParse({ reason });
       if (!checked.success) return setProblem(checked.error.issues[0]?.message ?? ADMIN_SUBSCRIPTION_MESSAGES.cancelReason);
@@ -153,9 +158,9 @@ function ActionDialog({ plan, action, onClose }: { plan: AdminSubscriptionDetail
             </div>
           )}
           {action === 'frequency' && <CadenceChoice label="Deliver" value={months} onChange={setMonths} />}
-          {(action === 'cancel' || action === 'frequency') && (
+          {(action === 'cancel' || action === 'frequency' || action === 'pause') && (
             <div className="space-y-1.5">
-              <Label htmlFor={ids.reason}>Reason (for the audit trail)</Label>
+              <Label htmlFor={ids.reason}>{action === 'pause' ? 'Reason (the customer is told it)' : 'Reason (for the audit trail)'}</Label>
               <Textarea
                 id={ids.reason}
                 rows={3}

@@ -24,6 +24,7 @@ import { planQueries } from '../api';
 import { formatDay } from '../format';
 import { OnBehalfActions } from './on-behalf-actions';
 import { PlanActions } from './plan-actions';
+import { PlanCustomerChanges } from './plan-customer-changes';
 import { intervalWords, PlanStatusBadge, shortId } from './plan-words';
 import { cardBrandName, cardEnding } from '@nh/shared/cards';
 
@@ -35,6 +36,13 @@ const OUTCOME_STYLE: Record<BillingOutcome, string> = {
   refunded: 'bg-blue-100 text-blue-900',
   skipped: 'bg-stone-100 text-stone-800',
 };
+
+/** "Paused by the customer until Mar 3, 2027", "Paused by staff: customer away"; a failed payment's words otherwise. */
+function pauseWords(plan: AdminSubscriptionDetail): string {
+  if (plan.pauseCause !== 'staff' || !plan.pausedBy) return plan.pauseCause ? PAUSE_CAUSE_LABELS[plan.pauseCause] : '';
+  const until = plan.resumesOn ? ` until ${formatDay(plan.resumesOn)}` : '';
+  return plan.pausedBy.by === 'customer' ? `Paused by the customer${until}` : `Paused by staff${plan.pausedBy.reason ? `: ${plan.pausedBy.reason}` : ''}${until}`;
+}
 
 const isOrderStatus = (status: string): status is OrderStatus => (ORDER_STATUSES as readonly string[]).includes(status);
 
@@ -119,7 +127,7 @@ function Terms({ plan }: { plan: AdminSubscriptionDetail }) {
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <PlanStatusBadge status={plan.status} />
-          {plan.pauseCause && <Badge variant="outline">{PAUSE_CAUSE_LABELS[plan.pauseCause]}</Badge>}
+          {plan.pauseCause && <Badge variant="outline">{pauseWords(plan)}</Badge>}
         </div>
       </CardHeader>
       <CardContent className="grid grid-cols-1 gap-6">
@@ -262,6 +270,7 @@ export function PlanDetail({ id }: { id: string }) {
         </Card>
       )}
       <BillingHistory plan={plan.data} />
+      <PlanCustomerChanges plan={plan.data} />
       <Orders plan={plan.data} />
       {canReadAudit && <EntityHistory entityType="subscription" entityId={plan.data.id} testId="plan-history" />}
     </div>

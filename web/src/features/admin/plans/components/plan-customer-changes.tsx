@@ -1,0 +1,66 @@
+/**
+ * The customer's own changes to their plan on My Subscriptions (and the plan's own: a timed pause that
+ * ended), newest first, beside the staff changes (the plan's audit trail): what, when (in words) and the
+ * values before and after (times in words too).
+ */
+import type { AdminSubscriptionDetail, PlanCustomerChange } from '@nh/shared/contracts/admin-subscriptions';
+import { formatStaffTime } from '@nh/shared/days';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { auditChanges } from '../../audit/audit-changes';
+
+const KIND_WORDS: Record<string, string> = {
+  paused: 'Paused the plan',
+  resumed: 'Resumed the plan',
+  skipped: 'Skipped the next delivery',
+  rescheduled: 'Moved the next delivery',
+  frequency: 'Changed how often it is delivered',
+  items: 'Changed the items',
+  address: 'Changed the delivery address',
+  card: 'Changed the card',
+  cancelled: 'Cancelled the plan',
+};
+
+/** "Customer: Paused the plan", "Plan: Resumed the plan (its timed pause ended)". */
+export function changeWords(change: Pick<PlanCustomerChange, 'actor' | 'kind'>): string {
+  const what = KIND_WORDS[change.kind] ?? 'Changed the plan';
+  return change.actor === 'plan' ? `${what} on its own (the pause the customer chose ended)` : `Customer: ${what}`;
+}
+
+export function PlanCustomerChanges({ plan }: { plan: Pick<AdminSubscriptionDetail, 'customerChanges'> }) {
+  return (
+    <Card data-testid="plan-customer-changes">
+      <CardHeader>
+        <CardTitle className="text-base">Customer's own changes</CardTitle>
+      </CardHeader>
+      <CardContent>
+        {plan.customerChanges.length === 0 ? (
+          <p className="text-stone-600">The customer has not changed this plan themselves.</p>
+        ) : (
+          <ol className="grid grid-cols-1 gap-3 text-sm">
+            {plan.customerChanges.map((change) => (
+              <li key={change.id} className="rounded-lg border border-stone-200 p-3" data-testid={`customer-change-${change.id}`}>
+                <p className="font-medium">{changeWords(change)}</p>
+                <p className="text-xs text-stone-600">{formatStaffTime(change.at)}</p>
+                <ul className="mt-1 grid gap-0.5">
+                  {auditChanges(change.before, change.after).map((line, index) => (
+                    <li key={`${line.field}-${index}`}>
+                      <span className="text-stone-600">{line.field || 'Value'}: </span>
+                      {line.before !== undefined && <span className="text-red-800">{line.before}</span>}
+                      {line.before !== undefined && line.after !== undefined && (
+                        <>
+                          <span aria-hidden="true"> →</span>
+                          <span className="sr-only"> changed to</span>{' '}
+                        </>
+                      )}
+                      {line.after !== undefined && <span className="text-green-800">{line.after}</span>}
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ol>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
