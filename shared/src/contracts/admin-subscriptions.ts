@@ -7,6 +7,7 @@
  * docs/decisions/subscriptions.md ("Staff actions on a plan").
  */
 import { z } from 'zod';
+import { oneTimeItemSchema } from './ship-now-add-ons';
 import { textField } from './fields';
 import {
   RESCHEDULE_MAX_DAYS_AHEAD,
@@ -281,6 +282,9 @@ export const adminSubscriptionDetailSchema = adminSubscriptionSummarySchema.exte
   rescheduleWindow: z.object({ earliest: z.string(), latest: z.string() }).nullable(),
   history: z.array(billingHistoryEntrySchema),
   orders: z.array(adminSubscriptionOrderSchema),
+  /** Issue 21: the one-time add-ons of the next delivery (priced when charged), and whether Ship now and adding one may be tried now. */
+  oneTimeItems: z.array(oneTimeItemSchema.omit({ priceToday: true })),
+  addOnActions: z.object({ shipNow: z.boolean(), oneTimeItems: z.boolean() }),
 });
 export type AdminSubscriptionDetail = z.infer<typeof adminSubscriptionDetailSchema>;
 

@@ -127,6 +127,10 @@ export const ERROR_CODES = {
   SUBSCRIPTION_CADENCE_NOT_OFFERED: 'unprocessable',
   /** My Subscriptions: an item of the plan no longer sold cannot be kept (only removed), one out of stock not raised; a product not sold (or out of stock) not added. */
   SUBSCRIPTION_ITEM_NOT_SOLD: 'conflict',
+  /** Ship now (issue 21): a line (or add-on) the delivery could not have today (`unavailableItems` beside it). */
+  SUBSCRIPTION_ITEM_UNAVAILABLE: 'conflict',
+  /** Ship now: a delivery of the plan was already charged today. */
+  SUBSCRIPTION_ALREADY_SHIPPED_TODAY: 'conflict',
 
   // ---------------------------------------------------------------- back office
   SLUG_TAKEN: 'conflict',

@@ -21,6 +21,8 @@ export const OUTBOX_TOPICS = {
   subscriptionChangedByStaff: 'subscription.changed-by-staff',
   /** The shopper skipped, moved, paused, resumed, changed the card or the items of a plan: the confirmation email (and the new card's expiry). */
   subscriptionChanged: 'subscription.changed',
+  /** Ship now (issue 21): the plan's delivery for `period` is charged and shipped at once (the renew job, with the sweep's job id). */
+  subscriptionShipNowRequested: 'subscription.ship-now-requested',
   orderSyncRequested: 'order.sync-requested',
   /** Staff refunded or voided (part of) an order's payment, approved by the gateway: NetSuite gets the matching credit. */
   orderRefunded: 'order.refunded',
@@ -70,6 +72,8 @@ export const outboxPayloads = {
     amount: z.number().int(),
     items: z.array(subscriptionItemSchema).optional(),
   }),
+  /** `attempt`: the plan's failed attempts when asked (0): with `period` it makes the renew job's id, the sweep's own. */
+  [OUTBOX_TOPICS.subscriptionShipNowRequested]: z.object({ subscriptionId: z.string().uuid(), period: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), attempt: z.number().int().min(0) }),
   [OUTBOX_TOPICS.orderSyncRequested]: z.object({ orderId: z.string().uuid() }),
   /** `paymentId`: the refund's or void's payment row. */
   [OUTBOX_TOPICS.orderRefunded]: z.object({ orderId: z.string().uuid(), paymentId: z.string().uuid() }),

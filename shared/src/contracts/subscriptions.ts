@@ -8,6 +8,7 @@ import { PLAN_ITEM_MAX_QUANTITY, PLAN_MAX_LINES, RESCHEDULE_MAX_DAYS_AHEAD, SUBS
 import { CHECKOUT_MESSAGES, opaqueDataFields } from './checkout';
 import { idField, textField } from './fields';
 import { formatUtcDay } from '../days';
+import { oneTimeItemSchema, shipNowStatusSchema } from './ship-now-add-ons';
 
 export const SUBSCRIPTION_STATUSES = ['active', 'paused', 'cancelled', 'expired'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
@@ -307,6 +308,12 @@ export const subscriptionViewSchema = z.object({
   resumableOnSavedCard: z.boolean(),
   /** The next delivery's payment is being checked (held for review, or its answer lost): it stands, whatever the shopper changes. */
   chargeBeingChecked: z.boolean(),
+  /** One-time add-ons riding with the next delivery only (issue 21: ./ship-now-add-ons.ts). */
+  oneTimeItems: z.array(oneTimeItemSchema),
+  /** The latest Ship Now (asked within the last day) and how its charge stands; null when none. */
+  shipNow: shipNowStatusSchema,
+  /** What the next delivery charges with its one-time add-ons at today's prices (priceRenewal), two decimals: Ship Now's confirmation says it. */
+  nextDeliveryAmount: z.string(),
 });
 export type SubscriptionView = z.infer<typeof subscriptionViewSchema>;
 
@@ -404,5 +411,9 @@ export const shopperPlanChangeSchema = z.discriminatedUnion('kind', [
     /** The lines the change added to the plan, as the plan now names them (older rows have none). */
     added: z.array(z.object({ productName: z.string(), quantity: z.number().int() })).optional(),
   }),
+  /** Ship now (issue 21): `period` is the delivery charged today; the payload's nextBillingDate is the date after it. */
+  z.object({ kind: z.literal('ship-now'), period: z.string() }),
+  z.object({ kind: z.literal('one-time-added'), productName: z.string(), quantity: z.number().int() }),
+  z.object({ kind: z.literal('one-time-removed'), productName: z.string(), quantity: z.number().int() }),
 ]);
 export type ShopperPlanChange = z.infer<typeof shopperPlanChangeSchema>;

@@ -17,6 +17,7 @@ import type { PricedProduct } from '../catalog';
 import { changeCard } from './card';
 import { changeFrequency, changeItems, moveDelivery, pausePlan, resumePlanOnSavedCard, skipDelivery } from './changes';
 import { resume } from './resume';
+import { addOnRoutes } from './add-on-routes';
 import { cancel, subscriptionsOf } from './service';
 
 export interface SubscriptionDeps {
@@ -93,6 +94,8 @@ export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard,
     const input = parseInput(changeItemsRequestSchema, req.body);
     res.json(await changeItems(db, catalogue, userId(res), id(req.params), input));
   });
+
+  router.use(addOnRoutes(ctx, signedIn, catalogue));
 
   return router;
 }

@@ -57,7 +57,19 @@ export type DunningStep =
 export interface LockedSubscription
   extends Pick<
     SubscriptionRow,
-    'id' | 'status' | 'userId' | 'customerEmail' | 'customerName' | 'items' | 'interval' | 'intervalCount' | 'amount' | 'nextBillingDate' | 'shippingAddress' | 'failedAttempts'
+    | 'id'
+    | 'status'
+    | 'userId'
+    | 'customerEmail'
+    | 'customerName'
+    | 'items'
+    | 'interval'
+    | 'intervalCount'
+    | 'amount'
+    | 'nextBillingDate'
+    | 'shippingAddress'
+    | 'failedAttempts'
+    | 'oneTimeItems'
   > {
   profile: StoredPaymentProfile | null;
   /** Due on or before today (UTC), counting a pending retry time (DUE_SQL). */
@@ -101,13 +113,14 @@ export async function lockSubscription(client: pg.PoolClient, id: string): Promi
     next_billing_date: SubscriptionRow['nextBillingDate'];
     shipping_address: SubscriptionRow['shippingAddress'];
     failed_attempts: SubscriptionRow['failedAttempts'];
+    one_time_items: SubscriptionRow['oneTimeItems'];
     authnet_customer_profile_id: SubscriptionRow['authnetCustomerProfileId'];
     authnet_payment_profile_id: SubscriptionRow['authnetPaymentProfileId'];
     due: boolean;
     due_before: Date;
   }>(
     `select id, status, user_id, customer_email, customer_name, items, interval, interval_count, amount::text, next_billing_date,
-       shipping_address, failed_attempts, authnet_customer_profile_id, authnet_payment_profile_id,
+       shipping_address, failed_attempts, one_time_items, authnet_customer_profile_id, authnet_payment_profile_id,
        ${DUE_SQL} as due, ${DUE_BEFORE_SQL} as due_before
      from subscriptions where id = $1 for update`,
     [id],
@@ -127,6 +140,7 @@ export async function lockSubscription(client: pg.PoolClient, id: string): Promi
     nextBillingDate: r.next_billing_date,
     shippingAddress: r.shipping_address,
     failedAttempts: r.failed_attempts,
+    oneTimeItems: r.one_time_items,
     profile:
       r.authnet_customer_profile_id && r.authnet_payment_profile_id
         ? { customerProfileId: r.authnet_customer_profile_id, paymentProfileId: r.authnet_payment_profile_id }

@@ -12,6 +12,8 @@ import type { StoredPaymentProfile } from '../../payments/gateway';
 import { OUTBOX_CHANNEL, outboxInsert, outboxNotify, outboxParam } from '../outbox';
 import { paymentInFlightSql } from '../payment-in-flight';
 import { DAY_MS, PLAN_CARD_COLUMNS, PLAN_CARD_JOIN, TODAY_SQL } from './plan';
+import { ONE_TIME_ITEMS_JOIN, SHIP_NOW_JOIN, type ShipNowRow } from './ship-now';
+import type { OneTimeItem } from '@nh/shared/contracts/ship-now-add-ons';
 
 /** A plan as the page view reads it (snake_case, as the statement answers), its column types from the schema. */
 export interface SubscriptionViewRow {
@@ -35,6 +37,10 @@ export interface SubscriptionViewRow {
   skipped_periods: SkippedPeriod[];
   /** The period's charge is pending with the payment service's answer held or lost: staff check it (payment-in-flight.ts). */
   period_charge_unsettled: boolean;
+  /** One-time add-ons with today's prices (ship-now.ts ONE_TIME_ITEMS_JOIN). */
+  one_time_items: OneTimeItem[];
+  /** The latest ship-now asked within a day (ship-now.ts SHIP_NOW_JOIN), null when none. */
+  ship_now: ShipNowRow | null;
 }
 
 /**
@@ -47,11 +53,14 @@ const VIEW_COLUMNS = `s.id, s.status, s.created_at, s.items, s.amount::text as a
   (s.authnet_customer_profile_id is not null and s.authnet_payment_profile_id is not null) as has_stored_card,
   ${TODAY_SQL} as today, skipped.skipped_periods,
   exists (select 1 from payment_transactions p where p.subscription_id = s.id and p.kind = 'charge'
-    and p.billing_period = to_char(s.next_billing_date at time zone 'UTC', 'YYYY-MM-DD') and p.status = 'pending' and not ${paymentInFlightSql('p')}) as period_charge_unsettled`;
+    and p.billing_period = to_char(s.next_billing_date at time zone 'UTC', 'YYYY-MM-DD') and p.status = 'pending' and not ${paymentInFlightSql('p')}) as period_charge_unsettled,
+  one_time.one_time_items, ship_now.ship_now`;
 const VIEW_JOINS = `${PLAN_CARD_JOIN}
   cross join lateral (
     select coalesce(json_agg(json_build_object('period', k.billing_period, 'reason', k.reason) order by k.billing_period), '[]') as skipped_periods
-    from subscription_skipped_periods k where k.subscription_id = s.id) skipped`;
+    from subscription_skipped_periods k where k.subscription_id = s.id) skipped
+  ${ONE_TIME_ITEMS_JOIN}
+  ${SHIP_NOW_JOIN}`;
 
 /** One of the user's subscriptions as the page shows it (null: not theirs, or unknown). */
 export async function findSubscriptionView(db: pg.Pool, id: string, userId: string): Promise<SubscriptionViewRow | null> {

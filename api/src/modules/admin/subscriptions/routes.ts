@@ -10,6 +10,7 @@ import type { AppContext } from '../../../lib/context';
 import { actorOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../shared/area';
+import { staffAddOnRoutes } from './add-on-routes';
 import { cancelSubscription, changeFrequency, getSubscription, listAtRisk, listSubscriptions, pauseSubscription, rescheduleNextDelivery, resumeSubscription, skipNextDelivery } from './service';
 
 /**
@@ -56,6 +57,7 @@ export function subscriptionArea(ctx: AppContext, { guard }: AdminDeps): AdminAr
     const { reason } = parseInput(cancelSubscriptionByStaffSchema, req.body);
     res.json(await cancelSubscription(db, id(req.params), reason, actorOf(req, res)));
   });
+  router.use(staffAddOnRoutes(ctx, act));
 
   return [{ path: '/admin/subscriptions', router }];
 }
