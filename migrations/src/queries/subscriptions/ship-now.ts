@@ -124,7 +124,7 @@ export interface ShipNowRow {
  * The page view's `one_time_items` of plan `s`: its one-time lines, each with today's catalogue unit price
  * (`priceToday`, null when the product or its size is no longer sold). A lateral join after `subscriptions s`.
  */
-export const ONE_TIME_ITEMS_JOIN = `cross join lateral (
+export const ONE_TIME_ITEMS_JOIN = `left join lateral (
     select coalesce(json_agg(json_build_object('id', o->>'id', 'productId', (o->>'productId')::int, 'productName', o->>'productName',
         'variantSku', o->>'variantSku', 'quantity', (o->>'quantity')::int,
         'priceToday', case when p.id is null or p.status = 'inactive' then null
