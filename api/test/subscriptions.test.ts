@@ -383,6 +383,10 @@ describe('POST /api/payments/subscribe-nonce', () => {
         rescheduleWindow: rescheduleWindow(new Date(answer.nextBillingDate), 'monthly', 1, new Date()),
         resumableOnSavedCard: false,
         chargeBeingChecked: false,
+        // Issue 21: no one-time add-ons, no ship-now; the next delivery charges the plan's amount.
+        oneTimeItems: [],
+        shipNow: null,
+        nextDeliveryAmount: '22.95',
       },
     ]);
   });
