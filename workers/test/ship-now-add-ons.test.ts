@@ -177,9 +177,9 @@ describe('one-time add-ons', () => {
     const after = await subscription(plan.id);
     expect(after.oneTimeItems).toEqual([]);
 
-    // The next delivery (on its day): the plan's own lines and amount only.
-    await q('update subscriptions set next_billing_date = $2 where id = $1', [plan.id, utcDay(0, 11)]);
-    expect(await renew(plan.id, utcDay(0, 11))).toMatchObject({ outcome: 'approved' });
+    // The next delivery (on its day: a period of its own, here yesterday's): the plan's own lines and amount only.
+    await q('update subscriptions set next_billing_date = $2 where id = $1', [plan.id, utcDay(-1, 11)]);
+    expect(await renew(plan.id, utcDay(-1, 11))).toMatchObject({ outcome: 'approved' });
     const orders = await ordersOf(plan.id);
     expect(orders).toHaveLength(2);
     expect(orders[1]!.total).toBe(centsToDecimal(plan.amount));
