@@ -163,7 +163,7 @@ describe('POST /api/subscriptions/{id}/ship-now', () => {
   });
 
   it('refuses an ended, a paused, a failing plan and one whose charge is under way (409), writing nothing', async () => {
-    const cases = [
+    const cases: Array<{ plan: Awaited<ReturnType<typeof insertPlan>>; code: string; message: string }> = [
       { plan: await insertPlan(me.id, { status: 'cancelled' }), code: 'SUBSCRIPTION_ENDED', message: MSG.alreadyEnded },
       { plan: await insertPlan(me.id, { status: 'paused' }), code: 'SUBSCRIPTION_NOT_ACTIVE', message: SHIP_NOW_MESSAGES.notActive },
       { plan: await insertPlan(me.id, { failedAttempts: 1 }), code: 'SUBSCRIPTION_IN_DUNNING', message: SHIP_NOW_MESSAGES.inDunning },
@@ -253,9 +253,9 @@ describe('one-time items', () => {
 
     // The same product again adds to the line.
     const more = subscriptionViewSchema.parse(await (await add(me, plan.id, { productId: brush.id, quantity: 1 })).json());
-    expect(more.oneTimeItems.map((o) => o.quantity)).toEqual([3]);
+    expect(more.oneTimeItems!.map((o) => o.quantity)).toEqual([3]);
 
-    const lineId = more.oneTimeItems[0]!.id;
+    const lineId = more.oneTimeItems![0]!.id;
     const removed = await me.call(`/api/subscriptions/${plan.id}/one-time-items/${lineId}`, { method: 'DELETE' });
     expect(removed.status).toBe(200);
     expect(subscriptionViewSchema.parse(await removed.json()).oneTimeItems).toEqual([]);
@@ -270,9 +270,9 @@ describe('one-time items', () => {
     const plan = await insertPlan(me.id);
     const refill = await product({ variants: [{ label: '1 gal.', price: '45.00', sku: 'RF-1G' }, { label: '32 oz', price: '15.00', sku: 'RF-32' }] });
     const byLabel = subscriptionViewSchema.parse(await (await add(me, plan.id, { productId: refill.id, size: '1 GAL.', quantity: 1 })).json());
-    expect(byLabel.oneTimeItems[0]).toMatchObject({ variantSku: 'RF-1G', productName: `${refill.name} - 1 gal.`, priceToday: '45.00' });
+    expect(byLabel.oneTimeItems![0]).toMatchObject({ variantSku: 'RF-1G', productName: `${refill.name} - 1 gal.`, priceToday: '45.00' });
     const bySku = subscriptionViewSchema.parse(await (await add(me, plan.id, { productId: refill.id, size: 'RF-32', quantity: 1 })).json());
-    expect(bySku.oneTimeItems.map((o) => o.variantSku)).toEqual(['RF-1G', 'RF-32']);
+    expect(bySku.oneTimeItems!.map((o) => o.variantSku)).toEqual(['RF-1G', 'RF-32']);
     const before = await snapshot(plan.id);
     const noSize = await add(me, plan.id, { productId: refill.id, quantity: 1 });
     expect(noSize.status).toBe(409);
@@ -335,7 +335,7 @@ describe('one-time items', () => {
     expect(res.status, await res.clone().text()).toBe(201);
     const detail = adminSubscriptionDetailSchema.parse(await res.json());
     expect(detail.oneTimeItems).toEqual([{ id: expect.any(String), productId: spare.id, productName: spare.name, variantSku: null, quantity: 2 }]);
-    const removed = await support.request(`${path}/${detail.oneTimeItems[0]!.id}`, { method: 'DELETE', body: { reason: 'Changed their mind' } });
+    const removed = await support.request(`${path}/${detail.oneTimeItems![0]!.id}`, { method: 'DELETE', body: { reason: 'Changed their mind' } });
     expect(removed.status).toBe(200);
     expect(adminSubscriptionDetailSchema.parse(await removed.json()).oneTimeItems).toEqual([]);
     expect((await auditOf(plan.id)).map((a) => [a.action, a.after.reason])).toEqual([

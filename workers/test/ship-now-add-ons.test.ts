@@ -195,7 +195,7 @@ describe('one-time add-ons', () => {
     expect(await renew(plan.id, due)).toMatchObject({ outcome: 'declined' });
     const after = await subscription(plan.id);
     expect(after.failedAttempts).toBe(1);
-    expect(after.oneTimeItems.map((o) => o.id)).toEqual(view.oneTimeItems.map((o) => o.id));
+    expect(after.oneTimeItems.map((o) => o.id)).toEqual(view.oneTimeItems!.map((o) => o.id));
     // The declined order carried it, and its stock came back.
     expect((await ordersOf(plan.id))[0]).toMatchObject({ status: 'cancelled' });
     expect((await q<{ inventory: number }>('select inventory from products where id = $1', [spare.id]))[0]!.inventory).toBe(50);
@@ -211,7 +211,7 @@ describe('one-time add-ons', () => {
     expect(skipped.status).toBe(200);
     const view = subscriptionViewSchema.parse(await skipped.json());
     expect(view.nextBillingDate).toBe(nextBillingDate(due).toISOString());
-    expect(view.oneTimeItems.map((o) => o.productId)).toEqual([refill.id]);
+    expect(view.oneTimeItems!.map((o) => o.productId)).toEqual([refill.id]);
 
     const charge = priceRenewal([{ price: 2000, quantity: 1 }], plan.amount, [{ price: 1000, quantity: 1 }]).total;
     expect(view.nextDeliveryAmount).toBe(centsToDecimal(charge));

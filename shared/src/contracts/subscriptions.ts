@@ -308,12 +308,15 @@ export const subscriptionViewSchema = z.object({
   resumableOnSavedCard: z.boolean(),
   /** The next delivery's payment is being checked (held for review, or its answer lost): it stands, whatever the shopper changes. */
   chargeBeingChecked: z.boolean(),
-  /** One-time add-ons riding with the next delivery only (issue 21: ./ship-now-add-ons.ts). */
-  oneTimeItems: z.array(oneTimeItemSchema),
-  /** The latest Ship Now (asked within the last day) and how its charge stands; null when none. */
-  shipNow: shipNowStatusSchema,
-  /** What the next delivery charges with its one-time add-ons at today's prices (priceRenewal), two decimals: Ship Now's confirmation says it. */
-  nextDeliveryAmount: z.string(),
+  /**
+   * Issue 21 (./ship-now-add-ons.ts), always answered by the API (optional only so that screens and fixtures
+   * written before them still read): the one-time add-ons riding with the next delivery only; the latest
+   * Ship Now (asked within the last day) and how its charge stands (null: none); what the next delivery
+   * charges with its add-ons at today's prices (priceRenewal), two decimals, which Ship Now's confirmation says.
+   */
+  oneTimeItems: z.array(oneTimeItemSchema).optional(),
+  shipNow: shipNowStatusSchema.optional(),
+  nextDeliveryAmount: z.string().optional(),
 });
 export type SubscriptionView = z.infer<typeof subscriptionViewSchema>;
 
