@@ -10,6 +10,7 @@ import { Card } from '@/components/ui/card';
 import { formatLongDate } from '@/lib/format-date';
 import { cardLabel, INTERVAL_LABEL, STATUS_LABEL } from '../subscription-model';
 import type { PlanDialogKind } from './plan-change-dialogs';
+import { PlanAddOns } from './one-time-items';
 
 const STATUS_VARIANT: Record<SubscriptionView['status'], 'default' | 'warning' | 'outline'> = {
   active: 'default',
@@ -172,6 +173,8 @@ export function SubscriptionCard({ subscription, onCancel, onResume, onChange }:
           </Button>
         </div>
       )}
+
+      {active && onChange && <PlanAddOns subscription={subscription} />}
 
       {active && (onCancel || onChange) && (
         <div className="mt-5 flex flex-wrap justify-end gap-2">
