@@ -23,6 +23,7 @@ import { columnsOf, DataTable } from '../../ui/data-table';
 import { planQueries } from '../api';
 import { formatDay } from '../format';
 import { PlanActions } from './plan-actions';
+import { PlanAddOnActions } from './plan-add-ons';
 import { intervalWords, PlanStatusBadge, shortId } from './plan-words';
 import { cardBrandName, cardEnding } from '@nh/shared/cards';
 
@@ -259,6 +260,7 @@ export function PlanDetail({ id }: { id: string }) {
           </CardContent>
         </Card>
       )}
+      <PlanAddOnActions plan={plan.data} canAct={canAct} />
       <BillingHistory plan={plan.data} />
       <Orders plan={plan.data} />
       {canReadAudit && <EntityHistory entityType="subscription" entityId={plan.data.id} testId="plan-history" />}
