@@ -137,6 +137,9 @@ describe('ship now', () => {
     await waitFor(async () => (await runtime.queues.renewals.getJobCounts('active', 'waiting')).active === 0, 10_000, 'renewals idle');
     expect((await sweep(sweepJob)).jobs).not.toContain(renewSubscriptionJob.jobId(plan.id, today, 0));
 
+    // The relay's job (from the ship-now's outbox row) and the sweep's are one job: the sweep's id.
+    const jobs = (await runtime.queues.renewals.getJobs(['completed', 'failed', 'active', 'waiting', 'delayed'])).filter((j) => j?.name === renewSubscriptionJob.name && j.data?.subscriptionId === plan.id);
+    expect(jobs.map((j) => j.id)).toEqual([renewSubscriptionJob.jobId(plan.id, today, 0)]);
     expect(await approved(plan.id)).toEqual([{ billing_period: today, amount: centsToDecimal(plan.amount) }]);
     expect(chargesOf(plan.id, today)).toHaveLength(1);
     const orders = await ordersOf(plan.id);
