@@ -189,6 +189,21 @@ describe('one-time add-ons', () => {
     expect(orders[1]!.items.map((i) => i.productId)).not.toContain(brush.id);
   });
 
+  it('a period found already paid (its outcome booked elsewhere) only finishes the bookkeeping: the add-on its order shipped comes off', async () => {
+    const shopper = await signUp();
+    const due = utcDay(0, 8);
+    const plan = await insertPlan({ userId: shopper.id, due });
+    const view = await addOneTime(shopper, plan.id, (await product(400)).id, 1);
+    expect(await renew(plan.id, due)).toMatchObject({ outcome: 'approved' });
+    expect((await ordersOf(plan.id))[0]!.items.at(-1)).toMatchObject({ oneTime: true, oneTimeLineId: view.oneTimeItems![0]!.id });
+    // As if the payment was approved but the plan not moved on (a charge settled by staff): the add-on still on it.
+    await q('update subscriptions set next_billing_date = $2, one_time_items = $3 where id = $1', [plan.id, due, JSON.stringify((await subscription(plan.id)).oneTimeItems.concat(view.oneTimeItems!.map(({ priceToday: _p, ...line }) => line)))]);
+    expect((await subscription(plan.id)).oneTimeItems).toHaveLength(1);
+    expect(await renew(plan.id, due)).toEqual({ outcome: 'already-paid' });
+    expect((await subscription(plan.id)).oneTimeItems).toEqual([]);
+    expect(chargesOf(plan.id, billingPeriodOf(due))).toHaveLength(1);
+  });
+
   it('a declined renewal keeps the add-on for the retry', async () => {
     const shopper = await signUp();
     const due = utcDay(0, 9);

@@ -65,6 +65,8 @@ export interface LineItem {
   price: string;
   /** On a renewal order: a one-time add-on of the plan (issue 21), not one of its recurring lines. */
   oneTime?: boolean;
+  /** With `oneTime`: the plan's add-on line (OneTimeLine.id) this order line ships. */
+  oneTimeLineId?: string;
 }
 /**
  * A one-time add-on of a plan (issue 21): rides with the next delivery only, priced from the catalogue

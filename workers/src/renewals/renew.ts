@@ -157,7 +157,7 @@ async function prepare(db: Db, gateway: PaymentGateway, subscriptionId: string, 
     const existing = await findPeriodPayment(client, subscriptionId, jobPeriod);
     if (existing?.status === 'approved' || existing?.status === 'refunded') {
       // Paid already (the outcome was recorded but the subscription not moved on): finish the bookkeeping only.
-      await advanceSubscription(client, subscriptionId, nextBillingDate(sub.nextBillingDate, sub.interval, sub.intervalCount));
+      await advanceSubscription(client, subscriptionId, nextBillingDate(sub.nextBillingDate, sub.interval, sub.intervalCount), jobPeriod);
       return settled({ outcome: 'already-paid' });
     }
     if (existing?.status === 'pending') {

@@ -150,9 +150,19 @@ export async function lockSubscription(client: pg.PoolClient, id: string): Promi
   };
 }
 
-/** The period is paid: the subscription moves on to its next billing date with a clean dunning slate. */
-export async function advanceSubscription(client: pg.PoolClient, id: string, next: Date): Promise<void> {
-  await client.query('update subscriptions set next_billing_date = $2, failed_attempts = 0, retry_at = null, updated_at = now() where id = $1', [id, next]);
+/**
+ * The period is paid: the subscription moves on to its next billing date with a clean dunning slate, and
+ * without the one-time add-ons the period's order shipped (its lines' `oneTimeLineId`, issue 21).
+ */
+export async function advanceSubscription(client: pg.PoolClient, id: string, next: Date, period: string): Promise<void> {
+  await client.query(
+    `update subscriptions set next_billing_date = $2, failed_attempts = 0, retry_at = null, updated_at = now(),
+       one_time_items = (select coalesce(jsonb_agg(o order by n), '[]'::jsonb) from jsonb_array_elements(one_time_items) with ordinality x(o, n)
+         where not exists (select 1 from payment_transactions p join orders ord on ord.id = p.order_id cross join jsonb_array_elements(ord.items) li
+           where p.subscription_id = $1 and p.billing_period = $3 and p.kind = 'charge' and li->>'oneTimeLineId' = o->>'id'))
+     where id = $1`,
+    [id, next, period],
+  );
 }
 
 /**

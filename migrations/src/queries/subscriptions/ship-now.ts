@@ -223,6 +223,7 @@ export function addOnLines(oneTime: readonly OneTimeLine[], products: ReadonlyMa
       quantity: line.quantity,
       price: centsToDecimal(toCents(variant ? variant.price : product.price)),
       oneTime: true,
+      oneTimeLineId: line.id,
     });
   }
   return { lines, unavailable: gone.length > 0 ? `${gone.join(', ')} (one-time ${gone.length === 1 ? 'item' : 'items'}) no longer available.` : null };
