@@ -76,14 +76,14 @@ async function product(price: number, inventory = 50) {
 }
 
 /** A plan of the shopper's for one of a fresh product at 20.00, next billed on `due` (as checkout writes one). */
-async function insertPlan(o: { userId: string; due: Date; zip?: string; profile?: StoredPaymentProfile }) {
+async function insertPlan(o: { userId: string; due: Date; zip?: string; profile?: StoredPaymentProfile; email?: string }) {
   const p = await product(2000);
   const profile = o.profile ?? (await storedTestCard(sandbox));
   const [plan] = await tdb.db
     .insert(tables.subscriptions)
     .values({
       userId: o.userId,
-      customerEmail: 'sam@example.com',
+      customerEmail: o.email ?? 'sam@example.com',
       customerName: 'Sam Saver',
       items: [{ productId: p.id, productName: p.name, variantSku: null, sku: null, itemNumber: null, quantity: 1, price: centsToDecimal(2000) }],
       amount: pricePlan([{ price: 2000, quantity: 1 }], null).renewal.total,
@@ -120,7 +120,8 @@ describe('ship now', () => {
   it('racing the 06:00 sweep (and a second tab) charges once: one approved payment, one order, the next date today + cadence', async () => {
     const shopper = await signUp();
     const due = utcDay(12, 14);
-    const plan = await insertPlan({ userId: shopper.id, due });
+    const email = `race-${randomUUID().slice(0, 8)}@example.com`;
+    const plan = await insertPlan({ userId: shopper.id, due, email });
     const sweep = createRenewalSweep({ db: tdb.db, gateway: sandbox, queues: runtime.queues, redis, config: runtime.config, log: createLogger('shipnow-sweep', 'silent') });
     const sweepJob = { name: renewalSweepJob.name, id: 'test-shipnow-sweep', data: {} } as Job;
     const ship = (key: string) => shopper.call(`/api/subscriptions/${plan.id}/ship-now`, { method: 'POST', body: {}, headers: { 'Idempotency-Key': key } });
@@ -151,6 +152,10 @@ describe('ship now', () => {
     const again = await ship(`c-${randomUUID()}`);
     expect(again.status).toBe(409);
     expect(chargesOf(plan.id, today)).toHaveLength(1);
+    // One confirmation of the ship-now (the second tab wrote none), then the order's own confirmation.
+    const confirmation = await waitFor(() => smtp.to(email).find((m) => m.decoded.includes('delivery ships today')), 15_000, 'ship-now email');
+    expect(confirmation.decoded).toContain(`After it, your next delivery is on ${new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' }).format(nextBillingDate(utcDay(0, 14)))}`);
+    expect(smtp.to(email).filter((m) => m.decoded.includes('delivery ships today'))).toHaveLength(1);
     // The page shows it charged.
     const list = subscriptionViewSchema.array().parse(await (await shopper.call('/api/subscriptions')).json());
     expect(list.find((p) => p.id === plan.id)?.shipNow).toMatchObject({ period: today, state: 'charged' });
