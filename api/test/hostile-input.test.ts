@@ -179,6 +179,7 @@ beforeAll(async () => {
     'POST /api/subscriptions/:id/reschedule': { params: { id: randomUUID() }, body: { nextBillingDate: '2030-01-01' } },
     'PUT /api/subscriptions/:id/items': { params: { id: randomUUID() }, body: { items: [{ productId: 1, variantSku: 'S-1', quantity: 1 }] } },
     'POST /api/subscriptions/:id/frequency': { params: { id: randomUUID() }, body: { intervalCount: 2 } },
+    'POST /api/subscriptions/:id/one-time-items': { params: { id: randomUUID() }, body: { productId: 1, size: 'S-1', quantity: 1 } },
   };
 });
 afterAll(() => api?.close());

@@ -172,6 +172,20 @@ describe('the cadence suggestion', () => {
     expect(await suggestions(plan.id)).toEqual([{ billing_period: billingPeriodOf(plan.nextBillingDate), interval_count: 2, accepted: false, dismissed: false }]);
   });
 
+  it('after two ship-nows within one cadence the list suggests the next shorter cadence; ordinary deliveries suggest nothing', async () => {
+    const shippedEarlyTwice = async (shipNow: boolean) => {
+      const plan = await insertPlan(me.id, { dueInDays: 40, intervalCount: 2 });
+      const days = [25, 5].map((ago) => billingPeriodOf(new Date(Date.now() - ago * 86_400_000)));
+      for (const day of days) {
+        await q(`insert into payment_transactions (subscription_id, billing_period, amount, status) values ($1, $2, '36.72', 'approved')`, [plan.id, day]);
+        if (shipNow) await q(`insert into subscription_ship_nows (subscription_id, billing_period, key_hash, requested_by_user_id) values ($1, $2, $3, $4)`, [plan.id, day, `hash-${day}-${plan.id}`, me.id]);
+      }
+      return plan;
+    };
+    expect((await listed(me, (await shippedEarlyTwice(true)).id)).cadenceSuggestion).toEqual({ direction: 'shorter', intervalCount: 1, reason: 'shipped-early-twice' });
+    expect((await listed(me, (await shippedEarlyTwice(false)).id)).cadenceSuggestion).toBeNull();
+  });
+
   it('nothing on the longest cadence offered, nor for a plan without two skips', async () => {
     expect((await listed(me, (await skippedTwice({ intervalCount: 3 })).id)).cadenceSuggestion).toBeNull();
     expect((await listed(me, (await insertPlan(me.id)).id)).cadenceSuggestion).toBeNull();

@@ -387,6 +387,10 @@ describe('POST /api/payments/subscribe-nonce', () => {
         resumesOn: null,
         pausedBy: null,
         cadenceSuggestion: null,
+        // Issue 21: no one-time add-ons, no ship-now; the next delivery charges the plan's amount.
+        oneTimeItems: [],
+        shipNow: null,
+        nextDeliveryAmount: '22.95',
       },
     ]);
   });

@@ -238,3 +238,24 @@ describe('priceRenewal (one figure for a renewal order and its charge)', () => {
     expect(adds(p)).toBe(true);
   });
 });
+
+describe('priceRenewal with one-time add-ons (issue 21)', () => {
+  const lines = [{ price: 2000, quantity: 1 }];
+  it('charges the add-ons at today\'s price with the plan\'s discount on top of the agreed amount', () => {
+    const agreed = priceCart(lines, { subscribe: true }).total;
+    const p = priceRenewal(lines, agreed, [{ price: 500, quantity: 2 }]);
+    expect(p).toEqual({ ...priceCart([...lines, { price: 500, quantity: 2 }], { subscribe: true }), priceLock: 0 });
+    expect(p.subtotal - p.discount + p.shipping + p.tax).toBe(p.total);
+  });
+  it('keeps the price lock on the recurring lines only', () => {
+    const agreed = priceCart(lines, { subscribe: true }).total - 300;
+    const without = priceRenewal(lines, agreed);
+    const withAddOn = priceRenewal(lines, agreed, [{ price: 1000, quantity: 1 }]);
+    expect(without.total).toBe(agreed);
+    // The add-on adds what it costs as a plan line today; the lock stays about the same (rounding of tax aside).
+    const addOnAlone = priceCart([...lines, { price: 1000, quantity: 1 }], { subscribe: true }).total - priceCart(lines, { subscribe: true }).total;
+    expect(Math.abs(withAddOn.total - (agreed + addOnAlone))).toBeLessThanOrEqual(1);
+    expect(withAddOn.total).toBeLessThanOrEqual(agreed + addOnAlone);
+    expect(withAddOn.priceLock).toBeGreaterThan(0);
+  });
+});

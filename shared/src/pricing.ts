@@ -172,21 +172,26 @@ export interface RenewalPricing extends CartPricing {
  * amount. When they price them below it (only a change of our pricing rules in the shopper's favour can:
  * the lines keep their prices), today's lower price is charged: a plan locks its price against rises,
  * never against falls. The lock comes off before tax, so the tax is on what is sold; it never goes below
- * the order's shipping.
+ * the order's shipping. `oneTime`: the delivery's one-time add-ons at today's catalogue prices, charged
+ * on top of the agreed amount with the same discount.
  */
-export function priceRenewal(lines: readonly PricingLine[], agreedAmount: Cents): RenewalPricing {
-  const today = priceCart(lines, { subscribe: true });
-  if (today.total <= agreedAmount) return { ...today, priceLock: 0 };
+export function priceRenewal(lines: readonly PricingLine[], agreedAmount: Cents, oneTime: readonly PricingLine[] = []): RenewalPricing {
+  const recurring = priceCart(lines, { subscribe: true });
+  const today = oneTime.length === 0 ? recurring : priceCart([...lines, ...oneTime], { subscribe: true });
+  // One-time add-ons (issue 21) are priced as plan lines today (the plan's discount, free shipping) and
+  // raise the agreed amount by what they add: the price lock holds the recurring lines only.
+  const agreed = agreedAmount + today.total - recurring.total;
+  if (today.total <= agreed) return { ...today, priceLock: 0 };
   // The lock comes off before tax (tax is due on what is sold): the largest subtotal whose total with
   // its own tax is within the agreed amount. Tax rounds to the cent, so the total may fall one cent
   // under the agreed amount where no subtotal meets it exactly; never over it.
   const totalOf = (subtotal: Cents) => subtotal + today.shipping + percentOf(subtotal, TAX_RATE_BPS);
   let kept = Math.min(
     today.discountedSubtotal,
-    Math.max(0, Math.floor(((agreedAmount - today.shipping) * 10_000) / (10_000 + TAX_RATE_BPS))),
+    Math.max(0, Math.floor(((agreed - today.shipping) * 10_000) / (10_000 + TAX_RATE_BPS))),
   );
-  while (kept < today.discountedSubtotal && totalOf(kept + 1) <= agreedAmount) kept += 1;
-  while (kept > 0 && totalOf(kept) > agreedAmount) kept -= 1;
+  while (kept < today.discountedSubtotal && totalOf(kept + 1) <= agreed) kept += 1;
+  while (kept > 0 && totalOf(kept) > agreed) kept -= 1;
   const priceLock = today.discountedSubtotal - kept;
   const tax = percentOf(kept, TAX_RATE_BPS);
   return { ...today, discount: today.discount + priceLock, discountedSubtotal: kept, tax, total: kept + today.shipping + tax, priceLock };

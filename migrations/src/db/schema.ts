@@ -63,6 +63,21 @@ export interface LineItem {
   quantity: number;
   /** Unit price, two-decimal string as the spec's payloads show it. */
   price: string;
+  /** On a renewal order: a one-time add-on of the plan (issue 21), not one of its recurring lines. */
+  oneTime?: boolean;
+  /** With `oneTime`: the plan's add-on line (OneTimeLine.id) this order line ships. */
+  oneTimeLineId?: string;
+}
+/**
+ * A one-time add-on of a plan (issue 21): rides with the next delivery only, priced from the catalogue
+ * on the day it is charged; `id` names it for removal and for the renewal that ships it.
+ */
+export interface OneTimeLine {
+  id: string;
+  productId: number;
+  productName: string;
+  variantSku: string | null;
+  quantity: number;
 }
 export interface Faq {
   q: string;
@@ -387,6 +402,8 @@ export const subscriptions = pgTable(
      * null for an open-ended pause and for every plan that is not paused.
      */
     resumesOn: date({ mode: 'string' }),
+    /** One-time add-ons for the next delivery (issue 21); removed by the renewal whose payment is approved. */
+    oneTimeItems: jsonb().$type<OneTimeLine[]>().notNull().default([]),
   },
   (t) => [index().on(t.userId), index().on(t.status, t.nextBillingDate)],
 );
@@ -459,6 +476,30 @@ export const subscriptionCadenceSuggestions = pgTable(
     dismissedAt: timestamp({ withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.subscriptionId, t.billingPeriod] }), index().on(t.shownAt)],
+);
+
+/**
+ * Ship now (issue 21): one row per delivery a shopper or staff asked to ship today. Unique per (plan,
+ * billing period), so one period is shipped now once; the request's Idempotency-Key is kept only as its
+ * SHA-256 (`keyHash`), unique per plan, so a repeat answers the same. The learning cadence reads a
+ * charged period with a row here as shipped early (queries/subscriptions/plan-history.ts).
+ */
+export const subscriptionShipNows = pgTable(
+  'subscription_ship_nows',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    subscriptionId: uuid()
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    /** yyyy-MM-dd (UTC) of the period charged now, as payment_transactions.billing_period. */
+    billingPeriod: text().notNull(),
+    keyHash: text().notNull(),
+    /** Who asked: the shopper (users.id) or a staff member (staff.id); one of the two. */
+    requestedByUserId: uuid(),
+    requestedByStaffId: uuid(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('subscription_ship_nows_period').on(t.subscriptionId, t.billingPeriod), uniqueIndex('subscription_ship_nows_key').on(t.subscriptionId, t.keyHash)],
 );
 
 /**

@@ -41,6 +41,12 @@ export interface JobContract<
   readonly options?: (settings: Settings) => JobsOptions;
   /** The outbox topics the relay turns into this job; its job id is then `outboxJobId(row id, name)`. */
   readonly topics?: TopicMap<z.input<S>>;
+  /**
+   * For a topic whose job must share its id with another producer's (ship now and the sweep's renew job
+   * of one period): the job id from the row's payload, instead of `outboxJobId`. Deterministic, so a
+   * relay that crashes between enqueue and commit re-adds the same id all the same.
+   */
+  readonly topicJobIds?: { readonly [T in OutboxTopic]?: (payload: OutboxPayload<T>) => string };
   /** When the job repeats (registered by worker processes consuming its queue). */
   readonly schedule?: JobSchedule;
   /** The job id for a producer other than the relay (a sweep): deterministic, so a second add is ignored. */

@@ -7,6 +7,7 @@
  * docs/decisions/subscriptions.md ("Staff actions on a plan").
  */
 import { z } from 'zod';
+import { oneTimeItemSchema } from './ship-now-add-ons';
 import { textField } from './fields';
 import { PLAN_MAX_LINES } from '../constants';
 import {
@@ -355,6 +356,12 @@ export const adminSubscriptionDetailSchema = adminSubscriptionSummarySchema.exte
   orders: z.array(adminSubscriptionOrderSchema),
   /** The customer's own changes (and the plan's), newest first. */
   customerChanges: z.array(planCustomerChangeSchema),
+  /**
+   * Issue 21: the one-time add-ons of the next delivery (priced when charged), and whether Ship now and
+   * adding one may be tried now.
+   */
+  oneTimeItems: z.array(oneTimeItemSchema.omit({ priceToday: true })),
+  addOnActions: z.object({ shipNow: z.boolean(), oneTimeItems: z.boolean() }),
 });
 export type AdminSubscriptionDetail = z.infer<typeof adminSubscriptionDetailSchema>;
 

@@ -137,6 +137,10 @@ export const ERROR_CODES = {
   BULK_SWAP_UNKNOWN_PRODUCT: 'conflict',
   /** Bulk swap: the product to swap to is not on sale. */
   BULK_SWAP_PRODUCT_NOT_ACTIVE: 'conflict',
+  /** Ship now (issue 21): a line (or add-on) the delivery could not have today (`unavailableItems` beside it). */
+  SUBSCRIPTION_ITEM_UNAVAILABLE: 'conflict',
+  /** Ship now: a delivery of the plan was already charged today. */
+  SUBSCRIPTION_ALREADY_SHIPPED_TODAY: 'conflict',
 
   // ---------------------------------------------------------------- back office
   SLUG_TAKEN: 'conflict',

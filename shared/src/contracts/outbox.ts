@@ -23,6 +23,8 @@ export const OUTBOX_TOPICS = {
   subscriptionChanged: 'subscription.changed',
   /** Staff sent the customer a link to give the plan a new card: the email with its single-use link (made as it is sent). */
   subscriptionCardLinkRequested: 'subscription.card-link-requested',
+  /** Ship now (issue 21): the plan's delivery for `period` is charged and shipped at once (the renew job, with the sweep's job id). */
+  subscriptionShipNowRequested: 'subscription.ship-now-requested',
   orderSyncRequested: 'order.sync-requested',
   /** Staff refunded or voided (part of) an order's payment, approved by the gateway: NetSuite gets the matching credit. */
   orderRefunded: 'order.refunded',
@@ -78,6 +80,8 @@ export const outboxPayloads = {
   }),
   /** As for the other emailed links: the link's row only (plan_card_links), its token made as the email is sent. */
   [OUTBOX_TOPICS.subscriptionCardLinkRequested]: z.object({ tokenId: z.string().uuid() }),
+  /** `attempt`: the plan's failed attempts when asked (0): with `period` it makes the renew job's id, the sweep's own. */
+  [OUTBOX_TOPICS.subscriptionShipNowRequested]: z.object({ subscriptionId: z.string().uuid(), period: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), attempt: z.number().int().min(0) }),
   [OUTBOX_TOPICS.orderSyncRequested]: z.object({ orderId: z.string().uuid() }),
   /** `paymentId`: the refund's or void's payment row. */
   [OUTBOX_TOPICS.orderRefunded]: z.object({ orderId: z.string().uuid(), paymentId: z.string().uuid() }),

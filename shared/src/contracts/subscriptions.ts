@@ -8,6 +8,7 @@ import { PLAN_ITEM_MAX_QUANTITY, PLAN_MAX_LINES, RESCHEDULE_MAX_DAYS_AHEAD, SUBS
 import { addressSchema, CHECKOUT_MESSAGES, opaqueDataFields } from './checkout';
 import { idField, textField } from './fields';
 import { formatUtcDay } from '../days';
+import { oneTimeItemSchema, shipNowStatusSchema } from './ship-now-add-ons';
 
 export const SUBSCRIPTION_STATUSES = ['active', 'paused', 'cancelled', 'expired'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
@@ -372,6 +373,14 @@ export const subscriptionViewSchema = z.object({
   pausedBy: pausedBySchema.nullable(),
   /** A longer or shorter cadence the shopper's own history suggests (GET /api/subscriptions only; null otherwise). */
   cadenceSuggestion: cadenceSuggestionSchema.nullable(),
+  /**
+   * Issue 21 (./ship-now-add-ons.ts): the one-time add-ons riding with the next delivery only; the latest
+   * Ship Now (asked within the last day) and how its charge stands (null: none); what the next delivery
+   * charges with its add-ons at today's prices (priceRenewal), two decimals, which Ship Now's confirmation says.
+   */
+  oneTimeItems: z.array(oneTimeItemSchema),
+  shipNow: shipNowStatusSchema,
+  nextDeliveryAmount: z.string(),
 });
 export type SubscriptionView = z.infer<typeof subscriptionViewSchema>;
 
@@ -479,5 +488,9 @@ export const shopperPlanChangeSchema = z.discriminatedUnion('kind', [
     /** The lines the change added to the plan, as the plan now names them (older rows have none). */
     added: z.array(z.object({ productName: z.string(), quantity: z.number().int() })).optional(),
   }),
+  /** Ship now (issue 21): `period` is the delivery charged today; the payload's nextBillingDate is the date after it. */
+  z.object({ kind: z.literal('ship-now'), period: z.string() }),
+  z.object({ kind: z.literal('one-time-added'), productName: z.string(), quantity: z.number().int() }),
+  z.object({ kind: z.literal('one-time-removed'), productName: z.string(), quantity: z.number().int() }),
 ]);
 export type ShopperPlanChange = z.infer<typeof shopperPlanChangeSchema>;

@@ -8,10 +8,15 @@ import type { Db } from '@nh/server/db/client';
 import { jobId } from '@nh/server/jobs/contract';
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';
-import { billingDay, loadSubscription, planItemsHtml, planItemsText, type SubscriptionEmailPlan } from './subscription-plan';
+import { billingDay, loadSubscription, planItemsHtml, planItemsText, type EmailPlanLine, type SubscriptionEmailPlan } from './subscription-plan';
 import { cardEnding } from '@nh/shared/cards';
 import { cadenceSuggestionWords, suggestCadence, type CadenceSuggestion } from '@nh/shared/subscriptions/cadence-suggestion';
 import { findCadenceHistory, recordSuggestionShown } from '@nh/server/queries/subscriptions/plan-history';
+import { priceRenewal } from '@nh/shared/pricing';
+import { toCents, type Cents } from '@nh/shared/money';
+import { ONE_TIME_ITEM_PRICE_NOTE } from '@nh/shared/contracts/ship-now-add-ons';
+import { addOnLines, readAddOnProducts } from '@nh/server/queries/subscriptions/ship-now';
+import type { SubscriptionRow } from '@nh/server/db/schema';
 
 /** Subject id: `<subscription id>:<billing period>`, one reminder per plan and period however often the sweep runs. */
 export const email = defineEmail({
@@ -33,7 +38,7 @@ export const email = defineEmail({
     if (billingPeriodOf(due) !== period) return skip('the billing date has moved');
     if (period < billingPeriodOf(new Date())) return skip('the billing date has passed');
     const suggestion = cadences ? await cadenceSuggestionFor(db, subscriptionId, period, cadences) : null;
-    const content = renewalReminderEmail({ ...found.plan, nextBillingDate: due, card: await savedCard(db, subscriptionId), suggestion });
+    const content = renewalReminderEmail({ ...found.plan, nextBillingDate: due, card: await savedCard(db, subscriptionId), suggestion, ...(await withAddOns(db, found.sub)) });
     return { subjectId: `${subscriptionId}:${period}`, message: { to: found.sub.customerEmail, ...content } };
   },
 });
@@ -54,6 +59,16 @@ async function cadenceSuggestionFor(db: Db, subscriptionId: string, period: stri
   return suggestion;
 }
 
+/**
+ * The one-time add-ons of the delivery at today's prices, and what the delivery charges with them (the
+ * renewal's one computation, priceRenewal); an add-on no longer sold is left out (the heads-up names it).
+ */
+async function withAddOns(db: Db, sub: SubscriptionRow): Promise<{ oneTime: EmailPlanLine[]; charge: Cents }> {
+  const { lines } = addOnLines(sub.oneTimeItems, await readAddOnProducts(db.$client, [...new Set(sub.oneTimeItems.map((o) => o.productId))]));
+  const cents = (l: { price: string; quantity: number }) => ({ price: toCents(l.price), quantity: l.quantity });
+  return { oneTime: lines, charge: priceRenewal(sub.items.map(cents), sub.amount, lines.map(cents)).total };
+}
+
 /** "Visa ending in 1111": the plan's card (the one renewals charge: @nh/server findPlanCardBrand), when known. */
 async function savedCard(db: Db, subscriptionId: string): Promise<string | null> {
   const card = await findPlanCardBrand(db.$client, subscriptionId);
@@ -61,18 +76,26 @@ async function savedCard(db: Db, subscriptionId: string): Promise<string | null>
 }
 
 /** Sent RENEWAL_REMINDER_DAYS before a plan's next billing date: when, how much, and where to cancel. */
-export function renewalReminderEmail(plan: SubscriptionEmailPlan & { nextBillingDate: Date; card: string | null; suggestion?: CadenceSuggestion | null }): Content {
+export function renewalReminderEmail(
+  plan: SubscriptionEmailPlan & { nextBillingDate: Date; card: string | null; suggestion?: CadenceSuggestion | null; oneTime?: EmailPlanLine[]; charge?: Cents },
+): Content {
   const next = billingDay(plan.nextBillingDate);
   // A cadence suggestion: the page's words, and a plain link to My Subscriptions (no token) where one tap accepts it.
   const words = plan.suggestion ? cadenceSuggestionWords(plan.suggestion) : null;
+  // One-time add-ons ride with this delivery only: listed apart, and in what this delivery charges.
+  const oneTime = plan.oneTime ?? [];
+  const charge = plan.charge ?? plan.amount;
+  const oneTimeText = oneTime.length > 0 ? ['', 'One-time items, this delivery only:', ...planItemsText(oneTime), `  ${ONE_TIME_ITEM_PRICE_NOTE}`] : [];
+  const oneTimeHtml = oneTime.length > 0 ? `<p><strong>One-time items, this delivery only:</strong></p>\n${planItemsHtml(oneTime)}\n<p>${escapeHtml(ONE_TIME_ITEM_PRICE_NOTE)}</p>` : '';
   const subject = `Your ${SHOP.name} Subscribe & Save renews on ${next}`;
   const card = plan.card ? `your saved card (${plan.card})` : 'your saved card';
   const text = [
     `Hi ${plan.customerName},`,
     '',
-    `A quick reminder: your next Subscribe & Save delivery is on ${next}, and we will charge ${formatCents(plan.amount)} to ${card} that day.`,
+    `A quick reminder: your next Subscribe & Save delivery is on ${next}, and we will charge ${formatCents(charge)} to ${card} that day.`,
     '',
     ...planItemsText(plan.items),
+    ...oneTimeText,
     '',
     `  Each delivery: ${formatCents(plan.amount)} (with your ${plan.discountPercent}% discount, free shipping and tax)`,
     '',
@@ -84,8 +107,8 @@ export function renewalReminderEmail(plan: SubscriptionEmailPlan & { nextBilling
   const html = layout(
     subject,
     `<p>Hi ${escapeHtml(plan.customerName)},</p>
-<p>A quick reminder: your next Subscribe &amp; Save delivery is on <strong>${escapeHtml(next)}</strong>, and we will charge <strong>${formatCents(plan.amount)}</strong> to ${escapeHtml(card)} that day.</p>
-${planItemsHtml(plan.items)}
+<p>A quick reminder: your next Subscribe &amp; Save delivery is on <strong>${escapeHtml(next)}</strong>, and we will charge <strong>${formatCents(charge)}</strong> to ${escapeHtml(card)} that day.</p>
+${planItemsHtml(plan.items)}${oneTimeHtml}
 <p><strong>Each delivery:</strong> ${formatCents(plan.amount)} (with your ${plan.discountPercent}% discount, free shipping and tax)</p>
 <p>If you want this delivery, there is nothing to do. To see or cancel your plan, go to ${mySubscriptionsLink()} before then.</p>${
       words ? `\n<p data-cadence-suggestion>${escapeHtml(`${words.why} ${words.question}`)} You can change it in one tap on ${mySubscriptionsLink()}.</p>` : ''

@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { OUTBOX_TOPICS, outboxPayloads } from '@nh/shared/contracts/outbox';
 import { formatCents, type Cents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
-import { pausedWords, type ShopperPlanChange } from '@nh/shared/contracts/subscriptions';
+import { nextBillingDate, pausedWords, type ShopperPlanChange } from '@nh/shared/contracts/subscriptions';
+import { ONE_TIME_ITEM_PRICE_NOTE } from '@nh/shared/contracts/ship-now-add-ons';
 import { defineEmail, skip } from './define-email';
 import type { Content } from './mail/layout';
 import { addressWords, billingDay, loadSubscription, planCadence, planChangeContent, type SubscriptionEmailPlan } from './subscription-plan';
@@ -101,6 +102,25 @@ function wording(e: ShopperChangeEmail): { subject: string; lines: string[] } {
           ...(change.added?.length ? [`You added: ${change.added.map((line) => `${line.quantity} x ${line.productName}`).join(', ')}.`] : []),
           next,
         ],
+      };
+    // Issue 21: the payload's next billing date is today's (the delivery charged now); the one after it follows the cadence.
+    case 'ship-now':
+      return {
+        subject: `Your next ${SHOP.name} delivery ships today`,
+        lines: [
+          `As you asked, we are charging your next delivery to your saved card now, and it ships today. You will get the order confirmation once it is charged.`,
+          `After it, your next delivery is on ${billingDay(nextBillingDate(e.nextBillingDate, e.interval, e.intervalCount))}, then ${planCadence(e.interval, e.intervalCount)} from then.`,
+        ],
+      };
+    case 'one-time-added':
+      return {
+        subject: `${change.productName} is added to your next ${SHOP.name} delivery`,
+        lines: [`You added ${change.quantity} x ${change.productName} to your next delivery only. ${ONE_TIME_ITEM_PRICE_NOTE}`, `Your next delivery is on ${billingDay(e.nextBillingDate)}.`],
+      };
+    case 'one-time-removed':
+      return {
+        subject: `${change.productName} is removed from your next ${SHOP.name} delivery`,
+        lines: [`You removed ${change.quantity} x ${change.productName} from your next delivery.`, next],
       };
   }
 }

@@ -12,6 +12,8 @@ import { findAuditChange } from '@nh/server/queries/email-context';
 import { defineEmail, skip } from './define-email';
 import type { Content } from './mail/layout';
 import { addressWords, billingDay, loadSubscription, planCadence, planChangeContent, type SubscriptionEmailPlan } from './subscription-plan';
+import { nextBillingDate } from '@nh/shared/contracts/subscriptions';
+import { ONE_TIME_ITEM_PRICE_NOTE } from '@nh/shared/contracts/ship-now-add-ons';
 
 /** What staff did, as the email tells it. */
 export type StaffChange =
@@ -23,6 +25,8 @@ export type StaffChange =
   | { kind: 'items'; fromAmount: number; toAmount: number; added: Array<{ productName: string; quantity: number }>; nextBillingDate: Date }
   | { kind: 'address'; address: { address: string; city: string; state: string; zip: string } }
   | { kind: 'cancelled' }
+  | { kind: 'ship-now'; nextAfter: Date }
+  | { kind: 'one-time-added' | 'one-time-removed'; productName: string; quantity: number }
   /** A bulk swap: the lines swapped away, the one swapped in, the amount before and after (issue 21). */
   | { kind: 'swapped'; removed: SwapLine[]; added: SwapLine; fromAmount: Cents; amount: Cents };
 
@@ -38,11 +42,22 @@ const swapLine = z.object({ productName: z.string(), quantity: z.number().int() 
 const swapBefore = z.object({ items: z.array(swapLine), amount: z.string() });
 const swapAfter = z.object({ items: z.array(swapLine).min(1), amount: z.string() });
 const pausedAfter = z.object({ reason: z.string().optional() });
+const oneTimeLine = z.object({ productName: z.string(), quantity: z.number().int() });
 const resumedAfter = z.object({ nextBillingDate: iso.optional(), skippedPeriods: z.array(z.string()).optional() });
 
 /** The change from its audit row; null for an action this email does not know (from a later release). */
-export function staffChangeOf(action: string, before: unknown, after: unknown, currentNextBillingDate: Date): StaffChange | null {
+export function staffChangeOf(action: string, before: unknown, after: unknown, currentNextBillingDate: Date, plan?: Pick<SubscriptionEmailPlan, 'interval' | 'intervalCount'>): StaffChange | null {
   switch (action) {
+    case 'subscription.shipped_now': {
+      // Today's delivery (the moved date, or the plan's own when it was due): the one after it follows the cadence.
+      const today = z.object({ nextBillingDate: iso.optional(), period: z.string() }).parse(after);
+      const charged = today.nextBillingDate ?? new Date(`${today.period}T00:00:00Z`);
+      return { kind: 'ship-now', nextAfter: nextBillingDate(charged, plan?.interval ?? 'monthly', plan?.intervalCount ?? 1) };
+    }
+    case 'subscription.one_time_item_added':
+      return { kind: 'one-time-added', ...oneTimeLine.parse(after) };
+    case 'subscription.one_time_item_removed':
+      return { kind: 'one-time-removed', ...oneTimeLine.parse(before) };
     case 'subscription.paused':
       return { kind: 'paused', reason: pausedAfter.parse(after ?? {}).reason ?? null };
     case 'subscription.cancelled':
@@ -88,7 +103,7 @@ export const email = defineEmail({
     if (!event || event.entityType !== 'subscription' || event.entityId !== subscriptionId) return skip('change not found');
     const found = await loadSubscription(db, subscriptionId);
     if (!found) return skip('subscription not found');
-    const change = staffChangeOf(event.action, event.before, event.after, found.sub.nextBillingDate);
+    const change = staffChangeOf(event.action, event.before, event.after, found.sub.nextBillingDate, found.plan);
     if (!change) return skip(`no email for ${event.action}`);
     const content = subscriptionStaffChangeEmail({ ...found.plan, change });
     return { subjectId: `${subscriptionId}:${auditId}`, message: { to: found.sub.customerEmail, ...content } };
@@ -164,6 +179,24 @@ function wording(plan: SubscriptionEmailPlan, change: StaffChange): { subject: s
         ],
       };
     }
+    case 'ship-now':
+      return {
+        subject: `Your next ${SHOP.name} delivery ships today`,
+        lines: [
+          `As you asked, we are charging your next delivery to your saved card now, and it ships today. You will get the order confirmation once it is charged.`,
+          `After it, your next delivery is on ${billingDay(change.nextAfter)}: ${charge(change.nextAfter)}.`,
+        ],
+      };
+    case 'one-time-added':
+      return {
+        subject: `${change.productName} is added to your next ${SHOP.name} delivery`,
+        lines: [`As you asked, we have added ${change.quantity} x ${change.productName} to your next delivery only. ${ONE_TIME_ITEM_PRICE_NOTE}`],
+      };
+    case 'one-time-removed':
+      return {
+        subject: `${change.productName} is removed from your next ${SHOP.name} delivery`,
+        lines: [`As you asked, we have removed ${change.quantity} x ${change.productName} from your next delivery.`],
+      };
     case 'cancelled':
       return {
         subject: `Your ${SHOP.name} Subscribe & Save plan is cancelled`,

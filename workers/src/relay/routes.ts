@@ -52,7 +52,7 @@ export function createJobPlanner(config: WorkerConfig, jobs: readonly AnyJobDefi
         queue: job.queue,
         name: job.name,
         data: withJobTrace(data(payload), row.request_id, row.trace_parent),
-        opts: { ...job.options?.(config), jobId: outboxJobId(row.id, job.name) },
+        opts: { ...job.options?.(config), jobId: (job.topicJobIds?.[row.topic as OutboxTopic] as ((p: unknown) => string) | undefined)?.(payload) ?? outboxJobId(row.id, job.name) },
       }));
     },
   };

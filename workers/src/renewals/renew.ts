@@ -32,6 +32,7 @@ import {
   type LockedSubscription,
 } from '@nh/server/queries/subscriptions/renewals';
 import { inPoolTransaction } from '@nh/server/queries/transaction';
+import { addOnLines, readAddOnProducts } from '@nh/server/queries/subscriptions/ship-now';
 import { catchUp, dunningStep, pauseNow } from './rules';
 import { defineJob } from '../jobs/define';
 
@@ -74,7 +75,7 @@ type Prepared =
    * `period`: the one charged, the job's own or, after a catch-up, the current one. `amount`: what is
    * charged, the pending order's total (one computation, priceRenewal).
    */
-  | { kind: 'charge'; sub: LockedSubscription; period: string; paymentId: string; orderId: string; stock: StockLine[]; invoiceNumber: string; amount: Cents };
+  | { kind: 'charge'; sub: LockedSubscription; period: string; paymentId: string; orderId: string; stock: StockLine[]; invoiceNumber: string; amount: Cents; shippedOneTimeIds: string[] };
 
 /** A database write that records money already moved: retried a few times before giving up to staff. */
 async function persist<T>(write: () => Promise<T>, log: Logger, what: Record<string, unknown>): Promise<T> {
@@ -109,7 +110,7 @@ export async function renewSubscription(
 
   const prepared = await prepare(db, gateway, subscriptionId, jobPeriod, skipReason, log);
   if (prepared.kind === 'settled') return prepared.result;
-  const { sub, period, paymentId, orderId, stock, invoiceNumber, amount } = prepared;
+  const { sub, period, paymentId, orderId, stock, invoiceNumber, amount, shippedOneTimeIds } = prepared;
 
   let result: ChargeResult;
   try {
@@ -129,7 +130,7 @@ export async function renewSubscription(
   const record: ChargeRecord = { paymentId, orderId, subscriptionId, period, result };
   const what = { subscriptionId, period, orderId, paymentId, outcome: result.outcome, transactionId: result.transactionId };
   if (result.outcome === 'approved') {
-    await persist(() => recordPaid(db.$client, record, nextBillingDate(sub.nextBillingDate, sub.interval, sub.intervalCount)), log, what);
+    await persist(() => recordPaid(db.$client, record, nextBillingDate(sub.nextBillingDate, sub.interval, sub.intervalCount), shippedOneTimeIds), log, what);
     log.info(what, 'renewal charged');
     return { outcome: 'approved', orderId, transactionId: result.transactionId };
   }
@@ -156,7 +157,7 @@ async function prepare(db: Db, gateway: PaymentGateway, subscriptionId: string, 
     const existing = await findPeriodPayment(client, subscriptionId, jobPeriod);
     if (existing?.status === 'approved' || existing?.status === 'refunded') {
       // Paid already (the outcome was recorded but the subscription not moved on): finish the bookkeeping only.
-      await advanceSubscription(client, subscriptionId, nextBillingDate(sub.nextBillingDate, sub.interval, sub.intervalCount));
+      await advanceSubscription(client, subscriptionId, nextBillingDate(sub.nextBillingDate, sub.interval, sub.intervalCount), jobPeriod);
       return settled({ outcome: 'already-paid' });
     }
     if (existing?.status === 'pending') {
@@ -189,20 +190,25 @@ async function prepare(db: Db, gateway: PaymentGateway, subscriptionId: string, 
 
     // One figure for the order and the charge: the plan's lines at their stored prices, held to its
     // agreed amount (a lower price today is passed on; shared/pricing.ts priceRenewal).
+    // One-time add-ons ride with this delivery, priced from today's catalogue (issue 21).
+    const addOns = addOnLines(sub.oneTimeItems, await readAddOnProducts(client, [...new Set(sub.oneTimeItems.map((o) => o.productId))]));
+    if (addOns.unavailable) return notCharged(addOns.unavailable, dunningStep(sub.failedAttempts));
     const pricing = priceRenewal(
       sub.items.map((line) => ({ price: toCents(line.price), quantity: line.quantity })),
       sub.amount,
+      addOns.lines.map((line) => ({ price: toCents(line.price), quantity: line.quantity })),
     );
     if (pricing.priceLock > 0) log.info({ subscriptionId, agreed: sub.amount, priceLock: pricing.priceLock }, "renewal held to the plan's agreed amount (its lines cost more today)");
     else if (pricing.total < sub.amount) log.info({ subscriptionId, agreed: sub.amount, charged: pricing.total }, "renewal charged its lines' lower price today, below the plan's agreed amount");
-    const stock = stockLines(sub.items);
+    const items = [...sub.items, ...addOns.lines];
+    const stock = stockLines(items);
     const order = {
       storeCode: STORE_CODE,
       userId: sub.userId,
       customerEmail: sub.customerEmail,
       customerName: sub.customerName,
       shippingAddress: sub.shippingAddress!,
-      items: sub.items,
+      items,
       subtotal: pricing.subtotal,
       discount: pricing.discount,
       subscribeDiscount: pricing.subscribeDiscount,
@@ -217,7 +223,7 @@ async function prepare(db: Db, gateway: PaymentGateway, subscriptionId: string, 
     const { orderId } = placed;
     const paymentId = await upsertPeriodPayment(client, { ...base, amount: pricing.total, orderId, status: 'pending', message: null });
     if (!paymentId) throw new Error(`payment row of ${subscriptionId} ${period} changed while the subscription was locked`);
-    return { kind: 'charge', sub, period, paymentId, orderId, stock, invoiceNumber, amount: pricing.total };
+    return { kind: 'charge', sub, period, paymentId, orderId, stock, invoiceNumber, amount: pricing.total, shippedOneTimeIds: sub.oneTimeItems.map((o) => o.id) };
   });
 }
 
@@ -241,6 +247,12 @@ export const renewSubscriptionJob = defineJob({
   // The renew job re-checks status, due date and period on the locked row, so a stale one charges nothing.
   topics: {
     [OUTBOX_TOPICS.subscriptionResumed]: ({ subscriptionId, period }) => ({ subscriptionId, period, resumed: true }),
+    // Ship now (issue 21): the period's renewal at once, with the sweep's own job id (below), so a sweep
+    // at the same moment adds the same job; the period's payment row guards the charge whatever runs.
+    [OUTBOX_TOPICS.subscriptionShipNowRequested]: ({ subscriptionId, period }) => ({ subscriptionId, period }),
+  },
+  topicJobIds: {
+    [OUTBOX_TOPICS.subscriptionShipNowRequested]: ({ subscriptionId, period, attempt }) => jobId('renew', subscriptionId, period, attempt),
   },
   /**
    * The sweep's job: one per (subscription, billing period, attempt): a second sweep while the job

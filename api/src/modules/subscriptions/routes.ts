@@ -20,6 +20,7 @@ import { changeCard } from './card';
 import { cardLinkRoutes } from './card-link-routes';
 import { changeAddress, changeFrequency, changeItems, dismissCadenceSuggestion, moveDelivery, pausePlan, resumePlanOnSavedCard, skipDelivery } from './changes';
 import { resume } from './resume';
+import { addOnRoutes } from './add-on-routes';
 import { cancel, subscriptionsOf } from './service';
 
 export interface SubscriptionDeps {
@@ -110,6 +111,7 @@ export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard,
 
   // The card link staff email (no session: the token is the credential).
   router.use(cardLinkRoutes(ctx, { gateway, cardTestingGuard }));
+  router.use(addOnRoutes(ctx, signedIn, catalogue));
 
   return router;
 }

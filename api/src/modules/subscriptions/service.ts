@@ -5,12 +5,38 @@
 import { billingPeriodOf, SUBSCRIPTION_MESSAGES, type PausedBy, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { suggestCadence } from '@nh/shared/subscriptions/cadence-suggestion';
 import { recordPlanChange, recordSuggestionShown } from '@nh/server/queries/subscriptions/plan-history';
+import { centsToDecimal, toCents } from '@nh/shared/money';
+import { priceRenewal } from '@nh/shared/pricing';
+import type { ShipNowStatus } from '@nh/shared/contracts/ship-now-add-ons';
+import type { ShipNowRow } from '@nh/server/queries/subscriptions/ship-now';
 import type { Db } from '@nh/server/db/client';
 import { changeLockedPlan } from '@nh/server/queries/subscriptions/changes';
 import { findSubscriptionView, listSubscriptions, type SubscriptionViewRow } from '@nh/server/queries/subscriptions/shopper';
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
 import { decideCancel, hasEnded, movableWindow, resumableOnSavedCard } from './plan-rules';
+
+/** How the latest ship-now's charge stands, from its period's payment row (none yet: charging). */
+function shipNowStatus(row: ShipNowRow | null): ShipNowStatus {
+  if (!row) return null;
+  const state =
+    row.paymentStatus === 'approved' || row.paymentStatus === 'refunded'
+      ? 'charged'
+      : row.paymentStatus === 'declined' || row.paymentStatus === 'error'
+        ? 'failed'
+        : row.paymentStatus === 'pending' && row.paymentAnswered
+          ? 'being-checked'
+          : 'charging';
+  return { period: row.period, requestedAt: new Date(row.requestedAt).toISOString(), state };
+}
+
+/** The next delivery's charge with its add-ons at today's prices: the renewal's one computation (priceRenewal). */
+function nextDeliveryAmount(row: SubscriptionViewRow): string {
+  const lines = row.items.map((i) => ({ price: toCents(i.price), quantity: i.quantity }));
+  const addOns = row.one_time_items.filter((o) => o.priceToday !== null).map((o) => ({ price: toCents(o.priceToday!), quantity: o.quantity }));
+  return centsToDecimal(priceRenewal(lines, toCents(row.amount), addOns).total);
+}
+
 
 /** Who paused a paused plan: its renewals (a payment failed), staff (with their reason), else its shopper. */
 function pausedByOf(row: SubscriptionViewRow): PausedBy | null {
@@ -53,6 +79,9 @@ export function toView(row: SubscriptionViewRow, offered?: readonly number[]): S
     resumesOn: row.status === 'paused' ? row.resumes_on : null,
     pausedBy: pausedByOf(row),
     cadenceSuggestion: suggestionOf(row, offered),
+    oneTimeItems: row.one_time_items,
+    shipNow: shipNowStatus(row.ship_now),
+    nextDeliveryAmount: nextDeliveryAmount(row),
   };
 }
 

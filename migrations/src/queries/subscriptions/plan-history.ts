@@ -63,12 +63,10 @@ export const LAST_PAUSE_JOIN = `left join lateral (
 
 /**
  * Over `s`: the plan's latest periods as the cadence rule reads them (`cadence_periods`, a JSON array of
- * {day, kind}): each charged delivery (an approved renewal charge) and each delivery its shopper skipped
+ * {day, kind}): each charged delivery (an approved renewal charge; `shipped-early` when it was a ship-now,
+ * subscription_ship_nows, whose period is the day it shipped) and each delivery its shopper skipped
  * (subscription_skipped_periods, reason shopper-skip), the 6 latest; and `cadence_dismissed_period`, the
  * period its shopper last declined a suggestion in; `cadence_changed_on`, the day its cadence last changed.
- *
- * TODO(shipnow): ship-now deliveries ('shipped-early') are not read yet: the ship-now branch records each
- * ship-now in its own table; at merge, add its rows here as kind 'shipped-early' with the day it shipped.
  */
 export const CADENCE_HISTORY_COLUMNS = `cadence.periods as cadence_periods,
   (select max(d.billing_period) from subscription_cadence_suggestions d where d.subscription_id = s.id and d.dismissed_at is not null) as cadence_dismissed_period,
@@ -79,7 +77,10 @@ export const CADENCE_HISTORY_COLUMNS = `cadence.periods as cadence_periods,
 export const CADENCE_HISTORY_JOIN = `cross join lateral (
     select coalesce(json_agg(json_build_object('day', h.day, 'kind', h.kind) order by h.day), '[]') as periods from (
       select e.day, e.kind from (
-        select p.billing_period as day, 'delivered' as kind from payment_transactions p
+        select p.billing_period as day,
+            case when exists (select 1 from subscription_ship_nows n where n.subscription_id = s.id and n.billing_period = p.billing_period)
+              then 'shipped-early' else 'delivered' end as kind
+          from payment_transactions p
           where p.subscription_id = s.id and p.kind = 'charge' and p.status = 'approved'
         union all
         select k.billing_period, 'skipped' from subscription_skipped_periods k where k.subscription_id = s.id and k.reason = 'shopper-skip'

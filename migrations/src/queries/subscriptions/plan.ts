@@ -59,7 +59,7 @@ export async function findPlanCardBrand(db: Queryable, subscriptionId: string): 
 
 /**
  * The items of plan `s` its next delivery could not have (the renewal's stock rule: the product exists,
- * is active and has the quantity, quantities of one product added up), as a JSON array in
+ * is active and has the quantity, quantities of one product added up; its one-time add-ons count too), as a JSON array in
  * `unavailable.items`, null when every item can be delivered. A lateral join to put after `subscriptions s`.
  */
 export const UNAVAILABLE_JOIN = `left join lateral (
@@ -67,7 +67,7 @@ export const UNAVAILABLE_JOIN = `left join lateral (
         'problem', case when p.id is null then 'removed' when p.status = 'inactive' then 'inactive' else 'out-of-stock' end,
         'wanted', w.qty, 'available', coalesce(p.inventory, 0)) order by w.product_id) as items
     from (select (i->>'productId')::int as product_id, min(i->>'productName') as name, sum((i->>'quantity')::int)::int as qty
-          from jsonb_array_elements(s.items) i group by 1) w
+          from jsonb_array_elements(s.items || s.one_time_items) i group by 1) w
     left join products p on p.id = w.product_id
     where p.id is null or p.status <> 'active' or p.inventory < w.qty) unavailable on true`;
 

@@ -68,9 +68,10 @@ const chargeValues = (c: ChargeRecord) => [c.result.transactionId, c.result.resp
 /**
  * An approved renewal, as one statement: the payment row approved, the order paid ('processing') with
  * its `order.placed` outbox row (NetSuite sync and the confirmation email, as for any order), and the
- * subscription moved on to its next billing date. The pending payment row guards it: recorded once.
+ * subscription moved on to its next billing date, without the one-time add-ons this delivery carried
+ * (`shippedOneTimeIds`: a decline keeps them for the retry). The pending payment row guards it: recorded once.
  */
-export async function recordPaid(db: Queryable, c: ChargeRecord, next: Date): Promise<boolean> {
+export async function recordPaid(db: Queryable, c: ChargeRecord, next: Date, shippedOneTimeIds: readonly string[] = []): Promise<boolean> {
   const { rows } = await db.query<{ recorded: boolean }>(
     `with pay as (
         update payment_transactions set status = 'approved', authnet_transaction_id = $2, response_code = $3, response_message = $4,
@@ -80,7 +81,9 @@ export async function recordPaid(db: Queryable, c: ChargeRecord, next: Date): Pr
         update orders set status = 'processing', payment_transaction_id = $2, updated_at = now()
         where id = $8 and status = 'pending' and exists (select 1 from pay) returning id),
       sub as (
-        update subscriptions set next_billing_date = $10, failed_attempts = 0, retry_at = null, updated_at = now()
+        update subscriptions set next_billing_date = $10, failed_attempts = 0, retry_at = null, updated_at = now(),
+          one_time_items = (select coalesce(jsonb_agg(o order by n), '[]'::jsonb) from jsonb_array_elements(one_time_items) with ordinality x(o, n)
+            where not (o->>'id' = any($13::text[])))
         where id = $9 and exists (select 1 from pay)),
       ob as (${outboxInsert('$11', 'exists (select 1 from ord)')})
      select exists (select 1 from pay) as recorded, ${outboxNotify('$11', '$12')}`,
@@ -92,6 +95,7 @@ export async function recordPaid(db: Queryable, c: ChargeRecord, next: Date): Pr
       next,
       outboxParam([{ topic: 'order.placed', payload: { orderId: c.orderId } }]),
       OUTBOX_CHANNEL,
+      [...shippedOneTimeIds],
     ],
   );
   return rows[0]!.recorded;

@@ -60,7 +60,19 @@ export type DunningStep =
 export interface LockedSubscription
   extends Pick<
     SubscriptionRow,
-    'id' | 'status' | 'userId' | 'customerEmail' | 'customerName' | 'items' | 'interval' | 'intervalCount' | 'amount' | 'nextBillingDate' | 'shippingAddress' | 'failedAttempts'
+    | 'id'
+    | 'status'
+    | 'userId'
+    | 'customerEmail'
+    | 'customerName'
+    | 'items'
+    | 'interval'
+    | 'intervalCount'
+    | 'amount'
+    | 'nextBillingDate'
+    | 'shippingAddress'
+    | 'failedAttempts'
+    | 'oneTimeItems'
   > {
   profile: StoredPaymentProfile | null;
   /** Due on or before today (UTC), counting a pending retry time (DUE_SQL). */
@@ -152,13 +164,14 @@ export async function lockSubscription(client: pg.PoolClient, id: string): Promi
     next_billing_date: SubscriptionRow['nextBillingDate'];
     shipping_address: SubscriptionRow['shippingAddress'];
     failed_attempts: SubscriptionRow['failedAttempts'];
+    one_time_items: SubscriptionRow['oneTimeItems'];
     authnet_customer_profile_id: SubscriptionRow['authnetCustomerProfileId'];
     authnet_payment_profile_id: SubscriptionRow['authnetPaymentProfileId'];
     due: boolean;
     due_before: Date;
   }>(
     `select id, status, user_id, customer_email, customer_name, items, interval, interval_count, amount::text, next_billing_date,
-       shipping_address, failed_attempts, authnet_customer_profile_id, authnet_payment_profile_id,
+       shipping_address, failed_attempts, one_time_items, authnet_customer_profile_id, authnet_payment_profile_id,
        ${DUE_SQL} as due, ${DUE_BEFORE_SQL} as due_before
      from subscriptions where id = $1 for update`,
     [id],
@@ -178,6 +191,7 @@ export async function lockSubscription(client: pg.PoolClient, id: string): Promi
     nextBillingDate: r.next_billing_date,
     shippingAddress: r.shipping_address,
     failedAttempts: r.failed_attempts,
+    oneTimeItems: r.one_time_items,
     profile:
       r.authnet_customer_profile_id && r.authnet_payment_profile_id
         ? { customerProfileId: r.authnet_customer_profile_id, paymentProfileId: r.authnet_payment_profile_id }
@@ -187,9 +201,19 @@ export async function lockSubscription(client: pg.PoolClient, id: string): Promi
   };
 }
 
-/** The period is paid: the subscription moves on to its next billing date with a clean dunning slate. */
-export async function advanceSubscription(client: pg.PoolClient, id: string, next: Date): Promise<void> {
-  await client.query('update subscriptions set next_billing_date = $2, failed_attempts = 0, retry_at = null, updated_at = now() where id = $1', [id, next]);
+/**
+ * The period is paid: the subscription moves on to its next billing date with a clean dunning slate, and
+ * without the one-time add-ons the period's order shipped (its lines' `oneTimeLineId`, issue 21).
+ */
+export async function advanceSubscription(client: pg.PoolClient, id: string, next: Date, period: string): Promise<void> {
+  await client.query(
+    `update subscriptions set next_billing_date = $2, failed_attempts = 0, retry_at = null, updated_at = now(),
+       one_time_items = (select coalesce(jsonb_agg(o order by n), '[]'::jsonb) from jsonb_array_elements(one_time_items) with ordinality x(o, n)
+         where not exists (select 1 from payment_transactions p join orders ord on ord.id = p.order_id cross join jsonb_array_elements(ord.items) li
+           where p.subscription_id = $1 and p.billing_period = $3 and p.kind = 'charge' and li->>'oneTimeLineId' = o->>'id'))
+     where id = $1`,
+    [id, next, period],
+  );
 }
 
 /**

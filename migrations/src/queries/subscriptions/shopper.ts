@@ -13,6 +13,8 @@ import { OUTBOX_CHANNEL, outboxInsert, outboxNotify, outboxParam } from '../outb
 import { paymentInFlightSql } from '../payment-in-flight';
 import { DAY_MS, PLAN_CARD_COLUMNS, PLAN_CARD_JOIN, TODAY_SQL } from './plan';
 import { CADENCE_HISTORY_COLUMNS, CADENCE_HISTORY_JOIN, LAST_PAUSE_COLUMNS, LAST_PAUSE_JOIN, type CadenceHistoryRow } from './plan-history';
+import { ONE_TIME_ITEMS_JOIN, SHIP_NOW_JOIN, type ShipNowRow } from './ship-now';
+import type { OneTimeItem } from '@nh/shared/contracts/ship-now-add-ons';
 
 /** A plan as the page view reads it (snake_case, as the statement answers), its column types from the schema. */
 export interface SubscriptionViewRow extends CadenceHistoryRow {
@@ -42,6 +44,10 @@ export interface SubscriptionViewRow extends CadenceHistoryRow {
   /** Who paused the plan last (plan-history.ts LAST_PAUSE_JOIN): staff with their reason, or its shopper. */
   paused_by: 'staff' | 'customer' | null;
   pause_reason: string | null;
+  /** One-time add-ons with today's prices (ship-now.ts ONE_TIME_ITEMS_JOIN). */
+  one_time_items: OneTimeItem[];
+  /** The latest ship-now asked within a day (ship-now.ts SHIP_NOW_JOIN), null when none. */
+  ship_now: ShipNowRow | null;
 }
 
 /**
@@ -55,13 +61,15 @@ const VIEW_COLUMNS = `s.id, s.status, s.created_at, s.items, s.amount::text as a
   ${TODAY_SQL} as today, skipped.skipped_periods,
   exists (select 1 from payment_transactions p where p.subscription_id = s.id and p.kind = 'charge'
     and p.billing_period = to_char(s.next_billing_date at time zone 'UTC', 'YYYY-MM-DD') and p.status = 'pending' and not ${paymentInFlightSql('p')}) as period_charge_unsettled,
-  to_char(s.resumes_on, 'YYYY-MM-DD') as resumes_on, ${LAST_PAUSE_COLUMNS}, ${CADENCE_HISTORY_COLUMNS}`;
+  to_char(s.resumes_on, 'YYYY-MM-DD') as resumes_on, ${LAST_PAUSE_COLUMNS}, ${CADENCE_HISTORY_COLUMNS}, one_time.one_time_items, ship_now.ship_now`;
 const VIEW_JOINS = `${PLAN_CARD_JOIN}
   cross join lateral (
     select coalesce(json_agg(json_build_object('period', k.billing_period, 'reason', k.reason) order by k.billing_period), '[]') as skipped_periods
     from subscription_skipped_periods k where k.subscription_id = s.id) skipped
   ${LAST_PAUSE_JOIN}
-  ${CADENCE_HISTORY_JOIN}`;
+  ${CADENCE_HISTORY_JOIN}
+  ${ONE_TIME_ITEMS_JOIN}
+  ${SHIP_NOW_JOIN}`;
 
 /** One of the user's subscriptions as the page shows it (null: not theirs, or unknown). */
 export async function findSubscriptionView(db: pg.Pool, id: string, userId: string): Promise<SubscriptionViewRow | null> {

@@ -54,6 +54,9 @@ const plan: SubscriptionView = {
   resumesOn: null,
   pausedBy: null,
   cadenceSuggestion: null,
+  oneTimeItems: [],
+  shipNow: null,
+  nextDeliveryAmount: '50.49',
 };
 
 function renderPage(answers: Record<string, FakeAnswer>) {

@@ -42,6 +42,9 @@ function view(overrides: Partial<SubscriptionView>): SubscriptionView {
     resumesOn: null,
     pausedBy: null,
     cadenceSuggestion: null,
+    oneTimeItems: [],
+    shipNow: null,
+    nextDeliveryAmount: '36.72',
     ...overrides,
   };
 }

@@ -16,6 +16,7 @@ import { parseInput } from '../../../lib/validation';
 import { priceList } from '../../catalog';
 import type { AdminArea, AdminDeps } from '../shared/area';
 import { changeAddressForCustomer, changeItemsForCustomer, sendCardLink } from './on-behalf';
+import { staffAddOnRoutes } from './add-on-routes';
 import { cancelSubscription, changeFrequency, getSubscription, listAtRisk, listSubscriptions, pauseSubscription, rescheduleNextDelivery, resumeSubscription, skipNextDelivery } from './service';
 
 /**
@@ -76,6 +77,7 @@ export function subscriptionArea(ctx: AppContext, { guard }: AdminDeps): AdminAr
     const { reason } = parseInput(cancelSubscriptionByStaffSchema, req.body);
     res.json(await cancelSubscription(db, id(req.params), reason, actorOf(req, res)));
   });
+  router.use(staffAddOnRoutes(ctx, act));
 
   return [{ path: '/admin/subscriptions', router }];
 }

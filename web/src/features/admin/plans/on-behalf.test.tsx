@@ -28,6 +28,8 @@ const detail = (overrides: Partial<AdminSubscriptionDetail> = {}): AdminSubscrip
   pausedBy: null,
   resumesOn: null,
   customerChanges: [],
+  oneTimeItems: [],
+  addOnActions: { shipNow: true, oneTimeItems: true },
   items: [{ productId: 1, productName: 'Surfy Cleaner', variantSku: null, quantity: 2, price: '20.00' }],
   amount: '36.72',
   interval: 'monthly',

@@ -56,6 +56,8 @@ const detail = (overrides: Partial<AdminSubscriptionDetail> = {}): AdminSubscrip
   actions: { pause: true, resume: false, skip: true, reschedule: true, frequency: true, cancel: true, items: false, address: false, cardLink: false },
   chargeBeingChecked: false,
   customerChanges: [],
+  oneTimeItems: [],
+  addOnActions: { shipNow: true, oneTimeItems: true },
   pausedBy: null,
   resumesOn: null,
   rescheduleWindow: { earliest: '2025-03-31', latest: '2025-05-09' },

@@ -12,6 +12,7 @@ import { cardLabel, INTERVAL_LABEL, STATUS_LABEL } from '../subscription-model';
 import { addressLine, ChangeAddressAction } from './change-address-dialog';
 import { CadenceSuggestion } from './cadence-suggestion';
 import type { PlanDialogKind } from './plan-change-dialogs';
+import { PlanAddOns } from './one-time-items';
 
 const STATUS_VARIANT: Record<SubscriptionView['status'], 'default' | 'warning' | 'outline'> = {
   active: 'default',
@@ -177,6 +178,8 @@ export function SubscriptionCard({ subscription, onCancel, onResume, onChange }:
           </Button>
         </div>
       )}
+
+      {active && onChange && <PlanAddOns subscription={subscription} />}
 
       {active && (onCancel || onChange) && (
         <div className="mt-5 flex flex-wrap justify-end gap-2">

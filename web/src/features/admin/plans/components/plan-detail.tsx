@@ -25,6 +25,7 @@ import { formatDay } from '../format';
 import { OnBehalfActions } from './on-behalf-actions';
 import { PlanActions } from './plan-actions';
 import { PlanCustomerChanges } from './plan-customer-changes';
+import { PlanAddOnActions } from './plan-add-ons';
 import { intervalWords, PlanStatusBadge, shortId } from './plan-words';
 import { cardBrandName, cardEnding } from '@nh/shared/cards';
 
@@ -269,6 +270,7 @@ export function PlanDetail({ id }: { id: string }) {
           </CardContent>
         </Card>
       )}
+      <PlanAddOnActions plan={plan.data} canAct={canAct} />
       <BillingHistory plan={plan.data} />
       <PlanCustomerChanges plan={plan.data} />
       <Orders plan={plan.data} />
