@@ -251,9 +251,9 @@ describe('one-time items', () => {
 
     // The same product again adds to the line.
     const more = subscriptionViewSchema.parse(await (await add(me, plan.id, { productId: brush.id, quantity: 1 })).json());
-    expect(more.oneTimeItems!.map((o) => o.quantity)).toEqual([3]);
+    expect(more.oneTimeItems.map((o) => o.quantity)).toEqual([3]);
 
-    const lineId = more.oneTimeItems![0]!.id;
+    const lineId = more.oneTimeItems[0]!.id;
     const removed = await me.call(`/api/subscriptions/${plan.id}/one-time-items/${lineId}`, { method: 'DELETE' });
     expect(removed.status).toBe(200);
     expect(subscriptionViewSchema.parse(await removed.json()).oneTimeItems).toEqual([]);
@@ -268,9 +268,9 @@ describe('one-time items', () => {
     const plan = await insertPlan(me.id);
     const refill = await product({ variants: [{ label: '1 gal.', price: '45.00', sku: 'RF-1G' }, { label: '32 oz', price: '15.00', sku: 'RF-32' }] });
     const byLabel = subscriptionViewSchema.parse(await (await add(me, plan.id, { productId: refill.id, size: '1 GAL.', quantity: 1 })).json());
-    expect(byLabel.oneTimeItems![0]).toMatchObject({ variantSku: 'RF-1G', productName: `${refill.name} - 1 gal.`, priceToday: '45.00' });
+    expect(byLabel.oneTimeItems[0]).toMatchObject({ variantSku: 'RF-1G', productName: `${refill.name} - 1 gal.`, priceToday: '45.00' });
     const bySku = subscriptionViewSchema.parse(await (await add(me, plan.id, { productId: refill.id, size: 'RF-32', quantity: 1 })).json());
-    expect(bySku.oneTimeItems!.map((o) => o.variantSku)).toEqual(['RF-1G', 'RF-32']);
+    expect(bySku.oneTimeItems.map((o) => o.variantSku)).toEqual(['RF-1G', 'RF-32']);
     const before = await snapshot(plan.id);
     const noSize = await add(me, plan.id, { productId: refill.id, quantity: 1 });
     expect(noSize.status).toBe(409);
@@ -333,7 +333,7 @@ describe('one-time items', () => {
     expect(res.status, await res.clone().text()).toBe(201);
     const detail = adminSubscriptionDetailSchema.parse(await res.json());
     expect(detail.oneTimeItems).toEqual([{ id: expect.any(String), productId: spare.id, productName: spare.name, variantSku: null, quantity: 2 }]);
-    const removed = await support.request(`${path}/${detail.oneTimeItems![0]!.id}`, { method: 'DELETE', body: { reason: 'Changed their mind' } });
+    const removed = await support.request(`${path}/${detail.oneTimeItems[0]!.id}`, { method: 'DELETE', body: { reason: 'Changed their mind' } });
     expect(removed.status).toBe(200);
     expect(adminSubscriptionDetailSchema.parse(await removed.json()).oneTimeItems).toEqual([]);
     expect((await auditOf(plan.id)).map((a) => [a.action, a.after.reason])).toEqual([

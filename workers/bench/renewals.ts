@@ -116,9 +116,8 @@ async function seedPlans(db: Db): Promise<{ addOns: number | null }> {
   );
 
   // ---- One-time add-ons (issue 21) ------------------------------------------------------------------
-  // 10 % of the plans get one one-time line for their next delivery. Runs only once the add-ons' column
-  // exists (another branch adds subscriptions.one_time_items, OneTimeLine[]); lead: check the line's
-  // shape against that branch's OneTimeLine after merging.
+  // 10 % of the plans get one one-time line (OneTimeLine) for their next delivery. Skipped, and said so,
+  // on a database without subscriptions.one_time_items (migration 0023).
   const { rows: column } = await db.$client.query(`select 1 from information_schema.columns where table_name = 'subscriptions' and column_name = 'one_time_items'`);
   if (column.length === 0) return { addOns: null };
   const { rowCount } = await db.$client.query(
@@ -162,8 +161,8 @@ async function checkDatabase(db: Db, addOns: number | null) {
   );
   const result = rows[0]!;
   if (addOns !== null) {
-    // After merging the add-ons (lead: check against that branch): each add-on is gone from its plan and
-    // rode with exactly one renewal order, as a line marked `oneTime` (LineItem.oneTime there).
+    // Each add-on is gone from its plan and rode with exactly one renewal order, as a line marked
+    // `oneTime` (LineItem.oneTime).
     const { rows: left } = await db.$client.query<{ left: number; shipped: number }>(
       `select (select count(*) from subscriptions where jsonb_array_length(one_time_items) > 0)::int as left,
               (select count(*) from orders where subscription_id is not null and items @> '[{"oneTime": true}]'::jsonb)::int as shipped`,

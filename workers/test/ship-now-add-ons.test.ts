@@ -200,9 +200,9 @@ describe('one-time add-ons', () => {
     const plan = await insertPlan({ userId: shopper.id, due });
     const view = await addOneTime(shopper, plan.id, (await product(400)).id, 1);
     expect(await renew(plan.id, due)).toMatchObject({ outcome: 'approved' });
-    expect((await ordersOf(plan.id))[0]!.items.at(-1)).toMatchObject({ oneTime: true, oneTimeLineId: view.oneTimeItems![0]!.id });
+    expect((await ordersOf(plan.id))[0]!.items.at(-1)).toMatchObject({ oneTime: true, oneTimeLineId: view.oneTimeItems[0]!.id });
     // As if the payment was approved but the plan not moved on (a charge settled by staff): the add-on still on it.
-    await q('update subscriptions set next_billing_date = $2, one_time_items = $3 where id = $1', [plan.id, due, JSON.stringify((await subscription(plan.id)).oneTimeItems.concat(view.oneTimeItems!.map(({ priceToday: _p, ...line }) => line)))]);
+    await q('update subscriptions set next_billing_date = $2, one_time_items = $3 where id = $1', [plan.id, due, JSON.stringify((await subscription(plan.id)).oneTimeItems.concat(view.oneTimeItems.map(({ priceToday: _p, ...line }) => line)))]);
     expect((await subscription(plan.id)).oneTimeItems).toHaveLength(1);
     expect(await renew(plan.id, due)).toEqual({ outcome: 'already-paid' });
     expect((await subscription(plan.id)).oneTimeItems).toEqual([]);
@@ -218,7 +218,7 @@ describe('one-time add-ons', () => {
     expect(await renew(plan.id, due)).toMatchObject({ outcome: 'declined' });
     const after = await subscription(plan.id);
     expect(after.failedAttempts).toBe(1);
-    expect(after.oneTimeItems.map((o) => o.id)).toEqual(view.oneTimeItems!.map((o) => o.id));
+    expect(after.oneTimeItems.map((o) => o.id)).toEqual(view.oneTimeItems.map((o) => o.id));
     // The declined order carried it, and its stock came back.
     expect((await ordersOf(plan.id))[0]).toMatchObject({ status: 'cancelled' });
     expect((await q<{ inventory: number }>('select inventory from products where id = $1', [spare.id]))[0]!.inventory).toBe(50);
@@ -234,7 +234,7 @@ describe('one-time add-ons', () => {
     expect(skipped.status).toBe(200);
     const view = subscriptionViewSchema.parse(await skipped.json());
     expect(view.nextBillingDate).toBe(nextBillingDate(due).toISOString());
-    expect(view.oneTimeItems!.map((o) => o.productId)).toEqual([refill.id]);
+    expect(view.oneTimeItems.map((o) => o.productId)).toEqual([refill.id]);
 
     const charge = priceRenewal([{ price: 2000, quantity: 1 }], plan.amount, [{ price: 1000, quantity: 1 }]).total;
     expect(view.nextDeliveryAmount).toBe(centsToDecimal(charge));
