@@ -93,7 +93,7 @@ describe('changing a plan on My Subscriptions', () => {
     const names = within(region)
       .getAllByRole('button')
       .map((b) => b.textContent);
-    expect(names).toEqual([`Skip Next Delivery #11111111`, 'Change Date #11111111', 'Change Items #11111111', 'Change Frequency #11111111', 'Change Card #11111111', 'Pause #11111111', 'Change Address #11111111', 'Cancel Subscription #11111111']);
+    expect(names).toEqual(['Add to Next Delivery', 'Ship Now #11111111', `Skip Next Delivery #11111111`, 'Change Date #11111111', 'Change Items #11111111', 'Change Frequency #11111111', 'Change Card #11111111', 'Pause #11111111', 'Change Address #11111111', 'Cancel Subscription #11111111']);
     expect(within(region).getByRole<HTMLButtonElement>('button', { name: /^Change Date/ }).disabled).toBe(true);
     await waitFor(() => expect(within(region).getByRole<HTMLButtonElement>('button', { name: /^Change Card/ }).disabled).toBe(true));
   });
