@@ -131,6 +131,12 @@ describe('who paused a plan', () => {
     expect((await listed(me, plan.id)).pausedBy).toEqual({ by: 'payment', reason: null });
   });
 
+  it('an active plan whose renewal payment is being retried says so (paymentRetrying); others do not', async () => {
+    expect((await listed(me, (await insertPlan(me.id, { failedAttempts: 1 })).id)).paymentRetrying).toBe(true);
+    expect((await listed(me, (await insertPlan(me.id)).id)).paymentRetrying).toBe(false);
+    expect((await listed(me, (await insertPlan(me.id, { status: 'paused', failedAttempts: 4 })).id)).paymentRetrying).toBe(false);
+  });
+
   it('the staff plan page lists the customer\'s own changes, newest first', async () => {
     const plan = await insertPlan(me.id);
     const period = billingPeriodOf(plan.nextBillingDate);

@@ -385,6 +385,7 @@ describe('POST /api/payments/subscribe-nonce', () => {
         chargeBeingChecked: false,
         shippingAddress: { address: '2 Elm St', city: 'Shelbyville', state: 'IL', zip: '62565' },
         resumesOn: null,
+        paymentRetrying: false,
         pausedBy: null,
         cadenceSuggestion: null,
         // Issue 21: no one-time add-ons, no ship-now; the next delivery charges the plan's amount.

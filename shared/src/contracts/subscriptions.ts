@@ -192,6 +192,9 @@ export const SUBSCRIPTION_MESSAGES = {
   chargeStands:
     'The payment for your next delivery is being checked by our team. If it went through, that delivery still ships and its charge stands; pausing or cancelling stops the deliveries after it.',
   inDunning: 'The payment for your next delivery failed and is being retried, so its date cannot be moved. Change your card, skip the delivery or pause the subscription instead.',
+  /** My Subscriptions, on a plan whose renewal payment is being retried (Change Date, Change Frequency and Ship Now wait). */
+  paymentRetrying:
+    'The payment for your next delivery failed and we are trying it again. Until it goes through, its date and how often it is delivered stay as they are; you can change your card, skip the delivery or pause the subscription.',
   /** 422, with `earliest` and `latest` (yyyy-mm-dd) beside it. */
   dateNotAllowed: (earliest: string, latest: string) =>
     `Choose a day from ${longDay(earliest)} to ${longDay(latest)}: from tomorrow, at most ${RESCHEDULE_MAX_DAYS_AHEAD} days ahead, and before the delivery after next.`,
@@ -365,6 +368,8 @@ export const subscriptionViewSchema = z.object({
   resumableOnSavedCard: z.boolean(),
   /** The next delivery's payment is being checked (held for review, or its answer lost): it stands, whatever the shopper changes. */
   chargeBeingChecked: z.boolean(),
+  /** An active plan whose renewal payment failed and is being retried (dunning): its date, cadence and Ship Now wait. */
+  paymentRetrying: z.boolean(),
   /** Where the next deliveries ship (null on a plan made without one). */
   shippingAddress: z.object({ address: z.string(), city: z.string(), state: z.string(), zip: z.string() }).nullable(),
   /** yyyy-mm-dd: a plan paused for a number of deliveries resumes that day on its saved card; null otherwise. */

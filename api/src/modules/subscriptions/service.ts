@@ -75,6 +75,7 @@ export function toView(row: SubscriptionViewRow, offered?: readonly number[]): S
     ),
     resumableOnSavedCard: resumableOnSavedCard({ status: row.status, failedAttempts: row.failed_attempts }, row.has_stored_card),
     chargeBeingChecked: !hasEnded(row) && row.period_charge_unsettled,
+    paymentRetrying: row.status === 'active' && row.failed_attempts > 0,
     shippingAddress: row.shipping_address,
     resumesOn: row.status === 'paused' ? row.resumes_on : null,
     pausedBy: pausedByOf(row),

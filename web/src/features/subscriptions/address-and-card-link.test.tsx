@@ -39,6 +39,7 @@ const plan: SubscriptionView = {
   id: ID,
   status: 'active',
   resumesOn: null,
+  paymentRetrying: false,
   pausedBy: null,
   cadenceSuggestion: null,
   oneTimeItems: [],

@@ -26,6 +26,7 @@ const plan: SubscriptionView = {
   status: 'active',
   shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
   resumesOn: null,
+  paymentRetrying: false,
   pausedBy: null,
   cadenceSuggestion: null,
   createdAt: '2025-03-10T15:00:00.000Z',

@@ -52,6 +52,7 @@ const plan: SubscriptionView = {
   chargeBeingChecked: false,
   shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
   resumesOn: null,
+  paymentRetrying: false,
   pausedBy: null,
   cadenceSuggestion: null,
   oneTimeItems: [],
@@ -96,6 +97,14 @@ describe('changing a plan on My Subscriptions', () => {
     expect(names).toEqual(['Add to Next Delivery', 'Ship Now #11111111', `Skip Next Delivery #11111111`, 'Change Date #11111111', 'Change Items #11111111', 'Change Frequency #11111111', 'Change Card #11111111', 'Pause #11111111', 'Change Address #11111111', 'Cancel Subscription #11111111']);
     expect(within(region).getByRole<HTMLButtonElement>('button', { name: /^Change Date/ }).disabled).toBe(true);
     await waitFor(() => expect(within(region).getByRole<HTMLButtonElement>('button', { name: /^Change Card/ }).disabled).toBe(true));
+  });
+
+  it('while the renewal payment is being retried, says so and holds Change Date, Change Frequency and Ship Now', async () => {
+    renderPage({ '/api/subscriptions': { status: 200, body: [{ ...plan, paymentRetrying: true, rescheduleWindow: null }] } });
+    const region = await screen.findByRole('region', { name: 'Active Subscriptions' });
+    expect(await within(region).findByText(MSG.paymentRetrying)).toBeTruthy();
+    for (const name of [/^Change Date/, /^Change Frequency/, /^Ship Now/]) expect(within(region).getByRole<HTMLButtonElement>('button', { name }).disabled).toBe(true);
+    for (const name of [/^Skip Next Delivery/, /^Pause/]) expect(within(region).getByRole<HTMLButtonElement>('button', { name }).disabled).toBe(false);
   });
 
   it('skips the delivery shown after confirmation: posts its period, toasts the next delivery, closes on the refreshed card', async () => {

@@ -40,6 +40,7 @@ function view(overrides: Partial<SubscriptionView>): SubscriptionView {
     chargeBeingChecked: false,
     shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
     resumesOn: null,
+    paymentRetrying: false,
     pausedBy: null,
     cadenceSuggestion: null,
     oneTimeItems: [],

@@ -174,7 +174,7 @@ export function PlanAddOns({ subscription: plan }: { subscription: SubscriptionV
         <Button
           type="button"
           size="sm"
-          disabled={charging}
+          disabled={charging || plan.paymentRetrying}
           onClick={() => {
             setShipKey(crypto.randomUUID());
             setConfirming(true);

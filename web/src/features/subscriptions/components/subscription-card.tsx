@@ -1,6 +1,6 @@
 import { formatPrice, LIMITS } from '@nh/shared';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
-import { cadenceWords, describeSkippedPeriod, longDay, pausedWords, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { cadenceWords, describeSkippedPeriod, longDay, pausedWords, SUBSCRIPTION_MESSAGES, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { CalendarDays, CreditCard, Package, Pause, Play, Repeat, SkipForward, XCircle } from 'lucide-react';
 import { useId } from 'react';
 import { usePaymentsStatus } from '@/components/card-entry/payments-status';
@@ -86,7 +86,11 @@ function ActiveActions({ subscription, shortId, onChange }: { subscription: Subs
           id={planActionId(kind)(subscription.id)}
           variant="outline"
           size="sm"
-          disabled={(kind === 'card' && payments.data?.configured !== true) || (kind === 'move' && subscription.rescheduleWindow === null)}
+          disabled={
+            (kind === 'card' && payments.data?.configured !== true) ||
+            (kind === 'move' && subscription.rescheduleWindow === null) ||
+            (kind === 'frequency' && subscription.paymentRetrying)
+          }
           onClick={() => onChange(kind, subscription)}
         >
           <Icon aria-hidden="true" />
@@ -163,6 +167,11 @@ export function SubscriptionCard({ subscription, onCancel, onResume, onChange }:
         </ul>
       )}
 
+      {subscription.paymentRetrying && (
+        <p className="mt-4 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="payment-retrying">
+          {SUBSCRIPTION_MESSAGES.paymentRetrying}
+        </p>
+      )}
       {paused && (
         <p className="mt-4 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="paused-notice">
           {pausedWords(pausedBy, subscription.resumesOn)}
