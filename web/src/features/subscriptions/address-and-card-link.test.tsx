@@ -4,18 +4,19 @@
  * (/subscriptions/update-card/:token): the plan's summary with its card masked, the card form, and a plain
  * message with a way to sign in when the link cannot be used.
  */
-import type { AcceptResponse, PaymentsStatus } from '@nh/shared/contracts/checkout';
+import type { AcceptResponse } from '@nh/shared/contracts/checkout';
 import { CHECKOUT_MESSAGES, SANDBOX_TEST_CARD } from '@nh/shared/contracts/checkout';
 import { PLAN_CARD_LINK_MESSAGES as LINK, type PlanCardLinkView } from '@nh/shared/contracts/plan-card-link';
-import { SUBSCRIPTION_MESSAGES as MSG, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { SUBSCRIPTION_MESSAGES as MSG } from '@nh/shared/contracts/subscriptions';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AcceptSecureData } from '@/components/card-entry/accept';
 import { Toaster } from '@/components/ui/toaster';
-import { renderRoute, stubFetch, type FakeAnswer } from '@/testing/render-route';
-import SubscriptionsPage from './routes/subscriptions';
+import { renderRoute, type FakeAnswer } from '@/testing/render-route';
 import UpdateCardRoute from './routes/update-card';
+import { PLAN_ID, planView } from './testing/plan-view';
+import { callsTo, renderSignedIn, SANDBOX_STATUS } from './testing/render-page';
 
 afterEach(() => {
   cleanup();
@@ -23,63 +24,17 @@ afterEach(() => {
   delete window.Accept;
 });
 
-const ID = '11111111-1111-4111-8111-111111111111';
-const SANDBOX_STATUS: PaymentsStatus = {
-  configured: true,
-  environment: 'sandbox',
-  publicClientKey: 'client-key',
-  apiLoginID: 'login-id',
-  acceptJsUrl: '/api/payments/sandbox/accept.js',
-  localSandbox: true,
-};
 const OLD = { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' };
 const NEW = { address: '77 Harbor Road', city: 'Portland', state: 'OR', zip: '97201' };
-
-const plan: SubscriptionView = {
-  id: ID,
-  status: 'active',
-  resumesOn: null,
-  paymentRetrying: false,
-  pausedBy: null,
-  cadenceSuggestion: null,
-  oneTimeItems: [],
-  shipNow: null,
-  nextDeliveryAmount: '36.72',
-  createdAt: '2025-03-10T15:00:00.000Z',
-  items: [{ productId: 7, productName: 'Surfy Surface Cleaner', variantSku: null, quantity: 2, price: '20.00' }],
-  amount: '36.72',
-  discountPercent: 15,
-  interval: 'monthly',
-  intervalCount: 1,
-  nextBillingDate: '2025-04-10T15:00:00.000Z',
-  cancelledAt: null,
-  cardType: 'Visa',
-  cardLastFour: '1111',
-  skippedPeriods: [],
-  rescheduleWindow: null,
-  resumableOnSavedCard: false,
-  chargeBeingChecked: false,
-  shippingAddress: OLD,
-};
+const plan = planView({ shippingAddress: OLD });
 
 describe('Change Address on My Subscriptions', () => {
   it('checks the address as checkout does, then saves it: the card shows the new address and the toast confirms', async () => {
     const user = userEvent.setup();
-    const url = `/api/subscriptions/${ID}/address`;
+    const url = `/api/subscriptions/${PLAN_ID}/address`;
     const moved = { ...plan, shippingAddress: NEW };
-    const answers: Record<string, FakeAnswer> = {
-      '/api/auth/user': { status: 200, body: { id: 'u1', email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', profileImageUrl: null } },
-      '/api/payments/status': { status: 200, body: SANDBOX_STATUS },
-      '/api/subscriptions': { status: 200, body: [plan] },
-      [url]: { status: 200, body: moved },
-    };
-    const fetchMock = stubFetch(answers);
-    renderRoute('/subscriptions', '/subscriptions', () => (
-      <>
-        <SubscriptionsPage />
-        <Toaster />
-      </>
-    ));
+    const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [plan] }, [url]: { status: 200, body: moved } };
+    const fetchMock = renderSignedIn(answers);
     const region = await screen.findByRole('region', { name: 'Active Subscriptions' });
     expect(await within(region).findByText('1 Main St, Springfield, IL 62701')).toBeTruthy();
     await user.click(within(region).getByRole('button', { name: /^Change Address/ }));
@@ -94,7 +49,7 @@ describe('Change Address on My Subscriptions', () => {
     await user.click(d.getByRole('button', { name: 'Save Address' }));
     expect(await d.findByText(CHECKOUT_MESSAGES.zip)).toBeTruthy();
     expect(d.getByText(CHECKOUT_MESSAGES.stateShort)).toBeTruthy();
-    const sent = () => fetchMock.mock.calls.filter(([u]) => u === url) as unknown as [string, RequestInit][];
+    const sent = () => callsTo(fetchMock, url);
     expect(sent()).toEqual([]);
 
     for (const [label, value] of [['Address', NEW.address], ['City', NEW.city], ['State', NEW.state], ['ZIP Code', NEW.zip]] as const) {

@@ -1,71 +1,41 @@
 import { SHIP_NOW_MESSAGES, SHIP_NOW_STATE_WORDS, ONE_TIME_ITEM_MESSAGES } from '@nh/shared/contracts/ship-now-add-ons';
-import { nextBillingDate, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { nextBillingDate } from '@nh/shared/contracts/subscriptions';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '@/components/ui/toaster';
 import { formatLongDate } from '@/lib/format-date';
-import { renderRoute, stubFetch, type FakeAnswer } from '@/testing/render-route';
+import type { FakeAnswer } from '@/testing/render-route';
 import { shipNowDates } from './components/one-time-items';
-import SubscriptionsPage from './routes/subscriptions';
+import { planView } from './testing/plan-view';
+import { callsTo, renderSignedIn } from './testing/render-page';
 
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
 });
 
-const USER = { status: 200, body: { id: 'u1', email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', profileImageUrl: null } };
 const ID = '22222222-2222-4222-8222-222222222222';
 const LINE_ID = '33333333-3333-4333-8333-333333333333';
 const DAY_MS = 86_400_000;
 /** Billed in 12 days at 15:00 UTC. */
 const due = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS + 12 * DAY_MS + 15 * 3_600_000).toISOString();
 
-const plan: SubscriptionView = {
+const plan = planView({
   id: ID,
-  status: 'active',
-  shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
-  resumesOn: null,
-  paymentRetrying: false,
-  pausedBy: null,
-  cadenceSuggestion: null,
-  createdAt: '2025-03-10T15:00:00.000Z',
-  items: [{ productId: 7, productName: 'Surfy Surface Cleaner', variantSku: null, quantity: 2, price: '20.00' }],
-  amount: '36.72',
-  discountPercent: 15,
-  interval: 'monthly',
   intervalCount: 2,
   nextBillingDate: due,
-  cancelledAt: null,
-  cardType: 'Visa',
-  cardLastFour: '1111',
-  skippedPeriods: [],
-  rescheduleWindow: null,
-  resumableOnSavedCard: false,
-  chargeBeingChecked: false,
   oneTimeItems: [{ id: LINE_ID, productId: 12, productName: 'Bamboo Brush', variantSku: null, quantity: 1, priceToday: '6.00' }],
-  shipNow: null,
   nextDeliveryAmount: '42.23',
-};
+});
 const SHOP = [
   { id: 12, name: 'Bamboo Brush', status: 'active', price: '6.00', variants: [] },
   { id: 9, name: 'Refill Pack', status: 'active', price: '18.00', variants: [{ sku: 'RP-128', label: '1 gal', price: '45.00' }] },
 ];
 
 function renderPage(answers: Record<string, FakeAnswer>) {
-  answers['/api/auth/user'] ??= USER;
-  answers['/api/payments/status'] ??= { status: 200, body: { configured: true, environment: 'sandbox', publicClientKey: 'k', apiLoginID: 'l', acceptJsUrl: '/x.js', localSandbox: true } };
   answers['/api/products'] ??= { status: 200, body: SHOP };
-  const fetchMock = stubFetch(answers);
-  renderRoute('/subscriptions', '/subscriptions', () => (
-    <>
-      <SubscriptionsPage />
-      <Toaster />
-    </>
-  ));
-  return fetchMock;
+  return renderSignedIn(answers);
 }
-const callsTo = (fetchMock: ReturnType<typeof stubFetch>, url: string) => fetchMock.mock.calls.filter(([u]) => u === url) as unknown as [string, RequestInit][];
 
 describe('Ship Now and one-time items on My Subscriptions', () => {
   it('confirms what is charged today and the new next date, sends one Idempotency-Key, then shows the charge as it stands', async () => {

@@ -3,15 +3,15 @@ import { SANDBOX_TEST_CARD } from '@nh/shared/contracts/checkout';
 import { PLAN_MAX_LINES } from '@nh/shared/constants';
 import { formatCents } from '@nh/shared/money';
 import { pricePlan } from '@nh/shared/pricing';
-import { SUBSCRIPTION_MESSAGES as MSG, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { SUBSCRIPTION_MESSAGES as MSG } from '@nh/shared/contracts/subscriptions';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AcceptSecureData } from '@/components/card-entry/accept';
-import { Toaster } from '@/components/ui/toaster';
 import { formatLongDate } from '@/lib/format-date';
-import { renderRoute, stubFetch, type FakeAnswer } from '@/testing/render-route';
-import SubscriptionsPage from './routes/subscriptions';
+import type { FakeAnswer } from '@/testing/render-route';
+import { PLAN_ID, planView } from './testing/plan-view';
+import { callsTo, renderSignedIn, SANDBOX_STATUS } from './testing/render-page';
 
 afterEach(() => {
   cleanup();
@@ -19,62 +19,16 @@ afterEach(() => {
   delete window.Accept;
 });
 
-const USER = { status: 200, body: { id: 'u1', email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', profileImageUrl: null } };
-const ID = '11111111-1111-4111-8111-111111111111';
-const SANDBOX_STATUS: PaymentsStatus = {
-  configured: true,
-  environment: 'sandbox',
-  publicClientKey: 'client-key',
-  apiLoginID: 'login-id',
-  acceptJsUrl: '/api/payments/sandbox/accept.js',
-  localSandbox: true,
-};
-
-const plan: SubscriptionView = {
-  id: ID,
-  status: 'active',
-  createdAt: '2025-03-10T15:00:00.000Z',
+const plan = planView({
   items: [
     { productId: 7, productName: 'Surfy Surface Cleaner', variantSku: null, quantity: 2, price: '20.00' },
     { productId: 8, productName: 'Dishy Pods', variantSku: 'DP-30', quantity: 1, price: '14.99' },
   ],
   amount: '50.49',
-  discountPercent: 15,
-  interval: 'monthly',
-  intervalCount: 1,
-  nextBillingDate: '2025-04-10T15:00:00.000Z',
-  cancelledAt: null,
-  cardType: 'Visa',
-  cardLastFour: '1111',
-  skippedPeriods: [],
   rescheduleWindow: { earliest: '2025-04-01', latest: '2025-05-09' },
-  resumableOnSavedCard: false,
-  chargeBeingChecked: false,
-  shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
-  resumesOn: null,
-  paymentRetrying: false,
-  pausedBy: null,
-  cadenceSuggestion: null,
-  oneTimeItems: [],
-  shipNow: null,
   nextDeliveryAmount: '50.49',
-};
+});
 
-function renderPage(answers: Record<string, FakeAnswer>) {
-  // The same object: a test changes an answer (the refreshed list) after rendering.
-  answers['/api/auth/user'] ??= USER;
-  answers['/api/payments/status'] ??= { status: 200, body: SANDBOX_STATUS };
-  const fetchMock = stubFetch(answers);
-  renderRoute('/subscriptions', '/subscriptions', () => (
-    <>
-      <SubscriptionsPage />
-      <Toaster />
-    </>
-  ));
-  return fetchMock;
-}
-
-const callsTo = (fetchMock: ReturnType<typeof stubFetch>, url: string) => fetchMock.mock.calls.filter(([u]) => u === url) as unknown as [string, RequestInit][];
 const bodyOf = (call: [string, RequestInit] | undefined) => JSON.parse(String(call?.[1].body)) as unknown;
 
 async function open(name: RegExp, dialogName: string, regionName = 'Active Subscriptions') {
@@ -88,7 +42,7 @@ async function open(name: RegExp, dialogName: string, regionName = 'Active Subsc
 describe('changing a plan on My Subscriptions', () => {
   it('offers the changes on an active plan, in words; Change Date waits for a day to move to and Change Card for payments', async () => {
     const notConfigured: PaymentsStatus = { ...SANDBOX_STATUS, configured: false, publicClientKey: null, apiLoginID: null, acceptJsUrl: null };
-    renderPage({ '/api/payments/status': { status: 200, body: notConfigured }, '/api/subscriptions': { status: 200, body: [{ ...plan, rescheduleWindow: null }] } });
+    renderSignedIn({ '/api/payments/status': { status: 200, body: notConfigured }, '/api/subscriptions': { status: 200, body: [{ ...plan, rescheduleWindow: null }] } });
     const region = await screen.findByRole('region', { name: 'Active Subscriptions' });
     await within(region).findByText('Surfy Surface Cleaner');
     const names = within(region)
@@ -100,7 +54,7 @@ describe('changing a plan on My Subscriptions', () => {
   });
 
   it('while the renewal payment is being retried, says so and holds Change Date, Change Frequency and Ship Now', async () => {
-    renderPage({ '/api/subscriptions': { status: 200, body: [{ ...plan, paymentRetrying: true, rescheduleWindow: null }] } });
+    renderSignedIn({ '/api/subscriptions': { status: 200, body: [{ ...plan, paymentRetrying: true, rescheduleWindow: null }] } });
     const region = await screen.findByRole('region', { name: 'Active Subscriptions' });
     expect(await within(region).findByText(MSG.paymentRetrying)).toBeTruthy();
     for (const name of [/^Change Date/, /^Change Frequency/, /^Ship Now/]) expect(within(region).getByRole<HTMLButtonElement>('button', { name }).disabled).toBe(true);
@@ -110,8 +64,8 @@ describe('changing a plan on My Subscriptions', () => {
   it('skips the delivery shown after confirmation: posts its period, toasts the next delivery, closes on the refreshed card', async () => {
     const user = userEvent.setup();
     const skipped = { ...plan, nextBillingDate: '2025-05-10T15:00:00.000Z', skippedPeriods: [{ period: '2025-04-10', reason: 'shopper-skip' as const }] };
-    const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [plan] }, [`/api/subscriptions/${ID}/skip`]: { status: 200, body: skipped } };
-    const fetchMock = renderPage(answers);
+    const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [plan] }, [`/api/subscriptions/${PLAN_ID}/skip`]: { status: 200, body: skipped } };
+    const fetchMock = renderSignedIn(answers);
     const dialog = await open(/^Skip Next Delivery/, 'Skip the next delivery?');
     expect(within(dialog).getByText(new RegExp(`the delivery due ${formatLongDate(plan.nextBillingDate)} will not be sent or charged`))).toBeTruthy();
     answers['/api/subscriptions'] = { status: 200, body: [skipped] };
@@ -119,7 +73,7 @@ describe('changing a plan on My Subscriptions', () => {
 
     expect(await screen.findByText(MSG.skipped)).toBeTruthy();
     expect(screen.getByText(`Your next delivery is on ${formatLongDate(skipped.nextBillingDate)} ($50.49).`)).toBeTruthy();
-    expect(bodyOf(callsTo(fetchMock, `/api/subscriptions/${ID}/skip`)[0])).toEqual({ period: '2025-04-10' });
+    expect(bodyOf(callsTo(fetchMock, `/api/subscriptions/${PLAN_ID}/skip`)[0])).toEqual({ period: '2025-04-10' });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(await screen.findByText('Skipped: April 10, 2025 — not charged (you skipped it)')).toBeTruthy();
     await waitFor(() => expect(document.activeElement?.textContent).toMatch(/^Skip Next Delivery/));
@@ -127,14 +81,14 @@ describe('changing a plan on My Subscriptions', () => {
 
   it('changes the delivery frequency among the cadences offered; the card shows the new cadence and next date', async () => {
     const user = userEvent.setup();
-    const url = `/api/subscriptions/${ID}/frequency`;
+    const url = `/api/subscriptions/${PLAN_ID}/frequency`;
     const everyTwo = { ...plan, intervalCount: 2, nextBillingDate: '2025-05-10T15:00:00.000Z' };
     const answers: Record<string, FakeAnswer> = {
       '/api/subscriptions': { status: 200, body: [plan] },
       '/api/subscriptions/cadences': { status: 200, body: { months: [1, 2, 3] } },
       [url]: { status: 200, body: everyTwo },
     };
-    const fetchMock = renderPage(answers);
+    const fetchMock = renderSignedIn(answers);
     const region = await screen.findByRole('region', { name: 'Active Subscriptions' });
     expect(await within(region).findByText('Every month')).toBeTruthy();
     const dialog = await open(/^Change Frequency/, 'Change delivery frequency');
@@ -160,12 +114,12 @@ describe('changing a plan on My Subscriptions', () => {
 
   it('moves the date within the window the server answered; a refusal shows its message and keeps the dialog open', async () => {
     const user = userEvent.setup();
-    const url = `/api/subscriptions/${ID}/reschedule`;
+    const url = `/api/subscriptions/${PLAN_ID}/reschedule`;
     const answers: Record<string, FakeAnswer> = {
       '/api/subscriptions': { status: 200, body: [plan] },
       [url]: { status: 422, body: { message: MSG.dateNotAllowed('2025-04-01', '2025-05-09'), code: 'SUBSCRIPTION_DATE_NOT_ALLOWED' } },
     };
-    const fetchMock = renderPage(answers);
+    const fetchMock = renderSignedIn(answers);
     const dialog = await open(/^Change Date/, 'Change the next delivery date');
     const input = within(dialog).getByLabelText<HTMLInputElement>('New delivery date');
     expect([input.min, input.max, input.value]).toEqual(['2025-04-01', '2025-05-09', '2025-04-01']);
@@ -191,26 +145,26 @@ describe('changing a plan on My Subscriptions', () => {
   it('pauses until resumed: listed with the active plans, saying the shopper paused it, then resumes it on the saved card', async () => {
     const user = userEvent.setup();
     const pausedPlan = { ...plan, status: 'paused' as const, rescheduleWindow: null, resumableOnSavedCard: true, pausedBy: { by: 'shopper' as const, reason: null } };
-    const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [plan] }, [`/api/subscriptions/${ID}/pause`]: { status: 200, body: pausedPlan } };
-    const fetchMock = renderPage(answers);
+    const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [plan] }, [`/api/subscriptions/${PLAN_ID}/pause`]: { status: 200, body: pausedPlan } };
+    const fetchMock = renderSignedIn(answers);
     const dialog = await open(/^Pause/, 'Pause this subscription?');
     answers['/api/subscriptions'] = { status: 200, body: [pausedPlan] };
     await user.click(within(dialog).getByLabelText(/Pause until I resume it/));
     await user.click(within(dialog).getByRole('button', { name: 'Pause Subscription' }));
     expect(await screen.findByText(MSG.paused)).toBeTruthy();
-    expect(callsTo(fetchMock, `/api/subscriptions/${ID}/pause`)[0]![1]).toMatchObject({ method: 'POST', body: undefined });
+    expect(callsTo(fetchMock, `/api/subscriptions/${PLAN_ID}/pause`)[0]![1]).toMatchObject({ method: 'POST', body: undefined });
     const current = await screen.findByRole('region', { name: 'Active Subscriptions' });
     expect(within(current).getByTestId('paused-notice').textContent).toBe('You paused this plan. No deliveries are sent or charged until it is resumed.');
     expect(within(current).queryByRole('button', { name: /Resume with a new card/ })).toBeNull();
     expect(screen.queryByRole('region', { name: 'Past Subscriptions' })).toBeNull();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
-    answers[`/api/subscriptions/${ID}/unpause`] = { status: 200, body: plan };
+    answers[`/api/subscriptions/${PLAN_ID}/unpause`] = { status: 200, body: plan };
     const resume = await open(/^Resume Subscription/, 'Resume this subscription?');
     answers['/api/subscriptions'] = { status: 200, body: [plan] };
     await user.click(within(resume).getByRole('button', { name: 'Resume Subscription' }));
     expect(await screen.findByText(MSG.resumed)).toBeTruthy();
-    expect(callsTo(fetchMock, `/api/subscriptions/${ID}/unpause`)[0]![1]).toMatchObject({ method: 'POST', body: undefined });
+    expect(callsTo(fetchMock, `/api/subscriptions/${PLAN_ID}/unpause`)[0]![1]).toMatchObject({ method: 'POST', body: undefined });
     await waitFor(() => expect(screen.queryByTestId('paused-notice')).toBeNull());
   });
 
@@ -218,8 +172,8 @@ describe('changing a plan on My Subscriptions', () => {
     const user = userEvent.setup();
     // Next delivery Apr 10, 2025, monthly: paused for 2 deliveries it starts again on Jun 10.
     const pausedPlan = { ...plan, status: 'paused' as const, rescheduleWindow: null, resumableOnSavedCard: true, pausedBy: { by: 'shopper' as const, reason: null }, resumesOn: '2025-06-10' };
-    const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [plan] }, [`/api/subscriptions/${ID}/pause`]: { status: 200, body: pausedPlan } };
-    const fetchMock = renderPage(answers);
+    const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [plan] }, [`/api/subscriptions/${PLAN_ID}/pause`]: { status: 200, body: pausedPlan } };
+    const fetchMock = renderSignedIn(answers);
     const dialog = await open(/^Pause/, 'Pause this subscription?');
     expect(within(dialog).getByText('Starts again on May 10, 2025')).toBeTruthy();
     expect(within(dialog).getByText('Starts again on July 10, 2025')).toBeTruthy();
@@ -227,7 +181,7 @@ describe('changing a plan on My Subscriptions', () => {
     await user.click(within(dialog).getByLabelText(/Pause for 2 deliveries/));
     await user.click(within(dialog).getByRole('button', { name: 'Pause Subscription' }));
     expect(await screen.findByText(MSG.paused)).toBeTruthy();
-    expect(bodyOf(callsTo(fetchMock, `/api/subscriptions/${ID}/pause`)[0])).toEqual({ deliveries: 2 });
+    expect(bodyOf(callsTo(fetchMock, `/api/subscriptions/${PLAN_ID}/pause`)[0])).toEqual({ deliveries: 2 });
     const current = await screen.findByRole('region', { name: 'Active Subscriptions' });
     expect(within(current).getByTestId('paused-notice').textContent).toBe('You paused this plan. It resumes on June 10, 2025; nothing is sent or charged until then.');
     expect(within(current).getByText('Resumes on').nextElementSibling!.textContent).toBe('June 10, 2025');
@@ -236,7 +190,7 @@ describe('changing a plan on My Subscriptions', () => {
 
   it('a plan our team paused says so, with the reason staff gave', async () => {
     const pausedPlan = { ...plan, status: 'paused' as const, rescheduleWindow: null, resumableOnSavedCard: true, pausedBy: { by: 'shop' as const, reason: 'Customer is away until spring.' } };
-    renderPage({ '/api/subscriptions': { status: 200, body: [pausedPlan] } });
+    renderSignedIn({ '/api/subscriptions': { status: 200, body: [pausedPlan] } });
     const notice = await screen.findByTestId('paused-notice');
     expect(notice.textContent).toBe('Our team paused this plan (Customer is away until spring). No deliveries are sent or charged until it is resumed.');
     expect(notice.textContent).not.toContain('You paused');
@@ -248,8 +202,8 @@ describe('changing a plan on My Subscriptions', () => {
     const dispatchData = vi.fn((_data: AcceptSecureData, handler: (r: AcceptResponse) => void) => handler({ opaqueData: opaque, messages: { resultCode: 'Ok', message: [] } }));
     window.Accept = { dispatchData };
     const changed = { ...plan, cardType: 'MasterCard', cardLastFour: '0015' };
-    const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [plan] }, [`/api/subscriptions/${ID}/card`]: { status: 200, body: changed } };
-    const fetchMock = renderPage(answers);
+    const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [plan] }, [`/api/subscriptions/${PLAN_ID}/card`]: { status: 200, body: changed } };
+    const fetchMock = renderSignedIn(answers);
     const dialog = await open(/^Change Card/, 'Change the card');
     const d = within(dialog);
     await user.type(d.getByLabelText('Card Number'), SANDBOX_TEST_CARD.number);
@@ -261,17 +215,17 @@ describe('changing a plan on My Subscriptions', () => {
 
     expect(await screen.findByText(MSG.cardChanged)).toBeTruthy();
     expect(dispatchData).toHaveBeenCalledTimes(1);
-    expect(bodyOf(callsTo(fetchMock, `/api/subscriptions/${ID}/card`)[0])).toEqual(opaque);
+    expect(bodyOf(callsTo(fetchMock, `/api/subscriptions/${PLAN_ID}/card`)[0])).toEqual(opaque);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(await screen.findByText('Mastercard ending in 0015')).toBeTruthy();
   });
 
   it('changes the quantities: 0 removes an item, none left is refused on the form, the server prices the plan', async () => {
     const user = userEvent.setup();
-    const url = `/api/subscriptions/${ID}/items`;
+    const url = `/api/subscriptions/${PLAN_ID}/items`;
     const updated = { ...plan, items: [{ ...plan.items[0]!, quantity: 3 }], amount: '55.08' };
     const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [plan] }, [url]: { status: 200, body: updated } };
-    const fetchMock = renderPage(answers);
+    const fetchMock = renderSignedIn(answers);
     const dialog = await open(/^Change Items/, 'Change items');
     const d = within(dialog);
     const first = d.getByLabelText<HTMLInputElement>(/^Surfy Surface Cleaner/);
@@ -304,7 +258,7 @@ describe('changing a plan on My Subscriptions', () => {
 
   it('adds a product or a size from the shop\'s active products; the toast and the card show the server\'s new total', async () => {
     const user = userEvent.setup();
-    const url = `/api/subscriptions/${ID}/items`;
+    const url = `/api/subscriptions/${PLAN_ID}/items`;
     const shop = [
       { id: 7, name: 'Surfy Surface Cleaner', status: 'active', price: '20.00', variants: [] },
       { id: 9, name: 'Refill Pack', status: 'active', price: '18.00', variants: [{ sku: 'RP-32', label: '32 oz', price: '18.00' }, { sku: 'RP-128', label: '1 gal', price: '45.00' }] },
@@ -314,7 +268,7 @@ describe('changing a plan on My Subscriptions', () => {
     const added = { productId: 9, productName: 'Refill Pack - 1 gal', variantSku: 'RP-128', quantity: 2, price: '45.00' };
     const updated = { ...plan, items: [...plan.items, added], amount: '142.31' };
     const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [plan] }, '/api/products': { status: 200, body: shop }, [url]: { status: 200, body: updated } };
-    const fetchMock = renderPage(answers);
+    const fetchMock = renderSignedIn(answers);
     const dialog = await open(/^Change Items/, 'Change items');
     const d = within(dialog);
     const select = d.getByLabelText<HTMLSelectElement>('Add a product');
@@ -353,7 +307,7 @@ describe('changing a plan on My Subscriptions', () => {
       { id: 7, name: 'Surfy Surface Cleaner', status: 'active', price: '22.00', variants: [] },
       { id: 8, name: 'Dishy Pods', status: 'active', price: '14.00', variants: [{ sku: 'DP-30', label: '30 pods', price: '15.49' }] },
     ];
-    renderPage({ '/api/subscriptions': { status: 200, body: [plan] }, '/api/products': { status: 200, body: shop } });
+    renderSignedIn({ '/api/subscriptions': { status: 200, body: [plan] }, '/api/products': { status: 200, body: shop } });
     const d = within(await open(/^Change Items/, 'Change items'));
     const total = () => d.getByTestId('items-new-total').textContent;
     const priced = (surfy: number, dishy: number) =>
@@ -373,10 +327,10 @@ describe('changing a plan on My Subscriptions', () => {
     const user = userEvent.setup();
     const suggested = { ...plan, cadenceSuggestion: { direction: 'longer' as const, intervalCount: 2, reason: 'skipped-twice' as const } };
     const every2 = { ...plan, intervalCount: 2 };
-    const frequencyUrl = `/api/subscriptions/${ID}/frequency`;
-    const dismissUrl = `/api/subscriptions/${ID}/cadence-suggestion/dismiss`;
+    const frequencyUrl = `/api/subscriptions/${PLAN_ID}/frequency`;
+    const dismissUrl = `/api/subscriptions/${PLAN_ID}/cadence-suggestion/dismiss`;
     const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [suggested] }, [frequencyUrl]: { status: 200, body: every2 }, [dismissUrl]: { status: 200, body: plan } };
-    const fetchMock = renderPage(answers);
+    const fetchMock = renderSignedIn(answers);
     const box = within(await screen.findByTestId('cadence-suggestion'));
     expect(box.getByText('You skipped your last two deliveries. Would a delivery every 2 months suit you better?')).toBeTruthy();
 
@@ -392,9 +346,9 @@ describe('changing a plan on My Subscriptions', () => {
     const user = userEvent.setup();
     const suggested = { ...plan, cadenceSuggestion: { direction: 'longer' as const, intervalCount: 2, reason: 'skipped-twice' as const } };
     const every2 = { ...plan, intervalCount: 2 };
-    const frequencyUrl = `/api/subscriptions/${ID}/frequency`;
+    const frequencyUrl = `/api/subscriptions/${PLAN_ID}/frequency`;
     const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [suggested] }, [frequencyUrl]: { status: 200, body: every2 } };
-    const fetchMock = renderPage(answers);
+    const fetchMock = renderSignedIn(answers);
     const box = within(await screen.findByTestId('cadence-suggestion'));
     answers['/api/subscriptions'] = { status: 200, body: [every2] };
     await user.click(box.getByRole('button', { name: 'Deliver every 2 months' }));
@@ -410,7 +364,7 @@ describe('changing a plan on My Subscriptions', () => {
       { id: 7, name: 'Surfy Surface Cleaner', status: 'active', price: '22.00', variants: [] },
       { id: 8, name: 'Dishy Pods', status: 'out_of_stock', price: '14.00', variants: [{ sku: 'DP-30', label: '30 pods', price: '15.49' }] },
     ];
-    renderPage({ '/api/subscriptions': { status: 200, body: [withGone] }, '/api/products': { status: 200, body: shop } });
+    renderSignedIn({ '/api/subscriptions': { status: 200, body: [withGone] }, '/api/products': { status: 200, body: shop } });
     const d = within(await open(/^Change Items/, 'Change items'));
     expect(d.getByText(/^Each delivery is priced at today's prices, with your discount/)).toBeTruthy();
     const labelOf = (name: RegExp) => d.getAllByText(name, { selector: 'label' })[0]!.textContent;
@@ -422,11 +376,11 @@ describe('changing a plan on My Subscriptions', () => {
 
   it('stops adding at the most lines a plan may have, and toasts a refusal with the server\'s message, keeping the dialog open', async () => {
     const user = userEvent.setup();
-    const url = `/api/subscriptions/${ID}/items`;
+    const url = `/api/subscriptions/${PLAN_ID}/items`;
     const full = { ...plan, items: Array.from({ length: PLAN_MAX_LINES }, (_, i) => ({ productId: 100 + i, productName: `Item ${i}`, variantSku: null, quantity: 1, price: '1.00' })) };
     const shop = [{ id: 9, name: 'Refill Pack', status: 'active', price: '18.00', variants: [] }];
     const answers: Record<string, FakeAnswer> = { '/api/subscriptions': { status: 200, body: [full] }, '/api/products': { status: 200, body: shop } };
-    renderPage(answers);
+    renderSignedIn(answers);
     let d = within(await open(/^Change Items/, 'Change items'));
     expect(d.getByLabelText<HTMLSelectElement>('Add a product').disabled).toBe(true);
     expect(d.getByText(`A subscription can have at most ${PLAN_MAX_LINES} different items.`)).toBeTruthy();

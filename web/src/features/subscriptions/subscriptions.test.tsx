@@ -1,13 +1,13 @@
 import { CHECKOUT_MESSAGES, SANDBOX_TEST_CARD, type AcceptResponse, type PaymentsStatus } from '@nh/shared/contracts/checkout';
-import { describeSkippedPeriod, SUBSCRIPTION_DISCOUNT_PERCENT, SUBSCRIPTION_MESSAGES, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { describeSkippedPeriod, SUBSCRIPTION_DISCOUNT_PERCENT, SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AcceptSecureData } from '@/components/card-entry/accept';
-import { Toaster } from '@/components/ui/toaster';
 import { formatLongDate } from '@/lib/format-date';
-import { renderRoute, stubFetch, type FakeAnswer } from '@/testing/render-route';
-import SubscriptionsPage from './routes/subscriptions';
+import type { FakeAnswer } from '@/testing/render-route';
+import { PLAN_ID, planView } from './testing/plan-view';
+import { callsTo, renderMySubscriptions, SANDBOX_STATUS, SHOPPER } from './testing/render-page';
 
 afterEach(() => {
   cleanup();
@@ -15,43 +15,11 @@ afterEach(() => {
   delete window.Accept;
 });
 
-const USER = { status: 200, body: { id: 'u1', email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', profileImageUrl: null } };
-const ACTIVE_ID = '11111111-1111-4111-8111-111111111111';
 const CANCELLED_ID = '22222222-2222-4222-8222-222222222222';
 const PAUSED_ID = '33333333-3333-4333-8333-333333333333';
 
-function view(overrides: Partial<SubscriptionView>): SubscriptionView {
-  return {
-    id: ACTIVE_ID,
-    status: 'active',
-    createdAt: '2025-03-10T15:00:00.000Z',
-    items: [{ productId: 7, productName: 'Surfy Surface Cleaner', variantSku: null, quantity: 2, price: '20.00' }],
-    amount: '36.72',
-    discountPercent: 15,
-    interval: 'monthly',
-    intervalCount: 1,
-    nextBillingDate: '2025-04-10T15:00:00.000Z',
-    cancelledAt: null,
-    cardType: 'Visa',
-    cardLastFour: '1111',
-    skippedPeriods: [],
-    rescheduleWindow: null,
-    resumableOnSavedCard: false,
-    chargeBeingChecked: false,
-    shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
-    resumesOn: null,
-    paymentRetrying: false,
-    pausedBy: null,
-    cadenceSuggestion: null,
-    oneTimeItems: [],
-    shipNow: null,
-    nextDeliveryAmount: '36.72',
-    ...overrides,
-  };
-}
-
-const active = view({});
-const cancelled = view({
+const active = planView();
+const cancelled = planView({
   id: CANCELLED_ID,
   status: 'cancelled',
   createdAt: '2025-01-05T15:00:00.000Z',
@@ -61,36 +29,24 @@ const cancelled = view({
   cardType: null,
   cardLastFour: null,
 });
-const paused = view({ id: PAUSED_ID, status: 'paused', createdAt: '2024-12-01T15:00:00.000Z', items: [{ productId: 9, productName: 'Glassy Glass', variantSku: null, quantity: 3, price: '9.50' }] });
-
-function renderPage(answers: Record<string, FakeAnswer>) {
-  const fetchMock = stubFetch(answers);
-  const Screen = () => (
-    <>
-      <SubscriptionsPage />
-      <Toaster />
-    </>
-  );
-  renderRoute('/subscriptions', '/subscriptions', Screen);
-  return fetchMock;
-}
+const paused = planView({ id: PAUSED_ID, status: 'paused', createdAt: '2024-12-01T15:00:00.000Z', items: [{ productId: 9, productName: 'Glassy Glass', variantSku: null, quantity: 3, price: '9.50' }] });
 
 const region = (name: string) => screen.findByRole('region', { name });
 
 describe('My Subscriptions', () => {
   it('shows a loading state while the shopper or the list is still loading', async () => {
-    renderPage({ '/api/auth/user': 'pending' });
+    renderMySubscriptions({ '/api/auth/user': 'pending' });
     expect(screen.getByRole('status').textContent).toBe('Loading your subscriptions...');
     cleanup();
 
-    renderPage({ '/api/auth/user': USER, '/api/subscriptions': 'pending' });
+    renderMySubscriptions({ '/api/auth/user': SHOPPER, '/api/subscriptions': 'pending' });
     await waitFor(() => expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('My Subscriptions'));
     expect(screen.getByRole('status').textContent).toBe('Loading your subscriptions...');
     expect(screen.getByTestId('subscriptions-loading')).toBeTruthy();
   });
 
   it('asks a signed-out shopper to log in, without asking for the list', async () => {
-    const fetchMock = renderPage({ '/api/auth/user': { status: 200, body: null } });
+    const fetchMock = renderMySubscriptions({ '/api/auth/user': { status: 200, body: null } });
     await screen.findByRole('heading', { name: SUBSCRIPTION_MESSAGES.loginRequiredTitle });
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Login Required');
     expect(screen.getByRole('link', { name: 'Log In' }).getAttribute('href')).toBe('/api/login');
@@ -98,28 +54,28 @@ describe('My Subscriptions', () => {
   });
 
   it('shows Login Required when the list answers 401 (the session ended)', async () => {
-    renderPage({ '/api/auth/user': USER, '/api/subscriptions': { status: 401, body: { message: SUBSCRIPTION_MESSAGES.listLoginRequired } } });
+    renderMySubscriptions({ '/api/auth/user': SHOPPER, '/api/subscriptions': { status: 401, body: { message: SUBSCRIPTION_MESSAGES.listLoginRequired } } });
     expect((await screen.findByRole('heading', { name: 'Login Required' })).tagName).toBe('H1');
   });
 
   it('shows the load failure alert on a server error or an answer that breaks the contract', async () => {
-    renderPage({ '/api/auth/user': USER, '/api/subscriptions': { status: 500, body: { message: 'boom' } } });
+    renderMySubscriptions({ '/api/auth/user': SHOPPER, '/api/subscriptions': { status: 500, body: { message: 'boom' } } });
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to load subscriptions. Please try again later.');
     cleanup();
 
-    renderPage({ '/api/auth/user': USER, '/api/subscriptions': { status: 200, body: [{ id: 'not-a-uuid' }] } });
+    renderMySubscriptions({ '/api/auth/user': SHOPPER, '/api/subscriptions': { status: 200, body: [{ id: 'not-a-uuid' }] } });
     expect((await screen.findByRole('alert')).textContent).toBe(SUBSCRIPTION_MESSAGES.loadFailed);
   });
 
   it('shows the empty state with a Shop Now link', async () => {
-    renderPage({ '/api/auth/user': USER, '/api/subscriptions': { status: 200, body: [] } });
+    renderMySubscriptions({ '/api/auth/user': SHOPPER, '/api/subscriptions': { status: 200, body: [] } });
     expect((await screen.findByRole('heading', { name: 'No subscriptions yet' })).tagName).toBe('H2');
     expect(screen.getByRole('link', { name: 'Shop Now' }).getAttribute('href')).toBe('/shop');
     expect(screen.queryByRole('region', { name: 'Active Subscriptions' })).toBeNull();
   });
 
   it('lists active and paused plans under Active (a paused plan is not past), the ended ones under Past, with the benefits card', async () => {
-    renderPage({ '/api/auth/user': USER, '/api/subscriptions': { status: 200, body: [cancelled, paused, active] } });
+    renderMySubscriptions({ '/api/auth/user': SHOPPER, '/api/subscriptions': { status: 200, body: [cancelled, paused, active] } });
     const activeRegion = await region('Active Subscriptions');
     const pastRegion = screen.getByRole('region', { name: 'Past Subscriptions' });
 
@@ -156,13 +112,13 @@ describe('My Subscriptions', () => {
   });
 
   it('says which deliveries were skipped and why, on the calendar day each names; a plan with none shows nothing', async () => {
-    const caughtUp = view({
+    const caughtUp = planView({
       skippedPeriods: [
         { period: '2026-10-01', reason: 'renewals-late' },
         { period: '2026-11-01', reason: 'plan-paused' },
       ],
     });
-    renderPage({ '/api/auth/user': USER, '/api/subscriptions': { status: 200, body: [caughtUp, cancelled] } });
+    renderMySubscriptions({ '/api/auth/user': SHOPPER, '/api/subscriptions': { status: 200, body: [caughtUp, cancelled] } });
     const list = within(await region('Active Subscriptions')).getByRole('list', { name: 'Skipped deliveries' });
     expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
       'Skipped: October 1, 2026 — not charged (our renewals were paused)',
@@ -180,11 +136,11 @@ describe('My Subscriptions', () => {
     const user = userEvent.setup();
     const cancelledNow = { ...active, status: 'cancelled' as const, cancelledAt: '2025-03-20T15:00:00.000Z' };
     const answers: Record<string, FakeAnswer> = {
-      '/api/auth/user': USER,
+      '/api/auth/user': SHOPPER,
       '/api/subscriptions': { status: 200, body: [active] },
-      [`/api/subscriptions/${ACTIVE_ID}/cancel`]: { status: 200, body: cancelledNow },
+      [`/api/subscriptions/${PLAN_ID}/cancel`]: { status: 200, body: cancelledNow },
     };
-    const fetchMock = renderPage(answers);
+    const fetchMock = renderMySubscriptions(answers);
     const activeRegion = await region('Active Subscriptions');
 
     // Dismissing the confirmation changes nothing.
@@ -200,7 +156,7 @@ describe('My Subscriptions', () => {
 
     expect(await screen.findByText(SUBSCRIPTION_MESSAGES.cancelled)).toBeTruthy();
     // The stub's signature names only the URL; fetch also received its options.
-    const cancelCall = fetchMock.mock.calls.find(([url]) => url === `/api/subscriptions/${ACTIVE_ID}/cancel`) as unknown[] | undefined;
+    const cancelCall = fetchMock.mock.calls.find(([url]) => url === `/api/subscriptions/${PLAN_ID}/cancel`) as unknown[] | undefined;
     expect(cancelCall?.[1]).toMatchObject({ method: 'POST', body: undefined, credentials: 'include' });
 
     const pastRegion = await region('Past Subscriptions');
@@ -214,11 +170,11 @@ describe('My Subscriptions', () => {
   it("shows 'Cancellation failed' with the server's message, else the generic sentence, and keeps the plan active", async () => {
     const user = userEvent.setup();
     const answers: Record<string, FakeAnswer> = {
-      '/api/auth/user': USER,
+      '/api/auth/user': SHOPPER,
       '/api/subscriptions': { status: 200, body: [active] },
-      [`/api/subscriptions/${ACTIVE_ID}/cancel`]: { status: 409, body: { message: SUBSCRIPTION_MESSAGES.alreadyEnded } },
+      [`/api/subscriptions/${PLAN_ID}/cancel`]: { status: 409, body: { message: SUBSCRIPTION_MESSAGES.alreadyEnded } },
     };
-    renderPage(answers);
+    renderMySubscriptions(answers);
     const activeRegion = await region('Active Subscriptions');
 
     await user.click(within(activeRegion).getByRole('button', { name: /^Cancel Subscription/ }));
@@ -229,7 +185,7 @@ describe('My Subscriptions', () => {
     expect(within(activeRegion).getByText('Surfy Surface Cleaner')).toBeTruthy();
     await waitFor(() => expect(document.activeElement?.textContent).toMatch(/^Cancel Subscription/));
 
-    answers[`/api/subscriptions/${ACTIVE_ID}/cancel`] = { status: 502 };
+    answers[`/api/subscriptions/${PLAN_ID}/cancel`] = { status: 502 };
     await user.click(within(activeRegion).getByRole('button', { name: /^Cancel Subscription/ }));
     await user.click(await screen.findByRole('button', { name: 'Confirm Cancellation' }));
     expect(await screen.findByText('Failed to cancel subscription. Please try again.')).toBeTruthy();
@@ -237,14 +193,6 @@ describe('My Subscriptions', () => {
   });
 });
 
-const SANDBOX_STATUS: PaymentsStatus = {
-  configured: true,
-  environment: 'sandbox',
-  publicClientKey: 'client-key',
-  apiLoginID: 'login-id',
-  acceptJsUrl: '/api/payments/sandbox/accept.js',
-  localSandbox: true,
-};
 const OPAQUE = { dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT', dataValue: 'token-123' };
 const resumeUrl = `/api/subscriptions/${PAUSED_ID}/resume`;
 
@@ -278,13 +226,13 @@ async function fillCard(user: ReturnType<typeof userEvent.setup>, dialog: HTMLEl
   await user.type(d.getByLabelText('ZIP Code'), card.zip);
 }
 
-const resumeCalls = (fetchMock: ReturnType<typeof stubFetch>) => fetchMock.mock.calls.filter(([url]) => url === resumeUrl) as unknown as [string, RequestInit][];
+const resumeCalls = (fetchMock: ReturnType<typeof renderMySubscriptions>) => callsTo(fetchMock, resumeUrl);
 
 describe('Resume with a new card', () => {
-  const expired = view({ id: '44444444-4444-4444-8444-444444444444', status: 'expired', createdAt: '2024-11-01T15:00:00.000Z' });
+  const expired = planView({ id: '44444444-4444-4444-8444-444444444444', status: 'expired', createdAt: '2024-11-01T15:00:00.000Z' });
 
   it('is offered only on a paused plan, with a line saying the last renewal could not be paid', async () => {
-    renderPage({ '/api/auth/user': USER, '/api/payments/status': { status: 200, body: SANDBOX_STATUS }, '/api/subscriptions': { status: 200, body: [active, cancelled, paused, expired] } });
+    renderMySubscriptions({ '/api/auth/user': SHOPPER, '/api/payments/status': { status: 200, body: SANDBOX_STATUS }, '/api/subscriptions': { status: 200, body: [active, cancelled, paused, expired] } });
     await region('Active Subscriptions');
     const pastCards = within(screen.getByRole('region', { name: 'Past Subscriptions' })).getAllByRole('article');
     const pausedCard = within(screen.getByRole('region', { name: 'Active Subscriptions' }))
@@ -302,7 +250,7 @@ describe('Resume with a new card', () => {
 
   it('is disabled with the checkout message when payments are not configured', async () => {
     const notConfigured: PaymentsStatus = { ...SANDBOX_STATUS, configured: false, publicClientKey: null, apiLoginID: null, acceptJsUrl: null };
-    renderPage({ '/api/auth/user': USER, '/api/payments/status': { status: 200, body: notConfigured }, '/api/subscriptions': { status: 200, body: [paused] } });
+    renderMySubscriptions({ '/api/auth/user': SHOPPER, '/api/payments/status': { status: 200, body: notConfigured }, '/api/subscriptions': { status: 200, body: [paused] } });
     const pastRegion = await region('Active Subscriptions');
     const message = await within(pastRegion).findByText(CHECKOUT_MESSAGES.paymentsUnavailable);
     const button = within(pastRegion).getByRole<HTMLButtonElement>('button', { name: /^Resume with a new card/ });
@@ -313,7 +261,7 @@ describe('Resume with a new card', () => {
   it('checks the card fields with the checkout rules and messages before tokenising', async () => {
     const user = userEvent.setup();
     const dispatchData = stubAccept();
-    const fetchMock = renderPage({ '/api/auth/user': USER, '/api/payments/status': { status: 200, body: SANDBOX_STATUS }, '/api/subscriptions': { status: 200, body: [paused] } });
+    const fetchMock = renderMySubscriptions({ '/api/auth/user': SHOPPER, '/api/payments/status': { status: 200, body: SANDBOX_STATUS }, '/api/subscriptions': { status: 200, body: [paused] } });
     const dialog = await openResumeDialog();
     const d = within(dialog);
     // Sandbox mode: the test card is shown, as at checkout.
@@ -340,7 +288,7 @@ describe('Resume with a new card', () => {
   it('shows the tokeniser\'s own error on the form and sends nothing', async () => {
     const user = userEvent.setup();
     stubAccept({ messages: { resultCode: 'Error', message: [{ code: 'E_WC_05', text: 'Please provide valid credit card number.' }] } });
-    const fetchMock = renderPage({ '/api/auth/user': USER, '/api/payments/status': { status: 200, body: SANDBOX_STATUS }, '/api/subscriptions': { status: 200, body: [paused] } });
+    const fetchMock = renderMySubscriptions({ '/api/auth/user': SHOPPER, '/api/payments/status': { status: 200, body: SANDBOX_STATUS }, '/api/subscriptions': { status: 200, body: [paused] } });
     const dialog = await openResumeDialog();
     await fillCard(user, dialog, { number: '4111 1111 1111 1112', expiry: '12/30', cvv: '123', zip: '12345' });
     await user.click(within(dialog).getByRole('button', { name: 'Resume Subscription' }));
@@ -352,7 +300,7 @@ describe('Resume with a new card', () => {
   it('reads Processing... and cannot be closed while sending', async () => {
     const user = userEvent.setup();
     stubAccept();
-    renderPage({ '/api/auth/user': USER, '/api/payments/status': { status: 200, body: SANDBOX_STATUS }, '/api/subscriptions': { status: 200, body: [paused] }, [resumeUrl]: 'pending' });
+    renderMySubscriptions({ '/api/auth/user': SHOPPER, '/api/payments/status': { status: 200, body: SANDBOX_STATUS }, '/api/subscriptions': { status: 200, body: [paused] }, [resumeUrl]: 'pending' });
     const dialog = await openResumeDialog();
     await fillCard(user, dialog);
     await user.click(within(dialog).getByRole('button', { name: 'Resume Subscription' }));
@@ -369,12 +317,12 @@ describe('Resume with a new card', () => {
     const dispatchData = stubAccept();
     const resumed = { ...paused, status: 'active' as const, nextBillingDate: '2025-05-01T15:00:00.000Z' };
     const answers: Record<string, FakeAnswer> = {
-      '/api/auth/user': USER,
+      '/api/auth/user': SHOPPER,
       '/api/payments/status': { status: 200, body: SANDBOX_STATUS },
       '/api/subscriptions': { status: 200, body: [paused] },
       [resumeUrl]: { status: 200, body: resumed },
     };
-    const fetchMock = renderPage(answers);
+    const fetchMock = renderMySubscriptions(answers);
     const dialog = await openResumeDialog();
     await fillCard(user, dialog);
     answers['/api/subscriptions'] = { status: 200, body: [resumed] };
@@ -402,12 +350,12 @@ describe('Resume with a new card', () => {
     const user = userEvent.setup();
     stubAccept();
     const answers: Record<string, FakeAnswer> = {
-      '/api/auth/user': USER,
+      '/api/auth/user': SHOPPER,
       '/api/payments/status': { status: 200, body: SANDBOX_STATUS },
       '/api/subscriptions': { status: 200, body: [paused] },
       [resumeUrl]: { status: 402, body: { message: 'This transaction has been declined.' } },
     };
-    const fetchMock = renderPage(answers);
+    const fetchMock = renderMySubscriptions(answers);
     const dialog = await openResumeDialog();
     await fillCard(user, dialog);
     await user.click(within(dialog).getByRole('button', { name: 'Resume Subscription' }));
