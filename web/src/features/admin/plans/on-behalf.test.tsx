@@ -3,13 +3,14 @@
  * card update link, each a dialog with a reason checked by the shared schema before anything is sent, the
  * server's refusal kept in the dialog, and the plan shown as the answer says.
  */
-import { ADMIN_SUBSCRIPTION_MESSAGES, type AdminSubscriptionDetail } from '@nh/shared/contracts/admin-subscriptions';
+import { ADMIN_SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/admin-subscriptions';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
 import type { StaffMe } from '@nh/shared/contracts/staff';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { stubBrowserForRadix } from '../testing/jsdom';
+import { PLAN_ID, planDetail } from '../testing/plan-fixtures';
 import { renderAdmin } from '../testing/render-admin';
 import { stubApi, type Handler, type Reply } from '../testing/stub-api';
 import SubscriptionDetailPage from './screens/subscription-detail';
@@ -17,45 +18,7 @@ import SubscriptionDetailPage from './screens/subscription-detail';
 stubBrowserForRadix();
 
 const SUPPORT: StaffMe = { id: 's4', email: 'sam@example.com', name: 'Sam Support', role: 'support' };
-const PLAN_ID = '0f6d2b1c-9a7e-4c1d-8b2a-5e6f7a8b9c0d';
-const ADDRESS = { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' };
-
-const detail = (overrides: Partial<AdminSubscriptionDetail> = {}): AdminSubscriptionDetail => ({
-  id: PLAN_ID,
-  customerName: 'Ada Saver',
-  customerEmail: 'ada@example.com',
-  status: 'active',
-  pausedBy: null,
-  resumesOn: null,
-  customerChanges: [],
-  oneTimeItems: [],
-  addOnActions: { shipNow: true, oneTimeItems: true },
-  items: [{ productId: 1, productName: 'Surfy Cleaner', variantSku: null, quantity: 2, price: '20.00' }],
-  amount: '36.72',
-  interval: 'monthly',
-  intervalCount: 1,
-  nextBillingDate: '2025-04-10T14:30:00.000Z',
-  failedAttempts: 0,
-  retryAt: null,
-  createdAt: '2025-01-10T14:30:00.000Z',
-  cancelledAt: null,
-  userId: null,
-  discountPercent: 15,
-  shippingAddress: ADDRESS,
-  cardType: 'Visa',
-  cardLastFour: '4242',
-  hasStoredCard: true,
-  cardExpiresOn: null,
-  pauseCause: null,
-  actions: { pause: true, resume: false, skip: true, reschedule: true, frequency: true, cancel: true, items: true, address: true, cardLink: true },
-  chargeBeingChecked: false,
-  rescheduleWindow: null,
-  history: [],
-  orders: [],
-  ...overrides,
-});
-
-function openPlan(routes: Record<string, Reply | Handler> = {}, plan = detail()) {
+function openPlan(routes: Record<string, Reply | Handler> = {}, plan = planDetail()) {
   const calls = stubApi({
     'GET /api/admin/me': { status: 200, body: SUPPORT },
     [`GET /api/admin/subscriptions/${PLAN_ID}`]: { status: 200, body: plan },
@@ -77,7 +40,7 @@ const puts = (calls: ReturnType<typeof openPlan>) => calls.filter((c) => c.metho
 
 describe('changes for the customer on the plan page', () => {
   it('offers only what the plan allows now', async () => {
-    openPlan({}, detail({ actions: { ...detail().actions, items: false, address: true, cardLink: false } }));
+    openPlan({}, planDetail({ actions: { ...planDetail().actions, items: false, address: true, cardLink: false } }));
     expect(await screen.findByRole('button', { name: 'Change address' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Change items' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Send card update link' })).toBeNull();
@@ -85,7 +48,7 @@ describe('changes for the customer on the plan page', () => {
 
   it('changes the address: the checkout\'s messages and a reason are asked for before sending; the plan then ships to the new address', async () => {
     const moved = { address: '77 Harbor Road', city: 'Portland', state: 'OR', zip: '97201' };
-    const calls = openPlan({ [`PUT /api/admin/subscriptions/${PLAN_ID}/address`]: { status: 200, body: detail({ shippingAddress: moved }) } });
+    const calls = openPlan({ [`PUT /api/admin/subscriptions/${PLAN_ID}/address`]: { status: 200, body: planDetail({ shippingAddress: moved }) } });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Change address' }));
     const dialog = await screen.findByRole('dialog', { name: 'Change the delivery address' });
@@ -140,7 +103,7 @@ describe('changes for the customer on the plan page', () => {
   });
 
   it('sends a card update link with the reason: the dialog says where it goes and for how long; no card field anywhere', async () => {
-    const calls = openPlan({ [`POST /api/admin/subscriptions/${PLAN_ID}/card-link`]: { status: 200, body: detail() } });
+    const calls = openPlan({ [`POST /api/admin/subscriptions/${PLAN_ID}/card-link`]: { status: 200, body: planDetail() } });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Send card update link' }));
     const dialog = await screen.findByRole('dialog', { name: 'Send a card update link' });

@@ -1,4 +1,3 @@
-import type { AdminSubscriptionDetail } from '@nh/shared/contracts/admin-subscriptions';
 import { ONE_TIME_ITEM_MESSAGES } from '@nh/shared/contracts/ship-now-add-ons';
 import type { StaffMe } from '@nh/shared/contracts/staff';
 import { screen, within } from '@testing-library/react';
@@ -7,47 +6,18 @@ import { describe, expect, it } from 'vitest';
 import { renderAdmin } from '../testing/render-admin';
 import { stubApi, type Reply } from '../testing/stub-api';
 import { stubBrowserForRadix } from '../testing/jsdom';
+import { PLAN_ID, planDetail } from '../testing/plan-fixtures';
 import SubscriptionDetailPage from './screens/subscription-detail';
 
 stubBrowserForRadix();
 
 const SUPPORT: StaffMe = { id: 's4', email: 'sam@example.com', name: 'Sam Support', role: 'support' };
-const PLAN_ID = '0f6d2b1c-9a7e-4c1d-8b2a-5e6f7a8b9c0d';
 const LINE_ID = '33333333-3333-4333-8333-333333333333';
 
-const plan: AdminSubscriptionDetail = {
-  id: PLAN_ID,
-  customerName: 'Ada Saver',
-  customerEmail: 'ada@example.com',
-  status: 'active',
-  items: [{ productId: 1, productName: 'Surfy Cleaner', variantSku: null, quantity: 2, price: '20.00' }],
-  amount: '36.72',
-  interval: 'monthly',
-  intervalCount: 1,
+const plan = planDetail({
   nextBillingDate: '2099-04-10T14:30:00.000Z',
-  failedAttempts: 0,
-  retryAt: null,
-  createdAt: '2025-01-10T14:30:00.000Z',
-  cancelledAt: null,
-  userId: null,
-  discountPercent: 15,
-  shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
-  cardType: 'Visa',
-  cardLastFour: '4242',
-  hasStoredCard: true,
-  cardExpiresOn: null,
-  pauseCause: null,
-  pausedBy: null,
-  resumesOn: null,
-  customerChanges: [],
-  actions: { pause: true, resume: false, skip: true, reschedule: true, frequency: true, cancel: true, items: true, address: true, cardLink: true },
-  chargeBeingChecked: false,
-  rescheduleWindow: null,
-  history: [],
-  orders: [],
   oneTimeItems: [{ id: LINE_ID, productId: 12, productName: 'Bamboo Brush', variantSku: null, quantity: 1 }],
-  addOnActions: { shipNow: true, oneTimeItems: true },
-};
+});
 
 function openPlan(routes: Record<string, Reply> = {}) {
   const calls = stubApi({ 'GET /api/admin/me': { status: 200, body: SUPPORT }, [`GET /api/admin/subscriptions/${PLAN_ID}`]: { status: 200, body: plan }, ...routes });

@@ -2,7 +2,6 @@ import { formatStaffTime } from '@nh/shared/days';
 import {
   ADMIN_SUBSCRIPTION_MESSAGES,
   type AdminSubscriptionDetail,
-  type AdminSubscriptionSummary,
   type AtRiskPlan,
 } from '@nh/shared/contracts/admin-subscriptions';
 import type { AuditPage } from '@nh/shared/contracts/audit';
@@ -15,6 +14,7 @@ import { stubApi, type Call, type Handler, type Reply } from '../testing/stub-ap
 import SubscriptionDetailPage from './screens/subscription-detail';
 import SubscriptionsPage from './screens/subscriptions';
 import { stubBrowserForRadix } from '../testing/jsdom';
+import { PLAN_ID, planDetail, planSummary } from '../testing/plan-fixtures';
 
 stubBrowserForRadix();
 
@@ -22,83 +22,52 @@ const SUPPORT: StaffMe = { id: 's4', email: 'sam@example.com', name: 'Sam Suppor
 const MANAGER: StaffMe = { id: 's2', email: 'mia@example.com', name: 'Mia Manager', role: 'manager' };
 const FULFILMENT: StaffMe = { id: 's3', email: 'fran@example.com', name: 'Fran Fulfil', role: 'fulfilment' };
 
-const PLAN_ID = '0f6d2b1c-9a7e-4c1d-8b2a-5e6f7a8b9c0d';
 const ORDER_ID = 'a1b2c3d4-1111-4222-8333-944455566677';
 const DECLINED_ORDER = 'b2c3d4e5-1111-4222-8333-944455566677';
 
-const summary = (overrides: Partial<AdminSubscriptionSummary> = {}): AdminSubscriptionSummary => ({
-  id: PLAN_ID,
-  customerName: 'Ada Saver',
-  customerEmail: 'ada@example.com',
-  status: 'active',
-  items: [{ productId: 1, productName: 'Surfy Cleaner', variantSku: null, quantity: 2, price: '20.00' }],
-  amount: '36.72',
-  interval: 'monthly',
-  intervalCount: 1,
-  nextBillingDate: '2025-04-10T14:30:00.000Z',
-  failedAttempts: 0,
-  retryAt: null,
-  createdAt: '2025-01-10T14:30:00.000Z',
-  cancelledAt: null,
-  ...overrides,
-});
-
-const detail = (overrides: Partial<AdminSubscriptionDetail> = {}): AdminSubscriptionDetail => ({
-  ...summary(),
-  userId: null,
-  discountPercent: 15,
-  shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
-  cardType: 'Visa',
-  cardLastFour: '4242',
-  hasStoredCard: true,
-  cardExpiresOn: null,
-  pauseCause: null,
-  actions: { pause: true, resume: false, skip: true, reschedule: true, frequency: true, cancel: true, items: false, address: false, cardLink: false },
-  chargeBeingChecked: false,
-  customerChanges: [],
-  oneTimeItems: [],
-  addOnActions: { shipNow: true, oneTimeItems: true },
-  pausedBy: null,
-  resumesOn: null,
-  rescheduleWindow: { earliest: '2025-03-31', latest: '2025-05-09' },
-  history: [
-    {
-      period: '2025-03-10',
-      outcome: 'charged',
-      amount: '36.72',
-      orderId: ORDER_ID,
-      message: 'This transaction has been approved.',
-      cardType: 'Visa',
-      cardLastFour: '4242',
-      skipReason: null,
-      at: '2025-03-10T14:31:00.000Z',
-    },
-    {
-      period: '2025-02-10',
-      outcome: 'skipped',
-      amount: null,
-      orderId: null,
-      message: null,
-      cardType: null,
-      cardLastFour: null,
-      skipReason: 'staff-skip',
-      at: '2025-02-01T09:00:00.000Z',
-    },
-    {
-      period: '2025-01-10',
-      outcome: 'declined',
-      amount: '36.72',
-      orderId: DECLINED_ORDER,
-      message: 'This transaction has been declined.',
-      cardType: 'Visa',
-      cardLastFour: '0002',
-      skipReason: null,
-      at: '2025-01-10T14:31:00.000Z',
-    },
-  ],
-  orders: [{ id: ORDER_ID, status: 'processing', total: '36.72', createdAt: '2025-03-10T14:31:00.000Z' }],
-  ...overrides,
-});
+/** The plan page's plan: its billing history and an order, a window to move the next delivery in; items, address and card link not offered. */
+const detail = (overrides: Partial<AdminSubscriptionDetail> = {}): AdminSubscriptionDetail =>
+  planDetail({
+    actions: { pause: true, resume: false, skip: true, reschedule: true, frequency: true, cancel: true, items: false, address: false, cardLink: false },
+    rescheduleWindow: { earliest: '2025-03-31', latest: '2025-05-09' },
+    history: [
+      {
+        period: '2025-03-10',
+        outcome: 'charged',
+        amount: '36.72',
+        orderId: ORDER_ID,
+        message: 'This transaction has been approved.',
+        cardType: 'Visa',
+        cardLastFour: '4242',
+        skipReason: null,
+        at: '2025-03-10T14:31:00.000Z',
+      },
+      {
+        period: '2025-02-10',
+        outcome: 'skipped',
+        amount: null,
+        orderId: null,
+        message: null,
+        cardType: null,
+        cardLastFour: null,
+        skipReason: 'staff-skip',
+        at: '2025-02-01T09:00:00.000Z',
+      },
+      {
+        period: '2025-01-10',
+        outcome: 'declined',
+        amount: '36.72',
+        orderId: DECLINED_ORDER,
+        message: 'This transaction has been declined.',
+        cardType: 'Visa',
+        cardLastFour: '0002',
+        skipReason: null,
+        at: '2025-01-10T14:31:00.000Z',
+      },
+    ],
+    orders: [{ id: ORDER_ID, status: 'processing', total: '36.72', createdAt: '2025-03-10T14:31:00.000Z' }],
+    ...overrides,
+  });
 
 const me = (staff: StaffMe): Reply => ({ status: 200, body: staff });
 const requests = (calls: Call[]) => calls.map((c) => `${c.method} ${c.url}`);
@@ -111,8 +80,8 @@ describe('the plan table', () => {
         const offset = Number(new URL(url, 'http://x').searchParams.get('offset'));
         const plans =
           offset === 0
-            ? [summary({ failedAttempts: 2, retryAt: '2025-04-11T00:00:00.000Z', interval: 'quarterly' })]
-            : [summary({ id: 'f'.repeat(8) + PLAN_ID.slice(8), customerName: 'Bea Later' })];
+            ? [planSummary({ failedAttempts: 2, retryAt: '2025-04-11T00:00:00.000Z', interval: 'quarterly' })]
+            : [planSummary({ id: 'f'.repeat(8) + PLAN_ID.slice(8), customerName: 'Bea Later' })];
         return { status: 200, body: { subscriptions: plans, total: 51 } };
       },
     });
@@ -161,7 +130,7 @@ describe('the plan table', () => {
 
   it('lists the plans at risk on their own tab, with why', async () => {
     const atRisk = {
-      ...summary({ failedAttempts: 1, retryAt: '2025-04-11T14:30:00.000Z' }),
+      ...planSummary({ failedAttempts: 1, retryAt: '2025-04-11T14:30:00.000Z' }),
       reasons: ['item-unavailable', 'dunning', 'card-expiring'],
       unavailableItems: [{ productId: 1, productName: 'Surfy Cleaner', problem: 'out-of-stock', wanted: 2, available: 0 }],
       lastPaymentMessage: 'This transaction has been declined.',
@@ -169,7 +138,7 @@ describe('the plan table', () => {
     } as AtRiskPlan;
     const calls = stubApi({
       'GET /api/admin/me': me(SUPPORT),
-      'GET /api/admin/subscriptions': { status: 200, body: { subscriptions: [summary()], total: 1 } },
+      'GET /api/admin/subscriptions': { status: 200, body: { subscriptions: [planSummary()], total: 1 } },
       'GET /api/admin/subscriptions/at-risk': { status: 200, body: { plans: [atRisk], total: 1 } },
     });
     const router = renderAdmin('/admin/subscriptions', { signedIn: [{ path: '/admin/subscriptions', Component: SubscriptionsPage }] });
