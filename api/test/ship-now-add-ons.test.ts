@@ -4,13 +4,15 @@
  * rows (the plan, the request's record, the outbox rows, staff's audit row); each refusal answers its
  * status and message and writes nothing.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAN_MAX_LINES } from '@nh/shared/constants';
 import { adminSubscriptionDetailSchema } from '@nh/shared/contracts/admin-subscriptions';
 import { SUBSCRIPTION_MESSAGES as MSG, subscriptionViewSchema } from '@nh/shared/contracts/subscriptions';
 import { ONE_TIME_ITEM_MESSAGES, SHIP_NOW_MESSAGES } from '@nh/shared/contracts/ship-now-add-ons';
 import { startTestApi, type TestApi } from './support/harness';
+import { dayOf, insertPlan as insertPlanRow, type PlanOptions } from './support/plans';
+import { signUpShopper, type Shopper } from './support/shopper';
 import { signInAs, type StaffClient } from './support/staff';
 
 let api: TestApi;
@@ -18,34 +20,16 @@ let support: StaffClient;
 let fulfilment: StaffClient;
 const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => api.ctx.db.$client.query<T>(text, values).then((r) => r.rows);
 
-interface Shopper {
-  id: string;
-  call: (path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }) => Promise<Response>;
-}
-
-async function signUp(): Promise<Shopper> {
-  const email = `shipnow.${randomBytes(4).toString('hex')}@example.com`;
-  const res = await api.request('/api/register', { body: { firstName: 'Grace', lastName: 'Hopper', email, password: 'correct horse battery' } });
-  expect(res.status).toBe(201);
-  const { user } = (await res.json()) as { user: { id: string } };
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('nh.sid='))!;
-  return { id: user.id, call: (path, init = {}) => api.request(path, { ...init, headers: { cookie, ...init.headers } }) };
-}
-
 let me: Shopper;
 let other: Shopper;
 beforeAll(async () => {
   api = await startTestApi();
   support = await signInAs(api, 'support');
   fulfilment = await signInAs(api, 'fulfilment');
-  me = await signUp();
-  other = await signUp();
+  me = await signUpShopper(api, 'shipnow');
+  other = await signUpShopper(api, 'shipnow');
 });
 afterAll(() => api.close());
-
-const DAY_MS = 86_400_000;
-const startOfToday = () => new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
-const dayOf = (offset: number) => new Date(startOfToday().getTime() + offset * DAY_MS).toISOString().slice(0, 10);
 
 /** A catalogue product of our own (sizes optional). */
 async function product(o: { inventory?: number; status?: string; price?: string; variants?: Array<{ label: string; price: string; sku: string }> } = {}) {
@@ -58,23 +42,10 @@ async function product(o: { inventory?: number; status?: string; price?: string;
 }
 
 /** An active plan of `userId` with one line of a fresh product, billed at 14:00 UTC `dueInDays` ahead. */
-async function insertPlan(userId: string, o: { dueInDays?: number; status?: string; failedAttempts?: number; inventory?: number; productStatus?: string } = {}) {
-  const p = await product({ inventory: o.inventory, status: o.productStatus });
-  const [row] = await q<{ id: string; next_billing_date: Date }>(
-    `insert into subscriptions (user_id, customer_email, customer_name, items, amount, interval_count, next_billing_date, status, failed_attempts, shipping_address,
-       authnet_customer_profile_id, authnet_payment_profile_id)
-     values ($1, 'shipnow@example.com', 'Grace Hopper', $2, '18.36', 1, date_trunc('day', now(), 'UTC') + make_interval(days => $3) + interval '14 hours', $4, $5, $6, '9001', '9002')
-     returning id, next_billing_date`,
-    [
-      userId,
-      JSON.stringify([{ productId: p.id, productName: p.name, variantSku: null, sku: null, itemNumber: null, quantity: 2, price: '10.00' }]),
-      o.dueInDays ?? 10,
-      o.status ?? 'active',
-      o.failedAttempts ?? 0,
-      JSON.stringify({ address: '1 Main St', city: 'Springfield', state: 'IL', zip: '12345' }),
-    ],
-  );
-  return { id: row!.id, nextBillingDate: row!.next_billing_date, product: p };
+async function insertPlan(userId: string, { inventory, productStatus, ...o }: PlanOptions & { inventory?: number; productStatus?: string } = {}) {
+  const p = await product({ inventory, status: productStatus });
+  const plan = await insertPlanRow(api, userId, { ...o, items: [{ productId: p.id, productName: p.name, quantity: 2, price: '10.00' }], amount: '18.36' });
+  return { ...plan, product: p };
 }
 
 const planRow = (id: string) =>

@@ -5,12 +5,13 @@
  * (someone else's plan, an ended one, a charge under way, a bad address, a role without the permission)
  * write nothing.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
 import { ADMIN_SUBSCRIPTION_MESSAGES, adminSubscriptionDetailSchema } from '@nh/shared/contracts/admin-subscriptions';
 import { billingPeriodOf, SUBSCRIPTION_MESSAGES as MSG, subscriptionViewSchema } from '@nh/shared/contracts/subscriptions';
 import { startTestApi, type TestApi } from './support/harness';
+import { insertPlan, PLAN_ADDRESS } from './support/plans';
+import { signUpShopper, type Shopper } from './support/shopper';
 import { signInAs, type StaffClient } from './support/staff';
 
 let api: TestApi;
@@ -18,43 +19,19 @@ let support: StaffClient;
 let fulfilment: StaffClient;
 const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => api.ctx.db.$client.query<T>(text, values).then((r) => r.rows);
 
-interface Shopper {
-  id: string;
-  call: (path: string, init?: { method?: string; body?: unknown }) => Promise<Response>;
-}
-
-async function signUp(): Promise<Shopper> {
-  const email = `address.${randomBytes(4).toString('hex')}@example.com`;
-  const res = await api.request('/api/register', { body: { firstName: 'Ada', lastName: 'Lovelace', email, password: 'correct horse battery' } });
-  expect(res.status).toBe(201);
-  const { user } = (await res.json()) as { user: { id: string } };
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('nh.sid='))!;
-  return { id: user.id, call: (path, init = {}) => api.request(path, { ...init, headers: { cookie } }) };
-}
-
 let me: Shopper;
 let other: Shopper;
 beforeAll(async () => {
   api = await startTestApi();
   support = await signInAs(api, 'support');
   fulfilment = await signInAs(api, 'fulfilment');
-  me = await signUp();
-  other = await signUp();
+  me = await signUpShopper(api, 'address');
+  other = await signUpShopper(api, 'address');
 });
 afterAll(() => api.close());
 
-const OLD = { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '12345' };
+const OLD = PLAN_ADDRESS;
 const NEW = { address: '77 Harbor Road', city: 'Portland', state: 'OR', zip: '97201' };
-
-async function insertPlan(userId: string, o: { status?: string } = {}) {
-  const [row] = await q<{ id: string; next_billing_date: Date }>(
-    `insert into subscriptions (user_id, customer_email, customer_name, items, amount, next_billing_date, status, shipping_address, authnet_customer_profile_id, authnet_payment_profile_id)
-     values ($1, 'address@example.com', 'Ada Lovelace', $2, '22.95', date_trunc('day', now(), 'UTC') + interval '10 days 14 hours', $3, $4, '9001', '9002')
-     returning id, next_billing_date`,
-    [userId, JSON.stringify([{ productId: 1, productName: 'Test Cleaner', variantSku: null, sku: null, itemNumber: null, quantity: 2, price: '12.50' }]), o.status ?? 'active', JSON.stringify(OLD)],
-  );
-  return { id: row!.id, nextBillingDate: row!.next_billing_date };
-}
 
 const addressOf = (id: string) => q<{ shipping_address: unknown }>('select shipping_address from subscriptions where id = $1', [id]).then((r) => r[0]!.shipping_address);
 const changeRows = (id: string) => q<{ payload: Record<string, unknown> }>(`select payload from outbox where topic = 'subscription.changed' and payload->>'subscriptionId' = $1 order by id`, [id]);
@@ -69,7 +46,7 @@ const underWay = (plan: { id: string; nextBillingDate: Date }) =>
 
 describe('PUT /api/subscriptions/{id}/address', () => {
   it('ships the next deliveries to the new address: the page shows it, the confirmation email names it; the same address again changes nothing', async () => {
-    const plan = await insertPlan(me.id);
+    const plan = await insertPlan(api, me.id);
     const res = await me.call(`/api/subscriptions/${plan.id}/address`, { method: 'PUT', body: { ...NEW, address: '  77 Harbor Road ' } });
     expect(res.status, await res.clone().text()).toBe(200);
     const view = subscriptionViewSchema.parse(await res.json());
@@ -88,14 +65,14 @@ describe('PUT /api/subscriptions/{id}/address', () => {
   });
 
   it('changes a paused plan\'s address too (its deliveries start again there)', async () => {
-    const plan = await insertPlan(me.id, { status: 'paused' });
+    const plan = await insertPlan(api, me.id, { status: 'paused' });
     const res = await me.call(`/api/subscriptions/${plan.id}/address`, { method: 'PUT', body: NEW });
     expect(res.status).toBe(200);
     expect(await addressOf(plan.id)).toEqual(NEW);
   });
 
   it('refuses an address checkout would refuse, with the checkout\'s messages (400), writing nothing', async () => {
-    const plan = await insertPlan(me.id);
+    const plan = await insertPlan(api, me.id);
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ ...NEW, address: '   ' }, CHECKOUT_MESSAGES.address],
       [{ ...NEW, city: '' }, CHECKOUT_MESSAGES.city],
@@ -115,17 +92,17 @@ describe('PUT /api/subscriptions/{id}/address', () => {
   });
 
   it('refuses someone else\'s plan (404), an ended one (409), a charge under way (409) and no session (401): nothing changed', async () => {
-    const plan = await insertPlan(me.id);
+    const plan = await insertPlan(api, me.id);
     expect((await other.call(`/api/subscriptions/${plan.id}/address`, { method: 'PUT', body: NEW })).status).toBe(404);
     expect((await api.request(`/api/subscriptions/${plan.id}/address`, { method: 'PUT', body: NEW })).status).toBe(401);
     expect((await me.call('/api/subscriptions/not-a-plan/address', { method: 'PUT', body: NEW })).status).toBe(404);
 
-    const ended = await insertPlan(me.id, { status: 'cancelled' });
+    const ended = await insertPlan(api, me.id, { status: 'cancelled' });
     const endedRes = await me.call(`/api/subscriptions/${ended.id}/address`, { method: 'PUT', body: NEW });
     expect(endedRes.status).toBe(409);
     expect(await endedRes.json()).toEqual({ code: 'SUBSCRIPTION_ENDED', message: MSG.alreadyEnded });
 
-    const busy = await insertPlan(me.id);
+    const busy = await insertPlan(api, me.id);
     await underWay(busy);
     const busyRes = await me.call(`/api/subscriptions/${busy.id}/address`, { method: 'PUT', body: NEW });
     expect(busyRes.status).toBe(409);
@@ -140,7 +117,7 @@ describe('PUT /api/subscriptions/{id}/address', () => {
 
 describe('PUT /api/admin/subscriptions/{id}/address', () => {
   it('changes the address on the customer\'s behalf: audited with the staff member and the reason, emailed through the outbox', async () => {
-    const plan = await insertPlan(me.id);
+    const plan = await insertPlan(api, me.id);
     const res = await support.request(`/api/admin/subscriptions/${plan.id}/address`, { method: 'PUT', body: { ...NEW, reason: 'Moved house, asked by phone' } });
     expect(res.status, await res.clone().text()).toBe(200);
     const detail = adminSubscriptionDetailSchema.parse(await res.json());
@@ -157,7 +134,7 @@ describe('PUT /api/admin/subscriptions/{id}/address', () => {
   });
 
   it('asks for a reason and a valid address (the checkout\'s words); refuses an ended plan, a charge under way, and a role without the permission', async () => {
-    const plan = await insertPlan(me.id);
+    const plan = await insertPlan(api, me.id);
     const noReason = await support.request(`/api/admin/subscriptions/${plan.id}/address`, { method: 'PUT', body: NEW });
     expect(noReason.status).toBe(400);
     expect(await noReason.json()).toMatchObject({ message: ADMIN_SUBSCRIPTION_MESSAGES.addressReason });
@@ -167,10 +144,10 @@ describe('PUT /api/admin/subscriptions/{id}/address', () => {
     expect((await fulfilment.request(`/api/admin/subscriptions/${plan.id}/address`, { method: 'PUT', body: { ...NEW, reason: 'Asked' } })).status).toBe(403);
     expect((await support.request(`/api/admin/subscriptions/00000000-0000-4000-8000-000000000000/address`, { method: 'PUT', body: { ...NEW, reason: 'Asked' } })).status).toBe(404);
 
-    const ended = await insertPlan(me.id, { status: 'cancelled' });
+    const ended = await insertPlan(api, me.id, { status: 'cancelled' });
     const endedRes = await support.request(`/api/admin/subscriptions/${ended.id}/address`, { method: 'PUT', body: { ...NEW, reason: 'Asked' } });
     expect(endedRes.status).toBe(409);
-    const busy = await insertPlan(me.id);
+    const busy = await insertPlan(api, me.id);
     await underWay(busy);
     const busyRes = await support.request(`/api/admin/subscriptions/${busy.id}/address`, { method: 'PUT', body: { ...NEW, reason: 'Asked' } });
     expect(busyRes.status).toBe(409);

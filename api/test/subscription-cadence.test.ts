@@ -5,7 +5,7 @@
  * the next date becomes the last delivery + the new cadence, never before tomorrow, moved once however often
  * it is changed; each change with its outbox row (and staff's audit row); refusals change nothing.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
 import { adminSubscriptionDetailSchema } from '@nh/shared/contracts/admin-subscriptions';
@@ -19,65 +19,32 @@ import {
 } from '@nh/shared/contracts/subscriptions';
 import { loadApiConfig } from '../src/lib/config';
 import { startTestApi, type TestApi } from './support/harness';
+import { dayOf, insertPlan as insertPlanRow, type PlanOptions } from './support/plans';
+import { signUpShopper, type Shopper } from './support/shopper';
 import { signInAs, type StaffClient } from './support/staff';
 
 let api: TestApi;
 let support: StaffClient;
 const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => api.ctx.db.$client.query<T>(text, values).then((r) => r.rows);
 
-interface Shopper {
-  id: string;
-  call: (path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }) => Promise<Response>;
-}
-
-async function signUp(): Promise<Shopper> {
-  const email = `cadence.${randomBytes(4).toString('hex')}@example.com`;
-  const res = await api.request('/api/register', { body: { firstName: 'Ada', lastName: 'Lovelace', email, password: 'correct horse battery' } });
-  expect(res.status).toBe(201);
-  const { user } = (await res.json()) as { user: { id: string } };
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('nh.sid='))!;
-  return { id: user.id, call: (path, init = {}) => api.request(path, { ...init, headers: { cookie, ...init.headers } }) };
-}
-
 let me: Shopper;
 let other: Shopper;
 beforeAll(async () => {
   api = await startTestApi();
   support = await signInAs(api, 'support');
-  me = await signUp();
-  other = await signUp();
+  me = await signUpShopper(api, 'cadence');
+  other = await signUpShopper(api, 'cadence');
 });
 afterAll(() => api.close());
 
-const DAY_MS = 86_400_000;
-const startOfToday = () => new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
-const dayOf = (offset: number) => new Date(startOfToday().getTime() + offset * DAY_MS).toISOString().slice(0, 10);
-
 /** An active plan of `userId` (every `intervalCount` months), billed at 14:00 UTC `dueInDays` ahead, last charged for `lastPeriod`. */
-async function insertPlan(userId: string, o: { dueInDays?: number; intervalCount?: number; lastPeriod?: string | null; status?: string; failedAttempts?: number } = {}) {
-  const [row] = await q<{ id: string; next_billing_date: Date }>(
-    `insert into subscriptions (user_id, customer_email, customer_name, items, amount, interval_count, next_billing_date, status, failed_attempts, shipping_address,
-       authnet_customer_profile_id, authnet_payment_profile_id)
-     values ($1, 'cadence@example.com', 'Ada Lovelace', $2, '22.95', $3, date_trunc('day', now(), 'UTC') + make_interval(days => $4) + interval '14 hours', $5, $6, $7, '9001', '9002')
-     returning id, next_billing_date`,
-    [
-      userId,
-      JSON.stringify([{ productId: 1, productName: 'Test Cleaner', variantSku: null, sku: null, itemNumber: null, quantity: 2, price: '12.50' }]),
-      o.intervalCount ?? 1,
-      o.dueInDays ?? 10,
-      o.status ?? 'active',
-      o.failedAttempts ?? 0,
-      JSON.stringify({ address: '1 Main St', city: 'Springfield', state: 'IL', zip: '12345' }),
-    ],
-  );
-  const lastPeriod = o.lastPeriod === undefined ? dayOf((o.dueInDays ?? 10) - 30) : o.lastPeriod;
-  if (lastPeriod) {
-    await q(`insert into payment_transactions (subscription_id, billing_period, amount, status, card_type, card_last_four) values ($1, $2, '22.95', 'approved', 'Visa', '1111')`, [
-      row!.id,
-      lastPeriod,
-    ]);
+async function insertPlan(userId: string, { lastPeriod, ...o }: PlanOptions & { lastPeriod?: string | null } = {}) {
+  const plan = await insertPlanRow(api, userId, o);
+  const charged = lastPeriod === undefined ? dayOf((o.dueInDays ?? 10) - 30) : lastPeriod;
+  if (charged) {
+    await q(`insert into payment_transactions (subscription_id, billing_period, amount, status, card_type, card_last_four) values ($1, $2, '22.95', 'approved', 'Visa', '1111')`, [plan.id, charged]);
   }
-  return { id: row!.id, nextBillingDate: row!.next_billing_date };
+  return plan;
 }
 
 const planRow = (id: string) =>

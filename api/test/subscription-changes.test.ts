@@ -4,35 +4,23 @@
  * confirmation email's outbox row together; bad input, someone else's plan or an ended plan: a 4xx with
  * a message and nothing changed.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { centsToDecimal, PLAN_ITEM_MAX_QUANTITY, PLAN_MAX_LINES, pricePlan, RESCHEDULE_MAX_DAYS_AHEAD } from '@nh/shared';
 import { billingPeriodOf, nextBillingDate, SUBSCRIPTION_MESSAGES as MSG, subscriptionViewSchema, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { startTestApi, type TestApi } from './support/harness';
+import { dayOf, insertPlan as insertPlanRow, type PlanOptions } from './support/plans';
+import { json, signUpShopper, type Shopper } from './support/shopper';
 
 let api: TestApi;
 const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => api.ctx.db.$client.query<T>(text, values).then((r) => r.rows);
-
-interface Shopper {
-  id: string;
-  call: (path: string, init?: { method?: string; body?: unknown }) => Promise<Response>;
-}
-
-async function signUp(): Promise<Shopper> {
-  const email = `plans.${randomBytes(4).toString('hex')}@example.com`;
-  const res = await api.request('/api/register', { body: { firstName: 'Ada', lastName: 'Lovelace', email, password: 'correct horse battery' } });
-  expect(res.status).toBe(201);
-  const { user } = (await res.json()) as { user: { id: string } };
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('nh.sid='))!;
-  return { id: user.id, call: (path, init = {}) => api.request(path, { ...init, headers: { cookie } }) };
-}
 
 let me: Shopper;
 let other: Shopper;
 beforeAll(async () => {
   api = await startTestApi();
-  me = await signUp();
-  other = await signUp();
+  me = await signUpShopper(api, 'plans');
+  other = await signUpShopper(api, 'plans');
 });
 afterAll(() => api.close());
 
@@ -60,28 +48,8 @@ async function makeProductWithSizes(price: number, variants: Array<{ label: stri
   return { id: product.id, name: product.name, variants: sized };
 }
 
-interface PlanOptions {
-  status?: string;
-  /** Days from today (UTC) of the next billing date, at 14:00. */
-  dueInDays?: number;
-  failedAttempts?: number;
-  items?: Array<{ productId: number; productName: string; quantity: number; price: string }>;
-  amount?: string;
-}
-
-/** An active plan of `userId` billed at 14:00 UTC `dueInDays` (10) days ahead, on a saved card. */
-async function insertPlan(userId: string, o: PlanOptions = {}): Promise<{ id: string; nextBillingDate: Date }> {
-  const items = (o.items ?? [{ productId: 1, productName: 'Test Cleaner', quantity: 2, price: '12.50' }]).map((i) => ({ ...i, variantSku: null, sku: null, itemNumber: null }));
-  const [row] = await q<{ id: string; next_billing_date: Date }>(
-    `insert into subscriptions (user_id, customer_email, customer_name, items, amount, next_billing_date, status, failed_attempts, shipping_address,
-       authnet_customer_profile_id, authnet_payment_profile_id, card_expires_on)
-     values ($1, 'plan@example.com', 'Ada Lovelace', $2, $3, date_trunc('day', now(), 'UTC') + make_interval(days => $4) + interval '14 hours', $5, $6, $7, $8, $9, '2030-12-31')
-     returning id, next_billing_date`,
-    [userId, JSON.stringify(items), o.amount ?? '22.95', o.dueInDays ?? 10, o.status ?? 'active', o.failedAttempts ?? 0,
-      JSON.stringify({ address: '1 Main St', city: 'Springfield', state: 'IL', zip: '12345' }), OLD_PROFILE.customer, OLD_PROFILE.payment],
-  );
-  return { id: row!.id, nextBillingDate: row!.next_billing_date };
-}
+/** An active plan of `userId` on a saved card (OLD_PROFILE, good until 2030-12-31). */
+const insertPlan = (userId: string, o: PlanOptions = {}) => insertPlanRow(api, userId, { profiles: OLD_PROFILE, cardExpiresOn: '2030-12-31', ...o });
 
 const planRow = (id: string) =>
   q<Record<string, unknown>>(
@@ -91,13 +59,7 @@ const planRow = (id: string) =>
   ).then((r) => r[0]!);
 const skippedOf = (id: string) => q<{ billing_period: string; reason: string }>('select billing_period, reason from subscription_skipped_periods where subscription_id = $1 order by billing_period', [id]);
 const changeRows = (id: string) => q<{ payload: Record<string, unknown> }>(`select payload from outbox where topic = 'subscription.changed' and payload->>'subscriptionId' = $1 order by id`, [id]);
-const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
 
-async function json(res: Response, status: number): Promise<Record<string, unknown>> {
-  const body = (await res.json()) as Record<string, unknown>;
-  expect({ status: res.status, body }).toMatchObject({ status });
-  return body;
-}
 const view = async (res: Response) => subscriptionViewSchema.parse(await json(res, 200));
 
 describe('skip the next delivery', () => {
@@ -122,7 +84,7 @@ describe('skip the next delivery', () => {
   it('refuses a period the plan is no longer on (409, nothing changed) and a malformed one (400)', async () => {
     const plan = await insertPlan(me.id);
     const before = await planRow(plan.id);
-    const stale = await json(await me.call(`/api/subscriptions/${plan.id}/skip`, { body: { period: day(3) } }), 409);
+    const stale = await json(await me.call(`/api/subscriptions/${plan.id}/skip`, { body: { period: dayOf(3) } }), 409);
     expect(stale).toEqual({ message: MSG.planChanged, code: 'SUBSCRIPTION_CHANGED' });
     const bad = await json(await me.call(`/api/subscriptions/${plan.id}/skip`, { body: { period: 'next week' } }), 400);
     expect(bad.message).toBe(MSG.period);
@@ -136,9 +98,9 @@ describe('move the next delivery', () => {
     const plan = await insertPlan(me.id);
     const list = (await (await me.call('/api/subscriptions')).json()) as SubscriptionView[];
     const shown = list.find((s) => s.id === plan.id)!;
-    expect(shown.rescheduleWindow).toEqual({ earliest: day(1), latest: billingPeriodOf(new Date(nextBillingDate(plan.nextBillingDate).getTime() - DAY_MS)) });
+    expect(shown.rescheduleWindow).toEqual({ earliest: dayOf(1), latest: billingPeriodOf(new Date(nextBillingDate(plan.nextBillingDate).getTime() - DAY_MS)) });
 
-    const to = day(20);
+    const to = dayOf(20);
     const body = await view(await me.call(`/api/subscriptions/${plan.id}/reschedule`, { body: { nextBillingDate: to } }));
     expect(body.nextBillingDate).toBe(`${to}T14:00:00.000Z`);
     expect(((await planRow(plan.id)).next_billing_date as Date).toISOString()).toBe(`${to}T14:00:00.000Z`);
@@ -154,9 +116,9 @@ describe('move the next delivery', () => {
     const plan = await insertPlan(me.id);
     const before = await planRow(plan.id);
     const latest = billingPeriodOf(new Date(nextBillingDate(plan.nextBillingDate).getTime() - DAY_MS));
-    for (const to of [day(-3), day(0), day(RESCHEDULE_MAX_DAYS_AHEAD + 5), billingPeriodOf(nextBillingDate(plan.nextBillingDate))]) {
+    for (const to of [dayOf(-3), dayOf(0), dayOf(RESCHEDULE_MAX_DAYS_AHEAD + 5), billingPeriodOf(nextBillingDate(plan.nextBillingDate))]) {
       const body = await json(await me.call(`/api/subscriptions/${plan.id}/reschedule`, { body: { nextBillingDate: to } }), 422);
-      expect(body).toEqual({ message: MSG.dateNotAllowed(day(1), latest), code: 'SUBSCRIPTION_DATE_NOT_ALLOWED', earliest: day(1), latest });
+      expect(body).toEqual({ message: MSG.dateNotAllowed(dayOf(1), latest), code: 'SUBSCRIPTION_DATE_NOT_ALLOWED', earliest: dayOf(1), latest });
     }
     const bad = await json(await me.call(`/api/subscriptions/${plan.id}/reschedule`, { body: { nextBillingDate: '2026-02-30' } }), 400);
     expect(bad.message).toBe(MSG.nextBillingDate);
@@ -166,7 +128,7 @@ describe('move the next delivery', () => {
 
   it('refuses a plan whose payment is being retried (409): skip, pause or a new card instead', async () => {
     const plan = await insertPlan(me.id, { dueInDays: -1, failedAttempts: 1 });
-    const body = await json(await me.call(`/api/subscriptions/${plan.id}/reschedule`, { body: { nextBillingDate: day(5) } }), 409);
+    const body = await json(await me.call(`/api/subscriptions/${plan.id}/reschedule`, { body: { nextBillingDate: dayOf(5) } }), 409);
     expect(body).toEqual({ message: MSG.inDunning, code: 'SUBSCRIPTION_IN_DUNNING' });
     const list = (await (await me.call('/api/subscriptions')).json()) as SubscriptionView[];
     expect(list.find((s) => s.id === plan.id)!.rescheduleWindow).toBeNull();
@@ -357,7 +319,7 @@ describe('while the period\'s charge is under way', () => {
     expect(await json(await me.call(`/api/subscriptions/${plan.id}/pause`, { method: 'POST' }), 409)).toEqual(busy);
     expect(await json(await me.call(`/api/subscriptions/${plan.id}/cancel`, { method: 'POST' }), 409)).toEqual(busy);
     expect(await json(await me.call(`/api/subscriptions/${plan.id}/skip`, { body: { period } }), 409)).toEqual(busy);
-    expect(await json(await me.call(`/api/subscriptions/${plan.id}/reschedule`, { body: { nextBillingDate: day(5) } }), 409)).toEqual(busy);
+    expect(await json(await me.call(`/api/subscriptions/${plan.id}/reschedule`, { body: { nextBillingDate: dayOf(5) } }), 409)).toEqual(busy);
     expect(await planRow(plan.id)).toEqual(before);
     expect(await q('select cancelled_at from subscriptions where id = $1', [plan.id])).toEqual([{ cancelled_at: null }]);
     expect(await changeRows(plan.id)).toEqual([]);
@@ -405,7 +367,7 @@ describe('while the period\'s charge is under way', () => {
       const period = billingPeriodOf(new Date(before.next_billing_date as Date));
       const checked = { message: MSG.chargeBeingChecked, code: 'SUBSCRIPTION_CHARGE_BEING_CHECKED' };
       expect(await json(await me.call(`/api/subscriptions/${plan.id}/skip`, { body: { period } }), 409)).toEqual(checked);
-      expect(await json(await me.call(`/api/subscriptions/${plan.id}/reschedule`, { body: { nextBillingDate: day(5) } }), 409)).toEqual(checked);
+      expect(await json(await me.call(`/api/subscriptions/${plan.id}/reschedule`, { body: { nextBillingDate: dayOf(5) } }), 409)).toEqual(checked);
       expect(await json(await me.call(`/api/subscriptions/${plan.id}/items`, { method: 'PUT', body: { items: [{ productId: plan.productId, variantSku: null, quantity: 3 }] } }), 409)).toEqual(checked);
       expect(await planRow(plan.id)).toEqual(before);
       const list = (await (await me.call('/api/subscriptions')).json()) as SubscriptionView[];
@@ -523,8 +485,8 @@ describe('adding products', () => {
 
 describe('whose plan, and ended plans', () => {
   const calls = (id: string): Array<[string, { method?: string; body?: unknown }]> => [
-    [`/api/subscriptions/${id}/skip`, { body: { period: day(10) } }],
-    [`/api/subscriptions/${id}/reschedule`, { body: { nextBillingDate: day(12) } }],
+    [`/api/subscriptions/${id}/skip`, { body: { period: dayOf(10) } }],
+    [`/api/subscriptions/${id}/reschedule`, { body: { nextBillingDate: dayOf(12) } }],
     [`/api/subscriptions/${id}/pause`, { method: 'POST' }],
     [`/api/subscriptions/${id}/unpause`, { method: 'POST' }],
     [`/api/subscriptions/${id}/card`, { body: { dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT', dataValue: 'unused-token' } }],
@@ -553,7 +515,7 @@ describe('whose plan, and ended plans', () => {
   });
 
   it('answers 401 when signed out', async () => {
-    const res = await api.request(`/api/subscriptions/${randomUUID()}/skip`, { body: { period: day(1) } });
+    const res = await api.request(`/api/subscriptions/${randomUUID()}/skip`, { body: { period: dayOf(1) } });
     expect(await json(res, 401)).toEqual({ message: MSG.listLoginRequired, code: 'NOT_SIGNED_IN' });
   });
 });

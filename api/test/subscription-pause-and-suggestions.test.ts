@@ -3,60 +3,28 @@
  * or staff with their reason), the shopper's changes on the staff plan page, and the cadence suggestion
  * (shown once per plan and period, declined for three periods, accepted by a change of cadence).
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminSubscriptionDetailSchema } from '@nh/shared/contracts/admin-subscriptions';
 import { billingPeriodOf, nextBillingDate, SUBSCRIPTION_MESSAGES as MSG, subscriptionViewSchema, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { startTestApi, type TestApi } from './support/harness';
+import { insertPlan } from './support/plans';
+import { json, signUpShopper, type Shopper } from './support/shopper';
 import { signInAs, type StaffClient } from './support/staff';
 
 let api: TestApi;
 let support: StaffClient;
 const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => api.ctx.db.$client.query<T>(text, values).then((r) => r.rows);
 
-interface Shopper {
-  id: string;
-  call: (path: string, init?: { method?: string; body?: unknown }) => Promise<Response>;
-}
-
-async function signUp(): Promise<Shopper> {
-  const email = `pauses.${randomBytes(4).toString('hex')}@example.com`;
-  const res = await api.request('/api/register', { body: { firstName: 'Ada', lastName: 'Lovelace', email, password: 'correct horse battery' } });
-  expect(res.status).toBe(201);
-  const { user } = (await res.json()) as { user: { id: string } };
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('nh.sid='))!;
-  return { id: user.id, call: (path, init = {}) => api.request(path, { ...init, headers: { cookie } }) };
-}
-
 let me: Shopper;
 let other: Shopper;
 beforeAll(async () => {
   api = await startTestApi();
-  me = await signUp();
-  other = await signUp();
+  me = await signUpShopper(api, 'pauses');
+  other = await signUpShopper(api, 'pauses');
   support = await signInAs(api, 'support');
 });
 afterAll(() => api.close());
 
-/** An active monthly plan of `userId` billed at 14:00 UTC `dueInDays` days ahead, on a saved card (none with `noCard`). */
-async function insertPlan(userId: string, o: { dueInDays?: number; failedAttempts?: number; status?: string; noCard?: boolean; intervalCount?: number } = {}) {
-  const items = [{ productId: 1, productName: 'Test Cleaner', quantity: 2, price: '12.50', variantSku: null, sku: null, itemNumber: null }];
-  const [row] = await q<{ id: string; next_billing_date: Date }>(
-    `insert into subscriptions (user_id, customer_email, customer_name, items, amount, next_billing_date, status, failed_attempts, interval_count, shipping_address,
-       authnet_customer_profile_id, authnet_payment_profile_id)
-     values ($1, 'pause@example.com', 'Ada Lovelace', $2, '22.95', date_trunc('day', now(), 'UTC') + make_interval(days => $3) + interval '14 hours', $4, $5, $6, $7, $8, $9)
-     returning id, next_billing_date`,
-    [userId, JSON.stringify(items), o.dueInDays ?? 10, o.status ?? 'active', o.failedAttempts ?? 0, o.intervalCount ?? 1,
-      JSON.stringify({ address: '1 Main St', city: 'Springfield', state: 'IL', zip: '12345' }), o.noCard ? null : '111', o.noCard ? null : '222'],
-  );
-  return { id: row!.id, nextBillingDate: row!.next_billing_date };
-}
-
-async function json(res: Response, status: number): Promise<Record<string, unknown>> {
-  const body = (await res.json()) as Record<string, unknown>;
-  expect({ status: res.status, body }).toMatchObject({ status });
-  return body;
-}
 const view = async (res: Response) => subscriptionViewSchema.parse(await json(res, 200));
 const listed = async (shopper: Shopper, id: string): Promise<SubscriptionView> => {
   const list = (await json(await shopper.call('/api/subscriptions'), 200)) as unknown as SubscriptionView[];
@@ -67,7 +35,7 @@ const planRow = (id: string) => q<{ status: string; resumes_on: string | null; n
 
 describe('pause for 1, 2 or 3 deliveries', () => {
   it('pauses until the billing date that many deliveries on, says so on the page and in the email', async () => {
-    const plan = await insertPlan(me.id);
+    const plan = await insertPlan(api, me.id);
     const resumesOn = billingPeriodOf(nextBillingDate(nextBillingDate(plan.nextBillingDate)));
     const paused = await view(await pause(me, plan.id, { deliveries: 2 }));
     expect(paused).toMatchObject({ status: 'paused', resumesOn, pausedBy: { by: 'shopper', reason: null }, resumableOnSavedCard: true });
@@ -83,21 +51,21 @@ describe('pause for 1, 2 or 3 deliveries', () => {
   });
 
   it('one delivery: resumes on the billing date after the next; an open-ended pause (no body) has no day', async () => {
-    const plan = await insertPlan(me.id);
+    const plan = await insertPlan(api, me.id);
     expect((await view(await pause(me, plan.id, { deliveries: 1 }))).resumesOn).toBe(billingPeriodOf(nextBillingDate(plan.nextBillingDate)));
-    const open = await insertPlan(me.id);
+    const open = await insertPlan(api, me.id);
     expect(await view(await pause(me, open.id))).toMatchObject({ status: 'paused', resumesOn: null });
     expect((await planRow(open.id)).resumes_on).toBeNull();
   });
 
   it('refuses other counts (422), a plan whose payment is failing or has no saved card (409), someone else\'s plan (404): nothing written', async () => {
-    const plan = await insertPlan(me.id);
+    const plan = await insertPlan(api, me.id);
     for (const deliveries of [0, 4, 1.5, '2']) {
       expect(await json(await pause(me, plan.id, { deliveries }), 400)).toMatchObject({ message: MSG.pauseDeliveries, code: 'VALIDATION_FAILED' });
     }
-    const dunning = await insertPlan(me.id, { failedAttempts: 1 });
+    const dunning = await insertPlan(api, me.id, { failedAttempts: 1 });
     expect(await json(await pause(me, dunning.id, { deliveries: 1 }), 409)).toMatchObject({ message: MSG.timedPauseNeedsCard });
-    const noCard = await insertPlan(me.id, { noCard: true });
+    const noCard = await insertPlan(api, me.id, { profiles: null });
     expect(await json(await pause(me, noCard.id, { deliveries: 3 }), 409)).toMatchObject({ message: MSG.timedPauseNeedsCard });
     expect(await json(await pause(other, plan.id, { deliveries: 1 }), 404)).toMatchObject({ message: MSG.notFound });
     for (const id of [plan.id, dunning.id, noCard.id]) expect(await planRow(id)).toMatchObject({ status: 'active', resumes_on: null });
@@ -107,7 +75,7 @@ describe('pause for 1, 2 or 3 deliveries', () => {
 
 describe('who paused a plan', () => {
   it('staff pause with a reason: the shopper sees the shop paused it, and why; their own later pause says they did', async () => {
-    const plan = await insertPlan(me.id);
+    const plan = await insertPlan(api, me.id);
     const noReason = await support.request(`/api/admin/subscriptions/${plan.id}/pause`, { method: 'POST', body: {} });
     expect(noReason.status).toBe(400);
     expect((await planRow(plan.id)).status).toBe('active');
@@ -127,18 +95,18 @@ describe('who paused a plan', () => {
   });
 
   it('a plan paused by a failed payment says so', async () => {
-    const plan = await insertPlan(me.id, { status: 'paused', failedAttempts: 4 });
+    const plan = await insertPlan(api, me.id, { status: 'paused', failedAttempts: 4 });
     expect((await listed(me, plan.id)).pausedBy).toEqual({ by: 'payment', reason: null });
   });
 
   it('an active plan whose renewal payment is being retried says so (paymentRetrying); others do not', async () => {
-    expect((await listed(me, (await insertPlan(me.id, { failedAttempts: 1 })).id)).paymentRetrying).toBe(true);
-    expect((await listed(me, (await insertPlan(me.id)).id)).paymentRetrying).toBe(false);
-    expect((await listed(me, (await insertPlan(me.id, { status: 'paused', failedAttempts: 4 })).id)).paymentRetrying).toBe(false);
+    expect((await listed(me, (await insertPlan(api, me.id, { failedAttempts: 1 })).id)).paymentRetrying).toBe(true);
+    expect((await listed(me, (await insertPlan(api, me.id)).id)).paymentRetrying).toBe(false);
+    expect((await listed(me, (await insertPlan(api, me.id, { status: 'paused', failedAttempts: 4 })).id)).paymentRetrying).toBe(false);
   });
 
   it('the staff plan page lists the customer\'s own changes, newest first', async () => {
-    const plan = await insertPlan(me.id);
+    const plan = await insertPlan(api, me.id);
     const period = billingPeriodOf(plan.nextBillingDate);
     await view(await me.call(`/api/subscriptions/${plan.id}/skip`, { body: { period } }));
     await view(await pause(me, plan.id, { deliveries: 1 }));
@@ -157,7 +125,7 @@ describe('who paused a plan', () => {
 describe('the cadence suggestion', () => {
   /** A plan whose shopper skipped its last two deliveries (recorded as the shopper's skips). */
   async function skippedTwice(o: { intervalCount?: number } = {}) {
-    const plan = await insertPlan(me.id, { dueInDays: 40, intervalCount: o.intervalCount });
+    const plan = await insertPlan(api, me.id, { dueInDays: 40, intervalCount: o.intervalCount });
     await q(`insert into subscription_skipped_periods (subscription_id, billing_period, reason) values ($1, $2, 'shopper-skip'), ($1, $3, 'shopper-skip')`, [
       plan.id,
       billingPeriodOf(new Date(plan.nextBillingDate.getTime() - 60 * 86_400_000)),
@@ -180,7 +148,7 @@ describe('the cadence suggestion', () => {
 
   it('after two ship-nows within one cadence the list suggests the next shorter cadence; ordinary deliveries suggest nothing', async () => {
     const shippedEarlyTwice = async (shipNow: boolean) => {
-      const plan = await insertPlan(me.id, { dueInDays: 40, intervalCount: 2 });
+      const plan = await insertPlan(api, me.id, { dueInDays: 40, intervalCount: 2 });
       const days = [25, 5].map((ago) => billingPeriodOf(new Date(Date.now() - ago * 86_400_000)));
       for (const day of days) {
         await q(`insert into payment_transactions (subscription_id, billing_period, amount, status) values ($1, $2, '36.72', 'approved')`, [plan.id, day]);
@@ -194,7 +162,7 @@ describe('the cadence suggestion', () => {
 
   it('nothing on the longest cadence offered, nor for a plan without two skips', async () => {
     expect((await listed(me, (await skippedTwice({ intervalCount: 3 })).id)).cadenceSuggestion).toBeNull();
-    expect((await listed(me, (await insertPlan(me.id)).id)).cadenceSuggestion).toBeNull();
+    expect((await listed(me, (await insertPlan(api, me.id)).id)).cadenceSuggestion).toBeNull();
   });
 
   it('accepting is the change of cadence: the suggestion counts as accepted and is gone', async () => {
@@ -240,7 +208,7 @@ describe('the cadence suggestion', () => {
     await view(await me.call(`/api/subscriptions/${plan.id}/frequency`, { body: { intervalCount: 2 } }));
     expect(await suggestions(plan.id)).toMatchObject([{ dismissed: true, accepted: false }]);
 
-    const ended = await insertPlan(me.id, { status: 'cancelled' });
+    const ended = await insertPlan(api, me.id, { status: 'cancelled' });
     expect(await json(await me.call(`/api/subscriptions/${ended.id}/cadence-suggestion/dismiss`, { method: 'POST' }), 409)).toMatchObject({ code: 'SUBSCRIPTION_ENDED' });
     expect(await suggestions(ended.id)).toEqual([]);
   });

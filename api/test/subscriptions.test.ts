@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { centsToDecimal, discountLines, priceCart, toPayloadStrings, type PricingPromo } from '@nh/shared';
 import { shopperOrderSchema } from '@nh/shared/contracts/account';
@@ -16,6 +16,7 @@ import {
 import { orderInvoiceNumber, profileCustomerId } from '@nh/server/payments';
 import { startAuthnetStub, type AuthnetStub } from './support/authnet-stub';
 import { startTestApi, type TestApi } from './support/harness';
+import { signUpShopper, type Shopper } from './support/shopper';
 
 let api: TestApi;
 const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => api.ctx.db.$client.query<T>(text, values).then((r) => r.rows);
@@ -25,28 +26,8 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-/** A signed-in shopper: a new account, and its session cookie sent on every call. */
-interface Shopper {
-  id: string;
-  email: string;
-  /** The session cookie (`nh.sid=…`): sessions live in Postgres, so any test API accepts it. */
-  cookie: string;
-  call: (path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }) => Promise<Response>;
-}
+const signUp = (target: TestApi = api) => signUpShopper(target, 'sub');
 
-async function signUp(target: TestApi = api): Promise<Shopper> {
-  const email = `sub.${randomBytes(4).toString('hex')}@example.com`;
-  const res = await target.request('/api/register', { body: { firstName: 'Ada', lastName: 'Lovelace', email, password: 'correct horse battery' } });
-  expect(res.status).toBe(201);
-  const { user } = (await res.json()) as { user: { id: string } };
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('nh.sid='))!;
-  return {
-    id: user.id,
-    email,
-    cookie,
-    call: (path, init = {}) => target.request(path, { ...init, headers: { cookie, ...init.headers } }),
-  };
-}
 
 /** A subscription row written directly (the list and cancel calls do not care how it was made). */
 async function insertSubscription(userId: string, options: { status?: string; createdAt?: string; card?: string } = {}): Promise<string> {
