@@ -3,9 +3,7 @@ import { ADMIN_SUBSCRIPTION_MESSAGES as MSG, changeAddressByStaffSchema, type Ad
 import { useState } from 'react';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { serverMessageOf } from '@/lib/query-client';
-import { useChangeForCustomer } from '../on-behalf-api';
-import { firstIssue, OnBehalfDialog } from './on-behalf-dialog';
+import { firstIssue, OnBehalfDialog, useOnBehalfForm } from './on-behalf-dialog';
 
 const FIELDS = [
   { name: 'address', label: 'Address', autoComplete: 'street-address', wide: true },
@@ -18,16 +16,13 @@ type Address = Record<(typeof FIELDS)[number]['name'], string>;
 
 export function ChangeAddressForCustomer({ plan, onClose }: { plan: AdminSubscriptionDetail; onClose: () => void }) {
   const [address, setAddress] = useState<Address>(plan.shippingAddress ?? { address: '', city: '', state: '', zip: '' });
-  const [reason, setReason] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const change = useChangeForCustomer(plan.id, MSG.addressChanged);
+  const form = useOnBehalfForm(plan.id, MSG.addressChanged, 'The address could not be changed', onClose);
   const current = plan.shippingAddress ? `${plan.shippingAddress.address}, ${plan.shippingAddress.city}, ${plan.shippingAddress.state} ${plan.shippingAddress.zip}` : 'no address';
 
   const submit = () => {
-    const checked = changeAddressByStaffSchema.safeParse({ ...address, reason });
-    if (!checked.success) return setProblem(firstIssue(checked.error, MSG.addressReason));
-    setProblem(null);
-    change.mutate({ action: 'address', body: checked.data }, { onSuccess: onClose, onError: (error) => setProblem(serverMessageOf(error) ?? `The address could not be changed (${error.message}).`) });
+    const checked = changeAddressByStaffSchema.safeParse({ ...address, reason: form.reason });
+    if (!checked.success) return form.setProblem(firstIssue(checked.error, MSG.addressReason));
+    form.send({ action: 'address', body: checked.data });
   };
 
   return (
@@ -35,12 +30,8 @@ export function ChangeAddressForCustomer({ plan, onClose }: { plan: AdminSubscri
       title="Change the delivery address"
       description={`The plan ships to ${current}. The new address is used from the next renewal on. ${plan.customerName} is emailed about the change; the reason stays in the audit trail.`}
       submitLabel="Change address"
-      pending={change.isPending}
-      problem={problem}
-      reason={reason}
-      onReason={setReason}
+      {...form.dialog}
       onSubmit={submit}
-      onClose={onClose}
     >
       <div className="grid min-w-0 grid-cols-2 gap-3">
         {FIELDS.map((f) => (

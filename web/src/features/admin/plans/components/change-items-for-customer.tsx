@@ -12,9 +12,7 @@ import { useMemo, useState } from 'react';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { productsQuery } from '@/lib/catalog-queries';
-import { serverMessageOf } from '@/lib/query-client';
-import { useChangeForCustomer } from '../on-behalf-api';
-import { firstIssue, OnBehalfDialog } from './on-behalf-dialog';
+import { firstIssue, OnBehalfDialog, useOnBehalfForm } from './on-behalf-dialog';
 
 interface Line {
   key: string;
@@ -27,10 +25,8 @@ interface Line {
 export function ChangeItemsForCustomer({ plan, onClose }: { plan: AdminSubscriptionDetail; onClose: () => void }) {
   const [lines, setLines] = useState<Line[]>(() => plan.items.map((i) => ({ key: planLineKey(i), productId: i.productId, variantSku: i.variantSku, name: i.productName, quantity: String(i.quantity) })));
   const [choice, setChoice] = useState('');
-  const [reason, setReason] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
   const products = useQuery(productsQuery);
-  const change = useChangeForCustomer(plan.id, MSG.itemsChanged);
+  const form = useOnBehalfForm(plan.id, MSG.itemsChanged, 'The items could not be changed', onClose);
   // Each active product, each size its own choice, without the lines already listed (the server decides again).
   const choices = useMemo(() => {
     const taken = new Set(lines.map((l) => l.key));
@@ -55,11 +51,10 @@ export function ChangeItemsForCustomer({ plan, onClose }: { plan: AdminSubscript
   const submit = () => {
     const checked = changeItemsByStaffSchema.safeParse({
       items: lines.map((l) => ({ productId: l.productId, variantSku: l.variantSku, quantity: /^\d+$/.test(l.quantity) ? Number(l.quantity) : NaN })),
-      reason,
+      reason: form.reason,
     });
-    if (!checked.success) return setProblem(firstIssue(checked.error, MSG.itemsReason));
-    setProblem(null);
-    change.mutate({ action: 'items', body: checked.data }, { onSuccess: onClose, onError: (error) => setProblem(serverMessageOf(error) ?? `The items could not be changed (${error.message}).`) });
+    if (!checked.success) return form.setProblem(firstIssue(checked.error, MSG.itemsReason));
+    form.send({ action: 'items', body: checked.data });
   };
 
   return (
@@ -67,12 +62,8 @@ export function ChangeItemsForCustomer({ plan, onClose }: { plan: AdminSubscript
       title="Change the items"
       description={`How many of each item every delivery brings (0 removes it), or a product to add. Every line is priced from today's catalogue with the plan's ${plan.discountPercent}% discount. ${plan.customerName} is emailed the new amount; the reason stays in the audit trail.`}
       submitLabel="Change items"
-      pending={change.isPending}
-      problem={problem}
-      reason={reason}
-      onReason={setReason}
+      {...form.dialog}
       onSubmit={submit}
-      onClose={onClose}
     >
       <ul className="grid min-w-0 gap-2" aria-label="Items">
         {lines.map((line, index) => (

@@ -4,12 +4,14 @@
  * shown in the dialog, and the two buttons. Fits a 360 px screen.
  */
 import { AlertCircle, Loader2 } from 'lucide-react';
-import { useId, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
+import { serverMessageOf } from '@/lib/query-client';
+import { useChangeForCustomer, type OnBehalfChange } from '../on-behalf-api';
 
 interface Props {
   title: string;
@@ -66,3 +68,21 @@ export function OnBehalfDialog({ title, description, submitLabel, pending, probl
 
 /** The first message of a failed parse (the shared schema's words), for the dialog's alert. */
 export const firstIssue = (error: { issues: Array<{ message: string }> }, fallback: string) => error.issues[0]?.message ?? fallback;
+
+/**
+ * What every change for the customer keeps besides its own fields: the reason, the problem shown, and
+ * sending the change (toasting `done`, closing on success; a refusal shown as the server words it, else
+ * `failed` with the error).
+ */
+export function useOnBehalfForm(planId: string, done: string, failed: string, onClose: () => void) {
+  const [reason, setReason] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const change = useChangeForCustomer(planId, done);
+  const send = (input: OnBehalfChange) => {
+    setProblem(null);
+    change.mutate(input, { onSuccess: onClose, onError: (error) => setProblem(serverMessageOf(error) ?? `${failed} (${error.message}).`) });
+  };
+  /** OnBehalfDialog's props for the reason, the problem and the change under way. */
+  const dialog = { pending: change.isPending, problem, reason, onReason: setReason, onClose };
+  return { reason, setProblem, send, dialog };
+}

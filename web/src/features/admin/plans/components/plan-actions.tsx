@@ -16,7 +16,6 @@ import {
   type AdminSubscriptionDetail,
 } from '@nh/shared/contracts/admin-subscriptions';
 import { cadenceWords, INTERVAL_MONTHS, nextBillingDate } from '@nh/shared/contracts/subscriptions';
-import { matchQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { AlertCircle, Loader2 } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
@@ -25,12 +24,11 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
-import { toast } from '@/components/ui/use-toast';
 import { CadenceChoice } from '@/components/plan-cadence/cadence-choice';
 import { serverMessageOf } from '@/lib/query-client';
-import { ADMIN_KEY } from '../../shell/api';
-import { actOnPlan, planQueries, type PlanActionInput } from '../api';
+import { actOnPlan, type PlanActionInput } from '../api';
 import { formatDay } from '../format';
+import { usePlanChange } from '../plan-change';
 
 const DONE: Record<AdminSubscriptionAction, string> = {
   pause: ADMIN_SUBSCRIPTION_MESSAGES.paused,
@@ -79,28 +77,12 @@ function consequence(action: AdminSubscriptionAction, plan: AdminSubscriptionDet
 }
 
 function ActionDialog({ plan, action, onClose }: { plan: AdminSubscriptionDetail; action: AdminSubscriptionAction; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const ids = { date: useId(), reason: useId(), problem: useId() };
   const [date, setDate] = useState(plan.rescheduleWindow?.earliest ?? '');
   const [reason, setReason] = useState('');
   const [months, setMonths] = useState(INTERVAL_MONTHS[plan.interval] * plan.intervalCount);
   const [problem, setProblem] = useState<string | null>(null);
-  const act = useMutation({
-    mutationFn: (input: PlanActionInput) => actOnPlan(plan.id, input),
-    onSuccess: (updated) => {
-      toast({ title: DONE[action] });
-      queryClient.setQueryData(planQueries.detail(plan.id).queryKey, updated);
-      // The change shows in the plan lists, the at-risk count, the audit trail and the dashboard's figures:
-      // every admin query is read again but the plans' details (this one is the answer).
-      void queryClient.invalidateQueries({ queryKey: ADMIN_KEY, predicate: (query) => !matchQuery({ queryKey: planQueries.details }, query) });
-      onClose();
-    },
-    onError: (error) => {
-      setProblem(serverMessageOf(error) ?? `The plan could not be changed (${error.message}).`);
-      // The plan may have changed meanwhile (a renewal, another staff member): show it as it is now.
-      void queryClient.invalidateQueries({ queryKey: planQueries.detail(plan.id).queryKey });
-    },
-  });
+  const act = usePlanChange(plan.id, (input: PlanActionInput) => actOnPlan(plan.id, input), DONE[action]);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -126,7 +108,7 @@ function ActionDialog({ plan, action, onClose }: { plan: AdminSubscriptionDetail
       input = { action };
     }
     setProblem(null);
-    act.mutate(input);
+    act.mutate(input, { onSuccess: onClose, onError: (error) => setProblem(serverMessageOf(error) ?? `The plan could not be changed (${error.message}).`) });
   }
 
   return (

@@ -8,7 +8,7 @@ import type { AdminSubscriptionDetail } from '@nh/shared/contracts/admin-subscri
 import { ONE_TIME_ITEM_MESSAGES, ONE_TIME_ITEM_PRICE_NOTE } from '@nh/shared/contracts/ship-now-add-ons';
 import { PLAN_ITEM_MAX_QUANTITY } from '@nh/shared/constants';
 import { nextBillingDate } from '@nh/shared/contracts/subscriptions';
-import { matchQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { AlertCircle, Loader2 } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
@@ -18,12 +18,10 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
-import { toast } from '@/components/ui/use-toast';
 import { productsQuery } from '@/lib/catalog-queries';
 import { apiRequest, readJson, serverMessageOf } from '@/lib/query-client';
-import { ADMIN_KEY } from '../../shell/api';
-import { planQueries } from '../api';
 import { formatDay } from '../format';
+import { usePlanChange } from '../plan-change';
 
 type AddOnAction = { kind: 'ship-now' } | { kind: 'add' } | { kind: 'remove'; lineId: string; name: string };
 
@@ -59,7 +57,6 @@ function shipNowAfter(plan: AdminSubscriptionDetail): string {
 }
 
 function AddOnDialog({ plan, action, onClose }: { plan: AdminSubscriptionDetail; action: AddOnAction; onClose: () => void }) {
-  const queryClient = useQueryClient();
   const ids = { reason: useId(), product: useId(), quantity: useId(), problem: useId() };
   const [key] = useState(() => crypto.randomUUID());
   const [reason, setReason] = useState('');
@@ -70,19 +67,8 @@ function AddOnDialog({ plan, action, onClose }: { plan: AdminSubscriptionDetail;
   const choices = (products.data ?? [])
     .filter((p) => p.status === 'active')
     .flatMap<{ key: string; productId: number; size: string | null; name: string }>((p) => (p.variants.length > 0 ? p.variants.map((v) => ({ key: `${p.id}:${v.sku}`, productId: p.id, size: v.sku, name: `${p.name} - ${v.label}` })) : [{ key: `${p.id}:`, productId: p.id, size: null, name: p.name }]));
-  const act = useMutation({
-    mutationFn: (s: Sent) => send(plan.id, s),
-    onSuccess: (updated) => {
-      toast({ title: DONE[action.kind] });
-      queryClient.setQueryData(planQueries.detail(plan.id).queryKey, updated);
-      void queryClient.invalidateQueries({ queryKey: ADMIN_KEY, predicate: (query) => !matchQuery({ queryKey: planQueries.details }, query) });
-      onClose();
-    },
-    onError: (error) => {
-      setProblem(serverMessageOf(error) ?? `The plan could not be changed (${error.message}).`);
-      void queryClient.invalidateQueries({ queryKey: planQueries.detail(plan.id).queryKey });
-    },
-  });
+  const act = usePlanChange(plan.id, (sent: Sent) => send(plan.id, sent), DONE[action.kind]);
+  const change = (sent: Sent) => act.mutate(sent, { onSuccess: onClose, onError: (error) => setProblem(serverMessageOf(error) ?? `The plan could not be changed (${error.message}).`) });
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -90,13 +76,13 @@ function AddOnDialog({ plan, action, onClose }: { plan: AdminSubscriptionDetail;
     const why = reason.trim();
     if (!why) return setProblem(action.kind === 'ship-now' ? ONE_TIME_ITEM_MESSAGES.shipNowReasonRequired : ONE_TIME_ITEM_MESSAGES.reasonRequired);
     setProblem(null);
-    if (action.kind === 'ship-now') return act.mutate({ kind: 'ship-now', key, reason: why });
-    if (action.kind === 'remove') return act.mutate({ kind: 'remove', lineId: action.lineId, reason: why });
+    if (action.kind === 'ship-now') return change({ kind: 'ship-now', key, reason: why });
+    if (action.kind === 'remove') return change({ kind: 'remove', lineId: action.lineId, reason: why });
     const selected = choices.find((c) => c.key === choice);
     const count = Number(quantity);
     if (!selected) return setProblem(ONE_TIME_ITEM_MESSAGES.product);
     if (!Number.isInteger(count) || count < 1 || count > PLAN_ITEM_MAX_QUANTITY) return setProblem(ONE_TIME_ITEM_MESSAGES.quantity);
-    act.mutate({ kind: 'add', productId: selected.productId, size: selected.size, quantity: count, reason: why });
+    change({ kind: 'add', productId: selected.productId, size: selected.size, quantity: count, reason: why });
   }
 
   const emailed = `${plan.customerName} is emailed about the change. The reason stays in the audit trail.`;
