@@ -11,7 +11,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { serverMessageOf } from '@/lib/query-client';
 import type { AuditEntityType } from '@nh/shared/contracts/audit';
 import { auditQueries, NO_AUDIT_FILTERS } from '../api';
-import { auditChanges } from '../audit-changes';
+import { AuditChangeList } from './audit-change-list';
 
 export function EntityHistory({ entityType, entityId, testId }: { entityType: AuditEntityType; entityId: string; testId: string }) {
   const history = useQuery(auditQueries.page({ ...NO_AUDIT_FILTERS, entityType, entityId }));
@@ -42,21 +42,7 @@ export function EntityHistory({ entityType, entityId, testId }: { entityType: Au
                   {formatOrderDate(entry.at)} · {entry.actorEmail}
                   {entry.actorRole && ` (${STAFF_ROLE_LABELS[entry.actorRole]})`}
                 </p>
-                <ul className="mt-1 grid gap-0.5">
-                  {auditChanges(entry.before, entry.after).map((change, index) => (
-                    <li key={`${change.field}-${index}`}>
-                      <span className="text-stone-600">{change.field || 'Value'}: </span>
-                      {change.before !== undefined && <span className="text-red-800">{change.before}</span>}
-                      {change.before !== undefined && change.after !== undefined && (
-                        <>
-                          <span aria-hidden="true"> →</span>
-                          <span className="sr-only"> changed to</span>{' '}
-                        </>
-                      )}
-                      {change.after !== undefined && <span className="text-green-800">{change.after}</span>}
-                    </li>
-                  ))}
-                </ul>
+                <AuditChangeList before={entry.before} after={entry.after} />
               </li>
             ))}
           </ol>

@@ -6,7 +6,7 @@
 import type { AdminSubscriptionDetail, PlanCustomerChange } from '@nh/shared/contracts/admin-subscriptions';
 import { formatStaffTime } from '@nh/shared/days';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { auditChanges } from '../../audit/audit-changes';
+import { AuditChangeList } from '../../audit/components/audit-change-list';
 
 const KIND_WORDS: Record<string, string> = {
   paused: 'Paused the plan',
@@ -41,21 +41,7 @@ export function PlanCustomerChanges({ plan }: { plan: Pick<AdminSubscriptionDeta
               <li key={change.id} className="rounded-lg border border-stone-200 p-3" data-testid={`customer-change-${change.id}`}>
                 <p className="font-medium">{changeWords(change)}</p>
                 <p className="text-xs text-stone-600">{formatStaffTime(change.at)}</p>
-                <ul className="mt-1 grid gap-0.5">
-                  {auditChanges(change.before, change.after).map((line, index) => (
-                    <li key={`${line.field}-${index}`}>
-                      <span className="text-stone-600">{line.field || 'Value'}: </span>
-                      {line.before !== undefined && <span className="text-red-800">{line.before}</span>}
-                      {line.before !== undefined && line.after !== undefined && (
-                        <>
-                          <span aria-hidden="true"> →</span>
-                          <span className="sr-only"> changed to</span>{' '}
-                        </>
-                      )}
-                      {line.after !== undefined && <span className="text-green-800">{line.after}</span>}
-                    </li>
-                  ))}
-                </ul>
+                <AuditChangeList before={change.before} after={change.after} />
               </li>
             ))}
           </ol>
