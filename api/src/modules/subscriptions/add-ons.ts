@@ -8,22 +8,18 @@
  * the plan at once and the page polls the list until the charge has an outcome (the renewal runs in the
  * worker: waiting for the payment service inside the request would hold a connection for seconds).
  */
-import { createHash, randomUUID } from 'node:crypto';
-import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
-import { SUBSCRIPTION_MESSAGES as MSG, type ShopperPlanChange, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { createHash } from 'node:crypto';
+import { SUBSCRIPTION_MESSAGES as MSG, type SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { SHIP_NOW_MESSAGES, type AddOneTimeItemRequest } from '@nh/shared/contracts/ship-now-add-ons';
-import type { Db, DbOrTx } from '@nh/server/db/client';
-import type { SubscriptionRow } from '@nh/server/db/schema';
-import { recordOutbox } from '@nh/server/queries/outbox';
-import { changeLockedPlan } from '@nh/server/queries/subscriptions/changes';
+import type { Db } from '@nh/server/db/client';
 import { shipNowLockedPlan } from '@nh/server/queries/subscriptions/ship-now';
-import { findSubscriptionView } from '@nh/server/queries/subscriptions/shopper';
 import { AppError } from '../../lib/errors';
 import { readIdempotencyKey } from '../../lib/idempotency';
 import { isUuid } from '../../lib/validation';
 import { catalogueLine, type PricedProduct } from '../catalog';
 import { decideAddOneTime, decideRemoveOneTime, decideShipNow, shipNowChange, shipNowPeriod, variantForSize } from './add-on-rules';
-import { toView } from './service';
+import { changeOwnPlan, recordChangedForShopper } from './changes';
+import { viewOf } from './service';
 
 const notFound = () => new AppError('NOT_FOUND', MSG.notFound);
 
@@ -31,25 +27,6 @@ const notFound = () => new AppError('NOT_FOUND', MSG.notFound);
 export function shipNowKeyHash(header: string | string[] | undefined): string {
   const key = readIdempotencyKey(header, { missing: SHIP_NOW_MESSAGES.idempotencyKeyMissing, invalid: SHIP_NOW_MESSAGES.idempotencyKeyInvalid, reused: '', inProgress: '' });
   return createHash('sha256').update(key).digest('hex');
-}
-
-/** The `subscription.changed` row of a change (the confirmation email), with the plan as written. */
-export function recordChangedForShopper(tx: DbOrTx, id: string, change: ShopperPlanChange, after: SubscriptionRow) {
-  return recordOutbox(tx, OUTBOX_TOPICS.subscriptionChanged, {
-    subscriptionId: id,
-    changeId: randomUUID(),
-    change,
-    status: after.status,
-    nextBillingDate: after.nextBillingDate.toISOString(),
-    amount: after.amount,
-    items: after.items.map(({ productId, productName, variantSku, quantity, price }) => ({ productId, productName, variantSku, quantity, price })),
-  });
-}
-
-async function viewOf(pool: Db['$client'], id: string, userId: string): Promise<SubscriptionView> {
-  const row = await findSubscriptionView(pool, id, userId);
-  if (!row) throw notFound();
-  return toView(row);
 }
 
 /** POST /api/subscriptions/{id}/ship-now: 202 with the plan (its `shipNow` says how the charge stands). */
@@ -92,31 +69,22 @@ export async function oneTimeLine(lookUp: CatalogueLookup, input: AddOneTimeItem
 export async function addOneTimeItem(db: Db, lookUp: CatalogueLookup, userId: string, id: string, input: AddOneTimeItemRequest): Promise<SubscriptionView> {
   if (!isUuid(id)) throw notFound();
   const line = await oneTimeLine(lookUp, input);
-  await db.transaction(async (tx) => {
-    const found = await changeLockedPlan(
-      tx,
-      id,
-      userId,
-      (plan) => decideAddOneTime(plan, line, MSG),
-      (decision, after) => recordChangedForShopper(tx, id, { kind: 'one-time-added', productName: decision.line.productName, quantity: decision.line.quantity }, after),
-    );
-    if (!found) throw notFound();
-  });
-  return viewOf(db.$client, id, userId);
+  return changeOwnPlan(
+    db,
+    userId,
+    id,
+    (plan) => decideAddOneTime(plan, line, MSG),
+    (tx, decision, after) => recordChangedForShopper(tx, id, { kind: 'one-time-added', productName: decision.line.productName, quantity: decision.line.quantity }, after),
+  );
 }
 
 /** DELETE /api/subscriptions/{id}/one-time-items/{lineId}: a line no longer there answers the plan as it is. */
-export async function removeOneTimeItem(db: Db, userId: string, id: string, lineId: string): Promise<SubscriptionView> {
-  if (!isUuid(id)) throw notFound();
-  await db.transaction(async (tx) => {
-    const found = await changeLockedPlan(
-      tx,
-      id,
-      userId,
-      (plan) => decideRemoveOneTime(plan, lineId, MSG),
-      (decision, after) => recordChangedForShopper(tx, id, { kind: 'one-time-removed', productName: decision.line.productName, quantity: decision.line.quantity }, after),
-    );
-    if (!found) throw notFound();
-  });
-  return viewOf(db.$client, id, userId);
+export function removeOneTimeItem(db: Db, userId: string, id: string, lineId: string): Promise<SubscriptionView> {
+  return changeOwnPlan(
+    db,
+    userId,
+    id,
+    (plan) => decideRemoveOneTime(plan, lineId, MSG),
+    (tx, decision, after) => recordChangedForShopper(tx, id, { kind: 'one-time-removed', productName: decision.line.productName, quantity: decision.line.quantity }, after),
+  );
 }

@@ -21,6 +21,7 @@ import {
   type SubscriptionView,
 } from '@nh/shared/contracts/subscriptions';
 import type { Db, DbOrTx } from '@nh/server/db/client';
+import type { SubscriptionRow } from '@nh/server/db/schema';
 import { recordOutbox } from '@nh/server/queries/outbox';
 import { changeLockedPlan, lastPlanPeriod, skippedPeriodReason, type LockedPlan, type PlanChangeDecision } from '@nh/server/queries/subscriptions/changes';
 import { findSubscriptionView } from '@nh/server/queries/subscriptions/shopper';
@@ -30,7 +31,7 @@ import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
 import { decideItems, type CatalogueLookup } from './plan-items';
 import { decideAddress, decideFrequency, decidePause, decideReschedule, decideResume, decideSkip, decideTimedPause, hasEnded, type PlanDecision } from './plan-rules';
-import { toView } from './service';
+import { viewOf } from './service';
 
 /** What a shopper's change writes, and what its email says. */
 export interface ShopperDecision extends PlanChangeDecision {
@@ -42,22 +43,29 @@ export interface ShopperDecision extends PlanChangeDecision {
 
 const notFound = () => new AppError('NOT_FOUND', MSG.notFound);
 
-/** The page's view of the user's plan after a change. */
-async function viewOf(pool: Db['$client'], id: string, userId: string): Promise<SubscriptionView> {
-  const row = await findSubscriptionView(pool, id, userId);
-  if (!row) throw notFound();
-  return toView(row);
+/** The `subscription.changed` row of a change (the confirmation email), with the plan as written. */
+export function recordChangedForShopper(tx: DbOrTx, id: string, change: ShopperPlanChange, after: SubscriptionRow) {
+  return recordOutbox(tx, OUTBOX_TOPICS.subscriptionChanged, {
+    subscriptionId: id,
+    changeId: randomUUID(),
+    change,
+    status: after.status,
+    nextBillingDate: after.nextBillingDate.toISOString(),
+    amount: after.amount,
+    items: after.items.map(({ productId, productName, variantSku, quantity, price }) => ({ productId, productName, variantSku, quantity, price })),
+  });
 }
 
 /**
- * One change by the plan's owner: locked, decided (or refused with its message: nothing written), then
- * written with its email's outbox row. `decide` answering null changes nothing (a repeat) and answers the plan.
+ * A change by the plan's owner in its own transaction (changeLockedPlan: locked, decided or refused with
+ * its message, written, then `record`); someone else's or an unknown plan is not found. Answers the plan.
  */
-export async function changePlan(
+export async function changeOwnPlan<D extends PlanChangeDecision>(
   db: Db,
   userId: string,
   id: string,
-  decide: (plan: LockedPlan, tx: DbOrTx) => ShopperDecision | null | Promise<ShopperDecision | null>,
+  decide: (plan: LockedPlan, tx: DbOrTx) => D | null | Promise<D | null>,
+  record: (tx: DbOrTx, decision: D, after: SubscriptionRow) => Promise<unknown>,
 ): Promise<SubscriptionView> {
   if (!isUuid(id)) throw notFound();
   await db.transaction(async (tx) => {
@@ -66,23 +74,28 @@ export async function changePlan(
       id,
       userId,
       (plan) => decide(plan, tx),
-      async (decision, after) => {
-        const { kind, ...fields } = decision.email;
-        await recordPlanChange(tx, id, 'customer', { kind, before: decision.before ?? null, after: decision.after ?? fields });
-        await recordOutbox(tx, OUTBOX_TOPICS.subscriptionChanged, {
-          subscriptionId: id,
-          changeId: randomUUID(),
-          change: decision.email,
-          status: after.status,
-          nextBillingDate: after.nextBillingDate.toISOString(),
-          amount: after.amount,
-          items: after.items.map(({ productId, productName, variantSku, quantity, price }) => ({ productId, productName, variantSku, quantity, price })),
-        });
-      },
+      (decision, after) => record(tx, decision, after),
     );
     if (!found) throw notFound();
   });
   return viewOf(db.$client, id, userId);
+}
+
+/**
+ * One change by the plan's owner, kept in the plan's history and written with its email's outbox row.
+ * `decide` answering null changes nothing (a repeat) and answers the plan.
+ */
+export function changePlan(
+  db: Db,
+  userId: string,
+  id: string,
+  decide: (plan: LockedPlan, tx: DbOrTx) => ShopperDecision | null | Promise<ShopperDecision | null>,
+): Promise<SubscriptionView> {
+  return changeOwnPlan(db, userId, id, decide, async (tx, decision, after) => {
+    const { kind, ...fields } = decision.email;
+    await recordPlanChange(tx, id, 'customer', { kind, before: decision.before ?? null, after: decision.after ?? fields });
+    await recordChangedForShopper(tx, id, decision.email, after);
+  });
 }
 
 /** A staff-shaped decision as the shopper's: the same write, the email told from it. */

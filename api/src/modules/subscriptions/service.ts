@@ -116,7 +116,12 @@ export async function cancel(db: Db, userId: string, id: string): Promise<Subscr
     );
     if (!found) throw new AppError('NOT_FOUND', SUBSCRIPTION_MESSAGES.notFound);
   });
-  const row = await findSubscriptionView(db.$client, id, userId);
+  return viewOf(db.$client, id, userId);
+}
+
+/** The user's plan as the page shows it (after a change); not found when it is not theirs. */
+export async function viewOf(pool: Db['$client'], id: string, userId: string): Promise<SubscriptionView> {
+  const row = await findSubscriptionView(pool, id, userId);
   if (!row) throw new AppError('NOT_FOUND', SUBSCRIPTION_MESSAGES.notFound);
   return toView(row);
 }
