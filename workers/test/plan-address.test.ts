@@ -8,7 +8,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { centsToDecimal, pricePlan, SHOP } from '@nh/shared';
-import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
 import * as tables from '@nh/server/db/schema';
 import { findOrderForShippingNotice } from '@nh/server/queries/orders';
 import type { LocalSandboxGateway } from '@nh/server/payments';
@@ -16,12 +15,12 @@ import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { signInAs } from '../../api/test/support/staff';
 import { orderShippedEmail } from '../src/emails/order-shipped';
 import { netsuiteExternalIds } from '../src/erp-sync/netsuite/client';
-import { renewSubscriptionJob, type RenewResult } from '../src/renewals/renew';
 import type { WorkerRuntime } from '../src/runtime';
 import { startNetSuiteStub, type NetSuiteStub } from './support/netsuite-stub';
 import { storedTestCard, TEST_ADDRESS } from './support/sandbox-card';
 import { TestSmtpServer } from './support/smtp-server';
 import { createTestDatabase, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
+import { renewNow } from './support/renew';
 
 let tdb: TestDatabase;
 let smtp: TestSmtpServer;
@@ -46,14 +45,6 @@ afterAll(async () => {
 });
 
 const NEW = { address: '77 Harbor Road', city: 'Portland', state: 'OR', zip: '97201' };
-
-async function renew(subscriptionId: string, due: Date): Promise<RenewResult> {
-  const job = await runtime.queues.renewals.add(renewSubscriptionJob.name, { subscriptionId, period: billingPeriodOf(due) }, { jobId: `test-${randomUUID()}` });
-  await waitFor(async () => ['completed', 'failed'].includes(await job.getState()), 15_000, `job ${job.id}`);
-  const done = await runtime.queues.renewals.getJob(job.id!);
-  if (done?.failedReason) throw new Error(done.failedReason);
-  return done?.returnvalue as RenewResult;
-}
 
 describe('a plan with a new address, renewed', () => {
   it('the renewal order, the NetSuite sales order and the shipping notice go to the new address; the change is emailed naming it', async () => {
@@ -88,7 +79,7 @@ describe('a plan with a new address, renewed', () => {
     const changed = await api.request(`/api/subscriptions/${id}/address`, { method: 'PUT', body: NEW, headers: { cookie } });
     expect(changed.status, await changed.clone().text()).toBe(200);
 
-    expect(await renew(id, due)).toMatchObject({ outcome: 'approved' });
+    expect(await renewNow(runtime, id, due)).toMatchObject({ outcome: 'approved' });
     const [order] = await tdb.db.select().from(tables.orders).where(eq(tables.orders.subscriptionId, id));
     expect(order!.shippingAddress).toEqual(NEW);
 

@@ -15,11 +15,11 @@ import { billingPeriodOf, nextBillingDate } from '@nh/shared/contracts/subscript
 import * as tables from '@nh/server/db/schema';
 import { cardExpiresOn, LocalSandboxGateway, SANDBOX_API_LOGIN_ID, SANDBOX_CLIENT_KEY, subscriptionInvoiceNumber, type StoredPaymentProfile } from '@nh/server/payments';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
-import { renewSubscriptionJob, type RenewResult } from '../src/renewals/renew';
 import type { WorkerRuntime } from '../src/runtime';
 import { TestSmtpServer } from './support/smtp-server';
 import { storedTestCard, TEST_ADDRESS } from './support/sandbox-card';
 import { createTestDatabase, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
+import { renewNow, utcDay } from './support/renew';
 
 let tdb: TestDatabase;
 let smtp: TestSmtpServer;
@@ -29,10 +29,6 @@ let api: TestApi;
 
 const ADDRESS = TEST_ADDRESS;
 const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => tdb.db.$client.query<T>(text, values).then((r) => r.rows);
-const utcDay = (days: number, hours = 0) => {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days) + hours * 3_600_000);
-};
 const longDay = (d: Date) => new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' }).format(d);
 
 beforeAll(async () => {
@@ -60,14 +56,6 @@ async function signUp(): Promise<{ id: string; call: (path: string, init?: { met
 }
 
 const makeProfile = () => storedTestCard(sandbox);
-
-async function renew(subscriptionId: string, due: Date): Promise<RenewResult> {
-  const job = await runtime.queues.renewals.add(renewSubscriptionJob.name, { subscriptionId, period: billingPeriodOf(due) }, { jobId: `test-${randomUUID()}` });
-  await waitFor(async () => ['completed', 'failed'].includes(await job.getState()), 15_000, `job ${job.id}`);
-  const done = await runtime.queues.renewals.getJob(job.id!);
-  if (done?.failedReason) throw new Error(done.failedReason);
-  return done?.returnvalue as RenewResult;
-}
 
 /** A plan of the shopper's for one of `product` at `cents`, next billed on `due` to `profile` (as checkout writes one). */
 async function insertPlan(o: { userId: string; email: string; product: { id: number; name: string }; cents: number; due: Date; profile: StoredPaymentProfile }) {
@@ -127,15 +115,15 @@ describe('a plan the shopper changed, renewed', () => {
     expect((await subscription(id)).amount).toBe(amount);
 
     // The skipped delivery's renewal (a job added before the skip) charges nothing; the moved one is not due yet.
-    expect(await renew(id, due)).toEqual({ outcome: 'skipped', reason: 'this period is settled; the subscription moved on' });
-    expect((await renew(id, moved)).outcome).toBe('skipped');
+    expect(await renewNow(runtime, id, due)).toEqual({ outcome: 'skipped', reason: 'this period is settled; the subscription moved on' });
+    expect((await renewNow(runtime, id, moved)).outcome).toBe('skipped');
     expect(sandbox.charges.filter((c) => c.invoiceNumber?.startsWith(subscriptionInvoiceNumber(id, '')))).toEqual([]);
 
     // The new date comes (20 days on): its renewal charges the new card, the new amount, once.
     await q(`update subscriptions set next_billing_date = next_billing_date - interval '20 days' where id = $1`, [id]);
     const onTheDay = (await subscription(id)).nextBillingDate;
     expect(billingPeriodOf(onTheDay)).toBe(billingPeriodOf(utcDay(0)));
-    expect(await renew(id, onTheDay)).toMatchObject({ outcome: 'approved' });
+    expect(await renewNow(runtime, id, onTheDay)).toMatchObject({ outcome: 'approved' });
     const charges = sandbox.charges.filter((c) => c.invoiceNumber?.startsWith(subscriptionInvoiceNumber(id, '')));
     expect(charges).toHaveLength(1);
     expect(charges[0]).toMatchObject({ amount, lastFour: '0015', invoiceNumber: subscriptionInvoiceNumber(id, billingPeriodOf(onTheDay)) });
@@ -180,10 +168,10 @@ describe('a plan the shopper changed, renewed', () => {
     const id = plan.id;
 
     expect((await shopper.call(`/api/subscriptions/${id}/pause`, { method: 'POST' })).status).toBe(200);
-    expect(await renew(id, due)).toEqual({ outcome: 'skipped', reason: 'subscription is paused' });
+    expect(await renewNow(runtime, id, due)).toEqual({ outcome: 'skipped', reason: 'subscription is paused' });
     // Resumed the same day: today's delivery is kept and charged by its renewal, on the saved card.
     expect((await shopper.call(`/api/subscriptions/${id}/unpause`, { method: 'POST' })).status).toBe(200);
-    expect(await renew(id, due)).toMatchObject({ outcome: 'approved' });
+    expect(await renewNow(runtime, id, due)).toMatchObject({ outcome: 'approved' });
     const charges = sandbox.charges.filter((c) => c.invoiceNumber?.startsWith(subscriptionInvoiceNumber(id, '')));
     expect(charges).toEqual([expect.objectContaining({ amount: plan.amount, lastFour: '1111', invoiceNumber: subscriptionInvoiceNumber(id, billingPeriodOf(due)) })]);
 
@@ -219,7 +207,7 @@ describe('a plan the shopper changed, renewed', () => {
 
     // On the new date (moved back to today, as the sweep would see it then): charged once, next in 2 months.
     await q(`update subscriptions set next_billing_date = $2 where id = $1`, [plan.id, utcDay(0, 9)]);
-    expect(await renew(plan.id, utcDay(0, 9))).toMatchObject({ outcome: 'approved' });
+    expect(await renewNow(runtime, plan.id, utcDay(0, 9))).toMatchObject({ outcome: 'approved' });
     expect((await subscription(plan.id)).nextBillingDate).toEqual(nextBillingDate(utcDay(0, 9), 'monthly', 2));
   });
 
@@ -258,7 +246,7 @@ describe('a plan the shopper changed, renewed', () => {
     expect(res.status, await res.clone().text()).toBe(200);
     const amount = pricePlan([{ price: 1200, quantity: 1 }, { price: 4500, quantity: 2 }], null).renewal.total;
 
-    expect(await renew(id, due)).toMatchObject({ outcome: 'approved' });
+    expect(await renewNow(runtime, id, due)).toMatchObject({ outcome: 'approved' });
     const charges = sandbox.charges.filter((c) => c.invoiceNumber?.startsWith(subscriptionInvoiceNumber(id, '')));
     expect(charges).toEqual([expect.objectContaining({ amount, invoiceNumber: subscriptionInvoiceNumber(id, billingPeriodOf(due)) })]);
     const [order] = await tdb.db.select().from(tables.orders).where(eq(tables.orders.subscriptionId, id));

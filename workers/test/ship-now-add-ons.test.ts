@@ -19,13 +19,14 @@ import { SANDBOX_DECLINE_ZIP, subscriptionInvoiceNumber, type LocalSandboxGatewa
 import { createLogger } from '@nh/server/observability/logger';
 import { createRedis, type Redis } from '@nh/server/runtime/redis';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
-import { renewSubscriptionJob, type RenewResult } from '../src/renewals/renew';
+import { renewSubscriptionJob } from '../src/renewals/renew';
 import { createRenewalSweep, renewalSweepJob } from '../src/renewals/sweep';
 import { renewalReminderEmail } from '../src/emails/renewal-reminder';
 import type { WorkerRuntime } from '../src/runtime';
 import { storedTestCard, TEST_ADDRESS } from './support/sandbox-card';
 import { TestSmtpServer } from './support/smtp-server';
 import { createTestDatabase, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
+import { renewNow, utcDay } from './support/renew';
 
 let tdb: TestDatabase;
 let smtp: TestSmtpServer;
@@ -35,10 +36,6 @@ let api: TestApi;
 let redis: Redis;
 
 const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => tdb.db.$client.query<T>(text, values).then((r) => r.rows);
-const utcDay = (days: number, hours = 0) => {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days) + hours * 3_600_000);
-};
 
 beforeAll(async () => {
   tdb = await createTestDatabase('shipnow');
@@ -102,14 +99,6 @@ const ordersOf = (id: string) =>
   q<{ status: string; total: string; items: tables.LineItem[] }>(`select status, total::text, items from orders where subscription_id = $1 order by created_at`, [id]);
 const chargesOf = (id: string, period: string) => sandbox.charges.filter((c) => c.invoiceNumber === subscriptionInvoiceNumber(id, period));
 
-async function renew(subscriptionId: string, due: Date): Promise<RenewResult> {
-  const job = await runtime.queues.renewals.add(renewSubscriptionJob.name, { subscriptionId, period: billingPeriodOf(due) }, { jobId: `test-${randomUUID()}` });
-  await waitFor(async () => ['completed', 'failed'].includes(await job.getState()), 15_000, `job ${job.id}`);
-  const done = await runtime.queues.renewals.getJob(job.id!);
-  if (done?.failedReason) throw new Error(done.failedReason);
-  return done?.returnvalue as RenewResult;
-}
-
 const addOneTime = async (shopper: Shopper, id: string, productId: number, quantity: number) => {
   const res = await shopper.call(`/api/subscriptions/${id}/one-time-items`, { body: { productId, quantity } });
   expect(res.status, await res.clone().text()).toBe(201);
@@ -172,7 +161,7 @@ describe('one-time add-ons', () => {
     // Priced on the day it is charged: the catalogue price changes after it was added.
     await q('update products set price = 6.00 where id = $1', [brush.id]);
 
-    expect(await renew(plan.id, due)).toMatchObject({ outcome: 'approved' });
+    expect(await renewNow(runtime, plan.id, due)).toMatchObject({ outcome: 'approved' });
     const withAddOn = priceRenewal([{ price: 2000, quantity: 1 }], plan.amount, [{ price: 600, quantity: 2 }]).total;
     expect(withAddOn).toBe(plan.amount + 1102); // 2 x 6.00 less 15 % = 10.20, plus 8 % tax = 11.02
     const [first] = await ordersOf(plan.id);
@@ -187,7 +176,7 @@ describe('one-time add-ons', () => {
 
     // The next delivery (on its day: a period of its own, here yesterday's): the plan's own lines and amount only.
     await q('update subscriptions set next_billing_date = $2 where id = $1', [plan.id, utcDay(-1, 11)]);
-    expect(await renew(plan.id, utcDay(-1, 11))).toMatchObject({ outcome: 'approved' });
+    expect(await renewNow(runtime, plan.id, utcDay(-1, 11))).toMatchObject({ outcome: 'approved' });
     const orders = await ordersOf(plan.id);
     expect(orders).toHaveLength(2);
     expect(orders[1]!.total).toBe(centsToDecimal(plan.amount));
@@ -199,12 +188,12 @@ describe('one-time add-ons', () => {
     const due = utcDay(0, 8);
     const plan = await insertPlan({ userId: shopper.id, due });
     const view = await addOneTime(shopper, plan.id, (await product(400)).id, 1);
-    expect(await renew(plan.id, due)).toMatchObject({ outcome: 'approved' });
+    expect(await renewNow(runtime, plan.id, due)).toMatchObject({ outcome: 'approved' });
     expect((await ordersOf(plan.id))[0]!.items.at(-1)).toMatchObject({ oneTime: true, oneTimeLineId: view.oneTimeItems[0]!.id });
     // As if the payment was approved but the plan not moved on (a charge settled by staff): the add-on still on it.
     await q('update subscriptions set next_billing_date = $2, one_time_items = $3 where id = $1', [plan.id, due, JSON.stringify((await subscription(plan.id)).oneTimeItems.concat(view.oneTimeItems.map(({ priceToday: _p, ...line }) => line)))]);
     expect((await subscription(plan.id)).oneTimeItems).toHaveLength(1);
-    expect(await renew(plan.id, due)).toEqual({ outcome: 'already-paid' });
+    expect(await renewNow(runtime, plan.id, due)).toEqual({ outcome: 'already-paid' });
     expect((await subscription(plan.id)).oneTimeItems).toEqual([]);
     expect(chargesOf(plan.id, billingPeriodOf(due))).toHaveLength(1);
   });
@@ -215,7 +204,7 @@ describe('one-time add-ons', () => {
     const plan = await insertPlan({ userId: shopper.id, due, zip: SANDBOX_DECLINE_ZIP });
     const spare = await product(700);
     const view = await addOneTime(shopper, plan.id, spare.id, 1);
-    expect(await renew(plan.id, due)).toMatchObject({ outcome: 'declined' });
+    expect(await renewNow(runtime, plan.id, due)).toMatchObject({ outcome: 'declined' });
     const after = await subscription(plan.id);
     expect(after.failedAttempts).toBe(1);
     expect(after.oneTimeItems.map((o) => o.id)).toEqual(view.oneTimeItems.map((o) => o.id));
