@@ -21,7 +21,7 @@ import { createTestDatabase, startTestWorkers, testWorkerConfig, type TestDataba
 import { TestSmtpServer } from '../../workers/test/support/smtp-server';
 import { startE2eApp, type E2eApp } from './support/app';
 import { poll, seriousAxeViolations, toast, visible } from './support/page-helpers';
-import { createE2eProduct, type E2eProduct } from './support/shop';
+import { createE2eProduct, registerShopper, type E2eProduct } from './support/shop';
 
 let tdb: TestDatabase;
 let smtp: TestSmtpServer;
@@ -71,12 +71,7 @@ const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
 async function register(page: Page, email: string): Promise<string> {
   await page.goto('/api/login');
-  await page.locator('#register-first').fill('Rachel');
-  await page.locator('#register-last').fill('Carson');
-  await page.locator('#register-email').fill(email);
-  await page.locator('#register-password').fill('silent-spring-1962');
-  await page.getByRole('button', { name: 'Create Account' }).click();
-  await page.waitForURL((url) => url.pathname === '/', { timeout: 20_000 });
+  await registerShopper(page, email);
   const [user] = await q<{ id: string }>('select id from users where email = $1', [email]);
   return user!.id;
 }

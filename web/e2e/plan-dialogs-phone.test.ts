@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2eApp, type E2eApp } from './support/app';
+import { registerShopper } from './support/shop';
 
 let app: E2eApp;
 beforeAll(async () => {
@@ -20,12 +21,7 @@ const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = 
 
 async function register(page: Page, email: string): Promise<string> {
   await page.goto('/api/login');
-  await page.locator('#register-first').fill('Rachel');
-  await page.locator('#register-last').fill('Carson');
-  await page.locator('#register-email').fill(email);
-  await page.locator('#register-password').fill('silent-spring-1962');
-  await page.getByRole('button', { name: 'Create Account' }).click();
-  await page.waitForURL((url) => url.pathname === '/', { timeout: 20_000 });
+  await registerShopper(page, email);
   const [user] = await q<{ id: string }>('select id from users where email = $1', [email]);
   return user!.id;
 }
