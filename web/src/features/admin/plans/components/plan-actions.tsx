@@ -16,6 +16,7 @@ import {
   type AdminSubscriptionDetail,
 } from '@nh/shared/contracts/admin-subscriptions';
 import { cadenceWords, INTERVAL_MONTHS, nextBillingDate } from '@nh/shared/contracts/subscriptions';
+import type { CancelReason } from '@nh/shared/contracts/cancellation';
 import { matchQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { AlertCircle, Loader2 } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
@@ -31,6 +32,7 @@ import { serverMessageOf } from '@/lib/query-client';
 import { ADMIN_KEY } from '../../shell/api';
 import { actOnPlan, planQueries, type PlanActionInput } from '../api';
 import { formatDay } from '../format';
+import { CustomerReasonChoice } from './customer-reason-choice';
 
 const DONE: Record<AdminSubscriptionAction, string> = {
   pause: ADMIN_SUBSCRIPTION_MESSAGES.paused,
@@ -83,6 +85,7 @@ function ActionDialog({ plan, action, onClose }: { plan: AdminSubscriptionDetail
   const ids = { date: useId(), reason: useId(), problem: useId() };
   const [date, setDate] = useState(plan.rescheduleWindow?.earliest ?? '');
   const [reason, setReason] = useState('');
+  const [customerReason, setCustomerReason] = useState<CancelReason | ''>('');
   const [months, setMonths] = useState(INTERVAL_MONTHS[plan.interval] * plan.intervalCount);
   const [problem, setProblem] = useState<string | null>(null);
   const act = useMutation({
@@ -119,9 +122,9 @@ function ActionDialog({ plan, action, onClose }: { plan: AdminSubscriptionDetail
       if (!checked.success) return setProblem(checked.error.issues[0]?.message ?? ADMIN_SUBSCRIPTION_MESSAGES.pauseReason);
       input = { action, reason: checked.data.reason };
     } else if (action === 'cancel') {
-      const checked = cancelSubscriptionByStaffSchema.safeParse({ reason });
+      const checked = cancelSubscriptionByStaffSchema.safeParse({ reason, customerReason: customerReason || undefined });
       if (!checked.success) return setProblem(checked.error.issues[0]?.message ?? ADMIN_SUBSCRIPTION_MESSAGES.cancelReason);
-      input = { action, reason: checked.data.reason };
+      input = { action, reason: checked.data.reason, ...(checked.data.customerReason ? { customerReason: checked.data.customerReason } : {}) };
     } else {
       input = { action };
     }
@@ -158,6 +161,7 @@ function ActionDialog({ plan, action, onClose }: { plan: AdminSubscriptionDetail
             </div>
           )}
           {action === 'frequency' && <CadenceChoice label="Deliver" value={months} onChange={setMonths} />}
+          {action === 'cancel' && <CustomerReasonChoice value={customerReason} onChange={setCustomerReason} />}
           {(action === 'cancel' || action === 'frequency' || action === 'pause') && (
             <div className="space-y-1.5">
               <Label htmlFor={ids.reason}>{action === 'pause' ? 'Reason (the customer is told it)' : 'Reason (for the audit trail)'}</Label>
