@@ -80,7 +80,7 @@ describe('the cancel dialog', () => {
     expect(within(offer).getByText(/15% off your next delivery/)).toBeTruthy();
     expect(within(offer).getByRole('button', { name: 'Take 15% off' })).toBeTruthy();
     // Same screen: the cancel button is still in the dialog, enabled.
-    const cancelButton = within(dialog).getByRole('button', { name: 'Cancel Subscription' }) as HTMLButtonElement;
+    const cancelButton = within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Cancel Subscription' });
     expect(cancelButton.disabled).toBe(false);
 
     answers['/api/subscriptions'] = { status: 200, body: [cancelledNow] };
