@@ -196,3 +196,16 @@ export function priceRenewal(lines: readonly PricingLine[], agreedAmount: Cents,
   const tax = percentOf(kept, TAX_RATE_BPS);
   return { ...today, discount: today.discount + priceLock, discountedSubtotal: kept, tax, total: kept + today.shipping + tax, priceLock };
 }
+
+/**
+ * A save offer's one-time discount on a renewal (issue 22): `percent` off what the lines cost after the
+ * plan's own discount and any price lock, before tax (tax is on what is sold), shipping unchanged. Part of
+ * `discount`, so the order shows it. 0 (or none) leaves the pricing as it is.
+ */
+export function withNextDeliveryDiscount(pricing: RenewalPricing, percent: number | null | undefined): RenewalPricing {
+  if (!percent || percent <= 0) return pricing;
+  const off = Math.min(pricing.discountedSubtotal, Math.round((pricing.discountedSubtotal * percent) / 100));
+  const kept = pricing.discountedSubtotal - off;
+  const tax = percentOf(kept, TAX_RATE_BPS);
+  return { ...pricing, discount: pricing.discount + off, discountedSubtotal: kept, tax, total: kept + pricing.shipping + tax };
+}

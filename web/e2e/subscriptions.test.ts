@@ -78,7 +78,7 @@ describe('Subscribe & Save in the browser (local sandbox)', () => {
 
     await active.getByRole('button', { name: /^Cancel Subscription/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Cancel this subscription?' });
-    await dialog.getByRole('button', { name: 'Confirm Cancellation' }).click();
+    await dialog.getByRole('button', { name: 'Cancel Subscription', exact: true }).click();
     await toast(page, SUBSCRIPTION_MESSAGES.cancelled);
 
     const past = region(page, 'Past Subscriptions');

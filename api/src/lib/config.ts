@@ -50,6 +50,8 @@ const schema = z
      * "1,2,3"): checkout, the product page (GET /api/subscriptions/cadences) and plan changes accept only these.
      */
     PLAN_CADENCE_MONTHS: planCadenceMonthsSchema.default([...DEFAULT_PLAN_CADENCE_MONTHS]),
+    /** The cancel dialog's save offer for "it costs too much": percent off the next delivery, once per plan in 12 months (0: not offered). */
+    CANCEL_SAVE_DISCOUNT_PERCENT: z.coerce.number().int().min(0).max(50).default(15),
     /** Card payments: the gateway's variables, shared with the workers (@nh/server payments/select.ts). */
     ...paymentsEnvShape,
     /** Declined or failed payments allowed per client address per 15 minutes (card-testing guard); 0 = no limit. */

@@ -404,8 +404,54 @@ export const subscriptions = pgTable(
     resumesOn: date({ mode: 'string' }),
     /** One-time add-ons for the next delivery (issue 21); removed by the renewal whose payment is approved. */
     oneTimeItems: jsonb().$type<OneTimeLine[]>().notNull().default([]),
+    /**
+     * A save offer accepted when cancelling (issue 22): percent off the next delivery, taken by the one
+     * renewal whose payment is approved (cleared with it); null when none is due.
+     */
+    nextDeliveryDiscountPercent: integer(),
   },
   (t) => [index().on(t.userId), index().on(t.status, t.nextBillingDate)],
+);
+
+/**
+ * Why a plan was cancelled (issue 22): one row per cancellation, by its shopper or by staff on the
+ * customer's behalf; the reason is optional (null: none given). The cancellations report reads it.
+ */
+export const subscriptionCancellations = pgTable(
+  'subscription_cancellations',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    subscriptionId: uuid()
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** `customer` or `staff`. */
+    actor: text().notNull(),
+    /** One of CANCEL_REASONS (shared contracts/cancellation.ts), or null. */
+    reason: text(),
+    comment: text(),
+  },
+  (t) => [index().on(t.at), index().on(t.subscriptionId)],
+);
+
+/**
+ * Save offers shown in the cancel dialog (issue 22), one row each, and when accepted. The discount's
+ * cool-down (once in 12 months per plan) and the cancellations report read them.
+ */
+export const subscriptionCancelOffers = pgTable(
+  'subscription_cancel_offers',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    subscriptionId: uuid()
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    reason: text().notNull(),
+    /** CancelOffer kind: longer-cadence, skip, shorter-cadence, ship-now, discount, change-items. */
+    kind: text().notNull(),
+    shownAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    acceptedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index().on(t.shownAt), index().on(t.subscriptionId, t.kind)],
 );
 
 /**

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { oneTimeItemSchema } from './ship-now-add-ons';
+import { customerReasonSchema } from './cancellation';
 import { textField } from './fields';
 import { PLAN_MAX_LINES } from '../constants';
 import {
@@ -250,6 +251,8 @@ export type PauseSubscriptionByStaffRequest = z.infer<typeof pauseSubscriptionBy
 /** POST /api/admin/subscriptions/{id}/cancel: why (kept in the audit trail; not sent to the customer). */
 export const cancelSubscriptionByStaffSchema = z.object({
   reason: textField({ max: 500, required: ADMIN_SUBSCRIPTION_MESSAGES.cancelReason, tooLong: ADMIN_SUBSCRIPTION_MESSAGES.cancelReasonTooLong }).min(1, ADMIN_SUBSCRIPTION_MESSAGES.cancelReason),
+  /** Issue 22: why the customer cancels, when they said (CANCEL_REASONS); the report counts it. */
+  customerReason: customerReasonSchema,
 });
 export type CancelSubscriptionByStaffRequest = z.infer<typeof cancelSubscriptionByStaffSchema>;
 

@@ -62,6 +62,8 @@ export const PERMISSIONS = {
   /** Change the queues on the dashboard: retry, remove, promote, clean, pause, resume, empty. */
   'queues.manage': { roles: ['owner'], words: 'change the queues (retry, remove, promote, pause)' },
   'dashboard.view': { roles: ALL, words: 'view the dashboard' },
+  /** Issue 22: the cancellations report (reasons, save offers, plans kept). */
+  'reports.view': { roles: MANAGERS, words: 'view the reports' },
 } as const satisfies Record<string, { roles: readonly StaffRole[]; words: string }>;
 export type Permission = keyof typeof PERMISSIONS;
 

@@ -497,5 +497,7 @@ export const shopperPlanChangeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('ship-now'), period: z.string() }),
   z.object({ kind: z.literal('one-time-added'), productName: z.string(), quantity: z.number().int() }),
   z.object({ kind: z.literal('one-time-removed'), productName: z.string(), quantity: z.number().int() }),
+  /** Issue 22: the save offer of a discount on the next delivery, accepted in the cancel dialog. */
+  z.object({ kind: z.literal('discount'), percent: z.number().int() }),
 ]);
 export type ShopperPlanChange = z.infer<typeof shopperPlanChangeSchema>;

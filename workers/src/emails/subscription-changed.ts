@@ -122,6 +122,11 @@ function wording(e: ShopperChangeEmail): { subject: string; lines: string[] } {
         subject: `${change.productName} is removed from your next ${SHOP.name} delivery`,
         lines: [`You removed ${change.quantity} x ${change.productName} from your next delivery.`, next],
       };
+    case 'discount':
+      return {
+        subject: `${change.percent}% off your next ${SHOP.name} delivery`,
+        lines: [`Thank you for staying with us: your next delivery is ${change.percent}% off, once. Later deliveries are at your plan's usual price.`, next],
+      };
   }
 }
 

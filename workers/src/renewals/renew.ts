@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { GATEWAY_MESSAGES, failedCharge, planBillTo, subscriptionInvoiceNumber, type ChargeResult, type PaymentGateway } from '@nh/server/payments';
 import { jobId } from '@nh/server/jobs/contract';
 import { renewalsTotal } from '@nh/server/observability/metrics';
-import { priceRenewal, STORE_CODE, toCents, SHOP, type Cents } from '@nh/shared';
+import { priceRenewal, withNextDeliveryDiscount, STORE_CODE, toCents, SHOP, type Cents } from '@nh/shared';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { billingPeriodOf, nextBillingDate, type SkippedPeriodReason, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
 import type { Db } from '@nh/server/db/client';
@@ -193,10 +193,14 @@ async function prepare(db: Db, gateway: PaymentGateway, subscriptionId: string, 
     // One-time add-ons ride with this delivery, priced from today's catalogue (issue 21).
     const addOns = addOnLines(sub.oneTimeItems, await readAddOnProducts(client, [...new Set(sub.oneTimeItems.map((o) => o.productId))]));
     if (addOns.unavailable) return notCharged(addOns.unavailable, dunningStep(sub.failedAttempts));
-    const pricing = priceRenewal(
-      sub.items.map((line) => ({ price: toCents(line.price), quantity: line.quantity })),
-      sub.amount,
-      addOns.lines.map((line) => ({ price: toCents(line.price), quantity: line.quantity })),
+    // A save offer's discount accepted when cancelling (issue 22): this delivery only; recordPaid clears it.
+    const pricing = withNextDeliveryDiscount(
+      priceRenewal(
+        sub.items.map((line) => ({ price: toCents(line.price), quantity: line.quantity })),
+        sub.amount,
+        addOns.lines.map((line) => ({ price: toCents(line.price), quantity: line.quantity })),
+      ),
+      sub.nextDeliveryDiscountPercent,
     );
     if (pricing.priceLock > 0) log.info({ subscriptionId, agreed: sub.amount, priceLock: pricing.priceLock }, "renewal held to the plan's agreed amount (its lines cost more today)");
     else if (pricing.total < sub.amount) log.info({ subscriptionId, agreed: sub.amount, charged: pricing.total }, "renewal charged its lines' lower price today, below the plan's agreed amount");

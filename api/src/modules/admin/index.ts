@@ -17,6 +17,7 @@ import { createStaffGuard } from '../../lib/staff-auth';
 import { mountAreas, type AdminArea, type AdminDeps } from './shared/area';
 import { auditArea } from './audit/routes';
 import { dashboardArea } from './dashboard/routes';
+import { reportArea } from './reports/routes';
 import { exportArea } from './exports/routes';
 import { orderArea } from './orders/routes';
 import { productArea } from './products/routes';
@@ -41,7 +42,7 @@ export interface AdminModuleDeps {
 
 /** Every sub-area of the back office, in no particular order. */
 export function adminAreas(ctx: AppContext, deps: AdminDeps): AdminArea[] {
-  return [staffArea, auditArea, dashboardArea, promoArea, productArea, reviewArea, orderArea, exportArea, syncArea, subscriptionArea, bulkSwapArea, subscriptionExportArea].flatMap((area) => area(ctx, deps));
+  return [staffArea, auditArea, dashboardArea, promoArea, productArea, reviewArea, orderArea, exportArea, syncArea, subscriptionArea, bulkSwapArea, subscriptionExportArea, reportArea].flatMap((area) => area(ctx, deps));
 }
 
 export function adminRoutes(ctx: AppContext, { invalidateCatalog, gateway, exportFiles, afterAnswer }: AdminModuleDeps): Router {

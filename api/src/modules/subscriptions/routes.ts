@@ -11,6 +11,7 @@ import {
   SUBSCRIPTION_MESSAGES,
   type PlanCadences,
 } from '@nh/shared/contracts/subscriptions';
+import { cancelSubscriptionRequestSchema } from '@nh/shared/contracts/cancellation';
 import type { PaymentGateway } from '@nh/server/payments';
 import type { AppContext } from '../../lib/context';
 import { parseInput } from '../../lib/validation';
@@ -22,6 +23,7 @@ import { changeAddress, changeFrequency, changeItems, dismissCadenceSuggestion, 
 import { resume } from './resume';
 import { addOnRoutes } from './add-on-routes';
 import { cancel, subscriptionsOf } from './service';
+import { cancellationRoutes } from './cancellation-routes';
 
 export interface SubscriptionDeps {
   /** The gateway that stores a plan's new card (null when card payments are not configured). */
@@ -57,7 +59,9 @@ export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard,
   });
 
   router.post('/subscriptions/:id/cancel', signedIn, async (req, res) => {
-    res.json(await cancel(db, userId(res), id(req.params)));
+    // The spec's empty body still cancels; {reason, comment} are optional (issue 22).
+    const input = parseInput(cancelSubscriptionRequestSchema, req.body ?? {});
+    res.json(await cancel(db, userId(res), id(req.params), input));
   });
 
   // Sends a card: signed in first (401 before anything else), then the card-testing guard.
@@ -112,6 +116,7 @@ export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard,
   // The card link staff email (no session: the token is the credential).
   router.use(cardLinkRoutes(ctx, { gateway, cardTestingGuard }));
   router.use(addOnRoutes(ctx, signedIn, catalogue));
+  router.use(cancellationRoutes(ctx, signedIn));
 
   return router;
 }

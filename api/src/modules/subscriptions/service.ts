@@ -15,6 +15,8 @@ import { findSubscriptionView, listSubscriptions, type SubscriptionViewRow } fro
 import { AppError } from '../../lib/errors';
 import { isUuid } from '../../lib/validation';
 import { decideCancel, hasEnded, movableWindow, resumableOnSavedCard } from './plan-rules';
+import { recordCancellation } from '@nh/server/queries/subscriptions/cancellations';
+import type { CancelSubscriptionRequest } from '@nh/shared/contracts/cancellation';
 
 /** How the latest ship-now's charge stands, from its period's payment row (none yet: charging). */
 function shipNowStatus(row: ShipNowRow | null): ShipNowStatus {
@@ -102,9 +104,12 @@ export async function subscriptionsOf(db: Db, userId: string, offered: readonly 
  * Cancels the user's own active or paused plan; any other id (malformed, unknown, someone else's) is not
  * found. The plan's change sequence (@nh/server changeLockedPlan: the row locked as a renewal locks it,
  * then judged as it then is): refused while the period's charge is under way (plan-rules decideCancel),
- * as pausing, skipping and moving are. No email, as before; recorded in the plan's history (the staff plan page shows it).
+ * as pausing, skipping and moving are. No email, as before; recorded in the plan's history (the staff plan page shows it)
+ * with the optional reason and comment (issue 22), also kept in subscription_cancellations for the report.
  */
-export async function cancel(db: Db, userId: string, id: string): Promise<SubscriptionView> {
+export async function cancel(db: Db, userId: string, id: string, input: CancelSubscriptionRequest = {}): Promise<SubscriptionView> {
+  const reason = input.reason ?? null;
+  const comment = input.comment || null;
   if (!isUuid(id)) throw new AppError('NOT_FOUND', SUBSCRIPTION_MESSAGES.notFound);
   await db.transaction(async (tx) => {
     const found = await changeLockedPlan(
@@ -112,7 +117,10 @@ export async function cancel(db: Db, userId: string, id: string): Promise<Subscr
       id,
       userId,
       (plan) => ({ change: decideCancel(plan, SUBSCRIPTION_MESSAGES), from: plan.row.status }),
-      (decision) => recordPlanChange(tx, id, 'customer', { kind: 'cancelled', before: { status: decision.from }, after: { status: 'cancelled' } }),
+      async (decision) => {
+        await recordPlanChange(tx, id, 'customer', { kind: 'cancelled', before: { status: decision.from }, after: { status: 'cancelled', ...(reason ? { reason } : {}), ...(comment ? { comment } : {}) } });
+        await recordCancellation(tx, id, 'customer', reason, comment);
+      },
     );
     if (!found) throw new AppError('NOT_FOUND', SUBSCRIPTION_MESSAGES.notFound);
   });

@@ -47,7 +47,7 @@ export async function lockPlanForChange(tx: DbOrTx, id: string, ownerId?: string
 }
 
 export type PlanChange = Partial<
-  Pick<SubscriptionRow, 'status' | 'nextBillingDate' | 'failedAttempts' | 'retryAt' | 'cancelledAt' | 'authnetCustomerProfileId' | 'authnetPaymentProfileId' | 'cardExpiresOn' | 'cardType' | 'cardLastFour' | 'items' | 'amount' | 'interval' | 'intervalCount' | 'shippingAddress' | 'resumesOn' | 'oneTimeItems'>
+  Pick<SubscriptionRow, 'status' | 'nextBillingDate' | 'failedAttempts' | 'retryAt' | 'cancelledAt' | 'authnetCustomerProfileId' | 'authnetPaymentProfileId' | 'cardExpiresOn' | 'cardType' | 'cardLastFour' | 'items' | 'amount' | 'interval' | 'intervalCount' | 'shippingAddress' | 'resumesOn' | 'oneTimeItems' | 'nextDeliveryDiscountPercent'>
 >;
 
 /** A change to the plan row (locked by lockPlanForChange in the same transaction). */

@@ -82,6 +82,7 @@ export async function recordPaid(db: Queryable, c: ChargeRecord, next: Date, shi
         where id = $8 and status = 'pending' and exists (select 1 from pay) returning id),
       sub as (
         update subscriptions set next_billing_date = $10, failed_attempts = 0, retry_at = null, updated_at = now(),
+          next_delivery_discount_percent = null, -- a save offer's discount is taken by this one approved renewal (issue 22)
           one_time_items = (select coalesce(jsonb_agg(o order by n), '[]'::jsonb) from jsonb_array_elements(one_time_items) with ordinality x(o, n)
             where not (o->>'id' = any($13::text[])))
         where id = $9 and exists (select 1 from pay)),

@@ -73,6 +73,7 @@ export interface LockedSubscription
     | 'shippingAddress'
     | 'failedAttempts'
     | 'oneTimeItems'
+    | 'nextDeliveryDiscountPercent'
   > {
   profile: StoredPaymentProfile | null;
   /** Due on or before today (UTC), counting a pending retry time (DUE_SQL). */
@@ -165,13 +166,14 @@ export async function lockSubscription(client: pg.PoolClient, id: string): Promi
     shipping_address: SubscriptionRow['shippingAddress'];
     failed_attempts: SubscriptionRow['failedAttempts'];
     one_time_items: SubscriptionRow['oneTimeItems'];
+    next_delivery_discount_percent: SubscriptionRow['nextDeliveryDiscountPercent'];
     authnet_customer_profile_id: SubscriptionRow['authnetCustomerProfileId'];
     authnet_payment_profile_id: SubscriptionRow['authnetPaymentProfileId'];
     due: boolean;
     due_before: Date;
   }>(
     `select id, status, user_id, customer_email, customer_name, items, interval, interval_count, amount::text, next_billing_date,
-       shipping_address, failed_attempts, one_time_items, authnet_customer_profile_id, authnet_payment_profile_id,
+       shipping_address, failed_attempts, one_time_items, next_delivery_discount_percent, authnet_customer_profile_id, authnet_payment_profile_id,
        ${DUE_SQL} as due, ${DUE_BEFORE_SQL} as due_before
      from subscriptions where id = $1 for update`,
     [id],
@@ -192,6 +194,7 @@ export async function lockSubscription(client: pg.PoolClient, id: string): Promi
     shippingAddress: r.shipping_address,
     failedAttempts: r.failed_attempts,
     oneTimeItems: r.one_time_items,
+    nextDeliveryDiscountPercent: r.next_delivery_discount_percent,
     profile:
       r.authnet_customer_profile_id && r.authnet_payment_profile_id
         ? { customerProfileId: r.authnet_customer_profile_id, paymentProfileId: r.authnet_payment_profile_id }

@@ -19,6 +19,7 @@ export const ADMIN_SCREENS: readonly AdminScreen[] = [
   { path: '/admin/subscriptions', label: 'Subscriptions', permission: 'subscriptions.view', inSidebar: true, screen: () => import('./plans/screens/subscriptions') },
   { path: '/admin/subscriptions/:id', label: 'Plan', permission: 'subscriptions.view', screen: () => import('./plans/screens/subscription-detail') },
   { path: '/admin/reviews', label: 'Reviews', permission: 'reviews.moderate', inSidebar: true, screen: () => import('./reviews/screens/reviews') },
+  { path: '/admin/reports/cancellations', label: 'Cancellations', permission: 'reports.view', inSidebar: true, screen: () => import('./reports/screens/cancellations') },
   { path: '/admin/audit', label: 'Audit Trail', permission: 'audit.view', inSidebar: true, screen: () => import('./audit/screens/audit-trail') },
   { path: '/admin/staff', label: 'Staff', permission: 'staff.manage', inSidebar: true, screen: () => import('./staff/screens/staff-manager') },
   { path: '/admin/queues', label: 'Queues', permission: 'queues.view', inSidebar: true, screen: 'server' },

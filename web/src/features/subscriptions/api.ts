@@ -10,6 +10,7 @@ import {
   type ResumeSubscriptionRequest,
   type SubscriptionView,
 } from '@nh/shared/contracts/subscriptions';
+import type { CancelSubscriptionRequest } from '@nh/shared/contracts/cancellation';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { toast } from '@/components/ui/use-toast';
@@ -39,9 +40,11 @@ export function useSubscriptions(signedIn: boolean) {
   return useQuery({ queryKey: subscriptionsQueryKey, queryFn: fetchSubscriptions, enabled: signedIn });
 }
 
-/** POST /api/subscriptions/{id}/cancel with an empty body; answers the updated subscription. */
-export async function cancelSubscription(id: string): Promise<SubscriptionView> {
-  const res = await apiRequest('POST', `/api/subscriptions/${encodeURIComponent(id)}/cancel`);
+/** POST /api/subscriptions/{id}/cancel: an empty body, or the optional reason and comment (issue 22); answers the updated subscription. */
+export async function cancelSubscription(call: string | { id: string; input: CancelSubscriptionRequest }): Promise<SubscriptionView> {
+  const { id, input } = typeof call === 'string' ? { id: call, input: undefined } : call;
+  const body = input && (input.reason || input.comment) ? input : undefined;
+  const res = await apiRequest('POST', `/api/subscriptions/${encodeURIComponent(id)}/cancel`, body);
   return subscriptionViewSchema.parse(await res.json());
 }
 

@@ -152,7 +152,7 @@ describe('My Subscriptions', () => {
     await user.click(within(activeRegion).getByRole('button', { name: /^Cancel Subscription/ }));
     const dialog = await screen.findByRole('dialog', { name: 'Cancel this subscription?' });
     answers['/api/subscriptions'] = { status: 200, body: [cancelledNow] };
-    await user.click(within(dialog).getByRole('button', { name: 'Confirm Cancellation' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel Subscription' }));
 
     expect(await screen.findByText(SUBSCRIPTION_MESSAGES.cancelled)).toBeTruthy();
     // The stub's signature names only the URL; fetch also received its options.
@@ -178,7 +178,7 @@ describe('My Subscriptions', () => {
     const activeRegion = await region('Active Subscriptions');
 
     await user.click(within(activeRegion).getByRole('button', { name: /^Cancel Subscription/ }));
-    await user.click(await screen.findByRole('button', { name: 'Confirm Cancellation' }));
+    await user.click(await screen.findByRole('button', { name: 'Cancel Subscription' }));
     expect(await screen.findByText(SUBSCRIPTION_MESSAGES.cancelFailedTitle)).toBeTruthy();
     expect(screen.getByText('This subscription has already ended.')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -187,7 +187,7 @@ describe('My Subscriptions', () => {
 
     answers[`/api/subscriptions/${PLAN_ID}/cancel`] = { status: 502 };
     await user.click(within(activeRegion).getByRole('button', { name: /^Cancel Subscription/ }));
-    await user.click(await screen.findByRole('button', { name: 'Confirm Cancellation' }));
+    await user.click(await screen.findByRole('button', { name: 'Cancel Subscription' }));
     expect(await screen.findByText('Failed to cancel subscription. Please try again.')).toBeTruthy();
     expect(screen.getByText('Cancellation failed')).toBeTruthy();
   });

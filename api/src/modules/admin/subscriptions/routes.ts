@@ -74,8 +74,8 @@ export function subscriptionArea(ctx: AppContext, { guard }: AdminDeps): AdminAr
     res.json(await sendCardLink(db, id(req.params), reason, actorOf(req, res)));
   });
   router.post('/:id/cancel', act, async (req, res) => {
-    const { reason } = parseInput(cancelSubscriptionByStaffSchema, req.body);
-    res.json(await cancelSubscription(db, id(req.params), reason, actorOf(req, res)));
+    const { reason, customerReason } = parseInput(cancelSubscriptionByStaffSchema, req.body);
+    res.json(await cancelSubscription(db, id(req.params), reason, actorOf(req, res), customerReason ?? null));
   });
   router.use(staffAddOnRoutes(ctx, act));
 

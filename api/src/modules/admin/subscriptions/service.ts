@@ -35,6 +35,8 @@ import {
 import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
 import { AppError } from '../../../lib/errors';
 import { isUuid } from '../../../lib/validation';
+import { recordCancellation } from '@nh/server/queries/subscriptions/cancellations';
+import { CANCEL_REASONS, type CancelReason } from '@nh/shared/contracts/cancellation';
 import { decideCancel, decideFrequency, decidePause, decideReschedule, decideResume, decideSkip, hasEnded as ended, hasStoredCard, chargeBeingChecked, chargeUnderWay, periodBusy, type PlanDecision } from '../../subscriptions/plan-rules';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -276,16 +278,22 @@ export function changeFrequency(db: Db, id: string, intervalCount: number, reaso
   });
 }
 
-export function cancelSubscription(db: Db, id: string, reason: string, actor: AuditActor): Promise<AdminSubscriptionDetail> {
-  return act(db, id, actor, (plan) => {
+/**
+ * Cancel on the customer's behalf: staff's own reason in the audit row and, when the customer said why,
+ * their reason (issue 22, CANCEL_REASONS) kept for the cancellations report as well.
+ */
+export function cancelSubscription(db: Db, id: string, reason: string, actor: AuditActor, customerReason: CancelReason | null = null): Promise<AdminSubscriptionDetail> {
+  return act(db, id, actor, async (plan, tx) => {
     const { row } = plan;
     const change = decideCancel(plan, MSG);
     const { cancelledAt } = change;
+    // Written only once the rule allowed it, in the same transaction as the change and its audit row.
+    await recordCancellation(tx, id, 'staff', customerReason, null);
     return {
       kind: 'cancelled',
       change,
       before: { status: row.status },
-      after: { status: 'cancelled', cancelledAt: cancelledAt.toISOString(), reason },
+      after: { status: 'cancelled', cancelledAt: cancelledAt.toISOString(), reason, ...(customerReason ? { customerReason: CANCEL_REASONS[customerReason] } : {}) },
     };
   });
 }

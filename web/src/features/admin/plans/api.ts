@@ -2,6 +2,7 @@
  * Subscribe & Save plans in the back office (GET /api/admin/subscriptions, /at-risk, /{id}; POST
  * /{id}/pause|resume|skip|reschedule|cancel). Every action answers the plan as the detail shows it.
  */
+import type { CancelReason } from '@nh/shared/contracts/cancellation';
 import type {
   AdminSubscriptionAction,
   AdminSubscriptionDetail,
@@ -49,7 +50,7 @@ export type PlanActionInput =
   | { action: 'pause'; reason: string }
   | { action: 'reschedule'; nextBillingDate: string }
   | { action: 'frequency'; intervalCount: number; reason: string }
-  | { action: 'cancel'; reason: string };
+  | { action: 'cancel'; reason: string; customerReason?: CancelReason };
 
 export async function actOnPlan(id: string, input: PlanActionInput): Promise<AdminSubscriptionDetail> {
   const { action, ...body } = input;

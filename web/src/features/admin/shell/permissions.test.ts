@@ -15,6 +15,7 @@ describe('what each role sees', () => {
       'Orders',
       'Subscriptions',
       'Reviews',
+      'Cancellations',
       'Audit Trail',
       'Queues',
     ]);

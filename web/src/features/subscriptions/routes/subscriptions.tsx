@@ -3,6 +3,7 @@ import { useId, useRef, useState, type ReactNode } from 'react';
 import { useAuth } from '@/lib/auth';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { useCancelSubscription, useSubscriptions } from '../api';
+import { useTakeCancelOffer } from '../cancel-offer-api';
 import { CancelSubscriptionDialog } from '../components/cancel-subscription-dialog';
 import { SubscriptionBenefits } from '../components/subscription-benefits';
 import { ResumeSubscriptionDialog } from '../components/resume-subscription-dialog';
@@ -35,6 +36,7 @@ function SubscriptionGroup({ title, children }: { title: string; children: React
 function SubscriptionLists({ subscriptions }: { subscriptions: SubscriptionView[] }) {
   const { active, past } = groupSubscriptions(subscriptions);
   const cancel = useCancelSubscription();
+  const takeOffer = useTakeCancelOffer();
   const [toCancel, setToCancel] = useState<SubscriptionView | null>(null);
   const [toResume, setToResume] = useState<SubscriptionView | null>(null);
   const [toChange, setToChange] = useState<{ kind: PlanDialogKind; subscription: SubscriptionView } | null>(null);
@@ -88,7 +90,16 @@ function SubscriptionLists({ subscriptions }: { subscriptions: SubscriptionView[
       <CancelSubscriptionDialog
         subscription={toCancel}
         pending={cancel.isPending}
-        onConfirm={(subscription) => cancel.mutate(subscription.id, { onSettled: () => setToCancel(null) })}
+        onConfirm={(subscription, input) => cancel.mutate({ id: subscription.id, input }, { onSettled: () => setToCancel(null) })}
+        offerPending={takeOffer.isPending}
+        onAcceptOffer={(subscription, offer) =>
+          takeOffer.mutate({ id: subscription.id, offer }, {
+            onSuccess: () => {
+              setToCancel(null);
+              if (offer.kind === 'change-items') askToChange('items', subscription);
+            },
+          })
+        }
         onDismiss={() => setToCancel(null)}
         onClosed={returnFocus(cancelButtonId)}
       />

@@ -16,6 +16,7 @@ import {
   type AdminSubscriptionDetail,
 } from '@nh/shared/contracts/admin-subscriptions';
 import { cadenceWords, INTERVAL_MONTHS, nextBillingDate } from '@nh/shared/contracts/subscriptions';
+import type { CancelReason } from '@nh/shared/contracts/cancellation';
 import { AlertCircle, Loader2 } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
@@ -29,6 +30,7 @@ import { serverMessageOf } from '@/lib/query-client';
 import { actOnPlan, type PlanActionInput } from '../api';
 import { formatDay } from '../format';
 import { usePlanChange } from '../plan-change';
+import { CustomerReasonChoice } from './customer-reason-choice';
 
 const DONE: Record<AdminSubscriptionAction, string> = {
   pause: ADMIN_SUBSCRIPTION_MESSAGES.paused,
@@ -80,6 +82,7 @@ function ActionDialog({ plan, action, onClose }: { plan: AdminSubscriptionDetail
   const ids = { date: useId(), reason: useId(), problem: useId() };
   const [date, setDate] = useState(plan.rescheduleWindow?.earliest ?? '');
   const [reason, setReason] = useState('');
+  const [customerReason, setCustomerReason] = useState<CancelReason | ''>('');
   const [months, setMonths] = useState(INTERVAL_MONTHS[plan.interval] * plan.intervalCount);
   const [problem, setProblem] = useState<string | null>(null);
   const act = usePlanChange(plan.id, (input: PlanActionInput) => actOnPlan(plan.id, input), DONE[action]);
@@ -101,9 +104,9 @@ function ActionDialog({ plan, action, onClose }: { plan: AdminSubscriptionDetail
       if (!checked.success) return setProblem(checked.error.issues[0]?.message ?? ADMIN_SUBSCRIPTION_MESSAGES.pauseReason);
       input = { action, reason: checked.data.reason };
     } else if (action === 'cancel') {
-      const checked = cancelSubscriptionByStaffSchema.safeParse({ reason });
+      const checked = cancelSubscriptionByStaffSchema.safeParse({ reason, customerReason: customerReason || undefined });
       if (!checked.success) return setProblem(checked.error.issues[0]?.message ?? ADMIN_SUBSCRIPTION_MESSAGES.cancelReason);
-      input = { action, reason: checked.data.reason };
+      input = { action, reason: checked.data.reason, ...(checked.data.customerReason ? { customerReason: checked.data.customerReason } : {}) };
     } else {
       input = { action };
     }
@@ -140,6 +143,7 @@ function ActionDialog({ plan, action, onClose }: { plan: AdminSubscriptionDetail
             </div>
           )}
           {action === 'frequency' && <CadenceChoice label="Deliver" value={months} onChange={setMonths} />}
+          {action === 'cancel' && <CustomerReasonChoice value={customerReason} onChange={setCustomerReason} />}
           {(action === 'cancel' || action === 'frequency' || action === 'pause') && (
             <div className="space-y-1.5">
               <Label htmlFor={ids.reason}>{action === 'pause' ? 'Reason (the customer is told it)' : 'Reason (for the audit trail)'}</Label>

@@ -1,0 +1,127 @@
+/** Issue 22: the cancel dialog asks why (optional), shows the matched offer beside the cancel button, cancels in one click. */
+import type { SubscriptionView } from '@nh/shared/contracts/subscriptions';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '@/components/ui/toaster';
+import { renderRoute, stubFetch, type FakeAnswer } from '@/testing/render-route';
+import SubscriptionsPage from './routes/subscriptions';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const USER = { status: 200, body: { id: 'u1', email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', profileImageUrl: null } };
+const ID = '11111111-1111-4111-8111-111111111111';
+const active: SubscriptionView = {
+  id: ID,
+  status: 'active',
+  createdAt: '2025-03-10T15:00:00.000Z',
+  items: [{ productId: 7, productName: 'Surfy Surface Cleaner', variantSku: null, quantity: 2, price: '20.00' }],
+  amount: '36.72',
+  discountPercent: 15,
+  interval: 'monthly',
+  intervalCount: 1,
+  nextBillingDate: '2025-04-10T15:00:00.000Z',
+  cancelledAt: null,
+  cardType: 'Visa',
+  cardLastFour: '1111',
+  skippedPeriods: [],
+  rescheduleWindow: null,
+  resumableOnSavedCard: false,
+  chargeBeingChecked: false,
+  shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
+  resumesOn: null,
+  paymentRetrying: false,
+  pausedBy: null,
+  cadenceSuggestion: null,
+  oneTimeItems: [],
+  shipNow: null,
+  nextDeliveryAmount: '36.72',
+};
+const cancelledNow = { ...active, status: 'cancelled' as const, cancelledAt: '2025-03-20T15:00:00.000Z' };
+
+function renderPage(answers: Record<string, FakeAnswer>) {
+  const fetchMock = stubFetch(answers);
+  renderRoute('/subscriptions', '/subscriptions', () => (
+    <>
+      <SubscriptionsPage />
+      <Toaster />
+    </>
+  ));
+  return fetchMock;
+}
+const callTo = (fetchMock: ReturnType<typeof stubFetch>, url: string) => fetchMock.mock.calls.find(([u]) => u === url) as unknown[] | undefined;
+
+async function openDialog(user: ReturnType<typeof userEvent.setup>) {
+  const region = await screen.findByRole('region', { name: 'Active Subscriptions' });
+  await user.click(within(region).getByRole('button', { name: /^Cancel Subscription/ }));
+  return screen.findByRole('dialog', { name: 'Cancel this subscription?' });
+}
+
+describe('the cancel dialog', () => {
+  it('shows the offer for the reason with the cancel button beside it, and cancels in one click with the reason', async () => {
+    const user = userEvent.setup();
+    const answers: Record<string, FakeAnswer> = {
+      '/api/auth/user': USER,
+      '/api/subscriptions': { status: 200, body: [active] },
+      [`/api/subscriptions/${ID}/cancel-offer?reason=price`]: { status: 200, body: { offer: { kind: 'discount', percent: 15 } } },
+      [`/api/subscriptions/${ID}/cancel`]: { status: 200, body: cancelledNow },
+    };
+    const fetchMock = renderPage(answers);
+    const dialog = await openDialog(user);
+    // No reason chosen: no offer asked for, and the cancel button is there already.
+    expect(within(dialog).getByRole('button', { name: 'Cancel Subscription' })).toBeTruthy();
+    expect(within(dialog).queryByTestId('cancel-offer')).toBeNull();
+
+    await user.click(within(dialog).getByRole('radio', { name: 'It costs too much' }));
+    const offer = await within(dialog).findByTestId('cancel-offer');
+    expect(within(offer).getByText(/15% off your next delivery/)).toBeTruthy();
+    expect(within(offer).getByRole('button', { name: 'Take 15% off' })).toBeTruthy();
+    // Same screen: the cancel button is still in the dialog, enabled.
+    const cancelButton = within(dialog).getByRole<HTMLButtonElement>('button', { name: 'Cancel Subscription' });
+    expect(cancelButton.disabled).toBe(false);
+
+    answers['/api/subscriptions'] = { status: 200, body: [cancelledNow] };
+    await user.click(cancelButton);
+    await waitFor(() => expect(callTo(fetchMock, `/api/subscriptions/${ID}/cancel`)).toBeTruthy());
+    expect(callTo(fetchMock, `/api/subscriptions/${ID}/cancel`)![1]).toMatchObject({ method: 'POST', body: JSON.stringify({ reason: 'price' }) });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('takes the offer instead: recorded as accepted, the plan stays, the dialog closes', async () => {
+    const user = userEvent.setup();
+    const answers: Record<string, FakeAnswer> = {
+      '/api/auth/user': USER,
+      '/api/subscriptions': { status: 200, body: [active] },
+      [`/api/subscriptions/${ID}/cancel-offer?reason=too-much`]: { status: 200, body: { offer: { kind: 'longer-cadence', intervalCount: 2 } } },
+      [`/api/subscriptions/${ID}/frequency`]: { status: 200, body: { ...active, intervalCount: 2 } },
+      [`/api/subscriptions/${ID}/cancel-offer/accept`]: { status: 200, body: { ...active, intervalCount: 2 } },
+    };
+    const fetchMock = renderPage(answers);
+    const dialog = await openDialog(user);
+    await user.click(within(dialog).getByRole('radio', { name: 'I have too much product' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Deliver every 2 months' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(callTo(fetchMock, `/api/subscriptions/${ID}/frequency`)![1]).toMatchObject({ body: JSON.stringify({ intervalCount: 2 }) });
+    expect(callTo(fetchMock, `/api/subscriptions/${ID}/cancel-offer/accept`)![1]).toMatchObject({ body: JSON.stringify({ kind: 'longer-cadence' }) });
+    expect(callTo(fetchMock, `/api/subscriptions/${ID}/cancel`)).toBeUndefined();
+  });
+
+  it('sends "Something else" with its comment', async () => {
+    const user = userEvent.setup();
+    const answers: Record<string, FakeAnswer> = {
+      '/api/auth/user': USER,
+      '/api/subscriptions': { status: 200, body: [active] },
+      [`/api/subscriptions/${ID}/cancel-offer?reason=other`]: { status: 200, body: { offer: null } },
+      [`/api/subscriptions/${ID}/cancel`]: { status: 200, body: cancelledNow },
+    };
+    const fetchMock = renderPage(answers);
+    const dialog = await openDialog(user);
+    await user.click(within(dialog).getByRole('radio', { name: 'Something else' }));
+    await user.type(within(dialog).getByLabelText('Tell us more (optional)'), 'Moving abroad');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel Subscription' }));
+    await waitFor(() => expect(callTo(fetchMock, `/api/subscriptions/${ID}/cancel`)![1]).toMatchObject({ body: JSON.stringify({ reason: 'other', comment: 'Moving abroad' }) }));
+  });
+});
