@@ -4,11 +4,13 @@
  * values before and after (times in words too).
  */
 import type { AdminSubscriptionDetail, PlanCustomerChange } from '@nh/shared/contracts/admin-subscriptions';
+import type { ShopperPlanChange } from '@nh/shared/contracts/subscriptions';
 import { formatStaffTime } from '@nh/shared/days';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { AuditChangeList } from '../../audit/components/audit-change-list';
 
-const KIND_WORDS: Record<string, string> = {
+/** Every change a shopper (or the plan itself) records, in words: a new kind without words is a type error. */
+const KIND_WORDS: Record<ShopperPlanChange['kind'] | 'cancelled', string> = {
   paused: 'Paused the plan',
   resumed: 'Resumed the plan',
   skipped: 'Skipped the next delivery',
@@ -16,13 +18,17 @@ const KIND_WORDS: Record<string, string> = {
   frequency: 'Changed how often it is delivered',
   items: 'Changed the items',
   address: 'Changed the delivery address',
+  discount: 'Took the discount offered on the next delivery',
   card: 'Changed the card',
+  'ship-now': 'Shipped the next delivery now',
+  'one-time-added': 'Added a one-time item to the next delivery',
+  'one-time-removed': 'Removed a one-time item from the next delivery',
   cancelled: 'Cancelled the plan',
 };
 
 /** "Customer: Paused the plan", "Plan: Resumed the plan (its timed pause ended)". */
 export function changeWords(change: Pick<PlanCustomerChange, 'actor' | 'kind'>): string {
-  const what = KIND_WORDS[change.kind] ?? 'Changed the plan';
+  const what = (KIND_WORDS as Record<string, string | undefined>)[change.kind] ?? 'Changed the plan';
   return change.actor === 'plan' ? `${what} on its own (the pause the customer chose ended)` : `Customer: ${what}`;
 }
 
