@@ -218,6 +218,18 @@ describe('sign in with an emailed code', () => {
   }, 90_000);
 });
 
+describe('the sign-in page', () => {
+  it('offers the emailed code first, and the password below it', async () => {
+    const html = await (await fetch(`${api.url}/api/login`)).text();
+    expect(html).toContain('Email Me a Code');
+    expect(html.indexOf('id="code-request-form"')).toBeGreaterThan(0);
+    expect(html.indexOf('id="code-request-form"')).toBeLessThan(html.indexOf('id="login-form"'));
+    expect(html).toContain('autocomplete="one-time-code"');
+    const script = await (await fetch(`${api.url}/api/login.js`)).text();
+    expect(script).toContain("form.dataset.then === 'code'");
+  });
+});
+
 describe('limits a stranger cannot turn against the shopper', () => {
   it('a stranger asking for codes spends their own budget; the shopper on a new address still gets a code that works', async () => {
     const me = await shopper();
