@@ -26,6 +26,7 @@ import { toast } from '@/components/ui/use-toast';
 import { formatLongDate } from '@/lib/format-date';
 import { useCart } from '@/stores/cart-context';
 import { createSubscription, placeOrder } from './api';
+import { clearCheckoutDraft } from './checkout-draft';
 import { isNetworkFailure, newAttempt, reusableAttempt, type CheckoutAttempt } from './checkout-attempt';
 import { failureMessage } from './failure-message';
 import { nextDeliveryFromAnswer } from './subscription-answer';
@@ -121,6 +122,7 @@ export function usePlaceOrder({ tokenize }: UsePlaceOrderOptions) {
         toast({ title: 'Order placed successfully!', description: `Your order number is ${placed.orderId.slice(0, LIMITS.orderIdDisplayLength)}.` });
       }
       clearCart();
+      clearCheckoutDraft();
       if (placed.kind === 'order') void navigate(`/checkout/complete/${placed.orderId}`);
       else if (placed.orderId) void navigate(`/checkout/complete/${placed.orderId}${placed.subscriptionId ? `?plan=${placed.subscriptionId}` : ''}`);
       else void navigate('/');

@@ -24,13 +24,14 @@ import { useCart } from '@/stores/cart-context';
 import { CheckoutTrustBadges } from '../components/checkout-trust-badges';
 import { OrderSummary } from '../components/order-summary';
 import { PromoCodeField } from '../components/promo-code-field';
+import { useCheckoutDraft } from '../checkout-draft';
 import { usePlaceOrder } from '../use-place-order';
 
 const LOGIN_URL = '/api/login';
 
 export default function CheckoutPage() {
   const { items } = useCart();
-  const { isAuthenticated } = useAuth();
+  const { isAuthenticated, user } = useAuth();
   const card = useCardEntry();
   const order = usePlaceOrder({ tokenize: card.tokenize });
   const [promo, setPromo] = useState<PromoValidation | null>(null);
@@ -38,6 +39,7 @@ export default function CheckoutPage() {
 
   const form = useForm<CheckoutForm>({ resolver: zodResolver(checkoutFormSchema), defaultValues: emptyCheckoutForm, mode: 'onSubmit' });
   const { register, handleSubmit, control, watch, formState } = form;
+  useCheckoutDraft(form, user);
   const errors = formState.errors;
   const subscribe = watch('subscribeAndSave');
   const intervalCount = watch('intervalCount');
