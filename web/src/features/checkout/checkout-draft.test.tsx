@@ -30,6 +30,8 @@ function Form({ user }: { user: AuthUser | null }) {
   );
 }
 
+const valueOf = (label: string) => screen.getByLabelText<HTMLInputElement>(label).value;
+
 const show = (user: AuthUser | null = null) =>
   render(
     <QueryClientProvider client={createQueryClient()}>
@@ -53,9 +55,9 @@ describe("the checkout form's draft", () => {
 
     cleanup();
     show();
-    await waitFor(() => expect((screen.getByLabelText('firstName') as HTMLInputElement).value).toBe('Ada'));
-    expect((screen.getByLabelText('address') as HTMLInputElement).value).toBe('1 Main St');
-    expect((screen.getByLabelText('cardNumber') as HTMLInputElement).value).toBe('');
+    await waitFor(() => expect(valueOf('firstName')).toBe('Ada'));
+    expect(valueOf('address')).toBe('1 Main St');
+    expect(valueOf('cardNumber')).toBe('');
   });
 
   it("fills a signed-in shopper's name, email and newest order's address into empty fields, never over a typed one", async () => {
@@ -87,11 +89,11 @@ describe("the checkout form's draft", () => {
       '/api/orders/o1': { status: 200, body: order },
     });
     show({ id: 'u1', email: 'sam@example.com', firstName: 'Sam', lastName: 'Shopper', profileImageUrl: null });
-    await waitFor(() => expect((screen.getByLabelText('zip') as HTMLInputElement).value).toBe('45402'));
-    expect((screen.getByLabelText('firstName') as HTMLInputElement).value).toBe('Typed');
-    expect((screen.getByLabelText('lastName') as HTMLInputElement).value).toBe('Shopper');
-    expect((screen.getByLabelText('email') as HTMLInputElement).value).toBe('sam@example.com');
-    expect((screen.getByLabelText('address') as HTMLInputElement).value).toBe('9 Elm St');
+    await waitFor(() => expect(valueOf('zip')).toBe('45402'));
+    expect(valueOf('firstName')).toBe('Typed');
+    expect(valueOf('lastName')).toBe('Shopper');
+    expect(valueOf('email')).toBe('sam@example.com');
+    expect(valueOf('address')).toBe('9 Elm St');
   });
 
   it('a draft holds only the contact, address and plan choices', () => {

@@ -49,10 +49,10 @@ export function useCheckoutDraft(form: UseFormReturn<CheckoutForm>, user: AuthUs
     if (restored.current) return;
     restored.current = true;
     const draft = readDraft();
-    for (const [name, value] of Object.entries(draft)) form.setValue(name as keyof Draft, value as never);
+    for (const [name, value] of Object.entries(draft)) form.setValue(name as keyof Draft, value);
     const subscription = form.watch((values) => {
       try {
-        globalThis.sessionStorage?.setItem(CHECKOUT_DRAFT_KEY, JSON.stringify(toDraft(values as Partial<CheckoutForm>)));
+        globalThis.sessionStorage?.setItem(CHECKOUT_DRAFT_KEY, JSON.stringify(toDraft(values)));
       } catch {
         // storage full or refused: the form still works
       }
