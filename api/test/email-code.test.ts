@@ -167,10 +167,10 @@ describe('sign in with an emailed code', () => {
     expect((await browser.call('/api/login/email-code', { email: 'not an email' })).status).toBe(400);
   });
 
-  it('answers a known and an unknown email in the same time (medians within 10 %; no account enumeration by timing)', async () => {
+  it('answers a known and an unknown email in the same time (the median paired difference within 10 % of the median answer; no account enumeration by timing)', async () => {
     const timedApi = await startTestApi({ TRUST_PROXY: 'true' });
     try {
-      const rounds = 40;
+      const rounds = 160;
       const known: string[] = [];
       for (let i = 0; i < rounds; i++) known.push((await shopper()).email);
       const ask = (which: 'known' | 'unknown', i: number) =>
@@ -192,9 +192,12 @@ describe('sign in with an emailed code', () => {
           expect(res.status).toBe(202);
         }
       }
-      const k = median(times.known);
-      const u = median(times.unknown);
-      expect(Math.abs(k - u) / Math.max(k, u)).toBeLessThan(0.1);
+      // Paired: each round's known minus unknown (a busy machine slows both of a pair alike); the median
+      // difference within 10 % of the median answer.
+      const differences = times.known.map((k, i) => k - times.unknown[i]!);
+      const typical = median([...times.known, ...times.unknown]);
+      console.log(`email-code answers: median ${typical.toFixed(2)} ms, median known-unknown ${median(differences).toFixed(2)} ms`);
+      expect(Math.abs(median(differences)) / typical).toBeLessThan(0.1);
       await timedApi.services.afterAnswer.settled();
       const rows = await api.ctx.db.select().from(tables.signInCodes).where(inArray(tables.signInCodes.email, known));
       expect(rows).toHaveLength(rounds);
@@ -216,6 +219,44 @@ describe('sign in with an emailed code', () => {
       await timedApi.close();
     }
   }, 90_000);
+});
+
+describe("a guest's sign-up code at checkout (Subscribe & Save)", () => {
+  it('sends a code to an email without an account only when asked to sign up; verifying it makes the account (no password) and signs in', async () => {
+    const email = `newcomer.${unique()}@example.com`;
+    const browser = new Browser(api);
+    expect((await browser.call('/api/login/email-code', { email })).status).toBe(202);
+    await api.services.afterAnswer.settled();
+    expect(await api.ctx.db.select().from(tables.signInCodes).where(eq(tables.signInCodes.email, email))).toEqual([]);
+
+    const res = await browser.call('/api/login/email-code', { email, signUp: true });
+    expect(res.status).toBe(202);
+    expect(await res.json()).toEqual({ message: AUTH_MESSAGES.codeSent });
+    const [row] = await codeRows(email);
+    const code = await mint(row!.codeId);
+    // Nothing exists for the email until the code is verified: a stranger typing someone's email makes no account.
+    expect(await api.ctx.db.select().from(tables.users).where(eq(tables.users.email, email))).toEqual([]);
+    const verified = await browser.call('/api/login/email-code/verify', { email, code, firstName: 'Nova', lastName: 'Newcomer' });
+    expect(verified.status).toBe(200);
+    const [user] = await api.ctx.db.select().from(tables.users).where(eq(tables.users.email, email));
+    expect(user).toMatchObject({ firstName: 'Nova', lastName: 'Newcomer', passwordHash: null });
+    expect(await (await browser.call('/api/auth/user')).json()).toMatchObject({ id: user!.id, email });
+  });
+
+  it('signs an existing account in with a sign-up code, keeping its names', async () => {
+    const me = await shopper();
+    const browser = new Browser(api);
+    const res = await browser.call('/api/login/email-code', { email: me.email, signUp: true });
+    expect(res.status).toBe(202);
+    const code = await mint((await codeRows(me.email))[0]!.codeId);
+    const verified = await browser.call('/api/login/email-code/verify', { email: me.email, code, firstName: 'Other', lastName: 'Name' });
+    expect(await verified.json()).toMatchObject({ user: { id: me.id, firstName: 'Cody' } });
+  });
+
+  it('still refuses a guest at subscribe-nonce: nothing is charged before the email is verified', async () => {
+    const res = await new Browser(api).call('/api/payments/subscribe-nonce', {});
+    expect(res.status).toBe(401);
+  });
 });
 
 describe('the sign-in page', () => {

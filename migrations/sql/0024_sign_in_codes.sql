@@ -1,7 +1,7 @@
 CREATE TABLE "sign_in_codes" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"email" text NOT NULL,
-	"user_id" uuid NOT NULL,
+	"user_id" uuid,
 	"code_hash" text NOT NULL,
 	"tries" integer DEFAULT 0 NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL,

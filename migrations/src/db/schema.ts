@@ -278,9 +278,8 @@ export const signInCodes = pgTable(
     id: uuid().primaryKey().defaultRandom(),
     /** Lower-cased. */
     email: text().notNull(),
-    userId: uuid()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The account; null for a checkout's sign-up code to an email without one (the account is made when the code is verified). */
+    userId: uuid().references(() => users.id, { onDelete: 'cascade' }),
     codeHash: text().notNull(),
     /** Wrong codes typed while this one was open; at 5 it opens nothing. */
     tries: integer().notNull().default(0),

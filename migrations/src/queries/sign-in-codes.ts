@@ -32,7 +32,7 @@ export const newSignInCode = (): string => String(randomInt(0, 1_000_000)).padSt
 export type SignInCodeRow = typeof signInCodes.$inferSelect;
 
 /** A new code's row; its code is made by the mail worker as the email is sent. */
-export async function insertSignInCode(tx: DbOrTx, values: { email: string; userId: string; expiresAt: Date }): Promise<SignInCodeRow> {
+export async function insertSignInCode(tx: DbOrTx, values: { email: string; userId: string | null; expiresAt: Date }): Promise<SignInCodeRow> {
   const [row] = await tx
     .insert(signInCodes)
     .values({ ...values, email: values.email.toLowerCase(), codeHash: unsentTokenHash() })
@@ -62,9 +62,10 @@ const equalHex = (a: string, b: string): boolean => a.length === b.length && tim
  * Checks a typed code against the email's open codes. Every open code of the email spends a try first
  * (atomically, so parallel guesses cannot pass 5), then the code is compared; a match spends it and the
  * email's other open codes, in one transaction. The same hashing runs when no code is open, so an
- * unknown email costs the same. The account signed in, or null.
+ * unknown email costs the same. The account signed in (null userId: a checkout's sign-up code, whose
+ * account the caller makes), or null when nothing matched.
  */
-export async function spendSignInCode(db: DbOrTx, email: string, code: string): Promise<{ userId: string; email: string } | null> {
+export async function spendSignInCode(db: DbOrTx, email: string, code: string): Promise<{ userId: string | null; email: string } | null> {
   return db.transaction(async (tx) => {
     const open = await tx
       .update(signInCodes)
@@ -78,9 +79,9 @@ export async function spendSignInCode(db: DbOrTx, email: string, code: string): 
         ),
       )
       .returning({ id: signInCodes.id, codeHash: signInCodes.codeHash, userId: signInCodes.userId, email: signInCodes.email });
-    const candidates = open.length ? open : [{ id: '00000000-0000-0000-0000-000000000000', codeHash: unsentTokenHash(), userId: '', email: '' }];
+    const candidates = open.length ? open : [{ id: '00000000-0000-0000-0000-000000000000', codeHash: unsentTokenHash(), userId: null, email: '' }];
     const match = candidates.find((row) => equalHex(hashSignInCode(row.id, code), row.codeHash));
-    if (!match || !match.userId) return null;
+    if (!match || !match.email) return null;
     await tx
       .update(signInCodes)
       .set({ usedAt: sql`now()` })

@@ -41,7 +41,11 @@ export const loginRequestSchema = z.object({
 export type LoginRequest = z.input<typeof loginRequestSchema>;
 
 /** POST /api/login/email-code: 202 with `AUTH_MESSAGES.codeSent`, whatever the email. */
-export const emailCodeRequestSchema = z.object({ email });
+export const emailCodeRequestSchema = z.object({
+  email,
+  /** Checkout's Subscribe & Save for a guest: an email without an account gets a code too, and verifying it makes the account (no password). */
+  signUp: z.boolean().optional(),
+});
 export type EmailCodeRequest = z.input<typeof emailCodeRequestSchema>;
 
 /** POST /api/login/email-code/verify: the shopper session, as POST /api/login starts it. */
@@ -52,6 +56,9 @@ export const emailCodeVerifySchema = z.object({
     .transform((v) => v.replace(/\s+/g, ''))
     .pipe(z.string().regex(/^\d{6}$/, AUTH_MESSAGES.codeFormat)),
   returnTo,
+  /** The names a new account (a checkout's sign-up code) gets; ignored for an existing account. */
+  firstName: textField({ max: 100 }).optional(),
+  lastName: textField({ max: 100 }).optional(),
 });
 export type EmailCodeVerify = z.input<typeof emailCodeVerifySchema>;
 

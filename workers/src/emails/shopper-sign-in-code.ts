@@ -17,7 +17,7 @@ export const email = defineEmail({
     const row = await findSignInCodeById(db, codeId);
     if (!row) return skip('code not found');
     if (row.usedAt || row.expiresAt.getTime() <= Date.now() || row.tries >= SIGN_IN_CODE_TRIES) return skip('code used or expired');
-    const user = await findUserNameById(db, row.userId);
+    const user = row.userId ? await findUserNameById(db, row.userId) : null;
     return {
       subjectId: codeId,
       to: row.email,
