@@ -87,9 +87,14 @@ describe('checkout in the browser (local sandbox)', () => {
 
     await fillForm(page);
     await page.getByRole('button', { name: 'Place Order' }).click();
-    await page.waitForURL((url) => url.pathname === '/', { timeout: 20_000 });
+    await page.waitForURL((url) => url.pathname.startsWith('/checkout/complete/'), { timeout: 20_000 });
     await page.getByText('Order placed successfully!', { exact: true }).waitFor();
     expect(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.cart)).toBe('[]');
+    // The confirmation page (issue 22) names the order, and a reload shows it again (the guest's browser may read it).
+    await page.getByText(/Your order #\w+ is confirmed/).waitFor();
+    await page.reload();
+    await page.getByText(/Your order #\w+ is confirmed/).waitFor({ timeout: 15_000 });
+    await page.getByTestId('expected-delivery').waitFor();
 
     const { rows } = await app.api.ctx.db.$client.query<{ id: string; status: string; promo_code: string; total: string }>(
       `select id, status, promo_code, total::text from orders where customer_email = 'grace@example.com' and status = 'processing'`,
