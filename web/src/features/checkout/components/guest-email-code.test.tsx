@@ -39,7 +39,7 @@ describe("a guest's Subscribe & Save: the emailed code inside checkout", () => {
     await typist.type(screen.getByLabelText('Code from the email'), '123456');
     await typist.click(screen.getByRole('button', { name: 'Confirm Email' }));
     await vi.waitFor(() => expect(onVerified).toHaveBeenCalledTimes(1));
-    const bodies = fetchMock.mock.calls.map(([, init]) => JSON.parse(String((init as RequestInit).body)) as unknown);
+    const bodies = (fetchMock.mock.calls as unknown as Array<[string, RequestInit]>).map(([, init]) => JSON.parse(String(init.body)) as unknown);
     expect(bodies).toEqual([
       { email: 'nova@example.com', signUp: true },
       { email: 'nova@example.com', code: '123456', firstName: 'Nova', lastName: 'Newcomer' },
