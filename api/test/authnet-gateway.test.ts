@@ -508,6 +508,7 @@ describe('checkout through Authorize.Net (API configured with the stub)', () => 
     const production = await startTestApi({
       NODE_ENV: 'production',
       SESSION_SECRET: 'y'.repeat(32),
+      SIGN_IN_CODE_PEPPER: 'p'.repeat(32),
       SHOP_SITE_URL: 'https://shop.example.com',
     });
     try {

@@ -537,3 +537,23 @@ describe('POST /api/payments/checkout-nonce', () => {
     });
   });
 });
+
+describe("the guest's confirmation page (issue 22)", () => {
+  it('lets the browser that paid read its order afterwards (a reload shows it again); another browser is refused', async () => {
+    const product = await makeProduct(5);
+    const res = await checkout(await checkoutBody([{ product, quantity: 2 }]));
+    expect(res.status).toBe(200);
+    const { orderId } = (await res.json()) as { orderId: string };
+    const cookie = res.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .find((c) => c.startsWith('nh.sid='));
+    expect(cookie).toBeDefined();
+    for (let reload = 0; reload < 2; reload++) {
+      const order = await api.request(`/api/orders/guest/${orderId}`, { headers: { cookie: cookie! } });
+      expect(order.status).toBe(200);
+      expect(await order.json()).toMatchObject({ id: orderId, items: [expect.objectContaining({ quantity: 2 })] });
+    }
+    expect((await api.request(`/api/orders/guest/${orderId}`)).status).toBe(403);
+  });
+});

@@ -151,6 +151,8 @@ beforeAll(async () => {
     },
     'POST /api/newsletter': { body: { email: `reader.${MARKER}@example.com` } },
     'POST /api/login': { body: { email: shopper.email, password: shopper.password, returnTo: `/account?${MARKER}` } },
+    'POST /api/login/email-code': { body: { email: `code.${MARKER}@example.com` } },
+    'POST /api/login/email-code/verify': { body: { email: `code.${MARKER}@example.com`, code: '123456', returnTo: `/account?${MARKER}` } },
     'POST /api/register': { body: { firstName: `New ${MARKER}`, lastName: 'Person', email: `new.${MARKER}@example.com`, password: 'correct horse battery', returnTo: '/' } },
     'POST /api/payments/checkout-nonce': {
       body: {

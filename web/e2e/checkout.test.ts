@@ -75,7 +75,7 @@ describe('checkout in the browser (local sandbox)', () => {
     await page.getByText('This promo code is invalid or expired', { exact: true }).waitFor();
   });
 
-  it('places an order with a promo code: toast with the order number, cart cleared, back home', async () => {
+  it('places an order with a promo code: toast with the order number, cart cleared, the confirmation page (again after a reload)', async () => {
     const page = await openCheckoutWithCart(2);
     expect(await page.getByTestId('summary-total').textContent()).toBe('$53.19'); // 40.00 + 9.99 + 3.20
     await page.getByLabel('Promo Code').fill(' welcome10 ');
@@ -87,7 +87,7 @@ describe('checkout in the browser (local sandbox)', () => {
 
     await fillForm(page);
     await page.getByRole('button', { name: 'Place Order' }).click();
-    await page.waitForURL((url) => url.pathname === '/', { timeout: 20_000 });
+    await page.waitForURL((url) => url.pathname.startsWith('/checkout/complete/'), { timeout: 20_000 });
     await page.getByText('Order placed successfully!', { exact: true }).waitFor();
     expect(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.cart)).toBe('[]');
 
@@ -97,6 +97,11 @@ describe('checkout in the browser (local sandbox)', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ promo_code: 'WELCOME10', total: '48.87' });
     expect(await toastText(page).textContent()).toContain(rows[0]!.id.slice(0, 8));
+    // The confirmation page (issue 22) names the order, and a reload shows it again (the guest's browser may read it).
+    await page.getByText(/Your order #\w+ is confirmed/).waitFor();
+    await page.reload();
+    await page.getByText(/Your order #\w+ is confirmed/).waitFor({ timeout: 15_000 });
+    await page.getByTestId('expected-delivery').waitFor();
   });
 
   it('shows the decline for ZIP 46282 and stays on the checkout', async () => {

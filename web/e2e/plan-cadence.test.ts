@@ -87,7 +87,7 @@ async function subscribeEvery(page: Page, email: string, months: number): Promis
   const sent = page.waitForRequest((request) => request.url().endsWith('/api/payments/subscribe-nonce'));
   await page.getByRole('button', { name: 'Start Subscription' }).click();
   expect(((await sent).postDataJSON() as { intervalCount: number }).intervalCount).toBe(months);
-  await page.waitForURL((url) => url.pathname === '/', { timeout: 30_000 });
+  await page.waitForURL((url) => url.pathname.startsWith('/checkout/complete/'), { timeout: 30_000 });
   await visible(page, SUBSCRIPTION_MESSAGES.created);
   return planOf(email);
 }

@@ -50,7 +50,7 @@ describe('Subscribe & Save in the browser (local sandbox)', () => {
     await fillCheckout(page, email);
     await page.getByLabel(/^Subscribe & Save/).check();
     await page.getByRole('button', { name: 'Start Subscription' }).click();
-    await page.waitForURL((url) => url.pathname === '/', { timeout: 30_000 });
+    await page.waitForURL((url) => url.pathname.startsWith('/checkout/complete/'), { timeout: 30_000 });
     await visible(page, SUBSCRIPTION_MESSAGES.created);
     expect(await page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.cart)).toBe('[]');
 
@@ -113,7 +113,7 @@ describe('Subscribe & Save in the browser (local sandbox)', () => {
     const body = (await sent).postDataJSON() as { amount: string; promoCode: string | null };
     expect(`$${body.amount}`).toBe(shown);
     expect(body.promoCode).toBe('WELCOME10');
-    await page.waitForURL((url) => url.pathname === '/', { timeout: 30_000 });
+    await page.waitForURL((url) => url.pathname.startsWith('/checkout/complete/'), { timeout: 30_000 });
     await visible(page, SUBSCRIPTION_MESSAGES.created);
 
     const { rows } = await app.api.ctx.db.$client.query<{ order_total: string; promo_code: string | null; plan_amount: string; charged: string }>(

@@ -15,6 +15,8 @@ const schema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(5000),
     HOST: z.string().default('0.0.0.0'),
     SESSION_SECRET: optionalString(),
+    /** The key of the emailed sign-in codes' HMAC (@nh/server queries/sign-in-codes.ts; the mail worker needs it too). */
+    SIGN_IN_CODE_PEPPER: optionalString(),
     /** Built SPA folder served with history fallback. */
     WEB_DIST: z.string().default(path.join(REPO_ROOT, 'web/dist')),
     /** Product pictures served at /api/public/{filename}. */
@@ -70,6 +72,7 @@ const schema = z
     requireSiteUrlInProduction(env, ctx);
     if (env.NODE_ENV !== 'production') return;
     if (!env.SESSION_SECRET) ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required when NODE_ENV=production' });
+    if (!env.SIGN_IN_CODE_PEPPER) ctx.addIssue({ code: 'custom', path: ['SIGN_IN_CODE_PEPPER'], message: 'is required when NODE_ENV=production' });
   });
 
 export type ApiConfig = ReturnType<typeof loadApiConfig>;

@@ -17,6 +17,7 @@ import { adminRoutes } from './admin';
 import { productImageUploadRoutes } from './admin/products/images';
 import { QUEUE_BOARD_PATH, queueBoardRoutes } from './admin/queues/board';
 import { authRoutes } from './auth';
+import { emailCodeRoutes } from './auth/email-code';
 import { invalidateCatalogCache, priceList } from './catalog';
 import type { Lifecycle } from './health/routes';
 import { checkoutRoutes } from './checkout/routes';
@@ -65,6 +66,7 @@ export function apiModules(ctx: AppContext, { payments, files, afterAnswer }: Ap
     reviewRoutes(ctx, { invalidateCatalog }),
     newsletterRoutes(ctx),
     authRoutes(ctx),
+    emailCodeRoutes(ctx, { afterAnswer }),
     accountRoutes(ctx, { afterAnswer }),
     promoValidationRoutes(ctx, { promoGuesses }),
     paymentRoutes(ctx, { payments }),

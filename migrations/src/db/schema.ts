@@ -267,6 +267,29 @@ export const shopperTokens = pgTable(
   (t) => [index('shopper_tokens_user').on(t.userId), index('shopper_tokens_order').on(t.orderId)],
 );
 
+/**
+ * Sign-in codes (issue 22): a 6-digit code emailed to a shopper, valid 10 minutes, once, at most 5 wrong
+ * tries. Only an HMAC of the code under a server pepper is kept (6 digits would be guessed offline from a
+ * bare hash); the mail worker makes the code as it sends (the row starts with a hash nothing matches).
+ */
+export const signInCodes = pgTable(
+  'sign_in_codes',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** Lower-cased. */
+    email: text().notNull(),
+    /** The account; null for a checkout's sign-up code to an email without one (the account is made when the code is verified). */
+    userId: uuid().references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text().notNull(),
+    /** Wrong codes typed while this one was open; at 5 it opens nothing. */
+    tries: integer().notNull().default(0),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sign_in_codes_email').on(t.email, t.expiresAt)],
+);
+
 // ---------------------------------------------------------------- staff (the back office)
 export const staff = pgTable('staff', {
   id: uuid().primaryKey().defaultRandom(),

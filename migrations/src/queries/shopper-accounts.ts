@@ -27,3 +27,13 @@ export async function insertUser(db: DbOrTx, values: { email: string; firstName:
   const [row] = await db.insert(users).values(values).onConflictDoNothing({ target: users.email }).returning(authUserColumns);
   return row;
 }
+
+/**
+ * An account without a password (issue 22: a guest who verified their email at checkout to subscribe);
+ * signs in by emailed code, or sets a password through the reset. The existing account when the email
+ * has one (made meanwhile).
+ */
+export async function findOrInsertPasswordlessUser(db: DbOrTx, values: { email: string; firstName: string | null; lastName: string | null }) {
+  const [row] = await db.insert(users).values({ ...values, passwordHash: null }).onConflictDoNothing({ target: users.email }).returning(authUserColumns);
+  return row ?? (await db.select(authUserColumns).from(users).where(eq(users.email, values.email)))[0]!;
+}

@@ -12,6 +12,7 @@ export const EMAIL_KINDS = {
   'renewal-reminder': 'Renewal reminder',
   'shopper-password-reset': 'Password reset (shopper)',
   'sign-in-failures': 'Failed sign-ins warning',
+  'shopper-sign-in-code': 'Sign-in code',
   'staff-invitation': 'Staff invitation',
   'staff-password-reset': 'Password reset (staff)',
   'subscription-card-expiring': 'Card expiring notice',

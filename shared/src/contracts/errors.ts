@@ -51,6 +51,7 @@ export const ERROR_CODES = {
   // ---------------------------------------------------------------- accounts and staff
   NOT_SIGNED_IN: 'unauthenticated',
   WRONG_CREDENTIALS: 'unauthenticated',
+  SIGN_IN_CODE_INVALID: 'unauthenticated',
   EMAIL_TAKEN: 'conflict',
   ADMIN_AUTH_FAILED: 'unauthenticated',
   /** A back-office call without a staff session (never signed in, expired, signed out, or disabled since). */

@@ -43,6 +43,8 @@ export const OUTBOX_TOPICS = {
   orderShippedResendRequested: 'order.shipped-resend-requested',
   /** A shopper asked to reset a forgotten password: the email with its single-use link (issue 13). */
   shopperPasswordResetRequested: 'shopper.password-reset-requested',
+  /** A shopper asked for a sign-in code: the email with the code, made as it is sent (issue 22). */
+  shopperSignInCodeRequested: 'shopper.sign-in-code-requested',
   /** A guest looked an order up by number and email: the email with its single-use link to the order. */
   orderLinkRequested: 'order.link-requested',
   /**
@@ -99,6 +101,8 @@ export const outboxPayloads = {
   [OUTBOX_TOPICS.orderShippedResendRequested]: z.object({ orderId: z.string().uuid(), resendId: z.string().uuid() }),
   /** As for staff: the link's row only, its token made as the email is sent. */
   [OUTBOX_TOPICS.shopperPasswordResetRequested]: z.object({ tokenId: z.string().uuid() }),
+  /** The code's row only; the code is made as the email is sent. */
+  [OUTBOX_TOPICS.shopperSignInCodeRequested]: z.object({ codeId: z.string().uuid() }),
   [OUTBOX_TOPICS.orderLinkRequested]: z.object({ tokenId: z.string().uuid() }),
   /** `failures`: the window's count when the email was called for; `alertId` makes each window one email. */
   [OUTBOX_TOPICS.signInFailures]: z.object({

@@ -72,6 +72,7 @@ export function createRoutes(queryClient: QueryClient, { awaitData }: RouteOptio
         { path: '/legal/:page', ...page(() => import('@/features/content/routes/legal')) },
         { path: '/unsubscribe/:token', ...page(() => import('@/features/newsletter/routes/unsubscribe')) },
         { path: '/checkout', ...page(() => import('@/features/checkout/routes/checkout')) },
+        { path: '/checkout/complete/:orderId', ...page(() => import('@/app/routes/order-confirmation')) },
         { path: '/subscriptions', ...page(() => import('@/features/subscriptions/routes/subscriptions')) },
         { path: '/subscriptions/update-card/:token', ...page(() => import('@/features/subscriptions/routes/update-card')) },
         { path: '/account/orders', ...page(() => import('@/features/account/routes/orders')) },

@@ -1,7 +1,8 @@
 /**
  * The built-in sign-in page (GET /api/login): server-rendered, self-contained, styled inline. Its
  * script is served separately (GET /api/login.js) because the Content-Security-Policy forbids inline
- * scripts. The forms post JSON; the server answers where to go next.
+ * scripts. The forms post JSON; the server answers where to go next. The emailed code comes first
+ * (issue 22); the password form stays below it.
  */
 import { PASSWORD_MIN_LENGTH } from '@nh/shared/contracts/auth';
 import { escapeHtml } from '@nh/shared/html';
@@ -29,6 +30,7 @@ const PAGE_STYLE = `
   button:disabled { opacity: 0.6; cursor: wait; }
   .error { color: #a11d2b; font-size: 0.9rem; margin: 12px 0 0; min-height: 1.2em; }
   .back { display: block; text-align: center; margin-top: 28px; color: #1f5d3a; }
+  .or { font-size: 1rem; margin: 28px 0 0; color: #4d5e53; }
   .forgot { display: inline-block; margin-top: 16px; padding: 4px 0; color: #1f5d3a; font-weight: 600; }
 `;
 
@@ -54,6 +56,23 @@ export function renderLoginPage({ shopName, returnTo }: { shopName: string; retu
   <div class="forms">
     <section aria-labelledby="login-title">
       <h1 id="login-title">Log In</h1>
+      <form id="code-request-form" data-endpoint="/api/login/email-code" data-then="code" novalidate>
+        <label for="code-email">Email</label>
+        <input id="code-email" name="email" type="email" autocomplete="email" required>
+        <p class="hint">We email you a 6-digit code: no password needed.</p>
+        <p class="error" role="alert" data-error></p>
+        <button type="submit">Email Me a Code</button>
+      </form>
+      <form id="code-form" data-endpoint="/api/login/email-code/verify" hidden novalidate>
+        <p class="hint" role="status" data-sent></p>
+        <input type="hidden" name="returnTo" value="${back}">
+        <input type="hidden" name="email">
+        <label for="code-code">Code from the email</label>
+        <input id="code-code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" maxlength="7" required>
+        <p class="error" role="alert" data-error></p>
+        <button type="submit">Sign In with Code</button>
+      </form>
+      <h2 class="or">Or log in with your password</h2>
       <form id="login-form" data-endpoint="/api/login" novalidate>
         <input type="hidden" name="returnTo" value="${back}">
         <label for="login-email">Email</label>
@@ -108,6 +127,17 @@ export const LOGIN_SCRIPT = `(() => {
           body: JSON.stringify(body),
         });
         const data = await res.json().catch(() => ({}));
+        if (res.ok && form.dataset.then === 'code') {
+          // The code was asked for: the second step takes the code, for the same email.
+          const next = document.getElementById('code-form');
+          next.elements.email.value = body.email;
+          next.querySelector('[data-sent]').textContent = data.message;
+          next.hidden = false;
+          next.elements.code.focus();
+          button.disabled = false;
+          button.textContent = 'Email Me a New Code';
+          return;
+        }
         if (res.ok) {
           window.location.assign(data.redirectTo || '/');
           return;

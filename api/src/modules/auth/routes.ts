@@ -1,7 +1,7 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import { findUserByEmail } from '@nh/server/queries/shopper-self-service';
 import { SHOP } from '@nh/shared';
-import { AUTH_MESSAGES, loginRequestSchema, registerRequestSchema, type AuthUser, type SignInResponse } from '@nh/shared/contracts/auth';
+import { AUTH_MESSAGES, loginRequestSchema, registerRequestSchema, type SignInResponse } from '@nh/shared/contracts/auth';
 import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { knownBrowsers } from '../../lib/known-browser';
@@ -11,18 +11,14 @@ import { parseInput } from '../../lib/validation';
 import { currentUser } from './current-user';
 import { LOGIN_SCRIPT, renderLoginPage, renderLogoutPage } from './login-page';
 import { safeReturnTo } from './return-to';
+import { startShopperSession } from './session-start';
 import { authenticate, register } from './service';
 
 /** The session cookie's name (set in lib/session.ts); cleared on sign-out. */
 const SESSION_COOKIE = 'nh.sid';
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 
-/** Starts a fresh session for the user (a new id on every sign-in prevents session fixation). */
-async function signIn(req: Request, user: AuthUser): Promise<void> {
-  await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve())));
-  req.session.userId = user.id;
-  await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err) : resolve())));
-}
+const signIn = startShopperSession;
 
 export function authRoutes(ctx: AppContext): Router {
   const router = Router();

@@ -1,6 +1,7 @@
 import { Router, type RequestHandler, type Response } from 'express';
 import { checkoutNonceRequestSchema, subscribeNonceRequestSchema } from '@nh/shared/contracts/checkout';
 import { SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
+import { grantGuestOrder } from '../account/guest-access';
 import type { AppContext } from '../../lib/context';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey, requestHash } from '../../lib/idempotency';
 import { AppError } from '../../lib/errors';
@@ -43,6 +44,10 @@ export function checkoutRoutes(ctx: AppContext, deps: CheckoutModuleDeps): Route
     const input = parseInput(checkoutNonceRequestSchema, req.body);
     const answer = await checkout.checkout(input, { idempotencyKey, requestHash: requestHash(req.body), userId: req.session.userId ?? null });
     if (isPromoRefusal(answer)) await promoGuesses.countRefusal(req);
+    // A guest's confirmation page (issue 22) reads the order it just paid for, in this browser, for the
+    // hour an emailed order link gives (a reload shows it again); a signed-in shopper reads their own.
+    const placed = (answer.body as { orderId?: unknown } | null)?.orderId;
+    if (answer.status < 300 && typeof placed === 'string' && !req.session.userId) await grantGuestOrder(req, placed);
     send(res, answer);
   });
 

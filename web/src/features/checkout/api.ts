@@ -1,5 +1,6 @@
 /** Server calls of the checkout: promo validation, placing the order, Subscribe & Save. */
 import type { CheckoutNonceRequest, CheckoutNonceResponse, SubscribeNonceRequest } from '@nh/shared/contracts/checkout';
+import { shopperOrderListSchema, shopperOrderSchema, type ShopperOrder } from '@nh/shared/contracts/account';
 import type { PromoValidation } from '@nh/shared/contracts/promo';
 import { apiRequest } from '@/lib/query-client';
 
@@ -17,4 +18,12 @@ export async function placeOrder(body: CheckoutNonceRequest, idempotencyKey: str
 export async function createSubscription(body: SubscribeNonceRequest, idempotencyKey: string): Promise<unknown> {
   const res = await apiRequest('POST', '/api/payments/subscribe-nonce', body, { 'Idempotency-Key': idempotencyKey });
   return res.json().catch(() => null);
+}
+
+/** A signed-in shopper's newest order's shipping address (for the checkout's prefill), or null. */
+export async function fetchLastAddress(): Promise<ShopperOrder['shippingAddress'] | null> {
+  const list = shopperOrderListSchema.parse(await (await apiRequest('GET', '/api/orders')).json());
+  const newest = list.orders[0];
+  if (!newest) return null;
+  return shopperOrderSchema.parse(await (await apiRequest('GET', `/api/orders/${encodeURIComponent(newest.id)}`)).json()).shippingAddress;
 }

@@ -69,6 +69,7 @@ function setup(tokenize = vi.fn(async () => opaque)) {
     [
       { path: '/checkout', Component: Checkout },
       { path: '/', element: <p>home</p> },
+      { path: '/checkout/complete/:orderId', element: <p>confirmation</p> },
     ],
     { initialEntries: ['/checkout'] },
   );
@@ -98,7 +99,7 @@ afterEach(() => {
 });
 
 describe('usePlaceOrder', () => {
-  it('Subscribe & Save: sends the first delivery total with the promo code, toasts the next delivery, clears the cart and goes home', async () => {
+  it('Subscribe & Save: sends the first delivery total with the promo code, toasts the next delivery, clears the cart and opens the confirmation page with the plan', async () => {
     const nextBillingDate = '2031-07-05T15:00:00.000Z';
     const calls = stubFetch([{ status: 201, body: { subscriptionId: ORDER_ID, orderId: ORDER_ID, nextBillingDate } }]);
     const { tokenize, router, submit, savedCart } = setup();
@@ -130,7 +131,8 @@ describe('usePlaceOrder', () => {
       title: SUBSCRIPTION_MESSAGES.created,
       description: `Your next delivery is scheduled for ${formatLongDate(new Date(nextBillingDate))}.`,
     });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/checkout/complete/${ORDER_ID}`));
+    expect(router.state.location.search).toBe(`?plan=${ORDER_ID}`);
     expect(savedCart()).toEqual([]);
   });
 
@@ -166,7 +168,7 @@ describe('usePlaceOrder', () => {
       title: 'Order placed successfully!',
       description: `Your order number is ${ORDER_ID.slice(0, LIMITS.orderIdDisplayLength)}.`,
     });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/checkout/complete/${ORDER_ID}`));
     expect(savedCart()).toEqual([]);
   });
 

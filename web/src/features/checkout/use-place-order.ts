@@ -1,6 +1,7 @@
 /**
  * Placing the order, as one mutation: tokenise the card, send the order (or start Subscribe & Save),
- * then toast, clear the cart and go home; a failure is toasted and leaves the form as it was.
+ * then toast, clear the cart and open the order's confirmation page (/checkout/complete/:orderId, issue
+ * 22; a plan's id in `?plan=`); a failure is toasted and leaves the form as it was.
  *
  * - Subscribe & Save: the first charge and the plan (every 1, 2 or 3 months: the shopper's choice) are created by the subscriptions API. The
  *   amount is the first delivery's, as the summary shows it (a promo applies to it alone), and the
@@ -13,7 +14,7 @@ import type { CartItem } from '@nh/shared/cart';
 import { LIMITS } from '@nh/shared/constants';
 import type { CheckoutForm, CheckoutNonceRequest, SubscribeNonceRequest } from '@nh/shared/contracts/checkout';
 import type { PromoValidation } from '@nh/shared/contracts/promo';
-import { SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
+import { SUBSCRIPTION_MESSAGES, subscribeNonceResponseSchema } from '@nh/shared/contracts/subscriptions';
 import { centsToDecimal } from '@nh/shared/money';
 import { priceCart, pricePlan, toPayloadStrings } from '@nh/shared/pricing';
 import { useMutation } from '@tanstack/react-query';
@@ -25,6 +26,7 @@ import { toast } from '@/components/ui/use-toast';
 import { formatLongDate } from '@/lib/format-date';
 import { useCart } from '@/stores/cart-context';
 import { createSubscription, placeOrder } from './api';
+import { clearCheckoutDraft } from './checkout-draft';
 import { isNetworkFailure, newAttempt, reusableAttempt, type CheckoutAttempt } from './checkout-attempt';
 import { failureMessage } from './failure-message';
 import { nextDeliveryFromAnswer } from './subscription-answer';
@@ -36,7 +38,7 @@ export interface PlaceOrderInput {
   promo: PromoValidation | null;
 }
 
-export type PlacedOrder = { kind: 'subscription'; nextDelivery: Date } | { kind: 'order'; orderId: string };
+export type PlacedOrder = { kind: 'subscription'; nextDelivery: Date; orderId: string | null; subscriptionId: string | null } | { kind: 'order'; orderId: string };
 
 export interface UsePlaceOrderOptions {
   /** The card entry's tokeniser (`useCardEntry().tokenize`). */
@@ -77,7 +79,8 @@ export function usePlaceOrder({ tokenize }: UsePlaceOrderOptions) {
           shippingAddress: address,
         };
         const answer = await createSubscription(body, crypto.randomUUID());
-        return { kind: 'subscription', nextDelivery: nextDeliveryFromAnswer(answer) };
+        const ids = subscribeNonceResponseSchema.safeParse(answer);
+        return { kind: 'subscription', nextDelivery: nextDeliveryFromAnswer(answer), orderId: ids.data?.orderId ?? null, subscriptionId: ids.data?.subscriptionId ?? null };
       }
 
       let attempt = reusableAttempt(pendingAttempt.current, fingerprint);
@@ -119,7 +122,10 @@ export function usePlaceOrder({ tokenize }: UsePlaceOrderOptions) {
         toast({ title: 'Order placed successfully!', description: `Your order number is ${placed.orderId.slice(0, LIMITS.orderIdDisplayLength)}.` });
       }
       clearCart();
-      void navigate('/');
+      clearCheckoutDraft();
+      if (placed.kind === 'order') void navigate(`/checkout/complete/${placed.orderId}`);
+      else if (placed.orderId) void navigate(`/checkout/complete/${placed.orderId}${placed.subscriptionId ? `?plan=${placed.subscriptionId}` : ''}`);
+      else void navigate('/');
     },
     onError: (error) => {
       if (error instanceof TokenizeError) {

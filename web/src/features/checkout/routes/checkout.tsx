@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { checkoutFormSchema, CHECKOUT_MESSAGES, emptyCheckoutForm, type CheckoutForm } from '@nh/shared/contracts/checkout';
+import { checkoutFormSchema, emptyCheckoutForm, type CheckoutForm } from '@nh/shared/contracts/checkout';
 import type { PromoValidation } from '@nh/shared/contracts/promo';
 import { cadenceChoiceWords, cadenceWords, SUBSCRIPTION_DISCOUNT_PERCENT } from '@nh/shared/contracts/subscriptions';
 import { priceCart, pricePlan } from '@nh/shared/pricing';
@@ -22,22 +22,24 @@ import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/lib/auth';
 import { useCart } from '@/stores/cart-context';
 import { CheckoutTrustBadges } from '../components/checkout-trust-badges';
+import { GuestEmailCode } from '../components/guest-email-code';
 import { OrderSummary } from '../components/order-summary';
 import { PromoCodeField } from '../components/promo-code-field';
+import { useCheckoutDraft } from '../checkout-draft';
 import { usePlaceOrder } from '../use-place-order';
-
-const LOGIN_URL = '/api/login';
 
 export default function CheckoutPage() {
   const { items } = useCart();
-  const { isAuthenticated } = useAuth();
+  const { isAuthenticated, user } = useAuth();
   const card = useCardEntry();
   const order = usePlaceOrder({ tokenize: card.tokenize });
   const [promo, setPromo] = useState<PromoValidation | null>(null);
+  const [verifying, setVerifying] = useState(false);
   const processing = order.isPending;
 
   const form = useForm<CheckoutForm>({ resolver: zodResolver(checkoutFormSchema), defaultValues: emptyCheckoutForm, mode: 'onSubmit' });
   const { register, handleSubmit, control, watch, formState } = form;
+  useCheckoutDraft(form, user);
   const errors = formState.errors;
   const subscribe = watch('subscribeAndSave');
   const intervalCount = watch('intervalCount');
@@ -62,10 +64,8 @@ export default function CheckoutPage() {
 
   const { configured, script } = card;
 
-  const requireLogin = () => {
-    toast({ title: 'Login required', description: CHECKOUT_MESSAGES.subscribeLoginRequired });
-    setTimeout(() => window.location.assign(LOGIN_URL), 1200);
-  };
+  // A guest's Subscribe & Save asks for the emailed code here (issue 22), never leaving the page.
+  const requireLogin = () => setVerifying(true);
 
   const submit = (values: CheckoutForm) => {
     if (!configured) return;
@@ -142,6 +142,18 @@ export default function CheckoutPage() {
                 <p className="text-sm text-stone-600">
                   Get this order delivered {cadence} with {SUBSCRIPTION_DISCOUNT_PERCENT}% off and free shipping. Cancel anytime.
                 </p>
+                {verifying && !isAuthenticated && (
+                  <GuestEmailCode
+                    email={watch('email')}
+                    firstName={watch('firstName')}
+                    lastName={watch('lastName')}
+                    onVerified={() => {
+                      setVerifying(false);
+                      form.setValue('subscribeAndSave', true);
+                    }}
+                    onCancel={() => setVerifying(false)}
+                  />
+                )}
                 {subscribe && (
                   <Controller
                     control={control}
