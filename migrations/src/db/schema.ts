@@ -705,7 +705,7 @@ export const paymentTransactions = pgTable(
     subscriptionId: uuid().references(() => subscriptions.id, { onDelete: 'set null' }),
     /** Provider's transaction id. */
     authnetTransactionId: text(),
-    /** Stable invoice number per logical charge (ORD-…, SUB-<id>-<period>). */
+    /** Stable invoice number per logical charge (ORD-…, S<id>-<yymmdd>: payments/gateway.ts). */
     invoiceNumber: varchar({ length: 20 }),
     /** For renewals: the billing period (yyyy-MM-dd of the due date); unique per subscription. */
     billingPeriod: text(),

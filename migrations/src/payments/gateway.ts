@@ -28,7 +28,7 @@ export interface BillingDetails {
 
 export interface ChargeCommon {
   amount: number;
-  /** ≤ 20 characters and stable for one logical charge (ORD-…, SUB-<id>-<period>). */
+  /** ≤ 20 characters and stable for one logical charge (ORD-…, S<id>-<yymmdd>). */
   invoiceNumber: string;
   description?: string;
   email: string;
@@ -272,9 +272,17 @@ export function pickFoundCharge(found: readonly FoundCharge[]): FoundCharge | nu
 /** A stable invoice number for an order: "ORD-" and the first 16 hex digits of its uuid (20 characters). */
 export const orderInvoiceNumber = (orderId: string): string => `ORD-${orderId.replace(/-/g, '').slice(0, 16).toUpperCase()}`;
 
-/** A stable invoice number for one billing period of a subscription (≤ 20 characters). */
+/**
+ * A stable invoice number for one billing period of a subscription (20 characters, the gateway's limit):
+ * "S", the first 12 hex digits of its uuid, "-", the period's yymmdd. It was "SUB-", 8 hex digits and the
+ * period's month: 32 bits gave two plans of 100,000 the same number (bench:renewals found one), and two
+ * periods of one plan in one month (a ship-now, a pause resumed) shared one. One invoice number for two
+ * charges of the same amount is refused by the gateway's duplicate check, and a lookup by invoice number
+ * could take one charge for the other. 48 bits and the whole day make both need the same plan prefix
+ * (about 1 in 500 for a million plans) and a period on the same day.
+ */
 export const subscriptionInvoiceNumber = (subscriptionId: string, period: string): string =>
-  `SUB-${subscriptionId.replace(/-/g, '').slice(0, 8).toUpperCase()}-${period.replace(/-/g, '').slice(0, 6)}`.slice(0, 20);
+  `S${subscriptionId.replace(/-/g, '').slice(0, 12).toUpperCase()}-${period.replace(/-/g, '').slice(2, 8)}`;
 
 /** The provider's response code of an approved transaction. */
 export const APPROVED_RESPONSE_CODE = '1';
