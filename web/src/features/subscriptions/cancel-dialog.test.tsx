@@ -1,11 +1,11 @@
 /** Issue 22: the cancel dialog asks why (optional), shows the matched offer beside the cancel button, cancels in one click. */
-import type { SubscriptionView } from '@nh/shared/contracts/subscriptions';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
 import { renderRoute, stubFetch, type FakeAnswer } from '@/testing/render-route';
 import SubscriptionsPage from './routes/subscriptions';
+import { PLAN_ID, planView } from './testing/plan-view';
 
 afterEach(() => {
   cleanup();
@@ -13,33 +13,8 @@ afterEach(() => {
 });
 
 const USER = { status: 200, body: { id: 'u1', email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', profileImageUrl: null } };
-const ID = '11111111-1111-4111-8111-111111111111';
-const active: SubscriptionView = {
-  id: ID,
-  status: 'active',
-  createdAt: '2025-03-10T15:00:00.000Z',
-  items: [{ productId: 7, productName: 'Surfy Surface Cleaner', variantSku: null, quantity: 2, price: '20.00' }],
-  amount: '36.72',
-  discountPercent: 15,
-  interval: 'monthly',
-  intervalCount: 1,
-  nextBillingDate: '2025-04-10T15:00:00.000Z',
-  cancelledAt: null,
-  cardType: 'Visa',
-  cardLastFour: '1111',
-  skippedPeriods: [],
-  rescheduleWindow: null,
-  resumableOnSavedCard: false,
-  chargeBeingChecked: false,
-  shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
-  resumesOn: null,
-  paymentRetrying: false,
-  pausedBy: null,
-  cadenceSuggestion: null,
-  oneTimeItems: [],
-  shipNow: null,
-  nextDeliveryAmount: '36.72',
-};
+const ID = PLAN_ID;
+const active = planView();
 const cancelledNow = { ...active, status: 'cancelled' as const, cancelledAt: '2025-03-20T15:00:00.000Z' };
 
 function renderPage(answers: Record<string, FakeAnswer>) {
