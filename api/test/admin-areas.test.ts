@@ -79,6 +79,7 @@ describe('the admin area routes the same whatever order its sub-areas are listed
       '/admin/orders/export',
       '/admin/password-reset',
       '/admin/products',
+      '/admin/reports',
       '/admin/reviews',
       '/admin/session',
       '/admin/staff',

@@ -60,6 +60,7 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   'POST /api/admin/subscriptions/:id/cancel': 'subscriptions.act',
   'POST /api/admin/subscriptions/bulk-swap': 'subscriptions.bulkSwap',
   'GET /api/admin/subscriptions/bulk-swap/runs': 'subscriptions.bulkSwap',
+  'GET /api/admin/reports/cancellations': 'reports.view',
   'GET /api/admin/subscriptions/bulk-swap/runs/:id': 'subscriptions.bulkSwap',
   'POST /api/admin/subscriptions/export': 'exports.run',
   'POST /api/admin/subscriptions/export/history': 'exports.run',

@@ -178,7 +178,7 @@ describe('admin area in the browser', () => {
     await page.getByRole('button', { name: 'Create Product' }).click();
     for (const message of ['Product name is required', 'Slug is required', 'Price is required', 'Category is required'])
       await visible(page, message);
-    await page.getByRole('link', { name: 'Cancel' }).click();
+    await page.getByRole('link', { name: 'Cancel', exact: true }).click();
     await poll(() => new URL(page.url()).pathname).toBe('/admin-products');
 
     // Create (the slug follows the name), then delete through the confirmation dialog.
