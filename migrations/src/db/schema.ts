@@ -517,7 +517,7 @@ export const subscriptionChanges = pgTable(
     at: timestamp({ withTimezone: true }).notNull().defaultNow(),
     /** `customer` (on My Subscriptions) or `plan` (the renewals, e.g. a timed pause that ended). */
     actor: text().notNull(),
-    /** paused, resumed, skipped, rescheduled, frequency, items, card, cancelled. */
+    /** A `ShopperPlanChange` kind (@nh/shared contracts/subscriptions), or `cancelled`; the staff plan page words each. */
     kind: text().notNull(),
     before: jsonb(),
     after: jsonb(),
