@@ -159,7 +159,12 @@ export const reviews = pgTable(
     hiddenAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index().on(t.productId, t.createdAt), check('reviews_rating_range', sql`${t.rating} between 1 and 5`)],
+  (t) => [
+    index().on(t.productId, t.createdAt),
+    check('reviews_rating_range', sql`${t.rating} between 1 and 5`),
+    // A customer's reviews (the back office's customer page).
+    index('reviews_customer_email').on(sql`lower(${t.customerEmail})`),
+  ],
 );
 
 export const blogPosts = pgTable(
@@ -670,6 +675,12 @@ export const orders = pgTable(
     customerNotes: text(),
     paymentTransactionId: text(),
     subscriptionId: uuid().references(() => subscriptions.id, { onDelete: 'set null' }),
+    /**
+     * The customer the order belongs to (issue 23): the account's when `userId` is set, else the customer
+     * of its normalised email. Set by the database (trigger `orders_customer`, migration customers), never
+     * by the application, so every writer of orders keeps it and the customer's figures.
+     */
+    customerId: uuid().references((): AnyPgColumn => customers.id, { onDelete: 'set null', onUpdate: 'cascade' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     netsuiteOrderId: text(),
@@ -692,6 +703,8 @@ export const orders = pgTable(
     index('orders_search_trgm').using('gin', sql`(${t.customerName} || ' ' || ${t.customerEmail}) gin_trgm_ops`),
     // A plan's orders (the back office's plan detail lists every order of a plan).
     index().on(t.subscriptionId),
+    // A customer's orders (the back office's customer page, and the customer's figures kept by triggers).
+    index('orders_customer').on(t.customerId, t.createdAt),
     // No index on customer_email: no query looks orders up by it (admin search is a substring match),
     // and each order row is written three times (placed, paid, synced), every index each time.
   ],
@@ -839,6 +852,68 @@ export const exports = pgTable('exports', {
   finishedAt: timestamp({ withTimezone: true }),
 });
 
+// ---------------------------------------------------------------- customers (issue 23)
+/**
+ * Everyone who bought, subscribed or signed up, one row per normalised email (lower-cased, trimmed):
+ * guests' orders and an account's joined by email. An account's row has `id` = `users.id` (the store
+ * credit ledger and every admin URL use it); a guest's row has a random id, and becomes the account's
+ * (its id changed to the account's, `guestId` keeping the old one) when an account is made with that
+ * email. The figures are kept by triggers on orders and payment_transactions (migration customers), in
+ * the transaction of each write: docs/decisions/admin.md, "Customers".
+ */
+export const customers = pgTable(
+  'customers',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** Normalised: lower(trim(email)). */
+    email: text().notNull().unique(),
+    /** The account (its id is this row's id); null for a guest. */
+    userId: uuid()
+      .unique()
+      .references(() => users.id, { onDelete: 'set null' }),
+    /** The id the row had as a guest, before an account took it over (old links keep working). */
+    guestId: uuid().unique(),
+    /** The name on the latest order, else the account's. */
+    name: text(),
+    /** Orders that took money (paid and not cancelled). */
+    orderCount: integer().notNull().default(0),
+    /** Cents: the paid orders' totals less what was given back (approved refunds and voids). */
+    spendCents: bigint({ mode: 'number' }).notNull().default(0),
+    /** Cents given back of the paid orders (approved refunds and voids). */
+    refundedCents: bigint({ mode: 'number' }).notNull().default(0),
+    firstOrderAt: timestamp({ withTimezone: true }),
+    lastOrderAt: timestamp({ withTimezone: true }),
+    /** Staff's tags (lower-cased words), filterable. */
+    tags: text().array().notNull().default(sql`'{}'::text[]`),
+    /** Set when the customer's personal fields were replaced (a privacy request). */
+    anonymisedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('customers_last_order').on(sql`${t.lastOrderAt} desc nulls last`, t.id),
+    index('customers_spend').on(sql`${t.spendCents} desc`, t.id),
+    index('customers_tags').using('gin', t.tags),
+    index('customers_search_trgm').using('gin', sql`(coalesce(${t.name}, '') || ' ' || ${t.email}) gin_trgm_ops`),
+  ],
+);
+
+/** Staff's notes on a customer or on one of their orders (then both pages show it). Append-only in use. */
+export const customerNotes = pgTable(
+  'customer_notes',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    customerId: uuid().references(() => customers.id, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    /** Set for a note written on an order. */
+    orderId: uuid().references(() => orders.id, { onDelete: 'cascade' }),
+    body: text().notNull(),
+    staffId: uuid().references(() => staff.id, { onDelete: 'set null' }),
+    staffName: text().notNull(),
+    staffEmail: text().notNull(),
+    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('customer_notes_customer').on(t.customerId, t.at), index('customer_notes_order').on(t.orderId, t.at)],
+);
+
 /** Stock changed by hand in the back office, with the reason staff gave (the inventory log). */
 export const inventoryAdjustments = pgTable(
   'inventory_adjustments',
@@ -871,7 +946,11 @@ export const emailLog = pgTable(
     createdAt: createdAt(),
     sentAt: timestamp({ withTimezone: true }),
   },
-  (t) => [uniqueIndex('email_log_kind_subject').on(t.kind, t.subjectId)],
+  (t) => [
+    uniqueIndex('email_log_kind_subject').on(t.kind, t.subjectId),
+    // The emails a customer was sent (the back office's customer page).
+    index('email_log_to_address').on(sql`lower(${t.toAddress})`, t.createdAt),
+  ],
 );
 
 /** One row per checkout attempt key: a retry returns the stored answer instead of charging again. */
@@ -905,3 +984,5 @@ export type OrderRow = typeof orders.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type StaffRow = typeof staff.$inferSelect;
 export type AuditEventRow = typeof auditEvents.$inferSelect;
+export type CustomerRow = typeof customers.$inferSelect;
+export type CustomerNoteRow = typeof customerNotes.$inferSelect;
