@@ -49,6 +49,11 @@ export const AUDIT_ACTION_LABELS = {
   'export.started': 'Started export',
   'export.downloaded': 'Downloaded export',
   'queue.changed': 'Changed a queue (queue dashboard)',
+  'customer.note_added': 'Wrote a note on a customer',
+  'order.note_added': 'Wrote a note on an order',
+  'customer.tags_changed': 'Changed a customer’s tags',
+  'customer.exported': 'Exported a customer’s data (privacy request)',
+  'customer.anonymised': 'Anonymised a customer (privacy request)',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as AuditAction[];
@@ -64,6 +69,7 @@ export const AUDIT_ENTITY_LABELS = {
   bulk_swap: 'Bulk swap',
   sync: 'NetSuite sync',
   queue: 'Queue',
+  customer: 'Customer',
 } as const;
 export type AuditEntityType = keyof typeof AUDIT_ENTITY_LABELS;
 export const AUDIT_ENTITY_TYPES = Object.keys(AUDIT_ENTITY_LABELS) as AuditEntityType[];

@@ -64,6 +64,12 @@ export const PERMISSIONS = {
   'dashboard.view': { roles: ALL, words: 'view the dashboard' },
   /** Issue 22: the cancellations report (reasons, save offers, plans kept). */
   'reports.view': { roles: MANAGERS, words: 'view the reports' },
+  /** Issue 23: the customers list and a customer's page (orders, plans, emails, notes, staff changes). */
+  'customers.view': { roles: ['owner', 'manager', 'support'], words: 'view customers' },
+  /** Notes on customers and orders, a customer's tags. */
+  'customers.edit': { roles: ['owner', 'manager', 'support'], words: 'write notes and tags on customers' },
+  /** Privacy requests: export everything held about a customer, anonymise them. */
+  'customers.privacy': { roles: MANAGERS, words: 'export or anonymise a customer’s personal data' },
 } as const satisfies Record<string, { roles: readonly StaffRole[]; words: string }>;
 export type Permission = keyof typeof PERMISSIONS;
 

@@ -1,6 +1,6 @@
 /**
  * The staff back office: one router for every admin sub-area. Each sub-area (a folder here: audit,
- * dashboard, exports, orders, products, promos, queues, reviews, staff, subscriptions, sync) returns its
+ * dashboard, exports, orders, products, promos, queues, reviews, staff, subscriptions, sync, customers) returns its
  * routers with the path each answers, and `mountAreas` mounts them most specific path first, so neither
  * the order below nor the order of the API's modules decides which route answers. Every call needs a
  * staff session (cookie) whose role has the route's permission; answers are never cached.
@@ -28,6 +28,7 @@ import { subscriptionArea } from './subscriptions/routes';
 import { bulkSwapArea } from './subscriptions/bulk-swap-routes';
 import { subscriptionExportArea } from './exports/subscription-export-routes';
 import { syncArea } from './sync/routes';
+import { customerArea } from './customers/routes';
 
 export interface AdminModuleDeps {
   /** Clears the catalogue's in-process caches (a product written, an order's stock moved). */
@@ -42,7 +43,7 @@ export interface AdminModuleDeps {
 
 /** Every sub-area of the back office, in no particular order. */
 export function adminAreas(ctx: AppContext, deps: AdminDeps): AdminArea[] {
-  return [staffArea, auditArea, dashboardArea, promoArea, productArea, reviewArea, orderArea, exportArea, syncArea, subscriptionArea, bulkSwapArea, subscriptionExportArea, reportArea].flatMap((area) => area(ctx, deps));
+  return [staffArea, auditArea, dashboardArea, promoArea, productArea, reviewArea, orderArea, exportArea, syncArea, subscriptionArea, bulkSwapArea, subscriptionExportArea, reportArea, customerArea].flatMap((area) => area(ctx, deps));
 }
 
 export function adminRoutes(ctx: AppContext, { invalidateCatalog, gateway, exportFiles, afterAnswer }: AdminModuleDeps): Router {

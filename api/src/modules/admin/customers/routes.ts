@@ -1,0 +1,44 @@
+import { Router } from 'express';
+import { customerListQuerySchema, customerNoteInputSchema, customerTagsInputSchema } from '@nh/shared/contracts/admin-customers';
+import type { AppContext } from '../../../lib/context';
+import { actorOf, staffOf } from '../../../lib/staff-auth';
+import { parseInput } from '../../../lib/validation';
+import type { AdminArea, AdminDeps } from '../shared/area';
+import { addCustomerNote, addOrderNote, customerDetail, customerList, notesOfOrder, replaceCustomerTags } from './service';
+
+/** Customers at /admin/customers (list, page, notes, tags) and notes on orders at /admin/orders/{id}/notes. */
+export function customerArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
+  const { db } = ctx;
+  const view = guard.require('customers.view');
+  const edit = guard.require('customers.edit');
+
+  const customers = Router();
+  customers.get('/', view, async (req, res) => {
+    res.json(await customerList(db, parseInput(customerListQuerySchema, req.query)));
+  });
+  customers.get('/:id', view, async (req, res) => {
+    res.json(await customerDetail(db, req.params.id as string));
+  });
+  customers.post('/:id/notes', edit, async (req, res) => {
+    const { body } = parseInput(customerNoteInputSchema, req.body);
+    res.status(201).json(await addCustomerNote(db, req.params.id as string, body, staffOf(res), actorOf(req, res)));
+  });
+  customers.put('/:id/tags', edit, async (req, res) => {
+    const { tags } = parseInput(customerTagsInputSchema, req.body);
+    res.json(await replaceCustomerTags(db, req.params.id as string, tags, actorOf(req, res)));
+  });
+
+  const orderNotes = Router();
+  orderNotes.get('/:id/notes', guard.require('orders.view'), async (req, res) => {
+    res.json(await notesOfOrder(db, req.params.id as string));
+  });
+  orderNotes.post('/:id/notes', edit, async (req, res) => {
+    const { body } = parseInput(customerNoteInputSchema, req.body);
+    res.status(201).json(await addOrderNote(db, req.params.id as string, body, staffOf(res), actorOf(req, res)));
+  });
+
+  return [
+    { path: '/admin/customers', router: customers },
+    { path: '/admin/orders', router: orderNotes },
+  ];
+}
