@@ -72,9 +72,12 @@ describe('the admin area routes the same whatever order its sub-areas are listed
     expect(paths.sort()).toEqual([
       '/admin/audit',
       '/admin/audit.csv',
+      '/admin/customers',
       '/admin/dashboard',
       '/admin/invitations',
       '/admin/me',
+      '/admin/orders',
+      // The customers area's notes on orders (/admin/orders/{id}/notes).
       '/admin/orders',
       '/admin/orders/export',
       '/admin/password-reset',

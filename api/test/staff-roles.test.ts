@@ -72,6 +72,12 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   'POST /api/admin/sync/orders/:id/retry': 'sync.manage',
   'POST /api/admin/sync/orders/:id/attempts': 'orders.view',
   'POST /api/admin/sync/retry-failed': 'sync.manage',
+  'GET /api/admin/customers': 'customers.view',
+  'GET /api/admin/customers/:id': 'customers.view',
+  'POST /api/admin/customers/:id/notes': 'customers.edit',
+  'PUT /api/admin/customers/:id/tags': 'customers.edit',
+  'GET /api/admin/orders/:id/notes': 'orders.view',
+  'POST /api/admin/orders/:id/notes': 'customers.edit',
 };
 
 /** Admin routes open without a role check: sign-in and what a signed-out person needs. */
