@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customerDetailSchema, customerListSchema, customerNoteSchema } from '@nh/shared/contracts/admin-customers';
+import { customerDetailSchema, customerListSchema, customerNoteSchema, orderNotesSchema } from '@nh/shared/contracts/admin-customers';
 import { startTestApi, type TestApi } from './support/harness';
 import { signInAs, type StaffClient } from './support/staff';
 import { signUpShopper } from './support/shopper';
@@ -116,8 +116,9 @@ describe('customers', () => {
     expect(onOrder.status).toBe(201);
     expect(await onOrder.json()).toMatchObject({ body: 'Refill arrived leaking', orderId: firstOrder });
 
-    const orderPage = (await (await fulfilment.request(`/api/admin/orders/${firstOrder}/notes`)).json()) as Array<{ body: string }>;
-    expect(orderPage.map((n) => n.body)).toEqual(['Refill arrived leaking']);
+    const orderPage = orderNotesSchema.parse(await (await fulfilment.request(`/api/admin/orders/${firstOrder}/notes`)).json());
+    expect(orderPage.notes.map((n) => n.body)).toEqual(['Refill arrived leaking']);
+    expect(orderPage.customerId).toBe(guestId);
     const c = await detail(guestId);
     expect(c.notes.map((n) => n.body)).toEqual(['Refill arrived leaking', 'Called, reship approved']);
     expect(c.timeline.filter((e) => e.kind === 'note').map((e) => [e.title, e.by])).toEqual([

@@ -76,6 +76,8 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   'GET /api/admin/customers/:id': 'customers.view',
   'POST /api/admin/customers/:id/notes': 'customers.edit',
   'PUT /api/admin/customers/:id/tags': 'customers.edit',
+  'GET /api/admin/customers/:id/export': 'customers.privacy',
+  'POST /api/admin/customers/:id/anonymise': 'customers.privacy',
   'GET /api/admin/orders/:id/notes': 'orders.view',
   'POST /api/admin/orders/:id/notes': 'customers.edit',
 };

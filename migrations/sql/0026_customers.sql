@@ -206,3 +206,16 @@ BEGIN
 END $$;
 --> statement-breakpoint
 CREATE TRIGGER newsletter_customer AFTER INSERT ON newsletter_subscribers FOR EACH ROW EXECUTE FUNCTION newsletter_customer();
+--> statement-breakpoint
+-- A privacy request (anonymising a customer, issue 23) replaces personal values inside an audit row's
+-- before/after, in a transaction that says so (SET LOCAL nh.audit_redaction = 'on'); nothing else of a
+-- row may change, and no row may be removed, whoever runs the statement.
+CREATE OR REPLACE FUNCTION audit_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'UPDATE' AND current_setting('nh.audit_redaction', true) = 'on'
+     AND (NEW.id, NEW.at, NEW.actor_id, NEW.actor_email, NEW.actor_role, NEW.action, NEW.entity_type, NEW.entity_id, NEW.ip, NEW.user_agent, NEW.request_id)
+       IS NOT DISTINCT FROM (OLD.id, OLD.at, OLD.actor_id, OLD.actor_email, OLD.actor_role, OLD.action, OLD.entity_type, OLD.entity_id, OLD.ip, OLD.user_agent, OLD.request_id) THEN
+    RETURN NEW;
+  END IF;
+  RAISE EXCEPTION 'audit_events is append-only: % is not allowed', TG_OP USING ERRCODE = 'NH403';
+END $$;

@@ -83,6 +83,10 @@ export const customerNoteSchema = z.object({
 });
 export type CustomerNote = z.infer<typeof customerNoteSchema>;
 
+/** GET /api/admin/orders/{id}/notes: the order's notes, newest first, and its customer. */
+export const orderNotesSchema = z.object({ customerId: z.string().nullable(), notes: z.array(customerNoteSchema) });
+export type OrderNotes = z.infer<typeof orderNotesSchema>;
+
 /** POST /api/admin/customers/{id}/notes and /api/admin/orders/{id}/notes */
 export const customerNoteInputSchema = z.object({
   body: textField({ max: CUSTOMER_NOTE_MAX_LENGTH, required: CUSTOMER_MESSAGES.noteRequired, tooLong: CUSTOMER_MESSAGES.noteTooLong, multiline: true }).min(1, CUSTOMER_MESSAGES.noteRequired),

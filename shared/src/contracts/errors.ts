@@ -173,6 +173,10 @@ export const ERROR_CODES = {
   REFUND_ALREADY_RESTOCKED: 'conflict',
   /** The payment service refused the refund or void; nothing was given back. */
   REFUND_DECLINED: 'payment-refused',
+
+  // ---------------------------------------------------------------- customers (issue 23)
+  /** A privacy request on a customer already anonymised, or a change to one. */
+  CUSTOMER_ANONYMISED: 'conflict',
 } as const satisfies Record<string, ErrorKind>;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

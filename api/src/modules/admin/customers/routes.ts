@@ -1,9 +1,10 @@
 import { Router } from 'express';
-import { customerListQuerySchema, customerNoteInputSchema, customerTagsInputSchema } from '@nh/shared/contracts/admin-customers';
+import { anonymiseInputSchema, customerListQuerySchema, customerNoteInputSchema, customerTagsInputSchema } from '@nh/shared/contracts/admin-customers';
 import type { AppContext } from '../../../lib/context';
 import { actorOf, staffOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../shared/area';
+import { anonymiseCustomer, exportCustomer } from './privacy';
 import { addCustomerNote, addOrderNote, customerDetail, customerList, notesOfOrder, replaceCustomerTags } from './service';
 
 /** Customers at /admin/customers (list, page, notes, tags) and notes on orders at /admin/orders/{id}/notes. */
@@ -11,6 +12,7 @@ export function customerArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[]
   const { db } = ctx;
   const view = guard.require('customers.view');
   const edit = guard.require('customers.edit');
+  const privacy = guard.require('customers.privacy');
 
   const customers = Router();
   customers.get('/', view, async (req, res) => {
@@ -26,6 +28,16 @@ export function customerArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[]
   customers.put('/:id/tags', edit, async (req, res) => {
     const { tags } = parseInput(customerTagsInputSchema, req.body);
     res.json(await replaceCustomerTags(db, req.params.id as string, tags, actorOf(req, res)));
+  });
+
+  customers.get('/:id/export', privacy, async (req, res) => {
+    const data = await exportCustomer(db, req.params.id as string, actorOf(req, res));
+    res.set('Content-Disposition', `attachment; filename="customer-${String((data.customer as { id?: string } | null)?.id ?? 'export').slice(0, 8)}.json"`);
+    res.json(data);
+  });
+  customers.post('/:id/anonymise', privacy, async (req, res) => {
+    const { confirmEmail } = parseInput(anonymiseInputSchema, req.body);
+    res.json(await anonymiseCustomer(db, req.params.id as string, confirmEmail, actorOf(req, res)));
   });
 
   const orderNotes = Router();

@@ -25,6 +25,7 @@ import {
   type CustomerList,
   type CustomerListQuery,
   type CustomerNote,
+  type OrderNotes,
   type CustomerSummary,
 } from '@nh/shared/contracts/admin-customers';
 import type { StaffMe } from '@nh/shared/contracts/staff';
@@ -129,9 +130,10 @@ export async function addOrderNote(db: Db, orderId: string, body: string, staff:
   return writeNote(db, customerId, orderId.toLowerCase(), body, staff, actor);
 }
 
-export async function notesOfOrder(db: Db, orderId: string): Promise<CustomerNote[]> {
-  await orderCustomer(db, orderId);
-  return (await orderNotes(db, orderId.toLowerCase())).map(toNote);
+/** The notes on an order, and its customer (the order page links to the customer's page). */
+export async function notesOfOrder(db: Db, orderId: string): Promise<OrderNotes> {
+  const customerId = await orderCustomer(db, orderId);
+  return { customerId, notes: (await orderNotes(db, orderId.toLowerCase())).map(toNote) };
 }
 
 /** Replaces the customer's tags; the same set again changes and records nothing. */

@@ -8,6 +8,7 @@ import { usePageMeta } from '@/lib/use-page-meta';
 import { AdminPage } from '../../shell/admin-page';
 import { orderQueries } from '../api';
 import { OrderView } from '../components/order-view';
+import { OrderNotes } from '../../customers/components/order-notes';
 
 function LoadOrder({ id }: { id: string }) {
   const order = useQuery(orderQueries.order(id));
@@ -16,7 +17,12 @@ function LoadOrder({ id }: { id: string }) {
     const missing = order.error instanceof ApiError && order.error.status === 404;
     return <p className="py-12 text-center text-lg font-semibold text-brand-900">{missing ? ADMIN_MESSAGES.orderNotFound : 'Failed to load order.'}</p>;
   }
-  return <OrderView order={order.data} />;
+  return (
+    <div className="grid gap-6">
+      <OrderView order={order.data} />
+      <OrderNotes orderId={order.data.id} />
+    </div>
+  );
 }
 
 /** /admin-orders/{id} (signed out, the admin layout shows the sign-in screen here and then this order). */
