@@ -67,6 +67,8 @@ export const SPA_ROUTES = [
   '/admin-orders/:id',
   '/admin/subscriptions',
   '/admin/subscriptions/:id',
+  '/admin/customers',
+  '/admin/customers/:id',
   '/admin/reviews',
   '/admin/staff',
   '/admin/audit',

@@ -13,6 +13,7 @@ describe('what each role sees', () => {
       'Promo codes',
       'Products',
       'Orders',
+      'Customers',
       'Subscriptions',
       'Reviews',
       'Cancellations',
@@ -20,7 +21,7 @@ describe('what each role sees', () => {
       'Queues',
     ]);
     expect(labels('fulfilment')).toEqual(['Dashboard', 'Orders']);
-    expect(labels('support')).toEqual(['Dashboard', 'Orders', 'Subscriptions']);
+    expect(labels('support')).toEqual(['Dashboard', 'Orders', 'Customers', 'Subscriptions']);
   });
 
   it('names the role and what it cannot do, in words', () => {

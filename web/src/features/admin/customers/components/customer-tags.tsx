@@ -50,7 +50,7 @@ export function CustomerTags({ customerId, tags, canEdit, onSaved }: { customerI
         ))}
       </ul>
       {canEdit && (
-        <form onSubmit={add} noValidate className="flex flex-wrap items-end gap-2" aria-label="Add a tag">
+        <form onSubmit={add} noValidate className="flex flex-wrap items-end gap-2">
           <div className="space-y-1.5">
             <Label htmlFor={id}>Add a tag</Label>
             <Input id={id} value={draft} maxLength={30} placeholder="vip" onChange={(e) => setDraft(e.target.value)} />

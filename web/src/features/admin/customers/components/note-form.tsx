@@ -34,7 +34,7 @@ export function NoteForm({ label, save, onSaved }: { label: string; save: (body:
     write.mutate(checked.data.body);
   };
   return (
-    <form onSubmit={submit} noValidate className="grid gap-2" aria-label={label}>
+    <form onSubmit={submit} noValidate className="grid gap-2">
       <Label htmlFor={id}>{label}</Label>
       <Textarea id={id} value={body} maxLength={CUSTOMER_NOTE_MAX_LENGTH} rows={3} onChange={(e) => setBody(e.target.value)} placeholder="Called, reship approved" />
       {problem && (
