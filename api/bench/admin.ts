@@ -4,6 +4,10 @@
  * BENCH_ADMIN_REPEATS times each, one request at a time; prints p50, p95 and max of the first page
  * (100 rows and the capped count). Goal: first page p95 under 100 ms for every filter.
  * The orders are seeded once into the bench database shared with bench:export (nh_bench_export).
+ *
+ * Then the customers (issue 23) over the same orders and BENCH_ADMIN_PLANS (100,000) accounts with a
+ * plan each: the list (newest, by lifetime spend, searched by email, name and order number, by tag, a
+ * later page) and customers' pages (GET /api/admin/customers/{id}), same goal.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,12 +19,14 @@ import { insertStaff } from '@nh/server/queries/staff';
 import { applyMigrations, ensureDatabase } from '@nh/server/runtime/database';
 import { hashPassword } from '@nh/server/passwords';
 import { seedBenchOrders } from '@nh/server/testing/bench-orders';
+import { seedBenchCustomers } from '@nh/server/testing/bench-customers';
 import { createApp } from '../src/app';
 import { loadApiConfig } from '../src/lib/config';
 import { createAppServices } from '../src/modules';
 
 const ROWS = Number(process.env.BENCH_ADMIN_ROWS ?? 1_000_000);
 const REPEATS = Number(process.env.BENCH_ADMIN_REPEATS ?? 40);
+const PLANS = Number(process.env.BENCH_ADMIN_PLANS ?? 100_000);
 const GOAL_P95_MS = 100;
 
 const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
@@ -49,6 +55,8 @@ const config = loadApiConfig({ ...process.env, DATABASE_URL: url.toString(), LOG
 const db = createDb({ url: config.DATABASE_URL, max: 10 });
 const seedStarted = performance.now();
 if (await seedBenchOrders(db, ROWS)) console.log(`seeded ${ROWS.toLocaleString('en-US')} orders in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+const plansStarted = performance.now();
+if (await seedBenchCustomers(db, PLANS)) console.log(`seeded ${PLANS.toLocaleString('en-US')} accounts with a plan each in ${((performance.now() - plansStarted) / 1000).toFixed(1)} s`);
 
 const redis = createRedis(config.REDIS_URL);
 const ctx = { config, db, redis, log: createLogger('bench', 'silent') };
@@ -91,6 +99,51 @@ for (const [name, filters] of FILTERS) {
   console.log(`  ${name.padEnd(38)} p50 ${pct(times, 50).toFixed(1).padStart(6)} ms  p95 ${p95.toFixed(1).padStart(6)} ms  max ${times.at(-1)!.toFixed(1).padStart(6)} ms  (${total} match)`);
 }
 console.log(`worst p95 ${worst.toFixed(1)} ms; goal first page p95 < ${GOAL_P95_MS} ms: ${worst < GOAL_P95_MS ? 'met' : 'NOT met'}`);
+
+// ---- Customers (issue 23)
+async function timed(path: string): Promise<{ ms: number; body: unknown }> {
+  const started = performance.now();
+  const res = await fetch(`${base}${path}`, { headers: { cookie } });
+  const body: unknown = await res.json();
+  if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
+  return { ms: performance.now() - started, body };
+}
+
+const { rows: sample } = await db.$client.query<{ id: string; customer_id: string }>(
+  `select o.id, o.customer_id from orders o tablesample system (1) join customers c on c.id = o.customer_id and c.user_id is not null limit ${REPEATS}`,
+);
+const orderPrefix = sample[0]?.id.slice(0, 8) ?? '0000';
+const CUSTOMER_QUERIES: Array<[string, string | ((i: number) => string)]> = [
+  ['list, last order first', '/api/admin/customers'],
+  ['list, lifetime spend first', '/api/admin/customers?sort=spend'],
+  ['list, spend, page 20', '/api/admin/customers?sort=spend&page=20'],
+  ['search email "customer12345@"', '/api/admin/customers?q=customer12345%40'],
+  ['search email, by spend', '/api/admin/customers?q=customer4242&sort=spend'],
+  ['search name "Carol Shopper 77"', '/api/admin/customers?q=Carol%20Shopper%2077'],
+  ['search order number prefix', `/api/admin/customers?q=${orderPrefix}`],
+  ['tag "vip", by spend', '/api/admin/customers?tag=vip&sort=spend'],
+  ['customer page (account with a plan)', (i) => `/api/admin/customers/${sample[i % Math.max(1, sample.length)]?.customer_id}`],
+];
+const { rows: counts } = await db.$client.query<{ customers: number; plans: number }>(`select (select count(*)::int from customers) as customers, (select count(*)::int from subscriptions) as plans`);
+console.log(`\nbench:admin — customers: ${counts[0]!.customers.toLocaleString('en-US')} customers, ${counts[0]!.plans.toLocaleString('en-US')} plans, ${REPEATS} requests each, one at a time`);
+let worstCustomers = 0;
+for (const [name, path] of CUSTOMER_QUERIES) {
+  const at = (i: number) => (typeof path === 'string' ? path : path(i));
+  await timed(at(0)); // warm-up
+  const times: number[] = [];
+  let shown = '';
+  for (let i = 0; i < REPEATS; i++) {
+    const r = await timed(at(i));
+    times.push(r.ms);
+    const b = r.body as { customers?: unknown[]; timeline?: unknown[] };
+    shown = b.customers ? `${b.customers.length} rows` : `${b.timeline?.length ?? 0} timeline entries`;
+  }
+  times.sort((a, b) => a - b);
+  const p95 = pct(times, 95);
+  worstCustomers = Math.max(worstCustomers, p95);
+  console.log(`  ${name.padEnd(38)} p50 ${pct(times, 50).toFixed(1).padStart(6)} ms  p95 ${p95.toFixed(1).padStart(6)} ms  max ${times.at(-1)!.toFixed(1).padStart(6)} ms  (${shown})`);
+}
+console.log(`customers worst p95 ${worstCustomers.toFixed(1)} ms; goal first page p95 < ${GOAL_P95_MS} ms: ${worstCustomers < GOAL_P95_MS ? 'met' : 'NOT met'}`);
 
 await db.$client.query('delete from staff where email = $1', [email]);
 server.close();

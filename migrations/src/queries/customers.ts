@@ -31,6 +31,8 @@ const COLUMNS = `c.id, c.email, c.name, c.user_id is not null as has_account, c.
   c.first_order_at, c.last_order_at, c.tags, c.anonymised_at, c.created_at`;
 
 const ID_PREFIX = /^[0-9a-f-]+$/i;
+/** A whole email address: something@domain.tld, nothing around it. */
+const looksLikeEmail = (q: string): boolean => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(q);
 /** Hex digits and dashes with a digit, four or more: an order number staff copied (as the order table reads it). */
 export const looksLikeOrderId = (q: string): boolean => q.length >= 4 && ID_PREFIX.test(q) && /\d/.test(q);
 
@@ -51,7 +53,10 @@ export async function listCustomers(db: Db, q: CustomerListQuery): Promise<{ row
   const values: unknown[] = [];
   const where: string[] = [];
   const param = (v: unknown) => `$${values.push(v)}`;
-  if (q.q) {
+  if (q.q && looksLikeEmail(q.q)) {
+    // A whole email address (what staff paste from a customer's message): the unique index, nothing else.
+    where.push(`c.email = ${param(q.q.toLowerCase())}`);
+  } else if (q.q) {
     const text = `(coalesce(c.name, '') || ' ' || c.email) ilike ${param(`%${escapeLike(q.q)}%`)}`;
     const range = looksLikeOrderId(q.q) ? idRange(q.q) : null;
     if (range) {
@@ -69,10 +74,14 @@ export async function listCustomers(db: Db, q: CustomerListQuery): Promise<{ row
   const order = q.sort === 'spend' ? 'c.spend_cents desc, c.id' : 'c.last_order_at desc nulls last, c.id';
   const limit = param(CUSTOMER_PAGE_SIZE + 1);
   const offset = param((q.page - 1) * CUSTOMER_PAGE_SIZE);
-  const { rows } = await db.$client.query<CustomerListRow>(
-    `select ${COLUMNS} from customers c ${where.length ? `where ${where.join(' and ')}` : ''} order by ${order} limit ${limit} offset ${offset}`,
-    values,
-  );
+  const filter = where.length ? `where ${where.join(' and ')}` : '';
+  // A tag names few customers, but the planner cannot tell from an array and would walk the sort's index
+  // past every customer to find them (a tag nobody has: all of them): the tagged ones first (the GIN
+  // index), then their page.
+  const text = q.tag
+    ? `with tagged as materialized (select ${COLUMNS} from customers c ${filter}) select * from tagged c order by ${order} limit ${limit} offset ${offset}`
+    : `select ${COLUMNS} from customers c ${filter} order by ${order} limit ${limit} offset ${offset}`;
+  const { rows } = await db.$client.query<CustomerListRow>(text, values);
   return { rows: rows.slice(0, CUSTOMER_PAGE_SIZE), hasMore: rows.length > CUSTOMER_PAGE_SIZE };
 }
 
