@@ -161,6 +161,40 @@ describe('customers', () => {
     expect((await put(Array.from({ length: 21 }, (_, i) => `t${i}`))).status).toBe(400);
   });
 
+  it('emails an account a sign-in code (never shown to staff) and merges its guest orders once the email is proven', async () => {
+    const q = api.ctx.db.$client;
+    const email = `merge.${tag}@example.com`;
+    const guestOrder = await insertOrder({ email, name: 'Mo Merge', total: '18.00', status: 'delivered' });
+    const res = await api.request('/api/register', { body: { firstName: 'Mo', lastName: 'Merge', email, password: 'correct horse battery' } });
+    const { user } = (await res.json()) as { user: { id: string } };
+
+    const notVerified = await support.request(`/api/admin/customers/${user.id}/merge-guest-orders`, { method: 'POST', body: {} });
+    expect({ status: notVerified.status, message: ((await notVerified.json()) as { message: string }).message }).toEqual({
+      status: 409,
+      message: 'The account has not proved it holds this email yet. Send the customer a sign-in code; once they have signed in with it, merge again.',
+    });
+
+    const sent = await support.request(`/api/admin/customers/${user.id}/sign-in-code`, { method: 'POST', body: {} });
+    expect(sent.status).toBe(202);
+    const answer = JSON.stringify(await sent.json());
+    expect(answer).toContain('A sign-in code is on its way');
+    const { rows: codes } = await q.query<{ id: string; email: string }>(`select id, email from sign_in_codes where user_id = $1`, [user.id]);
+    expect(codes.map((c) => c.email)).toEqual([email]);
+    const { rows: outbox } = await q.query(`select payload from outbox where topic = 'shopper.sign-in-code-requested' and payload->>'codeId' = $1`, [codes[0]!.id]);
+    expect(outbox).toEqual([{ payload: { codeId: codes[0]!.id } }]);
+    expect((await q.query(`select actor_email from audit_events where entity_id = $1 and action = 'customer.sign_in_code_sent'`, [user.id])).rows).toEqual([{ actor_email: support.email }]);
+    const guest = await support.request(`/api/admin/customers/${guestId}/sign-in-code`, { method: 'POST', body: {} });
+    expect(guest.status).toBe(409);
+
+    // The customer signs in with the code (as the shoppers' flow marks it used): the email is proven.
+    await q.query(`update sign_in_codes set used_at = now() where id = $1`, [codes[0]!.id]);
+    const merged = await support.request(`/api/admin/customers/${user.id}/merge-guest-orders`, { method: 'POST', body: {} });
+    expect(await merged.json()).toEqual({ merged: [guestOrder] });
+    expect((await q.query(`select user_id from orders where id = $1`, [guestOrder])).rows).toEqual([{ user_id: user.id }]);
+    expect((await support.request(`/api/admin/customers/${user.id}/merge-guest-orders`, { method: 'POST', body: {} })).status).toBe(409);
+    expect((await detail(user.id)).timeline.map((e) => e.title)).toContain('Merged a customer’s guest orders into their account');
+  });
+
   it('is for owners, managers and support; fulfilment sees the order notes but not the customers', async () => {
     expect((await fulfilment.request('/api/admin/customers')).status).toBe(403);
     expect((await fulfilment.request(`/api/admin/customers/${guestId}`)).status).toBe(403);

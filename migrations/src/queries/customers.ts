@@ -274,3 +274,19 @@ export async function lockCustomerTags(tx: DbOrTx, id: string): Promise<{ tags: 
   const [row] = await tx.select({ tags: customers.tags }).from(customers).where(eq(customers.id, id)).for('update');
   return row ?? null;
 }
+
+/**
+ * Whether the account proved it holds its email: it signed in with an emailed code, or set its password
+ * from an emailed reset link, sent to the email it has now.
+ */
+export async function accountEmailVerified(db: DbOrTx, userId: string, email: string): Promise<boolean> {
+  const rows = await db.execute<{ verified: boolean }>(sql`select exists (select 1 from sign_in_codes where user_id = ${userId} and lower(email) = ${email} and used_at is not null)
+      or exists (select 1 from shopper_tokens where user_id = ${userId} and purpose = 'password_reset' and lower(email) = ${email} and used_at is not null) as verified`);
+  return rows.rows[0]?.verified ?? false;
+}
+
+/** Gives the account the guest orders of its customer (orders of its email placed without signing in); answers their ids. */
+export async function mergeGuestOrders(tx: DbOrTx, customerId: string, userId: string): Promise<string[]> {
+  const rows = await tx.execute<{ id: string }>(sql`update orders set user_id = ${userId}, updated_at = now() where customer_id = ${customerId} and user_id is null returning id`);
+  return rows.rows.map((r) => r.id);
+}

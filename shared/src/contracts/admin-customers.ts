@@ -30,6 +30,10 @@ export const CUSTOMER_MESSAGES = {
   noteTooLong: `A note is at most ${CUSTOMER_NOTE_MAX_LENGTH} characters`,
   anonymised: 'This customer was anonymised; their personal details are gone.',
   anonymiseConfirm: 'Type the customer’s email to confirm.',
+  noAccount: 'This customer has no account (a guest): there is nothing to sign in to. They can make one at checkout.',
+  codeSent: 'A sign-in code is on its way to the customer. It works for 10 minutes.',
+  notVerified: 'The account has not proved it holds this email yet. Send the customer a sign-in code; once they have signed in with it, merge again.',
+  nothingToMerge: 'This customer has no guest orders to merge.',
 } as const;
 
 const blankToUndefined = (v: unknown) => (v === '' ? undefined : v);
@@ -103,6 +107,9 @@ export const customerTagsInputSchema = z.object({
 
 /** POST /api/admin/customers/{id}/anonymise: the customer's email typed again, so it is never one click. */
 export const anonymiseInputSchema = z.object({ confirmEmail: z.string({ error: CUSTOMER_MESSAGES.anonymiseConfirm }).trim().min(1, CUSTOMER_MESSAGES.anonymiseConfirm) });
+
+/** POST /api/admin/customers/{id}/merge-guest-orders */
+export const mergeGuestOrdersResultSchema = z.object({ merged: z.array(z.string()) });
 
 export const TIMELINE_KINDS = ['order', 'refund', 'plan', 'email', 'review', 'note', 'audit'] as const;
 export type CustomerTimelineKind = (typeof TIMELINE_KINDS)[number];

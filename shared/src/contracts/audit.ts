@@ -54,6 +54,8 @@ export const AUDIT_ACTION_LABELS = {
   'customer.tags_changed': 'Changed a customer’s tags',
   'customer.exported': 'Exported a customer’s data (privacy request)',
   'customer.anonymised': 'Anonymised a customer (privacy request)',
+  'customer.sign_in_code_sent': 'Sent a customer a sign-in code',
+  'customer.guest_orders_merged': 'Merged a customer’s guest orders into their account',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as AuditAction[];

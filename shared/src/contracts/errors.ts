@@ -177,6 +177,11 @@ export const ERROR_CODES = {
   // ---------------------------------------------------------------- customers (issue 23)
   /** A privacy request on a customer already anonymised, or a change to one. */
   CUSTOMER_ANONYMISED: 'conflict',
+  /** An account's action (a sign-in code, merging guest orders) asked for a guest. */
+  CUSTOMER_NO_ACCOUNT: 'conflict',
+  /** Merging guest orders into an account that has not proved it holds its email. */
+  CUSTOMER_EMAIL_NOT_VERIFIED: 'conflict',
+  CUSTOMER_NOTHING_TO_MERGE: 'conflict',
 } as const satisfies Record<string, ErrorKind>;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

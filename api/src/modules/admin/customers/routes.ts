@@ -5,6 +5,7 @@ import { actorOf, staffOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../shared/area';
 import { anonymiseCustomer, exportCustomer } from './privacy';
+import { mergeGuestOrdersIntoAccount, sendSignInCode } from './actions';
 import { addCustomerNote, addOrderNote, customerDetail, customerList, notesOfOrder, replaceCustomerTags } from './service';
 
 /** Customers at /admin/customers (list, page, notes, tags) and notes on orders at /admin/orders/{id}/notes. */
@@ -30,6 +31,12 @@ export function customerArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[]
     res.json(await replaceCustomerTags(db, req.params.id as string, tags, actorOf(req, res)));
   });
 
+  customers.post('/:id/sign-in-code', edit, async (req, res) => {
+    res.status(202).json(await sendSignInCode(db, req.params.id as string, actorOf(req, res)));
+  });
+  customers.post('/:id/merge-guest-orders', edit, async (req, res) => {
+    res.json(await mergeGuestOrdersIntoAccount(db, req.params.id as string, actorOf(req, res)));
+  });
   customers.get('/:id/export', privacy, async (req, res) => {
     const data = await exportCustomer(db, req.params.id as string, actorOf(req, res));
     res.set('Content-Disposition', `attachment; filename="customer-${String((data.customer as { id?: string } | null)?.id ?? 'export').slice(0, 8)}.json"`);

@@ -1,6 +1,6 @@
 /**
  * Customers in the back office (issue 23): GET /api/admin/customers (search, tag, sort, page), GET /{id}
- * (the customer's page), POST /{id}/notes, PUT /{id}/tags; notes on orders (GET and POST
+ * (the customer's page), POST /{id}/notes, PUT /{id}/tags, POST /{id}/sign-in-code, /{id}/merge-guest-orders; notes on orders (GET and POST
  * /api/admin/orders/{id}/notes). Privacy requests: GET /{id}/export, POST /{id}/anonymise.
  */
 import type { CustomerDetail, CustomerList, CustomerNote, CustomerSort, OrderNotes } from '@nh/shared/contracts/admin-customers';

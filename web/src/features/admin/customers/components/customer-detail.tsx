@@ -10,6 +10,7 @@ import { ApiError, serverMessageOf } from '@/lib/query-client';
 import { useCan } from '../../shell/role-gate';
 import { columnsOf, DataTable } from '../../ui/data-table';
 import { addCustomerNote, customerQueries } from '../api';
+import { CustomerActions } from './customer-actions';
 import { CustomerTags } from './customer-tags';
 import { NoteForm, NoteList } from './note-form';
 import { PrivacyActions } from './privacy-actions';
@@ -181,6 +182,7 @@ function CustomerView({ customer: c }: { customer: Customer }) {
               <NoteList notes={c.notes} empty="No notes yet." />
             </CardContent>
           </Card>
+          <CustomerActions customer={c} />
           <PrivacyActions customer={c} />
         </div>
       </div>
