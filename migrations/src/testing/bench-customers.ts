@@ -17,12 +17,15 @@ export async function seedBenchCustomers(db: Db, plans: number): Promise<boolean
   // Not TRUNCATE … CASCADE: that would empty the orders (they reference plans) too.
   await q.query('delete from customer_notes');
   await q.query('delete from subscriptions');
-  await q.query(`delete from users where email like 'customer%@example.com'`);
+  // Accounts are kept from an earlier seed (deleting one sets null on the orders that name it, and no
+  // index serves orders.user_id: a scan of every order per account).
+
   // Customers left from an earlier seed whose orders are gone.
   await q.query(`delete from customers c where not exists (select 1 from orders o where o.customer_id = c.id)`);
   // Accounts for every 10th bench email (customer10, customer20, …): each takes over its guest's row.
   await q.query(
-    `insert into users (email, first_name, last_name) select 'customer' || (g * 10) || '@example.com', 'Bench', 'Account ' || g from generate_series(1, $1::int) g`,
+    `insert into users (email, first_name, last_name) select 'customer' || (g * 10) || '@example.com', 'Bench', 'Account ' || g from generate_series(1, $1::int) g
+     on conflict (email) do nothing`,
     [plans],
   );
   await q.query(
@@ -30,7 +33,8 @@ export async function seedBenchCustomers(db: Db, plans: number): Promise<boolean
      select u.id, u.email, 'Bench Account', '${PLAN_ITEMS}'::jsonb, 22.08, 1 + (row_number() over ()) % 3, now() + make_interval(days => ((row_number() over ()) % 30)::int),
        (array['active','active','active','paused','cancelled']::subscription_status[])[1 + (row_number() over ()) % 5],
        '{"address":"1 Main St","city":"Springfield","state":"IL","zip":"62701"}'::jsonb
-     from users u where u.email like 'customer%@example.com'`,
+     from users u where u.email like 'customer%@example.com' and u.email ~ '^customer[0-9]+0@' limit $1`,
+    [plans],
   );
   await q.query(`update customers set tags = array['vip'] where email ~ '^customer[0-9]*01@'`);
   await q.query(
