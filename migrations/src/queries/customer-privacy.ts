@@ -13,7 +13,7 @@ const rowsOf = async <T = Record<string, unknown>>(tx: DbOrTx, query: ReturnType
 async function customerEntities(tx: DbOrTx, id: string, email: string, userId: string | null): Promise<{ orders: string[]; plans: string[]; reviews: string[] }> {
   // One after another: a transaction is one connection.
   const orders = await rowsOf<{ id: string }>(tx, sql`select id from orders where customer_id = ${id}`);
-  const plans = await rowsOf<{ id: string }>(tx, sql`select id from subscriptions where user_id = ${userId} or id in (select subscription_id from orders where customer_id = ${id})`);
+  const plans = await rowsOf<{ id: string }>(tx, sql`select id from subscriptions where user_id = ${userId} union select subscription_id from orders where customer_id = ${id} and subscription_id is not null`);
   const reviews = await rowsOf<{ id: number }>(tx, sql`select id from reviews where lower(customer_email) = ${email}`);
   return { orders: orders.map((r) => r.id), plans: plans.map((r) => r.id), reviews: reviews.map((r) => String(r.id)) };
 }
@@ -123,7 +123,8 @@ export async function anonymiseCustomerRows(tx: DbOrTx, c: { id: string; email: 
 export async function openPlansOf(tx: DbOrTx, c: { id: string; userId: string | null }): Promise<Array<{ id: string; status: string }>> {
   return rowsOf(
     tx,
-    sql`select id, status from subscriptions where (user_id = ${c.userId} or id in (select subscription_id from orders where customer_id = ${c.id}))
+    sql`select id, status from subscriptions where id in (select x.id from subscriptions x where x.user_id = ${c.userId}
+        union select o.subscription_id from orders o where o.customer_id = ${c.id} and o.subscription_id is not null)
       and status in ('active', 'paused') order by id for update`,
   );
 }

@@ -209,7 +209,8 @@ export async function customerRecords(db: Db, c: Pick<CustomerRowFull, 'id' | 'e
       name: 'customer_plans',
       text: `select s.id, s.status, s.amount::text, s.interval, s.interval_count, s.next_billing_date, s.items, s.created_at, s.cancelled_at
         from subscriptions s
-        where s.user_id = $2 or s.id in (select o.subscription_id from orders o where o.customer_id = $1 and o.subscription_id is not null)
+        where s.id in (select x.id from subscriptions x where x.user_id = $2
+                       union select o.subscription_id from orders o where o.customer_id = $1 and o.subscription_id is not null)
         order by s.created_at desc`,
       values: [c.id, c.user_id],
     }),
