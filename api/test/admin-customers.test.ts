@@ -69,6 +69,27 @@ describe('customers', () => {
     expect(c.timeline.find((e) => e.kind === 'refund')).toMatchObject({ title: `Refunded $5.00 of order ${firstOrder.slice(0, 8)}`, detail: 'Leaking refill' });
   });
 
+  it('keeps the figures exact when orders of one customer are paid and refunded at once (10 connections)', async () => {
+    const email = `busy.${tag}@example.com`;
+    const ids = await Promise.all(Array.from({ length: 10 }, () => insertOrder({ email, name: 'Busy Bee', total: '10.00' })));
+    // Each paid in its own transaction on its own connection, all at once, and a refund beside each.
+    await Promise.all(
+      ids.map(async (id) => {
+        const client = await api.ctx.db.$client.connect();
+        try {
+          await client.query('begin');
+          await client.query(`update orders set status = 'processing' where id = $1`, [id]);
+          await client.query(`insert into payment_transactions (order_id, amount, status, kind) values ($1, 1, 'approved', 'refund')`, [id]);
+          await client.query('commit');
+        } finally {
+          client.release();
+        }
+      }),
+    );
+    const [c] = (await list(support, `q=${email}`)).customers;
+    expect(c).toMatchObject({ orderCount: 10, lifetimeSpend: 9000 });
+  });
+
   it('finds customers by name, email and order id; sorts by lifetime spend; refuses bad input with words', async () => {
     expect((await list(support, `q=${encodeURIComponent(`gwen guest ${tag}`)}`)).customers.map((c) => c.id)).toEqual([guestId]);
     expect((await list(support, `q=${secondOrder.slice(0, 13)}`)).customers.map((c) => c.id)).toContain(guestId);
