@@ -678,6 +678,12 @@ export const orders = pgTable(
     netsuiteSyncStatus: text().notNull().default('pending'),
     netsuiteSyncError: text(),
     netsuiteSyncedAt: timestamp({ withTimezone: true }),
+    /**
+     * How many times staff corrected the shipping address of the unshipped order (issue 23), and how many
+     * of those NetSuite's sales order carries: the sync sends the sales order again while the first is ahead.
+     */
+    addressRevision: integer().notNull().default(0),
+    netsuiteAddressRevision: integer().notNull().default(0),
   },
   (t) => [
     index().on(t.storeCode, t.createdAt),

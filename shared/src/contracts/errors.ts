@@ -162,6 +162,8 @@ export const ERROR_CODES = {
   ORDER_NOT_SHIPPED: 'conflict',
   /** Marking shipped or delivered an order whose whole payment was voided or refunded (or is being). */
   ORDER_PAYMENT_RETURNED: 'conflict',
+  /** Changing the shipping address of an order that has shipped, was delivered or is cancelled (issue 23). */
+  ORDER_ADDRESS_LOCKED: 'conflict',
   REFUND_NO_CHARGE: 'conflict',
   /** More than the charge captured less what was given back already. */
   REFUND_TOO_LARGE: 'unprocessable',

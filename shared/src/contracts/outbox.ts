@@ -41,6 +41,11 @@ export const OUTBOX_TOPICS = {
   orderConfirmationResendRequested: 'order.confirmation-resend-requested',
   /** Staff asked to send an order's shipping notice again. */
   orderShippedResendRequested: 'order.shipped-resend-requested',
+  /**
+   * Staff corrected the shipping address of an unshipped order (issue 23): the corrected confirmation email
+   * (`correctionId` makes it a new email) and the NetSuite sync that sends the sales order with it.
+   */
+  orderAddressCorrected: 'order.address-corrected',
   /** A shopper asked to reset a forgotten password: the email with its single-use link (issue 13). */
   shopperPasswordResetRequested: 'shopper.password-reset-requested',
   /** A shopper asked for a sign-in code: the email with the code, made as it is sent (issue 22). */
@@ -99,6 +104,7 @@ export const outboxPayloads = {
   [OUTBOX_TOPICS.staffPasswordResetRequested]: z.object({ tokenId: z.string().uuid() }),
   [OUTBOX_TOPICS.orderConfirmationResendRequested]: z.object({ orderId: z.string().uuid(), resendId: z.string().uuid() }),
   [OUTBOX_TOPICS.orderShippedResendRequested]: z.object({ orderId: z.string().uuid(), resendId: z.string().uuid() }),
+  [OUTBOX_TOPICS.orderAddressCorrected]: z.object({ orderId: z.string().uuid(), correctionId: z.string().uuid() }),
   /** As for staff: the link's row only, its token made as the email is sent. */
   [OUTBOX_TOPICS.shopperPasswordResetRequested]: z.object({ tokenId: z.string().uuid() }),
   /** The code's row only; the code is made as the email is sent. */
