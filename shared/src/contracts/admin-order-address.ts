@@ -5,7 +5,7 @@
  * NetSuite sales order is sent again with it (docs/decisions/admin.md, "Fix an unshipped order").
  */
 import { z } from 'zod';
-import { adminOrderRequestSchema } from './admin';
+import { adminOrderRequestSchema, type OrderStatus } from './admin';
 import { addressSchema } from './checkout';
 import { textField } from './fields';
 
@@ -26,3 +26,10 @@ export const changeOrderAddressSchema = addressSchema.extend({
 });
 export type ChangeOrderAddressInput = z.input<typeof changeOrderAddressSchema>;
 export type ChangeOrderAddressRequest = z.infer<typeof changeOrderAddressSchema>;
+
+/** Why the address of an order in `status` may no longer change (shipped, delivered, cancelled), or null while it may. The server's rule; the page hides the action by it. */
+export function orderAddressLockedReason(status: OrderStatus): string | null {
+  if (status === 'shipped' || status === 'delivered') return ORDER_ADDRESS_MESSAGES.shipped;
+  if (status === 'cancelled') return ORDER_ADDRESS_MESSAGES.cancelled;
+  return null;
+}

@@ -7,8 +7,8 @@
  * outbox row: the corrected confirmation email and the sync that sends the sales order with it.
  */
 import { randomUUID } from 'node:crypto';
-import { ADMIN_MESSAGES, type OrderStatus } from '@nh/shared/contracts/admin';
-import { ORDER_ADDRESS_MESSAGES as MSG, type ChangeOrderAddressRequest } from '@nh/shared/contracts/admin-order-address';
+import { ADMIN_MESSAGES } from '@nh/shared/contracts/admin';
+import { orderAddressLockedReason, type ChangeOrderAddressRequest } from '@nh/shared/contracts/admin-order-address';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import type { Db } from '@nh/server/db/client';
 import type { Address } from '@nh/server/db/schema';
@@ -19,13 +19,6 @@ import { requestAddressSync } from '@nh/server/queries/sync';
 import { AppError } from '../../../lib/errors';
 import { isUuid } from '../../../lib/validation';
 
-/** Why the address of an order in `status` may not change, or null when it may. */
-export function addressLockedReason(status: OrderStatus): string | null {
-  if (status === 'shipped' || status === 'delivered') return MSG.shipped;
-  if (status === 'cancelled') return MSG.cancelled;
-  return null;
-}
-
 const sameAddress = (a: Address, b: Address) => a.address === b.address && a.city === b.city && a.state === b.state && a.zip === b.zip;
 
 /** Changes the address; answers whether anything changed (false: it was that address already). */
@@ -35,7 +28,7 @@ export async function changeOrderAddress(db: Db, id: string, input: ChangeOrderA
   return db.transaction(async (tx) => {
     const current = await lockOrderForAddress(tx, input.storeCode, id);
     if (!current) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
-    const locked = addressLockedReason(current.status);
+    const locked = orderAddressLockedReason(current.status);
     if (locked) throw new AppError('ORDER_ADDRESS_LOCKED', locked);
     if (sameAddress(current.shippingAddress, address)) return { changed: false };
     await writeOrderAddress(tx, id, address);
