@@ -10,6 +10,7 @@ import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
 import { adminSubscriptionDetailSchema } from '@nh/shared/contracts/admin-subscriptions';
 import { SUBSCRIPTION_TERMS_MESSAGES, SUBSCRIPTION_TERMS_VERSION, subscriptionTermsText } from '@nh/shared/contracts/subscription-terms';
 import { subscribeNonceResponseSchema } from '@nh/shared/contracts/subscriptions';
+import { mintSignInCode } from '@nh/server/queries/sign-in-codes';
 import { startTestApi, type TestApi } from './support/harness';
 import { insertPlan } from './support/plans';
 import { signUpShopper, type Shopper } from './support/shopper';
@@ -115,6 +116,28 @@ describe('consent recorded at subscribe', () => {
     const res = await subscribe({ ...(await body()), ...(await tokenize('46282')) });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(await q('select count(*)::int as n from subscription_consents')).toEqual(consentsBefore);
+  });
+});
+
+describe('a guest who subscribes with the emailed code', () => {
+  it('records the consent for the plan of the account made on verify', async () => {
+    const email = `guest.${randomUUID().slice(0, 8)}@example.com`;
+    expect((await api.request('/api/login/email-code', { body: { email, signUp: true } })).status).toBe(202);
+    await api.services.afterAnswer.settled();
+    const [row] = await q<{ id: string }>('select id from sign_in_codes where email = $1', [email]);
+    // The code as the mail worker makes it when it sends the email.
+    const client = await api.ctx.db.$client.connect();
+    const code = await mintSignInCode(client, row!.id).finally(() => client.release());
+    const verified = await api.request('/api/login/email-code/verify', { body: { email, code: code!, firstName: 'Gwen', lastName: 'Guest' } });
+    expect(verified.status).toBe(200);
+    const cookie = verified.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('nh.sid='))!;
+    const res = await api.request('/api/payments/subscribe-nonce', { body: await body({ email }), headers: { cookie, 'Idempotency-Key': randomUUID(), 'User-Agent': BROWSER } });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const { subscriptionId } = subscribeNonceResponseSchema.parse(await res.json());
+    const [owner] = await q<{ email: string }>('select u.email from subscriptions s join users u on u.id = s.user_id where s.id = $1', [subscriptionId]);
+    expect(owner!.email).toBe(email);
+    const [consent] = await consentOf(subscriptionId);
+    expect(consent).toMatchObject({ terms_version: SUBSCRIPTION_TERMS_VERSION, amount_cents: priceCart([{ price: 1200, quantity: 2 }], { subscribe: true }).total, user_agent: BROWSER });
   });
 });
 
