@@ -141,6 +141,26 @@ describe('a guest who subscribes with the emailed code', () => {
   });
 });
 
+describe('My Subscriptions', () => {
+  it("shows the next delivery at the price in force: a rise not notified in time is held to the price agreed", async () => {
+    // 2 × $12.50 ($22.95 a month) raised by staff to $25.00 a month, agreed $22.95; then notified from the next delivery.
+    const plan = await insertPlan(api, me.id, { amount: '25.00' });
+    await q(`update subscriptions set agreed_amount = 22.95 where id = $1`, [plan.id]);
+    const view = async () => {
+      const list = (await (await me.call('/api/subscriptions')).json()) as Array<{ id: string; nextDeliveryAmount: string }>;
+      return list.find((p) => p.id === plan.id)!.nextDeliveryAmount;
+    };
+    expect(await view()).toBe('22.95');
+    await q(`update subscriptions set agreed_amount = 25.00, agreed_amount_from = (next_billing_date at time zone 'UTC')::date, prior_agreed_amount = 22.95 where id = $1`, [plan.id]);
+    // Its lines cost $22.95 today (priceRenewal charges the lower of the two).
+    expect(await view()).toBe('22.95');
+    await q(`update subscriptions set items = jsonb_set(items, '{0,price}', '"14.00"') where id = $1`, [plan.id]);
+    expect(await view()).toBe('25.00');
+    await q(`update subscriptions set agreed_amount_from = (next_billing_date at time zone 'UTC')::date + 1 where id = $1`, [plan.id]);
+    expect(await view()).toBe('22.95');
+  });
+});
+
 describe('the staff plan page', () => {
   it('shows the consent: terms version and text, agreed price, cadence, time, address and browser', async () => {
     const res = await subscribe(await body());
