@@ -141,6 +141,38 @@ describe('a guest who subscribes with the emailed code', () => {
   });
 });
 
+describe('the price agreed', () => {
+  async function product(price: string) {
+    const name = `Agreed ${randomUUID().slice(0, 8)}`;
+    const [row] = await q<{ id: number }>(`insert into products (name, slug, price, inventory, status, sku) values ($1, $2, $3, 100, 'active', $4) returning id`, [
+      name,
+      name.toLowerCase().replace(/\s+/g, '-'),
+      price,
+      `AG-${name.slice(-8)}`,
+    ]);
+    return { id: row!.id, name };
+  }
+  const agreedOf = (id: string) =>
+    q<{ amount: string; agreed: string | null; from: string | null }>('select amount::text, agreed_amount::text as agreed, agreed_amount_from::text as "from" from subscriptions where id = $1', [id]).then((r) => r[0]!);
+
+  it("follows the shopper's own change of items (agreed on screen), not staff's (a notice is due first)", async () => {
+    const p = await product('10.00');
+    const plan = await insertPlan(api, me.id, { items: [{ productId: p.id, productName: p.name, quantity: 1, price: '10.00' }], amount: '9.18' });
+    await q(`update subscriptions set agreed_amount = 9.18 where id = $1`, [plan.id]);
+    const own = await me.call(`/api/subscriptions/${plan.id}/items`, { method: 'PUT', body: { items: [{ productId: p.id, variantSku: null, quantity: 2 }] } });
+    expect(own.status, await own.clone().text()).toBe(200);
+    const after = await agreedOf(plan.id);
+    expect(after).toEqual({ amount: after.agreed, agreed: after.agreed, from: null });
+    expect(after.amount).not.toBe('9.18');
+
+    const staff = await support.request(`/api/admin/subscriptions/${plan.id}/items`, { method: 'PUT', body: { items: [{ productId: p.id, variantSku: null, quantity: 3 }], reason: 'Asked by phone' } });
+    expect(staff.status, await staff.clone().text()).toBe(200);
+    const byStaff = await agreedOf(plan.id);
+    expect(byStaff.agreed).toBe(after.agreed);
+    expect(Number(byStaff.amount)).toBeGreaterThan(Number(byStaff.agreed));
+  });
+});
+
 describe('My Subscriptions', () => {
   it("shows the next delivery at the price in force: a rise not notified in time is held to the price agreed", async () => {
     // 2 × $12.50 ($22.95 a month) raised by staff to $25.00 a month, agreed $22.95; then notified from the next delivery.
