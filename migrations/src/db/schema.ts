@@ -432,8 +432,62 @@ export const subscriptions = pgTable(
      * renewal whose payment is approved (cleared with it); null when none is due.
      */
     nextDeliveryDiscountPercent: integer(),
+    /**
+     * Consent on record (issue 22): the price per delivery the shopper last agreed to (at subscribe, or
+     * their own change of items) or was sent a price-change notice of; null on plans from before it
+     * (their `amount` stands for it). The daily price-notice sweep compares the renewal price with it.
+     */
+    agreedAmount: money(10),
+    /** The first billing day (UTC) on which `agreedAmount` may be charged (a notice's); null: already. */
+    agreedAmountFrom: date({ mode: 'string' }),
+    /** What may be charged before `agreedAmountFrom` (the price agreed before the notice). */
+    priorAgreedAmount: money(10),
   },
   (t) => [index().on(t.userId), index().on(t.status, t.nextBillingDate)],
+);
+
+/**
+ * Consent on record (issue 22): what the shopper agreed to when the plan was made, one row per plan,
+ * written in the statement that creates it. Kept at least three years (docs/decisions/subscriptions.md
+ * "Consent on record"): housekeeping never deletes it; an anonymisation may blank the personal fields
+ * (address, browser, IP address) and set `anonymisedAt`, never delete the row.
+ */
+export const subscriptionConsents = pgTable('subscription_consents', {
+  id: bigserial({ mode: 'number' }).primaryKey(),
+  subscriptionId: uuid()
+    .notNull()
+    .unique()
+    .references(() => subscriptions.id, { onDelete: 'restrict' }),
+  /** SUBSCRIPTION_TERMS_VERSION (shared contracts/subscription-terms.ts) of the text shown. */
+  termsVersion: text().notNull(),
+  /** The exact text shown at checkout, with the figures the server priced. */
+  termsText: text().notNull(),
+  /** The price per delivery agreed, integer cents, from the server's pricing. */
+  amountCents: integer().notNull(),
+  interval: subscriptionInterval().notNull(),
+  intervalCount: integer().notNull(),
+  agreedAt: timestamp({ withTimezone: true }).notNull(),
+  shippingAddress: jsonb().$type<Address>(),
+  userAgent: text(),
+  ipAddress: text(),
+  anonymisedAt: timestamp({ withTimezone: true }),
+});
+
+/** Price-change notices (issue 22): one row per notice sent, the old and new price and the first charge at it. */
+export const subscriptionPriceNotices = pgTable(
+  'subscription_price_notices',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    subscriptionId: uuid()
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'restrict' }),
+    fromAmount: money(10).notNull(),
+    toAmount: money(10).notNull(),
+    /** The first billing day (UTC) charged at `toAmount`. */
+    firstChargeOn: date({ mode: 'string' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.subscriptionId)],
 );
 
 /**

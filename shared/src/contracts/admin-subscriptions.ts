@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { oneTimeItemSchema } from './ship-now-add-ons';
 import { customerReasonSchema } from './cancellation';
+import { planConsentSchema, priceNoticeSchema } from './subscription-terms';
 import { textField } from './fields';
 import { PLAN_MAX_LINES } from '../constants';
 import {
@@ -365,6 +366,10 @@ export const adminSubscriptionDetailSchema = adminSubscriptionSummarySchema.exte
    */
   oneTimeItems: z.array(oneTimeItemSchema.omit({ priceToday: true })),
   addOnActions: z.object({ shipNow: z.boolean(), oneTimeItems: z.boolean() }),
+  /** Consent on record (issue 22): what the shopper agreed to at subscribe; null for plans from before it was kept. */
+  consent: planConsentSchema.nullable(),
+  /** Price-change notices sent, newest first. */
+  priceNotices: z.array(priceNoticeSchema),
 });
 export type AdminSubscriptionDetail = z.infer<typeof adminSubscriptionDetailSchema>;
 

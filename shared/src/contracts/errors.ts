@@ -93,6 +93,8 @@ export const ERROR_CODES = {
   CHECKOUT_TOTAL_CHANGED: 'conflict',
   /** The catalogue kept changing under one checkout. */
   CART_CHANGED: 'conflict',
+  /** Subscribe & Save: the terms version the checkout showed is not the current one (consent on record). */
+  SUBSCRIPTION_TERMS_CHANGED: 'conflict',
   /** At checkout: the promo code is unknown, inactive or used up. */
   PROMO_INVALID: 'unprocessable',
   /** At GET /api/promo-codes/validate/{code}: no usable code by that name. */

@@ -13,6 +13,7 @@ import { cardEnding } from '@nh/shared/cards';
 import { cadenceSuggestionWords, suggestCadence, type CadenceSuggestion } from '@nh/shared/subscriptions/cadence-suggestion';
 import { findCadenceHistory, recordSuggestionShown } from '@nh/server/queries/subscriptions/plan-history';
 import { priceRenewal } from '@nh/shared/pricing';
+import { chargeableAmount } from '@nh/shared/subscriptions/agreed-price';
 import { toCents, type Cents } from '@nh/shared/money';
 import { ONE_TIME_ITEM_PRICE_NOTE } from '@nh/shared/contracts/ship-now-add-ons';
 import { addOnLines, readAddOnProducts } from '@nh/server/queries/subscriptions/ship-now';
@@ -66,7 +67,9 @@ async function cadenceSuggestionFor(db: Db, subscriptionId: string, period: stri
 async function withAddOns(db: Db, sub: SubscriptionRow): Promise<{ oneTime: EmailPlanLine[]; charge: Cents }> {
   const { lines } = addOnLines(sub.oneTimeItems, await readAddOnProducts(db.$client, [...new Set(sub.oneTimeItems.map((o) => o.productId))]));
   const cents = (l: { price: string; quantity: number }) => ({ price: toCents(l.price), quantity: l.quantity });
-  return { oneTime: lines, charge: priceRenewal(sub.items.map(cents), sub.amount, lines.map(cents)).total };
+    // At most the price in force for the delivery's day (consent on record: a rise not notified in time is held back).
+  const agreed = chargeableAmount(sub, billingPeriodOf(sub.nextBillingDate));
+  return { oneTime: lines, charge: priceRenewal(sub.items.map(cents), agreed, lines.map(cents)).total };
 }
 
 /** "Visa ending in 1111": the plan's card (the one renewals charge: @nh/server findPlanCardBrand), when known. */

@@ -7,6 +7,7 @@ import { suggestCadence } from '@nh/shared/subscriptions/cadence-suggestion';
 import { recordPlanChange, recordSuggestionShown } from '@nh/server/queries/subscriptions/plan-history';
 import { centsToDecimal, toCents } from '@nh/shared/money';
 import { priceRenewal } from '@nh/shared/pricing';
+import { chargeableAmount } from '@nh/shared/subscriptions/agreed-price';
 import type { ShipNowStatus } from '@nh/shared/contracts/ship-now-add-ons';
 import type { ShipNowRow } from '@nh/server/queries/subscriptions/ship-now';
 import type { Db } from '@nh/server/db/client';
@@ -36,7 +37,13 @@ function shipNowStatus(row: ShipNowRow | null): ShipNowStatus {
 function nextDeliveryAmount(row: SubscriptionViewRow): string {
   const lines = row.items.map((i) => ({ price: toCents(i.price), quantity: i.quantity }));
   const addOns = row.one_time_items.filter((o) => o.priceToday !== null).map((o) => ({ price: toCents(o.priceToday!), quantity: o.quantity }));
-  return centsToDecimal(priceRenewal(lines, toCents(row.amount), addOns).total);
+  // At most the price in force for the delivery's day (consent on record: a rise not notified in time is held back).
+  const cents = (v: string | null) => (v === null ? null : toCents(v));
+  const agreed = chargeableAmount(
+    { amount: toCents(row.amount), agreedAmount: cents(row.agreed_amount), agreedAmountFrom: row.agreed_amount_from, priorAgreedAmount: cents(row.prior_agreed_amount) },
+    billingPeriodOf(row.next_billing_date),
+  );
+  return centsToDecimal(priceRenewal(lines, agreed, addOns).total);
 }
 
 
