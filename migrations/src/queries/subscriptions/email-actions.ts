@@ -95,3 +95,13 @@ export async function deleteOldEmailActionTokens(db: DbOrTx, olderThanDays: numb
   const rows = await db.delete(emailActionTokens).where(inArray(emailActionTokens.id, old)).returning({ id: emailActionTokens.id });
   return rows.length;
 }
+
+/** The plan an order is a renewal of (its charge row names the plan), or null for a checkout order. */
+export async function findRenewalPlanOfOrder(pool: Queryable, orderId: string): Promise<string | null> {
+  const { rows } = await pool.query<{ subscription_id: string }>({
+    name: 'renewal_plan_of_order',
+    text: `select p.subscription_id from payment_transactions p where p.order_id = $1 and p.subscription_id is not null and p.kind = 'charge' and p.billing_period is not null limit 1`,
+    values: [orderId],
+  });
+  return rows[0]?.subscription_id ?? null;
+}
