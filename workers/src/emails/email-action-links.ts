@@ -11,7 +11,6 @@ import { SHOP } from '@nh/shared/constants';
 import { emailActionLabel, emailActionPath, type EmailAction } from '@nh/shared/contracts/email-actions';
 import { mintEmailActionToken } from '@nh/server/queries/subscriptions/email-actions';
 import type { Queryable } from '@nh/server/queries/subscriptions/plan';
-import type pg from 'pg';
 import type { EmailWithSecret } from './define-email';
 import { escapeHtml, type Content } from './mail/layout';
 
@@ -30,7 +29,7 @@ export interface EmailActionLinkRequest {
  * purpose's link was used already. Call it inside the email's send transaction (`client`: the send's
  * connection, EmailWithSecret.mint's `tx`), so only a sent email's links work.
  */
-export async function mintEmailActionLink(client: Queryable | pg.ClientBase, { subscriptionId, periodDate, action, intervalCount }: EmailActionLinkRequest): Promise<string | null> {
+export async function mintEmailActionLink(client: Queryable, { subscriptionId, periodDate, action, intervalCount }: EmailActionLinkRequest): Promise<string | null> {
   const token = await mintEmailActionToken(client, { subscriptionId, period: periodDate, action, intervalCount: action === 'cadence' ? intervalCount : 0 });
   return token === null ? null : `${SHOP.siteUrl}${emailActionPath(token)}`;
 }
@@ -48,7 +47,7 @@ export const cadenceChoices = (offered: readonly number[] | undefined, current: 
   (offered ?? []).filter((m) => m !== current).map((intervalCount) => ({ action: 'cadence' as const, intervalCount }));
 
 /** Every link of `choices` for the delivery, made now (a purpose whose link was used is left out). */
-export async function mintActionLinks(client: Queryable | pg.ClientBase, subscriptionId: string, periodDate: string, choices: readonly ActionChoice[]): Promise<ActionLink[]> {
+export async function mintActionLinks(client: Queryable, subscriptionId: string, periodDate: string, choices: readonly ActionChoice[]): Promise<ActionLink[]> {
   const links: ActionLink[] = [];
   for (const choice of choices) {
     const intervalCount = choice.action === 'cadence' ? choice.intervalCount : 0;
