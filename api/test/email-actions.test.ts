@@ -20,7 +20,8 @@ import { signInAs, type StaffClient } from './support/staff';
 let api: TestApi;
 let support: StaffClient;
 let me: Shopper;
-const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => api.ctx.db.$client.query<T>(text, values).then((r) => r.rows);
+const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) =>
+  api.ctx.db.$client.query<T>(text, values).then((r) => r.rows);
 
 beforeAll(async () => {
   // Each request comes "from" an address of its own (X-Forwarded-For behind a trusted proxy), so the
@@ -49,7 +50,11 @@ async function product() {
 
 async function insertPlan(o: PlanOptions = {}) {
   const p = await product();
-  return insertPlanRow(api, me.id, { items: [{ productId: p.id, productName: p.name, quantity: 2, price: '12.50' }], cardExpiresOn: '2030-12-31', ...o });
+  return insertPlanRow(api, me.id, {
+    items: [{ productId: p.id, productName: p.name, quantity: 2, price: '12.50' }],
+    cardExpiresOn: '2030-12-31',
+    ...o,
+  });
 }
 
 /** A token as the mail worker makes it (the raw value only here, as in the email). */
@@ -59,9 +64,19 @@ async function mint(purpose: Omit<EmailActionPurpose, 'period'> & { period?: str
 }
 
 const planRow = (id: string) =>
-  q<{ status: string; next_billing_date: Date; interval_count: number }>('select status, next_billing_date, interval_count from subscriptions where id = $1', [id]).then((r) => r[0]!);
-const changesOf = (id: string) => q<{ actor: string; kind: string; via: string | null; after: Record<string, unknown> }>('select actor, kind, via, after from subscription_changes where subscription_id = $1 order by id', [id]);
-const tokenRow = (token: string) => q<{ used_at: Date | null }>('select used_at from email_action_tokens where token_hash = $1', [hashSingleUseToken(token)]).then((r) => r[0]);
+  q<{ status: string; next_billing_date: Date; interval_count: number }>(
+    'select status, next_billing_date, interval_count from subscriptions where id = $1',
+    [id],
+  ).then((r) => r[0]!);
+const changesOf = (id: string) =>
+  q<{ actor: string; kind: string; via: string | null; after: Record<string, unknown> }>(
+    'select actor, kind, via, after from subscription_changes where subscription_id = $1 order by id',
+    [id],
+  );
+const tokenRow = (token: string) =>
+  q<{ used_at: Date | null }>('select used_at from email_action_tokens where token_hash = $1', [hashSingleUseToken(token)]).then(
+    (r) => r[0],
+  );
 
 async function expectGone(res: Response, code: 'EMAIL_ACTION_USED' | 'EMAIL_ACTION_STALE') {
   expect(res.status).toBe(410);
@@ -75,7 +90,13 @@ describe('skip this delivery', () => {
     const before = await planRow(plan.id);
 
     const view = emailActionViewSchema.parse(await (await link(token)).json());
-    expect(view).toMatchObject({ action: 'skip', label: 'Skip this delivery', status: 'active', deliveryDate: plan.nextBillingDate.toISOString(), newIntervalCount: null });
+    expect(view).toMatchObject({
+      action: 'skip',
+      label: 'Skip this delivery',
+      status: 'active',
+      deliveryDate: plan.nextBillingDate.toISOString(),
+      newIntervalCount: null,
+    });
     expect(view.productNames[0]).toMatch(/^Email Action .* × 2$/);
     expect(view.effect).toContain('skipped');
     expect((await link(token, { method: 'HEAD' })).status).toBe(200);
@@ -90,9 +111,9 @@ describe('skip this delivery', () => {
     const after = await planRow(plan.id);
     expect(after.next_billing_date.getTime()).toBeGreaterThan(plan.nextBillingDate.getTime() + 27 * DAY_MS);
     expect(result).toMatchObject({ action: 'skip', status: 'active', nextBillingDate: after.next_billing_date.toISOString() });
-    expect(await q('select billing_period::text as period, reason from subscription_skipped_periods where subscription_id = $1', [plan.id])).toEqual([
-      { period: billingPeriodOf(plan.nextBillingDate), reason: 'shopper-skip' },
-    ]);
+    expect(
+      await q('select billing_period::text as period, reason from subscription_skipped_periods where subscription_id = $1', [plan.id]),
+    ).toEqual([{ period: billingPeriodOf(plan.nextBillingDate), reason: 'shopper-skip' }]);
     expect(await changesOf(plan.id)).toEqual([expect.objectContaining({ actor: 'customer', kind: 'skipped', via: 'email-link' })]);
     expect((await tokenRow(token))!.used_at).not.toBeNull();
 
@@ -153,7 +174,9 @@ describe('delay two weeks', () => {
     expect(emailActionViewSchema.parse(await (await link(token)).json()).effect).toContain('two weeks later');
     const res = await confirm(token);
     expect(res.status).toBe(200);
-    expect((await planRow(plan.id)).next_billing_date.toISOString()).toBe(new Date(plan.nextBillingDate.getTime() + 14 * DAY_MS).toISOString());
+    expect((await planRow(plan.id)).next_billing_date.toISOString()).toBe(
+      new Date(plan.nextBillingDate.getTime() + 14 * DAY_MS).toISOString(),
+    );
     expect(await changesOf(plan.id)).toEqual([expect.objectContaining({ kind: 'rescheduled', via: 'email-link' })]);
     await expectGone(await confirm(token), 'EMAIL_ACTION_USED');
     await expectGone(await confirm(skip), 'EMAIL_ACTION_STALE');
@@ -169,14 +192,18 @@ describe('ship now', () => {
     const [row] = await q<{ id: string }>('select id from email_action_tokens where token_hash = $1', [hashSingleUseToken(token)]);
     const keyHash = createHash('sha256').update(`email-action:${row!.id}`).digest('hex');
     expect(await q('select key_hash from subscription_ship_nows where subscription_id = $1', [plan.id])).toEqual([{ key_hash: keyHash }]);
-    expect(await q(`select count(*)::int as n from outbox where topic = 'subscription.ship-now-requested' and payload->>'subscriptionId' = $1`, [plan.id])).toEqual([{ n: 1 }]);
+    expect(
+      await q(`select count(*)::int as n from outbox where topic = 'subscription.ship-now-requested' and payload->>'subscriptionId' = $1`, [
+        plan.id,
+      ]),
+    ).toEqual([{ n: 1 }]);
     expect(await changesOf(plan.id)).toEqual([expect.objectContaining({ actor: 'customer', kind: 'ship-now', via: 'email-link' })]);
     await expectGone(await confirm(token), 'EMAIL_ACTION_USED');
   });
 });
 
 describe('change to every N months', () => {
-  it('changes the cadence to the link\'s (one of PLAN_CADENCE_MONTHS) via email link', async () => {
+  it("changes the cadence to the link's (one of PLAN_CADENCE_MONTHS) via email link", async () => {
     const plan = await insertPlan();
     const token = await mint({ subscriptionId: plan.id, action: 'cadence', intervalCount: 2 }, plan);
     const view = emailActionViewSchema.parse(await (await link(token)).json());
@@ -198,7 +225,7 @@ describe('change to every N months', () => {
 });
 
 describe('cancel', () => {
-  it('cancels in one POST with the optional reason, recorded as the customer\'s via email link and in the cancellations report', async () => {
+  it("cancels in one POST with the optional reason, recorded as the customer's via email link and in the cancellations report", async () => {
     const plan = await insertPlan();
     const token = await mint({ subscriptionId: plan.id, action: 'cancel' }, plan);
     expect(emailActionViewSchema.parse(await (await link(token)).json())).toMatchObject({ action: 'cancel', label: 'Cancel subscription' });
@@ -209,8 +236,16 @@ describe('cancel', () => {
     const res = await confirm(token, { reason: 'price', comment: 'Too dear' });
     expect(res.status).toBe(200);
     expect(emailActionResultSchema.parse(await res.json())).toMatchObject({ action: 'cancel', status: 'cancelled' });
-    expect(await changesOf(plan.id)).toEqual([expect.objectContaining({ kind: 'cancelled', via: 'email-link', after: { status: 'cancelled', reason: 'price', comment: 'Too dear' } })]);
-    expect(await q('select reason, comment from subscription_cancellations where subscription_id = $1', [plan.id])).toEqual([{ reason: 'price', comment: 'Too dear' }]);
+    expect(await changesOf(plan.id)).toEqual([
+      expect.objectContaining({
+        kind: 'cancelled',
+        via: 'email-link',
+        after: { status: 'cancelled', reason: 'price', comment: 'Too dear' },
+      }),
+    ]);
+    expect(await q('select reason, comment from subscription_cancellations where subscription_id = $1', [plan.id])).toEqual([
+      { reason: 'price', comment: 'Too dear' },
+    ]);
     await expectGone(await confirm(token), 'EMAIL_ACTION_USED');
   });
 
@@ -223,8 +258,8 @@ describe('cancel', () => {
   });
 });
 
-describe('the email action endpoints\' limit', () => {
-  it('answers 429 after 30 tries an hour from one address (guessing tokens), as the other emailed links\' endpoints', async () => {
+describe("the email action endpoints' limit", () => {
+  it("answers 429 after 30 tries an hour from one address (guessing tokens), as the other emailed links' endpoints", async () => {
     const own = await startTestApi();
     try {
       const guess = () => own.request(`/api/email-actions/${randomBytes(32).toString('base64url')}`);

@@ -26,7 +26,11 @@ let product: E2eProduct;
 beforeAll(async () => {
   tdb = await createTestDatabase('e2e_email_actions');
   smtp = await new TestSmtpServer().start();
-  const workerConfig = testWorkerConfig(tdb.url, 'e2e-actions', { WORKER_QUEUES: 'renewals,emails', SMTP_URL: smtp.url, EMAIL_BACKOFF_MS: '50' });
+  const workerConfig = testWorkerConfig(tdb.url, 'e2e-actions', {
+    WORKER_QUEUES: 'renewals,emails',
+    SMTP_URL: smtp.url,
+    EMAIL_BACKOFF_MS: '50',
+  });
   app = await startE2eApp({ DATABASE_URL: tdb.url, QUEUE_PREFIX: workerConfig.QUEUE_PREFIX });
   workers = await startTestWorkers(workerConfig);
   product = await createE2eProduct(app, 'E2E Action Cleaner');
@@ -51,7 +55,7 @@ async function actionLinkFromEmail(to: string, label: string): Promise<string> {
 }
 
 describe('a subscriber acts from the reminder email', () => {
-  it('skips the delivery from the email\'s link without signing in, and the plan shows the skipped delivery', async () => {
+  it("skips the delivery from the email's link without signing in, and the plan shows the skipped delivery", async () => {
     const email = `e2e-actions-${randomUUID().slice(0, 8)}@example.com`;
     const home = await app.newPage();
     await home.goto('/api/login');
@@ -65,7 +69,9 @@ describe('a subscriber acts from the reminder email', () => {
       [
         users[0]!.id,
         email,
-        JSON.stringify([{ productId: product.id, productName: product.name, variantSku: null, sku: null, itemNumber: null, quantity: 1, price: '20.00' }]),
+        JSON.stringify([
+          { productId: product.id, productName: product.name, variantSku: null, sku: null, itemNumber: null, quantity: 1, price: '20.00' },
+        ]),
         due,
         JSON.stringify({ address: '11701 Berwick Rd', city: 'Silver Spring', state: 'MD', zip: '20904' }),
       ],
@@ -83,7 +89,9 @@ describe('a subscriber acts from the reminder email', () => {
     expect(await summary.textContent()).toContain(product.name);
     expect(await phone.getByTestId('email-action-effect').textContent()).toContain('will be skipped');
     // Opening it changed nothing.
-    const { rows: before } = await db().query<{ next_billing_date: Date }>('select next_billing_date from subscriptions where id = $1', [planId]);
+    const { rows: before } = await db().query<{ next_billing_date: Date }>('select next_billing_date from subscriptions where id = $1', [
+      planId,
+    ]);
     expect(before[0]!.next_billing_date.toISOString()).toBe(due.toISOString());
 
     await phone.getByRole('button', { name: 'Skip this delivery' }).click();
@@ -98,7 +106,10 @@ describe('a subscriber acts from the reminder email', () => {
     // The subscriber's own page shows the skipped delivery; the change is theirs, via email link.
     await home.goto('/subscriptions');
     await visible(home, describeSkippedPeriod({ period: billingPeriodOf(due), reason: 'shopper-skip' }, 'shopper'));
-    const { rows: changes } = await db().query<{ actor: string; kind: string; via: string }>('select actor, kind, via from subscription_changes where subscription_id = $1', [planId]);
+    const { rows: changes } = await db().query<{ actor: string; kind: string; via: string }>(
+      'select actor, kind, via from subscription_changes where subscription_id = $1',
+      [planId],
+    );
     expect(changes).toEqual([{ actor: 'customer', kind: 'skipped', via: 'email-link' }]);
   });
 });

@@ -42,9 +42,17 @@ let api: TestApi;
 beforeAll(async () => {
   tdb = await createTestDatabase('actions');
   smtp = await new TestSmtpServer().start();
-  config = testWorkerConfig(tdb.url, 'actions', { SMTP_URL: smtp.url, WORKER_QUEUES: 'emails', EMAIL_BACKOFF_MS: '50', SHOP_SITE_URL: SITE_URL });
+  config = testWorkerConfig(tdb.url, 'actions', {
+    SMTP_URL: smtp.url,
+    WORKER_QUEUES: 'emails',
+    EMAIL_BACKOFF_MS: '50',
+    SHOP_SITE_URL: SITE_URL,
+  });
   runtime = await startTestWorkers(config, createLogger('workers-test', 'debug', sink));
-  api = await startTestApi({ DATABASE_URL: tdb.url, QUEUE_PREFIX: config.QUEUE_PREFIX, LOG_LEVEL: 'debug' }, { log: createLogger('api-test', 'debug', sink) });
+  api = await startTestApi(
+    { DATABASE_URL: tdb.url, QUEUE_PREFIX: config.QUEUE_PREFIX, LOG_LEVEL: 'debug' },
+    { log: createLogger('api-test', 'debug', sink) },
+  );
 });
 afterAll(async () => {
   await api?.close();
@@ -56,16 +64,28 @@ afterAll(async () => {
 /** An active plan billed `dueInDays` ahead, its shopper's account made with it. */
 async function insertPlan(email: string, dueInDays = 5) {
   const [user] = await tdb.db.insert(tables.users).values({ email, firstName: 'Sam' }).returning({ id: tables.users.id });
-  const [product] = await tdb.db.$client.query<{ id: number }>(
-    `insert into products (name, slug, price, inventory, status, sku) values ('Action Cleaner', $1, '10.00', 50, 'active', $1) returning id`,
-    [`action-${randomUUID().slice(0, 8)}`],
-  ).then((r) => r.rows);
+  const [product] = await tdb.db.$client
+    .query<{ id: number }>(
+      `insert into products (name, slug, price, inventory, status, sku) values ('Action Cleaner', $1, '10.00', 50, 'active', $1) returning id`,
+      [`action-${randomUUID().slice(0, 8)}`],
+    )
+    .then((r) => r.rows);
   const [plan] = await tdb.db
     .insert(tables.subscriptions)
     .values({
       customerEmail: email,
       customerName: 'Sam Saver',
-      items: [{ productId: product!.id, productName: 'Action Cleaner', variantSku: null, sku: null, itemNumber: null, quantity: 1, price: '10.00' }],
+      items: [
+        {
+          productId: product!.id,
+          productName: 'Action Cleaner',
+          variantSku: null,
+          sku: null,
+          itemNumber: null,
+          quantity: 1,
+          price: '10.00',
+        },
+      ],
       amount: 918,
       nextBillingDate: new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS + dueInDays * DAY_MS + 14 * 3_600_000),
       shippingAddress: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
@@ -103,29 +123,56 @@ async function everythingInRedis(): Promise<string> {
 
 /** The sent email's action links, by their words in the text part ("Skip this delivery: https://…/email-actions/<token>"). */
 async function sentActionLinks(kind: string, to: string): Promise<Map<string, string>> {
-  await waitFor(async () => (await tdb.db.select().from(tables.emailLog).where(eq(tables.emailLog.toAddress, to))).find((r) => r.kind === kind && r.status === 'sent'), 15_000, `${kind} to ${to}`);
+  await waitFor(
+    async () =>
+      (await tdb.db.select().from(tables.emailLog).where(eq(tables.emailLog.toAddress, to))).find(
+        (r) => r.kind === kind && r.status === 'sent',
+      ),
+    15_000,
+    `${kind} to ${to}`,
+  );
   const mail = smtp.to(to).at(-1)!;
   expect(mail.decoded).not.toMatch(/[?&#]token=/);
   const links = new Map<string, string>();
-  for (const m of mail.decoded.matchAll(new RegExp(`^ {2}([^:\\n]+): ${SITE_URL.replace(/\./g, '\\.')}/email-actions/([A-Za-z0-9_-]{43})$`, 'gm'))) links.set(m[1]!, m[2]!);
+  for (const m of mail.decoded.matchAll(
+    new RegExp(`^ {2}([^:\\n]+): ${SITE_URL.replace(/\./g, '\\.')}/email-actions/([A-Za-z0-9_-]{43})$`, 'gm'),
+  ))
+    links.set(m[1]!, m[2]!);
   return links;
 }
 
 const tokenHashes = (subscriptionId: string) =>
   tdb.db.$client
-    .query<{ action: string; interval_count: number; token_hash: string; used_at: Date | null }>('select action, interval_count, token_hash, used_at from email_action_tokens where subscription_id = $1 order by action, interval_count', [subscriptionId])
+    .query<{ action: string; interval_count: number; token_hash: string; used_at: Date | null }>(
+      'select action, interval_count, token_hash, used_at from email_action_tokens where subscription_id = $1 order by action, interval_count',
+      [subscriptionId],
+    )
     .then((r) => r.rows);
 
-describe('the renewal reminder\'s one-click links', () => {
+describe("the renewal reminder's one-click links", () => {
   it('carries a working link per action, each token only in the email (not in job data, Redis, the outbox or a log line); a skip works without signing in', async () => {
     const email = `reminded-${randomUUID().slice(0, 8)}@example.com`;
     const plan = await insertPlan(email);
     const period = billingPeriodOf(plan.nextBillingDate);
-    const job = await runtime.queues.emails.add('renewal-reminder', { subscriptionId: plan.id, period, cadences: [1, 2, 3] }, { jobId: `remind-${plan.id}` });
+    const job = await runtime.queues.emails.add(
+      'renewal-reminder',
+      { subscriptionId: plan.id, period, cadences: [1, 2, 3] },
+      { jobId: `remind-${plan.id}` },
+    );
     const links = await sentActionLinks('renewal-reminder', email);
-    expect([...links.keys()]).toEqual(['Skip this delivery', 'Delay two weeks', 'Ship now', 'Deliver every 2 months', 'Deliver every 3 months']);
+    expect([...links.keys()]).toEqual([
+      'Skip this delivery',
+      'Delay two weeks',
+      'Ship now',
+      'Deliver every 2 months',
+      'Deliver every 3 months',
+    ]);
 
-    const done = await waitFor(async () => (await runtime.queues.emails.getJob(job.id!))?.returnvalue as { outcome: string } | undefined, 10_000, 'the job');
+    const done = await waitFor(
+      async () => (await runtime.queues.emails.getJob(job.id!))?.returnvalue as { outcome: string } | undefined,
+      10_000,
+      'the job',
+    );
     expect(done).toMatchObject({ outcome: 'sent' });
     const rows = await tokenHashes(plan.id);
     expect(rows).toHaveLength(5);
@@ -133,7 +180,9 @@ describe('the renewal reminder\'s one-click links', () => {
     expect(rows.map((r) => r.token_hash).sort()).toEqual(tokens.map(hashSingleUseToken).sort());
     const redis = await everythingInRedis();
     expect(redis).toContain(plan.id);
-    const outbox = (await tdb.db.$client.query<{ row: string }>('select row_to_json(o)::text as row from outbox o')).rows.map((r) => r.row).join('\n');
+    const outbox = (await tdb.db.$client.query<{ row: string }>('select row_to_json(o)::text as row from outbox o')).rows
+      .map((r) => r.row)
+      .join('\n');
     for (const token of tokens) {
       expect(redis.includes(token), 'a token in Redis').toBe(false);
       expect(outbox.includes(token), 'a token in the outbox').toBe(false);
@@ -141,8 +190,15 @@ describe('the renewal reminder\'s one-click links', () => {
     }
 
     // The same job run again for the sent email: nothing sent, no new tokens.
-    const again = await runtime.queues.emails.add('renewal-reminder', { subscriptionId: plan.id, period, cadences: [1, 2, 3] }, { jobId: `again-${plan.id}` });
-    expect(await waitFor(async () => (await runtime.queues.emails.getJob(again.id!))?.returnvalue, 10_000, 'the job again')).toEqual({ outcome: 'skipped', reason: 'already sent' });
+    const again = await runtime.queues.emails.add(
+      'renewal-reminder',
+      { subscriptionId: plan.id, period, cadences: [1, 2, 3] },
+      { jobId: `again-${plan.id}` },
+    );
+    expect(await waitFor(async () => (await runtime.queues.emails.getJob(again.id!))?.returnvalue, 10_000, 'the job again')).toEqual({
+      outcome: 'skipped',
+      reason: 'already sent',
+    });
     expect((await tokenHashes(plan.id)).map((r) => r.token_hash)).toEqual(rows.map((r) => r.token_hash));
 
     // The page's view changes nothing; the confirm skips the delivery, no session needed; the request log drops the token.
@@ -156,7 +212,6 @@ describe('the renewal reminder\'s one-click links', () => {
     expect((await api.request(`/api/email-actions/${links.get('Delay two weeks')!}`)).status).toBe(410);
     await waitFor(() => logged.some((line) => line.includes('/api/email-actions/[redacted]')), 5_000, 'the request log line');
     expect(logged.filter((line) => tokens.some((t) => line.includes(t)))).toEqual([]);
-
   });
 
   it('a retry after a failed send replaces the tokens: one row per action, only the emailed links work', async () => {
@@ -166,8 +221,17 @@ describe('the renewal reminder\'s one-click links', () => {
     smtp.rejectTemporarily = new RegExp(`^${email.replace(/\./g, '\\.')}$`);
     let firstHashes: string[];
     try {
-      await runtime.queues.emails.add('renewal-reminder', { subscriptionId: plan.id, period, cadences: [1, 2] }, { jobId: `remind-${plan.id}`, attempts: 3, backoff: { type: 'fixed', delay: 50 } });
-      await waitFor(async () => (await tdb.db.select().from(tables.emailLog).where(eq(tables.emailLog.toAddress, email))).find((r) => r.error?.includes('451')), 15_000, 'a failed send');
+      await runtime.queues.emails.add(
+        'renewal-reminder',
+        { subscriptionId: plan.id, period, cadences: [1, 2] },
+        { jobId: `remind-${plan.id}`, attempts: 3, backoff: { type: 'fixed', delay: 50 } },
+      );
+      await waitFor(
+        async () =>
+          (await tdb.db.select().from(tables.emailLog).where(eq(tables.emailLog.toAddress, email))).find((r) => r.error?.includes('451')),
+        15_000,
+        'a failed send',
+      );
       firstHashes = (await tokenHashes(plan.id)).map((r) => r.token_hash);
     } finally {
       smtp.rejectTemporarily = null;
@@ -182,7 +246,7 @@ describe('the renewal reminder\'s one-click links', () => {
 });
 
 describe('the shipping email of a renewal', () => {
-  it('carries skip and delay links for the plan\'s next delivery', async () => {
+  it("carries skip and delay links for the plan's next delivery", async () => {
     const email = `shipped-${randomUUID().slice(0, 8)}@example.com`;
     const plan = await insertPlan(email, 30);
     const orderId = await placeOrder(tdb.db, { customerEmail: email, outbox: false });

@@ -49,7 +49,8 @@ export const EMAIL_ACTION_MESSAGES = {
   /** 410 EMAIL_ACTION_USED */
   used: 'This link has already been used. Please sign in with a code we email you to manage your plan in My Subscriptions.',
   /** 410 EMAIL_ACTION_STALE: the delivery it was for has been charged, skipped or moved, or the plan ended. */
-  stale: 'This link is out of date: the delivery it was for has already been charged, skipped or moved, or the plan has changed. Please sign in with a code we email you to manage your plan in My Subscriptions.',
+  stale:
+    'This link is out of date: the delivery it was for has already been charged, skipped or moved, or the plan has changed. Please sign in with a code we email you to manage your plan in My Subscriptions.',
   tooManyTries: 'Too many attempts with links from emails. Please try again in an hour.',
   contact: `Questions? Contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone}.`,
 } as const;

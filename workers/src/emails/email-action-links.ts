@@ -29,8 +29,16 @@ export interface EmailActionLinkRequest {
  * purpose's link was used already. Call it inside the email's send transaction (`client`: the send's
  * connection, EmailWithSecret.mint's `tx`), so only a sent email's links work.
  */
-export async function mintEmailActionLink(client: Queryable, { subscriptionId, periodDate, action, intervalCount }: EmailActionLinkRequest): Promise<string | null> {
-  const token = await mintEmailActionToken(client, { subscriptionId, period: periodDate, action, intervalCount: action === 'cadence' ? intervalCount : 0 });
+export async function mintEmailActionLink(
+  client: Queryable,
+  { subscriptionId, periodDate, action, intervalCount }: EmailActionLinkRequest,
+): Promise<string | null> {
+  const token = await mintEmailActionToken(client, {
+    subscriptionId,
+    period: periodDate,
+    action,
+    intervalCount: action === 'cadence' ? intervalCount : 0,
+  });
   return token === null ? null : `${SHOP.siteUrl}${emailActionPath(token)}`;
 }
 
@@ -47,7 +55,12 @@ export const cadenceChoices = (offered: readonly number[] | undefined, current: 
   (offered ?? []).filter((m) => m !== current).map((intervalCount) => ({ action: 'cadence' as const, intervalCount }));
 
 /** Every link of `choices` for the delivery, made now (a purpose whose link was used is left out). */
-export async function mintActionLinks(client: Queryable, subscriptionId: string, periodDate: string, choices: readonly ActionChoice[]): Promise<ActionLink[]> {
+export async function mintActionLinks(
+  client: Queryable,
+  subscriptionId: string,
+  periodDate: string,
+  choices: readonly ActionChoice[],
+): Promise<ActionLink[]> {
   const links: ActionLink[] = [];
   for (const choice of choices) {
     const intervalCount = choice.action === 'cadence' ? choice.intervalCount : 0;
@@ -85,7 +98,8 @@ export function withActionLinks(o: {
 const INTRO = 'One click, no sign-in needed (each link asks you to confirm first):';
 
 /** The links as the text part lists them. */
-export const actionLinksText = (links: readonly ActionLink[]): string[] => (links.length === 0 ? [] : ['', INTRO, ...links.map((l) => `  ${l.label}: ${l.url}`)]);
+export const actionLinksText = (links: readonly ActionLink[]): string[] =>
+  links.length === 0 ? [] : ['', INTRO, ...links.map((l) => `  ${l.label}: ${l.url}`)];
 
 /** The links as buttons. */
 export const actionLinksHtml = (links: readonly ActionLink[]): string =>

@@ -15,7 +15,12 @@ const HOUR = 60 * 60 * 1000;
  */
 export function emailActionRoutes(ctx: AppContext): Router {
   const router = Router();
-  const tokenLimit = createLimiter(ctx, { name: 'email-action-link', windowMs: HOUR, limit: 30, message: EMAIL_ACTION_MESSAGES.tooManyTries }).middleware;
+  const tokenLimit = createLimiter(ctx, {
+    name: 'email-action-link',
+    windowMs: HOUR,
+    limit: 30,
+    message: EMAIL_ACTION_MESSAGES.tooManyTries,
+  }).middleware;
   const path = '/email-actions/:token';
   const token = (params: Record<string, unknown>) => String(params.token);
 

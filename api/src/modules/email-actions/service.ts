@@ -46,7 +46,8 @@ function deliveryPeriod(row: Pick<EmailActionTokenWithPlan, 'status' | 'next_bil
 /** The link's row and plan while it can act: unknown 404, used 410, stale (plan ended, delivery charged, skipped or moved) 410. */
 async function openToken(db: Db, token: string): Promise<EmailActionTokenWithPlan & { action: EmailAction }> {
   const row = TOKEN.test(token) ? await findEmailActionToken(db.$client, hashSingleUseToken(token)) : null;
-  if (!row || !row.user_id || !(EMAIL_ACTIONS as readonly string[]).includes(row.action)) throw new AppError('EMAIL_ACTION_INVALID', MSG.invalid);
+  if (!row || !row.user_id || !(EMAIL_ACTIONS as readonly string[]).includes(row.action))
+    throw new AppError('EMAIL_ACTION_INVALID', MSG.invalid);
   if (row.used_at) throw new AppError('EMAIL_ACTION_USED', MSG.used);
   if (row.status === 'cancelled' || row.status === 'expired') throw stale();
   if (row.expires_at.getTime() <= Date.now() || deliveryPeriod(row) !== row.billing_period) throw stale();
@@ -54,7 +55,8 @@ async function openToken(db: Db, token: string): Promise<EmailActionTokenWithPla
 }
 
 /** The day a "delay two weeks" moves the delivery to. */
-const delayedDay = (period: string) => new Date(Date.parse(`${period}T00:00:00.000Z`) + EMAIL_ACTION_DELAY_DAYS * DAY_MS).toISOString().slice(0, 10);
+const delayedDay = (period: string) =>
+  new Date(Date.parse(`${period}T00:00:00.000Z`) + EMAIL_ACTION_DELAY_DAYS * DAY_MS).toISOString().slice(0, 10);
 
 const dayWords = (period: string) => formatUtcDay(new Date(`${period}T00:00:00.000Z`));
 
@@ -96,7 +98,12 @@ export async function viewEmailAction(db: Db, token: string): Promise<EmailActio
 const shipNowKeyOf = (tokenId: string) => createHash('sha256').update(`email-action:${tokenId}`).digest('hex');
 
 /** POST /api/email-actions/{token}: does the link's action as the plan's customer would on My Subscriptions. */
-export async function performEmailAction(db: Db, offered: readonly number[], token: string, input: EmailActionRequest): Promise<EmailActionResult> {
+export async function performEmailAction(
+  db: Db,
+  offered: readonly number[],
+  token: string,
+  input: EmailActionRequest,
+): Promise<EmailActionResult> {
   const row = await openToken(db, token);
   const userId = row.user_id!;
   const id = row.subscription_id;
@@ -105,13 +112,26 @@ export async function performEmailAction(db: Db, offered: readonly number[], tok
     // Judged again under the plan's lock: a renewal or another change since the read above makes the link stale.
     check: (plan: SubscriptionRow) => {
       if (plan.status === 'cancelled' || plan.status === 'expired') throw stale();
-      if (deliveryPeriod({ status: plan.status, next_billing_date: plan.nextBillingDate, resumes_on: plan.resumesOn, failed_attempts: plan.failedAttempts }) !== row.billing_period) throw stale();
+      if (
+        deliveryPeriod({
+          status: plan.status,
+          next_billing_date: plan.nextBillingDate,
+          resumes_on: plan.resumesOn,
+          failed_attempts: plan.failedAttempts,
+        }) !== row.billing_period
+      )
+        throw stale();
     },
     spend: async (tx) => {
       if (!(await spendEmailActionToken(tx, row.id))) throw new AppError('EMAIL_ACTION_USED', MSG.used);
     },
   };
-  const done = (view: SubscriptionView, words: string): EmailActionResult => ({ action: row.action, done: words, status: view.status, nextBillingDate: view.nextBillingDate });
+  const done = (view: SubscriptionView, words: string): EmailActionResult => ({
+    action: row.action,
+    done: words,
+    status: view.status,
+    nextBillingDate: view.nextBillingDate,
+  });
   const day = dayWords(row.billing_period);
   switch (row.action) {
     case 'skip':
@@ -121,13 +141,25 @@ export async function performEmailAction(db: Db, offered: readonly number[], tok
       return done(await moveDelivery(db, userId, id, to, source), `Your delivery moved to ${dayWords(to)}.`);
     }
     case 'ship-now':
-      return done(await shipNow(db, userId, id, shipNowKeyOf(row.id), source), 'Your delivery is being charged and will ship straight away.');
+      return done(
+        await shipNow(db, userId, id, shipNowKeyOf(row.id), source),
+        'Your delivery is being charged and will ship straight away.',
+      );
     case 'cadence':
       return done(
         await changeFrequency(db, userId, id, row.interval_count, offered, source),
         `Your plan now delivers ${cadenceWords('monthly', row.interval_count).toLowerCase()}.`,
       );
     case 'cancel':
-      return done(await cancel(db, userId, id, { ...(input.reason ? { reason: input.reason } : {}), ...(input.comment ? { comment: input.comment } : {}) }, source), 'Your subscription is cancelled.');
+      return done(
+        await cancel(
+          db,
+          userId,
+          id,
+          { ...(input.reason ? { reason: input.reason } : {}), ...(input.comment ? { comment: input.comment } : {}) },
+          source,
+        ),
+        'Your subscription is cancelled.',
+      );
   }
 }

@@ -22,7 +22,8 @@ const URL_ = `/api/email-actions/${TOKEN}`;
 const VIEW: EmailActionView = {
   action: 'skip',
   label: 'Skip this delivery',
-  effect: 'Your delivery of April 10, 2025 will be skipped: nothing is sent or charged for it, and your plan carries on with the delivery after.',
+  effect:
+    'Your delivery of April 10, 2025 will be skipped: nothing is sent or charged for it, and your plan carries on with the delivery after.',
   productNames: ['Surfy Surface Cleaner × 2', 'Dishy Pods'],
   amount: '36.72',
   interval: 'monthly',
@@ -51,7 +52,15 @@ describe('the one-click email action page', () => {
     const user = userEvent.setup();
     const fetchMock = openPage({
       [`GET ${URL_}`]: { status: 200, body: VIEW },
-      [`POST ${URL_}`]: { status: 200, body: { action: 'skip', done: 'Your delivery of April 10, 2025 is skipped.', status: 'active', nextBillingDate: '2025-06-10T15:00:00.000Z' } },
+      [`POST ${URL_}`]: {
+        status: 200,
+        body: {
+          action: 'skip',
+          done: 'Your delivery of April 10, 2025 is skipped.',
+          status: 'active',
+          nextBillingDate: '2025-06-10T15:00:00.000Z',
+        },
+      },
     });
     const summary = await screen.findByTestId('plan-summary');
     expect(summary.textContent).toContain('Surfy Surface Cleaner × 2, Dishy Pods');
@@ -72,8 +81,19 @@ describe('the one-click email action page', () => {
   it('a cancel link shows the reasons (optional) beside its one button, and sends the reason chosen', async () => {
     const user = userEvent.setup();
     const fetchMock = openPage({
-      [`GET ${URL_}`]: { status: 200, body: { ...VIEW, action: 'cancel', label: 'Cancel subscription', effect: 'Your subscription is cancelled at once.' } },
-      [`POST ${URL_}`]: { status: 200, body: { action: 'cancel', done: 'Your subscription is cancelled.', status: 'cancelled', nextBillingDate: '2025-04-10T15:00:00.000Z' } },
+      [`GET ${URL_}`]: {
+        status: 200,
+        body: { ...VIEW, action: 'cancel', label: 'Cancel subscription', effect: 'Your subscription is cancelled at once.' },
+      },
+      [`POST ${URL_}`]: {
+        status: 200,
+        body: {
+          action: 'cancel',
+          done: 'Your subscription is cancelled.',
+          status: 'cancelled',
+          nextBillingDate: '2025-04-10T15:00:00.000Z',
+        },
+      },
     });
     await screen.findByTestId('plan-summary');
     for (const words of Object.values(CANCEL_REASONS)) expect(screen.getByLabelText(words)).toBeTruthy();
@@ -82,6 +102,32 @@ describe('the one-click email action page', () => {
     expect((await screen.findByTestId('email-action-done')).textContent).toBe('Your subscription is cancelled.');
     expect(screen.queryByText(/Your next delivery is on/)).toBeNull();
     expect(posts(fetchMock).map(([, init]) => JSON.parse(String(init!.body)))).toEqual([{ reason: 'price' }]);
+  });
+
+  it('a cancel link with "Something else" sends the words typed; with no reason, an empty body', async () => {
+    const user = userEvent.setup();
+    const fetchMock = openPage({
+      [`GET ${URL_}`]: {
+        status: 200,
+        body: { ...VIEW, action: 'cancel', label: 'Cancel subscription', effect: 'Your subscription is cancelled at once.' },
+      },
+      [`POST ${URL_}`]: {
+        status: 200,
+        body: {
+          action: 'cancel',
+          done: 'Your subscription is cancelled.',
+          status: 'cancelled',
+          nextBillingDate: '2025-04-10T15:00:00.000Z',
+        },
+      },
+    });
+    await screen.findByTestId('plan-summary');
+    expect(screen.queryByLabelText('Tell us more (optional)')).toBeNull();
+    await user.click(screen.getByLabelText(CANCEL_REASONS.other));
+    await user.type(screen.getByLabelText('Tell us more (optional)'), 'Moving abroad');
+    await user.click(screen.getByRole('button', { name: 'Cancel subscription' }));
+    await screen.findByTestId('email-action-done');
+    expect(posts(fetchMock).map(([, init]) => JSON.parse(String(init!.body)))).toEqual([{ reason: 'other', comment: 'Moving abroad' }]);
   });
 
   it.each([
@@ -97,14 +143,20 @@ describe('the one-click email action page', () => {
 
   it('a link used in another tab meanwhile: the confirm answers 410 and the page says so', async () => {
     const user = userEvent.setup();
-    openPage({ [`GET ${URL_}`]: { status: 200, body: VIEW }, [`POST ${URL_}`]: { status: 410, body: { code: 'EMAIL_ACTION_USED', message: MSG.used } } });
+    openPage({
+      [`GET ${URL_}`]: { status: 200, body: VIEW },
+      [`POST ${URL_}`]: { status: 410, body: { code: 'EMAIL_ACTION_USED', message: MSG.used } },
+    });
     await user.click(await screen.findByRole('button', { name: 'Skip this delivery' }));
     expect((await screen.findByTestId('link-unusable')).textContent).toBe(MSG.used);
   });
 
   it('a refusal that is not about the link (409) is shown beside the button, which stays', async () => {
     const user = userEvent.setup();
-    openPage({ [`GET ${URL_}`]: { status: 200, body: VIEW }, [`POST ${URL_}`]: { status: 409, body: { code: 'SUBSCRIPTION_CHARGE_BEING_CHECKED', message: 'Your payment is being checked.' } } });
+    openPage({
+      [`GET ${URL_}`]: { status: 200, body: VIEW },
+      [`POST ${URL_}`]: { status: 409, body: { code: 'SUBSCRIPTION_CHARGE_BEING_CHECKED', message: 'Your payment is being checked.' } },
+    });
     await user.click(await screen.findByRole('button', { name: 'Skip this delivery' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Your payment is being checked.');
     expect(screen.getByRole('button', { name: 'Skip this delivery' })).toBeTruthy();

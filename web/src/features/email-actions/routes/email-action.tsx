@@ -7,7 +7,7 @@
  * Rendered in the browser only (the server sends the shop's head, not indexed).
  */
 import { formatPrice } from '@nh/shared';
-import { CANCEL_REASONS, type CancelReason } from '@nh/shared/contracts/cancellation';
+import { CANCEL_REASONS, COMMENT_MAX_LENGTH, type CancelReason } from '@nh/shared/contracts/cancellation';
 import {
   EMAIL_ACTION_MESSAGES as MSG,
   emailActionResultSchema,
@@ -19,10 +19,11 @@ import {
 import { cadenceWords } from '@nh/shared/contracts/subscriptions';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { CalendarClock, CheckCircle2, Link2Off } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
+import { Textarea } from '@/components/ui/textarea';
 import { formatLongDate } from '@/lib/format-date';
 import { ApiError, apiRequest, serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
@@ -105,9 +106,23 @@ export default function EmailActionRoute() {
   );
 }
 
-function Confirm({ view, sending, error, onConfirm }: { view: EmailActionView; sending: boolean; error: string | null; onConfirm: (body: EmailActionRequest) => void }) {
+function Confirm({
+  view,
+  sending,
+  error,
+  onConfirm,
+}: {
+  view: EmailActionView;
+  sending: boolean;
+  error: string | null;
+  onConfirm: (body: EmailActionRequest) => void;
+}) {
   const [reason, setReason] = useState<CancelReason | ''>('');
+  const [comment, setComment] = useState('');
+  const commentId = useId();
   const cancelling = view.action === 'cancel';
+  const cancelBody = (): EmailActionRequest =>
+    reason ? { reason, ...(reason === 'other' && comment.trim() ? { comment: comment.trim() } : {}) } : {};
   return (
     <Panel icon={<CalendarClock aria-hidden="true" />} title={`${view.label}?`}>
       <dl className="grid grid-cols-1 gap-3 text-sm sm:grid-cols-2" data-testid="plan-summary">
@@ -125,10 +140,32 @@ function Confirm({ view, sending, error, onConfirm }: { view: EmailActionView; s
           <legend className="font-medium text-stone-900">Would you tell us why? (optional)</legend>
           {(Object.entries(CANCEL_REASONS) as Array<[CancelReason, string]>).map(([value, words]) => (
             <label key={value} className="flex min-h-11 items-center gap-3 rounded-lg border border-stone-200 px-3">
-              <input type="radio" name="reason" value={value} checked={reason === value} onChange={() => setReason(value)} className="size-4" />
+              <input
+                type="radio"
+                name="reason"
+                value={value}
+                checked={reason === value}
+                onChange={() => setReason(value)}
+                className="size-4"
+              />
               {words}
             </label>
           ))}
+          {reason === 'other' && (
+            <div className="space-y-1">
+              <label htmlFor={commentId} className="font-medium text-stone-900">
+                Tell us more (optional)
+              </label>
+              <Textarea
+                id={commentId}
+                value={comment}
+                maxLength={COMMENT_MAX_LENGTH}
+                rows={2}
+                disabled={sending}
+                onChange={(event) => setComment(event.target.value)}
+              />
+            </div>
+          )}
         </fieldset>
       )}
       {error && (
@@ -142,7 +179,7 @@ function Confirm({ view, sending, error, onConfirm }: { view: EmailActionView; s
           className="min-h-11 w-full sm:w-auto"
           variant={cancelling ? 'destructive' : 'default'}
           disabled={sending}
-          onClick={() => onConfirm(cancelling && reason ? { reason } : {})}
+          onClick={() => onConfirm(cancelling ? cancelBody() : {})}
         >
           {sending ? 'Working…' : view.label}
         </Button>
@@ -192,7 +229,9 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 function Panel({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
   return (
     <section aria-labelledby="email-action-heading" className="min-w-0 space-y-4 text-stone-700">
-      <span className="inline-flex size-12 items-center justify-center rounded-full bg-brand-100 text-brand-700 [&>svg]:size-6">{icon}</span>
+      <span className="inline-flex size-12 items-center justify-center rounded-full bg-brand-100 text-brand-700 [&>svg]:size-6">
+        {icon}
+      </span>
       <h1 id="email-action-heading" className="text-2xl font-bold tracking-tight text-brand-900">
         {title}
       </h1>
