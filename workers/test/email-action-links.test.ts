@@ -18,7 +18,11 @@ import { createRedis } from '@nh/server/runtime/redis';
 import { hashSingleUseToken } from '@nh/server/queries/single-use-tokens';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { TestSmtpServer } from './support/smtp-server';
-import { createTestDatabase, placeOrder, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
+import type { Job } from 'bullmq';
+import { localFileStorage } from '@nh/server/storage';
+import { mintEmailActionToken } from '@nh/server/queries/subscriptions/email-actions';
+import { createHousekeepingProcessor } from '../src/maintenance/housekeeping';
+import { createTestDatabase, placeOrder, startTestWorkers, tempDir, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
 import type { WorkerConfig } from '../src/lib/config';
 import type { WorkerRuntime } from '../src/runtime';
 
@@ -260,5 +264,35 @@ describe('the shipping email of a renewal', () => {
     expect([...links.keys()]).toEqual(['Skip this delivery', 'Delay two weeks']);
     const view = await (await api.request(`/api/email-actions/${links.get('Skip this delivery')!}`)).json();
     expect(view).toMatchObject({ action: 'skip', deliveryDate: plan.nextBillingDate.toISOString() });
+  });
+});
+
+describe('housekeeping', () => {
+  it('purges action tokens whose period ended more than RETENTION_DAYS ago (used or not) and keeps the rest', async () => {
+    const plan = await insertPlan(`purged-${randomUUID().slice(0, 8)}@example.com`);
+    const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
+    for (const [period, action] of [
+      [day(-40), 'skip'],
+      [day(-40), 'delay'],
+      [day(-3), 'skip'],
+      [day(5), 'skip'],
+    ] as const) {
+      await mintEmailActionToken(tdb.db.$client, { subscriptionId: plan.id, period, action });
+    }
+    await tdb.db.$client.query(`update email_action_tokens set used_at = now() where subscription_id = $1 and action = 'delay'`, [plan.id]);
+    const housekeeping = createHousekeepingProcessor({
+      db: tdb.db,
+      log: createLogger('hk-test', 'silent'),
+      retentionDays: 7,
+      ledgerRetentionDays: 90,
+      exportFiles: localFileStorage(tempDir('hk-actions')),
+    });
+    const result = await housekeeping({ id: 'hk-actions' } as Job);
+    expect(result.emailActionTokensDeleted).toBeGreaterThanOrEqual(2);
+    const left = await tdb.db.$client.query<{ period: string }>(
+      `select to_char(billing_period, 'YYYY-MM-DD') as period from email_action_tokens where subscription_id = $1 order by billing_period`,
+      [plan.id],
+    );
+    expect(left.rows.map((r) => r.period)).toEqual([day(-3), day(5)]);
   });
 });
