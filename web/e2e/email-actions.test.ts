@@ -14,7 +14,7 @@ import { renewalSweepJob } from '../../workers/src/renewals/sweep';
 import { TestSmtpServer } from '../../workers/test/support/smtp-server';
 import { createTestDatabase, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from '../../workers/test/support/setup';
 import { startE2eApp, type E2eApp } from './support/app';
-import { visible } from './support/page-helpers';
+import { seriousAxeViolations, visible } from './support/page-helpers';
 import { createE2eProduct, registerShopper, type E2eProduct } from './support/shop';
 
 let tdb: TestDatabase;
@@ -88,6 +88,9 @@ describe('a subscriber acts from the reminder email', () => {
     const summary = phone.getByTestId('plan-summary');
     expect(await summary.textContent()).toContain(product.name);
     expect(await phone.getByTestId('email-action-effect').textContent()).toContain('will be skipped');
+    // Fits a phone (no sideways scrolling) and passes the accessibility checks.
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await seriousAxeViolations(phone)).toEqual([]);
     // Opening it changed nothing.
     const { rows: before } = await db().query<{ next_billing_date: Date }>('select next_billing_date from subscriptions where id = $1', [
       planId,
