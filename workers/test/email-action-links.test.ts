@@ -249,6 +249,27 @@ describe("the renewal reminder's one-click links", () => {
   });
 });
 
+describe("the heads-ups' one-click links", () => {
+  it('an item unavailable: skip and delay two weeks, for the delivery at risk', async () => {
+    const email = `headsup-${randomUUID().slice(0, 8)}@example.com`;
+    const plan = await insertPlan(email);
+    await tdb.db.$client.query(
+      `update products set status = 'inactive' where id = (select (items->0->>'productId')::int from subscriptions where id = $1)`,
+      [plan.id],
+    );
+    await runtime.queues.emails.add(
+      'subscription-item-unavailable',
+      { subscriptionId: plan.id, period: billingPeriodOf(plan.nextBillingDate) },
+      { jobId: `headsup-${plan.id}` },
+    );
+    const links = await sentActionLinks('subscription-item-unavailable', email);
+    expect([...links.keys()]).toEqual(['Skip this delivery', 'Delay two weeks']);
+    expect((await api.request(`/api/email-actions/${links.get('Delay two weeks')!}`, { method: 'POST', body: {} })).status).toBe(200);
+    const [after] = await tdb.db.select().from(tables.subscriptions).where(eq(tables.subscriptions.id, plan.id));
+    expect(after!.nextBillingDate.getTime()).toBe(plan.nextBillingDate.getTime() + 14 * DAY_MS);
+  });
+});
+
 describe('the shipping email of a renewal', () => {
   it("carries skip and delay links for the plan's next delivery", async () => {
     const email = `shipped-${randomUUID().slice(0, 8)}@example.com`;
