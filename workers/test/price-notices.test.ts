@@ -12,6 +12,7 @@ import { centsToDecimal, pricePlan } from '@nh/shared';
 import { billingPeriodOf, nextBillingDate } from '@nh/shared/contracts/subscriptions';
 import * as tables from '@nh/server/db/schema';
 import { LocalSandboxGateway } from '@nh/server/payments';
+import { hashSingleUseToken } from '@nh/server/queries/single-use-tokens';
 import { createLogger } from '@nh/server/observability/logger';
 import { createRedis, type Redis } from '@nh/server/runtime/redis';
 import { localFileStorage } from '@nh/server/storage';
@@ -113,8 +114,16 @@ describe('the price-change notice', () => {
     expect(sent[0]!.text).toContain(`from $22.95 to $24.79 per delivery`);
     const words = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', day: 'numeric', year: 'numeric' }).format(plan.nextBillingDate);
     expect(sent[0]!.text).toContain(`The first delivery charged at $24.79 is the one of ${words}.`);
-    expect(sent[0]!.text).toMatch(/Cancel before .*: http:\/\/localhost:5000\/subscriptions/);
-    expect(sent[0]!.html).toContain('href="http://localhost:5000/subscriptions"');
+    // The cancel link: a one-click `cancel` email action for the plan's next delivery, only its hash stored.
+    const link = /Cancel before .*: http:\/\/localhost:5000\/email-actions\/([A-Za-z0-9_-]{43})$/m.exec(sent[0]!.text);
+    expect(link).not.toBeNull();
+    expect(sent[0]!.html).toContain(`href="http://localhost:5000/email-actions/${link![1]}"`);
+    const tokens = await q<{ action: string; billing_period: string; token_hash: string }>(
+      `select action, to_char(billing_period, 'YYYY-MM-DD') as billing_period, token_hash from email_action_tokens where subscription_id = $1`,
+      [plan.id],
+    );
+    expect(tokens).toEqual([{ action: 'cancel', billing_period: billingPeriodOf(plan.nextBillingDate), token_hash: hashSingleUseToken(link![1]!) }]);
+    expect(JSON.stringify(row!.payload)).not.toContain(link![1]);
     expect(await sendEmail(row!.payload, sent)).toMatchObject({ outcome: 'skipped', reason: 'already sent' });
     expect(sent).toHaveLength(1);
   });

@@ -557,6 +557,35 @@ export const planCardLinks = pgTable(
 );
 
 /**
+ * One-click actions from emails (issue 22): the reminder, heads-up and shipping emails carry links that
+ * skip, delay two weeks, ship now, change the cadence or cancel the plan without signing in. One row per
+ * (plan, billing period, action, cadence): single purpose and single use, only the SHA-256 of the token
+ * stored (minted by the mail worker as the email is sent; a later email for the same row replaces the
+ * hash, so only the latest link works). Bound to its period: once the plan's next billing date has moved
+ * on (charged, skipped, moved) the link is stale. `expiresAt` is a backstop for housekeeping.
+ */
+export const emailActionTokens = pgTable(
+  'email_action_tokens',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    tokenHash: text().notNull().unique(),
+    subscriptionId: uuid()
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    /** yyyy-MM-dd (UTC): the billing period (the delivery) the link acts on. */
+    billingPeriod: date({ mode: 'string' }).notNull(),
+    /** EmailAction: skip, delay, ship-now, cadence, cancel. */
+    action: text().notNull(),
+    /** The cadence (months) of a `cadence` link; 0 for every other action. */
+    intervalCount: integer().notNull().default(0),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('email_action_tokens_purpose').on(t.subscriptionId, t.billingPeriod, t.action, t.intervalCount), index().on(t.expiresAt)],
+);
+
+/**
  * The changes shoppers make to their own plans on My Subscriptions, and those the plan makes by itself
  * (a timed pause ending), one row each, written with the change (staff changes are in audit_events):
  * the staff plan page shows them beside the staff's, and a paused plan says who paused it.
@@ -575,6 +604,8 @@ export const subscriptionChanges = pgTable(
     kind: text().notNull(),
     before: jsonb(),
     after: jsonb(),
+    /** How the customer made it when not on My Subscriptions: `email-link` (a one-click action from an email, issue 22). */
+    via: text(),
   },
   (t) => [index().on(t.subscriptionId, t.at)],
 );

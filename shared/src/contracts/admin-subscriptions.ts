@@ -318,6 +318,8 @@ export const planCustomerChangeSchema = z.object({
   kind: z.string(),
   before: z.record(z.string(), z.unknown()).nullable(),
   after: z.record(z.string(), z.unknown()).nullable(),
+  /** How the customer made it when not on My Subscriptions: `email-link` (a one-click action from an email; PLAN_CHANGE_VIA_WORDS). */
+  via: z.enum(['email-link']).nullable().optional(),
 });
 export type PlanCustomerChange = z.infer<typeof planCustomerChangeSchema>;
 

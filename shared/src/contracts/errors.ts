@@ -134,6 +134,10 @@ export const ERROR_CODES = {
   PLAN_CARD_LINK_INVALID: 'not-found',
   PLAN_CARD_LINK_USED: 'gone',
   PLAN_CARD_LINK_EXPIRED: 'gone',
+  /** A one-click action link from an email (/email-actions/{token}): unknown; spent; stale (its delivery charged, skipped or moved, or the plan ended). */
+  EMAIL_ACTION_INVALID: 'not-found',
+  EMAIL_ACTION_USED: 'gone',
+  EMAIL_ACTION_STALE: 'gone',
   /** Bulk swap: the same product and size on both sides. */
   BULK_SWAP_SAME_PRODUCT: 'invalid',
   /** Bulk swap: a product (or size) to swap from or to that does not exist. */

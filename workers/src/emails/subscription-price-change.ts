@@ -1,7 +1,8 @@
 /**
  * The price-change notice (consent on record, issue 22): a plan's price per delivery rises. Says the old
  * and the new price, the day of the first delivery charged at it (at least PRICE_CHANGE_NOTICE_DAYS after
- * this email) and how to cancel before then (`cancelLinkFor`). Sent once per notice row.
+ * this email) and how to cancel before then: a one-click `cancel` link for the plan's next delivery (email
+ * actions), or My Subscriptions when that link was used already. Sent once per notice row.
  */
 import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
@@ -10,8 +11,9 @@ import { formatCents, type Cents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
 import { findPriceNotice } from '@nh/server/queries/subscriptions/consent';
 import { defineEmail, skip } from './define-email';
-import { cancelLinkFor } from './mail/cancel-link';
-import { escapeHtml, layout, signatureText, type Content } from './mail/layout';
+import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
+import { withActionLinks } from './email-action-links';
+import { escapeHtml, layout, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';
 import { billingDay, loadSubscription, planItemsHtml, planItemsText, type SubscriptionEmailPlan } from './subscription-plan';
 
 export const email = defineEmail({
@@ -24,14 +26,22 @@ export const email = defineEmail({
     const found = await loadSubscription(db, subscriptionId);
     if (!found) return skip('subscription not found');
     if (found.sub.status === 'cancelled' || found.sub.status === 'expired') return skip('plan ended');
-    const content = priceChangeEmail({
-      ...found.plan,
-      fromAmount: notice.fromAmount,
-      toAmount: notice.toAmount,
-      firstChargeOn: new Date(`${notice.firstChargeOn}T00:00:00.000Z`),
-      cancelUrl: await cancelLinkFor(db, subscriptionId),
+    // The cancel link is for the plan's next delivery: it stays good until that delivery is charged, skipped or moved.
+    return withActionLinks({
+      subjectId: String(noticeId),
+      to: found.sub.customerEmail,
+      subscriptionId,
+      periodDate: billingPeriodOf(found.sub.nextBillingDate),
+      choices: [{ action: 'cancel' }],
+      message: (links) =>
+        priceChangeEmail({
+          ...found.plan,
+          fromAmount: notice.fromAmount,
+          toAmount: notice.toAmount,
+          firstChargeOn: new Date(`${notice.firstChargeOn}T00:00:00.000Z`),
+          cancelUrl: links.find((l) => l.action === 'cancel')?.url ?? mySubscriptionsUrl(),
+        }),
     });
-    return { subjectId: String(noticeId), message: { to: found.sub.customerEmail, ...content } };
   },
 });
 

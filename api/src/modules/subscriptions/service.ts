@@ -18,6 +18,7 @@ import { isUuid } from '../../lib/validation';
 import { decideCancel, hasEnded, movableWindow, resumableOnSavedCard } from './plan-rules';
 import { recordCancellation } from '@nh/server/queries/subscriptions/cancellations';
 import type { CancelSubscriptionRequest } from '@nh/shared/contracts/cancellation';
+import { checkedBy, type ChangeSource } from './change-source';
 
 /** How the latest ship-now's charge stands, from its period's payment row (none yet: charging). */
 function shipNowStatus(row: ShipNowRow | null): ShipNowStatus {
@@ -114,7 +115,7 @@ export async function subscriptionsOf(db: Db, userId: string, offered: readonly 
  * as pausing, skipping and moving are. No email, as before; recorded in the plan's history (the staff plan page shows it)
  * with the optional reason and comment (issue 22), also kept in subscription_cancellations for the report.
  */
-export async function cancel(db: Db, userId: string, id: string, input: CancelSubscriptionRequest = {}): Promise<SubscriptionView> {
+export async function cancel(db: Db, userId: string, id: string, input: CancelSubscriptionRequest = {}, source?: ChangeSource): Promise<SubscriptionView> {
   const reason = input.reason ?? null;
   const comment = input.comment || null;
   if (!isUuid(id)) throw new AppError('NOT_FOUND', SUBSCRIPTION_MESSAGES.notFound);
@@ -123,9 +124,15 @@ export async function cancel(db: Db, userId: string, id: string, input: CancelSu
       tx,
       id,
       userId,
-      (plan) => ({ change: decideCancel(plan, SUBSCRIPTION_MESSAGES), from: plan.row.status }),
+      checkedBy(source, (plan) => ({ change: decideCancel(plan, SUBSCRIPTION_MESSAGES), from: plan.row.status })),
       async (decision) => {
-        await recordPlanChange(tx, id, 'customer', { kind: 'cancelled', before: { status: decision.from }, after: { status: 'cancelled', ...(reason ? { reason } : {}), ...(comment ? { comment } : {}) } });
+        await source?.spend(tx);
+        await recordPlanChange(tx, id, 'customer', {
+          kind: 'cancelled',
+          before: { status: decision.from },
+          after: { status: 'cancelled', ...(reason ? { reason } : {}), ...(comment ? { comment } : {}) },
+          via: source?.via ?? null,
+        });
         await recordCancellation(tx, id, 'customer', reason, comment);
       },
     );

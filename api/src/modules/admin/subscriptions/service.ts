@@ -165,7 +165,7 @@ async function detailOf(db: Db, row: SubscriptionRow): Promise<AdminSubscription
     rescheduleWindow: row.status === 'active' ? rescheduleWindow(row.nextBillingDate, row.interval, row.intervalCount, today) : null,
     history: billingHistory(billing),
     orders: billing.orders.map((o) => ({ id: o.id, status: o.status, total: centsToDecimal(o.total), createdAt: o.createdAt.toISOString() })),
-    customerChanges: changes.map((c) => ({ id: c.id, at: c.at.toISOString(), actor: c.actor, kind: c.kind, before: asFields(c.before), after: asFields(c.after) })),
+    customerChanges: changes.map((c) => ({ id: c.id, at: c.at.toISOString(), actor: c.actor, kind: c.kind, before: asFields(c.before), after: asFields(c.after), via: c.via })),
     oneTimeItems: row.oneTimeItems.map(({ id, productId, productName, variantSku, quantity }) => ({ id, productId, productName, variantSku, quantity })),
     addOnActions: {
       shipNow: row.status === 'active' && row.failedAttempts === 0 && !periodBusy(periodCharge),
