@@ -38,6 +38,7 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   'POST /api/admin/orders/:id/timeline': 'orders.view',
   'POST /api/admin/orders/:id/emails': 'orders.resendEmail',
   'POST /api/admin/orders/:id/refunds': 'orders.refund',
+  'PUT /api/admin/orders/:id/address': 'orders.editAddress',
   'POST /api/admin/orders/export': 'exports.run',
   'POST /api/admin/orders/export/:id/status': 'exports.run',
   'POST /api/admin/orders/export/:id/download': 'exports.run',
@@ -164,6 +165,8 @@ describe('staff roles on every admin route', () => {
     expect(can('support', 'orders.refund')).toBe(false);
     expect(can('support', 'subscriptions.act')).toBe(true);
     expect(can('fulfilment', 'orders.fulfil')).toBe(true);
+    // Issue 23: whoever takes the customer's call or catches it at the warehouse fixes an unshipped order's address.
+    for (const role of STAFF_ROLES) expect(can(role, 'orders.editAddress'), role).toBe(true);
     expect(can('fulfilment', 'subscriptions.view')).toBe(false);
     expect(can('manager', 'orders.refund')).toBe(true);
     expect(can('manager', 'staff.manage')).toBe(false);

@@ -3,7 +3,7 @@
  * reason refused, the save offer per reason, the discount's cool-down and acceptance, staff cancelling
  * with the customer's reason, and the cancellations report's figures.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { billingPeriodOf, subscriptionViewSchema } from '@nh/shared/contracts/subscriptions';
 import { CANCEL_REASONS, type CancellationReport } from '@nh/shared/contracts/cancellation';
@@ -17,7 +17,7 @@ const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = 
 
 interface Shopper {
   id: string;
-  call: (path: string, init?: { method?: string; body?: unknown }) => Promise<Response>;
+  call: (path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }) => Promise<Response>;
 }
 
 async function signUp(): Promise<Shopper> {
@@ -26,7 +26,7 @@ async function signUp(): Promise<Shopper> {
   expect(res.status).toBe(201);
   const { user } = (await res.json()) as { user: { id: string } };
   const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('nh.sid='))!;
-  return { id: user.id, call: (path, init = {}) => api.request(path, { ...init, headers: { cookie } }) };
+  return { id: user.id, call: (path, init = {}) => api.request(path, { ...init, headers: { ...init.headers, cookie } }) };
 }
 
 let me: Shopper;
@@ -55,10 +55,14 @@ async function insertPlan(userId: string, o: { intervalCount?: number; dueInDays
 
 const cancel = (who: Shopper, id: string, body?: unknown) => who.call(`/api/subscriptions/${id}/cancel`, { method: 'POST', body });
 const offer = async (who: Shopper, id: string, reason: string) => {
-  const res = await who.call(`/api/subscriptions/${id}/cancel-offer?reason=${encodeURIComponent(reason)}`);
+  const res = await who.call(`/api/subscriptions/${id}/cancel-offer`, { method: 'POST', body: { reason } });
   return { status: res.status, body: (await res.json()) as { offer: Record<string, unknown> | null; message?: string } };
 };
-const accept = (who: Shopper, id: string, kind: string) => who.call(`/api/subscriptions/${id}/cancel-offer/accept`, { method: 'POST', body: { kind } });
+const accept = (who: Shopper, id: string, kind: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+  who.call(`/api/subscriptions/${id}/cancel-offer/accept`, { method: 'POST', body: { kind, ...extra }, headers });
+const planRow = (id: string) =>
+  q<{ interval_count: number; status: string; next_billing_date: Date }>(`select interval_count, status, next_billing_date from subscriptions where id = $1`, [id]).then((r) => r[0]!);
+const changesOf = (id: string) => q<{ kind: string }>(`select kind from subscription_changes where subscription_id = $1 order by at`, [id]).then((r) => r.map((c) => c.kind));
 const cancellations = (id: string) => q<{ actor: string; reason: string | null; comment: string | null }>(`select actor, reason, comment from subscription_cancellations where subscription_id = $1`, [id]);
 const offersOf = (id: string) => q<{ kind: string; accepted: boolean }>(`select kind, accepted_at is not null as accepted from subscription_cancel_offers where subscription_id = $1 order by id`, [id]);
 
@@ -122,15 +126,80 @@ describe('the save offer matched to the reason', () => {
     expect(await offersOf(plan.id)).toEqual([{ kind: 'change-items', accepted: false }]);
   });
 
-  it('records an accepted offer done by its own endpoint', async () => {
+  it('is asked for by a POST (it records the offer shown); a GET writes nothing', async () => {
     const plan = await insertPlan(me.id);
-    expect((await offer(me, plan.id, 'too-much')).body.offer).toMatchObject({ kind: 'longer-cadence' });
-    expect((await me.call(`/api/subscriptions/${plan.id}/frequency`, { method: 'POST', body: { intervalCount: 2 } })).status).toBe(200);
-    expect((await accept(me, plan.id, 'longer-cadence')).status).toBe(200);
+    expect((await me.call(`/api/subscriptions/${plan.id}/cancel-offer?reason=too-much`)).status).toBe(404);
+    expect(await offersOf(plan.id)).toEqual([]);
+    expect((await offer(me, plan.id, 'too-much')).status).toBe(200);
+    expect(await offersOf(plan.id)).toEqual([{ kind: 'longer-cadence', accepted: false }]);
+  });
+});
+
+describe('taking the offer: the change and its acceptance in one request', () => {
+  it('a longer cadence: the plan changes, the offer is accepted, the change is in the history and emailed; a second take is refused', async () => {
+    const plan = await insertPlan(me.id);
+    expect((await offer(me, plan.id, 'too-much')).body.offer).toEqual({ kind: 'longer-cadence', intervalCount: 2 });
+    const res = await accept(me, plan.id, 'longer-cadence', { intervalCount: 2 });
+    expect(res.status).toBe(200);
+    expect(subscriptionViewSchema.parse(await res.json()).intervalCount).toBe(2);
+    expect((await planRow(plan.id)).interval_count).toBe(2);
     expect(await offersOf(plan.id)).toEqual([{ kind: 'longer-cadence', accepted: true }]);
-    // Accepting it again, or an offer never shown: 409, nothing recorded.
+    expect(await changesOf(plan.id)).toEqual(['frequency']);
+    const emails = await q(`select 1 from outbox where topic = 'subscription.changed' and payload->>'subscriptionId' = $1`, [plan.id]);
+    expect(emails).toHaveLength(1);
+    // Taking it again, or an offer never shown: 409, nothing more written.
     expect((await accept(me, plan.id, 'longer-cadence')).status).toBe(409);
-    expect((await accept(me, plan.id, 'ship-now')).status).toBe(409);
+    expect((await accept(me, plan.id, 'skip')).status).toBe(409);
+    expect(await changesOf(plan.id)).toEqual(['frequency']);
+  });
+
+  it('a refused change leaves the offer untaken: the plan moved since the dialog showed it', async () => {
+    const plan = await insertPlan(me.id);
+    expect((await offer(me, plan.id, 'too-much')).body.offer).toEqual({ kind: 'longer-cadence', intervalCount: 2 });
+    // Another tab changes the cadence; the offer the dialog shows (every 2 months) is no longer what the server would do.
+    expect((await me.call(`/api/subscriptions/${plan.id}/frequency`, { method: 'POST', body: { intervalCount: 2 } })).status).toBe(200);
+    const res = await accept(me, plan.id, 'longer-cadence', { intervalCount: 2 });
+    expect(res.status).toBe(409);
+    expect(await offersOf(plan.id)).toEqual([{ kind: 'longer-cadence', accepted: false }]);
+    expect((await planRow(plan.id)).interval_count).toBe(2);
+    expect(await changesOf(plan.id)).toEqual(['frequency']);
+  });
+
+  it('a skip at the longest cadence: the period is skipped and the offer accepted together', async () => {
+    const plan = await insertPlan(me.id, { intervalCount: 3 });
+    const period = billingPeriodOf(plan.nextBillingDate);
+    expect((await offer(me, plan.id, 'too-much')).body.offer).toEqual({ kind: 'skip', period });
+    expect((await accept(me, plan.id, 'skip', { period: '2000-01-01' })).status).toBe(409);
+    expect(await offersOf(plan.id)).toEqual([{ kind: 'skip', accepted: false }]);
+    expect((await accept(me, plan.id, 'skip', { period })).status).toBe(200);
+    const skipped = await q<{ billing_period: string; reason: string }>(`select billing_period::text, reason from subscription_skipped_periods where subscription_id = $1`, [plan.id]);
+    expect(skipped).toEqual([{ billing_period: period, reason: 'shopper-skip' }]);
+    expect(await offersOf(plan.id)).toEqual([{ kind: 'skip', accepted: true }]);
+    expect((await planRow(plan.id)).next_billing_date.getTime()).toBeGreaterThan(plan.nextBillingDate.getTime());
+  });
+
+  it('ship now at the shortest cadence: asked with its Idempotency-Key, recorded with the ship-now request; a repeat of the key changes nothing', async () => {
+    const plan = await insertPlan(me.id, { intervalCount: 1 });
+    expect((await offer(me, plan.id, 'ran-out')).body.offer).toEqual({ kind: 'ship-now' });
+    expect((await accept(me, plan.id, 'ship-now')).status).toBe(400);
+    const key = { 'Idempotency-Key': randomUUID() };
+    expect((await accept(me, plan.id, 'ship-now', {}, key)).status).toBe(200);
+    expect((await accept(me, plan.id, 'ship-now', {}, key)).status).toBe(200);
+    expect(await q(`select 1 from subscription_ship_nows where subscription_id = $1`, [plan.id])).toHaveLength(1);
+    expect(await q(`select 1 from outbox where topic = 'subscription.ship-now-requested' and payload->>'subscriptionId' = $1`, [plan.id])).toHaveLength(1);
+    expect(await offersOf(plan.id)).toEqual([{ kind: 'ship-now', accepted: true }]);
+    // Never shown on this plan: refused, no ship-now.
+    const other = await insertPlan(me.id, { intervalCount: 1 });
+    expect((await accept(me, other.id, 'ship-now', {}, { 'Idempotency-Key': randomUUID() })).status).toBe(409);
+    expect(await q(`select 1 from subscription_ship_nows where subscription_id = $1`, [other.id])).toHaveLength(0);
+  });
+
+  it('change items: recorded as taken, the plan unchanged until the shopper saves new items', async () => {
+    const plan = await insertPlan(me.id);
+    await offer(me, plan.id, 'dislike-product');
+    expect((await accept(me, plan.id, 'change-items')).status).toBe(200);
+    expect(await offersOf(plan.id)).toEqual([{ kind: 'change-items', accepted: true }]);
+    expect(await changesOf(plan.id)).toEqual([]);
   });
 });
 

@@ -56,6 +56,11 @@ export const TAX_RATE_BPS = 800;
 /** Subscribe & Save discount. */
 export const SUBSCRIBE_AND_SAVE_PERCENT = 15;
 /**
+ * Consent on record (issue 22): a plan's price may rise only after a notice sent at least this many days
+ * before the first charge at the new price (docs/decisions/subscriptions.md "Consent on record").
+ */
+export const PRICE_CHANGE_NOTICE_DAYS = 7;
+/**
  * Moving a plan's next delivery (staff and shoppers, one window): from tomorrow, at most this many days
  * from today (UTC days), and before the delivery after next (docs/decisions/subscriptions.md).
  */

@@ -69,6 +69,17 @@ beforeAll(async () => {
   hostile = await plan({ customerName: '=HYPERLINK("http://evil.example","click")', customerEmail: '@evil@example.com', items: [line('+Spray', 1)] });
   cancelled = await plan({ status: 'cancelled', cancelledAt: new Date('2026-12-24T18:30:05Z') });
   everyTwo = await plan({ intervalCount: 2, status: 'paused' });
+  // Consent on record (issue 22): its time, terms version and agreed price are columns of the plan's row.
+  await tdb.db.insert(tables.subscriptionConsents).values({
+    subscriptionId: everyTwo,
+    termsVersion: '=sns-terms-test',
+    termsText: 'Subscribe & Save 15%',
+    amountCents: 3672,
+    interval: 'monthly',
+    intervalCount: 2,
+    agreedAt: new Date('2026-11-01T08:59:58Z'),
+    shippingAddress: null,
+  });
   await tdb.db.insert(tables.subscriptionSkippedPeriods).values([
     { subscriptionId: everyTwo, billingPeriod: '2027-01-03', reason: 'shopper-skip' },
     { subscriptionId: everyTwo, billingPeriod: '2026-11-03', reason: 'staff-skip' },
@@ -101,10 +112,15 @@ describe('CSV export of subscriptions', () => {
       '2026-11-01 09:00:00',
       '2026-12-24 18:30:05',
       '',
+      '',
+      '',
+      '',
     ]);
     const two = byId.get(everyTwo)!;
     expect(two.slice(1, 3)).toEqual(['Paused', 'Every 2 months']);
     expect(two[10]).toBe('2026-11-03; 2027-01-03');
+    // The consent's time (UTC), terms version (neutralised like every cell) and agreed price per delivery.
+    expect(two.slice(11)).toEqual(['2026-11-01 08:59:58', `'=sns-terms-test`, '36.72']);
     const evil = byId.get(hostile)!;
     expect(evil[1]).toBe('Active');
     expect(evil[4]).toBe(`1 x +Spray`);

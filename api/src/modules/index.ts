@@ -6,6 +6,7 @@
  * modules), and no module imports this file. Routes never depend on the order below: each path
  * belongs to one module (the admin area orders its own sub-areas).
  */
+import { emailActionRoutes } from './email-actions/routes';
 import type { Router } from 'express';
 import { API_METRICS, createMetricsRegistry, type Registry } from '@nh/server/observability/metrics';
 import { createFileStores, type FileStorage } from '@nh/server/storage';
@@ -72,6 +73,7 @@ export function apiModules(ctx: AppContext, { payments, files, afterAnswer }: Ap
     paymentRoutes(ctx, { payments }),
     checkoutRoutes(ctx, { payments, priceList: priceList(ctx), promoGuesses, cardTestingGuard: cardGuard }),
     subscriptionRoutes(ctx, { gateway: payments.gateway, cardTestingGuard: cardGuard, catalogue: (ids) => priceList(ctx).get(ids, { fresh: true }) }),
+    emailActionRoutes(ctx),
   ];
 }
 

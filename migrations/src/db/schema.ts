@@ -437,8 +437,62 @@ export const subscriptions = pgTable(
      * renewal whose payment is approved (cleared with it); null when none is due.
      */
     nextDeliveryDiscountPercent: integer(),
+    /**
+     * Consent on record (issue 22): the price per delivery the shopper last agreed to (at subscribe, or
+     * their own change of items) or was sent a price-change notice of; null on plans from before it
+     * (their `amount` stands for it). The daily price-notice sweep compares the renewal price with it.
+     */
+    agreedAmount: money(10),
+    /** The first billing day (UTC) on which `agreedAmount` may be charged (a notice's); null: already. */
+    agreedAmountFrom: date({ mode: 'string' }),
+    /** What may be charged before `agreedAmountFrom` (the price agreed before the notice). */
+    priorAgreedAmount: money(10),
   },
   (t) => [index().on(t.userId), index().on(t.status, t.nextBillingDate)],
+);
+
+/**
+ * Consent on record (issue 22): what the shopper agreed to when the plan was made, one row per plan,
+ * written in the statement that creates it. Kept at least three years (docs/decisions/subscriptions.md
+ * "Consent on record"): housekeeping never deletes it; an anonymisation may blank the personal fields
+ * (address, browser, IP address) and set `anonymisedAt`, never delete the row.
+ */
+export const subscriptionConsents = pgTable('subscription_consents', {
+  id: bigserial({ mode: 'number' }).primaryKey(),
+  subscriptionId: uuid()
+    .notNull()
+    .unique()
+    .references(() => subscriptions.id, { onDelete: 'restrict' }),
+  /** SUBSCRIPTION_TERMS_VERSION (shared contracts/subscription-terms.ts) of the text shown. */
+  termsVersion: text().notNull(),
+  /** The exact text shown at checkout, with the figures the server priced. */
+  termsText: text().notNull(),
+  /** The price per delivery agreed, integer cents, from the server's pricing. */
+  amountCents: integer().notNull(),
+  interval: subscriptionInterval().notNull(),
+  intervalCount: integer().notNull(),
+  agreedAt: timestamp({ withTimezone: true }).notNull(),
+  shippingAddress: jsonb().$type<Address>(),
+  userAgent: text(),
+  ipAddress: text(),
+  anonymisedAt: timestamp({ withTimezone: true }),
+});
+
+/** Price-change notices (issue 22): one row per notice sent, the old and new price and the first charge at it. */
+export const subscriptionPriceNotices = pgTable(
+  'subscription_price_notices',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    subscriptionId: uuid()
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'restrict' }),
+    fromAmount: money(10).notNull(),
+    toAmount: money(10).notNull(),
+    /** The first billing day (UTC) charged at `toAmount`. */
+    firstChargeOn: date({ mode: 'string' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index().on(t.subscriptionId)],
 );
 
 /**
@@ -508,6 +562,35 @@ export const planCardLinks = pgTable(
 );
 
 /**
+ * One-click actions from emails (issue 22): the reminder, heads-up and shipping emails carry links that
+ * skip, delay two weeks, ship now, change the cadence or cancel the plan without signing in. One row per
+ * (plan, billing period, action, cadence): single purpose and single use, only the SHA-256 of the token
+ * stored (minted by the mail worker as the email is sent; a later email for the same row replaces the
+ * hash, so only the latest link works). Bound to its period: once the plan's next billing date has moved
+ * on (charged, skipped, moved) the link is stale. `expiresAt` is a backstop for housekeeping.
+ */
+export const emailActionTokens = pgTable(
+  'email_action_tokens',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    tokenHash: text().notNull().unique(),
+    subscriptionId: uuid()
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: 'cascade' }),
+    /** yyyy-MM-dd (UTC): the billing period (the delivery) the link acts on. */
+    billingPeriod: date({ mode: 'string' }).notNull(),
+    /** EmailAction: skip, delay, ship-now, cadence, cancel. */
+    action: text().notNull(),
+    /** The cadence (months) of a `cadence` link; 0 for every other action. */
+    intervalCount: integer().notNull().default(0),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('email_action_tokens_purpose').on(t.subscriptionId, t.billingPeriod, t.action, t.intervalCount), index().on(t.expiresAt)],
+);
+
+/**
  * The changes shoppers make to their own plans on My Subscriptions, and those the plan makes by itself
  * (a timed pause ending), one row each, written with the change (staff changes are in audit_events):
  * the staff plan page shows them beside the staff's, and a paused plan says who paused it.
@@ -526,6 +609,8 @@ export const subscriptionChanges = pgTable(
     kind: text().notNull(),
     before: jsonb(),
     after: jsonb(),
+    /** How the customer made it when not on My Subscriptions: `email-link` (a one-click action from an email, issue 22). */
+    via: text(),
   },
   (t) => [index().on(t.subscriptionId, t.at)],
 );
@@ -689,6 +774,12 @@ export const orders = pgTable(
     netsuiteSyncStatus: text().notNull().default('pending'),
     netsuiteSyncError: text(),
     netsuiteSyncedAt: timestamp({ withTimezone: true }),
+    /**
+     * How many times staff corrected the shipping address of the unshipped order (issue 23), and how many
+     * of those NetSuite's sales order carries: the sync sends the sales order again while the first is ahead.
+     */
+    addressRevision: integer().notNull().default(0),
+    netsuiteAddressRevision: integer().notNull().default(0),
   },
   (t) => [
     index().on(t.storeCode, t.createdAt),

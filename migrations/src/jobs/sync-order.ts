@@ -1,7 +1,8 @@
 /**
  * sync-order (erp-sync queue): one order to NetSuite, with its refunds and voids. Made by the relay from
  * `order.placed`, `order.refunded` (a refund or void the gateway approved: its credit memo, or the sales
- * order closed) and `order.sync-requested` (staff retries, the 10-minute reconcile); the handler is
+ * order closed), `order.address-corrected` (staff corrected the address of an unshipped order: the sales
+ * order sent again with it) and `order.sync-requested` (staff retries, the 10-minute reconcile); the handler is
  * workers/src/erp-sync/processor.ts.
  */
 import { z } from 'zod';
@@ -26,5 +27,6 @@ export const syncOrderContract = defineJobContract({
     [OUTBOX_TOPICS.orderPlaced]: ({ orderId }) => ({ orderId }),
     [OUTBOX_TOPICS.orderSyncRequested]: ({ orderId }) => ({ orderId }),
     [OUTBOX_TOPICS.orderRefunded]: ({ orderId }) => ({ orderId }),
+    [OUTBOX_TOPICS.orderAddressCorrected]: ({ orderId }) => ({ orderId }),
   },
 });

@@ -20,6 +20,8 @@ describe('loggableUrl', () => {
     ['/unsubscribe/' + SECRET, '/unsubscribe/[redacted]'],
     ['/api/subscriptions/update-card/' + SECRET, '/api/subscriptions/update-card/[redacted]'],
     ['/subscriptions/update-card/' + SECRET + '?x=1', '/subscriptions/update-card/[redacted]?x=1'],
+    ['/api/email-actions/' + SECRET, '/api/email-actions/[redacted]'],
+    ['/email-actions/' + SECRET, '/email-actions/[redacted]'],
     ['https://shop.example/orders/view#token=' + SECRET, 'https://shop.example/orders/view#token=[redacted]'],
   ])('%s', (url, logged) => {
     expect(loggableUrl(url)).toBe(logged);

@@ -21,7 +21,7 @@ import { STOCK_REFUSED } from './stock';
 /** What an order confirmation shows. */
 export type ConfirmationOrder = Pick<
   OrderRow,
-  'id' | 'customerEmail' | 'customerName' | 'items' | 'subtotal' | 'discount' | 'subscribeDiscount' | 'promoDiscount' | 'shipping' | 'tax' | 'total' | 'promoCode'
+  'id' | 'customerEmail' | 'customerName' | 'items' | 'subtotal' | 'discount' | 'subscribeDiscount' | 'promoDiscount' | 'shipping' | 'tax' | 'total' | 'promoCode' | 'shippingAddress'
 >;
 
 /** What a shipping notice shows, and whether the order is (still) shipped. */
@@ -47,6 +47,7 @@ function prepare(db: Db) {
         tax: o.tax,
         total: o.total,
         promoCode: o.promoCode,
+        shippingAddress: o.shippingAddress,
       })
       .from(o)
       .where(byId)

@@ -70,6 +70,18 @@ export interface NewSubscription {
   discountPercent: number;
   nextBillingDate: Date;
   shippingAddress: Address;
+  /** Consent on record (issue 22): what the shopper agreed to, written beside the plan. */
+  consent: NewConsent;
+}
+
+/** The consent given at subscribe (the plan's cadence, price and address are the subscription's). */
+export interface NewConsent {
+  termsVersion: string;
+  /** The exact terms text shown, with the server's figures. */
+  termsText: string;
+  agreedAt: Date;
+  userAgent: string | null;
+  ipAddress: string | null;
 }
 
 /** The row as JSON with the table's column names (read back with jsonb_populate_record). */
@@ -88,6 +100,21 @@ const subscriptionRow = (s: NewSubscription) => ({
   next_billing_date: s.nextBillingDate.toISOString(),
   status: 'active',
   shipping_address: s.shippingAddress,
+  agreed_amount: dec(s.amount),
+});
+
+/** The consent row as JSON with the table's column names. */
+const consentRow = (s: NewSubscription) => ({
+  subscription_id: s.id,
+  terms_version: s.consent.termsVersion,
+  terms_text: s.consent.termsText,
+  amount_cents: s.amount,
+  interval: s.interval,
+  interval_count: s.intervalCount,
+  agreed_at: s.consent.agreedAt.toISOString(),
+  shipping_address: s.shippingAddress,
+  user_agent: s.consent.userAgent,
+  ip_address: s.consent.ipAddress,
 });
 
 /** Inserted only when `ord` (the order's move out of pending) happened, so a retried statement never doubles anything. */
@@ -102,7 +129,7 @@ const answerValues = (a: IdempotencyAnswer | null) => (a ? [a.scope, a.key, a.st
 /**
  * An accepted (or unknown) charge, as one statement and so one atomic commit: the payment row, the
  * order's next status (processing; pending while held for review or unknown), the new subscription
- * when the order starts one (the order and the payment row point at it), the outbox rows with their
+ * when the order starts one (the order and the payment row point at it) with its consent on record, the outbox rows with their
  * NOTIFY (the same contract as `recordOutbox`: validated payloads, the relay's channel), and the
  * idempotency answer. Foreign keys are checked at the statement's end, so the order may point at the
  * subscription inserted beside it.
@@ -123,10 +150,14 @@ export async function recordAcceptedPayment(
         where id = $1 and status = 'pending' returning id),
       sub as (
         insert into subscriptions (id, user_id, authnet_customer_profile_id, authnet_payment_profile_id, customer_email, customer_name, items,
-          interval, interval_count, amount, discount_percent, next_billing_date, status, shipping_address)
+          interval, interval_count, amount, discount_percent, next_billing_date, status, shipping_address, agreed_amount)
         select r.id, r.user_id, r.authnet_customer_profile_id, r.authnet_payment_profile_id, r.customer_email, r.customer_name, r.items,
-          r.interval, r.interval_count, r.amount, r.discount_percent, r.next_billing_date, r.status, r.shipping_address
+          r.interval, r.interval_count, r.amount, r.discount_percent, r.next_billing_date, r.status, r.shipping_address, r.agreed_amount
         from jsonb_populate_record(null::subscriptions, $14::jsonb) r where $14::jsonb is not null and exists (select 1 from ord)),
+      consent as (
+        insert into subscription_consents (subscription_id, terms_version, terms_text, amount_cents, interval, interval_count, agreed_at, shipping_address, user_agent, ip_address)
+        select r.subscription_id, r.terms_version, r.terms_text, r.amount_cents, r.interval, r.interval_count, r.agreed_at, r.shipping_address, r.user_agent, r.ip_address
+        from jsonb_populate_record(null::subscription_consents, $21::jsonb) r where $21::jsonb is not null and exists (select 1 from ord)),
       pay as (${PAYMENT_INSERT}),
       ob as (${outboxInsert('$15', 'exists (select 1 from ord)')}),
       idem as (update idempotency_keys set status_code = $18, response = $19, completed_at = now() where scope = $16 and key = $17)
@@ -138,6 +169,7 @@ export async function recordAcceptedPayment(
       events,
       ...answerValues(answer),
       OUTBOX_CHANNEL,
+      subscription ? JSON.stringify(consentRow(subscription)) : null,
     ],
   });
 }

@@ -27,6 +27,10 @@ export interface SubscriptionExportRow {
   created_at: string;
   cancelled_at: string | null;
   skipped_periods: string | null;
+  /** Consent on record (issue 22), null for plans from before it: yyyy-mm-dd hh:mm:ss (UTC), the version, cents. */
+  consent_at: string | null;
+  terms_version: string | null;
+  agreed_amount_cents: number | null;
 }
 
 const UTC_TIME = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS')`;
@@ -35,8 +39,9 @@ const SELECT = `select s.id::text as id, s.status::text as status, s.interval::t
   to_char(s.next_billing_date at time zone 'UTC', 'YYYY-MM-DD') as next_billing_date,
   (select string_agg((e.line->>'quantity') || ' x ' || coalesce(e.line->>'productName', 'Product'), '; ') from jsonb_array_elements(s.items) as e(line)) as items,
   s.amount::text as amount, s.customer_name, s.customer_email, ${UTC_TIME('s.created_at')} as created_at, ${UTC_TIME('s.cancelled_at')} as cancelled_at,
-  (select string_agg(k.billing_period, '; ' order by k.billing_period) from subscription_skipped_periods k where k.subscription_id = s.id) as skipped_periods
-from subscriptions s`;
+  (select string_agg(k.billing_period, '; ' order by k.billing_period) from subscription_skipped_periods k where k.subscription_id = s.id) as skipped_periods,
+  ${UTC_TIME('c.agreed_at')} as consent_at, c.terms_version, c.amount_cents as agreed_amount_cents
+from subscriptions s left join subscription_consents c on c.subscription_id = s.id`;
 
 export interface SubscriptionExportFilters {
   status?: string;

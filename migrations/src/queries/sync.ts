@@ -54,6 +54,9 @@ export interface SyncOrder extends Pick<OrderRow, 'id' | 'customerEmail' | 'cust
   captured: string;
   /** The approved refunds and voids of that charge, oldest first. */
   refunds: SyncRefund[];
+  /** Staff's address corrections of the order, and how many of them the sales order in NetSuite carries (issue 23). */
+  addressRevision: number;
+  netsuiteAddressRevision: number;
 }
 
 // The order with its captured charge and that charge's approved refunds and voids: one primary-key
@@ -64,6 +67,7 @@ const SELECT_ORDER = {
            o.shipping::text as shipping, o.discount::text as discount, o.tax::text as tax, o.total::text as total, o.promo_code as "promoCode", o.shipping_address as "shippingAddress",
            to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD') as "tranDate", o.netsuite_sync_status as "syncStatus", o.status,
            o.netsuite_order_id as "netsuiteOrderId", coalesce(c.amount, 0)::text as captured,
+           o.address_revision as "addressRevision", o.netsuite_address_revision as "netsuiteAddressRevision",
            coalesce((
              select json_agg(json_build_object('id', r.id, 'kind', r.kind, 'amount', r.amount::text, 'reason', r.reason,
                  'tranDate', to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD'), 'netsuiteRecordId', r.netsuite_record_id)
@@ -100,8 +104,9 @@ const LEDGER_VALUES = `to_timestamp(l.at / 1000.0), l.record, l.outcome, l."http
 
 // One statement (atomic, one round trip): the refunds and voids NetSuite now has get its record ids,
 // the order is synced (or pending again when an approved refund or void it did not carry is still
-// outstanding: one approved while this sync ran), any failed-sync row goes, and the attempt's requests
-// join the ledger (only when the order still exists: the update found it).
+// outstanding, or an address corrected after the one sent: either came while this sync ran), the
+// address revision the sales order carries ($6) is kept, any failed-sync row goes, and the attempt's
+// requests join the ledger (only when the order still exists: the update found it).
 const MARK_SYNCED = {
   name: 'erp-sync-synced',
   text: `with credited as (
@@ -110,7 +115,8 @@ const MARK_SYNCED = {
            where p.id = c.id and p.order_id = $1 returning p.id),
          synced as (
            update orders set netsuite_customer_id = $2, netsuite_order_id = $3, netsuite_sync_error = null, netsuite_synced_at = now(), updated_at = now(),
-             netsuite_sync_status = case when exists (
+             netsuite_address_revision = greatest(netsuite_address_revision, $6::int),
+             netsuite_sync_status = case when address_revision > $6::int or exists (
                select 1 from payment_transactions r
                where r.order_id = $1 and r.kind in ('refund', 'void') and r.status = 'approved' and r.netsuite_record_id is null
                  and r.id not in (select id from credited)) then 'pending' else 'synced' end
@@ -176,8 +182,9 @@ export interface SyncedRefund {
 
 /**
  * The order is synced (its failed-sync row goes; pending again if an approved refund or void is still
- * outstanding), the refunds and voids carried get their record ids, and this attempt's requests join
- * the ledger, in one statement.
+ * outstanding, or the address was corrected again after `addressRevision`, the one this sync read), the
+ * refunds and voids carried get their record ids, and this attempt's requests join the ledger, in one
+ * statement.
  */
 export async function markSynced(
   pool: pg.Pool,
@@ -186,8 +193,22 @@ export async function markSynced(
   salesOrderId: string,
   ledger: readonly SyncAttemptEntry[] = [],
   refunds: readonly SyncedRefund[] = [],
+  addressRevision = 0,
 ): Promise<void> {
-  await pool.query({ ...MARK_SYNCED, values: [orderId, customerId, salesOrderId, JSON.stringify(ledger), JSON.stringify(refunds)] });
+  await pool.query({ ...MARK_SYNCED, values: [orderId, customerId, salesOrderId, JSON.stringify(ledger), JSON.stringify(refunds), addressRevision] });
+}
+
+/**
+ * Staff corrected the shipping address of an unshipped order (issue 23), in the transaction that writes
+ * it: NetSuite's sales order must carry it, so an order already synced is pending again until the sync has
+ * sent the sales order with it (the `order.address-corrected` outbox row, written by the caller, asks for
+ * that sync and the corrected confirmation email).
+ */
+export async function requestAddressSync(tx: DbOrTx, orderId: string): Promise<void> {
+  await tx
+    .update(orders)
+    .set({ netsuiteSyncStatus: SYNC_STATUS.pending, updatedAt: sql`now()` })
+    .where(and(eq(orders.id, orderId), eq(orders.netsuiteSyncStatus, SYNC_STATUS.synced)));
 }
 
 /**

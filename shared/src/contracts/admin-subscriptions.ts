@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { oneTimeItemSchema } from './ship-now-add-ons';
 import { customerReasonSchema } from './cancellation';
+import { planConsentSchema, priceNoticeSchema } from './subscription-terms';
 import { textField } from './fields';
 import { PLAN_MAX_LINES } from '../constants';
 import {
@@ -317,6 +318,8 @@ export const planCustomerChangeSchema = z.object({
   kind: z.string(),
   before: z.record(z.string(), z.unknown()).nullable(),
   after: z.record(z.string(), z.unknown()).nullable(),
+  /** How the customer made it when not on My Subscriptions: `email-link` (a one-click action from an email; PLAN_CHANGE_VIA_WORDS). */
+  via: z.enum(['email-link']).nullable().optional(),
 });
 export type PlanCustomerChange = z.infer<typeof planCustomerChangeSchema>;
 
@@ -365,6 +368,10 @@ export const adminSubscriptionDetailSchema = adminSubscriptionSummarySchema.exte
    */
   oneTimeItems: z.array(oneTimeItemSchema.omit({ priceToday: true })),
   addOnActions: z.object({ shipNow: z.boolean(), oneTimeItems: z.boolean() }),
+  /** Consent on record (issue 22): what the shopper agreed to at subscribe; null for plans from before it was kept. */
+  consent: planConsentSchema.nullable(),
+  /** Price-change notices sent, newest first. */
+  priceNotices: z.array(priceNoticeSchema),
 });
 export type AdminSubscriptionDetail = z.infer<typeof adminSubscriptionDetailSchema>;
 

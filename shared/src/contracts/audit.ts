@@ -30,6 +30,7 @@ export const AUDIT_ACTION_LABELS = {
   'order.updated': 'Updated order',
   'order.refunded': 'Refunded order',
   'order.email_resent': 'Sent an email again',
+  'order.address_changed': 'Changed order shipping address',
   'subscription.paused': 'Paused subscription',
   'subscription.resumed': 'Resumed subscription',
   'subscription.skipped': 'Skipped subscription delivery',

@@ -57,10 +57,33 @@ export const CANCEL_OFFER_WORDS: Record<CancelOfferKind, string> = {
   'change-items': 'Change the items',
 };
 
-/** GET /api/subscriptions/{id}/cancel-offer?reason=: the offer to show beside the cancel button. */
+export const CANCEL_OFFER_KINDS = ['longer-cadence', 'skip', 'shorter-cadence', 'ship-now', 'discount', 'change-items'] as const satisfies readonly CancelOfferKind[];
+
+/**
+ * POST /api/subscriptions/{id}/cancel-offer {reason}: the offer to show beside the cancel button, recorded
+ * as shown (a write, hence a POST: a GET changes nothing).
+ */
+export const cancelOfferRequestSchema = z.object({ reason: z.enum(CANCEL_REASON_VALUES, { message: CANCELLATION_MESSAGES.reason }) });
+export type CancelOfferRequest = z.infer<typeof cancelOfferRequestSchema>;
 export interface CancelOfferAnswer {
   offer: CancelOffer | null;
 }
+
+/**
+ * POST /api/subscriptions/{id}/cancel-offer/accept: the offer as the dialog showed it. The server works out
+ * the change itself from the plan and the reason the offer was shown for; the cadence or period, when
+ * sent, must still be the one it offers (else 409: the plan changed since). A ship-now also needs an
+ * Idempotency-Key header, as POST …/ship-now does. Answers the plan as My Subscriptions shows it.
+ */
+export const takeCancelOfferRequestSchema = z.object({
+  kind: z.enum(CANCEL_OFFER_KINDS, { message: CANCELLATION_MESSAGES.noOffer }),
+  intervalCount: z.number({ message: CANCELLATION_MESSAGES.noOffer }).int(CANCELLATION_MESSAGES.noOffer).positive(CANCELLATION_MESSAGES.noOffer).optional(),
+  period: z
+    .string({ message: CANCELLATION_MESSAGES.noOffer })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, CANCELLATION_MESSAGES.noOffer)
+    .optional(),
+});
+export type TakeCancelOfferRequest = z.infer<typeof takeCancelOfferRequestSchema>;
 
 /** Staff cancelling on the customer's behalf: their own reason (audited) and the customer's, if told. */
 export const customerReasonSchema = z.enum(CANCEL_REASON_VALUES, { message: CANCELLATION_MESSAGES.reason }).optional();

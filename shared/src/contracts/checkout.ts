@@ -166,6 +166,11 @@ export const subscribeNonceRequestSchema = customerFieldsSchema.extend({
   shippingAddress: z.object(addressSchema.shape, { error: 'Shipping address is required' }),
   /** Applies to the first delivery only (charged now); renewals charge the subscriber price. */
   promoCode: orderDataSchema.shape.promoCode,
+  /**
+   * Consent on record (issue 22): the SUBSCRIPTION_TERMS_VERSION the checkout showed (optional: the spec's
+   * body has no such field, and ticking Subscribe & Save is the consent act); another version is a 409.
+   */
+  termsVersion: z.string({ error: 'termsVersion must be text' }).max(100, 'termsVersion is too long').optional(),
 });
 export type SubscribeNonceRequest = z.input<typeof subscribeNonceRequestSchema>;
 export type SubscribeNonceInput = z.infer<typeof subscribeNonceRequestSchema>;

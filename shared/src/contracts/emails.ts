@@ -20,6 +20,7 @@ export const EMAIL_KINDS = {
   'subscription-changed': 'Plan change confirmation',
   'subscription-item-unavailable': 'Item unavailable notice',
   'subscription-paused': 'Plan paused notice',
+  'subscription-price-change': 'Price change notice',
   'subscription-staff-change': 'Plan changed by staff',
   'subscription-welcome': 'Subscribe & Save welcome',
 } as const;

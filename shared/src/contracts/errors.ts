@@ -93,6 +93,8 @@ export const ERROR_CODES = {
   CHECKOUT_TOTAL_CHANGED: 'conflict',
   /** The catalogue kept changing under one checkout. */
   CART_CHANGED: 'conflict',
+  /** Subscribe & Save: the terms version the checkout showed is not the current one (consent on record). */
+  SUBSCRIPTION_TERMS_CHANGED: 'conflict',
   /** At checkout: the promo code is unknown, inactive or used up. */
   PROMO_INVALID: 'unprocessable',
   /** At GET /api/promo-codes/validate/{code}: no usable code by that name. */
@@ -132,6 +134,10 @@ export const ERROR_CODES = {
   PLAN_CARD_LINK_INVALID: 'not-found',
   PLAN_CARD_LINK_USED: 'gone',
   PLAN_CARD_LINK_EXPIRED: 'gone',
+  /** A one-click action link from an email (/email-actions/{token}): unknown; spent; stale (its delivery charged, skipped or moved, or the plan ended). */
+  EMAIL_ACTION_INVALID: 'not-found',
+  EMAIL_ACTION_USED: 'gone',
+  EMAIL_ACTION_STALE: 'gone',
   /** Bulk swap: the same product and size on both sides. */
   BULK_SWAP_SAME_PRODUCT: 'invalid',
   /** Bulk swap: a product (or size) to swap from or to that does not exist. */
@@ -162,6 +168,8 @@ export const ERROR_CODES = {
   ORDER_NOT_SHIPPED: 'conflict',
   /** Marking shipped or delivered an order whose whole payment was voided or refunded (or is being). */
   ORDER_PAYMENT_RETURNED: 'conflict',
+  /** Changing the shipping address of an order that has shipped, was delivered or is cancelled (issue 23). */
+  ORDER_ADDRESS_LOCKED: 'conflict',
   REFUND_NO_CHARGE: 'conflict',
   /** More than the charge captured less what was given back already. */
   REFUND_TOO_LARGE: 'unprocessable',

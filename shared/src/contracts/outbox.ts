@@ -25,6 +25,8 @@ export const OUTBOX_TOPICS = {
   subscriptionCardLinkRequested: 'subscription.card-link-requested',
   /** Ship now (issue 21): the plan's delivery for `period` is charged and shipped at once (the renew job, with the sweep's job id). */
   subscriptionShipNowRequested: 'subscription.ship-now-requested',
+  /** Consent on record (issue 22): a plan's price per delivery rises; the notice email, before the first charge at it. */
+  subscriptionPriceNotice: 'subscription.price-notice',
   orderSyncRequested: 'order.sync-requested',
   /** Staff refunded or voided (part of) an order's payment, approved by the gateway: NetSuite gets the matching credit. */
   orderRefunded: 'order.refunded',
@@ -41,6 +43,11 @@ export const OUTBOX_TOPICS = {
   orderConfirmationResendRequested: 'order.confirmation-resend-requested',
   /** Staff asked to send an order's shipping notice again. */
   orderShippedResendRequested: 'order.shipped-resend-requested',
+  /**
+   * Staff corrected the shipping address of an unshipped order (issue 23): the corrected confirmation email
+   * (`correctionId` makes it a new email) and the NetSuite sync that sends the sales order with it.
+   */
+  orderAddressCorrected: 'order.address-corrected',
   /** A shopper asked to reset a forgotten password: the email with its single-use link (issue 13). */
   shopperPasswordResetRequested: 'shopper.password-reset-requested',
   /** A shopper asked for a sign-in code: the email with the code, made as it is sent (issue 22). */
@@ -60,6 +67,8 @@ export const outboxPayloads = {
   [OUTBOX_TOPICS.orderShipped]: z.object({ orderId: z.string().uuid() }),
   [OUTBOX_TOPICS.newsletterSubscribed]: z.object({ subscriberId: z.number().int(), email: z.string() }),
   [OUTBOX_TOPICS.subscriptionCreated]: z.object({ subscriptionId: z.string().uuid() }),
+  /** `noticeId`: the subscription_price_notices row (old and new price, first charge day). */
+  [OUTBOX_TOPICS.subscriptionPriceNotice]: z.object({ subscriptionId: z.string().uuid(), noticeId: z.number().int().positive() }),
   /** `period`: the billing period (yyyy-MM-dd) that went unpaid; its payment row says why. */
   [OUTBOX_TOPICS.subscriptionPaused]: z.object({ subscriptionId: z.string().uuid(), period: z.string() }),
   /** `period`: the billing period (yyyy-MM-dd) the plan was resumed on, the unpaid one its renewal charges. */
@@ -99,6 +108,7 @@ export const outboxPayloads = {
   [OUTBOX_TOPICS.staffPasswordResetRequested]: z.object({ tokenId: z.string().uuid() }),
   [OUTBOX_TOPICS.orderConfirmationResendRequested]: z.object({ orderId: z.string().uuid(), resendId: z.string().uuid() }),
   [OUTBOX_TOPICS.orderShippedResendRequested]: z.object({ orderId: z.string().uuid(), resendId: z.string().uuid() }),
+  [OUTBOX_TOPICS.orderAddressCorrected]: z.object({ orderId: z.string().uuid(), correctionId: z.string().uuid() }),
   /** As for staff: the link's row only, its token made as the email is sent. */
   [OUTBOX_TOPICS.shopperPasswordResetRequested]: z.object({ tokenId: z.string().uuid() }),
   /** The code's row only; the code is made as the email is sent. */

@@ -52,6 +52,7 @@ export const SPA_ROUTES = [
   '/checkout/complete/:orderId',
   '/subscriptions',
   '/subscriptions/update-card/:token',
+  '/email-actions/:token',
   '/account/orders',
   '/account/orders/:id',
   '/account/forgot-password',

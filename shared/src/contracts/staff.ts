@@ -21,8 +21,8 @@ export const STAFF_ROLE_LABELS: Record<StaffRole, string> = {
 export const STAFF_ROLE_DESCRIPTIONS: Record<StaffRole, string> = {
   owner: 'Everything, including staff accounts and their roles',
   manager: 'Catalogue, promo codes, orders, refunds, subscriptions, exports and NetSuite sync',
-  fulfilment: 'Orders: view, status, carrier and tracking, resend emails',
-  support: 'Orders and subscriptions: view; pause, skip or cancel a plan for a customer; resend emails',
+  fulfilment: 'Orders: view, status, carrier and tracking, the address of an unshipped order, resend emails',
+  support: "Orders and subscriptions: view; pause, skip or cancel a plan for a customer; an unshipped order's address; resend emails",
 };
 
 const ALL: readonly StaffRole[] = STAFF_ROLES;
@@ -45,6 +45,8 @@ export const PERMISSIONS = {
   'orders.fulfil': { roles: ['owner', 'manager', 'fulfilment'], words: 'change the status, carrier or tracking of an order' },
   'orders.refund': { roles: MANAGERS, words: 'refund orders' },
   'orders.resendEmail': { roles: ALL, words: 'resend order emails' },
+  /** Issue 23: correct the shipping address of an order that has not shipped (the customer's call, the warehouse's catch). */
+  'orders.editAddress': { roles: ALL, words: 'change the shipping address of an order' },
   'subscriptions.view': { roles: ['owner', 'manager', 'support'], words: 'view subscriptions' },
   /** Pause, resume, skip, move the date, cancel, on a customer's behalf. */
   'subscriptions.act': { roles: ['owner', 'manager', 'support'], words: 'change subscriptions' },

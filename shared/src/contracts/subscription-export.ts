@@ -26,6 +26,10 @@ export const SUBSCRIPTION_EXPORT_HEADERS = [
   'Created (UTC)',
   'Cancelled (UTC)',
   'Skipped periods',
+  // Consent on record (issue 22): blank for plans from before it was kept.
+  'Consent given (UTC)',
+  'Terms version',
+  'Agreed price per delivery',
 ] as const;
 
 export const subscriptionExportFileName = (date: string) => `nh-subscriptions-${date}.csv`;

@@ -75,6 +75,7 @@ export function createRoutes(queryClient: QueryClient, { awaitData }: RouteOptio
         { path: '/checkout/complete/:orderId', ...page(() => import('@/app/routes/order-confirmation')) },
         { path: '/subscriptions', ...page(() => import('@/features/subscriptions/routes/subscriptions')) },
         { path: '/subscriptions/update-card/:token', ...page(() => import('@/features/subscriptions/routes/update-card')) },
+        { path: '/email-actions/:token', ...page(() => import('@/features/email-actions/routes/email-action')) },
         { path: '/account/orders', ...page(() => import('@/features/account/routes/orders')) },
         { path: '/account/orders/:id', ...page(() => import('@/features/account/routes/order')) },
         { path: '/account/forgot-password', ...page(() => import('@/features/account/routes/forgot-password')) },

@@ -1,38 +1,54 @@
-/** The order confirmation: lines, totals (each discount on its own line) and the promo code of an order just placed. */
+/**
+ * The order confirmation: lines, totals (each discount on its own line) and the promo code of an order just
+ * placed. Sent again, with a "corrected address" note naming the new address, when staff correct the
+ * shipping address of the unshipped order (issue 23).
+ */
 import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { centsToDecimal, formatCents, toCents, type Cents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
 import { discountLines } from '@nh/shared/pricing';
 import { findOrderForConfirmation, type ConfirmationOrder as OrderForConfirmation } from '@nh/server/queries/orders';
-import type { LineItem } from '@nh/server/db/schema';
+import type { Address, LineItem } from '@nh/server/db/schema';
 import { defineEmail, skip } from './define-email';
 import { escapeHtml, layout, orderNumber, signatureText, type Content } from './mail/layout';
 
-/** Subject id: the order id (a resend: `<order id>:resend:<resend id>`). */
+/** Subject id: the order id (a resend: `<order id>:resend:<resend id>`; a corrected address: `<order id>:address:<correction id>`). */
 export const email = defineEmail({
   name: 'order-confirmation',
-  /** `resendId`: staff sent it again (a new email, once per resend). */
-  payload: z.object({ orderId: z.string().uuid(), resendId: z.string().uuid().optional() }),
+  /** `resendId`: staff sent it again (a new email, once per resend); `correctionId`: staff corrected the address (once per correction). */
+  payload: z.object({ orderId: z.string().uuid(), resendId: z.string().uuid().optional(), correctionId: z.string().uuid().optional() }),
   topics: {
     [OUTBOX_TOPICS.orderPlaced]: ({ orderId }) => ({ orderId }),
     [OUTBOX_TOPICS.orderConfirmationResendRequested]: (p) => p,
+    [OUTBOX_TOPICS.orderAddressCorrected]: (p) => p,
   },
-  async compose(db, { orderId, resendId }) {
+  async compose(db, { orderId, resendId, correctionId }) {
     const order = await findOrderForConfirmation(db, orderId);
     if (!order) return skip('order not found');
-    return { subjectId: resendId ? `${orderId}:resend:${resendId}` : orderId, message: { to: order.customerEmail, ...orderConfirmationEmail(order) } };
+    const subjectId = correctionId ? `${orderId}:address:${correctionId}` : resendId ? `${orderId}:resend:${resendId}` : orderId;
+    // The address as it is when the email is made (a second correction soon after: both emails name the latest).
+    const content = orderConfirmationEmail(order, correctionId ? { correctedAddress: order.shippingAddress } : {});
+    return { subjectId, message: { to: order.customerEmail, ...content } };
   },
 });
 
 /** What the email shows (read by @nh/server's `findOrderForConfirmation`). */
-export type ConfirmationOrder = Omit<OrderForConfirmation, 'customerEmail'>;
+export type ConfirmationOrder = Omit<OrderForConfirmation, 'customerEmail' | 'shippingAddress'>;
+
+export interface ConfirmationOptions {
+  /** Staff corrected the shipping address: the email says so and names the new one. */
+  correctedAddress?: Address;
+}
+
+const oneLine = (a: Address) => `${a.address}, ${a.city}, ${a.state} ${a.zip}`;
 
 const lineTotal = (line: LineItem) => toCents(line.price) * line.quantity;
 
-export function orderConfirmationEmail(order: ConfirmationOrder): Content {
+export function orderConfirmationEmail(order: ConfirmationOrder, { correctedAddress }: ConfirmationOptions = {}): Content {
   const shortId = orderNumber(order.id);
-  const subject = `${SHOP.name} order confirmation #${shortId}`;
+  const subject = correctedAddress ? `${SHOP.name} order #${shortId}: corrected shipping address` : `${SHOP.name} order confirmation #${shortId}`;
+  const note = correctedAddress ? `We corrected the shipping address of your order #${shortId}. It will ship to: ${oneLine(correctedAddress)}.` : null;
   const totals: Array<[string, Cents]> = [
     ['Subtotal', order.subtotal],
     ...discountLines(order, order.promoCode).map(({ label, amount }): [string, Cents] => [label, -amount]),
@@ -43,6 +59,7 @@ export function orderConfirmationEmail(order: ConfirmationOrder): Content {
   const text = [
     `Hi ${order.customerName},`,
     '',
+    ...(note ? [note, ''] : []),
     `Thank you for your order #${shortId}. Here is what you ordered:`,
     '',
     ...order.items.map((line) => `  ${line.quantity} x ${line.productName} @ $${line.price} = ${formatCents(lineTotal(line))}`),
@@ -65,7 +82,7 @@ export function orderConfirmationEmail(order: ConfirmationOrder): Content {
   const html = layout(
     subject,
     `<p>Hi ${escapeHtml(order.customerName)},</p>
-<p>Thank you for your order <strong>#${escapeHtml(shortId)}</strong>. Here is what you ordered:</p>
+${note ? `<p style="padding:8px 12px;background:#eef5ef;border-radius:6px"><strong>Corrected address.</strong> ${escapeHtml(note)}</p>\n` : ''}<p>Thank you for your order <strong>#${escapeHtml(shortId)}</strong>. Here is what you ordered:</p>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse">
 <tr><th align="left">Item</th><th>Qty</th><th align="right">Price</th><th align="right">Line total</th></tr>
 ${rows}

@@ -7,12 +7,14 @@ import { findPlanCardBrand } from '@nh/server/queries/subscriptions/plan';
 import type { Db } from '@nh/server/db/client';
 import { jobId } from '@nh/server/jobs/contract';
 import { defineEmail, skip } from './define-email';
+import { actionLinksHtml, actionLinksText, cadenceChoices, withActionLinks, type ActionChoice, type ActionLink } from './email-action-links';
 import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';
 import { billingDay, loadSubscription, planItemsHtml, planItemsText, type EmailPlanLine, type SubscriptionEmailPlan } from './subscription-plan';
 import { cardEnding } from '@nh/shared/cards';
 import { cadenceSuggestionWords, suggestCadence, type CadenceSuggestion } from '@nh/shared/subscriptions/cadence-suggestion';
 import { findCadenceHistory, recordSuggestionShown } from '@nh/server/queries/subscriptions/plan-history';
 import { priceRenewal } from '@nh/shared/pricing';
+import { chargeableAmount } from '@nh/shared/subscriptions/agreed-price';
 import { toCents, type Cents } from '@nh/shared/money';
 import { ONE_TIME_ITEM_PRICE_NOTE } from '@nh/shared/contracts/ship-now-add-ons';
 import { addOnLines, readAddOnProducts } from '@nh/server/queries/subscriptions/ship-now';
@@ -38,8 +40,17 @@ export const email = defineEmail({
     if (billingPeriodOf(due) !== period) return skip('the billing date has moved');
     if (period < billingPeriodOf(new Date())) return skip('the billing date has passed');
     const suggestion = cadences ? await cadenceSuggestionFor(db, subscriptionId, period, cadences) : null;
-    const content = renewalReminderEmail({ ...found.plan, nextBillingDate: due, card: await savedCard(db, subscriptionId), suggestion, ...(await withAddOns(db, found.sub)) });
-    return { subjectId: `${subscriptionId}:${period}`, message: { to: found.sub.customerEmail, ...content } };
+    const plan = { ...found.plan, nextBillingDate: due, card: await savedCard(db, subscriptionId), suggestion, ...(await withAddOns(db, found.sub)) };
+    // One-click links for this delivery (an active plan's: a paused one resuming is changed on My Subscriptions).
+    const choices: ActionChoice[] = resuming ? [] : [{ action: 'skip' }, { action: 'delay' }, { action: 'ship-now' }, ...cadenceChoices(cadences, found.sub.intervalCount)];
+    return withActionLinks({
+      subjectId: `${subscriptionId}:${period}`,
+      to: found.sub.customerEmail,
+      subscriptionId,
+      periodDate: period,
+      choices,
+      message: (actions) => renewalReminderEmail({ ...plan, actions }),
+    });
   },
 });
 
@@ -66,7 +77,9 @@ async function cadenceSuggestionFor(db: Db, subscriptionId: string, period: stri
 async function withAddOns(db: Db, sub: SubscriptionRow): Promise<{ oneTime: EmailPlanLine[]; charge: Cents }> {
   const { lines } = addOnLines(sub.oneTimeItems, await readAddOnProducts(db.$client, [...new Set(sub.oneTimeItems.map((o) => o.productId))]));
   const cents = (l: { price: string; quantity: number }) => ({ price: toCents(l.price), quantity: l.quantity });
-  return { oneTime: lines, charge: priceRenewal(sub.items.map(cents), sub.amount, lines.map(cents)).total };
+    // At most the price in force for the delivery's day (consent on record: a rise not notified in time is held back).
+  const agreed = chargeableAmount(sub, billingPeriodOf(sub.nextBillingDate));
+  return { oneTime: lines, charge: priceRenewal(sub.items.map(cents), agreed, lines.map(cents)).total };
 }
 
 /** "Visa ending in 1111": the plan's card (the one renewals charge: @nh/server findPlanCardBrand), when known. */
@@ -77,8 +90,9 @@ async function savedCard(db: Db, subscriptionId: string): Promise<string | null>
 
 /** Sent RENEWAL_REMINDER_DAYS before a plan's next billing date: when, how much, and where to cancel. */
 export function renewalReminderEmail(
-  plan: SubscriptionEmailPlan & { nextBillingDate: Date; card: string | null; suggestion?: CadenceSuggestion | null; oneTime?: EmailPlanLine[]; charge?: Cents },
+  plan: SubscriptionEmailPlan & { nextBillingDate: Date; card: string | null; suggestion?: CadenceSuggestion | null; oneTime?: EmailPlanLine[]; charge?: Cents; actions?: ActionLink[] },
 ): Content {
+  const actions = plan.actions ?? [];
   const next = billingDay(plan.nextBillingDate);
   // A cadence suggestion: the page's words, and a plain link to My Subscriptions (no token) where one tap accepts it.
   const words = plan.suggestion ? cadenceSuggestionWords(plan.suggestion) : null;
@@ -100,6 +114,7 @@ export function renewalReminderEmail(
     `  Each delivery: ${formatCents(plan.amount)} (with your ${plan.discountPercent}% discount, free shipping and tax)`,
     '',
     `If you want this delivery, there is nothing to do. To see or cancel your plan, go to My Subscriptions before then: ${mySubscriptionsUrl()}`,
+    ...actionLinksText(actions),
     '',
     ...(words ? [`${words.why} ${words.question} You can change it in one tap on My Subscriptions: ${mySubscriptionsUrl()}`, ''] : []),
     signatureText(),
@@ -110,7 +125,7 @@ export function renewalReminderEmail(
 <p>A quick reminder: your next Subscribe &amp; Save delivery is on <strong>${escapeHtml(next)}</strong>, and we will charge <strong>${formatCents(charge)}</strong> to ${escapeHtml(card)} that day.</p>
 ${planItemsHtml(plan.items)}${oneTimeHtml}
 <p><strong>Each delivery:</strong> ${formatCents(plan.amount)} (with your ${plan.discountPercent}% discount, free shipping and tax)</p>
-<p>If you want this delivery, there is nothing to do. To see or cancel your plan, go to ${mySubscriptionsLink()} before then.</p>${
+<p>If you want this delivery, there is nothing to do. To see or cancel your plan, go to ${mySubscriptionsLink()} before then.</p>${actionLinksHtml(actions)}${
       words ? `\n<p data-cadence-suggestion>${escapeHtml(`${words.why} ${words.question}`)} You can change it in one tap on ${mySubscriptionsLink()}.</p>` : ''
     }`,
   );

@@ -12,6 +12,7 @@ import { formatCents } from '@nh/shared/money';
 import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
 import { jobId } from '@nh/server/jobs/contract';
 import { defineEmail, skip } from './define-email';
+import { actionLinksHtml, actionLinksText, withActionLinks, type ActionLink } from './email-action-links';
 import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';
 import { billingDay, loadSubscription, type SubscriptionEmailPlan } from './subscription-plan';
 
@@ -33,8 +34,16 @@ export const email = defineEmail({
     const period = billingPeriodOf(sub.nextBillingDate);
     if (period < billingPeriodOf(new Date())) return skip('the billing date has passed');
     if (sub.cardExpiresOn >= period) return skip('the card is good on the next billing date');
-    const content = subscriptionCardExpiringEmail({ ...found.plan, nextBillingDate: sub.nextBillingDate, cardExpiresOn: sub.cardExpiresOn });
-    return { subjectId: `${subscriptionId}:${paymentProfileId}`, message: { to: sub.customerEmail, ...content } };
+    const cardExpiresOn = sub.cardExpiresOn;
+    // One-click links that buy time for a new card: skip this delivery, or delay it two weeks.
+    return withActionLinks({
+      subjectId: `${subscriptionId}:${paymentProfileId}`,
+      to: sub.customerEmail,
+      subscriptionId,
+      periodDate: period,
+      choices: [{ action: 'skip' }, { action: 'delay' }],
+      message: (actions) => subscriptionCardExpiringEmail({ ...found.plan, nextBillingDate: sub.nextBillingDate, cardExpiresOn, actions }),
+    });
   },
 });
 
@@ -43,20 +52,21 @@ export const expiryMonth = (cardExpiresOn: string) =>
   new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', year: 'numeric' }).format(new Date(`${cardExpiresOn}T00:00:00Z`));
 
 /** A few days before the billing date: the card expires first, what happens then, and how to give us a new one. */
-export function subscriptionCardExpiringEmail(plan: SubscriptionEmailPlan & { nextBillingDate: Date; cardExpiresOn: string }): Content {
+export function subscriptionCardExpiringEmail(plan: SubscriptionEmailPlan & { nextBillingDate: Date; cardExpiresOn: string; actions?: ActionLink[] }): Content {
+  const actions = plan.actions ?? [];
   const next = billingDay(plan.nextBillingDate);
   const month = expiryMonth(plan.cardExpiresOn);
   const subject = 'Heads-up: your saved card expires before your next delivery';
   const intro = `A heads-up about your next Subscribe & Save delivery on ${next}: the card saved for your plan expires at the end of ${month}, before that day, so the payment of ${formatCents(plan.amount)} for it will likely be declined.`;
   const change = `To use a new card: sign in and choose "Change Card" on the plan in My Subscriptions before ${next}; your deliveries carry on with the new card. If you need help, contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone} (${SHOP.supportHours}).`;
   const otherwise = `If nothing changes, we will try the payment again over the following days; if it still cannot be taken, we will pause your plan and let you know, and you can then resume it with a new card in My Subscriptions.`;
-  const text = [`Hi ${plan.customerName},`, '', intro, '', change, '', otherwise, `My Subscriptions: ${mySubscriptionsUrl()}`, '', signatureText()].join('\n');
+  const text = [`Hi ${plan.customerName},`, '', intro, '', change, '', otherwise, `My Subscriptions: ${mySubscriptionsUrl()}`, ...actionLinksText(actions), '', signatureText()].join('\n');
   const html = layout(
     subject,
     `<p>Hi ${escapeHtml(plan.customerName)},</p>
 <p>A heads-up about your next Subscribe &amp; Save delivery on <strong>${escapeHtml(next)}</strong>: the card saved for your plan expires at the end of <strong>${escapeHtml(month)}</strong>, before that day, so the payment of ${formatCents(plan.amount)} for it will likely be declined.</p>
 <p><strong>To use a new card:</strong> sign in and choose &ldquo;Change Card&rdquo; on the plan in ${mySubscriptionsLink()} before ${escapeHtml(next)}; your deliveries carry on with the new card. If you need help, contact us at <a href="mailto:${escapeHtml(SHOP.supportEmail)}">${escapeHtml(SHOP.supportEmail)}</a> or ${escapeHtml(SHOP.supportPhone)} (${escapeHtml(SHOP.supportHours)}).</p>
-<p>${escapeHtml(otherwise)}</p>`,
+<p>${escapeHtml(otherwise)}</p>${actionLinksHtml(actions)}`,
   );
   return { subject, text, html };
 }

@@ -10,6 +10,7 @@ import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
 import { unavailableItemsOf } from '@nh/server/queries/subscriptions/plan';
 import { jobId } from '@nh/server/jobs/contract';
 import { defineEmail, skip } from './define-email';
+import { actionLinksHtml, actionLinksText, withActionLinks, type ActionLink } from './email-action-links';
 import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';
 import { billingDay, loadSubscription, type SubscriptionEmailPlan } from './subscription-plan';
 
@@ -29,15 +30,23 @@ export const email = defineEmail({
     if (period < billingPeriodOf(new Date())) return skip('the billing date has passed');
     const unavailable = await unavailableItemsOf(db.$client, subscriptionId);
     if (unavailable.length === 0) return skip('every item is available again');
-    const content = subscriptionItemUnavailableEmail({ ...found.plan, nextBillingDate: found.sub.nextBillingDate, unavailable });
-    return { subjectId: `${subscriptionId}:${period}`, message: { to: found.sub.customerEmail, ...content } };
+    // One-click links that wait for the item: skip this delivery, or delay it two weeks.
+    return withActionLinks({
+      subjectId: `${subscriptionId}:${period}`,
+      to: found.sub.customerEmail,
+      subscriptionId,
+      periodDate: period,
+      choices: [{ action: 'skip' }, { action: 'delay' }],
+      message: (actions) => subscriptionItemUnavailableEmail({ ...found.plan, nextBillingDate: found.sub.nextBillingDate, unavailable, actions }),
+    });
   },
 });
 
 const itemLine = (item: UnavailableItem) => `${item.productName}: ${UNAVAILABLE_ITEM_PROBLEM_LABELS[item.problem].toLowerCase()}`;
 
 /** A few days before the billing date: which items cannot be sent, what happens if they are still missing, what to do. */
-export function subscriptionItemUnavailableEmail(plan: SubscriptionEmailPlan & { nextBillingDate: Date; unavailable: UnavailableItem[] }): Content {
+export function subscriptionItemUnavailableEmail(plan: SubscriptionEmailPlan & { nextBillingDate: Date; unavailable: UnavailableItem[]; actions?: ActionLink[] }): Content {
+  const actions = plan.actions ?? [];
   const next = billingDay(plan.nextBillingDate);
   const subject = 'Heads-up: an item of your next delivery is unavailable';
   const what = `If it is still unavailable on ${next}, we will not charge you the ${formatCents(plan.amount)} for that delivery and will try again over the following days; if it still cannot be sent, we will pause your plan and let you know.`;
@@ -52,6 +61,7 @@ export function subscriptionItemUnavailableEmail(plan: SubscriptionEmailPlan & {
     what,
     options,
     `You can see or cancel your plan in My Subscriptions: ${mySubscriptionsUrl()}`,
+    ...actionLinksText(actions),
     '',
     signatureText(),
   ].join('\n');
@@ -62,7 +72,7 @@ export function subscriptionItemUnavailableEmail(plan: SubscriptionEmailPlan & {
 <ul>${plan.unavailable.map((item) => `<li>${escapeHtml(itemLine(item))}</li>`).join('')}</ul>
 <p>${escapeHtml(what)}</p>
 <p>${escapeHtml(options)}</p>
-<p>You can see or cancel your plan in ${mySubscriptionsLink()}.</p>`,
+<p>You can see or cancel your plan in ${mySubscriptionsLink()}.</p>${actionLinksHtml(actions)}`,
   );
   return { subject, text, html };
 }

@@ -3,8 +3,9 @@
  * its refunds and voids the gateway approved (docs/decisions/refunds.md, "NetSuite"): each refund a credit
  * memo of its own (external id from the refund's payment row), a void, or a refund in full of an order
  * not shipped, the sales order sent again with every line closed. The sales order is sent the first
- * time, and again only to close it; a refund or void NetSuite has (its record id on the payment row) is
- * never sent again.
+ * time, and again only to close it or to carry a shipping address staff corrected (issue 23: the order's
+ * address revision ahead of the one NetSuite has); a refund or void NetSuite has (its record id on the
+ * payment row) is never sent again.
  * Idempotent: it re-reads the order and skips one already synced with nothing outstanding; the upserts
  * make a repeated sync update the same records (their item lines sent whole: `?replace=item`).
  * One sync of an order at a time (the order's advisory lock, @nh/server tryLockOrderSync, held from the
@@ -82,9 +83,10 @@ export function createErpSyncProcessor(deps: ErpSyncDeps) {
       jobLog.warn('order not found; nothing to sync');
       return { outcome: 'skipped', reason: 'order not found' };
     }
-    // Approved refunds and voids NetSuite does not have yet.
+    // Approved refunds and voids NetSuite does not have yet, and a shipping address staff corrected since the sales order was sent.
     const outstanding = order.refunds.filter((r) => r.netsuiteRecordId === null);
-    if (order.syncStatus === SYNC_STATUS.synced && outstanding.length === 0) return { outcome: 'skipped', reason: 'already synced' };
+    const addressStale = order.netsuiteOrderId !== null && order.addressRevision > order.netsuiteAddressRevision;
+    if (order.syncStatus === SYNC_STATUS.synced && outstanding.length === 0 && !addressStale) return { outcome: 'skipped', reason: 'already synced' };
     if (!netsuite) {
       await markNotConfigured(db.$client, orderId);
       jobLog.info('NetSuite is not configured; order marked not_configured');
@@ -101,8 +103,9 @@ export function createErpSyncProcessor(deps: ErpSyncDeps) {
         await deps.customers.set(customerKey, id);
         return id;
       };
-      // The sales order: the first time, and again only to close it (a void, or a refund in full before shipping).
-      const sendSalesOrder = order.netsuiteOrderId === null || (salesOrderClosure(order) !== null && outstanding.length > 0);
+      // The sales order: the first time, and again only to close it (a void, or a refund in full before
+      // shipping) or to carry a corrected shipping address (the same external id: NetSuite updates it).
+      const sendSalesOrder = order.netsuiteOrderId === null || addressStale || (salesOrderClosure(order) !== null && outstanding.length > 0);
       const sendRecords = async (customerId: string) => {
         const salesOrderId = sendSalesOrder ? await netsuite.upsertSalesOrder(salesOrderFor(order, customerId), ledger) : order.netsuiteOrderId!;
         const carried: SyncedRefund[] = [];
@@ -127,7 +130,7 @@ export function createErpSyncProcessor(deps: ErpSyncDeps) {
         sent = await sendRecords(customerId);
       }
       const { salesOrderId, carried } = sent;
-      await markSynced(db.$client, orderId, customerId, salesOrderId, ledger, carried);
+      await markSynced(db.$client, orderId, customerId, salesOrderId, ledger, carried, order.addressRevision);
       jobLog.info({ netsuiteOrderId: salesOrderId, netsuiteCustomerId: customerId, credits: carried.length }, 'order synced to NetSuite');
       return { outcome: 'synced', netsuiteOrderId: salesOrderId, netsuiteCustomerId: customerId, credits: carried.length };
     } catch (error) {

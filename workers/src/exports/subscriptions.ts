@@ -3,13 +3,14 @@
  * `export.subscriptions-requested` row the admin API writes; the order export's file, progress, history
  * and retention (./processor.ts createExportProcessor), with its own rows: each plan's status and cadence
  * in the words staff read (the back office's), next delivery, items, amount per delivery, customer,
- * created, cancelled and skipped periods, every cell through the shop's one CSV writer (neutralised).
+ * created, cancelled and skipped periods, the consent on record (time, terms version, agreed price), every cell through the shop's one CSV writer (neutralised).
  * One attempt, as the order export: a failure is reported and staff start a new one.
  */
 import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
+import { centsToDecimal } from '@nh/shared/money';
 import { ADMIN_SUBSCRIPTION_STATUS_LABELS } from '@nh/shared/contracts/admin-subscriptions';
 import { SUBSCRIPTION_EXPORT_HEADERS, subscriptionExportFileName } from '@nh/shared/contracts/subscription-export';
 import { cadenceWords, SUBSCRIPTION_INTERVALS, SUBSCRIPTION_STATUSES, type SubscriptionInterval, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
@@ -47,6 +48,9 @@ export function subscriptionCsvRow(row: SubscriptionExportRow): CsvRow {
     row.created_at,
     row.cancelled_at,
     row.skipped_periods,
+    row.consent_at,
+    row.terms_version,
+    row.agreed_amount_cents === null ? null : centsToDecimal(row.agreed_amount_cents),
   ];
 }
 

@@ -10,7 +10,8 @@
  * - NetSuite ledger rows (`netsuite_sync_attempts`, every request of every sync attempt) older than
  *   NETSUITE_LEDGER_RETENTION_DAYS (default 90) go.
  * - Shoppers' emailed links (`shopper_tokens`: password resets, guests' order links) and staff's
- *   (`staff_tokens`: invitations, password resets) and plans' card-update links (`plan_card_links`) that expired more than RETENTION_DAYS ago go: spent
+ *   (`staff_tokens`: invitations, password resets), plans' card-update links (`plan_card_links`) and the
+ *   one-click action links of plan emails (`email_action_tokens`) that expired more than RETENTION_DAYS ago go: spent
  *   or not, they open nothing. Staff sessions go as soon as they expire (they sign nobody in).
  * - Export files past their expiry (EXPORT_RETENTION_HOURS after they finished, default 24) are
  *   deleted and their rows marked (file_deleted_at): the history keeps the row, a download answers 410.
@@ -31,6 +32,7 @@ import { deleteOldIdempotencyKeys, vacuumIdempotencyKeys } from '@nh/server/quer
 import { deleteOldShopperTokens } from '@nh/server/queries/shopper-self-service';
 import { deleteExpiredStaffSessions, deleteOldStaffTokens } from '@nh/server/queries/staff';
 import { deleteOldPlanCardLinks } from '@nh/server/queries/subscriptions/card-links';
+import { deleteOldEmailActionTokens } from '@nh/server/queries/subscriptions/email-actions';
 import { deleteOldSyncAttempts } from '@nh/server/queries/sync';
 import { deletePublishedOutbox, vacuumOutbox } from '@nh/server/queries/outbox';
 import { expiredExportFiles, markExportFilesDeleted } from '@nh/server/queries/exports';
@@ -52,6 +54,7 @@ export interface HousekeepingResult {
   staffSessionsDeleted: number;
   staffTokensDeleted: number;
   planCardLinksDeleted: number;
+  emailActionTokensDeleted: number;
   exportFilesDeleted: number;
 }
 
@@ -106,6 +109,7 @@ export function createHousekeepingProcessor({ db, log, retentionDays, ledgerRete
       staffSessionsDeleted: await purge((_pool, _days, batch) => deleteExpiredStaffSessions(db, batch), 0),
       staffTokensDeleted: await purge((_pool, days, batch) => deleteOldStaffTokens(db, days, batch), retentionDays),
       planCardLinksDeleted: await purge((_pool, days, batch) => deleteOldPlanCardLinks(db, days, batch), retentionDays),
+      emailActionTokensDeleted: await purge((_pool, days, batch) => deleteOldEmailActionTokens(db, days, batch), retentionDays),
       exportFilesDeleted: await deleteExpiredExportFiles(),
     };
     // VACUUM cannot run inside a transaction: each is a statement of its own.

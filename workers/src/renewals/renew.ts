@@ -16,6 +16,7 @@ import { GATEWAY_MESSAGES, failedCharge, planBillTo, subscriptionInvoiceNumber, 
 import { jobId } from '@nh/server/jobs/contract';
 import { renewalsTotal } from '@nh/server/observability/metrics';
 import { priceRenewal, withNextDeliveryDiscount, STORE_CODE, toCents, SHOP, type Cents } from '@nh/shared';
+import { chargeableAmount } from '@nh/shared/subscriptions/agreed-price';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { billingPeriodOf, nextBillingDate, type SkippedPeriodReason, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
 import type { Db } from '@nh/server/db/client';
@@ -194,10 +195,14 @@ async function prepare(db: Db, gateway: PaymentGateway, subscriptionId: string, 
     const addOns = addOnLines(sub.oneTimeItems, await readAddOnProducts(client, [...new Set(sub.oneTimeItems.map((o) => o.productId))]));
     if (addOns.unavailable) return notCharged(addOns.unavailable, dunningStep(sub.failedAttempts));
     // A save offer's discount accepted when cancelling (issue 22): this delivery only; recordPaid clears it.
+    // Consent on record (issue 22): a rise charged only from a billing day a notice was sent in time for
+    // (shared/subscriptions/agreed-price.ts); before it, the price last agreed (the shop absorbs the rest).
+    const agreed = chargeableAmount(sub, period);
+    if (agreed < sub.amount) log.info({ subscriptionId, amount: sub.amount, agreed }, 'renewal held to the price last agreed or notified in time');
     const pricing = withNextDeliveryDiscount(
       priceRenewal(
         sub.items.map((line) => ({ price: toCents(line.price), quantity: line.quantity })),
-        sub.amount,
+        agreed,
         addOns.lines.map((line) => ({ price: toCents(line.price), quantity: line.quantity })),
       ),
       sub.nextDeliveryDiscountPercent,

@@ -38,6 +38,7 @@ import { email as subscriptionItemUnavailableJob } from '../emails/subscription-
 import { CARD_EXPIRY_LOOKUPS_PER_SWEEP, CARD_EXPIRY_SWEEP_PRIORITY, recordCardExpiryJob } from './card-expiry';
 import { renewSubscriptionJob, RENEWAL_MESSAGES } from './renew';
 import { resumeTimedPauses } from './auto-resume';
+import { sendPriceNotices } from './price-notices';
 
 /** The daily renewal sweep's hour (UTC); a worker that was down then runs it at start (addMissedSweep). */
 export const RENEWAL_SWEEP_HOUR_UTC = 6;
@@ -207,6 +208,8 @@ export function createRenewalSweep({ db, gateway, queues, redis, config, log }: 
       headsUps: await addHeadsUpJobs(jobLog),
       cardHeadsUps: await addCardHeadsUpJobs(jobLog),
       cardLookups: await addCardLookups(jobLog, startedAt),
+      // Consent on record (issue 22): a plan whose price rose is told before the first charge at it.
+      priceNotices: await sendPriceNotices(db, jobLog),
     };
     if (gateway) await recordSweep({ queue: queues.renewals, redis }, startedAt);
     return result;

@@ -1,5 +1,6 @@
 import { Router, type RequestHandler, type Response } from 'express';
 import { checkoutNonceRequestSchema, subscribeNonceRequestSchema } from '@nh/shared/contracts/checkout';
+import { SUBSCRIPTION_TERMS_MESSAGES, SUBSCRIPTION_TERMS_VERSION } from '@nh/shared/contracts/subscription-terms';
 import { SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
 import { grantGuestOrder } from '../account/guest-access';
 import type { AppContext } from '../../lib/context';
@@ -59,7 +60,12 @@ export function checkoutRoutes(ctx: AppContext, deps: CheckoutModuleDeps): Route
     if (!offered.includes(input.intervalCount)) {
       throw new AppError('VALIDATION_FAILED', SUBSCRIPTION_MESSAGES.cadenceNotOffered(offered), { fields: { intervalCount: SUBSCRIPTION_MESSAGES.cadenceNotOffered(offered) }, offered });
     }
-    const answer = await checkout.subscribe(input, signedInUser(res), { idempotencyKey, requestHash: requestHash(req.body) });
+    // Consent on record (issue 22): the checkout that showed other terms than today's is refused, nothing charged.
+    if (input.termsVersion !== undefined && input.termsVersion !== SUBSCRIPTION_TERMS_VERSION) {
+      throw new AppError('SUBSCRIPTION_TERMS_CHANGED', SUBSCRIPTION_TERMS_MESSAGES.changed, { termsVersion: SUBSCRIPTION_TERMS_VERSION });
+    }
+    const consent = { agreedAt: new Date(), userAgent: req.get('user-agent')?.slice(0, 500) ?? null, ipAddress: req.ip ?? null };
+    const answer = await checkout.subscribe(input, signedInUser(res), { idempotencyKey, requestHash: requestHash(req.body) }, consent);
     if (isPromoRefusal(answer)) await promoGuesses.countRefusal(req);
     send(res, answer);
   });

@@ -52,6 +52,7 @@ import { checkoutsTotal, type CheckoutOutcome } from '@nh/server/observability/m
 import { AppError, errorAnswer } from '../../lib/errors';
 import { awaitStoredAnswer, storeAnswer, type StoredAnswer } from '../../lib/idempotency';
 import { catalogueLine, type PricedProduct, type PriceList } from '../catalog/price-list';
+import { SUBSCRIPTION_TERMS_VERSION, subscriptionTermsText } from '@nh/shared/contracts/subscription-terms';
 import { checkoutOrder, newPlan, subscriptionOrder, type NewPlan, type OrderRequest } from './requests';
 
 /** What the write path uses, handed over by the composition root. */
@@ -73,8 +74,9 @@ export interface PlaceOrderKey {
 export function createCheckoutService(deps: CheckoutDeps) {
   return {
     checkout: (input: CheckoutNonceInput, key: PlaceOrderKey & { userId: string | null }): Promise<CheckoutAnswer> => placeOrder(deps, checkoutOrder(input), key),
-    subscribe: (input: SubscribeNonceInput, user: AuthUser, key: PlaceOrderKey): Promise<CheckoutAnswer> =>
-      placeOrder(deps, subscriptionOrder(input), { ...key, userId: user.id, plan: newPlan(user, input.interval, input.intervalCount) }),
+    /** `consent`: the browser's act of subscribing (consent on record, issue 22), recorded with the plan. */
+    subscribe: (input: SubscribeNonceInput, user: AuthUser, key: PlaceOrderKey, consent: ConsentAct): Promise<CheckoutAnswer> =>
+      placeOrder(deps, subscriptionOrder(input), { ...key, userId: user.id, plan: { ...newPlan(user, input.interval, input.intervalCount), consent } }),
   };
 }
 export type CheckoutService = ReturnType<typeof createCheckoutService>;
@@ -107,7 +109,14 @@ export interface PlaceOrderOptions {
   requestHash: string;
   userId: string | null;
   /** Set when the order starts a subscription. */
-  plan?: NewPlan | null;
+  plan?: (NewPlan & { consent: ConsentAct }) | null;
+}
+
+/** When and from which browser the shopper subscribed; the terms and figures are the server's. */
+export interface ConsentAct {
+  agreedAt: Date;
+  userAgent: string | null;
+  ipAddress: string | null;
 }
 
 /** A refusal decided before anything was written; its answer becomes the key's stored answer. */
@@ -339,7 +348,7 @@ function answerFor(log: Logger, orderId: string, plan: NewPlan | null, charge: C
   }
 }
 
-async function recordOutcome(deps: CheckoutDeps, claim: { scope: string; key: string }, reserved: PricedOrder, plan: NewPlan | null, charge: ChargeResult, answer: StoredAnswer): Promise<void> {
+async function recordOutcome(deps: CheckoutDeps, claim: { scope: string; key: string }, reserved: PricedOrder, plan: (NewPlan & { consent: ConsentAct }) | null, charge: ChargeResult, answer: StoredAnswer): Promise<void> {
   const { order } = reserved;
   const orderId = order.id;
   // Only an accepted charge starts the plan; any other payment row belongs to the order alone.
@@ -382,6 +391,12 @@ async function recordOutcome(deps: CheckoutDeps, claim: { scope: string; key: st
         discountPercent: planned.discountPercent,
         nextBillingDate: planned.nextBillingDate,
         shippingAddress: order.shippingAddress,
+        // The terms as checkout showed them, with the server's price (never the browser's).
+        consent: {
+          termsVersion: SUBSCRIPTION_TERMS_VERSION,
+          termsText: subscriptionTermsText({ renewalAmount: reserved.renewalAmount ?? order.total, interval: planned.interval, intervalCount: planned.intervalCount }),
+          ...planned.consent,
+        },
       };
       return recordAcceptedPayment(pool, payment, acceptedOrderStatus(charge.outcome), outbox, idem, subscription);
     }

@@ -19,6 +19,10 @@ import { isUuid } from '../../lib/validation';
 import { catalogueLine, type PricedProduct } from '../catalog';
 import { decideAddOneTime, decideRemoveOneTime, decideShipNow, shipNowChange, shipNowPeriod, variantForSize } from './add-on-rules';
 import { changeOwnPlan, recordChangedForShopper } from './changes';
+import { checkedBy, type ChangeSource } from './change-source';
+import { recordPlanChange } from '@nh/server/queries/subscriptions/plan-history';
+import type { ShipNowFacts } from '@nh/server/queries/subscriptions/ship-now';
+import type { UnavailableItem } from '@nh/shared/contracts/admin-subscriptions';
 import { viewOf } from './service';
 
 const notFound = () => new AppError('NOT_FOUND', MSG.notFound);
@@ -30,7 +34,7 @@ export function shipNowKeyHash(header: string | string[] | undefined): string {
 }
 
 /** POST /api/subscriptions/{id}/ship-now: 202 with the plan (its `shipNow` says how the charge stands). */
-export async function shipNow(db: Db, userId: string, id: string, keyHash: string): Promise<SubscriptionView> {
+export async function shipNow(db: Db, userId: string, id: string, keyHash: string, source?: ChangeSource): Promise<SubscriptionView> {
   if (!isUuid(id)) throw notFound();
   await db.transaction(async (tx) => {
     const found = await shipNowLockedPlan(
@@ -38,8 +42,16 @@ export async function shipNow(db: Db, userId: string, id: string, keyHash: strin
       db.$client,
       { id, ownerId: userId, keyHash, by: { userId } },
       shipNowPeriod,
-      (plan, facts, unavailable) => shipNowChange(decideShipNow(plan, facts, unavailable, MSG)),
-      (decision, after) => recordChangedForShopper(tx, id, { kind: 'ship-now', period: decision.period }, after),
+      checkedBy(source, (plan, facts: ShipNowFacts, unavailable: UnavailableItem[]) => shipNowChange(decideShipNow(plan, facts, unavailable, MSG))),
+      async (decision, after) => {
+        // Through an emailed link: the link spent and the request kept in the plan's history "via email link"
+        // (on My Subscriptions the ship-now's own record, subscription_ship_nows, is its history).
+        if (source) {
+          await source.spend(tx);
+          await recordPlanChange(tx, id, 'customer', { kind: 'ship-now', before: null, after: { period: decision.period }, via: source.via });
+        }
+        await recordChangedForShopper(tx, id, { kind: 'ship-now', period: decision.period }, after);
+      },
     );
     if (!found) throw notFound();
   });

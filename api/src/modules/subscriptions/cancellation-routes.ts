@@ -1,20 +1,17 @@
 import { Router, type RequestHandler } from 'express';
-import { z } from 'zod';
-import { CANCEL_REASON_VALUES, CANCELLATION_MESSAGES, type CancelOfferAnswer, type CancelOfferKind } from '@nh/shared/contracts/cancellation';
+import { cancelOfferRequestSchema, takeCancelOfferRequestSchema, type CancelOfferAnswer } from '@nh/shared/contracts/cancellation';
 import type { AppContext } from '../../lib/context';
 import { parseInput } from '../../lib/validation';
 import { signedInUser } from '../auth';
+import { shipNowKeyHash } from './add-ons';
 import { acceptCancelOffer, cancelOffer, type OfferSettings } from './cancellation';
-
-const OFFER_KINDS = ['longer-cadence', 'skip', 'shorter-cadence', 'ship-now', 'discount', 'change-items'] as const satisfies readonly CancelOfferKind[];
-const offerQuerySchema = z.object({ reason: z.enum(CANCEL_REASON_VALUES, { message: CANCELLATION_MESSAGES.reason }) });
-const acceptSchema = z.object({ kind: z.enum(OFFER_KINDS, { message: CANCELLATION_MESSAGES.noOffer }) });
 
 /**
  * The cancel dialog's save offer (issue 22; mounted by ./routes.ts behind its sign-in):
- * GET /api/subscriptions/{id}/cancel-offer?reason= (the offer, recorded as shown; `offer: null` for none)
- * and POST …/cancel-offer/accept {kind} (the discount is written on the plan; other kinds, done by their
- * own endpoints, are recorded as accepted). Cancelling is POST …/cancel with its optional reason.
+ * POST /api/subscriptions/{id}/cancel-offer {reason} (the offer, recorded as shown; `offer: null` for none:
+ * a write, so not a GET) and POST …/cancel-offer/accept {kind, intervalCount?, period?} (the change the
+ * offer makes and its acceptance, in one transaction; a ship-now with its Idempotency-Key). Cancelling is
+ * POST …/cancel with its optional reason.
  */
 export function cancellationRoutes(ctx: AppContext, signedIn: RequestHandler): Router {
   const router = Router();
@@ -23,15 +20,16 @@ export function cancellationRoutes(ctx: AppContext, signedIn: RequestHandler): R
   const userId = (res: Parameters<typeof signedInUser>[0]) => signedInUser(res).id;
   const id = (params: Record<string, unknown>) => String(params.id);
 
-  router.get('/subscriptions/:id/cancel-offer', signedIn, async (req, res) => {
-    const { reason } = parseInput(offerQuerySchema, req.query);
+  router.post('/subscriptions/:id/cancel-offer', signedIn, async (req, res) => {
+    const { reason } = parseInput(cancelOfferRequestSchema, req.body);
     res.setHeader('Cache-Control', 'no-store');
     res.json({ offer: await cancelOffer(db, settings(), userId(res), id(req.params), reason) } satisfies CancelOfferAnswer);
   });
 
   router.post('/subscriptions/:id/cancel-offer/accept', signedIn, async (req, res) => {
-    const { kind } = parseInput(acceptSchema, req.body);
-    res.json(await acceptCancelOffer(db, settings(), userId(res), id(req.params), kind));
+    const taken = parseInput(takeCancelOfferRequestSchema, req.body);
+    const keyHash = taken.kind === 'ship-now' ? shipNowKeyHash(req.headers['idempotency-key']) : null;
+    res.json(await acceptCancelOffer(db, settings(), userId(res), id(req.params), taken, keyHash));
   });
 
   return router;

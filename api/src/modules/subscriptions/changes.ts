@@ -32,6 +32,7 @@ import { isUuid } from '../../lib/validation';
 import { decideItems, type CatalogueLookup } from './plan-items';
 import { decideAddress, decideFrequency, decidePause, decideReschedule, decideResume, decideSkip, decideTimedPause, hasEnded, type PlanDecision } from './plan-rules';
 import { viewOf } from './service';
+import { checkedBy, type ChangeSource } from './change-source';
 
 /** What a shopper's change writes, and what its email says. */
 export interface ShopperDecision extends PlanChangeDecision {
@@ -42,6 +43,7 @@ export interface ShopperDecision extends PlanChangeDecision {
 }
 
 const notFound = () => new AppError('NOT_FOUND', MSG.notFound);
+
 
 /** The `subscription.changed` row of a change (the confirmation email), with the plan as written. */
 export function recordChangedForShopper(tx: DbOrTx, id: string, change: ShopperPlanChange, after: SubscriptionRow) {
@@ -90,10 +92,12 @@ export function changePlan(
   userId: string,
   id: string,
   decide: (plan: LockedPlan, tx: DbOrTx) => ShopperDecision | null | Promise<ShopperDecision | null>,
+  source?: ChangeSource,
 ): Promise<SubscriptionView> {
-  return changeOwnPlan(db, userId, id, decide, async (tx, decision, after) => {
+  return changeOwnPlan(db, userId, id, checkedBy(source, decide), async (tx, decision, after) => {
     const { kind, ...fields } = decision.email;
-    await recordPlanChange(tx, id, 'customer', { kind, before: decision.before ?? null, after: decision.after ?? fields });
+    await source?.spend(tx);
+    await recordPlanChange(tx, id, 'customer', { kind, before: decision.before ?? null, after: decision.after ?? fields, via: source?.via ?? null });
     await recordChangedForShopper(tx, id, decision.email, after);
   });
 }
@@ -128,7 +132,7 @@ export function resumePlanOnSavedCard(db: Db, userId: string, id: string): Promi
  * Skips the delivery the page showed (`period`). A repeat (a double click, a second tab) finds it skipped
  * by the shopper and changes nothing; a plan on another period since answers 409 with nothing changed.
  */
-export function skipDelivery(db: Db, userId: string, id: string, period: string): Promise<SubscriptionView> {
+export function skipDelivery(db: Db, userId: string, id: string, period: string, source?: ChangeSource): Promise<SubscriptionView> {
   return changePlan(db, userId, id, async (plan, tx) => {
     if (hasEnded(plan.row)) throw new AppError('SUBSCRIPTION_ENDED', MSG.alreadyEnded);
     if (billingPeriodOf(plan.row.nextBillingDate) !== period) {
@@ -137,26 +141,26 @@ export function skipDelivery(db: Db, userId: string, id: string, period: string)
     }
     const decision = decideSkip(plan, 'shopper-skip', MSG);
     return asShopper(decision, { kind: 'skipped', period });
-  });
+  }, source);
 }
 
 /** Moves the next delivery to `day` (the same day again changes nothing). */
-export function moveDelivery(db: Db, userId: string, id: string, day: string): Promise<SubscriptionView> {
+export function moveDelivery(db: Db, userId: string, id: string, day: string | ((plan: LockedPlan) => string), source?: ChangeSource): Promise<SubscriptionView> {
   return changePlan(db, userId, id, (plan) => {
-    const decision = decideReschedule(plan, day, MSG);
+    const decision = decideReschedule(plan, typeof day === 'string' ? day : day(plan), MSG);
     return decision && asShopper(decision, { kind: 'rescheduled', from: plan.row.nextBillingDate.toISOString() });
-  });
+  }, source);
 }
 
 /** Deliver every `intervalCount` months (one of `offered`, PLAN_CADENCE_MONTHS); the same cadence again changes nothing. */
-export function changeFrequency(db: Db, userId: string, id: string, intervalCount: number, offered: readonly number[]): Promise<SubscriptionView> {
+export function changeFrequency(db: Db, userId: string, id: string, intervalCount: number, offered: readonly number[], source?: ChangeSource): Promise<SubscriptionView> {
   return changePlan(db, userId, id, async (plan, tx) => {
     const decision = decideFrequency(plan, intervalCount, await lastPlanPeriod(tx, plan.row), offered, MSG);
     const from = plan.row.intervalCount;
     // A change to a cadence suggested to the shopper and not declined counts as that suggestion accepted.
     if (decision) await recordSuggestionAccepted(tx, id, intervalCount);
     return decision && asShopper(decision, { kind: 'frequency', fromIntervalCount: from, intervalCount });
-  });
+  }, source);
 }
 
 /**

@@ -7,6 +7,7 @@ import { suggestCadence } from '@nh/shared/subscriptions/cadence-suggestion';
 import { recordPlanChange, recordSuggestionShown } from '@nh/server/queries/subscriptions/plan-history';
 import { centsToDecimal, toCents } from '@nh/shared/money';
 import { priceRenewal } from '@nh/shared/pricing';
+import { chargeableAmount } from '@nh/shared/subscriptions/agreed-price';
 import type { ShipNowStatus } from '@nh/shared/contracts/ship-now-add-ons';
 import type { ShipNowRow } from '@nh/server/queries/subscriptions/ship-now';
 import type { Db } from '@nh/server/db/client';
@@ -17,6 +18,7 @@ import { isUuid } from '../../lib/validation';
 import { decideCancel, hasEnded, movableWindow, resumableOnSavedCard } from './plan-rules';
 import { recordCancellation } from '@nh/server/queries/subscriptions/cancellations';
 import type { CancelSubscriptionRequest } from '@nh/shared/contracts/cancellation';
+import { checkedBy, type ChangeSource } from './change-source';
 
 /** How the latest ship-now's charge stands, from its period's payment row (none yet: charging). */
 function shipNowStatus(row: ShipNowRow | null): ShipNowStatus {
@@ -36,7 +38,13 @@ function shipNowStatus(row: ShipNowRow | null): ShipNowStatus {
 function nextDeliveryAmount(row: SubscriptionViewRow): string {
   const lines = row.items.map((i) => ({ price: toCents(i.price), quantity: i.quantity }));
   const addOns = row.one_time_items.filter((o) => o.priceToday !== null).map((o) => ({ price: toCents(o.priceToday!), quantity: o.quantity }));
-  return centsToDecimal(priceRenewal(lines, toCents(row.amount), addOns).total);
+  // At most the price in force for the delivery's day (consent on record: a rise not notified in time is held back).
+  const cents = (v: string | null) => (v === null ? null : toCents(v));
+  const agreed = chargeableAmount(
+    { amount: toCents(row.amount), agreedAmount: cents(row.agreed_amount), agreedAmountFrom: row.agreed_amount_from, priorAgreedAmount: cents(row.prior_agreed_amount) },
+    billingPeriodOf(row.next_billing_date),
+  );
+  return centsToDecimal(priceRenewal(lines, agreed, addOns).total);
 }
 
 
@@ -107,7 +115,7 @@ export async function subscriptionsOf(db: Db, userId: string, offered: readonly 
  * as pausing, skipping and moving are. No email, as before; recorded in the plan's history (the staff plan page shows it)
  * with the optional reason and comment (issue 22), also kept in subscription_cancellations for the report.
  */
-export async function cancel(db: Db, userId: string, id: string, input: CancelSubscriptionRequest = {}): Promise<SubscriptionView> {
+export async function cancel(db: Db, userId: string, id: string, input: CancelSubscriptionRequest = {}, source?: ChangeSource): Promise<SubscriptionView> {
   const reason = input.reason ?? null;
   const comment = input.comment || null;
   if (!isUuid(id)) throw new AppError('NOT_FOUND', SUBSCRIPTION_MESSAGES.notFound);
@@ -116,9 +124,15 @@ export async function cancel(db: Db, userId: string, id: string, input: CancelSu
       tx,
       id,
       userId,
-      (plan) => ({ change: decideCancel(plan, SUBSCRIPTION_MESSAGES), from: plan.row.status }),
+      checkedBy(source, (plan) => ({ change: decideCancel(plan, SUBSCRIPTION_MESSAGES), from: plan.row.status })),
       async (decision) => {
-        await recordPlanChange(tx, id, 'customer', { kind: 'cancelled', before: { status: decision.from }, after: { status: 'cancelled', ...(reason ? { reason } : {}), ...(comment ? { comment } : {}) } });
+        await source?.spend(tx);
+        await recordPlanChange(tx, id, 'customer', {
+          kind: 'cancelled',
+          before: { status: decision.from },
+          after: { status: 'cancelled', ...(reason ? { reason } : {}), ...(comment ? { comment } : {}) },
+          via: source?.via ?? null,
+        });
         await recordCancellation(tx, id, 'customer', reason, comment);
       },
     );

@@ -33,10 +33,11 @@ export async function latestDiscountOffer(tx: DbOrTx, subscriptionId: string): P
 }
 
 /**
- * Marks the plan's latest offer of `kind` shown in the last day and not yet accepted as accepted; false
- * when there is none (an offer never shown, or taken already).
+ * Marks the plan's latest offer of `kind` shown in the last day and not yet accepted as accepted, in the
+ * caller's transaction (the change the offer makes is written in it too): the reason it was shown for,
+ * or null when there is none (an offer never shown, or taken already).
  */
-export async function recordOfferAccepted(tx: DbOrTx, subscriptionId: string, kind: string): Promise<boolean> {
+export async function recordOfferAccepted(tx: DbOrTx, subscriptionId: string, kind: string): Promise<string | null> {
   const rows = await tx
     .update(subscriptionCancelOffers)
     .set({ acceptedAt: sql`now()` })
@@ -45,8 +46,8 @@ export async function recordOfferAccepted(tx: DbOrTx, subscriptionId: string, ki
             where subscription_id = ${subscriptionId} and kind = ${kind} and accepted_at is null and shown_at > now() - interval '1 day'
             order by shown_at desc limit 1)`,
     )
-    .returning({ id: subscriptionCancelOffers.id });
-  return rows.length > 0;
+    .returning({ reason: subscriptionCancelOffers.reason });
+  return rows[0]?.reason ?? null;
 }
 
 export interface CancellationReportRow {

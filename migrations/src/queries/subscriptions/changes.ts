@@ -47,7 +47,7 @@ export async function lockPlanForChange(tx: DbOrTx, id: string, ownerId?: string
 }
 
 export type PlanChange = Partial<
-  Pick<SubscriptionRow, 'status' | 'nextBillingDate' | 'failedAttempts' | 'retryAt' | 'cancelledAt' | 'authnetCustomerProfileId' | 'authnetPaymentProfileId' | 'cardExpiresOn' | 'cardType' | 'cardLastFour' | 'items' | 'amount' | 'interval' | 'intervalCount' | 'shippingAddress' | 'resumesOn' | 'oneTimeItems' | 'nextDeliveryDiscountPercent'>
+  Pick<SubscriptionRow, 'status' | 'nextBillingDate' | 'failedAttempts' | 'retryAt' | 'cancelledAt' | 'authnetCustomerProfileId' | 'authnetPaymentProfileId' | 'cardExpiresOn' | 'cardType' | 'cardLastFour' | 'items' | 'amount' | 'interval' | 'intervalCount' | 'shippingAddress' | 'resumesOn' | 'oneTimeItems' | 'nextDeliveryDiscountPercent' | 'agreedAmount' | 'agreedAmountFrom' | 'priorAgreedAmount'>
 >;
 
 /** A change to the plan row (locked by lockPlanForChange in the same transaction). */
@@ -83,8 +83,11 @@ export async function changeLockedPlan<D extends PlanChangeDecision>(
   const decision = await decide(plan);
   if (!decision) return true;
   if (decision.skip) await recordSkippedPeriods(tx, id, decision.skip.periods, decision.skip.reason);
-  await updatePlan(tx, id, decision.change);
-  await record(decision, { ...plan.row, ...decision.change });
+  // Consent on record (issue 22): a new price the plan's owner chose on screen is agreed, in force at once;
+  // one staff (or a bulk swap) set is not, until a price-change notice (workers renewals/price-notices.ts).
+  const change = ownerId !== undefined && decision.change.amount !== undefined ? { ...decision.change, agreedAmount: decision.change.amount, agreedAmountFrom: null, priorAgreedAmount: null } : decision.change;
+  await updatePlan(tx, id, change);
+  await record(decision, { ...plan.row, ...change });
   return true;
 }
 

@@ -16,11 +16,13 @@ export interface PlanChangeRecord {
   kind: string;
   before?: Record<string, unknown> | null;
   after?: Record<string, unknown> | null;
+  /** How the customer made it when not on My Subscriptions: `email-link` (a one-click action from an email). */
+  via?: 'email-link' | null;
 }
 
 /** Records a change by the shopper (or the plan itself) in the change's transaction. */
 export async function recordPlanChange(tx: DbOrTx, subscriptionId: string, actor: PlanChangeActor, change: PlanChangeRecord): Promise<void> {
-  await tx.insert(subscriptionChanges).values({ subscriptionId, actor, kind: change.kind, before: change.before ?? null, after: change.after ?? null });
+  await tx.insert(subscriptionChanges).values({ subscriptionId, actor, kind: change.kind, before: change.before ?? null, after: change.after ?? null, via: change.via ?? null });
 }
 
 export interface PlanChangeEntry {
@@ -30,6 +32,7 @@ export interface PlanChangeEntry {
   kind: string;
   before: unknown;
   after: unknown;
+  via: 'email-link' | null;
 }
 
 /** The shopper's own changes to a plan (and the plan's), newest first, at most `limit`. */
@@ -40,7 +43,7 @@ export async function listPlanChanges(db: Db, subscriptionId: string, limit = 50
     .where(eq(subscriptionChanges.subscriptionId, subscriptionId))
     .orderBy(desc(subscriptionChanges.at), desc(subscriptionChanges.id))
     .limit(limit);
-  return rows.map((r) => ({ id: r.id, at: r.at, actor: r.actor as PlanChangeActor, kind: r.kind, before: r.before, after: r.after }));
+  return rows.map((r) => ({ id: r.id, at: r.at, actor: r.actor as PlanChangeActor, kind: r.kind, before: r.before, after: r.after, via: (r.via as 'email-link' | null) ?? null }));
 }
 
 // ---- Who paused a plan ----

@@ -74,6 +74,9 @@ export interface LockedSubscription
     | 'failedAttempts'
     | 'oneTimeItems'
     | 'nextDeliveryDiscountPercent'
+    | 'agreedAmount'
+    | 'agreedAmountFrom'
+    | 'priorAgreedAmount'
   > {
   profile: StoredPaymentProfile | null;
   /** Due on or before today (UTC), counting a pending retry time (DUE_SQL). */
@@ -167,6 +170,9 @@ export async function lockSubscription(client: pg.PoolClient, id: string): Promi
     failed_attempts: SubscriptionRow['failedAttempts'];
     one_time_items: SubscriptionRow['oneTimeItems'];
     next_delivery_discount_percent: SubscriptionRow['nextDeliveryDiscountPercent'];
+    agreed_amount: string | null;
+    agreed_amount_from: string | null;
+    prior_agreed_amount: string | null;
     authnet_customer_profile_id: SubscriptionRow['authnetCustomerProfileId'];
     authnet_payment_profile_id: SubscriptionRow['authnetPaymentProfileId'];
     due: boolean;
@@ -174,6 +180,7 @@ export async function lockSubscription(client: pg.PoolClient, id: string): Promi
   }>(
     `select id, status, user_id, customer_email, customer_name, items, interval, interval_count, amount::text, next_billing_date,
        shipping_address, failed_attempts, one_time_items, next_delivery_discount_percent, authnet_customer_profile_id, authnet_payment_profile_id,
+       agreed_amount::text, to_char(agreed_amount_from, 'YYYY-MM-DD') as agreed_amount_from, prior_agreed_amount::text,
        ${DUE_SQL} as due, ${DUE_BEFORE_SQL} as due_before
      from subscriptions where id = $1 for update`,
     [id],
@@ -195,6 +202,9 @@ export async function lockSubscription(client: pg.PoolClient, id: string): Promi
     failedAttempts: r.failed_attempts,
     oneTimeItems: r.one_time_items,
     nextDeliveryDiscountPercent: r.next_delivery_discount_percent,
+    agreedAmount: r.agreed_amount === null ? null : toCents(r.agreed_amount),
+    agreedAmountFrom: r.agreed_amount_from,
+    priorAgreedAmount: r.prior_agreed_amount === null ? null : toCents(r.prior_agreed_amount),
     profile:
       r.authnet_customer_profile_id && r.authnet_payment_profile_id
         ? { customerProfileId: r.authnet_customer_profile_id, paymentProfileId: r.authnet_payment_profile_id }

@@ -24,6 +24,10 @@ export interface SubscriptionViewRow extends CadenceHistoryRow {
   items: SubscriptionRow['items'];
   /** numeric as text (`amount::text`). */
   amount: string;
+  /** Consent on record (issue 22): the price agreed or notified (numeric as text), its first day, the price before it. */
+  agreed_amount: string | null;
+  agreed_amount_from: string | null;
+  prior_agreed_amount: string | null;
   discount_percent: SubscriptionRow['discountPercent'];
   interval: SubscriptionRow['interval'];
   interval_count: SubscriptionRow['intervalCount'];
@@ -55,7 +59,8 @@ export interface SubscriptionViewRow extends CadenceHistoryRow {
  * as one JSON array (`skipped`), and today (UTC, the database's clock) for the days its next delivery
  * may move to.
  */
-const VIEW_COLUMNS = `s.id, s.status, s.created_at, s.items, s.amount::text as amount, s.discount_percent, s.interval, s.interval_count,
+const VIEW_COLUMNS = `s.id, s.status, s.created_at, s.items, s.amount::text as amount,
+  s.agreed_amount::text as agreed_amount, to_char(s.agreed_amount_from, 'YYYY-MM-DD') as agreed_amount_from, s.prior_agreed_amount::text as prior_agreed_amount, s.discount_percent, s.interval, s.interval_count,
   s.next_billing_date, s.cancelled_at, s.failed_attempts, s.shipping_address, ${PLAN_CARD_COLUMNS},
   (s.authnet_customer_profile_id is not null and s.authnet_payment_profile_id is not null) as has_stored_card,
   ${TODAY_SQL} as today, skipped.skipped_periods,

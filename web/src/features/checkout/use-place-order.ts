@@ -10,6 +10,7 @@
  *   leaves its attempt pending, and submitting the same form and cart again re-sends it as it was
  *   (same key, no new card token); any answer, or any change, starts a new attempt.
  */
+import { SUBSCRIPTION_TERMS_VERSION } from '@nh/shared/contracts/subscription-terms';
 import type { CartItem } from '@nh/shared/cart';
 import { LIMITS } from '@nh/shared/constants';
 import type { CheckoutForm, CheckoutNonceRequest, SubscribeNonceRequest } from '@nh/shared/contracts/checkout';
@@ -77,6 +78,8 @@ export function usePlaceOrder({ tokenize }: UsePlaceOrderOptions) {
           intervalCount: values.intervalCount,
           items: orderItems,
           shippingAddress: address,
+          // The terms the checkout showed (consent on record): the server refuses a version it no longer offers.
+          termsVersion: SUBSCRIPTION_TERMS_VERSION,
         };
         const answer = await createSubscription(body, crypto.randomUUID());
         const ids = subscribeNonceResponseSchema.safeParse(answer);

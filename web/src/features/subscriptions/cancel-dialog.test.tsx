@@ -41,7 +41,7 @@ describe('the cancel dialog', () => {
     const answers: Record<string, FakeAnswer> = {
       '/api/auth/user': USER,
       '/api/subscriptions': { status: 200, body: [active] },
-      [`/api/subscriptions/${ID}/cancel-offer?reason=price`]: { status: 200, body: { offer: { kind: 'discount', percent: 15 } } },
+      [`/api/subscriptions/${ID}/cancel-offer`]: { status: 200, body: { offer: { kind: 'discount', percent: 15 } } },
       [`/api/subscriptions/${ID}/cancel`]: { status: 200, body: cancelledNow },
     };
     const fetchMock = renderPage(answers);
@@ -52,6 +52,8 @@ describe('the cancel dialog', () => {
 
     await user.click(within(dialog).getByRole('radio', { name: 'It costs too much' }));
     const offer = await within(dialog).findByTestId('cancel-offer');
+    // Asked for by a POST (the server records the offer as shown), never a GET.
+    expect(callTo(fetchMock, `/api/subscriptions/${ID}/cancel-offer`)![1]).toMatchObject({ method: 'POST', body: JSON.stringify({ reason: 'price' }) });
     expect(within(offer).getByText(/15% off your next delivery/)).toBeTruthy();
     expect(within(offer).getByRole('button', { name: 'Take 15% off' })).toBeTruthy();
     // Same screen: the cancel button is still in the dialog, enabled.
@@ -65,13 +67,12 @@ describe('the cancel dialog', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
-  it('takes the offer instead: recorded as accepted, the plan stays, the dialog closes', async () => {
+  it('takes the offer instead in one request (the change and its acceptance together), the plan stays, the dialog closes', async () => {
     const user = userEvent.setup();
     const answers: Record<string, FakeAnswer> = {
       '/api/auth/user': USER,
       '/api/subscriptions': { status: 200, body: [active] },
-      [`/api/subscriptions/${ID}/cancel-offer?reason=too-much`]: { status: 200, body: { offer: { kind: 'longer-cadence', intervalCount: 2 } } },
-      [`/api/subscriptions/${ID}/frequency`]: { status: 200, body: { ...active, intervalCount: 2 } },
+      [`/api/subscriptions/${ID}/cancel-offer`]: { status: 200, body: { offer: { kind: 'longer-cadence', intervalCount: 2 } } },
       [`/api/subscriptions/${ID}/cancel-offer/accept`]: { status: 200, body: { ...active, intervalCount: 2 } },
     };
     const fetchMock = renderPage(answers);
@@ -79,9 +80,28 @@ describe('the cancel dialog', () => {
     await user.click(within(dialog).getByRole('radio', { name: 'I have too much product' }));
     await user.click(await within(dialog).findByRole('button', { name: 'Deliver every 2 months' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(callTo(fetchMock, `/api/subscriptions/${ID}/frequency`)![1]).toMatchObject({ body: JSON.stringify({ intervalCount: 2 }) });
-    expect(callTo(fetchMock, `/api/subscriptions/${ID}/cancel-offer/accept`)![1]).toMatchObject({ body: JSON.stringify({ kind: 'longer-cadence' }) });
+    expect(callTo(fetchMock, `/api/subscriptions/${ID}/cancel-offer/accept`)![1]).toMatchObject({ method: 'POST', body: JSON.stringify({ kind: 'longer-cadence', intervalCount: 2 }) });
+    expect(callTo(fetchMock, `/api/subscriptions/${ID}/frequency`)).toBeUndefined();
     expect(callTo(fetchMock, `/api/subscriptions/${ID}/cancel`)).toBeUndefined();
+  });
+
+  it('takes a ship-now offer with an Idempotency-Key', async () => {
+    const user = userEvent.setup();
+    const answers: Record<string, FakeAnswer> = {
+      '/api/auth/user': USER,
+      '/api/subscriptions': { status: 200, body: [active] },
+      [`/api/subscriptions/${ID}/cancel-offer`]: { status: 200, body: { offer: { kind: 'ship-now' } } },
+      [`/api/subscriptions/${ID}/cancel-offer/accept`]: { status: 200, body: active },
+    };
+    const fetchMock = renderPage(answers);
+    const dialog = await openDialog(user);
+    await user.click(within(dialog).getByRole('radio', { name: 'I run out before the next delivery' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Ship it now' }));
+    await waitFor(() => expect(callTo(fetchMock, `/api/subscriptions/${ID}/cancel-offer/accept`)).toBeTruthy());
+    const init = callTo(fetchMock, `/api/subscriptions/${ID}/cancel-offer/accept`)![1] as { body: string; headers: Record<string, string> };
+    expect(init.body).toBe(JSON.stringify({ kind: 'ship-now' }));
+    expect(init.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(callTo(fetchMock, `/api/subscriptions/${ID}/ship-now`)).toBeUndefined();
   });
 
   it('sends "Something else" with its comment', async () => {
@@ -89,7 +109,7 @@ describe('the cancel dialog', () => {
     const answers: Record<string, FakeAnswer> = {
       '/api/auth/user': USER,
       '/api/subscriptions': { status: 200, body: [active] },
-      [`/api/subscriptions/${ID}/cancel-offer?reason=other`]: { status: 200, body: { offer: null } },
+      [`/api/subscriptions/${ID}/cancel-offer`]: { status: 200, body: { offer: null } },
       [`/api/subscriptions/${ID}/cancel`]: { status: 200, body: cancelledNow },
     };
     const fetchMock = renderPage(answers);

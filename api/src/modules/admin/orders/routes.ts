@@ -1,12 +1,14 @@
 import { Router } from 'express';
 import { adminOrderRequestSchema, adminOrdersRequestSchema, updateOrderSchema } from '@nh/shared/contracts/admin';
 import { RESEND_MESSAGES, resendEmailRequestSchema } from '@nh/shared/contracts/order-timeline';
+import { changeOrderAddressSchema } from '@nh/shared/contracts/admin-order-address';
 import { refundRequestSchema } from '@nh/shared/contracts/refunds';
 import type { AppContext } from '../../../lib/context';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from '../../../lib/idempotency';
 import { actorOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../shared/area';
+import { changeOrderAddress } from './address';
 import { listOrders } from './list';
 import { REFUND_IDEMPOTENCY_MESSAGES, refundOrder } from './refunds';
 import { getOrder, updateOrder } from './service';
@@ -43,6 +45,13 @@ export function orderArea(ctx: AppContext, { guard, invalidateCatalog, gateway }
     const answer = await refundOrder({ db, gateway, log: ctx.log, invalidateCatalog }, storeCode, String(req.params.id), input, key, actorOf(req, res));
     if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(answer.status).json(answer.body);
+  });
+
+  // Issue 23: the shipping address of an order not shipped yet (address.ts).
+  router.put('/:id/address', guard.require('orders.editAddress'), async (req, res) => {
+    const input = parseInput(changeOrderAddressSchema, req.body);
+    const { changed } = await changeOrderAddress(db, String(req.params.id), input, actorOf(req, res));
+    res.json({ ...(await getOrder(db, input.storeCode, String(req.params.id))), changed });
   });
 
   router.post('/:id/timeline', guard.require('orders.view'), async (req, res) => {

@@ -32,7 +32,8 @@ import {
   type BillingOutcome,
   type PauseCause,
 } from '@nh/shared/contracts/admin-subscriptions';
-import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
+import { billingPeriodOf, cadenceWords } from '@nh/shared/contracts/subscriptions';
+import { findPlanConsent, listPriceNotices } from '@nh/server/queries/subscriptions/consent';
 import { AppError } from '../../../lib/errors';
 import { isUuid } from '../../../lib/validation';
 import { recordCancellation } from '@nh/server/queries/subscriptions/cancellations';
@@ -135,12 +136,14 @@ function billingHistory(billing: PlanBilling): BillingHistoryEntry[] {
 }
 
 async function detailOf(db: Db, row: SubscriptionRow): Promise<AdminSubscriptionDetail> {
-  const [card, billing, today, changes, lastPause] = await Promise.all([
+  const [card, billing, today, changes, lastPause, consent, notices] = await Promise.all([
     findPlanCardBrand(db.$client, row.id),
     planBilling(db, row.id),
     databaseToday(db),
     listPlanChanges(db, row.id),
     row.status === 'paused' && row.failedAttempts === 0 ? findLastPause(db.$client, row.id) : null,
+    findPlanConsent(db, row.id),
+    listPriceNotices(db, row.id),
   ]);
   const period = billingPeriodOf(row.nextBillingDate);
   const charge = billing.charges.find((c) => c.period === period);
@@ -162,12 +165,23 @@ async function detailOf(db: Db, row: SubscriptionRow): Promise<AdminSubscription
     rescheduleWindow: row.status === 'active' ? rescheduleWindow(row.nextBillingDate, row.interval, row.intervalCount, today) : null,
     history: billingHistory(billing),
     orders: billing.orders.map((o) => ({ id: o.id, status: o.status, total: centsToDecimal(o.total), createdAt: o.createdAt.toISOString() })),
-    customerChanges: changes.map((c) => ({ id: c.id, at: c.at.toISOString(), actor: c.actor, kind: c.kind, before: asFields(c.before), after: asFields(c.after) })),
+    customerChanges: changes.map((c) => ({ id: c.id, at: c.at.toISOString(), actor: c.actor, kind: c.kind, before: asFields(c.before), after: asFields(c.after), via: c.via })),
     oneTimeItems: row.oneTimeItems.map(({ id, productId, productName, variantSku, quantity }) => ({ id, productId, productName, variantSku, quantity })),
     addOnActions: {
       shipNow: row.status === 'active' && row.failedAttempts === 0 && !periodBusy(periodCharge),
       oneTimeItems: row.status === 'active' && !periodBusy(periodCharge),
     },
+    consent: consent && {
+      termsVersion: consent.termsVersion,
+      termsText: consent.termsText,
+      agreedAmount: centsToDecimal(consent.amountCents),
+      cadence: cadenceWords(consent.interval, consent.intervalCount),
+      agreedAt: consent.agreedAt.toISOString(),
+      shippingAddress: consent.shippingAddress,
+      userAgent: consent.userAgent,
+      anonymised: consent.anonymisedAt !== null,
+    },
+    priceNotices: notices.map((n) => ({ fromAmount: centsToDecimal(n.fromAmount), toAmount: centsToDecimal(n.toAmount), firstChargeOn: n.firstChargeOn, sentAt: n.createdAt.toISOString() })),
   };
 }
 

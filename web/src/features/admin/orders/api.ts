@@ -3,6 +3,7 @@
  * store code in the body), and their queries. Keys sit under the admin key, so a new sign-in drops them.
  */
 import type { AdminOrder, AdminOrdersRequest, AdminOrderSummary, UpdateOrderInput } from '@nh/shared/contracts/admin';
+import type { ChangeOrderAddressInput } from '@nh/shared/contracts/admin-order-address';
 import type { OrderTimeline, ResendableEmail } from '@nh/shared/contracts/order-timeline';
 import type { RefundRequestInput, RefundResponse } from '@nh/shared/contracts/refunds';
 import { queryOptions } from '@tanstack/react-query';
@@ -43,6 +44,10 @@ const getTimeline = async (id: string) => readJson<OrderTimeline>(await sendForS
 /** The refund (or void) of `body`, sent with the attempt's Idempotency-Key (the same key for a repeat of the same attempt). */
 export const refundOrder = async (id: string, body: Omit<RefundRequestInput, 'storeCode'>, idempotencyKey: string) =>
   readJson<RefundResponse>(await sendForStore('POST', `${orderUrl(id)}/refunds`, { ...body }, { 'Idempotency-Key': idempotencyKey }));
+
+/** PUT …/address (issue 23): the order as it now is, and whether the address changed. */
+export const changeOrderAddress = async (id: string, body: Omit<ChangeOrderAddressInput, 'storeCode'>) =>
+  readJson<AdminOrder & { changed: boolean }>(await sendForStore('PUT', `${orderUrl(id)}/address`, { ...body }));
 
 export const resendEmail = async (id: string, email: ResendableEmail) =>
   readJson<{ queued: true; message: string }>(await sendForStore('POST', `${orderUrl(id)}/emails`, { email }));

@@ -42,5 +42,7 @@ export const planDetail = (overrides: Partial<AdminSubscriptionDetail> = {}): Ad
   customerChanges: [],
   oneTimeItems: [],
   addOnActions: { shipNow: true, oneTimeItems: true },
+  consent: null,
+  priceNotices: [],
   ...overrides,
 });

@@ -1,7 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { checkoutFormSchema, emptyCheckoutForm, type CheckoutForm } from '@nh/shared/contracts/checkout';
 import type { PromoValidation } from '@nh/shared/contracts/promo';
-import { cadenceChoiceWords, cadenceWords, SUBSCRIPTION_DISCOUNT_PERCENT } from '@nh/shared/contracts/subscriptions';
+import { subscriptionTermsParagraphs } from '@nh/shared/contracts/subscription-terms';
+import { cadenceChoiceWords, cadenceWords } from '@nh/shared/contracts/subscriptions';
 import { priceCart, pricePlan } from '@nh/shared/pricing';
 import { Loader2, ShoppingBag } from 'lucide-react';
 import { useState } from 'react';
@@ -25,6 +26,7 @@ import { CheckoutTrustBadges } from '../components/checkout-trust-badges';
 import { GuestEmailCode } from '../components/guest-email-code';
 import { OrderSummary } from '../components/order-summary';
 import { PromoCodeField } from '../components/promo-code-field';
+import { SubscriptionTerms } from '../components/subscription-terms';
 import { useCheckoutDraft } from '../checkout-draft';
 import { usePlaceOrder } from '../use-place-order';
 
@@ -48,6 +50,8 @@ export default function CheckoutPage() {
 
   const lines = items.map((item) => ({ price: item.price, quantity: item.quantity }));
   const plan = subscribe ? pricePlan(lines, promo) : null;
+  // The terms as the server records them with the plan (consent on record): one source, shared/contracts/subscription-terms.ts.
+  const terms = subscriptionTermsParagraphs({ renewalAmount: pricePlan(lines, null).renewal.total, interval: 'monthly', intervalCount });
   const pricing = plan ? plan.firstDelivery : priceCart(lines, { promo });
 
   if (items.length === 0) {
@@ -138,10 +142,8 @@ export default function CheckoutPage() {
                 )}
               />
               <div className="space-y-1">
-                <Label htmlFor="subscribe-and-save">Subscribe &amp; Save {SUBSCRIPTION_DISCOUNT_PERCENT}%</Label>
-                <p className="text-sm text-stone-600">
-                  Get this order delivered {cadence} with {SUBSCRIPTION_DISCOUNT_PERCENT}% off and free shipping. Cancel anytime.
-                </p>
+                <Label htmlFor="subscribe-and-save">{terms[0]}</Label>
+                <p className="text-sm text-stone-600">{terms[1]}</p>
                 {verifying && !isAuthenticated && (
                   <GuestEmailCode
                     email={watch('email')}
@@ -154,6 +156,7 @@ export default function CheckoutPage() {
                     onCancel={() => setVerifying(false)}
                   />
                 )}
+                {subscribe && <SubscriptionTerms paragraphs={terms.slice(2)} />}
                 {subscribe && (
                   <Controller
                     control={control}

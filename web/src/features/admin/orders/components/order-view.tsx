@@ -8,6 +8,7 @@ import { Badge } from '@/components/ui/badge';
 import { Separator } from '@/components/ui/separator';
 import { useCan } from '../../shell/role-gate';
 import { syncStatusLabel } from '../../ui/status-labels';
+import { EditOrderAddressButton } from './edit-order-address';
 import { FulfillmentForm, FulfillmentSummary } from './fulfillment';
 import { OrderPayments } from './order-payments';
 import { Section } from './order-section';
@@ -69,7 +70,7 @@ export function OrderView({ order }: { order: AdminOrder }) {
             </dl>
           </Section>
           <div className="grid gap-6 sm:grid-cols-2">
-            <Section title="Shipping Address">
+            <Section title="Shipping Address" action={<EditOrderAddressButton order={order} />}>
               <AddressLines address={order.shippingAddress} />
             </Section>
             <Section title="Billing Address">{order.billingAddress ? <AddressLines address={order.billingAddress} /> : <p className="text-stone-600">Same as shipping address</p>}</Section>

@@ -5,6 +5,7 @@
  */
 import type { AdminSubscriptionDetail, PlanCustomerChange } from '@nh/shared/contracts/admin-subscriptions';
 import type { ShopperPlanChange } from '@nh/shared/contracts/subscriptions';
+import { PLAN_CHANGE_VIA_WORDS } from '@nh/shared/contracts/email-actions';
 import { formatStaffTime } from '@nh/shared/days';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { AuditChangeList } from '../../audit/components/audit-change-list';
@@ -26,10 +27,11 @@ const KIND_WORDS: Record<ShopperPlanChange['kind'] | 'cancelled', string> = {
   cancelled: 'Cancelled the plan',
 };
 
-/** "Customer: Paused the plan", "Plan: Resumed the plan (its timed pause ended)". */
-export function changeWords(change: Pick<PlanCustomerChange, 'actor' | 'kind'>): string {
+/** "Customer: Paused the plan", "Customer: Skipped the next delivery (via email link)", "Plan: Resumed the plan (its timed pause ended)". */
+export function changeWords(change: Pick<PlanCustomerChange, 'actor' | 'kind' | 'via'>): string {
   const what = (KIND_WORDS as Record<string, string | undefined>)[change.kind] ?? 'Changed the plan';
-  return change.actor === 'plan' ? `${what} on its own (the pause the customer chose ended)` : `Customer: ${what}`;
+  if (change.actor === 'plan') return `${what} on its own (the pause the customer chose ended)`;
+  return change.via ? `Customer: ${what} (${PLAN_CHANGE_VIA_WORDS[change.via]})` : `Customer: ${what}`;
 }
 
 export function PlanCustomerChanges({ plan }: { plan: Pick<AdminSubscriptionDetail, 'customerChanges'> }) {

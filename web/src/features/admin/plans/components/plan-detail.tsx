@@ -24,6 +24,7 @@ import { planQueries } from '../api';
 import { formatDay } from '../format';
 import { OnBehalfActions } from './on-behalf-actions';
 import { PlanActions } from './plan-actions';
+import { PlanConsent } from './plan-consent';
 import { PlanCustomerChanges } from './plan-customer-changes';
 import { PlanAddOnActions } from './plan-add-ons';
 import { intervalWords, PlanStatusBadge, shortId } from './plan-words';
@@ -272,6 +273,7 @@ export function PlanDetail({ id }: { id: string }) {
       )}
       <PlanAddOnActions plan={plan.data} canAct={canAct} />
       <BillingHistory plan={plan.data} />
+      <PlanConsent plan={plan.data} />
       <PlanCustomerChanges plan={plan.data} />
       <Orders plan={plan.data} />
       {canReadAudit && <EntityHistory entityType="subscription" entityId={plan.data.id} testId="plan-history" />}
