@@ -1,0 +1,128 @@
+/**
+ * Store credit (issue 23): an append-only ledger per shopper account (`store_credit_entries`) beside
+ * the account's balance row (`store_credit_balances`, never negative). Every movement goes through one
+ * of the two SQL functions of migration store_credit, which lock the balance row (`FOR UPDATE`) first,
+ * so writes of one account are serialised whatever process makes them:
+ *
+ * - `store_credit_move(user, kind, amount, reason, staff, order, subscription, reference)`: a grant,
+ *   refund to credit, spend, reverse or expiry of exactly `amount` cents (positive); refused with
+ *   SQLSTATE NH409 when it would take the balance below zero.
+ * - `store_credit_spend_up_to(user, max, order, subscription, reference)`: spends what there is, up to
+ *   `max` (the checkout's and the renewals' rule: credit before the card); answers what it spent.
+ *
+ * A movement with a `reference` happens once: a second call with it answers the first row (`replayed`)
+ * and moves nothing. A cancelled unpaid order gives its spend back by a trigger on `orders` (the
+ * migration), in the statement that cancels it.
+ */
+import type pg from 'pg';
+import type { Cents } from '@nh/shared/money';
+
+type Queryable = pg.Pool | pg.PoolClient | pg.ClientBase;
+
+/** SQLSTATE of a movement that would take the balance below zero. */
+export const CREDIT_INSUFFICIENT = 'NH409';
+
+export type StoreCreditKind = 'grant' | 'refund' | 'spend' | 'reverse' | 'expire';
+
+export interface CreditMovement {
+  userId: string;
+  kind: StoreCreditKind;
+  /** Positive cents; the ledger signs it by kind. */
+  amount: Cents;
+  reason: string | null;
+  staffId: string | null;
+  orderId: string | null;
+  subscriptionId: string | null;
+  /** Makes the movement happen once (e.g. `refund:<key>`), or null. */
+  reference: string | null;
+}
+
+export interface CreditEntry {
+  id: number;
+  kind: StoreCreditKind;
+  /** Signed cents: positive adds to the balance, negative takes from it. */
+  amount: Cents;
+  balanceAfter: Cents;
+  reason: string | null;
+  staffId: string | null;
+  staffName: string | null;
+  orderId: string | null;
+  subscriptionId: string | null;
+  createdAt: Date;
+}
+
+export interface MoveResult {
+  entryId: number;
+  amount: Cents;
+  balanceAfter: Cents;
+  /** The reference had been used: nothing moved, this is the first movement's row. */
+  replayed: boolean;
+}
+
+/** Records one movement under the balance row's lock (in the caller's transaction when `db` is one). */
+export async function moveCredit(db: Queryable, m: CreditMovement): Promise<MoveResult> {
+  const { rows } = await db.query<{ entry_id: string; amount_cents: number; balance_after_cents: number; replayed: boolean }>(
+    'select entry_id, amount_cents, balance_after_cents, replayed from store_credit_move($1, $2, $3, $4, $5, $6, $7, $8)',
+    [m.userId, m.kind, m.amount, m.reason, m.staffId, m.orderId, m.subscriptionId, m.reference],
+  );
+  const r = rows[0]!;
+  return { entryId: Number(r.entry_id), amount: r.amount_cents, balanceAfter: r.balance_after_cents, replayed: r.replayed };
+}
+
+/** Spends what the account has, up to `max` cents, under the balance row's lock; answers the cents spent (0: none). */
+export async function spendCreditUpTo(db: Queryable, s: { userId: string; max: Cents; orderId: string | null; subscriptionId: string | null; reference: string }): Promise<Cents> {
+  const { rows } = await db.query<{ spent: number }>('select store_credit_spend_up_to($1, $2, $3, $4, $5) as spent', [s.userId, s.max, s.orderId, s.subscriptionId, s.reference]);
+  return rows[0]!.spent;
+}
+
+/** SQL text of the spend, for the checkout's one-round-trip reservation (values already literals). */
+export const spendUpToSql = (userLiteral: string, maxCents: number, orderLiteral: string, referenceLiteral: string): string => {
+  if (!Number.isSafeInteger(maxCents) || maxCents < 0) throw new TypeError('spendUpToSql: whole cents only');
+  return `select store_credit_spend_up_to(${userLiteral}::uuid, ${maxCents}, ${orderLiteral}::uuid, null, ${referenceLiteral}) as credit_spent`;
+};
+
+/** The account's balance in cents (0 when it never had credit). */
+export async function creditBalance(db: Queryable, userId: string): Promise<Cents> {
+  const { rows } = await db.query<{ balance_cents: number }>('select balance_cents from store_credit_balances where user_id = $1', [userId]);
+  return rows[0]?.balance_cents ?? 0;
+}
+
+/** The account's ledger, newest first, with the granting staff member's name. */
+export async function creditHistory(db: Queryable, userId: string, limit = 100): Promise<CreditEntry[]> {
+  const { rows } = await db.query<{
+    id: string;
+    kind: StoreCreditKind;
+    amount_cents: number;
+    balance_after_cents: number;
+    reason: string | null;
+    staff_id: string | null;
+    staff_name: string | null;
+    order_id: string | null;
+    subscription_id: string | null;
+    created_at: Date;
+  }>(
+    `select e.id, e.kind, e.amount_cents, e.balance_after_cents, e.reason, e.staff_id, s.name as staff_name, e.order_id, e.subscription_id, e.created_at
+     from store_credit_entries e left join staff s on s.id = e.staff_id
+     where e.user_id = $1 order by e.id desc limit $2`,
+    [userId, limit],
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    kind: r.kind,
+    amount: r.amount_cents,
+    balanceAfter: r.balance_after_cents,
+    reason: r.reason,
+    staffId: r.staff_id,
+    staffName: r.staff_name,
+    orderId: r.order_id,
+    subscriptionId: r.subscription_id,
+    createdAt: r.created_at,
+  }));
+}
+
+/** The shopper account behind a customer id, or null (a guest's id, or none). */
+export async function findCreditAccount(db: Queryable, userId: string): Promise<{ id: string; email: string } | null> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(userId)) return null;
+  const { rows } = await db.query<{ id: string; email: string }>('select id, email from users where id = $1', [userId]);
+  return rows[0] ?? null;
+}
