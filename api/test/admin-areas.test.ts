@@ -72,6 +72,7 @@ describe('the admin area routes the same whatever order its sub-areas are listed
     expect(paths.sort()).toEqual([
       '/admin/audit',
       '/admin/audit.csv',
+      '/admin/customers',
       '/admin/dashboard',
       '/admin/invitations',
       '/admin/me',

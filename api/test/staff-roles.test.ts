@@ -38,6 +38,8 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   'POST /api/admin/orders/:id/timeline': 'orders.view',
   'POST /api/admin/orders/:id/emails': 'orders.resendEmail',
   'POST /api/admin/orders/:id/refunds': 'orders.refund',
+  'GET /api/admin/customers/:id/credit': 'credit.grant',
+  'POST /api/admin/customers/:id/credit': 'credit.grant',
   'POST /api/admin/orders/export': 'exports.run',
   'POST /api/admin/orders/export/:id/status': 'exports.run',
   'POST /api/admin/orders/export/:id/download': 'exports.run',

@@ -15,7 +15,9 @@
  * migration), in the statement that cancels it.
  */
 import type pg from 'pg';
+import { sql } from 'drizzle-orm';
 import type { Cents } from '@nh/shared/money';
+import type { DbOrTx } from '../db/client';
 
 type Queryable = pg.Pool | pg.PoolClient | pg.ClientBase;
 
@@ -69,6 +71,21 @@ export async function moveCredit(db: Queryable, m: CreditMovement): Promise<Move
   return { entryId: Number(r.entry_id), amount: r.amount_cents, balanceAfter: r.balance_after_cents, replayed: r.replayed };
 }
 
+/** `moveCredit` inside a drizzle transaction (e.g. beside `recordAudit`). */
+export async function moveCreditInTx(tx: DbOrTx, m: CreditMovement): Promise<MoveResult> {
+  const { rows } = await tx.execute<{ entry_id: string; amount_cents: number; balance_after_cents: number; replayed: boolean }>(
+    sql`select entry_id, amount_cents, balance_after_cents, replayed from store_credit_move(${m.userId}::uuid, ${m.kind}::store_credit_kind, ${m.amount}::integer, ${m.reason}, ${m.staffId}::uuid, ${m.orderId}::uuid, ${m.subscriptionId}::uuid, ${m.reference})`,
+  );
+  const r = rows[0]!;
+  return { entryId: Number(r.entry_id), amount: r.amount_cents, balanceAfter: r.balance_after_cents, replayed: r.replayed };
+}
+
+/** One ledger row with the granting staff member's name. */
+export async function findCreditEntry(db: Queryable, entryId: number): Promise<CreditEntry | null> {
+  const { rows } = await db.query<EntryRow>(`${ENTRY_SELECT} where e.id = $1`, [entryId]);
+  return rows[0] ? toEntry(rows[0]) : null;
+}
+
 /** Spends what the account has, up to `max` cents, under the balance row's lock; answers the cents spent (0: none). */
 export async function spendCreditUpTo(db: Queryable, s: { userId: string; max: Cents; orderId: string | null; subscriptionId: string | null; reference: string }): Promise<Cents> {
   const { rows } = await db.query<{ spent: number }>('select store_credit_spend_up_to($1, $2, $3, $4, $5) as spent', [s.userId, s.max, s.orderId, s.subscriptionId, s.reference]);
@@ -87,37 +104,39 @@ export async function creditBalance(db: Queryable, userId: string): Promise<Cent
   return rows[0]?.balance_cents ?? 0;
 }
 
+interface EntryRow {
+  id: string;
+  kind: StoreCreditKind;
+  amount_cents: number;
+  balance_after_cents: number;
+  reason: string | null;
+  staff_id: string | null;
+  staff_name: string | null;
+  order_id: string | null;
+  subscription_id: string | null;
+  created_at: Date;
+}
+
+const ENTRY_SELECT = `select e.id, e.kind, e.amount_cents, e.balance_after_cents, e.reason, e.staff_id, s.name as staff_name, e.order_id, e.subscription_id, e.created_at
+  from store_credit_entries e left join staff s on s.id = e.staff_id`;
+
+const toEntry = (r: EntryRow): CreditEntry => ({
+  id: Number(r.id),
+  kind: r.kind,
+  amount: r.amount_cents,
+  balanceAfter: r.balance_after_cents,
+  reason: r.reason,
+  staffId: r.staff_id,
+  staffName: r.staff_name,
+  orderId: r.order_id,
+  subscriptionId: r.subscription_id,
+  createdAt: r.created_at,
+});
+
 /** The account's ledger, newest first, with the granting staff member's name. */
 export async function creditHistory(db: Queryable, userId: string, limit = 100): Promise<CreditEntry[]> {
-  const { rows } = await db.query<{
-    id: string;
-    kind: StoreCreditKind;
-    amount_cents: number;
-    balance_after_cents: number;
-    reason: string | null;
-    staff_id: string | null;
-    staff_name: string | null;
-    order_id: string | null;
-    subscription_id: string | null;
-    created_at: Date;
-  }>(
-    `select e.id, e.kind, e.amount_cents, e.balance_after_cents, e.reason, e.staff_id, s.name as staff_name, e.order_id, e.subscription_id, e.created_at
-     from store_credit_entries e left join staff s on s.id = e.staff_id
-     where e.user_id = $1 order by e.id desc limit $2`,
-    [userId, limit],
-  );
-  return rows.map((r) => ({
-    id: Number(r.id),
-    kind: r.kind,
-    amount: r.amount_cents,
-    balanceAfter: r.balance_after_cents,
-    reason: r.reason,
-    staffId: r.staff_id,
-    staffName: r.staff_name,
-    orderId: r.order_id,
-    subscriptionId: r.subscription_id,
-    createdAt: r.created_at,
-  }));
+  const { rows } = await db.query<EntryRow>(`${ENTRY_SELECT} where e.user_id = $1 order by e.id desc limit $2`, [userId, limit]);
+  return rows.map(toEntry);
 }
 
 /** The shopper account behind a customer id, or null (a guest's id, or none). */

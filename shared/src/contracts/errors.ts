@@ -173,6 +173,12 @@ export const ERROR_CODES = {
   REFUND_ALREADY_RESTOCKED: 'conflict',
   /** The payment service refused the refund or void; nothing was given back. */
   REFUND_DECLINED: 'payment-refused',
+  /** Store credit for a customer id that is no shopper account (a guest): send them a sign-in code first. */
+  CREDIT_NO_ACCOUNT: 'conflict',
+  /** A grant above what the staff member's role may give at once (support's limit). */
+  CREDIT_OVER_LIMIT: 'forbidden',
+  /** A movement that would take the balance below zero. */
+  CREDIT_INSUFFICIENT: 'conflict',
 } as const satisfies Record<string, ErrorKind>;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -44,6 +44,8 @@ export const PERMISSIONS = {
   /** Status, carrier and tracking. */
   'orders.fulfil': { roles: ['owner', 'manager', 'fulfilment'], words: 'change the status, carrier or tracking of an order' },
   'orders.refund': { roles: MANAGERS, words: 'refund orders' },
+  /** Support too, up to SUPPORT_CREDIT_LIMIT per grant (api config); owners and managers any amount. */
+  'credit.grant': { roles: ['owner', 'manager', 'support'], words: 'give store credit' },
   'orders.resendEmail': { roles: ALL, words: 'resend order emails' },
   'subscriptions.view': { roles: ['owner', 'manager', 'support'], words: 'view subscriptions' },
   /** Pause, resume, skip, move the date, cancel, on a customer's behalf. */

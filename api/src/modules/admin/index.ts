@@ -28,6 +28,7 @@ import { subscriptionArea } from './subscriptions/routes';
 import { bulkSwapArea } from './subscriptions/bulk-swap-routes';
 import { subscriptionExportArea } from './exports/subscription-export-routes';
 import { syncArea } from './sync/routes';
+import { creditArea } from './credit/routes';
 
 export interface AdminModuleDeps {
   /** Clears the catalogue's in-process caches (a product written, an order's stock moved). */
@@ -42,7 +43,7 @@ export interface AdminModuleDeps {
 
 /** Every sub-area of the back office, in no particular order. */
 export function adminAreas(ctx: AppContext, deps: AdminDeps): AdminArea[] {
-  return [staffArea, auditArea, dashboardArea, promoArea, productArea, reviewArea, orderArea, exportArea, syncArea, subscriptionArea, bulkSwapArea, subscriptionExportArea, reportArea].flatMap((area) => area(ctx, deps));
+  return [staffArea, auditArea, dashboardArea, promoArea, productArea, reviewArea, orderArea, exportArea, syncArea, subscriptionArea, bulkSwapArea, subscriptionExportArea, reportArea, creditArea].flatMap((area) => area(ctx, deps));
 }
 
 export function adminRoutes(ctx: AppContext, { invalidateCatalog, gateway, exportFiles, afterAnswer }: AdminModuleDeps): Router {
