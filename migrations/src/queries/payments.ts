@@ -181,7 +181,7 @@ export type UnknownOutcomeOrder = Pick<OrderRow, 'id' | 'total' | 'items'>;
  */
 export async function findUnknownOutcomes(db: Queryable, window: { afterMinutes: number; lookupHours: number; limit: number }): Promise<UnknownOutcomeOrder[]> {
   const { rows } = await db.query<{ id: string; total: string; items: LineItem[] }>(
-    `select o.id, o.total::text as total, o.items from orders o
+    `select o.id, (o.total - o.credit_applied)::text as total, o.items from orders o
      where ${UNKNOWN_OUTCOME}
        and o.created_at < now() - make_interval(mins => $1) and o.created_at >= now() - make_interval(hours => $2)
      order by o.created_at limit $3`,

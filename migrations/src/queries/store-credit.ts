@@ -92,11 +92,8 @@ export async function spendCreditUpTo(db: Queryable, s: { userId: string; max: C
   return rows[0]!.spent;
 }
 
-/** SQL text of the spend, for the checkout's one-round-trip reservation (values already literals). */
-export const spendUpToSql = (userLiteral: string, maxCents: number, orderLiteral: string, referenceLiteral: string): string => {
-  if (!Number.isSafeInteger(maxCents) || maxCents < 0) throw new TypeError('spendUpToSql: whole cents only');
-  return `select store_credit_spend_up_to(${userLiteral}::uuid, ${maxCents}, ${orderLiteral}::uuid, null, ${referenceLiteral}) as credit_spent`;
-};
+/** The reference of an order's spend (one per order, whoever retries). */
+export const orderSpendReference = (orderId: string): string => `order:${orderId}:spend`;
 
 /** The account's balance in cents (0 when it never had credit). */
 export async function creditBalance(db: Queryable, userId: string): Promise<Cents> {
