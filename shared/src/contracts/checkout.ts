@@ -144,6 +144,10 @@ export const checkoutNonceRequestSchema = customerFieldsSchema.extend({
   dataDescriptor: opaqueDataFields.dataDescriptor.optional(),
   dataValue: opaqueDataFields.dataValue.optional(),
   orderData: orderDataSchema,
+}).superRefine((body, ctx) => {
+  // Both halves of the card, or neither (store credit pays all); never one alone.
+  if (body.dataDescriptor && !body.dataValue) ctx.addIssue({ code: 'custom', path: ['dataValue'], message: 'Payment details are missing: dataValue' });
+  if (body.dataValue && !body.dataDescriptor) ctx.addIssue({ code: 'custom', path: ['dataDescriptor'], message: 'Payment details are missing: dataDescriptor' });
 });
 export type CheckoutNonceRequest = z.input<typeof checkoutNonceRequestSchema>;
 export type CheckoutNonceInput = z.infer<typeof checkoutNonceRequestSchema>;

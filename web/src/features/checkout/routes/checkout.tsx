@@ -4,6 +4,7 @@ import type { PromoValidation } from '@nh/shared/contracts/promo';
 import { cadenceChoiceWords, cadenceWords, SUBSCRIPTION_DISCOUNT_PERCENT } from '@nh/shared/contracts/subscriptions';
 import { priceCart, pricePlan } from '@nh/shared/pricing';
 import { Loader2, ShoppingBag } from 'lucide-react';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link } from 'react-router-dom';
@@ -27,6 +28,7 @@ import { OrderSummary } from '../components/order-summary';
 import { PromoCodeField } from '../components/promo-code-field';
 import { useCheckoutDraft } from '../checkout-draft';
 import { usePlaceOrder } from '../use-place-order';
+import { fetchCreditBalance } from '../api';
 
 export default function CheckoutPage() {
   const { items } = useCart();
@@ -49,6 +51,9 @@ export default function CheckoutPage() {
   const lines = items.map((item) => ({ price: item.price, quantity: item.quantity }));
   const plan = subscribe ? pricePlan(lines, promo) : null;
   const pricing = plan ? plan.firstDelivery : priceCart(lines, { promo });
+  // Store credit pays a signed-in shopper's order first (not a new plan's first delivery); the server decides the amount.
+  const credit = useQuery({ queryKey: ['/api/account/credit', 'balance'], queryFn: fetchCreditBalance, enabled: isAuthenticated });
+  const storeCredit = !subscribe && isAuthenticated ? (credit.data ?? 0) : 0;
 
   if (items.length === 0) {
     return (
@@ -182,7 +187,7 @@ export default function CheckoutPage() {
         </form>
 
         <aside className="space-y-4">
-          <OrderSummary items={items} pricing={pricing} promoCode={promo?.code ?? null} renewalTotal={plan?.renewal.total ?? null} cadence={cadence}>
+          <OrderSummary items={items} pricing={pricing} promoCode={promo?.code ?? null} renewalTotal={plan?.renewal.total ?? null} cadence={cadence} storeCredit={storeCredit}>
             <PromoCodeField applied={promo} onApply={setPromo} onRemove={() => setPromo(null)} />
           </OrderSummary>
         </aside>
