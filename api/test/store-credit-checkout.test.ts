@@ -68,7 +68,6 @@ const give = (shopper: Shopper, cents: number) =>
   moveCredit(api.ctx.db.$client, { userId: shopper.id, kind: 'grant', amount: cents, reason: 'test', staffId: null, orderId: null, subscriptionId: null, reference: null });
 const checkout = (shopper: Shopper | null, b: unknown, key = randomUUID()) =>
   (shopper ? shopper.call : api.request)('/api/payments/checkout-nonce', { body: b, headers: { 'Idempotency-Key': key } });
-const chargesOf = (orderId: string) => api.payments.sandbox!.charges.filter((c) => c.invoiceNumber === `ORD-${orderId.replace(/-/g, '').slice(0, 16).toUpperCase()}` || c.invoiceNumber.endsWith(orderId.replace(/-/g, '').slice(0, 16)));
 const orderRow = async (id: string) => (await q<{ status: string; total: string; credit_applied: string }>('select status, total::text, credit_applied::text from orders where id = $1', [id]))[0]!;
 const paymentsOf = (id: string) => q<{ amount: string; status: string; response_message: string; authnet_transaction_id: string | null }>('select amount::text, status, response_message, authnet_transaction_id from payment_transactions where order_id = $1', [id]);
 
