@@ -92,6 +92,21 @@ export async function spendCreditUpTo(db: Queryable, s: { userId: string; max: C
   return rows[0]!.spent;
 }
 
+/**
+ * Spends the account's credit on an order, up to `max`, and writes what it paid on the order
+ * (`credit_applied`), in the caller's transaction: a renewal's pending order, under the plan's lock.
+ * One spend per order (its reference); the order cancelled unpaid gives it back (the trigger).
+ */
+export async function spendCreditOnOrder(db: Queryable, s: { userId: string; orderId: string; subscriptionId: string | null; max: Cents }): Promise<Cents> {
+  const { rows } = await db.query<{ spent: number }>(
+    `with s as (select store_credit_spend_up_to($1::uuid, $2::integer, $3::uuid, $4::uuid, $5) as spent),
+       o as (update orders set credit_applied = s.spent::numeric / 100 from s where orders.id = $3::uuid)
+     select spent from s`,
+    [s.userId, s.max, s.orderId, s.subscriptionId, orderSpendReference(s.orderId)],
+  );
+  return rows[0]?.spent ?? 0;
+}
+
 /** The reference of an order's spend (one per order, whoever retries). */
 export const orderSpendReference = (orderId: string): string => `order:${orderId}:spend`;
 
