@@ -80,6 +80,31 @@ export async function moveCreditInTx(tx: DbOrTx, m: CreditMovement): Promise<Mov
   return { entryId: Number(r.entry_id), amount: r.amount_cents, balanceAfter: r.balance_after_cents, replayed: r.replayed };
 }
 
+/**
+ * An order's store credit (in the caller's transaction, after it locked the order): what credit paid
+ * of it, and what was refunded to credit for it. The refunds' one rule of "never more than was paid"
+ * counts both, whichever way (card or credit) the money goes back.
+ */
+export async function orderCreditFacts(tx: DbOrTx, orderId: string): Promise<{ applied: Cents; refundedToCredit: Cents }> {
+  const { rows } = await tx.execute<{ applied: number; refunded: number }>(
+    sql`select (select round(credit_applied * 100)::integer from orders where id = ${orderId}::uuid) as applied,
+      (select coalesce(sum(amount_cents), 0)::integer from store_credit_entries where order_id = ${orderId}::uuid and kind = 'refund') as refunded`,
+  );
+  return { applied: rows[0]?.applied ?? 0, refundedToCredit: rows[0]?.refunded ?? 0 };
+}
+
+/** The shopper account an order belongs to (null: a guest's order). */
+export async function orderAccount(tx: DbOrTx, orderId: string): Promise<string | null> {
+  const { rows } = await tx.execute<{ user_id: string | null }>(sql`select user_id from orders where id = ${orderId}::uuid`);
+  return rows[0]?.user_id ?? null;
+}
+
+/** Whether a movement with this reference was recorded. */
+export async function creditReferenceUsed(tx: DbOrTx, reference: string): Promise<boolean> {
+  const { rows } = await tx.execute<{ used: boolean }>(sql`select exists (select 1 from store_credit_entries where reference = ${reference}) as used`);
+  return rows[0]?.used ?? false;
+}
+
 /** One ledger row with the granting staff member's name. */
 export async function findCreditEntry(db: Queryable, entryId: number): Promise<CreditEntry | null> {
   const { rows } = await db.query<EntryRow>(`${ENTRY_SELECT} where e.id = $1`, [entryId]);
