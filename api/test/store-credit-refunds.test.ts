@@ -76,7 +76,7 @@ describe('refunds to store credit', () => {
     await json(await refund(orderId, { amount: '31.59', reason: 'x', method: 'credit' }), 201);
     // The card's charge is untouched, but the order was given back in full: a card refund is refused.
     const [charge] = await q<{ authnet_transaction_id: string }>("select authnet_transaction_id from payment_transactions where order_id = $1 and kind = 'charge'", [orderId]);
-    api.payments.sandbox!.settle(charge!.authnet_transaction_id);
+    await api.payments.sandbox!.settle(charge!.authnet_transaction_id);
     const card = await json(await refund(orderId, { amount: '1.00', reason: 'x' }), 422);
     expect(card).toMatchObject({ code: 'REFUND_TOO_LARGE' });
     const again = await json(await refund(orderId, { amount: '0.01', reason: 'x', method: 'credit' }), 422);
