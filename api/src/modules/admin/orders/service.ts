@@ -42,6 +42,7 @@ function toAdminOrder(row: OrderRow, subscriptionSkippedPeriods: SkippedPeriod[]
     shipping: centsToDecimal(row.shipping),
     tax: centsToDecimal(row.tax),
     total: centsToDecimal(row.total),
+    creditApplied: centsToDecimal(row.creditApplied),
     deliveredDate: row.deliveredDate?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
