@@ -11,7 +11,9 @@ import { priceCart, toCents } from '@nh/shared';
 import * as tables from '@nh/server/db/schema';
 import { LocalSandboxGateway, subscriptionInvoiceNumber, type PaymentGateway } from '@nh/server/payments';
 import { createLogger } from '@nh/server/observability/logger';
-import { creditBalance, creditHistory, moveCredit } from '@nh/server/queries/store-credit';
+import { creditBalance, creditHistory, moveCredit, spendCreditOnOrder } from '@nh/server/queries/store-credit';
+import type { Job } from 'bullmq';
+import { createPaymentReconcileProcessor } from '../src/maintenance/reconcile-payments';
 import { renewSubscription } from '../src/renewals/renew';
 import type { WorkerRuntime } from '../src/runtime';
 import { renewNow } from './support/renew';
@@ -128,5 +130,34 @@ describe('store credit at renewals', () => {
     expect(order).toMatchObject({ status: 'cancelled', creditApplied: 400 });
     expect(await creditBalance(tdb.db.$client, plan.userId)).toBe(400);
     expect((await creditHistory(tdb.db.$client, plan.userId))[0]).toMatchObject({ kind: 'reverse', amount: 400, orderId: order!.id });
+  });
+});
+
+describe('the payment reconciliation and store credit (the API died after reserving)', () => {
+  /** A checkout's pending order of $10.00, 30 minutes old, its credit spent as the reservation spends it. */
+  async function pendingOrder(credit: number) {
+    const [user] = await tdb.db.insert(tables.users).values({ email: `recon-${randomUUID().slice(0, 8)}@example.com` }).returning({ id: tables.users.id });
+    await moveCredit(tdb.db.$client, { userId: user!.id, kind: 'grant', amount: credit, reason: 'test', staffId: null, orderId: null, subscriptionId: null, reference: null });
+    const [order] = await q<{ id: string }>(
+      `insert into orders (store_code, user_id, customer_email, customer_name, shipping_address, items, subtotal, shipping, tax, total, status, created_at)
+       values ('NH', $1, 'r@example.com', 'Rae', $2::jsonb, '[]'::jsonb, 10.00, 0, 0, 10.00, 'pending', now() - interval '30 minutes') returning id`,
+      [user!.id, JSON.stringify(TEST_ADDRESS)],
+    );
+    await spendCreditOnOrder(tdb.db.$client, { userId: user!.id, orderId: order!.id, subscriptionId: null, max: 1000 });
+    return { userId: user!.id, orderId: order!.id };
+  }
+  const reconcile = () => createPaymentReconcileProcessor({ db: tdb.db, gateway: sandbox, log: createLogger('credit-test', 'silent'), afterMinutes: 15 })({ id: 'credit' } as Job);
+
+  it('an order credit paid in full goes ahead (no card was to be charged); one credit paid part of, with no charge found, is cancelled and its credit given back', async () => {
+    const full = await pendingOrder(5000);
+    const part = await pendingOrder(400);
+    await reconcile();
+    expect((await q('select status, credit_applied::text from orders where id = $1', [full.orderId]))[0]).toEqual({ status: 'processing', credit_applied: '10.00' });
+    expect(await q('select status, amount::text, response_message from payment_transactions where order_id = $1', [full.orderId])).toEqual([
+      { status: 'approved', amount: '0.00', response_message: 'Paid in full with store credit' },
+    ]);
+    expect(await creditBalance(tdb.db.$client, full.userId)).toBe(4000);
+    expect((await q('select status from orders where id = $1', [part.orderId]))[0]).toEqual({ status: 'cancelled' });
+    expect(await creditBalance(tdb.db.$client, part.userId)).toBe(400);
   });
 });
