@@ -39,6 +39,8 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   'POST /api/admin/orders/:id/emails': 'orders.resendEmail',
   'POST /api/admin/orders/:id/refunds': 'orders.refund',
   'PUT /api/admin/orders/:id/address': 'orders.editAddress',
+  'GET /api/admin/customers/:id/credit': 'credit.grant',
+  'POST /api/admin/customers/:id/credit': 'credit.grant',
   'POST /api/admin/orders/export': 'exports.run',
   'POST /api/admin/orders/export/:id/status': 'exports.run',
   'POST /api/admin/orders/export/:id/download': 'exports.run',

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { toCents } from '@nh/shared/money';
 import { DEFAULT_PLAN_CADENCE_MONTHS, planCadenceMonthsSchema } from '@nh/shared/contracts/subscriptions';
 import { baseEnvShape, loadEnv, optionalString, repoRootOf, requireSiteUrlInProduction } from '@nh/server/runtime/env';
 import { paymentsEnvShape } from '@nh/server/payments';
@@ -54,6 +55,13 @@ const schema = z
     PLAN_CADENCE_MONTHS: planCadenceMonthsSchema.default([...DEFAULT_PLAN_CADENCE_MONTHS]),
     /** The cancel dialog's save offer for "it costs too much": percent off the next delivery, once per plan in 12 months (0: not offered). */
     CANCEL_SAVE_DISCOUNT_PERCENT: z.coerce.number().int().min(0).max(50).default(15),
+    /** Store credit (issue 23): the most a support agent may give in one grant, in dollars ("25" or "25.00"); owners and managers any amount. */
+    SUPPORT_CREDIT_LIMIT: z
+      .string()
+      .trim()
+      .regex(/^\d{1,6}(\.\d{1,2})?$/, 'must be an amount in dollars such as 25 or 25.00')
+      .default('25.00')
+      .transform((v) => toCents(v)),
     /** Card payments: the gateway's variables, shared with the workers (@nh/server payments/select.ts). */
     ...paymentsEnvShape,
     /** Declined or failed payments allowed per client address per 15 minutes (card-testing guard); 0 = no limit. */

@@ -752,6 +752,11 @@ export const orders = pgTable(
     shipping: money(10).notNull(),
     tax: money(10).notNull(),
     total: money(10).notNull(),
+    /**
+     * The part of `total` paid with store credit (issue 23): spent from the account's ledger in the
+     * transaction that made the order; the card was charged `total - credit_applied`.
+     */
+    creditApplied: money(10).notNull().default(0),
     promoCode: varchar({ length: 50 }),
     status: orderStatus().notNull().default('pending'),
     trackingNumber: text(),
@@ -1066,6 +1071,65 @@ export const idempotencyKeys = pgTable(
     // Only keys the payment reconciliation may still answer are looked up by order (unfinished, or the
     // 502 of an unknown outcome): the index stays as small as the work in flight.
     index('idempotency_keys_unsettled_order').on(t.orderId).where(sql`status_code is null or status_code = 502`),
+  ],
+);
+
+// ---------------------------------------------------------------- store credit (issue 23)
+/**
+ * What a store-credit ledger row records: credit given by staff (grant), a refund given as credit
+ * (refund), credit spent on an order or renewal (spend), a spend given back because its payment failed
+ * (reverse), credit that lapsed (expire).
+ */
+export const storeCreditKind = pgEnum('store_credit_kind', ['grant', 'refund', 'spend', 'reverse', 'expire']);
+
+/**
+ * A shopper account's credit balance, integer cents, never negative (the check refuses it, whatever
+ * writes). The one row every ledger write locks (`FOR UPDATE`) before it appends: writes of one
+ * account are serialised, those of different accounts never wait for each other.
+ */
+export const storeCreditBalances = pgTable(
+  'store_credit_balances',
+  {
+    userId: uuid()
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    balanceCents: integer().notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('store_credit_balance_not_negative', sql`${t.balanceCents} >= 0`)],
+);
+
+/**
+ * The store-credit ledger: append-only (a trigger refuses UPDATE, DELETE and TRUNCATE). Each row is
+ * one movement, signed integer cents (grant, refund, reverse positive; spend, expire negative), with
+ * the balance after it. `reference` makes a movement happen once (e.g. `order:<id>:spend`): a retry
+ * finds the row instead of moving money twice.
+ */
+export const storeCreditEntries = pgTable(
+  'store_credit_entries',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    userId: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: storeCreditKind().notNull(),
+    amountCents: integer().notNull(),
+    balanceAfterCents: integer().notNull(),
+    reason: text(),
+    /** The staff member who granted it or refunded to credit. */
+    staffId: uuid().references(() => staff.id, { onDelete: 'set null' }),
+    orderId: uuid().references(() => orders.id, { onDelete: 'set null' }),
+    subscriptionId: uuid().references(() => subscriptions.id, { onDelete: 'set null' }),
+    /** Unique idempotency reference of a movement that must happen once (null for a staff grant without one). */
+    reference: text(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('store_credit_entries_user').on(t.userId, t.createdAt),
+    index('store_credit_entries_order').on(t.orderId),
+    uniqueIndex('store_credit_entries_reference').on(t.reference).where(sql`${t.reference} is not null`),
+    check('store_credit_entries_sign', sql`(${t.kind} in ('grant', 'refund', 'reverse') and ${t.amountCents} > 0) or (${t.kind} in ('spend', 'expire') and ${t.amountCents} < 0)`),
+    check('store_credit_entries_balance', sql`${t.balanceAfterCents} >= 0`),
   ],
 );
 

@@ -13,10 +13,23 @@
  */
 import type pg from 'pg';
 import { eq, sql } from 'drizzle-orm';
-import { centsToDecimal, type Cents } from '@nh/shared/money';
+import { centsToDecimal, toCents, type Cents } from '@nh/shared/money';
 import { sqlLiteral, type Db } from '../db/client';
 import { orders, type OrderRow } from '../db/schema';
 import { STOCK_REFUSED } from './stock';
+import { orderSpendReference } from './store-credit';
+
+/** Spends the shopper's credit on the order, up to its total, and writes what it paid on the order. */
+function creditSpendSql(client: pg.PoolClient, userId: string, orderId: string, total: Cents): string {
+  const order = sqlLiteral(client, orderId) + '::uuid';
+  return `update orders set credit_applied = s.spent::numeric / 100 from (select store_credit_spend_up_to(${sqlLiteral(client, userId)}::uuid, ${integer(total)}, ${order}, null, ${sqlLiteral(client, orderSpendReference(orderId))}) as spent) s where orders.id = ${order}`;
+}
+
+/** The part of an order's total its store credit paid, in cents. */
+export async function orderCreditApplied(pool: pg.Pool, orderId: string): Promise<Cents> {
+  const { rows } = await pool.query<{ credit_applied: string }>('select credit_applied::text from orders where id = $1', [orderId]);
+  return rows[0] ? toCents(rows[0].credit_applied) : 0;
+}
 
 /** What an order confirmation shows. */
 export type ConfirmationOrder = Pick<
@@ -109,6 +122,12 @@ export interface Reservation {
   stock: PricedStockLine[];
   /** A single-use promo code to spend for this order. */
   singleUsePromoId: number | null;
+  /**
+   * Store credit (issue 23): the signed-in shopper whose credit pays the order first. Spent in this
+   * transaction, up to the total, under the balance row's lock; what it paid is the order's
+   * `credit_applied` (read it with `orderCreditApplied`). Absent or null: no credit.
+   */
+  creditUserId?: string | null;
 }
 
 export type ReservationOutcome = 'reserved' | 'key-taken' | 'stock-or-price-changed' | 'promo-spent';
@@ -150,6 +169,8 @@ export async function reserveOrder(pool: pg.Pool, r: Reservation): Promise<Reser
       `insert into orders (id, store_code, user_id, customer_email, customer_name, shipping_address, billing_address, items,
         subtotal, discount, subscribe_discount, promo_discount, shipping, tax, total, promo_code, status) values (${orderValues.join(', ')}, 'pending')`,
       `select reserve_order_stock(${intArray(r.stock.map((l) => l.productId))}, ${intArray(r.stock.map((l) => l.quantity))}, ${prices}, ${variants})`,
+      // The balance row is locked last (after the stock), as every ledger write of an order does.
+      r.creditUserId ? creditSpendSql(client, r.creditUserId, o.id, o.total) : null,
       'commit',
       // After the commit, in the same message: a transaction that takes a transaction id commits
       // synchronously, and its flush covers every earlier commit (WAL is written in order). So the

@@ -205,21 +205,22 @@ const SETTLED_PAYMENT = `(p.kind = 'charge' and (p.status <> 'pending' or p.resp
 const UNKNOWN_OUTCOME = `o.status = 'pending' and not exists (select 1 from payment_transactions p where p.order_id = o.id and ${SETTLED_PAYMENT})`;
 
 /** A pending order whose charge outcome was never known, as the reconciliation settles it. */
-export type UnknownOutcomeOrder = Pick<OrderRow, 'id' | 'total' | 'items'>;
+export type UnknownOutcomeOrder = Pick<OrderRow, 'id' | 'total' | 'items' | 'creditApplied'>;
 
 /**
  * Pending orders with an unknown charge outcome, oldest first: older than `afterMinutes` (no charge
  * can still be in flight) and younger than `lookupHours` (the gateway's lookup window), `limit` at most.
  */
 export async function findUnknownOutcomes(db: Queryable, window: { afterMinutes: number; lookupHours: number; limit: number }): Promise<UnknownOutcomeOrder[]> {
-  const { rows } = await db.query<{ id: string; total: string; items: LineItem[] }>(
-    `select o.id, o.total::text as total, o.items from orders o
+  // `total`: what the card was asked for (the order's total less its store credit, issue 23).
+  const { rows } = await db.query<{ id: string; total: string; items: LineItem[]; credit_applied: string }>(
+    `select o.id, (o.total - o.credit_applied)::text as total, o.items, o.credit_applied::text as credit_applied from orders o
      where ${UNKNOWN_OUTCOME}
        and o.created_at < now() - make_interval(mins => $1) and o.created_at >= now() - make_interval(hours => $2)
      order by o.created_at limit $3`,
     [window.afterMinutes, window.lookupHours, window.limit],
   );
-  return rows.map((r) => ({ id: r.id, total: toCents(r.total), items: r.items }));
+  return rows.map((r) => ({ id: r.id, total: toCents(r.total), items: r.items, creditApplied: toCents(r.credit_applied) }));
 }
 
 /** How many pending orders with an unknown charge outcome are older than the lookup window (for staff). */

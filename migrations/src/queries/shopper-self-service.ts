@@ -11,7 +11,7 @@ import { unsentTokenHash } from './single-use-tokens';
 /** What a shopper sees of an order (never the payment or NetSuite fields). */
 export type ShopperOrderRow = Pick<
   OrderRow,
-  'id' | 'status' | 'createdAt' | 'customerName' | 'customerEmail' | 'shippingAddress' | 'items' | 'subtotal' | 'discount' | 'subscribeDiscount' | 'promoDiscount' | 'shipping' | 'tax' | 'total' | 'promoCode' | 'carrier' | 'trackingNumber' | 'deliveredDate'
+  'id' | 'status' | 'createdAt' | 'customerName' | 'customerEmail' | 'shippingAddress' | 'items' | 'subtotal' | 'discount' | 'subscribeDiscount' | 'promoDiscount' | 'shipping' | 'tax' | 'total' | 'creditApplied' | 'promoCode' | 'carrier' | 'trackingNumber' | 'deliveredDate'
 >;
 
 const shopperOrderColumns = {
@@ -29,6 +29,7 @@ const shopperOrderColumns = {
   shipping: orders.shipping,
   tax: orders.tax,
   total: orders.total,
+  creditApplied: orders.creditApplied,
   promoCode: orders.promoCode,
   carrier: orders.carrier,
   trackingNumber: orders.trackingNumber,

@@ -52,6 +52,8 @@ export interface SyncOrder extends Pick<OrderRow, 'id' | 'customerEmail' | 'cust
   netsuiteOrderId: string | null;
   /** The approved charge's amount (two-decimal string), "0.00" without one. */
   captured: string;
+  /** Store credit (issue 23): the part of the total paid with credit (two-decimal string), "0.00" without. */
+  creditApplied: string;
   /** The approved refunds and voids of that charge, oldest first. */
   refunds: SyncRefund[];
   /** Staff's address corrections of the order, and how many of them the sales order in NetSuite carries (issue 23). */
@@ -64,7 +66,7 @@ export interface SyncOrder extends Pick<OrderRow, 'id' | 'customerEmail' | 'cust
 const SELECT_ORDER = {
   name: 'erp-sync-order',
   text: `select o.id, o.customer_email as "customerEmail", o.customer_name as "customerName", o.customer_phone as "customerPhone", o.items,
-           o.shipping::text as shipping, o.discount::text as discount, o.tax::text as tax, o.total::text as total, o.promo_code as "promoCode", o.shipping_address as "shippingAddress",
+           o.shipping::text as shipping, o.discount::text as discount, o.tax::text as tax, o.total::text as total, o.credit_applied::text as "creditApplied", o.promo_code as "promoCode", o.shipping_address as "shippingAddress",
            to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD') as "tranDate", o.netsuite_sync_status as "syncStatus", o.status,
            o.netsuite_order_id as "netsuiteOrderId", coalesce(c.amount, 0)::text as captured,
            o.address_revision as "addressRevision", o.netsuite_address_revision as "netsuiteAddressRevision",

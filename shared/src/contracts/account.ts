@@ -111,6 +111,8 @@ export const shopperOrderSchema = shopperOrderSummarySchema.extend({
   promoDiscount: z.number().int(),
   shipping: z.number().int(),
   tax: z.number().int(),
+  /** Store credit (issue 23): the part of the total paid with credit ("Store credit" line), integer cents; the card paid the rest. */
+  storeCredit: z.number().int().default(0),
   promoCode: z.string().nullable(),
   carrier: z.string().nullable(),
   trackingNumber: z.string().nullable(),

@@ -334,6 +334,10 @@ export const adminOrderSchema = adminOrderSummarySchema.extend({
   paymentTransactionId: z.string().nullable(),
   /** The Subscribe & Save plan this order delivers (its first order or a renewal), if any. */
   subscriptionId: z.string().nullable(),
+  /** The shopper account that placed it (its customer id in the back office); null for a guest's order. */
+  userId: z.string().nullable(),
+  /** Store credit (issue 23): the part of the total paid with credit; the card paid the rest. */
+  creditApplied: money,
   /** That plan's skipped periods (not charged, not shipped), oldest first; empty without a plan. */
   subscriptionSkippedPeriods: z.array(skippedPeriodSchema),
   deliveredDate: z.string().nullable(),

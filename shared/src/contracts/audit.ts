@@ -29,6 +29,7 @@ export const AUDIT_ACTION_LABELS = {
   'review.deleted': 'Deleted review',
   'order.updated': 'Updated order',
   'order.refunded': 'Refunded order',
+  'customer.credit_granted': 'Gave store credit',
   'order.email_resent': 'Sent an email again',
   'order.address_changed': 'Changed order shipping address',
   'subscription.paused': 'Paused subscription',
@@ -67,12 +68,12 @@ export const AUDIT_ENTITY_LABELS = {
   product: 'Product',
   review: 'Review',
   order: 'Order',
+  customer: 'Customer',
   subscription: 'Subscription',
   export: 'Export',
   bulk_swap: 'Bulk swap',
   sync: 'NetSuite sync',
   queue: 'Queue',
-  customer: 'Customer',
 } as const;
 export type AuditEntityType = keyof typeof AUDIT_ENTITY_LABELS;
 export const AUDIT_ENTITY_TYPES = Object.keys(AUDIT_ENTITY_LABELS) as AuditEntityType[];

@@ -10,6 +10,10 @@ import { idField, textField } from './fields';
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from './newsletter';
 
 export const CHECKOUT_MESSAGES = {
+  /** Store credit (issue 23): no card sent and the credit does not pay the whole order. */
+  cardRequired: 'Please enter your card details: your store credit does not cover this whole order.',
+  /** The payment row of an order store credit paid in full. */
+  paidByCredit: 'Paid in full with store credit',
   firstName: 'First name is required',
   lastName: 'Last name is required',
   email: 'Valid email is required',
@@ -134,16 +138,26 @@ export const opaqueDataFields = {
   dataValue: textField({ max: 8192, required: 'Payment details are missing: dataValue' }).min(1, 'Payment details are missing: dataValue'),
 };
 
-/** POST /api/payments/checkout-nonce */
+/** POST /api/payments/checkout-nonce. The card may be left out when the shopper's store credit pays the whole order (issue 23). */
 export const checkoutNonceRequestSchema = customerFieldsSchema.extend({
   amount: decimalString('Amount'),
-  ...opaqueDataFields,
+  dataDescriptor: opaqueDataFields.dataDescriptor.optional(),
+  dataValue: opaqueDataFields.dataValue.optional(),
   orderData: orderDataSchema,
+}).superRefine((body, ctx) => {
+  // Both halves of the card, or neither (store credit pays all); never one alone.
+  if (body.dataDescriptor && !body.dataValue) ctx.addIssue({ code: 'custom', path: ['dataValue'], message: 'Payment details are missing: dataValue' });
+  if (body.dataValue && !body.dataDescriptor) ctx.addIssue({ code: 'custom', path: ['dataDescriptor'], message: 'Payment details are missing: dataDescriptor' });
 });
 export type CheckoutNonceRequest = z.input<typeof checkoutNonceRequestSchema>;
 export type CheckoutNonceInput = z.infer<typeof checkoutNonceRequestSchema>;
 
-export const checkoutNonceResponseSchema = z.object({ orderId: z.string().uuid() });
+export const checkoutNonceResponseSchema = z.object({
+  orderId: z.string().uuid(),
+  /** Store credit (issue 23), when some paid the order: what it paid and what the card was charged ("0.00": no card). */
+  creditApplied: z.string().optional(),
+  charged: z.string().optional(),
+});
 export type CheckoutNonceResponse = z.infer<typeof checkoutNonceResponseSchema>;
 
 /** A failed charge (402): the provider's message. */

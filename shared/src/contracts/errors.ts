@@ -190,6 +190,12 @@ export const ERROR_CODES = {
   /** Merging guest orders into an account that has not proved it holds its email. */
   CUSTOMER_EMAIL_NOT_VERIFIED: 'conflict',
   CUSTOMER_NOTHING_TO_MERGE: 'conflict',
+  /** Store credit for a customer id that is no shopper account (a guest): send them a sign-in code first. */
+  CREDIT_NO_ACCOUNT: 'conflict',
+  /** A grant above what the staff member's role may give at once (support's limit). */
+  CREDIT_OVER_LIMIT: 'forbidden',
+  /** A movement that would take the balance below zero. */
+  CREDIT_INSUFFICIENT: 'conflict',
 } as const satisfies Record<string, ErrorKind>;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -28,6 +28,10 @@ export const PAYMENT_STATUS_LABELS: Record<PaymentRowStatus, string> = {
   refunded: 'Refunded',
 };
 
+/** Where a refund goes: back to the card (a refund or void at the payment service), or to store credit. */
+export const REFUND_METHODS = ['card', 'credit'] as const;
+export type RefundMethod = (typeof REFUND_METHODS)[number];
+
 /** Longest refund reason kept. */
 export const REFUND_REASON_MAX_LENGTH = 500;
 
@@ -51,7 +55,23 @@ export const REFUND_MESSAGES = {
     'The payment service did not answer, so it is not known whether the money was given back. The refund is kept as pending and its amount is held; check the payment service before trying again.',
   alreadyRestocked: 'The items of this order are already back in stock. Refund without restocking.',
   notFoundAtGateway: 'The payment service has no record of this charge, so it cannot be refunded there.',
+  methodInvalid: 'Choose where the refund goes: "card" or "credit"',
+  creditNoAccount: 'This order was placed without an account, so it cannot be refunded to store credit: refund it to the card, or send the customer a sign-in code first.',
+  creditNoRestock: 'A refund to store credit does not put items back in stock. Refund without restocking, then adjust the stock by hand if the items came back.',
+  nothingPaid: 'Nothing was paid for this order, so there is nothing to refund.',
 } as const;
+
+/** POST /api/admin/orders/{id}/refunds with method "credit": the credit given and the order's totals. */
+export interface CreditRefundResponse {
+  method: 'credit';
+  /** The amount given as store credit ("12.50"). */
+  amount: string;
+  /** The account's store credit balance after it. */
+  balance: string;
+  /** Given back in all (card refunds and voids, and refunds to credit). */
+  refunded: string;
+  refundable: string;
+}
 
 /** More than is left: says how much can be refunded and why. */
 export const refundTooLargeMessage = (refundable: Cents, captured: Cents, givenBack: Cents): string =>
@@ -104,6 +124,8 @@ export const refundRequestSchema = z.object({
     REFUND_MESSAGES.reasonRequired,
   ),
   restock: z.boolean({ error: REFUND_MESSAGES.restockRequired }),
+  /** Store credit (issue 23): give the amount back as store credit on the customer's account instead of to the card. */
+  method: z.enum(REFUND_METHODS, { error: REFUND_MESSAGES.methodInvalid }).default('card'),
 });
 export type RefundRequestInput = z.input<typeof refundRequestSchema>;
 export type RefundRequest = z.output<typeof refundRequestSchema>;

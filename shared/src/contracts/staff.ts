@@ -44,6 +44,8 @@ export const PERMISSIONS = {
   /** Status, carrier and tracking. */
   'orders.fulfil': { roles: ['owner', 'manager', 'fulfilment'], words: 'change the status, carrier or tracking of an order' },
   'orders.refund': { roles: MANAGERS, words: 'refund orders' },
+  /** Support too, up to SUPPORT_CREDIT_LIMIT per grant (api config); owners and managers any amount. */
+  'credit.grant': { roles: ['owner', 'manager', 'support'], words: 'give store credit' },
   'orders.resendEmail': { roles: ALL, words: 'resend order emails' },
   /** Issue 23: correct the shipping address of an order that has not shipped (the customer's call, the warehouse's catch). */
   'orders.editAddress': { roles: ALL, words: 'change the shipping address of an order' },

@@ -1,4 +1,4 @@
-import type { CreditMemoInput, CustomerInput, SalesOrderInput } from './netsuite/client';
+import type { CreditMemoInput, CustomerInput, SalesOrderInput, StoreCreditDepositInput } from './netsuite/client';
 import { paymentReturned } from '@nh/server/queries/refunds';
 import type { SyncOrder, SyncRefund } from '@nh/server/queries/sync';
 import { toCents } from '@nh/shared/money';
@@ -53,6 +53,7 @@ export function salesOrderFor(order: SyncOrder, customerInternalId: string): Sal
     lines,
     shippingCost: order.shipping,
     discount: order.discount,
+    storeCredit: order.creditApplied,
     tax: order.tax,
     total: order.total,
     promoCode: order.promoCode,
@@ -61,6 +62,12 @@ export function salesOrderFor(order: SyncOrder, customerInternalId: string): Sal
       : null,
     closed: salesOrderClosure(order),
   };
+}
+
+/** The store-credit deposit of an order credit paid part of (null when none, or the sales order is closed: nothing to bill). */
+export function storeCreditDepositFor(order: SyncOrder, customerInternalId: string, salesOrderInternalId: string): StoreCreditDepositInput | null {
+  if (toCents(order.creditApplied) <= 0 || salesOrderClosure(order) !== null) return null;
+  return { orderId: order.id, customerInternalId, salesOrderInternalId, tranDate: order.tranDate, amount: order.creditApplied };
 }
 
 /** A refund's credit memo: the amount given back on the refund item, on the refund's day, naming the order. */

@@ -29,7 +29,7 @@ import type { Logger } from '@nh/server/observability/logger';
 import { syncOrderContract } from '@nh/server/jobs/sync-order';
 import { jobDefiner, type JobContext } from '../jobs/define';
 import { NetSuiteError, netsuiteExternalIds, type NetSuiteClient} from './netsuite/client';
-import { creditMemoFor, customerFor, OrderMappingError, salesOrderClosure, salesOrderFor } from './order-mapping';
+import { creditMemoFor, customerFor, OrderMappingError, salesOrderClosure, salesOrderFor, storeCreditDepositFor } from './order-mapping';
 import { redisCustomerIdCache, type CustomerIdCache } from './customer-cache';
 
 const DEFAULT_RATE_LIMIT_MS = 1000;
@@ -108,6 +108,10 @@ export function createErpSyncProcessor(deps: ErpSyncDeps) {
       const sendSalesOrder = order.netsuiteOrderId === null || addressStale || (salesOrderClosure(order) !== null && outstanding.length > 0);
       const sendRecords = async (customerId: string) => {
         const salesOrderId = sendSalesOrder ? await netsuite.upsertSalesOrder(salesOrderFor(order, customerId), ledger) : order.netsuiteOrderId!;
+        // Store credit (issue 23): its part of the payment as a customer deposit on the sales order, sent
+        // with the sales order's first sync (an upsert by external id: a retry updates, never doubles).
+        const deposit = order.netsuiteOrderId === null ? storeCreditDepositFor(order, customerId, salesOrderId) : null;
+        if (deposit) await netsuite.upsertStoreCreditDeposit(deposit, ledger);
         const carried: SyncedRefund[] = [];
         for (const refund of outstanding) {
           // A void is carried by the closed sales order; a refund by a credit memo of its own.

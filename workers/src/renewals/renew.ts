@@ -33,6 +33,7 @@ import {
   type LockedSubscription,
 } from '@nh/server/queries/subscriptions/renewals';
 import { inPoolTransaction } from '@nh/server/queries/transaction';
+import { spendCreditOnOrder } from '@nh/server/queries/store-credit';
 import { addOnLines, readAddOnProducts } from '@nh/server/queries/subscriptions/ship-now';
 import { catchUp, dunningStep, pauseNow } from './rules';
 import { defineJob } from '../jobs/define';
@@ -115,7 +116,9 @@ export async function renewSubscription(
 
   let result: ChargeResult;
   try {
-    result = await gateway.chargeProfile({
+    // Store credit paid all of it (issue 23): nothing to ask of the card.
+    if (amount === 0) result = paidByCredit(gateway);
+    else result = await gateway.chargeProfile({
       profile: sub.profile!,
       amount,
       invoiceNumber,
@@ -230,11 +233,31 @@ async function prepare(db: Db, gateway: PaymentGateway, subscriptionId: string, 
     const placed = await placeRenewalOrder(client, order, stock);
     if ('short' in placed) return notCharged(shortfallReason(placed.short), dunningStep(sub.failedAttempts));
     const { orderId } = placed;
-    const paymentId = await upsertPeriodPayment(client, { ...base, amount: pricing.total, orderId, status: 'pending', message: null });
+    // Store credit before the card (issue 23), spent in this transaction: a job killed before its commit
+    // spent nothing, and after it the period's pending payment row stops any second charge. A decline
+    // cancels the order, which gives the credit back (the orders trigger).
+    const credit = sub.userId ? await spendCreditOnOrder(client, { userId: sub.userId, orderId, subscriptionId, max: pricing.total }) : 0;
+    const toCharge = pricing.total - credit;
+    if (credit > 0) log.info({ subscriptionId, period, credit, toCharge }, 'renewal paid partly or wholly with store credit');
+    const paymentId = await upsertPeriodPayment(client, { ...base, amount: toCharge, orderId, status: 'pending', message: null });
     if (!paymentId) throw new Error(`payment row of ${subscriptionId} ${period} changed while the subscription was locked`);
-    return { kind: 'charge', sub, period, paymentId, orderId, stock, invoiceNumber, amount: pricing.total, shippedOneTimeIds: sub.oneTimeItems.map((o) => o.id) };
+    return { kind: 'charge', sub, period, paymentId, orderId, stock, invoiceNumber, amount: toCharge, shippedOneTimeIds: sub.oneTimeItems.map((o) => o.id) };
   });
 }
+
+/** A renewal whose store credit paid it all: approved without a card charge. */
+const paidByCredit = (gateway: PaymentGateway): ChargeResult => ({
+  outcome: 'approved',
+  responseCode: null,
+  message: 'Paid in full with store credit',
+  errorCode: null,
+  transactionId: null,
+  cardType: null,
+  lastFour: null,
+  duplicate: false,
+  profile: null,
+  environment: gateway.environment,
+});
 
 const PERIOD = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 

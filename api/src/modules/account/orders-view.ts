@@ -33,6 +33,7 @@ export function toShopperOrder(o: ShopperOrderRow): ShopperOrder {
     promoDiscount: o.promoDiscount,
     shipping: o.shipping,
     tax: o.tax,
+    storeCredit: o.creditApplied,
     promoCode: o.promoCode,
     carrier: o.carrier,
     trackingNumber: o.trackingNumber,

@@ -4,6 +4,9 @@
  */
 import { Router, type Request } from 'express';
 import { findOrderOfUser, findShopperOrder, listOrdersOfUser } from '@nh/server/queries/shopper-self-service';
+import { creditBalance, creditHistory } from '@nh/server/queries/store-credit';
+import { centsToDecimal } from '@nh/shared/money';
+import { toStoreCreditEntryView, type StoreCreditView } from '@nh/shared/contracts/store-credit';
 import {
   ACCOUNT_MESSAGES,
   forgotPasswordRequestSchema,
@@ -62,6 +65,15 @@ export function accountRoutes(ctx: AppContext, { afterAnswer }: { afterAnswer: A
 
   // Always 202 with one message, answered before the lookup is done: whether the number and email
   // matched is never told, not even by how long the answer takes.
+  // Store credit (issue 23): the balance and its history, in words; never the staff's reasons.
+  router.get('/account/credit', signedIn, async (_req, res) => {
+    const userId = signedInUser(res).id;
+    const [balance, entries] = await Promise.all([creditBalance(ctx.db.$client, userId), creditHistory(ctx.db.$client, userId)]);
+    const body: StoreCreditView = { balance: centsToDecimal(balance), entries: entries.map(toStoreCreditEntryView) };
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(body);
+  });
+
   router.post('/orders/lookup', ...lookupLimits, (req, res) => {
     const input = parseInput(orderLookupRequestSchema, req.body ?? {});
     afterAnswer.run(req.log, 'order lookup', async () => {

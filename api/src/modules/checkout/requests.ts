@@ -19,7 +19,8 @@ import { profileCustomerId } from '@nh/server/payments';
 export interface OrderRequest {
   /** The billing name, email and address (the card's). */
   customer: CustomerFields;
-  opaqueData: { dataDescriptor: string; dataValue: string };
+  /** The tokenised card; null when none was sent (the store credit must then pay the whole order). */
+  opaqueData: { dataDescriptor: string; dataValue: string } | null;
   /** The total the browser showed: charged only when it is the server's. */
   amount: string;
   items: OrderItemInput[];
@@ -35,7 +36,7 @@ export function checkoutOrder(input: CheckoutNonceInput): OrderRequest {
   const { orderData } = input;
   return {
     customer: { firstName: input.firstName, lastName: input.lastName, email: input.email, address: input.address, city: input.city, state: input.state, zip: input.zip },
-    opaqueData: { dataDescriptor: input.dataDescriptor, dataValue: input.dataValue },
+    opaqueData: input.dataDescriptor && input.dataValue ? { dataDescriptor: input.dataDescriptor, dataValue: input.dataValue } : null,
     amount: input.amount,
     items: orderData.items,
     summary: { subtotal: orderData.subtotal, shipping: orderData.shipping, tax: orderData.tax, total: orderData.total },

@@ -26,7 +26,7 @@
  * `errorAnswer`, the error mapper's own rule.
  */
 import { randomUUID } from 'node:crypto';
-import { formatCents, priceCart, pricePlan, stockByProduct, STORE_CODE, toCents, toPayloadStrings, type Cents, type PricingPromo } from '@nh/shared';
+import { centsToDecimal, formatCents, priceCart, pricePlan, stockByProduct, STORE_CODE, toCents, toPayloadStrings, type Cents, type PricingPromo } from '@nh/shared';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import type { AuthUser } from '@nh/shared/contracts/auth';
 import { CHECKOUT_MESSAGES, type CheckoutNonceInput, type OrderItemInput, type SubscribeNonceInput } from '@nh/shared/contracts/checkout';
@@ -34,7 +34,8 @@ import type { SubscribeNonceResponse } from '@nh/shared/contracts/subscriptions'
 import type { Db } from '@nh/server/db/client';
 import type { LineItem } from '@nh/server/db/schema';
 import type { Logger } from '@nh/server/observability/logger';
-import { reserveOrder, type PendingOrder, type PricedStockLine } from '@nh/server/queries/orders';
+import { orderCreditApplied, reserveOrder, type PendingOrder, type PricedStockLine } from '@nh/server/queries/orders';
+import { creditBalance } from '@nh/server/queries/store-credit';
 import { acceptedOrderStatus, PAYMENT_STATUS_OF, recordAcceptedPayment, recordFailedPayment, type OutboxRecord, type PaymentRecord } from '@nh/server/queries/payments';
 import { findUsablePromo } from '@nh/server/queries/promo';
 import {
@@ -146,6 +147,12 @@ async function placeOrder(deps: CheckoutDeps, request: OrderRequest, options: Pl
     return stored.kind === 'replay' ? replay(stored.answer, true) : replay(answer, false);
   };
 
+  // Store credit pays a signed-in shopper's order first (not a new plan's first delivery: its card is
+  // charged and stored for the renewals, which spend credit themselves). Read here only to know whether
+  // to spend: the reservation spends what there is then, under the balance row's lock.
+  const creditUserId = !plan && options.userId && (await creditBalance(pool, options.userId)) > 0 ? options.userId : null;
+  if (!request.opaqueData && !creditUserId) return answerRefusal(errorAnswer(cardMissing()));
+
   // One id for every attempt of this request, so whatever is recorded names the order the answer names.
   const orderId = randomUUID();
   let reserved: PricedOrder | null = null;
@@ -158,7 +165,7 @@ async function placeOrder(deps: CheckoutDeps, request: OrderRequest, options: Pl
       if (error instanceof Refusal) return answerRefusal(errorAnswer(error));
       throw error;
     }
-    const outcome = await reserveOrder(pool, { claim, ...candidate });
+    const outcome = await reserveOrder(pool, { claim, ...candidate, creditUserId });
     if (outcome === 'reserved') reserved = candidate;
     else if (outcome === 'key-taken') {
       const stored = await awaitStoredAnswer(pool, claim.scope, claim.key, claim.requestHash, IDEMPOTENCY_MESSAGES);
@@ -169,8 +176,16 @@ async function placeOrder(deps: CheckoutDeps, request: OrderRequest, options: Pl
   }
 
   const { customer } = request;
-  const charge = await chargeOnce(gateway, {
-    amount: reserved.order.total,
+  const creditApplied = creditUserId ? await orderCreditApplied(pool, orderId) : 0;
+  const toCharge = reserved.order.total - creditApplied;
+  const charge =
+    toCharge === 0
+      ? paidByCredit(gateway)
+      : !request.opaqueData
+        ? // The credit no longer covers the order (spent meanwhile): cancelled, the credit given back.
+          failedCharge(gateway.environment, 'error', CHECKOUT_MESSAGES.cardRequired, 'card-missing')
+        : await chargeOnce(gateway, {
+    amount: toCharge,
     invoiceNumber: orderInvoiceNumber(orderId),
     description: plan ? `${STORE_CODE} subscription ${plan.subscriptionId.slice(0, 8)}` : `${STORE_CODE} order ${orderId.slice(0, 8)}`,
     email: customer.email,
@@ -178,9 +193,9 @@ async function placeOrder(deps: CheckoutDeps, request: OrderRequest, options: Pl
     opaqueData: request.opaqueData,
     ...(plan ? { createProfile: true, customerId: plan.customerId } : {}),
   });
-  const answer = answerFor(deps.log, orderId, plan, charge);
+  const answer = answerFor(deps.log, orderId, plan, charge, { applied: creditApplied, charged: toCharge });
   checkoutsTotal.inc({ outcome: CHECKOUT_OUTCOME[charge.outcome], kind: plan ? 'subscribe' : 'checkout' });
-  await recordOutcome(deps, claim, reserved, plan, charge, answer);
+  await recordOutcome(deps, claim, reserved, plan, charge, answer, toCharge);
   return replay(answer, false);
 }
 
@@ -329,11 +344,27 @@ async function chargeOnce(gateway: PaymentGateway, request: OpaqueChargeRequest)
 /** `nh_checkouts_total`'s outcome of a charge: held for review is an approval (the order goes ahead). */
 const CHECKOUT_OUTCOME: Record<ChargeResult['outcome'], CheckoutOutcome> = { approved: 'approved', held: 'approved', declined: 'declined', error: 'error', unknown: 'unknown' };
 
-function answerFor(log: Logger, orderId: string, plan: NewPlan | null, charge: ChargeResult): StoredAnswer {
+/** An order whose store credit paid all of it: no card, nothing asked of the gateway. */
+const paidByCredit = (gateway: PaymentGateway): ChargeResult => ({
+  outcome: 'approved',
+  responseCode: null,
+  message: CHECKOUT_MESSAGES.paidByCredit,
+  errorCode: null,
+  transactionId: null,
+  cardType: null,
+  lastFour: null,
+  duplicate: false,
+  profile: null,
+  environment: gateway.environment,
+});
+
+const cardMissing = () => new Refusal('VALIDATION_FAILED', CHECKOUT_MESSAGES.cardRequired, { fields: { dataValue: CHECKOUT_MESSAGES.cardRequired } });
+
+function answerFor(log: Logger, orderId: string, plan: NewPlan | null, charge: ChargeResult, credit: { applied: Cents; charged: Cents } = { applied: 0, charged: 0 }): StoredAnswer {
   switch (charge.outcome) {
     case 'approved':
     case 'held': {
-      if (!plan) return { status: 200, body: { orderId } };
+      if (!plan) return { status: 200, body: credit.applied > 0 ? { orderId, creditApplied: centsToDecimal(credit.applied), charged: centsToDecimal(credit.charged) } : { orderId } };
       const body: SubscribeNonceResponse = { subscriptionId: plan.subscriptionId, orderId, nextBillingDate: plan.nextBillingDate.toISOString() };
       return { status: 200, body };
     }
@@ -348,7 +379,7 @@ function answerFor(log: Logger, orderId: string, plan: NewPlan | null, charge: C
   }
 }
 
-async function recordOutcome(deps: CheckoutDeps, claim: { scope: string; key: string }, reserved: PricedOrder, plan: (NewPlan & { consent: ConsentAct }) | null, charge: ChargeResult, answer: StoredAnswer): Promise<void> {
+async function recordOutcome(deps: CheckoutDeps, claim: { scope: string; key: string }, reserved: PricedOrder, plan: (NewPlan & { consent: ConsentAct }) | null, charge: ChargeResult, answer: StoredAnswer, charged: Cents): Promise<void> {
   const { order } = reserved;
   const orderId = order.id;
   // Only an accepted charge starts the plan; any other payment row belongs to the order alone.
@@ -360,7 +391,8 @@ async function recordOutcome(deps: CheckoutDeps, claim: { scope: string; key: st
     billingPeriod: planned?.billingPeriod ?? null,
     transactionId: charge.transactionId,
     invoiceNumber: orderInvoiceNumber(orderId),
-    amount: order.total,
+    // What the card was asked for: the total less the store credit spent (0 when credit paid it all).
+    amount: charged,
     status: PAYMENT_STATUS_OF[charge.outcome],
     responseCode: charge.responseCode ?? charge.errorCode,
     responseMessage: charge.message,

@@ -27,6 +27,7 @@ const order: ShopperOrder = {
   promoDiscount: 0,
   shipping: 0,
   tax: 202,
+  storeCredit: 0,
   promoCode: null,
   carrier: null,
   trackingNumber: null,

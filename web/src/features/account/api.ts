@@ -1,4 +1,5 @@
 /** Server calls of the shopper's self-service screens (issue 13): orders, a guest's order link, password reset. */
+import type { StoreCreditView } from '@nh/shared/contracts/store-credit';
 import {
   acceptedResponseSchema,
   shopperOrderListSchema,
@@ -60,3 +61,11 @@ export async function resetPassword(input: ResetPasswordRequest): Promise<string
   const res = await apiRequest('POST', '/api/password/reset', input);
   return acceptedResponseSchema.parse(await res.json()).message;
 }
+
+/** GET /api/account/credit: the shopper's store credit and its history (issue 23). */
+export async function fetchStoreCredit(): Promise<StoreCreditView> {
+  const res = await apiRequest('GET', '/api/account/credit');
+  return (await res.json()) as StoreCreditView;
+}
+
+export const useStoreCredit = (signedIn: boolean) => useQuery({ queryKey: ['/api/account/credit'], queryFn: fetchStoreCredit, enabled: signedIn });

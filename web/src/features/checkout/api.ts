@@ -1,4 +1,6 @@
 /** Server calls of the checkout: promo validation, placing the order, Subscribe & Save. */
+import type { StoreCreditView } from '@nh/shared/contracts/store-credit';
+import { toCents, type Cents } from '@nh/shared/money';
 import type { CheckoutNonceRequest, CheckoutNonceResponse, SubscribeNonceRequest } from '@nh/shared/contracts/checkout';
 import { shopperOrderListSchema, shopperOrderSchema, type ShopperOrder } from '@nh/shared/contracts/account';
 import type { PromoValidation } from '@nh/shared/contracts/promo';
@@ -26,4 +28,10 @@ export async function fetchLastAddress(): Promise<ShopperOrder['shippingAddress'
   const newest = list.orders[0];
   if (!newest) return null;
   return shopperOrderSchema.parse(await (await apiRequest('GET', `/api/orders/${encodeURIComponent(newest.id)}`)).json()).shippingAddress;
+}
+
+/** The signed-in shopper's store credit balance in cents (0 when signed out or none): the summary's "Store credit" line (issue 23). */
+export async function fetchCreditBalance(): Promise<Cents> {
+  const res = await apiRequest('GET', '/api/account/credit');
+  return toCents(((await res.json()) as StoreCreditView).balance);
 }

@@ -99,6 +99,18 @@ afterEach(() => {
 });
 
 describe('usePlaceOrder', () => {
+  it('store credit pays the whole order (issue 23): no card is tokenised or sent; the order opens as usual', async () => {
+    const calls = stubFetch([{ status: 200, body: { orderId: ORDER_ID, creditApplied: '28.89', charged: '0.00' } }]);
+    const { tokenize, router, submit } = setup();
+    await submit({ values, items, promo: null, creditCovers: true });
+    expect(tokenize).not.toHaveBeenCalled();
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.url).toBe('/api/payments/checkout-nonce');
+    expect(calls[0]!.body).not.toHaveProperty('dataValue');
+    expect(calls[0]!.body).not.toHaveProperty('dataDescriptor');
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/checkout/complete/${ORDER_ID}`));
+  });
+
   it('Subscribe & Save: sends the first delivery total with the promo code, toasts the next delivery, clears the cart and opens the confirmation page with the plan', async () => {
     const nextBillingDate = '2031-07-05T15:00:00.000Z';
     const calls = stubFetch([{ status: 201, body: { subscriptionId: ORDER_ID, orderId: ORDER_ID, nextBillingDate } }]);

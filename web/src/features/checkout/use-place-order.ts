@@ -37,6 +37,8 @@ export interface PlaceOrderInput {
   /** The cart lines being bought (prices in integer cents). */
   items: readonly CartItem[];
   promo: PromoValidation | null;
+  /** The signed-in shopper's store credit pays the whole order (issue 23): no card is tokenised or sent. */
+  creditCovers?: boolean;
 }
 
 export type PlacedOrder = { kind: 'subscription'; nextDelivery: Date; orderId: string | null; subscriptionId: string | null } | { kind: 'order'; orderId: string };
@@ -52,7 +54,7 @@ export function usePlaceOrder({ tokenize }: UsePlaceOrderOptions) {
   const pendingAttempt = useRef<CheckoutAttempt<CheckoutNonceRequest> | null>(null);
 
   return useMutation({
-    mutationFn: async ({ values, items, promo }: PlaceOrderInput): Promise<PlacedOrder> => {
+    mutationFn: async ({ values, items, promo, creditCovers = false }: PlaceOrderInput): Promise<PlacedOrder> => {
       const customer = {
         firstName: values.firstName,
         lastName: values.lastName,
@@ -65,7 +67,7 @@ export function usePlaceOrder({ tokenize }: UsePlaceOrderOptions) {
       const address = { address: values.address, city: values.city, state: values.state, zip: values.zip };
       const lines = items.map((item) => ({ price: item.price, quantity: item.quantity }));
       const orderItems = items.map((item) => ({ productId: item.productId, variantSku: item.variantSku, quantity: item.quantity, price: centsToDecimal(item.price) }));
-      const fingerprint = JSON.stringify({ values, orderItems, promo: promo?.code ?? null });
+      const fingerprint = JSON.stringify({ values, orderItems, promo: promo?.code ?? null, creditCovers });
 
       if (values.subscribeAndSave) {
         const opaque = await tokenize(values);
@@ -88,7 +90,8 @@ export function usePlaceOrder({ tokenize }: UsePlaceOrderOptions) {
 
       let attempt = reusableAttempt(pendingAttempt.current, fingerprint);
       if (!attempt) {
-        const opaque = await tokenize(values);
+        // The server decides what credit pays; when the summary showed it paying all, no card goes.
+        const opaque = creditCovers ? {} : await tokenize(values);
         const strings = toPayloadStrings(priceCart(lines, { promo }));
         attempt = newAttempt(fingerprint, {
           amount: strings.total,

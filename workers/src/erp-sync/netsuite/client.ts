@@ -49,7 +49,25 @@ export const netsuiteExternalIds = {
   salesOrder: (orderId: string) => `NH-ORD-${orderId.replace(/[^A-Za-z0-9_-]/g, '')}`,
   /** One credit memo per refund (its payment row's id): a retried sync updates it, never makes a second. */
   creditMemo: (refundId: string) => `NH-RFD-${refundId.replace(/[^A-Za-z0-9_-]/g, '')}`,
+  /** One customer deposit per order paid partly or wholly with store credit (issue 23). */
+  storeCreditDeposit: (orderId: string) => `NH-SCD-${orderId.replace(/[^A-Za-z0-9_-]/g, '')}`,
 };
+
+/**
+ * The payment method of a store-credit deposit: the account must have it (external id), its deposit
+ * account the store-credit liability (docs/decisions/store-credit.md, "NetSuite").
+ */
+export const STORE_CREDIT_PAYMENT_METHOD = 'NH-STORE-CREDIT';
+
+/** The part of an order paid with store credit, as a customer deposit on its sales order. */
+export interface StoreCreditDepositInput {
+  orderId: string;
+  customerInternalId: string;
+  salesOrderInternalId: string;
+  tranDate: string;
+  /** Two-decimal string. */
+  amount: string;
+}
 
 export interface CustomerInput {
   email: string;
@@ -76,6 +94,8 @@ export interface SalesOrderInput {
   /** Two-decimal strings. */
   shippingCost: string;
   discount: string;
+  /** Store credit (issue 23) paid this much of the total (two-decimal string); sent as a customer deposit, named in the memo. */
+  storeCredit?: string;
   tax: string;
   total: string;
   promoCode?: string | null;
@@ -350,7 +370,7 @@ export class NetSuiteClient {
       otherRefNum: input.orderId,
       email: input.email,
       // Tax and the total are NetSuite's to compute; ours travel in the memo for reconciliation.
-      memo: input.memo ?? `Web order ${input.orderId}; tax ${input.tax}; total ${input.total}${input.promoCode ? `; promo ${input.promoCode}` : ''}${closed}`,
+      memo: input.memo ?? `Web order ${input.orderId}; tax ${input.tax}; total ${input.total}${input.promoCode ? `; promo ${input.promoCode}` : ''}${input.storeCredit && money(input.storeCredit) > 0 ? `; store credit ${input.storeCredit}` : ''}${closed}`,
       shippingCost: money(input.shippingCost),
       // The transaction's own shipping address (the REST address subrecord), whatever the customer record's default.
       ...(input.shippingAddress
@@ -376,6 +396,27 @@ export class NetSuiteClient {
         })),
       },
     }, ledger, LINE_SUBLISTS);
+  }
+
+  /**
+   * Creates or updates the store-credit deposit of an order (`PUT customerDeposit/eid:NH-SCD-<order id>`):
+   * the credit's part of the payment, on the sales order, which NetSuite's deposit application applies
+   * to the invoice when the order is billed. One per order, however often sent.
+   */
+  upsertStoreCreditDeposit(input: StoreCreditDepositInput, ledger?: SyncAttemptEntry[]): Promise<string> {
+    return this.upsert(
+      'customerDeposit',
+      netsuiteExternalIds.storeCreditDeposit(input.orderId),
+      {
+        customer: { id: input.customerInternalId },
+        salesOrder: { id: input.salesOrderInternalId },
+        tranDate: input.tranDate,
+        payment: money(input.amount),
+        paymentMethod: { externalId: STORE_CREDIT_PAYMENT_METHOD },
+        memo: `Store credit used on web order ${input.orderId} (sales order ${netsuiteExternalIds.salesOrder(input.orderId)})`,
+      },
+      ledger,
+    );
   }
 
   /** Creates or updates the refund's credit memo (`PUT creditMemo/eid:NH-RFD-<refund id>`): one per refund, however often sent. */

@@ -33,6 +33,7 @@ import {
   type RefundKind,
 } from '@nh/server/queries/refunds';
 import { restock } from '@nh/server/queries/stock';
+import { orderCreditFacts } from '@nh/server/queries/store-credit';
 import { requestRefundSync } from '@nh/server/queries/sync';
 import { REFUND_GATEWAY_MESSAGES, failedRefund, refundInvoiceNumber, type PaymentGateway, type RefundResult } from '@nh/server/payments';
 import { ADMIN_MESSAGES } from '@nh/shared/contracts/admin';
@@ -155,7 +156,10 @@ async function reserve(db: Db, r: Reservation): Promise<{ kind: 'reserved' | 're
 
     const captured = locked.charge.amount;
     const givenBack = locked.refunded + locked.pending;
-    const left = captured - givenBack;
+    // Store credit (issue 23): what was refunded to credit counts too, beyond what credit itself paid,
+    // so card and credit refunds together never give back more than the order was paid.
+    const credit = await orderCreditFacts(tx, r.orderId);
+    const left = Math.min(captured - givenBack, captured + credit.applied - givenBack - credit.refundedToCredit);
     if (left <= 0) throw new AppError('REFUND_TOO_LARGE', REFUND_MESSAGES.nothingLeft, { refundable: '0.00' });
     if (r.input.amount > left) throw new AppError('REFUND_TOO_LARGE', refundTooLargeMessage(left, captured, givenBack), { refundable: centsToDecimal(left) });
     if (r.kind === 'void' && r.input.amount !== left) throw new AppError('REFUND_PARTIAL_UNSETTLED', partialUnsettledMessage(captured), { refundable: centsToDecimal(left) });

@@ -11,6 +11,7 @@ import type { AdminArea, AdminDeps } from '../shared/area';
 import { changeOrderAddress } from './address';
 import { listOrders } from './list';
 import { REFUND_IDEMPOTENCY_MESSAGES, refundOrder } from './refunds';
+import { refundToCredit } from './refund-to-credit';
 import { getOrder, updateOrder } from './service';
 import { orderTimeline, resendOrderEmail } from './timeline';
 
@@ -42,6 +43,13 @@ export function orderArea(ctx: AppContext, { guard, invalidateCatalog, gateway }
   router.post('/:id/refunds', guard.require('orders.refund'), async (req, res) => {
     const key = readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], REFUND_IDEMPOTENCY_MESSAGES);
     const { storeCode, ...input } = parseInput(refundRequestSchema, req.body);
+    if (input.method === 'credit') {
+      // Store credit instead of the card (issue 23): no payment service, the ledger of the order's account.
+      const credit = await refundToCredit(db, storeCode, String(req.params.id), input, key, actorOf(req, res));
+      if (credit.replayed) res.setHeader('Idempotent-Replayed', 'true');
+      res.status(credit.status).json(credit.body);
+      return;
+    }
     const answer = await refundOrder({ db, gateway, log: ctx.log, invalidateCatalog }, storeCode, String(req.params.id), input, key, actorOf(req, res));
     if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(answer.status).json(answer.body);

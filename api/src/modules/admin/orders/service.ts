@@ -21,7 +21,8 @@ const ADMIN_ORDER_FIELDS = Object.keys(adminOrderSchema.shape) as (keyof AdminOr
 /**
  * The order as staff see it: the row's columns the contract names go out as stored (a new nullable text
  * column shown to staff needs nothing here), money, dates and line snapshots converted; the row's other
- * columns (the shopper's account, NetSuite's ids) are left out.
+ * columns (NetSuite's ids) are left out. The shopper's account id is shown (issue 23: it is the
+ * customer's id in the back office, e.g. for giving store credit).
  */
 function toAdminOrder(row: OrderRow, subscriptionSkippedPeriods: SkippedPeriod[], { payments, refundable, shippingBlockedReason }: OrderPayments): AdminOrder {
   const view: AdminOrder = {
@@ -42,6 +43,7 @@ function toAdminOrder(row: OrderRow, subscriptionSkippedPeriods: SkippedPeriod[]
     shipping: centsToDecimal(row.shipping),
     tax: centsToDecimal(row.tax),
     total: centsToDecimal(row.total),
+    creditApplied: centsToDecimal(row.creditApplied),
     deliveredDate: row.deliveredDate?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

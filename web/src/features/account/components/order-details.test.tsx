@@ -21,6 +21,7 @@ const order = (overrides: Partial<ShopperOrder> = {}): ShopperOrder => ({
   promoDiscount: 0,
   shipping: 0,
   tax: 202,
+  storeCredit: 0,
   promoCode: null,
   carrier: null,
   trackingNumber: null,

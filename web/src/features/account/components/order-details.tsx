@@ -118,6 +118,12 @@ export function OrderDetails({ order }: { order: ShopperOrder }) {
           <Row label="Shipping" value={order.shipping === 0 ? 'Free' : formatCents(order.shipping)} />
           <Row label="Tax" value={formatCents(order.tax)} />
           <Row label="Total" value={formatCents(order.total)} strong />
+          {order.storeCredit > 0 && (
+            <>
+              <Row label="Paid with store credit" value={`-${formatCents(order.storeCredit)}`} />
+              <Row label="Paid by card" value={formatCents(order.total - order.storeCredit)} />
+            </>
+          )}
         </dl>
       </section>
     </div>

@@ -4,16 +4,18 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { useAuth } from '@/lib/auth';
 import { formatLongDate } from '@/lib/format-date';
 import { usePageMeta } from '@/lib/use-page-meta';
-import { useOrders } from '../api';
+import { useOrders, useStoreCredit } from '../api';
 import { AccountPage, Card, ErrorNote, linkClass } from '../components/account-page';
 import { OrderStatus } from '../components/order-details';
 import { SignInPrompt } from '../components/sign-in-prompt';
+import { StoreCreditSection } from '../components/store-credit-section';
 
 /** /account/orders: the signed-in shopper's orders, newest first. */
 export default function OrdersPage() {
   usePageMeta({ title: 'My Orders' });
   const auth = useAuth();
   const orders = useOrders(auth.isAuthenticated);
+  const credit = useStoreCredit(auth.isAuthenticated);
 
   if (auth.isLoading || (auth.isAuthenticated && orders.isPending)) {
     return (
@@ -44,6 +46,7 @@ export default function OrdersPage() {
   }
   return (
     <AccountPage title="My Orders" wide>
+      {credit.data && <StoreCreditSection credit={credit.data} />}
       {orders.data.length === 0 ? (
         <Card>
           <p className="text-stone-700">

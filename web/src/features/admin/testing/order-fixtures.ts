@@ -55,6 +55,7 @@ export const order = (overrides: Partial<AdminOrder> = {}): AdminOrder => ({
   promoDiscount: '0.00',
   shipping: '9.99',
   tax: '3.20',
+  creditApplied: '0.00',
   paymentTransactionId: 'txn-1',
   subscriptionSkippedPeriods: [],
   updatedAt: '2025-03-01T15:04:02.000Z',

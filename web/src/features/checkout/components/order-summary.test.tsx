@@ -33,4 +33,18 @@ describe("the checkout's order summary", () => {
     render(<OrderSummary items={items} pricing={plan.firstDelivery} promoCode={null} renewalTotal={plan.renewal.total} cadence="every 2 months" />);
     expect(screen.getByTestId('summary-renewal').textContent).toBe(`Then $${(plan.renewal.total / 100).toFixed(2)} every 2 months until you cancel.`);
   });
+
+  it('store credit (issue 23): a line for it and what the card pays, never more than the total', () => {
+    const pricing = priceCart(items);
+    render(<OrderSummary items={items} pricing={pricing} promoCode={null} storeCredit={1000} />);
+    expect(screen.getByTestId('summary-store-credit').textContent).toContain('-$10.00');
+    expect(screen.getByTestId('summary-card-amount').textContent).toContain(`$${((pricing.total - 1000) / 100).toFixed(2)}`);
+    cleanup();
+    render(<OrderSummary items={items} pricing={pricing} promoCode={null} storeCredit={pricing.total + 5000} />);
+    expect(screen.getByTestId('summary-store-credit').textContent).toContain(`-$${(pricing.total / 100).toFixed(2)}`);
+    expect(screen.getByTestId('summary-card-amount').textContent).toContain('$0.00');
+    cleanup();
+    render(<OrderSummary items={items} pricing={pricing} promoCode={null} />);
+    expect(screen.queryByTestId('summary-store-credit')).toBeNull();
+  });
 });

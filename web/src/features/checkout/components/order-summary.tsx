@@ -20,6 +20,7 @@ export function OrderSummary({
   promoCode,
   renewalTotal = null,
   cadence = 'every month',
+  storeCredit = 0,
   children,
 }: {
   items: CartItem[];
@@ -29,6 +30,8 @@ export function OrderSummary({
   renewalTotal?: Cents | null;
   /** How often the plan renews, in words ("every 2 months"). */
   cadence?: string;
+  /** The signed-in shopper's store credit that will pay first (the server decides the amount at Place Order). */
+  storeCredit?: Cents;
   children?: ReactNode;
 }) {
   return (
@@ -59,6 +62,12 @@ export function OrderSummary({
           <Row label="Shipping" value={pricing.shipping === 0 ? 'FREE' : formatCents(pricing.shipping)} testId="summary-shipping" />
           <Row label={`Tax (${TAX_RATE_BPS / 100}%)`} value={formatCents(pricing.tax)} testId="summary-tax" />
           <Row label="Total" value={formatCents(pricing.total)} testId="summary-total" emphasis />
+          {Math.min(storeCredit, pricing.total) > 0 && (
+            <>
+              <Row label="Store credit" value={`-${formatCents(Math.min(storeCredit, pricing.total))}`} testId="summary-store-credit" />
+              <Row label="To pay by card" value={formatCents(pricing.total - Math.min(storeCredit, pricing.total))} testId="summary-card-amount" />
+            </>
+          )}
         </dl>
         {renewalTotal !== null && (
           <p className="text-sm text-stone-600" data-testid="summary-renewal">

@@ -1,11 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
 import { checkoutFormSchema, emptyCheckoutForm, type CheckoutForm } from '@nh/shared/contracts/checkout';
 import type { PromoValidation } from '@nh/shared/contracts/promo';
 import { subscriptionTermsParagraphs } from '@nh/shared/contracts/subscription-terms';
 import { cadenceChoiceWords, cadenceWords } from '@nh/shared/contracts/subscriptions';
 import { priceCart, pricePlan } from '@nh/shared/pricing';
 import { Loader2, ShoppingBag } from 'lucide-react';
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import { acceptReady } from '@/components/card-entry/accept';
@@ -29,6 +31,10 @@ import { PromoCodeField } from '../components/promo-code-field';
 import { SubscriptionTerms } from '../components/subscription-terms';
 import { useCheckoutDraft } from '../checkout-draft';
 import { usePlaceOrder } from '../use-place-order';
+import { fetchCreditBalance } from '../api';
+
+/** The checkout form without the card fields (store credit pays all). */
+const withoutCardSchema = checkoutFormSchema.extend({ cardNumber: z.string(), expirationDate: z.string(), cardCode: z.string() });
 
 export default function CheckoutPage() {
   const { items } = useCart();
@@ -39,7 +45,13 @@ export default function CheckoutPage() {
   const [verifying, setVerifying] = useState(false);
   const processing = order.isPending;
 
-  const form = useForm<CheckoutForm>({ resolver: zodResolver(checkoutFormSchema), defaultValues: emptyCheckoutForm, mode: 'onSubmit' });
+  // Store credit that pays the whole order (issue 23) needs no card: the card fields are then not checked.
+  const creditCoversRef = useRef(false);
+  const form = useForm<CheckoutForm>({
+    resolver: (values, context, options) => (creditCoversRef.current ? zodResolver(withoutCardSchema) : zodResolver(checkoutFormSchema))(values, context, options),
+    defaultValues: emptyCheckoutForm,
+    mode: 'onSubmit',
+  });
   const { register, handleSubmit, control, watch, formState } = form;
   useCheckoutDraft(form, user);
   const errors = formState.errors;
@@ -53,6 +65,11 @@ export default function CheckoutPage() {
   // The terms as the server records them with the plan (consent on record): one source, shared/contracts/subscription-terms.ts.
   const terms = subscriptionTermsParagraphs({ renewalAmount: pricePlan(lines, null).renewal.total, interval: 'monthly', intervalCount });
   const pricing = plan ? plan.firstDelivery : priceCart(lines, { promo });
+  // Store credit pays a signed-in shopper's order first (not a new plan's first delivery); the server decides the amount.
+  const credit = useQuery({ queryKey: ['/api/account/credit', 'balance'], queryFn: fetchCreditBalance, enabled: isAuthenticated });
+  const storeCredit = !subscribe && isAuthenticated ? (credit.data ?? 0) : 0;
+  const creditCovers = storeCredit > 0 && storeCredit >= pricing.total;
+  creditCoversRef.current = creditCovers;
 
   if (items.length === 0) {
     return (
@@ -75,6 +92,10 @@ export default function CheckoutPage() {
     if (!configured) return;
     if (values.subscribeAndSave && !isAuthenticated) {
       requireLogin();
+      return;
+    }
+    if (creditCovers) {
+      order.mutate({ values, items, promo, creditCovers: true });
       return;
     }
     if (!acceptReady()) {
@@ -118,7 +139,13 @@ export default function CheckoutPage() {
               <div className="empty:hidden sm:col-span-2">
                 <PaymentAlerts status={card.status} />
               </div>
-              <CardDetailsFields field={field} />
+              {creditCovers ? (
+                <p className="text-sm text-stone-700 sm:col-span-2" data-testid="credit-covers">
+                  Your store credit pays this whole order: no card needed.
+                </p>
+              ) : (
+                <CardDetailsFields field={field} />
+              )}
             </CardContent>
           </Card>
 
@@ -185,7 +212,7 @@ export default function CheckoutPage() {
         </form>
 
         <aside className="space-y-4">
-          <OrderSummary items={items} pricing={pricing} promoCode={promo?.code ?? null} renewalTotal={plan?.renewal.total ?? null} cadence={cadence}>
+          <OrderSummary items={items} pricing={pricing} promoCode={promo?.code ?? null} renewalTotal={plan?.renewal.total ?? null} cadence={cadence} storeCredit={storeCredit}>
             <PromoCodeField applied={promo} onApply={setPromo} onRemove={() => setPromo(null)} />
           </OrderSummary>
         </aside>

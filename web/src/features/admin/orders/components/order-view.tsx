@@ -1,7 +1,7 @@
 /** An order as staff see it: customer, addresses, items and totals, timeline, fulfilment, plan, payment, emails, NetSuite. */
 import { formatOrderDate, type AdminOrder } from '@nh/shared/contracts/admin';
 import { describeSkippedPeriod } from '@nh/shared/contracts/subscriptions';
-import { formatCents, toCents } from '@nh/shared/money';
+import { centsToDecimal, formatCents, toCents } from '@nh/shared/money';
 import { discountLines } from '@nh/shared/pricing';
 import type { ReactNode } from 'react';
 import { Badge } from '@/components/ui/badge';
@@ -15,6 +15,7 @@ import { Section } from './order-section';
 import { OrderStatusBadge } from './order-status-badge';
 import { OrderTimeline } from './order-timeline';
 import { RefundButton } from './refund-dialog';
+import { GrantCreditButton } from '../../credit/components/grant-credit-dialog';
 import { ResendEmails } from './resend-emails';
 import { RetrySyncButton } from './retry-sync-button';
 
@@ -44,6 +45,7 @@ export function OrderView({ order }: { order: AdminOrder }) {
   const canSync = useCan('sync.manage');
   const canRefund = useCan('orders.refund');
   const canResend = useCan('orders.resendEmail');
+  const canGiveCredit = useCan('credit.grant');
   const showPayment = order.paymentTransactionId !== null || order.payments.length > 0;
   return (
     <>
@@ -53,7 +55,7 @@ export function OrderView({ order }: { order: AdminOrder }) {
       </div>
       <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
         <div className="grid content-start gap-6">
-          <Section title="Customer Information">
+          <Section title="Customer Information" action={canGiveCredit && order.userId && <GrantCreditButton customerId={order.userId} />}>
             <dl className="grid gap-1 sm:grid-cols-[8rem_1fr]">
               <dt className="text-stone-500">Name</dt>
               <dd>{order.customerName}</dd>
@@ -110,6 +112,12 @@ export function OrderView({ order }: { order: AdminOrder }) {
               )}
               <Separator className="my-1" />
               <Line label="Total" value={money(order.total)} strong />
+              {order.creditApplied !== '0.00' && (
+                <>
+                  <Line label="Paid with store credit" value={`-${money(order.creditApplied)}`} />
+                  <Line label="Paid by card" value={money(centsToDecimal(toCents(order.total) - toCents(order.creditApplied)))} />
+                </>
+              )}
             </div>
           </Section>
           {order.customerNotes && (
