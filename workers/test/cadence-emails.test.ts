@@ -31,6 +31,14 @@ describe('a change of cadence, emailed', () => {
     expect(email.text).not.toContain('Too much product');
   });
 
+  it('names the amount that delivery will really be charged (the agreed price until a price-change notice takes effect)', () => {
+    const next = Date.parse('2027-03-31T06:00:00.000Z');
+    const change = { kind: 'frequency' as const, from: 1, to: 2, nextBillingDate: new Date(next) };
+    expect(subscriptionStaffChangeEmail({ ...plan, change }).text).toContain('we will charge $18.36 to your saved card on March 31, 2027');
+    const held = subscriptionStaffChangeEmail({ ...plan, change, amountOn: () => 1700 });
+    expect(held.text).toContain('we will charge $17.00 to your saved card on March 31, 2027');
+  });
+
   it('says each cadence in words', () => {
     expect([1, 2, 3].map((n) => planCadence('monthly', n))).toEqual(['every month', 'every 2 months', 'every 3 months']);
   });

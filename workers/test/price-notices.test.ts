@@ -128,6 +128,13 @@ describe('the price-change notice', () => {
     expect(sent).toHaveLength(1);
   });
 
+  it('reaches every changed plan, a keyset page at a time (a catalogue price change reaches many plans at once)', async () => {
+    const plans = await Promise.all([1, 2, 3, 4, 5].map(() => insertPlan(1350, AGREED, inDays(20))));
+    const result = await sendPriceNotices(tdb.db, log, undefined, 2);
+    for (const plan of plans) expect(result.noticed).toContain(plan.id);
+    for (const plan of plans) expect(await noticesOf(plan.id)).toHaveLength(1);
+  });
+
   it('is not sent for a drop (the agreed price follows it down) nor for an unchanged price', async () => {
     const dropped = await insertPlan(1250, RAISED, inDays(20));
     const unchanged = await insertPlan(1250, AGREED, inDays(20));

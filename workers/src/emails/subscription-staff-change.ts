@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { formatCents, toCents, type Cents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
-import { pausedWords } from '@nh/shared/contracts/subscriptions';
+import { billingPeriodOf, pausedWords } from '@nh/shared/contracts/subscriptions';
+import { chargeableAmount } from '@nh/shared/subscriptions/agreed-price';
 import { findAuditChange } from '@nh/server/queries/email-context';
 import { defineEmail, skip } from './define-email';
 import type { Content } from './mail/layout';
@@ -105,15 +106,16 @@ export const email = defineEmail({
     if (!found) return skip('subscription not found');
     const change = staffChangeOf(event.action, event.before, event.after, found.sub.nextBillingDate, found.plan);
     if (!change) return skip(`no email for ${event.action}`);
-    const content = subscriptionStaffChangeEmail({ ...found.plan, change });
+    // What a delivery will really be charged: the agreed price until a price-change notice's first day.
+    const content = subscriptionStaffChangeEmail({ ...found.plan, change, amountOn: (date) => chargeableAmount(found.sub, billingPeriodOf(date)) });
     return { subjectId: `${subscriptionId}:${auditId}`, message: { to: found.sub.customerEmail, ...content } };
   },
 });
 
 /** The subject and the opening sentences of each change. */
-function wording(plan: SubscriptionEmailPlan, change: StaffChange): { subject: string; lines: string[] } {
+function wording(plan: StaffChangePlan, change: StaffChange): { subject: string; lines: string[] } {
   const yourPlan = `your ${SHOP.name} Subscribe & Save plan`;
-  const charge = (date: Date) => `we will charge ${formatCents(plan.amount)} to your saved card on ${billingDay(date)}`;
+  const charge = (date: Date) => `we will charge ${formatCents(plan.amountOn?.(date) ?? plan.amount)} to your saved card on ${billingDay(date)}`;
   switch (change.kind) {
     case 'paused':
       return {
@@ -206,7 +208,10 @@ function wording(plan: SubscriptionEmailPlan, change: StaffChange): { subject: s
 }
 
 /** Sent when staff change a customer's plan on their behalf. */
-export function subscriptionStaffChangeEmail(plan: SubscriptionEmailPlan & { change: StaffChange }): Content {
+/** The plan as the email tells it; `amountOn`: the amount a delivery on that day is charged (plan.amount when absent). */
+type StaffChangePlan = SubscriptionEmailPlan & { amountOn?: (date: Date) => Cents };
+
+export function subscriptionStaffChangeEmail(plan: StaffChangePlan & { change: StaffChange }): Content {
   const { subject, lines } = wording(plan, plan.change);
   const reachUs = `contact us at ${SHOP.supportEmail} or ${SHOP.supportPhone} (${SHOP.supportHours})`;
   // A bulk swap was the shop's own change to many plans, not one asked for by this customer.

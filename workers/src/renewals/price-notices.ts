@@ -39,10 +39,21 @@ export interface PriceNoticeResult {
   dropped: string[];
 }
 
+/** Every candidate, a keyset page at a time (a catalogue price change may reach every plan at once). */
+async function* priceChangeCandidates(db: Db, pageSize?: number): AsyncGenerator<string> {
+  let after: string | null = null;
+  for (;;) {
+    const page = await findPriceChangeCandidates(db, after, pageSize);
+    yield* page;
+    if (page.length < (pageSize ?? 1000)) return;
+    after = page[page.length - 1]!;
+  }
+}
+
 /** Sends the notices due (and follows the drops); one plan failing is logged and tried again tomorrow. */
-export async function sendPriceNotices(db: Db, log: Logger, days?: number): Promise<PriceNoticeResult> {
+export async function sendPriceNotices(db: Db, log: Logger, days?: number, pageSize?: number): Promise<PriceNoticeResult> {
   const result: PriceNoticeResult = { noticed: [], dropped: [] };
-  for (const id of await findPriceChangeCandidates(db)) {
+  for await (const id of priceChangeCandidates(db, pageSize)) {
     try {
       await db.transaction((tx) =>
         changeLockedPlan(

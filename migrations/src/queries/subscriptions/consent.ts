@@ -3,7 +3,7 @@
  * inserts it in the plan's statement), read for the staff plan page; the price-change notices sent.
  * Nothing here deletes: the rows are kept at least three years (docs/decisions/subscriptions.md).
  */
-import { and, desc, eq, inArray, isNotNull, ne } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNotNull, ne } from 'drizzle-orm';
 import type { Cents } from '@nh/shared/money';
 import type { DbOrTx } from '../../db/client';
 import { subscriptionConsents, subscriptionPriceNotices, subscriptions } from '../../db/schema';
@@ -28,13 +28,21 @@ export async function listPriceNotices(db: DbOrTx, subscriptionId: string): Prom
 
 /**
  * Plans whose price per delivery differs from the one agreed (active or paused; plans from before the
- * agreed price was kept have none and are left out): the price-change sweep's candidates, at most `limit`.
+ * agreed price was kept have none and are left out): the price-change sweep's candidates, one keyset page
+ * of at most `limit` ids after `after` (by id).
  */
-export async function findPriceChangeCandidates(db: DbOrTx, limit = 1000): Promise<string[]> {
+export async function findPriceChangeCandidates(db: DbOrTx, after: string | null = null, limit = 1000): Promise<string[]> {
   const rows = await db
     .select({ id: subscriptions.id })
     .from(subscriptions)
-    .where(and(inArray(subscriptions.status, ['active', 'paused']), isNotNull(subscriptions.agreedAmount), ne(subscriptions.amount, subscriptions.agreedAmount)))
+    .where(
+      and(
+        inArray(subscriptions.status, ['active', 'paused']),
+        isNotNull(subscriptions.agreedAmount),
+        ne(subscriptions.amount, subscriptions.agreedAmount),
+        after === null ? undefined : gt(subscriptions.id, after),
+      ),
+    )
     .orderBy(subscriptions.id)
     .limit(limit);
   return rows.map((r) => r.id);
