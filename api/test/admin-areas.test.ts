@@ -73,6 +73,8 @@ describe('the admin area routes the same whatever order its sub-areas are listed
       '/admin/audit',
       '/admin/audit.csv',
       '/admin/customers',
+      // The store-credit area's grants (/admin/customers/{id}/credit).
+      '/admin/customers',
       '/admin/dashboard',
       '/admin/invitations',
       '/admin/me',
