@@ -23,8 +23,10 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-async function insertOrder(o: { email: string; name: string; total: string; status?: string; userId?: string | null; daysAgo?: number }): Promise<string> {
-  const { rows } = await api.ctx.db.$client.query<{ id: string }>(
+type Queryable = { query: TestApi['ctx']['db']['$client']['query'] };
+
+async function insertOrder(o: { email: string; name: string; total: string; status?: string; userId?: string | null; daysAgo?: number }, client: Queryable = api.ctx.db.$client): Promise<string> {
+  const { rows } = await client.query<{ id: string }>(
     `insert into orders (store_code, user_id, customer_email, customer_name, shipping_address, items, subtotal, shipping, tax, total, status, created_at)
      values ('NH', $1, $2, $3, '{"address":"1 Main St","city":"Springfield","state":"IL","zip":"62701"}', '[{"productId":1,"productName":"Flush","variantSku":null,"sku":null,"itemNumber":null,"quantity":2,"price":"5.00"}]',
        $4, 0, 0, $4, $5, now() - make_interval(days => $6)) returning id`,
@@ -88,6 +90,30 @@ describe('customers', () => {
     );
     const [c] = (await list(support, `q=${email}`)).customers;
     expect(c).toMatchObject({ orderCount: 10, lifetimeSpend: 9000 });
+  });
+
+  it('two checkouts of one customer at once, each reserving then paying in its own transaction, do not deadlock', async () => {
+    const email = `twotabs.${tag}@example.com`;
+    await insertOrder({ email, name: 'Two Tabs', total: '1.00', status: 'delivered' }); // the customer row exists
+    const [a, b] = [await api.ctx.db.$client.connect(), await api.ctx.db.$client.connect()];
+    try {
+      await a.query('begin');
+      await b.query('begin');
+      // Both reserve (the order's foreign key holds a KEY SHARE lock on the customer row until commit)…
+      const ids = [await insertOrder({ email, name: 'Two Tabs', total: '10.00' }, a), await insertOrder({ email, name: 'Two Tabs', total: '20.00' }, b)];
+      // …then both are paid: each refresh of the customer's figures locks its row.
+      const paidA = a.query(`update orders set status = 'processing' where id = $1`, [ids[0]]);
+      const paidB = b.query(`update orders set status = 'processing' where id = $1`, [ids[1]]);
+      await paidA;
+      await a.query('commit');
+      await paidB;
+      await b.query('commit');
+    } finally {
+      a.release();
+      b.release();
+    }
+    const [c] = (await list(support, `q=${email}`)).customers;
+    expect(c).toMatchObject({ orderCount: 3, lifetimeSpend: 3100 });
   });
 
   it('finds customers by name, email and order id; sorts by lifetime spend; refuses bad input with words', async () => {

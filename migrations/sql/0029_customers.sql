@@ -86,11 +86,13 @@ END $$;
 --> statement-breakpoint
 -- The customer's figures, counted again from their orders (a customer has few), under the row's lock:
 -- the lock is taken first and the figures read by a later statement, so two transactions writing orders
--- of one customer each count the other's committed order (no drift under concurrency).
+-- of one customer each count the other's committed order (no drift under concurrency). FOR NO KEY UPDATE,
+-- not FOR UPDATE: each order's foreign key holds a KEY SHARE lock on its customer row until commit, so two
+-- checkouts of one customer, each refreshing after its own insert, would deadlock on FOR UPDATE.
 CREATE FUNCTION customer_refresh(p_id uuid) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   IF p_id IS NULL THEN RETURN; END IF;
-  PERFORM 1 FROM customers WHERE id = p_id FOR UPDATE;
+  PERFORM 1 FROM customers WHERE id = p_id FOR NO KEY UPDATE;
   UPDATE customers c SET order_count = a.n, spend_cents = a.spend, refunded_cents = a.refunded,
       first_order_at = a.first_at, last_order_at = a.last_at,
       name = CASE WHEN c.anonymised_at IS NULL THEN coalesce((SELECT o.customer_name FROM orders o WHERE o.customer_id = p_id ORDER BY o.created_at DESC LIMIT 1), c.name) ELSE c.name END

@@ -56,7 +56,7 @@ describe('renewals queue', () => {
       const job = await runtime.queues.renewals.add('renewal-sweep', {}, { jobId: 'sweep-now' });
       await waitFor(async () => (await job.getState()) === 'completed', 10_000, 'sweep');
       const renewJobId = `renew-${dueRow!.id}-${due.toISOString().slice(0, 10)}-0`;
-      expect((await runtime.queues.renewals.getJob('sweep-now'))?.returnvalue).toEqual({ resumed: [], due: 1, jobs: [renewJobId], reminders: [], headsUps: [], cardHeadsUps: [], cardLookups: [] });
+      expect((await runtime.queues.renewals.getJob('sweep-now'))?.returnvalue).toEqual({ resumed: [], due: 1, jobs: [renewJobId], reminders: [], headsUps: [], cardHeadsUps: [], cardLookups: [], priceNotices: { noticed: 0, dropped: 0 } });
       // No stored card: the renew job pauses the plan without charging.
       const renewJob = await waitFor(() => runtime.queues.renewals.getJob(renewJobId), 5000, 'renew job');
       await waitFor(async () => (await renewJob.getState()) === 'completed', 10_000, 'renew job done');

@@ -209,7 +209,8 @@ export function createRenewalSweep({ db, gateway, queues, redis, config, log }: 
       cardHeadsUps: await addCardHeadsUpJobs(jobLog),
       cardLookups: await addCardLookups(jobLog, startedAt),
       // Consent on record (issue 22): a plan whose price rose is told before the first charge at it.
-      priceNotices: await sendPriceNotices(db, jobLog),
+      // Counts only: a catalogue price change may notify every plan at once (the job's result stays small).
+      priceNotices: await sendPriceNotices(db, jobLog).then(({ noticed, dropped }) => ({ noticed: noticed.length, dropped: dropped.length })),
     };
     if (gateway) await recordSweep({ queue: queues.renewals, redis }, startedAt);
     return result;
