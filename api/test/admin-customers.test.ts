@@ -101,10 +101,12 @@ describe('customers', () => {
       await b.query('begin');
       // Both reserve (the order's foreign key holds a KEY SHARE lock on the customer row until commit)…
       const ids = [await insertOrder({ email, name: 'Two Tabs', total: '10.00' }, a), await insertOrder({ email, name: 'Two Tabs', total: '20.00' }, b)];
-      // …then both are paid: each refresh of the customer's figures locks its row.
-      const paidA = a.query(`update orders set status = 'processing' where id = $1`, [ids[0]]);
-      const paidB = b.query(`update orders set status = 'processing' where id = $1`, [ids[1]]);
-      await paidA;
+      // …then both are paid: each refresh of the customer's figures locks its row. A's lock must not wait
+      // for B's KEY SHARE (with FOR UPDATE it did: then B's refresh waited for A, a deadlock); the timeout
+      // makes such a wait fail here instead of hanging.
+      await a.query(`set local lock_timeout = '5s'`);
+      await a.query(`update orders set status = 'processing' where id = $1`, [ids[0]]);
+      const paidB = b.query(`update orders set status = 'processing' where id = $1`, [ids[1]]); // waits for A's commit
       await a.query('commit');
       await paidB;
       await b.query('commit');
