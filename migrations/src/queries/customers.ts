@@ -284,7 +284,7 @@ export async function lockCustomerTags(tx: DbOrTx, id: string): Promise<{ tags: 
  */
 export async function accountEmailVerified(db: DbOrTx, userId: string, email: string): Promise<boolean> {
   const rows = await db.execute<{ verified: boolean }>(sql`select exists (select 1 from sign_in_codes where user_id = ${userId} and lower(email) = ${email} and used_at is not null)
-      or exists (select 1 from shopper_tokens where user_id = ${userId} and purpose = 'password_reset' and lower(email) = ${email} and used_at is not null) as verified`);
+      or exists (select 1 from shopper_tokens where user_id = ${userId} and purpose in ('password_reset', 'email_change') and lower(email) = ${email} and used_at is not null) as verified`);
   return rows.rows[0]?.verified ?? false;
 }
 
