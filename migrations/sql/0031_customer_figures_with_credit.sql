@@ -9,9 +9,8 @@
 -- credit takes the balance row, then (this trigger) the customer row. So that no path takes them the
 -- other way round, the figures are no longer recounted when an order that was never paid is cancelled
 -- (which gives its credit back under the balance's lock): only when an order enters or leaves the paid
--- statuses, or a paid order's total or customer changes. And the recount locks the customer row FOR NO
--- KEY UPDATE (what its UPDATE takes anyway), which an order insert's foreign-key check (KEY SHARE) does
--- not wait for.
+-- statuses, or a paid order's total or customer changes. The recount keeps 0029's FOR NO KEY UPDATE
+-- lock (an order insert's foreign-key KEY SHARE lock does not block it).
 CREATE OR REPLACE FUNCTION customer_refresh(p_id uuid) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   IF p_id IS NULL THEN RETURN; END IF;
