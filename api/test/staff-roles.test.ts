@@ -82,6 +82,7 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   'GET /api/admin/customers/:id/export': 'customers.privacy',
   'POST /api/admin/customers/:id/sign-in-code': 'customers.edit',
   'POST /api/admin/customers/:id/merge-guest-orders': 'customers.edit',
+  'POST /api/admin/customers/:id/email-change': 'customers.edit',
   'POST /api/admin/customers/:id/anonymise': 'customers.privacy',
   'GET /api/admin/orders/:id/notes': 'orders.view',
   'POST /api/admin/orders/:id/notes': 'customers.edit',

@@ -264,3 +264,47 @@ describe('a plan\'s card link (issue 21)', () => {
     await expectOnlyInTheEmail('subscription-card-link', { token, tokenId: log.subjectId });
   });
 });
+
+describe('changing a customer’s email (issue 23)', () => {
+  it('the link to the new address carries the token in its path only; confirming changes the email and tells the old address', async () => {
+    const oldEmail = `old-${unique()}@example.com`;
+    const newEmail = `new-${unique()}@example.com`;
+    const [user] = await tdb.db.insert(tables.users).values({ email: oldEmail, firstName: 'Robin', passwordHash: await hashPassword('a password 123') }).returning({ id: tables.users.id });
+    const staff = await signInAs(api, 'support');
+    expect((await staff.request(`/api/admin/customers/${user!.id}/email-change`, { method: 'POST', body: { email: newEmail } })).status).toBe(202);
+
+    const log = await waitFor(
+      async () => (await tdb.db.select().from(tables.emailLog).where(eq(tables.emailLog.toAddress, newEmail))).find((r) => r.kind === 'customer-email-change' && r.status === 'sent'),
+      15_000,
+      'email change link',
+    );
+    const mail = smtp.to(newEmail).at(-1)!;
+    const link = new RegExp(`${SITE_URL.replace(/\./g, '\\.')}/account/confirm-email/([A-Za-z0-9_-]{43})`).exec(mail.decoded);
+    expect(link, 'the /account/confirm-email/<token> link in the email').not.toBeNull();
+    expect(mail.decoded).not.toMatch(/[?&#]token=/);
+    expect(mail.decoded).toContain('Hi Robin');
+    expect(smtp.to(oldEmail)).toHaveLength(0);
+    const token = link![1]!;
+
+    // The page's calls; the request log keeps neither.
+    expect(await (await api.request(`/api/account/email-change/${token}`, { method: 'GET' })).json()).toMatchObject({ email: newEmail });
+    expect((await api.request(`/api/account/email-change/${token}`, { method: 'POST' })).status).toBe(200);
+    expect((await api.request(`/api/account/email-change/${token}`, { method: 'POST' })).status).toBe(410);
+    await expectOnlyInTheEmail('customer-email-change', { token, tokenId: log.subjectId });
+
+    // The notice to the old address: no link that opens anything, the new address masked.
+    await waitFor(
+      async () => (await tdb.db.select().from(tables.emailLog).where(eq(tables.emailLog.toAddress, oldEmail))).find((r) => r.kind === 'customer-email-changed' && r.status === 'sent'),
+      15_000,
+      'email changed notice',
+    );
+    const notice = smtp.to(oldEmail).at(-1)!.decoded;
+    expect(notice).toContain(`is no longer ${oldEmail}`);
+    expect(notice).toContain('changed to ne••••••@example.com');
+    expect(notice).not.toContain(newEmail);
+    expect(notice).not.toContain(token);
+    expect(notice).not.toContain('/account/confirm-email/');
+    const [account] = await tdb.db.select({ email: tables.users.email }).from(tables.users).where(eq(tables.users.id, user!.id));
+    expect(account!.email).toBe(newEmail);
+  });
+});

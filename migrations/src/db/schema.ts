@@ -246,7 +246,7 @@ export const sessions = pgTable(
 );
 
 /** What a shopper's emailed single-use link is for. */
-export const shopperTokenPurpose = pgEnum('shopper_token_purpose', ['password_reset', 'order_access']);
+export const shopperTokenPurpose = pgEnum('shopper_token_purpose', ['password_reset', 'order_access', 'email_change']);
 
 /**
  * Shoppers' single-use emailed links (issue 13): a password reset (1 h) for an account, or a guest's
@@ -265,6 +265,11 @@ export const shopperTokens = pgTable(
     userId: uuid().references(() => users.id, { onDelete: 'cascade' }),
     /** The order an order link shows (null for a reset). */
     orderId: uuid().references(() => orders.id, { onDelete: 'cascade' }),
+    /**
+     * An email change (issue 23; `email` is the new address, `userId` the account): the account's address
+     * when the customer confirmed, written as the link is spent (the notice that it changed goes there).
+     */
+    previousEmail: text(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     usedAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),

@@ -22,6 +22,8 @@ describe('loggableUrl', () => {
     ['/subscriptions/update-card/' + SECRET + '?x=1', '/subscriptions/update-card/[redacted]?x=1'],
     ['/api/email-actions/' + SECRET, '/api/email-actions/[redacted]'],
     ['/email-actions/' + SECRET, '/email-actions/[redacted]'],
+    ['/account/confirm-email/' + SECRET, '/account/confirm-email/[redacted]'],
+    ['/api/account/email-change/' + SECRET + '?x=1', '/api/account/email-change/[redacted]?x=1'],
     ['https://shop.example/orders/view#token=' + SECRET, 'https://shop.example/orders/view#token=[redacted]'],
   ])('%s', (url, logged) => {
     expect(loggableUrl(url)).toBe(logged);

@@ -12,9 +12,10 @@ export const REDACTED = '[redacted]';
 
 /**
  * Path segments that are secrets: the token after `/unsubscribe/` and after `/update-card/` (a plan's card
- * link) and `/email-actions/` (a one-click action from an email), the page's and the API's. Express matches paths whatever their case, so this does too.
+ * link), `/email-actions/` (a one-click action from an email) and `/confirm-email/` and `/email-change/`
+ * (a customer confirming a new email address, issue 23), the page's and the API's. Express matches paths whatever their case, so this does too.
  */
-const SECRET_SEGMENT = /(\/(?:unsubscribe|update-card|email-actions)\/)[^/?#]+/gi;
+const SECRET_SEGMENT = /(\/(?:unsubscribe|update-card|email-actions|confirm-email|email-change)\/)[^/?#]+/gi;
 
 /** Query (or fragment) parameters whose names say they hold a secret: tokens, keys, passwords, signatures, codes, sessions. */
 const SECRET_PARAM = /token|secret|passw|pwd|key|sig|auth|credential|session|sid|code|otp|nonce|jwt/i;

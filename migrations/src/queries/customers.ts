@@ -189,11 +189,13 @@ export async function customerRecords(db: Db, c: Pick<CustomerRowFull, 'id' | 'e
   const [orders, refunds, plans, reviews, emails, notes] = await Promise.all([
     q.query<CustomerOrderRow>({
       name: 'customer_orders',
-      text: `select o.id, o.created_at, o.status, o.total::text, coalesce(g.amount, 0)::text as refunded, o.subscription_id, o.customer_phone,
+      // refunded: to the card, voided and to store credit (the figures' one rule, migration customer_figures_with_credit).
+      text: `select o.id, o.created_at, o.status, o.total::text, (coalesce(g.amount, 0) + coalesce(s.cents, 0) / 100.0)::numeric(12, 2)::text as refunded, o.subscription_id, o.customer_phone,
           (select coalesce(sum((i->>'quantity')::int), 0) from jsonb_array_elements(o.items) i)::int as item_count
         from orders o
         left join lateral (select sum(p.amount) as amount from payment_transactions p
           where p.order_id = o.id and p.kind in ('refund', 'void') and p.status = 'approved') g on true
+        left join lateral (select sum(e.amount_cents) as cents from store_credit_entries e where e.order_id = o.id and e.kind = 'refund') s on true
         where o.customer_id = $1 order by o.created_at desc limit ${CUSTOMER_PAGE_LIMITS.orders}`,
       values: [c.id],
     }),
@@ -282,7 +284,7 @@ export async function lockCustomerTags(tx: DbOrTx, id: string): Promise<{ tags: 
  */
 export async function accountEmailVerified(db: DbOrTx, userId: string, email: string): Promise<boolean> {
   const rows = await db.execute<{ verified: boolean }>(sql`select exists (select 1 from sign_in_codes where user_id = ${userId} and lower(email) = ${email} and used_at is not null)
-      or exists (select 1 from shopper_tokens where user_id = ${userId} and purpose = 'password_reset' and lower(email) = ${email} and used_at is not null) as verified`);
+      or exists (select 1 from shopper_tokens where user_id = ${userId} and purpose in ('password_reset', 'email_change') and lower(email) = ${email} and used_at is not null) as verified`);
   return rows.rows[0]?.verified ?? false;
 }
 

@@ -111,7 +111,7 @@ export const anonymiseInputSchema = z.object({ confirmEmail: z.string({ error: C
 /** POST /api/admin/customers/{id}/merge-guest-orders */
 export const mergeGuestOrdersResultSchema = z.object({ merged: z.array(z.string()) });
 
-export const TIMELINE_KINDS = ['order', 'refund', 'plan', 'email', 'review', 'note', 'audit'] as const;
+export const TIMELINE_KINDS = ['order', 'refund', 'plan', 'email', 'review', 'note', 'credit', 'audit'] as const;
 export type CustomerTimelineKind = (typeof TIMELINE_KINDS)[number];
 export const TIMELINE_KIND_LABELS: Record<CustomerTimelineKind, string> = {
   order: 'Order',
@@ -120,6 +120,7 @@ export const TIMELINE_KIND_LABELS: Record<CustomerTimelineKind, string> = {
   email: 'Email',
   review: 'Review',
   note: 'Note',
+  credit: 'Store credit',
   audit: 'Staff change',
 };
 
@@ -157,6 +158,22 @@ export const customerPlanSchema = z.object({
 export const customerReviewSchema = z.object({ id: z.number(), productName: z.string(), rating: z.number(), title: z.string().nullable(), createdAt: z.string(), hidden: z.boolean() });
 export const customerEmailSchema = z.object({ kind: z.string(), label: z.string(), status: z.string(), at: z.string() });
 
+/** A store-credit movement as staff see it (docs/decisions/store-credit.md): amounts as signed 2-decimal strings. */
+export const customerCreditEntrySchema = z.object({
+  id: z.number(),
+  kind: z.string(),
+  label: z.string(),
+  amount: z.string(),
+  balanceAfter: z.string(),
+  orderId: z.string().nullable(),
+  createdAt: z.string(),
+  reason: z.string().nullable(),
+  staffName: z.string().nullable(),
+});
+/** An account's store credit: its balance ("12.50") and ledger, newest first (at most 100). Null for a guest. */
+export const customerCreditSchema = z.object({ balance: z.string(), entries: z.array(customerCreditEntrySchema) });
+export type CustomerCredit = z.infer<typeof customerCreditSchema>;
+
 export const customerDetailSchema = customerSummarySchema.extend({
   phone: z.string().nullable(),
   signedUpAt: z.string().nullable(),
@@ -169,6 +186,8 @@ export const customerDetailSchema = customerSummarySchema.extend({
   reviews: z.array(customerReviewSchema),
   emails: z.array(customerEmailSchema),
   notes: z.array(customerNoteSchema),
+  /** The account's store credit; null for a guest (a guest has no ledger). */
+  credit: customerCreditSchema.nullable(),
   timeline: z.array(customerTimelineEntrySchema),
 });
 export type CustomerDetail = z.infer<typeof customerDetailSchema>;

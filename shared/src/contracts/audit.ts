@@ -58,6 +58,8 @@ export const AUDIT_ACTION_LABELS = {
   'customer.anonymised': 'Anonymised a customer (privacy request)',
   'customer.sign_in_code_sent': 'Sent a customer a sign-in code',
   'customer.guest_orders_merged': 'Merged a customer’s guest orders into their account',
+  'customer.email_change_started': 'Sent a customer a link to confirm a new email address',
+  'customer.email_changed': 'Customer confirmed their new email address',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as AuditAction[];

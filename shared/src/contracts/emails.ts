@@ -23,6 +23,8 @@ export const EMAIL_KINDS = {
   'subscription-price-change': 'Price change notice',
   'subscription-staff-change': 'Plan changed by staff',
   'subscription-welcome': 'Subscribe & Save welcome',
+  'customer-email-change': 'Email change confirmation link',
+  'customer-email-changed': 'Email changed notice (old address)',
 } as const;
 
 export type EmailKind = keyof typeof EMAIL_KINDS;

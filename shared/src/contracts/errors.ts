@@ -190,6 +190,14 @@ export const ERROR_CODES = {
   /** Merging guest orders into an account that has not proved it holds its email. */
   CUSTOMER_EMAIL_NOT_VERIFIED: 'conflict',
   CUSTOMER_NOTHING_TO_MERGE: 'conflict',
+  /** An email change to the address the customer already has. */
+  CUSTOMER_EMAIL_SAME: 'unprocessable',
+  /** An email change to an address another account already uses. */
+  CUSTOMER_EMAIL_TAKEN: 'conflict',
+  /** An email-change link that is not (or no longer) one: unknown, used, expired, or replaced by a newer one. */
+  EMAIL_CHANGE_LINK_INVALID: 'not-found',
+  EMAIL_CHANGE_LINK_USED: 'gone',
+  EMAIL_CHANGE_LINK_EXPIRED: 'gone',
   /** Store credit for a customer id that is no shopper account (a guest): send them a sign-in code first. */
   CREDIT_NO_ACCOUNT: 'conflict',
   /** A grant above what the staff member's role may give at once (support's limit). */

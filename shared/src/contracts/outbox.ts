@@ -54,6 +54,10 @@ export const OUTBOX_TOPICS = {
   shopperSignInCodeRequested: 'shopper.sign-in-code-requested',
   /** A guest looked an order up by number and email: the email with its single-use link to the order. */
   orderLinkRequested: 'order.link-requested',
+  /** Staff started changing a customer's email (issue 23): the new address gets the single-use confirmation link. */
+  customerEmailChangeRequested: 'customer.email-change-requested',
+  /** The customer confirmed the change: the old address is told its account's email changed. */
+  customerEmailChanged: 'customer.email-changed',
   /**
    * A staff or shopper account's failed sign-ins reached the account-wide figure of a 15-minute window:
    * the email telling its holder (once per window).
@@ -114,6 +118,10 @@ export const outboxPayloads = {
   /** The code's row only; the code is made as the email is sent. */
   [OUTBOX_TOPICS.shopperSignInCodeRequested]: z.object({ codeId: z.string().uuid() }),
   [OUTBOX_TOPICS.orderLinkRequested]: z.object({ tokenId: z.string().uuid() }),
+  /** The link's row only (shopper_tokens, purpose email_change): its token is made as the email is sent. */
+  [OUTBOX_TOPICS.customerEmailChangeRequested]: z.object({ tokenId: z.string().uuid() }),
+  /** The spent link's row: its `previous_email` is where the notice goes, `email` the new address. */
+  [OUTBOX_TOPICS.customerEmailChanged]: z.object({ tokenId: z.string().uuid() }),
   /** `failures`: the window's count when the email was called for; `alertId` makes each window one email. */
   [OUTBOX_TOPICS.signInFailures]: z.object({
     account: z.enum(['staff', 'shopper']),

@@ -57,6 +57,7 @@ export const SPA_ROUTES = [
   '/account/orders/:id',
   '/account/forgot-password',
   '/account/reset-password',
+  '/account/confirm-email/:token',
   '/orders/lookup',
   '/orders/view',
   '/admin',

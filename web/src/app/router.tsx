@@ -80,6 +80,7 @@ export function createRoutes(queryClient: QueryClient, { awaitData }: RouteOptio
         { path: '/account/orders/:id', ...page(() => import('@/features/account/routes/order')) },
         { path: '/account/forgot-password', ...page(() => import('@/features/account/routes/forgot-password')) },
         { path: '/account/reset-password', ...page(() => import('@/features/account/routes/reset-password')) },
+        { path: '/account/confirm-email/:token', ...page(() => import('@/features/account/routes/confirm-email')) },
         { path: '/orders/lookup', ...page(() => import('@/features/account/routes/order-lookup')) },
         { path: '/orders/view', ...page(() => import('@/features/account/routes/order-view')) },
         { path: '*', ...page(() => import('@/features/content/routes/not-found')) },

@@ -28,6 +28,8 @@ import { requireUser, signedInUser } from '../auth';
 import { grantGuestOrder, hasGuestOrder } from './guest-access';
 import { toOrderSummary, toShopperOrder } from './orders-view';
 import { confirmPasswordReset, requestOrderLink, requestPasswordReset, spendOrderLink } from './service';
+import { confirmEmailChange, EMAIL_CHANGE_ACTOR, showEmailChange } from './email-change';
+import { auditActorOf } from '../../lib/staff-auth';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -127,6 +129,19 @@ export function accountRoutes(ctx: AppContext, { afterAnswer }: { afterAnswer: A
     // The holder proved the account is theirs: whatever was counted against its sign-ins is gone.
     await clearSignInFailures(ctx, 'shopper', email);
     res.json({ message: ACCOUNT_MESSAGES.resetDone });
+  });
+
+  // A new email address confirmed by the customer (issue 23): the emailed link opens
+  // /account/confirm-email/<token>; its page reads the change here (spends nothing: mail scanners open
+  // links) and confirms it with a POST on the customer's click. The token is a path segment, redacted from logs.
+  router.get('/account/email-change/:token', tokenLimit, async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await showEmailChange(ctx.db, String(req.params.token)));
+  });
+  router.post('/account/email-change/:token', tokenLimit, async (req, res) => {
+    const answer = await confirmEmailChange(ctx.db, String(req.params.token), auditActorOf(req, null, EMAIL_CHANGE_ACTOR));
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(answer);
   });
 
   return router;

@@ -14,7 +14,8 @@ import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { AppError } from '../../../lib/errors';
 import { loadCustomer } from './service';
 
-async function loadAccount(db: Db, id: string) {
+/** The account behind a customer id: refused for a guest and for an anonymised customer. */
+export async function loadAccount(db: Db, id: string) {
   const c = await loadCustomer(db, id);
   if (c.anonymised_at) throw new AppError('CUSTOMER_ANONYMISED', CUSTOMER_MESSAGES.anonymised);
   if (!c.user_id) throw new AppError('CUSTOMER_NO_ACCOUNT', CUSTOMER_MESSAGES.noAccount);

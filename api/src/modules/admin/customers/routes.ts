@@ -6,6 +6,9 @@ import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../shared/area';
 import { anonymiseCustomer, exportCustomer } from './privacy';
 import { mergeGuestOrdersIntoAccount, sendSignInCode } from './actions';
+import { startEmailChange } from './email-change';
+import { EMAIL_CHANGE_MESSAGES, EMAIL_CHANGE_STARTS_PER_HOUR, emailChangeStartSchema } from '@nh/shared/contracts/email-change';
+import { createLimiter } from '../../../lib/rate-limit';
 import { addCustomerNote, addOrderNote, customerDetail, customerList, notesOfOrder, replaceCustomerTags } from './service';
 
 /** Customers at /admin/customers (list, page, notes, tags) and notes on orders at /admin/orders/{id}/notes. */
@@ -33,6 +36,19 @@ export function customerArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[]
 
   customers.post('/:id/sign-in-code', edit, async (req, res) => {
     res.status(202).json(await sendSignInCode(db, req.params.id as string, actorOf(req, res)));
+  });
+  // Changing the email, verified by the customer: a link to the new address (at most 5 a customer an hour).
+  const emailChangeLimit = createLimiter(ctx, {
+    name: 'customer-email-change',
+    windowMs: 60 * 60 * 1000,
+    limit: EMAIL_CHANGE_STARTS_PER_HOUR,
+    message: EMAIL_CHANGE_MESSAGES.tooMany,
+    count: 'successes',
+    key: (req) => String(req.params.id).toLowerCase(),
+  }).middleware;
+  customers.post('/:id/email-change', edit, emailChangeLimit, async (req, res) => {
+    const { email } = parseInput(emailChangeStartSchema, req.body ?? {});
+    res.status(202).json(await startEmailChange(db, req.params.id as string, email, actorOf(req, res)));
   });
   customers.post('/:id/merge-guest-orders', edit, async (req, res) => {
     res.json(await mergeGuestOrdersIntoAccount(db, req.params.id as string, actorOf(req, res)));

@@ -17,7 +17,9 @@ import {
   type CustomerRecords,
   type CustomerRowFull,
 } from '@nh/server/queries/customers';
-import { toCents } from '@nh/shared/money';
+import { creditBalance, creditHistory, type CreditEntry } from '@nh/server/queries/store-credit';
+import { centsToDecimal, toCents } from '@nh/shared/money';
+import { toStaffStoreCreditEntryView } from '@nh/shared/contracts/store-credit';
 import {
   CUSTOMER_MESSAGES,
   CUSTOMER_PAGE_SIZE,
@@ -69,7 +71,19 @@ const toNote = (n: { id: number; body: string; orderId: string | null; staffName
   at: n.at.toISOString(),
 });
 
-export function detailOf(c: CustomerRowFull, rec: CustomerRecords): CustomerDetail {
+/** An account's store credit as the page shows it (null for a guest: a guest has no ledger). */
+export interface CustomerCreditRecords {
+  balance: number;
+  entries: CreditEntry[];
+}
+
+async function creditOf(db: Db, c: CustomerRowFull): Promise<CustomerCreditRecords | null> {
+  if (!c.user_id) return null;
+  const [balance, entries] = await Promise.all([creditBalance(db.$client, c.user_id), creditHistory(db.$client, c.user_id)]);
+  return { balance, entries };
+}
+
+export function detailOf(c: CustomerRowFull, rec: CustomerRecords, credit: CustomerCreditRecords | null = null): CustomerDetail {
   return {
     ...toSummary(c),
     phone: rec.orders.find((o) => o.customer_phone)?.customer_phone ?? null,
@@ -90,13 +104,15 @@ export function detailOf(c: CustomerRowFull, rec: CustomerRecords): CustomerDeta
     reviews: rec.reviews.map((r) => ({ id: r.id, productName: r.product_name, rating: r.rating, title: r.title, createdAt: r.created_at.toISOString(), hidden: r.hidden })),
     emails: rec.emails.map((e) => ({ kind: e.kind, label: emailLabel(e.kind), status: e.status, at: e.at.toISOString() })),
     notes: rec.notes.map((n) => toNote({ id: n.id, body: n.body, orderId: n.order_id, staffName: n.staff_name, at: n.at })),
-    timeline: customerTimeline(rec),
+    credit: credit ? { balance: centsToDecimal(credit.balance), entries: credit.entries.map(toStaffStoreCreditEntryView) } : null,
+    timeline: customerTimeline(rec, credit?.entries ?? []),
   };
 }
 
 export async function customerDetail(db: Db, id: string): Promise<CustomerDetail> {
   const c = await loadCustomer(db, id);
-  return detailOf(c, await customerRecords(db, c));
+  const [rec, credit] = await Promise.all([customerRecords(db, c), creditOf(db, c)]);
+  return detailOf(c, rec, credit);
 }
 
 /** A note on the customer (orderId null) or on one of their orders; audited on the customer or the order. */

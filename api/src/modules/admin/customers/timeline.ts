@@ -4,6 +4,8 @@
  * and plans. Each entry in staff's words.
  */
 import type { CustomerRecords } from '@nh/server/queries/customers';
+import type { CreditEntry } from '@nh/server/queries/store-credit';
+import { STORE_CREDIT_KIND_LABELS } from '@nh/shared/contracts/store-credit';
 import { formatCents, toCents } from '@nh/shared/money';
 import { AUDIT_ACTION_LABELS } from '@nh/shared/contracts/audit';
 import type { CustomerTimelineEntry } from '@nh/shared/contracts/admin-customers';
@@ -12,7 +14,29 @@ import { ORDER_STATUS_WORDS, emailLabel, planMonths } from './words';
 const short = (id: string) => id.slice(0, 8);
 const every = (months: number) => (months === 1 ? 'every month' : `every ${months} months`);
 
-export function customerTimeline(rec: CustomerRecords): CustomerTimelineEntry[] {
+const signedMoney = (cents: number) => (cents < 0 ? `−${formatCents(-cents)}` : `+${formatCents(cents)}`);
+
+/** A decimal amount ("15.00") of an audit row's details, in dollars, or null. */
+const moneyOf = (v: unknown): string | null => (typeof v === 'string' && /^\d+(\.\d{1,2})?$/.test(v) ? formatCents(toCents(v)) : null);
+
+/** The words of a staff grant's audit row: amount, reason and the balance before and after. */
+function grantDetail(before: unknown, after: unknown): string | null {
+  const a = (after ?? {}) as Record<string, unknown>;
+  const b = (before ?? {}) as Record<string, unknown>;
+  const amount = moneyOf(a.amount);
+  if (!amount) return null;
+  const reason = typeof a.reason === 'string' && a.reason ? `: ${a.reason}` : '';
+  const from = moneyOf(b.balance);
+  const to = moneyOf(a.balance);
+  return `${amount}${reason}${from && to ? ` (balance ${from} → ${to})` : ''}`;
+}
+
+/**
+ * The timeline of a customer. `credit` is the account's store-credit ledger: each movement in words,
+ * except staff grants, which the grant's audit row ("Gave store credit", with amount, reason and who)
+ * already shows, so a grant is one entry, not two.
+ */
+export function customerTimeline(rec: CustomerRecords, credit: CreditEntry[] = []): CustomerTimelineEntry[] {
   const entries: CustomerTimelineEntry[] = [];
   const add = (e: Partial<CustomerTimelineEntry> & Pick<CustomerTimelineEntry, 'kind' | 'at' | 'title'>) =>
     entries.push({ detail: null, by: null, orderId: null, subscriptionId: null, ...e });
@@ -49,13 +73,30 @@ export function customerTimeline(rec: CustomerRecords): CustomerTimelineEntry[] 
   for (const n of rec.notes) {
     add({ kind: 'note', at: n.at.toISOString(), title: n.order_id ? `Note on order ${short(n.order_id)}` : 'Note', detail: n.body, by: n.staff_name, orderId: n.order_id });
   }
+  for (const e of credit) {
+    if (e.kind === 'grant') continue; // the audit row "Gave store credit" is its entry
+    add({
+      kind: 'credit',
+      at: e.createdAt.toISOString(),
+      title: `Store credit: ${STORE_CREDIT_KIND_LABELS[e.kind]} ${signedMoney(e.amount)}${e.orderId ? ` (order ${short(e.orderId)})` : ''}`,
+      detail: [e.reason, `Balance ${formatCents(e.balanceAfter)}`].filter(Boolean).join('; '),
+      by: e.staffName,
+      orderId: e.orderId,
+      subscriptionId: e.subscriptionId,
+    });
+  }
   for (const a of rec.audit) {
     if (a.action === 'customer.note_added' || a.action === 'order.note_added') continue; // the note itself is on the timeline
     add({
       kind: 'audit',
       at: a.at.toISOString(),
       title: (AUDIT_ACTION_LABELS as Record<string, string>)[a.action] ?? 'Staff change',
-      detail: a.entity_type === 'customer' ? null : `${a.entity_type === 'order' ? 'Order' : 'Subscription'} ${short(a.entity_id)}`,
+      detail:
+        a.action === 'customer.credit_granted'
+          ? grantDetail(a.before, a.after)
+          : a.entity_type === 'customer'
+            ? null
+            : `${a.entity_type === 'order' ? 'Order' : 'Subscription'} ${short(a.entity_id)}`,
       by: a.actor_email,
       orderId: a.entity_type === 'order' ? a.entity_id : null,
       subscriptionId: a.entity_type === 'subscription' ? a.entity_id : null,

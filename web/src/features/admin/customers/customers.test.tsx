@@ -43,6 +43,7 @@ function detail(notes: CustomerNote[], tags: string[]): CustomerDetail {
     reviews: [],
     emails: [],
     notes,
+    credit: null,
     timeline: [
       ...notes.map((n) => ({ kind: 'note' as const, at: n.at, title: 'Note', detail: n.body, by: n.author, orderId: null, subscriptionId: null })),
       { kind: 'refund', at: '2026-03-05T10:00:00.000Z', title: 'Refunded $5.00 of order abcdef12', detail: 'Leaking refill', by: 'Mia Manager', orderId: ORDER, subscriptionId: null },

@@ -20,7 +20,7 @@ import { creditQuery, grantCredit } from '../api';
 
 const newKey = () => crypto.randomUUID();
 
-function GrantCreditForm({ customerId, onClose }: { customerId: string; onClose: () => void }) {
+function GrantCreditForm({ customerId, onClose, onGranted }: { customerId: string; onClose: () => void; onGranted?: () => void }) {
   const ids = { amount: useId(), reason: useId(), error: useId() };
   const queryClient = useQueryClient();
   const balance = useQuery(creditQuery(customerId));
@@ -33,6 +33,7 @@ function GrantCreditForm({ customerId, onClose }: { customerId: string; onClose:
     onSuccess: (answer) => {
       key.current = newKey();
       void queryClient.invalidateQueries({ queryKey: creditQuery(customerId).queryKey });
+      onGranted?.();
       toast({ title: 'Credit given', description: `${formatCents(parseCents(answer.entry.amount) ?? 0)} added. The balance is now ${formatCents(parseCents(answer.balance) ?? 0)}.` });
       onClose();
     },
@@ -87,8 +88,8 @@ function GrantCreditForm({ customerId, onClose }: { customerId: string; onClose:
   );
 }
 
-/** The button and its dialog; `customerId` is the account's id (users.id). */
-export function GrantCreditButton({ customerId }: { customerId: string }) {
+/** The button and its dialog; `customerId` is the account's id (users.id); `onGranted` lets a host page reload what it shows. */
+export function GrantCreditButton({ customerId, onGranted }: { customerId: string; onGranted?: () => void }) {
   const [open, setOpen] = useState(false);
   return (
     <Dialog open={open} onOpenChange={setOpen}>
@@ -96,7 +97,7 @@ export function GrantCreditButton({ customerId }: { customerId: string }) {
         <Gift aria-hidden="true" />
         Give credit
       </Button>
-      <DialogContent>{open && <GrantCreditForm customerId={customerId} onClose={() => setOpen(false)} />}</DialogContent>
+      <DialogContent>{open && <GrantCreditForm customerId={customerId} onClose={() => setOpen(false)} onGranted={onGranted} />}</DialogContent>
     </Dialog>
   );
 }

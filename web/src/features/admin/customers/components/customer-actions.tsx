@@ -1,4 +1,4 @@
-/** Actions for a customer with an account (customers.edit): email a sign-in code; merge their guest orders into the account. */
+/** Actions for a customer with an account (customers.edit): email a sign-in code; merge their guest orders into the account; change the email (confirmed by the customer). */
 import type { CustomerDetail } from '@nh/shared/contracts/admin-customers';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { GitMerge, KeyRound, Loader2 } from 'lucide-react';
@@ -8,6 +8,7 @@ import { toast } from '@/components/ui/use-toast';
 import { apiRequest, readJson, serverMessageOf } from '@/lib/query-client';
 import { useCan } from '../../shell/role-gate';
 import { customerQueries } from '../api';
+import { ChangeEmailButton } from './change-email-dialog';
 
 export function CustomerActions({ customer }: { customer: CustomerDetail }) {
   const allowed = useCan('customers.edit');
@@ -42,6 +43,7 @@ export function CustomerActions({ customer }: { customer: CustomerDetail }) {
           {merge.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <GitMerge aria-hidden="true" />}
           Move guest orders into the account
         </Button>
+        <ChangeEmailButton customerId={customer.id} currentEmail={customer.email} onDone={() => void queryClient.invalidateQueries({ queryKey: customerQueries.all })} />
       </CardContent>
     </Card>
   );

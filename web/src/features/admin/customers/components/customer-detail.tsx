@@ -11,6 +11,7 @@ import { useCan } from '../../shell/role-gate';
 import { columnsOf, DataTable } from '../../ui/data-table';
 import { addCustomerNote, customerQueries } from '../api';
 import { CustomerActions } from './customer-actions';
+import { CustomerCredit } from './customer-credit';
 import { CustomerTags } from './customer-tags';
 import { NoteForm, NoteList } from './note-form';
 import { PrivacyActions } from './privacy-actions';
@@ -182,6 +183,7 @@ function CustomerView({ customer: c }: { customer: Customer }) {
               <NoteList notes={c.notes} empty="No notes yet." />
             </CardContent>
           </Card>
+          <CustomerCredit customer={c} onGranted={reload} />
           <CustomerActions customer={c} />
           <PrivacyActions customer={c} />
         </div>
