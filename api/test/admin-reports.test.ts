@@ -2,10 +2,14 @@
  * The sales reports (issue 23) on a database of their own, a small known dataset around a range and its
  * previous period (the boundaries' first and last seconds included): sales, orders, average order, units,
  * refunds and net revenue; top products; new vs returning customers; subscription vs one-time revenue;
- * and the 400s of a bad range.
+ * the 400s of a bad range; and the subscriptions report (MRR now, movement and churn from two days'
+ * snapshots, cancellations by reason and the save rate).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CustomersReport, RevenueMixReport, SalesReport, TopProductsReport } from '@nh/shared/contracts/admin-reports';
+import type { CustomersReport, RevenueMixReport, SalesReport, SubscriptionsReport, TopProductsReport } from '@nh/shared/contracts/admin-reports';
+import { CANCEL_REASONS } from '@nh/shared/contracts/cancellation';
+import { writeSubscriptionSnapshot } from '@nh/server/queries/subscription-snapshots';
+import { NO_REASON } from '../src/modules/admin/reports/cancellations';
 import { REPORT_MESSAGES } from '@nh/shared/contracts/admin-reports';
 import { withFreshDatabase } from './support/fresh-database';
 import type { TestApi } from './support/harness';
@@ -107,5 +111,80 @@ describe('the sales reports', () => {
     expect(answers.tooLong).toMatchObject({ status: 400, body: { message: REPORT_MESSAGES.span } });
     expect(answers.yearOk!.status).toBe(200);
     expect(answers.badLimit).toMatchObject({ status: 400, body: { message: REPORT_MESSAGES.limit } });
+  });
+});
+
+describe('the subscriptions report', () => {
+  const answers: Record<string, { status: number; body: unknown }> = {};
+
+  beforeAll(async () => {
+    await withFreshDatabase(async (api) => {
+      const q = (text: string, values: unknown[] = []) => api.ctx.db.$client.query<{ id: string }>(text, values).then((r) => r.rows);
+      const plan = async (amount: string, interval = 'monthly') =>
+        (await q(`insert into subscriptions (customer_email, customer_name, items, amount, interval, next_billing_date) values ('s@example.com', 'S', '[]', $1, $2, now()) returning id`, [amount, interval]))[0]!.id;
+      const manager = await signInAs(api, 'manager');
+      const get = async (path: string) => {
+        const res = await manager.request(path);
+        return { status: res.status, body: (await res.json()) as unknown };
+      };
+      const a = await plan('30.00');
+      const b = await plan('20.00');
+      const c = await plan('90.00', 'quarterly');
+      const d = await plan('15.00');
+      answers.noSnapshots = await get(`/api/admin/reports/subscriptions?from=${FROM}&to=${TO}`);
+
+      // The day before the range: A 3000, B 2000, C 3000, D 1500 a month.
+      await writeSubscriptionSnapshot(api.ctx.db.$client, '2026-02-28');
+      await q(`update subscriptions set amount = 40 where id = $1`, [a]); // expansion +1000
+      await q(`update subscriptions set status = 'cancelled' where id = any($1)`, [[b, d]]); // churned 2000 + 1500
+      await writeSubscriptionSnapshot(api.ctx.db.$client, TO);
+      await q(`update subscriptions set status = 'cancelled' where id = $1`, [c]); // after the range: not in it
+      await writeSubscriptionSnapshot(api.ctx.db.$client, '2026-03-11');
+
+      // The range's cancellations and save offers (the cancellation report's data), and one after it.
+      await q(`insert into subscription_cancellations (subscription_id, actor, reason, at) values ($1, 'customer', 'price', '2026-03-05T10:00:00Z'), ($2, 'staff', null, '2026-03-06T10:00:00Z'), ($3, 'customer', 'price', '2026-03-11T10:00:00Z')`, [b, d, c]);
+      await q(`insert into subscription_cancel_offers (subscription_id, reason, kind, shown_at, accepted_at) values ($1, 'price', 'discount', '2026-03-03T10:00:00Z', '2026-03-03T10:05:00Z'), ($2, 'price', 'discount', '2026-03-04T10:00:00Z', null)`, [a, b]);
+      answers.report = await get(`/api/admin/reports/subscriptions?from=${FROM}&to=${TO}`);
+      answers.bad = await get(`/api/admin/reports/subscriptions?from=${FROM}`);
+    });
+  });
+
+  it('without snapshots: MRR now, no movement yet', () => {
+    expect(answers.noSnapshots!.status).toBe(200);
+    expect(answers.noSnapshots!.body).toMatchObject({ mrrNowCents: 3000 + 2000 + 3000 + 1500, activePlansNow: 4, snapshotsFrom: null, movement: null });
+  });
+
+  it('MRR now, its movement between the snapshots of the range, churn and the save rate', () => {
+    const report = answers.report!.body as SubscriptionsReport;
+    expect(report.mrrNowCents).toBe(4000);
+    expect(report.activePlansNow).toBe(1);
+    expect(report.snapshotsFrom).toBe('2026-02-28');
+    expect(report.movement).toEqual({
+      startDay: '2026-02-28',
+      endDay: TO,
+      startMrrCents: 9500,
+      endMrrCents: 7000,
+      newCents: 0,
+      expansionCents: 1000,
+      contractionCents: 0,
+      churnedCents: 3500,
+      reactivatedCents: 0,
+      plans: { new: 0, expansion: 1, contraction: 0, churned: 2, reactivated: 0 },
+      plansAtStart: 4,
+      planChurnRatePercent: 50,
+      mrrChurnRatePercent: 36.8,
+    });
+    expect(report.cancellations).toEqual({
+      total: 2,
+      byReason: [
+        { reason: CANCEL_REASONS.price, count: 1 },
+        { reason: NO_REASON, count: 1 },
+      ],
+      offersShown: 2,
+      offersAccepted: 1,
+      plansSaved: 1,
+      saveRatePercent: 33.3,
+    });
+    expect(answers.bad).toMatchObject({ status: 400, body: { message: REPORT_MESSAGES.to } });
   });
 });

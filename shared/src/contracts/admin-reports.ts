@@ -126,3 +126,55 @@ export const SALES_FIGURE_LABELS: Record<keyof SalesFigures, string> = {
   refundsCents: 'Refunds',
   netRevenueCents: 'Net revenue',
 };
+
+/** MRR movement between two snapshot days: plans and the change in cents (churned and contraction as losses, positive). */
+export interface MrrMovement {
+  /** The snapshot days compared (the latest on or before `from`, else the first after it; the latest on or before `to`). */
+  startDay: string;
+  endDay: string;
+  startMrrCents: number;
+  endMrrCents: number;
+  /** startMrr + new + expansion + reactivated - contraction - churned = endMrr. */
+  newCents: number;
+  expansionCents: number;
+  contractionCents: number;
+  churnedCents: number;
+  reactivatedCents: number;
+  plans: { new: number; expansion: number; contraction: number; churned: number; reactivated: number };
+  /** Plans earning on the start day and the share of them (and of their MRR) churned by the end day, in percent to one decimal. */
+  plansAtStart: number;
+  planChurnRatePercent: number | null;
+  mrrChurnRatePercent: number | null;
+}
+
+/** Staff words for the movement's kinds. */
+export const MRR_MOVEMENT_LABELS = {
+  new: 'New plans',
+  expansion: 'Expansion (plans raised)',
+  contraction: 'Contraction (plans lowered)',
+  churned: 'Churned (cancelled or paused)',
+  reactivated: 'Reactivated',
+} as const;
+
+/** GET /api/admin/reports/subscriptions?from&to. */
+export interface SubscriptionsReport {
+  from: string;
+  to: string;
+  /** Monthly recurring revenue now: each active plan's amount / months between deliveries, rounded half up to the cent per plan. */
+  mrrNowCents: number;
+  activePlansNow: number;
+  /** The first day a snapshot was kept (null: none yet); movement is known only from then. */
+  snapshotsFrom: string | null;
+  /** Null when the range does not hold two different snapshot days. */
+  movement: MrrMovement | null;
+  /** The cancellations of the range (the cancellation report's data): by reason in words, and the save offers. */
+  cancellations: {
+    total: number;
+    byReason: { reason: string; count: number }[];
+    offersShown: number;
+    offersAccepted: number;
+    plansSaved: number;
+    /** Plans saved / (plans saved + cancellations), percent to one decimal; null when neither happened. */
+    saveRatePercent: number | null;
+  };
+}

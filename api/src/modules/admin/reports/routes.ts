@@ -6,10 +6,11 @@ import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../shared/area';
 import { cancellationReport } from './cancellations';
 import { customersReport, revenueMixReport, salesReport, topProductsReport } from './sales';
+import { subscriptionsReport } from './subscriptions';
 
 /**
  * The reports (managers and owners, reports.view), each `?from&to` (yyyy-mm-dd, UTC, both included):
- * GET /api/admin/reports/cancellations (issue 22); sales, top-products, customers, revenue-mix (issue 23).
+ * GET /api/admin/reports/cancellations (issue 22); sales, top-products, customers, revenue-mix, subscriptions (issue 23).
  */
 export function reportArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
   const router = Router();
@@ -29,6 +30,9 @@ export function reportArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
   });
   router.get('/revenue-mix', guard.require('reports.view'), async (req, res) => {
     res.set('Cache-Control', 'no-store').json(await revenueMixReport(ctx.db, parseInput(reportRangeSchema, req.query)));
+  });
+  router.get('/subscriptions', guard.require('reports.view'), async (req, res) => {
+    res.set('Cache-Control', 'no-store').json(await subscriptionsReport(ctx.db, parseInput(reportRangeSchema, req.query)));
   });
   return [{ path: '/admin/reports', router }];
 }
