@@ -125,7 +125,7 @@ describe('the subscriptions report', () => {
       const manager = await signInAs(api, 'manager');
       const get = async (path: string) => {
         const res = await manager.request(path);
-        return { status: res.status, body: (await res.json()) as unknown };
+        return { status: res.status, body: (await res.json()) };
       };
       const a = await plan('30.00');
       const b = await plan('20.00');
