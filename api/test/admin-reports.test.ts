@@ -6,7 +6,7 @@
  * snapshots, cancellations by reason and the save rate).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CustomersReport, RevenueMixReport, SalesReport, SubscriptionsReport, TopProductsReport } from '@nh/shared/contracts/admin-reports';
+import type { CustomersReport, RevenueMixReport, SalesReport, StockCoverReport, SubscriptionsReport, TopProductsReport } from '@nh/shared/contracts/admin-reports';
 import { CANCEL_REASONS } from '@nh/shared/contracts/cancellation';
 import { writeSubscriptionSnapshot } from '@nh/server/queries/subscription-snapshots';
 import { NO_REASON } from '../src/modules/admin/reports/cancellations';
@@ -186,5 +186,57 @@ describe('the subscriptions report', () => {
       saveRatePercent: 33.3,
     });
     expect(answers.bad).toMatchObject({ status: 400, body: { message: REPORT_MESSAGES.to } });
+  });
+});
+
+describe('the stock cover report', () => {
+  let report: StockCoverReport;
+  let runsShortOn = '';
+
+  beforeAll(async () => {
+    await withFreshDatabase(async (api) => {
+      const q = (text: string, values: unknown[] = []) => api.ctx.db.$client.query<{ id: string; day: string }>(text, values).then((r) => r.rows);
+      const product = async (id: number, name: string, inventory: number, status = 'active') =>
+        q(`insert into products (id, name, slug, price, inventory, status) values ($1, $2, $3, 10, $4, $5)`, [id, name, `p-${id}`, inventory, status]);
+      await product(1, 'Refill', 10);
+      await product(2, 'Soap', 100);
+      await product(3, 'Retired', 0, 'inactive');
+      await product(4, 'Sponge', 5);
+      const plan = async (inDays: number, items: unknown[], addOns: unknown[] = [], status = 'active') =>
+        (await q(
+          `insert into subscriptions (customer_email, customer_name, items, one_time_items, amount, status, next_billing_date)
+           values ('s@example.com', 'S', $1, $2, 20, $3, now() + make_interval(days => $4::int)) returning id, to_char(next_billing_date at time zone 'UTC', 'YYYY-MM-DD') as day`,
+          [JSON.stringify(items), JSON.stringify(addOns), status, inDays],
+        ))[0]!;
+      await plan(2, [line(1, 'Refill', 4, '9.00'), line(2, 'Soap', 1, '5.00')]);
+      // Its 4 refills plus 3 added once: the add-on is the delivery the stock no longer covers.
+      const short = await plan(10, [line(1, 'Refill', 4, '9.00')], [{ id: 'x', productId: 1, productName: 'Refill', variantSku: null, quantity: 3 }]);
+      runsShortOn = short.day;
+      await plan(40, [line(1, 'Refill', 50, '9.00')]); // beyond 30 days
+      await plan(3, [line(1, 'Refill', 50, '9.00')], [], 'paused'); // paused: no renewal
+      // Sold one-time in the last 30 days: 6 refills (0.2 a day). A plan's order and an older order are not the sales rate.
+      const sale = (units: number, daysAgo: number, planId: string | null = null) =>
+        q(
+          `insert into orders (store_code, customer_email, customer_name, shipping_address, items, subtotal, shipping, tax, total, status, created_at, subscription_id)
+           values ('NH', 'o@example.com', 'O', '{"address":"1 Main St","city":"Portland","state":"OR","zip":"97201"}', $1, 10, 0, 0, 10, 'shipped', now() - make_interval(days => $2::int), $3)`,
+          [JSON.stringify([line(1, 'Refill', units, '9.00')]), daysAgo, planId],
+        );
+      await sale(4, 1);
+      await sale(2, 29);
+      await sale(9, 40);
+      await sale(9, 1, short.id);
+      const manager = await signInAs(api, 'manager');
+      const res = await manager.request('/api/admin/reports/stock-cover');
+      expect(res.status).toBe(200);
+      report = (await res.json()) as StockCoverReport;
+    });
+  });
+
+  it('counts renewals due in 30 days, their add-ons and the sales rate; flags the product that runs short before a delivery', () => {
+    expect(report.products).toEqual([
+      { productId: 1, name: 'Refill', inStock: 10, renewalUnits: 8, addOnUnits: 3, soldLast30Days: 6, daysOfCover: 17.6, runsShortOn, plansShort: 1 },
+      { productId: 2, name: 'Soap', inStock: 100, renewalUnits: 1, addOnUnits: 0, soldLast30Days: 0, daysOfCover: 3000, runsShortOn: null, plansShort: 0 },
+      { productId: 4, name: 'Sponge', inStock: 5, renewalUnits: 0, addOnUnits: 0, soldLast30Days: 0, daysOfCover: null, runsShortOn: null, plansShort: 0 },
+    ]);
   });
 });

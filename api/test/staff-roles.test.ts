@@ -69,6 +69,7 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   'GET /api/admin/reports/customers': 'reports.view',
   'GET /api/admin/reports/revenue-mix': 'reports.view',
   'GET /api/admin/reports/subscriptions': 'reports.view',
+  'GET /api/admin/reports/stock-cover': 'reports.view',
   'GET /api/admin/subscriptions/bulk-swap/runs/:id': 'subscriptions.bulkSwap',
   'POST /api/admin/subscriptions/export': 'exports.run',
   'POST /api/admin/subscriptions/export/history': 'exports.run',

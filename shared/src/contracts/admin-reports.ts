@@ -178,3 +178,33 @@ export interface SubscriptionsReport {
     saveRatePercent: number | null;
   };
 }
+
+/** How far ahead stock cover looks: renewals due and the sales rate over this many days. */
+export const STOCK_COVER_DAYS = 30;
+
+/** One product's stock cover (GET /api/admin/reports/stock-cover). */
+export interface StockCoverProduct {
+  productId: number;
+  name: string;
+  inStock: number;
+  /** Units the active plans' renewals due in the next 30 days take (their recurring items). */
+  renewalUnits: number;
+  /** Units of one-time add-ons riding with those renewals. */
+  addOnUnits: number;
+  /** Units sold in one-time orders over the last 30 days (the current sales rate, taken as the next 30 days'). */
+  soldLast30Days: number;
+  /** Days the stock lasts at the next 30 days' need (renewals + add-ons + sales rate), one decimal; null: nothing needed. */
+  daysOfCover: number | null;
+  /**
+   * yyyy-mm-dd (UTC): the first renewal due in the next 30 days that the stock will not cover (the renewals
+   * before it, their add-ons and the sales rate until its day come first); null: every renewal is covered.
+   */
+  runsShortOn: string | null;
+  /** Plans due from that day on with the product (their deliveries are at risk). */
+  plansShort: number;
+}
+export interface StockCoverReport {
+  generatedAt: string;
+  /** Products that will run short first (soonest first), then the rest by days of cover (least first). */
+  products: StockCoverProduct[];
+}

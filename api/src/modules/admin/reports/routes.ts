@@ -6,11 +6,12 @@ import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../shared/area';
 import { cancellationReport } from './cancellations';
 import { customersReport, revenueMixReport, salesReport, topProductsReport } from './sales';
+import { stockCoverReport } from './stock-cover';
 import { subscriptionsReport } from './subscriptions';
 
 /**
  * The reports (managers and owners, reports.view), each `?from&to` (yyyy-mm-dd, UTC, both included):
- * GET /api/admin/reports/cancellations (issue 22); sales, top-products, customers, revenue-mix, subscriptions (issue 23).
+ * GET /api/admin/reports/cancellations (issue 22); sales, top-products, customers, revenue-mix, subscriptions (issue 23); stock-cover (no range: the next 30 days).
  */
 export function reportArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
   const router = Router();
@@ -33,6 +34,9 @@ export function reportArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
   });
   router.get('/subscriptions', guard.require('reports.view'), async (req, res) => {
     res.set('Cache-Control', 'no-store').json(await subscriptionsReport(ctx.db, parseInput(reportRangeSchema, req.query)));
+  });
+  router.get('/stock-cover', guard.require('reports.view'), async (_req, res) => {
+    res.set('Cache-Control', 'no-store').json(await stockCoverReport(ctx.db));
   });
   return [{ path: '/admin/reports', router }];
 }
