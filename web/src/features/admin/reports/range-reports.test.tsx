@@ -1,5 +1,5 @@
 import type { Dashboard } from '@nh/shared/contracts/admin-dashboard';
-import type { CustomersReport, RevenueMixReport, SalesReport, TopProductsReport } from '@nh/shared/contracts/admin-reports';
+import type { CustomersReport, RevenueMixReport, SalesReport, StockCoverReport, SubscriptionsReport, TopProductsReport } from '@nh/shared/contracts/admin-reports';
 import { REPORT_MESSAGES } from '@nh/shared/contracts/admin-reports';
 import type { StaffMe } from '@nh/shared/contracts/staff';
 import { cleanup, screen, within } from '@testing-library/react';
@@ -45,6 +45,37 @@ const MIX: RevenueMixReport = {
   previous: { subscriptionOrders: 30, subscriptionRevenueCents: 90000, oneTimeOrders: 10, oneTimeRevenueCents: 70000 },
 };
 
+const SUBSCRIPTIONS: SubscriptionsReport = {
+  from: periods.from,
+  to: periods.to,
+  mrrNowCents: 123456,
+  activePlansNow: 42,
+  snapshotsFrom: '2026-02-01',
+  movement: {
+    startDay: '2026-02-28',
+    endDay: '2026-03-10',
+    startMrrCents: 9500,
+    endMrrCents: 7000,
+    newCents: 0,
+    expansionCents: 1000,
+    contractionCents: 0,
+    churnedCents: 3500,
+    reactivatedCents: 0,
+    plans: { new: 0, expansion: 1, contraction: 0, churned: 2, reactivated: 0 },
+    plansAtStart: 4,
+    planChurnRatePercent: 50,
+    mrrChurnRatePercent: 36.8,
+  },
+  cancellations: { total: 2, byReason: [{ reason: 'It costs too much', count: 2 }], offersShown: 2, offersAccepted: 1, plansSaved: 1, saveRatePercent: 33.3 },
+};
+const STOCK: StockCoverReport = {
+  generatedAt: '2026-03-10T12:00:00.000Z',
+  products: [
+    { productId: 1, name: 'Refill', inStock: 10, renewalUnits: 8, addOnUnits: 3, soldLast30Days: 6, daysOfCover: 17.6, runsShortOn: '2026-03-20', plansShort: 1 },
+    { productId: 2, name: 'Soap', inStock: 100, renewalUnits: 1, addOnUnits: 0, soldLast30Days: 0, daysOfCover: 3000, runsShortOn: null, plansShort: 0 },
+  ],
+};
+
 const open = (staff: StaffMe, path: string) => {
   const calls = stubApi({
     'GET /api/admin/me': { status: 200, body: staff },
@@ -54,6 +85,8 @@ const open = (staff: StaffMe, path: string) => {
     'GET /api/admin/reports/top-products': { status: 200, body: TOP },
     'GET /api/admin/reports/customers': { status: 200, body: CUSTOMERS },
     'GET /api/admin/reports/revenue-mix': { status: 200, body: MIX },
+    'GET /api/admin/reports/subscriptions': { status: 200, body: SUBSCRIPTIONS },
+    'GET /api/admin/reports/stock-cover': { status: 200, body: STOCK },
   });
   renderAdmin(path, { signedIn: [{ path: '/admin', Component: DashboardPage }] });
   return calls;
@@ -75,6 +108,21 @@ describe("the dashboard's date range reports", () => {
     for (const name of ['sales', 'top-products', 'customers', 'revenue-mix']) {
       expect(calls.some((c) => c.url === `/api/admin/reports/${name}?from=2026-03-01&to=2026-03-10`)).toBe(true);
     }
+  });
+
+  it('shows MRR, its movement, churn and the save rate, and flags the product that runs short', async () => {
+    open(MANAGER, '/admin?from=2026-03-01&to=2026-03-10');
+    const plans = await screen.findByTestId('subscriptions-report');
+    await within(plans).findByText(/Monthly recurring revenue now/);
+    expect(plans.textContent).toContain('Monthly recurring revenue now: $1,234.56 from 42 active plans.');
+    expect(plans.textContent).toContain('Expansion (plans raised): +$10.00 (1 plans)');
+    expect(plans.textContent).toContain('Churned (cancelled or paused): −$35.00 (2 plans)');
+    expect(plans.textContent).toContain('Churn: 50% of plans, 36.8% of recurring revenue.');
+    expect(plans.textContent).toContain('save rate 33.3%');
+    const stock = await screen.findByTestId('stock-cover');
+    const short = await within(stock).findByRole('list', { name: 'Running short' });
+    expect(short.textContent).toBe('Refill runs short on March 20, 2026: 10 in stock, 1 plan deliveries from then on not covered.');
+    expect(within(stock).getAllByRole('row')[1]!.textContent).toBe('Refill101717.6 days');
   });
 
   it('defaults to the last 30 days ending today', async () => {

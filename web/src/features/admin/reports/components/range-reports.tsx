@@ -23,6 +23,7 @@ import { Input } from '@/components/ui/input';
 import { serverMessageOf } from '@/lib/query-client';
 import { formatMoney } from '../../plans/format';
 import { rangeReportQueries } from '../sales-api';
+import { StockCoverPanel, SubscriptionsPanel } from './steering-panels';
 
 const today = () => new Date().toISOString().slice(0, 10);
 const dayWords = (day: string) => formatUtcDay(new Date(`${day}T00:00:00.000Z`));
@@ -233,6 +234,10 @@ export function RangeReports() {
             <TopProducts from={from} to={to} />
             <Customers from={from} to={to} />
             <RevenueMix from={from} to={to} />
+          </div>
+          <div className="grid grid-cols-1 gap-4 lg:grid-cols-2 [&>*]:min-w-0">
+            <SubscriptionsPanel from={from} to={to} />
+            <StockCoverPanel />
           </div>
         </>
       ) : (
