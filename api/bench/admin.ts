@@ -8,6 +8,9 @@
  * Then the customers (issue 23) over the same orders and BENCH_ADMIN_PLANS (100,000) accounts with a
  * plan each: the list (newest, by lifetime spend, searched by email, name and order number, by tag, a
  * later page) and customers' pages (GET /api/admin/customers/{id}), same goal.
+ *
+ * Then each report (issue 23) over a 90-day range: sales, top products, customers, revenue mix,
+ * subscriptions (two days' snapshots taken first) and stock cover; goal p95 under 250 ms.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,6 +23,7 @@ import { applyMigrations, ensureDatabase } from '@nh/server/runtime/database';
 import { hashPassword } from '@nh/server/passwords';
 import { seedBenchOrders } from '@nh/server/testing/bench-orders';
 import { seedBenchCustomers } from '@nh/server/testing/bench-customers';
+import { writeSubscriptionSnapshot } from '@nh/server/queries/subscription-snapshots';
 import { createApp } from '../src/app';
 import { loadApiConfig } from '../src/lib/config';
 import { createAppServices } from '../src/modules';
@@ -144,6 +148,33 @@ for (const [name, path] of CUSTOMER_QUERIES) {
   console.log(`  ${name.padEnd(38)} p50 ${pct(times, 50).toFixed(1).padStart(6)} ms  p95 ${p95.toFixed(1).padStart(6)} ms  max ${times.at(-1)!.toFixed(1).padStart(6)} ms  (${shown})`);
 }
 console.log(`customers worst p95 ${worstCustomers.toFixed(1)} ms; goal first page p95 < ${GOAL_P95_MS} ms: ${worstCustomers < GOAL_P95_MS ? 'met' : 'NOT met'}`);
+
+// ---- Reports (issue 23): each over a 90-day range (and the 90 days before it), goal p95 < 250 ms.
+const REPORT_GOAL_P95_MS = 250;
+// The subscriptions report reads two days' snapshots: take them (idempotent; a second bench run keeps them).
+await writeSubscriptionSnapshot(db.$client, day(1));
+await writeSubscriptionSnapshot(db.$client, day(0));
+const range = `from=${day(89)}&to=${day(0)}`;
+const REPORTS: Array<[string, string]> = [
+  ['sales', `/api/admin/reports/sales?${range}`],
+  ['top products', `/api/admin/reports/top-products?${range}`],
+  ['new vs returning customers', `/api/admin/reports/customers?${range}`],
+  ['subscription vs one-time revenue', `/api/admin/reports/revenue-mix?${range}`],
+  ['subscriptions (MRR, movement, churn)', `/api/admin/reports/subscriptions?${range}`],
+  ['stock cover (next 30 days)', '/api/admin/reports/stock-cover'],
+];
+console.log(`\nbench:admin — reports over 90 days (${day(89)} to ${day(0)}), ${REPEATS} requests each, one at a time`);
+let worstReport = 0;
+for (const [name, path] of REPORTS) {
+  await timed(path); // warm-up
+  const times: number[] = [];
+  for (let i = 0; i < REPEATS; i++) times.push((await timed(path)).ms);
+  times.sort((a, b) => a - b);
+  const p95 = pct(times, 95);
+  worstReport = Math.max(worstReport, p95);
+  console.log(`  ${name.padEnd(38)} p50 ${pct(times, 50).toFixed(1).padStart(6)} ms  p95 ${p95.toFixed(1).padStart(6)} ms  max ${times.at(-1)!.toFixed(1).padStart(6)} ms`);
+}
+console.log(`reports worst p95 ${worstReport.toFixed(1)} ms; goal p95 < ${REPORT_GOAL_P95_MS} ms: ${worstReport < REPORT_GOAL_P95_MS ? 'met' : 'NOT met'}`);
 
 await db.$client.query('delete from staff where email = $1', [email]);
 server.close();

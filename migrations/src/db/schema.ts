@@ -670,6 +670,25 @@ export const subscriptionShipNows = pgTable(
  * Billing periods of a plan that were not charged because the plan fell more than one period behind
  * (the renewals worker was down): one row per (plan, period), shown to staff and to the shopper.
  */
+/**
+ * The plans' daily snapshot (issue 23): each plan's state and monthly-normalised amount as the day's
+ * maintenance job found it, one row per (UTC day, plan), kept from the day the job first ran. MRR
+ * movement between two days is read from two days' rows; written idempotently (a day's second run
+ * changes nothing). No foreign key: a deleted plan's history stays.
+ */
+export const subscriptionSnapshots = pgTable(
+  'subscription_snapshots',
+  {
+    day: date({ mode: 'string' }).notNull(),
+    subscriptionId: uuid().notNull(),
+    status: subscriptionStatus().notNull(),
+    /** Cents per month: amount / (months between deliveries), rounded half up to the cent; 0 unless active. */
+    mrrCents: bigint({ mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.subscriptionId] })],
+);
+
 export const subscriptionSkippedPeriods = pgTable(
   'subscription_skipped_periods',
   {
@@ -853,6 +872,8 @@ export const paymentTransactions = pgTable(
     uniqueIndex('payment_transactions_subscription_period').on(t.subscriptionId, t.billingPeriod),
     index('payment_transactions_parent').on(t.parentId),
     uniqueIndex('payment_transactions_refund_key').on(t.parentId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
+    // The sales reports (issue 23): what was given back of a range's orders, read as a few rows per refunded order.
+    index('payment_transactions_given_back').on(t.orderId).where(sql`${t.kind} in ('refund', 'void') and ${t.status} = 'approved'`),
   ],
 );
 

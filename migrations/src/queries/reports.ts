@@ -50,7 +50,8 @@ export async function salesByDay(db: Db, storeCode: string, days: number): Promi
   return rows.map((r) => ({ day: r.day, orders: r.orders, revenue: toCents(r.revenue), refunded: toCents(r.refunded) }));
 }
 
-const MONTHS_SQL = `(case "interval" ${Object.entries(INTERVAL_MONTHS)
+/** Months between a plan's deliveries, in SQL (interval × interval_count). */
+export const MONTHS_SQL = `(case "interval" ${Object.entries(INTERVAL_MONTHS)
   .map(([name, months]) => `when '${name}' then ${months}`)
   .join(' ')} end * interval_count)`;
 

@@ -15,7 +15,9 @@ export async function seedBenchOrders(db: Db, rows: number): Promise<boolean> {
     rows: [{ n } = { n: 0 }],
   } = await db.$client.query<{ n: number }>(`select count(*)::int as n from orders where store_code = 'NH'`);
   if (n === rows) return false;
-  await db.$client.query('truncate orders cascade');
+  // Only when there is something to clear: the cascade reaches store_credit_entries, whose trigger refuses
+  // TRUNCATE (append-only), so a fresh bench database must not truncate at all.
+  if (n > 0) await db.$client.query('truncate orders cascade');
   await db.$client.query(
     `insert into orders (store_code, customer_email, customer_name, customer_phone, shipping_address, items,
                          subtotal, shipping, tax, total, promo_code, status, carrier, tracking_number, created_at, netsuite_sync_status)

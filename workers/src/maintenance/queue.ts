@@ -3,9 +3,10 @@ import { defineQueue } from '../jobs/define';
 import { bulkSwapJob } from '../bulk-swap/job';
 import { housekeepingJob } from './housekeeping';
 import { reconcilePaymentsJob } from './reconcile-payments';
+import { subscriptionSnapshotJob } from './subscription-snapshot';
 
 export const maintenanceQueue = defineQueue({
   name: 'maintenance',
-  jobs: [housekeepingJob, reconcilePaymentsJob, bulkSwapJob],
+  jobs: [housekeepingJob, reconcilePaymentsJob, bulkSwapJob, subscriptionSnapshotJob],
   worker: () => ({ concurrency: 1 }),
 });

@@ -1,17 +1,42 @@
 import { Router } from 'express';
 import { cancellationReportQuerySchema } from '@nh/shared/contracts/cancellation';
+import { reportRangeSchema, topProductsQuerySchema } from '@nh/shared/contracts/admin-reports';
 import type { AppContext } from '../../../lib/context';
 import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../shared/area';
 import { cancellationReport } from './cancellations';
+import { customersReport, revenueMixReport, salesReport, topProductsReport } from './sales';
+import { stockCoverReport } from './stock-cover';
+import { subscriptionsReport } from './subscriptions';
 
-/** GET /api/admin/reports/cancellations?from&to (yyyy-mm-dd, UTC): managers and owners (reports.view). */
+/**
+ * The reports (managers and owners, reports.view), each `?from&to` (yyyy-mm-dd, UTC, both included):
+ * GET /api/admin/reports/cancellations (issue 22); sales, top-products, customers, revenue-mix, subscriptions (issue 23); stock-cover (no range: the next 30 days).
+ */
 export function reportArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
   const router = Router();
   router.get('/cancellations', guard.require('reports.view'), async (req, res) => {
     const { from, to } = parseInput(cancellationReportQuerySchema, req.query);
-    res.setHeader('Cache-Control', 'no-store');
-    res.json(await cancellationReport(ctx.db, from, to));
+    res.set('Cache-Control', 'no-store').json(await cancellationReport(ctx.db, from, to));
+  });
+  router.get('/sales', guard.require('reports.view'), async (req, res) => {
+    res.set('Cache-Control', 'no-store').json(await salesReport(ctx.db, parseInput(reportRangeSchema, req.query)));
+  });
+  router.get('/top-products', guard.require('reports.view'), async (req, res) => {
+    const { limit, ...range } = parseInput(topProductsQuerySchema, req.query);
+    res.set('Cache-Control', 'no-store').json(await topProductsReport(ctx.db, range, limit));
+  });
+  router.get('/customers', guard.require('reports.view'), async (req, res) => {
+    res.set('Cache-Control', 'no-store').json(await customersReport(ctx.db, parseInput(reportRangeSchema, req.query)));
+  });
+  router.get('/revenue-mix', guard.require('reports.view'), async (req, res) => {
+    res.set('Cache-Control', 'no-store').json(await revenueMixReport(ctx.db, parseInput(reportRangeSchema, req.query)));
+  });
+  router.get('/subscriptions', guard.require('reports.view'), async (req, res) => {
+    res.set('Cache-Control', 'no-store').json(await subscriptionsReport(ctx.db, parseInput(reportRangeSchema, req.query)));
+  });
+  router.get('/stock-cover', guard.require('reports.view'), async (_req, res) => {
+    res.set('Cache-Control', 'no-store').json(await stockCoverReport(ctx.db));
   });
   return [{ path: '/admin/reports', router }];
 }

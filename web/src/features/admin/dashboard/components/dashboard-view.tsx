@@ -18,6 +18,7 @@ import { formatMoney } from '../../plans/format';
 import { useCan } from '../../shell/role-gate';
 import { columnsOf, DataTable } from '../../ui/data-table';
 import { SYNC_STATUS_LABELS } from '../../ui/status-labels';
+import { RangeReports } from '../../reports/components/range-reports';
 import { dashboardQuery } from '../api';
 import { DailyTable, SalesChart, type ChartMetric } from './sales-chart';
 
@@ -290,16 +291,22 @@ export function DashboardView() {
     );
   }
   const { data } = dashboard;
+  return <DashboardBody data={data} refetch={() => void dashboard.refetch()} fetching={dashboard.isFetching} />;
+}
+
+function DashboardBody({ data, refetch, fetching }: { data: Dashboard; refetch: () => void; fetching: boolean }) {
+  const canReport = useCan('reports.view');
   return (
     <div className="grid grid-cols-1 gap-8">
       <div className="flex flex-wrap items-center justify-between gap-2 text-sm text-stone-600">
         <span>Figures as of {formatOrderDate(data.generatedAt)}</span>
-        <Button variant="outline" size="sm" onClick={() => void dashboard.refetch()} disabled={dashboard.isFetching}>
-          <RefreshCw className={cn(dashboard.isFetching && 'animate-spin')} aria-hidden="true" />
+        <Button variant="outline" size="sm" onClick={refetch} disabled={fetching}>
+          <RefreshCw className={cn(fetching && 'animate-spin')} aria-hidden="true" />
           Refresh
         </Button>
       </div>
       <Sales data={data} />
+      {canReport && <RangeReports />}
       <Plans plans={data.plans} suggestions={data.cadenceSuggestions} />
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-2 [&>*]:min-w-0">
         <NetSuite netsuite={data.netsuite} />

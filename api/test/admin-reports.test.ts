@@ -1,0 +1,242 @@
+/**
+ * The sales reports (issue 23) on a database of their own, a small known dataset around a range and its
+ * previous period (the boundaries' first and last seconds included): sales, orders, average order, units,
+ * refunds and net revenue; top products; new vs returning customers; subscription vs one-time revenue;
+ * the 400s of a bad range; and the subscriptions report (MRR now, movement and churn from two days'
+ * snapshots, cancellations by reason and the save rate).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { CustomersReport, RevenueMixReport, SalesReport, StockCoverReport, SubscriptionsReport, TopProductsReport } from '@nh/shared/contracts/admin-reports';
+import { CANCEL_REASONS } from '@nh/shared/contracts/cancellation';
+import { writeSubscriptionSnapshot } from '@nh/server/queries/subscription-snapshots';
+import { NO_REASON } from '../src/modules/admin/reports/cancellations';
+import { REPORT_MESSAGES } from '@nh/shared/contracts/admin-reports';
+import { withFreshDatabase } from './support/fresh-database';
+import type { TestApi } from './support/harness';
+import { signInAs } from './support/staff';
+
+const FROM = '2026-03-01';
+const TO = '2026-03-10';
+const line = (productId: number, productName: string, quantity: number, price: string) => ({ productId, productName, quantity, price, sku: null, variantSku: null, itemNumber: null });
+
+async function order(api: TestApi, f: { email: string; total: string; status: string; at: string; items?: unknown[]; plan?: string }): Promise<string> {
+  const { rows } = await api.ctx.db.$client.query<{ id: string }>(
+    `insert into orders (store_code, customer_email, customer_name, shipping_address, items, subtotal, shipping, tax, total, status, created_at, subscription_id)
+     values ('NH', $1, 'Shopper', '{"address":"1 Main St","city":"Portland","state":"OR","zip":"97201"}', $2, $3, 0, 0, $3, $4, $5, $6) returning id`,
+    [f.email, JSON.stringify(f.items ?? []), f.total, f.status, f.at, f.plan ?? null],
+  );
+  return rows[0]!.id;
+}
+
+async function givenBack(api: TestApi, orderId: string, total: string, kind: 'refund' | 'void', amount: string, status = 'approved') {
+  const { rows } = await api.ctx.db.$client.query<{ id: string }>(`insert into payment_transactions (order_id, kind, amount, status) values ($1, 'charge', $2, 'approved') returning id`, [orderId, total]);
+  await api.ctx.db.$client.query(`insert into payment_transactions (order_id, parent_id, kind, amount, status) values ($1, $2, $3, $4, $5)`, [orderId, rows[0]!.id, kind, amount, status]);
+}
+
+describe('the sales reports', () => {
+  const answers: Record<string, { status: number; body: unknown }> = {};
+
+  beforeAll(async () => {
+    await withFreshDatabase(async (api) => {
+      const { rows: plan } = await api.ctx.db.$client.query<{ id: string }>(
+        `insert into subscriptions (customer_email, customer_name, items, amount, next_billing_date) values ('b@example.com', 'B', '[]', 30, now()) returning id`,
+      );
+      // The range (Mar 1-10): A new customer, B returning (a plan's renewal, partly refunded), C voided in full.
+      await order(api, { email: 'a@example.com', total: '40.00', status: 'processing', at: `${FROM}T00:00:00Z`, items: [line(1, 'Flush', 2, '12.00'), line(2, 'Dish Pods', 1, '10.00')] });
+      const b = await order(api, { email: 'b@example.com', total: '30.00', status: 'delivered', at: `${TO}T23:59:59Z`, items: [line(1, 'Flush Cleaner', 1, '20.00')], plan: plan[0]!.id });
+      await givenBack(api, b, '30.00', 'refund', '10.00');
+      await givenBack(api, b, '30.00', 'refund', '5.00', 'declined'); // not given back
+      const c = await order(api, { email: 'c@example.com', total: '25.00', status: 'shipped', at: '2026-03-05T12:00:00Z', items: [line(3, 'Soap', 5, '5.00')] });
+      await givenBack(api, c, '25.00', 'void', '25.00');
+      await order(api, { email: 'd@example.com', total: '99.00', status: 'pending', at: '2026-03-05T12:00:00Z', items: [line(1, 'Flush', 9, '11.00')] }); // unpaid
+      await order(api, { email: 'd@example.com', total: '50.00', status: 'cancelled', at: '2026-03-06T12:00:00Z', items: [line(1, 'Flush', 9, '11.00')] });
+      await order(api, { email: 'e@example.com', total: '100.00', status: 'shipped', at: '2026-03-11T00:00:00Z', items: [line(1, 'Flush', 9, '11.00')] }); // after
+      // The previous period (Feb 19-28): B's second order; B's first is before it (so B returns in both).
+      await order(api, { email: 'b@example.com', total: '20.00', status: 'shipped', at: '2026-02-28T23:59:59Z', items: [line(2, 'Dish Pods', 3, '5.00')] });
+      await order(api, { email: 'b@example.com', total: '60.00', status: 'shipped', at: '2026-02-18T23:59:59Z', items: [line(2, 'Dish Pods', 9, '5.00')] }); // before
+
+      const manager = await signInAs(api, 'manager');
+      const support = await signInAs(api, 'support');
+      const get = async (who: typeof manager, path: string) => {
+        const res = await who.request(path);
+        return { status: res.status, body: (await res.json()) };
+      };
+      for (const name of ['sales', 'top-products', 'customers', 'revenue-mix']) answers[name] = await get(manager, `/api/admin/reports/${name}?from=${FROM}&to=${TO}`);
+      answers.support = await get(support, `/api/admin/reports/sales?from=${FROM}&to=${TO}`);
+      answers.reversed = await get(manager, `/api/admin/reports/sales?from=${TO}&to=${FROM}`);
+      answers.notADay = await get(manager, `/api/admin/reports/customers?from=2026-02-30&to=${TO}`);
+      answers.missing = await get(manager, `/api/admin/reports/revenue-mix?to=${TO}`);
+      answers.tooLong = await get(manager, `/api/admin/reports/top-products?from=2025-01-01&to=2026-01-02`);
+      answers.yearOk = await get(manager, `/api/admin/reports/sales?from=2025-01-01&to=2026-01-01`);
+      answers.badLimit = await get(manager, `/api/admin/reports/top-products?from=${FROM}&to=${TO}&limit=0`);
+      answers.limitOne = await get(manager, `/api/admin/reports/top-products?from=${FROM}&to=${TO}&limit=1`);
+    });
+  });
+
+  it('sales: gross sales, orders kept, average order, units, refunds and net revenue, beside the previous period', () => {
+    expect(answers.sales!.status).toBe(200);
+    const report = answers.sales!.body as SalesReport;
+    expect(report).toMatchObject({ from: FROM, to: TO, previousFrom: '2026-02-19', previousTo: '2026-02-28' });
+    // A 40 + B 30 + C 25 sold; B's 10 refunded and C's 25 voided given back; C (voided in full) is no order.
+    expect(report.current).toEqual({ salesCents: 9500, orders: 2, averageOrderCents: 3000, units: 4, refundsCents: 3500, netRevenueCents: 6000 });
+    expect(report.previous).toEqual({ salesCents: 2000, orders: 1, averageOrderCents: 2000, units: 3, refundsCents: 0, netRevenueCents: 2000 });
+  });
+
+  it('top products: units and line sales by product, most units first, the latest name, the previous period beside', () => {
+    const report = answers['top-products']!.body as TopProductsReport;
+    expect(report.products).toEqual([
+      { productId: 1, name: 'Flush Cleaner', units: 3, salesCents: 4400, previousUnits: 0, previousSalesCents: 0 },
+      { productId: 2, name: 'Dish Pods', units: 1, salesCents: 1000, previousUnits: 3, previousSalesCents: 1500 },
+    ]);
+    expect((answers.limitOne!.body as TopProductsReport).products.map((p) => p.productId)).toEqual([1]);
+  });
+
+  it('customers: new (first paid order in the period) vs returning, with their orders and net revenue', () => {
+    const report = answers.customers!.body as CustomersReport;
+    expect(report.current).toEqual({ newCustomers: 1, returningCustomers: 1, newOrders: 1, returningOrders: 1, newRevenueCents: 4000, returningRevenueCents: 2000 });
+    expect(report.previous).toEqual({ newCustomers: 0, returningCustomers: 1, newOrders: 0, returningOrders: 1, newRevenueCents: 0, returningRevenueCents: 2000 });
+  });
+
+  it("revenue mix: a plan's orders vs one-time orders, net", () => {
+    const report = answers['revenue-mix']!.body as RevenueMixReport;
+    expect(report.current).toEqual({ subscriptionOrders: 1, subscriptionRevenueCents: 2000, oneTimeOrders: 1, oneTimeRevenueCents: 4000 });
+    expect(report.previous).toEqual({ subscriptionOrders: 0, subscriptionRevenueCents: 0, oneTimeOrders: 1, oneTimeRevenueCents: 2000 });
+  });
+
+  it('support may not read the reports; a bad range is a 400 saying what to fix', () => {
+    expect(answers.support!.status).toBe(403);
+    expect(answers.reversed).toMatchObject({ status: 400, body: { message: REPORT_MESSAGES.order } });
+    expect(answers.notADay).toMatchObject({ status: 400, body: { message: REPORT_MESSAGES.from } });
+    expect(answers.missing).toMatchObject({ status: 400, body: { message: REPORT_MESSAGES.from } });
+    expect(answers.tooLong).toMatchObject({ status: 400, body: { message: REPORT_MESSAGES.span } });
+    expect(answers.yearOk!.status).toBe(200);
+    expect(answers.badLimit).toMatchObject({ status: 400, body: { message: REPORT_MESSAGES.limit } });
+  });
+});
+
+describe('the subscriptions report', () => {
+  const answers: Record<string, { status: number; body: unknown }> = {};
+
+  beforeAll(async () => {
+    await withFreshDatabase(async (api) => {
+      const q = (text: string, values: unknown[] = []) => api.ctx.db.$client.query<{ id: string }>(text, values).then((r) => r.rows);
+      const plan = async (amount: string, interval = 'monthly') =>
+        (await q(`insert into subscriptions (customer_email, customer_name, items, amount, interval, next_billing_date) values ('s@example.com', 'S', '[]', $1, $2, now()) returning id`, [amount, interval]))[0]!.id;
+      const manager = await signInAs(api, 'manager');
+      const get = async (path: string) => {
+        const res = await manager.request(path);
+        return { status: res.status, body: (await res.json()) };
+      };
+      const a = await plan('30.00');
+      const b = await plan('20.00');
+      const c = await plan('90.00', 'quarterly');
+      const d = await plan('15.00');
+      answers.noSnapshots = await get(`/api/admin/reports/subscriptions?from=${FROM}&to=${TO}`);
+
+      // The day before the range: A 3000, B 2000, C 3000, D 1500 a month.
+      await writeSubscriptionSnapshot(api.ctx.db.$client, '2026-02-28');
+      await q(`update subscriptions set amount = 40 where id = $1`, [a]); // expansion +1000
+      await q(`update subscriptions set status = 'cancelled' where id = any($1)`, [[b, d]]); // churned 2000 + 1500
+      await writeSubscriptionSnapshot(api.ctx.db.$client, TO);
+      await q(`update subscriptions set status = 'cancelled' where id = $1`, [c]); // after the range: not in it
+      await writeSubscriptionSnapshot(api.ctx.db.$client, '2026-03-11');
+
+      // The range's cancellations and save offers (the cancellation report's data), and one after it.
+      await q(`insert into subscription_cancellations (subscription_id, actor, reason, at) values ($1, 'customer', 'price', '2026-03-05T10:00:00Z'), ($2, 'staff', null, '2026-03-06T10:00:00Z'), ($3, 'customer', 'price', '2026-03-11T10:00:00Z')`, [b, d, c]);
+      await q(`insert into subscription_cancel_offers (subscription_id, reason, kind, shown_at, accepted_at) values ($1, 'price', 'discount', '2026-03-03T10:00:00Z', '2026-03-03T10:05:00Z'), ($2, 'price', 'discount', '2026-03-04T10:00:00Z', null)`, [a, b]);
+      answers.report = await get(`/api/admin/reports/subscriptions?from=${FROM}&to=${TO}`);
+      answers.bad = await get(`/api/admin/reports/subscriptions?from=${FROM}`);
+    });
+  });
+
+  it('without snapshots: MRR now, no movement yet', () => {
+    expect(answers.noSnapshots!.status).toBe(200);
+    expect(answers.noSnapshots!.body).toMatchObject({ mrrNowCents: 3000 + 2000 + 3000 + 1500, activePlansNow: 4, snapshotsFrom: null, movement: null });
+  });
+
+  it('MRR now, its movement between the snapshots of the range, churn and the save rate', () => {
+    const report = answers.report!.body as SubscriptionsReport;
+    expect(report.mrrNowCents).toBe(4000);
+    expect(report.activePlansNow).toBe(1);
+    expect(report.snapshotsFrom).toBe('2026-02-28');
+    expect(report.movement).toEqual({
+      startDay: '2026-02-28',
+      endDay: TO,
+      startMrrCents: 9500,
+      endMrrCents: 7000,
+      newCents: 0,
+      expansionCents: 1000,
+      contractionCents: 0,
+      churnedCents: 3500,
+      reactivatedCents: 0,
+      plans: { new: 0, expansion: 1, contraction: 0, churned: 2, reactivated: 0 },
+      plansAtStart: 4,
+      planChurnRatePercent: 50,
+      mrrChurnRatePercent: 36.8,
+    });
+    expect(report.cancellations).toEqual({
+      total: 2,
+      byReason: [
+        { reason: CANCEL_REASONS.price, count: 1 },
+        { reason: NO_REASON, count: 1 },
+      ],
+      offersShown: 2,
+      offersAccepted: 1,
+      plansSaved: 1,
+      saveRatePercent: 33.3,
+    });
+    expect(answers.bad).toMatchObject({ status: 400, body: { message: REPORT_MESSAGES.to } });
+  });
+});
+
+describe('the stock cover report', () => {
+  let report: StockCoverReport;
+  let runsShortOn = '';
+
+  beforeAll(async () => {
+    await withFreshDatabase(async (api) => {
+      const q = (text: string, values: unknown[] = []) => api.ctx.db.$client.query<{ id: string; day: string }>(text, values).then((r) => r.rows);
+      const product = async (id: number, name: string, inventory: number, status = 'active') =>
+        q(`insert into products (id, name, slug, price, inventory, status) values ($1, $2, $3, 10, $4, $5)`, [id, name, `p-${id}`, inventory, status]);
+      await product(1, 'Refill', 10);
+      await product(2, 'Soap', 100);
+      await product(3, 'Retired', 0, 'inactive');
+      await product(4, 'Sponge', 5);
+      const plan = async (inDays: number, items: unknown[], addOns: unknown[] = [], status = 'active') =>
+        (await q(
+          `insert into subscriptions (customer_email, customer_name, items, one_time_items, amount, status, next_billing_date)
+           values ('s@example.com', 'S', $1, $2, 20, $3, now() + make_interval(days => $4::int)) returning id, to_char(next_billing_date at time zone 'UTC', 'YYYY-MM-DD') as day`,
+          [JSON.stringify(items), JSON.stringify(addOns), status, inDays],
+        ))[0]!;
+      await plan(2, [line(1, 'Refill', 4, '9.00'), line(2, 'Soap', 1, '5.00')]);
+      // Its 4 refills plus 3 added once: the add-on is the delivery the stock no longer covers.
+      const short = await plan(10, [line(1, 'Refill', 4, '9.00')], [{ id: 'x', productId: 1, productName: 'Refill', variantSku: null, quantity: 3 }]);
+      runsShortOn = short.day;
+      await plan(40, [line(1, 'Refill', 50, '9.00')]); // beyond 30 days
+      await plan(3, [line(1, 'Refill', 50, '9.00')], [], 'paused'); // paused: no renewal
+      // Sold one-time in the last 30 days: 6 refills (0.2 a day). A plan's order and an older order are not the sales rate.
+      const sale = (units: number, daysAgo: number, planId: string | null = null) =>
+        q(
+          `insert into orders (store_code, customer_email, customer_name, shipping_address, items, subtotal, shipping, tax, total, status, created_at, subscription_id)
+           values ('NH', 'o@example.com', 'O', '{"address":"1 Main St","city":"Portland","state":"OR","zip":"97201"}', $1, 10, 0, 0, 10, 'shipped', now() - make_interval(days => $2::int), $3)`,
+          [JSON.stringify([line(1, 'Refill', units, '9.00')]), daysAgo, planId],
+        );
+      await sale(4, 1);
+      await sale(2, 29);
+      await sale(9, 40);
+      await sale(9, 1, short.id);
+      const manager = await signInAs(api, 'manager');
+      const res = await manager.request('/api/admin/reports/stock-cover');
+      expect(res.status).toBe(200);
+      report = (await res.json()) as StockCoverReport;
+    });
+  });
+
+  it('counts renewals due in 30 days, their add-ons and the sales rate; flags the product that runs short before a delivery', () => {
+    expect(report.products).toEqual([
+      { productId: 1, name: 'Refill', inStock: 10, renewalUnits: 8, addOnUnits: 3, soldLast30Days: 6, daysOfCover: 17.6, runsShortOn, plansShort: 1 },
+      { productId: 2, name: 'Soap', inStock: 100, renewalUnits: 1, addOnUnits: 0, soldLast30Days: 0, daysOfCover: 3000, runsShortOn: null, plansShort: 0 },
+      { productId: 4, name: 'Sponge', inStock: 5, renewalUnits: 0, addOnUnits: 0, soldLast30Days: 0, daysOfCover: null, runsShortOn: null, plansShort: 0 },
+    ]);
+  });
+});
