@@ -86,7 +86,7 @@ export function claimValue(order: Pick<OrderRow, 'items' | 'subtotal' | 'total' 
 }
 
 /** Refuses lines the order does not have, or more than is left to claim of them (earlier claims counted). */
-async function checkLines(tx: DbOrTx, order: OrderRow, lines: readonly ClaimLine[]): Promise<void> {
+export async function checkLines(tx: DbOrTx, order: OrderRow, lines: readonly ClaimLine[]): Promise<void> {
   const items = lineItems(order);
   const claimed = await claimedQuantities(tx, order.id);
   for (const l of lines) {
@@ -98,12 +98,12 @@ async function checkLines(tx: DbOrTx, order: OrderRow, lines: readonly ClaimLine
 }
 
 /** Only an order that was paid (or is a replacement) and not cancelled can be claimed on. */
-function checkClaimable(order: OrderRow): void {
+export function checkClaimable(order: OrderRow): void {
   if (order.status === 'pending' || order.status === 'cancelled') throw new AppError('CLAIM_NOT_CLAIMABLE', CLAIM_MESSAGES.notShippable);
 }
 
 /** The same claim again (a second click)? A key reused for another claim is refused. */
-function sameClaim(row: ClaimRow, input: ClaimInput & { resolution?: ClaimResolution }): boolean {
+export function sameClaim(row: ClaimRow, input: ClaimInput & { resolution?: ClaimResolution }): boolean {
   const sorted = (lines: readonly ClaimLine[]) => JSON.stringify([...lines].sort((a, b) => a.line - b.line).map((l) => [l.line, l.quantity]));
   return sorted(row.lines) === sorted(input.lines) && row.reason === input.reason && (input.resolution === undefined || row.resolution === input.resolution || row.status === 'awaiting_review');
 }
@@ -126,7 +126,7 @@ async function checkResolution(tx: DbOrTx, deps: ClaimDeps, order: OrderRow, res
  * The replacement, inside the caller's transaction (the order row already locked): stock taken, the $0
  * order inserted as paid, its `order.placed` row, the claim resolved and audited.
  */
-async function replaceInTx(tx: DbOrTx, order: OrderRow, claim: ClaimRow, actor: AuditActor): Promise<ClaimRow> {
+export async function replaceInTx(tx: DbOrTx, order: OrderRow, claim: ClaimRow, actor: AuditActor): Promise<ClaimRow> {
   const items = lineItems(order);
   const replacement: LineItem[] = claim.lines.map((l) => ({ ...items[l.line]!, quantity: l.quantity, price: '0.00', oneTime: undefined, oneTimeLineId: undefined }));
   const { productIds, quantities } = stockByProduct(replacement);
