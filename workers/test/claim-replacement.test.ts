@@ -74,6 +74,10 @@ describe('a claim’s replacement order', () => {
 
     const [confirmation] = await waitFor(() => (smtp.to(email).length === 2 ? smtp.to(email).slice(1) : null), 10_000, 'the replacement’s confirmation');
     expect(confirmation!.decoded).toContain(`order confirmation #${replacementId.slice(0, 8)}`);
+    expect(confirmation!.decoded).toContain('your free replacement');
+    expect(confirmation!.decoded).toContain(`This is a free replacement for your order #${originalId.slice(0, 8)}, sent at no charge.`);
+    // The original's confirmation says nothing of a replacement.
+    expect(smtp.to(email)[0]!.decoded).not.toContain('free replacement');
 
     // Asked again (staff's retry, the reconcile): already synced, nothing sent.
     await recordOutbox(tdb.db, 'order.sync-requested', { orderId: replacementId });
