@@ -3,7 +3,7 @@
  * with an Idempotency-Key), the queue (GET /api/admin/claims), approve and decline, and the claim figures
  * (GET /api/admin/reports/claims).
  */
-import type { AdminClaim, ClaimRates, ClaimReason, ClaimResolution, ClaimStatus } from '@nh/shared/contracts/claims';
+import type { AdminClaim, ClaimRates, ClaimReason, ClaimResolution, ClaimSettings, ClaimStatus } from '@nh/shared/contracts/claims';
 import { queryOptions } from '@tanstack/react-query';
 import { apiRequest, readJson } from '@/lib/query-client';
 import { ADMIN_KEY } from '../shell/api';
@@ -36,3 +36,8 @@ export const claimRatesQuery = (from: string, to: string) =>
     queryKey: [...ADMIN_KEY, 'claim-rates', from, to],
     queryFn: async () => readJson<ClaimRates>(await apiRequest('GET', `/api/admin/reports/claims?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`)),
   });
+
+export const claimSettingsQuery = () =>
+  queryOptions({ queryKey: [...CLAIMS_KEY, 'settings'], queryFn: async () => readJson<ClaimSettings>(await apiRequest('GET', '/api/admin/claims/settings')) });
+
+export const saveClaimSettings = async (body: ClaimSettings) => readJson<ClaimSettings>(await apiRequest('PUT', '/api/admin/claims/settings', body));

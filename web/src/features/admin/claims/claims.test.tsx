@@ -128,6 +128,36 @@ describe('the claims queue', () => {
   });
 });
 
+describe('the owner’s rule on the claims screen', () => {
+  it('the owner saves it, checked first; other roles do not see it', async () => {
+    const calls = stubApi({
+      'GET /api/admin/me': { status: 200, body: staffAs('owner') },
+      'GET /api/admin/claims': { status: 200, body: [] },
+      'GET /api/admin/claims/settings': { status: 200, body: { autoApprove: false, maxAmount: '25.00', windowMonths: 12 } },
+      'PUT /api/admin/claims/settings': (body) => ({ status: 200, body }),
+    });
+    renderAdmin('/admin/claims', { signedIn: [{ path: '/admin/claims', Component: ClaimsQueuePage }] });
+    const form = await screen.findByRole('form', { name: 'Auto-approval rule' });
+    const user = userEvent.setup();
+    await user.click(within(form).getByRole('checkbox'));
+    const amount = within(form).getByLabelText('Most a claim may be worth ($)');
+    await user.clear(amount);
+    await user.type(amount, 'lots');
+    await user.click(within(form).getByRole('button', { name: 'Save rule' }));
+    expect(within(form).getByRole('alert').textContent).toBe('Enter the most a claim may be worth, such as 25.00.');
+    await user.clear(amount);
+    await user.type(amount, '30');
+    await user.click(within(form).getByRole('button', { name: 'Save rule' }));
+    expect(await within(form).findByText('Rule saved.')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([{ autoApprove: true, maxAmount: '30', windowMonths: 12 }]);
+    cleanup();
+    stubApi({ 'GET /api/admin/me': { status: 200, body: staffAs('manager') }, 'GET /api/admin/claims': { status: 200, body: [] } });
+    renderAdmin('/admin/claims', { signedIn: [{ path: '/admin/claims', Component: ClaimsQueuePage }] });
+    expect(await screen.findByText('No claims here.')).toBeTruthy();
+    expect(screen.queryByRole('form', { name: 'Auto-approval rule' })).toBeNull();
+  });
+});
+
 describe('the claims card', () => {
   it('shows claims by reason and the products claimed most with their rate', async () => {
     const calls = stubApi({

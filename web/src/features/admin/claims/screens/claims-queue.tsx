@@ -16,6 +16,7 @@ import { usePageMeta } from '@/lib/use-page-meta';
 import { AdminPage } from '../../shell/admin-page';
 import { useCan } from '../../shell/role-gate';
 import { approveClaim, claimsQuery, CLAIMS_KEY, declineClaim } from '../api';
+import { ClaimRuleForm } from '../components/claim-rule-form';
 
 const SELECT_CLASS = 'h-10 rounded-md border border-stone-300 bg-white px-3 text-sm';
 
@@ -115,8 +116,10 @@ export default function ClaimsQueuePage() {
   const id = useId();
   const [status, setStatus] = useState<ClaimStatus | 'all'>('awaiting_review');
   const claims = useQuery(claimsQuery(status));
+  const canSetRule = useCan('claims.settings');
   return (
     <AdminPage title="Claims">
+      {canSetRule && <ClaimRuleForm />}
       <div className="mb-4 grid max-w-xs gap-1">
         <Label htmlFor={id}>Show</Label>
         <select id={id} className={SELECT_CLASS} value={status} onChange={(e) => setStatus(e.target.value as ClaimStatus | 'all')}>
