@@ -72,6 +72,10 @@ describe('the admin area routes the same whatever order its sub-areas are listed
     expect(paths.sort()).toEqual([
       '/admin/audit',
       '/admin/audit.csv',
+      // Damage claims (issue 23): the queue and the owner's rule.
+      '/admin/claims',
+      '/admin/customers',
+      // The store-credit area's credit of a customer (/admin/customers/{id}/credit).
       '/admin/customers',
       // The store-credit area's grants (/admin/customers/{id}/credit).
       '/admin/customers',
@@ -81,10 +85,14 @@ describe('the admin area routes the same whatever order its sub-areas are listed
       '/admin/orders',
       // The customers area's notes on orders (/admin/orders/{id}/notes).
       '/admin/orders',
+      // The claims area's claim on an order (/admin/orders/{id}/claims).
+      '/admin/orders',
       '/admin/orders/export',
       '/admin/password-reset',
       '/admin/products',
       '/admin/reports',
+      // The claim figures (GET /admin/reports/claims).
+      '/admin/reports/claims',
       '/admin/reviews',
       '/admin/session',
       '/admin/staff',

@@ -14,6 +14,7 @@ import type { AppContext } from '../lib/context';
 import { createAfterAnswer, type AfterAnswer } from '../lib/after-answer';
 import { cardTestingGuard } from '../lib/card-testing-guard';
 import { accountRoutes } from './account/routes';
+import { claimRoutes } from './claims/routes';
 import { adminRoutes } from './admin';
 import { productImageUploadRoutes } from './admin/products/images';
 import { QUEUE_BOARD_PATH, queueBoardRoutes } from './admin/queues/board';
@@ -69,6 +70,7 @@ export function apiModules(ctx: AppContext, { payments, files, afterAnswer }: Ap
     authRoutes(ctx),
     emailCodeRoutes(ctx, { afterAnswer }),
     accountRoutes(ctx, { afterAnswer }),
+    claimRoutes(ctx),
     promoValidationRoutes(ctx, { promoGuesses }),
     paymentRoutes(ctx, { payments }),
     checkoutRoutes(ctx, { payments, priceList: priceList(ctx), promoGuesses, cardTestingGuard: cardGuard }),

@@ -809,6 +809,11 @@ export const orders = pgTable(
      */
     addressRevision: integer().notNull().default(0),
     netsuiteAddressRevision: integer().notNull().default(0),
+    /**
+     * A $0 replacement order of a damage claim (issue 23): the order it replaces. NetSuite's sales order of
+     * a replacement carries the original's external id (docs/decisions/claims.md).
+     */
+    replacementOfOrderId: uuid().references((): AnyPgColumn => orders.id, { onDelete: 'set null' }),
   },
   (t) => [
     index().on(t.storeCode, t.createdAt),
@@ -1159,9 +1164,67 @@ export const storeCreditEntries = pgTable(
   ],
 );
 
+/** Damage claims (issue 23): where a claim stands. */
+export const claimStatus = pgEnum('claim_status', ['awaiting_review', 'resolved', 'declined']);
+export const claimResolution = pgEnum('claim_resolution', ['replace', 'refund', 'credit']);
+
+/** One line of a claim: the 0-based index of the order's line and how many of it. */
+export interface ClaimLine {
+  line: number;
+  quantity: number;
+}
+
+/**
+ * A damage claim on an order (issue 23; docs/decisions/claims.md): made by staff (resolved at once) or
+ * reported by the shopper (awaiting review, unless the owner's rule approves it). `idempotency_key` makes
+ * a second click the same claim. `amount_cents` is the claimed lines' value (what a refund or credit gives).
+ */
+export const claims = pgTable(
+  'claims',
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    orderId: uuid()
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    idempotencyKey: text().notNull(),
+    source: text().notNull().$type<'staff' | 'shopper'>(),
+    lines: jsonb().$type<ClaimLine[]>().notNull(),
+    reason: text().notNull(),
+    note: text(),
+    /** The stored picture's key (file storage, under claims/), when one was sent. */
+    photoKey: text(),
+    status: claimStatus().notNull(),
+    resolution: claimResolution(),
+    amountCents: integer().notNull(),
+    replacementOrderId: uuid().references((): AnyPgColumn => orders.id, { onDelete: 'set null' }),
+    /** Staff who made or decided it (null: the shopper, or the owner's rule). */
+    staffId: uuid().references(() => staff.id, { onDelete: 'set null' }),
+    /** Why it was approved without staff (the owner's rule), or staff's words when declining. */
+    decisionNote: text(),
+    decidedAt: timestamp({ withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('claims_order_key').on(t.orderId, t.idempotencyKey),
+    index('claims_status').on(t.status, t.createdAt),
+    index('claims_created').on(t.createdAt),
+  ],
+);
+
+/** The owner's auto-approval rule for shoppers' claims (one row, id 1). */
+export const claimSettings = pgTable('claim_settings', {
+  id: integer().primaryKey().default(1),
+  autoApprove: boolean().notNull().default(false),
+  /** A claim worth at most this much (cents) is approved as a replacement when it is the account's or email's first in `windowMonths`. */
+  maxAmountCents: integer().notNull().default(2500),
+  windowMonths: integer().notNull().default(12),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
 // ---------------------------------------------------------------- row types
 /** Rows as the client reads them (money in integer cents): the one source of every row shape. */
 export type OrderRow = typeof orders.$inferSelect;
+export type ClaimRow = typeof claims.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type StaffRow = typeof staff.$inferSelect;
 export type AuditEventRow = typeof auditEvents.$inferSelect;

@@ -61,6 +61,7 @@ function prepare(db: Db) {
         total: o.total,
         promoCode: o.promoCode,
         shippingAddress: o.shippingAddress,
+        replacementOfOrderId: o.replacementOfOrderId,
       })
       .from(o)
       .where(byId)
@@ -78,7 +79,8 @@ const statements = (db: Db) => {
   return s;
 };
 
-export async function findOrderForConfirmation(db: Db, id: string): Promise<ConfirmationOrder | undefined> {
+/** With the order a damage claim's replacement replaces (issue 23), null for any other order. */
+export async function findOrderForConfirmation(db: Db, id: string): Promise<(ConfirmationOrder & Pick<OrderRow, 'replacementOfOrderId'>) | undefined> {
   return (await statements(db).confirmation.execute({ id }))[0];
 }
 

@@ -59,6 +59,8 @@ export interface SyncOrder extends Pick<OrderRow, 'id' | 'customerEmail' | 'cust
   /** Staff's address corrections of the order, and how many of them the sales order in NetSuite carries (issue 23). */
   addressRevision: number;
   netsuiteAddressRevision: number;
+  /** A damage claim's $0 replacement (issue 23): the id of the order it replaces; null for any other order. */
+  replacementOf: string | null;
 }
 
 // The order with its captured charge and that charge's approved refunds and voids: one primary-key
@@ -69,7 +71,7 @@ const SELECT_ORDER = {
            o.shipping::text as shipping, o.discount::text as discount, o.tax::text as tax, o.total::text as total, o.credit_applied::text as "creditApplied", o.promo_code as "promoCode", o.shipping_address as "shippingAddress",
            to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD') as "tranDate", o.netsuite_sync_status as "syncStatus", o.status,
            o.netsuite_order_id as "netsuiteOrderId", coalesce(c.amount, 0)::text as captured,
-           o.address_revision as "addressRevision", o.netsuite_address_revision as "netsuiteAddressRevision",
+           o.address_revision as "addressRevision", o.netsuite_address_revision as "netsuiteAddressRevision", o.replacement_of_order_id as "replacementOf",
            coalesce((
              select json_agg(json_build_object('id', r.id, 'kind', r.kind, 'amount', r.amount::text, 'reason', r.reason,
                  'tranDate', to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD'), 'netsuiteRecordId', r.netsuite_record_id)

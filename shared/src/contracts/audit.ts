@@ -60,6 +60,9 @@ export const AUDIT_ACTION_LABELS = {
   'customer.guest_orders_merged': 'Merged a customer’s guest orders into their account',
   'customer.email_change_started': 'Sent a customer a link to confirm a new email address',
   'customer.email_changed': 'Customer confirmed their new email address',
+  'order.claim_resolved': 'Resolved a damage claim',
+  'order.claim_declined': 'Declined a damage claim',
+  'claims.settings_changed': 'Changed the claim auto-approval rule',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as AuditAction[];
@@ -76,6 +79,7 @@ export const AUDIT_ENTITY_LABELS = {
   bulk_swap: 'Bulk swap',
   sync: 'NetSuite sync',
   queue: 'Queue',
+  claim_settings: 'Claim rules',
 } as const;
 export type AuditEntityType = keyof typeof AUDIT_ENTITY_LABELS;
 export const AUDIT_ENTITY_TYPES = Object.keys(AUDIT_ENTITY_LABELS) as AuditEntityType[];

@@ -200,6 +200,10 @@ export const ERROR_CODES = {
   EMAIL_CHANGE_LINK_EXPIRED: 'gone',
   /** Store credit for a customer id that is no shopper account (a guest): send them a sign-in code first. */
   CREDIT_NO_ACCOUNT: 'conflict',
+  CLAIM_OVER_CLAIMED: 'unprocessable',
+  CLAIM_NOT_CLAIMABLE: 'conflict',
+  CLAIM_NO_ACCOUNT: 'conflict',
+  CLAIM_ALREADY_DECIDED: 'conflict',
   /** A grant above what the staff member's role may give at once (support's limit). */
   CREDIT_OVER_LIMIT: 'forbidden',
   /** A movement that would take the balance below zero. */

@@ -71,6 +71,7 @@ export const SPA_ROUTES = [
   '/admin/subscriptions/:id',
   '/admin/customers',
   '/admin/customers/:id',
+  '/admin/claims',
   '/admin/reviews',
   '/admin/staff',
   '/admin/audit',

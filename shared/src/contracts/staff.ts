@@ -46,6 +46,10 @@ export const PERMISSIONS = {
   'orders.refund': { roles: MANAGERS, words: 'refund orders' },
   /** Support too, up to SUPPORT_CREDIT_LIMIT per grant (api config); owners and managers any amount. */
   'credit.grant': { roles: ['owner', 'manager', 'support'], words: 'give store credit' },
+  /** Damage claims (issue 23): make, approve or decline a claim (replacement, refund or credit). */
+  'claims.resolve': { roles: ['owner', 'manager', 'support'], words: 'resolve damage claims' },
+  /** The owner's auto-approval rule of shoppers' claims. */
+  'claims.settings': { roles: ['owner'], words: 'change the claim auto-approval rule' },
   'orders.resendEmail': { roles: ALL, words: 'resend order emails' },
   /** Issue 23: correct the shipping address of an order that has not shipped (the customer's call, the warehouse's catch). */
   'orders.editAddress': { roles: ALL, words: 'change the shipping address of an order' },

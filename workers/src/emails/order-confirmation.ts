@@ -28,7 +28,7 @@ export const email = defineEmail({
     if (!order) return skip('order not found');
     const subjectId = correctionId ? `${orderId}:address:${correctionId}` : resendId ? `${orderId}:resend:${resendId}` : orderId;
     // The address as it is when the email is made (a second correction soon after: both emails name the latest).
-    const content = orderConfirmationEmail(order, correctionId ? { correctedAddress: order.shippingAddress } : {});
+    const content = orderConfirmationEmail(order, { ...(correctionId ? { correctedAddress: order.shippingAddress } : {}), replacementOf: order.replacementOfOrderId });
     return { subjectId, message: { to: order.customerEmail, ...content } };
   },
 });
@@ -39,16 +39,24 @@ export type ConfirmationOrder = Omit<OrderForConfirmation, 'customerEmail' | 'sh
 export interface ConfirmationOptions {
   /** Staff corrected the shipping address: the email says so and names the new one. */
   correctedAddress?: Address;
+  /** A damage claim's free replacement (issue 23): the order it replaces; the email says so. */
+  replacementOf?: string | null;
 }
 
 const oneLine = (a: Address) => `${a.address}, ${a.city}, ${a.state} ${a.zip}`;
 
 const lineTotal = (line: LineItem) => toCents(line.price) * line.quantity;
 
-export function orderConfirmationEmail(order: ConfirmationOrder, { correctedAddress }: ConfirmationOptions = {}): Content {
+export function orderConfirmationEmail(order: ConfirmationOrder, { correctedAddress, replacementOf }: ConfirmationOptions = {}): Content {
   const shortId = orderNumber(order.id);
-  const subject = correctedAddress ? `${SHOP.name} order #${shortId}: corrected shipping address` : `${SHOP.name} order confirmation #${shortId}`;
-  const note = correctedAddress ? `We corrected the shipping address of your order #${shortId}. It will ship to: ${oneLine(correctedAddress)}.` : null;
+  const replacementNote = replacementOf ? `This is a free replacement for your order #${orderNumber(replacementOf)}, sent at no charge. We are sorry it did not arrive as it should.` : null;
+  const subject = correctedAddress
+    ? `${SHOP.name} order #${shortId}: corrected shipping address`
+    : replacementOf
+      ? `${SHOP.name} order confirmation #${shortId}: your free replacement`
+      : `${SHOP.name} order confirmation #${shortId}`;
+  const note = correctedAddress ? `We corrected the shipping address of your order #${shortId}. It will ship to: ${oneLine(correctedAddress)}.` : replacementNote;
+  const noteTitle = correctedAddress ? 'Corrected address.' : 'Free replacement.';
   const totals: Array<[string, Cents]> = [
     ['Subtotal', order.subtotal],
     ...discountLines(order, order.promoCode).map(({ label, amount }): [string, Cents] => [label, -amount]),
@@ -82,7 +90,7 @@ export function orderConfirmationEmail(order: ConfirmationOrder, { correctedAddr
   const html = layout(
     subject,
     `<p>Hi ${escapeHtml(order.customerName)},</p>
-${note ? `<p style="padding:8px 12px;background:#eef5ef;border-radius:6px"><strong>Corrected address.</strong> ${escapeHtml(note)}</p>\n` : ''}<p>Thank you for your order <strong>#${escapeHtml(shortId)}</strong>. Here is what you ordered:</p>
+${note ? `<p style="padding:8px 12px;background:#eef5ef;border-radius:6px"><strong>${noteTitle}</strong> ${escapeHtml(note)}</p>\n` : ''}<p>Thank you for your order <strong>#${escapeHtml(shortId)}</strong>. Here is what you ordered:</p>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse">
 <tr><th align="left">Item</th><th>Qty</th><th align="right">Price</th><th align="right">Line total</th></tr>
 ${rows}

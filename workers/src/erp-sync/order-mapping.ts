@@ -61,6 +61,7 @@ export function salesOrderFor(order: SyncOrder, customerInternalId: string): Sal
       ? { addressee: order.customerName, address: order.shippingAddress.address, city: order.shippingAddress.city, state: order.shippingAddress.state, zip: order.shippingAddress.zip }
       : null,
     closed: salesOrderClosure(order),
+    replacementOf: order.replacementOf ?? null,
   };
 }
 

@@ -30,6 +30,7 @@ import { subscriptionExportArea } from './exports/subscription-export-routes';
 import { syncArea } from './sync/routes';
 import { customerArea } from './customers/routes';
 import { creditArea } from './credit/routes';
+import { claimArea } from './claims/routes';
 
 export interface AdminModuleDeps {
   /** Clears the catalogue's in-process caches (a product written, an order's stock moved). */
@@ -44,7 +45,7 @@ export interface AdminModuleDeps {
 
 /** Every sub-area of the back office, in no particular order. */
 export function adminAreas(ctx: AppContext, deps: AdminDeps): AdminArea[] {
-  return [staffArea, auditArea, dashboardArea, promoArea, productArea, reviewArea, orderArea, exportArea, syncArea, subscriptionArea, bulkSwapArea, subscriptionExportArea, reportArea, customerArea, creditArea].flatMap((area) => area(ctx, deps));
+  return [staffArea, auditArea, dashboardArea, promoArea, productArea, reviewArea, orderArea, exportArea, syncArea, subscriptionArea, bulkSwapArea, subscriptionExportArea, reportArea, customerArea, creditArea, claimArea].flatMap((area) => area(ctx, deps));
 }
 
 export function adminRoutes(ctx: AppContext, { invalidateCatalog, gateway, exportFiles, afterAnswer }: AdminModuleDeps): Router {

@@ -20,6 +20,7 @@ export const ADMIN_SCREENS: readonly AdminScreen[] = [
   { path: '/admin/customers/:id', label: 'Customer', permission: 'customers.view', screen: () => import('./customers/screens/customer-detail') },
   { path: '/admin/subscriptions', label: 'Subscriptions', permission: 'subscriptions.view', inSidebar: true, screen: () => import('./plans/screens/subscriptions') },
   { path: '/admin/subscriptions/:id', label: 'Plan', permission: 'subscriptions.view', screen: () => import('./plans/screens/subscription-detail') },
+  { path: '/admin/claims', label: 'Claims', permission: 'claims.resolve', inSidebar: true, screen: () => import('./claims/screens/claims-queue') },
   { path: '/admin/reviews', label: 'Reviews', permission: 'reviews.moderate', inSidebar: true, screen: () => import('./reviews/screens/reviews') },
   { path: '/admin/reports/cancellations', label: 'Cancellations', permission: 'reports.view', inSidebar: true, screen: () => import('./reports/screens/cancellations') },
   { path: '/admin/audit', label: 'Audit Trail', permission: 'audit.view', inSidebar: true, screen: () => import('./audit/screens/audit-trail') },

@@ -103,6 +103,12 @@ export interface SalesOrderInput {
   shippingAddress?: { addressee: string; address: string; city: string; state: string; zip: string } | null;
   memo?: string;
   /**
+   * A damage claim's $0 replacement (issue 23): the web order it replaces. The sales order carries that
+   * order's sales-order external id in the custom body field `custbody_nh_replacement_of` and names it in
+   * the memo (docs/decisions/claims.md).
+   */
+  replacementOf?: string | null;
+  /**
    * The order's payment was voided, or refunded in full before it shipped: every line is closed
    * (`isClosed`), so nothing is fulfilled or billed from the sales order, and the memo says why.
    */
@@ -364,13 +370,16 @@ export class NetSuiteClient {
 
   upsertSalesOrder(input: SalesOrderInput, ledger?: SyncAttemptEntry[]): Promise<string> {
     const closed = input.closed ? `; closed: payment ${input.closed}` : '';
+    // A damage claim's replacement (issue 23): no charge, and which order (and sales order) it replaces.
+    const replacement = input.replacementOf ? `; replacement (no charge) for web order ${input.replacementOf}, sales order ${netsuiteExternalIds.salesOrder(input.replacementOf)}` : '';
     return this.upsert('salesOrder', netsuiteExternalIds.salesOrder(input.orderId), {
       entity: { id: input.customerInternalId },
       tranDate: input.tranDate,
       otherRefNum: input.orderId,
       email: input.email,
       // Tax and the total are NetSuite's to compute; ours travel in the memo for reconciliation.
-      memo: input.memo ?? `Web order ${input.orderId}; tax ${input.tax}; total ${input.total}${input.promoCode ? `; promo ${input.promoCode}` : ''}${input.storeCredit && money(input.storeCredit) > 0 ? `; store credit ${input.storeCredit}` : ''}${closed}`,
+      memo: input.memo ?? `Web order ${input.orderId}; tax ${input.tax}; total ${input.total}${input.promoCode ? `; promo ${input.promoCode}` : ''}${input.storeCredit && money(input.storeCredit) > 0 ? `; store credit ${input.storeCredit}` : ''}${replacement}${closed}`,
+      ...(input.replacementOf ? { custbody_nh_replacement_of: netsuiteExternalIds.salesOrder(input.replacementOf) } : {}),
       shippingCost: money(input.shippingCost),
       // The transaction's own shipping address (the REST address subrecord), whatever the customer record's default.
       ...(input.shippingAddress

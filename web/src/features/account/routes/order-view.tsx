@@ -9,6 +9,7 @@ import { usePageMeta } from '@/lib/use-page-meta';
 import { fetchGuestOrder, openOrderLink } from '../api';
 import { AccountPage, Card, ErrorNote, linkClass } from '../components/account-page';
 import { OrderDetails } from '../components/order-details';
+import { ReportProblem } from '../components/report-problem';
 
 function Refused({ message }: { message: string }) {
   return (
@@ -29,6 +30,9 @@ function Shown({ order }: { order: ShopperOrder }) {
       <Card>
         <OrderDetails order={order} />
       </Card>
+      <div className="mt-6">
+        <ReportProblem order={order} guest />
+      </div>
     </AccountPage>
   );
 }

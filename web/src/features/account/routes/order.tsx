@@ -7,6 +7,7 @@ import { usePageMeta } from '@/lib/use-page-meta';
 import { useOrder } from '../api';
 import { AccountPage, Card, ErrorNote, linkClass } from '../components/account-page';
 import { OrderDetails } from '../components/order-details';
+import { ReportProblem } from '../components/report-problem';
 import { SignInPrompt } from '../components/sign-in-prompt';
 
 const backToOrders = (
@@ -51,6 +52,9 @@ export default function OrderPage() {
       <Card>
         <OrderDetails order={order.data} />
       </Card>
+      <div className="mt-6">
+        <ReportProblem order={order.data} guest={false} />
+      </div>
     </AccountPage>
   );
 }

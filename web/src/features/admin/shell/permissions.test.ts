@@ -15,13 +15,14 @@ describe('what each role sees', () => {
       'Orders',
       'Customers',
       'Subscriptions',
+      'Claims',
       'Reviews',
       'Cancellations',
       'Audit Trail',
       'Queues',
     ]);
     expect(labels('fulfilment')).toEqual(['Dashboard', 'Orders']);
-    expect(labels('support')).toEqual(['Dashboard', 'Orders', 'Customers', 'Subscriptions']);
+    expect(labels('support')).toEqual(['Dashboard', 'Orders', 'Customers', 'Subscriptions', 'Claims']);
   });
 
   it('names the role and what it cannot do, in words', () => {

@@ -16,6 +16,7 @@ import { OrderStatusBadge } from './order-status-badge';
 import { OrderTimeline } from './order-timeline';
 import { RefundButton } from './refund-dialog';
 import { GrantCreditButton } from '../../credit/components/grant-credit-dialog';
+import { ClaimButton } from '../../claims/components/claim-dialog';
 import { ResendEmails } from './resend-emails';
 import { RetrySyncButton } from './retry-sync-button';
 
@@ -77,7 +78,7 @@ export function OrderView({ order }: { order: AdminOrder }) {
             </Section>
             <Section title="Billing Address">{order.billingAddress ? <AddressLines address={order.billingAddress} /> : <p className="text-stone-600">Same as shipping address</p>}</Section>
           </div>
-          <Section title="Order Items">
+          <Section title="Order Items" action={<ClaimButton order={order} />}>
             <ul className="divide-y divide-stone-200">
               {order.items.map((item, index) => (
                 <li key={`${item.productId ?? 'x'}-${item.variantSku ?? ''}-${index}`} className="flex justify-between gap-4 py-2">
