@@ -75,8 +75,6 @@ describe('the admin area routes the same whatever order its sub-areas are listed
       // Damage claims (issue 23): the queue and the owner's rule.
       '/admin/claims',
       '/admin/customers',
-      // The store-credit area's credit of a customer (/admin/customers/{id}/credit).
-      '/admin/customers',
       // The store-credit area's grants (/admin/customers/{id}/credit).
       '/admin/customers',
       '/admin/dashboard',
