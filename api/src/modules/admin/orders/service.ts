@@ -6,7 +6,7 @@ import type { LineItem, OrderRow } from '@nh/server/db/schema';
 import { auditDiff, recordAudit, type AuditActor } from '@nh/server/queries/audit';
 import { findStoreOrder, lockOrderForFulfilment, planSkippedPeriods, updateOrderFulfilment } from '@nh/server/queries/order-detail';
 import { recordOutbox } from '@nh/server/queries/outbox';
-import { lockOrderCharge, orderRestockedByRefund } from '@nh/server/queries/refunds';
+import { lineRestocksOf, lockOrderCharge, orderRestockedByRefund } from '@nh/server/queries/refunds';
 import { restock, takeStock, type StockLine, type StockShortfall } from '@nh/server/queries/stock';
 import { ADMIN_MESSAGES, adminOrderSchema, type AdminOrder, type OrderStatus } from '@nh/shared/contracts/admin';
 import type { SkippedPeriod } from '@nh/shared/contracts/subscriptions';
@@ -115,7 +115,8 @@ export async function updateOrder(
     const cancelling = update.status === 'cancelled' && current.status !== 'cancelled';
     const keepOut = cancelling && update.restock === false;
     if (update.status !== undefined && (current.status === 'cancelled') !== (update.status === 'cancelled') && !keepOut && !(await orderRestockedByRefund(tx, id))) {
-      await moveStock(tx, current.items, update.status === 'cancelled' ? 'restock' : 'take');
+      // Items a refund by line put back already (issue 23) stay where they are: only the rest moves.
+      await moveStock(tx, itemsLessRestocked(current.items, await lineRestocksOf(tx, id)), update.status === 'cancelled' ? 'restock' : 'take');
       stockChanged = true;
     }
     const updated = await updateOrderFulfilment(tx, storeCode, id, update);
@@ -130,6 +131,10 @@ export async function updateOrder(
   if (stockChanged) invalidateCatalog();
   return toAdminOrder(row, await skippedPeriodsOf(db, row), await orderPayments(db, row.id));
 }
+
+/** The order's lines less the items refunds by line put back in stock (per line index). */
+const itemsLessRestocked = (items: LineItem[], restocked: Map<number, number>): LineItem[] =>
+  items.map((item, i) => ({ ...item, quantity: Math.max(0, item.quantity - (restocked.get(i) ?? 0)) })).filter((item) => item.quantity > 0);
 
 /**
  * Puts an order's items back in stock, or takes them again, by @nh/server's one stock rule (rows locked
