@@ -11,6 +11,9 @@ import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
 import { paidPerLine, partOfLine } from '@nh/shared/refund-amounts';
 import { refundResponseSchema } from '@nh/shared/contracts/refunds';
 import type { LocalSandboxGateway } from '@nh/server/payments';
+import { findShopperOrder } from '@nh/server/queries/shopper-self-service';
+import { shopperRefundsOf } from '@nh/server/queries/order-refunds';
+import { toShopperOrder } from '../src/modules/account/orders-view';
 import { startTestApi, type TestApi } from './support/harness';
 import { signInAs, type StaffClient } from './support/staff';
 
@@ -215,5 +218,25 @@ describe('refunds by line to store credit', () => {
     const res = await refund(order.id, { method: 'credit', lines: [{ line: 0, quantity: 1 }] });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ message: 'A refund to store credit is by amount only: enter the amount to give as credit.' });
+  });
+});
+
+describe("the shopper's order page", () => {
+  it('shows each refund given (items, shipping, where to) and what is left; a refund still pending is not shown', async () => {
+    const order = await placeOrder([
+      { price: 1000, quantity: 2 },
+      { price: 700, quantity: 1 },
+    ]);
+    expect((await refund(order.id, { lines: [{ line: 1, quantity: 1 }], includeShipping: true })).status).toBe(201);
+    expect((await refund(order.id, { amount: '1.00', restock: false })).status).toBe(201);
+    const row = (await findShopperOrder(api.ctx.db, order.id))!;
+    const shown = toShopperOrder(row, await shopperRefundsOf(api.ctx.db, order.id));
+    const lineAmount = partOfLine(paidOf(order)[1]!, 1, 0, 1) + order.shipping;
+    expect(shown.refunds.map((r) => [r.method, r.amount, r.items, r.shipping, r.lastFour])).toEqual([
+      ['card', lineAmount, [{ productName: row.items[1]!.productName, quantity: 1 }], order.shipping, '1111'],
+      ['card', 100, [], 0, '1111'],
+    ]);
+    expect(shown.refundLeft).toBe(order.total - lineAmount - 100);
+    expect(Number(row.refunded)).toBe(lineAmount + 100);
   });
 });

@@ -6,7 +6,6 @@
 import { sql } from 'drizzle-orm';
 import type { Cents } from '@nh/shared/money';
 import type { DbOrTx } from '../db/client';
-import { orders } from '../db/schema';
 import type { RefundLinePart } from '../db/schema';
 
 export interface ShopperRefund {
@@ -22,11 +21,11 @@ export interface ShopperRefund {
   createdAt: Date;
 }
 
-/** Cents given back of an order (approved card refunds and voids, refunds to credit): a SQL expression on `orders`. */
+/** Cents given back of an order (approved card refunds and voids, refunds to credit): a SQL expression on `orders` (qualified: drizzle leaves a column of the selected table bare). */
 export const refundedCentsSql = sql<number>`(
   (select coalesce(round(sum(pt.amount) * 100), 0)::integer from payment_transactions pt
-    where pt.order_id = ${orders.id} and pt.kind in ('refund', 'void') and pt.status = 'approved')
-  + (select coalesce(sum(e.amount_cents), 0)::integer from store_credit_entries e where e.order_id = ${orders.id} and e.kind = 'refund')
+    where pt.order_id = "orders"."id" and pt.kind in ('refund', 'void') and pt.status = 'approved')
+  + (select coalesce(sum(e.amount_cents), 0)::integer from store_credit_entries e where e.order_id = "orders"."id" and e.kind = 'refund')
 )`;
 
 /** The refunds given of an order, oldest first. */
