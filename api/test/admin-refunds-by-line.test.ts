@@ -240,3 +240,35 @@ describe("the shopper's order page", () => {
     expect(Number(row.refunded)).toBe(lineAmount + 100);
   });
 });
+
+describe('the orders table: payment state', () => {
+  const list = async (body: Record<string, unknown>) => {
+    const res = await manager.request('/api/admin/orders', { method: 'POST', body: { limit: 100, ...body } });
+    expect(res.status, await res.clone().text()).toBe(200);
+    return (await res.json()) as Array<{ id: string; paymentState: string; refunded: string }>;
+  };
+
+  it('shows paid, partially refunded, refunded and voided, and filters by each', async () => {
+    const email = `state-${randomUUID().slice(0, 6)}`;
+    const paid = await placeOrder([{ price: 1000, quantity: 2 }]);
+    const partly = await placeOrder([{ price: 1000, quantity: 2 }]);
+    const whole = await placeOrder([{ price: 1000, quantity: 2 }]);
+    const voided = await placeOrder([{ price: 1000, quantity: 2 }], false);
+    await q(`update orders set customer_name = $1 where id = any($2::uuid[])`, [email, [paid.id, partly.id, whole.id, voided.id]]);
+    expect((await refund(partly.id, { lines: [{ line: 0, quantity: 1 }] })).status).toBe(201);
+    expect((await refund(whole.id, { lines: [{ line: 0, quantity: 2 }], includeShipping: true })).status).toBe(201);
+    expect((await refund(voided.id, { amount: centsToDecimal(voided.total), restock: false })).status).toBe(201);
+
+    const all = await list({ search: email });
+    const stateOf = Object.fromEntries(all.map((o) => [o.id, o.paymentState]));
+    expect(stateOf).toEqual({ [paid.id]: 'paid', [partly.id]: 'partially_refunded', [whole.id]: 'refunded', [voided.id]: 'voided' });
+    expect(all.find((o) => o.id === whole.id)!.refunded).toBe(centsToDecimal(whole.total));
+    for (const [state, id] of [['paid', paid.id], ['partially_refunded', partly.id], ['refunded', whole.id], ['voided', voided.id]] as const) {
+      expect((await list({ search: email, paymentState: state })).map((o) => o.id)).toEqual([id]);
+    }
+    const bad = await manager.request('/api/admin/orders', { method: 'POST', body: { paymentState: 'PARTIAL' } });
+    expect(bad.status).toBe(400);
+    const detail = await manager.request(`/api/admin/orders/${partly.id}`, { method: 'POST', body: {} });
+    expect(await detail.json()).toMatchObject({ paymentState: 'partially_refunded' });
+  });
+});

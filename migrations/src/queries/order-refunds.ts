@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { Cents } from '@nh/shared/money';
 import type { DbOrTx } from '../db/client';
+import { refundedDollarsSql } from './payment-state';
 import type { RefundLinePart } from '../db/schema';
 
 export interface ShopperRefund {
@@ -22,11 +23,7 @@ export interface ShopperRefund {
 }
 
 /** Cents given back of an order (approved card refunds and voids, refunds to credit): a SQL expression on `orders` (qualified: drizzle leaves a column of the selected table bare). */
-export const refundedCentsSql = sql<number>`(
-  (select coalesce(round(sum(pt.amount) * 100), 0)::integer from payment_transactions pt
-    where pt.order_id = "orders"."id" and pt.kind in ('refund', 'void') and pt.status = 'approved')
-  + (select coalesce(sum(e.amount_cents), 0)::integer from store_credit_entries e where e.order_id = "orders"."id" and e.kind = 'refund')
-)`;
+export const refundedCentsSql = sql<number>`round(${sql.raw(refundedDollarsSql('"orders"'))} * 100)::integer`;
 
 /** The refunds given of an order, oldest first. */
 export async function shopperRefundsOf(db: DbOrTx, orderId: string): Promise<ShopperRefund[]> {
