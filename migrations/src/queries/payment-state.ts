@@ -13,7 +13,9 @@
  * on an alias of `orders` so both the drizzle table query and the export's raw query use it.
  */
 import { sql } from 'drizzle-orm';
-import { PAYMENT_STATES, type PaymentState } from '@nh/shared/contracts/admin';
+import { PAYMENT_STATE_LABELS, PAYMENT_STATES, type PaymentState } from '@nh/shared/contracts/admin';
+
+export { PAYMENT_STATES, type PaymentState };
 import type { DbOrTx } from '../db/client';
 
 /** Dollars (numeric) given back of the order `a`: approved card refunds and voids, and refunds to store credit. */
@@ -28,6 +30,10 @@ export const paymentStateSql = (a: string): string => `(case
   when ${refundedDollarsSql(a)} > 0 then 'partially_refunded'
   when ${paidDollarsSql(a)} > 0 or exists (select 1 from payment_transactions c where c.order_id = ${a}.id and c.kind = 'charge' and c.status = 'approved') then 'paid'
   else 'unpaid' end)`;
+
+/** The payment state of the order `a` in staff's words (PAYMENT_STATE_LABELS), for the export. */
+export const paymentStateWordsSql = (a: string): string =>
+  `(case ${paymentStateSql(a)} ${PAYMENT_STATES.map((s) => `when '${s}' then '${PAYMENT_STATE_LABELS[s].replace(/'/g, "''")}'`).join(' ')} end)`;
 
 /** Dollars paid of the order `a`: its approved card charge (the newest) and the store credit applied. */
 const paidDollarsSql = (a: string): string =>
