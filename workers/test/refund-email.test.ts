@@ -58,7 +58,7 @@ describe('the refund email', () => {
     expect(mail!.decoded).toMatch(/In all, \$24\.02 of your \$\d+\.\d\d order has been refunded; \$\d+\.\d\d remains paid\./);
     const log = await waitFor(async () => (await tdb.db.select().from(tables.emailLog).where(and(eq(tables.emailLog.kind, 'order-refunded'), eq(tables.emailLog.status, 'sent'))))[0], 10_000, 'email log');
     expect(log).toMatchObject({ status: 'sent', toAddress: email });
-    expect(log!.subjectId.startsWith(`${orderId}:refund:`)).toBe(true);
+    expect(log.subjectId.startsWith(`${orderId}:refund:`)).toBe(true);
   });
 
   it('sends nothing for a refund the payment service declined', async () => {
