@@ -134,6 +134,22 @@ describe('the order table', () => {
     expect(queryFromParams(new URLSearchParams('payment=PARTIAL')).paymentState).toBe('');
   });
 
+  it("the export follows the table's search and payment state (issue 23)", async () => {
+    const calls = stubApi({
+      'GET /api/admin/me': { status: 200, body: staffAs('owner') },
+      'POST /api/admin/orders': listReply(),
+      'POST /api/admin/orders/export': { status: 202, body: { exportId: '9d5ed678-fe57-4cca-a4a3-9b1b1e1e0001', status: 'queued' } },
+      'POST /api/admin/orders/export/history': { status: 200, body: { exports: [] } },
+      'POST /api/admin/orders/export/9d5ed678-fe57-4cca-a4a3-9b1b1e1e0001/status': { status: 200, body: {} },
+      'POST /api/admin/sync/status': { status: 200, body: {} },
+    });
+    ordersPage('/admin-orders?q=ada&payment=refunded&promo=SAVE5');
+    const panel = await screen.findByTestId('export-panel');
+    fireEvent.click(within(panel).getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/admin/orders/export')).toBe(true));
+    expect(calls.find((c) => c.url === '/api/admin/orders/export')!.body).toMatchObject({ search: 'ada', paymentState: 'refunded', promo: 'SAVE5' });
+  });
+
   it('retries the NetSuite sync of the failed orders chosen (sync.manage), and only failed orders can be chosen', async () => {
     const calls = stubApi({
       'GET /api/admin/me': { status: 200, body: staffAs('manager') },
