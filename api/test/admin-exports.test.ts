@@ -138,12 +138,12 @@ describe('admin exports API', () => {
     expect(res.status).toBe(200);
     const { exports } = exportHistorySchema.parse(await res.json());
     expect(exports).toEqual([
-      expect.objectContaining({ exportId: second.exportId, staffEmail: other.email, status: 'queued', filters: { from: '2026-01-01', to: null, status: null }, rowsDone: 0, rowsTotal: null, sizeBytes: null, expiresAt: null, downloadable: false }),
+      expect.objectContaining({ exportId: second.exportId, staffEmail: other.email, status: 'queued', filters: { from: '2026-01-01', to: null, status: null, search: null, netsuiteStatus: null, promo: null, paymentState: null }, rowsDone: 0, rowsTotal: null, sizeBytes: null, expiresAt: null, downloadable: false }),
       expect.objectContaining({
         exportId: first.exportId,
         staffEmail: staff.email,
         status: 'completed',
-        filters: { from: null, to: null, status: 'pending' },
+        filters: { from: null, to: null, status: 'pending', search: null, netsuiteStatus: null, promo: null, paymentState: null },
         rowsDone: 12,
         rowsTotal: 12,
         sizeBytes: 3456,

@@ -72,6 +72,8 @@ describe('admin orders API', () => {
       carrier: null,
       netsuiteSyncStatus: 'pending',
       promoCode: 'WELCOME10',
+      paymentState: 'unpaid',
+      refunded: '0.00',
     });
     expect(await ids(await call('POST', '/api/admin/orders', { storeCode: 'OTHER' }))).toEqual([other.id]);
   });

@@ -287,8 +287,8 @@ describe('refunds after settlement', () => {
       [order.id],
     );
     expect(rows).toEqual([
-      { action: 'order.refunded', entity_type: 'order', actor_email: manager.email, actor_role: 'manager', before: { refunded: '0.00' }, after: { refunded: '3.00', kind: 'refund', amount: '3.00', reason: 'Late delivery', restocked: false } },
-      { action: 'order.refunded', entity_type: 'order', actor_email: manager.email, actor_role: 'manager', before: { refunded: '3.00' }, after: { refunded: '5.50', kind: 'refund', amount: '2.50', reason: 'Scratched lid', restocked: true } },
+      { action: 'order.refunded', entity_type: 'order', actor_email: manager.email, actor_role: 'manager', before: { refunded: '0.00' }, after: { refunded: '3.00', kind: 'refund', amount: '3.00', reason: 'Late delivery', restocked: false, notified: true } },
+      { action: 'order.refunded', entity_type: 'order', actor_email: manager.email, actor_role: 'manager', before: { refunded: '3.00' }, after: { refunded: '5.50', kind: 'refund', amount: '2.50', reason: 'Scratched lid', restocked: true, notified: true } },
     ]);
     const audit = await manager.request(`/api/admin/audit?entityType=order&entityId=${order.id}`);
     expect(audit.status).toBe(200);

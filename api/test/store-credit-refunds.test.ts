@@ -62,7 +62,7 @@ describe('refunds to store credit', () => {
     expect(entry).toMatchObject({ kind: 'refund', amount: 1250, orderId, reason: 'Leaking refill', staffName: 'Test manager' });
     const audit = await q('select actor_email, action, after from audit_events where entity_id = $1', [orderId]);
     expect(audit).toEqual([
-      { actor_email: manager.email, action: 'order.refunded', after: { refunded: '12.50', kind: 'credit', amount: '12.50', reason: 'Leaking refill', restocked: false } },
+      { actor_email: manager.email, action: 'order.refunded', after: { refunded: '12.50', kind: 'credit', amount: '12.50', reason: 'Leaking refill', restocked: false, notified: true } },
     ]);
     // No card refund was made.
     expect(await q("select 1 from payment_transactions where order_id = $1 and kind <> 'charge'", [orderId])).toEqual([]);

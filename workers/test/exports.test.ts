@@ -125,6 +125,8 @@ describe('CSV export of orders', () => {
       'Carrier',
       'Tracking Number',
       'NetSuite Sync Status',
+      'Payment',
+      'Refunded',
     ]);
     expect(rows).toHaveLength(4);
     const alice = rows.find((r) => r[2] === 'Alice Plain')!;
@@ -132,6 +134,7 @@ describe('CSV export of orders', () => {
     expect(alice.slice(7, 12)).toEqual(['38.97', '0.00', '9.99', '3.12', '52.08']);
     expect(alice[1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     expect(alice[15]).toBe('pending');
+    expect(alice.slice(16)).toEqual(['Not paid', '0.00']);
     const evil = rows.find((r) => r[0] === formulaOrder)!;
     expect(evil[2]).toBe(`'=HYPERLINK("http://evil.example","click")`);
     expect(evil[3]).toBe(`'@evil@example.com`);
@@ -206,6 +209,33 @@ describe('CSV export of orders', () => {
     expect(await names({ status: 'cancelled' })).toEqual(['middle cancelled']);
     expect(await names({ from: '2027-01-01' })).toEqual([]);
     expect(await names({})).toHaveLength(6);
+  });
+
+  it("follows the orders table's search and payment state (issue 23), and writes what was refunded in staff's words", async () => {
+    const STORE = 'PSTATE';
+    const placed = async (name: string) => placeOrder(tdb.db, { storeCode: STORE, customerName: name, outbox: false });
+    const paid = await placed('Paula Paid');
+    const partly = await placed('Pat Partly');
+    const other = await placed('Otto Other');
+    const charge = async (orderId: string) => {
+      const [order] = await tdb.db.select({ total: tables.orders.total }).from(tables.orders).where(eq(tables.orders.id, orderId));
+      const [row] = await tdb.db.insert(tables.paymentTransactions).values({ orderId, amount: order!.total, status: 'approved', kind: 'charge' }).returning({ id: tables.paymentTransactions.id });
+      return row!.id;
+    };
+    await charge(paid);
+    await charge(other);
+    const parentId = await charge(partly);
+    await tdb.db.insert(tables.paymentTransactions).values({ orderId: partly, parentId, amount: 1250, status: 'approved', kind: 'refund', idempotencyKey: 'export-test-1' });
+    const rowsOf = async (body: Record<string, unknown>) => {
+      const done = await exportOf({ storeCode: STORE, ...body });
+      expect(done.status).toBe('completed');
+      return (await downloadRows(done.exportId, STORE)).slice(1);
+    };
+    expect((await rowsOf({ paymentState: 'partially_refunded' })).map((r) => [r[2], r[16], r[17]])).toEqual([['Pat Partly', 'Partially refunded', '12.50']]);
+    expect((await rowsOf({ paymentState: 'paid' })).map((r) => r[2]).sort()).toEqual(['Otto Other', 'Paula Paid']);
+    expect((await rowsOf({ search: 'paula' })).map((r) => [r[2], r[16], r[17]])).toEqual([['Paula Paid', 'Paid', '0.00']]);
+    expect((await rowsOf({ search: partly.slice(0, 8) })).map((r) => r[2])).toEqual(['Pat Partly']);
+    expect(() => exportFiltersOf({ paymentState: 'bogus' }, tables.orderStatus.enumValues)).toThrow('unknown payment state');
   });
 
   it('checks the filters stored on the row again: a malformed one fails the export instead of exporting other orders', () => {

@@ -68,6 +68,14 @@ export interface LineItem {
   /** With `oneTime`: the plan's add-on line (OneTimeLine.id) this order line ships. */
   oneTimeLineId?: string;
 }
+/** One line of a refund by line (issue 23): `line` is the 0-based index of the order's line. */
+export interface RefundLinePart {
+  line: number;
+  quantity: number;
+  /** Cents given back for these items (their share of what was paid: discounts and tax spread as priced). */
+  amount: number;
+  restock: boolean;
+}
 /**
  * A one-time add-on of a plan (issue 21): rides with the next delivery only, priced from the catalogue
  * on the day it is charged; `id` names it for removal and for the renewal that ships it.
@@ -865,6 +873,14 @@ export const paymentTransactions = pgTable(
     idempotencyKey: text(),
     /** The refund put the order's items back in stock. */
     restocked: boolean().notNull().default(false),
+    /**
+     * A refund by line (issue 23): which of the order's lines (0-based index), how many of each, what each
+     * gave back (cents) and whether those items went back in stock. Null for a refund by amount. The
+     * approved and pending rows' lines are what is already refunded of each line.
+     */
+    refundLines: jsonb().$type<RefundLinePart[]>(),
+    /** The cents of the order's shipping given back by this refund (a refund by line "with shipping"). */
+    refundShipping: money(10).notNull().default(0),
     /**
      * An approved refund or void in NetSuite: the internal id of its credit memo (a refund) or of the
      * sales order it closed (a void). Null until the order's NetSuite sync has carried it.

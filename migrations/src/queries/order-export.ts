@@ -9,6 +9,8 @@ import type { Readable } from 'node:stream';
 import type pg from 'pg';
 import QueryStream from 'pg-query-stream';
 import type { Db } from '../db/client';
+import { paymentStateFilterSql, paymentStateWordsSql, refundedDollarsSql, type PaymentState } from './payment-state';
+import { escapeLike } from './search';
 
 export const EXPORT_COLUMNS = [
   { header: 'Order ID', sql: `o.id::text` },
@@ -32,6 +34,12 @@ export const EXPORT_COLUMNS = [
   { header: 'Carrier', sql: `o.carrier` },
   { header: 'Tracking Number', sql: `o.tracking_number` },
   { header: 'NetSuite Sync Status', sql: `o.netsuite_sync_status` },
+  // Issue 23: what happened to the money, in staff's words, and what was given back (card and store credit).
+  {
+    header: 'Payment',
+    sql: paymentStateWordsSql('o'),
+  },
+  { header: 'Refunded', sql: `(${refundedDollarsSql('o')})::numeric(12, 2)::text` },
 ] as const;
 
 const SELECT_COLUMNS = `select ${EXPORT_COLUMNS.map((c) => c.sql).join(',\n  ')}\nfrom orders o`;
@@ -46,6 +54,11 @@ export interface ExportQueryFilters {
   /** yyyy-mm-dd */
   to?: string;
   status?: string;
+  /** Issue 23: the orders table's search (part of the name or email, or an order id prefix) and its other filters. */
+  search?: string;
+  netsuiteStatus?: string;
+  promo?: string;
+  paymentState?: PaymentState;
 }
 
 const DAY_MS = 86_400_000;
@@ -69,12 +82,40 @@ function exportQuery(storeCode: string, filters: ExportQueryFilters): { text: st
     values.push(filters.status);
     where.push(`o.status = $${values.length}::order_status`);
   }
+  if (filters.netsuiteStatus) {
+    values.push(filters.netsuiteStatus);
+    where.push(`o.netsuite_sync_status = $${values.length}`);
+  }
+  if (filters.promo) {
+    values.push(filters.promo);
+    where.push(`o.promo_code = $${values.length}`);
+  }
+  const search = filters.search?.trim();
+  if (search) {
+    values.push(`%${escapeLike(search)}%`);
+    const nameOrEmail = `(o.customer_name || ' ' || o.customer_email) ilike $${values.length}`;
+    const range = idPrefixRange(search);
+    if (range) {
+      values.push(range[0], range[1]);
+      where.push(`(${nameOrEmail} or o.id between $${values.length - 1}::uuid and $${values.length}::uuid)`);
+    } else where.push(nameOrEmail);
+  }
+  if (filters.paymentState) where.push(paymentStateFilterSql('o', filters.paymentState));
   const condition = where.join(' and ');
   return {
     text: `${SELECT_COLUMNS} where ${condition} order by o.created_at, o.id`,
     countText: `select count(*)::int as count from orders o where ${condition}`,
     values,
   };
+}
+
+/** An order id prefix as the range of ids it covers (as the orders table searches it), or null when the search is no id prefix. */
+function idPrefixRange(search: string): [string, string] | null {
+  if (!/^[0-9a-f-]{1,36}$/i.test(search)) return null;
+  const hex = search.toLowerCase().replace(/-/g, '');
+  if (hex.length === 0 || hex.length > 32) return null;
+  const asUuid = (h: string) => `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  return [asUuid(hex.padEnd(32, '0')), asUuid(hex.padEnd(32, 'f'))];
 }
 
 /** How many orders the export of `storeCode` (narrowed by `filters`) writes. */

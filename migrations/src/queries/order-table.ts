@@ -4,10 +4,11 @@
  * ADMIN_ORDERS_COUNT_CAP (a table of a million orders needs "1,000+", not a full count on every page).
  */
 import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import { ADMIN_ORDERS_COUNT_CAP, type AdminOrderSort, type OrderStatus } from '@nh/shared/contracts/admin';
+import { ADMIN_ORDERS_COUNT_CAP, type AdminOrderSort, type OrderStatus, type PaymentState } from '@nh/shared/contracts/admin';
 import type { SyncStatus } from '@nh/shared/contracts/admin-sync';
 import type { Db } from '../db/client';
 import { orders, type OrderRow } from '../db/schema';
+import { paymentStateFilterSql, paymentStateSql, refundedDollarsSql } from './payment-state';
 import { escapeLike } from './search';
 
 const ID_PREFIX = /^[0-9a-f-]{1,36}$/i;
@@ -21,17 +22,22 @@ export interface OrderListQuery {
   from?: string;
   to?: string;
   promo?: string;
+  /** Issue 23: orders in this payment state (payment-state.ts). */
+  paymentState?: PaymentState;
   sort?: AdminOrderSort;
   direction?: 'asc' | 'desc';
   limit: number;
   offset: number;
 }
 
-/** A row of the table (money in cents). */
+/** A row of the table (money in cents; `refunded` a 2-decimal string). */
 export type OrderSummaryRow = Pick<
   OrderRow,
   'id' | 'customerName' | 'customerEmail' | 'total' | 'status' | 'createdAt' | 'trackingNumber' | 'carrier' | 'netsuiteSyncStatus' | 'promoCode'
->;
+> & { paymentState: PaymentState; refunded: string };
+
+/** The selected table, qualified: drizzle leaves its own columns bare inside raw SQL. */
+const ORDERS = '"orders"';
 
 const summaryColumns = {
   id: orders.id,
@@ -44,6 +50,8 @@ const summaryColumns = {
   carrier: orders.carrier,
   netsuiteSyncStatus: orders.netsuiteSyncStatus,
   promoCode: orders.promoCode,
+  paymentState: sql<PaymentState>`${sql.raw(paymentStateSql(ORDERS))}`,
+  refunded: sql<string>`(${sql.raw(refundedDollarsSql(ORDERS))})::numeric(12, 2)::text`,
 };
 
 function orderListFilter(query: Omit<OrderListQuery, 'limit' | 'offset' | 'sort' | 'direction'>): SQL | undefined {
@@ -55,6 +63,7 @@ function orderListFilter(query: Omit<OrderListQuery, 'limit' | 'offset' | 'sort'
     query.from ? gte(orders.createdAt, new Date(`${query.from}T00:00:00Z`)) : undefined,
     query.to ? lt(orders.createdAt, new Date(Date.parse(`${query.to}T00:00:00Z`) + DAY_MS)) : undefined,
     query.promo ? eq(orders.promoCode, query.promo) : undefined,
+    query.paymentState ? sql.raw(paymentStateFilterSql(ORDERS, query.paymentState)) : undefined,
     search ? (looksLikeOrderId(search) ? idPrefix(search) : or(nameOrEmail(search), idPrefix(search))) : undefined,
   );
 }

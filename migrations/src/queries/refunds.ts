@@ -19,7 +19,7 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { toCents, type Cents } from '@nh/shared/money';
 import type { Db, DbOrTx } from '../db/client';
-import { orders, paymentTransactions, staff, type OrderRow } from '../db/schema';
+import { orders, paymentTransactions, staff, type LineItem, type OrderRow, type RefundLinePart } from '../db/schema';
 import { paymentAnswerUnsettled, paymentInFlightSql } from './payment-in-flight';
 
 const p = paymentTransactions;
@@ -134,6 +134,9 @@ export interface PendingRefund {
   /** The refund is to put the order's items back in stock (done when it is approved). */
   restock: boolean;
   environment: string;
+  /** A refund by line (issue 23): its lines, and the shipping it gives back. */
+  lines?: RefundLinePart[] | null;
+  shipping?: Cents;
 }
 
 /**
@@ -158,6 +161,8 @@ export async function insertPendingRefund(tx: DbOrTx, r: PendingRefund): Promise
       staffId: r.staffId,
       idempotencyKey: r.idempotencyKey,
       restocked: r.restock,
+      refundLines: r.lines ?? null,
+      refundShipping: r.shipping ?? 0,
     })
     .onConflictDoNothing({ target: [p.parentId, p.idempotencyKey], where: sql`${p.idempotencyKey} is not null` })
     .returning();
@@ -173,13 +178,22 @@ export interface RefundOutcomeRecord {
   message: string;
   /** Whether the items went back in stock with it (false unless approved). */
   restocked: boolean;
+  /** A refund by line: its lines as recorded (each line's restock false unless its items went back). */
+  refundLines?: RefundLinePart[] | null;
 }
 
 /** Records the gateway's answer on the pending row (only while it is pending). Null when it was recorded already. */
 export async function recordRefundOutcome(tx: DbOrTx, o: RefundOutcomeRecord): Promise<PaymentRow | null> {
   const [row] = await tx
     .update(p)
-    .set({ status: o.status, authnetTransactionId: o.transactionId, responseCode: o.responseCode, responseMessage: o.message, restocked: o.restocked })
+    .set({
+      status: o.status,
+      authnetTransactionId: o.transactionId,
+      responseCode: o.responseCode,
+      responseMessage: o.message,
+      restocked: o.restocked,
+      ...(o.refundLines !== undefined ? { refundLines: o.refundLines } : {}),
+    })
     .where(and(eq(p.id, o.refundId), eq(p.status, 'pending')))
     .returning();
   return row ?? null;
@@ -268,3 +282,50 @@ export async function orderRestockedByRefund(db: DbOrTx, orderId: string): Promi
   return Boolean(row);
 }
 
+
+/** What refunds by line took of an order's lines (issue 23): refunded quantities per line, the shipping, and the items put back. */
+export interface RefundedLines {
+  /** Per line index: items refunded by approved or pending refunds (a refund in flight holds its items). */
+  quantities: Map<number, number>;
+  /** Per line index: items an approved refund put back in stock (or a pending one will). */
+  restocked: Map<number, number>;
+  /** Cents of shipping given back by approved or pending refunds. */
+  shipping: Cents;
+}
+
+/** Sums the refund rows' lines (approved and pending rows of kind refund or void of the order). */
+export function refundedLinesOf(rows: ReadonlyArray<Pick<PaymentRow, 'kind' | 'status' | 'refundLines' | 'refundShipping'>>, statuses: readonly string[] = ['approved', 'pending']): RefundedLines {
+  const out: RefundedLines = { quantities: new Map(), restocked: new Map(), shipping: 0 };
+  for (const r of rows) {
+    if (r.kind === 'charge' || !statuses.includes(r.status)) continue;
+    out.shipping += r.refundShipping;
+    for (const part of r.refundLines ?? []) {
+      out.quantities.set(part.line, (out.quantities.get(part.line) ?? 0) + part.quantity);
+      if (part.restock) out.restocked.set(part.line, (out.restocked.get(part.line) ?? 0) + part.quantity);
+    }
+  }
+  return out;
+}
+
+/** The refunds by line of an order (its refund and void rows), read in the caller's transaction (under the order's lock). */
+export async function refundedLines(db: DbOrTx, orderId: string, statuses: readonly string[] = ['approved', 'pending']): Promise<RefundedLines> {
+  const rows = await db
+    .select({ kind: p.kind, status: p.status, refundLines: p.refundLines, refundShipping: p.refundShipping })
+    .from(p)
+    .where(and(eq(p.orderId, orderId), inArray(p.kind, ['refund', 'void'])));
+  return refundedLinesOf(rows, statuses);
+}
+
+/** The order's pricing a refund by line needs (cents), read in the caller's transaction. */
+export async function orderPricingForRefund(db: DbOrTx, orderId: string): Promise<{ items: LineItem[]; discount: Cents; tax: Cents; shipping: Cents; total: Cents } | null> {
+  const [row] = await db
+    .select({ items: orders.items, discount: orders.discount, tax: orders.tax, shipping: orders.shipping, total: orders.total })
+    .from(orders)
+    .where(eq(orders.id, orderId));
+  return row ?? null;
+}
+
+/** The items approved refunds by line put back in stock, per line index: cancelling the order puts back only the rest. */
+export async function lineRestocksOf(db: DbOrTx, orderId: string): Promise<Map<number, number>> {
+  return (await refundedLines(db, orderId, ['approved'])).restocked;
+}

@@ -6,13 +6,14 @@ import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { DbOrTx } from '../db/client';
 import { orders, sessions, shopperTokens, users, type OrderRow } from '../db/schema';
+import { refundedCentsSql } from './order-refunds';
 import { unsentTokenHash } from './single-use-tokens';
 
 /** What a shopper sees of an order (never the payment or NetSuite fields). */
 export type ShopperOrderRow = Pick<
   OrderRow,
   'id' | 'status' | 'createdAt' | 'customerName' | 'customerEmail' | 'shippingAddress' | 'items' | 'subtotal' | 'discount' | 'subscribeDiscount' | 'promoDiscount' | 'shipping' | 'tax' | 'total' | 'creditApplied' | 'promoCode' | 'carrier' | 'trackingNumber' | 'deliveredDate'
->;
+> & { refunded: number };
 
 const shopperOrderColumns = {
   id: orders.id,
@@ -30,6 +31,8 @@ const shopperOrderColumns = {
   tax: orders.tax,
   total: orders.total,
   creditApplied: orders.creditApplied,
+  /** Issue 23: cents given back so far (order-refunds.ts). */
+  refunded: refundedCentsSql,
   promoCode: orders.promoCode,
   carrier: orders.carrier,
   trackingNumber: orders.trackingNumber,

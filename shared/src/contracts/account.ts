@@ -75,6 +75,24 @@ export const acceptedResponseSchema = z.object({ message: z.string() });
 
 const orderStatus = z.enum(['pending', 'processing', 'shipped', 'delivered', 'cancelled']);
 
+/** Where a refund went, in the shopper's words. */
+export const SHOPPER_REFUND_METHOD_WORDS = { card: 'Refunded to your card', void: 'Card payment cancelled', credit: 'Refunded as store credit' } as const;
+
+/** One refund of an order as the shopper sees it (issue 23). */
+export const shopperRefundSchema = z.object({
+  id: z.string(),
+  method: z.enum(['card', 'void', 'credit']),
+  /** Integer cents. */
+  amount: z.number().int(),
+  lastFour: z.string().nullable(),
+  /** The items refunded (a refund by line), empty for a refund by amount. */
+  items: z.array(z.object({ productName: z.string(), quantity: z.number().int() })),
+  /** Shipping given back with it, integer cents. */
+  shipping: z.number().int(),
+  createdAt: z.string(),
+});
+export type ShopperRefund = z.infer<typeof shopperRefundSchema>;
+
 export const shopperOrderSummarySchema = z.object({
   id: z.string(),
   /** The number every email shows. */
@@ -84,6 +102,8 @@ export const shopperOrderSummarySchema = z.object({
   itemCount: z.number().int(),
   /** Integer cents. */
   total: z.number().int(),
+  /** Issue 23: cents given back so far (card refunds and voids, refunds to store credit); 0 when none. */
+  refunded: z.number().int().default(0),
 });
 export type ShopperOrderSummary = z.infer<typeof shopperOrderSummarySchema>;
 
@@ -119,5 +139,8 @@ export const shopperOrderSchema = shopperOrderSummarySchema.extend({
   /** The carrier's tracking page for the number, when the carrier is one the shop knows. */
   trackingUrl: z.string().nullable(),
   deliveredAt: z.string().nullable(),
+  /** Issue 23: each refund given, oldest first, and what is left of what was paid (integer cents). */
+  refunds: z.array(shopperRefundSchema).default([]),
+  refundLeft: z.number().int().default(0),
 });
 export type ShopperOrder = z.infer<typeof shopperOrderSchema>;

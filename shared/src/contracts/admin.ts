@@ -238,6 +238,21 @@ export type AdminOrderSort = (typeof ADMIN_ORDER_SORTS)[number];
 /** The order table counts matches up to this many; beyond it the total reads "1,000+" (a full count of a million rows on every page costs more than it tells). */
 export const ADMIN_ORDERS_COUNT_CAP = 1_000;
 
+/** An order's payment state (issue 23): what happened to its money, as the table shows and filters it. */
+export const PAYMENT_STATES = ['paid', 'partially_refunded', 'refunded', 'voided', 'unpaid'] as const;
+export type PaymentState = (typeof PAYMENT_STATES)[number];
+
+/** The words staff read for each payment state. */
+export const PAYMENT_STATE_LABELS: Record<PaymentState, string> = {
+  paid: 'Paid',
+  partially_refunded: 'Partially refunded',
+  refunded: 'Refunded',
+  voided: 'Voided',
+  unpaid: 'Not paid',
+};
+
+export const PAYMENT_STATE_MESSAGE = 'Payment state must be paid, partially_refunded, refunded, voided or unpaid';
+
 export const adminOrdersRequestSchema = z
   .object({
     storeCode,
@@ -250,6 +265,8 @@ export const adminOrdersRequestSchema = z
       .transform((s) => (s === 'all' || s === '' ? undefined : s)),
     /** A NetSuite sync status, or 'all' / empty. */
     netsuiteStatus: emptyToUndefined(z.enum(SYNC_STATUSES, { error: 'NetSuite status must be pending, synced, failed or not configured' })),
+    /** Issue 23: the payment state (paid, partially refunded, refunded, voided, not paid), or 'all' / empty. */
+    paymentState: emptyToUndefined(z.enum(PAYMENT_STATES, { error: PAYMENT_STATE_MESSAGE })),
     /** Placed on or after this UTC day. */
     from: emptyToUndefined(isoDay),
     /** Placed on or before this UTC day. */
@@ -303,6 +320,9 @@ export const adminOrderSummarySchema = z.object({
   carrier: z.string().nullable(),
   netsuiteSyncStatus: z.string(),
   promoCode: z.string().nullable(),
+  /** Issue 23: what happened to the order's money (PAYMENT_STATE_LABELS has the words) and what was given back, 2-decimal string. */
+  paymentState: z.enum(PAYMENT_STATES).default('paid'),
+  refunded: money.default('0.00'),
 });
 export type AdminOrderSummary = z.infer<typeof adminOrderSummarySchema>;
 

@@ -8,6 +8,7 @@ export const EMAIL_KINDS = {
   'order-confirmation': 'Confirmation email',
   'order-shipped': 'Shipping notice',
   'order-link': 'Order link',
+  'order-refunded': 'Refund email',
   'newsletter-welcome': 'Newsletter welcome',
   'renewal-reminder': 'Renewal reminder',
   'shopper-password-reset': 'Password reset (shopper)',
@@ -30,7 +31,7 @@ export const EMAIL_KINDS = {
 export type EmailKind = keyof typeof EMAIL_KINDS;
 
 /** The emails an order's timeline shows (the ones sent about the order itself). */
-export const ORDER_EMAIL_KINDS = ['order-confirmation', 'order-shipped'] as const satisfies readonly EmailKind[];
+export const ORDER_EMAIL_KINDS = ['order-confirmation', 'order-shipped', 'order-refunded'] as const satisfies readonly EmailKind[];
 
 /** Staff's words for an email kind (a kind no longer sent keeps its own name). */
 export const emailKindLabel = (kind: string): string => (kind in EMAIL_KINDS ? EMAIL_KINDS[kind as EmailKind] : kind);

@@ -10,7 +10,8 @@
  */
 import { z } from 'zod';
 import { STORE_CODE, STORE_CODE_MAX_LENGTH } from '../constants';
-import { ORDER_STATUSES, orderStatusSchema } from './admin';
+import { ORDER_STATUSES, orderStatusSchema, PAYMENT_STATE_MESSAGE, PAYMENT_STATES } from './admin';
+import { SYNC_STATUSES } from './admin-sync';
 import { textField } from './fields';
 
 export const EXPORT_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
@@ -51,6 +52,14 @@ export const exportFiltersShape = {
   to: emptyToUndefined(utcDay),
   /** One order status; '' or 'all' for every status. */
   status: emptyToUndefined(orderStatusSchema),
+  /**
+   * Issue 23: the orders table's other filters and its search, so an export is what staff see: part of the
+   * name or email, or an order id prefix; a NetSuite status; a promo code; a payment state.
+   */
+  search: emptyToUndefined(textField({ max: 200, tooLong: 'Search must be at most 200 characters' })),
+  netsuiteStatus: emptyToUndefined(z.enum(SYNC_STATUSES, { error: 'NetSuite status must be pending, synced, failed or not configured' })),
+  promo: emptyToUndefined(textField({ max: 50, tooLong: 'Promo code must be at most 50 characters' }).toUpperCase()),
+  paymentState: emptyToUndefined(z.enum(PAYMENT_STATES, { error: PAYMENT_STATE_MESSAGE })),
 };
 const fromBeforeTo = (f: { from?: string; to?: string }) => !f.from || !f.to || f.from <= f.to;
 
@@ -68,7 +77,15 @@ export const exportHistoryRequestSchema = adminExportRequestSchema.extend({
 export type ExportHistoryRequest = z.input<typeof exportHistoryRequestSchema>;
 
 /** The filters an export was asked with, every key present (null: not filtered by it). */
-export const exportFiltersViewSchema = z.object({ from: z.string().nullable(), to: z.string().nullable(), status: z.enum(ORDER_STATUSES).nullable() });
+export const exportFiltersViewSchema = z.object({
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  status: z.enum(ORDER_STATUSES).nullable(),
+  search: z.string().nullable().default(null),
+  netsuiteStatus: z.string().nullable().default(null),
+  promo: z.string().nullable().default(null),
+  paymentState: z.enum(PAYMENT_STATES).nullable().default(null),
+});
 export type ExportFiltersView = z.infer<typeof exportFiltersViewSchema>;
 
 export const exportStartedSchema = z.object({ exportId: z.string().uuid(), status: z.enum(EXPORT_STATUSES) });

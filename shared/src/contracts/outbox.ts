@@ -30,6 +30,8 @@ export const OUTBOX_TOPICS = {
   orderSyncRequested: 'order.sync-requested',
   /** Staff refunded or voided (part of) an order's payment, approved by the gateway: NetSuite gets the matching credit. */
   orderRefunded: 'order.refunded',
+  /** Issue 23: staff refunded an order (to the card or to store credit) and chose to tell the customer: the refund email. */
+  orderRefundNotice: 'order.refund-notice',
   exportRequested: 'export.requested',
   /** Staff asked for the subscriptions CSV (issue 21): the exports queue writes it. */
   subscriptionExportRequested: 'export.subscriptions-requested',
@@ -100,6 +102,8 @@ export const outboxPayloads = {
   [OUTBOX_TOPICS.orderSyncRequested]: z.object({ orderId: z.string().uuid() }),
   /** `paymentId`: the refund's or void's payment row. */
   [OUTBOX_TOPICS.orderRefunded]: z.object({ orderId: z.string().uuid(), paymentId: z.string().uuid() }),
+  /** `paymentId`: the card refund's or void's payment row; `creditEntryId`: a refund to store credit's ledger row. */
+  [OUTBOX_TOPICS.orderRefundNotice]: z.object({ orderId: z.string().uuid(), paymentId: z.string().uuid().optional(), creditEntryId: z.string().optional() }),
   [OUTBOX_TOPICS.exportRequested]: z.object({ exportId: z.string().uuid() }),
   [OUTBOX_TOPICS.subscriptionExportRequested]: z.object({ exportId: z.string().uuid() }),
   [OUTBOX_TOPICS.bulkSwapRequested]: z.object({ runId: z.string().uuid() }),

@@ -61,6 +61,28 @@ export const REFUND_MESSAGES = {
   nothingPaid: 'Nothing was paid for this order, so there is nothing to refund.',
 } as const;
 
+/** A refund by line's refusals (issue 23). */
+export const REFUND_LINE_MESSAGES = {
+  lineInvalid: "Each refunded line must name one of the order's lines (line: 0 for the first)",
+  quantityInvalid: 'Each refunded line needs a quantity of at least 1',
+  restockInvalid: "Say whether the line's items go back in stock (restock: true or false)",
+  linesInvalid: `Refund at most 100 lines, each as {line, quantity, restock}`,
+  includeShippingInvalid: 'Say whether the shipping is refunded too (includeShipping: true or false)',
+  notifyInvalid: 'Say whether the customer is told about the refund (notify: true or false)',
+  amountOrLines: 'Refund either an amount or lines (with or without shipping), not both',
+  restockPerLine: 'With a refund by line, say for each line whether its items go back in stock',
+  nothingChosen: 'Choose at least one line to refund, or the shipping',
+  lineTwice: 'Name each line once, with the quantity to refund',
+  noSuchLine: (line: number, count: number): string => `This order has ${count} line${count === 1 ? '' : 's'}, so there is no line ${line + 1} to refund.`,
+  tooMany: (name: string, left: number): string =>
+    left === 0 ? `Every ${name} of this order was refunded already.` : `At most ${left} of ${name} can still be refunded: the rest were refunded already.`,
+  shippingRefunded: 'The shipping of this order was refunded already.',
+  noShipping: 'This order had free shipping, so there is no shipping to refund.',
+  zeroAmount: 'Nothing was paid for the items chosen, so there is nothing to refund.',
+  creditByLine: 'A refund to store credit is by amount only: enter the amount to give as credit.',
+  restockCancelled: 'The items went back in stock when the order was cancelled. Refund without restocking.',
+} as const;
+
 /** POST /api/admin/orders/{id}/refunds with method "credit": the credit given and the order's totals. */
 export interface CreditRefundResponse {
   method: 'credit';
@@ -114,19 +136,53 @@ const refundAmount = z
   .transform((v) => toCents(v))
   .refine((cents) => cents >= 1, REFUND_MESSAGES.amountPositive);
 
-export const refundRequestSchema = z.object({
-  storeCode: textField({ max: STORE_CODE_MAX_LENGTH, required: REFUND_MESSAGES.storeCode, tooLong: REFUND_MESSAGES.storeCode })
-    .min(1, REFUND_MESSAGES.storeCode)
-    .default(STORE_CODE),
-  amount: refundAmount,
-  reason: textField({ max: REFUND_REASON_MAX_LENGTH, required: REFUND_MESSAGES.reasonRequired, tooLong: REFUND_MESSAGES.reasonTooLong, multiline: true }).min(
-    1,
-    REFUND_MESSAGES.reasonRequired,
-  ),
-  restock: z.boolean({ error: REFUND_MESSAGES.restockRequired }),
-  /** Store credit (issue 23): give the amount back as store credit on the customer's account instead of to the card. */
-  method: z.enum(REFUND_METHODS, { error: REFUND_MESSAGES.methodInvalid }).default('card'),
+/** Most lines one refund names (an order has far fewer). */
+export const REFUND_LINES_MAX = 100;
+
+/** One line of a refund by line (issue 23): `line` is the 0-based index of the order's line. */
+export const refundLineSchema = z.object({
+  line: z.number({ error: REFUND_LINE_MESSAGES.lineInvalid }).int(REFUND_LINE_MESSAGES.lineInvalid).min(0, REFUND_LINE_MESSAGES.lineInvalid).max(10_000, REFUND_LINE_MESSAGES.lineInvalid),
+  quantity: z.number({ error: REFUND_LINE_MESSAGES.quantityInvalid }).int(REFUND_LINE_MESSAGES.quantityInvalid).min(1, REFUND_LINE_MESSAGES.quantityInvalid).max(100_000, REFUND_LINE_MESSAGES.quantityInvalid),
+  restock: z.boolean({ error: REFUND_LINE_MESSAGES.restockInvalid }).default(false),
 });
+export type RefundLine = z.output<typeof refundLineSchema>;
+
+/**
+ * A refund by amount (`amount`, `restock`) as before, or by line (issue 23: `lines` and/or
+ * `includeShipping`, the server working out the amount from what was paid for them; each line says
+ * whether its items go back in stock). `notify` (default true) emails the shopper about the refund.
+ */
+export const refundRequestSchema = z
+  .object({
+    storeCode: textField({ max: STORE_CODE_MAX_LENGTH, required: REFUND_MESSAGES.storeCode, tooLong: REFUND_MESSAGES.storeCode })
+      .min(1, REFUND_MESSAGES.storeCode)
+      .default(STORE_CODE),
+    amount: refundAmount.optional(),
+    reason: textField({ max: REFUND_REASON_MAX_LENGTH, required: REFUND_MESSAGES.reasonRequired, tooLong: REFUND_MESSAGES.reasonTooLong, multiline: true }).min(
+      1,
+      REFUND_MESSAGES.reasonRequired,
+    ),
+    restock: z.boolean({ error: REFUND_MESSAGES.restockRequired }).optional(),
+    /** Store credit (issue 23): give the amount back as store credit on the customer's account instead of to the card. */
+    method: z.enum(REFUND_METHODS, { error: REFUND_MESSAGES.methodInvalid }).default('card'),
+    lines: z.array(refundLineSchema, { error: REFUND_LINE_MESSAGES.linesInvalid }).max(REFUND_LINES_MAX, REFUND_LINE_MESSAGES.linesInvalid).optional(),
+    includeShipping: z.boolean({ error: REFUND_LINE_MESSAGES.includeShippingInvalid }).optional(),
+    /** Email the shopper about the refund (on unless staff untick it). */
+    notify: z.boolean({ error: REFUND_LINE_MESSAGES.notifyInvalid }).default(true),
+  })
+  .superRefine((v, ctx) => {
+    const byLine = v.lines !== undefined || v.includeShipping !== undefined;
+    if (byLine && v.amount !== undefined) ctx.addIssue({ code: 'custom', path: ['amount'], message: REFUND_LINE_MESSAGES.amountOrLines });
+    if (byLine && v.restock !== undefined) ctx.addIssue({ code: 'custom', path: ['restock'], message: REFUND_LINE_MESSAGES.restockPerLine });
+    if (!byLine && v.amount === undefined) ctx.addIssue({ code: 'custom', path: ['amount'], message: REFUND_MESSAGES.amountRequired });
+    if (!byLine && v.restock === undefined) ctx.addIssue({ code: 'custom', path: ['restock'], message: REFUND_MESSAGES.restockRequired });
+    if (byLine && (v.lines ?? []).length === 0 && v.includeShipping !== true) ctx.addIssue({ code: 'custom', path: ['lines'], message: REFUND_LINE_MESSAGES.nothingChosen });
+    const seen = new Set<number>();
+    for (const [i, l] of (v.lines ?? []).entries()) {
+      if (seen.has(l.line)) ctx.addIssue({ code: 'custom', path: ['lines', i, 'line'], message: REFUND_LINE_MESSAGES.lineTwice });
+      seen.add(l.line);
+    }
+  });
 export type RefundRequestInput = z.input<typeof refundRequestSchema>;
 export type RefundRequest = z.output<typeof refundRequestSchema>;
 

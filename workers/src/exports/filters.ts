@@ -1,5 +1,6 @@
 /** The export's filters as stored on its row, checked before the orders are read (@nh/server queries/order-export.ts reads them). */
 import type { ExportQueryFilters } from '@nh/server/queries/order-export';
+import { PAYMENT_STATES, type PaymentState } from '@nh/server/queries/payment-state';
 
 const UTC_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -19,6 +20,18 @@ export function exportFiltersOf(stored: unknown, statuses: readonly string[]): E
     if (typeof day !== 'string' || !UTC_DAY.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`)))
       throw new TypeError(`export filters: ${key} is not a day`);
     filters[key] = day;
+  }
+  // Issue 23: the orders table's other filters and search.
+  for (const key of ['search', 'netsuiteStatus', 'promo'] as const) {
+    const text = value[key];
+    if (text === undefined || text === null) continue;
+    if (typeof text !== 'string' || text.length > 200) throw new TypeError(`export filters: ${key} is not text`);
+    filters[key] = text;
+  }
+  const state = value.paymentState;
+  if (state !== undefined && state !== null) {
+    if (typeof state !== 'string' || !PAYMENT_STATES.includes(state as PaymentState)) throw new TypeError('export filters: unknown payment state');
+    filters.paymentState = state as PaymentState;
   }
   const status = value.status;
   if (status !== undefined && status !== null) {

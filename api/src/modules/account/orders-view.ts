@@ -1,4 +1,5 @@
 /** What a shopper (or a guest with an order link) sees of an order: cents, the short number, the tracking page. */
+import type { ShopperRefund as RefundRow } from '@nh/server/queries/order-refunds';
 import type { ShopperOrderRow } from '@nh/server/queries/shopper-self-service';
 import type { ShopperOrder, ShopperOrderSummary } from '@nh/shared/contracts/account';
 import { LIMITS } from '@nh/shared/constants';
@@ -15,11 +16,24 @@ export function toOrderSummary(o: ShopperOrderRow): ShopperOrderSummary {
     placedAt: o.createdAt.toISOString(),
     itemCount: o.items.reduce((n, line) => n + line.quantity, 0),
     total: o.total,
+    refunded: Number(o.refunded),
   };
 }
 
-export function toShopperOrder(o: ShopperOrderRow): ShopperOrder {
+/** The order as the shopper sees it, with its refunds (issue 23: what was given back and what is left of what was paid). */
+export function toShopperOrder(o: ShopperOrderRow, refunds: readonly RefundRow[] = []): ShopperOrder {
+  const refunded = refunds.reduce((s, r) => s + r.amount, 0);
   return {
+    refunds: refunds.map((r) => ({
+      id: r.id,
+      method: r.method,
+      amount: r.amount,
+      lastFour: r.lastFour,
+      items: (r.lines ?? []).map((l) => ({ productName: o.items[l.line]?.productName ?? 'Item', quantity: l.quantity })),
+      shipping: r.shipping,
+      createdAt: r.createdAt.toISOString(),
+    })),
+    refundLeft: Math.max(0, o.total - refunded),
     ...toOrderSummary(o),
     customerName: o.customerName,
     shippingAddress: { address: o.shippingAddress.address, city: o.shippingAddress.city, state: o.shippingAddress.state, zip: o.shippingAddress.zip },

@@ -26,6 +26,7 @@ import { clearSignInFailures } from '../../lib/sign-in-guard';
 import { isUuid, parseInput } from '../../lib/validation';
 import { requireUser, signedInUser } from '../auth';
 import { grantGuestOrder, hasGuestOrder } from './guest-access';
+import { shopperRefundsOf } from '@nh/server/queries/order-refunds';
 import { toOrderSummary, toShopperOrder } from './orders-view';
 import { confirmPasswordReset, requestOrderLink, requestPasswordReset, spendOrderLink } from './service';
 import { confirmEmailChange, EMAIL_CHANGE_ACTOR, showEmailChange } from './email-change';
@@ -94,7 +95,7 @@ export function accountRoutes(ctx: AppContext, { afterAnswer }: { afterAnswer: A
     const order = await findShopperOrder(ctx.db, orderId);
     if (!order) throw new AppError('ORDER_LINK_INVALID', ACCOUNT_MESSAGES.orderLinkInvalid);
     res.setHeader('Cache-Control', 'no-store');
-    res.json(toShopperOrder(order));
+    res.json(toShopperOrder(order, await shopperRefundsOf(ctx.db, order.id)));
   });
 
   router.get('/orders/guest/:id', async (req, res) => {
@@ -103,7 +104,7 @@ export function accountRoutes(ctx: AppContext, { afterAnswer }: { afterAnswer: A
     const order = await findShopperOrder(ctx.db, id);
     if (!order) throw new AppError('GUEST_ORDER_ACCESS_ENDED', ACCOUNT_MESSAGES.guestAccessEnded);
     res.setHeader('Cache-Control', 'no-store');
-    res.json(toShopperOrder(order));
+    res.json(toShopperOrder(order, await shopperRefundsOf(ctx.db, order.id)));
   });
 
   // Another shopper's order, or no such order: the same 404.
@@ -112,7 +113,7 @@ export function accountRoutes(ctx: AppContext, { afterAnswer }: { afterAnswer: A
     const order = isUuid(id) ? await findOrderOfUser(ctx.db, signedInUser(res).id, id) : null;
     if (!order) throw new AppError('NOT_FOUND', ACCOUNT_MESSAGES.orderNotFound);
     res.setHeader('Cache-Control', 'no-store');
-    res.json(toShopperOrder(order));
+    res.json(toShopperOrder(order, await shopperRefundsOf(ctx.db, order.id)));
   });
 
   // Always 202 with one message, answered before the work: whether the address has an account is

@@ -12,6 +12,9 @@ afterEach(() => {
 const ID = '0f6d2b1c-1111-4222-8333-444455556666';
 const PLAN = '7a6d2b1c-1111-4222-8333-444455556666';
 const order: ShopperOrder = {
+  refunded: 0,
+  refunds: [],
+  refundLeft: 0,
   id: ID,
   number: '0f6d2b1c',
   status: 'processing',

@@ -36,7 +36,15 @@ export const ORDER_EXPORTS: ExportKindSpec<ExportFiltersView> = {
   filtersView: (stored) => {
     const parsed = exportFiltersSchema.safeParse(stored ?? {});
     const filters = parsed.success ? parsed.data : {};
-    return { from: filters.from ?? null, to: filters.to ?? null, status: filters.status ?? null };
+    return {
+      from: filters.from ?? null,
+      to: filters.to ?? null,
+      status: filters.status ?? null,
+      search: filters.search ?? null,
+      netsuiteStatus: filters.netsuiteStatus ?? null,
+      promo: filters.promo ?? null,
+      paymentState: filters.paymentState ?? null,
+    };
   },
 };
 

@@ -12,7 +12,9 @@ import { lockOrderCharge } from '@nh/server/queries/refunds';
 import { creditBalance, creditReferenceUsed, findCreditEntry, moveCreditInTx, orderAccount, orderCreditFacts } from '@nh/server/queries/store-credit';
 import { centsToDecimal } from '@nh/shared/money';
 import { ADMIN_MESSAGES } from '@nh/shared/contracts/admin';
-import { REFUND_MESSAGES, refundTooLargeMessage, type CreditRefundResponse, type RefundRequest as RefundRequestBody } from '@nh/shared/contracts/refunds';
+import { REFUND_LINE_MESSAGES, REFUND_MESSAGES, refundTooLargeMessage, type CreditRefundResponse, type RefundRequest as RefundRequestBody } from '@nh/shared/contracts/refunds';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
+import { recordOutbox } from '@nh/server/queries/outbox';
 import { AppError } from '../../../lib/errors';
 
 export type CreditRefundRequest = Omit<RefundRequestBody, 'storeCode'>;
@@ -27,6 +29,9 @@ export interface CreditRefundAnswer {
 
 export async function refundToCredit(db: Db, storeCode: string, orderId: string, input: CreditRefundRequest, key: string, actor: AuditActor): Promise<CreditRefundAnswer> {
   if (!UUID.test(orderId)) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
+  if (input.lines !== undefined || input.includeShipping !== undefined)
+    throw new AppError('VALIDATION_FAILED', REFUND_LINE_MESSAGES.creditByLine, { fields: { lines: REFUND_LINE_MESSAGES.creditByLine } });
+  const amount = input.amount!;
   if (input.restock) throw new AppError('VALIDATION_FAILED', REFUND_MESSAGES.creditNoRestock, { fields: { restock: REFUND_MESSAGES.creditNoRestock } });
 
   const done = await db.transaction(async (tx) => {
@@ -44,23 +49,25 @@ export async function refundToCredit(db: Db, storeCode: string, orderId: string,
     // A repeat of this key answers the first refund (the ledger finds its reference before any check).
     if (!(await creditReferenceUsed(tx, reference))) {
       if (left <= 0) throw new AppError('REFUND_TOO_LARGE', REFUND_MESSAGES.nothingLeft, { refundable: '0.00' });
-      if (input.amount > left) throw new AppError('REFUND_TOO_LARGE', refundTooLargeMessage(left, paid, givenBack), { refundable: centsToDecimal(left) });
+      if (amount > left) throw new AppError('REFUND_TOO_LARGE', refundTooLargeMessage(left, paid, givenBack), { refundable: centsToDecimal(left) });
     }
-    const entry = await moveCreditInTx(tx, { userId, kind: 'refund', amount: input.amount, reason: input.reason, staffId: actor.staffId, orderId, subscriptionId: null, reference });
+    const entry = await moveCreditInTx(tx, { userId, kind: 'refund', amount, reason: input.reason, staffId: actor.staffId, orderId, subscriptionId: null, reference });
     if (!entry.replayed) {
       await recordAudit(tx, actor, {
         action: 'order.refunded',
         entityType: 'order',
         entityId: orderId,
         before: { refunded: centsToDecimal(givenBack) },
-        after: { refunded: centsToDecimal(givenBack + input.amount), kind: 'credit', amount: centsToDecimal(input.amount), reason: input.reason, restocked: false },
+        after: { refunded: centsToDecimal(givenBack + amount), kind: 'credit', amount: centsToDecimal(amount), reason: input.reason, restocked: false, notified: input.notify },
       });
+      // Issue 23: the shopper's refund email, unless staff unticked "Notify the customer".
+      if (input.notify) await recordOutbox(tx, OUTBOX_TOPICS.orderRefundNotice, { orderId, creditEntryId: String(entry.entryId) });
     }
-    return { entry, userId, paid, givenBack: entry.replayed ? givenBack : givenBack + input.amount };
+    return { entry, userId, paid, givenBack: entry.replayed ? givenBack : givenBack + amount };
   });
 
   const row = (await findCreditEntry(db.$client, done.entry.entryId))!;
-  if (done.entry.replayed && (row.amount !== input.amount || row.reason !== input.reason)) throw new AppError('IDEMPOTENCY_KEY_REUSED', REFUND_MESSAGES.idempotencyKeyReused);
+  if (done.entry.replayed && (row.amount !== amount || row.reason !== input.reason)) throw new AppError('IDEMPOTENCY_KEY_REUSED', REFUND_MESSAGES.idempotencyKeyReused);
   const balance = await creditBalance(db.$client, done.userId);
   return {
     status: 201,

@@ -16,7 +16,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { centsToDecimal, stockByProduct } from '@nh/shared';
-import type { Db } from '@nh/server/db/client';
+import type { Db, DbOrTx } from '@nh/server/db/client';
 import type { LineItem } from '@nh/server/db/schema';
 import type { Logger } from '@nh/server/observability/logger';
 import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
@@ -26,13 +26,18 @@ import {
   findOrderCharge,
   findRefundByKey,
   insertPendingRefund,
+  lineRestocksOf,
   lockOrderCharge,
+  orderPricingForRefund,
+  refundedLines,
   recordRefundOutcome,
   type OrderCharge,
   type PaymentRow,
   type RefundKind,
 } from '@nh/server/queries/refunds';
+import { recordOutbox } from '@nh/server/queries/outbox';
 import { restock } from '@nh/server/queries/stock';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { orderCreditFacts } from '@nh/server/queries/store-credit';
 import { requestRefundSync } from '@nh/server/queries/sync';
 import { REFUND_GATEWAY_MESSAGES, failedRefund, refundInvoiceNumber, type PaymentGateway, type RefundResult } from '@nh/server/payments';
@@ -40,6 +45,7 @@ import { ADMIN_MESSAGES } from '@nh/shared/contracts/admin';
 import {
   notRefundableMessage,
   partialUnsettledMessage,
+  REFUND_LINE_MESSAGES,
   REFUND_MESSAGES,
   refundTooLargeMessage,
   SETTLED_MEANWHILE_MESSAGE,
@@ -49,9 +55,16 @@ import {
 import { AppError } from '../../../lib/errors';
 import type { IdempotencyMessages } from '../../../lib/idempotency';
 import { orderPayments, toAdminPayment } from './payments';
+import { planLineRefund } from './refund-lines';
 
-/** What staff ask for: the amount in cents, the reason, and whether the items go back in stock. */
+/**
+ * What staff ask for: the amount in cents and whether the items go back in stock, or (issue 23) lines
+ * and the shipping, each line restocked or not; the reason; whether the shopper is told.
+ */
 export type RefundRequest = Omit<RefundRequestBody, 'storeCode'>;
+
+/** A refund by line (its amount worked out by the server) rather than by amount. */
+export const byLine = (input: Pick<RefundRequest, 'lines' | 'includeShipping'>): boolean => input.lines !== undefined || input.includeShipping !== undefined;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -113,7 +126,7 @@ export async function refundOrder(deps: RefundDeps, storeCode: string, orderId: 
   const result =
     kind === 'void'
       ? await giveBackOnce(gateway, () => gateway.voidCharge(transactionId))
-      : await giveBackOnce(gateway, () => gateway.refund({ transactionId, amount: input.amount, lastFour: lastFour!, invoiceNumber: refund.invoiceNumber! }));
+      : await giveBackOnce(gateway, () => gateway.refund({ transactionId, amount: refund.amount, lastFour: lastFour!, invoiceNumber: refund.invoiceNumber! }));
   let message = result.message;
   if (kind === 'void' && (result.outcome === 'declined' || result.outcome === 'error')) {
     // The daily settlement may have come between the lookup and the void: say so, so staff simply refund again.
@@ -161,9 +174,14 @@ async function reserve(db: Db, r: Reservation): Promise<{ kind: 'reserved' | 're
     const credit = await orderCreditFacts(tx, r.orderId);
     const left = Math.min(captured - givenBack, captured + credit.applied - givenBack - credit.refundedToCredit);
     if (left <= 0) throw new AppError('REFUND_TOO_LARGE', REFUND_MESSAGES.nothingLeft, { refundable: '0.00' });
-    if (r.input.amount > left) throw new AppError('REFUND_TOO_LARGE', refundTooLargeMessage(left, captured, givenBack), { refundable: centsToDecimal(left) });
-    if (r.kind === 'void' && r.input.amount !== left) throw new AppError('REFUND_PARTIAL_UNSETTLED', partialUnsettledMessage(captured), { refundable: centsToDecimal(left) });
-    if (r.input.restock && (locked.order.status === 'cancelled' || locked.restocked)) throw new AppError('REFUND_ALREADY_RESTOCKED', REFUND_MESSAGES.alreadyRestocked);
+    // A refund by line (issue 23): the amount is what was paid for those items (and the shipping), never
+    // more of a line than earlier refunds (approved or in flight, read under the same locks) left of it.
+    const lines = byLine(r.input) ? await lineRefundUnderLock(tx, r.orderId, r.input, locked) : null;
+    const amount = lines ? lines.amount : r.input.amount!;
+    if (amount > left) throw new AppError('REFUND_TOO_LARGE', refundTooLargeMessage(left, captured, givenBack), { refundable: centsToDecimal(left) });
+    if (r.kind === 'void' && amount !== left) throw new AppError('REFUND_PARTIAL_UNSETTLED', partialUnsettledMessage(captured), { refundable: centsToDecimal(left) });
+    if (r.input.restock && (locked.order.status === 'cancelled' || locked.restocked || (await lineRestocksOf(tx, r.orderId)).size > 0))
+      throw new AppError('REFUND_ALREADY_RESTOCKED', REFUND_MESSAGES.alreadyRestocked);
 
     const id = randomUUID();
     const row = await insertPendingRefund(tx, {
@@ -171,17 +189,29 @@ async function reserve(db: Db, r: Reservation): Promise<{ kind: 'reserved' | 're
       kind: r.kind,
       orderId: r.orderId,
       charge: r.charge,
-      amount: r.input.amount,
+      amount,
       invoiceNumber: refundInvoiceNumber(id),
       reason: r.input.reason,
       staffId: r.actor.staffId,
       idempotencyKey: r.key,
-      restock: r.input.restock,
+      restock: r.input.restock === true,
       environment: r.environment,
+      lines: lines?.parts ?? null,
+      shipping: lines?.shipping ?? 0,
     });
     if (row) return { kind: 'reserved' as const, row };
     return { kind: 'replay' as const, row: (await findRefundByKey(tx, r.charge.id, r.key))! };
   });
+}
+
+/** A refund by line's amount and parts, checked under the order's lock (restocking a line is refused once the whole order went back). */
+async function lineRefundUnderLock(tx: DbOrTx, orderId: string, input: RefundRequest, locked: { order: { status: string }; restocked: boolean }) {
+  const pricing = await orderPricingForRefund(tx, orderId);
+  if (!pricing) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
+  const restocking = (input.lines ?? []).some((l) => l.restock);
+  if (restocking && locked.order.status === 'cancelled') throw new AppError('REFUND_ALREADY_RESTOCKED', REFUND_LINE_MESSAGES.restockCancelled);
+  if (restocking && locked.restocked) throw new AppError('REFUND_ALREADY_RESTOCKED', REFUND_MESSAGES.alreadyRestocked);
+  return planLineRefund(pricing, await refundedLines(tx, orderId), input.lines ?? [], input.includeShipping === true);
 }
 
 /**
@@ -224,7 +254,10 @@ async function record(deps: RefundDeps, o: Outcome): Promise<PaymentRow | null> 
   const approved = o.result.outcome === 'approved';
   return deps.db.transaction(async (tx) => {
     const locked = await lockOrderCharge(tx, o.orderId, o.storeCode);
-    const restocks = approved && o.input.restock && locked !== null && locked.order.status !== 'cancelled';
+    const mayRestock = approved && locked !== null && locked.order.status !== 'cancelled';
+    const restocks = mayRestock && o.input.restock === true;
+    // A refund by line: each line's items go back when asked, approved, and the order not cancelled meanwhile.
+    const lines = o.refund.refundLines?.map((part) => ({ ...part, restock: part.restock && mayRestock })) ?? null;
     const row = await recordRefundOutcome(tx, {
       refundId: o.refund.id,
       status: STATUS_OF[o.result.outcome],
@@ -232,9 +265,12 @@ async function record(deps: RefundDeps, o: Outcome): Promise<PaymentRow | null> 
       responseCode: o.result.responseCode ?? o.result.errorCode,
       message: o.message,
       restocked: restocks,
+      ...(lines ? { refundLines: lines } : {}),
     });
     if (!row) return null;
     if (restocks && locked) await restock(tx, stockLines(locked.order.items));
+    const lineRestocks = lines && locked ? lines.filter((l) => l.restock).map((l) => ({ ...locked.order.items[l.line]!, quantity: l.quantity })) : [];
+    if (lineRestocks.length) await restock(tx, stockLines(lineRestocks));
     if (approved) {
       const before = locked?.refunded ?? 0;
       await recordAudit(tx, o.actor, {
@@ -242,9 +278,19 @@ async function record(deps: RefundDeps, o: Outcome): Promise<PaymentRow | null> 
         entityType: 'order',
         entityId: o.orderId,
         before: { refunded: centsToDecimal(before) },
-        after: { refunded: centsToDecimal(before + o.refund.amount), kind: o.kind, amount: centsToDecimal(o.refund.amount), reason: o.input.reason, restocked: restocks },
+        after: {
+          refunded: centsToDecimal(before + o.refund.amount),
+          kind: o.kind,
+          amount: centsToDecimal(o.refund.amount),
+          reason: o.input.reason,
+          restocked: restocks,
+          ...(lines ? { lines, shipping: centsToDecimal(o.refund.refundShipping) } : {}),
+          notified: o.input.notify,
+        },
       });
       await requestRefundSync(tx, o.orderId, o.refund.id);
+      // Issue 23: the shopper's refund email, unless staff unticked "Notify the customer".
+      if (o.input.notify) await recordOutbox(tx, OUTBOX_TOPICS.orderRefundNotice, { orderId: o.orderId, paymentId: o.refund.id });
     }
     return row;
   });
@@ -261,7 +307,7 @@ const stockLines = (items: LineItem[]) => {
  * the same key is refused.
  */
 async function replay(deps: RefundDeps, row: PaymentRow, input: RefundRequest): Promise<RefundAnswer> {
-  if (row.amount !== input.amount || row.reason !== input.reason) throw new AppError('IDEMPOTENCY_KEY_REUSED', REFUND_MESSAGES.idempotencyKeyReused);
+  if (!sameRequest(row, input)) throw new AppError('IDEMPOTENCY_KEY_REUSED', REFUND_MESSAGES.idempotencyKeyReused);
   let current = row;
   const deadline = Date.now() + REPEAT_WAIT_MS;
   // A pending row without the gateway's words is still being sent; with them, its answer was lost.
@@ -271,6 +317,15 @@ async function replay(deps: RefundDeps, row: PaymentRow, input: RefundRequest): 
     current = (await findRefundByKey(deps.db, row.parentId!, row.idempotencyKey!)) ?? current;
   }
   return answerFor(deps.db, current, true);
+}
+
+/** Whether a repeat asks for the same refund as the row's: the same amount, or the same lines and shipping; the same reason. */
+function sameRequest(row: PaymentRow, input: RefundRequest): boolean {
+  if (row.reason !== input.reason) return false;
+  if (!byLine(input)) return row.refundLines === null && row.amount === input.amount;
+  const asked = (input.lines ?? []).map((l) => `${l.line}:${l.quantity}`).sort().join(',');
+  const had = (row.refundLines ?? []).map((l) => `${l.line}:${l.quantity}`).sort().join(',');
+  return row.refundLines !== null && asked === had && (input.includeShipping === true) === row.refundShipping > 0;
 }
 
 /** The answer a refund row gives: 201 with the row and the totals, or its refusal. */

@@ -6,9 +6,10 @@ import type { LineItem, OrderRow } from '@nh/server/db/schema';
 import { auditDiff, recordAudit, type AuditActor } from '@nh/server/queries/audit';
 import { findStoreOrder, lockOrderForFulfilment, planSkippedPeriods, updateOrderFulfilment } from '@nh/server/queries/order-detail';
 import { recordOutbox } from '@nh/server/queries/outbox';
-import { lockOrderCharge, orderRestockedByRefund } from '@nh/server/queries/refunds';
+import { lineRestocksOf, lockOrderCharge, orderRestockedByRefund } from '@nh/server/queries/refunds';
 import { restock, takeStock, type StockLine, type StockShortfall } from '@nh/server/queries/stock';
-import { ADMIN_MESSAGES, adminOrderSchema, type AdminOrder, type OrderStatus } from '@nh/shared/contracts/admin';
+import { ADMIN_MESSAGES, adminOrderSchema, type AdminOrder, type OrderStatus, type PaymentState } from '@nh/shared/contracts/admin';
+import { orderPaymentState } from '@nh/server/queries/payment-state';
 import type { SkippedPeriod } from '@nh/shared/contracts/subscriptions';
 import { AppError } from '../../../lib/errors';
 import { orderPayments, shippingBlockedReason, type OrderPayments } from './payments';
@@ -24,7 +25,12 @@ const ADMIN_ORDER_FIELDS = Object.keys(adminOrderSchema.shape) as (keyof AdminOr
  * columns (NetSuite's ids) are left out. The shopper's account id is shown (issue 23: it is the
  * customer's id in the back office, e.g. for giving store credit).
  */
-function toAdminOrder(row: OrderRow, subscriptionSkippedPeriods: SkippedPeriod[], { payments, refundable, shippingBlockedReason }: OrderPayments): AdminOrder {
+function toAdminOrder(
+  row: OrderRow,
+  subscriptionSkippedPeriods: SkippedPeriod[],
+  { payments, refundable, shippingBlockedReason }: OrderPayments,
+  state: { paymentState: PaymentState; refunded: string },
+): AdminOrder {
   const view: AdminOrder = {
     ...row,
     // Line snapshots are JSON written at checkout; read defensively (older rows may lack fields).
@@ -51,6 +57,7 @@ function toAdminOrder(row: OrderRow, subscriptionSkippedPeriods: SkippedPeriod[]
     payments,
     refundable,
     shippingBlockedReason,
+    ...state,
   };
   return Object.fromEntries(ADMIN_ORDER_FIELDS.map((field) => [field, view[field]])) as AdminOrder;
 }
@@ -62,7 +69,7 @@ export async function getOrder(db: Db, storeCode: string, id: string): Promise<A
   if (!UUID.test(id)) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
   const row = await findStoreOrder(db, storeCode, id);
   if (!row) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
-  return toAdminOrder(row, await skippedPeriodsOf(db, row), await orderPayments(db, row.id));
+  return toAdminOrder(row, await skippedPeriodsOf(db, row), await orderPayments(db, row.id), await orderPaymentState(db, row.id));
 }
 
 /** The skipped periods of the plan an order delivers (a late renewal's catch-up), oldest first. */
@@ -115,7 +122,8 @@ export async function updateOrder(
     const cancelling = update.status === 'cancelled' && current.status !== 'cancelled';
     const keepOut = cancelling && update.restock === false;
     if (update.status !== undefined && (current.status === 'cancelled') !== (update.status === 'cancelled') && !keepOut && !(await orderRestockedByRefund(tx, id))) {
-      await moveStock(tx, current.items, update.status === 'cancelled' ? 'restock' : 'take');
+      // Items a refund by line put back already (issue 23) stay where they are: only the rest moves.
+      await moveStock(tx, itemsLessRestocked(current.items, await lineRestocksOf(tx, id)), update.status === 'cancelled' ? 'restock' : 'take');
       stockChanged = true;
     }
     const updated = await updateOrderFulfilment(tx, storeCode, id, update);
@@ -128,8 +136,12 @@ export async function updateOrder(
     return updated;
   });
   if (stockChanged) invalidateCatalog();
-  return toAdminOrder(row, await skippedPeriodsOf(db, row), await orderPayments(db, row.id));
+  return toAdminOrder(row, await skippedPeriodsOf(db, row), await orderPayments(db, row.id), await orderPaymentState(db, row.id));
 }
+
+/** The order's lines less the items refunds by line put back in stock (per line index). */
+const itemsLessRestocked = (items: LineItem[], restocked: Map<number, number>): LineItem[] =>
+  items.map((item, i) => ({ ...item, quantity: Math.max(0, item.quantity - (restocked.get(i) ?? 0)) })).filter((item) => item.quantity > 0);
 
 /**
  * Puts an order's items back in stock, or takes them again, by @nh/server's one stock rule (rows locked

@@ -66,7 +66,7 @@ export async function orderTimeline(db: Db, storeCode: string, id: string): Prom
   }
   for (const e of emails) {
     const name = emailKindLabel(e.kind);
-    const resent = e.subjectId !== id;
+    const resent = e.subjectId !== id && e.kind !== 'order-refunded'; // one refund email per refund, never a resend
     events.push({
       at: (e.sentAt ?? e.createdAt).toISOString(),
       kind: 'email',

@@ -6,6 +6,9 @@ import { OrderDetails } from './order-details';
 afterEach(cleanup);
 
 const order = (overrides: Partial<ShopperOrder> = {}): ShopperOrder => ({
+  refunded: 0,
+  refunds: [],
+  refundLeft: 0,
   id: '0f6d2b1c-1111-4222-8333-444455556666',
   number: '0f6d2b1c',
   status: 'processing',

@@ -4,6 +4,7 @@ import { formatCents } from '@nh/shared/money';
 import { discountLines } from '@nh/shared/pricing';
 import { ExternalLink } from 'lucide-react';
 import { formatLongDate } from '@/lib/format-date';
+import { OrderRefunds } from './order-refunds';
 
 const STATUS_WORDS: Record<ShopperOrderSummary['status'], string> = {
   pending: 'Pending',
@@ -126,6 +127,7 @@ export function OrderDetails({ order }: { order: ShopperOrder }) {
           )}
         </dl>
       </section>
+      <OrderRefunds order={order} />
     </div>
   );
 }

@@ -69,6 +69,11 @@ export default function OrdersPage() {
                   <span className="block text-sm text-stone-600">
                     {formatLongDate(order.placedAt)} · {order.itemCount} {order.itemCount === 1 ? 'item' : 'items'}
                   </span>
+                  {order.refunded > 0 && (
+                    <span className="block text-sm text-stone-600">
+                      {order.refunded >= order.total ? 'Refunded in full' : `${formatCents(order.refunded)} refunded · ${formatCents(order.total - order.refunded)} left`}
+                    </span>
+                  )}
                 </span>
                 <span className="flex items-center gap-4">
                   <OrderStatus status={order.status} />

@@ -8,7 +8,10 @@ import { ADMIN_KEY, sendForStore } from '../shell/api';
 /** How many exports the history lists. */
 const HISTORY_LIMIT = 10;
 
-export type ExportFilters = Pick<StartExportRequest, 'from' | 'to' | 'status'>;
+export type ExportFilters = Pick<StartExportRequest, 'from' | 'to' | 'status' | 'search' | 'netsuiteStatus' | 'promo' | 'paymentState'>;
+
+/** Issue 23: the orders table's filters and search the export follows (beside the panel's own dates and status). */
+export type TableExportFilters = Pick<StartExportRequest, 'search' | 'netsuiteStatus' | 'promo' | 'paymentState'>;
 
 export const startExport = async (filters: ExportFilters) => readJson<ExportStarted>(await sendForStore('POST', '/api/admin/orders/export', { ...filters }));
 

@@ -27,7 +27,7 @@ const exported = (overrides: Partial<ExportStatusResponse>): ExportStatusRespons
   startedAt: null,
   finishedAt: null,
   staffEmail: 'manager@example.com',
-  filters: { from: '2025-03-01', to: '2025-03-05', status: 'shipped' },
+  filters: { from: '2025-03-01', to: '2025-03-05', status: 'shipped', search: null, netsuiteStatus: null, promo: null, paymentState: null },
   sizeBytes: null,
   expiresAt: null,
   fileDeletedAt: null,
@@ -45,7 +45,7 @@ const OLD = exported({
   expiresAt: '2025-03-10T08:00:00.000Z',
   downloadable: true,
   staffEmail: 'owner@example.com',
-  filters: { from: null, to: null, status: null },
+  filters: { from: null, to: null, status: null, search: null, netsuiteStatus: null, promo: null, paymentState: null },
 });
 
 function managerPage(progress: ExportStatusResponse[]) {

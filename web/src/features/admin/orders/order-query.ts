@@ -2,7 +2,7 @@
  * The order table's view (filters, sort, page) as the URL spells it, so a filtered page can be linked
  * to and "Back to Orders" returns to it; and the request the server answers it with.
  */
-import { ADMIN_ORDER_SORTS, ADMIN_ORDERS_COUNT_CAP, ORDER_STATUSES, type AdminOrderSort, type AdminOrdersRequest, type OrderStatus } from '@nh/shared/contracts/admin';
+import { ADMIN_ORDER_SORTS, ADMIN_ORDERS_COUNT_CAP, ORDER_STATUSES, PAYMENT_STATES, type AdminOrderSort, type AdminOrdersRequest, type OrderStatus, type PaymentState } from '@nh/shared/contracts/admin';
 import { SYNC_STATUSES, type SyncStatus } from '@nh/shared/contracts/admin-sync';
 
 export const PAGE_SIZES = [25, 50, 100] as const;
@@ -16,6 +16,8 @@ export interface OrderQuery {
   from: string;
   to: string;
   promo: string;
+  /** Issue 23: paid, partially refunded, refunded, voided or not paid. */
+  paymentState: PaymentState | '';
   sort: AdminOrderSort;
   direction: 'asc' | 'desc';
   pageSize: number;
@@ -30,6 +32,7 @@ export const DEFAULT_ORDER_QUERY: OrderQuery = {
   from: '',
   to: '',
   promo: '',
+  paymentState: '',
   sort: 'createdAt',
   direction: 'desc',
   pageSize: DEFAULT_PAGE_SIZE,
@@ -51,6 +54,7 @@ export function queryFromParams(params: URLSearchParams): OrderQuery {
     from: day('from'),
     to: day('to'),
     promo: params.get('promo') ?? '',
+    paymentState: oneOf(PAYMENT_STATES, params.get('payment')),
     sort: oneOf(ADMIN_ORDER_SORTS, params.get('sort')) || DEFAULT_ORDER_QUERY.sort,
     direction: params.get('dir') === 'asc' ? 'asc' : 'desc',
     pageSize: size !== null && (PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_PAGE_SIZE,
@@ -70,6 +74,7 @@ export function paramsFromQuery(query: OrderQuery): URLSearchParams {
   set('from', query.from, '');
   set('to', query.to, '');
   set('promo', query.promo, '');
+  set('payment', query.paymentState, '');
   set('sort', query.sort, DEFAULT_ORDER_QUERY.sort);
   set('dir', query.direction, DEFAULT_ORDER_QUERY.direction);
   set('size', String(query.pageSize), String(DEFAULT_PAGE_SIZE));
@@ -95,6 +100,7 @@ export function requestOf(query: OrderQuery): AdminOrdersRequest {
     from: query.from || undefined,
     to: query.to || undefined,
     promo: query.promo.trim() || undefined,
+    paymentState: query.paymentState || undefined,
     sort: query.sort,
     direction: query.direction,
     limit: query.pageSize,

@@ -14,7 +14,7 @@ const FAILED_ID = '1a2b3c4d-0000-4000-8000-000000000001';
 const PLAIN_ID = '5e6f7a8b-0000-4000-8000-000000000002';
 const ROWS = [
   summary({ id: FAILED_ID, netsuiteSyncStatus: 'failed', total: '99.00', promoCode: 'SAVE5' }),
-  summary({ id: PLAIN_ID, netsuiteSyncStatus: 'not_configured', status: 'shipped', carrier: 'UPS', trackingNumber: '1Z999', customerName: 'Barbara Liskov' }),
+  summary({ id: PLAIN_ID, netsuiteSyncStatus: 'not_configured', status: 'shipped', carrier: 'UPS', trackingNumber: '1Z999', customerName: 'Barbara Liskov', paymentState: 'partially_refunded', refunded: '12.50' }),
 ];
 
 /** The order list answering ROWS with a capped total, recording each request's body. */
@@ -35,7 +35,7 @@ describe('the order table', () => {
     });
     ordersPage();
     const table = await screen.findByRole('table', { name: 'Orders' });
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent?.replace(/\s*\(.*\)$/, ''))).toEqual(['Order', 'Placed', 'Customer', 'Status', 'NetSuite', 'Promo', 'Total']);
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent?.replace(/\s*\(.*\)$/, ''))).toEqual(['Order', 'Placed', 'Customer', 'Status', 'Payment', 'NetSuite', 'Promo', 'Total']);
     const failed = screen.getByTestId(`order-${FAILED_ID}`);
     expect(within(failed).getByRole('link', { name: '#1a2b3c4d' }).getAttribute('href')).toBe(`/admin-orders/${FAILED_ID}`);
     expect(within(failed).getByText('Failed')).toBeTruthy();
@@ -116,6 +116,38 @@ describe('the order table', () => {
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
     await waitFor(() => expect(lastList(calls)).toEqual({ storeCode: 'NH', sort: 'createdAt', direction: 'desc', limit: 50, offset: 0 }));
     expect(screen.getByLabelText<HTMLInputElement>('Search orders').value).toBe('');
+  });
+
+  it('shows the payment state in words with what was refunded, and filters by it (issue 23)', async () => {
+    const calls = stubApi({ 'GET /api/admin/me': { status: 200, body: staffAs('support') }, 'POST /api/admin/orders': listReply() });
+    ordersPage();
+    const plain = await screen.findByTestId(`order-${PLAIN_ID}`);
+    expect(within(plain).getByText('Partially refunded')).toBeTruthy();
+    expect(within(plain).getByText('$12.50 refunded')).toBeTruthy();
+    expect(within(screen.getByTestId(`order-${FAILED_ID}`)).getByText('Paid')).toBeTruthy();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('combobox', { name: 'Payment' }));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual(['Any payment', 'Paid', 'Partially refunded', 'Refunded', 'Voided', 'Not paid']);
+    await user.click(screen.getByRole('option', { name: 'Refunded' }));
+    await waitFor(() => expect(lastList(calls)).toMatchObject({ paymentState: 'refunded', offset: 0 }));
+    expect(paramsFromQuery({ ...DEFAULT_ORDER_QUERY, paymentState: 'voided' }).toString()).toBe('payment=voided');
+    expect(queryFromParams(new URLSearchParams('payment=PARTIAL')).paymentState).toBe('');
+  });
+
+  it("the export follows the table's search and payment state (issue 23)", async () => {
+    const calls = stubApi({
+      'GET /api/admin/me': { status: 200, body: staffAs('owner') },
+      'POST /api/admin/orders': listReply(),
+      'POST /api/admin/orders/export': { status: 202, body: { exportId: '9d5ed678-fe57-4cca-a4a3-9b1b1e1e0001', status: 'queued' } },
+      'POST /api/admin/orders/export/history': { status: 200, body: { exports: [] } },
+      'POST /api/admin/orders/export/9d5ed678-fe57-4cca-a4a3-9b1b1e1e0001/status': { status: 200, body: {} },
+      'POST /api/admin/sync/status': { status: 200, body: {} },
+    });
+    ordersPage('/admin-orders?q=ada&payment=refunded&promo=SAVE5');
+    const panel = await screen.findByTestId('export-panel');
+    fireEvent.click(within(panel).getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/admin/orders/export')).toBe(true));
+    expect(calls.find((c) => c.url === '/api/admin/orders/export')!.body).toMatchObject({ search: 'ada', paymentState: 'refunded', promo: 'SAVE5' });
   });
 
   it('retries the NetSuite sync of the failed orders chosen (sync.manage), and only failed orders can be chosen', async () => {

@@ -13,6 +13,8 @@ export interface RefundBody {
   amount: string;
   reason: string;
   restock: boolean;
+  /** Issue 23: email the shopper about the refund (on by default). */
+  notify?: boolean;
 }
 
 export interface RefundAttempt {
@@ -21,7 +23,7 @@ export interface RefundAttempt {
   body: RefundBody;
 }
 
-const fingerprintOf = (orderId: string, body: RefundBody) => JSON.stringify([orderId, body.amount, body.reason, body.restock]);
+const fingerprintOf = (orderId: string, body: RefundBody) => JSON.stringify([orderId, body.amount, body.reason, body.restock, body.notify !== false]);
 
 /** The open attempt when this is the same refund of the same order, else a new one with a fresh key. */
 export function attemptFor(pending: RefundAttempt | null, orderId: string, body: RefundBody, makeKey: () => string = () => crypto.randomUUID()): RefundAttempt {

@@ -59,6 +59,21 @@ describe('the refund dialog', () => {
     expect(refundCalls(calls)).toHaveLength(0);
   });
 
+  it('notifies the customer by default; unticked, the review says so and the request carries notify: false (issue 23)', async () => {
+    const calls = detailPage('manager', () => ({ status: 201, body: refunded('10.00') }));
+    const dialog = await openRefund();
+    const notify = within(dialog).getByRole('checkbox', { name: 'Notify the customer (a refund email)' });
+    expect(notify.getAttribute('aria-checked') ?? String((notify as HTMLInputElement).checked)).toBe('true');
+    fireEvent.change(within(dialog).getByLabelText('Amount'), { target: { value: '10' } });
+    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'Leaking' } });
+    fireEvent.click(notify);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Review refund' }));
+    expect(await within(dialog).findByText('Not told')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Refund $10.00' }));
+    await waitFor(() => expect(refundCalls(calls)).toHaveLength(1));
+    expect(refundCalls(calls)[0]!.body).toMatchObject({ amount: '10', notify: false });
+  });
+
   it('confirms first, sends the Idempotency-Key, keeps it for a resend after no answer, and shows what was done', async () => {
     let tries = 0;
     const calls = detailPage('manager', () => (++tries === 1 ? NETWORK_FAILURE : { status: 201, body: refunded('10.00') }));
@@ -82,7 +97,7 @@ describe('the refund dialog', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
     const [first, second] = refundCalls(calls);
-    expect(first!.body).toEqual({ storeCode: 'NH', amount: '10', reason: 'Damaged in transit', restock: true });
+    expect(first!.body).toEqual({ storeCode: 'NH', amount: '10', reason: 'Damaged in transit', restock: true, notify: true });
     expect(first!.headers['idempotency-key']).toMatch(/^[A-Za-z0-9_-]{8,200}$/);
     expect(second!.headers['idempotency-key']).toBe(first!.headers['idempotency-key']);
     expect(second!.body).toEqual(first!.body);

@@ -16,6 +16,8 @@ export const ORDER_ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 
 export const summary = (overrides: Partial<AdminOrderSummary> = {}): AdminOrderSummary => ({
   ...nullsOf(adminOrderSummarySchema),
+  paymentState: 'paid',
+  refunded: '0.00',
   id: ORDER_ID,
   customerName: 'Edsger Dijkstra',
   customerEmail: 'edsger@example.com',

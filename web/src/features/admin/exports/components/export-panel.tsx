@@ -19,7 +19,7 @@ import { FilterSelect, ProblemList } from '../../ui/filter-form';
 import { columnsOf, DataTable } from '../../ui/data-table';
 import { statusLabel } from '../../ui/status-labels';
 import { useFilterDraft } from '../../ui/use-filter-draft';
-import { exportDownloadUrl, exportQueries, startExport } from '../api';
+import { exportDownloadUrl, exportQueries, startExport, type TableExportFilters } from '../api';
 import {
   downloadFromServer,
   EXPORT_POLL_MS,
@@ -145,7 +145,7 @@ function ExportHistoryTable() {
   );
 }
 
-export function ExportPanel() {
+export function ExportPanel({ tableFilters = {} }: { tableFilters?: TableExportFilters } = {}) {
   const ids = { from: useId(), to: useId(), status: useId() };
   const queryClient = useQueryClient();
   /** The export started here, followed until it ends. */
@@ -153,7 +153,7 @@ export function ExportPanel() {
   const ended = useRef<string | null>(null);
 
   const start = useMutation({
-    mutationFn: (filters: Draft) => startExport({ from: filters.from || undefined, to: filters.to || undefined, status: filters.status || undefined }),
+    mutationFn: (filters: Draft) => startExport({ ...tableFilters, from: filters.from || undefined, to: filters.to || undefined, status: filters.status || undefined }),
     onSuccess: ({ exportId }) => {
       setCurrent(exportId);
       void queryClient.invalidateQueries({ queryKey: exportQueries.history.queryKey });

@@ -1,6 +1,6 @@
 /** The order table's filters: search, status, NetSuite status, the date range placed and a promo code. */
 import { LIMITS } from '@nh/shared/constants';
-import { ORDER_STATUSES } from '@nh/shared/contracts/admin';
+import { ORDER_STATUSES, PAYMENT_STATE_LABELS, PAYMENT_STATES } from '@nh/shared/contracts/admin';
 import { SYNC_STATUSES } from '@nh/shared/contracts/admin-sync';
 import { Search, X } from 'lucide-react';
 import { useEffect, useEffectEvent, useId, useState } from 'react';
@@ -29,17 +29,17 @@ function useTyped(value: string, onSettled: (text: string) => void): [string, (t
 }
 
 export const hasFilters = (query: OrderQuery): boolean =>
-  (['search', 'status', 'netsuiteStatus', 'from', 'to', 'promo'] as const).some((key) => query[key] !== DEFAULT_ORDER_QUERY[key]);
+  (['search', 'status', 'netsuiteStatus', 'from', 'to', 'promo', 'paymentState'] as const).some((key) => query[key] !== DEFAULT_ORDER_QUERY[key]);
 
 export function OrderFilters({ query, onChange, problem }: { query: OrderQuery; onChange: (change: FilterChange) => void; problem: string | null }) {
-  const ids = { search: useId(), status: useId(), netsuite: useId(), from: useId(), to: useId(), promo: useId(), problem: useId() };
+  const ids = { search: useId(), status: useId(), payment: useId(), netsuite: useId(), from: useId(), to: useId(), promo: useId(), problem: useId() };
   const [search, setSearch] = useTyped(query.search, (text) => onChange({ search: text }));
   const [promo, setPromo] = useTyped(query.promo, (text) => onChange({ promo: text }));
 
   function clear() {
     setSearch('');
     setPromo('');
-    onChange({ search: '', status: '', netsuiteStatus: '', from: '', to: '', promo: '' });
+    onChange({ search: '', status: '', netsuiteStatus: '', from: '', to: '', promo: '', paymentState: '' });
   }
 
   return (
@@ -60,6 +60,15 @@ export function OrderFilters({ query, onChange, problem }: { query: OrderQuery; 
           anyLabel="All statuses"
           options={ORDER_STATUSES}
           labelOf={(s) => statusLabel(s)}
+        />
+        <FilterSelect
+          id={ids.payment}
+          label="Payment"
+          value={query.paymentState}
+          onChange={(v) => onChange({ paymentState: v })}
+          anyLabel="Any payment"
+          options={PAYMENT_STATES}
+          labelOf={(s) => PAYMENT_STATE_LABELS[s]}
         />
         <FilterSelect
           id={ids.netsuite}

@@ -15,6 +15,7 @@ import { Section } from './order-section';
 import { OrderStatusBadge } from './order-status-badge';
 import { OrderTimeline } from './order-timeline';
 import { RefundButton } from './refund-dialog';
+import { RefundLinesButton } from './refund-lines-dialog';
 import { GrantCreditButton } from '../../credit/components/grant-credit-dialog';
 import { ClaimButton } from '../../claims/components/claim-dialog';
 import { ResendEmails } from './resend-emails';
@@ -146,7 +147,15 @@ export function OrderView({ order }: { order: AdminOrder }) {
             </Section>
           )}
           {showPayment && (
-            <Section title="Payment" action={canRefund && order.refundable !== '0.00' && <RefundButton order={order} />}>
+            <Section title="Payment" action={
+              canRefund &&
+              order.refundable !== '0.00' && (
+                <span className="flex gap-2">
+                  <RefundLinesButton order={order} />
+                  <RefundButton order={order} />
+                </span>
+              )
+            }>
               {order.paymentTransactionId && (
                 <div className="mb-2">
                   <p className="text-stone-500">Transaction ID</p>

@@ -5,7 +5,7 @@
  */
 import { formatPrice } from '@nh/shared';
 import { LIMITS } from '@nh/shared/constants';
-import { formatOrderDate, type AdminOrderSort, type AdminOrderSummary } from '@nh/shared/contracts/admin';
+import { formatOrderDate, PAYMENT_STATE_LABELS, type AdminOrderSort, type AdminOrderSummary } from '@nh/shared/contracts/admin';
 import type { RowSelectionState, SortingState, Updater } from '@tanstack/react-table';
 import type { MouseEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
@@ -64,6 +64,16 @@ const DATA_COLUMNS = column.columns([
             {row.original.trackingNumber}
           </span>
         )}
+      </>
+    ),
+  }),
+  column.accessor('paymentState', {
+    header: 'Payment',
+    enableSorting: false,
+    cell: ({ row }) => (
+      <>
+        <span className="whitespace-nowrap">{PAYMENT_STATE_LABELS[row.original.paymentState]}</span>
+        {row.original.refunded !== '0.00' && <span className="mt-1 block text-xs text-stone-500 tabular-nums">{formatPrice(row.original.refunded)} refunded</span>}
       </>
     ),
   }),

@@ -22,14 +22,14 @@ import { cardEnding } from '@nh/shared/cards';
 type Step = 'form' | 'confirm';
 
 function RefundForm({ order, refund, onClose }: { order: AdminOrder; refund: ReturnType<typeof useRefund>; onClose: () => void }) {
-  const ids = { amount: useId(), reason: useId(), restock: useId(), amountError: useId(), reasonError: useId(), restockNote: useId() };
+  const ids = { amount: useId(), reason: useId(), restock: useId(), notify: useId(), amountError: useId(), reasonError: useId(), restockNote: useId() };
   const figures = refundFigures(order);
   const blocked = restockBlocked(order);
   const [step, setStep] = useState<Step>('form');
-  const [values, setValues] = useState<RefundBody>({ amount: order.refundable, reason: '', restock: false });
+  const [values, setValues] = useState<RefundBody>({ amount: order.refundable, reason: '', restock: false, notify: true });
   const [problems, setProblems] = useState<RefundProblems>({});
 
-  const body = (): RefundBody => ({ amount: values.amount.trim(), reason: values.reason.trim(), restock: blocked ? false : values.restock });
+  const body = (): RefundBody => ({ amount: values.amount.trim(), reason: values.reason.trim(), restock: blocked ? false : values.restock, notify: values.notify !== false });
 
   function review(event: FormEvent) {
     event.preventDefault();
@@ -67,6 +67,8 @@ function RefundForm({ order, refund, onClose }: { order: AdminOrder; refund: Ret
           <dd className="whitespace-pre-wrap break-words">{body().reason}</dd>
           <dt className="text-stone-500">Back in stock</dt>
           <dd>{body().restock ? 'Yes, the items go back in stock' : 'No'}</dd>
+          <dt className="text-stone-500">Customer</dt>
+          <dd>{body().notify ? 'Gets a refund email' : 'Not told'}</dd>
         </dl>
         <p className="rounded-lg bg-stone-100 p-3 text-sm text-stone-700">
           {whole
@@ -157,6 +159,12 @@ function RefundForm({ order, refund, onClose }: { order: AdminOrder; refund: Ret
             {blocked}
           </p>
         )}
+      </div>
+      <div className="flex items-center gap-2">
+        <Checkbox id={ids.notify} checked={values.notify !== false} onCheckedChange={(checked) => setValues((v) => ({ ...v, notify: checked === true }))} />
+        <Label htmlFor={ids.notify} className="font-normal">
+          Notify the customer (a refund email)
+        </Label>
       </div>
       <DialogFooter>
         <Button variant="outline" onClick={onClose}>

@@ -77,6 +77,9 @@ export default function OrderManagerPage() {
   usePageMeta({ title: 'Order Manager' });
   const queryClient = useQueryClient();
   const canExport = useCan('exports.run');
+  // Issue 23: the export follows the table's search and filters (the panel keeps its own dates and status).
+  const [params] = useSearchParams();
+  const table = queryFromParams(params);
   const canSync = useCan('sync.manage');
   return (
     <AdminPage title="Order Manager">
@@ -84,7 +87,9 @@ export default function OrderManagerPage() {
       <OrderList />
       {canExport && (
         <div className="mt-8">
-          <ExportPanel />
+          <ExportPanel
+            tableFilters={{ search: table.search.trim() || undefined, netsuiteStatus: table.netsuiteStatus || undefined, promo: table.promo.trim() || undefined, paymentState: table.paymentState || undefined }}
+          />
         </div>
       )}
     </AdminPage>
