@@ -168,7 +168,8 @@ async function audit(tx: DbOrTx, actor: AuditActor, claim: ClaimRow, orderId: st
 async function refundForClaim(deps: ClaimDeps, storeCode: string, claim: ClaimRow, resolution: 'refund' | 'credit', actor: AuditActor): Promise<ClaimRow> {
   const key = `claim-${claim.id}`;
   const reason = `Damage claim: ${CLAIM_REASON_LABELS[claim.reason as ClaimReason] ?? claim.reason}${claim.note ? ` (${claim.note})` : ''}`.slice(0, 500);
-  const request = { amount: claim.amountCents, reason, restock: false, method: resolution === 'refund' ? ('card' as const) : ('credit' as const) };
+  // The customer is told, as by any refund staff make with "Notify the customer" ticked.
+  const request = { storeCode, amount: claim.amountCents, reason, restock: false, notify: true, method: resolution === 'refund' ? ('card' as const) : ('credit' as const) };
   if (resolution === 'refund') await refundOrder(deps, storeCode, claim.orderId, request, key, actor);
   else await refundToCredit(deps.db, storeCode, claim.orderId, request, key, actor);
   return deps.db.transaction(async (tx) => {
