@@ -53,7 +53,7 @@ describe('customers in the back office', () => {
     const page = await app.newPage();
     await page.goto('/admin/customers');
     await signIn(page);
-    expect(await page.getByRole('navigation', { name: 'Admin' }).getByRole('link').allTextContents()).toEqual(['Dashboard', 'Orders', 'Customers', 'Subscriptions']);
+    expect(await page.getByRole('navigation', { name: 'Admin' }).getByRole('link').allTextContents()).toEqual(['Dashboard', 'Orders', 'Customers', 'Subscriptions', 'Claims']);
 
     await page.getByLabel('Search customers').fill(email);
     await page.getByRole('button', { name: 'Filter', exact: true }).click();

@@ -87,7 +87,7 @@ describe('Subscribe & Save plans in the back office', () => {
     const page = await app.newPage();
     await page.goto('/admin/subscriptions');
     await signIn(page, 'support');
-    expect(await nav(page).getByRole('link').allTextContents()).toEqual(['Dashboard', 'Orders', 'Customers', 'Subscriptions']);
+    expect(await nav(page).getByRole('link').allTextContents()).toEqual(['Dashboard', 'Orders', 'Customers', 'Subscriptions', 'Claims']);
 
     // Find the plan by the customer's name.
     await page.getByLabel('Search plans').fill(TAG);

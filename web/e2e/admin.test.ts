@@ -524,7 +524,7 @@ describe('admin area in the browser', () => {
     await signIn(page, 'support');
     await visible(page, 'Your role (Support) cannot manage promo codes. Ask an owner if you need it.');
     const nav = page.getByRole('navigation', { name: 'Admin' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Orders', 'Customers', 'Subscriptions']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Dashboard', 'Orders', 'Customers', 'Subscriptions', 'Claims']);
     await page.goto('/admin-products');
     await visible(page, 'Your role (Support) cannot manage products. Ask an owner if you need it.');
     expect(await page.getByRole('link', { name: 'Create New Product' }).count()).toBe(0);

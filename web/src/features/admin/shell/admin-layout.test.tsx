@@ -81,7 +81,7 @@ describe('the admin layout', () => {
     renderAdmin('/admin/promos');
     expect(await screen.findByText('Your role (Support) cannot manage promo codes. Ask an owner if you need it.')).toBeTruthy();
     const nav = screen.getByRole('navigation', { name: 'Admin' });
-    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Dashboard', 'Orders', 'Customers', 'Subscriptions']);
+    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Dashboard', 'Orders', 'Customers', 'Subscriptions', 'Claims']);
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['GET /api/admin/me']);
   });
 
