@@ -184,7 +184,7 @@ describe('orders in the back office', () => {
     const text = (await row.textContent()) ?? '';
     for (const words of [invited, 'Manager', settled.id, 'Refunded', 'Reason', 'Damaged in transit']) expect(text).toContain(words);
     expect(await row.getByTestId('audit-before').allTextContents()).toEqual(['0.00']);
-    expect(await row.getByTestId('audit-after').allTextContents()).toEqual(['10.00', 'refund', '10.00', 'Damaged in transit', 'Yes']);
+    expect(await row.getByTestId('audit-after').allTextContents()).toEqual(['10.00', 'refund', '10.00', 'Damaged in transit', 'Yes', 'Yes']);
   });
 
   it('the order table: search, sort by total and date, filters, pages, a row opens the order and Back keeps the view; the bulk retry of failed syncs', async () => {
