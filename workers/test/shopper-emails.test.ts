@@ -149,4 +149,15 @@ describe('shopper self-service emails', () => {
     const links = await tdb.db.select({ hash: tables.planCardLinks.tokenHash }).from(tables.planCardLinks).where(eq(tables.planCardLinks.subscriptionId, plan!.id));
     expect(links.map((r) => r.hash)).toEqual([`hk-open-link-${staffId}`]);
   });
+
+  it('housekeeping deletes sign-in codes that expired more than the retention ago, and keeps the rest', async () => {
+    const email = 'housekeeping-codes@example.com';
+    const day = 24 * 3_600_000;
+    const code = (hash: string, expiresAt: Date) => ({ email, codeHash: hash, expiresAt });
+    await tdb.db.insert(tables.signInCodes).values([code('hk-old-code', new Date(Date.now() - 8 * day)), code('hk-recent-code', new Date(Date.now() - 2 * day)), code('hk-open-code', new Date(Date.now() + 600_000))]);
+    const housekeeping = createHousekeepingProcessor({ db: tdb.db, log: createLogger('hk-test', 'silent'), retentionDays: 7, ledgerRetentionDays: 90, exportFiles: localFileStorage(tempDir('hk-exports')) });
+    expect((await housekeeping({ id: 'hk-codes' } as Job)).signInCodesDeleted).toBeGreaterThanOrEqual(1);
+    const left = await tdb.db.select({ hash: tables.signInCodes.codeHash }).from(tables.signInCodes).where(eq(tables.signInCodes.email, email));
+    expect(left.map((r) => r.hash).sort()).toEqual(['hk-open-code', 'hk-recent-code']);
+  });
 });

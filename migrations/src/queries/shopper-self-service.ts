@@ -3,7 +3,6 @@
  * and the single-use emailed links (password reset, a guest's order link) in `shopper_tokens`.
  */
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
-import type pg from 'pg';
 import type { DbOrTx } from '../db/client';
 import { orders, sessions, shopperTokens, users, type OrderRow } from '../db/schema';
 import { refundedCentsSql } from './order-refunds';
@@ -148,14 +147,4 @@ export async function setUserPassword(tx: DbOrTx, userId: string, passwordHash: 
 export async function deleteSessionsOfUser(tx: DbOrTx, userId: string): Promise<number> {
   const rows = await tx.delete(sessions).where(sql`${sessions.sess}->>'userId' = ${userId}`).returning({ sid: sessions.sid });
   return rows.length;
-}
-
-/** Housekeeping: up to `batch` links that expired more than `olderThanDays` ago (spent or not, they open nothing). */
-export async function deleteOldShopperTokens(pool: pg.Pool, olderThanDays: number, batch: number): Promise<number> {
-  if (!Number.isSafeInteger(batch)) throw new TypeError('batch: integers only');
-  const { rowCount } = await pool.query(
-    `delete from shopper_tokens where id in (select id from shopper_tokens where expires_at < now() - make_interval(days => $1) limit ${batch})`,
-    [olderThanDays],
-  );
-  return rowCount ?? 0;
 }

@@ -10,7 +10,9 @@
  * row; so no outbox row, job, job result or log line holds anything that opens the link.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import type pg from 'pg';
+import type { DbOrTx } from '../db/client';
 
 /** A new random token (base64url, 256 bits) and the hash the database keeps of it. */
 export function newSingleUseToken(): { token: string; hash: string } {
@@ -26,6 +28,9 @@ export const unsentTokenHash = (): string => newSingleUseToken().hash;
 /** The tables of single-use links (each has id, token_hash, used_at and expires_at). */
 export type SingleUseTokenTable = 'staff_tokens' | 'shopper_tokens' | 'plan_card_links';
 
+/** Every table of emailed single-use links and codes: each has id, used_at and expires_at. */
+export type SingleUseLinkTable = SingleUseTokenTable | 'email_action_tokens' | 'sign_in_codes';
+
 /**
  * The link's token, made as its email is sent: a new random token whose hash replaces the row's, only
  * while the link is neither used nor expired. Any token made before for the row stops working (an
@@ -39,4 +44,23 @@ export async function mintSingleUseToken(client: pg.ClientBase, table: SingleUse
     values: [hash, id],
   });
   return rowCount ? token : null;
+}
+
+/**
+ * Spends a link in the caller's transaction: once, and only before it expires. False when it was spent
+ * or expired meanwhile (another tab, a second click).
+ */
+export async function spendSingleUseLink(tx: DbOrTx, table: SingleUseLinkTable, id: string): Promise<boolean> {
+  const { rows } = await tx.execute(sql`update ${sql.identifier(table)} set used_at = now() where id = ${id} and used_at is null and expires_at > now() returning id`);
+  return rows.length > 0;
+}
+
+/** Housekeeping: up to `batch` links that expired more than `olderThanDays` ago (spent or not, they open nothing). */
+export async function deleteOldSingleUseLinks(pool: pg.Pool, table: SingleUseLinkTable, olderThanDays: number, batch: number): Promise<number> {
+  if (!Number.isSafeInteger(batch)) throw new TypeError('batch: integers only');
+  const { rowCount } = await pool.query(
+    `delete from ${table} where id in (select id from ${table} where expires_at < now() - make_interval(days => $1) limit ${batch})`,
+    [olderThanDays],
+  );
+  return rowCount ?? 0;
 }

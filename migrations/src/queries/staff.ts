@@ -106,13 +106,6 @@ export async function deleteExpiredStaffSessions(db: DbOrTx, batch: number): Pro
   return rows.length;
 }
 
-/** Housekeeping: invitation and reset links that expired more than `olderThanDays` ago (spent or not, they open nothing). */
-export async function deleteOldStaffTokens(db: DbOrTx, olderThanDays: number, batch: number): Promise<number> {
-  const old = db.select({ id: staffTokens.id }).from(staffTokens).where(sql`${staffTokens.expiresAt} < now() - make_interval(days => ${olderThanDays})`).limit(batch);
-  const rows = await db.delete(staffTokens).where(inArray(staffTokens.id, old)).returning({ id: staffTokens.id });
-  return rows.length;
-}
-
 // ---------------------------------------------------------------- single-use tokens
 export type StaffTokenRow = typeof staffTokens.$inferSelect;
 

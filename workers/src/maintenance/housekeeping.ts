@@ -11,7 +11,7 @@
  *   NETSUITE_LEDGER_RETENTION_DAYS (default 90) go.
  * - Shoppers' emailed links (`shopper_tokens`: password resets, guests' order links) and staff's
  *   (`staff_tokens`: invitations, password resets), plans' card-update links (`plan_card_links`) and the
- *   one-click action links of plan emails (`email_action_tokens`) that expired more than RETENTION_DAYS ago go: spent
+ *   one-click action links of plan emails (`email_action_tokens`) and shoppers' sign-in codes (`sign_in_codes`) that expired more than RETENTION_DAYS ago go: spent
  *   or not, they open nothing. Staff sessions go as soon as they expire (they sign nobody in).
  * - Export files past their expiry (EXPORT_RETENTION_HOURS after they finished, default 24) are
  *   deleted and their rows marked (file_deleted_at): the history keeps the row, a download answers 410.
@@ -29,10 +29,8 @@
 import type { Job } from 'bullmq';
 import { z } from 'zod';
 import { deleteOldIdempotencyKeys, vacuumIdempotencyKeys } from '@nh/server/queries/idempotency';
-import { deleteOldShopperTokens } from '@nh/server/queries/shopper-self-service';
-import { deleteExpiredStaffSessions, deleteOldStaffTokens } from '@nh/server/queries/staff';
-import { deleteOldPlanCardLinks } from '@nh/server/queries/subscriptions/card-links';
-import { deleteOldEmailActionTokens } from '@nh/server/queries/subscriptions/email-actions';
+import { deleteOldSingleUseLinks, type SingleUseLinkTable } from '@nh/server/queries/single-use-tokens';
+import { deleteExpiredStaffSessions } from '@nh/server/queries/staff';
 import { deleteOldSyncAttempts } from '@nh/server/queries/sync';
 import { deletePublishedOutbox, vacuumOutbox } from '@nh/server/queries/outbox';
 import { expiredExportFiles, markExportFilesDeleted } from '@nh/server/queries/exports';
@@ -55,6 +53,7 @@ export interface HousekeepingResult {
   staffTokensDeleted: number;
   planCardLinksDeleted: number;
   emailActionTokensDeleted: number;
+  signInCodesDeleted: number;
   exportFilesDeleted: number;
 }
 
@@ -78,6 +77,8 @@ export function createHousekeepingProcessor({ db, log, retentionDays, ledgerRete
       if (deleted < BATCH) return total;
     }
   };
+
+  const purgeLinks = (table: SingleUseLinkTable) => purge((pool, days, batch) => deleteOldSingleUseLinks(pool, table, days, batch), retentionDays);
 
   /** Files past their expiry: each deleted (already gone is fine), then the rows marked. */
   const deleteExpiredExportFiles = async (): Promise<number> => {
@@ -105,11 +106,12 @@ export function createHousekeepingProcessor({ db, log, retentionDays, ledgerRete
       outboxDeleted: await purge(deletePublishedOutbox, retentionDays),
       idempotencyKeysDeleted: await purge(deleteOldIdempotencyKeys, retentionDays),
       ledgerRowsDeleted: await purge(deleteOldSyncAttempts, ledgerRetentionDays),
-      shopperTokensDeleted: await purge(deleteOldShopperTokens, retentionDays),
+      shopperTokensDeleted: await purgeLinks('shopper_tokens'),
       staffSessionsDeleted: await purge((_pool, _days, batch) => deleteExpiredStaffSessions(db, batch), 0),
-      staffTokensDeleted: await purge((_pool, days, batch) => deleteOldStaffTokens(db, days, batch), retentionDays),
-      planCardLinksDeleted: await purge((_pool, days, batch) => deleteOldPlanCardLinks(db, days, batch), retentionDays),
-      emailActionTokensDeleted: await purge((_pool, days, batch) => deleteOldEmailActionTokens(db, days, batch), retentionDays),
+      staffTokensDeleted: await purgeLinks('staff_tokens'),
+      planCardLinksDeleted: await purgeLinks('plan_card_links'),
+      emailActionTokensDeleted: await purgeLinks('email_action_tokens'),
+      signInCodesDeleted: await purgeLinks('sign_in_codes'),
       exportFilesDeleted: await deleteExpiredExportFiles(),
     };
     // VACUUM cannot run inside a transaction: each is a statement of its own.

@@ -24,8 +24,8 @@ import { formatUtcDay } from '@nh/shared/days';
 import { formatCents, toCents } from '@nh/shared/money';
 import type { Db } from '@nh/server/db/client';
 import type { SubscriptionRow } from '@nh/server/db/schema';
-import { findEmailActionToken, spendEmailActionToken, type EmailActionTokenWithPlan } from '@nh/server/queries/subscriptions/email-actions';
-import { hashSingleUseToken } from '@nh/server/queries/single-use-tokens';
+import { findEmailActionToken, type EmailActionTokenWithPlan } from '@nh/server/queries/subscriptions/email-actions';
+import { hashSingleUseToken, spendSingleUseLink } from '@nh/server/queries/single-use-tokens';
 import { AppError } from '../../lib/errors';
 import { shipNow } from '../subscriptions/add-ons';
 import type { ChangeSource } from '../subscriptions/change-source';
@@ -123,7 +123,7 @@ export async function performEmailAction(
         throw stale();
     },
     spend: async (tx) => {
-      if (!(await spendEmailActionToken(tx, row.id))) throw new AppError('EMAIL_ACTION_USED', MSG.used);
+      if (!(await spendSingleUseLink(tx, 'email_action_tokens', row.id))) throw new AppError('EMAIL_ACTION_USED', MSG.used);
     },
   };
   const done = (view: SubscriptionView, words: string): EmailActionResult => ({

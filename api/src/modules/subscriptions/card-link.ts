@@ -16,9 +16,9 @@ import { SUBSCRIPTION_MESSAGES as MSG } from '@nh/shared/contracts/subscriptions
 import type { Db } from '@nh/server/db/client';
 import type { Logger } from '@nh/server/observability/logger';
 import type { PaymentGateway } from '@nh/server/payments';
-import { findPlanCardLink, spendPlanCardLink, type PlanCardLinkWithPlan } from '@nh/server/queries/subscriptions/card-links';
+import { findPlanCardLink, type PlanCardLinkWithPlan } from '@nh/server/queries/subscriptions/card-links';
 import { findPlanToResume } from '@nh/server/queries/subscriptions/shopper';
-import { hashSingleUseToken } from '@nh/server/queries/single-use-tokens';
+import { hashSingleUseToken, spendSingleUseLink } from '@nh/server/queries/single-use-tokens';
 import { AppError } from '../../lib/errors';
 import { newCardDecision } from './card';
 import { changePlan } from './changes';
@@ -75,7 +75,7 @@ export async function updateCardByLink({ db, gateway, log }: CardLinkDeps, token
     const resumed = await resume({ pool: db.$client, gateway, log }, userId, id, card);
     // Spent once the plan is resumed (a refused card keeps the link usable). A second tab racing this one
     // finds the plan active and is refused when it spends the link in its change's transaction.
-    if (!(await spendPlanCardLink(db, link.id))) log.warn({ subscriptionId: id }, 'card link spent by another request while this one resumed the plan');
+    if (!(await spendSingleUseLink(db, 'plan_card_links', link.id))) log.warn({ subscriptionId: id }, 'card link spent by another request while this one resumed the plan');
     return { status: resumed.status, cardType: resumed.cardType, cardLastFour: resumed.cardLastFour, resumed: true };
   }
 
@@ -89,7 +89,7 @@ export async function updateCardByLink({ db, gateway, log }: CardLinkDeps, token
       if (hasEnded(row)) throw new AppError('SUBSCRIPTION_ENDED', LINK.planEnded);
       // Today's charge is under way on the old card: the customer would be told the new one pays for it.
       refuseWhilePeriodBusy(periodCharge, MSG);
-      if (!(await spendPlanCardLink(tx, link.id))) throw new AppError('PLAN_CARD_LINK_USED', LINK.used);
+      if (!(await spendSingleUseLink(tx, 'plan_card_links', link.id))) throw new AppError('PLAN_CARD_LINK_USED', LINK.used);
       return newCardDecision(stored);
     });
     return { status: view.status, cardType: view.cardType, cardLastFour: view.cardLastFour, resumed: false };

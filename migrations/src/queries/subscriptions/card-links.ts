@@ -2,7 +2,7 @@
  * The links staff email a customer to give a plan a new card (plan_card_links): single use, only the
  * token's SHA-256 stored, the token made by the mail worker as it sends the email (../single-use-tokens.ts).
  */
-import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { DbOrTx } from '../../db/client';
 import { planCardLinks, type SubscriptionRow } from '../../db/schema';
@@ -62,21 +62,4 @@ export async function findPlanCardLink(pool: pg.Pool, tokenHash: string): Promis
     values: [tokenHash],
   });
   return rows[0] ?? null;
-}
-
-/** Spends the link: once, and only before it expires. False when it was spent or expired meanwhile. */
-export async function spendPlanCardLink(tx: DbOrTx, id: string): Promise<boolean> {
-  const rows = await tx
-    .update(planCardLinks)
-    .set({ usedAt: sql`now()` })
-    .where(and(eq(planCardLinks.id, id), isNull(planCardLinks.usedAt), gt(planCardLinks.expiresAt, sql`now()`)))
-    .returning({ id: planCardLinks.id });
-  return rows.length > 0;
-}
-
-/** Housekeeping: links that expired more than `olderThanDays` ago (spent or not, they open nothing). */
-export async function deleteOldPlanCardLinks(db: DbOrTx, olderThanDays: number, batch: number): Promise<number> {
-  const old = db.select({ id: planCardLinks.id }).from(planCardLinks).where(sql`${planCardLinks.expiresAt} < now() - make_interval(days => ${olderThanDays})`).limit(batch);
-  const rows = await db.delete(planCardLinks).where(inArray(planCardLinks.id, old)).returning({ id: planCardLinks.id });
-  return rows.length;
 }

@@ -5,10 +5,8 @@
  * row, job or log line holds it. A later email for the same row replaces its hash (a retried job, or the
  * shipping email after the reminder): one live link per purpose, the latest email's.
  */
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type pg from 'pg';
-import type { DbOrTx } from '../../db/client';
-import { emailActionTokens, type SubscriptionRow } from '../../db/schema';
+import type { SubscriptionRow } from '../../db/schema';
 import { newSingleUseToken } from '../single-use-tokens';
 import type { Queryable } from './plan';
 
@@ -73,27 +71,6 @@ export async function findEmailActionToken(pool: Queryable, tokenHash: string): 
     values: [tokenHash],
   });
   return rows[0] ?? null;
-}
-
-/** Spends the token, in the action's transaction: once. False when it was spent meanwhile (another tab). */
-export async function spendEmailActionToken(tx: DbOrTx, id: string): Promise<boolean> {
-  const rows = await tx
-    .update(emailActionTokens)
-    .set({ usedAt: sql`now()` })
-    .where(and(eq(emailActionTokens.id, id), isNull(emailActionTokens.usedAt)))
-    .returning({ id: emailActionTokens.id });
-  return rows.length > 0;
-}
-
-/** Housekeeping: tokens whose backstop passed more than `olderThanDays` ago (used or stale, they open nothing). */
-export async function deleteOldEmailActionTokens(db: DbOrTx, olderThanDays: number, batch: number): Promise<number> {
-  const old = db
-    .select({ id: emailActionTokens.id })
-    .from(emailActionTokens)
-    .where(sql`${emailActionTokens.expiresAt} < now() - make_interval(days => ${olderThanDays})`)
-    .limit(batch);
-  const rows = await db.delete(emailActionTokens).where(inArray(emailActionTokens.id, old)).returning({ id: emailActionTokens.id });
-  return rows.length;
 }
 
 /** The plan an order is a renewal of (its charge row names the plan), or null for a checkout order. */
