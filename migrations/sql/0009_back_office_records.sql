@@ -44,6 +44,6 @@ CREATE INDEX "netsuite_sync_attempts_at" ON "netsuite_sync_attempts" USING btree
 ALTER TABLE "exports" ADD CONSTRAINT "exports_staff_id_staff_id_fk" FOREIGN KEY ("staff_id") REFERENCES "public"."staff"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "payment_transactions" ADD CONSTRAINT "payment_transactions_parent_id_payment_transactions_id_fk" FOREIGN KEY ("parent_id") REFERENCES "public"."payment_transactions"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "payment_transactions" ADD CONSTRAINT "payment_transactions_staff_id_staff_id_fk" FOREIGN KEY ("staff_id") REFERENCES "public"."staff"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "orders_store_promo_created" ON "orders" USING btree ("store_code","promo_code","created_at") WHERE "orders"."promo_code" is not null;--> statement-breakpoint
-CREATE INDEX "payment_transactions_parent" ON "payment_transactions" USING btree ("parent_id");--> statement-breakpoint
-CREATE UNIQUE INDEX "payment_transactions_refund_key" ON "payment_transactions" USING btree ("parent_id","idempotency_key") WHERE "payment_transactions"."idempotency_key" is not null;
+CREATE INDEX CONCURRENTLY IF NOT EXISTS "orders_store_promo_created" ON "orders" USING btree ("store_code","promo_code","created_at") WHERE "orders"."promo_code" is not null;--> statement-breakpoint
+CREATE INDEX CONCURRENTLY IF NOT EXISTS "payment_transactions_parent" ON "payment_transactions" USING btree ("parent_id");--> statement-breakpoint
+CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS "payment_transactions_refund_key" ON "payment_transactions" USING btree ("parent_id","idempotency_key") WHERE "payment_transactions"."idempotency_key" is not null;

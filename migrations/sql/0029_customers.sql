@@ -40,9 +40,9 @@ CREATE INDEX "customers_spend" ON "customers" USING btree ("spend_cents" desc,"i
 CREATE INDEX "customers_tags" ON "customers" USING gin ("tags");--> statement-breakpoint
 CREATE INDEX "customers_search_trgm" ON "customers" USING gin ((coalesce("name", '') || ' ' || "email") gin_trgm_ops);--> statement-breakpoint
 ALTER TABLE "orders" ADD CONSTRAINT "orders_customer_id_customers_id_fk" FOREIGN KEY ("customer_id") REFERENCES "public"."customers"("id") ON DELETE set null ON UPDATE cascade;--> statement-breakpoint
-CREATE INDEX "email_log_to_address" ON "email_log" USING btree (lower("to_address"),"created_at");--> statement-breakpoint
-CREATE INDEX "orders_customer" ON "orders" USING btree ("customer_id","created_at");--> statement-breakpoint
-CREATE INDEX "reviews_customer_email" ON "reviews" USING btree (lower("customer_email"));--> statement-breakpoint
+CREATE INDEX CONCURRENTLY IF NOT EXISTS "email_log_to_address" ON "email_log" USING btree (lower("to_address"),"created_at");--> statement-breakpoint
+CREATE INDEX CONCURRENTLY IF NOT EXISTS "orders_customer" ON "orders" USING btree ("customer_id","created_at");--> statement-breakpoint
+CREATE INDEX CONCURRENTLY IF NOT EXISTS "reviews_customer_email" ON "reviews" USING btree (lower("customer_email"));--> statement-breakpoint
 -- Issue 23: customers. One row per normalised email; an account's row has the account's id. The
 -- customer of an order and the customer's figures are kept here, by the database, in the transaction of
 -- every write of orders, payments and accounts, whichever code writes them (docs/decisions/admin.md, "Customers").

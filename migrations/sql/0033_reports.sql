@@ -7,4 +7,4 @@ CREATE TABLE "subscription_snapshots" (
 	CONSTRAINT "subscription_snapshots_day_subscription_id_pk" PRIMARY KEY("day","subscription_id")
 );
 --> statement-breakpoint
-CREATE INDEX "payment_transactions_given_back" ON "payment_transactions" USING btree ("order_id") WHERE "payment_transactions"."kind" in ('refund', 'void') and "payment_transactions"."status" = 'approved';
+CREATE INDEX CONCURRENTLY IF NOT EXISTS "payment_transactions_given_back" ON "payment_transactions" USING btree ("order_id") WHERE "payment_transactions"."kind" in ('refund', 'void') and "payment_transactions"."status" = 'approved';

@@ -1,0 +1,62 @@
+/**
+ * A shopper's card checkout against the test API: a product on sale, a card tokenized by the local
+ * sandbox (as Accept.js would), and the checkout request the storefront sends.
+ */
+import { randomUUID } from 'node:crypto';
+import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
+import type { TestApi } from './harness';
+
+export interface TestProduct {
+  id: number;
+  slug: string;
+  price: number;
+}
+
+/** A product on sale with 100_000 in stock (enough for any loop of checkouts). */
+export async function makeProduct(target: TestApi, price = 1999): Promise<TestProduct> {
+  const name = `Checked Out ${randomUUID().slice(0, 8)}`;
+  const slug = name.toLowerCase().replace(/\s+/g, '-');
+  const { rows } = await target.ctx.db.$client.query<{ id: number }>(
+    `insert into products (name, slug, price, inventory, status, sku) values ($1, $2, $3, 100000, 'active', $4) returning id`,
+    [name, slug, centsToDecimal(price), `C-${name.slice(-8)}`],
+  );
+  return { id: rows[0]!.id, slug, price };
+}
+
+/** The opaque card data the local sandbox gives for a test card (billing ZIP 46282 is declined). */
+export async function tokenizeCard(target: TestApi, zip = '12345'): Promise<{ dataDescriptor: string; dataValue: string }> {
+  const res = await target.request('/api/payments/sandbox/tokenize', {
+    body: {
+      authData: { clientKey: 'local-sandbox-client-key', apiLoginID: 'local-sandbox' },
+      cardData: { cardNumber: '4111111111111111', month: '12', year: '2030', cardCode: '123', zip },
+    },
+  });
+  return ((await res.json()) as { opaqueData: { dataDescriptor: string; dataValue: string } }).opaqueData;
+}
+
+/** The checkout request for one of `product`, as the storefront sends it. */
+export async function checkoutBody(target: TestApi, product: TestProduct, zip = '12345') {
+  const { dataDescriptor, dataValue } = await tokenizeCard(target, zip);
+  const strings = toPayloadStrings(priceCart([{ price: product.price, quantity: 1 }], { promo: null }));
+  const address = { address: '1 Main St', city: 'Springfield', state: 'IL', zip };
+  return {
+    amount: strings.total,
+    dataDescriptor,
+    dataValue,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'ada@example.com',
+    ...address,
+    orderData: {
+      items: [{ productId: product.id, variantSku: null, quantity: 1, price: centsToDecimal(product.price) }],
+      ...strings,
+      promoCode: null,
+      shippingAddress: address,
+      billingAddress: address,
+    },
+  };
+}
+
+/** Sends a checkout with a key of its own. */
+export const checkout = (target: TestApi, body: unknown) =>
+  target.request('/api/payments/checkout-nonce', { body, headers: { 'Idempotency-Key': randomUUID() } });
