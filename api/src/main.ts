@@ -17,7 +17,7 @@ async function start(): Promise<void> {
   const config = loadApiConfig();
   configureShop(shopOverrides(config));
   const log = createLogger('api', config.LOG_LEVEL);
-  const db = createDb({ url: config.DATABASE_URL, max: 20, applicationName: 'nurture-home-api' });
+  const db = createDb({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX ?? 20, pooled: config.DATABASE_POOLED, applicationName: 'nurture-home-api' });
   await pingDatabase(db);
   const redis = createRedis(config.REDIS_URL);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection problem'));

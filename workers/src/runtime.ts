@@ -44,7 +44,7 @@ export interface WorkerRuntime {
 export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Promise<WorkerRuntime> {
   configureShop(shopOverrides(config));
   // Each running sync holds a connection for its order's lock (erp-sync/processor.ts) besides the ones its queries take.
-  const db = createDb({ url: config.DATABASE_URL, max: 10 + config.ERP_SYNC_CONCURRENCY, applicationName: 'nurture-home-workers' });
+  const db = createDb({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX ?? 10 + config.ERP_SYNC_CONCURRENCY, pooled: config.DATABASE_POOLED, applicationName: 'nurture-home-workers' });
   await pingDatabase(db);
 
   // Producers fail fast when Redis is down (the relay rolls back and retries); workers wait through reconnects.

@@ -82,6 +82,27 @@ describe('outbox relay', () => {
     }
   });
 
+  it('behind a pooler (DATABASE_POOLED) it LISTENs on DATABASE_DIRECT_URL, and without one it only sweeps', async () => {
+    const listeners = async () =>
+      (await tdb.db.execute<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity where application_name = 'nurture-home-relay' and datname = current_database()`)).rows[0]!.n;
+    const direct = startRelay(testWorkerConfig(tdb.url, 'relay', { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/pooler', DATABASE_POOLED: 'true', DATABASE_DIRECT_URL: tdb.url, RELAY_SWEEP_MS: '60000' }));
+    try {
+      await waitFor(async () => (await listeners()) === 1 || undefined, 5_000, 'the LISTEN connection on the direct URL');
+    } finally {
+      await direct.close();
+    }
+    await waitFor(async () => (await listeners()) === 0 || undefined, 5_000, 'the listener gone');
+    const sweeping = startRelay(testWorkerConfig(tdb.url, 'relay', { DATABASE_POOLED: 'true', RELAY_SWEEP_MS: '300' }));
+    try {
+      const orderId = await placeOrder(tdb.db);
+      const row = await outboxIdFor(orderId);
+      await waitFor(() => sweeping.queues['erp-sync'].getJob(`outbox-${row.id}-sync-order`), 10_000, 'job via the sweep');
+      expect(await listeners()).toBe(0);
+    } finally {
+      await sweeping.close();
+    }
+  });
+
   it('re-listens after its Postgres connection is killed', async () => {
     const rig = startRelay(testWorkerConfig(tdb.url, 'relay', { RELAY_SWEEP_MS: '60000' }));
     try {

@@ -48,7 +48,7 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
     RATE_LIMIT_PREFIX: `rl-${randomUUID().slice(0, 8)}`,
     ...env,
   });
-  const db = createDb({ url: config.DATABASE_URL, max: 10 });
+  const db = createDb({ url: config.DATABASE_URL, max: 10, pooled: config.DATABASE_POOLED });
   const redis = createRedis(config.REDIS_URL);
   const ctx: AppContext = { config, db, redis, log: options.log ?? createLogger('api-test', config.LOG_LEVEL) };
   const services = createAppServices(ctx);

@@ -15,10 +15,26 @@ export interface DbOptions {
   url: string;
   max?: number;
   applicationName?: string;
+  /** The URL is a pooler in transaction mode: statements are sent unnamed (DATABASE_POOLED). */
+  pooled?: boolean;
 }
 
-export function createDb({ url, max = 10, applicationName = 'nurture-home' }: DbOptions): Db {
-  const pool = new pg.Pool({ connectionString: url, max, application_name: applicationName });
+/**
+ * A client that sends every statement unnamed. A named prepared statement lives in one server session;
+ * behind PgBouncer in transaction mode the next transaction may run on another server connection, where
+ * the name is unknown ("prepared statement … does not exist") or already taken. Unnamed statements are
+ * still parsed with their parameters bound, so nothing is spliced into the SQL.
+ */
+class UnnamedStatementClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    const [config] = args;
+    if (config && typeof config === 'object' && 'name' in config) args[0] = { ...(config as object), name: undefined };
+    return (super.query as (...a: unknown[]) => never)(...args);
+  }
+}
+
+export function createDb({ url, max = 10, applicationName = 'nurture-home', pooled = false }: DbOptions): Db {
+  const pool = new pg.Pool({ connectionString: url, max, application_name: applicationName, ...(pooled ? { Client: UnnamedStatementClient } : {}) });
   // An idle client that errors (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   return drizzle({ client: pool, schema, casing: 'snake_case' });

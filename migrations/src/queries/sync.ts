@@ -138,23 +138,29 @@ const RECORD_ATTEMPTS = {
 
 // One sync of an order at a time: a session-level advisory lock keyed by the order's id (a hash: two
 // orders sharing one only take turns).
-const TRY_LOCK_ORDER = { name: 'erp-sync-try-lock', text: `select pg_try_advisory_lock(hashtextextended('erp-sync-order:' || $1::text, 0)) as locked` };
-const UNLOCK_ORDER = { name: 'erp-sync-unlock', text: `select pg_advisory_unlock(hashtextextended('erp-sync-order:' || $1::text, 0))` };
+const TRY_LOCK_ORDER = { name: 'erp-sync-try-lock', text: `select pg_try_advisory_xact_lock(hashtextextended('erp-sync-order:' || $1::text, 0)) as locked` };
 
 /**
  * Takes the order's sync lock without waiting: the release function, or null when another sync of the
  * order holds it. Held on a connection of its own for the whole sync (the read, the NetSuite requests,
  * "synced"), so two syncs of one order (say the order.placed and the order.refunded jobs) never read
- * and write NetSuite at once: the second reads the order only after the first recorded its outcome. A
- * worker that dies holding it drops its connection, and the lock with it. The release unlocks and
- * gives the connection back; a connection that cannot unlock is closed instead (its session, and so
- * the lock, ends with it).
+ * and write NetSuite at once: the second reads the order only after the first recorded its outcome.
+ *
+ * The lock is a transaction's (`pg_try_advisory_xact_lock` in a transaction left open until the
+ * release), not a session's: behind PgBouncer in transaction mode a session lock could be taken on one
+ * server connection and "released" on another, and stay held for ever; a transaction keeps its server
+ * connection. The open transaction has no snapshot between statements (read committed, nothing written),
+ * so it holds back no vacuum. A worker that dies holding it drops its connection, and the transaction
+ * and the lock end with it. The release commits and gives the connection back; a connection that cannot
+ * commit is closed instead.
  */
 export async function tryLockOrderSync(pool: pg.Pool, orderId: string): Promise<(() => Promise<void>) | null> {
   const client = await pool.connect();
   let locked = false;
   try {
+    await client.query('begin');
     locked = (await client.query<{ locked: boolean }>({ ...TRY_LOCK_ORDER, values: [orderId] })).rows[0]?.locked === true;
+    if (!locked) await client.query('rollback');
   } catch (error) {
     client.release(error as Error);
     throw error;
@@ -165,7 +171,7 @@ export async function tryLockOrderSync(pool: pg.Pool, orderId: string): Promise<
   }
   return async () => {
     try {
-      await client.query({ ...UNLOCK_ORDER, values: [orderId] });
+      await client.query('commit');
       client.release();
     } catch (error) {
       client.release(error as Error);

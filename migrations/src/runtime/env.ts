@@ -21,6 +21,16 @@ export const baseEnvShape = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: z.preprocess(emptyToUndefined, z.string().url().default(DEFAULT_DATABASE_URL)),
+  /**
+   * DATABASE_URL goes through a pooler in transaction mode (PgBouncer): no named prepared statements
+   * (PgBouncer before 1.21 cannot keep them), and what needs a session of its own (the relay's LISTEN,
+   * the NetSuite sync's lock, the release) uses DATABASE_DIRECT_URL. docs/decisions/scale-out.md.
+   */
+  DATABASE_POOLED: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('false')).transform((v) => v === 'true'),
+  /** The database itself, past the pooler: sessions (LISTEN, advisory locks, the release). */
+  DATABASE_DIRECT_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+  /** Connections this process may open to DATABASE_URL (each process's default when unset). */
+  DATABASE_POOL_MAX: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(500).optional()),
   REDIS_URL: z.preprocess(emptyToUndefined, z.string().url().default(DEFAULT_REDIS_URL)),
   /** Prefix of every BullMQ key (tests use their own so runs never share queues). */
   QUEUE_PREFIX: z.preprocess(

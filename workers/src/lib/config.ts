@@ -146,6 +146,9 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     NETSUITE_TOKEN_ID: parsed.NETSUITE_TOKEN_ID,
     NETSUITE_TOKEN_SECRET: parsed.NETSUITE_TOKEN_SECRET,
   };
+  // Each running sync holds a connection for its order's lock besides the ones its queries take.
+  if (parsed.DATABASE_POOL_MAX !== undefined && parsed.DATABASE_POOL_MAX < parsed.ERP_SYNC_CONCURRENCY + 2)
+    throw new ConfigError(`Invalid configuration: DATABASE_POOL_MAX must be at least ERP_SYNC_CONCURRENCY + 2 (${parsed.ERP_SYNC_CONCURRENCY + 2}): each NetSuite sync holds a connection for its lock`);
   const missing = Object.entries(ns).filter(([, v]) => !v).map(([k]) => k);
   // All or nothing: a half-configured NetSuite is a mistake, not "not configured".
   if (missing.length > 0 && missing.length < Object.keys(ns).length) {

@@ -50,6 +50,12 @@ export class OutboxRelay {
   private readonly planner: JobPlanner;
   private readonly claim: ReturnType<typeof outboxClaimer>;
 
+  /** Where the LISTEN connection goes: a session of its own, so never through a pooler in transaction mode. */
+  private get listenUrl(): string | null {
+    const { DATABASE_DIRECT_URL, DATABASE_POOLED, DATABASE_URL } = this.deps.config;
+    return DATABASE_DIRECT_URL ?? (DATABASE_POOLED ? null : DATABASE_URL);
+  }
+
   constructor(private readonly deps: RelayDeps) {
     this.planner = createJobPlanner(deps.config);
     this.claim = outboxClaimer(this.planner.topics, deps.config.RELAY_BATCH_SIZE);
@@ -57,7 +63,8 @@ export class OutboxRelay {
 
   start(): void {
     this.stopped = false;
-    void this.listen();
+    if (this.listenUrl) void this.listen();
+    else this.deps.log.info({ sweepMs: this.deps.config.RELAY_SWEEP_MS }, 'outbox relay: DATABASE_URL is a pooler (DATABASE_POOLED) and no DATABASE_DIRECT_URL is set, so no LISTEN: the relay sweeps the outbox every RELAY_SWEEP_MS');
     this.sweepTimer = setInterval(() => this.trigger(), this.deps.config.RELAY_SWEEP_MS);
     this.trigger();
   }
@@ -166,7 +173,7 @@ export class OutboxRelay {
 
   private async listen(): Promise<void> {
     if (this.stopped) return;
-    const client = outboxListener(this.deps.config.DATABASE_URL);
+    const client = outboxListener(this.listenUrl!);
     const retry = () => {
       if (this.listener === client) this.listener = null;
       client.removeAllListeners();
