@@ -15,7 +15,12 @@
  * answered (BENCH_RATES orders/s, BENCH_OPEN_SECONDS each), and each latency counts from the moment the
  * order was due, so a stalled server cannot hide its queue (no coordinated omission).
  *
- * Env: BENCH_SECONDS (10), BENCH_CONCURRENCY (16), BENCH_PORT (5104), BENCH_WORKER (1; 0 = no worker),
+ * Through PgBouncer (issue 24): when Debian's PgBouncer is installed, a second API process reaches
+ * Postgres through it (transaction mode, DATABASE_POOLED=true: statements unnamed), measured in the same
+ * alternating rounds, so its figure and its ratio to the direct API's come from one run.
+ *
+ * Env: BENCH_SECONDS (10), BENCH_CONCURRENCY (16), BENCH_PORT (5104; the PgBouncer API on the next
+ * port), BENCH_WORKER (1; 0 = no worker), BENCH_PGBOUNCER (1 when installed; 0 = skip),
  * BENCH_RATES (50,100,150,200; empty = skip the open model), BENCH_OPEN_SECONDS (30).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -33,21 +38,27 @@ import { reserveOrder } from '@nh/server/queries/orders';
 import { LocalSandboxGateway } from '@nh/server/payments';
 import { seedDemoCatalogue } from '@nh/server/seed/seed';
 import { applyMigrations, ensureDatabase } from '@nh/server/runtime/database';
+import { PGBOUNCER_BINARY, startPgBouncer, type PgBouncer } from '@nh/server/testing/pgbouncer';
 import { REPO_ROOT } from '../src/lib/config';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const PORT = Number(process.env.BENCH_PORT ?? 5104);
 const WITH_WORKER = process.env.BENCH_WORKER !== '0';
+const VIA_PGBOUNCER = process.env.BENCH_PGBOUNCER !== '0' && fs.existsSync(PGBOUNCER_BINARY);
+const PGBOUNCER_PORT = PORT + 1;
 const GOAL = { ordersPerSecond: 500, p99Ms: 100 };
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/nurture_home_bench';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const QUEUE_PREFIX = 'nhbench';
 const RATES = (process.env.BENCH_RATES ?? '50,100,150,200').split(',').filter(Boolean).map(Number);
 const OPEN_SECONDS = Number(process.env.BENCH_OPEN_SECONDS ?? 30);
-const TOKENS = Math.max(4000, SECONDS * 1500) + RATES.reduce((sum, rate) => sum + Math.ceil(rate * OPEN_SECONDS * 1.02), 0);
+const TOKENS = Math.max(4000, SECONDS * 1500) * (VIA_PGBOUNCER ? 2 : 1) + RATES.reduce((sum, rate) => sum + Math.ceil(rate * OPEN_SECONDS * 1.02), 0);
 
 const children: ChildProcess[] = [];
+/** The child processes by role, for the CPU accounting. */
+const roles = new Map<string, string>();
+let bouncer: PgBouncer | null = null;
 
 function startChild(name: string, entry: string, env: Record<string, string>): ChildProcess {
   // node --import tsx (not the tsx wrapper) so the child's pid is the server itself (CPU accounting).
@@ -58,6 +69,7 @@ function startChild(name: string, entry: string, env: Record<string, string>): C
   });
   child.stderr.on('data', (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk}`));
   children.push(child);
+  roles.set(String(child.pid), name);
   return child;
 }
 
@@ -78,10 +90,10 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 /** The open model's client: as many connections as orders in flight (arrivals do not wait for a socket). */
 const openAgent = new http.Agent({ keepAlive: true });
 
-function post(pathname: string, body: string, headers: Record<string, string>, via = agent): Promise<{ status: number; text: string }> {
+function post(pathname: string, body: string, headers: Record<string, string>, via = agent, port = PORT): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port: PORT, path: pathname, method: 'POST', agent: via, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } },
+      { host: '127.0.0.1', port, path: pathname, method: 'POST', agent: via, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -214,6 +226,19 @@ async function main(): Promise<void> {
   startChild('api', 'api/src/main.ts', { PORT: String(PORT), HOST: '127.0.0.1', PAYMENT_FAILURES_PER_15_MIN: '0' });
   if (WITH_WORKER) startChild('worker', 'workers/src/main.ts', { MAIL_OUTBOX_DIR: path.join(os.tmpdir(), 'nh-bench-mail'), EXPORTS_DIR: path.join(os.tmpdir(), 'nh-bench-exports') });
   await waitReady(`http://127.0.0.1:${PORT}/readyz`);
+  if (VIA_PGBOUNCER) {
+    // As many server connections as the API's pool: the pooler, not its size, is what is measured.
+    bouncer = await startPgBouncer(DATABASE_URL, 20);
+    startChild('api (pgbouncer)', 'api/src/main.ts', {
+      PORT: String(PGBOUNCER_PORT),
+      HOST: '127.0.0.1',
+      PAYMENT_FAILURES_PER_15_MIN: '0',
+      DATABASE_URL: bouncer.urlFor(DATABASE_URL),
+      DATABASE_POOLED: 'true',
+      DATABASE_DIRECT_URL: DATABASE_URL,
+    });
+    await waitReady(`http://127.0.0.1:${PGBOUNCER_PORT}/readyz`);
+  }
 
   let n = 0;
   const orderBody = (dataValue: string) => {
@@ -236,6 +261,7 @@ async function main(): Promise<void> {
 
   // Warm-up: connections, prepared statements, JIT.
   for (let i = 0; i < 200; i++) await post('/api/payments/checkout-nonce', JSON.stringify(orderBody(tokens.pop()!)), { 'idempotency-key': randomUUID() });
+  if (VIA_PGBOUNCER) for (let i = 0; i < 200; i++) await post('/api/payments/checkout-nonce', JSON.stringify(orderBody(tokens.pop()!)), { 'idempotency-key': randomUUID() }, agent, PGBOUNCER_PORT);
 
   // CPU time (ms) by process during the API rounds: where each order's CPU goes on this machine.
   // Postgres backends are named by the client they serve (pg_stat_activity's application_name), and
@@ -252,10 +278,11 @@ async function main(): Promise<void> {
     for (const b of backends) backendClient.set(String(b.pid), `postgres (${name(b.app)})`);
   };
   const groupOf = (pid: string, comm: string): string | null => {
-    if (pid === String(children[0]!.pid)) return 'api';
-    if (children[1] && pid === String(children[1].pid)) return 'worker';
+    const role = roles.get(pid);
+    if (role) return role;
     if (pid === String(process.pid)) return 'bench client';
     if (comm === 'redis-server') return 'redis';
+    if (comm === 'pgbouncer') return 'pgbouncer';
     if (comm !== 'postgres') return null;
     const backend = backendClient.get(pid);
     if (backend) return backend;
@@ -287,10 +314,10 @@ async function main(): Promise<void> {
   };
 
   let lastError = '';
-  const apiShop = async (via = agent) => {
+  const apiShop = async (via = agent, port = PORT) => {
     const token = tokens.pop();
     if (!token) return false;
-    const res = await post('/api/payments/checkout-nonce', JSON.stringify(orderBody(token)), { 'idempotency-key': randomUUID() }, via);
+    const res = await post('/api/payments/checkout-nonce', JSON.stringify(orderBody(token)), { 'idempotency-key': randomUUID() }, via, port);
     if (res.status !== 200) lastError = `${res.status} ${res.text}`;
     return res.status === 200;
   };
@@ -335,8 +362,10 @@ async function main(): Promise<void> {
 
   // The machine is shared: alternate one-second rounds so a drift in outside load hits both alike.
   const api = tally();
+  const pooled = tally();
   const bare = tally();
   const apiCpu = new Map<string, number>();
+  const pooledCpu = new Map<string, number>();
   const bareCpu = new Map<string, number>();
   for (let i = 0; i < SECONDS; i++) {
     await readBackends();
@@ -344,11 +373,17 @@ async function main(): Promise<void> {
     const cpu0 = cpuByPid();
     await round(() => apiShop(), 1, api);
     addCpu(cpu0, apiCpu);
+    if (VIA_PGBOUNCER) {
+      const cpuP = cpuByPid();
+      await round(() => apiShop(agent, PGBOUNCER_PORT), 1, pooled);
+      addCpu(cpuP, pooledCpu);
+    }
     const cpu1 = cpuByPid();
     await round(bareShop, 1, bare);
     addCpu(cpu1, bareCpu);
   }
   api.latencies.sort((x, y) => x - y);
+  pooled.latencies.sort((x, y) => x - y);
   bare.latencies.sort((x, y) => x - y);
 
   const { rows: backlog } = await db.$client.query<{ n: number }>('select count(*)::int as n from outbox where published_at is null');
@@ -360,6 +395,10 @@ async function main(): Promise<void> {
   console.log('');
   console.log(`API (POST /api/payments/checkout-nonce): ${fmt(apiRate)} orders/s, p50 ${fmt(percentile(api.latencies, 50))} ms, p99 ${fmt(percentile(api.latencies, 99))} ms, ${api.ok} orders, ${api.failed} failed`);
   if (api.failed) console.log(`  last failure: ${lastError.slice(0, 300)}`);
+  if (VIA_PGBOUNCER) {
+    console.log(`API through PgBouncer (transaction mode):  ${fmt(rate(pooled))} orders/s, p50 ${fmt(percentile(pooled.latencies, 50))} ms, p99 ${fmt(percentile(pooled.latencies, 99))} ms, ${pooled.ok} orders, ${pooled.failed} failed`);
+    console.log(`ratio through PgBouncer / direct: ${(rate(pooled) / apiRate).toFixed(2)} orders/s, p99 ${(percentile(pooled.latencies, 99) / Math.max(0.001, percentile(api.latencies, 99))).toFixed(2)}×`);
+  } else console.log('API through PgBouncer: not measured (BENCH_PGBOUNCER=0, or /usr/sbin/pgbouncer missing: apt-get install pgbouncer)');
   console.log(`bare SQL writes of one order:            ${fmt(bareRate)} orders/s, p50 ${fmt(percentile(bare.latencies, 50))} ms, p99 ${fmt(percentile(bare.latencies, 99))} ms`);
   const cpuLine = (what: string, cpu: Map<string, number>, orders: number) => {
     const perOrder = (ms: number) => (ms / Math.max(1, orders)).toFixed(2);
@@ -368,6 +407,7 @@ async function main(): Promise<void> {
     console.log(`CPU ms per order during the ${what} rounds: ${perOrder(cpuTotal)} (${cpuParts.join(', ')}); at this cost ${os.cpus().length} CPUs allow ${((os.cpus().length * 1000 * orders) / Math.max(1, cpuTotal)).toFixed(0)} orders/s`);
   };
   cpuLine('API', apiCpu, api.ok);
+  if (VIA_PGBOUNCER) cpuLine('PgBouncer API', pooledCpu, pooled.ok);
   cpuLine('bare SQL', bareCpu, bare.ok);
   console.log(`ratio API / bare SQL: ${(apiRate / bareRate).toFixed(2)}`);
   console.log(`outbox rows not yet relayed at the end: ${backlog[0]!.n}; jobs not yet done: ${await jobsLeft()}${WITH_WORKER ? '' : ' (worker off)'}`);
@@ -414,6 +454,7 @@ async function stopChildren(): Promise<void> {
   );
   agent.destroy();
   openAgent.destroy();
+  await bouncer?.stop();
 }
 
 main()
