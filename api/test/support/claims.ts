@@ -1,5 +1,5 @@
 /**
- * What the claims tests share (claims.test.ts, shopper-claims.test.ts): a paid
+ * What the claims tests share (claims.test.ts, shopper-claims.test.ts, claim-photos.test.ts): a paid
  * order to claim on, placed through checkout by card as a shopper or a guest, and rows read straight
  * from the database.
  */

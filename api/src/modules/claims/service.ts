@@ -20,6 +20,8 @@ import { earlierCustomerClaims, readClaimSettings, updateClaim } from '@nh/serve
 import { AppError } from '../../lib/errors';
 import { replaceInTx } from '../admin/claims/service';
 import { openClaim } from './open-claim';
+import { attachedPhotoKey } from './photos';
+import type { FileStorage } from '@nh/server/storage';
 
 /** Who approves under the owner's rule: no staff member; the audit row says so. */
 const RULE_ACTOR: AuditActor = { staffId: null, email: 'Auto-approval rule', role: null, ip: null, userAgent: null, requestId: null };
@@ -46,9 +48,17 @@ export interface ShopperClaimAnswer {
 }
 
 /** `orderId` is one the caller already showed to be the shopper's (their account's, or the guest link's). */
-export async function reportProblem(db: Db, orderId: string, input: ShopperClaimRequest, key: string, requestId: string | null): Promise<ShopperClaimAnswer> {
+export async function reportProblem(
+  { db, photos }: { db: Db; photos: FileStorage },
+  orderId: string,
+  input: ShopperClaimRequest,
+  key: string,
+  requestId: string | null,
+): Promise<ShopperClaimAnswer> {
+  // A photo uploaded for this order (its key is under the order): one for another order is not found.
+  const photoKey = await attachedPhotoKey(photos, orderId, input.photo);
   const done = await db.transaction(async (tx) => {
-    const opened = await openClaim(tx, { orderId, key, input, source: 'shopper', staffId: null, notFound: SHOPPER_CLAIM_WORDS.notFound });
+    const opened = await openClaim(tx, { orderId, key, input, source: 'shopper', staffId: null, photoKey, notFound: SHOPPER_CLAIM_WORDS.notFound });
     if (opened.replayed) return opened;
     const { order, claim } = opened;
     const amount = claim.amountCents;

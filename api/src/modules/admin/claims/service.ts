@@ -18,6 +18,7 @@ import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { can } from '@nh/shared/contracts/staff';
 import {
   CLAIM_MESSAGES,
+  CLAIM_PHOTO_MESSAGES,
   CLAIM_REASON_LABELS,
   CLAIM_RESOLUTION_LABELS,
   CLAIM_STATUS_LABELS,
@@ -40,6 +41,8 @@ import { refundOrder, type RefundDeps } from '../orders/refunds';
 import { refundToCredit } from '../orders/refund-to-credit';
 import { creditOverLimitMessage } from '@nh/shared/contracts/store-credit';
 import { checkClaimable, lineItems, openClaim, type ClaimInput } from '../../claims/open-claim';
+import { attachedPhotoKey } from '../../claims/photos';
+import type { FileStorage } from '@nh/server/storage';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -53,6 +56,8 @@ export const CLAIM_IDEMPOTENCY_MESSAGES: IdempotencyMessages = {
 export interface ClaimDeps extends RefundDeps {
   /** The most store credit a support agent gives at once (SUPPORT_CREDIT_LIMIT). */
   supportCreditLimit: Cents;
+  /** The private store of claims' photos. */
+  photos: FileStorage;
 }
 
 /** Refusals of a resolution before anything is written: the role's limits, a guest's credit, nothing paid. */
@@ -138,12 +143,13 @@ export async function createStaffClaim(
   deps: ClaimDeps,
   storeCode: string,
   orderId: string,
-  input: ClaimInput & { resolution: ClaimResolution },
+  input: ClaimInput & { resolution: ClaimResolution; photo?: string },
   key: string,
   actor: AuditActor,
 ): Promise<ClaimAnswer> {
   const { db } = deps;
   if (!UUID.test(orderId)) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
+  const photoKey = await attachedPhotoKey(deps.photos, orderId, input.photo);
   const made = await db.transaction(async (tx) => {
     const opened = await openClaim(tx, {
       orderId,
@@ -152,6 +158,7 @@ export async function createStaffClaim(
       input,
       source: 'staff',
       staffId: actor.staffId,
+      photoKey,
       notFound: ADMIN_MESSAGES.orderNotFound,
       beforeWriting: (order, amount) => checkResolution(tx, deps, order, input.resolution, amount, actor),
     });
@@ -226,6 +233,15 @@ export function toAdminClaim(row: ClaimListRow): AdminClaim {
     decidedAt: claim.decidedAt?.toISOString() ?? null,
     createdAt: claim.createdAt.toISOString(),
   };
+}
+
+/** The stored photo of a claim (its key), for staff to read; 404 when the claim has none. */
+export async function claimPhotoKeyOf(db: Db, id: string): Promise<string> {
+  if (!UUID.test(id)) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
+  const row = await findClaimRow(db, id);
+  if (!row) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
+  if (!row.photoKey) throw new AppError('NOT_FOUND', CLAIM_PHOTO_MESSAGES.none);
+  return row.photoKey;
 }
 
 export async function claimView(db: Db, id: string): Promise<AdminClaim> {
