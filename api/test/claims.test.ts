@@ -6,8 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
+import { centsToDecimal } from '@nh/shared';
 import { creditBalance } from '@nh/server/queries/store-credit';
+import { placeClaimableOrder, rowsOf } from './support/claims';
 import { startTestApi, type TestApi } from './support/harness';
 import { json, signUpShopper, type Shopper } from './support/shopper';
 import { signInAs, type StaffClient } from './support/staff';
@@ -16,7 +17,7 @@ let api: TestApi;
 let manager: StaffClient;
 let support: StaffClient;
 let fulfilment: StaffClient;
-const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => api.ctx.db.$client.query<T>(text, values).then((r) => r.rows);
+const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => rowsOf(api)<T>(text, values);
 
 beforeAll(async () => {
   api = await startTestApi();
@@ -26,38 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-interface Placed {
-  orderId: string;
-  productId: number;
-}
-
-/** Places an order of 2 × a $20.00 refill (43.18 with shipping and tax: see priceCart) paid by card, as the shopper or a guest. */
-async function placeOrder(shopper: Shopper | null, quantity = 2): Promise<Placed> {
-  const name = `Leaky Refill ${randomUUID().slice(0, 8)}`;
-  const [product] = await q<{ id: number }>(`insert into products (name, slug, price, inventory, status, sku) values ($1, $2, 20.00, 100, 'active', $3) returning id`, [
-    name,
-    name.toLowerCase().replace(/\s+/g, '-'),
-    `SKU-${randomUUID().slice(0, 8)}`,
-  ]);
-  const token = await (
-    await api.request('/api/payments/sandbox/tokenize', {
-      body: { authData: { clientKey: 'local-sandbox-client-key', apiLoginID: 'local-sandbox' }, cardData: { cardNumber: '4111111111111111', month: '12', year: '2030', cardCode: '123', zip: '12345' } },
-    })
-  ).json();
-  const strings = toPayloadStrings(priceCart([{ price: 2000, quantity }], { promo: null }));
-  const address = { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '12345' };
-  const body = {
-    amount: strings.total,
-    ...(token as { opaqueData: object }).opaqueData,
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    email: shopper?.email ?? `guest-${randomUUID().slice(0, 8)}@example.com`,
-    ...address,
-    orderData: { items: [{ productId: product!.id, variantSku: null, quantity, price: centsToDecimal(2000) }], ...strings, promoCode: null, shippingAddress: address, billingAddress: address },
-  };
-  const res = await (shopper ? shopper.call : api.request)('/api/payments/checkout-nonce', { body, headers: { 'Idempotency-Key': randomUUID() } });
-  return { orderId: (await json(res, 200)).orderId as string, productId: product!.id };
-}
+const placeOrder = (shopper: Shopper | null, quantity = 2) => placeClaimableOrder(api, shopper, quantity);
 
 const claim = (who: StaffClient, orderId: string, body: Record<string, unknown>, key: string = randomUUID()) =>
   who.request(`/api/admin/orders/${orderId}/claims`, { method: 'POST', body: { reason: 'leaking', note: 'Customer called: the cap split', ...body }, headers: { 'idempotency-key': key } });

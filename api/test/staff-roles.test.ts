@@ -42,6 +42,8 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   'GET /api/admin/customers/:id/credit': 'credit.grant',
   'POST /api/admin/customers/:id/credit': 'credit.grant',
   'POST /api/admin/orders/:id/claims': 'claims.resolve',
+  'POST /api/admin/orders/:id/claims/photos': 'claims.resolve',
+  'GET /api/admin/claims/:id/photo': 'claims.resolve',
   'GET /api/admin/claims': 'claims.resolve',
   'GET /api/admin/claims/settings': 'claims.resolve',
   'PUT /api/admin/claims/settings': 'claims.settings',

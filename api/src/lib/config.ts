@@ -24,6 +24,8 @@ const schema = z
     PUBLIC_DIR: z.string().default(path.join(REPO_ROOT, 'api/public')),
     /** Staff's product pictures, served at /uploads/... (when STORAGE_URL is unset: the local folder). */
     UPLOADS_DIR: z.string().default(path.join(REPO_ROOT, '.local/uploads')),
+    /** Photos sent with damage claims, private: read by staff through the API only (when STORAGE_URL is unset: the local folder; else the bucket's `claims/` prefix). */
+    CLAIM_PHOTOS_DIR: z.string().default(path.join(REPO_ROOT, '.local/claim-photos')),
     /** Where pictures and export files live: the local folders or an S3 bucket (@nh/server storage/config.ts, shared with the workers). */
     ...storageEnvShape(REPO_ROOT),
     /** Seconds a catalogue response may be reused from the in-process cache. */

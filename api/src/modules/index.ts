@@ -15,6 +15,7 @@ import { createAfterAnswer, type AfterAnswer } from '../lib/after-answer';
 import { cardTestingGuard } from '../lib/card-testing-guard';
 import { accountRoutes } from './account/routes';
 import { claimRoutes } from './claims/routes';
+import { claimPhotoUploadRoutes } from './claims/photo-routes';
 import { adminRoutes } from './admin';
 import { productImageUploadRoutes } from './admin/products/images';
 import { QUEUE_BOARD_PATH, queueBoardRoutes } from './admin/queues/board';
@@ -41,8 +42,11 @@ export interface AppServices {
   lifecycle: Lifecycle;
   /** The process's Prometheus registry (the default process metrics and the API's own). */
   metrics: Registry;
-  /** Where product pictures and export files live (the local folders, or the S3 bucket of STORAGE_URL; shared with the workers). */
-  files: { uploads: FileStorage; exports: FileStorage };
+  /**
+   * Where product pictures, export files and claim photos live (the local folders, or the S3 bucket of
+   * STORAGE_URL; pictures and exports shared with the workers). Only `uploads` is served publicly.
+   */
+  files: { uploads: FileStorage; exports: FileStorage; claims: FileStorage };
   /** Work requests answer before it is done (reset requests, order lookups); the drain waits for it. */
   afterAnswer: AfterAnswer;
 }
@@ -51,7 +55,7 @@ export const createAppServices = (ctx: AppContext): AppServices => ({
   payments: createPayments(ctx),
   lifecycle: { draining: false },
   metrics: createMetricsRegistry(API_METRICS),
-  files: createFileStores(ctx.config, { uploads: ctx.config.UPLOADS_DIR, exports: ctx.config.EXPORTS_DIR }),
+  files: createFileStores(ctx.config, { uploads: ctx.config.UPLOADS_DIR, exports: ctx.config.EXPORTS_DIR, claims: ctx.config.CLAIM_PHOTOS_DIR }),
   afterAnswer: createAfterAnswer(),
 });
 
@@ -64,13 +68,13 @@ export function apiModules(ctx: AppContext, { payments, files, afterAnswer }: Ap
   const cardGuard = cardTestingGuard(ctx);
   const invalidateCatalog = () => invalidateCatalogCache(ctx);
   return [
-    adminRoutes(ctx, { invalidateCatalog, gateway: payments.gateway, exportFiles: files.exports, afterAnswer }),
+    adminRoutes(ctx, { invalidateCatalog, gateway: payments.gateway, exportFiles: files.exports, claimPhotos: files.claims, afterAnswer }),
     reviewRoutes(ctx, { invalidateCatalog }),
     newsletterRoutes(ctx),
     authRoutes(ctx),
     emailCodeRoutes(ctx, { afterAnswer }),
     accountRoutes(ctx, { afterAnswer }),
-    claimRoutes(ctx),
+    claimRoutes(ctx, { photos: files.claims }),
     promoValidationRoutes(ctx, { promoGuesses }),
     paymentRoutes(ctx, { payments }),
     checkoutRoutes(ctx, { payments, priceList: priceList(ctx), promoGuesses, cardTestingGuard: cardGuard }),
@@ -83,8 +87,12 @@ export function apiModules(ctx: AppContext, { payments, files, afterAnswer }: Ap
  * Modules mounted under /api ahead of the JSON-only rule, body parsing and sessions: their routes take
  * a form body from outside the shop's pages and need no session (RFC 8058 one-click unsubscribe).
  */
-/** Routes whose body is not JSON, mounted ahead of the JSON-only rule: the one-click unsubscribe (a form) and product picture uploads (bytes). */
-export const formBodyModules = (ctx: AppContext, { files }: AppServices): Router[] => [newsletterUnsubscribeRoutes(ctx), productImageUploadRoutes(ctx, { pictures: files.uploads })];
+/** Routes whose body is not JSON, mounted ahead of the JSON-only rule: the one-click unsubscribe (a form), product picture and claim photo uploads (bytes). */
+export const formBodyModules = (ctx: AppContext, { files }: AppServices): Router[] => [
+  newsletterUnsubscribeRoutes(ctx),
+  productImageUploadRoutes(ctx, { pictures: files.uploads }),
+  claimPhotoUploadRoutes(ctx, { photos: files.claims }),
+];
 
 /** Pages served by the API outside /api, before the SPA: the queue dashboard (bull-board) at /admin/queues, robots.txt and sitemap.xml. */
 export const pageModules = (ctx: AppContext): Array<{ path: string; router: Router }> => [

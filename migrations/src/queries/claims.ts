@@ -15,6 +15,12 @@ export async function lockOrderForClaim(tx: DbOrTx, orderId: string, storeCode?:
   return row ?? null;
 }
 
+/** Whether the order exists (a photo is uploaded for an order before its claim is made). */
+export async function orderExists(db: DbOrTx, orderId: string): Promise<boolean> {
+  const [row] = await db.select({ id: orders.id }).from(orders).where(eq(orders.id, orderId));
+  return row !== undefined;
+}
+
 export async function findClaimByKey(db: DbOrTx, orderId: string, key: string): Promise<ClaimRow | null> {
   const [row] = await db.select().from(claims).where(and(eq(claims.orderId, orderId), eq(claims.idempotencyKey, key)));
   return row ?? null;

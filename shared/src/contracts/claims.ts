@@ -7,6 +7,10 @@
  * ledger). The queue: `GET /api/admin/claims?status=`, one claim `GET /api/admin/claims/{id}`, approve
  * `POST /api/admin/claims/{id}/approve {resolution}`, decline `POST /api/admin/claims/{id}/decline {note}`.
  * Figures: `GET /api/admin/reports/claims?from&to`.
+ *
+ * Photos: the picture's bytes are uploaded first (`POST …/orders/{id}/claims/photos`, staff's under
+ * /api/admin, a shopper's and a guest's beside their claim routes), answered `{photo}`; the claim names it
+ * as `photo`. Stored privately; staff read it at `GET /api/admin/claims/{id}/photo`.
  */
 import { z } from 'zod';
 import { STORE_CODE, STORE_CODE_MAX_LENGTH } from '../constants';
@@ -45,6 +49,28 @@ export const CLAIM_STATUS_LABELS: Record<ClaimStatus, string> = {
 export const CLAIM_NOTE_MAX_LENGTH = 1000;
 /** Most lines in one claim (an order has at most this many lines worth claiming at once). */
 export const CLAIM_MAX_LINES = 50;
+
+/** A claim's photo: one picture, sent as its bytes; re-encoded as JPEG without its metadata. */
+export const CLAIM_PHOTO_MAX_BYTES = 8 * 1024 * 1024;
+export const CLAIM_PHOTO_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+/** What an upload answers and a claim names: 32 hex digits (the stored file's name, under the order). */
+export const CLAIM_PHOTO_PATTERN = /^[0-9a-f]{32}$/;
+
+export interface ClaimPhotoUpload {
+  photo: string;
+}
+
+export const CLAIM_PHOTO_MESSAGES = {
+  notAPhoto: 'That file is not a photo we can use. Attach a JPEG, PNG or WebP picture.',
+  tooLarge: `Photos can be at most ${CLAIM_PHOTO_MAX_BYTES / 1024 / 1024} MB. Attach a smaller copy.`,
+  tooManyPixels: 'That photo is too large (more than 40 megapixels). Attach a smaller copy.',
+  empty: 'Choose a photo to attach.',
+  invalid: 'The photo must be the name an upload answered.',
+  missing: 'The photo attached to this claim was not found. Please attach it again.',
+  none: 'This claim has no photo.',
+} as const;
+
+const photoField = z.string({ error: CLAIM_PHOTO_MESSAGES.invalid }).regex(CLAIM_PHOTO_PATTERN, CLAIM_PHOTO_MESSAGES.invalid).optional();
 
 export const CLAIM_MESSAGES = {
   storeCode: 'Please enter a valid store code.',
@@ -98,14 +124,16 @@ export const claimRequestSchema = z.object({
   reason: z.enum(CLAIM_REASONS, { error: CLAIM_MESSAGES.reason }),
   resolution: z.enum(CLAIM_RESOLUTIONS, { error: CLAIM_MESSAGES.resolution }),
   note: noteField.optional().default(''),
+  photo: photoField,
 });
 export type ClaimRequest = z.infer<typeof claimRequestSchema>;
 
-/** A shopper's report: items, reason, an optional note; no resolution (staff or the owner's rule decide). */
+/** A shopper's report: items, reason, an optional note and photo; no resolution (staff or the owner's rule decide). */
 export const shopperClaimRequestSchema = z.object({
   lines: linesField,
   reason: z.enum(CLAIM_REASONS, { error: CLAIM_MESSAGES.reason }),
   note: noteField.optional().default(''),
+  photo: photoField,
 });
 export type ShopperClaimRequest = z.infer<typeof shopperClaimRequestSchema>;
 

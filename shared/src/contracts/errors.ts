@@ -204,6 +204,8 @@ export const ERROR_CODES = {
   CLAIM_NOT_CLAIMABLE: 'conflict',
   CLAIM_NO_ACCOUNT: 'conflict',
   CLAIM_ALREADY_DECIDED: 'conflict',
+  /** A claim naming a photo that was not uploaded for this order (or is gone): attach it again. */
+  CLAIM_PHOTO_MISSING: 'unprocessable',
   /** A grant above what the staff member's role may give at once (support's limit). */
   CREDIT_OVER_LIMIT: 'forbidden',
   /** A movement that would take the balance below zero. */

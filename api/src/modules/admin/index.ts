@@ -39,6 +39,8 @@ export interface AdminModuleDeps {
   gateway: PaymentGateway | null;
   /** Where the export files are (written by the exports worker, downloaded here). */
   exportFiles: FileStorage;
+  /** The private store of damage claims' photos. */
+  claimPhotos: FileStorage;
   /** Work a request answers before it is done (staff password reset requests). */
   afterAnswer: AfterAnswer;
 }
@@ -48,8 +50,8 @@ export function adminAreas(ctx: AppContext, deps: AdminDeps): AdminArea[] {
   return [staffArea, auditArea, dashboardArea, promoArea, productArea, reviewArea, orderArea, exportArea, syncArea, subscriptionArea, bulkSwapArea, subscriptionExportArea, reportArea, customerArea, creditArea, claimArea].flatMap((area) => area(ctx, deps));
 }
 
-export function adminRoutes(ctx: AppContext, { invalidateCatalog, gateway, exportFiles, afterAnswer }: AdminModuleDeps): Router {
-  const deps: AdminDeps = { guard: createStaffGuard(ctx), invalidateCatalog, gateway, exportFiles, afterAnswer };
+export function adminRoutes(ctx: AppContext, { invalidateCatalog, gateway, exportFiles, claimPhotos, afterAnswer }: AdminModuleDeps): Router {
+  const deps: AdminDeps = { guard: createStaffGuard(ctx), invalidateCatalog, gateway, exportFiles, claimPhotos, afterAnswer };
   const router = Router();
   router.use(['/admin', '/promo-codes', '/products'], (req, res, next) => {
     // Admin answers are never cached; the catalogue's public GETs of /products keep their own policy.

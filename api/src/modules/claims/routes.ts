@@ -1,12 +1,14 @@
 /**
  * Shoppers report a problem with an order (issue 23): `POST /api/orders/{id}/claims` (signed in, their
  * own order) and `POST /api/orders/guest/{id}/claims` (a guest whose emailed order link opened the order
- * in this browser), with an Idempotency-Key header and `{lines: [{line, quantity}], reason, note?}`.
+ * in this browser), with an Idempotency-Key header and `{lines: [{line, quantity}], reason, note?, photo?}`
+ * (`photo`: what an upload of photo-routes.ts answered for this order).
  */
 import { Router } from 'express';
 import { shopperClaimRequestSchema } from '@nh/shared/contracts/claims';
 import { ACCOUNT_MESSAGES } from '@nh/shared/contracts/account';
 import { findOrderOfUser } from '@nh/server/queries/shopper-self-service';
+import type { FileStorage } from '@nh/server/storage';
 import type { AppContext } from '../../lib/context';
 import { AppError } from '../../lib/errors';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from '../../lib/idempotency';
@@ -17,7 +19,7 @@ import { hasGuestOrder } from '../account/guest-access';
 import { CLAIM_IDEMPOTENCY_MESSAGES } from '../admin/claims/service';
 import { reportProblem, SHOPPER_CLAIM_WORDS } from './service';
 
-export function claimRoutes(ctx: AppContext): Router {
+export function claimRoutes(ctx: AppContext, { photos }: { photos: FileStorage }): Router {
   const router = Router();
   // Reports are rare: 20 an hour per client address is plenty for a shopper and stops a flood.
   const limit = createLimiter(ctx, { name: 'shopper-claims', windowMs: 3_600_000, limit: 20, message: 'Too many reports from here. Please try again in an hour, or contact us.' }).middleware;
@@ -26,7 +28,7 @@ export function claimRoutes(ctx: AppContext): Router {
     const id = String(req.params.id);
     if (!isUuid(id) || !hasGuestOrder(req, id)) throw new AppError('GUEST_ORDER_ACCESS_ENDED', ACCOUNT_MESSAGES.guestAccessEnded);
     const key = readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], CLAIM_IDEMPOTENCY_MESSAGES);
-    const answer = await reportProblem(ctx.db, id, parseInput(shopperClaimRequestSchema, req.body), key, req.id ?? null);
+    const answer = await reportProblem({ db: ctx.db, photos }, id, parseInput(shopperClaimRequestSchema, req.body), key, req.id ?? null);
     if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(201).json(answer.claim);
   });
@@ -36,7 +38,7 @@ export function claimRoutes(ctx: AppContext): Router {
     const order = isUuid(id) ? await findOrderOfUser(ctx.db, signedInUser(res).id, id) : null;
     if (!order) throw new AppError('NOT_FOUND', SHOPPER_CLAIM_WORDS.notFound);
     const key = readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], CLAIM_IDEMPOTENCY_MESSAGES);
-    const answer = await reportProblem(ctx.db, id, parseInput(shopperClaimRequestSchema, req.body), key, req.id ?? null);
+    const answer = await reportProblem({ db: ctx.db, photos }, id, parseInput(shopperClaimRequestSchema, req.body), key, req.id ?? null);
     if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(201).json(answer.claim);
   });

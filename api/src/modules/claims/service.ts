@@ -8,7 +8,6 @@
  */
 import { centsToDecimal } from '@nh/shared/money';
 import {
-  CLAIM_MESSAGES,
   CLAIM_RESOLUTION_LABELS,
   CLAIM_STATUS_LABELS,
   type ClaimResolution,
@@ -17,9 +16,12 @@ import {
 } from '@nh/shared/contracts/claims';
 import type { Db } from '@nh/server/db/client';
 import type { AuditActor } from '@nh/server/queries/audit';
-import { earlierCustomerClaims, findClaimByKey, insertClaim, lockOrderForClaim, readClaimSettings, updateClaim } from '@nh/server/queries/claims';
+import { earlierCustomerClaims, readClaimSettings, updateClaim } from '@nh/server/queries/claims';
 import { AppError } from '../../lib/errors';
-import { checkClaimable, checkLines, claimValue, replaceInTx, sameClaim } from '../admin/claims/service';
+import { replaceInTx } from '../admin/claims/service';
+import { openClaim } from './open-claim';
+import { attachedPhotoKey } from './photos';
+import type { FileStorage } from '@nh/server/storage';
 
 /** Who approves under the owner's rule: no staff member; the audit row says so. */
 const RULE_ACTOR: AuditActor = { staffId: null, email: 'Auto-approval rule', role: null, ip: null, userAgent: null, requestId: null };
@@ -46,33 +48,20 @@ export interface ShopperClaimAnswer {
 }
 
 /** `orderId` is one the caller already showed to be the shopper's (their account's, or the guest link's). */
-export async function reportProblem(db: Db, orderId: string, input: ShopperClaimRequest, key: string, requestId: string | null): Promise<ShopperClaimAnswer> {
+export async function reportProblem(
+  { db, photos }: { db: Db; photos: FileStorage },
+  orderId: string,
+  input: ShopperClaimRequest,
+  key: string,
+  requestId: string | null,
+): Promise<ShopperClaimAnswer> {
+  // A photo uploaded for this order (its key is under the order): one for another order is not found.
+  const photoKey = await attachedPhotoKey(photos, orderId, input.photo);
   const done = await db.transaction(async (tx) => {
-    const order = await lockOrderForClaim(tx, orderId);
-    if (!order) throw new AppError('NOT_FOUND', SHOPPER_CLAIM_WORDS.notFound);
-    const earlier = await findClaimByKey(tx, orderId, key);
-    if (earlier) {
-      if (!sameClaim(earlier, input)) throw new AppError('IDEMPOTENCY_KEY_REUSED', CLAIM_MESSAGES.idempotencyKeyReused);
-      return { claim: earlier, replayed: true };
-    }
-    checkClaimable(order);
-    await checkLines(tx, order, input.lines);
-    const amount = claimValue(order, input.lines);
-    const claim = await insertClaim(tx, {
-      orderId,
-      idempotencyKey: key,
-      source: 'shopper',
-      lines: input.lines,
-      reason: input.reason,
-      note: input.note || null,
-      photoKey: null,
-      status: 'awaiting_review',
-      resolution: null,
-      amountCents: amount,
-      staffId: null,
-      decisionNote: null,
-      decidedAt: null,
-    });
+    const opened = await openClaim(tx, { orderId, key, input, source: 'shopper', staffId: null, photoKey, notFound: SHOPPER_CLAIM_WORDS.notFound });
+    if (opened.replayed) return opened;
+    const { order, claim } = opened;
+    const amount = claim.amountCents;
     const rule = await readClaimSettings(tx);
     if (!rule.autoApprove || amount > rule.maxAmountCents) return { claim, replayed: false };
     const since = new Date();

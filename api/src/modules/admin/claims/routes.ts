@@ -6,7 +6,8 @@ import { IDEMPOTENCY_HEADER, readIdempotencyKey } from '../../../lib/idempotency
 import { actorOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../shared/area';
-import { approveClaim, claimView, CLAIM_IDEMPOTENCY_MESSAGES, createStaffClaim, declineClaim, toAdminClaim, type ClaimDeps } from './service';
+import { sendClaimPhoto } from '../../claims/photos';
+import { approveClaim, claimPhotoKeyOf, claimView, CLAIM_IDEMPOTENCY_MESSAGES, createStaffClaim, declineClaim, toAdminClaim, type ClaimDeps } from './service';
 import { claimRates } from './report';
 import { changeClaimSettings, claimSettingsView } from './settings';
 
@@ -14,9 +15,9 @@ import { changeClaimSettings, claimSettingsView } from './settings';
  * Damage claims (issue 23; docs/decisions/claims.md): staff's claim on an order, the queue with its
  * approve and decline, the owner's auto-approval rule, and the claim figures of the dashboard.
  */
-export function claimArea(ctx: AppContext, { guard, gateway, invalidateCatalog }: AdminDeps): AdminArea[] {
+export function claimArea(ctx: AppContext, { guard, gateway, invalidateCatalog, claimPhotos }: AdminDeps): AdminArea[] {
   const { db } = ctx;
-  const deps: ClaimDeps = { db, gateway, log: ctx.log, invalidateCatalog, supportCreditLimit: ctx.config.SUPPORT_CREDIT_LIMIT };
+  const deps: ClaimDeps = { db, gateway, log: ctx.log, invalidateCatalog, supportCreditLimit: ctx.config.SUPPORT_CREDIT_LIMIT, photos: claimPhotos };
 
   const onOrders = Router();
   onOrders.post('/:id/claims', guard.require('claims.resolve'), async (req, res) => {
@@ -40,6 +41,11 @@ export function claimArea(ctx: AppContext, { guard, gateway, invalidateCatalog }
   });
   queue.get('/:id', guard.require('claims.resolve'), async (req, res) => {
     res.json(await claimView(db, String(req.params.id)));
+  });
+  // The photo sent with the claim: staff only, streamed from the private store (no public URL exists).
+  queue.get('/:id/photo', guard.require('claims.resolve'), async (req, res) => {
+    const id = String(req.params.id);
+    await sendClaimPhoto(claimPhotos, await claimPhotoKeyOf(db, id), res, `claim-${id}.jpg`);
   });
   queue.post('/:id/approve', guard.require('claims.resolve'), async (req, res) => {
     const { resolution, note } = parseInput(approveClaimSchema, req.body);

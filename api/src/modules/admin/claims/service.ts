@@ -13,11 +13,12 @@
  * them. The Idempotency-Key makes a second click the same claim: the order row is locked while the claim
  * is made, so a second request with the key waits, then finds the claim and answers it.
  */
-import { centsToDecimal, parseCents, stockByProduct, type Cents } from '@nh/shared';
+import { centsToDecimal, stockByProduct, type Cents } from '@nh/shared';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { can } from '@nh/shared/contracts/staff';
 import {
   CLAIM_MESSAGES,
+  CLAIM_PHOTO_MESSAGES,
   CLAIM_REASON_LABELS,
   CLAIM_RESOLUTION_LABELS,
   CLAIM_STATUS_LABELS,
@@ -26,20 +27,9 @@ import {
   type ClaimResolution,
 } from '@nh/shared/contracts/claims';
 import type { Db, DbOrTx } from '@nh/server/db/client';
-import type { ClaimLine, ClaimRow, LineItem, OrderRow } from '@nh/server/db/schema';
+import type { ClaimRow, LineItem, OrderRow } from '@nh/server/db/schema';
 import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
-import {
-  claimedQuantities,
-  findClaim,
-  findClaimByKey,
-  findClaimRow,
-  insertClaim,
-  insertReplacementOrder,
-  lockClaim,
-  lockOrderForClaim,
-  updateClaim,
-  type ClaimListRow,
-} from '@nh/server/queries/claims';
+import { findClaim, findClaimRow, insertReplacementOrder, lockClaim, lockOrderForClaim, updateClaim, type ClaimListRow } from '@nh/server/queries/claims';
 import { recordOutbox } from '@nh/server/queries/outbox';
 import { takeStock } from '@nh/server/queries/stock';
 import { orderAccount } from '@nh/server/queries/store-credit';
@@ -50,6 +40,9 @@ import { grantLimitOf } from '../credit/service';
 import { refundOrder, type RefundDeps } from '../orders/refunds';
 import { refundToCredit } from '../orders/refund-to-credit';
 import { creditOverLimitMessage } from '@nh/shared/contracts/store-credit';
+import { checkClaimable, lineItems, openClaim, type ClaimInput } from '../../claims/open-claim';
+import { attachedPhotoKey } from '../../claims/photos';
+import type { FileStorage } from '@nh/server/storage';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -63,49 +56,8 @@ export const CLAIM_IDEMPOTENCY_MESSAGES: IdempotencyMessages = {
 export interface ClaimDeps extends RefundDeps {
   /** The most store credit a support agent gives at once (SUPPORT_CREDIT_LIMIT). */
   supportCreditLimit: Cents;
-}
-
-export interface ClaimInput {
-  lines: ClaimLine[];
-  reason: ClaimReason;
-  note: string;
-}
-
-const lineItems = (order: OrderRow): LineItem[] => (Array.isArray(order.items) ? order.items : []);
-
-/**
- * What the claimed lines were paid: each line's share of what the order's goods cost after discounts,
- * with their tax (the total less shipping, shared by the lines' undiscounted prices), in cents.
- */
-export function claimValue(order: Pick<OrderRow, 'items' | 'subtotal' | 'total' | 'shipping'>, lines: readonly ClaimLine[]): Cents {
-  const items = Array.isArray(order.items) ? order.items : [];
-  const goods = order.total - order.shipping;
-  if (order.subtotal <= 0 || goods <= 0) return 0;
-  const claimed = lines.reduce((sum, l) => sum + (parseCents(items[l.line]?.price ?? '0') ?? 0) * l.quantity, 0);
-  return Math.min(goods, Math.round((claimed * goods) / order.subtotal));
-}
-
-/** Refuses lines the order does not have, or more than is left to claim of them (earlier claims counted). */
-export async function checkLines(tx: DbOrTx, order: OrderRow, lines: readonly ClaimLine[]): Promise<void> {
-  const items = lineItems(order);
-  const claimed = await claimedQuantities(tx, order.id);
-  for (const l of lines) {
-    const item = items[l.line];
-    if (!item) throw new AppError('VALIDATION_FAILED', CLAIM_MESSAGES.noSuchLine(l.line, items.length), { fields: { lines: CLAIM_MESSAGES.noSuchLine(l.line, items.length) } });
-    const left = Math.max(0, item.quantity - (claimed.get(l.line) ?? 0));
-    if (l.quantity > left) throw new AppError('CLAIM_OVER_CLAIMED', CLAIM_MESSAGES.overClaimed(item.productName, left), { line: l.line, claimable: left });
-  }
-}
-
-/** Only an order that was paid (or is a replacement) and not cancelled can be claimed on. */
-export function checkClaimable(order: OrderRow): void {
-  if (order.status === 'pending' || order.status === 'cancelled') throw new AppError('CLAIM_NOT_CLAIMABLE', CLAIM_MESSAGES.notShippable);
-}
-
-/** The same claim again (a second click)? A key reused for another claim is refused. */
-export function sameClaim(row: ClaimRow, input: ClaimInput & { resolution?: ClaimResolution }): boolean {
-  const sorted = (lines: readonly ClaimLine[]) => JSON.stringify([...lines].sort((a, b) => a.line - b.line).map((l) => [l.line, l.quantity]));
-  return sorted(row.lines) === sorted(input.lines) && row.reason === input.reason && (input.resolution === undefined || row.resolution === input.resolution || row.status === 'awaiting_review');
+  /** The private store of claims' photos. */
+  photos: FileStorage;
 }
 
 /** Refusals of a resolution before anything is written: the role's limits, a guest's credit, nothing paid. */
@@ -191,41 +143,27 @@ export async function createStaffClaim(
   deps: ClaimDeps,
   storeCode: string,
   orderId: string,
-  input: ClaimInput & { resolution: ClaimResolution },
+  input: ClaimInput & { resolution: ClaimResolution; photo?: string },
   key: string,
   actor: AuditActor,
 ): Promise<ClaimAnswer> {
   const { db } = deps;
   if (!UUID.test(orderId)) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
+  const photoKey = await attachedPhotoKey(deps.photos, orderId, input.photo);
   const made = await db.transaction(async (tx) => {
-    const order = await lockOrderForClaim(tx, orderId, storeCode);
-    if (!order) throw new AppError('NOT_FOUND', ADMIN_MESSAGES.orderNotFound);
-    const earlier = await findClaimByKey(tx, orderId, key);
-    if (earlier) {
-      if (!sameClaim(earlier, input)) throw new AppError('IDEMPOTENCY_KEY_REUSED', CLAIM_MESSAGES.idempotencyKeyReused);
-      return { claim: earlier, replayed: true };
-    }
-    checkClaimable(order);
-    await checkLines(tx, order, input.lines);
-    const amount = claimValue(order, input.lines);
-    await checkResolution(tx, deps, order, input.resolution, amount, actor);
-    const claim = await insertClaim(tx, {
+    const opened = await openClaim(tx, {
       orderId,
-      idempotencyKey: key,
+      storeCode,
+      key,
+      input,
       source: 'staff',
-      lines: input.lines,
-      reason: input.reason,
-      note: input.note || null,
-      photoKey: null,
-      status: 'awaiting_review',
-      resolution: input.resolution,
-      amountCents: amount,
       staffId: actor.staffId,
-      decisionNote: null,
-      decidedAt: null,
+      photoKey,
+      notFound: ADMIN_MESSAGES.orderNotFound,
+      beforeWriting: (order, amount) => checkResolution(tx, deps, order, input.resolution, amount, actor),
     });
-    if (input.resolution === 'replace') return { claim: await replaceInTx(tx, order, claim, actor), replayed: false };
-    return { claim, replayed: false };
+    if (!opened.replayed && input.resolution === 'replace') return { claim: await replaceInTx(tx, opened.order, opened.claim, actor), replayed: false };
+    return opened;
   });
   let claim = made.claim;
   // Refund or credit: the money moves after the claim is on record (a retry with the key finishes it).
@@ -295,6 +233,15 @@ export function toAdminClaim(row: ClaimListRow): AdminClaim {
     decidedAt: claim.decidedAt?.toISOString() ?? null,
     createdAt: claim.createdAt.toISOString(),
   };
+}
+
+/** The stored photo of a claim (its key), for staff to read; 404 when the claim has none. */
+export async function claimPhotoKeyOf(db: Db, id: string): Promise<string> {
+  if (!UUID.test(id)) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
+  const row = await findClaimRow(db, id);
+  if (!row) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
+  if (!row.photoKey) throw new AppError('NOT_FOUND', CLAIM_PHOTO_MESSAGES.none);
+  return row.photoKey;
 }
 
 export async function claimView(db: Db, id: string): Promise<AdminClaim> {

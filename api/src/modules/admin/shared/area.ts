@@ -20,6 +20,8 @@ export interface AdminDeps {
   gateway: PaymentGateway | null;
   /** Where the export files are (written by the exports worker, downloaded through the API). */
   exportFiles: FileStorage;
+  /** The private store of damage claims' photos (read by staff through the API only). */
+  claimPhotos: FileStorage;
   /** Work a request answers before it is done (a reset request: its answer must not tell, by its time, whether the address has an account). */
   afterAnswer: AfterAnswer;
 }

@@ -2,12 +2,13 @@
  * "Report a problem" on the shopper's order page (issue 23): which items and how many, the reason and a
  * note, sent to the shop's claims queue (POST /api/orders/{id}/claims, or .../orders/guest/{id}/claims for
  * a guest whose emailed link opened the order). One Idempotency-Key per form until it is accepted, so a
- * second click sends one report. The answer says what happens next (a review, or a free replacement).
+ * second click sends one report. A photo is optional: uploaded when chosen (…/claims/photos), then named. The answer says what happens next (a review, or a free replacement).
  */
 import type { ShopperOrder } from '@nh/shared/contracts/account';
 import { CLAIM_NOTE_MAX_LENGTH, CLAIM_REASON_LABELS, CLAIM_REASONS, type ClaimReason } from '@nh/shared/contracts/claims';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
+import { ClaimPhotoInput } from '@/components/claim-photo-input';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -29,10 +30,13 @@ export function ReportProblem({ order, guest }: { order: Pick<ShopperOrder, 'id'
   const [quantities, setQuantities] = useState<string[]>(() => order.items.map(() => '0'));
   const [reason, setReason] = useState<ClaimReason>('arrived_damaged');
   const [note, setNote] = useState('');
+  const [photo, setPhoto] = useState<string | undefined>();
+  const [photoPending, setPhotoPending] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const base = `/api/orders/${guest ? 'guest/' : ''}${encodeURIComponent(order.id)}/claims`;
   const report = useMutation({
-    mutationFn: async (body: { lines: Array<{ line: number; quantity: number }>; reason: ClaimReason; note: string }) =>
-      readJson<ReportAnswer>(await apiRequest('POST', `/api/orders/${guest ? 'guest/' : ''}${encodeURIComponent(order.id)}/claims`, body, { 'Idempotency-Key': key.current })),
+    mutationFn: async (body: { lines: Array<{ line: number; quantity: number }>; reason: ClaimReason; note: string; photo?: string }) =>
+      readJson<ReportAnswer>(await apiRequest('POST', base, body, { 'Idempotency-Key': key.current })),
   });
   if (order.status === 'pending' || order.status === 'cancelled' || order.items.length === 0) return null;
   if (report.data) {
@@ -56,7 +60,7 @@ export function ReportProblem({ order, guest }: { order: Pick<ShopperOrder, 'id'
     if (lines.some((l) => !Number.isInteger(l.quantity) || l.quantity < 0)) return setProblem('Each quantity must be a whole number.');
     if (!lines.length) return setProblem('Choose at least one item that had a problem.');
     setProblem(null);
-    if (!report.isPending) report.mutate({ lines, reason, note: note.trim() });
+    if (!report.isPending && !photoPending) report.mutate({ lines, reason, note: note.trim(), ...(photo ? { photo } : {}) });
   }
   const shown = problem ?? (report.isError ? (serverMessageOf(report.error) ?? 'Your report could not be sent. Please try again.') : null);
   return (
@@ -95,13 +99,14 @@ export function ReportProblem({ order, guest }: { order: Pick<ShopperOrder, 'id'
         <Label htmlFor={ids.note}>Tell us more (optional)</Label>
         <Textarea id={ids.note} value={note} maxLength={CLAIM_NOTE_MAX_LENGTH} onChange={(e) => setNote(e.target.value)} />
       </div>
+      <ClaimPhotoInput uploadUrl={`${base}/photos`} label="A photo of the problem (optional)" onChange={setPhoto} onPending={setPhotoPending} />
       {shown && (
         <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800">
           {shown}
         </p>
       )}
       <div className="flex gap-3">
-        <Button type="submit" disabled={report.isPending}>
+        <Button type="submit" disabled={report.isPending || photoPending}>
           Send report
         </Button>
         <Button type="button" variant="outline" onClick={() => setOpen(false)}>

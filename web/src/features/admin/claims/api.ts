@@ -13,7 +13,12 @@ export interface ClaimBody {
   reason: ClaimReason;
   resolution: ClaimResolution;
   note: string;
+  /** What the photo upload answered (POST /api/admin/orders/{id}/claims/photos). */
+  photo?: string;
 }
+
+/** A claim's photo for staff (the API streams it from the private store; the staff cookie is sent). */
+export const claimPhotoUrl = (claimId: string) => `/api/admin/claims/${encodeURIComponent(claimId)}/photo`;
 
 export const CLAIMS_KEY = [...ADMIN_KEY, 'claims'] as const;
 

@@ -48,6 +48,7 @@ function orderPage(role: StaffRole, made: Handler, overrides: Parameters<typeof 
     [`POST /api/admin/orders/${ORDER_ID}`]: { status: 200, body: order({ status: 'shipped', ...overrides }) },
     [`POST /api/admin/orders/${ORDER_ID}/timeline`]: { status: 200, body: { orderId: ORDER_ID, events: [] } },
     [CLAIM]: made,
+    [`POST /api/admin/orders/${ORDER_ID}/claims/photos`]: { status: 201, body: { photo: 'b'.repeat(32) } },
   });
   renderAdmin(`/admin-orders/${ORDER_ID}`, { signedIn: [{ path: '/admin-orders/:id', Component: OrderDetailPage }] });
   return calls;
@@ -125,6 +126,40 @@ describe('the claims queue', () => {
     await waitFor(() => expect(calls.filter((c) => c.url.endsWith('/approve')).map((c) => c.body)).toEqual([{ resolution: 'credit', note: '' }]));
     expect(await screen.findByText('No claims here.')).toBeTruthy();
     expect(calls.find((c) => c.method === 'GET' && c.url.startsWith('/api/admin/claims'))!.url).toBe('/api/admin/claims?status=awaiting_review');
+  });
+});
+
+describe('a claim’s photo', () => {
+  it('the queue shows it small, linking to the full picture (the staff-only address)', async () => {
+    stubApi({
+      'GET /api/admin/me': { status: 200, body: staffAs('support') },
+      'GET /api/admin/claims': { status: 200, body: [claim({ hasPhoto: true }), claim({ id: 'c-without', hasPhoto: false })] },
+    });
+    renderAdmin('/admin/claims', { signedIn: [{ path: '/admin/claims', Component: ClaimsQueuePage }] });
+    const photo = await screen.findByAltText<HTMLImageElement>('Photo sent with the claim');
+    expect(photo.getAttribute('src')).toBe(`/api/admin/claims/${CLAIM_ID}/photo`);
+    expect(screen.getByRole('link', { name: /Open the photo/ }).getAttribute('href')).toBe(`/api/admin/claims/${CLAIM_ID}/photo`);
+    expect(screen.getAllByAltText('Photo sent with the claim')).toHaveLength(1);
+  });
+
+  it('staff attach one in the claim dialog: uploaded for the order, then named by the claim', async () => {
+    Object.assign(URL, { createObjectURL: () => 'blob:photo', revokeObjectURL: () => undefined });
+    const calls = orderPage('support', () => ({ status: 201, body: claim({ source: 'staff', status: 'resolved', resolution: 'replace', hasPhoto: true }) }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Report a problem' }));
+    const dialog = await screen.findByRole('dialog');
+    const user = userEvent.setup({ applyAccept: false });
+    const [quantity] = within(dialog).getAllByRole('spinbutton');
+    await user.type(quantity!, '1');
+    const input = within(dialog).getByLabelText(/^Photo/);
+    await user.upload(input, new File(['gif'], 'x.gif', { type: 'image/gif' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('That file is not a photo we can use. Attach a JPEG, PNG or WebP picture.');
+    await user.upload(input, new File([new Uint8Array([1, 2, 3])], 'lid.png', { type: 'image/png' }));
+    expect(await within(dialog).findByAltText('The photo attached')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Make claim' }));
+    await waitFor(() => expect(calls.filter((c) => `${c.method} ${c.url}` === CLAIM)).toHaveLength(1));
+    const upload = calls.find((c) => c.url === `/api/admin/orders/${ORDER_ID}/claims/photos`)!;
+    expect([upload.method, upload.headers['content-type'], upload.raw instanceof File]).toEqual(['POST', 'image/png', true]);
+    expect(calls.find((c) => `${c.method} ${c.url}` === CLAIM)!.body).toMatchObject({ photo: 'b'.repeat(32) });
   });
 });
 

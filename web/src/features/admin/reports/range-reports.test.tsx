@@ -2,6 +2,7 @@ import type { Dashboard } from '@nh/shared/contracts/admin-dashboard';
 import type { CustomersReport, RevenueMixReport, SalesReport, StockCoverReport, SubscriptionsReport, TopProductsReport } from '@nh/shared/contracts/admin-reports';
 import { REPORT_MESSAGES } from '@nh/shared/contracts/admin-reports';
 import type { StaffMe } from '@nh/shared/contracts/staff';
+import type { ClaimRates } from '@nh/shared/contracts/claims';
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import DashboardPage from '../dashboard/screens/dashboard';
@@ -76,6 +77,17 @@ const STOCK: StockCoverReport = {
   ],
 };
 
+const CLAIMS: ClaimRates = {
+  from: periods.from,
+  to: periods.to,
+  claims: 3,
+  byReason: [
+    { reason: 'leaking', label: 'Arrived leaking', claims: 2 },
+    { reason: 'arrived_damaged', label: 'Arrived damaged', claims: 1 },
+  ],
+  byProduct: [{ productId: 1, productName: 'Flush Probiotic Toilet Cleaner', unitsSold: 300, unitsClaimed: 3, rate: 0.01 }],
+};
+
 const open = (staff: StaffMe, path: string) => {
   const calls = stubApi({
     'GET /api/admin/me': { status: 200, body: staff },
@@ -87,6 +99,7 @@ const open = (staff: StaffMe, path: string) => {
     'GET /api/admin/reports/revenue-mix': { status: 200, body: MIX },
     'GET /api/admin/reports/subscriptions': { status: 200, body: SUBSCRIPTIONS },
     'GET /api/admin/reports/stock-cover': { status: 200, body: STOCK },
+    'GET /api/admin/reports/claims': { status: 200, body: CLAIMS },
   });
   renderAdmin(path, { signedIn: [{ path: '/admin', Component: DashboardPage }] });
   return calls;
@@ -125,6 +138,15 @@ describe("the dashboard's date range reports", () => {
     expect(within(stock).getAllByRole('row')[1]!.textContent).toBe('Refill101717.6 days');
   });
 
+  it('shows the damage claims of the same range by reason, and the claim rate by product', async () => {
+    const calls = open(MANAGER, '/admin?from=2026-03-01&to=2026-03-10');
+    const card = await screen.findByTestId('claim-rates');
+    const reasons = await within(card).findByRole('list', { name: 'Claims by reason' });
+    expect(within(reasons).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Arrived leaking2', 'Arrived damaged1']);
+    expect(within(card).getAllByRole('row')[1]!.textContent).toBe('Flush Probiotic Toilet Cleaner3 / 3001.0%');
+    expect(calls.some((c) => c.url === '/api/admin/reports/claims?from=2026-03-01&to=2026-03-10')).toBe(true);
+  });
+
   it('defaults to the last 30 days ending today', async () => {
     const calls = open(MANAGER, '/admin');
     await screen.findByTestId('range-salesCents');
@@ -143,6 +165,7 @@ describe("the dashboard's date range reports", () => {
     const calls = open(SUPPORT, '/admin');
     await screen.findByTestId('stat-orders-today');
     expect(screen.queryByTestId('range-reports')).toBeNull();
+    expect(screen.queryByText('Damage claims')).toBeNull();
     expect(calls.some((c) => c.url.startsWith('/api/admin/reports/'))).toBe(false);
   });
 

@@ -3,12 +3,14 @@
  * resolve it (a free replacement, a refund to the card, store credit) and a note, then the server's
  * answer. One Idempotency-Key per opened dialog, kept until the claim succeeds, so a second click or a
  * resend after a lost answer makes one claim. The server checks the quantities against what is left.
+ * A photo is optional: uploaded when chosen (POST …/claims/photos), then named by the claim.
  */
 import type { AdminOrder } from '@nh/shared/contracts/admin';
 import { CLAIM_NOTE_MAX_LENGTH, CLAIM_REASON_LABELS, CLAIM_REASONS, CLAIM_RESOLUTION_LABELS, CLAIM_RESOLUTIONS, type ClaimReason, type ClaimResolution } from '@nh/shared/contracts/claims';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Loader2, PackageX } from 'lucide-react';
 import { useId, useRef, useState, type FormEvent } from 'react';
+import { ClaimPhotoInput } from '@/components/claim-photo-input';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
@@ -32,6 +34,8 @@ function ClaimForm({ order, onClose }: { order: Pick<AdminOrder, 'id' | 'items' 
   const [reason, setReason] = useState<ClaimReason>('arrived_damaged');
   const [resolution, setResolution] = useState<ClaimResolution>('replace');
   const [note, setNote] = useState('');
+  const [photo, setPhoto] = useState<string | undefined>();
+  const [photoPending, setPhotoPending] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const resolutions = CLAIM_RESOLUTIONS.filter((r) => (r === 'refund' ? canRefund : r === 'credit' ? order.userId !== null : true));
   const claim = useMutation({
@@ -53,7 +57,7 @@ function ClaimForm({ order, onClose }: { order: Pick<AdminOrder, 'id' | 'items' 
     if (lines.some((l) => !Number.isInteger(l.quantity) || l.quantity < 0)) return setProblem('Each quantity must be a whole number.');
     if (!lines.length) return setProblem('Choose at least one item of the order to claim.');
     setProblem(null);
-    if (!claim.isPending) claim.mutate({ lines, reason, resolution, note: note.trim() });
+    if (!claim.isPending && !photoPending) claim.mutate({ lines, reason, resolution, note: note.trim(), ...(photo ? { photo } : {}) });
   }
 
   const shown = problem ?? (claim.isError ? (serverMessageOf(claim.error) ?? 'The claim could not be made. Please try again.') : null);
@@ -108,6 +112,7 @@ function ClaimForm({ order, onClose }: { order: Pick<AdminOrder, 'id' | 'items' 
           <Label htmlFor={ids.note}>Note (staff only)</Label>
           <Textarea id={ids.note} value={note} maxLength={CLAIM_NOTE_MAX_LENGTH} onChange={(e) => setNote(e.target.value)} placeholder="Called: the cap split in transit" />
         </div>
+        <ClaimPhotoInput uploadUrl={`/api/admin/orders/${encodeURIComponent(order.id)}/claims/photos`} label="Photo (optional, e.g. one the customer emailed)" onChange={setPhoto} onPending={setPhotoPending} />
         {shown && (
           <p id={ids.error} role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800">
             {shown}
@@ -118,7 +123,7 @@ function ClaimForm({ order, onClose }: { order: Pick<AdminOrder, 'id' | 'items' 
         <Button type="button" variant="outline" onClick={onClose}>
           Cancel
         </Button>
-        <Button type="submit" disabled={claim.isPending}>
+        <Button type="submit" disabled={claim.isPending || photoPending}>
           {claim.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
           Make claim
         </Button>

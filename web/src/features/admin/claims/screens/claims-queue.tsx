@@ -1,6 +1,6 @@
 /**
  * The claims queue (issue 23): claims newest first, by status (awaiting review by default), each with its
- * customer, order, items, reason and note; a claim awaiting review opens to approve (choosing the
+ * customer, order, items, reason, note and photo (a thumbnail linking to the full picture); a claim awaiting review opens to approve (choosing the
  * resolution) or decline (saying why).
  */
 import { CLAIM_RESOLUTION_LABELS, CLAIM_RESOLUTIONS, CLAIM_STATUS_LABELS, CLAIM_STATUSES, type AdminClaim, type ClaimResolution, type ClaimStatus } from '@nh/shared/contracts/claims';
@@ -15,7 +15,7 @@ import { serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
 import { AdminPage } from '../../shell/admin-page';
 import { useCan } from '../../shell/role-gate';
-import { approveClaim, claimsQuery, CLAIMS_KEY, declineClaim } from '../api';
+import { approveClaim, claimPhotoUrl, claimsQuery, CLAIMS_KEY, declineClaim } from '../api';
 import { ClaimRuleForm } from '../components/claim-rule-form';
 
 const SELECT_CLASS = 'h-10 rounded-md border border-stone-300 bg-white px-3 text-sm';
@@ -65,6 +65,17 @@ function ClaimDecision({ claim }: { claim: AdminClaim }) {
   );
 }
 
+/** The photo sent with the claim, small, opening full size in a new tab (read through the staff-only route). */
+function ClaimPhoto({ claimId }: { claimId: string }) {
+  const url = claimPhotoUrl(claimId);
+  return (
+    <a href={url} target="_blank" rel="noopener" className="mt-2 inline-flex items-center gap-2 text-sm underline">
+      <img src={url} alt="Photo sent with the claim" loading="lazy" className="h-16 w-16 rounded-md border border-stone-200 object-cover" />
+      Open the photo
+    </a>
+  );
+}
+
 function ClaimRow({ claim }: { claim: AdminClaim }) {
   const [open, setOpen] = useState(false);
   return (
@@ -82,6 +93,7 @@ function ClaimRow({ claim }: { claim: AdminClaim }) {
             · {claim.reasonLabel} · {claim.lines.map((l) => `${l.quantity} × ${l.productName}`).join(', ')} · ${claim.amount}
           </p>
           {claim.note && <p className="mt-1 text-sm text-stone-600">“{claim.note}”</p>}
+          {claim.hasPhoto && <ClaimPhoto claimId={claim.id} />}
           <p className="mt-1 text-xs text-stone-500">
             {claim.source === 'shopper' ? 'Reported by the customer' : `Made by ${claim.staffEmail ?? 'staff'}`} on {new Date(claim.createdAt).toLocaleString()}
             {claim.resolutionLabel && claim.status === 'resolved' && ` · ${claim.resolutionLabel}`}

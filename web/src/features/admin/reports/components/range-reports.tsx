@@ -2,7 +2,8 @@
  * The dashboard's range reports (issue 23; owners and managers): a date range (the last 30 days unless
  * chosen, kept in the URL) and the previous period of the same length beside each figure: sales, orders,
  * average order, units, refunds and net revenue; new vs returning customers; subscription vs one-time
- * revenue; the top products. Days are UTC, as the server counts them.
+ * revenue; the top products; damage claims by reason and product (the claims report needs the same
+ * `reports.view` that shows this section). Days are UTC, as the server counts them.
  */
 import {
   addDays,
@@ -22,6 +23,7 @@ import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { serverMessageOf } from '@/lib/query-client';
 import { formatMoney } from '../../plans/format';
+import { ClaimRatesCard } from '../../claims/components/claim-rates-card';
 import { rangeReportQueries } from '../sales-api';
 import { StockCoverPanel, SubscriptionsPanel } from './steering-panels';
 
@@ -238,6 +240,9 @@ export function RangeReports() {
           <div className="grid grid-cols-1 gap-4 lg:grid-cols-2 [&>*]:min-w-0">
             <SubscriptionsPanel from={from} to={to} />
             <StockCoverPanel />
+          </div>
+          <div className="grid grid-cols-1 gap-4 lg:grid-cols-2 [&>*]:min-w-0" data-testid="claim-rates">
+            <ClaimRatesCard from={from} to={to} />
           </div>
         </>
       ) : (
