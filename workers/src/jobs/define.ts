@@ -120,7 +120,7 @@ export function queueProcessor<Ctx extends JobContext>(queue: QueueDefinition<Qu
   const handlers = new Map(queue.jobs.map((job) => [job.name, { payload: job.payload, handle: job.handler(ctx) }]));
   return async (job) => {
     const { data, requestId, traceParent } = splitJobTrace(job.data);
-    const labels = { queue: queue.name, job: job.name };
+    const labels = { queue: queue.name, job_name: job.name };
     const end = jobDuration.startTimer(labels);
     const run = async () => {
       const handler = handlers.get(job.name);
