@@ -1,8 +1,9 @@
 # syntax=docker/dockerfile:1
 # One image for every process of the Procfile (web, worker, release); docker-compose.yml picks the command.
+# Node 22 LTS (Node 20 is past its end of life); the code also runs on Node 20.19+ (package.json engines, CI).
 
 # ---- build: every dependency, then the SPA and the server bundles
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY shared/package.json shared/
@@ -15,7 +16,7 @@ COPY . .
 RUN npm run build
 
 # ---- runtime: production dependencies and the built output only, as a non-root user
-FROM node:20-bookworm-slim AS runtime
+FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=5000
 WORKDIR /app
 COPY package.json package-lock.json ./

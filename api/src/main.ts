@@ -2,7 +2,7 @@
 import { configureShop } from '@nh/shared';
 import { createDb } from '@nh/server/db/client';
 import { createLogger } from '@nh/server/observability/logger';
-import { createRedis } from '@nh/server/runtime/redis';
+import { assertRedisVersion, createRedis } from '@nh/server/runtime/redis';
 import { exitOnStartupError, shopOverrides } from '@nh/server/runtime/env';
 import { productionWarnings } from '@nh/server/runtime/startup-warnings';
 import { pingDatabase } from '@nh/server/queries/health';
@@ -21,6 +21,7 @@ async function start(): Promise<void> {
   await pingDatabase(db);
   const redis = createRedis(config.REDIS_URL);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection problem'));
+  await assertRedisVersion(redis);
 
   const ctx: AppContext = { config, db, redis, log };
   const services = createAppServices(ctx);

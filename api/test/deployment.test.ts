@@ -74,6 +74,11 @@ describe('the container image and the compose file', () => {
     expect(runtime).toMatch(/^USER node$/m);
     expect(runtime).toMatch(/^HEALTHCHECK /m);
     expect(runtime).toContain('/healthz');
+    // Node 22 LTS (Node 20 is past its end of life) in both stages.
+    expect(dockerfile.match(/^FROM node:22-bookworm-slim AS (build|runtime)$/gm)).toHaveLength(2);
+    // The image is not a developer's checkout: no .git, so an unset NODE_ENV refuses to start (ENV sets production).
+    expect(runtime).not.toMatch(/COPY .*\.git\b/);
+    expect(runtime).toMatch(/^ENV NODE_ENV=production /m);
   });
 
   it('.dockerignore leaves out secrets, local state and installed trees', () => {
@@ -131,6 +136,38 @@ describe('the container image and the compose file', () => {
   });
 });
 
+describe('a production process with Authorize.Net keys but no AUTHNET_ENV', () => {
+  it.each([
+    ['api', 'api/src/main.ts'],
+    ['workers', 'workers/src/main.ts'],
+  ])('%s: does not start, and says so in one line naming AUTHNET_ENV', async (name, main) => {
+    const { code, stderr } = await promisify(execFile)(path.join(REPO_ROOT, 'node_modules/.bin/tsx'), [path.join(REPO_ROOT, main)], {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        SESSION_SECRET: 'z'.repeat(32),
+        SIGN_IN_CODE_PEPPER: 'p'.repeat(32),
+        SHOP_SITE_URL: 'https://shop.example.com',
+        AUTHNET_API_LOGIN_ID: 'login',
+        AUTHNET_TRANSACTION_KEY: 'key',
+        AUTHNET_PUBLIC_CLIENT_KEY: 'public',
+        AUTHNET_ENV: '',
+        DATABASE_URL: 'postgres://127.0.0.1:1/none',
+        REDIS_URL: 'redis://127.0.0.1:1',
+      },
+      timeout: 30_000,
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? '' }),
+    );
+    expect(code).toBe(1);
+    const lines = stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^\\[${name}\\] Invalid configuration: AUTHNET_ENV: is required when NODE_ENV=production`));
+  });
+});
+
 describe('a production process without SHOP_SITE_URL', () => {
   // The processes as `npm start` and the Procfile run them (from source here: tsx), in production mode
   // with everything else they need; SHOP_SITE_URL empty counts as unset.
@@ -160,6 +197,11 @@ describe('a production process without SHOP_SITE_URL', () => {
     const lines = stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(new RegExp(`^\\[${name}\\] Invalid configuration: .*SHOP_SITE_URL: is required when NODE_ENV=production`));
+  });
+
+  it('compose passes AUTHNET_ENV through without a default (a production process with keys must be told which account)', () => {
+    const { web, worker } = (parse(read('docker-compose.yml')) as { services: Record<string, { environment: Record<string, string> }> }).services;
+    for (const service of [web!, worker!]) expect(service.environment.AUTHNET_ENV).toBe('${AUTHNET_ENV:-}');
   });
 
   it('compose runs web and worker in production mode with a SHOP_SITE_URL (the local address unless told otherwise)', () => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { toCents } from '@nh/shared/money';
 import { DEFAULT_PLAN_CADENCE_MONTHS, planCadenceMonthsSchema } from '@nh/shared/contracts/subscriptions';
 import { baseEnvShape, loadEnv, optionalString, repoRootOf, requireSiteUrlInProduction } from '@nh/server/runtime/env';
-import { paymentsEnvShape } from '@nh/server/payments';
+import { paymentsEnvShape, requireAuthnetEnvInProduction } from '@nh/server/payments';
 import { s3SettingsOf, storageEnvShape } from '@nh/server/storage';
 
 export const REPO_ROOT = repoRootOf(import.meta.url);
@@ -86,6 +86,7 @@ const schema = z
 export type ApiConfig = ReturnType<typeof loadApiConfig>;
 
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env) {
+  requireAuthnetEnvInProduction(env);
   const parsed = loadEnv(schema, env);
   // The S3 settings' cross-variable rule (a credential pair), checked at start like the rest.
   s3SettingsOf(parsed);
