@@ -41,11 +41,14 @@ async function start(): Promise<void> {
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down: /readyz answers 503 (draining); finishing in-flight requests');
+    log.info(
+      { signal, delayMs: config.SHUTDOWN_DELAY_MS, graceMs: config.SHUTDOWN_GRACE_MS },
+      'shutting down: /readyz answers 503 (draining); still serving until the delay passes, then finishing in-flight requests',
+    );
     const force = setTimeout(() => {
-      log.warn('in-flight requests did not finish in 15s; exiting');
+      log.warn(`in-flight requests did not finish in ${config.SHUTDOWN_GRACE_MS} ms after the delay; exiting`);
       process.exit(1);
-    }, 15_000);
+    }, config.SHUTDOWN_DELAY_MS + config.SHUTDOWN_GRACE_MS);
     force.unref();
     // The draining flag is set before the server closes (listenApi's drain).
     void served.drain().then(async () => {
