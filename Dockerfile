@@ -1,8 +1,14 @@
 # syntax=docker/dockerfile:1
 # One image for every process of the Procfile (web, worker, release); docker-compose.yml picks the command.
+# Node 22 LTS (Node 20 is past its end of life); the code also runs on Node 20.19+ (package.json engines, CI).
+
+# The image of the release being replaced (`docker build --build-arg PREVIOUS_IMAGE=<registry>/nurture-home:<live tag>`):
+# its SPA assets are kept in this image, so pages its processes served keep loading during a rolling deploy
+# (docs/decisions/workers.md). Unset: the base image, which has none.
+ARG PREVIOUS_IMAGE=node:22-bookworm-slim
 
 # ---- build: every dependency, then the SPA and the server bundles
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY shared/package.json shared/
@@ -14,8 +20,12 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 
+# ---- previous: the live release's own hashed assets (one release back, never its carried-over ones)
+FROM ${PREVIOUS_IMAGE} AS previous
+RUN mkdir -p /app/web/dist/assets
+
 # ---- runtime: production dependencies and the built output only, as a non-root user
-FROM node:20-bookworm-slim AS runtime
+FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=5000
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -31,6 +41,7 @@ COPY --from=build /app/workers/dist workers/dist
 COPY --from=build /app/migrations/dist migrations/dist
 COPY --from=build /app/migrations/sql migrations/sql
 COPY --from=build /app/web/dist web/dist
+COPY --from=previous /app/web/dist/assets web/dist/previous-assets
 # The server render of the public pages (the API loads it at start; without it pages render in the browser).
 COPY --from=build /app/web/dist-server web/dist-server
 COPY Procfile ./

@@ -3,6 +3,9 @@
 # and the worker process together. Ctrl-C (or SIGTERM) stops both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# A developer's run, said explicitly: the processes refuse an unset NODE_ENV outside a git checkout
+# (docs/decisions/production-safety.md), and `npm start` is the local demo, with the sandbox and demo data.
+export NODE_ENV="${NODE_ENV:-development}"
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules ]; then
   npm ci --no-audit --no-fund
 fi

@@ -104,6 +104,9 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
 /** The built index.html's root element, where the app (or its server render) goes. */
 const EMPTY_ROOT = '<div id="root"></div>';
 
+/** The folder of WEB_DIST holding the previous release's `assets/` (only in an image built with PREVIOUS_IMAGE). */
+export const PREVIOUS_ASSETS_DIR = 'previous-assets';
+
 /**
  * The built SPA with history fallback: any non-API GET that is not a file gets index.html, its head filled
  * in for the page (title, description, canonical, Open Graph) and 404 for a page that does not exist (an
@@ -123,7 +126,11 @@ function serveSpa(
     if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, html: await fs.promises.readFile(index, 'utf8') };
     return cached.html;
   };
-  app.use('/assets', express.static(path.join(dist, 'assets'), { immutable: true, maxAge: '1y', fallthrough: false }));
+  const hashed = { immutable: true, maxAge: '1y' };
+  app.use('/assets', express.static(path.join(dist, 'assets'), { ...hashed, fallthrough: true }));
+  // The previous release's hashed files, kept in the image (Dockerfile, `previous` stage): a page an old
+  // process served during a rolling deploy still loads its scripts from a new one (docs/decisions/workers.md).
+  app.use('/assets', express.static(path.join(dist, PREVIOUS_ASSETS_DIR), { ...hashed, fallthrough: false }));
   app.use(express.static(dist, { index: false, maxAge: '1h' }));
   app.get(/^(?!\/api\/).*/, async (req, res, next) => {
     if (!req.accepts('html')) return next();

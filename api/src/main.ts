@@ -2,7 +2,7 @@
 import { configureShop } from '@nh/shared';
 import { createDb } from '@nh/server/db/client';
 import { createLogger } from '@nh/server/observability/logger';
-import { createRedis } from '@nh/server/runtime/redis';
+import { assertRedisVersion, createRedis } from '@nh/server/runtime/redis';
 import { exitOnStartupError, shopOverrides } from '@nh/server/runtime/env';
 import { productionWarnings } from '@nh/server/runtime/startup-warnings';
 import { pingDatabase } from '@nh/server/queries/health';
@@ -21,6 +21,7 @@ async function start(): Promise<void> {
   await pingDatabase(db);
   const redis = createRedis(config.REDIS_URL);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection problem'));
+  await assertRedisVersion(redis);
 
   const ctx: AppContext = { config, db, redis, log };
   const services = createAppServices(ctx);
@@ -40,11 +41,14 @@ async function start(): Promise<void> {
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down: /readyz answers 503 (draining); finishing in-flight requests');
+    log.info(
+      { signal, delayMs: config.SHUTDOWN_DELAY_MS, graceMs: config.SHUTDOWN_GRACE_MS },
+      'shutting down: /readyz answers 503 (draining); still serving until the delay passes, then finishing in-flight requests',
+    );
     const force = setTimeout(() => {
-      log.warn('in-flight requests did not finish in 15s; exiting');
+      log.warn(`in-flight requests did not finish in ${config.SHUTDOWN_GRACE_MS} ms after the delay; exiting`);
       process.exit(1);
-    }, 15_000);
+    }, config.SHUTDOWN_DELAY_MS + config.SHUTDOWN_GRACE_MS);
     force.unref();
     // The draining flag is set before the server closes (listenApi's drain).
     void served.drain().then(async () => {

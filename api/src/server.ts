@@ -1,7 +1,9 @@
 /**
  * The API's listeners: the app on PORT, and the internal listener on METRICS_PORT when it is set
  * (`/metrics` without a token, `/healthz`, `/readyz`). `drain()` is the shutdown: readiness answers 503
- * ("draining") from that moment, the server stops taking connections and closes its idle ones (those
+ * ("draining") from that moment, the server keeps serving for SHUTDOWN_DELAY_MS (the load balancer's
+ * probe needs that long to notice; answers say `Connection: close` meanwhile), then stops taking
+ * connections and closes its idle ones (those
  * whose request is answered too, rather than after keepAliveTimeout), and the promise resolves once the
  * requests in flight are answered and the work they answered before it was done (lib/after-answer.ts)
  * has finished. The METRICS_PORT listener stays up
@@ -19,8 +21,12 @@ export interface ApiServer {
   server: Server;
   port: number;
   metrics: MetricsServer | null;
-  /** Marks the process draining, stops taking connections, resolves when the requests in flight are answered (and their after-answer work done). */
-  drain: () => Promise<void>;
+  /**
+   * Marks the process draining (readiness 503), keeps serving for `delayMs` (SHUTDOWN_DELAY_MS; each
+   * answer then says `Connection: close`), then stops taking connections; resolves when the requests in
+   * flight are answered (and their after-answer work done).
+   */
+  drain: (delayMs?: number) => Promise<void>;
   /** Closes the METRICS_PORT listener (after `drain`). */
   close: () => Promise<void>;
 }
@@ -50,18 +56,27 @@ export async function listenApi(ctx: AppContext, services: Pick<AppServices, 'li
     server,
     port: (server.address() as AddressInfo).port,
     metrics,
-    drain: () =>
+    drain: (delayMs = config.SHUTDOWN_DELAY_MS) =>
       (drained ??= new Promise<void>((resolve) => {
         services.lifecycle.draining = true;
-        // A keep-alive connection whose request finishes stays open (idle) until keepAliveTimeout: close
-        // idle ones until the last request in flight is answered.
-        const idle = setInterval(() => server.closeIdleConnections(), 100);
-        server.close(() => {
-          clearInterval(idle);
-          // Work the last requests answered before it was done (a reset request's email) finishes too.
-          void services.afterAnswer.settled().then(resolve);
+        // While the load balancer has not noticed the 503 yet it still sends requests here: serve them, but
+        // ask each client to reconnect (to another process) rather than keep this connection.
+        server.prependListener('request', (_req, res) => {
+          if (!res.headersSent) res.setHeader('Connection', 'close');
         });
-        server.closeIdleConnections();
+        const close = () => {
+          // A keep-alive connection whose request finishes stays open (idle) until keepAliveTimeout: close
+          // idle ones until the last request in flight is answered.
+          const idle = setInterval(() => server.closeIdleConnections(), 100);
+          server.close(() => {
+            clearInterval(idle);
+            // Work the last requests answered before it was done (a reset request's email) finishes too.
+            void services.afterAnswer.settled().then(resolve);
+          });
+          server.closeIdleConnections();
+        };
+        if (delayMs > 0) setTimeout(close, delayMs);
+        else close();
       })),
     close: async () => {
       await metrics?.close();

@@ -11,7 +11,8 @@ import { promisify } from 'node:util';
 import { resolveConfig } from 'vite';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../src/lib/config';
+import { loadWorkerConfig } from '../../workers/src/lib/config';
+import { loadApiConfig, REPO_ROOT } from '../src/lib/config';
 import { startTestApi, type TestApi } from './support/harness';
 
 const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
@@ -68,12 +69,37 @@ describe('the container image and the compose file', () => {
   const compose = parse(read('docker-compose.yml')) as { services: Record<string, Record<string, unknown>> };
 
   it('Dockerfile: a build stage and a runtime stage with production dependencies only, a non-root user and a HEALTHCHECK', () => {
-    expect(dockerfile.match(/^FROM /gm)).toHaveLength(2);
+    expect(dockerfile.match(/^FROM /gm)).toHaveLength(3);
     const runtime = dockerfile.slice(dockerfile.lastIndexOf('FROM '));
     expect(runtime).toContain('npm ci --omit=dev');
     expect(runtime).toMatch(/^USER node$/m);
     expect(runtime).toMatch(/^HEALTHCHECK /m);
     expect(runtime).toContain('/healthz');
+    // Node 22 LTS (Node 20 is past its end of life) in both stages.
+    expect(dockerfile.match(/^FROM node:22-bookworm-slim AS (build|runtime)$/gm)).toHaveLength(2);
+    // The image is not a developer's checkout: no .git, so an unset NODE_ENV refuses to start (ENV sets production).
+    expect(runtime).not.toMatch(/COPY .*\.git\b/);
+    expect(runtime).toMatch(/^ENV NODE_ENV=production /m);
+  });
+
+  it("Dockerfile: the live release's hashed assets (PREVIOUS_IMAGE) are kept beside the new ones, one release back", () => {
+    expect(dockerfile).toMatch(/^ARG PREVIOUS_IMAGE=node:22-bookworm-slim$/m);
+    expect(dockerfile).toMatch(/^FROM \$\{PREVIOUS_IMAGE\} AS previous$/m);
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('FROM '));
+    // Its own assets/, never its previous-assets/: nothing accumulates release after release.
+    expect(runtime).toContain('COPY --from=previous /app/web/dist/assets web/dist/previous-assets');
+    expect(runtime.indexOf('COPY --from=build /app/web/dist web/dist')).toBeLessThan(runtime.indexOf('COPY --from=previous'));
+  });
+
+  it("compose: stop_grace_period covers the API's delay and grace, and the workers' grace (Docker's 10 s would cut them)", () => {
+    const seconds = (v: unknown) => Number(/^(\d+)s$/.exec(String(v))?.[1]);
+    const { web, worker } = compose.services;
+    const base = { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32), SIGN_IN_CODE_PEPPER: 'p'.repeat(32), SHOP_SITE_URL: 'https://shop.example.com' };
+    const api = loadApiConfig(base);
+    expect(seconds(web!.stop_grace_period) * 1000).toBeGreaterThan(api.SHUTDOWN_DELAY_MS + api.SHUTDOWN_GRACE_MS);
+    // The worker exits at the latest SHUTDOWN_GRACE_MS + 10 s after SIGTERM (workers/src/main.ts).
+    const workers = loadWorkerConfig({ ...base });
+    expect(seconds(worker!.stop_grace_period) * 1000).toBe(workers.SHUTDOWN_GRACE_MS + 10_000);
   });
 
   it('.dockerignore leaves out secrets, local state and installed trees', () => {
@@ -131,6 +157,38 @@ describe('the container image and the compose file', () => {
   });
 });
 
+describe('a production process with Authorize.Net keys but no AUTHNET_ENV', () => {
+  it.each([
+    ['api', 'api/src/main.ts'],
+    ['workers', 'workers/src/main.ts'],
+  ])('%s: does not start, and says so in one line naming AUTHNET_ENV', async (name, main) => {
+    const { code, stderr } = await promisify(execFile)(path.join(REPO_ROOT, 'node_modules/.bin/tsx'), [path.join(REPO_ROOT, main)], {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        SESSION_SECRET: 'z'.repeat(32),
+        SIGN_IN_CODE_PEPPER: 'p'.repeat(32),
+        SHOP_SITE_URL: 'https://shop.example.com',
+        AUTHNET_API_LOGIN_ID: 'login',
+        AUTHNET_TRANSACTION_KEY: 'key',
+        AUTHNET_PUBLIC_CLIENT_KEY: 'public',
+        AUTHNET_ENV: '',
+        DATABASE_URL: 'postgres://127.0.0.1:1/none',
+        REDIS_URL: 'redis://127.0.0.1:1',
+      },
+      timeout: 30_000,
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code?: number; stderr?: string }) => ({ code: error.code, stderr: error.stderr ?? '' }),
+    );
+    expect(code).toBe(1);
+    const lines = stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^\\[${name}\\] Invalid configuration: AUTHNET_ENV: is required when NODE_ENV=production`));
+  });
+});
+
 describe('a production process without SHOP_SITE_URL', () => {
   // The processes as `npm start` and the Procfile run them (from source here: tsx), in production mode
   // with everything else they need; SHOP_SITE_URL empty counts as unset.
@@ -160,6 +218,11 @@ describe('a production process without SHOP_SITE_URL', () => {
     const lines = stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(new RegExp(`^\\[${name}\\] Invalid configuration: .*SHOP_SITE_URL: is required when NODE_ENV=production`));
+  });
+
+  it('compose passes AUTHNET_ENV through without a default (a production process with keys must be told which account)', () => {
+    const { web, worker } = (parse(read('docker-compose.yml')) as { services: Record<string, { environment: Record<string, string> }> }).services;
+    for (const service of [web!, worker!]) expect(service.environment.AUTHNET_ENV).toBe('${AUTHNET_ENV:-}');
   });
 
   it('compose runs web and worker in production mode with a SHOP_SITE_URL (the local address unless told otherwise)', () => {

@@ -26,16 +26,42 @@ const namedIn = (expr: string) => [...expr.matchAll(/\b(nh_[a-z0-9_]+)/g)].map((
 describe('operations config', () => {
   const exported = exportedMetricNames();
 
-  it('the alert rules cover the five conditions and name only exported metrics', () => {
+  it('the alert rules cover the five conditions and the targets being up, and name only exported metrics', () => {
     const rules = parse(read('ops/prometheus/alerts.yml')) as { groups: Array<{ rules: Array<{ alert: string; expr: string; annotations: { summary: string } }> }> };
     const all = rules.groups.flatMap((g) => g.rules);
-    expect(all.map((r) => r.alert)).toEqual(['OutboxLagging', 'NetSuiteSyncFailing', 'QueueBacklog', 'CheckoutErrors', 'RenewalDeclinesJump']);
+    expect(all.map((r) => r.alert)).toEqual([
+      'OutboxLagging',
+      'NetSuiteSyncFailing',
+      'QueueBacklog',
+      'CheckoutErrors',
+      'RenewalDeclinesJump',
+      'ApiInstanceDown',
+      'ApiDown',
+      'WorkerInstanceDown',
+      'WorkersDown',
+    ]);
     for (const rule of all) {
       expect(rule.annotations.summary, rule.alert).toBeTruthy();
       const names = namedIn(rule.expr);
-      expect(names.length, rule.alert).toBeGreaterThan(0);
+      // The target alerts read Prometheus's own `up` (by the scrape job names of prometheus.yml).
+      if (/Down$/.test(rule.alert)) expect(rule.expr, rule.alert).toMatch(/\bup\{job="(api|worker)"\}/);
+      else expect(names.length, rule.alert).toBeGreaterThan(0);
       for (const name of names) expect(exported.has(name), `${rule.alert}: ${name}`).toBe(true);
     }
+  });
+
+  it('no metric of ours has a `job` or `instance` label (Prometheus sets those on every series: ours would become exported_job)', () => {
+    for (const file of ['migrations/src/observability/metrics.ts', 'workers/src/metrics.ts']) {
+      for (const m of read(file).matchAll(/labelNames: \[([^\]]*)\]/g)) {
+        const labels = [...m[1]!.matchAll(/'([^']+)'/g)].map((l) => l[1]!);
+        expect(labels, `${file}: ${m[0]}`).not.toContain('job');
+        expect(labels, `${file}: ${m[0]}`).not.toContain('instance');
+      }
+    }
+    // The job panels group by the job name label, not by the scrape job.
+    const dashboard = read('ops/grafana/dashboards/nurture-home.json');
+    expect(dashboard).not.toMatch(/by \((le, )?job\)/);
+    expect(dashboard).toContain('sum by (queue, job_name) (rate(nh_job_failures_total[5m]))');
   });
 
   it('Prometheus scrapes the API and the worker on METRICS_PORT and loads the rules', () => {

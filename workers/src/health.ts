@@ -2,8 +2,8 @@
  * The worker's `/healthz` and `/readyz` on METRICS_PORT (the heartbeat file stays for the container's
  * own health check; both say the same about liveness).
  *
- * - `/healthz` (liveness): every queue consumer of this process runs and PostgreSQL answers, the
- *   heartbeat's rule (`runtimeHealthy`).
+ * - `/healthz` (liveness): every queue consumer of this process runs, the heartbeat's rule
+ *   (`runtimeHealthy`); not PostgreSQL (a database outage must not restart every worker).
  * - `/readyz`: PostgreSQL and Redis answer within READY_TIMEOUT_MS, the consumers run, the process is
  *   not shutting down, and, in a process consuming `renewals` with card payments configured, the last
  *   renewal sweep ran (`renewalSweepState`).
@@ -53,7 +53,7 @@ export interface WorkerHealthDeps {
 
 export function workerHealth({ db, redis, workers, renewals, closing, now = () => new Date() }: WorkerHealthDeps) {
   const live = async (): Promise<HealthAnswer> => {
-    const ok = await runtimeHealthy({ workers, db });
+    const ok = await runtimeHealthy({ workers });
     return { ok, body: { status: ok ? 'ok' : 'unhealthy' } };
   };
 

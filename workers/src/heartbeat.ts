@@ -1,14 +1,11 @@
 /**
- * The worker's liveness for a container health check: while every consumer runs and PostgreSQL
- * answers, the time is written to a file every interval; the check (healthcheck.ts) fails when the
- * file is older than a few intervals. A file, not a port: METRICS_PORT is optional, and the container's
+ * The worker's liveness for a container health check: while every consumer runs, the time is written
+ * to a file every interval; the check (healthcheck.ts) fails when the file is older than a few intervals. A file, not a port: METRICS_PORT is optional, and the container's
  * check needs no listener (when it is set, its /healthz answers by the same rule: health.ts).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Db } from '@nh/server/db/client';
 import type { Logger } from '@nh/server/observability/logger';
-import { pingDatabase } from '@nh/server/queries/health';
 
 export interface HeartbeatOptions {
   file: string;
@@ -22,7 +19,7 @@ export function startHeartbeat({ file, intervalMs, healthy, log }: HeartbeatOpti
   const beat = async () => {
     const ok = await healthy().catch(() => false);
     if (!ok) {
-      if (!warned) log.warn({ file }, 'unhealthy: heartbeat not written (a consumer stopped or PostgreSQL does not answer)');
+      if (!warned) log.warn({ file }, 'unhealthy: heartbeat not written (a consumer stopped)');
       warned = true;
       return;
     }
@@ -42,11 +39,11 @@ export async function heartbeatFresh(file: string, maxAgeMs: number, now = Date.
   return Number.isFinite(written) && now - written <= maxAgeMs;
 }
 
-/** Healthy: every queue consumer of this process runs and PostgreSQL answers. */
-export async function runtimeHealthy(runtime: { workers: ReadonlyMap<string, { isRunning(): boolean }>; db: Db }): Promise<boolean> {
-  if (![...runtime.workers.values()].every((w) => w.isRunning())) return false;
-  return pingDatabase(runtime.db).then(
-    () => true,
-    () => false,
-  );
+/**
+ * Healthy (alive): every queue consumer of this process runs. Not PostgreSQL: liveness decides restarts,
+ * and a database outage would restart every worker at once, over and over, for a fault a restart cannot
+ * fix (readiness reports PostgreSQL; docs/decisions/production-safety.md).
+ */
+export async function runtimeHealthy(runtime: { workers: ReadonlyMap<string, { isRunning(): boolean }> }): Promise<boolean> {
+  return [...runtime.workers.values()].every((w) => w.isRunning());
 }

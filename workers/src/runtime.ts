@@ -6,7 +6,7 @@
 import { Worker, type Queue, type WorkerOptions } from 'bullmq';
 import { configureShop, SHOP } from '@nh/shared';
 import { createDb, type Db } from '@nh/server/db/client';
-import { createRedis, type Redis } from '@nh/server/runtime/redis';
+import { assertRedisVersion, createRedis, type Redis } from '@nh/server/runtime/redis';
 import { shopOverrides } from '@nh/server/runtime/env';
 import type { Logger } from '@nh/server/observability/logger';
 import { startMetricsServer, type MetricsServer } from '@nh/server/observability/metrics';
@@ -50,6 +50,8 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
   // Producers fail fast when Redis is down (the relay rolls back and retries); workers wait through reconnects.
   const producerRedis: Redis = createRedis(config.REDIS_URL, 'client');
   const workerRedis: Redis = createRedis(config.REDIS_URL, 'worker');
+  // Refuses Redis older than 6.2 at once, not at the first job (docs/decisions/production-safety.md).
+  await assertRedisVersion(producerRedis);
   const queues = Object.fromEntries(QUEUE_NAMES.map((name) => [name, createQueue(name, producerRedis, config.QUEUE_PREFIX)])) as Record<QueueName, Queue>;
   for (const queue of Object.values(queues)) queue.on('error', (err) => log.debug({ err: err.message, queue: queue.name }, 'queue connection problem'));
 

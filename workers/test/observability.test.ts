@@ -121,10 +121,10 @@ describe('worker metrics', () => {
       return (sample(t, 'nh_renewals_last_sweep_timestamp_seconds') ?? 0) > 0 && t;
     }, 15_000, 'the start-up sweep recorded');
 
-    expect(sample(text, 'nh_job_duration_seconds_count', { queue: 'emails', job: 'order-confirmation', status: 'completed' })).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'nh_job_duration_seconds_count', { queue: 'emails', job: 'order-confirmation', status: 'failed' })).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'nh_job_duration_seconds_bucket', { queue: 'renewals', job: 'renewal-sweep', status: 'completed', le: '+Inf' })).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'nh_job_failures_total', { queue: 'emails', job: 'order-confirmation' })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'nh_job_duration_seconds_count', { queue: 'emails', job_name: 'order-confirmation', status: 'completed' })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'nh_job_duration_seconds_count', { queue: 'emails', job_name: 'order-confirmation', status: 'failed' })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'nh_job_duration_seconds_bucket', { queue: 'renewals', job_name: 'renewal-sweep', status: 'completed', le: '+Inf' })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'nh_job_failures_total', { queue: 'emails', job_name: 'order-confirmation' })).toBeGreaterThanOrEqual(1);
 
     // Every queue, every state; erp-sync has no worker here, so its jobs wait and age.
     for (const queue of ['erp-sync', 'exports', 'emails', 'renewals', 'maintenance']) {

@@ -3,18 +3,29 @@ import { z } from 'zod';
 import { toCents } from '@nh/shared/money';
 import { DEFAULT_PLAN_CADENCE_MONTHS, planCadenceMonthsSchema } from '@nh/shared/contracts/subscriptions';
 import { baseEnvShape, loadEnv, optionalString, repoRootOf, requireSiteUrlInProduction } from '@nh/server/runtime/env';
-import { paymentsEnvShape } from '@nh/server/payments';
+import { paymentsEnvShape, requireAuthnetEnvInProduction } from '@nh/server/payments';
 import { s3SettingsOf, storageEnvShape } from '@nh/server/storage';
 
 export const REPO_ROOT = repoRootOf(import.meta.url);
 
 const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me';
 
+/** SHUTDOWN_DELAY_MS in production when unset: two probes of a load balancer checking every 2 s, and a margin. */
+export const DEFAULT_PRODUCTION_SHUTDOWN_DELAY_MS = 5000;
+
 const schema = z
   .object({
     ...baseEnvShape,
     PORT: z.coerce.number().int().min(0).max(65535).default(5000),
     HOST: z.string().default('0.0.0.0'),
+    /**
+     * On SIGTERM: how long the API keeps serving (readiness 503, responses `Connection: close`) before it
+     * closes its listener, so the load balancer's probe sees the 503 and stops sending first (server.ts).
+     * Unset: 5 s in production, 0 elsewhere (Ctrl-C stops a developer's API at once).
+     */
+    SHUTDOWN_DELAY_MS: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(0).max(120_000).optional()),
+    /** On SIGTERM, after the delay: how long requests in flight may take before the process exits anyway. */
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(15_000),
     SESSION_SECRET: optionalString(),
     /** The key of the emailed sign-in codes' HMAC (@nh/server queries/sign-in-codes.ts; the mail worker needs it too). */
     SIGN_IN_CODE_PEPPER: optionalString(),
@@ -88,6 +99,7 @@ const schema = z
 export type ApiConfig = ReturnType<typeof loadApiConfig>;
 
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env) {
+  requireAuthnetEnvInProduction(env);
   const parsed = loadEnv(schema, env);
   // The S3 settings' cross-variable rule (a credential pair), checked at start like the rest.
   s3SettingsOf(parsed);
@@ -98,5 +110,6 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env) {
     SESSION_SECRET: parsed.SESSION_SECRET ?? DEV_SESSION_SECRET,
     RATE_LIMIT_PREFIX: parsed.RATE_LIMIT_PREFIX ?? `${parsed.QUEUE_PREFIX}:rl`,
     isProduction: parsed.NODE_ENV === 'production',
+    SHUTDOWN_DELAY_MS: parsed.SHUTDOWN_DELAY_MS ?? (parsed.NODE_ENV === 'production' ? DEFAULT_PRODUCTION_SHUTDOWN_DELAY_MS : 0),
   };
 }

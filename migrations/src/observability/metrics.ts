@@ -59,8 +59,9 @@ export const paymentGatewayDuration = new Histogram({
 /** Every attempt of every job, as the queue processor ran it (payload parsing included). */
 export const jobDuration = new Histogram({
   name: 'nh_job_duration_seconds',
-  help: 'Job attempt duration, by queue, job name and status (completed, failed, delayed: put back to wait its turn).',
-  labelNames: ['queue', 'job', 'status'] as const,
+  help: 'Job attempt duration, by queue, job name (job_name) and status (completed, failed, delayed: put back to wait its turn).',
+  // `job_name`, not `job`: Prometheus sets `job` on every series (the scrape job) and would rename ours `exported_job`.
+  labelNames: ['queue', 'job_name', 'status'] as const,
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
   registers: [],
 });
@@ -68,8 +69,8 @@ export const jobDuration = new Histogram({
 /** Failed attempts (a job that will be retried counts each time; the queue's `failed` gauge shows the ones that gave up). */
 export const jobFailures = new Counter({
   name: 'nh_job_failures_total',
-  help: 'Failed job attempts, by queue and job name (retried attempts included).',
-  labelNames: ['queue', 'job'] as const,
+  help: 'Failed job attempts, by queue and job name (job_name; retried attempts included).',
+  labelNames: ['queue', 'job_name'] as const,
   registers: [],
 });
 

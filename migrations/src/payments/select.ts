@@ -6,10 +6,12 @@
  * - Authorize.Net when its credentials are set (or PAYMENTS_MODE=authorizenet);
  * - otherwise, outside production, the local sandbox (its tokens and stored profiles live in Redis
  *   under QUEUE_PREFIX, shared by the API and the workers);
- * - in production with no credentials, none (the caller says what then refuses).
+ * - in production with no credentials, none (the caller says what then refuses); in production the
+ *   local sandbox is never used, not even with PAYMENTS_MODE=local-sandbox (production-safety.md);
+ * - AUTHNET_ENV must be stated in production when Authorize.Net is used (`requireAuthnetEnvInProduction`).
  */
 import { z } from 'zod';
-import { optionalString } from '../runtime/env';
+import { ConfigError, optionalString } from '../runtime/env';
 import type { Redis } from '../runtime/redis';
 import { AuthorizeNetGateway } from './authorizenet';
 import { LocalSandboxGateway } from './sandbox';
@@ -35,6 +37,21 @@ export const paymentsEnvShape = {
   /** Minutes after which a local sandbox charge counts as settled: before, a refund is a void (docs/decisions/refunds.md). */
   PAYMENTS_SANDBOX_SETTLE_MINUTES: z.coerce.number().int().min(0).max(7 * 24 * 60).default(10),
 };
+
+/**
+ * AUTHNET_ENV must be stated in production whenever Authorize.Net is used: its default (sandbox) sends a
+ * production shop's live keys to the sandbox endpoint, where every charge fails (or a sandbox key
+ * "works" and no money moves). Checked on the raw variables, before the default applies.
+ */
+export function requireAuthnetEnvInProduction(env: NodeJS.ProcessEnv): void {
+  if (env.NODE_ENV !== 'production' || env.AUTHNET_ENV) return;
+  const credentials = Boolean(env.AUTHNET_API_LOGIN_ID && env.AUTHNET_TRANSACTION_KEY);
+  if (credentials || env.PAYMENTS_MODE === 'authorizenet') {
+    throw new ConfigError(
+      'Invalid configuration: AUTHNET_ENV: is required when NODE_ENV=production and Authorize.Net is used (sandbox or production: the account the keys belong to)',
+    );
+  }
+}
 
 /** The parsed payment variables. */
 export type PaymentsEnv = z.infer<z.ZodObject<typeof paymentsEnvShape>>;

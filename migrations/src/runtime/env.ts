@@ -104,9 +104,36 @@ export function repoRootOf(moduleUrl: string): string {
   return path.dirname(dir);
 }
 
-/** Parses the environment against `schema`; a failure names each bad variable on one line. */
+/** A developer's checkout: the repository's `.git` is beside the code (an image or a release bundle has none). */
+export function isDeveloperCheckout(root: string = repoRootOf(import.meta.url)): boolean {
+  return fs.existsSync(path.join(root, '.git'));
+}
+
+let assumedDevelopmentSaid = false;
+
+/**
+ * The NODE_ENV a process runs with (docs/decisions/production-safety.md). Set: as it is. Unset in a
+ * developer's checkout: development, said once on stderr. Unset anywhere else (an image, a server, a
+ * release bundle): a configuration error, since development means the local payment sandbox, the demo
+ * owner, the development session secret and demo data.
+ */
+export function withNodeEnv(env: NodeJS.ProcessEnv, checkout: () => boolean = isDeveloperCheckout): NodeJS.ProcessEnv {
+  if (env.NODE_ENV) return env;
+  if (!checkout()) {
+    throw new ConfigError(
+      "Invalid configuration: NODE_ENV is unset outside a developer's checkout: set NODE_ENV=production on a server (development or test only on a developer's machine)",
+    );
+  }
+  if (!assumedDevelopmentSaid) {
+    assumedDevelopmentSaid = true;
+    console.warn("[nurture-home] NODE_ENV is unset: assuming development (a developer's checkout). Never run a shop like this: set NODE_ENV=production.");
+  }
+  return { ...env, NODE_ENV: 'development' };
+}
+
+/** Parses the environment against `schema` (NODE_ENV by `withNodeEnv`); a failure names each bad variable on one line. */
 export function loadEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
-  const result = schema.safeParse(env);
+  const result = schema.safeParse(withNodeEnv(env));
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`);
   throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);

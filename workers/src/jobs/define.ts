@@ -102,8 +102,20 @@ const jobSpanAttributes = (queue: QueueName, job: Job, requestId: string | null)
 export const jobRequestId = (job: Pick<Job, 'data'>): string | null => splitJobTrace(job.data).requestId;
 
 /**
+ * A job name this worker does not know is a newer producer's job during a rolling deploy (the new API or
+ * relay writes it before every worker runs the new code): it is put back, delayed by `retryMs`, for a
+ * worker that knows it, and only fails (for good) once it is `giveUpMs` old (a name no version knows).
+ */
+export interface UnknownJobPolicy {
+  retryMs: number;
+  giveUpMs: number;
+}
+
+export const UNKNOWN_JOB_POLICY: UnknownJobPolicy = { retryMs: 30_000, giveUpMs: 24 * 60 * 60_000 };
+
+/**
  * The processor of one queue: the job's handler by its name, its payload parsed first. A job name the
- * queue does not define fails at once (a newer producer's job for a newer worker).
+ * queue does not define is delayed and retried (`UnknownJobPolicy`), not failed.
  *
  * Each attempt is timed (`nh_job_duration_seconds`; a failure also counts in `nh_job_failures_total`, a
  * job put back to wait its turn does not).
@@ -116,15 +128,21 @@ export const jobRequestId = (job: Pick<Job, 'data'>): string | null => splitJobT
  * wrote the job's outbox row (`_trace.traceParent`) or the root of a trace of its own (schedules, sweeps):
  * the queries, NetSuite requests and mail the handler makes are its children. Off, the attempt just runs.
  */
-export function queueProcessor<Ctx extends JobContext>(queue: QueueDefinition<QueueName, Ctx>, ctx: Ctx): Processor {
+export function queueProcessor<Ctx extends JobContext>(queue: QueueDefinition<QueueName, Ctx>, ctx: Ctx, unknownJobs: UnknownJobPolicy = UNKNOWN_JOB_POLICY): Processor {
   const handlers = new Map(queue.jobs.map((job) => [job.name, { payload: job.payload, handle: job.handler(ctx) }]));
-  return async (job) => {
+  return async (job, token) => {
     const { data, requestId, traceParent } = splitJobTrace(job.data);
-    const labels = { queue: queue.name, job: job.name };
+    const labels = { queue: queue.name, job_name: job.name };
     const end = jobDuration.startTimer(labels);
+    const handler = handlers.get(job.name);
+    if (!handler && Date.now() - job.timestamp < unknownJobs.giveUpMs) {
+      ctx.log.warn({ queue: queue.name, jobId: job.id, job: job.name, retryInMs: unknownJobs.retryMs }, 'unknown job name (a newer version\'s job?): delayed for a worker that knows it');
+      await job.moveToDelayed(Date.now() + unknownJobs.retryMs, token);
+      end({ status: 'delayed' });
+      throw new DelayedError();
+    }
     const run = async () => {
-      const handler = handlers.get(job.name);
-      if (!handler) throw new UnrecoverableError(`no handler for job "${job.name}" on the ${queue.name} queue`);
+      if (!handler) throw new UnrecoverableError(`no handler for job "${job.name}" on the ${queue.name} queue (kept retrying for ${Math.round(unknownJobs.giveUpMs / 60_000)} min)`);
       return handler.handle(job, handler.payload.parse(data));
     };
     const attempt = () => (requestId ? runWithRequestId(requestId, () => withLogFields({ reqId: requestId }, run)) : run());

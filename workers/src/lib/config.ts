@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { baseEnvShape, ConfigError, loadEnv, optionalString, repoRootOf, requireSiteUrlInProduction } from '@nh/server/runtime/env';
-import { paymentsEnvShape } from '@nh/server/payments';
+import { paymentsEnvShape, requireAuthnetEnvInProduction } from '@nh/server/payments';
 import { QUEUE_NAMES, type QueueName } from '@nh/server/runtime/queues';
 import { s3SettingsOf, storageEnvShape } from '@nh/server/storage';
 import { DEFAULT_PLAN_CADENCE_MONTHS, planCadenceMonthsSchema } from '@nh/shared/contracts/subscriptions';
@@ -136,6 +136,7 @@ export interface NetSuiteConfig {
 export type WorkerConfig = z.infer<typeof schema> & { netsuite: NetSuiteConfig | null };
 
 export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  requireAuthnetEnvInProduction(env);
   const parsed = loadEnv(schema, env);
   // The S3 settings' cross-variable rule (a credential pair), checked at start like the rest.
   s3SettingsOf(parsed);
