@@ -9,12 +9,15 @@ import { expect } from 'vitest';
 import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
 import type { TestApi } from './harness';
 
-/** A product of the caller's own: `prefix` names it, `skuPrefix` starts its SKU, `price` in cents. */
-export async function makeTestProduct(on: TestApi, { price, inventory, prefix, skuPrefix }: { price: number; inventory: number; prefix: string; skuPrefix: string }): Promise<number> {
+/** A product of the caller's own: `prefix` names it, `skuPrefix` (when given) starts its SKU, `price` in cents. */
+export async function makeTestProduct(
+  on: TestApi,
+  { price, inventory, prefix, skuPrefix }: { price: number; inventory: number; prefix: string; skuPrefix?: string },
+): Promise<number> {
   const name = `${prefix} ${randomUUID().slice(0, 8)}`;
   const { rows } = await on.ctx.db.$client.query<{ id: number }>(
     `insert into products (name, slug, price, inventory, status, sku) values ($1, $2, $3, $4, 'active', $5) returning id`,
-    [name, name.toLowerCase().replace(/\s+/g, '-'), centsToDecimal(price), inventory, `${skuPrefix}-${name.slice(-8)}`],
+    [name, name.toLowerCase().replace(/\s+/g, '-'), centsToDecimal(price), inventory, skuPrefix ? `${skuPrefix}-${name.slice(-8)}` : null],
   );
   return rows[0]!.id;
 }
@@ -43,15 +46,21 @@ export interface PaidOrder {
   lines: Array<{ price: number; quantity: number }>;
 }
 
-/** An order of `lines` (unit price cents, quantity) of given products, paid through the real checkout. */
+/** How the checkout is called: as a guest (`api.request`) or as a signed-in shopper (`shopper.call`). */
+export type CheckoutCaller = (path: string, init: { body: unknown; headers: Record<string, string> }) => Promise<Response>;
+
+/**
+ * An order of `lines` (unit price cents, quantity) of given products, paid through the real checkout,
+ * as a guest or through `via` (a signed-in shopper's calls).
+ */
 export async function placePaidOrder(
   on: TestApi,
-  { lines, productIds, email = 'ada@example.com' }: { lines: Array<{ price: number; quantity: number }>; productIds: number[]; email?: string },
+  { lines, productIds, email = 'ada@example.com', via }: { lines: Array<{ price: number; quantity: number }>; productIds: number[]; email?: string; via?: CheckoutCaller },
 ): Promise<PaidOrder> {
   const pricing = priceCart(lines);
   const strings = toPayloadStrings(pricing);
   const address = { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '12345' };
-  const res = await on.request('/api/payments/checkout-nonce', {
+  const res = await (via ?? on.request)('/api/payments/checkout-nonce', {
     headers: { 'Idempotency-Key': randomUUID() },
     body: {
       amount: strings.total,
