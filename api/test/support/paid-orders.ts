@@ -1,8 +1,11 @@
 /**
  * Orders placed and paid through the real checkout (POST /api/payments/checkout-nonce), for the refund
- * tests: a product of the test's own (so stock moves never disturb other files), a card token from the
- * local sandbox's tokeniser (or any token for the Authorize.Net stub), and the captured charge's
- * transaction id. Whether the charge settles is the test's call (`sandbox.settle`).
+ * and store credit tests (admin-refunds, admin-refunds-by-line, admin-refund-settlement,
+ * admin-customer-credit, store-credit-refunds): a product of the test's own (so stock moves never disturb
+ * other files), a card token from the local sandbox's tokeniser (or any token for the Authorize.Net
+ * stub), as a guest or a signed-in shopper (whose store credit the checkout spends first), and the
+ * captured charge's transaction id (the card pays at least part of each order these tests place).
+ * Whether the charge settles is the test's call (`sandbox.settle`).
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
