@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
 import { customerDetailSchema } from '@nh/shared/contracts/admin-customers';
+import { makeTestProduct, placePaidOrder } from './support/paid-orders';
 import { startTestApi, type TestApi } from './support/harness';
 import { json, signUpShopper, type Shopper } from './support/shopper';
 import { signInAs, type StaffClient } from './support/staff';
@@ -29,28 +29,11 @@ const grant = (customerId: string, amount: string, reason: string) =>
 const refund = (orderId: string, body: Record<string, unknown>) =>
   manager.request(`/api/admin/orders/${orderId}/refunds`, { method: 'POST', body: { restock: false, ...body }, headers: { 'idempotency-key': randomUUID() } });
 
-/** Places a $20.00 order ($31.59 with shipping and tax) through the checkout, as the shopper or a guest. */
+/** Places a $20.00 order ($31.59 with shipping and tax) through the checkout (support/paid-orders.ts), as the shopper or a guest. */
 async function placeOrder(shopper: Shopper | null, email = 'ada@example.com'): Promise<string> {
-  const name = `Customer Credit ${randomUUID().slice(0, 8)}`;
-  const [product] = await q<{ id: number }>(`insert into products (name, slug, price, inventory, status) values ($1, $2, 20.00, 100, 'active') returning id`, [name, name.toLowerCase().replace(/\s+/g, '-')]);
-  const token = await (
-    await api.request('/api/payments/sandbox/tokenize', {
-      body: { authData: { clientKey: 'local-sandbox-client-key', apiLoginID: 'local-sandbox' }, cardData: { cardNumber: '4111111111111111', month: '12', year: '2030', cardCode: '123', zip: '12345' } },
-    })
-  ).json();
-  const strings = toPayloadStrings(priceCart([{ price: 2000, quantity: 1 }], { promo: null }));
-  const address = { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '12345' };
-  const body = {
-    amount: strings.total,
-    ...(token as { opaqueData: object }).opaqueData,
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    email,
-    ...address,
-    orderData: { items: [{ productId: product!.id, variantSku: null, quantity: 1, price: centsToDecimal(2000) }], ...strings, promoCode: null, shippingAddress: address, billingAddress: address },
-  };
-  const res = await (shopper ? shopper.call : api.request)('/api/payments/checkout-nonce', { body, headers: { 'Idempotency-Key': randomUUID() } });
-  return (await json(res, 200)).orderId as string;
+  const productId = await makeTestProduct(api, { price: 2000, inventory: 100, prefix: 'Customer Credit' });
+  const order = await placePaidOrder(api, { lines: [{ price: 2000, quantity: 1 }], productIds: [productId], email, via: shopper?.call });
+  return order.id;
 }
 
 describe('the customer page shows store credit', () => {

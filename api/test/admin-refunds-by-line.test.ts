@@ -7,13 +7,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
+import { centsToDecimal } from '@nh/shared';
 import { paidPerLine, partOfLine } from '@nh/shared/refund-amounts';
 import { refundResponseSchema } from '@nh/shared/contracts/refunds';
 import type { LocalSandboxGateway } from '@nh/server/payments';
 import { findShopperOrder } from '@nh/server/queries/shopper-self-service';
 import { shopperRefundsOf } from '@nh/server/queries/order-refunds';
 import { toShopperOrder } from '../src/modules/account/orders-view';
+import { makeTestProduct, placePaidOrder } from './support/paid-orders';
 import { startTestApi, type TestApi } from './support/harness';
 import { signInAs, type StaffClient } from './support/staff';
 
@@ -29,29 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-async function makeProduct(price: number, inventory = 20): Promise<number> {
-  const name = `Line Refund ${randomUUID().slice(0, 8)}`;
-  const [row] = await q<{ id: number }>(`insert into products (name, slug, price, inventory, status, sku) values ($1, $2, $3, $4, 'active', $5) returning id`, [
-    name,
-    name.toLowerCase().replace(/\s+/g, '-'),
-    centsToDecimal(price),
-    inventory,
-    `LR-${name.slice(-8)}`,
-  ]);
-  return row!.id;
-}
-
 const inventoryOf = async (id: number) => (await q<{ inventory: number }>('select inventory from products where id = $1', [id]))[0]!.inventory;
-
-async function cardToken(): Promise<{ dataDescriptor: string; dataValue: string }> {
-  const res = await api.request('/api/payments/sandbox/tokenize', {
-    body: {
-      authData: { clientKey: 'local-sandbox-client-key', apiLoginID: 'local-sandbox' },
-      cardData: { cardNumber: '4111111111111111', month: '12', year: '2030', cardCode: '123', zip: '12345' },
-    },
-  });
-  return ((await res.json()) as { opaqueData: { dataDescriptor: string; dataValue: string } }).opaqueData;
-}
 
 interface Placed {
   id: string;
@@ -62,35 +41,12 @@ interface Placed {
   lines: Array<{ price: number; quantity: number }>;
 }
 
-/** An order of the given lines (unit price cents, quantity), paid and settled. Under $50 it pays $9.99 shipping. */
+/** An order of the given lines (unit price cents, quantity), paid (support/paid-orders.ts) and settled. Under $50 it pays $9.99 shipping. */
 async function placeOrder(lines: Array<{ price: number; quantity: number }>, settle = true): Promise<Placed> {
-  const productIds = await Promise.all(lines.map((l) => makeProduct(l.price)));
-  const pricing = priceCart(lines);
-  const strings = toPayloadStrings(pricing);
-  const address = { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '12345' };
-  const res = await api.request('/api/payments/checkout-nonce', {
-    headers: { 'Idempotency-Key': randomUUID() },
-    body: {
-      amount: strings.total,
-      ...(await cardToken()),
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      email: `ada-${randomUUID().slice(0, 6)}@example.com`,
-      ...address,
-      orderData: {
-        items: lines.map((l, i) => ({ productId: productIds[i]!, variantSku: null, quantity: l.quantity, price: centsToDecimal(l.price) })),
-        ...strings,
-        promoCode: null,
-        shippingAddress: address,
-        billingAddress: address,
-      },
-    },
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-  const { orderId } = (await res.json()) as { orderId: string };
-  const [charge] = await q<{ authnet_transaction_id: string }>(`select authnet_transaction_id from payment_transactions where order_id = $1 and kind = 'charge' and status = 'approved'`, [orderId]);
-  if (settle) expect(await sandbox.settle(charge!.authnet_transaction_id)).toBe(true);
-  return { id: orderId, total: pricing.total, shipping: pricing.shipping, tax: pricing.tax, productIds, lines };
+  const productIds = await Promise.all(lines.map((l) => makeTestProduct(api, { price: l.price, inventory: 20, prefix: 'Line Refund', skuPrefix: 'LR' })));
+  const order = await placePaidOrder(api, { lines, productIds, email: `ada-${randomUUID().slice(0, 6)}@example.com` });
+  if (settle) expect(await sandbox.settle(order.transactionId)).toBe(true);
+  return { id: order.id, total: order.total, shipping: order.shipping, tax: order.tax, productIds, lines };
 }
 
 const refund = (orderId: string, body: Record<string, unknown>, key: string = randomUUID()) =>

@@ -7,11 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
+import { centsToDecimal } from '@nh/shared';
 import { adminOrderSchema } from '@nh/shared/contracts/admin';
 import { NOT_SHIPPABLE_MESSAGES, refundResponseSchema } from '@nh/shared/contracts/refunds';
 import { AuthorizeNetGateway, orderInvoiceNumber, refundInvoiceNumber, type LocalSandboxGateway, type OpaqueChargeRequest } from '@nh/server/payments';
 import { startAuthnetStub, type AuthnetStub } from './support/authnet-stub';
+import { makeTestProduct, placePaidOrder } from './support/paid-orders';
 import { startTestApi, type TestApi } from './support/harness';
 import { signInAs, type StaffClient } from './support/staff';
 
@@ -27,29 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-/** A product of this file's own, so stock changes never disturb other test files. */
-async function makeProduct(on: TestApi, inventory: number, price = 2000): Promise<{ id: number; price: number }> {
-  const name = `Refund Test ${randomUUID().slice(0, 8)}`;
-  const { rows } = await on.ctx.db.$client.query<{ id: number }>(
-    `insert into products (name, slug, price, inventory, status, sku) values ($1, $2, $3, $4, 'active', $5) returning id`,
-    [name, name.toLowerCase().replace(/\s+/g, '-'), centsToDecimal(price), inventory, `R-${name.slice(-8)}`],
-  );
-  return { id: rows[0]!.id, price };
-}
-
 const inventoryOf = async (id: number) => (await q<{ inventory: number }>('select inventory from products where id = $1', [id]))[0]!.inventory;
-
-/** Opaque card data: the sandbox's tokeniser, or any token for the Authorize.Net stub. */
-async function cardToken(on: TestApi): Promise<{ dataDescriptor: string; dataValue: string }> {
-  if (!on.payments.sandbox) return { dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT', dataValue: `accept-token-${randomUUID()}` };
-  const res = await on.request('/api/payments/sandbox/tokenize', {
-    body: {
-      authData: { clientKey: 'local-sandbox-client-key', apiLoginID: 'local-sandbox' },
-      cardData: { cardNumber: '4111111111111111', month: '12', year: '2030', cardCode: '123', zip: '12345' },
-    },
-  });
-  return ((await res.json()) as { opaqueData: { dataDescriptor: string; dataValue: string } }).opaqueData;
-}
 
 interface Placed {
   id: string;
@@ -59,38 +38,11 @@ interface Placed {
   productId: number;
 }
 
-/** An order placed and paid through the real checkout: `quantity` of a new product at $20.00 (total with shipping and tax). */
+/** An order placed and paid through the real checkout (support/paid-orders.ts): `quantity` of a new product at $20.00 (total with shipping and tax). */
 async function placeOrder(on: TestApi = api, quantity = 2, inventory = 10): Promise<Placed> {
-  const product = await makeProduct(on, inventory);
-  const pricing = priceCart([{ price: product.price, quantity }]);
-  const strings = toPayloadStrings(pricing);
-  const address = { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '12345' };
-  const token = await cardToken(on);
-  const res = await on.request('/api/payments/checkout-nonce', {
-    headers: { 'Idempotency-Key': randomUUID() },
-    body: {
-      amount: strings.total,
-      ...token,
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      email: 'ada@example.com',
-      ...address,
-      orderData: {
-        items: [{ productId: product.id, variantSku: null, quantity, price: centsToDecimal(product.price) }],
-        ...strings,
-        promoCode: null,
-        shippingAddress: address,
-        billingAddress: address,
-      },
-    },
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-  const { orderId } = (await res.json()) as { orderId: string };
-  const { rows } = await on.ctx.db.$client.query<{ authnet_transaction_id: string }>(
-    `select authnet_transaction_id from payment_transactions where order_id = $1 and kind = 'charge' and status = 'approved'`,
-    [orderId],
-  );
-  return { id: orderId, total: pricing.total, transactionId: rows[0]!.authnet_transaction_id, productId: product.id };
+  const productId = await makeTestProduct(on, { price: 2000, inventory, prefix: 'Refund Test', skuPrefix: 'R' });
+  const order = await placePaidOrder(on, { lines: [{ price: 2000, quantity }], productIds: [productId] });
+  return { id: order.id, total: order.total, transactionId: order.transactionId, productId };
 }
 
 interface RefundBody {

@@ -562,6 +562,45 @@ describe('the at-risk list (GET /api/admin/subscriptions/at-risk)', () => {
     await refusal(await support.request('/api/admin/subscriptions/at-risk?reason=card'), 400, 'VALIDATION_FAILED', ADMIN_SUBSCRIPTION_MESSAGES.reason);
   });
 
+  it('lists the plans whose next delivery the stock will not cover, by the stock cover report\'s own walk (issue 23), with the item in words', async () => {
+    const tight = await makeProduct(5);
+    const covered = await makePlan({ items: [line(tight, 3)], due: onDay(3) });
+    const first = await makePlan({ items: [line(tight, 3), line(healthyProduct, 1)], due: onDay(6) });
+    const after = await makePlan({ items: [line(tight, 1)], due: onDay(9) });
+    const beyond = await makePlan({ items: [line(tight, 1)], due: onDay(45) });
+    const paused = await makePlan({ items: [line(tight, 1)], due: onDay(2), status: 'paused' });
+    const mine = new Set([covered, first, after, beyond, paused]);
+    const atRisk = async (query = '') => {
+      const res = await support.request(`/api/admin/subscriptions/at-risk?limit=100${query}`);
+      expect(res.status, await res.clone().text()).toBe(200);
+      return atRiskPageSchema.parse(await res.json()).plans.filter((p) => mine.has(p.id));
+    };
+
+    const short = { productId: tight.id, productName: tight.name, inStock: 5, runsShortOn: dayOf(onDay(6)) };
+    expect((await atRisk()).map((p) => [p.id, p.reasons, p.shortItems])).toEqual([
+      [first, ['stock-short'], [short]],
+      [after, ['stock-short'], [short]],
+    ]);
+    expect((await atRisk('&reason=stock-short')).map((p) => p.id)).toEqual([first, after]);
+    expect(await atRisk('&reason=item-unavailable')).toEqual([]);
+    expect(AT_RISK_REASON_LABELS['stock-short']).toBe('Stock runs short before this delivery');
+
+    // The dashboard's stock cover says the same: one rule.
+    const owner = await signInAs(api, 'owner');
+    const report = (await (await owner.request('/api/admin/reports/stock-cover')).json()) as { products: Array<{ productId: number; runsShortOn: string | null; plansShort: number }> };
+    expect(report.products.find((p) => p.productId === tight.id)).toMatchObject({ runsShortOn: dayOf(onDay(6)), plansShort: 2 });
+
+    // Out of stock now: "Item unavailable" says it, not twice.
+    await q('update products set inventory = 0 where id = $1', [tight.id]);
+    const now = await atRisk();
+    expect(now.map((p) => [p.id, p.reasons, p.shortItems])).toEqual([
+      [covered, ['item-unavailable'], []],
+      [first, ['item-unavailable'], []],
+      [after, ['item-unavailable'], []],
+      [beyond, ['item-unavailable'], []],
+    ]);
+  });
+
   it('lists an active plan whose stored card expires before its next billing date; not one whose card is good through that day, not known, or paused', async () => {
     const due = onDay(12, 3);
     // The card is good through the last day of its expiry month: card_expires_on is that day.

@@ -38,6 +38,7 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   'POST /api/admin/orders/:id/timeline': 'orders.view',
   'POST /api/admin/orders/:id/emails': 'orders.resendEmail',
   'POST /api/admin/orders/:id/refunds': 'orders.refund',
+  'POST /api/admin/orders/:id/settlement': 'orders.refund',
   'PUT /api/admin/orders/:id/address': 'orders.editAddress',
   'GET /api/admin/customers/:id/credit': 'credit.grant',
   'POST /api/admin/customers/:id/credit': 'credit.grant',

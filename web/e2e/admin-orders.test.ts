@@ -16,7 +16,7 @@ import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
 import { insertStaff } from '@nh/server/queries/staff';
 import { hashPassword } from '@nh/server/passwords';
 import { exportDownloadName } from '@nh/shared/contracts/admin';
-import { partialUnsettledMessage } from '@nh/shared/contracts/refunds';
+import { partialUnsettledMessage, settlementSentence } from '@nh/shared/contracts/refunds';
 import { STAFF_MESSAGES } from '@nh/shared/contracts/staff';
 import { emailedToken } from '../../api/test/support/emailed-links';
 import { poll, seriousAxeViolations, visible } from './support/page-helpers';
@@ -107,7 +107,8 @@ async function placeOrder(quantity: number, customer = 'Grace Hopper'): Promise<
 
 const inventory = async () => (await db().query<{ inventory: number }>('select inventory from products where id = $1', [product.id])).rows[0]!.inventory;
 
-async function refundThroughDialog(page: Page, amount: string, reason: string, restock: boolean) {
+/** Refunds through the dialog; `settlement` is the review step's sentence of where the charge stands (issue 23), checked before sending. */
+async function refundThroughDialog(page: Page, amount: string, reason: string, restock: boolean, settlement?: string) {
   await page.getByRole('button', { name: 'Refund', exact: true }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Amount').fill(amount);
@@ -115,6 +116,7 @@ async function refundThroughDialog(page: Page, amount: string, reason: string, r
   if (restock) await dialog.getByRole('checkbox', { name: 'Put the items back in stock' }).click();
   await dialog.getByRole('button', { name: 'Review refund' }).click();
   await poll(() => dialog.getByRole('heading', { name: 'Confirm the refund' }).isVisible()).toBe(true);
+  if (settlement) await poll(async () => (await dialog.getByTestId('settlement-note').textContent()) ?? '').toBe(settlement);
   await dialog.getByRole('button', { name: `Refund $${amount}` }).click();
   return dialog;
 }
@@ -152,7 +154,7 @@ describe('orders in the back office', () => {
     expect(await page.getByRole('dialog').getByLabel('Amount').inputValue()).toBe(centsToDecimal(settled.total));
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 
-    await refundThroughDialog(page, '10.00', 'Damaged in transit', true);
+    await refundThroughDialog(page, '10.00', 'Damaged in transit', true, settlementSentence('settled', settled.total, 'Visa ending 1111'));
     await visible(page, 'Refund made');
     await visible(page, `$10.00 refunded to Visa ending 1111. $${centsToDecimal(settled.total - 1000)} can still be refunded.`);
     await poll(() => page.getByTestId('refundable').textContent()).toBe(`Can still be refunded$${centsToDecimal(settled.total - 1000)}`);
@@ -166,7 +168,7 @@ describe('orders in the back office', () => {
     // An unsettled order: part of it is refused in the server's words, the whole of it is voided.
     const unsettled = await placeOrder(1, 'Ada Lovelace');
     await page.goto(`/admin-orders/${unsettled.id}`);
-    const dialog = await refundThroughDialog(page, '5.00', 'Wrong scent', false);
+    const dialog = await refundThroughDialog(page, '5.00', 'Wrong scent', false, settlementSentence('unsettled', unsettled.total, 'Visa ending 1111'));
     await visible(page, partialUnsettledMessage(unsettled.total));
     await dialog.getByRole('button', { name: 'Back' }).click();
     await dialog.getByLabel('Amount').fill(centsToDecimal(unsettled.total));

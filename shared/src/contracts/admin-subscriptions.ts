@@ -69,15 +69,19 @@ export const BILLING_OUTCOME_LABELS: Record<BillingOutcome, string> = {
 
 /**
  * Why a plan is on the at-risk list: an item its next delivery could not have, its renewal payment
- * failing (dunning), or its stored card expiring before the next billing date (the card is good through
- * the last day of its expiry month; plans whose card's expiry is not known yet are not listed for it).
+ * failing (dunning), its stored card expiring before the next billing date (the card is good through
+ * the last day of its expiry month; plans whose card's expiry is not known yet are not listed for it),
+ * or (issue 23) an item whose stock runs short before the plan's next delivery by the stock cover's
+ * walk (renewals due before it, add-ons and the sales rate; not listed again for an item already
+ * unavailable).
  */
-export const AT_RISK_REASONS = ['item-unavailable', 'dunning', 'card-expiring'] as const;
+export const AT_RISK_REASONS = ['item-unavailable', 'dunning', 'card-expiring', 'stock-short'] as const;
 export type AtRiskReason = (typeof AT_RISK_REASONS)[number];
 export const AT_RISK_REASON_LABELS: Record<AtRiskReason, string> = {
   'item-unavailable': 'Item unavailable',
   dunning: 'Payment failing',
   'card-expiring': 'Card expires before the next billing date',
+  'stock-short': 'Stock runs short before this delivery',
 };
 
 /** Why an item of a plan cannot be delivered: the renewal's stock rule (active and enough in stock). */
@@ -385,6 +389,17 @@ export const unavailableItemSchema = z.object({
 });
 export type UnavailableItem = z.infer<typeof unavailableItemSchema>;
 
+/** An item of a plan whose stock runs short before the plan's next delivery (the stock cover's walk). */
+export const shortItemSchema = z.object({
+  productId: z.number().int(),
+  productName: z.string(),
+  /** Units in stock now. */
+  inStock: z.number().int(),
+  /** yyyy-MM-dd: the first renewal day the stock does not cover (this plan's delivery is on or after it). */
+  runsShortOn: z.string(),
+});
+export type ShortItem = z.infer<typeof shortItemSchema>;
+
 /** An active plan at risk, soonest billing first. */
 export const atRiskPlanSchema = adminSubscriptionSummarySchema.extend({
   reasons: z.array(z.enum(AT_RISK_REASONS)),
@@ -393,6 +408,8 @@ export const atRiskPlanSchema = adminSubscriptionSummarySchema.extend({
   lastPaymentMessage: z.string().nullable(),
   /** yyyy-MM-dd: the last day the saved card is good, when known (card-expiring: before the next billing date). */
   cardExpiresOn: z.string().nullable(),
+  /** stock-short: the items whose stock runs short before this delivery. */
+  shortItems: z.array(shortItemSchema),
 });
 export type AtRiskPlan = z.infer<typeof atRiskPlanSchema>;
 export const atRiskPageSchema = z.object({ plans: z.array(atRiskPlanSchema), total: z.number().int() });

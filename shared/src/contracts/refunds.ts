@@ -219,3 +219,45 @@ export const refundResponseSchema = z.object({
   refundable: z.string(),
 });
 export type RefundResponse = z.infer<typeof refundResponseSchema>;
+
+/**
+ * Where an order's charge stands, for the refund dialog's review step (issue 23:
+ * `POST /api/admin/orders/{id}/settlement`). unsettled: only a void of the whole charge is possible;
+ * settled: a refund of any part; closed: nothing can be given back (voided, declined, …); unknown: the
+ * payment service could not be asked (the refund itself still decides); none: no card charge.
+ */
+export const SETTLEMENT_STATES = ['unsettled', 'settled', 'closed', 'unknown', 'none'] as const;
+export type ChargeSettlementState = (typeof SETTLEMENT_STATES)[number];
+
+export const chargeSettlementSchema = z.object({
+  state: z.enum(SETTLEMENT_STATES),
+  /** The payment service's own word (capturedPendingSettlement, settledSuccessfully, voided, …), when it was asked. */
+  status: z.string().nullable(),
+  /** What the charge captured, 2-decimal string; null without a charge. */
+  captured: z.string().nullable(),
+  cardType: z.string().nullable(),
+  lastFour: z.string().nullable(),
+  /** The sentence staff read in the review step (settlementSentence). */
+  message: z.string(),
+});
+export type ChargeSettlement = z.infer<typeof chargeSettlementSchema>;
+
+/**
+ * The one sentence of where the charge stands, in staff words: `card` is how the card reads
+ * ("Visa ending 1111"), or null when unknown.
+ */
+export function settlementSentence(state: ChargeSettlementState, captured: Cents | null, card: string | null, status: string | null = null): string {
+  const to = card ? `the ${card}` : 'the card';
+  switch (state) {
+    case 'unsettled':
+      return `This payment has not settled yet, so the whole charge${captured === null ? '' : ` (${formatCents(captured)})`} will be voided: the customer is never charged. A partial refund is not possible until it settles (usually within a day).`;
+    case 'settled':
+      return `This payment has settled, so the money will be refunded to ${to}.`;
+    case 'closed':
+      return status ? notRefundableMessage(status) : 'The payment service has closed this charge, so nothing can be refunded.';
+    case 'none':
+      return REFUND_MESSAGES.noCharge;
+    case 'unknown':
+      return 'The payment service could not be asked whether this payment has settled. If it has not, the whole charge is voided instead of refunded.';
+  }
+}

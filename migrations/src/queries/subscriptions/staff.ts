@@ -5,12 +5,13 @@
  */
 import { and, asc, count, desc, eq, gte, ilike, isNotNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type pg from 'pg';
-import type { AtRiskReason, UnavailableItem } from '@nh/shared/contracts/admin-subscriptions';
+import type { AtRiskReason, ShortItem, UnavailableItem } from '@nh/shared/contracts/admin-subscriptions';
 import type { SkippedPeriodReason, SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
 import type { DbOrTx } from '../../db/client';
 import { orders, paymentTransactions, subscriptions, subscriptionSkippedPeriods, type SubscriptionRow } from '../../db/schema';
 import { escapeLike } from '../search';
 import { CARD_EXPIRING_SQL, DAY_MS, TODAY_SQL, UNAVAILABLE_JOIN } from './plan';
+import { stockCoverCtes } from '../stock-cover';
 
 export interface AdminSubscriptionFilter {
   /** Part of the customer's name or email, or the start of the plan id. */
@@ -137,34 +138,49 @@ export interface AtRiskRow {
   card_expires_on: string | null;
   /** The stored card expires before the UTC day of the next billing date. */
   card_expiring: boolean;
+  /** Items whose stock runs short before this delivery (stock cover's walk), other than those unavailable already. */
+  short_items: ShortItem[] | null;
 }
 
 
-const AT_RISK_WHERE = `s.status = 'active' and (unavailable.items is not null or s.failed_attempts > 0 or ${CARD_EXPIRING_SQL})
+/**
+ * The items of the plan whose stock runs short before its next delivery (`short_lines`, stock-cover.ts:
+ * the one rule), leaving out those its next delivery could not have already (item-unavailable).
+ */
+const SHORT_JOIN = `left join lateral (
+    select jsonb_agg(jsonb_build_object('productId', sl.product_id, 'productName', sl.name, 'inStock', sl.in_stock, 'runsShortOn', sl.runs_short_on) order by sl.product_id) as items
+    from short_lines sl
+    where sl.subscription_id = s.id and not coalesce(unavailable.items::jsonb @> jsonb_build_array(jsonb_build_object('productId', sl.product_id)), false)) short on true`;
+
+const AT_RISK_WHERE = `s.status = 'active' and (unavailable.items is not null or s.failed_attempts > 0 or ${CARD_EXPIRING_SQL} or short.items is not null)
   and ($1::text is null or ($1 = 'item-unavailable' and unavailable.items is not null) or ($1 = 'dunning' and s.failed_attempts > 0)
-    or ($1 = 'card-expiring' and ${CARD_EXPIRING_SQL}))`;
+    or ($1 = 'card-expiring' and ${CARD_EXPIRING_SQL}) or ($1 = 'stock-short' and short.items is not null))`;
 
 /**
  * The at-risk list: active plans whose items the next delivery could not have (out of stock, no longer
  * sold, removed), that are in dunning (failed attempts > 0) or whose stored card expires before the next
  * billing date, soonest billing first, and how many.
  */
-export async function findAtRiskSubscriptions(db: pg.Pool, q: { reason?: AtRiskReason; limit: number; offset: number }): Promise<{ rows: AtRiskRow[]; total: number }> {
+export async function findAtRiskSubscriptions(
+  db: pg.Pool,
+  q: { reason?: AtRiskReason; limit: number; offset: number; storeCode: string; stockCoverDays: number },
+): Promise<{ rows: AtRiskRow[]; total: number }> {
   const reason = q.reason ?? null;
   const [page, counted] = await Promise.all([
     db.query<AtRiskRow>({
       name: 'subscriptions_at_risk',
-      text: `select s.id, s.customer_name, s.customer_email, s.status, s.items, s.amount::text as amount, s.interval, s.interval_count,
+      text: `with ${stockCoverCtes('$4', '$5')}
+        select s.id, s.customer_name, s.customer_email, s.status, s.items, s.amount::text as amount, s.interval, s.interval_count,
           s.next_billing_date, s.failed_attempts, s.retry_at, s.created_at, s.cancelled_at, unavailable.items as unavailable_items,
-          s.card_expires_on::text as card_expires_on, ${CARD_EXPIRING_SQL} as card_expiring,
+          s.card_expires_on::text as card_expires_on, ${CARD_EXPIRING_SQL} as card_expiring, short.items as short_items,
           case when s.failed_attempts > 0 then (select p.response_message from payment_transactions p
             where p.subscription_id = s.id and p.kind = 'charge' and p.billing_period = to_char(s.next_billing_date at time zone 'UTC', 'YYYY-MM-DD')) end as last_payment_message
-        from subscriptions s ${UNAVAILABLE_JOIN}
+        from subscriptions s ${UNAVAILABLE_JOIN} ${SHORT_JOIN}
         where ${AT_RISK_WHERE}
         order by s.next_billing_date, s.id limit $2 offset $3`,
-      values: [reason, q.limit, q.offset],
+      values: [reason, q.limit, q.offset, q.storeCode, q.stockCoverDays],
     }),
-    db.query<{ n: number }>({ name: 'subscriptions_at_risk_count', text: `select count(*)::int as n from subscriptions s ${UNAVAILABLE_JOIN} where ${AT_RISK_WHERE}`, values: [reason] }),
+    db.query<{ n: number }>({ name: 'subscriptions_at_risk_count', text: `with ${stockCoverCtes('$2', '$3')} select count(*)::int as n from subscriptions s ${UNAVAILABLE_JOIN} ${SHORT_JOIN} where ${AT_RISK_WHERE}`, values: [reason, q.storeCode, q.stockCoverDays] }),
   ]);
   return { rows: page.rows, total: counted.rows[0]?.n ?? 0 };
 }

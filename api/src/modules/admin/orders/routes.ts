@@ -12,6 +12,7 @@ import { changeOrderAddress } from './address';
 import { listOrders } from './list';
 import { REFUND_IDEMPOTENCY_MESSAGES, refundOrder } from './refunds';
 import { refundToCredit } from './refund-to-credit';
+import { chargeSettlement } from './settlement';
 import { getOrder, updateOrder } from './service';
 import { orderTimeline, resendOrderEmail } from './timeline';
 
@@ -53,6 +54,12 @@ export function orderArea(ctx: AppContext, { guard, invalidateCatalog, gateway }
     const answer = await refundOrder({ db, gateway, log: ctx.log, invalidateCatalog }, storeCode, String(req.params.id), input, key, actorOf(req, res));
     if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(answer.status).json(answer.body);
+  });
+
+  // Issue 23: where the charge stands (void in full or refund), asked by the refund dialog's review step (settlement.ts).
+  router.post('/:id/settlement', guard.require('orders.refund'), async (req, res) => {
+    const { storeCode } = parseInput(adminOrderRequestSchema, req.body);
+    res.json(await chargeSettlement({ db, gateway, log: ctx.log }, storeCode, String(req.params.id)));
   });
 
   // Issue 23: the shipping address of an order not shipped yet (address.ts).

@@ -16,6 +16,8 @@ import { recordOutbox } from '@nh/server/queries/outbox';
 import type { Db, DbOrTx } from '@nh/server/db/client';
 import type { SubscriptionRow } from '@nh/server/db/schema';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
+import { STORE_CODE } from '@nh/shared/constants';
+import { STOCK_COVER_DAYS } from '@nh/shared/contracts/admin-reports';
 import { centsToDecimal, toCents } from '@nh/shared/money';
 import type { AuditAction } from '@nh/shared/contracts/audit';
 import {
@@ -198,6 +200,7 @@ function toAtRisk(r: AtRiskRow) {
   if (r.unavailable_items) reasons.push('item-unavailable');
   if (r.failed_attempts > 0) reasons.push('dunning');
   if (r.card_expiring) reasons.push('card-expiring');
+  if (r.short_items) reasons.push('stock-short');
   const summary: AdminSubscriptionSummary = {
     id: r.id,
     customerName: r.customer_name,
@@ -213,11 +216,12 @@ function toAtRisk(r: AtRiskRow) {
     createdAt: r.created_at.toISOString(),
     cancelledAt: iso(r.cancelled_at),
   };
-  return { ...summary, reasons, unavailableItems: r.unavailable_items ?? [], lastPaymentMessage: r.last_payment_message, cardExpiresOn: r.card_expires_on };
+  return { ...summary, reasons, unavailableItems: r.unavailable_items ?? [], lastPaymentMessage: r.last_payment_message, cardExpiresOn: r.card_expires_on, shortItems: r.short_items ?? [] };
 }
 
 export async function listAtRisk(db: Db, q: AdminAtRiskQuery): Promise<AtRiskPage> {
-  const { rows, total } = await findAtRiskSubscriptions(db.$client, q);
+  // stock-short: the stock cover report's own walk over its window (one rule, queries/stock-cover.ts).
+  const { rows, total } = await findAtRiskSubscriptions(db.$client, { ...q, storeCode: STORE_CODE, stockCoverDays: STOCK_COVER_DAYS });
   return { plans: rows.map(toAtRisk), total };
 }
 

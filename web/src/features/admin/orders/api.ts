@@ -5,7 +5,7 @@
 import type { AdminOrder, AdminOrdersRequest, AdminOrderSummary, UpdateOrderInput } from '@nh/shared/contracts/admin';
 import type { ChangeOrderAddressInput } from '@nh/shared/contracts/admin-order-address';
 import type { OrderTimeline, ResendableEmail } from '@nh/shared/contracts/order-timeline';
-import type { RefundRequestInput, RefundResponse } from '@nh/shared/contracts/refunds';
+import type { ChargeSettlement, RefundRequestInput, RefundResponse } from '@nh/shared/contracts/refunds';
 import { queryOptions } from '@tanstack/react-query';
 import { readJson } from '@/lib/query-client';
 import { ADMIN_KEY, sendForStore } from '../shell/api';
@@ -45,6 +45,9 @@ const getTimeline = async (id: string) => readJson<OrderTimeline>(await sendForS
 export const refundOrder = async (id: string, body: Omit<RefundRequestInput, 'storeCode'>, idempotencyKey: string) =>
   readJson<RefundResponse>(await sendForStore('POST', `${orderUrl(id)}/refunds`, { ...body }, { 'Idempotency-Key': idempotencyKey }));
 
+/** POST …/settlement (issue 23): whether the charge has settled (refund) or not (void in full); asks the payment service. */
+const getSettlement = async (id: string) => readJson<ChargeSettlement>(await sendForStore('POST', `${orderUrl(id)}/settlement`));
+
 /** PUT …/address (issue 23): the order as it now is, and whether the address changed. */
 export const changeOrderAddress = async (id: string, body: Omit<ChangeOrderAddressInput, 'storeCode'>) =>
   readJson<AdminOrder & { changed: boolean }>(await sendForStore('PUT', `${orderUrl(id)}/address`, { ...body }));
@@ -63,4 +66,6 @@ export const orderQueries = {
   /** The order; its key is the prefix of everything shown with it (its timeline). */
   order: (id: string) => queryOptions({ queryKey: ORDER(id), queryFn: () => getOrder(id), staleTime: 0 }),
   timeline: (id: string) => queryOptions({ queryKey: [...ORDER(id), 'timeline'], queryFn: () => getTimeline(id), staleTime: 0 }),
+  /** Asked by the refund review step only (a payment service call), read afresh at each review. */
+  settlement: (id: string) => queryOptions({ queryKey: [...ORDER(id), 'settlement'], queryFn: () => getSettlement(id), staleTime: 0, gcTime: 0, retry: false }),
 };

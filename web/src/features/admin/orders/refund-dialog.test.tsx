@@ -1,4 +1,4 @@
-import { partialUnsettledMessage, REFUND_MESSAGES, refundTooLargeMessage, type RefundResponse } from '@nh/shared/contracts/refunds';
+import { partialUnsettledMessage, REFUND_MESSAGES, refundTooLargeMessage, settlementSentence, type ChargeSettlement, type ChargeSettlementState, type RefundResponse } from '@nh/shared/contracts/refunds';
 import type { StaffRole } from '@nh/shared/contracts/staff';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -14,6 +14,15 @@ import { stubBrowserForRadix } from '../testing/jsdom';
 stubBrowserForRadix({ resizeObserver: true });
 
 const REFUNDS = `POST /api/admin/orders/${ORDER_ID}/refunds`;
+const SETTLEMENT = `POST /api/admin/orders/${ORDER_ID}/settlement`;
+const settlementOf = (state: ChargeSettlementState, status: string | null = null): ChargeSettlement => ({
+  state,
+  status,
+  captured: '53.19',
+  cardType: 'Visa',
+  lastFour: '1111',
+  message: settlementSentence(state, 5319, 'Visa ending 1111', status),
+});
 const refundCalls = (calls: Call[]) => calls.filter((c) => `${c.method} ${c.url}` === REFUNDS);
 
 const refunded = (amount: string, kind: 'refund' | 'void' = 'refund'): RefundResponse => ({
@@ -22,8 +31,9 @@ const refunded = (amount: string, kind: 'refund' | 'void' = 'refund'): RefundRes
   refundable: (53.19 - Number(amount)).toFixed(2),
 });
 
-function detailPage(role: StaffRole, refunds: Reply | Handler, detail = order()) {
+function detailPage(role: StaffRole, refunds: Reply | Handler, detail = order(), settlement?: Reply) {
   const calls = stubApi({
+    ...(settlement ? { [SETTLEMENT]: settlement } : {}),
     'GET /api/admin/me': { status: 200, body: staffAs(role) },
     [`POST /api/admin/orders/${ORDER_ID}`]: { status: 200, body: detail },
     [`POST /api/admin/orders/${ORDER_ID}/timeline`]: { status: 200, body: { orderId: ORDER_ID, events: [] } },
@@ -134,6 +144,38 @@ describe('the refund dialog', () => {
     expect(await within(dialog).findByText(/the whole charge is voided instead/)).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Refund $53.19' }));
     expect(await screen.findByText('Payment voided')).toBeTruthy();
+  });
+
+  it('the review step says whether the charge has settled: not yet, the whole charge is voided; settled, refunded to the card ending 1111 (issue 23)', async () => {
+    const unsettled = detailPage('manager', { status: 500 }, order(), { status: 200, body: settlementOf('unsettled') });
+    let dialog = await openRefund();
+    expect(unsettled.some((c) => c.url.endsWith('/settlement'))).toBe(false); // asked at the review only, not on the order page
+    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'Arrived leaking' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Review refund' }));
+    expect(
+      await within(dialog).findByText(
+        'This payment has not settled yet, so the whole charge ($53.19) will be voided: the customer is never charged. A partial refund is not possible until it settles (usually within a day).',
+      ),
+    ).toBeTruthy();
+    expect(within(dialog).getByTestId('settlement-note').dataset.state).toBe('unsettled');
+    expect(unsettled.filter((c) => `${c.method} ${c.url}` === SETTLEMENT)[0]!.body).toEqual({ storeCode: 'NH' });
+    cleanup();
+
+    detailPage('manager', { status: 500 }, order(), { status: 200, body: settlementOf('settled') });
+    dialog = await openRefund();
+    fireEvent.change(within(dialog).getByLabelText('Amount'), { target: { value: '10' } });
+    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'Arrived leaking' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Review refund' }));
+    expect(await within(dialog).findByText('This payment has settled, so the money will be refunded to the Visa ending 1111.')).toBeTruthy();
+    cleanup();
+
+    // The payment service could not be asked: the general rule, and the refund still decides.
+    detailPage('manager', { status: 500 }, order(), { status: 502, body: { message: 'down' } });
+    dialog = await openRefund();
+    fireEvent.change(within(dialog).getByLabelText('Reason'), { target: { value: 'Arrived leaking' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Review refund' }));
+    expect(await within(dialog).findByText(/If the payment has not settled yet .* the whole charge is voided instead/)).toBeTruthy();
+    await waitFor(() => expect(within(dialog).getByTestId('settlement-note').dataset.state).toBe('unknown'));
   });
 
   it('cannot restock a cancelled order again; support has no Refund button; nothing left means no button', async () => {

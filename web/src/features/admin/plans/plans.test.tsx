@@ -131,10 +131,11 @@ describe('the plan table', () => {
   it('lists the plans at risk on their own tab, with why', async () => {
     const atRisk = {
       ...planSummary({ failedAttempts: 1, retryAt: '2025-04-11T14:30:00.000Z' }),
-      reasons: ['item-unavailable', 'dunning', 'card-expiring'],
+      reasons: ['item-unavailable', 'dunning', 'card-expiring', 'stock-short'],
       unavailableItems: [{ productId: 1, productName: 'Surfy Cleaner', problem: 'out-of-stock', wanted: 2, available: 0 }],
       lastPaymentMessage: 'This transaction has been declined.',
       cardExpiresOn: '2025-03-31',
+      shortItems: [{ productId: 2, productName: 'Lavender Refill', inStock: 12, runsShortOn: '2025-04-08' }],
     } as AtRiskPlan;
     const calls = stubApi({
       'GET /api/admin/me': me(SUPPORT),
@@ -152,6 +153,9 @@ describe('the plan table', () => {
     expect(row.textContent).toContain('Last answer: This transaction has been declined.');
     expect(within(row).getByText('Card expires before the next billing date')).toBeTruthy();
     expect(row.textContent).toContain('Saved card good until Mar 31, 2025');
+    // Issue 23: the stock cover's shortage, in words.
+    expect(within(row).getByText('Stock runs short before this delivery')).toBeTruthy();
+    expect(row.textContent).toContain('Lavender Refill: 12 in stock, not enough for the renewals and sales due by this delivery (short from Apr 8, 2025)');
     expect(router.state.location.search).toBe('?tab=at-risk');
     expect(calls.at(-1)!.url).toBe('/api/admin/subscriptions/at-risk?limit=50&offset=0');
   });

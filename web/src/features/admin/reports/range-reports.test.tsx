@@ -135,6 +135,8 @@ describe("the dashboard's date range reports", () => {
     const stock = await screen.findByTestId('stock-cover');
     const short = await within(stock).findByRole('list', { name: 'Running short' });
     expect(short.textContent).toBe('Refill runs short on March 20, 2026: 10 in stock, 1 plan deliveries from then on not covered.');
+    // Issue 23: the same shortage on the plans' at-risk list, one click away.
+    expect(within(stock).getByRole('link', { name: 'The plans these deliveries belong to (at-risk list)' }).getAttribute('href')).toBe('/admin/subscriptions?tab=at-risk&reason=stock-short');
     expect(within(stock).getAllByRole('row')[1]!.textContent).toBe('Refill101717.6 days');
   });
 

@@ -18,6 +18,7 @@ import { refundFailureMessage, type RefundBody } from '../refund-attempt';
 import { refundFigures, refundProblems, restockBlocked, type RefundProblems } from '../refund-rules';
 import { useRefund } from '../use-refund';
 import { cardEnding } from '@nh/shared/cards';
+import { SettlementNote } from './settlement-note';
 
 type Step = 'form' | 'confirm';
 
@@ -70,11 +71,14 @@ function RefundForm({ order, refund, onClose }: { order: AdminOrder; refund: Ret
           <dt className="text-stone-500">Customer</dt>
           <dd>{body().notify ? 'Gets a refund email' : 'Not told'}</dd>
         </dl>
-        <p className="rounded-lg bg-stone-100 p-3 text-sm text-stone-700">
-          {whole
-            ? 'If the payment has not settled yet (usually within a day of the order), the whole charge is voided instead: the customer is never charged.'
-            : 'A payment that has not settled yet (usually within a day of the order) can only be voided in full: the payment service then refuses part of it.'}
-        </p>
+        <SettlementNote
+          orderId={order.id}
+          fallback={
+            whole
+              ? 'If the payment has not settled yet (usually within a day of the order), the whole charge is voided instead: the customer is never charged.'
+              : 'A payment that has not settled yet (usually within a day of the order) can only be voided in full: the payment service then refuses part of it.'
+          }
+        />
         {refund.isError && (
           <p className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800" role="alert">
             {refundFailureMessage(refund.error)}

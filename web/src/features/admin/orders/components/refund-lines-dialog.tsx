@@ -21,6 +21,7 @@ import { toast } from '@/components/ui/use-toast';
 import { orderQueries, refundOrder } from '../api';
 import { refundFailureMessage } from '../refund-attempt';
 import { refundToast } from '../use-refund';
+import { SettlementNote } from './settlement-note';
 
 interface LineChoice {
   quantity: string;
@@ -123,6 +124,7 @@ function LinesForm({ order, onClose }: { order: AdminOrder; onClose: () => void 
           Notify the customer (a refund email)
         </Label>
       </div>
+      <SettlementNote orderId={order.id} fallback="A payment that has not settled yet (usually within a day of the order) can only be voided in full: the payment service then refuses part of it." />
       <p className="text-sm" data-testid="lines-amount">
         To refund: <span className="font-semibold tabular-nums">{formatCents(amount)}</span>
       </p>

@@ -6,6 +6,7 @@ import {
   UNAVAILABLE_ITEM_PROBLEM_LABELS,
   type AtRiskPlan,
   type AtRiskReason,
+  type ShortItem,
 } from '@nh/shared/contracts/admin-subscriptions';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
@@ -22,6 +23,11 @@ import { itemsWords, PlanCustomer, shortId } from './plan-words';
 /** An at-risk reason in words (one added by a later release shows as sent). */
 const reasonLabel = (reason: string): string => (AT_RISK_REASON_LABELS as Record<string, string>)[reason] ?? reason;
 
+/** A short item in staff words: what is in stock, and from which renewal day it is not enough. */
+export function shortWords(item: ShortItem): string {
+  return `${item.inStock} in stock, not enough for the renewals and sales due by this delivery (short from ${formatDay(item.runsShortOn)})`;
+}
+
 function Problems({ plan }: { plan: AtRiskPlan }) {
   return (
     <ul className="grid grid-cols-1 gap-1 text-sm">
@@ -29,6 +35,11 @@ function Problems({ plan }: { plan: AtRiskPlan }) {
         <li key={item.productId}>
           <span className="font-medium">{item.productName}</span>: {UNAVAILABLE_ITEM_PROBLEM_LABELS[item.problem]}
           {item.problem === 'out-of-stock' && ` (needs ${item.wanted}, ${item.available} in stock)`}
+        </li>
+      ))}
+      {plan.shortItems.map((item) => (
+        <li key={`short-${item.productId}`}>
+          <span className="font-medium">{item.productName}</span>: {shortWords(item)}
         </li>
       ))}
       {plan.reasons.includes('card-expiring') && plan.cardExpiresOn && (

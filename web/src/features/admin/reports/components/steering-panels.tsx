@@ -7,9 +7,11 @@ import { MRR_MOVEMENT_LABELS } from '@nh/shared/contracts/admin-reports';
 import { formatUtcDay } from '@nh/shared/days';
 import { centsToDecimal } from '@nh/shared/money';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { serverMessageOf } from '@/lib/query-client';
 import { formatMoney } from '../../plans/format';
+import { useCan } from '../../shell/role-gate';
 import { rangeReportQueries, stockCoverQuery } from '../sales-api';
 
 const money = (cents: number) => formatMoney(centsToDecimal(cents));
@@ -77,8 +79,12 @@ export function SubscriptionsPanel({ from, to }: { from: string; to: string }) {
   );
 }
 
+/** The at-risk list of the plans whose next delivery the stock does not cover (the same walk, issue 23). */
+const STOCK_SHORT_PLANS = '/admin/subscriptions?tab=at-risk&reason=stock-short';
+
 export function StockCoverPanel() {
   const q = useQuery(stockCoverQuery);
+  const canSeePlans = useCan('subscriptions.view');
   const short = q.data?.products.filter((p) => p.runsShortOn) ?? [];
   return (
     <Card data-testid="stock-cover">
@@ -95,13 +101,20 @@ export function StockCoverPanel() {
             {short.length === 0 ? (
               <p>Every plan delivery due in the next 30 days is covered by the stock.</p>
             ) : (
-              <ul className="grid gap-1" aria-label="Running short">
-                {short.map((p) => (
-                  <li key={p.productId} className="text-amber-800">
-                    <strong>{p.name}</strong> runs short on {dayWords(p.runsShortOn!)}: {p.inStock} in stock, {p.plansShort} plan deliveries from then on not covered.
-                  </li>
-                ))}
-              </ul>
+              <>
+                <ul className="grid gap-1" aria-label="Running short">
+                  {short.map((p) => (
+                    <li key={p.productId} className="text-amber-800">
+                      <strong>{p.name}</strong> runs short on {dayWords(p.runsShortOn!)}: {p.inStock} in stock, {p.plansShort} plan deliveries from then on not covered.
+                    </li>
+                  ))}
+                </ul>
+                {canSeePlans && (
+                  <Link to={STOCK_SHORT_PLANS} className="text-brand-700 underline underline-offset-2">
+                    The plans these deliveries belong to (at-risk list)
+                  </Link>
+                )}
+              </>
             )}
             <table className="w-full text-left text-sm">
               <caption className="sr-only">Days of stock per product</caption>
