@@ -201,6 +201,15 @@ CREATE TRIGGER orders_report_update AFTER UPDATE ON orders REFERENCING OLD TABLE
 --> statement-breakpoint
 CREATE TRIGGER orders_report_delete AFTER DELETE ON orders REFERENCING OLD TABLE AS report_old FOR EACH STATEMENT EXECUTE FUNCTION orders_report_deleted();
 --> statement-breakpoint
+-- TRUNCATE fires no delete trigger: the summary of emptied orders is emptied with them.
+CREATE FUNCTION orders_report_truncated() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  TRUNCATE order_report_facts, order_daily_facts, order_daily_products, customer_report_days, order_daily_customers;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER orders_report_truncate AFTER TRUNCATE ON orders FOR EACH STATEMENT EXECUTE FUNCTION orders_report_truncated();
+--> statement-breakpoint
 -- What was given back: approved card refunds and voids (any change to a refund or void row), refunds to store credit.
 CREATE FUNCTION payments_report_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
