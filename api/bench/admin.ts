@@ -93,7 +93,7 @@ async function firstPage(filters: Record<string, unknown>): Promise<{ ms: number
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-console.log(`bench:admin — order table over ${ROWS.toLocaleString('en-US')} orders, ${REPEATS} requests per filter, one at a time`);
+if (SECTIONS.has('orders')) console.log(`bench:admin — order table over ${ROWS.toLocaleString('en-US')} orders, ${REPEATS} requests per filter, one at a time`);
 let worst = 0;
 for (const [name, filters] of SECTIONS.has('orders') ? FILTERS : []) {
   await firstPage(filters); // warm-up
@@ -109,7 +109,7 @@ for (const [name, filters] of SECTIONS.has('orders') ? FILTERS : []) {
   worst = Math.max(worst, p95);
   console.log(`  ${name.padEnd(38)} p50 ${pct(times, 50).toFixed(1).padStart(6)} ms  p95 ${p95.toFixed(1).padStart(6)} ms  max ${times.at(-1)!.toFixed(1).padStart(6)} ms  (${total} match)`);
 }
-console.log(`worst p95 ${worst.toFixed(1)} ms; goal first page p95 < ${GOAL_P95_MS} ms: ${worst < GOAL_P95_MS ? 'met' : 'NOT met'}`);
+if (SECTIONS.has('orders')) console.log(`worst p95 ${worst.toFixed(1)} ms; goal first page p95 < ${GOAL_P95_MS} ms: ${worst < GOAL_P95_MS ? 'met' : 'NOT met'}`);
 
 // ---- Customers (issue 23)
 async function timed(path: string): Promise<{ ms: number; body: unknown }> {
@@ -136,7 +136,7 @@ const CUSTOMER_QUERIES: Array<[string, string | ((i: number) => string)]> = [
   ['customer page (account with a plan)', (i) => `/api/admin/customers/${sample[i % Math.max(1, sample.length)]?.customer_id}`],
 ];
 const { rows: counts } = await db.$client.query<{ customers: number; plans: number }>(`select (select count(*)::int from customers) as customers, (select count(*)::int from subscriptions) as plans`);
-console.log(`\nbench:admin — customers: ${counts[0]!.customers.toLocaleString('en-US')} customers, ${counts[0]!.plans.toLocaleString('en-US')} plans, ${REPEATS} requests each, one at a time`);
+if (SECTIONS.has('customers')) console.log(`\nbench:admin — customers: ${counts[0]!.customers.toLocaleString('en-US')} customers, ${counts[0]!.plans.toLocaleString('en-US')} plans, ${REPEATS} requests each, one at a time`);
 let worstCustomers = 0;
 for (const [name, path] of SECTIONS.has('customers') ? CUSTOMER_QUERIES : []) {
   const at = (i: number) => (typeof path === 'string' ? path : path(i));
@@ -154,7 +154,7 @@ for (const [name, path] of SECTIONS.has('customers') ? CUSTOMER_QUERIES : []) {
   worstCustomers = Math.max(worstCustomers, p95);
   console.log(`  ${name.padEnd(38)} p50 ${pct(times, 50).toFixed(1).padStart(6)} ms  p95 ${p95.toFixed(1).padStart(6)} ms  max ${times.at(-1)!.toFixed(1).padStart(6)} ms  (${shown})`);
 }
-console.log(`customers worst p95 ${worstCustomers.toFixed(1)} ms; goal first page p95 < ${GOAL_P95_MS} ms: ${worstCustomers < GOAL_P95_MS ? 'met' : 'NOT met'}`);
+if (SECTIONS.has('customers')) console.log(`customers worst p95 ${worstCustomers.toFixed(1)} ms; goal first page p95 < ${GOAL_P95_MS} ms: ${worstCustomers < GOAL_P95_MS ? 'met' : 'NOT met'}`);
 
 // ---- Reports (issue 23): each over a 90-day range (and the 90 days before it), goal p95 < 250 ms.
 const REPORT_GOAL_P95_MS = 250;
@@ -170,7 +170,7 @@ const REPORTS: Array<[string, string]> = [
   ['subscriptions (MRR, movement, churn)', `/api/admin/reports/subscriptions?${range}`],
   ['stock cover (next 30 days)', '/api/admin/reports/stock-cover'],
 ];
-console.log(`\nbench:admin — reports over 90 days (${day(89)} to ${day(0)}), ${REPEATS} requests each, one at a time`);
+if (SECTIONS.has('reports')) console.log(`\nbench:admin — reports over 90 days (${day(89)} to ${day(0)}), ${REPEATS} requests each, one at a time`);
 let worstReport = 0;
 for (const [name, path] of SECTIONS.has('reports') ? REPORTS : []) {
   await timed(path); // warm-up
@@ -181,7 +181,7 @@ for (const [name, path] of SECTIONS.has('reports') ? REPORTS : []) {
   worstReport = Math.max(worstReport, p95);
   console.log(`  ${name.padEnd(38)} p50 ${pct(times, 50).toFixed(1).padStart(6)} ms  p95 ${p95.toFixed(1).padStart(6)} ms  max ${times.at(-1)!.toFixed(1).padStart(6)} ms`);
 }
-console.log(`reports worst p95 ${worstReport.toFixed(1)} ms; goal p95 < ${REPORT_GOAL_P95_MS} ms: ${worstReport < REPORT_GOAL_P95_MS ? 'met' : 'NOT met'}`);
+if (SECTIONS.has('reports')) console.log(`reports worst p95 ${worstReport.toFixed(1)} ms; goal p95 < ${REPORT_GOAL_P95_MS} ms: ${worstReport < REPORT_GOAL_P95_MS ? 'met' : 'NOT met'}`);
 
 // ---- The order reports' queries: the daily summary against the orders counted live, same data, same run.
 const LIVE_REPEATS = Number(process.env.BENCH_ADMIN_LIVE_REPEATS ?? 5);
@@ -204,7 +204,7 @@ async function p95Of(run: () => Promise<object[]>, repeats: number): Promise<{ p
   times.sort((a, b) => a - b);
   return { p95: pct(times, 95), rows };
 }
-console.log(`\nbench:admin — order reports' queries, summary (${REPEATS} runs) vs counted live from the orders (${LIVE_REPEATS} runs), same 90 days`);
+if (SECTIONS.has('reports')) console.log(`\nbench:admin — order reports' queries, summary (${REPEATS} runs) vs counted live from the orders (${LIVE_REPEATS} runs), same 90 days`);
 for (const [name, summary, live] of SECTIONS.has('reports') ? PAIRS : []) {
   const s = await p95Of(summary, REPEATS);
   const l = await p95Of(live, LIVE_REPEATS);
