@@ -220,6 +220,31 @@ describe('the daily summary under concurrent writes', () => {
   });
 });
 
+describe("the dashboard's sales by day", () => {
+  let today: unknown;
+
+  beforeAll(async () => {
+    await withFreshDatabase(async (api) => {
+      // An account's order of today, 50.00, of which 20.00 refunded to store credit.
+      const shopper = await signUpShopper(api, 'dashboard-credit');
+      const g = await order(api, { email: shopper.email, userId: shopper.id, total: '50.00', status: 'processing', at: new Date().toISOString(), items: [line(4, 'Sponge', 2, '25.00')] });
+      await api.ctx.db.$client.query(`insert into payment_transactions (order_id, kind, amount, status) values ($1, 'charge', 50, 'approved')`, [g]);
+      const manager = await signInAs(api, 'manager');
+      const refund = await manager.request(`/api/admin/orders/${g}/refunds`, {
+        method: 'POST',
+        body: { storeCode: 'NH', amount: '20.00', reason: 'Leaking refill', method: 'credit', restock: false, notify: false },
+        headers: { 'idempotency-key': randomUUID() },
+      });
+      expect(refund.status).toBe(201);
+      today = ((await (await manager.request('/api/admin/dashboard')).json()) as { today: unknown }).today;
+    });
+  });
+
+  it('subtracts a refund to store credit from net revenue, as the reports do', () => {
+    expect(today).toEqual({ orders: 1, revenue: '30.00', refunded: '20.00' });
+  });
+});
+
 describe('the subscriptions report', () => {
   const answers: Record<string, { status: number; body: unknown }> = {};
 
