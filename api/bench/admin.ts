@@ -10,7 +10,10 @@
  * later page) and customers' pages (GET /api/admin/customers/{id}), same goal.
  *
  * Then each report (issue 23) over a 90-day range: sales, top products, customers, revenue mix,
- * subscriptions (two days' snapshots taken first) and stock cover; goal p95 under 250 ms.
+ * subscriptions (two days' snapshots taken first) and stock cover; goal p95 under 250 ms. The four order
+ * reports read the daily summary; their queries are then timed beside the same figures counted live from
+ * the orders (the queries before the summary, BENCH_ADMIN_LIVE_REPEATS times: seconds each), with a check
+ * that both give the same rows.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +27,8 @@ import { hashPassword } from '@nh/server/passwords';
 import { seedBenchOrders } from '@nh/server/testing/bench-orders';
 import { seedBenchCustomers } from '@nh/server/testing/bench-customers';
 import { writeSubscriptionSnapshot } from '@nh/server/queries/subscription-snapshots';
+import { customerFigures, revenueMix, salesFigures, topProducts, type Periods } from '@nh/server/queries/sales-reports';
+import { comparableRows, liveCustomerFigures, liveRevenueMix, liveSalesFigures, liveTopProducts } from '@nh/server/testing/live-sales-reports';
 import { createApp } from '../src/app';
 import { loadApiConfig } from '../src/lib/config';
 import { createAppServices } from '../src/modules';
@@ -32,6 +37,8 @@ const ROWS = Number(process.env.BENCH_ADMIN_ROWS ?? 1_000_000);
 const REPEATS = Number(process.env.BENCH_ADMIN_REPEATS ?? 40);
 const PLANS = Number(process.env.BENCH_ADMIN_PLANS ?? 100_000);
 const GOAL_P95_MS = 100;
+/** The sections to run (BENCH_ADMIN_SECTIONS, comma-separated): orders, customers, reports (default all). */
+const SECTIONS = new Set((process.env.BENCH_ADMIN_SECTIONS ?? 'orders,customers,reports').split(',').map((x) => x.trim()));
 
 const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 
@@ -86,9 +93,9 @@ async function firstPage(filters: Record<string, unknown>): Promise<{ ms: number
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-console.log(`bench:admin — order table over ${ROWS.toLocaleString('en-US')} orders, ${REPEATS} requests per filter, one at a time`);
+if (SECTIONS.has('orders')) console.log(`bench:admin — order table over ${ROWS.toLocaleString('en-US')} orders, ${REPEATS} requests per filter, one at a time`);
 let worst = 0;
-for (const [name, filters] of FILTERS) {
+for (const [name, filters] of SECTIONS.has('orders') ? FILTERS : []) {
   await firstPage(filters); // warm-up
   const times: number[] = [];
   let total = '';
@@ -102,7 +109,7 @@ for (const [name, filters] of FILTERS) {
   worst = Math.max(worst, p95);
   console.log(`  ${name.padEnd(38)} p50 ${pct(times, 50).toFixed(1).padStart(6)} ms  p95 ${p95.toFixed(1).padStart(6)} ms  max ${times.at(-1)!.toFixed(1).padStart(6)} ms  (${total} match)`);
 }
-console.log(`worst p95 ${worst.toFixed(1)} ms; goal first page p95 < ${GOAL_P95_MS} ms: ${worst < GOAL_P95_MS ? 'met' : 'NOT met'}`);
+if (SECTIONS.has('orders')) console.log(`worst p95 ${worst.toFixed(1)} ms; goal first page p95 < ${GOAL_P95_MS} ms: ${worst < GOAL_P95_MS ? 'met' : 'NOT met'}`);
 
 // ---- Customers (issue 23)
 async function timed(path: string): Promise<{ ms: number; body: unknown }> {
@@ -129,9 +136,9 @@ const CUSTOMER_QUERIES: Array<[string, string | ((i: number) => string)]> = [
   ['customer page (account with a plan)', (i) => `/api/admin/customers/${sample[i % Math.max(1, sample.length)]?.customer_id}`],
 ];
 const { rows: counts } = await db.$client.query<{ customers: number; plans: number }>(`select (select count(*)::int from customers) as customers, (select count(*)::int from subscriptions) as plans`);
-console.log(`\nbench:admin — customers: ${counts[0]!.customers.toLocaleString('en-US')} customers, ${counts[0]!.plans.toLocaleString('en-US')} plans, ${REPEATS} requests each, one at a time`);
+if (SECTIONS.has('customers')) console.log(`\nbench:admin — customers: ${counts[0]!.customers.toLocaleString('en-US')} customers, ${counts[0]!.plans.toLocaleString('en-US')} plans, ${REPEATS} requests each, one at a time`);
 let worstCustomers = 0;
-for (const [name, path] of CUSTOMER_QUERIES) {
+for (const [name, path] of SECTIONS.has('customers') ? CUSTOMER_QUERIES : []) {
   const at = (i: number) => (typeof path === 'string' ? path : path(i));
   await timed(at(0)); // warm-up
   const times: number[] = [];
@@ -147,7 +154,7 @@ for (const [name, path] of CUSTOMER_QUERIES) {
   worstCustomers = Math.max(worstCustomers, p95);
   console.log(`  ${name.padEnd(38)} p50 ${pct(times, 50).toFixed(1).padStart(6)} ms  p95 ${p95.toFixed(1).padStart(6)} ms  max ${times.at(-1)!.toFixed(1).padStart(6)} ms  (${shown})`);
 }
-console.log(`customers worst p95 ${worstCustomers.toFixed(1)} ms; goal first page p95 < ${GOAL_P95_MS} ms: ${worstCustomers < GOAL_P95_MS ? 'met' : 'NOT met'}`);
+if (SECTIONS.has('customers')) console.log(`customers worst p95 ${worstCustomers.toFixed(1)} ms; goal first page p95 < ${GOAL_P95_MS} ms: ${worstCustomers < GOAL_P95_MS ? 'met' : 'NOT met'}`);
 
 // ---- Reports (issue 23): each over a 90-day range (and the 90 days before it), goal p95 < 250 ms.
 const REPORT_GOAL_P95_MS = 250;
@@ -163,9 +170,9 @@ const REPORTS: Array<[string, string]> = [
   ['subscriptions (MRR, movement, churn)', `/api/admin/reports/subscriptions?${range}`],
   ['stock cover (next 30 days)', '/api/admin/reports/stock-cover'],
 ];
-console.log(`\nbench:admin — reports over 90 days (${day(89)} to ${day(0)}), ${REPEATS} requests each, one at a time`);
+if (SECTIONS.has('reports')) console.log(`\nbench:admin — reports over 90 days (${day(89)} to ${day(0)}), ${REPEATS} requests each, one at a time`);
 let worstReport = 0;
-for (const [name, path] of REPORTS) {
+for (const [name, path] of SECTIONS.has('reports') ? REPORTS : []) {
   await timed(path); // warm-up
   const times: number[] = [];
   for (let i = 0; i < REPEATS; i++) times.push((await timed(path)).ms);
@@ -174,7 +181,36 @@ for (const [name, path] of REPORTS) {
   worstReport = Math.max(worstReport, p95);
   console.log(`  ${name.padEnd(38)} p50 ${pct(times, 50).toFixed(1).padStart(6)} ms  p95 ${p95.toFixed(1).padStart(6)} ms  max ${times.at(-1)!.toFixed(1).padStart(6)} ms`);
 }
-console.log(`reports worst p95 ${worstReport.toFixed(1)} ms; goal p95 < ${REPORT_GOAL_P95_MS} ms: ${worstReport < REPORT_GOAL_P95_MS ? 'met' : 'NOT met'}`);
+if (SECTIONS.has('reports')) console.log(`reports worst p95 ${worstReport.toFixed(1)} ms; goal p95 < ${REPORT_GOAL_P95_MS} ms: ${worstReport < REPORT_GOAL_P95_MS ? 'met' : 'NOT met'}`);
+
+// ---- The order reports' queries: the daily summary against the orders counted live, same data, same run.
+const LIVE_REPEATS = Number(process.env.BENCH_ADMIN_LIVE_REPEATS ?? 5);
+const periods: Periods = { storeCode: 'NH', previousFrom: day(179), from: day(89), to: day(0) };
+const rowsOf = (rows: object[]) => JSON.stringify(comparableRows(rows));
+const PAIRS: Array<[string, () => Promise<object[]>, () => Promise<object[]>]> = [
+  ['sales', () => salesFigures(db.$client, periods), () => liveSalesFigures(db.$client, periods)],
+  ['top products', () => topProducts(db.$client, periods, 10), () => liveTopProducts(db.$client, periods, 10)],
+  ['new vs returning customers', () => customerFigures(db.$client, periods), () => liveCustomerFigures(db.$client, periods)],
+  ['subscription vs one-time revenue', () => revenueMix(db.$client, periods), () => liveRevenueMix(db.$client, periods)],
+];
+async function p95Of(run: () => Promise<object[]>, repeats: number): Promise<{ p95: number; rows: object[] }> {
+  let rows = await run(); // warm-up
+  const times: number[] = [];
+  for (let i = 0; i < repeats; i++) {
+    const started = performance.now();
+    rows = await run();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { p95: pct(times, 95), rows };
+}
+if (SECTIONS.has('reports')) console.log(`\nbench:admin — order reports' queries, summary (${REPEATS} runs) vs counted live from the orders (${LIVE_REPEATS} runs), same 90 days`);
+for (const [name, summary, live] of SECTIONS.has('reports') ? PAIRS : []) {
+  const s = await p95Of(summary, REPEATS);
+  const l = await p95Of(live, LIVE_REPEATS);
+  const same = rowsOf(s.rows) === rowsOf(l.rows);
+  console.log(`  ${name.padEnd(38)} summary p95 ${s.p95.toFixed(1).padStart(7)} ms  live p95 ${l.p95.toFixed(1).padStart(8)} ms  ${(l.p95 / s.p95).toFixed(0).padStart(5)}× faster  ${same ? 'same rows' : 'DIFFERENT rows'}`);
+}
 
 await db.$client.query('delete from staff where email = $1', [email]);
 server.close();

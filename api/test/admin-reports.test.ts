@@ -3,7 +3,10 @@
  * previous period (the boundaries' first and last seconds included): sales, orders, average order, units,
  * refunds and net revenue; top products; new vs returning customers; subscription vs one-time revenue;
  * the 400s of a bad range; and the subscriptions report (MRR now, movement and churn from two days'
- * snapshots, cancellations by reason and the save rate).
+ * snapshots, cancellations by reason and the save rate). The four order reports read the daily summary
+ * (migration report_summary): each is compared with the same figures counted live from the orders, on the
+ * first data and again after writes after the fact (a late card refund, a refund to store credit through
+ * the staff endpoint, a refund approved later, an order paid later, a paid order cancelled).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CustomersReport, RevenueMixReport, SalesReport, StockCoverReport, SubscriptionsReport, TopProductsReport } from '@nh/shared/contracts/admin-reports';
@@ -11,6 +14,10 @@ import { CANCEL_REASONS } from '@nh/shared/contracts/cancellation';
 import { writeSubscriptionSnapshot } from '@nh/server/queries/subscription-snapshots';
 import { NO_REASON } from '../src/modules/admin/reports/cancellations';
 import { REPORT_MESSAGES } from '@nh/shared/contracts/admin-reports';
+import { customerFigures, revenueMix, salesFigures, topProducts, type Periods } from '@nh/server/queries/sales-reports';
+import { comparableRows as nonZero, liveCustomerFigures, liveRevenueMix, liveSalesFigures, liveTopProducts } from '@nh/server/testing/live-sales-reports';
+import { randomUUID } from 'node:crypto';
+import { signUpShopper } from './support/shopper';
 import { withFreshDatabase } from './support/fresh-database';
 import type { TestApi } from './support/harness';
 import { signInAs } from './support/staff';
@@ -19,11 +26,11 @@ const FROM = '2026-03-01';
 const TO = '2026-03-10';
 const line = (productId: number, productName: string, quantity: number, price: string) => ({ productId, productName, quantity, price, sku: null, variantSku: null, itemNumber: null });
 
-async function order(api: TestApi, f: { email: string; total: string; status: string; at: string; items?: unknown[]; plan?: string }): Promise<string> {
+async function order(api: TestApi, f: { email: string; total: string; status: string; at: string; items?: unknown[]; plan?: string; userId?: string }): Promise<string> {
   const { rows } = await api.ctx.db.$client.query<{ id: string }>(
-    `insert into orders (store_code, customer_email, customer_name, shipping_address, items, subtotal, shipping, tax, total, status, created_at, subscription_id)
-     values ('NH', $1, 'Shopper', '{"address":"1 Main St","city":"Portland","state":"OR","zip":"97201"}', $2, $3, 0, 0, $3, $4, $5, $6) returning id`,
-    [f.email, JSON.stringify(f.items ?? []), f.total, f.status, f.at, f.plan ?? null],
+    `insert into orders (store_code, customer_email, customer_name, shipping_address, items, subtotal, shipping, tax, total, status, created_at, subscription_id, user_id)
+     values ('NH', $1, 'Shopper', '{"address":"1 Main St","city":"Portland","state":"OR","zip":"97201"}', $2, $3, 0, 0, $3, $4, $5, $6, $7) returning id`,
+    [f.email, JSON.stringify(f.items ?? []), f.total, f.status, f.at, f.plan ?? null, f.userId ?? null],
   );
   return rows[0]!.id;
 }
@@ -33,8 +40,26 @@ async function givenBack(api: TestApi, orderId: string, total: string, kind: 're
   await api.ctx.db.$client.query(`insert into payment_transactions (order_id, parent_id, kind, amount, status) values ($1, $2, $3, $4, $5)`, [orderId, rows[0]!.id, kind, amount, status]);
 }
 
+/** Each report's rows from the summary and counted live from the orders, for the test to compare. */
+async function summaryAndLive(api: TestApi, p: Periods) {
+  const pool = api.ctx.db.$client;
+  return {
+    sales: [nonZero(await salesFigures(pool, p)), nonZero(await liveSalesFigures(pool, p))],
+    topProducts: [await topProducts(pool, p, 50), await liveTopProducts(pool, p, 50)],
+    customers: [nonZero(await customerFigures(pool, p)), nonZero(await liveCustomerFigures(pool, p))],
+    revenueMix: [nonZero(await revenueMix(pool, p)), nonZero(await liveRevenueMix(pool, p))],
+  };
+}
+
+/** The test's range and a wider one (February and March, beside December and January). */
+const COMPARED: Periods[] = [
+  { storeCode: 'NH', previousFrom: '2026-02-19', from: FROM, to: TO },
+  { storeCode: 'NH', previousFrom: '2025-12-03', from: '2026-02-01', to: '2026-03-31' },
+];
+
 describe('the sales reports', () => {
   const answers: Record<string, { status: number; body: unknown }> = {};
+  const compared: Array<{ label: string; p: Periods; figures: Awaited<ReturnType<typeof summaryAndLive>> }> = [];
 
   beforeAll(async () => {
     await withFreshDatabase(async (api) => {
@@ -70,7 +95,61 @@ describe('the sales reports', () => {
       answers.yearOk = await get(manager, `/api/admin/reports/sales?from=2025-01-01&to=2026-01-01`);
       answers.badLimit = await get(manager, `/api/admin/reports/top-products?from=${FROM}&to=${TO}&limit=0`);
       answers.limitOne = await get(manager, `/api/admin/reports/top-products?from=${FROM}&to=${TO}&limit=1`);
+      for (const p of COMPARED) compared.push({ label: 'as placed', p, figures: await summaryAndLive(api, p) });
+
+      // After the fact: a card refund recorded today of A's order of March 1 (counted on the order's day),
+      // a refund to store credit through the staff endpoint of G's order (an account's, March 4), a
+      // refund of B's approved later, D's pending order paid, B's order of February 28 cancelled.
+      const pool = api.ctx.db.$client;
+      const a = (await pool.query<{ id: string }>(`select id from orders where customer_email = 'a@example.com'`)).rows[0]!.id;
+      await givenBack(api, a, '40.00', 'refund', '5.00');
+      const shopper = await signUpShopper(api, 'reports-credit');
+      const g = await order(api, { email: shopper.email, userId: shopper.id, total: '50.00', status: 'processing', at: '2026-03-04T10:00:00Z', items: [line(4, 'Sponge', 2, '25.00')] });
+      await pool.query(`insert into payment_transactions (order_id, kind, amount, status) values ($1, 'charge', 50, 'approved')`, [g]);
+      const credit = await manager.request(`/api/admin/orders/${g}/refunds`, {
+        method: 'POST',
+        body: { storeCode: 'NH', amount: '20.00', reason: 'Leaking refill', method: 'credit', restock: false, notify: false },
+        headers: { 'idempotency-key': randomUUID() },
+      });
+      answers.creditRefund = { status: credit.status, body: await credit.json() };
+      const { rows: later } = await pool.query<{ id: string }>(
+        `insert into payment_transactions (order_id, parent_id, kind, amount, status) select order_id, id, 'refund', 10, 'pending' from payment_transactions where order_id = $1 and kind = 'charge' limit 1 returning id`,
+        [b],
+      );
+      await pool.query(`update payment_transactions set status = 'approved' where id = $1`, [later[0]!.id]);
+      await pool.query(`update orders set status = 'processing' where customer_email = 'd@example.com' and status = 'pending'`);
+      await pool.query(`update orders set status = 'cancelled' where customer_email = 'b@example.com' and created_at = '2026-02-28T23:59:59Z'`);
+      // H names product 2 anew on March 9, then is voided in full: the name goes back to the latest kept line's (A's).
+      const h = await order(api, { email: 'h@example.com', total: '15.00', status: 'shipped', at: '2026-03-09T12:00:00Z', items: [line(2, 'Dish Pods, Lemon', 1, '15.00')] });
+      await givenBack(api, h, '15.00', 'void', '15.00');
+      for (const name of ['sales', 'top-products', 'customers', 'revenue-mix']) answers[`after ${name}`] = await get(manager, `/api/admin/reports/${name}?from=${FROM}&to=${TO}`);
+      for (const p of COMPARED) compared.push({ label: 'after the fact', p, figures: await summaryAndLive(api, p) });
     });
+  });
+
+  it('the summary answers exactly what the orders say, as placed and after refunds, payments and cancellations after the fact', () => {
+    expect(compared).toHaveLength(4);
+    for (const { label, p, figures } of compared) {
+      for (const [report, [summary, live]] of Object.entries(figures)) {
+        expect({ label, from: p.from, report, rows: summary }).toEqual({ label, from: p.from, report, rows: live });
+      }
+    }
+  });
+
+  it('after the fact: a late refund counts on the order\'s day, a refund to store credit is given back like a card refund', () => {
+    expect(answers.creditRefund!.status).toBe(201);
+    // Sold: A 40 + B 30 + C 25 + D 99 (paid later) + G 50 + H 15. Given back: A 5 (late), B 10 + 10 (approved later), C 25 (void), G 20 (store credit), H 15 (void).
+    expect((answers['after sales']!.body as SalesReport).current).toEqual({ salesCents: 25900, orders: 4, averageOrderCents: 4350, units: 15, refundsCents: 8500, netRevenueCents: 17400 });
+    // B's order of February 28 cancelled: the previous period has nothing.
+    expect((answers['after sales']!.body as SalesReport).previous).toEqual({ salesCents: 0, orders: 0, averageOrderCents: 0, units: 0, refundsCents: 0, netRevenueCents: 0 });
+    expect((answers['after top-products']!.body as TopProductsReport).products).toEqual([
+      { productId: 1, name: 'Flush Cleaner', units: 12, salesCents: 14300, previousUnits: 0, previousSalesCents: 0 },
+      { productId: 4, name: 'Sponge', units: 2, salesCents: 5000, previousUnits: 0, previousSalesCents: 0 },
+      { productId: 2, name: 'Dish Pods', units: 1, salesCents: 1000, previousUnits: 0, previousSalesCents: 0 },
+    ]);
+    // D's first paid order is now March 5 (new), G's March 4 (new); B returns.
+    expect((answers['after customers']!.body as CustomersReport).current).toEqual({ newCustomers: 3, returningCustomers: 1, newOrders: 3, returningOrders: 1, newRevenueCents: 16400, returningRevenueCents: 1000 });
+    expect((answers['after revenue-mix']!.body as RevenueMixReport).current).toEqual({ subscriptionOrders: 1, subscriptionRevenueCents: 1000, oneTimeOrders: 3, oneTimeRevenueCents: 16400 });
   });
 
   it('sales: gross sales, orders kept, average order, units, refunds and net revenue, beside the previous period', () => {
@@ -111,6 +190,58 @@ describe('the sales reports', () => {
     expect(answers.tooLong).toMatchObject({ status: 400, body: { message: REPORT_MESSAGES.span } });
     expect(answers.yearOk!.status).toBe(200);
     expect(answers.badLimit).toMatchObject({ status: 400, body: { message: REPORT_MESSAGES.limit } });
+  });
+});
+
+describe('the daily summary under concurrent writes', () => {
+  const compared: Array<Awaited<ReturnType<typeof summaryAndLive>>> = [];
+
+  beforeAll(async () => {
+    await withFreshDatabase(async (api) => {
+      const pool = api.ctx.db.$client;
+      // 12 orders of one day by 4 customers, then at once: each refunded (two in full), four cancelled, four more placed.
+      const ids: string[] = [];
+      for (let i = 0; i < 12; i++) ids.push(await order(api, { email: `c${i % 4}@example.com`, total: '30.00', status: 'processing', at: `2026-03-0${1 + (i % 3)}T1${i % 10}:00:00Z`, items: [line(1 + (i % 2), `P${i % 2}`, 1 + i, '1.00')] }));
+      await Promise.all([
+        ...ids.map((id, i) => givenBack(api, id, '30.00', i % 5 === 0 ? 'void' : 'refund', i % 5 === 0 ? '30.00' : `${i}.00`)),
+        ...ids.filter((_, i) => i % 3 === 1).map((id) => pool.query(`update orders set status = 'cancelled' where id = $1`, [id])),
+        ...[0, 1, 2, 3].map((i) => order(api, { email: `c${i}@example.com`, total: '12.00', status: 'shipped', at: `2026-03-02T0${i}:00:00Z`, items: [line(3, 'P3', 2, '6.00')] })),
+      ]);
+      for (const p of COMPARED) compared.push(await summaryAndLive(api, p));
+    });
+  });
+
+  it('adds every write to the day exactly once (no deadlock, nothing lost)', () => {
+    expect(compared).toHaveLength(2);
+    for (const figures of compared) {
+      expect(figures.sales[0]!.length).toBeGreaterThan(0);
+      for (const [summary, live] of Object.values(figures)) expect(summary).toEqual(live);
+    }
+  });
+});
+
+describe("the dashboard's sales by day", () => {
+  let today: unknown;
+
+  beforeAll(async () => {
+    await withFreshDatabase(async (api) => {
+      // An account's order of today, 50.00, of which 20.00 refunded to store credit.
+      const shopper = await signUpShopper(api, 'dashboard-credit');
+      const g = await order(api, { email: shopper.email, userId: shopper.id, total: '50.00', status: 'processing', at: new Date().toISOString(), items: [line(4, 'Sponge', 2, '25.00')] });
+      await api.ctx.db.$client.query(`insert into payment_transactions (order_id, kind, amount, status) values ($1, 'charge', 50, 'approved')`, [g]);
+      const manager = await signInAs(api, 'manager');
+      const refund = await manager.request(`/api/admin/orders/${g}/refunds`, {
+        method: 'POST',
+        body: { storeCode: 'NH', amount: '20.00', reason: 'Leaking refill', method: 'credit', restock: false, notify: false },
+        headers: { 'idempotency-key': randomUUID() },
+      });
+      expect(refund.status).toBe(201);
+      today = ((await (await manager.request('/api/admin/dashboard')).json()) as { today: unknown }).today;
+    });
+  });
+
+  it('subtracts a refund to store credit from net revenue, as the reports do', () => {
+    expect(today).toEqual({ orders: 1, revenue: '30.00', refunded: '20.00' });
   });
 });
 

@@ -697,6 +697,95 @@ export const subscriptionSnapshots = pgTable(
   (t) => [primaryKey({ columns: [t.day, t.subscriptionId] })],
 );
 
+/**
+ * The sales reports' summary (issue 23, docs/decisions/admin.md "Reports: the daily summary"): kept by the
+ * triggers of migration report_summary in the transaction of each order, payment and store credit write.
+ * One row per paid order (processing, shipped, delivered): its UTC day, total and what was given back of
+ * it (approved card refunds and voids, refunds to store credit; never more than the total), its units and
+ * product lines, the reports' per-order facts.
+ */
+export const orderReportFacts = pgTable(
+  'order_report_facts',
+  {
+    orderId: uuid().primaryKey(),
+    storeCode: text().notNull(),
+    day: date({ mode: 'string' }).notNull(),
+    at: timestamp({ withTimezone: true }).notNull(),
+    customerId: uuid(),
+    subscription: boolean().notNull(),
+    totalCents: bigint({ mode: 'number' }).notNull(),
+    givenCents: bigint({ mode: 'number' }).notNull(),
+    units: integer().notNull(),
+    /** The lines with a product: [{p: product id, n: name, q: quantity, s: price × quantity in cents}]. */
+    lines: jsonb().notNull(),
+  },
+  (t) => [index('order_report_facts_day').on(t.storeCode, t.day), index('order_report_facts_customer').on(t.customerId).where(sql`${t.customerId} is not null`)],
+);
+
+/** Per store and UTC day, plan orders or one-time: gross sales, given back, orders kept (not given back in full) and their units. */
+export const orderDailyFacts = pgTable(
+  'order_daily_facts',
+  {
+    storeCode: text().notNull(),
+    day: date({ mode: 'string' }).notNull(),
+    subscription: boolean().notNull(),
+    salesCents: bigint({ mode: 'number' }).notNull(),
+    givenCents: bigint({ mode: 'number' }).notNull(),
+    orders: integer().notNull(),
+    units: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.storeCode, t.day, t.subscription] })],
+);
+
+/** Per store, UTC day and product: units and line sales of the kept orders, and the latest line's name (`name_at`: its order's time). */
+export const orderDailyProducts = pgTable(
+  'order_daily_products',
+  {
+    storeCode: text().notNull(),
+    day: date({ mode: 'string' }).notNull(),
+    productId: integer().notNull(),
+    units: integer().notNull(),
+    salesCents: bigint({ mode: 'number' }).notNull(),
+    name: text(),
+    nameAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.storeCode, t.day, t.productId] })],
+);
+
+/**
+ * A customer's days with a kept order (per store): orders, net revenue, the customer's first paid order's
+ * day (`first_day`, 'infinity' when unknown) and the customer's previous day with a kept order
+ * (`prev_day`, '-infinity' for none): what counts a customer once in a range of days.
+ */
+export const customerReportDays = pgTable(
+  'customer_report_days',
+  {
+    customerId: uuid().notNull(),
+    storeCode: text().notNull(),
+    day: date({ mode: 'string' }).notNull(),
+    firstDay: date({ mode: 'string' }).notNull(),
+    prevDay: date({ mode: 'string' }).notNull(),
+    orders: integer().notNull(),
+    revenueCents: bigint({ mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.customerId, t.storeCode, t.day] })],
+);
+
+/** `customer_report_days` summed per store, day, first day and previous day: the new vs returning report's rows. */
+export const orderDailyCustomers = pgTable(
+  'order_daily_customers',
+  {
+    storeCode: text().notNull(),
+    day: date({ mode: 'string' }).notNull(),
+    firstDay: date({ mode: 'string' }).notNull(),
+    prevDay: date({ mode: 'string' }).notNull(),
+    customers: integer().notNull(),
+    orders: integer().notNull(),
+    revenueCents: bigint({ mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.storeCode, t.day, t.firstDay, t.prevDay] })],
+);
+
 export const subscriptionSkippedPeriods = pgTable(
   'subscription_skipped_periods',
   {

@@ -6,48 +6,37 @@ import { toCents } from '@nh/shared/money';
 import { INTERVAL_MONTHS } from '@nh/shared/contracts/subscriptions';
 import type { Db } from '../db/client';
 
-/** Orders that took money: paid and not cancelled. */
-const PAID = `status in ('processing', 'shipped', 'delivered')`;
-
 export interface DailySales {
   day: string;
   /** Paid orders of the day that kept some of their money (an order refunded or voided in full is not a sale). */
   orders: number;
-  /** Cents, net: the orders' totals less what was given back of them (approved refunds and voids). */
+  /** Cents, net: the orders' totals less what was given back of them (approved refunds and voids, refunds to store credit). */
   revenue: number;
-  /** Cents given back of the day's paid orders (approved refunds and voids), whenever it was given back. */
+  /** Cents given back of the day's paid orders (approved refunds and voids, refunds to store credit), whenever it was given back. */
   refunded: number;
 }
 
 /**
  * Paid orders and their totals per UTC day, for the `days` days ending today (days without sales
- * included). Revenue is net: each order counts its total less its approved refunds and voids (by the
- * order's day), so a partial refund lowers it by the amount refunded and an order voided or refunded in
- * full drops out, from the count of orders too. What was given back is reported beside it.
+ * included), from the sales reports' daily summary (`order_daily_facts`, the reports' one rule, so the
+ * dashboard and the reports never disagree). Revenue is net: each order counts its total less what was
+ * given back of it (by the order's day), so a partial refund lowers it by the amount refunded and an order
+ * voided or refunded in full drops out, from the count of orders too. What was given back is reported beside it.
  */
 export async function salesByDay(db: Db, storeCode: string, days: number): Promise<DailySales[]> {
   const { rows } = await db.$client.query<{ day: string; orders: number; revenue: string; refunded: string }>({
-    name: 'reports_sales_by_day',
+    name: 'reports_sales_by_day_summary',
     text: `with span as (
-        select generate_series(date_trunc('day', now() at time zone 'UTC') - make_interval(days => $2::int - 1), date_trunc('day', now() at time zone 'UTC'), interval '1 day') as day),
-      sales as (
-        select o.created_at, o.total, least(coalesce(g.amount, 0), o.total) as given_back
-        from orders o
-        left join lateral (
-          select sum(p.amount) as amount from payment_transactions p
-          where p.order_id = o.id and p.kind in ('refund', 'void') and p.status = 'approved') g on true
-        where o.store_code = $1 and o.${PAID}
-          and o.created_at >= (select min(day) from span) at time zone 'UTC')
+        select d::date as day from generate_series((now() at time zone 'UTC')::date - ($2::int - 1), (now() at time zone 'UTC')::date, interval '1 day') d)
       select to_char(span.day, 'YYYY-MM-DD') as day,
-        count(s.created_at) filter (where s.total > s.given_back)::int as orders,
-        round(coalesce(sum(s.total - s.given_back), 0), 2)::text as revenue,
-        round(coalesce(sum(s.given_back), 0), 2)::text as refunded
-      from span left join sales s
-        on s.created_at >= span.day at time zone 'UTC' and s.created_at < (span.day + interval '1 day') at time zone 'UTC'
+        coalesce(sum(f.orders), 0)::int as orders,
+        coalesce(sum(f.sales_cents - f.given_cents), 0)::text as revenue,
+        coalesce(sum(f.given_cents), 0)::text as refunded
+      from span left join order_daily_facts f on f.store_code = $1 and f.day = span.day
       group by span.day order by span.day`,
     values: [storeCode, days],
   });
-  return rows.map((r) => ({ day: r.day, orders: r.orders, revenue: toCents(r.revenue), refunded: toCents(r.refunded) }));
+  return rows.map((r) => ({ day: r.day, orders: r.orders, revenue: Number(r.revenue), refunded: Number(r.refunded) }));
 }
 
 /** Months between a plan's deliveries, in SQL (interval × interval_count). */

@@ -1,14 +1,14 @@
 /**
- * The sales reports (issue 23): each reads a range and the period before it in one pass over the store's
- * orders by date (`orders (store_code, created_at)`), grouped by which of the two an order falls in.
- * What was given back comes from the approved refunds and voids (the partial index
- * `payment_transactions_given_back`, a few rows per refunded order), joined by order, not looked up per
- * order. Money comes back as integer cents (the columns are two-decimal numerics).
+ * The sales reports (issue 23), read from the daily summary (migration report_summary, kept by triggers in
+ * the transaction of every order, refund and store credit write; docs/decisions/admin.md "Reports: the
+ * daily summary"): at most one row per day (and plan/one-time, product, or customer first/previous day)
+ * of the range and the period before it, instead of every order. What counts is the summary's one rule
+ * (`report_order_facts_of`): an order counts on the UTC day it was placed when it took money (processing,
+ * shipped, delivered); given back is its approved card refunds and voids and its refunds to store credit,
+ * never more than its total; an order given back in full is no order. Money comes back as integer cents.
+ * `migrations/src/testing/live-sales-reports.ts` counts the same from the orders, the summary's check.
  */
 import type pg from 'pg';
-
-/** Orders that took money: paid and not cancelled (the dashboard's rule). */
-const PAID = `o.status in ('processing', 'shipped', 'delivered')`;
 
 export interface Periods {
   storeCode: string;
@@ -18,23 +18,10 @@ export interface Periods {
   to: string;
 }
 
-/**
- * The paid orders of both periods as `counted` (cur: in the range, not the previous period; total and
- * given back in cents; kept: not given back in full), for the report's own select to read.
- */
-const COUNTED = `
-  bounds as (select $2::date::timestamptz as lo_prev, $3::date::timestamptz as lo, ($4::date + 1)::timestamptz as hi),
-  back as (
-    select p.order_id, sum(p.amount) as amount
-    from payment_transactions p join orders o on o.id = p.order_id, bounds b
-    where p.kind in ('refund', 'void') and p.status = 'approved'
-      and o.store_code = $1 and o.created_at >= b.lo_prev and o.created_at < b.hi
-    group by p.order_id),
-  counted as (
-    select o.id, o.created_at >= b.lo as cur, o.created_at, o.items, o.customer_id, o.subscription_id,
-           (o.total * 100)::bigint as total, (least(coalesce(back.amount, 0), o.total) * 100)::bigint as given
-    from orders o cross join bounds b left join back on back.order_id = o.id
-    where o.store_code = $1 and ${PAID} and o.created_at >= b.lo_prev and o.created_at < b.hi)`;
+/** The summary's days of both periods; `cur`: in the range (not the previous period); `lo`: the first day of the row's period. */
+const DAYS = `store_code = $1 and day >= $2::date and day <= $4::date`;
+const CUR = `day >= $3::date`;
+const LO = `(case when day >= $3::date then $3::date else $2::date end)`;
 
 const values = (p: Periods) => [p.storeCode, p.previousFrom, p.from, p.to];
 
@@ -49,12 +36,9 @@ export interface SalesRow {
 /** Per period: gross sales, orders kept, units of those orders, given back (cents). */
 export async function salesFigures(pool: pg.Pool, p: Periods): Promise<SalesRow[]> {
   const { rows } = await pool.query<SalesRow>({
-    name: 'report_sales',
-    text: `with ${COUNTED}
-      select cur, sum(total)::float8 as sales, count(*) filter (where total > given)::int as orders,
-             coalesce(sum((select sum((i ->> 'quantity')::int) from jsonb_array_elements(items) i)) filter (where total > given), 0)::int as units,
-             sum(given)::float8 as refunds
-      from counted group by cur`,
+    name: 'report_sales_daily',
+    text: `select ${CUR} as cur, sum(sales_cents)::float8 as sales, sum(orders)::int as orders, sum(units)::int as units, sum(given_cents)::float8 as refunds
+      from order_daily_facts where ${DAYS} group by 1`,
     values: values(p),
   });
   return rows;
@@ -69,21 +53,16 @@ export interface TopProductRow {
   previous_sales: number;
 }
 
-/** Lines of the orders kept, by product: units and line sales (price × quantity) in each period; top `limit` by the range's units. */
+/** Lines of the orders kept, by product: units and line sales (price × quantity) in each period, named by the latest line of both; top `limit` by the range's units. */
 export async function topProducts(pool: pg.Pool, p: Periods, limit: number): Promise<TopProductRow[]> {
   const { rows } = await pool.query<TopProductRow>({
-    name: 'report_top_products',
-    text: `with ${COUNTED},
-      lines as (
-        select c.cur, c.created_at, (i ->> 'productId')::int as product_id, i ->> 'productName' as name,
-               (i ->> 'quantity')::int as quantity, round((i ->> 'price')::numeric * 100 * (i ->> 'quantity')::int)::bigint as sales
-        from counted c cross join jsonb_array_elements(c.items) i
-        where c.total > c.given and i ? 'productId')
-      select product_id, (array_agg(name order by created_at desc))[1] as name,
-             coalesce(sum(quantity) filter (where cur), 0)::int as units, coalesce(sum(sales) filter (where cur), 0)::float8 as sales,
-             coalesce(sum(quantity) filter (where not cur), 0)::int as previous_units, coalesce(sum(sales) filter (where not cur), 0)::float8 as previous_sales
-      from lines group by product_id
-      having sum(quantity) filter (where cur) > 0
+    name: 'report_top_products_daily',
+    text: `select product_id, (array_agg(name order by name_at desc) filter (where name_at is not null))[1] as name,
+             coalesce(sum(units) filter (where ${CUR}), 0)::int as units, coalesce(sum(sales_cents) filter (where ${CUR}), 0)::float8 as sales,
+             coalesce(sum(units) filter (where not ${CUR}), 0)::int as previous_units, coalesce(sum(sales_cents) filter (where not ${CUR}), 0)::float8 as previous_sales
+      from order_daily_products where ${DAYS}
+      group by product_id
+      having sum(units) filter (where ${CUR}) > 0
       order by units desc, sales desc, product_id limit $5`,
     values: [...values(p), limit],
   });
@@ -100,16 +79,16 @@ export interface CustomerRow {
 
 /**
  * Customers with a kept order in each period, new (their first paid order, `customers.first_order_at`,
- * placed in that period) or returning (before it), with their orders and net revenue.
+ * placed in that period) or returning (before it), with their orders and net revenue. A customer counts
+ * once per period: on their first day in it with a kept order, the day whose previous such day
+ * (`prev_day`) is before the period.
  */
 export async function customerFigures(pool: pg.Pool, p: Periods): Promise<CustomerRow[]> {
   const { rows } = await pool.query<CustomerRow>({
-    name: 'report_customers',
-    text: `with ${COUNTED}
-      select c.cur, cu.first_order_at >= (case when c.cur then b.lo else b.lo_prev end) as is_new,
-             count(distinct c.customer_id)::int as customers, count(*)::int as orders, sum(c.total - c.given)::float8 as revenue
-      from counted c join customers cu on cu.id = c.customer_id cross join bounds b
-      where c.total > c.given
+    name: 'report_customers_daily',
+    text: `select ${CUR} as cur, first_day >= ${LO} as is_new, coalesce(sum(customers) filter (where prev_day < ${LO}), 0)::int as customers,
+             sum(orders)::int as orders, sum(revenue_cents)::float8 as revenue
+      from order_daily_customers where ${DAYS} and first_day <> 'infinity'
       group by 1, 2`,
     values: values(p),
   });
@@ -126,10 +105,9 @@ export interface RevenueMixRow {
 /** Kept orders and their net revenue in each period, of a plan (first delivery and renewals) or one-time. */
 export async function revenueMix(pool: pg.Pool, p: Periods): Promise<RevenueMixRow[]> {
   const { rows } = await pool.query<RevenueMixRow>({
-    name: 'report_revenue_mix',
-    text: `with ${COUNTED}
-      select cur, subscription_id is not null as subscription, count(*)::int as orders, sum(total - given)::float8 as revenue
-      from counted where total > given group by 1, 2`,
+    name: 'report_revenue_mix_daily',
+    text: `select ${CUR} as cur, subscription, sum(orders)::int as orders, sum(sales_cents - given_cents)::float8 as revenue
+      from order_daily_facts where ${DAYS} group by 1, 2`,
     values: values(p),
   });
   return rows;

@@ -4,7 +4,7 @@
  * yyyy-mm-dd, both included; the previous period is the same number of days ending the day before `from`.
  * Money is integer cents. The counting rules are the dashboard's: an order counts when it took money
  * (processing, shipped, delivered) and kept some of it (an order refunded or voided in full is no sale),
- * on the day it was placed; what was given back (approved refunds and voids) counts against its order's day.
+ * on the day it was placed; what was given back (approved card refunds and voids, refunds to store credit) counts against its order's day.
  */
 import { z } from 'zod';
 
@@ -65,7 +65,7 @@ export interface SalesFigures {
   averageOrderCents: number;
   /** Items in the counted orders (each line's quantity). */
   units: number;
-  /** Given back (approved refunds and voids) of the period's paid orders. */
+  /** Given back (approved card refunds and voids, refunds to store credit) of the period's paid orders. */
   refundsCents: number;
   /** salesCents - refundsCents. */
   netRevenueCents: number;
