@@ -1180,6 +1180,26 @@ export const storeCreditEntries = pgTable(
   ],
 );
 
+/**
+ * What NetSuite has of a store-credit movement (issue 23; docs/decisions/store-credit.md, "NetSuite"):
+ * a grant's or a refund to credit's credit memo and the customer refund that moves it into the
+ * store-credit liability, or an expiry's journal entry. One row per ledger entry the sync carried (the
+ * ledger itself is append-only); `status` synced, failed (after the last attempt, with `error`) or
+ * not_configured.
+ */
+export const storeCreditNetsuiteSyncs = pgTable('store_credit_netsuite_syncs', {
+  entryId: bigint({ mode: 'number' })
+    .primaryKey()
+    .references(() => storeCreditEntries.id),
+  status: text().notNull(),
+  netsuiteCustomerId: text(),
+  /** The NetSuite internal ids made, by record (`creditMemo`, `customerRefund`, `journalEntry`). */
+  netsuiteRecords: jsonb().$type<Record<string, string>>(),
+  error: text(),
+  attempts: integer().notNull().default(0),
+  updatedAt: updatedAt(),
+});
+
 /** Damage claims (issue 23): where a claim stands. */
 export const claimStatus = pgEnum('claim_status', ['awaiting_review', 'resolved', 'declined']);
 export const claimResolution = pgEnum('claim_resolution', ['replace', 'refund', 'credit']);
