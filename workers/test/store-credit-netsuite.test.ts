@@ -11,7 +11,7 @@ import { recordOutbox } from '@nh/server/queries/outbox';
 import { moveCredit } from '@nh/server/queries/store-credit';
 import { REFUND_ITEM } from '../src/erp-sync/order-mapping';
 import { STORE_CREDIT_GOODWILL_ITEM } from '../src/erp-sync/store-credit-sync';
-import { netsuiteExternalIds, STORE_CREDIT_PAYMENT_METHOD } from '../src/erp-sync/netsuite/client';
+import { netsuiteExternalIds, STORE_CREDIT_ACCOUNTS, STORE_CREDIT_PAYMENT_METHOD } from '../src/erp-sync/netsuite/client';
 import type { WorkerRuntime } from '../src/runtime';
 import { startNetSuiteStub, type NetSuiteStub } from './support/netsuite-stub';
 import { createTestDatabase, placeOrder, sampleLine, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
@@ -125,5 +125,23 @@ describe('store credit given and refunded to credit, in NetSuite', () => {
     const spend = await moveCredit(tdb.db.$client, { userId, kind: 'spend', amount: 200, reason: null, staffId: null, orderId: null, subscriptionId: null, reference: null });
     const topics = await tdb.db.select().from(tables.outbox).where(eq(tables.outbox.topic, 'store-credit.recorded'));
     expect(topics.some((r) => (r.payload as { entryId: string }).entryId === String(spend.entryId))).toBe(false);
+  });
+});
+
+describe('expired store credit, in NetSuite', () => {
+  it('an expiry: a journal entry releasing the liability against the goodwill expense, once', async () => {
+    const { id: userId, email } = await account();
+    await moveCredit(tdb.db.$client, { userId, kind: 'grant', amount: 600, reason: 'Goodwill', staffId: null, orderId: null, subscriptionId: null, reference: null, expiresAt: new Date(Date.now() - 1000) });
+    const expired = await moveCredit(tdb.db.$client, { userId, kind: 'expire', amount: 600, reason: 'Expired', staffId: null, orderId: null, subscriptionId: null, reference: `expire-test:${userId}` });
+    expect(await creditSync(expired.entryId)).toMatchObject({ status: 'synced' });
+    const journal = stub.find('journalEntry', netsuiteExternalIds.storeCreditExpiry(String(expired.entryId)))!;
+    const customer = stub.find('customer', netsuiteExternalIds.customer(email))!;
+    expect(journal.body.line).toEqual({
+      items: [
+        expect.objectContaining({ account: { externalId: STORE_CREDIT_ACCOUNTS.liability }, debit: 6, entity: { id: customer.id } }),
+        expect.objectContaining({ account: { externalId: STORE_CREDIT_ACCOUNTS.goodwillExpense }, credit: 6, entity: { id: customer.id } }),
+      ],
+    });
+    expect(recordsOf('journalEntry', netsuiteExternalIds.storeCreditExpiry(String(expired.entryId)))).toHaveLength(1);
   });
 });

@@ -1169,6 +1169,8 @@ export const storeCreditEntries = pgTable(
     subscriptionId: uuid().references(() => subscriptions.id, { onDelete: 'set null' }),
     /** Unique idempotency reference of a movement that must happen once (null for a staff grant without one). */
     reference: text(),
+    /** A goodwill grant's expiry (STORE_CREDIT_EXPIRY_DAYS when given): what is left of it then expires. Null: never. */
+    expiresAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -1177,6 +1179,8 @@ export const storeCreditEntries = pgTable(
     uniqueIndex('store_credit_entries_reference').on(t.reference).where(sql`${t.reference} is not null`),
     check('store_credit_entries_sign', sql`(${t.kind} in ('grant', 'refund', 'reverse') and ${t.amountCents} > 0) or (${t.kind} in ('spend', 'expire') and ${t.amountCents} < 0)`),
     check('store_credit_entries_balance', sql`${t.balanceAfterCents} >= 0`),
+    check('store_credit_entries_expiry_on_grants', sql`${t.expiresAt} is null or ${t.kind} = 'grant'`),
+    index('store_credit_entries_expiring').on(t.expiresAt).where(sql`${t.expiresAt} is not null`),
   ],
 );
 
