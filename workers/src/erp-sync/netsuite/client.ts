@@ -420,6 +420,41 @@ export class NetSuiteClient {
     );
   }
 
+  /**
+   * A customer confirmed a new email address (issue 23): their NetSuite customer, keyed by the old
+   * address's external id, gets the new address and the new address's external id (`PATCH
+   * customer/eid:<old>`), so the next order's upsert by the new address finds the same record.
+   * `not-found`: NetSuite never had the customer (nothing to do). `email-only`: NetSuite already has a
+   * customer under the new address (a guest's orders): the old record gets the address, the two records
+   * stay for finance to merge.
+   */
+  async updateCustomerEmail(previousEmail: string, email: string, ledger?: SyncAttemptEntry[]): Promise<'updated' | 'already' | 'not-found' | 'email-only'> {
+    const from = netsuiteExternalIds.customer(previousEmail);
+    const to = netsuiteExternalIds.customer(email);
+    const patch = (externalId: string, body: Record<string, unknown>) => this.logged(ledger, 'customer', 'PATCH', `${RECORD_PATH}/customer/eid:${externalId}`, body);
+    const missing = (error: unknown) => error instanceof NetSuiteError && error.status === 404;
+    try {
+      await patch(from, from === to ? { email } : { email, externalId: to });
+      return 'updated';
+    } catch (error) {
+      if (missing(error)) {
+        // A retry after the re-keying went through (its answer lost): the record is under the new key already.
+        try {
+          const read = await this.logged(ledger, 'customer', 'GET', `${RECORD_PATH}/customer/eid:${to}`);
+          return (read.body as { email?: unknown } | null)?.email === email ? 'already' : 'not-found';
+        } catch (readError) {
+          if (missing(readError)) return 'not-found';
+          throw readError;
+        }
+      }
+      if (error instanceof NetSuiteError && error.status === 400 && /already exists|DUP_RCRD/i.test(`${error.code ?? ''} ${error.detail ?? ''}`)) {
+        await patch(from, { email });
+        return 'email-only';
+      }
+      throw error;
+    }
+  }
+
   upsertSalesOrder(input: SalesOrderInput, ledger?: SyncAttemptEntry[]): Promise<string> {
     const closed = input.closed ? `; closed: payment ${input.closed}` : '';
     // A damage claim's replacement (issue 23): no charge, and which order (and sales order) it replaces.
