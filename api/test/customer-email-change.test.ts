@@ -165,3 +165,46 @@ describe('changing a customer’s email', () => {
     expect(await json(await start(manager, shopper.id, newAddress('limit-over')), 429)).toMatchObject({ message: EMAIL_CHANGE_MESSAGES.tooMany });
   });
 });
+
+describe('the shopper changes their own email (POST /api/account/email)', () => {
+  const own = (shopper: { call: (path: string, init?: { method?: string; body?: unknown }) => Promise<Response> }, body: unknown) =>
+    shopper.call('/api/account/email', { method: 'POST', body });
+
+  it('with their current password: the link goes to the new address, nothing changes until it is confirmed, audited as the customer', async () => {
+    const shopper = await signUpShopper(api, 'own-change');
+    const next = newAddress('Mine');
+    expect(await json(await own(shopper, { email: next }), 403)).toMatchObject({ message: EMAIL_CHANGE_MESSAGES.passwordRequired });
+    expect(await json(await own(shopper, { email: next, password: 'not my password' }), 403)).toMatchObject({ message: EMAIL_CHANGE_MESSAGES.passwordWrong });
+    expect(await json(await own(shopper, { email: shopper.email, password: 'correct horse battery' }), 422)).toMatchObject({ message: EMAIL_CHANGE_MESSAGES.ownSameEmail });
+    expect(await json(await own(shopper, { email: 'not an address', password: 'correct horse battery' }), 400)).toMatchObject({ message: EMAIL_CHANGE_MESSAGES.email });
+
+    const started = await json(await own(shopper, { email: next.toUpperCase(), password: 'correct horse battery' }), 202);
+    expect(started).toMatchObject({ message: EMAIL_CHANGE_MESSAGES.ownStarted, email: next.toLowerCase() });
+    const [account] = await q<{ email: string }>('select email from users where id = $1', [shopper.id]);
+    expect(account!.email).toBe(shopper.email);
+    const [audit] = await q<{ actor_email: string; after: Record<string, unknown> }>("select actor_email, after from audit_events where entity_id = $1 and action = 'customer.email_change_started'", [shopper.id]);
+    expect(audit).toMatchObject({ actor_email: 'the customer (their account)', after: { email: next.toLowerCase(), startedBy: 'customer' } });
+
+    // The same link and confirmation as a change staff start: the page confirms, the old address is told.
+    const [token] = await emailedTokens(api.ctx.db, OUTBOX_TOPICS.customerEmailChangeRequested, next.toLowerCase());
+    expect((await confirm(token!)).status).toBe(200);
+    const [changed] = await q<{ email: string }>('select email from users where id = $1', [shopper.id]);
+    expect(changed!.email).toBe(next.toLowerCase());
+    expect(await q("select 1 from outbox where topic = 'customer.email-changed'")).not.toHaveLength(0);
+  });
+
+  it('an address another account has is refused in the shopper’s words; signed out is 401', async () => {
+    const [shopper, other] = await Promise.all([signUpShopper(api, 'own-taken'), signUpShopper(api, 'own-other')]);
+    expect(await json(await own(shopper, { email: other.email, password: 'correct horse battery' }), 409)).toMatchObject({ message: EMAIL_CHANGE_MESSAGES.ownTaken });
+    expect((await api.request('/api/account/email', { method: 'POST', body: { email: newAddress('x'), password: 'correct horse battery' } })).status).toBe(401);
+  });
+
+  it('a passwordless account: a sign-in of the last 10 minutes, else sign in again', async () => {
+    const shopper = await signUpShopper(api, 'own-nopass');
+    await q('update users set password_hash = null where id = $1', [shopper.id]);
+    expect(await json(await own(shopper, { email: newAddress('fresh') }), 202)).toMatchObject({ message: EMAIL_CHANGE_MESSAGES.ownStarted });
+    // The session's sign-in is now 11 minutes old.
+    await q(`update sessions set sess = jsonb_set(sess::jsonb, '{signedInAt}', to_jsonb($1::bigint)) where sess::jsonb->>'userId' = $2`, [Date.now() - 11 * 60_000, shopper.id]);
+    expect(await json(await own(shopper, { email: newAddress('stale') }), 403)).toMatchObject({ message: EMAIL_CHANGE_MESSAGES.signInAgain });
+  });
+});

@@ -32,6 +32,11 @@ describe('POST /api/admin/customers/{id}/credit', () => {
     const shopper = await signUpShopper(api, 'credit-grant');
     const body = await json(await grant(manager, shopper.id, { amount: '35.00', reason: 'Refill arrived leaking' }), 201);
     expect(body).toMatchObject({ balance: '35.00', entry: { kind: 'grant', label: 'Credit given', amount: '35.00', balanceAfter: '35.00', reason: 'Refill arrived leaking', staffName: 'Test manager' } });
+    // A goodwill grant expires after STORE_CREDIT_EXPIRY_DAYS (365 by default).
+    const { expiresAt } = body.entry as { expiresAt: string };
+    const days = (Date.parse(expiresAt) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(364.9);
+    expect(days).toBeLessThan(365.1);
 
     const { rows } = await api.ctx.db.$client.query('select actor_email, action, entity_type, entity_id, before, after from audit_events where entity_id = $1', [shopper.id]);
     expect(rows).toEqual([
@@ -41,7 +46,7 @@ describe('POST /api/admin/customers/{id}/credit', () => {
         entity_type: 'customer',
         entity_id: shopper.id,
         before: { balance: '0.00' },
-        after: { balance: '35.00', amount: '35.00', reason: 'Refill arrived leaking', email: shopper.email },
+        after: { balance: '35.00', amount: '35.00', reason: 'Refill arrived leaking', email: shopper.email, expiresAt },
       },
     ]);
 

@@ -75,6 +75,12 @@ const schema = z
       .regex(/^\d{1,6}(\.\d{1,2})?$/, 'must be an amount in dollars such as 25 or 25.00')
       .default('25.00')
       .transform((v) => toCents(v)),
+    /**
+     * Store credit (issue 23): days a goodwill grant lasts (what is left of it then expires, by the daily
+     * maintenance job); 0 = grants never expire. Refunds to credit never expire, whatever this says (the
+     * customer's own money; docs/decisions/store-credit.md, "Expiry"). Applies to grants made from now on.
+     */
+    STORE_CREDIT_EXPIRY_DAYS: z.coerce.number().int().min(0).max(3650).default(365),
     /** Card payments: the gateway's variables, shared with the workers (@nh/server payments/select.ts). */
     ...paymentsEnvShape,
     /** Declined or failed payments allowed per client address per 15 minutes (card-testing guard); 0 = no limit. */

@@ -7,6 +7,8 @@ import type { AppContext } from './context';
 declare module 'express-session' {
   interface SessionData {
     userId?: string;
+    /** When the shopper signed in (epoch ms): a passwordless account's email change needs a recent one. */
+    signedInAt?: number;
   }
 }
 

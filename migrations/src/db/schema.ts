@@ -1258,6 +1258,8 @@ export const storeCreditEntries = pgTable(
     subscriptionId: uuid().references(() => subscriptions.id, { onDelete: 'set null' }),
     /** Unique idempotency reference of a movement that must happen once (null for a staff grant without one). */
     reference: text(),
+    /** A goodwill grant's expiry (STORE_CREDIT_EXPIRY_DAYS when given): what is left of it then expires. Null: never. */
+    expiresAt: timestamp({ withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -1266,8 +1268,30 @@ export const storeCreditEntries = pgTable(
     uniqueIndex('store_credit_entries_reference').on(t.reference).where(sql`${t.reference} is not null`),
     check('store_credit_entries_sign', sql`(${t.kind} in ('grant', 'refund', 'reverse') and ${t.amountCents} > 0) or (${t.kind} in ('spend', 'expire') and ${t.amountCents} < 0)`),
     check('store_credit_entries_balance', sql`${t.balanceAfterCents} >= 0`),
+    check('store_credit_entries_expiry_on_grants', sql`${t.expiresAt} is null or ${t.kind} = 'grant'`),
+    index('store_credit_entries_expiring').on(t.expiresAt).where(sql`${t.expiresAt} is not null`),
   ],
 );
+
+/**
+ * What NetSuite has of a store-credit movement (issue 23; docs/decisions/store-credit.md, "NetSuite"):
+ * a grant's or a refund to credit's credit memo and the customer refund that moves it into the
+ * store-credit liability, or an expiry's journal entry. One row per ledger entry the sync carried (the
+ * ledger itself is append-only); `status` synced, failed (after the last attempt, with `error`) or
+ * not_configured.
+ */
+export const storeCreditNetsuiteSyncs = pgTable('store_credit_netsuite_syncs', {
+  entryId: bigint({ mode: 'number' })
+    .primaryKey()
+    .references(() => storeCreditEntries.id),
+  status: text().notNull(),
+  netsuiteCustomerId: text(),
+  /** The NetSuite internal ids made, by record (`creditMemo`, `customerRefund`, `journalEntry`). */
+  netsuiteRecords: jsonb().$type<Record<string, string>>(),
+  error: text(),
+  attempts: integer().notNull().default(0),
+  updatedAt: updatedAt(),
+});
 
 /** Damage claims (issue 23): where a claim stands. */
 export const claimStatus = pgEnum('claim_status', ['awaiting_review', 'resolved', 'declined']);

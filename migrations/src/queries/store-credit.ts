@@ -37,6 +37,8 @@ export interface CreditMovement {
   subscriptionId: string | null;
   /** Makes the movement happen once (e.g. `refund:<key>`), or null. */
   reference: string | null;
+  /** A goodwill grant's expiry (STORE_CREDIT_EXPIRY_DAYS; docs/decisions/store-credit.md, "Expiry"); null or absent: never. */
+  expiresAt?: Date | null;
 }
 
 export interface CreditEntry {
@@ -50,6 +52,8 @@ export interface CreditEntry {
   staffName: string | null;
   orderId: string | null;
   subscriptionId: string | null;
+  /** A grant's expiry (null: never). */
+  expiresAt: Date | null;
   createdAt: Date;
 }
 
@@ -64,8 +68,8 @@ export interface MoveResult {
 /** Records one movement under the balance row's lock (in the caller's transaction when `db` is one). */
 export async function moveCredit(db: Queryable, m: CreditMovement): Promise<MoveResult> {
   const { rows } = await db.query<{ entry_id: string; amount_cents: number; balance_after_cents: number; replayed: boolean }>(
-    'select entry_id, amount_cents, balance_after_cents, replayed from store_credit_move($1, $2, $3, $4, $5, $6, $7, $8)',
-    [m.userId, m.kind, m.amount, m.reason, m.staffId, m.orderId, m.subscriptionId, m.reference],
+    'select entry_id, amount_cents, balance_after_cents, replayed from store_credit_move($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+    [m.userId, m.kind, m.amount, m.reason, m.staffId, m.orderId, m.subscriptionId, m.reference, m.expiresAt ?? null],
   );
   const r = rows[0]!;
   return { entryId: Number(r.entry_id), amount: r.amount_cents, balanceAfter: r.balance_after_cents, replayed: r.replayed };
@@ -74,7 +78,7 @@ export async function moveCredit(db: Queryable, m: CreditMovement): Promise<Move
 /** `moveCredit` inside a drizzle transaction (e.g. beside `recordAudit`). */
 export async function moveCreditInTx(tx: DbOrTx, m: CreditMovement): Promise<MoveResult> {
   const { rows } = await tx.execute<{ entry_id: string; amount_cents: number; balance_after_cents: number; replayed: boolean }>(
-    sql`select entry_id, amount_cents, balance_after_cents, replayed from store_credit_move(${m.userId}::uuid, ${m.kind}::store_credit_kind, ${m.amount}::integer, ${m.reason}, ${m.staffId}::uuid, ${m.orderId}::uuid, ${m.subscriptionId}::uuid, ${m.reference})`,
+    sql`select entry_id, amount_cents, balance_after_cents, replayed from store_credit_move(${m.userId}::uuid, ${m.kind}::store_credit_kind, ${m.amount}::integer, ${m.reason}, ${m.staffId}::uuid, ${m.orderId}::uuid, ${m.subscriptionId}::uuid, ${m.reference}, ${m.expiresAt?.toISOString() ?? null}::timestamptz)`,
   );
   const r = rows[0]!;
   return { entryId: Number(r.entry_id), amount: r.amount_cents, balanceAfter: r.balance_after_cents, replayed: r.replayed };
@@ -151,10 +155,11 @@ interface EntryRow {
   staff_name: string | null;
   order_id: string | null;
   subscription_id: string | null;
+  expires_at: Date | null;
   created_at: Date;
 }
 
-const ENTRY_SELECT = `select e.id, e.kind, e.amount_cents, e.balance_after_cents, e.reason, e.staff_id, s.name as staff_name, e.order_id, e.subscription_id, e.created_at
+const ENTRY_SELECT = `select e.id, e.kind, e.amount_cents, e.balance_after_cents, e.reason, e.staff_id, s.name as staff_name, e.order_id, e.subscription_id, e.expires_at, e.created_at
   from store_credit_entries e left join staff s on s.id = e.staff_id`;
 
 const toEntry = (r: EntryRow): CreditEntry => ({
@@ -167,6 +172,7 @@ const toEntry = (r: EntryRow): CreditEntry => ({
   staffName: r.staff_name,
   orderId: r.order_id,
   subscriptionId: r.subscription_id,
+  expiresAt: r.expires_at,
   createdAt: r.created_at,
 });
 

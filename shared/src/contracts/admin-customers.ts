@@ -166,6 +166,8 @@ export const customerCreditEntrySchema = z.object({
   amount: z.string(),
   balanceAfter: z.string(),
   orderId: z.string().nullable(),
+  /** A goodwill grant's expiry (ISO time; null or absent: never). */
+  expiresAt: z.string().nullable().optional(),
   createdAt: z.string(),
   reason: z.string().nullable(),
   staffName: z.string().nullable(),

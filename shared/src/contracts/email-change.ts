@@ -27,7 +27,27 @@ export const EMAIL_CHANGE_MESSAGES = {
   linkExpired: 'This link has expired (it works for 24 hours). Please ask us to send a new one.',
   linkReplaced: 'A newer link was sent for this account: please use the link in the latest email.',
   confirmed: 'Your email address is changed. Sign in with the new address from now on.',
+  // The shopper changing their own address from their account (POST /api/account/email).
+  ownSameEmail: 'That is already your email address.',
+  ownTaken: 'Another account already uses that email address. Sign in to that account instead, or choose another address.',
+  ownStarted: 'We sent a confirmation link to your new address. Your email changes when you open it and confirm (it works once, for 24 hours). Until then, sign in with your current address.',
+  passwordRequired: 'Please enter your current password.',
+  passwordWrong: 'That password is not right. Please enter your current password.',
+  signInAgain: 'For your security, please sign in again with a code from your email, then change your address within 10 minutes.',
+  ownTooMany: `You can ask for at most ${EMAIL_CHANGE_STARTS_PER_HOUR} email changes an hour. Please try again later.`,
 } as const;
+
+/** How recent a passwordless shopper's sign-in must be to change their email without a password. */
+export const FRESH_SIGN_IN_MS = 10 * 60 * 1000;
+
+/** POST /api/account/email: the shopper's new address, and their current password (accounts that have one). */
+export const ownEmailChangeSchema = z.object({
+  email: textField({ max: EMAIL_MAX_LENGTH, required: EMAIL_CHANGE_MESSAGES.email, tooLong: EMAIL_CHANGE_MESSAGES.email })
+    .regex(EMAIL_PATTERN, EMAIL_CHANGE_MESSAGES.email)
+    .toLowerCase(),
+  password: z.string().max(1000).optional(),
+});
+export type OwnEmailChange = z.input<typeof ownEmailChangeSchema>;
 
 /** POST /api/admin/customers/{id}/email-change */
 export const emailChangeStartSchema = z.object({

@@ -197,6 +197,9 @@ export const ERROR_CODES = {
   /** An email-change link that is not (or no longer) one: unknown, used, expired, or replaced by a newer one. */
   EMAIL_CHANGE_LINK_INVALID: 'not-found',
   EMAIL_CHANGE_LINK_USED: 'gone',
+  /** The shopper's own email change: their current password missing or wrong, or (no password) a sign-in too old. */
+  EMAIL_CHANGE_PASSWORD: 'forbidden',
+  EMAIL_CHANGE_SIGN_IN_AGAIN: 'forbidden',
   EMAIL_CHANGE_LINK_EXPIRED: 'gone',
   /** Store credit for a customer id that is no shopper account (a guest): send them a sign-in code first. */
   CREDIT_NO_ACCOUNT: 'conflict',

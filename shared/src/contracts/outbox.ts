@@ -61,6 +61,11 @@ export const OUTBOX_TOPICS = {
   /** The customer confirmed the change: the old address is told its account's email changed. */
   customerEmailChanged: 'customer.email-changed',
   /**
+   * A store-credit grant, refund to credit or expiry was recorded (issue 23): NetSuite gets its records.
+   * Written by the ledger's insert trigger (migration store_credit_netsuite), in the movement's transaction.
+   */
+  storeCreditRecorded: 'store-credit.recorded',
+  /**
    * A staff or shopper account's failed sign-ins reached the account-wide figure of a 15-minute window:
    * the email telling its holder (once per window).
    */
@@ -126,6 +131,8 @@ export const outboxPayloads = {
   [OUTBOX_TOPICS.customerEmailChangeRequested]: z.object({ tokenId: z.string().uuid() }),
   /** The spent link's row: its `previous_email` is where the notice goes, `email` the new address. */
   [OUTBOX_TOPICS.customerEmailChanged]: z.object({ tokenId: z.string().uuid() }),
+  /** `entryId`: the ledger row (store_credit_entries.id, as text: a bigint). */
+  [OUTBOX_TOPICS.storeCreditRecorded]: z.object({ entryId: z.string().regex(/^\d+$/) }),
   /** `failures`: the window's count when the email was called for; `alertId` makes each window one email. */
   [OUTBOX_TOPICS.signInFailures]: z.object({
     account: z.enum(['staff', 'shopper']),

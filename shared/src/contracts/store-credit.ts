@@ -74,6 +74,8 @@ export interface StoreCreditEntryView {
   balanceAfter: string;
   /** The order it was used on or came from, if any. */
   orderId: string | null;
+  /** A goodwill grant's expiry (ISO time): what is left of it then expires. Null: never. */
+  expiresAt: string | null;
   createdAt: string;
 }
 
@@ -104,6 +106,7 @@ export interface StoreCreditEntryRow {
   reason: string | null;
   staffName: string | null;
   orderId: string | null;
+  expiresAt: Date | null;
   createdAt: Date;
 }
 
@@ -117,6 +120,7 @@ export const toStoreCreditEntryView = (e: StoreCreditEntryRow): StoreCreditEntry
   amount: signed(e.amount),
   balanceAfter: centsToDecimal(e.balanceAfter),
   orderId: e.orderId,
+  expiresAt: e.expiresAt?.toISOString() ?? null,
   createdAt: e.createdAt.toISOString(),
 });
 

@@ -3,10 +3,12 @@ import { defineQueue } from '../jobs/define';
 import { backoffStrategy } from './backoff';
 import { syncOrderJob } from './processor';
 import { reconcileSyncJob } from './reconcile';
+import { syncStoreCreditJob } from './store-credit-sync';
+import { syncCustomerEmailJob } from './customer-email-sync';
 
 export const erpSyncQueue = defineQueue({
   name: 'erp-sync',
-  jobs: [syncOrderJob, reconcileSyncJob],
+  jobs: [syncOrderJob, reconcileSyncJob, syncStoreCreditJob, syncCustomerEmailJob],
   // A sync is idempotent, so a job whose worker died may safely run again a few times. Its short lock
   // (renewed while it runs) and frequent stalled checks give a dead worker's global slots back within seconds.
   worker: (config) => ({

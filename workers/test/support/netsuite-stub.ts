@@ -12,6 +12,8 @@
  * stub's words). Sublists on an update, as NetSuite's "Updating a Sublist" and "Replacing a Sublist":
  * the lines sent (the stub's carry no line keys) are added to the lines already there, unless the
  * request names the sublist in its `replace` query parameter (`?replace=item`): then they replace them.
+ * A customer refund needs an existing customer and applies existing credit memos; a journal entry's lines
+ * balance. `PATCH` updates the fields sent (an `externalId` among them re-keys the record).
  * A write can be held until the test lets it through (`holdNextWrite`), to run two syncs against each other.
  */
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
@@ -273,6 +275,7 @@ export class NetSuiteStub {
       res.writeHead(200, { 'content-type': 'application/vnd.oracle.resource+json; type=singular-resource' }).end(JSON.stringify({ id: existing.id, externalId: existing.externalId, ...existing.body }));
       return;
     }
+    if (req.method === 'PATCH') return this.patch(req, res, type, existing, raw);
     if (req.method !== 'POST' && req.method !== 'PUT') return this.send(res, req, 405, errorBody(405, 'Method Not Allowed', 'Method not allowed.', 'INVALID_METHOD'));
     if (!(req.headers['content-type'] ?? '').includes('application/json')) {
       return this.send(res, req, 415, errorBody(415, 'Unsupported Media Type', 'Content-Type must be application/json.', 'INVALID_CONTENT_TYPE'));
@@ -307,7 +310,54 @@ export class NetSuiteStub {
     this.send(res, req, 204, undefined, headers);
   }
 
+  /**
+   * `PATCH …/<type>/<id>` or `…/eid:<id>`: the fields sent replace the record's (NetSuite's partial
+   * update); an `externalId` among them re-keys the record, refused when another record of the type has it.
+   */
+  private patch(req: IncomingMessage, res: ServerResponse, type: string, existing: StubRecord | undefined, raw: string): void {
+    if (!existing) return this.send(res, req, 404, errorBody(404, 'Not Found', 'The record instance does not exist.', 'NONEXISTENT_ID'));
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(raw) as Record<string, unknown>;
+    } catch {
+      return this.send(res, req, 400, errorBody(400, 'Bad Request', 'Invalid JSON in the request body.', 'INVALID_CONTENT'));
+    }
+    if (this.validationFailure) return this.send(res, req, 400, errorBody(400, 'Bad Request', this.validationFailure, 'USER_ERROR'));
+    const { externalId, ...fields } = body;
+    if (typeof externalId === 'string' && externalId !== existing.externalId) {
+      if (this.find(type, externalId)) return this.send(res, req, 400, errorBody(400, 'Bad Request', 'A record with this external ID already exists.', 'DUP_RCRD'));
+      if (existing.externalId) this.byExternalId.delete(`${type}/${existing.externalId}`);
+      existing.externalId = externalId;
+      this.byExternalId.set(`${type}/${externalId}`, existing.id);
+    }
+    existing.body = { ...existing.body, ...fields };
+    existing.writes++;
+    this.send(res, req, 204);
+  }
+
   private validate(type: string, body: Record<string, unknown>): string | null {
+    if (type === 'customerRefund') {
+      const customer = body.customer as { id?: unknown } | undefined;
+      if (!customer?.id || !this.records.has(`customer/${String(customer.id)}`)) return 'Invalid customer reference key.';
+      const applied = (body.apply as { items?: Array<{ doc?: { id?: unknown }; amount?: unknown }> } | undefined)?.items ?? [];
+      if (!applied.length) return 'You must apply the refund to at least one credit.';
+      for (const line of applied) {
+        if (!line.doc?.id || !this.records.has(`creditMemo/${String(line.doc.id)}`)) return 'Invalid doc reference key.';
+        if (typeof line.amount !== 'number' || line.amount <= 0) return 'Invalid amount.';
+      }
+    }
+    if (type === 'journalEntry') {
+      const lines = (body.line as { items?: Array<{ account?: { externalId?: unknown }; debit?: unknown; credit?: unknown }> } | undefined)?.items ?? [];
+      if (lines.length < 2) return 'You must enter at least two lines.';
+      let debit = 0;
+      let credit = 0;
+      for (const line of lines) {
+        if (typeof line.account?.externalId !== 'string') return 'Invalid account reference key.';
+        debit += typeof line.debit === 'number' ? line.debit : 0;
+        credit += typeof line.credit === 'number' ? line.credit : 0;
+      }
+      if (debit <= 0 || Math.abs(debit - credit) > 0.001) return 'The transaction is not balanced.';
+    }
     if (type === 'customer' && typeof body.email !== 'string') return 'Please enter a value for Email.';
     if (type === 'salesOrder' || type === 'creditMemo') {
       const entity = body.entity as { id?: unknown } | undefined;

@@ -30,6 +30,8 @@ import { shopperRefundsOf } from '@nh/server/queries/order-refunds';
 import { toOrderSummary, toShopperOrder } from './orders-view';
 import { confirmPasswordReset, requestOrderLink, requestPasswordReset, spendOrderLink } from './service';
 import { confirmEmailChange, EMAIL_CHANGE_ACTOR, showEmailChange } from './email-change';
+import { OWN_EMAIL_CHANGE_ACTOR, startOwnEmailChange } from './email-change-start';
+import { EMAIL_CHANGE_MESSAGES, EMAIL_CHANGE_STARTS_PER_HOUR, ownEmailChangeSchema } from '@nh/shared/contracts/email-change';
 import { auditActorOf } from '../../lib/staff-auth';
 
 const HOUR = 60 * 60 * 1000;
@@ -130,6 +132,26 @@ export function accountRoutes(ctx: AppContext, { afterAnswer }: { afterAnswer: A
     // The holder proved the account is theirs: whatever was counted against its sign-ins is gone.
     await clearSignInFailures(ctx, 'shopper', email);
     res.json({ message: ACCOUNT_MESSAGES.resetDone });
+  });
+
+  // The shopper changes their own address (issue 23): their current password (or, passwordless, a sign-in
+  // of the last 10 minutes); the link goes to the new address and the change waits for it. Wrong
+  // passwords count against the address (10 an hour), successful starts against the account (5 an hour).
+  const ownEmailChangeTries = limit('own-email-change', 10, EMAIL_CHANGE_MESSAGES.tooManyAttempts);
+  const ownEmailChangeStarts = createLimiter(ctx, {
+    name: 'own-email-change-starts',
+    windowMs: HOUR,
+    limit: EMAIL_CHANGE_STARTS_PER_HOUR,
+    message: EMAIL_CHANGE_MESSAGES.ownTooMany,
+    count: 'successes',
+    key: (req) => req.session?.userId ?? 'none',
+  }).middleware;
+  router.post('/account/email', signedIn, ownEmailChangeTries, ownEmailChangeStarts, async (req, res) => {
+    const input = parseInput(ownEmailChangeSchema, req.body ?? {});
+    const user = signedInUser(res);
+    const answer = await startOwnEmailChange(ctx.db, user, input, req.session.signedInAt, auditActorOf(req, null, OWN_EMAIL_CHANGE_ACTOR));
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(202).json(answer);
   });
 
   // A new email address confirmed by the customer (issue 23): the emailed link opens

@@ -5,5 +5,6 @@ import type { AuthUser } from '@nh/shared/contracts/auth';
 export async function startShopperSession(req: Request, user: AuthUser): Promise<void> {
   await new Promise<void>((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve())));
   req.session.userId = user.id;
+  req.session.signedInAt = Date.now();
   await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err) : resolve())));
 }

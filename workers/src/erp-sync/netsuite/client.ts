@@ -51,7 +51,30 @@ export const netsuiteExternalIds = {
   creditMemo: (refundId: string) => `NH-RFD-${refundId.replace(/[^A-Za-z0-9_-]/g, '')}`,
   /** One customer deposit per order paid partly or wholly with store credit (issue 23). */
   storeCreditDeposit: (orderId: string) => `NH-SCD-${orderId.replace(/[^A-Za-z0-9_-]/g, '')}`,
+  /** A grant's or a refund to credit's credit memo: one per ledger entry (issue 23). */
+  storeCreditMemo: (entryId: string) => `NH-SCM-${entryId.replace(/[^A-Za-z0-9_-]/g, '')}`,
+  /** The customer refund that moves that credit memo into the store-credit liability: one per ledger entry. */
+  storeCreditRefund: (entryId: string) => `NH-SCF-${entryId.replace(/[^A-Za-z0-9_-]/g, '')}`,
+  /** The journal entry of an expiry (the liability released): one per ledger entry. */
+  storeCreditExpiry: (entryId: string) => `NH-SCX-${entryId.replace(/[^A-Za-z0-9_-]/g, '')}`,
 };
+
+/**
+ * The accounts an expiry's journal entry names (external ids the account must give them): the
+ * store-credit liability (the NH-STORE-CREDIT payment method's account) and the goodwill expense (the
+ * goodwill item's account). Only goodwill grants expire, so an expiry undoes the part of the expense
+ * never used.
+ */
+export const STORE_CREDIT_ACCOUNTS = { liability: 'NH-STORE-CREDIT-LIABILITY', goodwillExpense: 'NH-GOODWILL-EXPENSE' } as const;
+
+/** Store credit that expired (issue 23): Dr the store-credit liability, Cr the goodwill expense. */
+export interface StoreCreditExpiryInput {
+  entryId: string;
+  customerInternalId: string;
+  tranDate: string;
+  /** Two-decimal string. */
+  amount: string;
+}
 
 /**
  * The payment method of a store-credit deposit: the account must have it (external id), its deposit
@@ -67,6 +90,31 @@ export interface StoreCreditDepositInput {
   tranDate: string;
   /** Two-decimal string. */
   amount: string;
+}
+
+/**
+ * Store credit given (a goodwill grant) or a refund given as credit (issue 23): a credit memo for the
+ * customer (the grant on the goodwill item, whose account is the goodwill expense; a refund on the refund
+ * item, naming the order as a card refund's memo does), then a customer refund of that credit memo paid
+ * with the NH-STORE-CREDIT payment method, whose account is the store-credit liability: the credit sits
+ * in the liability, not in the customer's receivable, until a deposit spends it.
+ */
+export interface StoreCreditMovementInput {
+  /** The ledger entry's id (its records' external ids). */
+  entryId: string;
+  kind: 'grant' | 'refund';
+  customerInternalId: string;
+  email: string;
+  /** yyyy-MM-dd: the day of the movement. */
+  tranDate: string;
+  /** Two-decimal string. */
+  amount: string;
+  /** The NetSuite item the credit memo line credits (external id). */
+  itemRef: string;
+  /** The order a refund to credit gives back (null for a grant). */
+  orderId: string | null;
+  /** Staff's reason (kept inside NetSuite: finance reads it; the shopper never sees it). */
+  reason: string | null;
 }
 
 export interface CustomerInput {
@@ -137,6 +185,10 @@ export interface CreditMemoInput {
 
 /** The sublists our transactions send whole on every upsert (`?replace=item`): the item lines. */
 const LINE_SUBLISTS = ['item'] as const;
+/** A customer refund's applied documents, sent whole as the lines are. */
+const APPLY_SUBLISTS = ['apply'] as const;
+/** A journal entry's lines, sent whole. */
+const JOURNAL_SUBLISTS = ['line'] as const;
 
 /** The longest memo NetSuite keeps on a transaction. */
 const MEMO_MAX = 999;
@@ -368,6 +420,41 @@ export class NetSuiteClient {
     );
   }
 
+  /**
+   * A customer confirmed a new email address (issue 23): their NetSuite customer, keyed by the old
+   * address's external id, gets the new address and the new address's external id (`PATCH
+   * customer/eid:<old>`), so the next order's upsert by the new address finds the same record.
+   * `not-found`: NetSuite never had the customer (nothing to do). `email-only`: NetSuite already has a
+   * customer under the new address (a guest's orders): the old record gets the address, the two records
+   * stay for finance to merge.
+   */
+  async updateCustomerEmail(previousEmail: string, email: string, ledger?: SyncAttemptEntry[]): Promise<'updated' | 'already' | 'not-found' | 'email-only'> {
+    const from = netsuiteExternalIds.customer(previousEmail);
+    const to = netsuiteExternalIds.customer(email);
+    const patch = (externalId: string, body: Record<string, unknown>) => this.logged(ledger, 'customer', 'PATCH', `${RECORD_PATH}/customer/eid:${externalId}`, body);
+    const missing = (error: unknown) => error instanceof NetSuiteError && error.status === 404;
+    try {
+      await patch(from, from === to ? { email } : { email, externalId: to });
+      return 'updated';
+    } catch (error) {
+      if (missing(error)) {
+        // A retry after the re-keying went through (its answer lost): the record is under the new key already.
+        try {
+          const read = await this.logged(ledger, 'customer', 'GET', `${RECORD_PATH}/customer/eid:${to}`);
+          return (read.body as { email?: unknown } | null)?.email === email ? 'already' : 'not-found';
+        } catch (readError) {
+          if (missing(readError)) return 'not-found';
+          throw readError;
+        }
+      }
+      if (error instanceof NetSuiteError && error.status === 400 && /already exists|DUP_RCRD/i.test(`${error.code ?? ''} ${error.detail ?? ''}`)) {
+        await patch(from, { email });
+        return 'email-only';
+      }
+      throw error;
+    }
+  }
+
   upsertSalesOrder(input: SalesOrderInput, ledger?: SyncAttemptEntry[]): Promise<string> {
     const closed = input.closed ? `; closed: payment ${input.closed}` : '';
     // A damage claim's replacement (issue 23): no charge, and which order (and sales order) it replaces.
@@ -425,6 +512,70 @@ export class NetSuiteClient {
         memo: `Store credit used on web order ${input.orderId} (sales order ${netsuiteExternalIds.salesOrder(input.orderId)})`,
       },
       ledger,
+    );
+  }
+
+  /** The credit memo of a store-credit grant or refund to credit (`PUT creditMemo/eid:NH-SCM-<entry id>`). */
+  upsertStoreCreditMemo(input: StoreCreditMovementInput, ledger?: SyncAttemptEntry[]): Promise<string> {
+    const what = input.kind === 'grant' ? 'Store credit given (goodwill)' : `Refund to store credit of web order ${input.orderId} (sales order ${netsuiteExternalIds.salesOrder(input.orderId ?? '')})`;
+    const memo = `${what}${input.reason ? `: ${input.reason}` : ''}`;
+    return this.upsert(
+      'creditMemo',
+      netsuiteExternalIds.storeCreditMemo(input.entryId),
+      {
+        entity: { id: input.customerInternalId },
+        tranDate: input.tranDate,
+        ...(input.orderId ? { otherRefNum: input.orderId } : {}),
+        email: input.email,
+        memo: memo.length > MEMO_MAX ? `${memo.slice(0, MEMO_MAX - 1)}…` : memo,
+        item: {
+          items: [{ item: { externalId: input.itemRef }, description: what, quantity: 1, rate: money(input.amount), amount: money(input.amount) }],
+        },
+      },
+      ledger,
+      LINE_SUBLISTS,
+    );
+  }
+
+  /**
+   * The customer refund that pays the store-credit credit memo into the store-credit liability
+   * (`PUT customerRefund/eid:NH-SCF-<entry id>`, payment method NH-STORE-CREDIT): instead of a cash or card refund.
+   */
+  upsertStoreCreditRefund(input: StoreCreditMovementInput, creditMemoInternalId: string, ledger?: SyncAttemptEntry[]): Promise<string> {
+    return this.upsert(
+      'customerRefund',
+      netsuiteExternalIds.storeCreditRefund(input.entryId),
+      {
+        customer: { id: input.customerInternalId },
+        tranDate: input.tranDate,
+        paymentMethod: { externalId: STORE_CREDIT_PAYMENT_METHOD },
+        memo: `Store credit ${input.kind === 'grant' ? 'given' : `refunded for web order ${input.orderId}`} (ledger entry ${input.entryId}), held as store credit`,
+        apply: { items: [{ doc: { id: creditMemoInternalId }, apply: true, amount: money(input.amount) }] },
+      },
+      ledger,
+      APPLY_SUBLISTS,
+    );
+  }
+
+  /** The journal entry of expired store credit (`PUT journalEntry/eid:NH-SCX-<entry id>`), its lines sent whole. */
+  upsertStoreCreditExpiry(input: StoreCreditExpiryInput, ledger?: SyncAttemptEntry[]): Promise<string> {
+    const memo = `Store credit expired (ledger entry ${input.entryId})`;
+    const amount = money(input.amount);
+    return this.upsert(
+      'journalEntry',
+      netsuiteExternalIds.storeCreditExpiry(input.entryId),
+      {
+        tranDate: input.tranDate,
+        memo,
+        line: {
+          items: [
+            { account: { externalId: STORE_CREDIT_ACCOUNTS.liability }, debit: amount, entity: { id: input.customerInternalId }, memo },
+            { account: { externalId: STORE_CREDIT_ACCOUNTS.goodwillExpense }, credit: amount, entity: { id: input.customerInternalId }, memo },
+          ],
+        },
+      },
+      ledger,
+      JOURNAL_SUBLISTS,
     );
   }
 

@@ -22,7 +22,7 @@ export function creditArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
   router.post('/:id/credit', guard.require('credit.grant'), async (req, res) => {
     const key = readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], GRANT_IDEMPOTENCY_MESSAGES);
     const input = parseInput(grantCreditRequestSchema, req.body);
-    const answer = await grantCredit(db, String(req.params.id), input, key, actorOf(req, res), ctx.config.SUPPORT_CREDIT_LIMIT);
+    const answer = await grantCredit(db, String(req.params.id), input, key, actorOf(req, res), ctx.config.SUPPORT_CREDIT_LIMIT, ctx.config.STORE_CREDIT_EXPIRY_DAYS);
     if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
     res.status(201).json(answer.body);
   });

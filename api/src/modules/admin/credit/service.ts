@@ -47,11 +47,15 @@ async function accountOf(db: Db, customerId: string): Promise<{ id: string; emai
 /** The most `role` may give in one grant (null: no limit). */
 export const grantLimitOf = (role: StaffRole | null, supportLimit: Cents): Cents | null => (role === 'owner' || role === 'manager' ? null : supportLimit);
 
-export async function grantCredit(db: Db, customerId: string, input: GrantRequest, key: string, actor: AuditActor, supportLimit: Cents): Promise<GrantAnswer> {
+/** When a grant made at `now` expires (STORE_CREDIT_EXPIRY_DAYS; 0: never). */
+export const grantExpiry = (days: number, now: Date): Date | null => (days > 0 ? new Date(now.getTime() + days * 86_400_000) : null);
+
+export async function grantCredit(db: Db, customerId: string, input: GrantRequest, key: string, actor: AuditActor, supportLimit: Cents, expiryDays = 0): Promise<GrantAnswer> {
   const account = await accountOf(db, customerId);
   const limit = grantLimitOf(actor.role, supportLimit);
   if (limit !== null && input.amount > limit) throw new AppError('CREDIT_OVER_LIMIT', creditOverLimitMessage(limit), { limit: centsToDecimal(limit) });
 
+  const expiresAt = grantExpiry(expiryDays, new Date());
   const moved = await db.transaction(async (tx) => {
     const result = await moveCreditInTx(tx, {
       userId: account.id,
@@ -62,6 +66,7 @@ export async function grantCredit(db: Db, customerId: string, input: GrantReques
       orderId: null,
       subscriptionId: null,
       reference: `grant:${account.id}:${key}`,
+      expiresAt,
     });
     if (!result.replayed) {
       await recordAudit(tx, actor, {
@@ -69,7 +74,7 @@ export async function grantCredit(db: Db, customerId: string, input: GrantReques
         entityType: 'customer',
         entityId: account.id,
         before: { balance: centsToDecimal(result.balanceAfter - result.amount) },
-        after: { balance: centsToDecimal(result.balanceAfter), amount: centsToDecimal(input.amount), reason: input.reason, email: account.email },
+        after: { balance: centsToDecimal(result.balanceAfter), amount: centsToDecimal(input.amount), reason: input.reason, email: account.email, expiresAt: expiresAt?.toISOString() ?? null },
       });
     }
     return result;

@@ -16,8 +16,8 @@ describe("the shopper's store credit", () => {
     show({
       balance: '5.01',
       entries: [
-        { id: 2, kind: 'spend', label: 'Used on an order', amount: '-9.99', balanceAfter: '5.01', orderId: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', createdAt: '2026-02-01T10:00:00.000Z' },
-        { id: 1, kind: 'grant', label: 'Credit given', amount: '15.00', balanceAfter: '15.00', orderId: null, createdAt: '2026-01-01T10:00:00.000Z' },
+        { id: 2, kind: 'spend', label: 'Used on an order', amount: '-9.99', balanceAfter: '5.01', orderId: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', expiresAt: null, createdAt: '2026-02-01T10:00:00.000Z' },
+        { id: 1, kind: 'grant', label: 'Credit given', amount: '15.00', balanceAfter: '15.00', orderId: null, expiresAt: null, createdAt: '2026-01-01T10:00:00.000Z' },
       ],
     });
     expect(screen.getByRole('heading', { name: 'Store credit: $5.01' })).toBeTruthy();
@@ -28,6 +28,22 @@ describe("the shopper's store credit", () => {
     expect(rows[1]!.textContent).toContain('Credit given');
     expect(rows[1]!.textContent).toContain('+$15.00');
     expect(screen.queryByText(/grant|spend/)).toBeNull();
+  });
+
+  it('shows when goodwill credit expires, and an expiry in words', () => {
+    show({
+      balance: '0.00',
+      entries: [
+        { id: 3, kind: 'expire', label: 'Expired', amount: '-5.00', balanceAfter: '0.00', orderId: null, expiresAt: null, createdAt: '2020-01-02T10:00:00.000Z' },
+        { id: 2, kind: 'grant', label: 'Credit given', amount: '5.00', balanceAfter: '5.00', orderId: null, expiresAt: '2020-01-01T10:00:00.000Z', createdAt: '2019-01-01T10:00:00.000Z' },
+        { id: 1, kind: 'grant', label: 'Credit given', amount: '5.00', balanceAfter: '5.00', orderId: null, expiresAt: '2099-06-01T10:00:00.000Z', createdAt: '2026-01-01T10:00:00.000Z' },
+      ],
+    });
+    const rows = within(screen.getByRole('list', { name: 'Store credit history' })).getAllByRole('listitem');
+    expect(rows[0]!.textContent).toContain('Expired');
+    expect(rows[0]!.textContent).toContain('-$5.00');
+    expect(rows[1]!.textContent).toMatch(/expired January 1, 2020/);
+    expect(rows[2]!.textContent).toMatch(/expires June 1, 2099/);
   });
 
   it('shows nothing to a shopper who never had credit', () => {

@@ -7,6 +7,10 @@ import { Card, linkClass } from './account-page';
 
 const signedCents = (amount: string): string => (amount.startsWith('-') ? `-${formatCents(toCents(amount.slice(1)))}` : `+${formatCents(toCents(amount))}`);
 
+/** A goodwill grant's expiry in words: what is left of it expires then (or did). */
+export const expiryWords = (expiresAt: string, now = new Date()): string =>
+  `${new Date(expiresAt) <= now ? 'expired' : 'expires'} ${formatLongDate(expiresAt)}`;
+
 export function StoreCreditSection({ credit }: { credit: StoreCreditView }) {
   if (credit.entries.length === 0) return null;
   return (
@@ -22,6 +26,7 @@ export function StoreCreditSection({ credit }: { credit: StoreCreditView }) {
               <span>
                 <span className="font-medium text-stone-800">{entry.label}</span>
                 <span className="ml-2 text-stone-500">{formatLongDate(entry.createdAt)}</span>
+                {entry.expiresAt && <span className="ml-2 text-stone-500">{expiryWords(entry.expiresAt)}</span>}
                 {entry.orderId && (
                   <Link to={`/account/orders/${entry.orderId}`} className={`ml-2 ${linkClass}`}>
                     Order {entry.orderId.slice(0, 8)}

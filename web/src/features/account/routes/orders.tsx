@@ -9,6 +9,7 @@ import { AccountPage, Card, ErrorNote, linkClass } from '../components/account-p
 import { OrderStatus } from '../components/order-details';
 import { SignInPrompt } from '../components/sign-in-prompt';
 import { StoreCreditSection } from '../components/store-credit-section';
+import { ChangeEmail } from '../components/change-email';
 
 /** /account/orders: the signed-in shopper's orders, newest first. */
 export default function OrdersPage() {
@@ -47,6 +48,7 @@ export default function OrdersPage() {
   return (
     <AccountPage title="My Orders" wide>
       {credit.data && <StoreCreditSection credit={credit.data} />}
+      {auth.user && <ChangeEmail currentEmail={auth.user.email} />}
       {orders.data.length === 0 ? (
         <Card>
           <p className="text-stone-700">

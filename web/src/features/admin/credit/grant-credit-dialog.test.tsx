@@ -26,7 +26,7 @@ function page(role: StaffRole, grant: Handler, userId: string | null = USER) {
   return calls;
 }
 
-const entry = { id: 1, kind: 'grant', label: 'Credit given', amount: '12.50', balanceAfter: '17.50', orderId: null, createdAt: '2026-01-01T00:00:00.000Z', reason: 'Leak', staffName: 'M' };
+const entry = { id: 1, kind: 'grant', label: 'Credit given', amount: '12.50', balanceAfter: '17.50', orderId: null, expiresAt: null, createdAt: '2026-01-01T00:00:00.000Z', reason: 'Leak', staffName: 'M' };
 
 describe('Give credit on the order page', () => {
   it('gives credit to the order account once: the same key for a resend after no answer, the words of a refusal shown', async () => {

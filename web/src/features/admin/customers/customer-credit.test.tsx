@@ -16,8 +16,8 @@ const ID = '11111111-2222-4333-8444-555555555555';
 const ORDER = 'abcdef12-0000-4000-8000-000000000001';
 const GRANT = `POST /api/admin/customers/${ID}/credit`;
 
-const grantEntry = { id: 1, kind: 'grant', label: 'Credit given', amount: '15.00', balanceAfter: '15.00', orderId: null, createdAt: '2026-03-01T10:00:00.000Z', reason: 'Refill arrived leaking', staffName: 'Mia Manager' };
-const spendEntry = { id: 2, kind: 'spend', label: 'Used on an order', amount: '-10.00', balanceAfter: '5.00', orderId: ORDER, createdAt: '2026-03-04T10:00:00.000Z', reason: null, staffName: null };
+const grantEntry = { id: 1, kind: 'grant', label: 'Credit given', amount: '15.00', balanceAfter: '15.00', orderId: null, expiresAt: '2099-03-01T10:00:00.000Z', createdAt: '2026-03-01T10:00:00.000Z', reason: 'Refill arrived leaking', staffName: 'Mia Manager' };
+const spendEntry = { id: 2, kind: 'spend', label: 'Used on an order', amount: '-10.00', balanceAfter: '5.00', orderId: ORDER, expiresAt: null, createdAt: '2026-03-04T10:00:00.000Z', reason: null, staffName: null };
 
 function customer(over: Partial<CustomerDetail>): CustomerDetail {
   return {
@@ -69,7 +69,8 @@ describe('store credit on the customer page', () => {
       expect.stringContaining('Used on an order −$10.00 on order abcdef12'),
       expect.stringContaining('Credit given +$15.00'),
     ]);
-    expect(history.textContent).toContain('Refill arrived leaking · Balance after $15.00');
+    expect(history.textContent).toContain('Refill arrived leaking · Balance after $15.00 · Expires');
+    expect(history.textContent).toContain('2099');
     expect(history.textContent).not.toMatch(/\b(grant|spend)\b/);
     expect(screen.getByText('$5.00')).toBeTruthy();
     const timeline = screen.getByRole('list', { name: 'Timeline, newest first' });

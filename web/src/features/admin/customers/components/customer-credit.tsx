@@ -58,6 +58,7 @@ export function CustomerCredit({ customer: c, onGranted }: { customer: CustomerD
                     </p>
                     <p className="text-xs text-stone-600">
                       {e.reason && `${e.reason} · `}Balance after {formatCents(parseCents(e.balanceAfter) ?? 0)}
+                      {e.expiresAt && ` · ${new Date(e.expiresAt) <= new Date() ? 'Expired' : 'Expires'} ${formatOrderDate(e.expiresAt)}`}
                     </p>
                   </li>
                 ))}

@@ -1,0 +1,71 @@
+/**
+ * Store credit in NetSuite (issue 23; docs/decisions/store-credit.md, "NetSuite"): what the sync of one
+ * ledger entry reads (the movement, its account's and its order's customer) and writes back
+ * (`store_credit_netsuite_syncs`: synced with the records made, failed with the error, or not
+ * configured). Every grant, refund to credit and expiry gets its `store-credit.recorded` outbox row from
+ * the ledger's insert trigger (migration store_credit_netsuite), in the movement's own transaction.
+ */
+import type pg from 'pg';
+import type { StoreCreditKind } from './store-credit';
+
+type Queryable = pg.Pool | pg.PoolClient | pg.ClientBase;
+
+/** The kinds of movement NetSuite is told of (spends travel with their order, as a customer deposit). */
+export const NETSUITE_CREDIT_KINDS = ['grant', 'refund', 'expire'] as const satisfies readonly StoreCreditKind[];
+export type NetSuiteCreditKind = (typeof NETSUITE_CREDIT_KINDS)[number];
+
+export interface CreditEntryForSync {
+  id: string;
+  kind: StoreCreditKind;
+  /** Positive cents (the ledger's amount without its sign). */
+  amountCents: number;
+  reason: string | null;
+  orderId: string | null;
+  /** yyyy-MM-dd (UTC) of the movement. */
+  tranDate: string;
+  /** The customer NetSuite knows: the order's (a refund to credit of it), else the account's. */
+  email: string;
+  name: string;
+  phone: string | null;
+  /** Set once an earlier sync recorded its outcome. */
+  syncStatus: string | null;
+  netsuiteRecords: Record<string, string> | null;
+}
+
+export async function loadCreditEntryForSync(db: Queryable, entryId: string): Promise<CreditEntryForSync | null> {
+  const { rows } = await db.query<CreditEntryForSync>(
+    `select e.id::text as id, e.kind, abs(e.amount_cents)::int as "amountCents", e.reason, e.order_id as "orderId",
+       to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD') as "tranDate",
+       coalesce(o.customer_email, u.email) as email,
+       coalesce(o.customer_name, nullif(trim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email) as name,
+       o.customer_phone as phone,
+       s.status as "syncStatus", s.netsuite_records as "netsuiteRecords"
+     from store_credit_entries e
+     join users u on u.id = e.user_id
+     left join orders o on o.id = e.order_id and e.kind = 'refund'
+     left join store_credit_netsuite_syncs s on s.entry_id = e.id
+     where e.id = $1::bigint`,
+    [entryId],
+  );
+  return rows[0] ?? null;
+}
+
+export interface CreditSyncOutcome {
+  status: 'synced' | 'failed' | 'not_configured';
+  netsuiteCustomerId?: string | null;
+  netsuiteRecords?: Record<string, string> | null;
+  error?: string | null;
+}
+
+/** Records the outcome of a sync attempt of one entry (each attempt counts). */
+export async function recordCreditSync(db: Queryable, entryId: string, outcome: CreditSyncOutcome): Promise<void> {
+  await db.query(
+    `insert into store_credit_netsuite_syncs (entry_id, status, netsuite_customer_id, netsuite_records, error, attempts)
+     values ($1::bigint, $2, $3, $4::jsonb, $5, 1)
+     on conflict (entry_id) do update set status = excluded.status,
+       netsuite_customer_id = coalesce(excluded.netsuite_customer_id, store_credit_netsuite_syncs.netsuite_customer_id),
+       netsuite_records = coalesce(excluded.netsuite_records, store_credit_netsuite_syncs.netsuite_records),
+       error = excluded.error, attempts = store_credit_netsuite_syncs.attempts + 1, updated_at = now()`,
+    [entryId, outcome.status, outcome.netsuiteCustomerId ?? null, outcome.netsuiteRecords ? JSON.stringify(outcome.netsuiteRecords) : null, outcome.error ?? null],
+  );
+}
