@@ -14,7 +14,7 @@ import { hashSingleUseToken } from '@nh/server/queries/single-use-tokens';
 import { EMAIL_CHANGE_MESSAGES, type EmailChangeConfirmed, type EmailChangeView } from '@nh/shared/contracts/email-change';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { AppError } from '../../lib/errors';
-import { pgErrorCode, UNIQUE_VIOLATION } from '../admin/shared/db-errors';
+import { pgErrorCode, UNIQUE_VIOLATION } from '../../lib/db-errors';
 
 /** A token as the link carries it (base64url); anything else is no link of ours. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{20,200}$/;

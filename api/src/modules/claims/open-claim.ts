@@ -12,6 +12,15 @@ import type { DbOrTx } from '@nh/server/db/client';
 import type { ClaimLine, ClaimRow, LineItem, OrderRow } from '@nh/server/db/schema';
 import { claimedQuantities, findClaimByKey, insertClaim, lockOrderForClaim } from '@nh/server/queries/claims';
 import { AppError } from '../../lib/errors';
+import type { IdempotencyMessages } from '../../lib/idempotency';
+
+/** The Idempotency-Key messages of a claim, staff's or a shopper's. */
+export const CLAIM_IDEMPOTENCY_MESSAGES: IdempotencyMessages = {
+  missing: CLAIM_MESSAGES.idempotencyKeyMissing,
+  invalid: CLAIM_MESSAGES.idempotencyKeyInvalid,
+  reused: CLAIM_MESSAGES.idempotencyKeyReused,
+  inProgress: CLAIM_MESSAGES.idempotencyInProgress,
+};
 
 export interface ClaimInput {
   lines: ClaimLine[];

@@ -16,7 +16,7 @@ import { createLimiter } from '../../lib/rate-limit';
 import { isUuid, parseInput } from '../../lib/validation';
 import { requireUser, signedInUser } from '../auth';
 import { hasGuestOrder } from '../account/guest-access';
-import { CLAIM_IDEMPOTENCY_MESSAGES } from '../admin/claims/service';
+import { CLAIM_IDEMPOTENCY_MESSAGES } from './open-claim';
 import { reportProblem, SHOPPER_CLAIM_WORDS } from './service';
 
 export function claimRoutes(ctx: AppContext, { photos }: { photos: FileStorage }): Router {

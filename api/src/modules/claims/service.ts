@@ -18,7 +18,7 @@ import type { Db } from '@nh/server/db/client';
 import type { AuditActor } from '@nh/server/queries/audit';
 import { earlierCustomerClaims, readClaimSettings, updateClaim } from '@nh/server/queries/claims';
 import { AppError } from '../../lib/errors';
-import { replaceInTx } from '../admin/claims/service';
+import { replaceInTx } from './replacement';
 import { openClaim } from './open-claim';
 import { attachedPhotoKey } from './photos';
 import type { FileStorage } from '@nh/server/storage';

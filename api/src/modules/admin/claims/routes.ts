@@ -7,7 +7,8 @@ import { actorOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../shared/area';
 import { sendClaimPhoto } from '../../claims/photos';
-import { approveClaim, claimPhotoKeyOf, claimView, CLAIM_IDEMPOTENCY_MESSAGES, createStaffClaim, declineClaim, toAdminClaim, type ClaimDeps } from './service';
+import { CLAIM_IDEMPOTENCY_MESSAGES } from '../../claims/open-claim';
+import { approveClaim, claimPhotoKeyOf, claimView, createStaffClaim, declineClaim, toAdminClaim, type ClaimDeps } from './service';
 import { claimRates } from './report';
 import { changeClaimSettings, claimSettingsView } from './settings';
 

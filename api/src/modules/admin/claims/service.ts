@@ -13,8 +13,7 @@
  * them. The Idempotency-Key makes a second click the same claim: the order row is locked while the claim
  * is made, so a second request with the key waits, then finds the claim and answers it.
  */
-import { centsToDecimal, stockByProduct, type Cents } from '@nh/shared';
-import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
+import { centsToDecimal, type Cents } from '@nh/shared';
 import { can } from '@nh/shared/contracts/staff';
 import {
   CLAIM_MESSAGES,
@@ -27,31 +26,22 @@ import {
   type ClaimResolution,
 } from '@nh/shared/contracts/claims';
 import type { Db, DbOrTx } from '@nh/server/db/client';
-import type { ClaimRow, LineItem, OrderRow } from '@nh/server/db/schema';
-import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
-import { findClaim, findClaimRow, insertReplacementOrder, lockClaim, lockOrderForClaim, updateClaim, type ClaimListRow } from '@nh/server/queries/claims';
-import { recordOutbox } from '@nh/server/queries/outbox';
-import { takeStock } from '@nh/server/queries/stock';
+import type { ClaimRow, OrderRow } from '@nh/server/db/schema';
+import type { AuditActor } from '@nh/server/queries/audit';
+import { findClaim, findClaimRow, lockClaim, lockOrderForClaim, updateClaim, type ClaimListRow } from '@nh/server/queries/claims';
 import { orderAccount } from '@nh/server/queries/store-credit';
 import { ADMIN_MESSAGES } from '@nh/shared/contracts/admin';
 import { AppError } from '../../../lib/errors';
-import type { IdempotencyMessages } from '../../../lib/idempotency';
 import { grantLimitOf } from '../credit/service';
 import { refundOrder, type RefundDeps } from '../orders/refunds';
 import { refundToCredit } from '../orders/refund-to-credit';
 import { creditOverLimitMessage } from '@nh/shared/contracts/store-credit';
-import { checkClaimable, lineItems, openClaim, type ClaimInput } from '../../claims/open-claim';
+import { checkClaimable, openClaim, type ClaimInput } from '../../claims/open-claim';
 import { attachedPhotoKey } from '../../claims/photos';
+import { auditClaimDecision, replaceInTx } from '../../claims/replacement';
 import type { FileStorage } from '@nh/server/storage';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export const CLAIM_IDEMPOTENCY_MESSAGES: IdempotencyMessages = {
-  missing: CLAIM_MESSAGES.idempotencyKeyMissing,
-  invalid: CLAIM_MESSAGES.idempotencyKeyInvalid,
-  reused: CLAIM_MESSAGES.idempotencyKeyReused,
-  inProgress: CLAIM_MESSAGES.idempotencyInProgress,
-};
 
 export interface ClaimDeps extends RefundDeps {
   /** The most store credit a support agent gives at once (SUPPORT_CREDIT_LIMIT). */
@@ -75,45 +65,6 @@ async function checkResolution(tx: DbOrTx, deps: ClaimDeps, order: OrderRow, res
 }
 
 /**
- * The replacement, inside the caller's transaction (the order row already locked): stock taken, the $0
- * order inserted as paid, its `order.placed` row, the claim resolved and audited.
- */
-export async function replaceInTx(tx: DbOrTx, order: OrderRow, claim: ClaimRow, actor: AuditActor): Promise<ClaimRow> {
-  const items = lineItems(order);
-  const replacement: LineItem[] = claim.lines.map((l) => ({ ...items[l.line]!, quantity: l.quantity, price: '0.00', oneTime: undefined, oneTimeLineId: undefined }));
-  const { productIds, quantities } = stockByProduct(replacement);
-  const short = await takeStock(
-    tx,
-    productIds.map((productId, i) => ({ productId, quantity: quantities[i]! })),
-  );
-  if (short.length) throw new AppError('NOT_ENOUGH_STOCK', CLAIM_MESSAGES.stock(short[0]!.name ?? 'a product', short[0]!.available), { productId: short[0]!.productId });
-  const replacementId = await insertReplacementOrder(tx, order, replacement.map((l) => JSON.parse(JSON.stringify(l)) as LineItem));
-  await recordOutbox(tx, OUTBOX_TOPICS.orderPlaced, { orderId: replacementId }, actor.requestId);
-  const resolved = await updateClaim(tx, claim.id, { status: 'resolved', resolution: 'replace', replacementOrderId: replacementId, staffId: actor.staffId ?? claim.staffId, decidedAt: new Date() });
-  await audit(tx, actor, resolved, order.id);
-  return resolved;
-}
-
-async function audit(tx: DbOrTx, actor: AuditActor, claim: ClaimRow, orderId: string): Promise<void> {
-  await recordAudit(tx, actor, {
-    action: claim.status === 'declined' ? 'order.claim_declined' : 'order.claim_resolved',
-    entityType: 'order',
-    entityId: orderId,
-    before: { claim: claim.id, status: 'awaiting_review' },
-    after: {
-      claim: claim.id,
-      status: CLAIM_STATUS_LABELS[claim.status],
-      resolution: claim.resolution ? CLAIM_RESOLUTION_LABELS[claim.resolution] : null,
-      reason: CLAIM_REASON_LABELS[claim.reason as ClaimReason] ?? claim.reason,
-      lines: claim.lines,
-      amount: centsToDecimal(claim.amountCents),
-      replacementOrderId: claim.replacementOrderId,
-      note: claim.decisionNote ?? claim.note,
-    },
-  });
-}
-
-/**
  * A refund or credit for a claim already written (awaiting review with its resolution chosen): the
  * existing flows, keyed by the claim (a retry never gives twice), then the claim resolved and audited.
  */
@@ -128,7 +79,7 @@ async function refundForClaim(deps: ClaimDeps, storeCode: string, claim: ClaimRo
     const locked = (await lockClaim(tx, claim.id))!;
     if (locked.status !== 'awaiting_review') return locked;
     const resolved = await updateClaim(tx, claim.id, { status: 'resolved', resolution, staffId: actor.staffId ?? locked.staffId, decidedAt: new Date() });
-    await audit(tx, actor, resolved, claim.orderId);
+    await auditClaimDecision(tx, actor, resolved, claim.orderId);
     return resolved;
   });
 }
@@ -201,7 +152,7 @@ export async function declineClaim(db: Db, claimId: string, note: string, actor:
     if (!row) throw new AppError('NOT_FOUND', CLAIM_MESSAGES.notFound);
     if (row.status !== 'awaiting_review') throw new AppError('CLAIM_ALREADY_DECIDED', CLAIM_MESSAGES.notAwaiting);
     const declined = await updateClaim(tx, claimId, { status: 'declined', resolution: null, decisionNote: note, staffId: actor.staffId, decidedAt: new Date() });
-    await audit(tx, actor, declined, row.orderId);
+    await auditClaimDecision(tx, actor, declined, row.orderId);
   });
   return claimView(db, claimId);
 }

@@ -21,7 +21,7 @@ import type { Product, ProductStatus } from '@nh/shared/contracts/catalog';
 import { ADMIN_MESSAGES, type CreateProductFields, type UpdateProductFields } from '@nh/shared/contracts/admin';
 import { AppError } from '../../../lib/errors';
 import { toProduct } from '../../catalog/serialize';
-import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../shared/db-errors';
+import { FOREIGN_KEY_VIOLATION, pgErrorCode, UNIQUE_VIOLATION } from '../../../lib/db-errors';
 import { ADMIN_PRODUCT_MESSAGES } from '@nh/shared/contracts/admin-products';
 import { logInventoryChange } from './inventory';
 

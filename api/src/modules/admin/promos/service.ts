@@ -5,7 +5,7 @@ import { insertPromoCode, listPromoCodeRows, togglePromoCodeRow, type StaffPromo
 import { ADMIN_MESSAGES, type AdminPromoCode } from '@nh/shared/contracts/admin';
 import type { DiscountType } from '@nh/shared';
 import { AppError } from '../../../lib/errors';
-import { pgErrorCode, UNIQUE_VIOLATION } from '../shared/db-errors';
+import { pgErrorCode, UNIQUE_VIOLATION } from '../../../lib/db-errors';
 
 const toPromo = (row: StaffPromoRow): AdminPromoCode => ({
   ...row,

@@ -50,7 +50,7 @@ import {
   type UpdateStaffInput,
 } from '@nh/shared/contracts/staff';
 import { AppError } from '../../../lib/errors';
-import { pgErrorCode, UNIQUE_VIOLATION } from '../shared/db-errors';
+import { pgErrorCode, UNIQUE_VIOLATION } from '../../../lib/db-errors';
 
 const toMe = (s: Pick<StaffRow, 'id' | 'email' | 'name' | 'role'>): StaffMe => ({ id: s.id, email: s.email, name: s.name, role: s.role });
 
