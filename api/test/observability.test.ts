@@ -10,6 +10,7 @@ import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
 import { listenApi } from '../src/server';
 import { startTestApi, type TestApi } from './support/harness';
 import { signInAs } from './support/staff';
+import { checkoutBody, makeProduct as makeCheckoutProduct, tokenizeCard as tokenize } from './support/card-checkout';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 
@@ -42,56 +43,8 @@ const scrape = async (target: TestApi = api) => {
   return res.text();
 };
 
-interface TestProduct {
-  id: number;
-  slug: string;
-  price: number;
-}
-
-async function makeProduct(target: TestApi = api, price = 1999): Promise<TestProduct> {
-  const name = `Observed ${randomUUID().slice(0, 8)}`;
-  const slug = name.toLowerCase().replace(/\s+/g, '-');
-  const [row] = await target.ctx.db.$client
-    .query<{ id: number }>(
-      `insert into products (name, slug, price, inventory, status, sku) values ($1, $2, $3, 100, 'active', $4) returning id`,
-      [name, slug, centsToDecimal(price), `O-${name.slice(-8)}`],
-    )
-    .then((r) => r.rows);
-  return { id: row!.id, slug, price };
-}
-
-async function tokenize(target: TestApi, zip: string) {
-  const res = await target.request('/api/payments/sandbox/tokenize', {
-    body: {
-      authData: { clientKey: 'local-sandbox-client-key', apiLoginID: 'local-sandbox' },
-      cardData: { cardNumber: '4111111111111111', month: '12', year: '2030', cardCode: '123', zip },
-    },
-  });
-  return ((await res.json()) as { opaqueData: { dataDescriptor: string; dataValue: string } }).opaqueData;
-}
-
-/** A checkout body for one of `product` (billing ZIP 46282: the sandbox declines). */
-async function checkoutBody(target: TestApi, product: TestProduct, zip = '12345') {
-  const { dataDescriptor, dataValue } = await tokenize(target, zip);
-  const strings = toPayloadStrings(priceCart([{ price: product.price, quantity: 1 }], { promo: null }));
-  const address = { address: '1 Main St', city: 'Springfield', state: 'IL', zip };
-  return {
-    amount: strings.total,
-    dataDescriptor,
-    dataValue,
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    email: 'ada@example.com',
-    ...address,
-    orderData: {
-      items: [{ productId: product.id, variantSku: null, quantity: 1, price: centsToDecimal(product.price) }],
-      ...strings,
-      promoCode: null,
-      shippingAddress: address,
-      billingAddress: address,
-    },
-  };
-}
+/** A product on sale (in the shared test API unless another is named). */
+const makeProduct = (target: TestApi = api, price = 1999) => makeCheckoutProduct(target, price);
 
 const checkout = (target: TestApi, body: unknown, requestId?: string) =>
   target.request('/api/payments/checkout-nonce', {
