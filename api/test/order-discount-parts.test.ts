@@ -8,11 +8,10 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import '@nh/server/testing/provided';
 import { createDb, type Db } from '@nh/server/db/client';
-import { dropDatabase, ensureDatabase, MIGRATIONS_FOLDER } from '@nh/server/runtime/database';
+import { applyMigrations, dropDatabase, ensureDatabase, MIGRATIONS_FOLDER } from '@nh/server/runtime/database';
 import { discountLines } from '@nh/shared/pricing';
 
 const TAG = 'order_discount_parts';
@@ -42,7 +41,7 @@ beforeAll(async () => {
   await ensureDatabase(url.toString());
   db = createDb({ url: url.toString(), max: 2 });
   before = folderBefore();
-  await migrate(db, { migrationsFolder: before });
+  await applyMigrations(url.toString(), { migrationsFolder: before });
 });
 afterAll(async () => {
   await db?.$client.end();
@@ -93,7 +92,7 @@ describe('migration order_discount_parts', () => {
       noRule: await oldOrder({ subtotal: '30.00', discount: '1.23' }),
     };
 
-    await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    await applyMigrations(url.toString());
 
     const rows = await q<{ id: string; discount: string; s: string; p: string }>(
       'select id, discount::text as discount, subscribe_discount::text as s, promo_discount::text as p from orders',
