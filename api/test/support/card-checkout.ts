@@ -3,8 +3,9 @@
  * sandbox (as Accept.js would), and the checkout request the storefront sends.
  */
 import { randomUUID } from 'node:crypto';
-import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
+import { centsToDecimal } from '@nh/shared';
 import type { TestApi } from './harness';
+import { cardToken, checkoutRequest } from './paid-orders';
 
 export interface TestProduct {
   id: number;
@@ -24,38 +25,11 @@ export async function makeProduct(target: TestApi, price = 1999): Promise<TestPr
 }
 
 /** The opaque card data the local sandbox gives for a test card (billing ZIP 46282 is declined). */
-export async function tokenizeCard(target: TestApi, zip = '12345'): Promise<{ dataDescriptor: string; dataValue: string }> {
-  const res = await target.request('/api/payments/sandbox/tokenize', {
-    body: {
-      authData: { clientKey: 'local-sandbox-client-key', apiLoginID: 'local-sandbox' },
-      cardData: { cardNumber: '4111111111111111', month: '12', year: '2030', cardCode: '123', zip },
-    },
-  });
-  return ((await res.json()) as { opaqueData: { dataDescriptor: string; dataValue: string } }).opaqueData;
-}
+export const tokenizeCard = cardToken;
 
 /** The checkout request for one of `product`, as the storefront sends it. */
-export async function checkoutBody(target: TestApi, product: TestProduct, zip = '12345') {
-  const { dataDescriptor, dataValue } = await tokenizeCard(target, zip);
-  const strings = toPayloadStrings(priceCart([{ price: product.price, quantity: 1 }], { promo: null }));
-  const address = { address: '1 Main St', city: 'Springfield', state: 'IL', zip };
-  return {
-    amount: strings.total,
-    dataDescriptor,
-    dataValue,
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    email: 'ada@example.com',
-    ...address,
-    orderData: {
-      items: [{ productId: product.id, variantSku: null, quantity: 1, price: centsToDecimal(product.price) }],
-      ...strings,
-      promoCode: null,
-      shippingAddress: address,
-      billingAddress: address,
-    },
-  };
-}
+export const checkoutBody = (target: TestApi, product: TestProduct, zip = '12345') =>
+  checkoutRequest(target, { lines: [{ price: product.price, quantity: 1 }], productIds: [product.id], zip });
 
 /** Sends a checkout with a key of its own. */
 export const checkout = (target: TestApi, body: unknown) =>

@@ -25,13 +25,13 @@ export async function makeTestProduct(
   return rows[0]!.id;
 }
 
-/** Opaque card data: the sandbox's tokeniser, or any token for the Authorize.Net stub. */
-export async function cardToken(on: TestApi): Promise<{ dataDescriptor: string; dataValue: string }> {
+/** Opaque card data: the sandbox's tokeniser (billing ZIP 46282: the sandbox declines), or any token for the Authorize.Net stub. */
+export async function cardToken(on: TestApi, zip = '12345'): Promise<{ dataDescriptor: string; dataValue: string }> {
   if (!on.payments.sandbox) return { dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT', dataValue: `accept-token-${randomUUID()}` };
   const res = await on.request('/api/payments/sandbox/tokenize', {
     body: {
       authData: { clientKey: 'local-sandbox-client-key', apiLoginID: 'local-sandbox' },
-      cardData: { cardNumber: '4111111111111111', month: '12', year: '2030', cardCode: '123', zip: '12345' },
+      cardData: { cardNumber: '4111111111111111', month: '12', year: '2030', cardCode: '123', zip },
     },
   });
   return ((await res.json()) as { opaqueData: { dataDescriptor: string; dataValue: string } }).opaqueData;
@@ -61,25 +61,9 @@ export async function placePaidOrder(
   { lines, productIds, email = 'ada@example.com', via }: { lines: Array<{ price: number; quantity: number }>; productIds: number[]; email?: string; via?: CheckoutCaller },
 ): Promise<PaidOrder> {
   const pricing = priceCart(lines);
-  const strings = toPayloadStrings(pricing);
-  const address = { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '12345' };
   const res = await (via ?? on.request)('/api/payments/checkout-nonce', {
     headers: { 'Idempotency-Key': randomUUID() },
-    body: {
-      amount: strings.total,
-      ...(await cardToken(on)),
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      email,
-      ...address,
-      orderData: {
-        items: lines.map((l, i) => ({ productId: productIds[i]!, variantSku: null, quantity: l.quantity, price: centsToDecimal(l.price) })),
-        ...strings,
-        promoCode: null,
-        shippingAddress: address,
-        billingAddress: address,
-      },
-    },
+    body: await checkoutRequest(on, { lines, productIds, email }),
   });
   expect(res.status, await res.clone().text()).toBe(200);
   const { orderId } = (await res.json()) as { orderId: string };
@@ -88,4 +72,28 @@ export async function placePaidOrder(
     [orderId],
   );
   return { id: orderId, total: pricing.total, shipping: pricing.shipping, tax: pricing.tax, transactionId: rows[0]!.authnet_transaction_id, productIds, lines };
+}
+
+/** The checkout request the storefront sends for `lines` of `productIds`, with a card token made for it. */
+export async function checkoutRequest(
+  on: TestApi,
+  { lines, productIds, email = 'ada@example.com', zip = '12345' }: { lines: Array<{ price: number; quantity: number }>; productIds: number[]; email?: string; zip?: string },
+) {
+  const strings = toPayloadStrings(priceCart(lines));
+  const address = { address: '1 Main St', city: 'Springfield', state: 'IL', zip };
+  return {
+    amount: strings.total,
+    ...(await cardToken(on, zip)),
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email,
+    ...address,
+    orderData: {
+      items: lines.map((l, i) => ({ productId: productIds[i]!, variantSku: null, quantity: l.quantity, price: centsToDecimal(l.price) })),
+      ...strings,
+      promoCode: null,
+      shippingAddress: address,
+      billingAddress: address,
+    },
+  };
 }
