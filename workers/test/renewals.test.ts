@@ -44,7 +44,7 @@ import { storedTestCard, TEST_ADDRESS } from './support/sandbox-card';
 // For the resumed plans (at the end of the file).
 import { planBillTo } from '@nh/server/payments';
 import { OUTBOX_CHANNEL } from '@nh/server/queries/outbox';
-import { createTestDatabase, sleep, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
+import { createTestDatabase, sleep, startTestWorkers, sweepsFinished, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
 
 let tdb: TestDatabase;
 let smtp: TestSmtpServer;
@@ -147,15 +147,6 @@ function overdueDates(behind: number): Date[] {
   return dates;
 }
 
-/** Waits until every renewal-sweep job of the runtime's queue has finished (the schedule's next, delayed one aside); answers them. */
-async function sweepsFinished(rt: WorkerRuntime): Promise<Job[]> {
-  return waitFor(async () => {
-    const sweeps = (await rt.queues.renewals.getJobs(['waiting', 'active', 'prioritized', 'completed', 'failed'])).filter((j) => j.name === renewalSweepJob.name);
-    const states = await Promise.all(sweeps.map((j) => j.getState()));
-    return states.every((state) => state === 'completed' || state === 'failed') && sweeps;
-  }, 15_000, 'sweeps finished');
-}
-
 async function finished(job: Job, rt: WorkerRuntime = runtime): Promise<unknown> {
   await waitFor(async () => ['completed', 'failed'].includes(await job.getState()), 15_000, `job ${job.id}`);
   const done = await rt.queues.renewals.getJob(job.id!);
@@ -176,9 +167,6 @@ beforeAll(async () => {
   expect(runtime.gateway).toBeInstanceOf(LocalSandboxGateway);
   sandbox = runtime.gateway as LocalSandboxGateway;
   redis = createRedis(runtime.config.REDIS_URL);
-  // A fresh queue prefix has no completed sweep: the worker ran one at start (see the missed-sweep tests).
-  // Let it finish (on an empty database) before the tests make plans.
-  await sweepsFinished(runtime);
 });
 afterAll(async () => {
   redis?.disconnect();

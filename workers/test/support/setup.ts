@@ -18,6 +18,8 @@ import { seedDemoCatalogue } from '@nh/server/seed/seed';
 import { applyMigrations, dropDatabase, ensureDatabase } from '@nh/server/runtime/database';
 import { loadWorkerConfig, type WorkerConfig } from '../../src/lib/config';
 import { startWorkerRuntime, type WorkerRuntime } from '../../src/runtime';
+import { renewalSweepJob } from '../../src/renewals/sweep';
+import type { Job } from 'bullmq';
 
 export interface TestDatabase {
   url: string;
@@ -106,7 +108,19 @@ export async function startTestWorkers(config: WorkerConfig, log: Logger = creat
     await close(graceMs);
     await purgeQueuePrefix(config.REDIS_URL, config.QUEUE_PREFIX);
   };
+  // A fresh queue prefix has no completed sweep, so the renewals worker runs one at start (addMissedSweep).
+  // Let it finish before the test makes plans: a plan it found due would be renewed behind the test's back.
+  if (config.WORKER_QUEUES.includes('renewals')) await sweepsFinished(runtime);
   return runtime;
+}
+
+/** Waits until every renewal-sweep job of the runtime's queue has finished (the schedule's next, delayed one aside); answers them. */
+export async function sweepsFinished(rt: WorkerRuntime): Promise<Job[]> {
+  return waitFor(async () => {
+    const sweeps = (await rt.queues.renewals.getJobs(['waiting', 'active', 'prioritized', 'completed', 'failed'])).filter((j) => j.name === renewalSweepJob.name);
+    const states = await Promise.all(sweeps.map((j) => j.getState()));
+    return states.every((state) => state === 'completed' || state === 'failed') && sweeps;
+  }, 15_000, 'sweeps finished');
 }
 
 let orderCounter = 0;
