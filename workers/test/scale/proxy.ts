@@ -1,7 +1,8 @@
 /**
  * Debian's HAProxy in front of the API processes, as a load balancer runs: round robin, a readiness
- * probe (`GET /readyz` every 500 ms, out after 2 failures), requests to a server that refuses the
- * connection retried on the other. `X-Forwarded-For` is added (the APIs run with TRUST_PROXY).
+ * probe (`GET /readyz` every 500 ms, out after 2 failures), and no retries (`retries 0`), as a cloud load
+ * balancer answers 502 for a refused connection: an API that closed its listener before the probe saw
+ * its 503 shows as failed requests. `X-Forwarded-For` is added (the APIs run with TRUST_PROXY).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -26,9 +27,7 @@ defaults
   timeout client 30s
   timeout server 30s
   option forwardfor
-  option redispatch
-  retries 3
-  retry-on conn-failure empty-response
+  retries 0
 
 frontend shop
   bind 127.0.0.1:${port}
