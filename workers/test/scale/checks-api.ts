@@ -28,7 +28,10 @@ export async function sessionAcrossApis(stack: Stack): Promise<CheckResult> {
     const body = (await res.json()) as { email?: string };
     statuses.push(res.status === 200 && body.email === ADMIN.email ? 200 : res.status);
   }
-  return { ok: statuses.every((s) => s === 200), detail: `signed in on ${a!.name}; /api/admin/me on ${b!.name}, ${a!.name}, ${b!.name}: ${statuses.join(', ')}` };
+  return {
+    ok: statuses.every((s) => s === 200),
+    detail: `signed in on ${a!.name}; /api/admin/me on ${b!.name}, ${a!.name}, ${b!.name}: ${statuses.join(', ')}`,
+  };
 }
 
 /** 10 wrong passwords spread over both APIs; the 11th sign-in (even the right password) is refused by either. */
@@ -39,7 +42,9 @@ export async function eleventhSignInRefused(stack: Stack): Promise<CheckResult> 
     const api = stack.apis[i % 2]!;
     failures.push((await call(api.url, '/api/admin/session', { body: { email: ADMIN.email, password: `wrong ${i}` }, from })).status);
   }
-  const eleventh = await Promise.all(stack.apis.map(async (api) => (await call(api.url, '/api/admin/session', { body: ADMIN, from })).status));
+  const eleventh = await Promise.all(
+    stack.apis.map(async (api) => (await call(api.url, '/api/admin/session', { body: ADMIN, from })).status),
+  );
   const ok = failures.every((s) => s === 401) && eleventh.every((s) => s === 429);
   return { ok, detail: `10 failures alternating APIs: ${[...new Set(failures)].join('/')}; 11th on each API: ${eleventh.join(', ')}` };
 }
@@ -63,7 +68,12 @@ export async function priceChangeVisible(stack: Stack, cookie: string): Promise<
   const changed = Date.now();
   // When the first read that answered the new price was sent: at most the cache time after the change
   // (plus the poll's interval and the previous read's time).
-  const seenAfter = await waitFor(async () => (await read()) === next && Math.max(1, sentAt - changed), CACHE_SECONDS * 1000 + 5000, 'the new price', 50).catch(() => null);
+  const seenAfter = await waitFor(
+    async () => (await read()) === next && Math.max(1, sentAt - changed),
+    CACHE_SECONDS * 1000 + 5000,
+    'the new price',
+    50,
+  ).catch(() => null);
   const limit = CACHE_SECONDS * 1000 + 500;
   return {
     ok: seenAfter !== null && seenAfter <= limit,
@@ -75,11 +85,14 @@ export async function priceChangeVisible(stack: Stack, cookie: string): Promise<
 export async function exportAcrossApis(stack: Stack, cookie: string): Promise<CheckResult> {
   const [a, b] = stack.apis;
   const started = await call(a!.url, '/api/admin/orders/export', { body: {}, cookie });
-  if (started.status !== 202 && started.status !== 200) return { ok: false, detail: `export on ${a!.name}: ${started.status} ${await started.text()}` };
+  if (started.status !== 202 && started.status !== 200)
+    return { ok: false, detail: `export on ${a!.name}: ${started.status} ${await started.text()}` };
   const { exportId } = exportStartedSchema.parse(await started.json());
   const status = await waitFor(
     async () => {
-      const s = exportStatusSchema.parse(await (await call(b!.url, `/api/admin/orders/export/${exportId}/status`, { body: {}, cookie })).json());
+      const s = exportStatusSchema.parse(
+        await (await call(b!.url, `/api/admin/orders/export/${exportId}/status`, { body: {}, cookie })).json(),
+      );
       return s.status === 'completed' || s.status === 'failed' ? s : null;
     },
     30_000,

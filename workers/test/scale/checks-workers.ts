@@ -37,12 +37,20 @@ export async function outboxOneToOne(stack: Stack, rig: WorkerRig): Promise<Chec
   );
   const ids = rows.map((r) => Number(r.id));
   const published = async () =>
-    Number((await rig.db.$client.query<{ n: string }>('select count(*) as n from outbox where id = any($1) and published_at is not null', [ids])).rows[0]!.n);
+    Number(
+      (await rig.db.$client.query<{ n: string }>('select count(*) as n from outbox where id = any($1) and published_at is not null', [ids]))
+        .rows[0]!.n,
+    );
   const worker = stack.workers[0]!;
-  const atKill = await waitFor(async () => {
-    const n = await published();
-    return n > 0 ? n : null;
-  }, 20_000, 'the first published batch', 5);
+  const atKill = await waitFor(
+    async () => {
+      const n = await published();
+      return n > 0 ? n : null;
+    },
+    20_000,
+    'the first published batch',
+    5,
+  );
   await stopProcess(worker.proc, 'SIGKILL');
   await stack.startWorker(worker);
   await waitFor(async () => (await published()) === ROWS, 60_000, 'every row published', 200);
@@ -50,7 +58,13 @@ export async function outboxOneToOne(stack: Stack, rig: WorkerRig): Promise<Chec
   const queue = rig.queues[staffInvitationJob.queue];
   const jobs = await Promise.all(ids.map((id) => queue.getJob(outboxJobId(id, staffInvitationJob.name))));
   const missing = jobs.filter((job) => !job).length;
-  const wrongData = jobs.filter((job, i) => job && (job.name !== staffInvitationJob.name || typeof (job.data as { tokenId?: unknown }).tokenId !== 'string' || job.id !== outboxJobId(ids[i]!, staffInvitationJob.name))).length;
+  const wrongData = jobs.filter(
+    (job, i) =>
+      job &&
+      (job.name !== staffInvitationJob.name ||
+        typeof (job.data as { tokenId?: unknown }).tokenId !== 'string' ||
+        job.id !== outboxJobId(ids[i]!, staffInvitationJob.name)),
+  ).length;
   return {
     ok: missing === 0 && wrongData === 0 && atKill < ROWS,
     detail: `${ROWS} rows; ${worker.name} SIGKILLed with ${atKill} published; all published, ${ROWS - missing} jobs (one per row), ${missing} missing, ${wrongData} wrong`,
@@ -77,7 +91,12 @@ export async function oneSchedulerPerSchedule(stack: Stack, rig: WorkerRig): Pro
     }
     for (const id of ids.filter((k) => !expected.includes(k))) problems.push(`${queueName}: unknown scheduler ${id}`);
   }
-  return { ok: problems.length === 0, detail: problems.length ? problems.join('; ') : `${SCHEDULES.length} schedules, each with 1 scheduler and 1 next run, after 3 restarts of both workers` };
+  return {
+    ok: problems.length === 0,
+    detail: problems.length
+      ? problems.join('; ')
+      : `${SCHEDULES.length} schedules, each with 1 scheduler and 1 next run, after 3 restarts of both workers`,
+  };
 }
 
 const PLANS = 10;
@@ -86,7 +105,17 @@ const PLANS = 10;
 export async function twoSweepsChargeOnce(_stack: Stack, rig: WorkerRig): Promise<CheckResult> {
   const [product] = await rig.db.select().from(tables.products).where(eq(tables.products.status, 'active')).limit(1);
   await rig.db.update(tables.products).set({ inventory: 10_000 }).where(eq(tables.products.id, product!.id));
-  const items = [{ productId: product!.id, productName: product!.name, variantSku: null, sku: null, itemNumber: null, quantity: 1, price: (product!.price / 100).toFixed(2) }];
+  const items = [
+    {
+      productId: product!.id,
+      productName: product!.name,
+      variantSku: null,
+      sku: null,
+      itemNumber: null,
+      quantity: 1,
+      price: (product!.price / 100).toFixed(2),
+    },
+  ];
   const amount = priceCart([{ price: product!.price, quantity: 1 }], { subscribe: true }).total;
   const due = new Date(Date.now() - 86_400_000);
   const planIds: string[] = [];
@@ -109,24 +138,49 @@ export async function twoSweepsChargeOnce(_stack: Stack, rig: WorkerRig): Promis
     planIds.push(row!.id);
   }
   const sweeps = await Promise.all(
-    ['scale-sweep-1', 'scale-sweep-2'].map((jobId) => rig.queues.renewals.add(renewalSweepJob.name, withJobTrace({}, null, null), { jobId })),
+    ['scale-sweep-1', 'scale-sweep-2'].map((jobId) =>
+      rig.queues.renewals.add(renewalSweepJob.name, withJobTrace({}, null, null), { jobId }),
+    ),
   );
-  await waitFor(async () => (await Promise.all(sweeps.map((job) => job.getState()))).every((s) => s === 'completed' || s === 'failed'), 30_000, 'both sweeps');
+  await waitFor(
+    async () => (await Promise.all(sweeps.map((job) => job.getState()))).every((s) => s === 'completed' || s === 'failed'),
+    30_000,
+    'both sweeps',
+  );
   const renewed = async () =>
-    (await rig.db.select({ id: tables.subscriptions.id }).from(tables.subscriptions).where(and(inArray(tables.subscriptions.id, planIds), sql`${tables.subscriptions.nextBillingDate} > now()`))).length;
+    (
+      await rig.db
+        .select({ id: tables.subscriptions.id })
+        .from(tables.subscriptions)
+        .where(and(inArray(tables.subscriptions.id, planIds), sql`${tables.subscriptions.nextBillingDate} > now()`))
+    ).length;
   await waitFor(async () => (await renewed()) === PLANS, 30_000, 'every plan renewed', 200).catch(() => null);
   // The renew jobs are settled: nothing waits or runs (the schedules' next runs are delayed, not counted).
-  await waitFor(async () => {
-    const counts = await rig.queues.renewals.getJobCounts('waiting', 'active', 'prioritized');
-    return Object.values(counts).every((n) => n === 0);
-  }, 30_000, 'the renew jobs', 200).catch(() => null);
+  await waitFor(
+    async () => {
+      const counts = await rig.queues.renewals.getJobCounts('waiting', 'active', 'prioritized');
+      return Object.values(counts).every((n) => n === 0);
+    },
+    30_000,
+    'the renew jobs',
+    200,
+  ).catch(() => null);
   const charges = await rig.db
     .select({ subscriptionId: tables.paymentTransactions.subscriptionId, n: sql<number>`count(*)::int` })
     .from(tables.paymentTransactions)
-    .where(and(inArray(tables.paymentTransactions.subscriptionId, planIds), eq(tables.paymentTransactions.status, 'approved'), eq(tables.paymentTransactions.kind, 'charge')))
+    .where(
+      and(
+        inArray(tables.paymentTransactions.subscriptionId, planIds),
+        eq(tables.paymentTransactions.status, 'approved'),
+        eq(tables.paymentTransactions.kind, 'charge'),
+      ),
+    )
     .groupBy(tables.paymentTransactions.subscriptionId);
   const perPlan = planIds.map((id) => charges.find((c) => c.subscriptionId === id)?.n ?? 0);
-  const orders = await rig.db.select({ n: sql<number>`count(*)::int` }).from(tables.orders).where(inArray(tables.orders.subscriptionId, planIds));
+  const orders = await rig.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(tables.orders)
+    .where(inArray(tables.orders.subscriptionId, planIds));
   const sweepStates = await Promise.all(sweeps.map((job) => job.getState()));
   return {
     ok: perPlan.every((n) => n === 1) && orders[0]!.n === PLANS && sweepStates.every((s) => s === 'completed'),

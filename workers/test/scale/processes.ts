@@ -21,7 +21,10 @@ const running = new Set<Proc>();
 /** Starts `node --import <preload> <entry>` from the repository root with exactly `env` (plus PATH). */
 export function startProcess(root: string, name: string, entry: string, env: Record<string, string>, preload?: string): Proc {
   const args = [...(preload ? ['--import', `./${preload}`] : []), entry];
-  return startProcessOf(name, spawn(process.execPath, args, { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  return startProcessOf(
+    name,
+    spawn(process.execPath, args, { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
 }
 
 /** Tracks a spawned child (its output piped): its exit, its last lines; `killAll` ends it. */
@@ -72,7 +75,12 @@ export async function killAll(): Promise<void> {
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `probe` until it answers something truthy; throws `what` after `timeoutMs`. */
-export async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs: number, what: string, everyMs = 100): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs: number,
+  what: string,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {

@@ -51,9 +51,12 @@ export async function startProxy(port: number, servers: Array<{ name: string; po
   const proc: Proc = startProcessOf('haproxy', spawn(HAPROXY_BINARY, ['-db', '-f', file], { stdio: ['ignore', 'pipe', 'pipe'] }));
   const url = `http://127.0.0.1:${port}`;
   try {
-    for (const end = Date.now() + 10_000; ; ) {
+    for (const end = Date.now() + 10_000; ;) {
       if (proc.child.exitCode !== null) throw new Error(`haproxy exited:\n${proc.tail()}`);
-      const up = await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false);
+      const up = await fetch(`${url}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (up) break;
       if (Date.now() > end) throw new Error(`haproxy did not answer:\n${proc.tail()}`);
       await new Promise((r) => setTimeout(r, 100));

@@ -12,7 +12,15 @@ import { LocalSandboxGateway } from '@nh/server/payments';
 import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/server/runtime/queues';
 import { createRedis } from '@nh/server/runtime/redis';
 import { REPO_ROOT } from '../../src/lib/config';
-import { eleventhSignInRefused, exportAcrossApis, priceChangeVisible, sessionAcrossApis, sigtermUnderLoad, signInOwner, type CheckResult } from './checks-api';
+import {
+  eleventhSignInRefused,
+  exportAcrossApis,
+  priceChangeVisible,
+  sessionAcrossApis,
+  sigtermUnderLoad,
+  signInOwner,
+  type CheckResult,
+} from './checks-api';
 import { oneSchedulerPerSchedule, outboxOneToOne, twoSweepsChargeOnce, type WorkerRig } from './checks-workers';
 import { connectionsTo, killAll } from './processes';
 import { POOL_MAX, startStack, type Stack } from './stack';
@@ -30,7 +38,10 @@ function sampleConnections(stack: Stack) {
   let samples = 0;
   const timer = setInterval(() => {
     samples++;
-    for (const { name, proc } of [...stack.apis.map((a) => ({ name: a.name, proc: a.proc })), ...stack.workers.map((w) => ({ name: w.name, proc: w.proc }))]) {
+    for (const { name, proc } of [
+      ...stack.apis.map((a) => ({ name: a.name, proc: a.proc })),
+      ...stack.workers.map((w) => ({ name: w.name, proc: w.proc })),
+    ]) {
       const pid = proc?.child.pid;
       if (!pid || proc.child.exitCode !== null) continue;
       const peak = peaks.get(name) ?? { pooled: 0, direct: 0 };
@@ -54,7 +65,10 @@ function sampleConnections(stack: Stack) {
 function printTable(rows: Row[]): void {
   const width = Math.max(...rows.map((r) => r.name.length));
   console.log(`\n${'check'.padEnd(width)}  result  time    detail`);
-  for (const row of rows) console.log(`${row.name.padEnd(width)}  ${row.result.ok ? 'pass  ' : 'FAIL  '}  ${`${(row.ms / 1000).toFixed(1)}s`.padEnd(6)}  ${row.result.detail}`);
+  for (const row of rows)
+    console.log(
+      `${row.name.padEnd(width)}  ${row.result.ok ? 'pass  ' : 'FAIL  '}  ${`${(row.ms / 1000).toFixed(1)}s`.padEnd(6)}  ${row.result.detail}`,
+    );
   const failed = rows.filter((r) => !r.result.ok).length;
   console.log(`\n${rows.length - failed} passed, ${failed} failed`);
 }
@@ -65,7 +79,9 @@ async function main(): Promise<number> {
   const started = Date.now();
   const stack = await startStack(REPO_ROOT);
   teardown = stack.close;
-  console.log(`stack up in ${((Date.now() - started) / 1000).toFixed(1)} s: PgBouncer :${stack.pgbouncerPort}, HAProxy ${stack.proxy.url}, ${stack.apis.map((a) => `${a.name} :${a.port}`).join(', ')}, ${stack.workers.length} workers`);
+  console.log(
+    `stack up in ${((Date.now() - started) / 1000).toFixed(1)} s: PgBouncer :${stack.pgbouncerPort}, HAProxy ${stack.proxy.url}, ${stack.apis.map((a) => `${a.name} :${a.port}`).join(', ')}, ${stack.workers.length} workers`,
+  );
   const db = createDb({ url: stack.directUrl, max: 3, applicationName: 'nurture-home-scale-test' });
   const redis = createRedis(stack.redisUrl);
   const queues = Object.fromEntries(QUEUE_NAMES.map((n) => [n, createQueue(n, redis, stack.queuePrefix)])) as Record<QueueName, Queue>;
@@ -75,7 +91,10 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   const check = async (name: string, run: () => Promise<CheckResult>) => {
     const t = Date.now();
-    const result = await run().catch((error: unknown): CheckResult => ({ ok: false, detail: `error: ${error instanceof Error ? error.message : String(error)}`.slice(0, 600) }));
+    const result = await run().catch((error: unknown): CheckResult => ({
+      ok: false,
+      detail: `error: ${error instanceof Error ? error.message : String(error)}`.slice(0, 600),
+    }));
     rows.push({ name, result, ms: Date.now() - t });
     console.log(`${result.ok ? 'pass' : 'FAIL'}  ${name}`);
   };
@@ -95,7 +114,7 @@ async function main(): Promise<number> {
     await Promise.all(Object.values(queues).map((q) => q.obliterate({ force: true }).catch(() => {})));
     await Promise.all(Object.values(queues).map((q) => q.close()));
     // The sandbox's and the limits' keys under the run's prefix.
-    for (let cursor = '0'; ; ) {
+    for (let cursor = '0'; ;) {
       const [next, keys] = await redis.scan(cursor, 'MATCH', `${stack.queuePrefix}*`, 'COUNT', 1000);
       if (keys.length) await redis.del(...keys);
       if ((cursor = next) === '0') break;

@@ -145,7 +145,13 @@ export async function startStack(root: string): Promise<Stack> {
       await waitHttpReady(api.proc, `${api.url}/readyz`);
     };
     const startWorker = async (worker: WorkerProcess) => {
-      worker.proc = startProcess(root, worker.name, 'workers/dist/main.js', { ...workerEnv(worker.queues), METRICS_PORT: String(worker.metricsPort) }, 'workers/dist/instrument.js');
+      worker.proc = startProcess(
+        root,
+        worker.name,
+        'workers/dist/main.js',
+        { ...workerEnv(worker.queues), METRICS_PORT: String(worker.metricsPort) },
+        'workers/dist/instrument.js',
+      );
       await waitHttpReady(worker.proc, `http://127.0.0.1:${worker.metricsPort}/readyz`);
     };
 
@@ -159,14 +165,36 @@ export async function startStack(root: string): Promise<Stack> {
       { name: 'worker-renewals', queues: 'renewals,maintenance', metricsPort: await freePort(), proc: undefined as unknown as Proc },
     ];
     await Promise.all([...apis.map(startApi), ...workers.map(startWorker)]);
-    const proxy = await startProxy(proxyPort, apis.map((a) => ({ name: a.name, port: a.port })));
+    const proxy = await startProxy(
+      proxyPort,
+      apis.map((a) => ({ name: a.name, port: a.port })),
+    );
     cleanups.push(() => proxy.stop());
     // The processes stop before the services they use (cleanups run in reverse).
     cleanups.push(async () => {
-      await Promise.all([...apis.map((a) => stopProcess(a.proc, 'SIGTERM', 5000)), ...workers.map((w) => stopProcess(w.proc, 'SIGTERM', 8000))]);
+      await Promise.all([
+        ...apis.map((a) => stopProcess(a.proc, 'SIGTERM', 5000)),
+        ...workers.map((w) => stopProcess(w.proc, 'SIGTERM', 8000)),
+      ]);
     });
 
-    return { root, directUrl, pooledUrl, pgbouncerPort, redisUrl, queuePrefix, proxy, apis, workers, s3, netsuite, startApi, startWorker, workerEnv, close };
+    return {
+      root,
+      directUrl,
+      pooledUrl,
+      pgbouncerPort,
+      redisUrl,
+      queuePrefix,
+      proxy,
+      apis,
+      workers,
+      s3,
+      netsuite,
+      startApi,
+      startWorker,
+      workerEnv,
+      close,
+    };
   } catch (error) {
     await close();
     throw error;
