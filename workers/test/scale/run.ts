@@ -10,7 +10,6 @@ import type { Queue } from 'bullmq';
 import { createDb } from '@nh/server/db/client';
 import { LocalSandboxGateway } from '@nh/server/payments';
 import { createQueue, QUEUE_NAMES, type QueueName } from '@nh/server/runtime/queues';
-import { createRedis } from '@nh/server/runtime/redis';
 import { REPO_ROOT } from '../../src/lib/config';
 import {
   eleventhSignInRefused,
@@ -80,10 +79,10 @@ async function main(): Promise<number> {
   const stack = await startStack(REPO_ROOT);
   teardown = stack.close;
   console.log(
-    `stack up in ${((Date.now() - started) / 1000).toFixed(1)} s: PgBouncer :${stack.pgbouncerPort}, HAProxy ${stack.proxy.url}, ${stack.apis.map((a) => `${a.name} :${a.port}`).join(', ')}, ${stack.workers.length} workers`,
+    `stack up in ${((Date.now() - started) / 1000).toFixed(1)} s: PgBouncer :${stack.pgbouncerPort}, HAProxy ${stack.proxy.url}, ${stack.apis.map((a) => `${a.name} :${a.port}`).join(', ')}, ${stack.workers.length} workers, ${stack.redis.description}`,
   );
   const db = createDb({ url: stack.directUrl, max: 3, applicationName: 'nurture-home-scale-test' });
-  const redis = createRedis(stack.redisUrl);
+  const redis = stack.redis.client;
   const queues = Object.fromEntries(QUEUE_NAMES.map((n) => [n, createQueue(n, redis, stack.queuePrefix)])) as Record<QueueName, Queue>;
   const sandbox = new LocalSandboxGateway({ redis, keyPrefix: stack.queuePrefix, latencyMs: 0, settleAfterMinutes: 10 });
   const rig: WorkerRig = { db, redis, queues, sandbox };

@@ -16,6 +16,7 @@ import { startTestS3, type TestS3 } from '@nh/server/testing/s3-server';
 import { startNetSuiteStub, type NetSuiteStub } from '../support/netsuite-stub';
 import { killAll, runToEnd, startProcess, stopProcess, waitHttpReady, type Proc } from './processes';
 import { startProxy, type Proxy } from './proxy';
+import { startScaleRedis, type ScaleRedis } from './redis';
 
 /** Each process's pool (DATABASE_POOL_MAX): small, so that the check that no process passes it means something. */
 export const POOL_MAX = 8;
@@ -50,7 +51,7 @@ export interface Stack {
   directUrl: string;
   pooledUrl: string;
   pgbouncerPort: number;
-  redisUrl: string;
+  redis: ScaleRedis;
   queuePrefix: string;
   proxy: Proxy;
   apis: ApiProcess[];
@@ -85,8 +86,9 @@ export async function startStack(root: string): Promise<Stack> {
     const pooledUrl = bouncer.urlFor(directUrl);
     const pgbouncerPort = Number(new URL(pooledUrl).port);
 
-    const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-    const queuePrefix = `nhscale-${id}`;
+    const redis = await startScaleRedis(id);
+    cleanups.push(() => redis.stop());
+    const queuePrefix = redis.prefix;
 
     const s3 = await startTestS3();
     cleanups.push(() => s3.close());
@@ -102,8 +104,7 @@ export async function startStack(root: string): Promise<Stack> {
       DATABASE_POOLED: 'true',
       DATABASE_DIRECT_URL: directUrl,
       DATABASE_POOL_MAX: String(POOL_MAX),
-      REDIS_URL: redisUrl,
-      QUEUE_PREFIX: queuePrefix,
+      ...redis.env,
       SHOP_SITE_URL: siteUrl,
       SIGN_IN_CODE_PEPPER: randomBytes(24).toString('hex'),
       PAYMENTS_MODE: 'local-sandbox',
@@ -183,7 +184,7 @@ export async function startStack(root: string): Promise<Stack> {
       directUrl,
       pooledUrl,
       pgbouncerPort,
-      redisUrl,
+      redis,
       queuePrefix,
       proxy,
       apis,
