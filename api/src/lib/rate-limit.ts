@@ -6,7 +6,8 @@
  */
 import type { Request, RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit, type Options } from 'express-rate-limit';
-import { RedisStore } from 'rate-limit-redis';
+import { RedisStore, type SendCommandClusterDetails } from 'rate-limit-redis';
+import { isCluster, type RedisClient } from '@nh/server/runtime/redis';
 import type { AppContext } from './context';
 import { AppError } from './errors';
 
@@ -40,10 +41,26 @@ export interface Limiter {
   exhausted: (key: string) => Promise<boolean>;
 }
 
+/**
+ * The store's commands on our client. Each counter is one key (one EVALSHA), routed by the cluster
+ * client to its slot's node; the store's SCRIPT LOAD names no key, so on a cluster it goes to every
+ * master (else it lands on any one node and the EVALSHA finds NOSCRIPT on the key's: the limit would
+ * fail open).
+ */
+function storeCommands(redis: RedisClient) {
+  return async ({ command: [name = '', ...args] }: SendCommandClusterDetails) => {
+    if (isCluster(redis) && name.toUpperCase() === 'SCRIPT') {
+      const [sha] = await Promise.all(redis.nodes('master').map((node) => node.call(name, ...args)));
+      return sha as never;
+    }
+    return redis.call(name, ...args) as Promise<never>;
+  };
+}
+
 export function createLimiter(ctx: AppContext, options: LimiterOptions): Limiter {
   const store = new RedisStore({
     prefix: `${ctx.config.RATE_LIMIT_PREFIX}:${options.name}:`,
-    sendCommand: (command: string, ...args: string[]) => ctx.redis.call(command, ...args) as Promise<never>,
+    sendCommandCluster: storeCommands(ctx.redis),
   });
   const keyOf = options.key ?? clientAddressKey;
   const report = (fallback: string) => (err: unknown, message?: string) => ctx.log.warn({ err: (err as Error | undefined)?.message, limiter: options.name }, message ?? fallback);
