@@ -4,6 +4,7 @@
  * When Redis cannot be reached a limiter lets the request through (and says so in the log): the shop
  * stays open and the other guards (payment failures, idempotency) still hold.
  */
+import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit, type Options } from 'express-rate-limit';
 import { RedisStore, type SendCommandClusterDetails } from 'rate-limit-redis';
@@ -42,16 +43,18 @@ export interface Limiter {
 }
 
 /**
- * The store's commands on our client. Each counter is one key (one EVALSHA), routed by the cluster
- * client to its slot's node; the store's SCRIPT LOAD names no key, so on a cluster it goes to every
- * master (else it lands on any one node and the EVALSHA finds NOSCRIPT on the key's: the limit would
- * fail open).
+ * The store's commands on our client. Each counter is one key (one EVALSHA), which a cluster client
+ * routes to its slot's node. The store's SCRIPT LOAD names no key: it goes to every master of a cluster
+ * (on any one node, the EVALSHA would find NOSCRIPT on the key's), and answers the script's SHA1 even
+ * when Redis is not there yet (a cluster still learning its slots, Redis down at start): the store keeps
+ * that answer for good, and a NOSCRIPT later makes it load again. Else the limits would stay open.
  */
 function storeCommands(redis: RedisClient) {
   return async ({ command: [name = '', ...args] }: SendCommandClusterDetails) => {
-    if (isCluster(redis) && name.toUpperCase() === 'SCRIPT') {
-      const [sha] = await Promise.all(redis.nodes('master').map((node) => node.call(name, ...args)));
-      return sha as never;
+    if (name.toUpperCase() === 'SCRIPT' && args[0]?.toUpperCase() === 'LOAD' && args[1] !== undefined) {
+      const servers = isCluster(redis) ? redis.nodes('master') : [redis];
+      await Promise.all(servers.map((server) => server.call('SCRIPT', ...args))).catch(() => {});
+      return createHash('sha1').update(args[1]).digest('hex') as never;
     }
     return redis.call(name, ...args) as Promise<never>;
   };
