@@ -19,7 +19,7 @@ async function start(): Promise<void> {
   const log = createLogger('api', config.LOG_LEVEL);
   const db = createDb({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX ?? 20, pooled: config.DATABASE_POOLED, applicationName: 'nurture-home-api' });
   await pingDatabase(db);
-  const redis = createRedis(config.REDIS_URL);
+  const redis = createRedis(config);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection problem'));
   await assertRedisVersion(redis);
 

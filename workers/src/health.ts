@@ -17,7 +17,7 @@
  */
 import type { Queue } from 'bullmq';
 import type { Db } from '@nh/server/db/client';
-import type { Redis } from '@nh/server/runtime/redis';
+import type { RedisClient } from '@nh/server/runtime/redis';
 import { dependencyChecks, withinTimeout, type HealthAnswer } from '@nh/server/observability/metrics';
 import { runtimeHealthy } from './heartbeat';
 import { lastScheduledSweep, lastSweepAt } from './renewals/sweep';
@@ -42,7 +42,7 @@ export function renewalSweepState(lastSweep: Date | null, now: Date): RenewalSwe
 export interface WorkerHealthDeps {
   db: Db;
   /** The producers' Redis (fails fast). */
-  redis: Redis;
+  redis: RedisClient;
   workers: ReadonlyMap<string, { isRunning(): boolean }>;
   /** The renewals queue, when this process consumes it and card payments are configured (its sweep is then checked). */
   renewals: Queue | null;

@@ -13,7 +13,7 @@
 import type { Queue } from 'bullmq';
 import { Counter, Gauge } from 'prom-client';
 import type { Db } from '@nh/server/db/client';
-import type { Redis } from '@nh/server/runtime/redis';
+import type { RedisClient } from '@nh/server/runtime/redis';
 import { createMetricsRegistry, WORKER_METRICS, withinTimeout, type Registry } from '@nh/server/observability/metrics';
 import { exportRowsPerSecond } from '@nh/server/queries/order-export';
 import { outboxBacklog } from '@nh/server/queries/outbox';
@@ -56,7 +56,7 @@ export interface WorkerMetricsDeps {
   db: Db;
   queues: Record<QueueName, Queue>;
   /** The producers' Redis (fails fast), for the sweep marker. */
-  redis: Redis;
+  redis: RedisClient;
 }
 
 /** The registry a worker process serves on METRICS_PORT. */

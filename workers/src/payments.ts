@@ -6,10 +6,10 @@
  */
 import { createPaymentGateway as selectPaymentGateway, instrumentGateway, type PaymentGateway } from '@nh/server/payments';
 import type { Logger } from '@nh/server/observability/logger';
-import type { Redis } from '@nh/server/runtime/redis';
+import type { RedisClient } from '@nh/server/runtime/redis';
 import type { WorkerConfig } from './lib/config';
 
-export function createPaymentGateway(config: WorkerConfig, redis: Redis, log: Logger): PaymentGateway | null {
+export function createPaymentGateway(config: WorkerConfig, redis: RedisClient, log: Logger): PaymentGateway | null {
   const choice = selectPaymentGateway(config, { production: config.NODE_ENV === 'production', redis, keyPrefix: config.QUEUE_PREFIX });
   if (choice.kind === 'none' && choice.mode !== 'disabled') {
     log.warn({ mode: choice.mode }, 'card payments are not configured (Authorize.Net needs AUTHNET_API_LOGIN_ID and AUTHNET_TRANSACTION_KEY); renewals will not charge and payments will not be reconciled');

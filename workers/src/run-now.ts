@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const config = loadWorkerConfig();
-  const redis = createRedis(config.REDIS_URL);
+  const redis = createRedis(config);
   const queues = Object.fromEntries(QUEUE_NAMES.map((q) => [q, createQueue(q, redis, config.QUEUE_PREFIX)])) as Record<QueueName, ReturnType<typeof createQueue>>;
   try {
     const id = await inSpan(`run-now ${name}`, { kind: 'producer', parent: null, attributes: { 'nh.job.name': name } }, () => runScheduledJobNow(queues, name));

@@ -6,7 +6,7 @@
 import { Worker, type Queue, type WorkerOptions } from 'bullmq';
 import { configureShop, SHOP } from '@nh/shared';
 import { createDb, type Db } from '@nh/server/db/client';
-import { assertRedisVersion, createRedis, type Redis } from '@nh/server/runtime/redis';
+import { assertRedisVersion, createRedis } from '@nh/server/runtime/redis';
 import { shopOverrides } from '@nh/server/runtime/env';
 import type { Logger } from '@nh/server/observability/logger';
 import { startMetricsServer, type MetricsServer } from '@nh/server/observability/metrics';
@@ -48,8 +48,8 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
   await pingDatabase(db);
 
   // Producers fail fast when Redis is down (the relay rolls back and retries); workers wait through reconnects.
-  const producerRedis: Redis = createRedis(config.REDIS_URL, 'client');
-  const workerRedis: Redis = createRedis(config.REDIS_URL, 'worker');
+  const producerRedis = createRedis(config, 'client');
+  const workerRedis = createRedis(config, 'worker');
   // Refuses Redis older than 6.2 at once, not at the first job (docs/decisions/production-safety.md).
   await assertRedisVersion(producerRedis);
   const queues = Object.fromEntries(QUEUE_NAMES.map((name) => [name, createQueue(name, producerRedis, config.QUEUE_PREFIX)])) as Record<QueueName, Queue>;

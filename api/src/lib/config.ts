@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { toCents } from '@nh/shared/money';
 import { DEFAULT_PLAN_CADENCE_MONTHS, planCadenceMonthsSchema } from '@nh/shared/contracts/subscriptions';
-import { baseEnvShape, loadEnv, optionalString, repoRootOf, requireSiteUrlInProduction } from '@nh/server/runtime/env';
+import { baseEnvShape, KEY_PREFIX, KEY_PREFIX_RULE, loadEnv, optionalString, repoRootOf, requireClusterReadyRedis, requireSiteUrlInProduction } from '@nh/server/runtime/env';
 import { paymentsEnvShape, requireAuthnetEnvInProduction } from '@nh/server/payments';
 import { s3SettingsOf, storageEnvShape } from '@nh/server/storage';
 
@@ -50,8 +50,11 @@ const schema = z
       (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v),
       z.array(z.string().url('must be a comma-separated list of origins such as https://shop.example.com')).default([]),
     ),
-    /** Redis key prefix of the abuse limits' counters (every API process shares them); `<QUEUE_PREFIX>:rl` by default. */
-    RATE_LIMIT_PREFIX: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^[A-Za-z0-9_:-]+$/).optional()),
+    /**
+     * Redis key prefix of the abuse limits' counters (every API process shares them); `<QUEUE_PREFIX>:rl`
+     * by default, so under QUEUE_PREFIX's hash tag. Each counter is one key, so any prefix works on a cluster.
+     */
+    RATE_LIMIT_PREFIX: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(KEY_PREFIX, KEY_PREFIX_RULE).optional()),
     /**
      * Failed sign-ins allowed per 15 minutes on one account from one client address (then 429); also the
      * account-wide count from which answers to browsers new to the account wait, and its holder is emailed.
@@ -97,6 +100,7 @@ const schema = z
   })
   .superRefine((env, ctx) => {
     requireSiteUrlInProduction(env, ctx);
+    requireClusterReadyRedis(env, ctx);
     if (env.NODE_ENV !== 'production') return;
     if (!env.SESSION_SECRET) ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required when NODE_ENV=production' });
     if (!env.SIGN_IN_CODE_PEPPER) ctx.addIssue({ code: 'custom', path: ['SIGN_IN_CODE_PEPPER'], message: 'is required when NODE_ENV=production' });

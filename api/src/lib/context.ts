@@ -1,12 +1,12 @@
 import type { Db } from '@nh/server/db/client';
 import type { Logger } from '@nh/server/observability/logger';
-import type { Redis } from '@nh/server/runtime/redis';
+import type { RedisClient } from '@nh/server/runtime/redis';
 import type { ApiConfig } from './config';
 
 /** What the composition root hands to every module. */
 export interface AppContext {
   config: ApiConfig;
   db: Db;
-  redis: Redis;
+  redis: RedisClient;
   log: Logger;
 }

@@ -4,9 +4,11 @@
  * When Redis cannot be reached a limiter lets the request through (and says so in the log): the shop
  * stays open and the other guards (payment failures, idempotency) still hold.
  */
+import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit, type Options } from 'express-rate-limit';
-import { RedisStore } from 'rate-limit-redis';
+import { RedisStore, type SendCommandClusterDetails } from 'rate-limit-redis';
+import { isCluster, type RedisClient } from '@nh/server/runtime/redis';
 import type { AppContext } from './context';
 import { AppError } from './errors';
 
@@ -40,10 +42,28 @@ export interface Limiter {
   exhausted: (key: string) => Promise<boolean>;
 }
 
+/**
+ * The store's commands on our client. Each counter is one key (one EVALSHA), which a cluster client
+ * routes to its slot's node. The store's SCRIPT LOAD names no key: it goes to every master of a cluster
+ * (on any one node, the EVALSHA would find NOSCRIPT on the key's), and answers the script's SHA1 even
+ * when Redis is not there yet (a cluster still learning its slots, Redis down at start): the store keeps
+ * that answer for good, and a NOSCRIPT later makes it load again. Else the limits would stay open.
+ */
+function storeCommands(redis: RedisClient) {
+  return async ({ command: [name = '', ...args] }: SendCommandClusterDetails) => {
+    if (name.toUpperCase() === 'SCRIPT' && args[0]?.toUpperCase() === 'LOAD' && args[1] !== undefined) {
+      const servers = isCluster(redis) ? redis.nodes('master') : [redis];
+      await Promise.all(servers.map((server) => server.call('SCRIPT', ...args))).catch(() => {});
+      return createHash('sha1').update(args[1]).digest('hex') as never;
+    }
+    return redis.call(name, ...args) as Promise<never>;
+  };
+}
+
 export function createLimiter(ctx: AppContext, options: LimiterOptions): Limiter {
   const store = new RedisStore({
     prefix: `${ctx.config.RATE_LIMIT_PREFIX}:${options.name}:`,
-    sendCommand: (command: string, ...args: string[]) => ctx.redis.call(command, ...args) as Promise<never>,
+    sendCommandCluster: storeCommands(ctx.redis),
   });
   const keyOf = options.key ?? clientAddressKey;
   const report = (fallback: string) => (err: unknown, message?: string) => ctx.log.warn({ err: (err as Error | undefined)?.message, limiter: options.name }, message ?? fallback);

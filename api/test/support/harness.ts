@@ -49,7 +49,7 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
     ...env,
   });
   const db = createDb({ url: config.DATABASE_URL, max: 10, pooled: config.DATABASE_POOLED });
-  const redis = createRedis(config.REDIS_URL);
+  const redis = createRedis(config);
   const ctx: AppContext = { config, db, redis, log: options.log ?? createLogger('api-test', config.LOG_LEVEL) };
   const services = createAppServices(ctx);
   const app = createApp(ctx, services);

@@ -21,7 +21,7 @@
  * expiries, or an unknown profile, answers null.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../runtime/redis';
 import { cardBrand, cardCodeLength, lastFour, luhnValid, type CardBrand } from './card-brand';
 import {
   cardExpiry,
@@ -134,7 +134,7 @@ export function validateCardData(secure: AcceptSecureData, now = new Date()): Ar
 }
 
 export interface LocalSandboxOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** Redis key prefix (tests use their own). */
   keyPrefix: string;
   duplicateWindowSeconds?: number;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Redis } from '../runtime/redis';
+import type { RedisClient } from '../runtime/redis';
 import { createPaymentGateway, paymentsEnvShape } from './select';
 
 const parse = (env: Record<string, string>) => z.object(paymentsEnvShape).parse(env);
 // The sandbox only talks to Redis when it tokenises or charges; choosing it needs none.
-const options = { production: false, redis: {} as Redis, keyPrefix: 'test' };
+const options = { production: false, redis: {} as RedisClient, keyPrefix: 'test' };
 const credentials = { AUTHNET_API_LOGIN_ID: 'login', AUTHNET_TRANSACTION_KEY: 'key' };
 
 describe('the payment gateway factory (api and workers alike)', () => {

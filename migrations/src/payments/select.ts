@@ -12,7 +12,7 @@
  */
 import { z } from 'zod';
 import { ConfigError, optionalString } from '../runtime/env';
-import type { Redis } from '../runtime/redis';
+import type { RedisClient } from '../runtime/redis';
 import { AuthorizeNetGateway } from './authorizenet';
 import { LocalSandboxGateway } from './sandbox';
 
@@ -60,7 +60,7 @@ export interface PaymentGatewayOptions {
   /** NODE_ENV=production: never the local sandbox. */
   production: boolean;
   /** The local sandbox's Redis and key prefix (QUEUE_PREFIX). */
-  redis: Redis;
+  redis: RedisClient;
   keyPrefix: string;
   /** Authorize.Net only with AUTHNET_PUBLIC_CLIENT_KEY too (a process whose browser pages tokenise cards). */
   requirePublicClientKey?: boolean;

@@ -16,6 +16,29 @@ const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 /** An optional string variable where an empty value counts as unset. */
 export const optionalString = () => z.preprocess(emptyToUndefined, z.string().optional());
 
+/**
+ * A Redis key prefix: letters, digits, `_`, `-`, `:`, and at most one hash tag `{…}` with a non-empty
+ * tag (Redis Cluster hashes only the tag, so every key under the prefix shares its slot).
+ */
+export const KEY_PREFIX = /^(?=.)[A-Za-z0-9_:-]*(?:\{[A-Za-z0-9_:-]+\}[A-Za-z0-9_:-]*)?$/;
+export const KEY_PREFIX_RULE = 'must be letters, digits, _, - or : with at most one non-empty hash tag such as {nh} or nh:{prod}';
+
+/** The hash tag of a key prefix (`nh` of `{nh}` and `nh:{nh}:x`), or null when it has none. */
+export function hashTagOf(prefix: string): string | null {
+  return /\{([^{}]+)\}/.exec(prefix)?.[1] ?? null;
+}
+
+/** One node of REDIS_CLUSTER_NODES: `host:port`, an IPv6 address in brackets (`[::1]:7000`). */
+const REDIS_NODE = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/;
+export interface RedisNode {
+  host: string;
+  port: number;
+}
+function redisNodeOf(text: string): RedisNode {
+  const colon = text.lastIndexOf(':');
+  return { host: text.slice(0, colon).replace(/^\[(.*)\]$/, '$1'), port: Number(text.slice(colon + 1)) };
+}
+
 /** Variables every process reads. */
 export const baseEnvShape = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -32,14 +55,21 @@ export const baseEnvShape = {
   /** Connections this process may open to DATABASE_URL (each process's default when unset). */
   DATABASE_POOL_MAX: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(500).optional()),
   REDIS_URL: z.preprocess(emptyToUndefined, z.string().url().default(DEFAULT_REDIS_URL)),
-  /** Prefix of every BullMQ key (tests use their own so runs never share queues). */
-  QUEUE_PREFIX: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .regex(/^[A-Za-z0-9_-]+$/)
-      .default('nh'),
+  /**
+   * A Redis Cluster's nodes (`host:port,host:port`, any of them: the rest are discovered). Set: every
+   * process uses a cluster client, REDIS_URL gives only its user, password and TLS (`rediss://`), and
+   * QUEUE_PREFIX must carry a hash tag (`requireClusterReadyRedis`; docs/decisions/scale-out.md).
+   */
+  REDIS_CLUSTER_NODES: z.preprocess(
+    (v) => (typeof v === 'string' ? (v.trim() === '' ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean)) : v),
+    z.array(z.string().regex(REDIS_NODE, 'must be a comma-separated list of host:port (e.g. 10.0.0.5:6379,10.0.0.6:6379)').transform(redisNodeOf)).optional(),
   ),
+  /**
+   * Prefix of every BullMQ key and of the shop's own Redis keys (tests use their own so runs never
+   * share queues). May carry one hash tag (`{nh}`, `nh:{prod}`): then every key the shop writes lands in
+   * one Redis Cluster slot, as BullMQ and our multi-key commands need (required with REDIS_CLUSTER_NODES).
+   */
+  QUEUE_PREFIX: z.preprocess(emptyToUndefined, z.string().regex(KEY_PREFIX, KEY_PREFIX_RULE).default('nh')),
   SHOP_NAME: optionalString(),
   SHOP_SUPPORT_EMAIL: optionalString(),
   SHOP_SUPPORT_PHONE: optionalString(),
@@ -70,6 +100,27 @@ export function requireSiteUrlInProduction(env: { NODE_ENV: string; SHOP_SITE_UR
       path: ['SHOP_SITE_URL'],
       message: "is required when NODE_ENV=production (the shop's public address, e.g. https://shop.example.com)",
     });
+  }
+}
+
+/**
+ * With REDIS_CLUSTER_NODES, QUEUE_PREFIX must carry a hash tag: BullMQ's scripts touch many keys of a
+ * queue at once and our own MULTI and scripts several keys of the prefix, which a cluster allows only
+ * within one slot. And a cluster has only database 0, so REDIS_URL may not name another. Used in a
+ * schema's superRefine, reported with the other variables on one line.
+ */
+export function requireClusterReadyRedis(env: { REDIS_URL: string; REDIS_CLUSTER_NODES?: RedisNode[]; QUEUE_PREFIX: string }, ctx: z.RefinementCtx): void {
+  if (!env.REDIS_CLUSTER_NODES) return;
+  if (!hashTagOf(env.QUEUE_PREFIX)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['QUEUE_PREFIX'],
+      message: `must carry a hash tag when REDIS_CLUSTER_NODES is set (e.g. {${env.QUEUE_PREFIX}}): a Redis Cluster runs a queue's commands only when its keys share one slot`,
+    });
+  }
+  const db = new URL(env.REDIS_URL).pathname.replace(/^\//, '');
+  if (db !== '' && db !== '0') {
+    ctx.addIssue({ code: 'custom', path: ['REDIS_URL'], message: `names database ${db}, but a Redis Cluster has only database 0 (drop the /${db})` });
   }
 }
 

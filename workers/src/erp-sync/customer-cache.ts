@@ -6,7 +6,7 @@
  * cache only ever saves requests: when Redis fails, it answers "not known" and forgets nothing else.
  */
 import type { Logger } from '@nh/server/observability/logger';
-import type { Redis } from '@nh/server/runtime/redis';
+import type { RedisClient } from '@nh/server/runtime/redis';
 
 export const CUSTOMER_ID_TTL_DAYS = 30;
 
@@ -16,7 +16,7 @@ export interface CustomerIdCache {
   forget(externalId: string): Promise<void>;
 }
 
-export function redisCustomerIdCache(redis: Redis, prefix: string, log: Logger): CustomerIdCache {
+export function redisCustomerIdCache(redis: RedisClient, prefix: string, log: Logger): CustomerIdCache {
   const key = (externalId: string) => `${prefix}:netsuite:customer:${externalId}`;
   const quietly = async <T>(what: string, fallback: T, run: () => Promise<T>): Promise<T> => {
     try {

@@ -9,7 +9,7 @@ import { DelayedError, UnrecoverableError, type Job, type Processor, type Queue,
 import type { z } from 'zod';
 import { withLogFields, type Logger } from '@nh/server/observability/logger';
 import type { Db } from '@nh/server/db/client';
-import type { Redis } from '@nh/server/runtime/redis';
+import type { RedisClient } from '@nh/server/runtime/redis';
 import { splitJobTrace, type JobContract, type WithJobId } from '@nh/server/jobs/contract';
 import { jobDuration, jobFailures } from '@nh/server/observability/metrics';
 import { runWithRequestId } from '@nh/server/observability/request-context';
@@ -31,7 +31,7 @@ export interface JobContext {
   /** Producer handles on every queue (a sweep adds jobs). */
   queues: Record<QueueName, Queue>;
   /** The producers' Redis connection (fails fast). */
-  redis: Redis;
+  redis: RedisClient;
   /** null when card payments are not configured (or no consumed queue needs them). */
   gateway: PaymentGateway | null;
   /** Where export files are written and deleted (EXPORTS_DIR, or the bucket of STORAGE_URL; the API reads the same). */

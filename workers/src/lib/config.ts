@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { baseEnvShape, ConfigError, loadEnv, optionalString, repoRootOf, requireSiteUrlInProduction } from '@nh/server/runtime/env';
+import { baseEnvShape, ConfigError, loadEnv, optionalString, repoRootOf, requireClusterReadyRedis, requireSiteUrlInProduction } from '@nh/server/runtime/env';
 import { paymentsEnvShape, requireAuthnetEnvInProduction } from '@nh/server/payments';
 import { QUEUE_NAMES, type QueueName } from '@nh/server/runtime/queues';
 import { s3SettingsOf, storageEnvShape } from '@nh/server/storage';
@@ -116,8 +116,11 @@ const schema = z.object({
    */
   RENEWAL_CONCURRENCY: int(16, 1),
 })
-  // Links in emails name the shop: never http://localhost:5000 in production.
-  .superRefine(requireSiteUrlInProduction);
+  .superRefine((env, ctx) => {
+    // Links in emails name the shop: never http://localhost:5000 in production.
+    requireSiteUrlInProduction(env, ctx);
+    requireClusterReadyRedis(env, ctx);
+  });
 
 /** What the NetSuite client is made with (erp-sync/netsuite/client.ts): the NETSUITE_* variables. */
 export interface NetSuiteConfig {

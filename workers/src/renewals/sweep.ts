@@ -27,7 +27,7 @@ import { dueSubscriptionPages, findPlansWithUnavailableItemsSoon, findSubscripti
 import { findPlansWithCardExpiringSoon, findPlansWithoutCardExpiry } from '@nh/server/queries/subscriptions/card-expiry';
 import type { Db } from '@nh/server/db/client';
 import type { Logger } from '@nh/server/observability/logger';
-import type { Redis } from '@nh/server/runtime/redis';
+import type { RedisClient } from '@nh/server/runtime/redis';
 import { jobId, jobRequest } from '@nh/server/jobs/contract';
 import { billingPeriodOf, SUBSCRIPTION_HEADS_UP_DAYS } from '@nh/shared/contracts/subscriptions';
 import type { WorkerConfig } from '../lib/config';
@@ -55,7 +55,7 @@ const MARKER = 'last-sweep-at';
 /** The renewals queue and a Redis connection to its server. */
 export interface SweepMarker {
   queue: Queue;
-  redis: Redis;
+  redis: RedisClient;
 }
 
 /** Called by a sweep that completed (with card payments configured, so its renewals were added). */
@@ -80,7 +80,7 @@ export interface RenewalSweepDeps {
   /** Where the sweep adds renew jobs (renewals) and renewal reminders (emails). */
   queues: { renewals: Queue; emails: Queue };
   /** Where a completed sweep leaves its marker (the renewals queue's Redis). */
-  redis: Redis;
+  redis: RedisClient;
   config: WorkerConfig;
   log: Logger;
 }

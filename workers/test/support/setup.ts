@@ -11,7 +11,7 @@ import '@nh/server/testing/provided';
 import * as tables from '@nh/server/db/schema';
 import { createDb, type Db } from '@nh/server/db/client';
 import { createLogger, type Logger } from '@nh/server/observability/logger';
-import { createRedis } from '@nh/server/runtime/redis';
+import { createRedis, isCluster, type RedisSettings } from '@nh/server/runtime/redis';
 import { recordOutbox } from '@nh/server/queries/outbox';
 import type { LineItem } from '@nh/server/db/schema';
 import { seedDemoCatalogue } from '@nh/server/seed/seed';
@@ -83,16 +83,19 @@ export function testWorkerConfig(databaseUrl: string, label: string, env: Record
   return loadWorkerConfig(testWorkerEnv(databaseUrl, label, env));
 }
 
-/** Deletes every Redis key of a test queue prefix (the shared Redis outlives the run). */
-export async function purgeQueuePrefix(redisUrl: string, prefix: string): Promise<void> {
-  const redis = createRedis(redisUrl, 'client', { connectTimeout: 2000 });
+/** Deletes every Redis key of a test queue prefix (the shared Redis outlives the run); on a cluster, on each master. */
+export async function purgeQueuePrefix(target: string | RedisSettings, prefix: string): Promise<void> {
+  const redis = createRedis(typeof target === 'string' ? { REDIS_URL: target } : target, 'client', { connectTimeout: 2000 });
   try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
+    await redis.ping();
+    for (const server of isCluster(redis) ? redis.nodes('master') : [redis]) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await server.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length) await server.del(...keys);
+      } while (cursor !== '0');
+    }
   } catch {
     // Best effort: a Redis that is gone holds nothing to purge.
   } finally {
@@ -106,7 +109,7 @@ export async function startTestWorkers(config: WorkerConfig, log: Logger = creat
   const close = runtime.close;
   runtime.close = async (graceMs) => {
     await close(graceMs);
-    await purgeQueuePrefix(config.REDIS_URL, config.QUEUE_PREFIX);
+    await purgeQueuePrefix(config, config.QUEUE_PREFIX);
   };
   // A fresh queue prefix has no completed sweep, so the renewals worker runs one at start (addMissedSweep).
   // Let it finish before the test makes plans: a plan it found due would be renewed behind the test's back.
