@@ -6,7 +6,7 @@ import * as tables from '@nh/server/db/schema';
 import type { Db } from '@nh/server/db/client';
 import { outboxJobId, withJobTrace } from '@nh/server/jobs/contract';
 import type { LocalSandboxGateway } from '@nh/server/payments';
-import type { Redis } from '@nh/server/runtime/redis';
+import type { RedisClient } from '@nh/server/runtime/redis';
 import type { QueueName } from '@nh/server/runtime/queues';
 import { email as staffInvitationJob } from '../../src/emails/staff-invitation';
 import { renewalSweepJob } from '../../src/renewals/sweep';
@@ -18,7 +18,7 @@ import type { Stack } from './stack';
 
 export interface WorkerRig {
   db: Db;
-  redis: Redis;
+  redis: RedisClient;
   queues: Record<QueueName, Queue>;
   sandbox: LocalSandboxGateway;
 }

@@ -1,8 +1,10 @@
 /**
- * The Redis of `npm run test:scale`: the machine's Redis (REDIS_URL) with a queue prefix of the run's
- * own, whose keys are removed at the end.
+ * The Redis of `npm run test:scale`: a 3-node Redis Cluster of its own (the machine's `redis-server` on
+ * free local ports, migrations/src/testing/redis-cluster.ts), every process a cluster client
+ * (REDIS_CLUSTER_NODES) under a hash-tagged QUEUE_PREFIX, so each queue's keys share one slot.
  */
-import { createRedis, type Redis } from '@nh/server/runtime/redis';
+import { createRedis, type RedisClient } from '@nh/server/runtime/redis';
+import { startRedisCluster } from '@nh/server/testing/redis-cluster';
 
 export interface ScaleRedis {
   /** What the table's heading says. */
@@ -11,27 +13,32 @@ export interface ScaleRedis {
   env: Record<string, string>;
   prefix: string;
   /** The harness's own client (queues, the sandbox's stored cards). */
-  client: Redis;
-  /** Removes what the run left in Redis. */
+  client: RedisClient;
+  /** Stops the cluster (nothing of the run is left). */
   stop: () => Promise<void>;
 }
 
-export async function startScaleRedis(id: string): Promise<ScaleRedis> {
-  const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const prefix = `nhscale-${id}`;
-  const client = createRedis(url);
+export async function startScaleRedis(): Promise<ScaleRedis> {
+  const cluster = await startRedisCluster({ nodes: 3 });
+  const prefix = '{nhscale}';
+  const client = createRedis(
+    {
+      REDIS_URL: cluster.env.REDIS_URL,
+      REDIS_CLUSTER_NODES: cluster.nodes.map((node) => ({
+        host: node.slice(0, node.lastIndexOf(':')),
+        port: Number(node.slice(node.lastIndexOf(':') + 1)),
+      })),
+    },
+    'client',
+  );
   return {
-    description: `Redis ${new URL(url).host}`,
-    env: { REDIS_URL: url, QUEUE_PREFIX: prefix },
+    description: `Redis Cluster ${cluster.nodes.join(', ')}`,
+    env: { ...cluster.env, QUEUE_PREFIX: prefix },
     prefix,
     client,
     stop: async () => {
-      for (let cursor = '0'; ;) {
-        const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-        if (keys.length) await client.del(...keys);
-        if ((cursor = next) === '0') break;
-      }
       client.disconnect();
+      await cluster.stop();
     },
   };
 }

@@ -2,7 +2,7 @@
  * `npm run test:scale` (after `npm run build`): the shop scaled out on this machine, and what must hold
  * when it is (issue 24, docs/decisions/scale-out.md "test:scale"). Prints a table of the checks and
  * `N passed, M failed`; exits 1 on any failure. Every process, temporary folder, the database and the
- * Redis keys it made are removed at the end, whatever happened. SCALE_VERBOSE=1 shows the processes' logs.
+ * Redis Cluster it made are removed at the end, whatever happened. SCALE_VERBOSE=1 shows the processes' logs.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -86,7 +86,7 @@ export async function startStack(root: string): Promise<Stack> {
     const pooledUrl = bouncer.urlFor(directUrl);
     const pgbouncerPort = Number(new URL(pooledUrl).port);
 
-    const redis = await startScaleRedis(id);
+    const redis = await startScaleRedis();
     cleanups.push(() => redis.stop());
     const queuePrefix = redis.prefix;
 
