@@ -127,16 +127,20 @@ async function main(): Promise<number> {
   return rows.every((r) => r.result.ok) ? 0 : 1;
 }
 
-// Interrupted or crashed: the processes, the services and the database still go.
+// Interrupted or crashed: the processes, the services and the database still go. A Ctrl-C reaches the
+// whole process group, often twice (a wrapper relays it): every signal after the first is ignored.
 let teardown: (() => Promise<void>) | null = null;
+let aborting = false;
 const abort = (why: string, code: number) => {
+  if (aborting) return;
+  aborting = true;
   console.error(why);
   void Promise.resolve(teardown?.())
     .catch(() => {})
     .finally(() => void killAll().finally(() => process.exit(code)));
 };
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => abort(`test:scale: ${signal}, cleaning up`, 130));
-process.once('uncaughtException', (error) => abort(`test:scale: ${error.stack ?? String(error)}`, 1));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => abort(`test:scale: ${signal}, cleaning up`, 130));
+process.on('uncaughtException', (error) => abort(`test:scale: ${error.stack ?? String(error)}`, 1));
 
 main().then(
   (code) => process.exit(code),
