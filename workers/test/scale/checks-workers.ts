@@ -182,8 +182,11 @@ export async function twoSweepsChargeOnce(_stack: Stack, rig: WorkerRig): Promis
     .from(tables.orders)
     .where(inArray(tables.orders.subscriptionId, planIds));
   const sweepStates = await Promise.all(sweeps.map((job) => job.getState()));
+  const ran = await Promise.all(sweeps.map((job) => rig.queues.renewals.getJob(job.id!)));
+  const [first, second] = ran.map((job) => ({ from: job?.processedOn ?? 0, to: job?.finishedOn ?? 0 }));
+  const overlap = first && second && first.from < second.to && second.from < first.to ? 'overlapping' : 'one after the other';
   return {
     ok: perPlan.every((n) => n === 1) && orders[0]!.n === PLANS && sweepStates.every((s) => s === 'completed'),
-    detail: `${PLANS} due plans, 2 sweeps (${sweepStates.join(', ')}): approved charges per plan ${[...new Set(perPlan)].join('/')}, ${orders[0]!.n} renewal orders`,
+    detail: `${PLANS} due plans, 2 sweeps (${sweepStates.join(', ')}, ${overlap}): approved charges per plan ${[...new Set(perPlan)].join('/')}, ${orders[0]!.n} renewal orders`,
   };
 }
