@@ -72,7 +72,7 @@ describe('the API on a Redis Cluster', () => {
     const checkout = async (zip: string) => {
       const body = await checkoutRequest(api, { lines: [{ price: 1250, quantity: 1 }], productIds: [productId], zip });
       const res = await api.request('/api/payments/checkout-nonce', { body, headers: { 'Idempotency-Key': randomUUID(), 'x-forwarded-for': '203.0.113.30' } });
-      return { status: res.status, body: (await res.json()), token: body.dataValue };
+      return { status: res.status, body: await res.json(), token: body.dataValue };
     };
     expect((await checkout('46282')).status).toBe(402);
     expect((await checkout('46282')).status).toBe(402);

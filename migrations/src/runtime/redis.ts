@@ -75,7 +75,7 @@ export function redisVersionProblem(info: string): string | null {
   const [major, minor] = [Number(found[1]), Number(found[2])];
   const [minMajor, minMinor] = MIN_REDIS_VERSION;
   if (major > minMajor || (major === minMajor && minor >= minMinor)) return null;
-  return `Redis ${major}.${minor} is too old: the shop needs Redis ${minMajor}.${minMinor} or newer (REDIS_URL)`;
+  return `Redis ${major}.${minor} is too old: the shop needs Redis ${minMajor}.${minMinor} or newer (REDIS_URL, REDIS_CLUSTER_NODES)`;
 }
 
 /**
