@@ -51,8 +51,8 @@ function clusterOptions(url: string, perKind: RedisOptions, extra: RedisOptions)
     enableReadyCheck: true,
     lazyConnect: extra.lazyConnect ?? false,
     ...(extra.enableOfflineQueue !== undefined ? { enableOfflineQueue: extra.enableOfflineQueue } : {}),
-    // With TLS the nodes are reached by the names the cluster announces, not re-resolved to addresses
-    // whose certificate would not match (AWS ElastiCache's advice for ioredis).
+    // With TLS the start-up nodes are reached by name, not resolved to an address first: the server's
+    // certificate names the host (AWS ElastiCache's advice for ioredis).
     ...(nodeOptions.tls ? { dnsLookup: (address: string, callback: (err: null, address: string) => void) => callback(null, address) } : {}),
   };
 }
