@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CHECKOUT_MESSAGES } from '@nh/shared/contracts/checkout';
 import { hashTagOf } from '@nh/server/runtime/env';
 import { isCluster, type Cluster } from '@nh/server/runtime/redis';
+import { createQueue, readQueueDepth } from '@nh/server/runtime/queues';
 import { LocalSandboxGateway, SANDBOX_API_LOGIN_ID, SANDBOX_CLIENT_KEY } from '@nh/server/payments/sandbox';
 import { startRedisCluster, type TestRedisCluster } from '@nh/server/testing/redis-cluster';
 import { startTestApi, type TestApi } from './support/harness';
@@ -44,9 +45,9 @@ const login = (email: string, password: string, address: string) =>
 
 describe('the API on a Redis Cluster', () => {
   it('uses a cluster client with the password of REDIS_URL', async () => {
+    expect(await redis.ping()).toBe('PONG');
     expect(redis.nodes('master')).toHaveLength(3);
     expect(redis.nodes('master')[0]!.options.password).toBe('cluster-secret');
-    expect(await redis.ping()).toBe('PONG');
   });
 
   it('refuses the 11th failed sign-in on one account from one address', async () => {
@@ -72,7 +73,7 @@ describe('the API on a Redis Cluster', () => {
     const checkout = async (zip: string) => {
       const body = await checkoutRequest(api, { lines: [{ price: 1250, quantity: 1 }], productIds: [productId], zip });
       const res = await api.request('/api/payments/checkout-nonce', { body, headers: { 'Idempotency-Key': randomUUID(), 'x-forwarded-for': '203.0.113.30' } });
-      return { status: res.status, body: (await res.json()), token: body.dataValue };
+      return { status: res.status, body: await res.json(), token: body.dataValue };
     };
     expect((await checkout('46282')).status).toBe(402);
     expect((await checkout('46282')).status).toBe(402);
@@ -108,6 +109,16 @@ describe('the API on a Redis Cluster', () => {
     for (const key of await keysOnCluster('plain-*')) await redis.del(key);
   });
 
+  it("adds a job and reads the queue's depth as the back office does, on the API's own client", async () => {
+    const queue = createQueue('erp-sync', redis, api.ctx.config.QUEUE_PREFIX);
+    try {
+      await queue.add('sync-order', { orderId: randomUUID() }, { jobId: 'cluster-depth' });
+      expect(await readQueueDepth(queue, 2000)).toMatchObject({ waiting: 1, active: 0, failed: 0 });
+    } finally {
+      await queue.close();
+    }
+  });
+
   it('/readyz is ready, Redis included', async () => {
     const res = await api.request('/readyz');
     expect(res.status).toBe(200);
@@ -119,6 +130,7 @@ describe('the API on a Redis Cluster', () => {
     expect(keys.some((key) => key.includes(':rl:'))).toBe(true);
     expect(keys.some((key) => key.includes(':sign-in:'))).toBe(true);
     expect(keys.some((key) => key.includes(':pay-sandbox:txn:'))).toBe(true);
+    expect(keys.some((key) => key.includes(':erp-sync:'))).toBe(true);
     const tag = hashTagOf(api.ctx.config.QUEUE_PREFIX)!;
     const slot = await redis.cluster('KEYSLOT', tag);
     const slots = new Set(await Promise.all(keys.map((key) => redis.cluster('KEYSLOT', key))));

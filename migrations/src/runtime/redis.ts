@@ -51,8 +51,8 @@ function clusterOptions(url: string, perKind: RedisOptions, extra: RedisOptions)
     enableReadyCheck: true,
     lazyConnect: extra.lazyConnect ?? false,
     ...(extra.enableOfflineQueue !== undefined ? { enableOfflineQueue: extra.enableOfflineQueue } : {}),
-    // With TLS the nodes are reached by the names the cluster announces, not re-resolved to addresses
-    // whose certificate would not match (AWS ElastiCache's advice for ioredis).
+    // With TLS the start-up nodes are reached by name, not resolved to an address first: the server's
+    // certificate names the host (AWS ElastiCache's advice for ioredis).
     ...(nodeOptions.tls ? { dnsLookup: (address: string, callback: (err: null, address: string) => void) => callback(null, address) } : {}),
   };
 }
@@ -75,7 +75,7 @@ export function redisVersionProblem(info: string): string | null {
   const [major, minor] = [Number(found[1]), Number(found[2])];
   const [minMajor, minMinor] = MIN_REDIS_VERSION;
   if (major > minMajor || (major === minMajor && minor >= minMinor)) return null;
-  return `Redis ${major}.${minor} is too old: the shop needs Redis ${minMajor}.${minMinor} or newer (REDIS_URL)`;
+  return `Redis ${major}.${minor} is too old: the shop needs Redis ${minMajor}.${minMinor} or newer (REDIS_URL, REDIS_CLUSTER_NODES)`;
 }
 
 /**
