@@ -76,8 +76,7 @@ async function main(): Promise<number> {
   for (const built of ['api/dist/main.js', 'workers/dist/main.js', 'migrations/dist/migrate.js'])
     if (!fs.existsSync(path.join(REPO_ROOT, built))) throw new Error(`${built} is missing: run npm run build first`);
   const started = Date.now();
-  const stack = await startStack(REPO_ROOT);
-  teardown = stack.close;
+  const stack = await startStack(REPO_ROOT, (close) => (teardown = close));
   console.log(
     `stack up in ${((Date.now() - started) / 1000).toFixed(1)} s: PgBouncer :${stack.pgbouncerPort}, HAProxy ${stack.proxy.url}, ${stack.apis.map((a) => `${a.name} :${a.port}`).join(', ')}, ${stack.workers.length} workers, ${stack.redis.description}`,
   );

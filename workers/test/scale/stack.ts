@@ -66,12 +66,19 @@ export interface Stack {
   close: () => Promise<void>;
 }
 
-export async function startStack(root: string): Promise<Stack> {
+/**
+ * Starts everything; `onClose` gets the teardown at once, so an interruption while the stack is still
+ * starting removes what was started so far. The teardown runs once, however often it is called.
+ */
+export async function startStack(root: string, onClose: (close: () => Promise<void>) => void): Promise<Stack> {
   const cleanups: Array<() => Promise<void>> = [];
-  const close = async () => {
-    await killAll();
-    for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => console.error(`cleanup: ${String(error)}`));
-  };
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      await killAll();
+      for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => console.error(`cleanup: ${String(error)}`));
+    })());
+  onClose(close);
   try {
     const id = randomBytes(4).toString('hex');
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nh-scale-'));
