@@ -109,20 +109,6 @@ export async function waitHttpReady(proc: Proc, url: string, timeoutMs = 30_000)
   });
 }
 
-/** Waits until the process's output has a line matching `pattern` (a worker is up once it says so). */
-export async function waitOutput(proc: Proc, pattern: RegExp, timeoutMs = 30_000): Promise<void> {
-  await waitFor(
-    async () => {
-      if (proc.child.exitCode !== null) throw new Error(`${proc.name} exited (${proc.child.exitCode})`);
-      return pattern.test(proc.tail());
-    },
-    timeoutMs,
-    `${proc.name} to log ${pattern}`,
-  ).catch((error: unknown) => {
-    throw new Error(`${String(error)}\n${proc.tail()}`);
-  });
-}
-
 /**
  * TCP connections `pid` holds to 127.0.0.1:`port` (established or opening): its sockets' inodes
  * (/proc/<pid>/fd) matched against the connection table (/proc/<pid>/net/tcp). 0 once it has exited.

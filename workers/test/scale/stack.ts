@@ -61,8 +61,6 @@ export interface Stack {
   /** (Re)starts an API or a worker under its name with the same environment and ports; waits until it is ready. */
   startApi: (api: ApiProcess) => Promise<void>;
   startWorker: (worker: WorkerProcess) => Promise<void>;
-  /** The environment of the workers (for run-now, as an operator runs it). */
-  workerEnv: (queues?: string) => Record<string, string>;
   close: () => Promise<void>;
 }
 
@@ -200,7 +198,6 @@ export async function startStack(root: string, onClose: (close: () => Promise<vo
       netsuite,
       startApi,
       startWorker,
-      workerEnv,
       close,
     };
   } catch (error) {
