@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { ApiConfig } from './config';
 
 /** The value of cookie `name` in the request's Cookie header (no cookie parser is mounted), or null. */
 export function cookieOf(req: Request, name: string): string | null {
@@ -8,3 +9,10 @@ export function cookieOf(req: Request, name: string): string | null {
   }
   return null;
 }
+
+/**
+ * Whether a cookie the API sets carries `Secure`: always in production, whatever TRUST_PROXY says (the
+ * shop is served over https there, by a TLS-terminating proxy: the API itself speaks only HTTP);
+ * elsewhere when the request came over https (`req.secure`). docs/decisions/production-safety.md.
+ */
+export const secureCookies = (config: Pick<ApiConfig, 'isProduction'>, req: Request): boolean => config.isProduction || req.secure;

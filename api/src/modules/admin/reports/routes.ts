@@ -13,30 +13,30 @@ import { subscriptionsReport } from './subscriptions';
  * The reports (managers and owners, reports.view), each `?from&to` (yyyy-mm-dd, UTC, both included):
  * GET /api/admin/reports/cancellations (issue 22); sales, top-products, customers, revenue-mix, subscriptions (issue 23); stock-cover (no range: the next 30 days).
  */
-export function reportArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
+export function reportArea(_ctx: AppContext, { guard, reads }: AdminDeps): AdminArea[] {
   const router = Router();
   router.get('/cancellations', guard.require('reports.view'), async (req, res) => {
     const { from, to } = parseInput(cancellationReportQuerySchema, req.query);
-    res.set('Cache-Control', 'no-store').json(await cancellationReport(ctx.db, from, to));
+    res.set('Cache-Control', 'no-store').json(await cancellationReport(reads.dbFor(req, res), from, to));
   });
   router.get('/sales', guard.require('reports.view'), async (req, res) => {
-    res.set('Cache-Control', 'no-store').json(await salesReport(ctx.db, parseInput(reportRangeSchema, req.query)));
+    res.set('Cache-Control', 'no-store').json(await salesReport(reads.dbFor(req, res), parseInput(reportRangeSchema, req.query)));
   });
   router.get('/top-products', guard.require('reports.view'), async (req, res) => {
     const { limit, ...range } = parseInput(topProductsQuerySchema, req.query);
-    res.set('Cache-Control', 'no-store').json(await topProductsReport(ctx.db, range, limit));
+    res.set('Cache-Control', 'no-store').json(await topProductsReport(reads.dbFor(req, res), range, limit));
   });
   router.get('/customers', guard.require('reports.view'), async (req, res) => {
-    res.set('Cache-Control', 'no-store').json(await customersReport(ctx.db, parseInput(reportRangeSchema, req.query)));
+    res.set('Cache-Control', 'no-store').json(await customersReport(reads.dbFor(req, res), parseInput(reportRangeSchema, req.query)));
   });
   router.get('/revenue-mix', guard.require('reports.view'), async (req, res) => {
-    res.set('Cache-Control', 'no-store').json(await revenueMixReport(ctx.db, parseInput(reportRangeSchema, req.query)));
+    res.set('Cache-Control', 'no-store').json(await revenueMixReport(reads.dbFor(req, res), parseInput(reportRangeSchema, req.query)));
   });
   router.get('/subscriptions', guard.require('reports.view'), async (req, res) => {
-    res.set('Cache-Control', 'no-store').json(await subscriptionsReport(ctx.db, parseInput(reportRangeSchema, req.query)));
+    res.set('Cache-Control', 'no-store').json(await subscriptionsReport(reads.dbFor(req, res), parseInput(reportRangeSchema, req.query)));
   });
-  router.get('/stock-cover', guard.require('reports.view'), async (_req, res) => {
-    res.set('Cache-Control', 'no-store').json(await stockCoverReport(ctx.db));
+  router.get('/stock-cover', guard.require('reports.view'), async (req, res) => {
+    res.set('Cache-Control', 'no-store').json(await stockCoverReport(reads.dbFor(req, res)));
   });
   return [{ path: '/admin/reports', router }];
 }
