@@ -50,6 +50,16 @@ const priceOf = async (target: TestApi, slug: string, cookie?: string) => {
   return res.status === 200 ? ((await res.json()) as { price: string }).price : null;
 };
 
+/** The price in the product page's head (`product:price:amount`), as a link preview reads it. */
+const pagePriceOf = async (slug: string, cookie?: string) => {
+  const html = await (await api.request(`/product/${slug}`, { headers: { accept: 'text/html', ...(cookie ? { cookie } : {}) } })).text();
+  const head = /property="product:price:amount" content="([^"]+)"/.exec(html)?.[1] ?? null;
+  // The server render's body (its data block) read the same database (`npm run build` made the render).
+  const body = html.slice(html.indexOf('<div id="root">'));
+  expect(body).toContain(`$${head}`);
+  return head;
+};
+
 /** A product written straight to the primary, once the replica has it too. */
 async function replicatedProduct(): Promise<Awaited<ReturnType<typeof makeProduct>>> {
   const product = await makeProduct(api, 1999);
@@ -72,6 +82,9 @@ describe('reads from a streaming replica', () => {
     // Anyone else (and the same person without the mark): the replica, still before the change.
     expect(await priceOf(api, product.slug)).toBe('19.99');
     expect(await priceOf(api, product.slug, staff.cookie)).toBe('19.99');
+    // The product page (its head, and the server render's own catalogue calls) too.
+    expect(await pagePriceOf(product.slug, `${staff.cookie}; ${mark}`)).toBe('24.99');
+    expect(await pagePriceOf(product.slug)).toBe('19.99');
     // A forged or expired mark counts for nothing.
     const [until_, tag] = mark!.slice('nh.rw='.length).split('.');
     expect(await priceOf(api, product.slug, `nh.rw=${Number(until_) + 60_000}.${tag}`)).toBe('19.99');
