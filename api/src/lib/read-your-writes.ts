@@ -40,6 +40,8 @@ export function createReads(
   const key = createHmac('sha256', config.SESSION_SECRET).update('nh read your writes v1').digest();
   const tagOf = (until: string) => createHmac('sha256', key).update(until).digest('base64url').slice(0, 22);
   const justWrote = (req: Request): boolean => {
+    // Without a replica every read is the primary's already: no mark is set, and none is worth checking.
+    if (replica === primary) return false;
     const [until, tag] = (cookieOf(req, READ_YOUR_WRITES_COOKIE) ?? '').split('.');
     if (!until || !tag || !/^\d{1,15}$/.test(until) || tag.length !== 22) return false;
     return Number(until) > Date.now() && timingSafeEqual(Buffer.from(tag), Buffer.from(tagOf(until)));
@@ -49,7 +51,7 @@ export function createReads(
     justWrote,
     dbFor: (req, res) => {
       (res.locals as Record<symbol, boolean>)[READS_ONLY] = true;
-      return replica === primary || justWrote(req) ? primary : replica;
+      return justWrote(req) ? primary : replica;
     },
     mark: (req, res, next) => {
       if (!CHANGES_STATE.has(req.method) || windowMs === 0 || replica === primary) return next();
