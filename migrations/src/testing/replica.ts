@@ -6,10 +6,12 @@
  * removes the folder.
  *
  * Replication connections need a pg_hba.conf line of their own (`all` does not cover them). When the
- * server has none for 127.0.0.1 with trust, the helper appends one (marked with a comment), reloads the
- * server, and takes the line out again at `stop()`: a fresh CI machine needs nothing set up beforehand,
- * and the machine is left as it was. Root runs the PostgreSQL binaries as the `postgres` user (they
- * refuse root), as the PgBouncer helper does.
+ * server has none for 127.0.0.1 with trust, the helper appends one (marked with a comment) and reloads
+ * the server, so a fresh CI machine needs nothing set up beforehand. The line stays: test files run in
+ * parallel, and taking it out while another file's replica connects would break that one; it lets
+ * 127.0.0.1 do no more than the test server's `host all all 127.0.0.1/32 trust` already does (read every
+ * database as any user). Root runs the PostgreSQL binaries as the `postgres` user (they refuse root), as
+ * the PgBouncer helper does.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -58,24 +60,20 @@ function replicationRule(rules: readonly HbaRule[], user: string): HbaRule | und
   );
 }
 
-/** Makes sure replication from 127.0.0.1 is trusted; answers how to undo it (null: nothing was changed). */
-async function allowReplication(admin: pg.Client, user: string): Promise<(() => Promise<void>) | null> {
+/** Makes sure replication connections from 127.0.0.1 are trusted (appends the line once; see above). */
+async function allowReplication(admin: pg.Client, user: string): Promise<void> {
   const readRules = async () => (await admin.query<HbaRule>('select type, database, user_name, address, netmask, auth_method from pg_hba_file_rules where error is null order by line_number')).rows;
   const rule = replicationRule(await readRules(), user);
-  if (rule?.auth_method === 'trust') return null;
+  if (rule?.auth_method === 'trust') return;
   if (rule) throw new Error(`pg_hba.conf asks replication connections from 127.0.0.1 for ${rule.auth_method}; the replica test needs trust`);
   const hbaFile = (await admin.query<{ hba_file: string }>('show hba_file')).rows[0]!.hba_file;
   const before = fs.readFileSync(hbaFile, 'utf8');
-  fs.writeFileSync(hbaFile, `${before.replace(/\n?$/, '\n')}${HBA_MARK}\n${HBA_LINE}\n`);
+  // Another test file may have appended it a moment ago.
+  if (!before.includes(`${HBA_MARK}\n${HBA_LINE}\n`)) fs.writeFileSync(hbaFile, `${before.replace(/\n?$/, '\n')}${HBA_MARK}\n${HBA_LINE}\n`);
   await admin.query('select pg_reload_conf()');
   // The reload is asynchronous: the view reads the file, the server its loaded copy; a moment settles both.
   for (let i = 0; i < 50 && replicationRule(await readRules(), user)?.auth_method !== 'trust'; i++) await sleep(50);
   await sleep(200);
-  return async () => {
-    const now = fs.readFileSync(hbaFile, 'utf8');
-    fs.writeFileSync(hbaFile, now.replace(`${HBA_MARK}\n${HBA_LINE}\n`, ''));
-    await admin.query('select pg_reload_conf()');
-  };
 }
 
 /** Starts a hot standby of `databaseUrl`'s server whose replay runs `applyDelayMs` behind the primary's commits. */
@@ -84,7 +82,6 @@ export async function startReplica(databaseUrl: string, { applyDelayMs = 1500 } 
   const user = decodeURIComponent(primary.username || 'postgres');
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
-  let undoHba: (() => Promise<void>) | null = null;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nh-replica-'));
   const data = path.join(dir, 'data');
   let child: ReturnType<typeof spawn> | null = null;
@@ -97,14 +94,13 @@ export async function startReplica(databaseUrl: string, { applyDelayMs = 1500 } 
       await exited;
     }
     fs.rmSync(dir, { recursive: true, force: true });
-    await undoHba?.().catch(() => {});
     await admin.end().catch(() => {});
   };
   try {
     const major = Math.floor(Number((await admin.query<{ v: string }>('select current_setting($$server_version_num$$) as v')).rows[0]!.v) / 10000);
     const bin = `/usr/lib/postgresql/${major}/bin`;
     if (!fs.existsSync(path.join(bin, 'pg_basebackup'))) throw new Error(`${bin}/pg_basebackup is missing: the PostgreSQL ${major} server binaries are needed for the replica test`);
-    undoHba = await allowReplication(admin, user);
+    await allowReplication(admin, user);
     if (asRoot) fs.chownSync(dir, ids.uid!, ids.gid!);
     const port = await freePort();
     execFileSync(path.join(bin, 'pg_basebackup'), ['-h', primary.hostname, '-p', primary.port || '5432', '-U', user, '-D', data, '-R', '-X', 'stream', '-c', 'fast'], {
