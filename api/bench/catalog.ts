@@ -122,7 +122,7 @@ async function main() {
   // is the handler and how much the app-wide middleware in app.ts.
   const routerApp = express();
   routerApp.disable('x-powered-by');
-  routerApp.use('/api', catalogRoutes(ctx, { reads: createReads({ primary: db, replica: db }, config) }));
+  routerApp.use('/api', catalogRoutes(ctx, { reads: createReads({ primary: db, replica: db, log: ctx.log }, config) }));
   const routerOnly = await listen(routerApp);
 
   console.log(`\nautocannon (child process): ${CONNECTIONS} connections, ${SECONDS} s per server and path (BENCH_SECONDS), alternating 1 s rounds\n`);

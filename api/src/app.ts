@@ -99,7 +99,7 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
   // Server-rendered staff pages outside /api (the queue dashboard), same-origin writes only.
   for (const { path: at, router } of pageModules(ctx)) app.use(at, sameOriginGuard({ allowedOrigins: siteOrigins }), router);
 
-  serveSpa(app, ctx.config.WEB_DIST, { page: (req, res) => spaPage(services.reads.dbFor(req, res))(req.path), render: serverRender(ctx.config.WEB_DIST, ctx.log), origin: (req) => siteOrigin(ctx.config, req) });
+  serveSpa(app, ctx.config.WEB_DIST, { page: (req, res) => services.reads.read(req, res, (db) => spaPage(db)(req.path)), render: serverRender(ctx.config.WEB_DIST, ctx.log), origin: (req) => siteOrigin(ctx.config, req) });
   app.use(errorHandler);
   return app;
 }

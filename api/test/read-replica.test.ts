@@ -12,17 +12,19 @@ import { startReplica, type Replica } from '@nh/server/testing/replica';
 import { startTestApi, type TestApi } from './support/harness';
 import { checkout, checkoutBody, makeProduct } from './support/card-checkout';
 import { signInAs, type StaffClient } from './support/staff';
+import { captureLog } from './support/log-capture';
 
 const APPLY_DELAY_MS = 1500;
 
 let replica: Replica;
 let api: TestApi;
 let staff: StaffClient;
+const logged = captureLog();
 
 beforeAll(async () => {
   replica = await startReplica(inject('databaseUrl'), { applyDelayMs: APPLY_DELAY_MS });
   // No catalogue cache: what an answer says comes from the database it read.
-  api = await startTestApi({ DATABASE_READ_URL: replica.urlFor(inject('databaseUrl')), CATALOG_CACHE_SECONDS: '0', READ_YOUR_WRITES_MS: '5000' });
+  api = await startTestApi({ DATABASE_READ_URL: replica.urlFor(inject('databaseUrl')), CATALOG_CACHE_SECONDS: '0', READ_YOUR_WRITES_MS: '5000' }, { log: logged.log });
   staff = await signInAs(api, 'manager');
 }, 60_000);
 afterAll(async () => {
@@ -139,6 +141,21 @@ describe('reads from a streaming replica', () => {
     const lag = Number(/^nh_db_replica_lag_seconds (\S+)$/m.exec(await api.services.metrics.metrics())?.[1]);
     expect(lag).toBeGreaterThanOrEqual(0);
     expect(lag).toBeLessThan(60);
+  });
+
+  // Last: it stops the replica.
+  it('a replica that is down sends its reads to the primary: the storefront and the lists keep answering, and the log says so once', async () => {
+    const product = await replicatedProduct();
+    await api.ctx.db.$client.query("update products set price = '21.00' where id = $1", [product.id]);
+    await replica.stop();
+    expect(await priceOf(api, product.slug)).toBe('21.00');
+    expect(await pagePriceOf(product.slug)).toBe('21.00');
+    const list = await staff.request('/api/admin/products', { body: { search: product.slug } });
+    expect(list.status).toBe(200);
+    expect(Number(list.headers.get('x-total-count'))).toBe(1);
+    const warnings = logged.lines.filter((l) => String(l.msg).includes('a read from the replica'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ level: 40 });
   });
 
   it('without DATABASE_READ_URL every read is the primary and nobody is marked', async () => {

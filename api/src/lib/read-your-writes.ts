@@ -14,6 +14,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Db } from '@nh/server/db/client';
+import type { Logger } from '@nh/server/observability/logger';
 import type { ApiConfig } from './config';
 import { cookieOf, secureCookies } from './cookies';
 
@@ -25,16 +26,24 @@ const CHANGES_STATE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const READS_ONLY = Symbol('reads only');
 
 export interface Reads {
-  /** The database this request's reads that may lag go to: the primary for a person who just changed something, else the replica. */
-  dbFor: (req: Request, res: Response) => Db;
+  /**
+   * Runs `query` on the database this request's reads that may lag go to: the primary for a person who
+   * just changed something, else the replica. A read the replica fails (down, restarting, a recovery
+   * conflict) is run once more on the primary: a read may be repeated, and a replica outage must not
+   * take the storefront down with it.
+   */
+  read: <T>(req: Request, res: Response, query: (db: Db) => Promise<T>) => Promise<T>;
   /** Whether the request carries a live mark (read the primary, and past in-process caches). */
   justWrote: (req: Request) => boolean;
   /** Sets the mark on every successful (status below 400) request that changes state. */
   mark: RequestHandler;
 }
 
+/** A replica's failure is logged at most this often (a replica that is down fails every read). */
+const FAILURE_LOG_EVERY_MS = 60_000;
+
 export function createReads(
-  { primary, replica }: { primary: Db; replica: Db },
+  { primary, replica, log }: { primary: Db; replica: Db; log: Logger },
   config: Pick<ApiConfig, 'SESSION_SECRET' | 'READ_YOUR_WRITES_MS' | 'isProduction'>,
 ): Reads {
   const key = createHmac('sha256', config.SESSION_SECRET).update('nh read your writes v1').digest();
@@ -47,11 +56,21 @@ export function createReads(
     return Number(until) > Date.now() && timingSafeEqual(Buffer.from(tag), Buffer.from(tagOf(until)));
   };
   const windowMs = config.READ_YOUR_WRITES_MS;
+  let failureLoggedAt = -Infinity;
   return {
     justWrote,
-    dbFor: (req, res) => {
+    read: async (req, res, query) => {
       (res.locals as Record<symbol, boolean>)[READS_ONLY] = true;
-      return justWrote(req) ? primary : replica;
+      if (replica === primary || justWrote(req)) return query(primary);
+      try {
+        return await query(replica);
+      } catch (error) {
+        if (Date.now() - failureLoggedAt > FAILURE_LOG_EVERY_MS) {
+          failureLoggedAt = Date.now();
+          log.warn({ err: error }, 'a read from the replica (DATABASE_READ_URL) failed: reading the primary instead (said at most once a minute)');
+        }
+        return query(primary);
+      }
     },
     mark: (req, res, next) => {
       if (!CHANGES_STATE.has(req.method) || windowMs === 0 || replica === primary) return next();

@@ -67,7 +67,7 @@ export const createAppServices = (ctx: AppContext): AppServices => ({
   metrics: apiMetrics(ctx),
   files: createFileStores(ctx.config, { uploads: ctx.config.UPLOADS_DIR, exports: ctx.config.EXPORTS_DIR, claims: ctx.config.CLAIM_PHOTOS_DIR }),
   afterAnswer: createAfterAnswer(),
-  reads: createReads({ primary: ctx.db, replica: ctx.readDb }, ctx.config),
+  reads: createReads({ primary: ctx.db, replica: ctx.readDb, log: ctx.log }, ctx.config),
 });
 
 /**

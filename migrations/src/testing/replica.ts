@@ -90,7 +90,7 @@ export async function startReplica(databaseUrl: string, { applyDelayMs = 1500 } 
   const ids = asRoot ? { uid: Number(execFileSync('id', ['-u', 'postgres']).toString()), gid: Number(execFileSync('id', ['-g', 'postgres']).toString()) } : {};
   const cleanUp = async () => {
     if (child && child.exitCode === null) {
-      child.kill('SIGQUIT'); // immediate: the folder is thrown away
+      child.kill('SIGINT'); // fast shutdown (immediate, SIGQUIT, waits 5 s for its children)
       await exited;
     }
     fs.rmSync(dir, { recursive: true, force: true });

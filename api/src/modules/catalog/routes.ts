@@ -33,8 +33,8 @@ export function catalogRoutes(ctx: AppContext, { reads }: { reads: Reads }): Rou
   const cached = (path: string, key: (req: Request) => string, load: (req: Request, db: Db) => Promise<unknown>, missing: string) =>
     router.get(path, async (req, res) => {
       const k = key(req);
-      const db = reads.dbFor(req, res);
-      const entry = reads.justWrote(req) ? uncached(await load(req, db)) : (cache.peek(k) ?? (await cache.get(k, () => load(req, db))));
+      const read = () => reads.read(req, res, (db) => load(req, db));
+      const entry = reads.justWrote(req) ? uncached(await read()) : (cache.peek(k) ?? (await cache.get(k, read)));
       if (!entry) throw new AppError('NOT_FOUND', missing);
       sendJsonEntry(req, res, entry);
     });

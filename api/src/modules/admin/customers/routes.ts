@@ -20,7 +20,8 @@ export function customerArea(ctx: AppContext, { guard, reads }: AdminDeps): Admi
 
   const customers = Router();
   customers.get('/', view, async (req, res) => {
-    res.json(await customerList(reads.dbFor(req, res), parseInput(customerListQuerySchema, req.query)));
+    const query = parseInput(customerListQuerySchema, req.query);
+    res.json(await reads.read(req, res, (db) => customerList(db, query)));
   });
   customers.get('/:id', view, async (req, res) => {
     res.json(await customerDetail(db, req.params.id as string));

@@ -23,7 +23,7 @@ export function orderArea(ctx: AppContext, { guard, invalidateCatalog, gateway, 
 
   router.post('/', guard.require('orders.view'), async (req, res) => {
     const query = parseInput(adminOrdersRequestSchema, req.body);
-    const page = await listOrders(reads.dbFor(req, res), { ...query, search: query.search || undefined });
+    const page = await reads.read(req, res, (db) => listOrders(db, { ...query, search: query.search || undefined }));
     // The spec's answer is the list itself; paging facts travel in headers.
     res
       .set({ 'X-Total-Count': String(page.total), 'X-Total-Capped': String(page.capped), 'X-Limit': String(query.limit), 'X-Offset': String(query.offset) })

@@ -18,7 +18,7 @@ export function productArea(ctx: AppContext, { guard, invalidateCatalog, reads }
   const list = Router();
   list.post('/', guard.require('catalog.manage'), async (req, res) => {
     const query = parseInput(adminProductsRequestSchema, req.body ?? {});
-    const page = await listAllProducts(reads.dbFor(req, res), { ...query, search: query.search || undefined });
+    const page = await reads.read(req, res, (db) => listAllProducts(db, { ...query, search: query.search || undefined }));
     // The spec's answer is the list itself; paging facts travel in headers.
     res.set({ 'X-Total-Count': String(page.total) }).json(page.products);
   });

@@ -17,26 +17,30 @@ export function reportArea(_ctx: AppContext, { guard, reads }: AdminDeps): Admin
   const router = Router();
   router.get('/cancellations', guard.require('reports.view'), async (req, res) => {
     const { from, to } = parseInput(cancellationReportQuerySchema, req.query);
-    res.set('Cache-Control', 'no-store').json(await cancellationReport(reads.dbFor(req, res), from, to));
+    res.set('Cache-Control', 'no-store').json(await reads.read(req, res, (db) => cancellationReport(db, from, to)));
   });
   router.get('/sales', guard.require('reports.view'), async (req, res) => {
-    res.set('Cache-Control', 'no-store').json(await salesReport(reads.dbFor(req, res), parseInput(reportRangeSchema, req.query)));
+    const range = parseInput(reportRangeSchema, req.query);
+    res.set('Cache-Control', 'no-store').json(await reads.read(req, res, (db) => salesReport(db, range)));
   });
   router.get('/top-products', guard.require('reports.view'), async (req, res) => {
     const { limit, ...range } = parseInput(topProductsQuerySchema, req.query);
-    res.set('Cache-Control', 'no-store').json(await topProductsReport(reads.dbFor(req, res), range, limit));
+    res.set('Cache-Control', 'no-store').json(await reads.read(req, res, (db) => topProductsReport(db, range, limit)));
   });
   router.get('/customers', guard.require('reports.view'), async (req, res) => {
-    res.set('Cache-Control', 'no-store').json(await customersReport(reads.dbFor(req, res), parseInput(reportRangeSchema, req.query)));
+    const range = parseInput(reportRangeSchema, req.query);
+    res.set('Cache-Control', 'no-store').json(await reads.read(req, res, (db) => customersReport(db, range)));
   });
   router.get('/revenue-mix', guard.require('reports.view'), async (req, res) => {
-    res.set('Cache-Control', 'no-store').json(await revenueMixReport(reads.dbFor(req, res), parseInput(reportRangeSchema, req.query)));
+    const range = parseInput(reportRangeSchema, req.query);
+    res.set('Cache-Control', 'no-store').json(await reads.read(req, res, (db) => revenueMixReport(db, range)));
   });
   router.get('/subscriptions', guard.require('reports.view'), async (req, res) => {
-    res.set('Cache-Control', 'no-store').json(await subscriptionsReport(reads.dbFor(req, res), parseInput(reportRangeSchema, req.query)));
+    const range = parseInput(reportRangeSchema, req.query);
+    res.set('Cache-Control', 'no-store').json(await reads.read(req, res, (db) => subscriptionsReport(db, range)));
   });
   router.get('/stock-cover', guard.require('reports.view'), async (req, res) => {
-    res.set('Cache-Control', 'no-store').json(await stockCoverReport(reads.dbFor(req, res)));
+    res.set('Cache-Control', 'no-store').json(await reads.read(req, res, stockCoverReport));
   });
   return [{ path: '/admin/reports', router }];
 }

@@ -25,7 +25,7 @@ export interface AdminDeps {
   claimPhotos: FileStorage;
   /** Work a request answers before it is done (a reset request: its answer must not tell, by its time, whether the address has an account). */
   afterAnswer: AfterAnswer;
-  /** `reads.dbFor(req, res)`: the database of the lists and reports (DATABASE_READ_URL's replica, or the primary for a staff member who just changed something). */
+  /** `reads.read(req, res, (db) => …)`: the database of the lists and reports (DATABASE_READ_URL's replica, or the primary for a staff member who just changed something). */
   reads: Reads;
 }
 
