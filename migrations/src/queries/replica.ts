@@ -36,13 +36,15 @@ export async function replayedUpTo(replica: Db, lsn: string): Promise<boolean> {
 /**
  * The replica once it has replayed everything the primary had written when this was called (so a job
  * sees the rows written before it was queued), polling every `everyMs`; the primary when `replica` is
- * the primary, or when the replica has not caught up within `timeoutMs`.
+ * the primary, or when the replica has not caught up within `timeoutMs` (or cannot be asked: it is down).
  */
 export async function caughtUpReplica(primary: Db, replica: Db, { timeoutMs = 10_000, everyMs = 100 } = {}): Promise<Db> {
   if (replica === primary) return primary;
   const lsn = await primaryWritePosition(primary);
   for (const end = Date.now() + timeoutMs; ; ) {
-    if (await replayedUpTo(replica, lsn)) return replica;
+    const replayed = await replayedUpTo(replica, lsn).catch(() => null);
+    if (replayed === null) return primary;
+    if (replayed) return replica;
     if (Date.now() >= end) return primary;
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }

@@ -103,7 +103,7 @@ export function createExportProcessor({ db, readDb = db, log, files, progressEve
     let progress: Promise<unknown> = Promise.resolve();
     try {
       const rowsDb = await caughtUpReplica(db, readDb);
-      if (rowsDb !== readDb) jobLog.warn('the read replica has not caught up with the primary: the export reads the primary');
+      if (rowsDb !== readDb) jobLog.warn('the read replica is down or has not caught up with the primary: the export reads the primary');
       const count = await source.count(rowsDb, row);
       await markExportRunning(db, exportId, count);
       // The CSV flows through `body` into the storage's write; a failure on either side fails both
