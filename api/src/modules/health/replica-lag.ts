@@ -1,8 +1,9 @@
 /**
  * `nh_db_replica_lag_seconds`: how far DATABASE_READ_URL's replica replays behind the primary, read at
  * scrape time (`pg_last_xact_replay_timestamp()`; 0 when it has replayed all it received). Absent when a
- * scrape's read fails or takes longer than a second. Alert when it stays above READ_YOUR_WRITES_MS: a
- * person's reads then go back to the replica before their change is there.
+ * scrape's read fails or takes longer than a second. `ReadReplicaLagging` (ops/prometheus/alerts.yml)
+ * fires when it stays above 5 s (READ_YOUR_WRITES_MS's default): a person's reads then go back to the
+ * replica before their change is there.
  */
 import { Gauge } from 'prom-client';
 import type { Db } from '@nh/server/db/client';
