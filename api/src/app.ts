@@ -91,7 +91,7 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
     }
     next();
   });
-  app.use('/api', plainHttpWarning(ctx.log, ctx.config.isProduction));
+  app.use('/api', plainHttpWarning(ctx.log, ctx.config.alwaysSecureCookies));
   app.use('/api', sessionMiddleware(ctx));
   app.use('/api', requestContext);
   for (const router of apiModules(ctx, services)) app.use('/api', router);

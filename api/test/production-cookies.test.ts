@@ -1,6 +1,6 @@
 /**
  * Cookies in production (issue 24, item 6; docs/decisions/production-safety.md "Secure cookies"): every
- * cookie the API sets is Secure in production whatever TRUST_PROXY says; behind a TLS-terminating proxy
+ * cookie the API sets is Secure in production (at an https SHOP_SITE_URL) whatever TRUST_PROXY says; behind a TLS-terminating proxy
  * (`X-Forwarded-Proto: https`) the shopper's session cookie is set with or without TRUST_PROXY; a
  * plain-HTTP request gets no session cookie, and the process says why once. Outside production cookies
  * are Secure only over https (a developer's http://localhost keeps working).
@@ -72,6 +72,16 @@ describe('cookies in production', () => {
     const warnings = lines.filter((l) => String(l.msg).includes('plain HTTP'));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ level: 40, msg: expect.stringContaining('X-Forwarded-Proto') });
+  });
+});
+
+describe('a production shop at an http:// address (the compose demo at http://localhost:5000)', () => {
+  it('sets its cookies over http, Secure only over https, and does not warn', async () => {
+    const { api, lines } = await apiWith({ ...PRODUCTION, SHOP_SITE_URL: 'http://localhost:5000' });
+    const plain = await register(api, {});
+    expect(setCookie(plain, 'nh.sid')).toMatch(/; HttpOnly; SameSite=Lax$/);
+    expect(setCookie(await staffSignIn(api, {}), 'nh.staff')).not.toContain('Secure');
+    expect(lines.filter((l) => String(l.msg).includes('plain HTTP'))).toEqual([]);
   });
 });
 

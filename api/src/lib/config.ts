@@ -122,6 +122,12 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env) {
     SESSION_SECRET: parsed.SESSION_SECRET ?? DEV_SESSION_SECRET,
     RATE_LIMIT_PREFIX: parsed.RATE_LIMIT_PREFIX ?? `${parsed.QUEUE_PREFIX}:rl`,
     isProduction: parsed.NODE_ENV === 'production',
+    /**
+     * Every cookie Secure, whatever the request (lib/cookies.ts): in production when the shop's address
+     * is https. A production shop at an http:// address (the compose demo at http://localhost:5000)
+     * gets Secure cookies only over https. docs/decisions/production-safety.md, "Secure cookies".
+     */
+    alwaysSecureCookies: parsed.NODE_ENV === 'production' && parsed.SHOP_SITE_URL?.startsWith('https:') === true,
     SHUTDOWN_DELAY_MS: parsed.SHUTDOWN_DELAY_MS ?? (parsed.NODE_ENV === 'production' ? DEFAULT_PRODUCTION_SHUTDOWN_DELAY_MS : 0),
   };
 }

@@ -11,8 +11,9 @@ export function cookieOf(req: Request, name: string): string | null {
 }
 
 /**
- * Whether a cookie the API sets carries `Secure`: always in production, whatever TRUST_PROXY says (the
- * shop is served over https there, by a TLS-terminating proxy: the API itself speaks only HTTP);
- * elsewhere when the request came over https (`req.secure`). docs/decisions/production-safety.md.
+ * Whether a cookie the API sets carries `Secure`: always in production at an https SHOP_SITE_URL,
+ * whatever TRUST_PROXY says (the shop is served over https there, by a TLS-terminating proxy: the API
+ * itself speaks only HTTP); elsewhere when the request came over https (`req.secure`).
+ * docs/decisions/production-safety.md, "Secure cookies".
  */
-export const secureCookies = (config: Pick<ApiConfig, 'isProduction'>, req: Request): boolean => config.isProduction || req.secure;
+export const secureCookies = (config: Pick<ApiConfig, 'alwaysSecureCookies'>, req: Request): boolean => config.alwaysSecureCookies || req.secure;

@@ -42,7 +42,7 @@ function parse(value: string | null): { id: string; tags: string[] } | null {
   return { id: parts[0]!, tags: parts.slice(1) };
 }
 
-export function knownBrowsers(config: Pick<ApiConfig, 'SESSION_SECRET' | 'isProduction'>): KnownBrowsers {
+export function knownBrowsers(config: Pick<ApiConfig, 'SESSION_SECRET' | 'alwaysSecureCookies'>): KnownBrowsers {
   const key = createHmac('sha256', config.SESSION_SECRET).update('nh known browser v1').digest();
   const tagOf = (realm: SignInRealm, email: string, id: string) =>
     createHmac('sha256', key).update(`${realm}\n${email}\n${id}`).digest('base64url').slice(0, 22);

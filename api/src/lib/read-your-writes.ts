@@ -44,7 +44,7 @@ const FAILURE_LOG_EVERY_MS = 60_000;
 
 export function createReads(
   { primary, replica, log }: { primary: Db; replica: Db; log: Logger },
-  config: Pick<ApiConfig, 'SESSION_SECRET' | 'READ_YOUR_WRITES_MS' | 'isProduction'>,
+  config: Pick<ApiConfig, 'SESSION_SECRET' | 'READ_YOUR_WRITES_MS' | 'alwaysSecureCookies'>,
 ): Reads {
   const key = createHmac('sha256', config.SESSION_SECRET).update('nh read your writes v1').digest();
   const tagOf = (until: string) => createHmac('sha256', key).update(until).digest('base64url').slice(0, 22);
