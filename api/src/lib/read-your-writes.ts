@@ -17,6 +17,7 @@ import type { Db } from '@nh/server/db/client';
 import type { Logger } from '@nh/server/observability/logger';
 import type { ApiConfig } from './config';
 import { cookieOf, secureCookies } from './cookies';
+import { AppError } from './errors';
 
 export const READ_YOUR_WRITES_COOKIE = 'nh.rw';
 
@@ -65,6 +66,8 @@ export function createReads(
       try {
         return await query(replica);
       } catch (error) {
+        // The request's own fault (a 4xx the read decided) is the same on the primary.
+        if (error instanceof AppError) throw error;
         if (Date.now() - failureLoggedAt > FAILURE_LOG_EVERY_MS) {
           failureLoggedAt = Date.now();
           log.warn({ err: error }, 'a read from the replica (DATABASE_READ_URL) failed: reading the primary instead (said at most once a minute)');
