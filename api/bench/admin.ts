@@ -70,7 +70,7 @@ const plansStarted = performance.now();
 if (await seedBenchCustomers(db, PLANS)) console.log(`seeded ${PLANS.toLocaleString('en-US')} accounts with a plan each in ${((performance.now() - plansStarted) / 1000).toFixed(1)} s`);
 
 const redis = createRedis(config.REDIS_URL);
-const ctx = { config, db, redis, log: createLogger('bench', 'silent') };
+const ctx = { config, db, readDb: db, redis, log: createLogger('bench', 'silent') };
 const server = createServer(createApp(ctx, createAppServices(ctx)));
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

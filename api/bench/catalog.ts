@@ -26,6 +26,7 @@ import { applyMigrations, ensureDatabase } from '@nh/server/runtime/database';
 import { createApp } from '../src/app';
 import { loadApiConfig } from '../src/lib/config';
 import { catalogRoutes } from '../src/modules/catalog';
+import { createReads } from '../src/lib/read-your-writes';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -97,7 +98,7 @@ async function main() {
   const db = createDb({ url: config.DATABASE_URL });
   await seedDemoCatalogue(db);
   const redis = createRedis(config.REDIS_URL);
-  const ctx = { config, db, redis, log: createLogger('bench', 'silent') };
+  const ctx = { config, db, readDb: db, redis, log: createLogger('bench', 'silent') };
   const ours = await listen(createApp(ctx));
 
   // The bare server answers exactly what ours answered: same bytes, same content headers.
@@ -121,7 +122,7 @@ async function main() {
   // is the handler and how much the app-wide middleware in app.ts.
   const routerApp = express();
   routerApp.disable('x-powered-by');
-  routerApp.use('/api', catalogRoutes(ctx));
+  routerApp.use('/api', catalogRoutes(ctx, { reads: createReads({ primary: db, replica: db, log: ctx.log }, config) }));
   const routerOnly = await listen(routerApp);
 
   console.log(`\nautocannon (child process): ${CONNECTIONS} connections, ${SECONDS} s per server and path (BENCH_SECONDS), alternating 1 s rounds\n`);

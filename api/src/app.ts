@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import compression from 'compression';
-import express, { type Express, type Request } from 'express';
+import express, { type Express, type Request, type Response } from 'express';
 import type { AppContext } from './lib/context';
 import { securityHeaders } from './lib/security-headers';
 import { storedFileRoutes } from './lib/stored-files';
 import { requestContext, requestLogger } from './lib/request-logger';
 import { httpMetrics } from './lib/http-metrics';
-import { untrustedProxyWarning } from './lib/proxy-warning';
+import { plainHttpWarning, untrustedProxyWarning } from './lib/proxy-warning';
 import { sameOriginGuard } from './lib/same-origin';
 import { sessionMiddleware } from './lib/session';
 import { catalogRoutes } from './modules/catalog';
@@ -57,7 +57,9 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
   );
   // Public catalogue reads come before compression, body parsing and sessions: they need none of them
   // (the catalogue cache keeps its own gzip bytes), and they are the hottest path of the shop.
-  app.use('/api', catalogRoutes(ctx));
+  // A person's request that changes state marks their reads for the primary a while (read-your-writes).
+  app.use('/api', services.reads.mark);
+  app.use('/api', catalogRoutes(ctx, { reads: services.reads }));
   app.use(healthRoutes(ctx, { lifecycle: services.lifecycle }));
   app.use(metricsRoutes({ token: ctx.config.METRICS_TOKEN, registry: services.metrics }));
   app.use(compression());
@@ -89,6 +91,7 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
     }
     next();
   });
+  app.use('/api', plainHttpWarning(ctx.log, ctx.config.alwaysSecureCookies));
   app.use('/api', sessionMiddleware(ctx));
   app.use('/api', requestContext);
   for (const router of apiModules(ctx, services)) app.use('/api', router);
@@ -96,7 +99,7 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
   // Server-rendered staff pages outside /api (the queue dashboard), same-origin writes only.
   for (const { path: at, router } of pageModules(ctx)) app.use(at, sameOriginGuard({ allowedOrigins: siteOrigins }), router);
 
-  serveSpa(app, ctx.config.WEB_DIST, { page: spaPage(ctx.db), render: serverRender(ctx.config.WEB_DIST, ctx.log), origin: (req) => siteOrigin(ctx.config, req) });
+  serveSpa(app, ctx.config.WEB_DIST, { page: (req, res) => services.reads.read(req, res, (db) => spaPage(db)(req.path)), render: serverRender(ctx.config.WEB_DIST, ctx.log), origin: (req) => siteOrigin(ctx.config, req) });
   app.use(errorHandler);
   return app;
 }
@@ -116,7 +119,7 @@ export const PREVIOUS_ASSETS_DIR = 'previous-assets';
 function serveSpa(
   app: Express,
   dist: string,
-  { page, render, origin }: { page: (path: string) => Promise<SpaPage>; render: RenderPage; origin: (req: Request) => string },
+  { page, render, origin }: { page: (req: Request, res: Response) => Promise<SpaPage>; render: RenderPage; origin: (req: Request) => string },
 ): void {
   const index = path.join(dist, 'index.html');
   // Read once per build (a rebuild while running changes its modification time).
@@ -138,7 +141,7 @@ function serveSpa(
       res.status(503).type('text/plain').send('The storefront has not been built yet: run `npm run build`.');
       return;
     }
-    const [{ status, head, serverRendered }, html] = await Promise.all([page(req.path), indexHtml()]);
+    const [{ status, head, serverRendered }, html] = await Promise.all([page(req, res), indexHtml()]);
     const document = renderHead(html, head, origin(req));
     // An index.html without the empty root (a hand-edited build) cannot take a rendered body: the browser renders.
     const rendered = serverRendered && document.includes(EMPTY_ROOT) ? await render(req, `${origin(req)}${req.originalUrl}`) : null;

@@ -18,12 +18,16 @@ async function start(): Promise<void> {
   configureShop(shopOverrides(config));
   const log = createLogger('api', config.LOG_LEVEL);
   const db = createDb({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX ?? 20, pooled: config.DATABASE_POOLED, applicationName: 'nurture-home-api' });
-  await pingDatabase(db);
+  // Reads that may lag (catalogue, pages, admin lists, reports) go to the replica when there is one.
+  const readDb = config.DATABASE_READ_URL
+    ? createDb({ url: config.DATABASE_READ_URL, max: config.DATABASE_READ_POOL_MAX ?? 20, pooled: config.DATABASE_POOLED, applicationName: 'nurture-home-api-reads' })
+    : db;
+  await Promise.all([pingDatabase(db), pingDatabase(readDb)]);
   const redis = createRedis(config);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection problem'));
   await assertRedisVersion(redis);
 
-  const ctx: AppContext = { config, db, redis, log };
+  const ctx: AppContext = { config, db, readDb, redis, log };
   const services = createAppServices(ctx);
   for (const warning of productionWarnings({ production: config.isProduction, paymentsConfigured: services.payments.gateway !== null })) {
     log.warn(warning);
@@ -53,7 +57,7 @@ async function start(): Promise<void> {
     // The draining flag is set before the server closes (listenApi's drain).
     void served.drain().then(async () => {
       // shutdownTracing: the spans of the last requests, before the process ends.
-      await Promise.allSettled([db.$client.end(), redis.quit(), served.close(), shutdownTracing()]);
+      await Promise.allSettled([db.$client.end(), readDb === db ? null : readDb.$client.end(), redis.quit(), served.close(), shutdownTracing()]);
       log.info('stopped');
       process.exit(0);
     });

@@ -23,7 +23,7 @@ afterAll(() => api.close());
 
 /** The admin sub-areas alone, mounted in the given order, as the app mounts them (under /api, JSON bodies). */
 async function withAreas<T>(order: (areas: AdminArea[]) => AdminArea[], run: (url: string) => Promise<T>): Promise<T> {
-  const areas = adminAreas(api.ctx, { guard: createStaffGuard(api.ctx), invalidateCatalog: () => {}, gateway: null, exportFiles: api.services.files.exports, claimPhotos: api.services.files.claims, afterAnswer: api.services.afterAnswer });
+  const areas = adminAreas(api.ctx, { guard: createStaffGuard(api.ctx), invalidateCatalog: () => {}, gateway: null, exportFiles: api.services.files.exports, claimPhotos: api.services.files.claims, afterAnswer: api.services.afterAnswer, reads: api.services.reads });
   const app = express();
   app.use(express.json());
   app.use('/api', mountAreas(order(areas)));
@@ -68,7 +68,7 @@ describe('the admin area routes the same whatever order its sub-areas are listed
   }
 
   it('the app mounts exactly these sub-area paths', () => {
-    const paths = adminAreas(api.ctx, { guard: createStaffGuard(api.ctx), invalidateCatalog: () => {}, gateway: null, exportFiles: api.services.files.exports, claimPhotos: api.services.files.claims, afterAnswer: api.services.afterAnswer }).map((a) => a.path);
+    const paths = adminAreas(api.ctx, { guard: createStaffGuard(api.ctx), invalidateCatalog: () => {}, gateway: null, exportFiles: api.services.files.exports, claimPhotos: api.services.files.claims, afterAnswer: api.services.afterAnswer, reads: api.services.reads }).map((a) => a.path);
     expect(paths.sort()).toEqual([
       '/admin/audit',
       '/admin/audit.csv',

@@ -45,7 +45,11 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
   configureShop(shopOverrides(config));
   // Each running sync holds a connection for its order's lock (erp-sync/processor.ts) besides the ones its queries take.
   const db = createDb({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX ?? 10 + config.ERP_SYNC_CONCURRENCY, pooled: config.DATABASE_POOLED, applicationName: 'nurture-home-workers' });
-  await pingDatabase(db);
+  // Exports read DATABASE_READ_URL's replica when there is one (exports/processor.ts).
+  const readDb = config.DATABASE_READ_URL
+    ? createDb({ url: config.DATABASE_READ_URL, max: config.DATABASE_READ_POOL_MAX ?? 2, pooled: config.DATABASE_POOLED, applicationName: 'nurture-home-workers-reads' })
+    : db;
+  await Promise.all([pingDatabase(db), pingDatabase(readDb)]);
 
   // Producers fail fast when Redis is down (the relay rolls back and retries); workers wait through reconnects.
   const producerRedis = createRedis(config, 'client');
@@ -69,7 +73,7 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
     stalledInterval: config.JOB_LOCK_MS,
   };
   const { exports: exportFiles } = createFileStores(config, { exports: config.EXPORTS_DIR });
-  const ctx: WorkerContext = { config, db, log, queues, redis: producerRedis, mailer, netsuite, gateway, exportFiles, worker: (name) => workers.get(name)! };
+  const ctx: WorkerContext = { config, db, readDb, log, queues, redis: producerRedis, mailer, netsuite, gateway, exportFiles, worker: (name) => workers.get(name)! };
 
   for (const name of config.WORKER_QUEUES) await QUEUES[name].setup?.(queues[name], ctx);
   for (const name of config.WORKER_QUEUES) {
@@ -133,7 +137,7 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
       await Promise.allSettled(Object.values(queues).map((q) => q.close()));
       mailer.close();
       netsuite?.close();
-      await Promise.allSettled([db.$client.end(), producerRedis.quit(), workerRedis.quit()]);
+      await Promise.allSettled([db.$client.end(), readDb === db ? null : readDb.$client.end(), producerRedis.quit(), workerRedis.quit()]);
       // Last: /readyz answers "closing" while the jobs finish.
       await metrics?.close();
     })();

@@ -41,6 +41,12 @@ const schema = z
     ...storageEnvShape(REPO_ROOT),
     /** Seconds a catalogue response may be reused from the in-process cache. */
     CATALOG_CACHE_SECONDS: z.coerce.number().min(0).default(5),
+    /**
+     * After a person (shopper or staff) changes something through the API, how long their reads go to
+     * the primary rather than DATABASE_READ_URL's replica (lib/read-your-writes.ts). Longer than the
+     * replica's usual lag; 0 turns it off.
+     */
+    READ_YOUR_WRITES_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
     TRUST_PROXY: z.preprocess((v) => v === 'true' || v === '1', z.boolean()).default(false),
     /**
      * Origins besides the API's own host from which pages may send requests that change state
@@ -120,6 +126,12 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env) {
     SESSION_SECRET: parsed.SESSION_SECRET ?? DEV_SESSION_SECRET,
     RATE_LIMIT_PREFIX: parsed.RATE_LIMIT_PREFIX ?? `${parsed.QUEUE_PREFIX}:rl`,
     isProduction: parsed.NODE_ENV === 'production',
+    /**
+     * Every cookie Secure, whatever the request (lib/cookies.ts): in production when the shop's address
+     * is https. A production shop at an http:// address (the compose demo at http://localhost:5000)
+     * gets Secure cookies only over https. docs/decisions/production-safety.md, "Secure cookies".
+     */
+    alwaysSecureCookies: parsed.NODE_ENV === 'production' && parsed.SHOP_SITE_URL?.startsWith('https:') === true,
     SHUTDOWN_DELAY_MS: parsed.SHUTDOWN_DELAY_MS ?? (parsed.NODE_ENV === 'production' ? DEFAULT_PRODUCTION_SHUTDOWN_DELAY_MS : 0),
   };
 }

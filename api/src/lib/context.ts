@@ -6,7 +6,14 @@ import type { ApiConfig } from './config';
 /** What the composition root hands to every module. */
 export interface AppContext {
   config: ApiConfig;
+  /** The primary: every write, transaction, checkout, payment, sign-in and stock read. */
   db: Db;
+  /**
+   * DATABASE_READ_URL's replica, or the primary itself when it is unset. Modules never take it from
+   * here: they are handed `Reads` (lib/read-your-writes.ts), which sends a person who just changed
+   * something to the primary.
+   */
+  readDb: Db;
   redis: RedisClient;
   log: Logger;
 }

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { ApiConfig } from './config';
 
 /** The value of cookie `name` in the request's Cookie header (no cookie parser is mounted), or null. */
 export function cookieOf(req: Request, name: string): string | null {
@@ -8,3 +9,11 @@ export function cookieOf(req: Request, name: string): string | null {
   }
   return null;
 }
+
+/**
+ * Whether a cookie the API sets carries `Secure`: always in production at an https SHOP_SITE_URL,
+ * whatever TRUST_PROXY says (the shop is served over https there, by a TLS-terminating proxy: the API
+ * itself speaks only HTTP); elsewhere when the request came over https (`req.secure`).
+ * docs/decisions/production-safety.md, "Secure cookies".
+ */
+export const secureCookies = (config: Pick<ApiConfig, 'alwaysSecureCookies'>, req: Request): boolean => config.alwaysSecureCookies || req.secure;

@@ -10,13 +10,13 @@
  * (the slow-down after many failures, the email-wide cap of reset requests). The hard limits, per
  * (account, address) and per address, hold for every browser.
  *
- * The cookie is HttpOnly, SameSite=Lax, Secure where the shop is reached over https, path /api (only the
+ * The cookie is HttpOnly, SameSite=Lax, Secure in production and over https (`secureCookies`), path /api (only the
  * API reads it), for a year from the last sign-in.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { ApiConfig } from './config';
-import { cookieOf } from './cookies';
+import { cookieOf, secureCookies } from './cookies';
 
 export const KNOWN_BROWSER_COOKIE = 'nh.known';
 /** A year from the latest sign-in (browsers cap a cookie's life at 400 days). */
@@ -42,7 +42,7 @@ function parse(value: string | null): { id: string; tags: string[] } | null {
   return { id: parts[0]!, tags: parts.slice(1) };
 }
 
-export function knownBrowsers(config: Pick<ApiConfig, 'SESSION_SECRET' | 'isProduction' | 'TRUST_PROXY'>): KnownBrowsers {
+export function knownBrowsers(config: Pick<ApiConfig, 'SESSION_SECRET' | 'alwaysSecureCookies'>): KnownBrowsers {
   const key = createHmac('sha256', config.SESSION_SECRET).update('nh known browser v1').digest();
   const tagOf = (realm: SignInRealm, email: string, id: string) =>
     createHmac('sha256', key).update(`${realm}\n${email}\n${id}`).digest('base64url').slice(0, 22);
@@ -61,7 +61,7 @@ export function knownBrowsers(config: Pick<ApiConfig, 'SESSION_SECRET' | 'isProd
       res.cookie(KNOWN_BROWSER_COOKIE, [cookie.id, ...tags].join('.'), {
         httpOnly: true,
         sameSite: 'lax',
-        secure: req.secure || (config.isProduction && config.TRUST_PROXY),
+        secure: secureCookies(config, req),
         path: '/api',
         maxAge: MAX_AGE_MS,
       });

@@ -47,10 +47,16 @@ export function sessionMiddleware(ctx: AppContext): RequestHandler {
     resave: false,
     saveUninitialized: false,
     rolling: false,
+    // In production (an https shop) the cookie is always Secure (lib/cookies.ts, `secureCookies`). express-session sets a
+    // Secure cookie only on a request it believes came over https; behind a TLS-terminating proxy that is
+    // the proxy's X-Forwarded-Proto, read here whatever TRUST_PROXY says (it decides nothing else: a
+    // client that forges it over plain HTTP only gets a cookie its browser drops). A plain-HTTP request
+    // gets no session cookie, and lib/proxy-warning.ts says so once.
+    proxy: ctx.config.alwaysSecureCookies ? true : undefined,
     cookie: {
       httpOnly: true,
       sameSite: 'lax',
-      secure: ctx.config.isProduction && ctx.config.TRUST_PROXY,
+      secure: ctx.config.alwaysSecureCookies ? true : 'auto',
       maxAge: 30 * 24 * 60 * 60 * 1000,
     },
   });

@@ -11,7 +11,7 @@ import { findSessionStaff, hashStaffToken } from '@nh/server/queries/staff';
 import type { AuditActor } from '@nh/server/queries/audit';
 import { can, STAFF_MESSAGES, STAFF_ROLE_LABELS, STAFF_SESSION_TTL_MS, type Permission, type StaffMe } from '@nh/shared/contracts/staff';
 import type { AppContext } from './context';
-import { cookieOf } from './cookies';
+import { cookieOf, secureCookies } from './cookies';
 import { AppError } from './errors';
 
 export const STAFF_COOKIE = 'nh.staff';
@@ -26,14 +26,14 @@ export function setStaffCookie(ctx: AppContext, res: Response, token: string): v
   res.cookie(STAFF_COOKIE, token, {
     httpOnly: true,
     sameSite: 'strict',
-    secure: ctx.config.isProduction && ctx.config.TRUST_PROXY,
+    secure: secureCookies(ctx.config, res.req),
     path: '/',
     maxAge: STAFF_SESSION_TTL_MS,
   });
 }
 
 export function clearStaffCookie(ctx: AppContext, res: Response): void {
-  res.clearCookie(STAFF_COOKIE, { httpOnly: true, sameSite: 'strict', secure: ctx.config.isProduction && ctx.config.TRUST_PROXY, path: '/' });
+  res.clearCookie(STAFF_COOKIE, { httpOnly: true, sameSite: 'strict', secure: secureCookies(ctx.config, res.req), path: '/' });
 }
 
 /** The signed-in staff member of a request the guard let through. */

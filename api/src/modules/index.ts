@@ -12,6 +12,7 @@ import { API_METRICS, createMetricsRegistry, type Registry } from '@nh/server/ob
 import { createFileStores, type FileStorage } from '@nh/server/storage';
 import type { AppContext } from '../lib/context';
 import { createAfterAnswer, type AfterAnswer } from '../lib/after-answer';
+import { createReads, type Reads } from '../lib/read-your-writes';
 import { cardTestingGuard } from '../lib/card-testing-guard';
 import { accountRoutes } from './account/routes';
 import { claimRoutes } from './claims/routes';
@@ -23,6 +24,7 @@ import { authRoutes } from './auth';
 import { emailCodeRoutes } from './auth/email-code';
 import { invalidateCatalogCache, priceList } from './catalog';
 import type { Lifecycle } from './health/routes';
+import { replicaLagGauge } from './health/replica-lag';
 import { checkoutRoutes } from './checkout/routes';
 import { newsletterRoutes } from './newsletter/routes';
 import { newsletterUnsubscribeRoutes } from './newsletter/unsubscribe-routes';
@@ -49,26 +51,35 @@ export interface AppServices {
   files: { uploads: FileStorage; exports: FileStorage; claims: FileStorage };
   /** Work requests answer before it is done (reset requests, order lookups); the drain waits for it. */
   afterAnswer: AfterAnswer;
+  /** Where reads that may lag go (the replica of DATABASE_READ_URL), and the read-your-writes mark. */
+  reads: Reads;
+}
+
+function apiMetrics(ctx: AppContext): Registry {
+  const registry = createMetricsRegistry(API_METRICS);
+  if (ctx.readDb !== ctx.db) registry.registerMetric(replicaLagGauge(ctx.readDb));
+  return registry;
 }
 
 export const createAppServices = (ctx: AppContext): AppServices => ({
   payments: createPayments(ctx),
   lifecycle: { draining: false },
-  metrics: createMetricsRegistry(API_METRICS),
+  metrics: apiMetrics(ctx),
   files: createFileStores(ctx.config, { uploads: ctx.config.UPLOADS_DIR, exports: ctx.config.EXPORTS_DIR, claims: ctx.config.CLAIM_PHOTOS_DIR }),
   afterAnswer: createAfterAnswer(),
+  reads: createReads({ primary: ctx.db, replica: ctx.readDb, log: ctx.log }, ctx.config),
 });
 
 /**
  * Every API module's router, mounted under /api (the public catalogue reads are mounted earlier, in
  * app.ts, ahead of body parsing and sessions).
  */
-export function apiModules(ctx: AppContext, { payments, files, afterAnswer }: AppServices): Router[] {
+export function apiModules(ctx: AppContext, { payments, files, afterAnswer, reads }: AppServices): Router[] {
   const promoGuesses = promoGuessLimit(ctx);
   const cardGuard = cardTestingGuard(ctx);
   const invalidateCatalog = () => invalidateCatalogCache(ctx);
   return [
-    adminRoutes(ctx, { invalidateCatalog, gateway: payments.gateway, exportFiles: files.exports, claimPhotos: files.claims, afterAnswer }),
+    adminRoutes(ctx, { invalidateCatalog, gateway: payments.gateway, exportFiles: files.exports, claimPhotos: files.claims, afterAnswer, reads }),
     reviewRoutes(ctx, { invalidateCatalog }),
     newsletterRoutes(ctx),
     authRoutes(ctx),

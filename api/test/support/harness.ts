@@ -49,8 +49,9 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
     ...env,
   });
   const db = createDb({ url: config.DATABASE_URL, max: 10, pooled: config.DATABASE_POOLED });
+  const readDb = config.DATABASE_READ_URL ? createDb({ url: config.DATABASE_READ_URL, max: 5, pooled: config.DATABASE_POOLED }) : db;
   const redis = createRedis(config);
-  const ctx: AppContext = { config, db, redis, log: options.log ?? createLogger('api-test', config.LOG_LEVEL) };
+  const ctx: AppContext = { config, db, readDb, redis, log: options.log ?? createLogger('api-test', config.LOG_LEVEL) };
   const services = createAppServices(ctx);
   const app = createApp(ctx, services);
   const server: Server = createServer(app);
@@ -72,7 +73,7 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await services.afterAnswer.settled();
-      await Promise.allSettled([db.$client.end(), redis.quit()]);
+      await Promise.allSettled([db.$client.end(), readDb === db ? null : readDb.$client.end(), redis.quit()]);
     },
   };
 }

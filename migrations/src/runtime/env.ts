@@ -54,6 +54,14 @@ export const baseEnvShape = {
   DATABASE_DIRECT_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   /** Connections this process may open to DATABASE_URL (each process's default when unset). */
   DATABASE_POOL_MAX: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(500).optional()),
+  /**
+   * A streaming replica for the reads that may lag a moment (catalogue, SSR, admin lists, reports,
+   * exports); unset, they read DATABASE_URL. Writes, transactions, checkout, payments, sign-in and
+   * stock never use it. DATABASE_POOLED applies to it too. docs/decisions/scale-out.md.
+   */
+  DATABASE_READ_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+  /** Connections this process may open to DATABASE_READ_URL (each process's default when unset). */
+  DATABASE_READ_POOL_MAX: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(500).optional()),
   REDIS_URL: z.preprocess(emptyToUndefined, z.string().url().default(DEFAULT_REDIS_URL)),
   /**
    * A Redis Cluster's nodes (`host:port,host:port`, any of them: the rest are discovered). Set: every

@@ -14,6 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Job } from 'bullmq';
 import { exportFileName } from '@nh/shared';
 import type { Db } from '@nh/server/db/client';
+import { caughtUpReplica } from '@nh/server/queries/replica';
 import { orderStatus } from '@nh/server/db/schema';
 import { postgresErrorOf, type Logger } from '@nh/server/observability/logger';
 import { exportFileKey, loadExport, markExportCompleted, markExportFailed, markExportRunning, setExportProgress, type ExportRow } from '@nh/server/queries/exports';
@@ -28,6 +29,12 @@ const BUFFER_BYTES = 1024 * 1024;
 
 export interface ExportDeps {
   db: Db;
+  /**
+   * Where the rows are read: DATABASE_READ_URL's replica once it has replayed what the primary had
+   * written when the job started (so every order before the request is in the file), else the primary
+   * (`caughtUpReplica`). Omitted: the primary.
+   */
+  readDb?: Db;
   log: Logger;
   /** Where the file is written (the local folder or the bucket). */
   files: FileStorage;
@@ -85,7 +92,7 @@ const ORDERS_SOURCE: ExportSource = {
   fileName: exportFileName,
 };
 
-export function createExportProcessor({ db, log, files, progressEvery, retentionHours }: ExportDeps, source: ExportSource = ORDERS_SOURCE) {
+export function createExportProcessor({ db, readDb = db, log, files, progressEvery, retentionHours }: ExportDeps, source: ExportSource = ORDERS_SOURCE) {
   return async function exportRows(job: Job, { exportId }: { exportId: string }): Promise<ExportResult> {
     const jobLog = log.child({ jobId: job.id, queue: 'exports', exportId });
     const row = await loadExport(db, exportId);
@@ -95,7 +102,9 @@ export function createExportProcessor({ db, log, files, progressEvery, retention
     const fileKey = exportFileKey(exportId);
     let progress: Promise<unknown> = Promise.resolve();
     try {
-      const count = await source.count(db, row);
+      const rowsDb = await caughtUpReplica(db, readDb);
+      if (rowsDb !== readDb) jobLog.warn('the read replica is down or has not caught up with the primary: the export reads the primary');
+      const count = await source.count(rowsDb, row);
       await markExportRunning(db, exportId, count);
       // The CSV flows through `body` into the storage's write; a failure on either side fails both
       // (the pipeline destroys `body`, which fails the write; a failed write destroys `body`).
@@ -104,7 +113,7 @@ export function createExportProcessor({ db, log, files, progressEvery, retention
       storing.catch((error: unknown) => body.destroy(error as Error));
       // Both settle before the outcome is written: a failed write has removed what it began by then.
       const [written, stored] = await Promise.allSettled([
-        source.write(db, row, body, progressEvery, (done) => {
+        source.write(rowsDb, row, body, progressEvery, (done) => {
           // One write at a time, in order; a failed progress write never fails the export.
           progress = progress.then(() => setExportProgress(db.$client, exportId, done)).catch(() => {});
           void job.updateProgress({ rowsDone: done, rowsTotal: count }).catch(() => {});
@@ -137,9 +146,10 @@ export function createExportProcessor({ db, log, files, progressEvery, retention
 
 export const exportOrdersJob = defineJob({
   ...exportOrdersContract,
-  handler: ({ db, log, config, exportFiles }) =>
+  handler: ({ db, readDb, log, config, exportFiles }) =>
     createExportProcessor({
       db,
+      readDb,
       log,
       files: exportFiles,
       progressEvery: config.EXPORT_PROGRESS_EVERY,

@@ -84,9 +84,9 @@ export const exportSubscriptionsJob = defineJob({
   payload: z.object({ exportId: z.string().uuid() }),
   options: () => ({ attempts: 1 }),
   topics: { [OUTBOX_TOPICS.subscriptionExportRequested]: ({ exportId }) => ({ exportId }) },
-  handler: ({ db, log, config, exportFiles }) =>
+  handler: ({ db, readDb, log, config, exportFiles }) =>
     createExportProcessor(
-      { db, log, files: exportFiles, progressEvery: config.EXPORT_PROGRESS_EVERY, retentionHours: config.EXPORT_RETENTION_HOURS },
+      { db, readDb, log, files: exportFiles, progressEvery: config.EXPORT_PROGRESS_EVERY, retentionHours: config.EXPORT_RETENTION_HOURS },
       SUBSCRIPTIONS_SOURCE,
     ),
 });

@@ -27,6 +27,8 @@ import type { WorkerConfig } from '../lib/config';
 export interface JobContext {
   config: WorkerConfig;
   db: Db;
+  /** DATABASE_READ_URL's replica, or `db` itself when it is unset: only for reads that may lag (exports). */
+  readDb: Db;
   log: Logger;
   /** Producer handles on every queue (a sweep adds jobs). */
   queues: Record<QueueName, Queue>;

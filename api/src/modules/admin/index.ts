@@ -14,6 +14,7 @@ import type { FileStorage } from '@nh/server/storage';
 import type { AppContext } from '../../lib/context';
 import type { AfterAnswer } from '../../lib/after-answer';
 import { createStaffGuard } from '../../lib/staff-auth';
+import type { Reads } from '../../lib/read-your-writes';
 import { mountAreas, type AdminArea, type AdminDeps } from './shared/area';
 import { auditArea } from './audit/routes';
 import { dashboardArea } from './dashboard/routes';
@@ -43,6 +44,8 @@ export interface AdminModuleDeps {
   claimPhotos: FileStorage;
   /** Work a request answers before it is done (staff password reset requests). */
   afterAnswer: AfterAnswer;
+  /** Where the lists and reports read (the replica, or the primary for a staff member who just changed something). */
+  reads: Reads;
 }
 
 /** Every sub-area of the back office, in no particular order. */
@@ -50,8 +53,8 @@ export function adminAreas(ctx: AppContext, deps: AdminDeps): AdminArea[] {
   return [staffArea, auditArea, dashboardArea, promoArea, productArea, reviewArea, orderArea, exportArea, syncArea, subscriptionArea, bulkSwapArea, subscriptionExportArea, reportArea, customerArea, creditArea, claimArea].flatMap((area) => area(ctx, deps));
 }
 
-export function adminRoutes(ctx: AppContext, { invalidateCatalog, gateway, exportFiles, claimPhotos, afterAnswer }: AdminModuleDeps): Router {
-  const deps: AdminDeps = { guard: createStaffGuard(ctx), invalidateCatalog, gateway, exportFiles, claimPhotos, afterAnswer };
+export function adminRoutes(ctx: AppContext, { invalidateCatalog, gateway, exportFiles, claimPhotos, afterAnswer, reads }: AdminModuleDeps): Router {
+  const deps: AdminDeps = { guard: createStaffGuard(ctx), invalidateCatalog, gateway, exportFiles, claimPhotos, afterAnswer, reads };
   const router = Router();
   router.use(['/admin', '/promo-codes', '/products'], (req, res, next) => {
     // Admin answers are never cached; the catalogue's public GETs of /products keep their own policy.

@@ -1,11 +1,16 @@
 import { Router, type Request } from 'express';
+import type { Db } from '@nh/server/db/client';
 import { CATALOG_MESSAGES } from '@nh/shared/contracts/catalog';
 import * as catalogQueries from '@nh/server/queries/catalog';
 import type { AppContext } from '../../lib/context';
-import { sendJsonEntry } from '../../lib/json-cache';
+import type { Reads } from '../../lib/read-your-writes';
+import { sendJsonEntry, toJsonEntry } from '../../lib/json-cache';
 import { AppError } from '../../lib/errors';
 import { catalogCache } from './cache';
 import { toBlogPost, toBlogPostSummary, toCategory, toImpactStats, toIngredient, toStorefrontProduct } from './serialize';
+
+/** An answer sent once, not kept (a read from the primary for a person who has just changed something). */
+const uncached = (value: unknown) => (value === undefined ? undefined : toJsonEntry(value, 0));
 
 /** Slugs are short kebab-case words; anything else cannot exist, so it is a 404 without a query. */
 const SLUG = /^[a-z0-9][a-z0-9-]{0,199}$/;
@@ -15,17 +20,21 @@ const SLUG = /^[a-z0-9][a-z0-9-]{0,199}$/;
  * in-process cache for CATALOG_CACHE_SECONDS; every answer carries a strong ETag (304 on a match).
  * Products carry their rating (visible reviews), so a new, hidden, shown or deleted review clears the
  * cache (`invalidateCatalogCache`) as a product write does.
+ *
+ * Reads go to `reads` (DATABASE_READ_URL's replica when set). A person who has just changed something
+ * (lib/read-your-writes.ts) reads the primary and past the cache, which may hold what the replica
+ * said a moment before their change.
  */
-export function catalogRoutes(ctx: AppContext): Router {
+export function catalogRoutes(ctx: AppContext, { reads }: { reads: Reads }): Router {
   const router = Router();
   const cache = catalogCache(ctx);
-  const { db } = ctx;
 
   /** GET path → cached answer of `load`; `load` answering undefined is a 404 with `missing`. */
-  const cached = (path: string, key: (req: Request) => string, load: (req: Request) => Promise<unknown>, missing: string) =>
+  const cached = (path: string, key: (req: Request) => string, load: (req: Request, db: Db) => Promise<unknown>, missing: string) =>
     router.get(path, async (req, res) => {
       const k = key(req);
-      const entry = cache.peek(k) ?? (await cache.get(k, () => load(req)));
+      const read = () => reads.read(req, res, (db) => load(req, db));
+      const entry = reads.justWrote(req) ? uncached(await read()) : (cache.peek(k) ?? (await cache.get(k, read)));
       if (!entry) throw new AppError('NOT_FOUND', missing);
       sendJsonEntry(req, res, entry);
     });
@@ -38,12 +47,12 @@ export function catalogRoutes(ctx: AppContext): Router {
   const productSlug = slugOf(CATALOG_MESSAGES.productNotFound);
   const articleSlug = slugOf(CATALOG_MESSAGES.articleNotFound);
 
-  cached('/categories', () => 'categories', async () => (await catalogQueries.listCategories(db)).map(toCategory), CATALOG_MESSAGES.categoryNotFound);
+  cached('/categories', () => 'categories', async (_req, db) => (await catalogQueries.listCategories(db)).map(toCategory), CATALOG_MESSAGES.categoryNotFound);
 
   cached(
     '/categories/:slug',
     (req) => `category:${categorySlug(req)}`,
-    async (req) => {
+    async (req, db) => {
       const row = await catalogQueries.findCategory(db, categorySlug(req));
       return row && toCategory(row);
     },
@@ -53,26 +62,26 @@ export function catalogRoutes(ctx: AppContext): Router {
   cached(
     '/products',
     () => 'products',
-    async () => (await catalogQueries.listPublicProducts(db)).map((r) => toStorefrontProduct(r.product, r.category, r.rating)),
+    async (_req, db) => (await catalogQueries.listPublicProducts(db)).map((r) => toStorefrontProduct(r.product, r.category, r.rating)),
     CATALOG_MESSAGES.productNotFound,
   );
 
   cached(
     '/products/:slug',
     (req) => `product:${productSlug(req)}`,
-    async (req) => {
+    async (req, db) => {
       const row = await catalogQueries.findPublicProduct(db, productSlug(req));
       return row && toStorefrontProduct(row.product, row.category, row.rating);
     },
     CATALOG_MESSAGES.productNotFound,
   );
 
-  cached('/blog', () => 'blog', async () => (await catalogQueries.listPublishedPosts(db)).map(toBlogPostSummary), CATALOG_MESSAGES.articleNotFound);
+  cached('/blog', () => 'blog', async (_req, db) => (await catalogQueries.listPublishedPosts(db)).map(toBlogPostSummary), CATALOG_MESSAGES.articleNotFound);
 
   cached(
     '/blog/:slug',
     (req) => `blog:${articleSlug(req)}`,
-    async (req) => {
+    async (req, db) => {
       const row = await catalogQueries.findPublishedPost(db, articleSlug(req));
       return row && toBlogPost(row);
     },
@@ -82,14 +91,14 @@ export function catalogRoutes(ctx: AppContext): Router {
   cached(
     '/impact',
     () => 'impact',
-    async () => {
+    async (_req, db) => {
       const row = await catalogQueries.currentImpact(db);
       return row && toImpactStats(row);
     },
     CATALOG_MESSAGES.impactMissing,
   );
 
-  cached('/ingredients', () => 'ingredients', async () => (await catalogQueries.listIngredients(db)).map(toIngredient), 'Ingredients not found');
+  cached('/ingredients', () => 'ingredients', async (_req, db) => (await catalogQueries.listIngredients(db)).map(toIngredient), 'Ingredients not found');
 
   return router;
 }

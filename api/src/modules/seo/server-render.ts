@@ -11,6 +11,8 @@ import { pathToFileURL } from 'node:url';
 import type { Request } from 'express';
 import { loggablePath } from '@nh/server/observability/loggable-url';
 import type { Logger } from '@nh/server/observability/logger';
+import { cookieOf } from '../../lib/cookies';
+import { READ_YOUR_WRITES_COOKIE } from '../../lib/read-your-writes';
 import { localOrigin } from './site-origin';
 
 /** The contract of `web/src/entry-server.tsx` (declared here: the API does not import web code). */
@@ -48,8 +50,9 @@ export function serverRender(webDist: string, log: Logger): RenderPage {
     const renderer = await entry;
     if (!renderer) return null;
     // The page's calls go to this API over the connection's own local address, with none of the
-    // shopper's cookies or headers: a server-rendered page shows what any guest sees.
+    // shopper's cookies or headers (but the read-your-writes mark): a server-rendered page shows what any guest sees.
     const self = localOrigin(req);
+    const readYourWrites = cookieOf(req, READ_YOUR_WRITES_COOKIE);
     const timeout = new AbortController();
     const apiFetch = (apiPath: string) => {
       const target = new URL(apiPath, self);
@@ -57,7 +60,8 @@ export function serverRender(webDist: string, log: Logger): RenderPage {
       if (target.origin !== self || !target.pathname.startsWith('/api/') || /(^|\/)\.{1,2}(\/|$|\?)/.test(apiPath.split('?')[0]!)) {
         return Promise.reject(new Error(`The server render may not fetch ${apiPath}`));
       }
-      return fetch(target, { headers: { accept: 'application/json' }, signal: timeout.signal });
+      // The one cookie passed on: a person who has just changed something reads the primary (lib/read-your-writes.ts).
+      return fetch(target, { headers: { accept: 'application/json', ...(readYourWrites ? { cookie: `${READ_YOUR_WRITES_COOKIE}=${readYourWrites}` } : {}) }, signal: timeout.signal });
     };
     const started = performance.now();
     let timer: NodeJS.Timeout | undefined;

@@ -12,7 +12,7 @@ import { createLimiter } from '../../../lib/rate-limit';
 import { addCustomerNote, addOrderNote, customerDetail, customerList, notesOfOrder, replaceCustomerTags } from './service';
 
 /** Customers at /admin/customers (list, page, notes, tags) and notes on orders at /admin/orders/{id}/notes. */
-export function customerArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
+export function customerArea(ctx: AppContext, { guard, reads }: AdminDeps): AdminArea[] {
   const { db } = ctx;
   const view = guard.require('customers.view');
   const edit = guard.require('customers.edit');
@@ -20,7 +20,8 @@ export function customerArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[]
 
   const customers = Router();
   customers.get('/', view, async (req, res) => {
-    res.json(await customerList(db, parseInput(customerListQuerySchema, req.query)));
+    const query = parseInput(customerListQuerySchema, req.query);
+    res.json(await reads.read(req, res, (db) => customerList(db, query)));
   });
   customers.get('/:id', view, async (req, res) => {
     res.json(await customerDetail(db, req.params.id as string));

@@ -17,13 +17,13 @@ import { getOrder, updateOrder } from './service';
 import { orderTimeline, resendOrderEmail } from './timeline';
 
 /** Orders of one store: list (search, status filter, pages), detail, fulfilment update, refunds and voids. */
-export function orderArea(ctx: AppContext, { guard, invalidateCatalog, gateway }: AdminDeps): AdminArea[] {
+export function orderArea(ctx: AppContext, { guard, invalidateCatalog, gateway, reads }: AdminDeps): AdminArea[] {
   const router = Router();
   const { db } = ctx;
 
   router.post('/', guard.require('orders.view'), async (req, res) => {
     const query = parseInput(adminOrdersRequestSchema, req.body);
-    const page = await listOrders(db, { ...query, search: query.search || undefined });
+    const page = await reads.read(req, res, (db) => listOrders(db, { ...query, search: query.search || undefined }));
     // The spec's answer is the list itself; paging facts travel in headers.
     res
       .set({ 'X-Total-Count': String(page.total), 'X-Total-Capped': String(page.capped), 'X-Limit': String(query.limit), 'X-Offset': String(query.offset) })

@@ -12,13 +12,13 @@ import { createProduct, deleteProduct, listAllProducts, updateProduct } from './
  * The catalogue's products: the full list at /admin/products, and the writes at /products and
  * /products/{id}, where the spec puts them (the public catalogue reads of those paths are GETs).
  */
-export function productArea(ctx: AppContext, { guard, invalidateCatalog }: AdminDeps): AdminArea[] {
+export function productArea(ctx: AppContext, { guard, invalidateCatalog, reads }: AdminDeps): AdminArea[] {
   const deps = { db: ctx.db, invalidateCatalog };
 
   const list = Router();
   list.post('/', guard.require('catalog.manage'), async (req, res) => {
     const query = parseInput(adminProductsRequestSchema, req.body ?? {});
-    const page = await listAllProducts(ctx.db, { ...query, search: query.search || undefined });
+    const page = await reads.read(req, res, (db) => listAllProducts(db, { ...query, search: query.search || undefined }));
     // The spec's answer is the list itself; paging facts travel in headers.
     res.set({ 'X-Total-Count': String(page.total) }).json(page.products);
   });

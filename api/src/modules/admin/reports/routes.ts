@@ -13,30 +13,34 @@ import { subscriptionsReport } from './subscriptions';
  * The reports (managers and owners, reports.view), each `?from&to` (yyyy-mm-dd, UTC, both included):
  * GET /api/admin/reports/cancellations (issue 22); sales, top-products, customers, revenue-mix, subscriptions (issue 23); stock-cover (no range: the next 30 days).
  */
-export function reportArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
+export function reportArea(_ctx: AppContext, { guard, reads }: AdminDeps): AdminArea[] {
   const router = Router();
   router.get('/cancellations', guard.require('reports.view'), async (req, res) => {
     const { from, to } = parseInput(cancellationReportQuerySchema, req.query);
-    res.set('Cache-Control', 'no-store').json(await cancellationReport(ctx.db, from, to));
+    res.set('Cache-Control', 'no-store').json(await reads.read(req, res, (db) => cancellationReport(db, from, to)));
   });
   router.get('/sales', guard.require('reports.view'), async (req, res) => {
-    res.set('Cache-Control', 'no-store').json(await salesReport(ctx.db, parseInput(reportRangeSchema, req.query)));
+    const range = parseInput(reportRangeSchema, req.query);
+    res.set('Cache-Control', 'no-store').json(await reads.read(req, res, (db) => salesReport(db, range)));
   });
   router.get('/top-products', guard.require('reports.view'), async (req, res) => {
     const { limit, ...range } = parseInput(topProductsQuerySchema, req.query);
-    res.set('Cache-Control', 'no-store').json(await topProductsReport(ctx.db, range, limit));
+    res.set('Cache-Control', 'no-store').json(await reads.read(req, res, (db) => topProductsReport(db, range, limit)));
   });
   router.get('/customers', guard.require('reports.view'), async (req, res) => {
-    res.set('Cache-Control', 'no-store').json(await customersReport(ctx.db, parseInput(reportRangeSchema, req.query)));
+    const range = parseInput(reportRangeSchema, req.query);
+    res.set('Cache-Control', 'no-store').json(await reads.read(req, res, (db) => customersReport(db, range)));
   });
   router.get('/revenue-mix', guard.require('reports.view'), async (req, res) => {
-    res.set('Cache-Control', 'no-store').json(await revenueMixReport(ctx.db, parseInput(reportRangeSchema, req.query)));
+    const range = parseInput(reportRangeSchema, req.query);
+    res.set('Cache-Control', 'no-store').json(await reads.read(req, res, (db) => revenueMixReport(db, range)));
   });
   router.get('/subscriptions', guard.require('reports.view'), async (req, res) => {
-    res.set('Cache-Control', 'no-store').json(await subscriptionsReport(ctx.db, parseInput(reportRangeSchema, req.query)));
+    const range = parseInput(reportRangeSchema, req.query);
+    res.set('Cache-Control', 'no-store').json(await reads.read(req, res, (db) => subscriptionsReport(db, range)));
   });
-  router.get('/stock-cover', guard.require('reports.view'), async (_req, res) => {
-    res.set('Cache-Control', 'no-store').json(await stockCoverReport(ctx.db));
+  router.get('/stock-cover', guard.require('reports.view'), async (req, res) => {
+    res.set('Cache-Control', 'no-store').json(await reads.read(req, res, stockCoverReport));
   });
   return [{ path: '/admin/reports', router }];
 }

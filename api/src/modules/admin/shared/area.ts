@@ -3,6 +3,7 @@ import type { PaymentGateway } from '@nh/server/payments';
 import type { FileStorage } from '@nh/server/storage';
 import type { AfterAnswer } from '../../../lib/after-answer';
 import type { StaffGuard } from '../../../lib/staff-auth';
+import type { Reads } from '../../../lib/read-your-writes';
 
 /** One sub-area's router and the path under /api it answers (e.g. `/admin/orders`). */
 export interface AdminArea {
@@ -24,6 +25,8 @@ export interface AdminDeps {
   claimPhotos: FileStorage;
   /** Work a request answers before it is done (a reset request: its answer must not tell, by its time, whether the address has an account). */
   afterAnswer: AfterAnswer;
+  /** `reads.read(req, res, (db) => …)`: the database of the lists and reports (DATABASE_READ_URL's replica, or the primary for a staff member who just changed something). */
+  reads: Reads;
 }
 
 const depth = (path: string) => path.split('/').filter(Boolean).length;
