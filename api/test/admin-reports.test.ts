@@ -265,12 +265,12 @@ describe('the subscriptions report', () => {
       answers.noSnapshots = await get(`/api/admin/reports/subscriptions?from=${FROM}&to=${TO}`);
 
       // The day before the range: A 3000, B 2000, C 3000, D 1500 a month.
-      await writeSubscriptionSnapshot(api.ctx.db.$client, '2026-02-28');
+      await writeSubscriptionSnapshot(api.ctx.db, '2026-02-28');
       await q(`update subscriptions set amount = 40 where id = $1`, [a]); // expansion +1000
       await q(`update subscriptions set status = 'cancelled' where id = any($1)`, [[b, d]]); // churned 2000 + 1500
-      await writeSubscriptionSnapshot(api.ctx.db.$client, TO);
+      await writeSubscriptionSnapshot(api.ctx.db, TO);
       await q(`update subscriptions set status = 'cancelled' where id = $1`, [c]); // after the range: not in it
-      await writeSubscriptionSnapshot(api.ctx.db.$client, '2026-03-11');
+      await writeSubscriptionSnapshot(api.ctx.db, '2026-03-11');
 
       // The range's cancellations and save offers (the cancellation report's data), and one after it.
       await q(`insert into subscription_cancellations (subscription_id, actor, reason, at) values ($1, 'customer', 'price', '2026-03-05T10:00:00Z'), ($2, 'staff', null, '2026-03-06T10:00:00Z'), ($3, 'customer', 'price', '2026-03-11T10:00:00Z')`, [b, d, c]);
