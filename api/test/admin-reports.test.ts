@@ -2,8 +2,8 @@
  * The sales reports (issue 23) on a database of their own, a small known dataset around a range and its
  * previous period (the boundaries' first and last seconds included): sales, orders, average order, units,
  * refunds and net revenue; top products; new vs returning customers; subscription vs one-time revenue;
- * the 400s of a bad range; and the subscriptions report (MRR now, movement and churn from two days'
- * snapshots, cancellations by reason and the save rate). The four order reports read the daily summary
+ * the 400s of a bad range; and the subscriptions report (MRR now, movement and churn summed from the
+ * daily movements stored with the snapshots, cancellations by reason and the save rate). The four order reports read the daily summary
  * (migration report_summary): each is compared with the same figures counted live from the orders, on the
  * first data and again after writes after the fact (a late card refund, a refund to store credit through
  * the staff endpoint, a refund approved later, an order paid later, a paid order cancelled).
@@ -262,15 +262,18 @@ describe('the subscriptions report', () => {
       const b = await plan('20.00');
       const c = await plan('90.00', 'quarterly');
       const d = await plan('15.00');
+      const e = await plan('10.00');
       answers.noSnapshots = await get(`/api/admin/reports/subscriptions?from=${FROM}&to=${TO}`);
 
-      // The day before the range: A 3000, B 2000, C 3000, D 1500 a month.
-      await writeSubscriptionSnapshot(api.ctx.db.$client, '2026-02-28');
+      // The day before the range: A 3000, B 2000, C 3000, D 1500, E 1000 a month.
+      await writeSubscriptionSnapshot(api.ctx.db, '2026-02-28');
       await q(`update subscriptions set amount = 40 where id = $1`, [a]); // expansion +1000
-      await q(`update subscriptions set status = 'cancelled' where id = any($1)`, [[b, d]]); // churned 2000 + 1500
-      await writeSubscriptionSnapshot(api.ctx.db.$client, TO);
+      await q(`update subscriptions set status = 'cancelled' where id = any($1)`, [[b, d, e]]); // churned 2000 + 1500 + 1000
+      await writeSubscriptionSnapshot(api.ctx.db, '2026-03-05');
+      await q(`update subscriptions set status = 'active' where id = $1`, [e]); // E back: reactivated +1000 (and still churned once)
+      await writeSubscriptionSnapshot(api.ctx.db, TO);
       await q(`update subscriptions set status = 'cancelled' where id = $1`, [c]); // after the range: not in it
-      await writeSubscriptionSnapshot(api.ctx.db.$client, '2026-03-11');
+      await writeSubscriptionSnapshot(api.ctx.db, '2026-03-11');
 
       // The range's cancellations and save offers (the cancellation report's data), and one after it.
       await q(`insert into subscription_cancellations (subscription_id, actor, reason, at) values ($1, 'customer', 'price', '2026-03-05T10:00:00Z'), ($2, 'staff', null, '2026-03-06T10:00:00Z'), ($3, 'customer', 'price', '2026-03-11T10:00:00Z')`, [b, d, c]);
@@ -282,28 +285,28 @@ describe('the subscriptions report', () => {
 
   it('without snapshots: MRR now, no movement yet', () => {
     expect(answers.noSnapshots!.status).toBe(200);
-    expect(answers.noSnapshots!.body).toMatchObject({ mrrNowCents: 3000 + 2000 + 3000 + 1500, activePlansNow: 4, snapshotsFrom: null, movement: null });
+    expect(answers.noSnapshots!.body).toMatchObject({ mrrNowCents: 3000 + 2000 + 3000 + 1500 + 1000, activePlansNow: 5, snapshotsFrom: null, movement: null });
   });
 
-  it('MRR now, its movement between the snapshots of the range, churn and the save rate', () => {
+  it('MRR now, its movement summed over the days of the range (a plan that churned and came back is in both), churn and the save rate', () => {
     const report = answers.report!.body as SubscriptionsReport;
-    expect(report.mrrNowCents).toBe(4000);
-    expect(report.activePlansNow).toBe(1);
+    expect(report.mrrNowCents).toBe(5000);
+    expect(report.activePlansNow).toBe(2);
     expect(report.snapshotsFrom).toBe('2026-02-28');
     expect(report.movement).toEqual({
       startDay: '2026-02-28',
       endDay: TO,
-      startMrrCents: 9500,
-      endMrrCents: 7000,
+      startMrrCents: 10500,
+      endMrrCents: 8000,
       newCents: 0,
       expansionCents: 1000,
       contractionCents: 0,
-      churnedCents: 3500,
-      reactivatedCents: 0,
-      plans: { new: 0, expansion: 1, contraction: 0, churned: 2, reactivated: 0 },
-      plansAtStart: 4,
-      planChurnRatePercent: 50,
-      mrrChurnRatePercent: 36.8,
+      churnedCents: 4500,
+      reactivatedCents: 1000,
+      plans: { new: 0, expansion: 1, contraction: 0, churned: 3, reactivated: 1 },
+      plansAtStart: 5,
+      planChurnRatePercent: 60,
+      mrrChurnRatePercent: 42.9,
     });
     expect(report.cancellations).toEqual({
       total: 2,

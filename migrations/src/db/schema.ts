@@ -698,6 +698,28 @@ export const subscriptionSnapshots = pgTable(
 );
 
 /**
+ * Each snapshot day's MRR and its movement since the previous snapshot day (issue 23, docs/decisions/admin.md
+ * "Subscriptions: snapshot, MRR, movement, churn, save rate"): written with the day's snapshot, in its
+ * transaction, by `write_subscription_movements` (migration subscription_movements). Kind `mrr`: the day's
+ * MRR and the plans earning that day (every snapshot day has one; it marks the day as done); the others
+ * (new, expansion, contraction, churned, reactivated): the plans that moved that way since the previous
+ * snapshot day and the change in MRR (churned and contraction negative). The report sums the range's days.
+ */
+export const subscriptionMovements = pgTable(
+  'subscription_movements',
+  {
+    day: date({ mode: 'string' }).notNull(),
+    kind: text().notNull(),
+    plans: integer().notNull(),
+    cents: bigint({ mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.day, t.kind] }),
+    check('subscription_movements_kind', sql`${t.kind} in ('mrr', 'new', 'expansion', 'contraction', 'churned', 'reactivated')`),
+  ],
+);
+
+/**
  * The sales reports' summary (issue 23, docs/decisions/admin.md "Reports: the daily summary"): kept by the
  * triggers of migration report_summary in the transaction of each order, payment and store credit write.
  * One row per paid order (processing, shipped, delivered): its UTC day, total and what was given back of

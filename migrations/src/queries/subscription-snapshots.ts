@@ -1,6 +1,7 @@
 /**
- * The plans' daily snapshot and what is read from it (issue 23): MRR now, its movement between two
- * snapshot days (new, expansion, contraction, churned, reactivated) and the plans churned.
+ * The plans' daily snapshot and what is read from it (issue 23): MRR now, and its movement between two
+ * snapshot days (new, expansion, contraction, churned, reactivated), summed from each day's movement
+ * stored with the day's snapshot (subscription_movements).
  *
  * A plan's MRR: its amount per delivery divided by the months between deliveries (a plan every 2 months
  * counts half, a quarterly plan a third), in cents, rounded half away from zero to the cent per plan (SQL
@@ -9,25 +10,34 @@
  * cancelled or expired), so cancelled plans do not fill the table day after day.
  */
 import type pg from 'pg';
+import type { Db } from '../db/client';
+import { inPoolTransaction } from './transaction';
 import { MONTHS_SQL } from './reports';
 
 const MRR_CENTS = `(case when status = 'active' then round(amount * 100 / ${MONTHS_SQL}) else 0 end)::bigint`;
 
 /**
- * Writes the day's snapshot (yyyy-mm-dd, UTC) unless the day has one: the first run of the day records the
- * plans as they are then, a later run of the same day writes nothing. Two runs at once cannot double a
- * row (the primary key; `on conflict do nothing`). Answers the rows written.
+ * Writes the day's snapshot (yyyy-mm-dd, UTC) and its movement since the previous snapshot day
+ * (`write_subscription_movements`, migration subscription_movements) in one transaction, unless the day
+ * is done: the first run of the day records the plans as they are then, a later run writes nothing. Runs
+ * take turns (an advisory lock held to the commit), so two at once write the day once; rows an older
+ * release wrote for the day stand and get their movement. Answers the snapshot rows written.
  */
-export async function writeSubscriptionSnapshot(pool: pg.Pool, day: string): Promise<number> {
-  const { rowCount } = await pool.query(
-    `insert into subscription_snapshots (day, subscription_id, status, mrr_cents)
-     select $1::date, id, status, ${MRR_CENTS}
-     from subscriptions
-     where status in ('active', 'paused') and not exists (select 1 from subscription_snapshots where day = $1::date)
-     on conflict do nothing`,
-    [day],
-  );
-  return rowCount ?? 0;
+export async function writeSubscriptionSnapshot(db: Db, day: string): Promise<number> {
+  return inPoolTransaction(db, async (client) => {
+    await client.query(`select pg_advisory_xact_lock(hashtext('subscription_snapshots'))`);
+    const done = await client.query(`select 1 from subscription_movements where day = $1::date and kind = 'mrr'`, [day]);
+    if (done.rowCount) return 0;
+    const { rowCount } = await client.query(
+      `insert into subscription_snapshots (day, subscription_id, status, mrr_cents)
+       select $1::date, id, status, ${MRR_CENTS}
+       from subscriptions
+       where status in ('active', 'paused') and not exists (select 1 from subscription_snapshots where day = $1::date)`,
+      [day],
+    );
+    await client.query('select write_subscription_movements($1::date)', [day]);
+    return rowCount ?? 0;
+  });
 }
 
 /** MRR now, from the plans themselves (the same rule as the snapshot), and the active plans. */
@@ -47,54 +57,50 @@ export interface SnapshotDays {
   end: string | null;
 }
 
+/** Read from the days' `mrr` rows (one per snapshot day), not from the snapshots' rows. */
 export async function snapshotDays(pool: pg.Pool, from: string, to: string): Promise<SnapshotDays> {
   const { rows } = await pool.query<SnapshotDays>(
-    `select to_char((select min(day) from subscription_snapshots), 'YYYY-MM-DD') as first,
-            to_char(coalesce((select max(day) from subscription_snapshots where day <= $1::date),
-                             (select min(day) from subscription_snapshots where day > $1::date and day <= $2::date)), 'YYYY-MM-DD') as start,
-            to_char((select max(day) from subscription_snapshots where day <= $2::date), 'YYYY-MM-DD') as "end"`,
+    `with d as (select day from subscription_movements where kind = 'mrr')
+     select to_char((select min(day) from d), 'YYYY-MM-DD') as first,
+            to_char(coalesce((select max(day) from d where day <= $1::date),
+                             (select min(day) from d where day > $1::date and day <= $2::date)), 'YYYY-MM-DD') as start,
+            to_char((select max(day) from d where day <= $2::date), 'YYYY-MM-DD') as "end"`,
     [from, to],
   );
   return rows[0]!;
 }
 
-export interface MovementRow {
-  kind: 'new' | 'expansion' | 'contraction' | 'churned' | 'reactivated' | 'unchanged';
-  plans: number;
-  /** The change in MRR (cents; churned and contraction negative). */
-  cents: number;
-  /** The plans' MRR on the start day (cents). */
-  start_cents: number;
+export type MovementKind = 'new' | 'expansion' | 'contraction' | 'churned' | 'reactivated';
+
+export interface MrrMovementSums {
+  /** MRR (cents) and plans earning on the start and end days. */
+  start: { plans: number; cents: number };
+  end: { plans: number; cents: number };
+  /** Each kind summed over the days after `start` up to `end`: plan movements and the change in MRR (cents; churned and contraction negative). */
+  kinds: Record<MovementKind, { plans: number; cents: number }>;
 }
 
 /**
- * Each plan's MRR on `start` and on `end` (0 when it has no row that day), classified: new (no row on the
- * start day and made after that day's snapshot), reactivated (MRR 0 on the start day, paused, or made
- * before it and cancelled then, and earning on the end day), churned (earning on the start day, nothing on
- * the end day: cancelled, expired or paused), expansion and contraction (earning on both days, more or
- * less), unchanged.
+ * The movement from the `start` snapshot day to the `end` day: the sum of each day's stored movement
+ * (start < day <= end), so a plan that churned and came back in between counts once as churned and once
+ * as reactivated. start MRR + every kind's cents = end MRR.
  */
-export async function mrrMovement(pool: pg.Pool, start: string, end: string): Promise<MovementRow[]> {
-  const { rows } = await pool.query<MovementRow>(
-    `with a as (select subscription_id, mrr_cents, created_at from subscription_snapshots where day = $1::date),
-          b as (select subscription_id, mrr_cents from subscription_snapshots where day = $2::date),
-          taken as (select coalesce(max(created_at), $1::date::timestamptz) as at from a),
-          both_days as (
-            select coalesce(a.subscription_id, b.subscription_id) as id, a.subscription_id is not null as had_row,
-                   coalesce(a.mrr_cents, 0) as m1, coalesce(b.mrr_cents, 0) as m2
-            from a full join b on b.subscription_id = a.subscription_id),
-          kinds as (
-            select d.m1, d.m2, case
-              when d.m1 > 0 and d.m2 = 0 then 'churned'
-              when d.m1 > 0 and d.m2 > d.m1 then 'expansion'
-              when d.m1 > 0 and d.m2 < d.m1 then 'contraction'
-              when d.m1 > 0 then 'unchanged'
-              when d.m2 = 0 then 'unchanged'
-              when not d.had_row and coalesce(s.created_at > (select at from taken), true) then 'new'
-              else 'reactivated' end as kind
-            from both_days d left join subscriptions s on s.id = d.id)
-     select kind, count(*)::int as plans, sum(m2 - m1)::float8 as cents, sum(m1)::float8 as start_cents from kinds group by kind`,
+export async function mrrMovement(pool: pg.Pool, start: string, end: string): Promise<MrrMovementSums> {
+  const { rows } = await pool.query<{ kind: string; plans: number; cents: number }>(
+    `select kind, sum(plans)::int as plans, sum(cents)::float8 as cents from subscription_movements
+     where day > $1::date and day <= $2::date and kind <> 'mrr' group by kind
+     union all
+     select case when day = $1::date then 'start' else 'end' end, plans, cents::float8 from subscription_movements
+     where day in ($1::date, $2::date) and kind = 'mrr'`,
     [start, end],
   );
-  return rows;
+  const of = (kind: string) => {
+    const row = rows.find((r) => r.kind === kind);
+    return { plans: row?.plans ?? 0, cents: row?.cents ?? 0 };
+  };
+  return {
+    start: of('start'),
+    end: of('end'),
+    kinds: { new: of('new'), expansion: of('expansion'), contraction: of('contraction'), churned: of('churned'), reactivated: of('reactivated') },
+  };
 }

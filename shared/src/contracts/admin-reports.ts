@@ -134,14 +134,20 @@ export interface MrrMovement {
   endDay: string;
   startMrrCents: number;
   endMrrCents: number;
-  /** startMrr + new + expansion + reactivated - contraction - churned = endMrr. */
+  /**
+   * Each the sum of the daily movements after startDay up to endDay (a plan that churned and came back
+   * counts in both churned and reactivated). startMrr + new + expansion + reactivated - contraction - churned = endMrr.
+   */
   newCents: number;
   expansionCents: number;
   contractionCents: number;
   churnedCents: number;
   reactivatedCents: number;
   plans: { new: number; expansion: number; contraction: number; churned: number; reactivated: number };
-  /** Plans earning on the start day and the share of them (and of their MRR) churned by the end day, in percent to one decimal. */
+  /**
+   * Plans earning on the start day; churn rate: the range's churn movements ÷ those plans, and churned MRR ÷
+   * the start day's MRR, in percent to one decimal (a plan that churned twice counts twice).
+   */
   plansAtStart: number;
   planChurnRatePercent: number | null;
   mrrChurnRatePercent: number | null;

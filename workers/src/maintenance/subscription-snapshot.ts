@@ -2,8 +2,8 @@
  * maintenance: the plans' daily snapshot (issue 23). Every hour; the first run of each UTC day records
  * every active and paused plan's state and monthly-normalised amount for that day, later runs of the day
  * write nothing (the day already has its snapshot), so a worker that was down at midnight still records
- * the day at its next run. The reports read MRR movement and churn from two days' snapshots
- * (@nh/server/queries/subscription-snapshots).
+ * the day at its next run. The day's MRR movement since the previous snapshot day is written with it, in
+ * its transaction; the report sums the range's days (@nh/server/queries/subscription-snapshots).
  */
 import { z } from 'zod';
 import { writeSubscriptionSnapshot } from '@nh/server/queries/subscription-snapshots';
@@ -20,7 +20,7 @@ export interface SnapshotResult {
 export function createSubscriptionSnapshotProcessor({ db, log, now = () => new Date() }: { db: Db; log: Logger; now?: () => Date }) {
   return async (): Promise<SnapshotResult> => {
     const day = now().toISOString().slice(0, 10);
-    const written = await writeSubscriptionSnapshot(db.$client, day);
+    const written = await writeSubscriptionSnapshot(db, day);
     if (written > 0) log.info({ day, written }, 'subscription snapshot written');
     return { day, written };
   };

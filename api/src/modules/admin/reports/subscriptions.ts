@@ -1,7 +1,7 @@
 /**
- * The subscriptions report (issue 23): MRR now, its movement between the range's snapshot days (new,
- * expansion, contraction, churned, reactivated) and churn, from the daily snapshot the maintenance worker
- * keeps; the cancellations by reason and the save rate, from the cancellation report's data.
+ * The subscriptions report (issue 23): MRR now, its movement over the range's snapshot days (new,
+ * expansion, contraction, churned, reactivated: the sum of each day's movement, stored with the daily
+ * snapshot the maintenance worker keeps) and churn; the cancellations by reason and the save rate, from the cancellation report's data.
  */
 import type { MrrMovement, ReportRange, SubscriptionsReport } from '@nh/shared/contracts/admin-reports';
 import { mrrMovement, mrrNow, snapshotDays } from '@nh/server/queries/subscription-snapshots';
@@ -13,26 +13,22 @@ export const percent = (part: number, whole: number) => (whole > 0 ? Math.round(
 
 async function movement(db: Db, start: string | null, end: string | null): Promise<MrrMovement | null> {
   if (!start || !end || start >= end) return null;
-  const rows = await mrrMovement(db.$client, start, end);
-  const of = (kind: string) => rows.find((r) => r.kind === kind) ?? { plans: 0, cents: 0, start_cents: 0 };
-  const startMrr = rows.reduce((n, r) => n + r.start_cents, 0);
-  const endMrr = startMrr + rows.reduce((n, r) => n + r.cents, 0);
-  const churned = of('churned');
-  const plansAtStart = rows.filter((r) => r.start_cents > 0).reduce((n, r) => n + r.plans, 0);
+  const m = await mrrMovement(db.$client, start, end);
+  const k = m.kinds;
   return {
     startDay: start,
     endDay: end,
-    startMrrCents: startMrr,
-    endMrrCents: endMrr,
-    newCents: of('new').cents,
-    expansionCents: of('expansion').cents,
-    contractionCents: -of('contraction').cents,
-    churnedCents: -churned.cents,
-    reactivatedCents: of('reactivated').cents,
-    plans: { new: of('new').plans, expansion: of('expansion').plans, contraction: of('contraction').plans, churned: churned.plans, reactivated: of('reactivated').plans },
-    plansAtStart,
-    planChurnRatePercent: percent(churned.plans, plansAtStart),
-    mrrChurnRatePercent: percent(-churned.cents, startMrr),
+    startMrrCents: m.start.cents,
+    endMrrCents: m.end.cents,
+    newCents: k.new.cents,
+    expansionCents: k.expansion.cents,
+    contractionCents: -k.contraction.cents,
+    churnedCents: -k.churned.cents,
+    reactivatedCents: k.reactivated.cents,
+    plans: { new: k.new.plans, expansion: k.expansion.plans, contraction: k.contraction.plans, churned: k.churned.plans, reactivated: k.reactivated.plans },
+    plansAtStart: m.start.plans,
+    planChurnRatePercent: percent(k.churned.plans, m.start.plans),
+    mrrChurnRatePercent: percent(-k.churned.cents, m.start.cents),
   };
 }
 
