@@ -82,7 +82,7 @@ describe('a replacement', () => {
     const customer = await json(await support.request(`/api/admin/customers/${owner!.customer_id}`), 200);
     const entries = (customer.timeline as Array<Record<string, unknown>>).filter((e) => e.replacementOrderId !== null);
     expect(entries).toEqual([
-      expect.objectContaining({ kind: 'audit', title: `Resolved a damage claim on order ${orderId.slice(0, 8)}`, detail: words, by: support.email, orderId, replacementOrderId: replacementId }),
+      expect.objectContaining({ kind: 'audit', title: 'Resolved a damage claim', detail: `Order ${orderId.slice(0, 8)} · ${words}`, by: support.email, orderId, replacementOrderId: replacementId }),
     ]);
   });
 

@@ -94,8 +94,8 @@ export function customerTimeline(rec: CustomerRecords, credit: CreditEntry[] = [
       add({
         kind: 'audit',
         at: a.at.toISOString(),
-        title: `${AUDIT_ACTION_LABELS[a.action as keyof typeof AUDIT_ACTION_LABELS]} on order ${short(a.entity_id)}`,
-        detail: claim.detail,
+        title: AUDIT_ACTION_LABELS[a.action as keyof typeof AUDIT_ACTION_LABELS],
+        detail: [`Order ${short(a.entity_id)}`, claim.detail].filter(Boolean).join(' · '),
         by: a.actor_email,
         orderId: a.entity_id,
         replacementOrderId: claim.replacementOrderId,
