@@ -66,6 +66,26 @@ describe('a replacement', () => {
     expect(audit).toEqual([{ actor_email: support.email, after: expect.objectContaining({ resolution: 'Free replacement', reason: 'Arrived leaking', replacementOrderId: replacement.id }) }]);
   });
 
+  it('names (and links) the replacement order in the order’s timeline and the customer’s timeline', async () => {
+    const { orderId } = await placeOrder(null);
+    const made = await json(await claim(support, orderId, { lines: [{ line: 0, quantity: 1 }], resolution: 'replace' }), 201);
+    const replacementId = made.replacementOrderId as string;
+    const words = `Free replacement · Arrived leaking · replacement order ${replacementId.slice(0, 8)} · Customer called: the cap split`;
+
+    const timeline = await json(await support.request(`/api/admin/orders/${orderId}/timeline`, { method: 'POST', body: {} }), 200);
+    const events = (timeline.events as Array<Record<string, unknown>>).filter((e) => e.title === 'Resolved a damage claim');
+    expect(events).toEqual([expect.objectContaining({ kind: 'staff', detail: words, actor: support.email, replacementOrderId: replacementId })]);
+    // Every other entry names no replacement.
+    expect((timeline.events as Array<Record<string, unknown>>).filter((e) => e.replacementOrderId !== null)).toHaveLength(1);
+
+    const [owner] = await q<{ customer_id: string }>('select customer_id from orders where id = $1', [orderId]);
+    const customer = await json(await support.request(`/api/admin/customers/${owner!.customer_id}`), 200);
+    const entries = (customer.timeline as Array<Record<string, unknown>>).filter((e) => e.replacementOrderId !== null);
+    expect(entries).toEqual([
+      expect.objectContaining({ kind: 'audit', title: 'Resolved a damage claim', detail: `Order ${orderId.slice(0, 8)} · ${words}`, by: support.email, orderId, replacementOrderId: replacementId }),
+    ]);
+  });
+
   it('refuses more than was ordered less earlier claims, naming what is left', async () => {
     const { orderId } = await placeOrder(null);
     expect(await json(await claim(manager, orderId, { lines: [{ line: 0, quantity: 3 }], resolution: 'replace' }), 422)).toMatchObject({

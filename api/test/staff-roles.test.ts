@@ -92,6 +92,8 @@ const ROUTE_PERMISSIONS: Record<string, Permission> = {
   'POST /api/admin/sync/orders/:id/retry': 'sync.manage',
   'POST /api/admin/sync/orders/:id/attempts': 'orders.view',
   'POST /api/admin/sync/retry-failed': 'sync.manage',
+  'POST /api/admin/sync/store-credit/failed': 'sync.manage',
+  'POST /api/admin/sync/store-credit/:entryId/retry': 'sync.manage',
   'GET /api/admin/customers': 'customers.view',
   'GET /api/admin/customers/:id': 'customers.view',
   'POST /api/admin/customers/:id/notes': 'customers.edit',

@@ -5,13 +5,11 @@
  * timeline; axe on the new screens.
  */
 import { randomUUID } from 'node:crypto';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertStaff } from '@nh/server/queries/staff';
-import { hashPassword } from '@nh/server/passwords';
-import { STAFF_MESSAGES } from '@nh/shared/contracts/staff';
 import { poll, seriousAxeViolations, visible } from './support/page-helpers';
 import { startE2eApp, type E2eApp } from './support/app';
+import { insertE2eOrder } from './support/shop';
+import { addStaff, signInStaff } from './support/staff';
 
 const PASSWORD = 'e2e customers staff password';
 const suffix = randomUUID().slice(0, 6);
@@ -24,35 +22,21 @@ const db = () => app.api.ctx.db.$client;
 
 beforeAll(async () => {
   app = await startE2eApp();
-  await insertStaff(app.api.ctx.db, { ...agent, role: 'support', passwordHash: await hashPassword(PASSWORD) });
+  await addStaff(app, PASSWORD, [{ ...agent, role: 'support' }]);
   for (const [total, daysAgo, status] of [
     ['30.00', 20, 'delivered'],
     ['24.50', 2, 'processing'],
   ] as const) {
-    const { rows } = await db().query<{ id: string }>(
-      `insert into orders (store_code, customer_email, customer_name, shipping_address, items, subtotal, shipping, tax, total, status, created_at)
-       values ('NH', $1, 'Lena Leak', '{"address":"1 Main St","city":"Springfield","state":"IL","zip":"62701"}',
-         '[{"productId":1,"productName":"Refill Pouch","variantSku":null,"sku":null,"itemNumber":null,"quantity":1,"price":"24.50"}]',
-         $2, 0, 0, $2, $3, now() - make_interval(days => $4)) returning id`,
-      [email, total, status, daysAgo],
-    );
-    orderIds.push(rows[0]!.id);
+    orderIds.push(await insertE2eOrder(app, { email, name: 'Lena Leak', lines: [{ productId: 1, productName: 'Refill Pouch', quantity: 1, price: '24.50' }], total, status, daysAgo }));
   }
 });
 afterAll(() => app?.close());
-
-async function signIn(page: Page) {
-  await page.getByLabel('Email', { exact: true }).fill(agent.email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await visible(page, STAFF_MESSAGES.signedIn);
-}
 
 describe('customers in the back office', () => {
   it('an agent finds a customer by email, writes a note on them and on an order, and the customer page shows it all in one timeline', async () => {
     const page = await app.newPage();
     await page.goto('/admin/customers');
-    await signIn(page);
+    await signInStaff(page, agent.email, PASSWORD);
     expect(await page.getByRole('navigation', { name: 'Admin' }).getByRole('link').allTextContents()).toEqual(['Dashboard', 'Orders', 'Customers', 'Subscriptions', 'Claims']);
 
     await page.getByLabel('Search customers').fill(email);

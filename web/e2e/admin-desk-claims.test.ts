@@ -6,16 +6,13 @@
  * NetSuite sync once (its one `order.placed` outbox row) and is marked as the original's replacement.
  */
 import { randomUUID } from 'node:crypto';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertStaff } from '@nh/server/queries/staff';
-import { hashPassword } from '@nh/server/passwords';
 import { AUDIT_ACTION_LABELS } from '@nh/shared/contracts/audit';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
-import { STAFF_MESSAGES } from '@nh/shared/contracts/staff';
 import { poll, visible } from './support/page-helpers';
 import { startE2eApp, type E2eApp } from './support/app';
-import { createE2eProduct, type E2eProduct } from './support/shop';
+import { createE2eProduct, insertE2eOrder, type E2eProduct } from './support/shop';
+import { addStaff, signInStaff } from './support/staff';
 
 const PASSWORD = 'e2e desk claims staff password';
 const suffix = randomUUID().slice(0, 6);
@@ -31,35 +28,27 @@ const short = (id: string) => id.slice(0, 8);
 
 beforeAll(async () => {
   app = await startE2eApp();
-  await insertStaff(app.api.ctx.db, { ...agent, role: 'support', passwordHash: await hashPassword(PASSWORD) });
+  await addStaff(app, PASSWORD, [{ ...agent, role: 'support' }]);
   refill = await createE2eProduct(app, 'Lavender Refill');
   other = await createE2eProduct(app, 'Glass Bottle');
-  const items = [
-    { productId: other.id, productName: other.name, variantSku: null, sku: null, itemNumber: null, quantity: 1, price: '20.00' },
-    { productId: refill.id, productName: refill.name, variantSku: null, sku: null, itemNumber: null, quantity: 2, price: '20.00' },
-  ];
-  const { rows } = await db().query<{ id: string }>(
-    `insert into orders (store_code, customer_email, customer_name, shipping_address, items, subtotal, shipping, tax, total, status, created_at)
-     values ('NH', $1, 'Drew Drip', '{"address":"1 Main St","city":"Springfield","state":"IL","zip":"62701"}', $2, '60.00', 0, 0, '60.00', 'delivered', now() - interval '3 days')
-     returning id`,
-    [email, JSON.stringify(items)],
-  );
-  orderId = rows[0]!.id;
+  orderId = await insertE2eOrder(app, {
+    email,
+    name: 'Drew Drip',
+    lines: [
+      { productId: other.id, productName: other.name, quantity: 1, price: '20.00' },
+      { productId: refill.id, productName: refill.name, quantity: 2, price: '20.00' },
+    ],
+    status: 'delivered',
+    daysAgo: 3,
+  });
 });
 afterAll(() => app?.close());
-
-async function signIn(page: Page) {
-  await page.getByLabel('Email', { exact: true }).fill(agent.email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await visible(page, STAFF_MESSAGES.signedIn);
-}
 
 describe('a leaking refill at the support desk', () => {
   it('an agent finds the customer, writes a note, sends a free replacement of the leaking line, and the customer page shows it all in one timeline', async () => {
     const page = await app.newPage();
     await page.goto('/admin/customers');
-    await signIn(page);
+    await signInStaff(page, agent.email, PASSWORD);
 
     // Find the customer by email and write the note.
     await page.getByLabel('Search customers').fill(email);
@@ -108,6 +97,9 @@ describe('a leaking refill at the support desk', () => {
     const claim = texts.find((t) => t.includes(AUDIT_ACTION_LABELS['order.claim_resolved']));
     expect(claim).toContain(`Order ${short(orderId)}`);
     expect(claim).toContain(agent.email);
+    // The claim names its replacement order, linked (issue 23 follow-up).
+    const claimEntry = entries.filter({ hasText: AUDIT_ACTION_LABELS['order.claim_resolved'] });
+    expect(await claimEntry.getByRole('link', { name: `Replacement order ${short(replacement.id)}` }).getAttribute('href')).toBe(`/admin-orders/${replacement.id}`);
     expect(texts[at(`Order ${short(replacement.id)} placed`)]).toContain('$0.00');
     // Newest first: the replacement and the claim come after the note, the original order before it.
     expect(at(`Order ${short(replacement.id)} placed`)).toBeLessThan(at(`Order ${short(orderId)} placed`));

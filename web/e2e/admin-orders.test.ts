@@ -12,16 +12,16 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
-import { insertStaff } from '@nh/server/queries/staff';
-import { hashPassword } from '@nh/server/passwords';
+import { centsToDecimal } from '@nh/shared';
 import { exportDownloadName } from '@nh/shared/contracts/admin';
 import { partialUnsettledMessage, settlementSentence } from '@nh/shared/contracts/refunds';
 import { STAFF_MESSAGES } from '@nh/shared/contracts/staff';
 import { emailedToken } from '../../api/test/support/emailed-links';
+import { placePaidOrder, type PaidOrder } from '../../api/test/support/paid-orders';
 import { poll, seriousAxeViolations, visible } from './support/page-helpers';
 import { startE2eApp, type E2eApp } from './support/app';
 import { createE2eProduct, type E2eProduct } from './support/shop';
+import { addStaff, signInStaff } from './support/staff';
 
 const PASSWORD = 'e2e orders staff password';
 let app: E2eApp;
@@ -37,73 +37,25 @@ const exportsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nh-orders-e2e-'));
 beforeAll(async () => {
   app = await startE2eApp({ EXPORTS_DIR: exportsDir });
   product = await createE2eProduct(app, 'Orders E2E Cleaner');
-  const passwordHash = await hashPassword(PASSWORD);
-  await insertStaff(app.api.ctx.db, { ...owner, role: 'owner', passwordHash });
-  await insertStaff(app.api.ctx.db, { ...manager, role: 'manager', passwordHash });
+  await addStaff(app, PASSWORD, [
+    { ...owner, role: 'owner' },
+    { ...manager, role: 'manager' },
+  ]);
 });
 afterAll(async () => {
   await app?.close();
   fs.rmSync(exportsDir, { recursive: true, force: true });
 });
 
-async function signIn(page: Page, email: string, password = PASSWORD) {
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await visible(page, STAFF_MESSAGES.signedIn);
-}
+const signIn = (page: Page, email: string) => signInStaff(page, email, PASSWORD);
 
 async function choose(page: Page, label: string, option: string) {
   await page.getByLabel(label, { exact: true }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-interface Placed {
-  id: string;
-  /** The charge in cents and at the gateway. */
-  total: number;
-  transactionId: string;
-}
-
 /** An order placed and paid through the real checkout (the sandbox's tokeniser and charge): `quantity` of the test product. */
-async function placeOrder(quantity: number, customer = 'Grace Hopper'): Promise<Placed> {
-  const tokenized = await app.api.request('/api/payments/sandbox/tokenize', {
-    body: {
-      authData: { clientKey: 'local-sandbox-client-key', apiLoginID: 'local-sandbox' },
-      cardData: { cardNumber: '4111111111111111', month: '12', year: '2030', cardCode: '123', zip: '12345' },
-    },
-  });
-  const { opaqueData } = (await tokenized.json()) as { opaqueData: { dataDescriptor: string; dataValue: string } };
-  const pricing = priceCart([{ price: 2000, quantity }]);
-  const strings = toPayloadStrings(pricing);
-  const address = { address: '1 Compiler Way', city: 'Arlington', state: 'VA', zip: '12345' };
-  const [firstName, lastName] = customer.split(' ');
-  const res = await app.api.request('/api/payments/checkout-nonce', {
-    headers: { 'Idempotency-Key': randomUUID() },
-    body: {
-      amount: strings.total,
-      ...opaqueData,
-      firstName,
-      lastName,
-      email: `e2e-orders-${suffix}@example.com`,
-      ...address,
-      orderData: {
-        items: [{ productId: product.id, variantSku: null, quantity, price: '20.00' }],
-        ...strings,
-        promoCode: null,
-        shippingAddress: address,
-        billingAddress: address,
-      },
-    },
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-  const { orderId } = (await res.json()) as { orderId: string };
-  const { rows } = await db().query<{ authnet_transaction_id: string }>(
-    `select authnet_transaction_id from payment_transactions where order_id = $1 and kind = 'charge' and status = 'approved'`,
-    [orderId],
-  );
-  return { id: orderId, total: pricing.total, transactionId: rows[0]!.authnet_transaction_id };
-}
+const placeOrder = (quantity: number): Promise<PaidOrder> => placePaidOrder(app.api, { lines: [{ price: 2000, quantity }], productIds: [product.id], email: `e2e-orders-${suffix}@example.com` });
 
 const inventory = async () => (await db().query<{ inventory: number }>('select inventory from products where id = $1', [product.id])).rows[0]!.inventory;
 
@@ -166,7 +118,7 @@ describe('orders in the back office', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     // An unsettled order: part of it is refused in the server's words, the whole of it is voided.
-    const unsettled = await placeOrder(1, 'Ada Lovelace');
+    const unsettled = await placeOrder(1);
     await page.goto(`/admin-orders/${unsettled.id}`);
     const dialog = await refundThroughDialog(page, '5.00', 'Wrong scent', false, settlementSentence('unsettled', unsettled.total, 'Visa ending 1111'));
     await visible(page, partialUnsettledMessage(unsettled.total));

@@ -72,8 +72,8 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
     lockDuration: config.JOB_LOCK_MS,
     stalledInterval: config.JOB_LOCK_MS,
   };
-  const { exports: exportFiles } = createFileStores(config, { exports: config.EXPORTS_DIR });
-  const ctx: WorkerContext = { config, db, readDb, log, queues, redis: producerRedis, mailer, netsuite, gateway, exportFiles, worker: (name) => workers.get(name)! };
+  const { exports: exportFiles, claims: claimPhotos } = createFileStores(config, { exports: config.EXPORTS_DIR, claims: config.CLAIM_PHOTOS_DIR });
+  const ctx: WorkerContext = { config, db, readDb, log, queues, redis: producerRedis, mailer, netsuite, gateway, exportFiles, claimPhotos, worker: (name) => workers.get(name)! };
 
   for (const name of config.WORKER_QUEUES) await QUEUES[name].setup?.(queues[name], ctx);
   for (const name of config.WORKER_QUEUES) {

@@ -179,3 +179,13 @@ export async function claimFigures(db: Db, from: Date, to: Date) {
 }
 
 export type { ClaimLine };
+
+/**
+ * Of these photo keys, the ones a claim names (housekeeping keeps those): one statement per batch of a
+ * listing. Claims are few (a support queue), so the scan of `claims` this makes stays small.
+ */
+export async function claimedPhotoKeys(db: Db, keys: readonly string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const { rows } = await db.$client.query<{ photo_key: string }>('select photo_key from claims where photo_key = any($1::text[])', [keys]);
+  return new Set(rows.map((r) => r.photo_key));
+}

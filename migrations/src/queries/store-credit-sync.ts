@@ -6,6 +6,8 @@
  * the ledger's insert trigger (migration store_credit_netsuite), in the movement's own transaction.
  */
 import type pg from 'pg';
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
 import type { StoreCreditKind } from './store-credit';
 
 type Queryable = pg.Pool | pg.PoolClient | pg.ClientBase;
@@ -68,4 +70,51 @@ export async function recordCreditSync(db: Queryable, entryId: string, outcome: 
        error = excluded.error, attempts = store_credit_netsuite_syncs.attempts + 1, updated_at = now()`,
     [entryId, outcome.status, outcome.netsuiteCustomerId ?? null, outcome.netsuiteRecords ? JSON.stringify(outcome.netsuiteRecords) : null, outcome.error ?? null],
   );
+}
+
+export interface FailedCreditSyncRow {
+  entryId: string;
+  kind: StoreCreditKind;
+  amountCents: number;
+  userId: string;
+  email: string;
+  error: string | null;
+  attempts: number;
+  lastAttemptAt: Date;
+  createdAt: Date;
+}
+
+/** Movements whose NetSuite sync failed for good (after the job's last attempt), newest failure first. */
+export async function listFailedCreditSyncs(db: Queryable, limit = 200): Promise<FailedCreditSyncRow[]> {
+  const { rows } = await db.query<FailedCreditSyncRow>(
+    `select e.id::text as "entryId", e.kind, abs(e.amount_cents)::int as "amountCents", e.user_id as "userId", u.email,
+       s.error, s.attempts, s.updated_at as "lastAttemptAt", e.created_at as "createdAt"
+     from store_credit_netsuite_syncs s
+     join store_credit_entries e on e.id = s.entry_id
+     join users u on u.id = e.user_id
+     where s.status = 'failed'
+     order by s.updated_at desc
+     limit $1`,
+    [limit],
+  );
+  return rows;
+}
+
+/**
+ * A staff retry of one movement's sync, in the caller's transaction: its sync row locked (or made) and
+ * set back to pending when the movement is one NetSuite is told of and not yet synced. Answers the
+ * movement (its kind and account) and the sync status before, or null when there is no such movement.
+ */
+export async function resetCreditSync(tx: DbOrTx, entryId: string): Promise<{ kind: StoreCreditKind; userId: string; before: string | null } | null> {
+  const entry = (await tx.execute<{ kind: StoreCreditKind; userId: string }>(sql`select kind, user_id as "userId" from store_credit_entries where id = ${entryId}::bigint`)).rows[0];
+  if (!entry) return null;
+  const locked = await tx.execute<{ status: string }>(sql`select status from store_credit_netsuite_syncs where entry_id = ${entryId}::bigint for update`);
+  const before = locked.rows[0]?.status ?? null;
+  if (before !== 'synced' && (NETSUITE_CREDIT_KINDS as readonly string[]).includes(entry.kind)) {
+    await tx.execute(
+      sql`insert into store_credit_netsuite_syncs (entry_id, status, attempts) values (${entryId}::bigint, 'pending', 0)
+        on conflict (entry_id) do update set status = 'pending', error = null, updated_at = now()`,
+    );
+  }
+  return { ...entry, before };
 }

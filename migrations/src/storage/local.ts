@@ -10,7 +10,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertStorageKey, contentTypeOf, type FileStorage, type StoredFile } from './types';
+import { assertStorageKey, contentTypeOf, isStorageKey, type FileStorage, type StoredFile } from './types';
 
 const isMissing = (error: unknown) => ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
 
@@ -100,6 +100,29 @@ export function localFileStorage(root: string): FileStorage {
     async download(key) {
       const file = await storage.get(key);
       return file ? { kind: 'stream', file } : null;
+    },
+
+    async *list() {
+      // Folder by folder (a missing root is an empty store); keys are the paths under root with '/'.
+      const folders = [''];
+      while (folders.length) {
+        const folder = folders.pop()!;
+        let entries: fs.Dirent[];
+        try {
+          entries = await fsp.readdir(path.join(root, folder), { withFileTypes: true });
+        } catch (error) {
+          if (isMissing(error)) continue;
+          throw error;
+        }
+        for (const entry of entries) {
+          const key = folder ? `${folder}/${entry.name}` : entry.name;
+          if (entry.isDirectory()) folders.push(key);
+          else if (entry.isFile() && isStorageKey(key) && !key.endsWith('.partial')) {
+            const stats = await fsp.stat(path.join(root, key)).catch((error: unknown) => (isMissing(error) ? null : Promise.reject(error)));
+            if (stats) yield { key, lastModified: stats.mtime };
+          }
+        }
+      }
     },
   };
   return storage;

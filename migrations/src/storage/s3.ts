@@ -156,6 +156,18 @@ export function s3FileStorage(settings: S3Settings, area: string, connect: () =>
       const url = await getSignedUrl(signer, command, { expiresIn: settings.presignSeconds });
       return { kind: 'redirect', url, expiresInSeconds: settings.presignSeconds };
     },
+
+    async *list() {
+      const { sdk, client } = await connect();
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(new sdk.ListObjectsV2Command({ Bucket, Prefix: `${base}/`, ContinuationToken }));
+        for (const object of page.Contents ?? []) {
+          if (object.Key) yield { key: object.Key.slice(base.length + 1), lastModified: object.LastModified ?? new Date(0) };
+        }
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+    },
   };
   return storage;
 }

@@ -134,6 +134,22 @@ describe.each(backends)('file storage contract: $name', ({ name, stores }) => {
     expect(await uploads.stat('same.csv')).toBeNull();
   });
 
+  it('lists every file of its own kind (nested keys too) with when it was written, and nothing of another kind', async () => {
+    const { uploads, exports } = stores();
+    const before = Date.now() - 60_000;
+    await uploads.put('a1b2/photo.jpg', Buffer.from('one'), { contentType: 'image/jpeg' });
+    await uploads.put('top.webp', Buffer.from('two'), { contentType: 'image/webp' });
+    await exports.put('other.csv', Buffer.from('three'), { contentType: 'text/csv' });
+    const listed = [];
+    for await (const file of uploads.list()) listed.push(file);
+    expect(listed.map((f) => f.key).sort()).toEqual(['a1b2/photo.jpg', 'top.webp']);
+    for (const f of listed) expect(f.lastModified.getTime()).toBeGreaterThan(before);
+    await uploads.delete('a1b2/photo.jpg');
+    const after = [];
+    for await (const file of uploads.list()) after.push(file.key);
+    expect(after).toEqual(['top.webp']);
+  });
+
   it('refuses keys that could leave its folder or prefix', async () => {
     const { uploads } = stores();
     for (const key of ['../etc/passwd', '/abs.webp', 'products/../../x', 'Upper.webp', '', 'a//b']) {

@@ -54,6 +54,17 @@ export interface FileStorage {
   delete(key: string): Promise<void>;
   /** How to hand the file to a browser (see DownloadAnswer), or null when there is no such file. */
   download(key: string, options: DownloadOptions): Promise<DownloadAnswer | null>;
+  /**
+   * Every file of the store (its key and when it was written), in no particular order, read page by page
+   * (never the whole listing in memory); half-written files (a local `.partial`) are not listed.
+   */
+  list(): AsyncIterable<ListedFile>;
+}
+
+/** A file as a listing names it. */
+export interface ListedFile {
+  key: string;
+  lastModified: Date;
 }
 
 /** The two kinds of shared files, each a folder locally and a prefix in the bucket. */

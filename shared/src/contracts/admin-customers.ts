@@ -134,6 +134,8 @@ export const customerTimelineEntrySchema = z.object({
   by: z.string().nullable(),
   orderId: z.string().nullable(),
   subscriptionId: z.string().nullable(),
+  /** A damage claim resolved with a replacement: the $0 replacement order (linked beside the claim). */
+  replacementOrderId: z.string().nullable(),
 });
 export type CustomerTimelineEntry = z.infer<typeof customerTimelineEntrySchema>;
 

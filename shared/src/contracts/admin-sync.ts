@@ -16,6 +16,9 @@ export const ADMIN_SYNC_MESSAGES = {
   orderNotFound: 'Order not found',
   alreadySynced: 'This order is already synced to NetSuite.',
   storeCode: 'Please enter a valid store code.',
+  creditEntryNotFound: 'Store-credit movement not found',
+  creditAlreadySynced: 'This store-credit movement is already in NetSuite.',
+  creditNotSynced: 'Store credit spent on an order (or given back) travels to NetSuite with its order: retry the order’s sync instead.',
 } as const;
 
 export const adminSyncRequestSchema = z.object({
@@ -116,3 +119,24 @@ export const orderSyncAttemptsSchema = z.object({
   attempts: z.array(syncAttemptSchema),
 });
 export type OrderSyncAttempts = z.infer<typeof orderSyncAttemptsSchema>;
+
+/**
+ * POST /api/admin/sync/store-credit/failed: store-credit movements (grants, refunds to credit, expiries)
+ * whose NetSuite sync failed after the job's last attempt; POST /api/admin/sync/store-credit/{entryId}/retry
+ * sends one again (sync.manage, audited on the customer). Store credit is shop-wide: no store code.
+ */
+export const failedCreditSyncSchema = z.object({
+  entryId: z.string(),
+  kind: z.enum(['grant', 'refund', 'expire']),
+  /** Two-decimal string, without sign. */
+  amount: z.string(),
+  customerId: z.string(),
+  customerEmail: z.string(),
+  errorMessage: z.string().nullable(),
+  attempts: z.number().int(),
+  lastAttemptAt: z.string(),
+  createdAt: z.string(),
+});
+export type FailedCreditSync = z.infer<typeof failedCreditSyncSchema>;
+export const failedCreditSyncListSchema = z.object({ failed: z.array(failedCreditSyncSchema) });
+export const creditSyncRetrySchema = z.object({ entryId: z.string(), status: z.literal('pending') });

@@ -48,6 +48,7 @@ export const AUDIT_ACTION_LABELS = {
   'subscription.one_time_item_removed': 'Removed one-time item from subscription',
   'sync.replayed': 'Replayed NetSuite sync',
   'sync.replayed_failed': 'Replayed failed NetSuite syncs',
+  'sync.store_credit_replayed': 'Sent a store-credit movement to NetSuite again',
   'export.started': 'Started export',
   'export.downloaded': 'Downloaded export',
   'queue.changed': 'Changed a queue (queue dashboard)',

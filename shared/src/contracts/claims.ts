@@ -190,3 +190,20 @@ const day = z.string({ error: RANGE_MESSAGE }).regex(/^\d{4}-\d{2}-\d{2}$/, RANG
 export const claimReportQuerySchema = z
   .object({ from: day, to: day })
   .refine((q) => q.from <= q.to && Date.parse(q.to) - Date.parse(q.from) <= 731 * 86_400_000, RANGE_MESSAGE);
+
+/** The audit actions of a claim's decision (replacement.ts writes them on the claimed order). */
+export const CLAIM_DECISION_ACTIONS = ['order.claim_resolved', 'order.claim_declined'] as const;
+
+/**
+ * A claim decision's audit row in staff's words, for the order's and the customer's timelines:
+ * "Free replacement · Arrived leaking · replacement order 1a2b3c4d · note", and the replacement order's
+ * id (linked beside the entry), or null when the claim was not resolved with one.
+ */
+export function claimDecisionSummary(after: unknown): { detail: string | null; replacementOrderId: string | null } {
+  const a = (after && typeof after === 'object' ? after : {}) as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
+  const replacementOrderId = text(a.replacementOrderId);
+  const parts = [text(a.resolution) ?? text(a.status), text(a.reason), replacementOrderId ? `replacement order ${replacementOrderId.slice(0, 8)}` : null, text(a.note)];
+  const detail = parts.filter(Boolean).join(' · ');
+  return { detail: detail || null, replacementOrderId };
+}

@@ -161,6 +161,7 @@ export const ERROR_CODES = {
   EXPORT_FAILED: 'conflict',
   EXPORT_FILE_GONE: 'gone',
   ALREADY_SYNCED: 'conflict',
+  CREDIT_NOT_SYNCED: 'conflict',
   /** The queue dashboard: adding a job or editing a job's data by hand (every role; jobs come from the outbox). */
   QUEUE_JOB_DATA_READ_ONLY: 'forbidden',
   /** Refunds and voids (POST /api/admin/orders/{id}/refunds): the order has no captured charge. */

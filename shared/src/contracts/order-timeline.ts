@@ -20,6 +20,8 @@ export const timelineEventSchema = z.object({
   actor: z.string().nullable(),
   /** Something went wrong (a declined payment, a failed request or email). */
   problem: z.boolean(),
+  /** A damage claim resolved with a replacement: the $0 replacement order (linked beside the claim). */
+  replacementOrderId: z.string().nullable(),
 });
 export type TimelineEvent = z.infer<typeof timelineEventSchema>;
 export const orderTimelineSchema = z.object({ orderId: z.string(), events: z.array(timelineEventSchema) });

@@ -67,3 +67,28 @@ export async function registerShopper(page: Page, email: string): Promise<void> 
   await page.getByRole('button', { name: 'Create Account' }).click();
   await page.waitForURL((url) => url.pathname === '/', { timeout: 20_000 });
 }
+
+/** An order line as the orders table keeps it. */
+export interface E2eOrderLine {
+  productId: number;
+  productName: string;
+  quantity: number;
+  /** Unit price, 2-decimal string. */
+  price: string;
+}
+
+/**
+ * An order row written straight to the database (no payment): `lines` at their prices, the total their
+ * sum, no shipping or tax, `status`, placed `daysAgo` days ago, to Springfield. Answers its id.
+ */
+export async function insertE2eOrder(app: E2eApp, o: { email: string; name: string; lines: E2eOrderLine[]; status: string; daysAgo: number; total?: string }): Promise<string> {
+  const items = o.lines.map((l) => ({ ...l, variantSku: null, sku: null, itemNumber: null }));
+  const total = o.total ?? (o.lines.reduce((sum, l) => sum + Math.round(Number(l.price) * 100) * l.quantity, 0) / 100).toFixed(2);
+  const { rows } = await app.api.ctx.db.$client.query<{ id: string }>(
+    `insert into orders (store_code, customer_email, customer_name, shipping_address, items, subtotal, shipping, tax, total, status, created_at)
+     values ('NH', $1, $2, '{"address":"1 Main St","city":"Springfield","state":"IL","zip":"62701"}', $3, $4, 0, 0, $4, $5, now() - make_interval(days => $6))
+     returning id`,
+    [o.email, o.name, JSON.stringify(items), total, o.status, o.daysAgo],
+  );
+  return rows[0]!.id;
+}

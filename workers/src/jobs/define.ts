@@ -38,6 +38,8 @@ export interface JobContext {
   gateway: PaymentGateway | null;
   /** Where export files are written and deleted (EXPORTS_DIR, or the bucket of STORAGE_URL; the API reads the same). */
   exportFiles: FileStorage;
+  /** The private store of claims' photos (CLAIM_PHOTOS_DIR, or the bucket's `claims/`): housekeeping deletes the ones no claim names. */
+  claimPhotos: FileStorage;
   /** The BullMQ worker of a queue this process consumes (for `rateLimit`). */
   worker: (queue: QueueName) => Worker;
 }

@@ -83,6 +83,8 @@ const schema = z.object({
 
   /** Where export files live: EXPORTS_DIR or an S3 bucket (STORAGE_URL; @nh/server storage/config.ts, shared with the API). */
   ...storageEnvShape(REPO_ROOT),
+  /** Damage claims' photos when STORAGE_URL is unset (the API writes them; housekeeping deletes those no claim names after a day). */
+  CLAIM_PHOTOS_DIR: z.string().default(path.join(REPO_ROOT, '.local/claim-photos')),
   /** An export writes its rows done (the live progress bar) every this many rows. */
   EXPORT_PROGRESS_EVERY: int(10_000, 1),
   /** A finished export's file is kept this long (hours), then deleted by housekeeping (its download answers 410). */
@@ -175,6 +177,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env): WorkerCo
     ...parsed,
     MAIL_OUTBOX_DIR: path.resolve(parsed.MAIL_OUTBOX_DIR),
     EXPORTS_DIR: path.resolve(parsed.EXPORTS_DIR),
+    CLAIM_PHOTOS_DIR: path.resolve(parsed.CLAIM_PHOTOS_DIR),
     netsuite,
   };
 }

@@ -16,6 +16,9 @@
  * - Export files past their expiry (EXPORT_RETENTION_HOURS after they finished, default 24) are
  *   deleted and their rows marked (file_deleted_at): the history keeps the row, a download answers 410.
  *   The file goes first, then the mark, so a crash in between only means deleting it again next hour.
+ * - Claims' photos no claim names, uploaded more than CLAIM_PHOTO_UNATTACHED_HOURS (a day) ago, are
+ *   deleted: a shopper or staff member uploads the photo, then sends the claim naming it within
+ *   seconds; one never named (the form abandoned) is a private picture kept for nothing.
  * - The outbox and the idempotency keys are then vacuumed. They are queue-like (every outbox row is
  *   updated once and later deleted), and the relay's query walks the partial index of unpublished
  *   rows: dead entries there slow every relay pass. Autovacuum normally keeps up, but it may be off
@@ -34,6 +37,7 @@ import { deleteExpiredStaffSessions } from '@nh/server/queries/staff';
 import { deleteOldSyncAttempts } from '@nh/server/queries/sync';
 import { deletePublishedOutbox, vacuumOutbox } from '@nh/server/queries/outbox';
 import { expiredExportFiles, markExportFilesDeleted } from '@nh/server/queries/exports';
+import { claimedPhotoKeys } from '@nh/server/queries/claims';
 import type { Db } from '@nh/server/db/client';
 import type { Logger } from '@nh/server/observability/logger';
 import type { FileStorage } from '@nh/server/storage';
@@ -43,6 +47,10 @@ import { defineJob } from '../jobs/define';
 const BATCH = 10_000;
 /** Export files deleted per round (each a file system call or an object store request). */
 const FILE_BATCH = 100;
+/** A claim photo no claim names is deleted this long after its upload. */
+export const CLAIM_PHOTO_UNATTACHED_HOURS = 24;
+/** Listed photos checked against the claims per statement. */
+const PHOTO_BATCH = 500;
 
 export interface HousekeepingResult {
   outboxDeleted: number;
@@ -55,6 +63,7 @@ export interface HousekeepingResult {
   emailActionTokensDeleted: number;
   signInCodesDeleted: number;
   exportFilesDeleted: number;
+  claimPhotosDeleted: number;
 }
 
 export interface HousekeepingDeps {
@@ -66,9 +75,13 @@ export interface HousekeepingDeps {
   ledgerRetentionDays: number;
   /** Where the export files are (the local folder or the bucket). */
   exportFiles: FileStorage;
+  /** The claims' photos (the runtime always passes them; a test of other tables may leave them out). */
+  claimPhotos?: FileStorage;
+  /** The clock (tests). */
+  now?: () => Date;
 }
 
-export function createHousekeepingProcessor({ db, log, retentionDays, ledgerRetentionDays, exportFiles }: HousekeepingDeps) {
+export function createHousekeepingProcessor({ db, log, retentionDays, ledgerRetentionDays, exportFiles, claimPhotos, now = () => new Date() }: HousekeepingDeps) {
   const purge = async (deleteBatch: (pool: Db['$client'], olderThanDays: number, batch: number) => Promise<number>, days: number): Promise<number> => {
     let total = 0;
     for (;;) {
@@ -101,6 +114,36 @@ export function createHousekeepingProcessor({ db, log, retentionDays, ledgerRete
     }
   };
 
+  /** Photos older than a day that no claim names: listed, checked a batch at a time, deleted. */
+  const deleteUnattachedClaimPhotos = async (): Promise<number> => {
+    if (!claimPhotos) return 0;
+    const before = now().getTime() - CLAIM_PHOTO_UNATTACHED_HOURS * 3_600_000;
+    let total = 0;
+    const sweep = async (keys: string[]) => {
+      const claimed = await claimedPhotoKeys(db, keys);
+      for (const key of keys) {
+        if (claimed.has(key)) continue;
+        try {
+          await claimPhotos.delete(key);
+          total += 1;
+        } catch (err) {
+          log.warn({ err, key }, 'claim photo could not be deleted'); // tried again next hour
+        }
+      }
+    };
+    let batch: string[] = [];
+    for await (const file of claimPhotos.list()) {
+      if (file.lastModified.getTime() >= before) continue;
+      batch.push(file.key);
+      if (batch.length === PHOTO_BATCH) {
+        await sweep(batch);
+        batch = [];
+      }
+    }
+    await sweep(batch);
+    return total;
+  };
+
   return async function housekeeping(job: Job): Promise<HousekeepingResult> {
     const result = {
       outboxDeleted: await purge(deletePublishedOutbox, retentionDays),
@@ -113,6 +156,7 @@ export function createHousekeepingProcessor({ db, log, retentionDays, ledgerRete
       emailActionTokensDeleted: await purgeLinks('email_action_tokens'),
       signInCodesDeleted: await purgeLinks('sign_in_codes'),
       exportFilesDeleted: await deleteExpiredExportFiles(),
+      claimPhotosDeleted: await deleteUnattachedClaimPhotos(),
     };
     // VACUUM cannot run inside a transaction: each is a statement of its own.
     await vacuumOutbox(db.$client);
@@ -122,12 +166,12 @@ export function createHousekeepingProcessor({ db, log, retentionDays, ledgerRete
   };
 }
 
-/** Hourly: old outbox rows, idempotency keys and ledger rows go, expired export files are deleted, and the two busy tables are vacuumed. */
+/** Hourly: old outbox rows, idempotency keys and ledger rows go, expired export files and unattached claim photos are deleted, and the two busy tables are vacuumed. */
 export const housekeepingJob = defineJob({
   name: 'housekeeping',
   queue: 'maintenance',
   payload: z.object({}).passthrough(),
   schedule: { id: 'maintenance-hourly', pattern: '17 * * * *' },
-  handler: ({ db, log, config, exportFiles }) =>
-    createHousekeepingProcessor({ db, log, retentionDays: config.RETENTION_DAYS, ledgerRetentionDays: config.NETSUITE_LEDGER_RETENTION_DAYS, exportFiles }),
+  handler: ({ db, log, config, exportFiles, claimPhotos }) =>
+    createHousekeepingProcessor({ db, log, retentionDays: config.RETENTION_DAYS, ledgerRetentionDays: config.NETSUITE_LEDGER_RETENTION_DAYS, exportFiles, claimPhotos }),
 });

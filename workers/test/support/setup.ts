@@ -71,6 +71,7 @@ export function testWorkerEnv(databaseUrl: string, label: string, env: Record<st
     QUEUE_PREFIX: `${inject('queuePrefix')}-${label}-${randomBytes(2).toString('hex')}`,
     MAIL_OUTBOX_DIR: path.join(dir, 'mail'),
     EXPORTS_DIR: path.join(dir, 'exports'),
+    CLAIM_PHOTOS_DIR: path.join(dir, 'claim-photos'),
     RELAY_SWEEP_MS: '200',
     ERP_SYNC_BACKOFF_MS: '50',
     ERP_SYNC_BACKOFF_MAX_MS: '300',

@@ -9,30 +9,29 @@
 import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import sharp, { type Metadata } from 'sharp';
+import sharp from 'sharp';
 import { CLAIM_PHOTO_CONTENT_TYPES, CLAIM_PHOTO_MAX_BYTES, CLAIM_PHOTO_MESSAGES, type ClaimPhotoUpload } from '@nh/shared/contracts/claims';
 import type { FileStorage } from '@nh/server/storage';
 import { AppError } from '../../lib/errors';
+import { inspectImage, type ImageRules } from '../../lib/inspect-image';
 
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp']);
 const MAX_PIXELS = 40_000_000;
 /** The longest side kept: enough to see a crack or a leak, small enough for the queue. */
 const MAX_SIDE = 2000;
 
+const PHOTO_RULES: ImageRules = {
+  formats: ACCEPTED_FORMATS,
+  maxPixels: MAX_PIXELS,
+  messages: { empty: CLAIM_PHOTO_MESSAGES.empty, notAnImage: CLAIM_PHOTO_MESSAGES.notAPhoto, tooManyPixels: CLAIM_PHOTO_MESSAGES.tooManyPixels },
+};
+
 /** Where a photo uploaded for an order is kept: under the order, so a claim can only name its own order's photos. */
 export const claimPhotoKey = (orderId: string, photo: string): string => `${orderId.toLowerCase()}/${photo}.jpg`;
 
 /** Checks and re-encodes the upload, stores it under the order; answers the name a claim gives as `photo`. */
 export async function storeClaimPhoto(store: FileStorage, orderId: string, bytes: Buffer): Promise<ClaimPhotoUpload> {
-  if (bytes.length === 0) throw new AppError('VALIDATION_FAILED', CLAIM_PHOTO_MESSAGES.empty);
-  let meta: Metadata;
-  try {
-    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
-  } catch {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', CLAIM_PHOTO_MESSAGES.notAPhoto);
-  }
-  if (!meta.format || !ACCEPTED_FORMATS.has(meta.format) || !meta.width || !meta.height) throw new AppError('UNSUPPORTED_MEDIA_TYPE', CLAIM_PHOTO_MESSAGES.notAPhoto);
-  if (meta.width * meta.height > MAX_PIXELS) throw new AppError('BODY_TOO_LARGE', CLAIM_PHOTO_MESSAGES.tooManyPixels);
+  await inspectImage(bytes, PHOTO_RULES);
   let jpeg: Buffer;
   try {
     // rotate(): the camera's orientation applied; sharp writes no metadata unless asked (no EXIF, no GPS).

@@ -144,13 +144,22 @@ export interface AtRiskRow {
 
 
 /**
- * The items of the plan whose stock runs short before its next delivery (`short_lines`, stock-cover.ts:
- * the one rule), leaving out those its next delivery could not have already (item-unavailable).
+ * The items of each plan whose stock runs short before its next delivery (`short_lines`, stock-cover.ts:
+ * the one rule), gathered once per plan and materialized, so each plan is a hash lookup: a lateral
+ * subquery over `short_lines` itself would scan the whole walk once per plan (at 100,000 plans with a
+ * shortage: minutes; bench:admin's at-risk section).
  */
-const SHORT_JOIN = `left join lateral (
-    select jsonb_agg(jsonb_build_object('productId', sl.product_id, 'productName', sl.name, 'inStock', sl.in_stock, 'runsShortOn', sl.runs_short_on) order by sl.product_id) as items
-    from short_lines sl
-    where sl.subscription_id = s.id and not coalesce(unavailable.items::jsonb @> jsonb_build_array(jsonb_build_object('productId', sl.product_id)), false)) short on true`;
+const SHORT_PLANS_CTE = `short_plans as materialized (
+    select sl.subscription_id,
+           jsonb_agg(jsonb_build_object('productId', sl.product_id, 'productName', sl.name, 'inStock', sl.in_stock, 'runsShortOn', sl.runs_short_on) order by sl.product_id) as items
+    from short_lines sl group by sl.subscription_id)`;
+
+/** The plan's short items, leaving out those its next delivery could not have already (item-unavailable). */
+const SHORT_JOIN = `left join short_plans sp on sp.subscription_id = s.id
+  left join lateral (
+    select jsonb_agg(e order by (e ->> 'productId')::int) as items
+    from jsonb_array_elements(sp.items) e
+    where not coalesce(unavailable.items::jsonb @> jsonb_build_array(jsonb_build_object('productId', (e ->> 'productId')::int)), false)) short on true`;
 
 const AT_RISK_WHERE = `s.status = 'active' and (unavailable.items is not null or s.failed_attempts > 0 or ${CARD_EXPIRING_SQL} or short.items is not null)
   and ($1::text is null or ($1 = 'item-unavailable' and unavailable.items is not null) or ($1 = 'dunning' and s.failed_attempts > 0)
@@ -166,21 +175,29 @@ export async function findAtRiskSubscriptions(
   q: { reason?: AtRiskReason; limit: number; offset: number; storeCode: string; stockCoverDays: number },
 ): Promise<{ rows: AtRiskRow[]; total: number }> {
   const reason = q.reason ?? null;
-  const [page, counted] = await Promise.all([
-    db.query<AtRiskRow>({
-      name: 'subscriptions_at_risk',
-      text: `with ${stockCoverCtes('$4', '$5')}
-        select s.id, s.customer_name, s.customer_email, s.status, s.items, s.amount::text as amount, s.interval, s.interval_count,
-          s.next_billing_date, s.failed_attempts, s.retry_at, s.created_at, s.cancelled_at, unavailable.items as unavailable_items,
-          s.card_expires_on::text as card_expires_on, ${CARD_EXPIRING_SQL} as card_expiring, short.items as short_items,
-          case when s.failed_attempts > 0 then (select p.response_message from payment_transactions p
-            where p.subscription_id = s.id and p.kind = 'charge' and p.billing_period = to_char(s.next_billing_date at time zone 'UTC', 'YYYY-MM-DD')) end as last_payment_message
+  // One statement: the stock walk once, the plans at risk materialized (so the page's ORDER BY … LIMIT
+  // cannot pick a nested loop over short_plans, whose size the planner cannot know), then the page and
+  // the count from them. The count row comes even when the page is empty (an offset past the end).
+  const { rows } = await db.query<AtRiskRow & { total: number }>({
+    name: 'subscriptions_at_risk',
+    text: `with ${stockCoverCtes('$4', '$5')}, ${SHORT_PLANS_CTE},
+      at_risk as materialized (
+        select s.id, s.next_billing_date, unavailable.items as unavailable_items, short.items as short_items
         from subscriptions s ${UNAVAILABLE_JOIN} ${SHORT_JOIN}
-        where ${AT_RISK_WHERE}
-        order by s.next_billing_date, s.id limit $2 offset $3`,
-      values: [reason, q.limit, q.offset, q.storeCode, q.stockCoverDays],
-    }),
-    db.query<{ n: number }>({ name: 'subscriptions_at_risk_count', text: `with ${stockCoverCtes('$2', '$3')} select count(*)::int as n from subscriptions s ${UNAVAILABLE_JOIN} ${SHORT_JOIN} where ${AT_RISK_WHERE}`, values: [reason, q.storeCode, q.stockCoverDays] }),
-  ]);
-  return { rows: page.rows, total: counted.rows[0]?.n ?? 0 };
+        where ${AT_RISK_WHERE}),
+      page as (select * from at_risk order by next_billing_date, id limit $2 offset $3)
+      select s.id, s.customer_name, s.customer_email, s.status, s.items, s.amount::text as amount, s.interval, s.interval_count,
+        s.next_billing_date, s.failed_attempts, s.retry_at, s.created_at, s.cancelled_at, r.unavailable_items,
+        s.card_expires_on::text as card_expires_on, ${CARD_EXPIRING_SQL} as card_expiring, r.short_items,
+        case when s.failed_attempts > 0 then (select p.response_message from payment_transactions p
+          where p.subscription_id = s.id and p.kind = 'charge' and p.billing_period = to_char(s.next_billing_date at time zone 'UTC', 'YYYY-MM-DD')) end as last_payment_message,
+        counted.n as total
+      from (select count(*)::int as n from at_risk) counted
+        left join page r on true
+        left join subscriptions s on s.id = r.id
+      order by r.next_billing_date, r.id`,
+    values: [reason, q.limit, q.offset, q.storeCode, q.stockCoverDays],
+  });
+  const total = rows[0]?.total ?? 0;
+  return { rows: rows.filter((r) => r.id !== null).map(({ total: _total, ...row }) => row), total };
 }

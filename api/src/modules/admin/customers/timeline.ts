@@ -8,6 +8,7 @@ import type { CreditEntry } from '@nh/server/queries/store-credit';
 import { STORE_CREDIT_KIND_LABELS } from '@nh/shared/contracts/store-credit';
 import { formatCents, toCents } from '@nh/shared/money';
 import { AUDIT_ACTION_LABELS } from '@nh/shared/contracts/audit';
+import { CLAIM_DECISION_ACTIONS, claimDecisionSummary } from '@nh/shared/contracts/claims';
 import type { CustomerTimelineEntry } from '@nh/shared/contracts/admin-customers';
 import { ORDER_STATUS_WORDS, emailLabel, planMonths } from './words';
 
@@ -39,7 +40,7 @@ function grantDetail(before: unknown, after: unknown): string | null {
 export function customerTimeline(rec: CustomerRecords, credit: CreditEntry[] = []): CustomerTimelineEntry[] {
   const entries: CustomerTimelineEntry[] = [];
   const add = (e: Partial<CustomerTimelineEntry> & Pick<CustomerTimelineEntry, 'kind' | 'at' | 'title'>) =>
-    entries.push({ detail: null, by: null, orderId: null, subscriptionId: null, ...e });
+    entries.push({ detail: null, by: null, orderId: null, subscriptionId: null, replacementOrderId: null, ...e });
   for (const o of rec.orders) {
     add({
       kind: 'order',
@@ -87,6 +88,20 @@ export function customerTimeline(rec: CustomerRecords, credit: CreditEntry[] = [
   }
   for (const a of rec.audit) {
     if (a.action === 'customer.note_added' || a.action === 'order.note_added') continue; // the note itself is on the timeline
+    if ((CLAIM_DECISION_ACTIONS as readonly string[]).includes(a.action)) {
+      // A claim's decision names what it gave: the replacement order (linked), the refund or the credit.
+      const claim = claimDecisionSummary(a.after);
+      add({
+        kind: 'audit',
+        at: a.at.toISOString(),
+        title: AUDIT_ACTION_LABELS[a.action as keyof typeof AUDIT_ACTION_LABELS],
+        detail: [`Order ${short(a.entity_id)}`, claim.detail].filter(Boolean).join(' · '),
+        by: a.actor_email,
+        orderId: a.entity_id,
+        replacementOrderId: claim.replacementOrderId,
+      });
+      continue;
+    }
     add({
       kind: 'audit',
       at: a.at.toISOString(),

@@ -13,6 +13,7 @@ import { recordOutbox } from '@nh/server/queries/outbox';
 import { listOrderPayments } from '@nh/server/queries/refunds';
 import { ADMIN_MESSAGES } from '@nh/shared/contracts/admin';
 import { auditActionLabel } from '@nh/shared/contracts/audit';
+import { CLAIM_DECISION_ACTIONS, claimDecisionSummary } from '@nh/shared/contracts/claims';
 import { emailKindLabel, ORDER_EMAIL_KINDS } from '@nh/shared/contracts/emails';
 import { RESEND_MESSAGES, RESENDABLE_EMAIL_LABELS, type OrderTimeline, type ResendableEmail, type TimelineEvent } from '@nh/shared/contracts/order-timeline';
 import { AppError } from '../../../lib/errors';
@@ -52,7 +53,7 @@ export async function orderTimeline(db: Db, storeCode: string, id: string): Prom
     orderSyncAttempts(db, id),
     entityAudit(db, 'order', id),
   ]);
-  const events: TimelineEvent[] = [{ at: order.createdAt.toISOString(), kind: 'placed', title: 'Order placed', detail: `Total ${money(order.total)}`, actor: null, problem: false }];
+  const events: TimelineEvent[] = [{ at: order.createdAt.toISOString(), kind: 'placed', title: 'Order placed', detail: `Total ${money(order.total)}`, actor: null, problem: false, replacementOrderId: null }];
   for (const p of payments) {
     const card = p.cardType ? cardEnding(p.cardType, p.cardLastFour) : null;
     events.push({
@@ -62,6 +63,7 @@ export async function orderTimeline(db: Db, storeCode: string, id: string): Prom
       detail: [card, p.reason, p.status === 'declined' || p.status === 'error' ? p.responseMessage : null].filter(Boolean).join(' · ') || null,
       actor: p.staffEmail,
       problem: p.status === 'declined' || p.status === 'error',
+      replacementOrderId: null,
     });
   }
   for (const e of emails) {
@@ -74,6 +76,7 @@ export async function orderTimeline(db: Db, storeCode: string, id: string): Prom
       detail: e.status === 'failed' && e.error ? `${e.to}: ${e.error}` : e.to,
       actor: null,
       problem: e.status === 'failed',
+      replacementOrderId: null,
     });
   }
   for (const a of attempts) {
@@ -84,11 +87,22 @@ export async function orderTimeline(db: Db, storeCode: string, id: string): Prom
       detail: [a.errorCode, a.errorDetail, `${a.durationMs} ms`].filter(Boolean).join(' · '),
       actor: null,
       problem: a.outcome !== 'ok',
+      replacementOrderId: null,
     });
   }
   for (const a of audit) {
     if (a.action === 'order.refunded') continue; // shown by its payment row, with the staff member
-    events.push({ at: a.at.toISOString(), kind: 'staff', title: auditActionLabel(a.action), detail: changeText(a.before, a.after), actor: a.actorEmail, problem: false });
+    // A claim's decision in words, naming (and linking) its replacement order.
+    const claim = (CLAIM_DECISION_ACTIONS as readonly string[]).includes(a.action) ? claimDecisionSummary(a.after) : null;
+    events.push({
+      at: a.at.toISOString(),
+      kind: 'staff',
+      title: auditActionLabel(a.action),
+      detail: claim ? claim.detail : changeText(a.before, a.after),
+      actor: a.actorEmail,
+      problem: false,
+      replacementOrderId: claim?.replacementOrderId ?? null,
+    });
   }
   events.sort((x, y) => x.at.localeCompare(y.at));
   return { orderId: id, events };

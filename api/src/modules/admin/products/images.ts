@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import express, { Router } from 'express';
-import sharp, { type Metadata } from 'sharp';
+import sharp from 'sharp';
 import {
   UPLOAD_CONTENT_TYPES,
   UPLOAD_MAX_BYTES,
@@ -20,23 +20,22 @@ import {
 import type { FileStorage } from '@nh/server/storage';
 import type { AppContext } from '../../../lib/context';
 import { AppError } from '../../../lib/errors';
+import { inspectImage, type ImageRules } from '../../../lib/inspect-image';
 import { createStaffGuard } from '../../../lib/staff-auth';
 
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'avif', 'gif', 'heif']);
 const MAX_PIXELS = 40_000_000;
 const MIN_SIDE = 200;
 
+const IMAGE_RULES: ImageRules = {
+  formats: ACCEPTED_FORMATS,
+  maxPixels: MAX_PIXELS,
+  minSide: MIN_SIDE,
+  messages: { empty: UPLOAD_MESSAGES.empty, notAnImage: UPLOAD_MESSAGES.notAnImage, tooManyPixels: UPLOAD_MESSAGES.tooManyPixels, tooSmall: UPLOAD_MESSAGES.tooSmall },
+};
+
 export async function storeProductImage(storage: FileStorage, bytes: Buffer): Promise<UploadedImage> {
-  if (bytes.length === 0) throw new AppError('VALIDATION_FAILED', UPLOAD_MESSAGES.empty);
-  let meta: Metadata;
-  try {
-    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
-  } catch {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', UPLOAD_MESSAGES.notAnImage);
-  }
-  if (!meta.format || !ACCEPTED_FORMATS.has(meta.format) || !meta.width || !meta.height) throw new AppError('UNSUPPORTED_MEDIA_TYPE', UPLOAD_MESSAGES.notAnImage);
-  if (meta.width * meta.height > MAX_PIXELS) throw new AppError('BODY_TOO_LARGE', UPLOAD_MESSAGES.tooManyPixels);
-  if (meta.width < MIN_SIDE || meta.height < MIN_SIDE) throw new AppError('VALIDATION_FAILED', UPLOAD_MESSAGES.tooSmall);
+  const meta = await inspectImage(bytes, IMAGE_RULES);
 
   const name = `${UPLOADED_IMAGE_PREFIX}${createHash('sha256').update(bytes).digest('hex').slice(0, 20)}`;
   const urls: Record<string, string> = {};

@@ -5,7 +5,7 @@ import { actorOf } from '../../../lib/staff-auth';
 import { parseInput } from '../../../lib/validation';
 import type { AdminArea, AdminDeps } from '../shared/area';
 import { lazyQueue } from './queue';
-import { failedSyncs, orderSyncAttempts, retryAllFailed, retryOrder, syncSummary } from './service';
+import { failedCreditSyncs, failedSyncs, orderSyncAttempts, retryAllFailed, retryCreditSync, retryOrder, syncSummary } from './service';
 
 /** NetSuite sync status, retries and an order's ledger (the store code in the JSON body). */
 export function syncArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
@@ -41,6 +41,17 @@ export function syncArea(ctx: AppContext, { guard }: AdminDeps): AdminArea[] {
   router.post('/retry-failed', admin, async (req, res) => {
     const { storeCode, orderIds } = parseInput(retryFailedRequestSchema, req.body);
     res.status(202).json({ retried: await retryAllFailed(db, storeCode, actorOf(req, res), orderIds) });
+  });
+
+  // Store-credit movements (grants, refunds to credit, expiries): shop-wide, no store code.
+  router.post('/store-credit/failed', admin, async (_req, res) => {
+    res.json({ failed: await failedCreditSyncs(db) });
+  });
+
+  router.post('/store-credit/:entryId/retry', admin, async (req, res) => {
+    const entryId = String(req.params.entryId);
+    await retryCreditSync(db, entryId, actorOf(req, res));
+    res.status(202).json({ entryId, status: 'pending' });
   });
 
   return [{ path: '/admin/sync', router }];

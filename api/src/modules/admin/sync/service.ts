@@ -8,9 +8,11 @@ import type { Queue } from 'bullmq';
 import type { Db } from '@nh/server/db/client';
 import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
 import { recordOutbox } from '@nh/server/queries/outbox';
+import { listFailedCreditSyncs, resetCreditSync } from '@nh/server/queries/store-credit-sync';
 import { findOrderSyncState, listFailedSyncs, listSyncAttempts, lockOrderSyncStatus, resetFailedSyncs, resetOrderSync, syncCounts } from '@nh/server/queries/sync';
 import { readQueueDepth } from '@nh/server/runtime/queues';
-import { ADMIN_SYNC_MESSAGES, SYNC_STATUSES, type FailedSync, type OrderSyncAttempts, type SyncAttempt, type SyncStatus, type SyncSummary } from '@nh/shared/contracts/admin-sync';
+import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
+import { ADMIN_SYNC_MESSAGES, SYNC_STATUSES, type FailedCreditSync, type FailedSync, type OrderSyncAttempts, type SyncAttempt, type SyncStatus, type SyncSummary } from '@nh/shared/contracts/admin-sync';
 import { AppError } from '../../../lib/errors';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -85,5 +87,44 @@ export async function retryAllFailed(db: Db, storeCode: string, actor: AuditActo
       ids.map((id) => ({ action: 'sync.replayed_failed' as const, entityType: 'order' as const, entityId: id, before: { netsuiteSyncStatus: 'failed' }, after: { netsuiteSyncStatus: 'pending' } })),
     );
     return ids.length;
+  });
+}
+
+/** Store-credit movements whose NetSuite sync failed for good, newest failure first. */
+export async function failedCreditSyncs(db: Db): Promise<FailedCreditSync[]> {
+  const rows = await listFailedCreditSyncs(db.$client);
+  return rows.map((r) => ({
+    entryId: r.entryId,
+    kind: r.kind as FailedCreditSync['kind'],
+    amount: centsToDecimal(r.amountCents),
+    customerId: r.userId,
+    customerEmail: r.email,
+    errorMessage: r.error,
+    attempts: r.attempts,
+    lastAttemptAt: r.lastAttemptAt.toISOString(),
+    createdAt: r.createdAt.toISOString(),
+  }));
+}
+
+/**
+ * One store-credit movement sent to NetSuite again, as an order's retry: its sync set back to pending
+ * and a `store-credit.recorded` outbox row (the sync job's trigger) in one transaction, audited on the
+ * customer. The job's records are upserts by the movement's id, so a retry never doubles them.
+ */
+export async function retryCreditSync(db: Db, entryId: string, actor: AuditActor): Promise<void> {
+  if (!/^\d{1,18}$/.test(entryId)) throw new AppError('NOT_FOUND', ADMIN_SYNC_MESSAGES.creditEntryNotFound);
+  await db.transaction(async (tx) => {
+    const entry = await resetCreditSync(tx, entryId);
+    if (!entry) throw new AppError('NOT_FOUND', ADMIN_SYNC_MESSAGES.creditEntryNotFound);
+    if (entry.kind !== 'grant' && entry.kind !== 'refund' && entry.kind !== 'expire') throw new AppError('CREDIT_NOT_SYNCED', ADMIN_SYNC_MESSAGES.creditNotSynced);
+    if (entry.before === 'synced') throw new AppError('ALREADY_SYNCED', ADMIN_SYNC_MESSAGES.creditAlreadySynced);
+    await recordOutbox(tx, OUTBOX_TOPICS.storeCreditRecorded, { entryId }, actor.requestId);
+    await recordAudit(tx, actor, {
+      action: 'sync.store_credit_replayed',
+      entityType: 'customer',
+      entityId: entry.userId,
+      before: { entry: entryId, netsuiteSyncStatus: entry.before ?? 'none' },
+      after: { entry: entryId, netsuiteSyncStatus: 'pending' },
+    });
   });
 }

@@ -43,8 +43,8 @@ function customer(over: Partial<CustomerDetail>): CustomerDetail {
     notes: [],
     credit: { balance: '5.00', entries: [spendEntry, grantEntry] },
     timeline: [
-      { kind: 'credit', at: spendEntry.createdAt, title: 'Store credit: Used on an order −$10.00 (order abcdef12)', detail: 'Balance $5.00', by: null, orderId: ORDER, subscriptionId: null },
-      { kind: 'audit', at: grantEntry.createdAt, title: 'Gave store credit', detail: '$15.00: Refill arrived leaking (balance $0.00 → $15.00)', by: 'mia@example.com', orderId: null, subscriptionId: null },
+      { kind: 'credit', at: spendEntry.createdAt, title: 'Store credit: Used on an order −$10.00 (order abcdef12)', detail: 'Balance $5.00', by: null, orderId: ORDER, subscriptionId: null, replacementOrderId: null },
+      { kind: 'audit', at: grantEntry.createdAt, title: 'Gave store credit', detail: '$15.00: Refill arrived leaking (balance $0.00 → $15.00)', by: 'mia@example.com', orderId: null, subscriptionId: null, replacementOrderId: null },
     ],
     ...over,
   };

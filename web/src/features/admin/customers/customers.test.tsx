@@ -45,9 +45,9 @@ function detail(notes: CustomerNote[], tags: string[]): CustomerDetail {
     notes,
     credit: null,
     timeline: [
-      ...notes.map((n) => ({ kind: 'note' as const, at: n.at, title: 'Note', detail: n.body, by: n.author, orderId: null, subscriptionId: null })),
-      { kind: 'refund', at: '2026-03-05T10:00:00.000Z', title: 'Refunded $5.00 of order abcdef12', detail: 'Leaking refill', by: 'Mia Manager', orderId: ORDER, subscriptionId: null },
-      { kind: 'order', at: '2026-03-04T10:00:00.000Z', title: 'Order abcdef12 placed', detail: '$30.00, 2 items; now Paid, being prepared', by: null, orderId: ORDER, subscriptionId: null },
+      ...notes.map((n) => ({ kind: 'note' as const, at: n.at, title: 'Note', detail: n.body, by: n.author, orderId: null, subscriptionId: null, replacementOrderId: null })),
+      { kind: 'refund', at: '2026-03-05T10:00:00.000Z', title: 'Refunded $5.00 of order abcdef12', detail: 'Leaking refill', by: 'Mia Manager', orderId: ORDER, subscriptionId: null, replacementOrderId: null },
+      { kind: 'order', at: '2026-03-04T10:00:00.000Z', title: 'Order abcdef12 placed', detail: '$30.00, 2 items; now Paid, being prepared', by: null, orderId: ORDER, subscriptionId: null, replacementOrderId: null },
     ],
   };
 }

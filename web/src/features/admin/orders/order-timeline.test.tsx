@@ -16,7 +16,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const event = (overrides: Partial<TimelineEvent>): TimelineEvent => ({ at: '2025-03-01T15:04:00.000Z', kind: 'placed', title: 'Order placed', detail: 'Total $53.19', actor: null, problem: false, ...overrides });
+const event = (overrides: Partial<TimelineEvent>): TimelineEvent => ({ at: '2025-03-01T15:04:00.000Z', kind: 'placed', title: 'Order placed', detail: 'Total $53.19', actor: null, problem: false, replacementOrderId: null, ...overrides });
 
 const EVENTS: TimelineEvent[] = [
   event({}),
@@ -61,6 +61,15 @@ describe("the order's timeline", () => {
     expect(within(items[6]!).getByText(/by mia@example\.com/)).toBeTruthy();
     expect(within(items[0]!).getByText('Mar 1, 2025', { exact: false }).getAttribute('dateTime')).toBe('2025-03-01T15:04:00.000Z');
     expect(calls.find((c) => c.url.endsWith('/timeline'))!.body).toEqual({ storeCode: 'NH' });
+  });
+
+  it('links a claim’s replacement order', async () => {
+    const replacement = '0f1e2d3c-0000-4000-8000-000000000001';
+    detailPage('support', [
+      event({ kind: 'staff', title: 'Resolved a damage claim', detail: 'Free replacement · Arrived leaking · replacement order 0f1e2d3c', actor: 'sam@example.com', replacementOrderId: replacement }),
+    ]);
+    const link = await screen.findByRole('link', { name: 'Replacement order 0f1e2d3c' });
+    expect(link.getAttribute('href')).toBe(`/admin-orders/${replacement}`);
   });
 
   it('says when nothing happened yet; resends the confirmation, and the shipping notice only once shipped', async () => {

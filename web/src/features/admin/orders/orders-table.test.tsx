@@ -176,6 +176,30 @@ describe('the order table', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Retry NetSuite sync' })).toHaveProperty('disabled', true));
     await waitFor(() => expect(listCalls(calls).length).toBeGreaterThan(1));
   });
+
+  it('lists store-credit movements whose NetSuite sync failed and retries one (issue 23)', async () => {
+    const failed = [{ entryId: '42', kind: 'grant', amount: '12.50', customerId: PLAIN_ID, customerEmail: 'ada@example.com', errorMessage: 'INVALID_KEY_OR_REF', attempts: 5, lastAttemptAt: '2026-03-01T10:00:00.000Z', createdAt: '2026-03-01T09:00:00.000Z' }];
+    let retried = false;
+    const calls = stubApi({
+      'GET /api/admin/me': { status: 200, body: staffAs('manager') },
+      'POST /api/admin/orders': listReply(),
+      'POST /api/admin/sync/summary': { status: 200, body: { storeCode: 'NH', counts: { pending: 0, synced: 5, failed: 0, not_configured: 0 }, oldestPendingAt: null, failedSyncRows: 0, queue: null } },
+      'POST /api/admin/orders/export/history': { status: 200, body: { exports: [] } },
+      'POST /api/admin/sync/store-credit/failed': () => ({ status: 200, body: { failed: retried ? [] : failed } }),
+      'POST /api/admin/sync/store-credit/42/retry': () => {
+        retried = true;
+        return { status: 202, body: { entryId: '42', status: 'pending' } };
+      },
+    });
+    ordersPage();
+    const list = await screen.findByRole('list', { name: 'Store-credit movements whose NetSuite sync failed' });
+    expect(within(list).getByText(/Credit given \$12\.50 · ada@example\.com/)).toBeTruthy();
+    expect(within(list).getByText('INVALID_KEY_OR_REF')).toBeTruthy();
+    fireEvent.click(within(list).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('The store-credit movement will be sent to NetSuite again.')).toBeTruthy();
+    expect(calls.filter((c) => c.url === '/api/admin/sync/store-credit/42/retry')).toHaveLength(1);
+    await waitFor(() => expect(screen.queryByRole('list', { name: 'Store-credit movements whose NetSuite sync failed' })).toBeNull());
+  });
 });
 
 describe('the order table view in the URL', () => {

@@ -104,6 +104,13 @@ function Timeline({ entries }: { entries: Customer['timeline'] }) {
             )}
           </p>
           {e.detail && <p className="whitespace-pre-line break-words text-sm text-stone-700">{e.detail}</p>}
+          {e.replacementOrderId && (
+            <p className="text-sm">
+              <Link to={`/admin-orders/${e.replacementOrderId}`} className="text-brand-700 underline">
+                Replacement order {e.replacementOrderId.slice(0, 8)}
+              </Link>
+            </p>
+          )}
         </li>
       ))}
     </ol>

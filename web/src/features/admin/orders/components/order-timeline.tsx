@@ -5,6 +5,7 @@
 import { formatOrderDate } from '@nh/shared/contracts/admin';
 import type { TimelineEvent, TimelineKind } from '@nh/shared/contracts/order-timeline';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
 import { AlertTriangle, CreditCard, Mail, RefreshCw, ShoppingBag, Undo2, UserRound, type LucideIcon } from 'lucide-react';
 import { serverMessageOf } from '@/lib/query-client';
 import { cn } from '@/lib/utils';
@@ -48,6 +49,13 @@ export function TimelineList({ events }: { events: TimelineEvent[] }) {
               {event.actor && <span className="break-all"> · by {event.actor}</span>}
             </p>
             {event.detail && <p className="mt-0.5 whitespace-pre-wrap break-words text-stone-700">{event.detail}</p>}
+            {event.replacementOrderId && (
+              <p className="mt-0.5">
+                <Link to={`/admin-orders/${event.replacementOrderId}`} className="text-brand-700 underline">
+                  Replacement order {event.replacementOrderId.slice(0, 8)}
+                </Link>
+              </p>
+            )}
           </li>
         );
       })}

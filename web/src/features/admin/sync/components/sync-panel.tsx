@@ -6,7 +6,9 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
 import { serverMessageOf } from '@/lib/query-client';
 import { SYNC_STATUS_LABELS } from '../../ui/status-labels';
-import { retryFailedSyncs, syncQueries } from '../api';
+import { retryCreditSync, retryFailedSyncs, syncQueries } from '../api';
+
+const CREDIT_KIND_WORDS = { grant: 'Credit given', refund: 'Refund to credit', expire: 'Credit expired' } as const;
 
 /**
  * NetSuite order sync at a glance (admin-sync API), with a retry of every failed order; `onRetried`
@@ -21,6 +23,15 @@ export function SyncPanel({ onRetried }: { onRetried: () => void }) {
       toast({ title: 'Sync retry queued', description: `${retried} order${retried === 1 ? '' : 's'} will be sent to NetSuite again.` });
       void queryClient.invalidateQueries({ queryKey: syncQueries.summary.queryKey });
       onRetried();
+    },
+    onError: (error) => toast({ title: 'Retry failed', description: serverMessageOf(error), variant: 'destructive' }),
+  });
+  const failedCredit = useQuery(syncQueries.failedCredit);
+  const retryCredit = useMutation({
+    mutationFn: (entryId: string) => retryCreditSync(entryId),
+    onSuccess: () => {
+      toast({ title: 'Sync retry queued', description: 'The store-credit movement will be sent to NetSuite again.' });
+      void queryClient.invalidateQueries({ queryKey: syncQueries.failedCredit.queryKey });
     },
     onError: (error) => toast({ title: 'Retry failed', description: serverMessageOf(error), variant: 'destructive' }),
   });
@@ -65,6 +76,25 @@ export function SyncPanel({ onRetried }: { onRetried: () => void }) {
           </div>
         )}
       </CardContent>
+      {failedCredit.data && failedCredit.data.length > 0 && (
+        <CardContent className="grid gap-2 pt-0 text-sm">
+          <p className="font-medium text-red-700">Store credit not in NetSuite ({failedCredit.data.length})</p>
+          <ul className="grid gap-2" aria-label="Store-credit movements whose NetSuite sync failed">
+            {failedCredit.data.map((f) => (
+              <li key={f.entryId} className="flex flex-wrap items-center justify-between gap-2 border-t border-stone-100 pt-2">
+                <span className="min-w-0 break-words">
+                  {CREDIT_KIND_WORDS[f.kind]} ${f.amount} · {f.customerEmail} · {formatOrderDate(f.lastAttemptAt)}
+                  {f.errorMessage && <span className="block text-xs text-stone-600">{f.errorMessage}</span>}
+                </span>
+                <Button size="sm" variant="outline" onClick={() => retryCredit.mutate(f.entryId)} disabled={retryCredit.isPending}>
+                  <RefreshCw aria-hidden="true" />
+                  Retry
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </CardContent>
+      )}
     </Card>
   );
 }
