@@ -5,13 +5,13 @@
  * (api/src/main.ts under tsx) receiving SIGTERM.
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadApiConfig, REPO_ROOT } from '../src/lib/config';
 import { listenApi } from '../src/server';
 import { startTestApi, type TestApi } from './support/harness';
+import { freePort } from '@nh/server/testing/free-port';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -73,13 +73,6 @@ describe('drain with a delay', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('the API process on SIGTERM', () => {
   it('answers /readyz 503 while still serving for SHUTDOWN_DELAY_MS, then stops taking connections and exits 0', { timeout: 90_000 }, async () => {

@@ -4,50 +4,19 @@
  * their discount exactly from the subtotal and the promo code's terms; any other keeps both parts 0 and
  * is shown as one "Discount" line. Run on a database of its own, migrated to just before, then to the end.
  */
-import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import '@nh/server/testing/provided';
-import { createDb, type Db } from '@nh/server/db/client';
-import { applyMigrations, dropDatabase, ensureDatabase, MIGRATIONS_FOLDER } from '@nh/server/runtime/database';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discountLines } from '@nh/shared/pricing';
+import type { Db } from '@nh/server/db/client';
+import { databaseBeforeMigration, type DatabaseBeforeMigration } from './support/database-before-migration';
 
-const TAG = 'order_discount_parts';
-const url = new URL(inject('databaseUrl'));
-url.pathname = `/nh_discount_parts_${randomUUID().slice(0, 8)}`;
+let before: DatabaseBeforeMigration;
 let db: Db;
-let before: string;
-
-interface Journal {
-  entries: Array<{ idx: number; tag: string }>;
-}
-
-/** The migrations folder as it was before this migration: its SQL files and a journal that ends just before it. */
-function folderBefore(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nh-migrations-'));
-  fs.cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
-  const journalPath = path.join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(fs.readFileSync(journalPath, 'utf8')) as Journal;
-  const at = journal.entries.findIndex((e) => e.tag.endsWith(TAG));
-  expect(at).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, at);
-  fs.writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
 
 beforeAll(async () => {
-  await ensureDatabase(url.toString());
-  db = createDb({ url: url.toString(), max: 2 });
-  before = folderBefore();
-  await applyMigrations(url.toString(), { migrationsFolder: before });
+  before = await databaseBeforeMigration('order_discount_parts');
+  db = before.db;
 });
-afterAll(async () => {
-  await db?.$client.end();
-  await dropDatabase(url.toString());
-  fs.rmSync(before, { recursive: true, force: true });
-});
+afterAll(() => before?.drop());
 
 const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) =>
   db.$client.query<T>(text, values).then((r) => r.rows);
@@ -92,7 +61,7 @@ describe('migration order_discount_parts', () => {
       noRule: await oldOrder({ subtotal: '30.00', discount: '1.23' }),
     };
 
-    await applyMigrations(url.toString());
+    await before.migrateToEnd();
 
     const rows = await q<{ id: string; discount: string; s: string; p: string }>(
       'select id, discount::text as discount, subscribe_discount::text as s, promo_discount::text as p from orders',

@@ -3,19 +3,11 @@
  * An API started while Redis was away used to keep that failed load for good: every limit stayed open
  * until a restart. Now the load answers the script's SHA1 whatever happens, and a NOSCRIPT loads it again.
  */
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PrivateRedis } from '../../workers/test/support/redis-server';
 import { startTestApi, type TestApi } from './support/harness';
+import { freePort } from '@nh/server/testing/free-port';
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 
 let redis: PrivateRedis;
 let api: TestApi;

@@ -4,46 +4,19 @@
  * subscriptions report's sum of days covers them. Run on a database of its own, migrated to just before,
  * then to the end.
  */
-import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import '@nh/server/testing/provided';
-import { createDb, type Db } from '@nh/server/db/client';
-import { applyMigrations, dropDatabase, ensureDatabase, MIGRATIONS_FOLDER } from '@nh/server/runtime/database';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mrrMovement } from '@nh/server/queries/subscription-snapshots';
+import type { Db } from '@nh/server/db/client';
+import { databaseBeforeMigration, type DatabaseBeforeMigration } from './support/database-before-migration';
 
-const TAG = 'subscription_movements';
-const url = new URL(inject('databaseUrl'));
-url.pathname = `/nh_sub_movements_${randomUUID().slice(0, 8)}`;
+let before: DatabaseBeforeMigration;
 let db: Db;
-let before: string;
-
-/** The migrations folder as it was before this migration: its SQL files and a journal that ends just before it. */
-function folderBefore(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nh-migrations-'));
-  fs.cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
-  const journalPath = path.join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(fs.readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
-  const at = journal.entries.findIndex((e) => e.tag.endsWith(TAG));
-  expect(at).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, at);
-  fs.writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
 
 beforeAll(async () => {
-  await ensureDatabase(url.toString());
-  db = createDb({ url: url.toString(), max: 2 });
-  before = folderBefore();
-  await applyMigrations(url.toString(), { migrationsFolder: before });
+  before = await databaseBeforeMigration('subscription_movements');
+  db = before.db;
 });
-afterAll(async () => {
-  await db?.$client.end();
-  await dropDatabase(url.toString());
-  fs.rmSync(before, { recursive: true, force: true });
-});
+afterAll(() => before?.drop());
 
 const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => db.$client.query<T>(text, values).then((r) => r.rows);
 
@@ -65,7 +38,7 @@ describe('migration subscription_movements', () => {
     await q(`update subscriptions set status = 'active' where id = $1`, [b]); // reactivated +2000
     await oldSnapshot('2026-03-04');
 
-    await applyMigrations(url.toString());
+    await before.migrateToEnd();
 
     const rows = await q<{ day: string; kind: string; plans: number; cents: string }>(
       `select to_char(day, 'YYYY-MM-DD') as day, kind, plans, cents::text from subscription_movements order by day, kind`,

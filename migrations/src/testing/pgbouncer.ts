@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port';
 
 export const PGBOUNCER_BINARY = '/usr/sbin/pgbouncer';
 
@@ -17,14 +18,6 @@ export interface PgBouncer {
   stop: () => Promise<void>;
 }
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 
 /** Starts PgBouncer in front of `databaseUrl`'s server; `poolSize` server connections per database and user. */
 export async function startPgBouncer(databaseUrl: string, poolSize = 2): Promise<PgBouncer> {

@@ -15,10 +15,10 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort } from './free-port';
 
 export interface Replica {
   /** `databaseUrl` with its host and port replaced by the replica's. */
@@ -29,14 +29,6 @@ export interface Replica {
 const HBA_MARK = '# nurture-home tests (migrations/src/testing/replica.ts): streaming replicas of the local server';
 const HBA_LINE = 'host replication all 127.0.0.1/32 trust';
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

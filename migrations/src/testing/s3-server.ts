@@ -8,9 +8,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port';
 
 /** The part of s3rver (a Koa app; no published types) used here. */
 interface S3rverContext {
@@ -55,14 +55,6 @@ function minioBinary(): string | null {
   return null;
 }
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.once('error', reject);
-  });
 
 /** `AWS4-HMAC-SHA256 Credential=<key>/<date>/<region>/s3/aws4_request, …` (header) or the same in the query (presigned). */
 function signedWith(headers: Record<string, string | string[] | undefined>, query: Record<string, string | string[] | undefined>, accessKey: string): boolean {

@@ -7,7 +7,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { dropDatabase } from '@nh/server/runtime/database';
@@ -17,6 +16,7 @@ import { startNetSuiteStub, type NetSuiteStub } from '../support/netsuite-stub';
 import { killAll, runToEnd, startProcess, stopProcess, waitHttpReady, type Proc } from './processes';
 import { startProxy, type Proxy } from './proxy';
 import { startScaleRedis, type ScaleRedis } from './redis';
+import { freePort } from '@nh/server/testing/free-port';
 
 /** Each process's pool (DATABASE_POOL_MAX): small, so that the check that no process passes it means something. */
 export const POOL_MAX = 8;
@@ -24,14 +24,6 @@ export const POOL_MAX = 8;
 export const CACHE_SECONDS = 2;
 export const ADMIN = { email: 'owner@scale.test', password: 'scale owner password 1' };
 
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.once('error', reject);
-  });
 
 export interface ApiProcess {
   name: string;

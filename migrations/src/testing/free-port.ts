@@ -1,0 +1,11 @@
+/** A TCP port on 127.0.0.1 free a moment ago, for a test's own server (PgBouncer, a replica, Redis, S3, an API). */
+import net from 'node:net';
+
+export const freePort = (): Promise<number> =>
+  new Promise<number>((resolve, reject) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+    probe.once('error', reject);
+  });
