@@ -60,7 +60,7 @@ describe('the customer page shows store credit', () => {
     // The grant's audit row (entity customer = the account's id) is the grant's one entry, in words.
     const grants = c.timeline.filter((e) => e.title === 'Gave store credit');
     expect(grants).toEqual([
-      { kind: 'audit', at: expect.any(String), title: 'Gave store credit', detail: '$15.00: Refill arrived leaking (balance $0.00 → $15.00)', by: manager.email, orderId: null, subscriptionId: null },
+      { kind: 'audit', at: expect.any(String), title: 'Gave store credit', detail: '$15.00: Refill arrived leaking (balance $0.00 → $15.00)', by: manager.email, orderId: null, subscriptionId: null, replacementOrderId: null },
     ]);
     // The refund to credit's audit row (on the order) is there too, with the person.
     expect(c.timeline.find((e) => e.kind === 'audit' && e.orderId === orderId)).toMatchObject({ title: 'Refunded order', by: manager.email });

@@ -77,7 +77,8 @@ describe('drain with a delay', () => {
 describe('the API process on SIGTERM', () => {
   it('answers /readyz 503 while still serving for SHUTDOWN_DELAY_MS, then stops taking connections and exits 0', { timeout: 90_000 }, async () => {
     const port = await freePort();
-    const child = spawn(path.join(REPO_ROOT, 'node_modules/.bin/tsx'), [path.join(REPO_ROOT, 'api/src/main.ts')], {
+    // Node itself with tsx's loader, not the tsx wrapper: the SIGTERM reaches the API process, not a relay.
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'api/src/main.ts')], {
       cwd: REPO_ROOT,
       env: {
         ...process.env,
@@ -117,6 +118,9 @@ describe('the API process on SIGTERM', () => {
       await expect(fetch(`${base}/healthz`)).rejects.toThrow();
       expect(await exited).toBe(0);
       expect(output).toContain('shutting down');
+    } catch (error) {
+      // What the API printed tells why it stopped answering.
+      throw new Error(`${(error as Error).message}\nthe API's output:\n${output}`, { cause: error });
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }

@@ -11,10 +11,13 @@ import { REPO_ROOT } from '../src/lib/config';
 
 const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
 
+/** The files that define the shop's metrics (the replica's lag is the API's own, made only with DATABASE_READ_URL). */
+const METRIC_FILES = ['migrations/src/observability/metrics.ts', 'workers/src/metrics.ts', 'api/src/modules/health/replica-lag.ts'];
+
 /** Metric names defined in the sources (`name: 'nh_…'`), with a histogram's series suffixes. */
 function exportedMetricNames(): Set<string> {
   const names = new Set<string>();
-  for (const file of ['migrations/src/observability/metrics.ts', 'workers/src/metrics.ts']) {
+  for (const file of METRIC_FILES) {
     for (const m of read(file).matchAll(/name: '(nh_[a-z0-9_]+)'/g)) names.add(m[1]!);
   }
   for (const name of [...names]) for (const suffix of ['_bucket', '_sum', '_count']) names.add(`${name}${suffix}`);
@@ -26,7 +29,7 @@ const namedIn = (expr: string) => [...expr.matchAll(/\b(nh_[a-z0-9_]+)/g)].map((
 describe('operations config', () => {
   const exported = exportedMetricNames();
 
-  it('the alert rules cover the five conditions and the targets being up, and name only exported metrics', () => {
+  it('the alert rules cover the five conditions, the targets being up and the read replica lag, and name only exported metrics', () => {
     const rules = parse(read('ops/prometheus/alerts.yml')) as { groups: Array<{ rules: Array<{ alert: string; expr: string; annotations: { summary: string } }> }> };
     const all = rules.groups.flatMap((g) => g.rules);
     expect(all.map((r) => r.alert)).toEqual([
@@ -39,6 +42,7 @@ describe('operations config', () => {
       'ApiDown',
       'WorkerInstanceDown',
       'WorkersDown',
+      'ReadReplicaLagging',
     ]);
     for (const rule of all) {
       expect(rule.annotations.summary, rule.alert).toBeTruthy();
@@ -51,7 +55,7 @@ describe('operations config', () => {
   });
 
   it('no metric of ours has a `job` or `instance` label (Prometheus sets those on every series: ours would become exported_job)', () => {
-    for (const file of ['migrations/src/observability/metrics.ts', 'workers/src/metrics.ts']) {
+    for (const file of METRIC_FILES) {
       for (const m of read(file).matchAll(/labelNames: \[([^\]]*)\]/g)) {
         const labels = [...m[1]!.matchAll(/'([^']+)'/g)].map((l) => l[1]!);
         expect(labels, `${file}: ${m[0]}`).not.toContain('job');
