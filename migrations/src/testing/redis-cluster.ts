@@ -9,6 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { waitFor } from './wait-for';
 
 const run = promisify(execFile);
 
@@ -44,14 +45,6 @@ function portFree(port: number): Promise<boolean> {
     server.once('error', () => resolve(false));
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
-}
-
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`Redis Cluster: timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** Starts the cluster and waits until every node says `cluster_state:ok`. */
@@ -99,19 +92,19 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
     }
     const cli = (port: number, ...args: string[]) => run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...auth, ...args]);
     await Promise.all(
-      ports.map((port) => waitFor(`redis-server on ${port}`, async () => (await cli(port, 'ping')).stdout.trim() === 'PONG', 10_000)),
+      ports.map((port) => waitFor(async () => (await cli(port, 'ping')).stdout.trim() === 'PONG', 10_000, `Redis Cluster: redis-server on ${port}`)),
     );
     const nodes = ports.map((port) => `127.0.0.1:${port}`);
     await run('redis-cli', ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes', ...auth]);
     await Promise.all(
       ports.map((port) =>
         waitFor(
-          `cluster_state:ok on ${port}`,
           async () => {
             const info = (await cli(port, 'cluster', 'info')).stdout;
             return /cluster_state:ok/.test(info) && new RegExp(`cluster_known_nodes:${count}\\b`).test(info);
           },
           15_000,
+          `Redis Cluster: cluster_state:ok on ${port}`,
         ),
       ),
     );

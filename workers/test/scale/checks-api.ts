@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { exportStartedSchema, exportStatusSchema } from '@nh/shared/contracts/exports';
 import { parseCsv } from '@nh/server/testing/csv';
 import { call, staffCookieOf } from './http';
-import { sleep, stopProcess, waitFor } from './processes';
+import { sleep, waitFor } from '@nh/server/testing/wait-for';
+import { stopProcess } from './processes';
 import { ADMIN, CACHE_SECONDS, type Stack } from './stack';
 
 export interface CheckResult {

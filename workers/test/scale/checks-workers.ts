@@ -13,7 +13,8 @@ import { renewalSweepJob } from '../../src/renewals/sweep';
 import { SCHEDULES } from '../../src/schedules';
 import { storedTestCard, TEST_ADDRESS } from '../support/sandbox-card';
 import type { CheckResult } from './checks-api';
-import { stopProcess, waitFor } from './processes';
+import { waitFor } from '@nh/server/testing/wait-for';
+import { stopProcess } from './processes';
 import type { Stack } from './stack';
 
 export interface WorkerRig {

@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { waitFor } from '@nh/server/testing/wait-for';
 
 export interface Proc {
   name: string;
@@ -72,28 +73,7 @@ export async function killAll(): Promise<void> {
   await Promise.all([...running].map((proc) => stopProcess(proc, 'SIGKILL', 1000)));
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls `probe` until it answers something truthy; throws `what` after `timeoutMs`. */
-export async function waitFor<T>(
-  probe: () => Promise<T | undefined | null | false>,
-  timeoutMs: number,
-  what: string,
-  everyMs = 100,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? ` (${String(last)})` : ''}`);
-    await sleep(everyMs);
-  }
-}
 
 /** Waits until GET `url` answers 200 or the process exits (then its output is in the error). */
 export async function waitHttpReady(proc: Proc, url: string, timeoutMs = 30_000): Promise<void> {

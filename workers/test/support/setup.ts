@@ -185,20 +185,7 @@ export async function placeOrder(db: Db, input: TestOrderInput = {}): Promise<st
   });
 }
 
-/** Polls until `check` returns a truthy value (returned), or fails after `timeoutMs`. */
-export async function waitFor<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 15_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+import { sleep, waitFor } from '@nh/server/testing/wait-for';
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export { sleep, waitFor };
+
