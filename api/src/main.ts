@@ -1,6 +1,6 @@
 // Tracing, when OTEL_EXPORTER_OTLP_ENDPOINT is set, was started by the preload (./instrument.ts, `node --import`) before these imports.
 import { configureShop } from '@nh/shared';
-import { createDb } from '@nh/server/db/client';
+import { createDb, createReadDb } from '@nh/server/db/client';
 import { createLogger } from '@nh/server/observability/logger';
 import { assertRedisVersion, createRedis } from '@nh/server/runtime/redis';
 import { exitOnStartupError, shopOverrides } from '@nh/server/runtime/env';
@@ -19,10 +19,8 @@ async function start(): Promise<void> {
   const log = createLogger('api', config.LOG_LEVEL);
   const db = createDb({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX ?? 20, pooled: config.DATABASE_POOLED, applicationName: 'nurture-home-api' });
   // Reads that may lag (catalogue, pages, admin lists, reports) go to the replica when there is one.
-  const readDb = config.DATABASE_READ_URL
-    ? createDb({ url: config.DATABASE_READ_URL, max: config.DATABASE_READ_POOL_MAX ?? 20, pooled: config.DATABASE_POOLED, applicationName: 'nurture-home-api-reads' })
-    : db;
-  await Promise.all([pingDatabase(db), pingDatabase(readDb)]);
+  const readDb = createReadDb(config, db, { max: 20, applicationName: 'nurture-home-api-reads' });
+  await Promise.all([...new Set([db, readDb])].map((pool) => pingDatabase(pool)));
   const redis = createRedis(config);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection problem'));
   await assertRedisVersion(redis);

@@ -5,7 +5,7 @@
  */
 import { Worker, type Queue, type WorkerOptions } from 'bullmq';
 import { configureShop, SHOP } from '@nh/shared';
-import { createDb, type Db } from '@nh/server/db/client';
+import { createDb, createReadDb, type Db } from '@nh/server/db/client';
 import { assertRedisVersion, createRedis } from '@nh/server/runtime/redis';
 import { shopOverrides } from '@nh/server/runtime/env';
 import type { Logger } from '@nh/server/observability/logger';
@@ -46,10 +46,8 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
   // Each running sync holds a connection for its order's lock (erp-sync/processor.ts) besides the ones its queries take.
   const db = createDb({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX ?? 10 + config.ERP_SYNC_CONCURRENCY, pooled: config.DATABASE_POOLED, applicationName: 'nurture-home-workers' });
   // Exports read DATABASE_READ_URL's replica when there is one (exports/processor.ts).
-  const readDb = config.DATABASE_READ_URL
-    ? createDb({ url: config.DATABASE_READ_URL, max: config.DATABASE_READ_POOL_MAX ?? 2, pooled: config.DATABASE_POOLED, applicationName: 'nurture-home-workers-reads' })
-    : db;
-  await Promise.all([pingDatabase(db), pingDatabase(readDb)]);
+  const readDb = createReadDb(config, db, { max: 2, applicationName: 'nurture-home-workers-reads' });
+  await Promise.all([...new Set([db, readDb])].map((pool) => pingDatabase(pool)));
 
   // Producers fail fast when Redis is down (the relay rolls back and retries); workers wait through reconnects.
   const producerRedis = createRedis(config, 'client');

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { inject } from 'vitest';
 import '@nh/server/testing/provided';
 import type { Express } from 'express';
-import { createDb } from '@nh/server/db/client';
+import { createDb, createReadDb } from '@nh/server/db/client';
 import { createLogger, type Logger } from '@nh/server/observability/logger';
 import { createRedis } from '@nh/server/runtime/redis';
 import { createApp } from '../../src/app';
@@ -49,7 +49,7 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
     ...env,
   });
   const db = createDb({ url: config.DATABASE_URL, max: 10, pooled: config.DATABASE_POOLED });
-  const readDb = config.DATABASE_READ_URL ? createDb({ url: config.DATABASE_READ_URL, max: 5, pooled: config.DATABASE_POOLED }) : db;
+  const readDb = createReadDb(config, db, { max: 5, applicationName: 'nurture-home-api-test-reads' });
   const redis = createRedis(config);
   const ctx: AppContext = { config, db, readDb, redis, log: options.log ?? createLogger('api-test', config.LOG_LEVEL) };
   const services = createAppServices(ctx);

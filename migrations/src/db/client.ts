@@ -40,6 +40,19 @@ export function createDb({ url, max = 10, applicationName = 'nurture-home', pool
   return drizzle({ client: pool, schema, casing: 'snake_case' });
 }
 
+/**
+ * The pool for reads that may lag (docs/decisions/scale-out.md): DATABASE_READ_URL's replica, under
+ * the same DATABASE_POOLED rule, or `primary` itself when there is none.
+ */
+export function createReadDb(
+  settings: { DATABASE_READ_URL?: string; DATABASE_READ_POOL_MAX?: number; DATABASE_POOLED: boolean },
+  primary: Db,
+  defaults: { max: number; applicationName: string },
+): Db {
+  if (!settings.DATABASE_READ_URL) return primary;
+  return createDb({ url: settings.DATABASE_READ_URL, max: settings.DATABASE_READ_POOL_MAX ?? defaults.max, pooled: settings.DATABASE_POOLED, applicationName: defaults.applicationName });
+}
+
 export { schema };
 
 /**

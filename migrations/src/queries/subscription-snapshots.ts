@@ -16,6 +16,12 @@ import { MONTHS_SQL } from './reports';
 
 const MRR_CENTS = `(case when status = 'active' then round(amount * 100 / ${MONTHS_SQL}) else 0 end)::bigint`;
 
+/** Whether the day's snapshot and movement are written (its `mrr` row marks the day done). */
+export async function snapshotDayDone(client: Pick<pg.PoolClient, 'query'>, day: string): Promise<boolean> {
+  const { rowCount } = await client.query(`select 1 from subscription_movements where day = $1::date and kind = 'mrr'`, [day]);
+  return Boolean(rowCount);
+}
+
 /**
  * Writes the day's snapshot (yyyy-mm-dd, UTC) and its movement since the previous snapshot day
  * (`write_subscription_movements`, migration subscription_movements) in one transaction, unless the day
@@ -26,8 +32,7 @@ const MRR_CENTS = `(case when status = 'active' then round(amount * 100 / ${MONT
 export async function writeSubscriptionSnapshot(db: Db, day: string): Promise<number> {
   return inPoolTransaction(db, async (client) => {
     await client.query(`select pg_advisory_xact_lock(hashtext('subscription_snapshots'))`);
-    const done = await client.query(`select 1 from subscription_movements where day = $1::date and kind = 'mrr'`, [day]);
-    if (done.rowCount) return 0;
+    if (await snapshotDayDone(client, day)) return 0;
     const { rowCount } = await client.query(
       `insert into subscription_snapshots (day, subscription_id, status, mrr_cents)
        select $1::date, id, status, ${MRR_CENTS}

@@ -118,8 +118,8 @@ export function localFileStorage(root: string): FileStorage {
           const key = folder ? `${folder}/${entry.name}` : entry.name;
           if (entry.isDirectory()) folders.push(key);
           else if (entry.isFile() && isStorageKey(key) && !key.endsWith('.partial')) {
-            const stats = await fsp.stat(path.join(root, key)).catch((error: unknown) => (isMissing(error) ? null : Promise.reject(error)));
-            if (stats) yield { key, lastModified: stats.mtime };
+            const stored = await storage.stat(key);
+            if (stored) yield { key, lastModified: stored.lastModified };
           }
         }
       }

@@ -7,15 +7,14 @@
  * A day already written is skipped with its changes, so a second bench run changes nothing.
  */
 import type { Db } from '../db/client';
-import { writeSubscriptionSnapshot } from '../queries/subscription-snapshots';
+import { snapshotDayDone, writeSubscriptionSnapshot } from '../queries/subscription-snapshots';
 
 /** Answers the days written. */
 export async function seedBenchSnapshots(db: Db, days: number, dayOf: (daysAgo: number) => string): Promise<number> {
   let written = 0;
   for (let ago = days - 1; ago >= 0; ago--) {
     const day = dayOf(ago);
-    const { rowCount } = await db.$client.query(`select 1 from subscription_movements where day = $1::date and kind = 'mrr'`, [day]);
-    if (rowCount) continue;
+    if (await snapshotDayDone(db.$client, day)) continue;
     // A plan's draw for the day: 0 to 999, the same on a rerun of the same day.
     const draw = `(abs(hashtext(id::text || $1)) % 1000)`;
     await db.$client.query(

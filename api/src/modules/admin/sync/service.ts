@@ -8,7 +8,7 @@ import type { Queue } from 'bullmq';
 import type { Db } from '@nh/server/db/client';
 import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
 import { recordOutbox } from '@nh/server/queries/outbox';
-import { listFailedCreditSyncs, resetCreditSync } from '@nh/server/queries/store-credit-sync';
+import { listFailedCreditSyncs, NETSUITE_CREDIT_KINDS, resetCreditSync } from '@nh/server/queries/store-credit-sync';
 import { findOrderSyncState, listFailedSyncs, listSyncAttempts, lockOrderSyncStatus, resetFailedSyncs, resetOrderSync, syncCounts } from '@nh/server/queries/sync';
 import { readQueueDepth } from '@nh/server/runtime/queues';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
@@ -116,7 +116,7 @@ export async function retryCreditSync(db: Db, entryId: string, actor: AuditActor
   await db.transaction(async (tx) => {
     const entry = await resetCreditSync(tx, entryId);
     if (!entry) throw new AppError('NOT_FOUND', ADMIN_SYNC_MESSAGES.creditEntryNotFound);
-    if (entry.kind !== 'grant' && entry.kind !== 'refund' && entry.kind !== 'expire') throw new AppError('CREDIT_NOT_SYNCED', ADMIN_SYNC_MESSAGES.creditNotSynced);
+    if (!(NETSUITE_CREDIT_KINDS as readonly string[]).includes(entry.kind)) throw new AppError('CREDIT_NOT_SYNCED', ADMIN_SYNC_MESSAGES.creditNotSynced);
     if (entry.before === 'synced') throw new AppError('ALREADY_SYNCED', ADMIN_SYNC_MESSAGES.creditAlreadySynced);
     await recordOutbox(tx, OUTBOX_TOPICS.storeCreditRecorded, { entryId }, actor.requestId);
     await recordAudit(tx, actor, {
