@@ -3,3 +3,4 @@ export * from './constants';
 export * from './money';
 export * from './cart';
 export * from './pricing';
+export * from './shipping-rules';

@@ -56,3 +56,19 @@ export function percentOf(cents: Cents, bps: number): Cents {
   const exact = (cents * bps) / 10_000;
   return Math.sign(exact) * Math.round(Math.abs(exact));
 }
+
+/** Spreads `amount` over `weights` in proportion, exactly (largest remainder; ties to the earlier line). */
+export function spreadCents(amount: Cents, weights: readonly number[]): Cents[] {
+  const total = weights.reduce((s, w) => s + w, 0);
+  if (total <= 0 || amount === 0) return weights.map(() => 0);
+  const exact = weights.map((w) => (amount * w) / total);
+  const parts = exact.map((e) => Math.floor(e));
+  let left = amount - parts.reduce((s, p) => s + p, 0);
+  const order = exact.map((e, i) => ({ i, r: e - Math.floor(e) })).sort((a, b) => b.r - a.r || a.i - b.i);
+  for (const { i } of order) {
+    if (left <= 0) break;
+    parts[i]! += 1;
+    left -= 1;
+  }
+  return parts;
+}

@@ -29,6 +29,11 @@ describe('priceCart', () => {
       tax: 264, // 263.76 → 264
       total: 3297 + 999 + 264,
       freeShipping: false,
+      lineNet: [1998, 1299],
+      lineTaxes: [160, 104], // 264 spread by 1998 : 1299
+      shippingTax: 0,
+      delivery: { zone: 'contiguous', method: 'standard', shipping: 999, free: false, promise: '5-7 business days' },
+      shippingRefusal: null,
     });
   });
 

@@ -11,14 +11,20 @@
  *   promoDiscount       = percentage of (subtotal − subscribeDiscount), or a fixed amount in whole
  *                         dollars; never more than what is left, so nothing goes below zero
  *   discountedSubtotal  = subtotal − subscribeDiscount − promoDiscount
- *   shipping            = 9.99; free when subscribing or when discountedSubtotal is over 50.00
- *                         (the "discounted total" of the spec is the discounted subtotal, before
- *                         shipping and tax); nothing to ship for an empty cart
- *   tax                 = 8% of discountedSubtotal
+ *   shipping            = the destination zone's rule (shipping-rules.ts): in the contiguous zone 9.99,
+ *                         free when subscribing or when discountedSubtotal is over 50.00 (the
+ *                         "discounted total" of the spec is the discounted subtotal, before shipping
+ *                         and tax); express at its own price; nothing to ship for an empty cart
+ *   lineNet             = each line's price × quantity less its share of the discount (spread in
+ *                         proportion, exact to the cent)
+ *   tax                 = 8% of discountedSubtotal (the spec's flat rule), spread over the lines in
+ *                         proportion to lineNet; a destination's tax (issue 25) replaces it through
+ *                         `withTax`, line by line, with any tax on shipping
  *   total               = discountedSubtotal + shipping + tax
  */
-import { CHECKOUT_FREE_SHIPPING_OVER_CENTS, CHECKOUT_SHIPPING_CENTS, SUBSCRIBE_AND_SAVE_PERCENT, TAX_RATE_BPS } from './constants';
-import { centsToDecimal, percentOf, type Cents } from './money';
+import { SUBSCRIBE_AND_SAVE_PERCENT, TAX_RATE_BPS } from './constants';
+import { centsToDecimal, percentOf, spreadCents, type Cents } from './money';
+import { isShippingRefusal, quoteShipping, type ShippingMethod, type ShippingQuote, type ShippingRefusal } from './shipping-rules';
 
 export type DiscountType = 'percentage' | 'fixed';
 export const DISCOUNT_TYPES = ['percentage', 'fixed'] as const satisfies readonly DiscountType[];
@@ -38,6 +44,10 @@ export interface PricingLine {
 export interface PricingOptions {
   promo?: PricingPromo | null;
   subscribe?: boolean;
+  /** The shipping address's state (null or absent: the home zone, as before an address is typed). */
+  state?: string | null;
+  /** Standard unless the shopper chose express. */
+  shippingMethod?: ShippingMethod;
 }
 
 export interface CartPricing {
@@ -51,6 +61,22 @@ export interface CartPricing {
   tax: Cents;
   total: Cents;
   freeShipping: boolean;
+  /** Each line's price × quantity less its share of the discount (Σ = discountedSubtotal). */
+  lineNet: Cents[];
+  /** Each line's tax (Σ lineTaxes + shippingTax = tax). */
+  lineTaxes: Cents[];
+  /** Tax on shipping, where the destination's tax says so (0 under the flat rule and the rate table). */
+  shippingTax: Cents;
+  /** The zone, method and promise of the delivery; null when the address cannot be shipped to. */
+  delivery: ShippingQuote | null;
+  /** Why the address (or the method) cannot be shipped to: checkout refuses the order with its message. */
+  shippingRefusal: ShippingRefusal | null;
+}
+
+/** The destination's tax on a priced cart (server side: @nh/server tax), line by line. */
+export interface LineTaxes {
+  lineTaxes: readonly Cents[];
+  shippingTax?: Cents;
 }
 
 /** The amounts as the order payload carries them: two-decimal strings. */
@@ -86,20 +112,43 @@ export function priceCart(lines: readonly PricingLine[], options: PricingOptions
   const promoDiscount = promoDiscountOn(afterSubscribe, options.promo);
   const discountedSubtotal = afterSubscribe - promoDiscount;
   const hasItems = lines.some((line) => line.quantity > 0);
-  const freeShipping = !hasItems || subscribe || discountedSubtotal > CHECKOUT_FREE_SHIPPING_OVER_CENTS;
-  const shipping = freeShipping ? 0 : CHECKOUT_SHIPPING_CENTS;
-  const tax = percentOf(discountedSubtotal, TAX_RATE_BPS);
-  return {
+  const quote = quoteShipping({ state: options.state ?? null, method: options.shippingMethod, discountedSubtotal, subscribe, hasItems });
+  const refused = isShippingRefusal(quote);
+  const shipping = refused ? 0 : quote.shipping;
+  const base = {
     subtotal,
     subscribeDiscount,
     promoDiscount,
     discount: subscribeDiscount + promoDiscount,
-    discountedSubtotal,
     shipping,
-    tax,
-    total: discountedSubtotal + shipping + tax,
-    freeShipping,
+    freeShipping: refused ? false : quote.free,
+    delivery: refused ? null : quote,
+    shippingRefusal: refused ? quote : null,
   };
+  return withFlatTax({ ...base, discountedSubtotal, tax: 0, total: 0, lineNet: [], lineTaxes: [], shippingTax: 0 }, lines);
+}
+
+/** Each line's share of what is left after `discountedSubtotal` (the discount spread by what each line cost). */
+function netPerLine(lines: readonly PricingLine[], discountedSubtotal: Cents): Cents[] {
+  const gross = lines.map((l) => l.price * l.quantity);
+  const discount = gross.reduce((s, g) => s + g, 0) - discountedSubtotal;
+  const shares = spreadCents(discount, gross);
+  return gross.map((g, i) => g - shares[i]!);
+}
+
+/** The spec's flat tax on a pricing whose discounted subtotal is set: 8% of it, spread over the lines. */
+function withFlatTax(pricing: CartPricing, lines: readonly PricingLine[]): CartPricing {
+  const lineNet = netPerLine(lines, pricing.discountedSubtotal);
+  const tax = percentOf(pricing.discountedSubtotal, TAX_RATE_BPS);
+  return { ...pricing, lineNet, lineTaxes: spreadCents(tax, lineNet), shippingTax: 0, tax, total: pricing.discountedSubtotal + pricing.shipping + tax };
+}
+
+/** A pricing with the destination's tax in place of the flat rule's: the lines' taxes and any tax on shipping. */
+export function withTax<P extends CartPricing>(pricing: P, taxes: LineTaxes): P {
+  if (taxes.lineTaxes.length !== pricing.lineNet.length) throw new RangeError(`Expected ${pricing.lineNet.length} line taxes, got ${taxes.lineTaxes.length}`);
+  const shippingTax = taxes.shippingTax ?? 0;
+  const tax = taxes.lineTaxes.reduce((s, t) => s + t, 0) + shippingTax;
+  return { ...pricing, lineTaxes: [...taxes.lineTaxes], shippingTax, tax, total: pricing.discountedSubtotal + pricing.shipping + tax };
 }
 
 export function toPayloadStrings(pricing: CartPricing): PricingStrings {
@@ -193,8 +242,7 @@ export function priceRenewal(lines: readonly PricingLine[], agreedAmount: Cents,
   while (kept < today.discountedSubtotal && totalOf(kept + 1) <= agreed) kept += 1;
   while (kept > 0 && totalOf(kept) > agreed) kept -= 1;
   const priceLock = today.discountedSubtotal - kept;
-  const tax = percentOf(kept, TAX_RATE_BPS);
-  return { ...today, discount: today.discount + priceLock, discountedSubtotal: kept, tax, total: kept + today.shipping + tax, priceLock };
+  return { ...withFlatTax({ ...today, discount: today.discount + priceLock, discountedSubtotal: kept }, [...lines, ...oneTime]), priceLock };
 }
 
 /**
@@ -206,6 +254,8 @@ export function withNextDeliveryDiscount(pricing: RenewalPricing, percent: numbe
   if (!percent || percent <= 0) return pricing;
   const off = Math.min(pricing.discountedSubtotal, Math.round((pricing.discountedSubtotal * percent) / 100));
   const kept = pricing.discountedSubtotal - off;
+  const shares = spreadCents(off, pricing.lineNet);
+  const lineNet = pricing.lineNet.map((n, i) => n - shares[i]!);
   const tax = percentOf(kept, TAX_RATE_BPS);
-  return { ...pricing, discount: pricing.discount + off, discountedSubtotal: kept, tax, total: kept + pricing.shipping + tax };
+  return { ...pricing, discount: pricing.discount + off, discountedSubtotal: kept, lineNet, lineTaxes: spreadCents(tax, lineNet), shippingTax: 0, tax, total: kept + pricing.shipping + tax };
 }

@@ -9,7 +9,9 @@
  * (largest remainder), so the lines together paid exactly total − shipping. A part of a line is its
  * pro-rata share, rounded so that the line's parts, refunded one at a time, add up to exactly the line.
  */
-import type { Cents } from './money';
+import { spreadCents, type Cents } from './money';
+
+export { spreadCents };
 
 export interface PaidOrder {
   /** Unit price (cents) and quantity of each line, in the order's order. */
@@ -17,22 +19,6 @@ export interface PaidOrder {
   /** The whole discount (both parts, and any price lock or one-off discount). */
   discount: Cents;
   tax: Cents;
-}
-
-/** Spreads `amount` over `weights` in proportion, exactly (largest remainder; ties to the earlier line). */
-export function spreadCents(amount: Cents, weights: readonly number[]): Cents[] {
-  const total = weights.reduce((s, w) => s + w, 0);
-  if (total <= 0 || amount === 0) return weights.map(() => 0);
-  const exact = weights.map((w) => (amount * w) / total);
-  const parts = exact.map((e) => Math.floor(e));
-  let left = amount - parts.reduce((s, p) => s + p, 0);
-  const order = exact.map((e, i) => ({ i, r: e - Math.floor(e) })).sort((a, b) => b.r - a.r || a.i - b.i);
-  for (const { i } of order) {
-    if (left <= 0) break;
-    parts[i]! += 1;
-    left -= 1;
-  }
-  return parts;
 }
 
 /** What each line paid in cents (its price less its share of the discount, plus its share of the tax). */

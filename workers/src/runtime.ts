@@ -25,6 +25,7 @@ import { workerHealth } from './health';
 import { createWorkerMetrics } from './metrics';
 import type { PaymentGateway } from '@nh/server/payments';
 import { createFileStores } from '@nh/server/storage';
+import { createTaxCalculator } from '@nh/server/tax';
 
 export interface WorkerRuntime {
   config: WorkerConfig;
@@ -71,7 +72,8 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
     stalledInterval: config.JOB_LOCK_MS,
   };
   const { exports: exportFiles, claims: claimPhotos } = createFileStores(config, { exports: config.EXPORTS_DIR, claims: config.CLAIM_PHOTOS_DIR });
-  const ctx: WorkerContext = { config, db, readDb, log, queues, redis: producerRedis, mailer, netsuite, gateway, exportFiles, claimPhotos, worker: (name) => workers.get(name)! };
+  const tax = createTaxCalculator(config, { log });
+  const ctx: WorkerContext = { config, db, readDb, log, queues, redis: producerRedis, mailer, netsuite, gateway, exportFiles, claimPhotos, tax, worker: (name) => workers.get(name)! };
 
   for (const name of config.WORKER_QUEUES) await QUEUES[name].setup?.(queues[name], ctx);
   for (const name of config.WORKER_QUEUES) {

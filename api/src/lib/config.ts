@@ -4,6 +4,7 @@ import { toCents } from '@nh/shared/money';
 import { DEFAULT_PLAN_CADENCE_MONTHS, planCadenceMonthsSchema } from '@nh/shared/contracts/subscriptions';
 import { baseEnvShape, KEY_PREFIX, KEY_PREFIX_RULE, loadEnv, optionalString, repoRootOf, requireClusterReadyRedis, requireSiteUrlInProduction } from '@nh/server/runtime/env';
 import { paymentsEnvShape, requireAuthnetEnvInProduction } from '@nh/server/payments';
+import { taxEnvShape } from '@nh/server/tax';
 import { s3SettingsOf, storageEnvShape } from '@nh/server/storage';
 
 export const REPO_ROOT = repoRootOf(import.meta.url);
@@ -92,6 +93,8 @@ const schema = z
     STORE_CREDIT_EXPIRY_DAYS: z.coerce.number().int().min(0).max(3650).default(365),
     /** Card payments: the gateway's variables, shared with the workers (@nh/server payments/select.ts). */
     ...paymentsEnvShape,
+    /** Sales tax by destination (issue 25): the API's and the workers' one rule (@nh/server tax). */
+    ...taxEnvShape,
     /** Declined or failed payments allowed per client address per 15 minutes (card-testing guard); 0 = no limit. */
     PAYMENT_FAILURES_PER_15_MIN: z.coerce.number().int().min(0).default(10),
     /** Declined or failed payments allowed per signed-in shopper per 15 minutes, from any address; 0 = no limit. */

@@ -10,6 +10,7 @@ import { emailActionRoutes } from './email-actions/routes';
 import type { Router } from 'express';
 import { API_METRICS, createMetricsRegistry, type Registry } from '@nh/server/observability/metrics';
 import { createFileStores, type FileStorage } from '@nh/server/storage';
+import { createTaxCalculator, type TaxCalculator } from '@nh/server/tax';
 import type { AppContext } from '../lib/context';
 import { createAfterAnswer, type AfterAnswer } from '../lib/after-answer';
 import { createReads, type Reads } from '../lib/read-your-writes';
@@ -53,6 +54,8 @@ export interface AppServices {
   afterAnswer: AfterAnswer;
   /** Where reads that may lag go (the replica of DATABASE_READ_URL), and the read-your-writes mark. */
   reads: Reads;
+  /** Sales tax by destination, as TAX_MODE says (issue 25): checkout, its summary's quote, plan changes. */
+  tax: TaxCalculator;
 }
 
 function apiMetrics(ctx: AppContext): Registry {
@@ -68,13 +71,14 @@ export const createAppServices = (ctx: AppContext): AppServices => ({
   files: createFileStores(ctx.config, { uploads: ctx.config.UPLOADS_DIR, exports: ctx.config.EXPORTS_DIR, claims: ctx.config.CLAIM_PHOTOS_DIR }),
   afterAnswer: createAfterAnswer(),
   reads: createReads({ primary: ctx.db, replica: ctx.readDb, log: ctx.log }, ctx.config),
+  tax: createTaxCalculator(ctx.config, { log: ctx.log }),
 });
 
 /**
  * Every API module's router, mounted under /api (the public catalogue reads are mounted earlier, in
  * app.ts, ahead of body parsing and sessions).
  */
-export function apiModules(ctx: AppContext, { payments, files, afterAnswer, reads }: AppServices): Router[] {
+export function apiModules(ctx: AppContext, { payments, files, afterAnswer, reads, tax }: AppServices): Router[] {
   const promoGuesses = promoGuessLimit(ctx);
   const cardGuard = cardTestingGuard(ctx);
   const invalidateCatalog = () => invalidateCatalogCache(ctx);
@@ -88,7 +92,7 @@ export function apiModules(ctx: AppContext, { payments, files, afterAnswer, read
     claimRoutes(ctx, { photos: files.claims }),
     promoValidationRoutes(ctx, { promoGuesses }),
     paymentRoutes(ctx, { payments }),
-    checkoutRoutes(ctx, { payments, priceList: priceList(ctx), promoGuesses, cardTestingGuard: cardGuard }),
+    checkoutRoutes(ctx, { payments, priceList: priceList(ctx), promoGuesses, cardTestingGuard: cardGuard, tax }),
     subscriptionRoutes(ctx, { gateway: payments.gateway, cardTestingGuard: cardGuard, catalogue: (ids) => priceList(ctx).get(ids, { fresh: true }) }),
     emailActionRoutes(ctx),
   ];

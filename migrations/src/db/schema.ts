@@ -3,6 +3,8 @@
  * exports, email log, idempotency keys). Column names are snake_case in SQL (the client and
  * drizzle-kit both use `casing: 'snake_case'`); money columns are integer cents in code.
  */
+import type { ShippingMethod } from '@nh/shared/shipping-rules';
+import type { TaxSource } from '../tax/calculator';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -67,6 +69,8 @@ export interface LineItem {
   oneTime?: boolean;
   /** With `oneTime`: the plan's add-on line (OneTimeLine.id) this order line ships. */
   oneTimeLineId?: string;
+  /** The line's tax, two-decimal string (issue 25; absent on orders from before: spread the order's tax). */
+  tax?: string;
 }
 /** One line of a refund by line (issue 23): `line` is the 0-based index of the order's line. */
 export interface RefundLinePart {
@@ -895,6 +899,12 @@ export const orders = pgTable(
     shipping: money(10).notNull(),
     tax: money(10).notNull(),
     total: money(10).notNull(),
+    /** Standard or express (issue 25); renewals are always standard. */
+    shippingMethod: text().$type<ShippingMethod>().notNull().default('standard'),
+    /** The part of `tax` due on shipping (a provider's answer; 0 under the flat rule and the table). */
+    shippingTax: money(10).notNull().default(0),
+    /** Where the tax came from (@nh/server tax TaxSource): flat, table, taxjar, table-fallback, no-nexus; null before issue 25. */
+    taxSource: text().$type<TaxSource>(),
     /**
      * The part of `total` paid with store credit (issue 23): spent from the account's ledger in the
      * transaction that made the order; the card was charged `total - credit_applied`.

@@ -5,6 +5,7 @@
  * the runtime builds each queue's processor (`queueProcessor`), the relay its topic-to-job map and the
  * schedules their registrations: nothing else names a job.
  */
+import type { TaxCalculator } from '@nh/server/tax';
 import { DelayedError, UnrecoverableError, type Job, type Processor, type Queue, type Worker, type WorkerOptions } from 'bullmq';
 import type { z } from 'zod';
 import { withLogFields, type Logger } from '@nh/server/observability/logger';
@@ -40,6 +41,8 @@ export interface JobContext {
   exportFiles: FileStorage;
   /** The private store of claims' photos (CLAIM_PHOTOS_DIR, or the bucket's `claims/`): housekeeping deletes the ones no claim names. */
   claimPhotos: FileStorage;
+  /** Sales tax by destination (TAX_MODE, issue 25): each renewal's tax for the plan's address. */
+  tax: TaxCalculator;
   /** The BullMQ worker of a queue this process consumes (for `rateLimit`). */
   worker: (queue: QueueName) => Worker;
 }

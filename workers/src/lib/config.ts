@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { baseEnvShape, ConfigError, loadEnv, optionalString, repoRootOf, requireClusterReadyRedis, requireSiteUrlInProduction } from '@nh/server/runtime/env';
 import { paymentsEnvShape, requireAuthnetEnvInProduction } from '@nh/server/payments';
+import { taxEnvShape } from '@nh/server/tax';
 import { QUEUE_NAMES, type QueueName } from '@nh/server/runtime/queues';
 import { s3SettingsOf, storageEnvShape } from '@nh/server/storage';
 import { DEFAULT_PLAN_CADENCE_MONTHS, planCadenceMonthsSchema } from '@nh/shared/contracts/subscriptions';
@@ -107,6 +108,8 @@ const schema = z.object({
    * API uses. Workers never tokenise a card, so AUTHNET_PUBLIC_CLIENT_KEY is not needed here.
    */
   ...paymentsEnvShape,
+  /** Sales tax by destination (issue 25): the API's and the workers' one rule (@nh/server tax). */
+  ...taxEnvShape,
   /** Attempts of one renew job when the database fails before the charge (a charge is never repeated). */
   RENEWAL_JOB_ATTEMPTS: int(3, 1),
   RENEWAL_JOB_BACKOFF_MS: int(60_000, 1),

@@ -1,3 +1,4 @@
+import type { TaxCalculator } from '@nh/server/tax';
 import { Router, type RequestHandler, type Response } from 'express';
 import { checkoutNonceRequestSchema, subscribeNonceRequestSchema } from '@nh/shared/contracts/checkout';
 import { SUBSCRIPTION_TERMS_MESSAGES, SUBSCRIPTION_TERMS_VERSION } from '@nh/shared/contracts/subscription-terms';
@@ -20,6 +21,8 @@ export interface CheckoutModuleDeps {
   promoGuesses: PromoGuessLimit;
   /** The card-testing guard, shared with every call that sends a card. */
   cardTestingGuard: RequestHandler[];
+  /** Sales tax by destination (TAX_MODE). */
+  tax: TaxCalculator;
 }
 
 /** A checkout refused for its promo code (a replayed answer was counted when it was first given). */
