@@ -54,6 +54,19 @@ export const paymentGatewayDuration = new Histogram({
   registers: [],
 });
 
+/** Reasons the tax provider's answer was not used (tax/taxjar.ts). */
+export const TAX_FALLBACK_REASONS = ['timeout', 'server-error', 'client-error', 'network', 'bad-answer'] as const;
+export type TaxFallbackReason = (typeof TAX_FALLBACK_REASONS)[number];
+
+/** Tax quotes the provider did not give in time or answered wrongly: the rate table answered instead. */
+export const taxProviderFallbacks = new Counter({
+  name: 'nh_tax_provider_fallbacks_total',
+  help: 'Tax quotes answered from the rate table because the tax provider (TaxJar) timed out or failed, by provider and reason (timeout, server-error, client-error, network, bad-answer).',
+  labelNames: ['provider', 'reason'] as const,
+  registers: [],
+});
+for (const reason of TAX_FALLBACK_REASONS) taxProviderFallbacks.inc({ provider: 'taxjar', reason }, 0);
+
 // ------------------------------------------------------------------------------------------ workers
 
 /** Every attempt of every job, as the queue processor ran it (payload parsing included). */
@@ -112,13 +125,14 @@ export const emailsTotal = new Counter({
 
 
 /** What the API process reports (besides the default process metrics). */
-export const API_METRICS: readonly Metric[] = [httpRequestDuration, checkoutsTotal, paymentGatewayDuration];
+export const API_METRICS: readonly Metric[] = [httpRequestDuration, checkoutsTotal, paymentGatewayDuration, taxProviderFallbacks];
 
 /** What a worker process reports (besides the default process metrics and its scrape-time gauges). */
 export const WORKER_METRICS: readonly Metric[] = [
   jobDuration,
   jobFailures,
   paymentGatewayDuration,
+  taxProviderFallbacks,
   netsuiteRequests,
   netsuite429,
   netsuiteConcurrencyInUse,

@@ -46,4 +46,10 @@ export interface TaxCalculator {
   readonly mode: TaxMode;
   /** Never rejects for a reachable reason: a provider that fails answers from the fallback. */
   quote(request: TaxRequest): Promise<TaxQuote>;
+  /**
+   * Re-reads TAX_RATES_FILE (table, and taxjar's fallback table; absent for flat): true when the new
+   * rates are in force, false (logged) when the file is bad and the previous rates stay.
+   * `reloadTaxRatesOnSignal` calls it on SIGHUP.
+   */
+  reload?(): Promise<boolean>;
 }
