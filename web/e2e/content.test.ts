@@ -78,7 +78,7 @@ describe('not-found screens', () => {
 });
 
 describe('accessibility', () => {
-  it.each([`/journal/${ARTICLE}`, '/journal', '/support', '/legal/privacy', '/impact', '/ingredients', '/how-it-works', '/about', '/no/such/page'])('has no serious axe-core violations on %s', async (path) => {
+  it.each([`/journal/${ARTICLE}`, '/journal', '/support', '/legal/shipping', '/impact', '/ingredients', '/how-it-works', '/about', '/no/such/page'])('has no serious axe-core violations on %s', async (path) => {
     const page = await app.newPage();
     await page.goto(path);
     await page.getByRole('heading', { level: 1 }).first().waitFor();
