@@ -36,14 +36,14 @@ const PLACE_NAMES: Readonly<Record<string, string>> = {
 /** What a code without a name above stands for: one of the contiguous states or DC. */
 const CONTIGUOUS_PLACE = 'the contiguous US';
 
-/** "a", "a and b", "a, b and c". */
-function joinWords(words: readonly string[]): string {
-  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+/** "a", "a and b", "a, b and c" (or "a, b or c"). */
+function joinWords(words: readonly string[], conjunction: 'and' | 'or' = 'and'): string {
+  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} ${conjunction} ${words[words.length - 1]}`;
 }
 
 /** Places by name, each once: "Puerto Rico, the US Virgin Islands and Guam". */
-function placesOf(codes: readonly string[]): string {
-  return joinWords([...new Set(codes.map((code) => PLACE_NAMES[code] ?? CONTIGUOUS_PLACE))]);
+function placesOf(codes: readonly string[], conjunction: 'and' | 'or' = 'and'): string {
+  return joinWords([...new Set(codes.map((code) => PLACE_NAMES[code] ?? CONTIGUOUS_PLACE))], conjunction);
 }
 
 export interface ShippingClaim {
@@ -107,10 +107,10 @@ export function placesShipped(zones: readonly ShippingZone[] = SHIPPING_ZONES): 
   return placesOf(shippedZones(zones).flatMap((zone) => zone.states));
 }
 
-/** "American Samoa, the Northern Mariana Islands, …": the places checkout refuses; null when there are none. */
+/** "American Samoa, the Northern Mariana Islands, … or Palau": the places checkout refuses; null when there are none. */
 export function placesNotShipped(zones: readonly ShippingZone[] = SHIPPING_ZONES): string | null {
   const codes = zones.filter((zone) => !zone.ships).flatMap((zone) => zone.states);
-  return codes.length === 0 ? null : placesOf(codes);
+  return codes.length === 0 ? null : placesOf(codes, 'or');
 }
 
 /** Subscribe & Save's shipping (quoteShipping: free standard shipping in every zone the shop ships to). */
