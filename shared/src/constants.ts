@@ -1,7 +1,7 @@
 /**
- * Business constants: the one place the shop's figures live. The two spec documents disagree on some
- * figures (free shipping at $35 on the storefront, over $50 at checkout); each is kept where the spec
- * shows it, but both come from here so the business can change them in one place.
+ * Business constants: the one place the shop's figures live. Shipping rates, thresholds and promises
+ * by zone are in shipping-rules.ts (the one rule behind checkout and every storefront claim; the
+ * claims' phrases come from shipping-claims.ts).
  *
  * Brand facts (name, support contact) can be overridden at build/run time through `configureShop`
  * (the API reads SHOP_* environment variables; the SPA reads VITE_SHOP_* variables).
@@ -39,18 +39,12 @@ export const STORE_CODE = 'NH';
 export const STORE_CODE_MAX_LENGTH = 10;
 export const CURRENCY = 'USD';
 
-/** Storefront claims (footer, home, product shipping tab): free shipping at $35 and over. */
-export const STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS = 3500;
-/** Storefront FAQ and product trust badge: "Free Shipping on orders over $50". */
-export const TRUST_BADGE_FREE_SHIPPING_THRESHOLD_CENTS = 5000;
-/** Checkout: shipping is free when the discounted total is over this. */
+/**
+ * The order summary's "Free shipping on orders over …" line (web/src/features/checkout). The figure is
+ * the contiguous zone's `freeOver` in shipping-rules.ts; this constant stays only until checkout reads
+ * the rule (docs/decisions/tax-and-shipping.md "The one free-shipping rule behind every claim").
+ */
 export const CHECKOUT_FREE_SHIPPING_OVER_CENTS = 5000;
-/** Checkout flat shipping. */
-export const CHECKOUT_SHIPPING_CENTS = 999;
-/** Express shipping shown on the product page. */
-export const EXPRESS_SHIPPING_CENTS = 999;
-/** Legal page: standard shipping from $9.95 under $35. */
-export const LEGAL_STANDARD_SHIPPING_CENTS = 995;
 /** Tax: 8% of the discounted subtotal, in basis points. */
 export const TAX_RATE_BPS = 800;
 /** Subscribe & Save discount. */
@@ -86,7 +80,6 @@ export const SHIPPING_TIMES = {
   express: '2-3 business days',
   processing: '1-2 business days',
   carrier: '1-5 business days',
-  alaskaHawaii: '3-7 days',
   shopFaqStandard: '3-5 business days',
   orderCutoff: '2:00 PM EST',
   refundProcessing: '5-7 business days',

@@ -4,3 +4,4 @@ export * from './money';
 export * from './cart';
 export * from './pricing';
 export * from './shipping-rules';
+export * from './shipping-claims';

@@ -78,7 +78,7 @@ describe('not-found screens', () => {
 });
 
 describe('accessibility', () => {
-  it.each([`/journal/${ARTICLE}`, '/journal', '/support', '/legal/privacy', '/impact', '/ingredients', '/how-it-works', '/about', '/no/such/page'])('has no serious axe-core violations on %s', async (path) => {
+  it.each([`/journal/${ARTICLE}`, '/journal', '/support', '/legal/shipping', '/impact', '/ingredients', '/how-it-works', '/about', '/no/such/page'])('has no serious axe-core violations on %s', async (path) => {
     const page = await app.newPage();
     await page.goto(path);
     await page.getByRole('heading', { level: 1 }).first().waitFor();
@@ -118,8 +118,9 @@ describe('support and legal pages', () => {
     const page = await app.newPage();
     await page.goto('/legal/shipping');
     await page.getByRole('heading', { level: 1, name: 'Shipping Policy' }).waitFor();
-    expect(await page.getByText('Orders under $35: standard shipping from $9.95.').isVisible()).toBe(true);
-    expect(await page.getByText('Orders of $35 and over: free standard shipping.').isVisible()).toBe(true);
+    expect(await page.getByText('Orders of $50 or less: standard shipping $9.99.').isVisible()).toBe(true);
+    expect(await page.getByText('Orders over $50: free standard shipping.').isVisible()).toBe(true);
+    expect(await page.getByRole('row', { name: /Alaska and Hawaii/ }).textContent()).toContain('$14.99');
     expect(await page.getByText(/Last updated/).isVisible()).toBe(true);
     await page.getByRole('link', { name: 'Returns & Refunds' }).click();
     await page.getByRole('heading', { level: 1, name: 'Returns & Refunds' }).waitFor();

@@ -170,8 +170,10 @@ describe('storefront: product page details', () => {
 
     await page.getByRole('tab', { name: 'Shipping' }).click();
     const panel = page.getByRole('tabpanel');
-    await poll(async () => (await panel.textContent())?.includes('5-7 business days, free on orders of $35 or more')).toBe(true);
+    await poll(async () => (await panel.textContent())?.includes('5-7 business days, free on orders over $50')).toBe(true);
     expect(await panel.textContent()).toContain('2-3 business days at $9.99');
+    expect(await panel.textContent()).toContain('Alaska and Hawaii: standard $14.99');
+    expect(await panel.textContent()).not.toContain('$35');
 
     await page.getByRole('button', { name: 'Share' }).click();
     for (const item of ['Copy link', 'Facebook', 'X', 'LinkedIn'])

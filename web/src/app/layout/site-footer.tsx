@@ -1,5 +1,6 @@
-import { MONEY_BACK_GUARANTEE_DAYS, SHOP, STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS } from '@nh/shared/constants';
-import { formatCents } from '@nh/shared/money';
+import { MONEY_BACK_GUARANTEE_DAYS, SHOP } from '@nh/shared/constants';
+import { shippingClaim } from '@nh/shared/shipping-claims';
+import { HOME_ZONE, type ShippingZone } from '@nh/shared/shipping-rules';
 import { Lock, Phone, RotateCcw, Truck } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { FacebookIcon, InstagramIcon, XIcon, YoutubeIcon } from '@/components/social-icons';
@@ -9,7 +10,9 @@ const FOOTER_LINK = 'inline-flex min-h-6 items-center text-brand-100/85 transiti
 
 const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, '')}`;
 
-export function SiteFooter() {
+/** The site footer; its free-shipping claim is the shipping rule's (the home zone unless told). */
+export function SiteFooter({ shippingZone = HOME_ZONE }: { shippingZone?: ShippingZone }) {
+  const shipping = shippingClaim(shippingZone);
   // This year, from the clock (a constant went stale every January).
   const year = new Date().getFullYear();
   const socials = [
@@ -25,10 +28,11 @@ export function SiteFooter() {
           <li className="flex items-center gap-3">
             <Lock className="size-5 text-brand-100" aria-hidden="true" /> Secure checkout
           </li>
-          <li className="flex items-center gap-3">
-            <Truck className="size-5 text-brand-100" aria-hidden="true" /> Free shipping on orders of{' '}
-            {formatCents(STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS).replace('.00', '')} and over
-          </li>
+          {shipping.freeOver && (
+            <li className="flex items-center gap-3">
+              <Truck className="size-5 text-brand-100" aria-hidden="true" /> Free shipping on orders {shipping.freeOver}
+            </li>
+          )}
           <li className="flex items-center gap-3">
             <RotateCcw className="size-5 text-brand-100" aria-hidden="true" /> {MONEY_BACK_GUARANTEE_DAYS}-day returns
           </li>

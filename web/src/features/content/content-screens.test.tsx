@@ -112,7 +112,8 @@ describe('legal pages', () => {
     renderRoute('/legal/:page', '/legal/shipping', LegalRoute);
     expect(screen.getByRole('heading', { level: 1, name: 'Shipping Policy' })).toBeTruthy();
     expect(screen.getByText(/Last updated/).textContent).toContain('January 15, 2025');
-    expect(screen.getByText('Orders under $35: standard shipping from $9.95.')).toBeTruthy();
+    expect(screen.getByText('Orders of $50 or less: standard shipping $9.99.')).toBeTruthy();
+    expect(screen.getByRole('table', { name: 'Shipping rates by destination' })).toBeTruthy();
     expect(screen.getByRole('link', { name: SHOP.supportEmail }).getAttribute('href')).toBe(`mailto:${SHOP.supportEmail}`);
     expect(document.title).toContain('Shipping Policy');
   });

@@ -1,16 +1,20 @@
 /**
  * The storefront FAQ (support page accordion): questions grouped by shipping, products and
- * returns. Figures come from the shared constants; note the FAQ's free-shipping claim is "over $50"
- * (TRUST_BADGE_FREE_SHIPPING_THRESHOLD_CENTS) while the footer says $35: the spec keeps both.
+ * returns. Figures come from the shared constants; shipping rates, thresholds, promises and places
+ * come from the one shipping rule (shipping-rules.ts, phrased by shipping-claims.ts), as checkout
+ * charges them.
  */
+import { MONEY_BACK_GUARANTEE_DAYS, SHIPPING_TIMES, SHOP, SUBSCRIBE_AND_SAVE_PERCENT } from '@nh/shared/constants';
 import {
-  MONEY_BACK_GUARANTEE_DAYS,
-  SHIPPING_TIMES,
-  SHOP,
-  SUBSCRIBE_AND_SAVE_PERCENT,
-  TRUST_BADGE_FREE_SHIPPING_THRESHOLD_CENTS,
-} from '@nh/shared/constants';
-import { formatCents } from '@nh/shared/money';
+  homeZone,
+  placesNotShipped,
+  placesShipped,
+  shippedZones,
+  shippingClaim,
+  SUBSCRIBE_AND_SAVE_SHIPPING,
+  zoneHolding,
+} from '@nh/shared/shipping-claims';
+import { SHIPPING_ZONES, type ShippingZone } from '@nh/shared/shipping-rules';
 
 export interface FaqItem {
   question: string;
@@ -23,8 +27,22 @@ export interface FaqGroup {
   items: FaqItem[];
 }
 
-export function faqGroups(): FaqGroup[] {
-  const freeOver = formatCents(TRUST_BADGE_FREE_SHIPPING_THRESHOLD_CENTS).replace(/\.00$/, '');
+/** "Deliveries to Alaska and Hawaii take 7-10 business days by standard shipping ($14.99, free over $100), or …". */
+function deliveriesTo(zone: ShippingZone): string {
+  const claim = shippingClaim(zone);
+  const standard = `${claim.standardPromise} by standard shipping (${claim.standardRate}${claim.freeOver ? `, free on orders ${claim.freeOver}` : ''})`;
+  const express = claim.express ? `, or ${claim.express.promise} by express (${claim.express.rate})` : '';
+  return `Deliveries to ${zone.name} take ${standard}${express}.`;
+}
+
+/** The FAQ; its shipping answers follow `zones` (the shop's shipping rule unless told). */
+export function faqGroups(zones: readonly ShippingZone[] = SHIPPING_ZONES): FaqGroup[] {
+  const home = shippingClaim(homeZone(zones));
+  const alaskaHawaii = zoneHolding('AK', zones);
+  const elsewhere = shippedZones(zones)
+    .filter((zone) => zone.id !== home.zone.id && zone.freeOver !== null)
+    .map((zone) => `${zone.name}, free ${shippingClaim(zone).freeOver}`);
+  const notShipped = placesNotShipped(zones);
   return [
     {
       id: 'shipping',
@@ -32,11 +50,22 @@ export function faqGroups(): FaqGroup[] {
       items: [
         {
           question: 'How long does shipping take?',
-          answer: `Orders are processed in ${SHIPPING_TIMES.processing}. Once shipped, our carrier delivers in ${SHIPPING_TIMES.carrier} to most addresses in the contiguous United States. Deliveries to Alaska and Hawaii take ${SHIPPING_TIMES.alaskaHawaii}.`,
+          answer: [
+            `Orders are processed in ${SHIPPING_TIMES.processing}. Once shipped, our carrier delivers in ${SHIPPING_TIMES.carrier} to most addresses in the contiguous United States.`,
+            alaskaHawaii?.ships ? deliveriesTo(alaskaHawaii) : '',
+            'Rates and times for every destination are in our Shipping Policy.',
+          ]
+            .filter(Boolean)
+            .join(' '),
         },
         {
           question: 'Do you offer free shipping?',
-          answer: `Yes. Shipping is free on orders over ${freeOver}, and every Subscribe & Save delivery ships free.`,
+          answer: [
+            home.freeOver ? `Yes. Shipping is free on orders ${home.freeOver} (${home.zone.name}), and every Subscribe & Save delivery ships free.` : `Yes: ${SUBSCRIBE_AND_SAVE_SHIPPING}`,
+            elsewhere.length > 0 ? `Elsewhere: ${elsewhere.join('; ')}.` : '',
+          ]
+            .filter(Boolean)
+            .join(' '),
         },
         {
           question: 'How can I track my order?',
@@ -44,7 +73,13 @@ export function faqGroups(): FaqGroup[] {
         },
         {
           question: 'Do you ship outside the United States?',
-          answer: 'Not yet. We currently ship to addresses in all 50 US states. We hope to bring our cleaners to more countries soon.',
+          answer: [
+            `Not yet. We currently ship to ${placesShipped(zones)}.`,
+            notShipped ? `We do not ship to ${notShipped} yet.` : '',
+            'We hope to bring our cleaners to more countries soon.',
+          ]
+            .filter(Boolean)
+            .join(' '),
         },
       ],
     },

@@ -1,4 +1,6 @@
-import { LIMITS, MONEY_BACK_GUARANTEE_DAYS, RATING_CLAIM, SHOP, STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS } from '@nh/shared/constants';
+import { LIMITS, MONEY_BACK_GUARANTEE_DAYS, RATING_CLAIM, SHOP } from '@nh/shared/constants';
+import { shippingClaim } from '@nh/shared/shipping-claims';
+import { HOME_ZONE, type ShippingZone } from '@nh/shared/shipping-rules';
 import { useQuery } from '@tanstack/react-query';
 import { Award, BadgeCheck, Leaf, Rabbit, ShieldCheck, Sprout, Star, Truck } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -20,8 +22,6 @@ import {
   TESTIMONIALS,
   TRUST_BADGES,
 } from '../home-content';
-
-const dollars = (cents: number) => `$${cents / 100}`;
 
 function SectionHeading({ id, eyebrow, title, children }: { id: string; eyebrow: string; title: string; children?: ReactNode }) {
   return (
@@ -245,7 +245,9 @@ export const prefetchHome: Prefetch = (queryClient) =>
     queryClient.prefetchQuery(impactQuery),
   ]);
 
-export function HomePage({ newsletter }: { newsletter?: ReactNode }) {
+/** The home page; the hero's free-shipping claim is the shipping rule's (the home zone unless told). */
+export function HomePage({ newsletter, shippingZone = HOME_ZONE }: { newsletter?: ReactNode; shippingZone?: ShippingZone }) {
+  const shipping = shippingClaim(shippingZone);
   usePageMeta({
     title: `${SHOP.name} — Probiotic, family-safe cleaning`,
     description: 'Probiotic, non-toxic household cleaners that are safe for your family and the planet.',
@@ -275,10 +277,11 @@ export function HomePage({ newsletter }: { newsletter?: ReactNode }) {
             <Star className="size-4 fill-amber-300 text-amber-300" aria-hidden="true" /> {RATING_CLAIM.average}/5 from{' '}
             {formatCount(RATING_CLAIM.count)} reviews
           </li>
-          <li className="flex items-center gap-2">
-            <Truck className="size-4" aria-hidden="true" /> Free shipping on orders of {dollars(STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS)}{' '}
-            and over
-          </li>
+          {shipping.freeOver && (
+            <li className="flex items-center gap-2">
+              <Truck className="size-4" aria-hidden="true" /> Free shipping on orders {shipping.freeOver}
+            </li>
+          )}
           <li className="flex items-center gap-2">
             <Sprout className="size-4" aria-hidden="true" /> {MONEY_BACK_GUARANTEE_DAYS}-day money-back guarantee
           </li>

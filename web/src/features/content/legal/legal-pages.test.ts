@@ -23,13 +23,16 @@ describe('findLegalPage', () => {
   });
 });
 
-describe('legal facts (operations spec §9)', () => {
+describe('legal facts (operations spec §9, shipping figures from the shipping rule)', () => {
   const text = (slug: string) => JSON.stringify(findLegalPage(slug));
 
   it('states the shipping rates, processing time and cutoff', () => {
     const shipping = text('shipping');
-    expect(shipping).toContain('Orders under $35: standard shipping from $9.95.');
-    expect(shipping).toContain('Orders of $35 and over: free standard shipping.');
+    expect(shipping).toContain('Orders of $50 or less: standard shipping $9.99.');
+    expect(shipping).toContain('Orders over $50: free standard shipping.');
+    expect(shipping).toContain('Express shipping: $9.99, delivered in 2-3 business days after dispatch.');
+    expect(shipping).not.toContain('$35');
+    expect(shipping).not.toContain('$9.95');
     expect(shipping).toContain('Orders ship within 1-2 business days.');
     expect(shipping).toContain('2:00 PM EST');
   });

@@ -1,30 +1,35 @@
 /**
  * Policy text of the four legal pages (/legal/{page}). Facts come from the shared constants: the
- * legal figures of operations spec §9 (standard shipping $9.95 under $35, free at $35 and over,
- * ships within 1-2 business days, 2:00 PM EST cutoff, 30-day returns, refunds processed in 5-7 and
- * shown 5-10 business days after). They differ from the checkout figures on purpose: both stand.
+ * legal figures of operations spec §9 (ships within 1-2 business days, 2:00 PM EST cutoff, 30-day
+ * returns, refunds processed in 5-7 and shown 5-10 business days after). Shipping rates, thresholds,
+ * promises and places come from the one shipping rule (shipping-rules.ts, phrased by
+ * shipping-claims.ts), the rule checkout charges: the spec's "$9.95 under $35, free at $35 and over"
+ * sentences are kept with the rule's figures filled in (docs/decisions/tax-and-shipping.md).
  * Pages are built on demand so a shop identity configured at start-up (SHOP) is always current.
  */
-import {
-  EXPRESS_SHIPPING_CENTS,
-  LEGAL_STANDARD_SHIPPING_CENTS,
-  MONEY_BACK_GUARANTEE_DAYS,
-  RETURN_WINDOW_DAYS,
-  SHIPPING_TIMES,
-  SHOP,
-  STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS,
-} from '@nh/shared/constants';
-import { formatCents } from '@nh/shared/money';
+import { MONEY_BACK_GUARANTEE_DAYS, RETURN_WINDOW_DAYS, SHIPPING_TIMES, SHOP } from '@nh/shared/constants';
+import { homeZone, placesNotShipped, placesShipped, shippedZones, shippingClaim, SUBSCRIBE_AND_SAVE_SHIPPING } from '@nh/shared/shipping-claims';
+import { SHIPPING_ZONES, type ShippingZone } from '@nh/shared/shipping-rules';
 import { LEGAL_LAST_UPDATED, LEGAL_PAGE_SLUGS, type LegalPageSlug } from '@nh/shared/contracts/site-map';
 import { formatUtcDay } from '@nh/shared/days';
 
 // The slugs and the date live with the site map (the API's sitemap.xml lists the same pages).
 export { LEGAL_LAST_UPDATED, LEGAL_PAGE_SLUGS, type LegalPageSlug };
 
+/** A small table under a section's paragraphs (the shipping page's zones). */
+export interface LegalTable {
+  caption: string;
+  columns: string[];
+  rows: string[][];
+}
+
 export interface LegalSection {
   title: string;
   paragraphs: string[];
   list?: string[];
+  table?: LegalTable;
+  /** Paragraphs after the list and table. */
+  notes?: string[];
 }
 
 export interface LegalPage {
@@ -35,14 +40,32 @@ export interface LegalPage {
   sections: LegalSection[];
 }
 
-/** "$35.00" → "$35"; keeps cents when there are any ("$9.95"). */
-function dollars(cents: number): string {
-  return formatCents(cents).replace(/\.00$/, '');
+/** The contiguous zone's rates in the spec's sentences, with the rule's figures (strictly "over" the threshold). */
+function homeRates(home: ShippingZone): string[] {
+  const claim = shippingClaim(home);
+  const standard = claim.freeOver
+    ? [`Orders of ${claim.chargedUpTo}: standard shipping ${claim.standardRate}.`, `Orders ${claim.freeOver}: free standard shipping.`]
+    : [`Standard shipping: ${claim.standardRate}.`];
+  const express = claim.express ? [`Express shipping: ${claim.express.rate}, delivered in ${claim.express.promise} after dispatch.`] : [];
+  return [...standard, ...express];
 }
 
-function shippingPage(): LegalPage {
-  const threshold = dollars(STOREFRONT_FREE_SHIPPING_THRESHOLD_CENTS);
-  const standard = dollars(LEGAL_STANDARD_SHIPPING_CENTS);
+/** One row per zone the shop ships to: standard rate and promise, when standard is free, express where offered. */
+function zoneRows(zones: readonly ShippingZone[]): string[][] {
+  return shippedZones(zones).map((zone) => {
+    const claim = shippingClaim(zone);
+    return [
+      zone.name,
+      `${claim.standardRate}, ${claim.standardPromise}`,
+      claim.freeOver ? `Orders ${claim.freeOver}` : 'Subscribe & Save only',
+      claim.express ? `${claim.express.rate}, ${claim.express.promise}` : 'Not offered',
+    ];
+  });
+}
+
+function shippingPage(zones: readonly ShippingZone[]): LegalPage {
+  const home = homeZone(zones);
+  const notShipped = placesNotShipped(zones);
   return {
     slug: 'shipping',
     title: 'Shipping Policy',
@@ -51,12 +74,21 @@ function shippingPage(): LegalPage {
     sections: [
       {
         title: 'Shipping rates',
-        paragraphs: [`We ship to addresses in the United States. Standard shipping is calculated on your order total after discounts:`],
-        list: [
-          `Orders under ${threshold}: standard shipping from ${standard}.`,
-          `Orders of ${threshold} and over: free standard shipping.`,
-          `Express shipping, where offered on the product page: ${formatCents(EXPRESS_SHIPPING_CENTS)}, delivered in ${SHIPPING_TIMES.express} after dispatch.`,
+        paragraphs: [
+          `We ship to ${placesShipped(zones)}. Standard shipping is calculated on your order total after discounts, before tax. In the ${home.name}:`,
         ],
+        list: homeRates(home),
+        notes: [SUBSCRIBE_AND_SAVE_SHIPPING],
+      },
+      {
+        title: 'Rates by destination',
+        paragraphs: ['What shipping costs depends on where your order goes. These are the rates checkout charges:'],
+        table: {
+          caption: 'Shipping rates by destination',
+          columns: ['Destination', 'Standard shipping', 'Free standard shipping', 'Express shipping'],
+          rows: zoneRows(zones),
+        },
+        notes: notShipped ? [`We do not ship to ${notShipped} yet, or outside the United States.`] : [],
       },
       {
         title: 'Processing time',
@@ -68,7 +100,7 @@ function shippingPage(): LegalPage {
       {
         title: 'Delivery times',
         paragraphs: [
-          `Standard delivery usually takes ${SHIPPING_TIMES.standard} after dispatch. Deliveries to Alaska and Hawaii may take longer. Carrier estimates are not guarantees: weather, peak seasons and carrier delays can add time in transit.`,
+          `Standard delivery usually takes ${shippingClaim(home).standardPromise} after dispatch in the ${home.name}; other destinations take the times in the table above. Carrier estimates are not guarantees: weather, peak seasons and carrier delays can add time in transit.`,
         ],
       },
       {
@@ -252,17 +284,20 @@ function termsPage(): LegalPage {
   };
 }
 
-const BUILDERS: Record<LegalPageSlug, () => LegalPage> = {
+const BUILDERS: Record<LegalPageSlug, (zones: readonly ShippingZone[]) => LegalPage> = {
   shipping: shippingPage,
   returns: returnsPage,
   privacy: privacyPage,
   terms: termsPage,
 };
 
-/** The legal page for a route parameter, or null for anything else (including "constructor"). */
-export function findLegalPage(slug: string | undefined): LegalPage | null {
+/**
+ * The legal page for a route parameter, or null for anything else (including "constructor"). The
+ * shipping page's figures follow `zones` (the shop's shipping rule unless told).
+ */
+export function findLegalPage(slug: string | undefined, zones: readonly ShippingZone[] = SHIPPING_ZONES): LegalPage | null {
   if (!slug || !(LEGAL_PAGE_SLUGS as readonly string[]).includes(slug)) return null;
-  return BUILDERS[slug as LegalPageSlug]();
+  return BUILDERS[slug as LegalPageSlug](zones);
 }
 
 /** "2025-01-15" → "January 15, 2025" (read as a calendar date, independent of the visitor's time zone). */

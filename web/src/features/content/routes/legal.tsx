@@ -69,6 +69,41 @@ function LegalDocument({ page }: { page: LegalPage }) {
                   ))}
                 </ul>
               )}
+              {section.table && (
+                <div className="mt-4 overflow-x-auto">
+                  <table className="w-full min-w-[32rem] border-collapse text-left text-sm text-stone-700">
+                    <caption className="sr-only">{section.table.caption}</caption>
+                    <thead>
+                      <tr className="border-b border-stone-200 text-brand-900">
+                        {section.table.columns.map((column) => (
+                          <th key={column} scope="col" className="py-2 pr-4 font-semibold">
+                            {column}
+                          </th>
+                        ))}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {section.table.rows.map(([head, ...cells]) => (
+                        <tr key={head} className="border-b border-stone-100">
+                          <th scope="row" className="py-2 pr-4 font-medium text-brand-900">
+                            {head}
+                          </th>
+                          {cells.map((cell, i) => (
+                            <td key={i} className="py-2 pr-4">
+                              {cell}
+                            </td>
+                          ))}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+              {section.notes?.map((note) => (
+                <p key={note} className="mt-3 leading-relaxed text-stone-700">
+                  {note}
+                </p>
+              ))}
             </section>
           ))}
         </div>
