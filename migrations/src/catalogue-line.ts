@@ -18,6 +18,12 @@ export interface CatalogueProduct {
   taxCode: string | null;
 }
 
+/**
+ * The line's tax code: present only when the product has one, so a line of general goods is stored
+ * as before (absent and null both mean general goods to the tax calculator).
+ */
+export const taxCodeOf = (product: { taxCode: string | null }): Pick<LineItem, 'taxCode'> => (product.taxCode ? { taxCode: product.taxCode } : {});
+
 export function catalogueLine(product: CatalogueProduct, variant: ProductVariant | null, quantity: number): LineItem {
   return {
     productId: product.id,
@@ -27,6 +33,6 @@ export function catalogueLine(product: CatalogueProduct, variant: ProductVariant
     itemNumber: product.itemNumber,
     quantity,
     price: centsToDecimal(variant ? toCents(variant.price) : product.price),
-    taxCode: product.taxCode,
+    ...taxCodeOf(product),
   };
 }

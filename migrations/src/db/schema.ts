@@ -73,7 +73,7 @@ export interface LineItem {
   tax?: string;
   /**
    * The product's tax code when the line was priced (issue 25: products.tax_code), sent to a tax provider
-   * with the line; null or absent (lines from before): general goods.
+   * with the line; absent (a product without one, lines from before) or null: general goods.
    */
   taxCode?: string | null;
 }

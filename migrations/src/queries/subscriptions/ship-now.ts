@@ -10,6 +10,7 @@ import { paymentTransactions, subscriptionShipNows } from '../../db/schema';
 import type { Db } from '../../db/client';
 import type { LineItem, OneTimeLine, SubscriptionRow } from '../../db/schema';
 import { centsToDecimal, toCents } from '@nh/shared/money';
+import { taxCodeOf } from '../../catalogue-line';
 import { recordOutbox } from '../outbox';
 import { changeLockedPlan, type LockedPlan, type PlanChangeDecision } from './changes';
 import { unavailableItemsOf, type Queryable } from './plan';
@@ -212,7 +213,7 @@ export function addOnLines(oneTime: readonly OneTimeLine[], products: ReadonlyMa
       itemNumber: product.itemNumber,
       quantity: line.quantity,
       price: centsToDecimal(toCents(variant ? variant.price : product.price)),
-      taxCode: product.taxCode,
+      ...taxCodeOf(product),
       oneTime: true,
       oneTimeLineId: line.id,
     });
