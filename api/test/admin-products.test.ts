@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_MESSAGES } from '@nh/shared/contracts/admin';
 import { productSchema, type Product } from '@nh/shared/contracts/catalog';
 import { startTestApi, type TestApi } from './support/harness';
 import { signInAs, type StaffClient } from './support/staff';
+import { checkout, checkoutBody } from './support/card-checkout';
 
 let api: TestApi;
 /** A signed-in staff member whose role may use every route of this file. */
@@ -83,6 +85,9 @@ describe('admin products API', () => {
     [{ name: 'A', slug: 'x-1', price: '1.00', categoryId: 1, images: ['../etc/passwd'] }, 'Images must be file names such as "surfy.svg"'],
     [{ name: 'A', slug: 'x-1', price: '1.00', categoryId: 1, kitContents: ['no-such-product'] }, 'Kit contents must be slugs of existing products'],
     [{ name: 'A', slug: 'x-1', price: '1.00', categoryId: 1, kitContents: ['x-1'] }, 'A kit cannot contain itself'],
+    [{ name: 'A', slug: 'x-1', price: '1.00', categoryId: 1, taxCode: '31 000' }, ADMIN_MESSAGES.taxCodeFormat],
+    [{ name: 'A', slug: 'x-1', price: '1.00', categoryId: 1, taxCode: 'P'.repeat(26) }, ADMIN_MESSAGES.taxCodeFormat],
+    [{ name: 'A', slug: 'x-1', price: '1.00', categoryId: 1, taxCode: 31000 }, ADMIN_MESSAGES.taxCodeFormat],
   ])('answers 400 on create for %j', async (body, message) => {
     const res = await call('POST', '/api/products', body);
     expect(res.status).toBe(400);
@@ -109,6 +114,42 @@ describe('admin products API', () => {
     const hidden = await call('PUT', `/api/products/${product.id}`, { status: 'inactive' });
     expect(hidden.status).toBe(200);
     expect((await api.request(`/api/products/${product.slug}`)).status).toBe(404);
+  });
+
+  it('keeps a tax code: set on create, changed and cleared on edit (each change in the audit trail), a bad one refused with the message', async () => {
+    const product = await create({ taxCode: ' 31000 ' });
+    expect(product.taxCode).toBe('31000');
+    const auditOf = async () =>
+      (await api.ctx.db.$client.query<{ before: unknown; after: unknown }>(`select before, after from audit_events where action = 'product.updated' and entity_id = $1 order by id`, [String(product.id)])).rows;
+
+    const changed = await call('PUT', `/api/products/${product.id}`, { taxCode: 'P0000000' });
+    expect(changed.status).toBe(200);
+    expect(await changed.json()).toMatchObject({ taxCode: 'P0000000', price: '12.50' });
+    const refused = await call('PUT', `/api/products/${product.id}`, { taxCode: 'tax code!' });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ message: ADMIN_MESSAGES.taxCodeFormat });
+    const cleared = await call('PUT', `/api/products/${product.id}`, { taxCode: '' });
+    expect(productSchema.parse(await cleared.json()).taxCode).toBeNull();
+
+    const listed = productSchema.array().parse(await (await call('POST', '/api/admin/products', { search: product.slug })).json());
+    expect(listed.find((p) => p.id === product.id)?.taxCode).toBeNull();
+    const audit = await auditOf();
+    expect(audit.map((a) => [a.before, a.after])).toEqual([
+      [{ taxCode: '31000', updatedAt: expect.any(String) }, { taxCode: 'P0000000', updatedAt: expect.any(String) }],
+      [{ taxCode: 'P0000000', updatedAt: expect.any(String) }, { taxCode: null, updatedAt: expect.any(String) }],
+    ]);
+    // The database keeps the rule too.
+    await expect(api.ctx.db.$client.query(`update products set tax_code = 'bad code' where id = $1`, [product.id])).rejects.toThrow(/products_tax_code_format/);
+  });
+
+  it("sells a line with the product's tax code, and the order keeps the code it was sold with", async () => {
+    const product = await create({ taxCode: '31000', inventory: 10 });
+    const placed = await checkout(api, await checkoutBody(api, { id: product.id, slug: product.slug, price: 1250 }));
+    expect(placed.status).toBe(200);
+    const { orderId } = (await placed.json()) as { orderId: string };
+    expect((await call('PUT', `/api/products/${product.id}`, { taxCode: '40030' })).status).toBe(200);
+    const { rows } = await api.ctx.db.$client.query<{ items: Array<{ productId: number; taxCode?: string | null }> }>('select items from orders where id = $1', [orderId]);
+    expect(rows[0]!.items).toEqual([expect.objectContaining({ productId: product.id, taxCode: '31000' })]);
   });
 
   it('renames a slug everywhere a kit lists it; refuses taken slugs and bad ids', async () => {

@@ -1,7 +1,8 @@
 /**
  * A line as the shop sells it, from the catalogue row: with a size (`variant`), that size's price, SKU and
  * "Product - Size" name; without, the product's. Checkout, a plan's added products (api catalog/price-list.ts)
- * and the bulk swap's new line (workers bulk-swap) build lines here.
+ * and the bulk swap's new line (workers bulk-swap) build lines here. A line keeps the product's tax code as
+ * it was sold (products.tax_code, issue 25): what the tax calculator is asked with, then and at renewals.
  */
 import { centsToDecimal, toCents, type Cents } from '@nh/shared/money';
 import type { LineItem, ProductVariant } from './db/schema';
@@ -13,7 +14,15 @@ export interface CatalogueProduct {
   price: Cents;
   sku: string | null;
   itemNumber: string | null;
+  /** A tax provider's product tax code (products.tax_code); null: general goods. */
+  taxCode: string | null;
 }
+
+/**
+ * The line's tax code: present only when the product has one, so a line of general goods is stored
+ * as before (absent and null both mean general goods to the tax calculator).
+ */
+export const taxCodeOf = (product: { taxCode: string | null }): Pick<LineItem, 'taxCode'> => (product.taxCode ? { taxCode: product.taxCode } : {});
 
 export function catalogueLine(product: CatalogueProduct, variant: ProductVariant | null, quantity: number): LineItem {
   return {
@@ -24,5 +33,6 @@ export function catalogueLine(product: CatalogueProduct, variant: ProductVariant
     itemNumber: product.itemNumber,
     quantity,
     price: centsToDecimal(variant ? toCents(variant.price) : product.price),
+    ...taxCodeOf(product),
   };
 }

@@ -41,10 +41,10 @@ function spawnWorker(): ChildProcess {
 }
 const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
-async function makeProduct(name: string, price: string, status: 'active' | 'inactive' = 'active'): Promise<{ id: number; name: string }> {
+async function makeProduct(name: string, price: string, status: 'active' | 'inactive' = 'active', taxCode: string | null = null): Promise<{ id: number; name: string }> {
   const [row] = await tdb.db
     .insert(tables.products)
-    .values({ name, slug: name.toLowerCase().replace(/\W+/g, '-'), price: toCents(price), inventory: 1000, status, sku: `${name.slice(0, 8)}-SKU`, itemNumber: 'NH9' })
+    .values({ name, slug: name.toLowerCase().replace(/\W+/g, '-'), price: toCents(price), inventory: 1000, status, sku: `${name.slice(0, 8)}-SKU`, itemNumber: 'NH9', taxCode })
     .returning({ id: tables.products.id });
   return { id: row!.id, name };
 }
@@ -88,7 +88,7 @@ afterAll(async () => {
 describe('a bulk swap whose worker is killed mid-run', () => {
   it('changes every plan exactly once after the job runs again', async () => {
     const oldFormula = await makeProduct('Old Formula Spray', '20.00');
-    const newFormula = await makeProduct('New Formula Spray', '25.00');
+    const newFormula = await makeProduct('New Formula Spray', '25.00', 'active', '31000');
     const other = await makeProduct('Dish Pods', '10.00');
     const plain: string[] = [];
     for (let i = 0; i < 40; i++) plain.push(await makePlan([line(other, 1, '10.00'), line(oldFormula, 2)], i % 5 === 0 ? 'paused' : 'active'));
@@ -169,15 +169,15 @@ describe('a bulk swap whose worker is killed mid-run', () => {
       expect(items.filter((i) => i.productId === oldFormula.id)).toEqual([]);
       expect(items.filter((i) => i.productId === newFormula.id)).toHaveLength(1);
     }
-    // Priced from today's catalogue (25.00), the other line kept as it was; the amount from the lines.
+    // Priced from today's catalogue (25.00, with the product's tax code), the other line kept as it was; the amount from the lines.
     const swapped = plansNow.get(plain.find((id) => id !== changedMeanwhile)!)!;
     expect(swapped.items).toEqual([
       line(other, 1, '10.00'),
-      { productId: newFormula.id, productName: 'New Formula Spray', variantSku: null, sku: 'New Form-SKU', itemNumber: 'NH9', quantity: 2, price: '25.00' },
+      { productId: newFormula.id, productName: 'New Formula Spray', variantSku: null, sku: 'New Form-SKU', itemNumber: 'NH9', quantity: 2, price: '25.00', taxCode: '31000' },
     ]);
     expect(toCents(swapped.amount)).toBe(pricePlan([{ price: 1000, quantity: 1 }, { price: 2500, quantity: 2 }], null).renewal.total);
     // Merged into the line already there: 2 + 3, at today's price.
-    expect(plansNow.get(merging)!.items).toEqual([{ productId: newFormula.id, productName: 'New Formula Spray', variantSku: null, sku: 'New Form-SKU', itemNumber: 'NH9', quantity: 5, price: '25.00' }]);
+    expect(plansNow.get(merging)!.items).toEqual([{ productId: newFormula.id, productName: 'New Formula Spray', variantSku: null, sku: 'New Form-SKU', itemNumber: 'NH9', quantity: 5, price: '25.00', taxCode: '31000' }]);
     // Skipped plans and ended plans unchanged, no audit row, no email.
     for (const id of [changedMeanwhile, tooMany, cancelled]) {
       expect(audits.filter((a) => a.entity_id === id)).toEqual([]);

@@ -71,6 +71,11 @@ export interface LineItem {
   oneTimeLineId?: string;
   /** The line's tax, two-decimal string (issue 25; absent on orders from before: spread the order's tax). */
   tax?: string;
+  /**
+   * The product's tax code when the line was priced (issue 25: products.tax_code), sent to a tax provider
+   * with the line; absent (a product without one, lines from before) or null: general goods.
+   */
+  taxCode?: string | null;
 }
 /** One line of a refund by line (issue 23): `line` is the 0-based index of the order's line. */
 export interface RefundLinePart {
@@ -143,6 +148,12 @@ export const products = pgTable(
     isRefill: boolean().notNull().default(false),
     isFragranceFree: boolean().notNull().default(false),
     variants: jsonb().$type<ProductVariant[]>().notNull().default([]),
+    /**
+     * A tax provider's product tax code (issue 25), e.g. TaxJar's `31000` or Avalara's `P0000000`; null:
+     * general goods. Copied onto each order line it is sold in (LineItem.taxCode). Format: TAX_CODE_PATTERN
+     * (@nh/shared contracts/admin), checked by products_tax_code_format.
+     */
+    taxCode: text(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -150,6 +161,8 @@ export const products = pgTable(
     index().on(t.categoryId),
     check('products_inventory_not_negative', sql`${t.inventory} >= 0`),
     check('products_price_not_negative', sql`${t.price} >= 0`),
+    // TAX_CODE_PATTERN (@nh/shared contracts/admin): 1–25 letters, digits, dots and hyphens.
+    check('products_tax_code_format', sql`${t.taxCode} ~ '^[A-Za-z0-9.-]{1,25}$'`),
   ],
 );
 

@@ -96,18 +96,20 @@ export interface ProductPriceRow {
   variants: string;
   sku: string | null;
   itemNumber: string | null;
+  /** products.tax_code: a tax provider's product tax code; null: general goods. */
+  taxCode: string | null;
   inventory: number;
 }
 
 /** The products with these ids, as priced (unknown ids are absent). */
 export async function readProductPrices(pool: pg.Pool, ids: readonly number[]): Promise<ProductPriceRow[]> {
-  const { rows } = await pool.query<{ id: number; name: string; status: string; price: string; variants: string; sku: string | null; item_number: string | null; inventory: number }>({
+  const { rows } = await pool.query<{ id: number; name: string; status: string; price: string; variants: string; sku: string | null; item_number: string | null; tax_code: string | null; inventory: number }>({
     name: 'price_list_read',
-    text: `select id, name, status::text as status, price::text as price, variants::text as variants, sku, item_number, inventory
+    text: `select id, name, status::text as status, price::text as price, variants::text as variants, sku, item_number, tax_code, inventory
     from products where id = any($1::int[])`,
     values: [[...ids]],
   });
-  return rows.map(({ item_number, ...r }) => ({ ...r, itemNumber: item_number }));
+  return rows.map(({ item_number, tax_code, ...r }) => ({ ...r, itemNumber: item_number, taxCode: tax_code }));
 }
 
 export type SiteMapRow = {

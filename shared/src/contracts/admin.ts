@@ -44,6 +44,7 @@ export const ADMIN_MESSAGES = {
   inventoryFormat: 'Inventory must be a whole number of at least 0',
   weightFormat: 'Weight must be an amount of ounces of at least 0.00 with at most 2 decimals',
   caseCountFormat: 'Case count must be a whole number of at least 0',
+  taxCodeFormat: 'Tax code must be 1 to 25 letters, digits, dots or hyphens (e.g. 31000), or empty for general merchandise',
   statusFormat: 'Status must be active, inactive or out of stock',
   imageName: 'Images must be file names such as "surfy.svg"',
   kitContentMissing: 'Kit contents must be slugs of existing products',
@@ -123,6 +124,11 @@ export type CreatePromoCodeInput = z.input<typeof createPromoCodeSchema>;
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const IMAGE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 const MONEY_TEXT = /^\d{1,8}(\.\d{1,2})?$/;
+/**
+ * A tax provider's product tax code (issue 25): 1-25 letters, digits, dots and hyphens, such as TaxJar's
+ * `31000` or Avalara's `P0000000`. The column's check (products_tax_code_format) is the same rule.
+ */
+export const TAX_CODE_PATTERN = /^[A-Za-z0-9.-]{1,25}$/;
 
 /** A non-negative amount with at most 2 decimals, as "12.99" or 12.99, into cents. */
 const moneyInput = (format: string, required: string = format) =>
@@ -186,6 +192,8 @@ export const productFieldsSchema = z.object({
   upc: optionalText(100),
   caseUpc: optionalText(100),
   size: optionalText(100),
+  /** A tax provider's product tax code; empty (or null) means general merchandise. */
+  taxCode: emptyAsNull(textField({ max: 25, required: ADMIN_MESSAGES.taxCodeFormat, tooLong: ADMIN_MESSAGES.taxCodeFormat }).regex(TAX_CODE_PATTERN, ADMIN_MESSAGES.taxCodeFormat)),
   caseCount: z.number({ error: ADMIN_MESSAGES.caseCountFormat }).int(ADMIN_MESSAGES.caseCountFormat).min(0, ADMIN_MESSAGES.caseCountFormat).max(1_000_000, ADMIN_MESSAGES.caseCountFormat).nullable(),
   kitContents: stringList(z.string().regex(SLUG_PATTERN, ADMIN_MESSAGES.kitContentMissing)),
   isStarterKit: z.boolean(),

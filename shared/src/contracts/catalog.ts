@@ -53,6 +53,8 @@ export const productSchema = z.object({
   caseUpc: z.string().nullable(),
   size: z.string().nullable(),
   caseCount: z.number().int().nullable(),
+  /** A tax provider's product tax code (issue 25), e.g. "31000"; null: general merchandise. */
+  taxCode: z.string().nullable(),
   ingredients: z.array(z.string()),
   features: z.array(z.string()),
   uses: z.array(z.string()),

@@ -62,7 +62,7 @@ async function toLineOf(db: Db, run: BulkSwapRunRow): Promise<((quantity: number
   const variants = JSON.parse(row.variants) as ProductVariant[];
   const variant = run.toVariantSku === null ? null : (variants.find((v) => v.sku === run.toVariantSku) ?? null);
   if ((run.toVariantSku === null) !== (variants.length === 0) || (run.toVariantSku !== null && !variant)) return null;
-  const product = { id: row.id, name: row.name, price: toCents(row.price), sku: row.sku, itemNumber: row.itemNumber };
+  const product = { id: row.id, name: row.name, price: toCents(row.price), sku: row.sku, itemNumber: row.itemNumber, taxCode: row.taxCode };
   return (quantity) => catalogueLine(product, variant, quantity);
 }
 

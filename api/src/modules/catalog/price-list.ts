@@ -24,6 +24,8 @@ export interface PricedProduct {
   variantsJson: string;
   sku: string | null;
   itemNumber: string | null;
+  /** A tax provider's product tax code (products.tax_code); null: general goods. */
+  taxCode: string | null;
   /** Stock when read: only for naming a refusal, never for deciding a sale. */
   inventory: number;
 }
@@ -71,6 +73,7 @@ export class PriceList {
         variantsJson: r.variants,
         sku: r.sku,
         itemNumber: r.itemNumber,
+        taxCode: r.taxCode,
         inventory: r.inventory,
       };
       this.entries.set(r.id, { product, expiresAt });

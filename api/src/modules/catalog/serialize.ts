@@ -39,6 +39,7 @@ export function toProduct(row: ProductRow, category: Pick<CategoryRow, 'id' | 'n
     caseUpc: row.caseUpc,
     size: row.size,
     caseCount: row.caseCount,
+    taxCode: row.taxCode,
     ingredients: row.ingredients,
     features: row.features,
     uses: row.uses,

@@ -10,6 +10,7 @@ import { paymentTransactions, subscriptionShipNows } from '../../db/schema';
 import type { Db } from '../../db/client';
 import type { LineItem, OneTimeLine, SubscriptionRow } from '../../db/schema';
 import { centsToDecimal, toCents } from '@nh/shared/money';
+import { taxCodeOf } from '../../catalogue-line';
 import { recordOutbox } from '../outbox';
 import { changeLockedPlan, type LockedPlan, type PlanChangeDecision } from './changes';
 import { unavailableItemsOf, type Queryable } from './plan';
@@ -132,6 +133,8 @@ export interface AddOnProductRow {
   variants: Array<{ label: string; price: string; sku: string }>;
   sku: string | null;
   itemNumber: string | null;
+  /** products.tax_code: a tax provider's product tax code; null: general goods. */
+  taxCode: string | null;
   inventory: number;
 }
 
@@ -139,7 +142,7 @@ export interface AddOnProductRow {
 export async function readAddOnProducts(db: Queryable, ids: readonly number[]): Promise<Map<number, AddOnProductRow>> {
   if (ids.length === 0) return new Map();
   const { rows } = await db.query<AddOnProductRow>(
-    `select id, name, status::text as status, price::text as price, variants, sku, item_number as "itemNumber", inventory from products where id = any($1::int[])`,
+    `select id, name, status::text as status, price::text as price, variants, sku, item_number as "itemNumber", tax_code as "taxCode", inventory from products where id = any($1::int[])`,
     [ids],
   );
   return new Map(rows.map((r) => [r.id, r]));
@@ -210,6 +213,7 @@ export function addOnLines(oneTime: readonly OneTimeLine[], products: ReadonlyMa
       itemNumber: product.itemNumber,
       quantity: line.quantity,
       price: centsToDecimal(toCents(variant ? variant.price : product.price)),
+      ...taxCodeOf(product),
       oneTime: true,
       oneTimeLineId: line.id,
     });

@@ -36,6 +36,7 @@ function raw(overrides: Partial<RawProduct>): RawProduct {
     caseUpc: null,
     size: null,
     caseCount: null,
+    taxCode: null,
     ingredients: [],
     features: [],
     uses: [],

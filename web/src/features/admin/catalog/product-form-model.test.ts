@@ -1,4 +1,4 @@
-import { createProductSchema, updateProductSchema } from '@nh/shared/contracts/admin';
+import { ADMIN_MESSAGES, createProductSchema, updateProductSchema } from '@nh/shared/contracts/admin';
 import type { Product } from '@nh/shared/contracts/catalog';
 import { describe, expect, it } from 'vitest';
 import {
@@ -79,6 +79,7 @@ describe('product form model', () => {
       caseUpc: null,
       size: null,
       caseCount: null,
+      taxCode: 'P0000000',
       ingredients: [],
       features: ['One', 'Two'],
       uses: [],
@@ -103,8 +104,10 @@ describe('product form model', () => {
       status: 'inactive',
       inventory: '4',
       description: '',
+      taxCode: 'P0000000',
     });
     expect(formToPayload(form, 'edit')).toMatchObject({
+      taxCode: 'P0000000',
       images: ['a.svg', 'b.svg'],
       features: ['One', 'Two'],
       kitContents: ['x', 'y'],
@@ -134,6 +137,20 @@ describe('product form model', () => {
     const payload = formToPayload({ ...filled, variants: [{ label: ' 32 oz ', price: '12.5 ', sku: ' SURF-32' }] }, 'edit');
     expect(payload.variants).toEqual([{ label: '32 oz', price: '12.5', sku: 'SURF-32' }]);
     expect(updateProductSchema.safeParse(payload).data?.variants).toEqual([{ label: '32 oz', price: '12.50', sku: 'SURF-32' }]);
+  });
+
+  it('takes an optional tax code: empty is general merchandise (null), a bad one is refused with the server\'s message', () => {
+    const messages = (taxCode: string) => productFormSchema.safeParse({ ...filled, taxCode }).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    expect(emptyProductForm.taxCode).toBe('');
+    expect(messages('')).toBeUndefined();
+    expect(messages(' 31000 ')).toBeUndefined();
+    expect(messages('PC040100.A-1')).toBeUndefined();
+    for (const bad of ['31 000', '31000!', 'x'.repeat(26), 'tax_code']) expect(messages(bad)).toEqual([`taxCode: ${ADMIN_MESSAGES.taxCodeFormat}`]);
+    expect(formToPayload({ ...filled, taxCode: ' 31000 ' }, 'create').taxCode).toBe('31000');
+    const cleared = formToPayload({ ...filled, taxCode: '  ' }, 'edit');
+    expect(cleared.taxCode).toBeNull();
+    expect(updateProductSchema.safeParse(cleared).data?.taxCode).toBeNull();
+    expect(updateProductSchema.safeParse({ taxCode: '31000!' }).error?.issues.map((i) => i.message)).toEqual([ADMIN_MESSAGES.taxCodeFormat]);
   });
 
   it('adds an uploaded picture to the images once, and removes one', () => {

@@ -3,9 +3,10 @@
  * slug and price required (category too on create); money step 0.01; inventory an integer, default 0;
  * comma-separated lists trimmed with empty entries dropped; empty optional text sent as null; on edit,
  * isStarterKit follows whether kitContents is non-empty. Variants (issue 11) are rows of label, price and
- * SKU, each required, SKUs distinct; an uploaded picture's name is added to the images list.
+ * SKU, each required, SKUs distinct; an uploaded picture's name is added to the images list. The tax code
+ * (issue 25) is optional: empty is sent as null (general merchandise).
  */
-import { ADMIN_MESSAGES, SLUG_PATTERN, splitCommaList, type UpdateProductInput } from '@nh/shared/contracts/admin';
+import { ADMIN_MESSAGES, SLUG_PATTERN, splitCommaList, TAX_CODE_PATTERN, type UpdateProductInput } from '@nh/shared/contracts/admin';
 import type { Product } from '@nh/shared/contracts/catalog';
 import { z } from 'zod';
 
@@ -89,6 +90,11 @@ export const productFormSchema = z.object({
   sku: z.string(),
   upc: z.string(),
   size: z.string(),
+  /** Optional: empty is general merchandise (the server's rule, TAX_CODE_PATTERN). */
+  taxCode: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || TAX_CODE_PATTERN.test(v), ADMIN_MESSAGES.taxCodeFormat),
   kitContents: z.string(),
   isStarterKit: z.boolean(),
   variants: variantsSchema,
@@ -123,6 +129,7 @@ export const emptyProductForm: ProductFormValues = {
   sku: '',
   upc: '',
   size: '',
+  taxCode: '',
   kitContents: '',
   isStarterKit: false,
   variants: [],
@@ -153,6 +160,7 @@ export function productToForm(product: Product): ProductFormValues {
     sku: product.sku ?? '',
     upc: product.upc ?? '',
     size: product.size ?? '',
+    taxCode: product.taxCode ?? '',
     kitContents: joinList(product.kitContents),
     isStarterKit: product.isStarterKit,
     variants: product.variants.map((v) => ({ label: v.label, price: v.price, sku: v.sku })),
@@ -186,6 +194,7 @@ export function formToPayload(values: ProductFormValues, mode: 'create' | 'edit'
     sku: textOrNull(values.sku),
     upc: textOrNull(values.upc),
     size: textOrNull(values.size),
+    taxCode: textOrNull(values.taxCode),
     kitContents,
     isStarterKit: mode === 'create' ? values.isStarterKit : kitContents.length > 0,
     variants: values.variants.map((v) => ({ label: v.label.trim(), price: v.price.trim(), sku: v.sku.trim() })),

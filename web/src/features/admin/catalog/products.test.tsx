@@ -1,3 +1,4 @@
+import { ADMIN_MESSAGES } from '@nh/shared/contracts/admin';
 import { ADMIN_PRODUCT_MESSAGES, type InventoryLog } from '@nh/shared/contracts/admin-products';
 import type { Product } from '@nh/shared/contracts/catalog';
 import { UPLOAD_MESSAGES } from '@nh/shared/contracts/product-images';
@@ -5,6 +6,7 @@ import type { StaffMe } from '@nh/shared/contracts/staff';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { TAX_CODE_HINT } from './components/product-form';
 import { VARIANT_MESSAGES } from './product-form-model';
 import ProductCreatePage from './screens/product-create';
 import ProductEditPage from './screens/product-edit';
@@ -38,6 +40,7 @@ const product = (overrides: Partial<Product> = {}): Product => ({
   caseUpc: null,
   size: null,
   caseCount: null,
+  taxCode: null,
   ingredients: [],
   features: [],
   uses: [],
@@ -269,5 +272,24 @@ describe('the edit screen', () => {
     const saved = calls.find((c) => c.method === 'PUT')!.body as Record<string, unknown>;
     expect(saved).not.toHaveProperty('inventory');
     expect(saved.variants).toEqual([]);
+  });
+
+  it('edits the tax code: its help says what it is for, a bad code is refused with the message, a good one is sent', async () => {
+    const calls = editScreen();
+    const field = await screen.findByLabelText<HTMLInputElement>('Tax Code');
+    expect(field.value).toBe('');
+    expect(screen.getByText(TAX_CODE_HINT)).toBeTruthy();
+
+    const user = userEvent.setup();
+    await user.type(field, '31000!');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText(ADMIN_MESSAGES.taxCodeFormat)).toBeTruthy();
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+
+    await user.clear(field);
+    await user.type(field, '31000');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
+    expect((calls.find((c) => c.method === 'PUT')!.body as Record<string, unknown>).taxCode).toBe('31000');
   });
 });

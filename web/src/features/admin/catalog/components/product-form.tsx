@@ -17,6 +17,9 @@ import { createProductFormSchema, productFormSchema, slugify, type ProductFormVa
 import { ProductPictures } from './product-pictures';
 import { VariantEditor } from './variant-editor';
 
+/** The tax code field's help (issue 25): what the tax service is told about the product. */
+export const TAX_CODE_HINT = 'A product tax code for the tax service (e.g. 31000). Leave empty for general merchandise.';
+
 const STATUS_LABELS: Record<(typeof PRODUCT_STATUSES)[number], string> = {
   active: 'Active',
   inactive: 'Inactive',
@@ -211,6 +214,7 @@ export function ProductForm({ mode, defaultValues, pending, onSubmit }: ProductF
           {text('sku', 'SKU')}
           {text('upc', 'UPC')}
           {text('size', 'Size')}
+          {text('taxCode', 'Tax Code', { autoComplete: 'off', spellCheck: false }, TAX_CODE_HINT)}
           {mode === 'create' && (
             <Controller
               control={control}
