@@ -6,6 +6,7 @@ import { assertRedisVersion, createRedis } from '@nh/server/runtime/redis';
 import { exitOnStartupError, shopOverrides } from '@nh/server/runtime/env';
 import { productionWarnings } from '@nh/server/runtime/startup-warnings';
 import { pingDatabase } from '@nh/server/queries/health';
+import { reloadTaxRatesOnSignal } from '@nh/server/tax';
 import { shutdownTracing, tracingStartupWarning, tracingStatus } from '@nh/server/observability/tracing';
 import { createApp } from './app';
 import { loadApiConfig } from './lib/config';
@@ -27,6 +28,8 @@ async function start(): Promise<void> {
 
   const ctx: AppContext = { config, db, readDb, redis, log };
   const services = createAppServices(ctx);
+  // `kill -HUP` re-reads TAX_RATES_FILE (table and taxjar modes; docs/decisions/tax-and-shipping.md).
+  reloadTaxRatesOnSignal(services.tax, log);
   for (const warning of productionWarnings({ production: config.isProduction, paymentsConfigured: services.payments.gateway !== null })) {
     log.warn(warning);
   }

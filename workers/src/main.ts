@@ -3,6 +3,7 @@
 import { createLogger } from '@nh/server/observability/logger';
 import { exitOnStartupError } from '@nh/server/runtime/env';
 import { productionWarnings } from '@nh/server/runtime/startup-warnings';
+import { reloadTaxRatesOnSignal } from '@nh/server/tax';
 import { shutdownTracing, tracingStartupWarning, tracingStatus } from '@nh/server/observability/tracing';
 import { loadWorkerConfig } from './lib/config';
 import { runtimeHealthy, startHeartbeat } from './heartbeat';
@@ -12,6 +13,8 @@ async function start(): Promise<void> {
   const config = loadWorkerConfig();
   const log = createLogger('workers', config.LOG_LEVEL);
   const runtime = await startWorkerRuntime(config, log);
+  // `kill -HUP` re-reads TAX_RATES_FILE (table and taxjar modes; docs/decisions/tax-and-shipping.md).
+  reloadTaxRatesOnSignal(runtime.tax, log);
   const facts = {
     production: config.NODE_ENV === 'production',
     paymentsConfigured: runtime.gateway !== null,

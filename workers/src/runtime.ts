@@ -25,7 +25,7 @@ import { workerHealth } from './health';
 import { createWorkerMetrics } from './metrics';
 import type { PaymentGateway } from '@nh/server/payments';
 import { createFileStores } from '@nh/server/storage';
-import { createTaxCalculator } from '@nh/server/tax';
+import { createTaxCalculator, type TaxCalculator } from '@nh/server/tax';
 
 export interface WorkerRuntime {
   config: WorkerConfig;
@@ -36,6 +36,8 @@ export interface WorkerRuntime {
   mailer: Mailer;
   /** The gateway renewals charge and the payment reconciliation asks (null when card payments are not configured). */
   gateway: PaymentGateway | null;
+  /** Sales tax by destination (TAX_MODE): main.ts reloads its rates on SIGHUP. */
+  tax: TaxCalculator;
   /** The internal listener (`/metrics`, `/healthz`, `/readyz`) when METRICS_PORT is set. */
   metrics: MetricsServer | null;
   /** Stops taking jobs, lets running ones finish within `graceMs`, then closes every connection. */
@@ -144,5 +146,5 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
     return closing;
   };
 
-  return { config, db, queues, workers, relay, mailer, gateway, metrics, close };
+  return { config, db, queues, workers, relay, mailer, gateway, tax, metrics, close };
 }
