@@ -189,6 +189,37 @@ describe('refunds and voids reach NetSuite', () => {
     expect(so.body.memo).toContain('closed: payment refunded');
   });
 
+  it("a refund by line of an order taxed line by line (issue 25): the credit memo's tax line is the refunded line's own tax, in proportion", async () => {
+    const order = await paidOrder({ email: 'taxed-lines@example.com' });
+    // As a destination's calculator leaves it: one line taxed 10 %, an exempt one (the charge covers it).
+    const items = [sampleLine({ quantity: 2, price: '12.99', tax: '2.60' }), sampleLine({ productName: 'Refill', variantSku: 'NH-REF-2', quantity: 1, price: '5.00', tax: '0.00' })];
+    await q(`update orders set items = $2::jsonb, subtotal = 30.98, tax = 2.60, total = 43.57, tax_source = 'table' where id = $1`, [order.id, JSON.stringify(items)]);
+    const refundId = randomUUID();
+    // One of the two taxed items: half of 25.98 + 2.60 = 14.29, of which 1.30 tax.
+    await tdb.db.transaction(async (tx) => {
+      await tx.insert(tables.paymentTransactions).values({
+        id: refundId, orderId: order.id, parentId: order.chargeId, kind: 'refund', amount: 1429, status: 'approved', reason: 'One leaked', invoiceNumber: `RFD-${refundId.slice(0, 8)}`,
+        refundLines: [{ line: 0, quantity: 1, amount: 1429, restock: false }],
+      });
+      await requestRefundSync(tx, order.id, refundId);
+    });
+    const exempt = randomUUID();
+    await tdb.db.transaction(async (tx) => {
+      await tx.insert(tables.paymentTransactions).values({
+        id: exempt, orderId: order.id, parentId: order.chargeId, kind: 'refund', amount: 500, status: 'approved', reason: 'Not needed', invoiceNumber: `RFD-${exempt.slice(0, 8)}`,
+        refundLines: [{ line: 1, quantity: 1, amount: 500, restock: false }],
+      });
+      await requestRefundSync(tx, order.id, exempt);
+    });
+    await synced(order.id);
+    expect(lines(creditMemo(refundId)!).map((l) => [(l.item as { externalId: string }).externalId, l.rate, l.description])).toEqual([
+      [REFUND_ITEM, 12.99, `Refund of web order ${order.id}`],
+      [SALES_TAX_ITEM, 1.3, 'Sales tax refunded IL 62701 (table)'],
+    ]);
+    // The exempt line gives back no tax: the refund item only.
+    expect(lines(creditMemo(exempt)!).map((l) => [(l.item as { externalId: string }).externalId, l.rate])).toEqual([[REFUND_ITEM, 5]]);
+  });
+
   it('a refund in full of an order that shipped (a return): its credit memo only; the sales order stands', async () => {
     const order = await paidOrder({ status: 'shipped' });
     const refund = await givenBack(order, 'refund', order.total, 'Returned unopened');

@@ -115,6 +115,8 @@ export interface StoreCreditMovementInput {
   orderId: string | null;
   /** Staff's reason (kept inside NetSuite: finance reads it; the shopper never sees it). */
   reason: string | null;
+  /** A refund to credit's tax part on the sales tax item (issue 25); the refund item's line then credits the rest. */
+  taxLine?: TaxLineInput | null;
 }
 
 export interface CustomerInput {
@@ -567,9 +569,7 @@ export class NetSuiteClient {
         ...(input.orderId ? { otherRefNum: input.orderId } : {}),
         email: input.email,
         memo: memo.length > MEMO_MAX ? `${memo.slice(0, MEMO_MAX - 1)}…` : memo,
-        item: {
-          items: [{ item: { externalId: input.itemRef }, description: what, quantity: 1, rate: money(input.amount), amount: money(input.amount) }],
-        },
+        item: { items: refundLines({ ...input, description: what }) },
       },
       ledger,
       LINE_SUBLISTS,
@@ -630,7 +630,7 @@ export class NetSuiteClient {
         otherRefNum: input.orderId,
         email: input.email,
         memo: memo.length > MEMO_MAX ? `${memo.slice(0, MEMO_MAX - 1)}…` : memo,
-        item: { items: creditMemoLines(input) },
+        item: { items: refundLines({ ...input, description: `Refund of web order ${input.orderId}` }) },
       },
       ledger,
       LINE_SUBLISTS,
@@ -638,10 +638,13 @@ export class NetSuiteClient {
   }
 }
 
-/** A refund's credit memo lines: the amount before tax on the refund item (not taxable), then its tax part on the sales tax item. */
-function creditMemoLines(input: CreditMemoInput): Array<Record<string, unknown>> {
+/**
+ * A credit memo's lines: the amount before tax on its item (the refund item, or the goodwill item of a
+ * grant), not taxable, then any tax part on the sales tax item; together the amount.
+ */
+function refundLines(input: { itemRef: string; description: string; amount: string; taxLine?: TaxLineInput | null }): Array<Record<string, unknown>> {
   const tax = input.taxLine ? cents(input.taxLine.amount) : 0;
   const beforeTax = (cents(input.amount) - tax) / 100;
-  const refundLine = { item: { externalId: input.itemRef }, description: `Refund of web order ${input.orderId}`, quantity: 1, rate: beforeTax, amount: beforeTax, isTaxable: false };
-  return [...(beforeTax > 0 || !input.taxLine ? [refundLine] : []), ...(input.taxLine ? [taxItemLine(input.taxLine)] : [])];
+  const line = { item: { externalId: input.itemRef }, description: input.description, quantity: 1, rate: beforeTax, amount: beforeTax, isTaxable: false };
+  return [...(beforeTax > 0 || !input.taxLine ? [line] : []), ...(input.taxLine ? [taxItemLine(input.taxLine)] : [])];
 }
