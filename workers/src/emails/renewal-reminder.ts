@@ -13,13 +13,9 @@ import { billingDay, loadSubscription, planItemsHtml, planItemsText, type EmailP
 import { cardEnding } from '@nh/shared/cards';
 import { cadenceSuggestionWords, suggestCadence, type CadenceSuggestion } from '@nh/shared/subscriptions/cadence-suggestion';
 import { findCadenceHistory, recordSuggestionShown } from '@nh/server/queries/subscriptions/plan-history';
-import type { TaxCalculator } from '@nh/server/tax';
-import { priceRenewalWithTax } from '@nh/server/tax/renewal';
-import { chargeableAmount } from '@nh/shared/subscriptions/agreed-price';
+import { nextDeliveryCharge } from './next-charge';
 import type { Cents } from '@nh/shared/money';
 import { ONE_TIME_ITEM_PRICE_NOTE } from '@nh/shared/contracts/ship-now-add-ons';
-import { addOnLines, readAddOnProducts } from '@nh/server/queries/subscriptions/ship-now';
-import type { SubscriptionRow } from '@nh/server/db/schema';
 
 /** Subject id: `<subscription id>:<billing period>`, one reminder per plan and period however often the sweep runs. */
 export const email = defineEmail({
@@ -41,7 +37,7 @@ export const email = defineEmail({
     if (billingPeriodOf(due) !== period) return skip('the billing date has moved');
     if (period < billingPeriodOf(new Date())) return skip('the billing date has passed');
     const suggestion = cadences ? await cadenceSuggestionFor(db, subscriptionId, period, cadences) : null;
-    const plan = { ...found.plan, nextBillingDate: due, card: await savedCard(db, subscriptionId), suggestion, ...(await withAddOns(db, tax, found.sub)) };
+    const plan = { ...found.plan, nextBillingDate: due, card: await savedCard(db, subscriptionId), suggestion, ...(await nextDeliveryCharge(db, tax, found.sub)) };
     // One-click links for this delivery (an active plan's: a paused one resuming is changed on My Subscriptions).
     const choices: ActionChoice[] = resuming ? [] : [{ action: 'skip' }, { action: 'delay' }, { action: 'ship-now' }, ...cadenceChoices(cadences, found.sub.intervalCount)];
     return withActionLinks({
@@ -69,19 +65,6 @@ async function cadenceSuggestionFor(db: Db, subscriptionId: string, period: stri
   const suggestion = suggestCadence({ periods: history.cadence_periods, currentMonths: history.interval_count, offeredMonths: offered, dismissedPeriod: history.cadence_dismissed_period, cadenceChangedOn: history.cadence_changed_on });
   if (suggestion) await recordSuggestionShown(db, subscriptionId, period, suggestion.intervalCount);
   return suggestion;
-}
-
-/**
- * The one-time add-ons of the delivery at today's prices, and what the delivery charges with them and its
- * tax at today's rate for the plan's address (the renewal's one computation, @nh/server
- * tax/renewal.ts priceRenewalWithTax); an add-on no longer sold is left out (the heads-up names it).
- */
-async function withAddOns(db: Db, tax: TaxCalculator, sub: SubscriptionRow): Promise<{ oneTime: EmailPlanLine[]; charge: Cents; tax: Cents }> {
-  const { lines } = addOnLines(sub.oneTimeItems, await readAddOnProducts(db.$client, [...new Set(sub.oneTimeItems.map((o) => o.productId))]));
-  // At most the price in force for the delivery's day (consent on record: a rise not notified in time is held back).
-  const agreed = chargeableAmount(sub, billingPeriodOf(sub.nextBillingDate));
-  const pricing = await priceRenewalWithTax(tax, { items: sub.items, addOns: lines, agreed, nextDeliveryDiscountPercent: sub.nextDeliveryDiscountPercent, shippingAddress: sub.shippingAddress });
-  return { oneTime: lines, charge: pricing.total, tax: pricing.tax };
 }
 
 /** "Visa ending in 1111": the plan's card (the one renewals charge: @nh/server findPlanCardBrand), when known. */
