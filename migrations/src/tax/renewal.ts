@@ -14,7 +14,8 @@ import type { Address, LineItem } from '../db/schema';
 import type { TaxCalculator, TaxRequest, TaxSource } from './calculator';
 import { taxPricing } from './price';
 
-type PricedLine = Pick<LineItem, 'productId' | 'price' | 'quantity'>;
+/** A line as the renewal prices it; `taxCode`: the product's tax code copied onto the line (a provider's), when it has one. */
+type PricedLine = Pick<LineItem, 'productId' | 'price' | 'quantity'> & { taxCode?: string | null };
 
 export interface RenewalToPrice {
   /** The plan's recurring lines at their stored prices. */
@@ -37,7 +38,7 @@ export const taxDestination = (address: RenewalToPrice['shippingAddress']): TaxR
 
 /** The renewal's pricing (recurring lines first, then the add-ons, as the order lists them), taxed for the plan's address. */
 export function priceRenewalWithTax(tax: TaxCalculator, renewal: RenewalToPrice): Promise<TaxedRenewalPricing> {
-  const cents = (line: PricedLine) => ({ productId: line.productId, price: toCents(line.price), quantity: line.quantity });
+  const cents = (line: PricedLine) => ({ productId: line.productId, price: toCents(line.price), quantity: line.quantity, taxCode: line.taxCode ?? null });
   const recurring = renewal.items.map(cents);
   const oneTime = (renewal.addOns ?? []).map(cents);
   const pricing = withNextDeliveryDiscount(priceRenewal(recurring, renewal.agreed, oneTime), renewal.nextDeliveryDiscountPercent);
