@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { priceCart } from './pricing';
-import { paidPerLine, partOfLine, spreadCents } from './refund-amounts';
+import { paidLinesOf, paidPerLine, partOfLine, refundTaxPart, spreadCents, taxPerLine } from './refund-amounts';
 
 describe('what a refund by line gives back', () => {
   it('spreads the discount and the tax as the order was priced: the lines together paid total less shipping, to the cent', () => {
@@ -27,5 +27,28 @@ describe('what a refund by line gives back', () => {
     expect(spreadCents(100, [1, 1, 1])).toEqual([34, 33, 33]);
     expect(spreadCents(0, [5, 5])).toEqual([0, 0]);
     expect(spreadCents(10, [0, 0])).toEqual([0, 0]);
+  });
+});
+
+describe('tax per line (issue 25)', () => {
+  const order = { lines: paidLinesOf([{ price: '10.00', quantity: 3, tax: '2.10' }, { price: '5.50', quantity: 1, tax: '0.00' }]), discount: 0, tax: 210, shippingTax: 0 };
+
+  it("uses each line's own tax when every line has one, else spreads the order's tax as priced", () => {
+    expect(taxPerLine(order)).toEqual([210, 0]);
+    expect(paidPerLine(order)).toEqual([3210, 550]);
+    // One line without its tax (an order from before): the order's tax spread over what the lines cost.
+    const old = { ...order, lines: [order.lines[0]!, { price: 550, quantity: 1 }] };
+    expect(taxPerLine(old)).toEqual(spreadCents(210, [3000, 550]));
+    // Tax on shipping is not the lines'.
+    expect(taxPerLine({ ...old, tax: 250, shippingTax: 40 })).toEqual(spreadCents(210, [3000, 550]));
+  });
+
+  it("a refund's tax part: each line's own tax in proportion, the shipping's tax with the shipping, by amount the order's share", () => {
+    const full = { ...order, total: 3550 + 999 + 210, shipping: 999 };
+    expect(refundTaxPart(full, { amount: 2140, lines: [{ line: 0, amount: 2140 }], shipping: 0 })).toBe(140);
+    expect(refundTaxPart(full, { amount: 550, lines: [{ line: 1, amount: 550 }], shipping: 0 })).toBe(0);
+    expect(refundTaxPart({ ...full, tax: 250, shippingTax: 40, total: 4799 }, { amount: 1039, lines: [], shipping: 1039 })).toBe(40);
+    // By amount: 10.00 of a 47.59 order with 2.10 tax.
+    expect(refundTaxPart(full, { amount: 1000, lines: null, shipping: 0 })).toBe(Math.round((1000 * 210) / 4759));
   });
 });

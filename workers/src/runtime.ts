@@ -44,7 +44,13 @@ export interface WorkerRuntime {
   close: (graceMs?: number) => Promise<void>;
 }
 
-export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Promise<WorkerRuntime> {
+/** What a test or benchmark hands in instead of what the configuration makes. */
+export interface WorkerRuntimeOverrides {
+  /** The tax calculator (a test's rates by state) in place of TAX_MODE's. */
+  tax?: TaxCalculator;
+}
+
+export async function startWorkerRuntime(config: WorkerConfig, log: Logger, overrides: WorkerRuntimeOverrides = {}): Promise<WorkerRuntime> {
   configureShop(shopOverrides(config));
   // Each running sync holds a connection for its order's lock (erp-sync/processor.ts) besides the ones its queries take.
   const db = createDb({ url: config.DATABASE_URL, max: config.DATABASE_POOL_MAX ?? 10 + config.ERP_SYNC_CONCURRENCY, pooled: config.DATABASE_POOLED, applicationName: 'nurture-home-workers' });
@@ -74,7 +80,7 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger): Pro
     stalledInterval: config.JOB_LOCK_MS,
   };
   const { exports: exportFiles, claims: claimPhotos } = createFileStores(config, { exports: config.EXPORTS_DIR, claims: config.CLAIM_PHOTOS_DIR });
-  const tax = createTaxCalculator(config, { log });
+  const tax = overrides.tax ?? createTaxCalculator(config, { log });
   const ctx: WorkerContext = { config, db, readDb, log, queues, redis: producerRedis, mailer, netsuite, gateway, exportFiles, claimPhotos, tax, worker: (name) => workers.get(name)! };
 
   for (const name of config.WORKER_QUEUES) await QUEUES[name].setup?.(queues[name], ctx);

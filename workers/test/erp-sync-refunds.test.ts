@@ -14,7 +14,7 @@ import * as tables from '@nh/server/db/schema';
 import { recordOutbox } from '@nh/server/queries/outbox';
 import { requestRefundSync } from '@nh/server/queries/sync';
 import { netsuiteExternalIds } from '../src/erp-sync/netsuite/client';
-import { REFUND_ITEM } from '../src/erp-sync/order-mapping';
+import { REFUND_ITEM, SALES_TAX_ITEM } from '../src/erp-sync/order-mapping';
 import type { WorkerRuntime } from '../src/runtime';
 import { startTestApi, type TestApi } from '../../api/test/support/harness';
 import { signInAs } from '../../api/test/support/staff';
@@ -38,6 +38,17 @@ const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = 
 const orderRow = async (id: string) => (await tdb.db.select().from(tables.orders).where(eq(tables.orders.id, id)))[0]!;
 const refundRow = async (id: string) =>
   (await tdb.db.select().from(tables.paymentTransactions).where(eq(tables.paymentTransactions.id, id)))[0]!;
+/**
+ * A refund by amount's credit memo lines (issue 25): the amount less its tax part on the refund item, the
+ * tax part (the order's tax in proportion to the amount) on the sales tax item; both not taxable.
+ */
+const memoLines = (order: { tax: number; total: number }, amount: number) => {
+  const tax = Math.round((amount * order.tax) / order.total);
+  return [
+    expect.objectContaining({ item: { externalId: REFUND_ITEM }, quantity: 1, rate: (amount - tax) / 100, amount: (amount - tax) / 100, isTaxable: false }),
+    expect.objectContaining({ item: { externalId: SALES_TAX_ITEM }, quantity: 1, rate: tax / 100, amount: tax / 100, isTaxable: false }),
+  ];
+};
 const ledgerOf = (id: string) =>
   q<{ record: string; outcome: string }>('select record, outcome from netsuite_sync_attempts where order_id = $1 order by at, id', [id]);
 
@@ -132,8 +143,13 @@ describe('refunds and voids reach NetSuite', () => {
       otherRefNum: order.id,
       email: 'partial@example.com',
       tranDate: new Date().toISOString().slice(0, 10),
-      item: { items: [{ item: { externalId: REFUND_ITEM }, quantity: 1, rate: 5, amount: 5 }] },
+      // $5.00 of a $38.05 order with $2.08 tax: $4.73 on the refund item, $0.27 of tax on the sales tax item.
+      item: { items: memoLines(before, 500) },
+      // NetSuite adds no tax of its own: the memo's total is the amount given back.
+      taxTotal: 0,
+      total: 5,
     });
+    expect(lines(memo).map((l) => l.rate)).toEqual([4.73, 0.27]);
     expect(memo.body.memo).toBe(
       `Refund of web order ${order.id} (sales order ${netsuiteExternalIds.salesOrder(order.id)}): One bottle leaked`,
     );
@@ -144,7 +160,8 @@ describe('refunds and voids reach NetSuite', () => {
     await synced(order.id);
     // One request: the second credit memo (the customer's id is remembered; the first credit memo and the sales order stay as they are).
     expect(stub.requests.slice(requestsBefore).map((r) => `${r.method} ${r.path.split('/')[5]}`)).toEqual(['PUT creditMemo']);
-    expect(creditMemo(second)!.body).toMatchObject({ item: { items: [{ rate: 7 }] } });
+    expect(lines(creditMemo(second)!)).toEqual(memoLines(before, 700));
+    expect(creditMemo(second)!.body.total).toBe(7);
     expect(creditMemo(first)!.writes).toBe(1);
     expect(stub.creditMemos().filter((m) => m.body.otherRefNum === order.id)).toHaveLength(2);
     expect(salesOrder(order.id).writes).toBe(soWrites);
@@ -162,11 +179,45 @@ describe('refunds and voids reach NetSuite', () => {
     const order = await paidOrder();
     const refund = await givenBack(order, 'refund', order.total, 'Customer cancelled');
     await synced(order.id);
-    expect(creditMemo(refund)!.body).toMatchObject({ item: { items: [{ rate: order.total / 100 }] } });
+    // The whole tax back on the sales tax item.
+    expect(lines(creditMemo(refund)!)).toEqual(memoLines(await orderRow(order.id), order.total));
+    expect(lines(creditMemo(refund)!)[1]).toMatchObject({ rate: (await orderRow(order.id)).tax / 100 });
+    expect(creditMemo(refund)!.body.total).toBe(order.total / 100);
     const so = salesOrder(order.id);
     expect(so.writes).toBe(2);
     expect(lines(so).every((l) => l.isClosed === true)).toBe(true);
     expect(so.body.memo).toContain('closed: payment refunded');
+  });
+
+  it("a refund by line of an order taxed line by line (issue 25): the credit memo's tax line is the refunded line's own tax, in proportion", async () => {
+    const order = await paidOrder({ email: 'taxed-lines@example.com' });
+    // As a destination's calculator leaves it: one line taxed 10 %, an exempt one (the charge covers it).
+    const items = [sampleLine({ quantity: 2, price: '12.99', tax: '2.60' }), sampleLine({ productName: 'Refill', variantSku: 'NH-REF-2', quantity: 1, price: '5.00', tax: '0.00' })];
+    await q(`update orders set items = $2::jsonb, subtotal = 30.98, tax = 2.60, total = 43.57, tax_source = 'table' where id = $1`, [order.id, JSON.stringify(items)]);
+    const refundId = randomUUID();
+    // One of the two taxed items: half of 25.98 + 2.60 = 14.29, of which 1.30 tax.
+    await tdb.db.transaction(async (tx) => {
+      await tx.insert(tables.paymentTransactions).values({
+        id: refundId, orderId: order.id, parentId: order.chargeId, kind: 'refund', amount: 1429, status: 'approved', reason: 'One leaked', invoiceNumber: `RFD-${refundId.slice(0, 8)}`,
+        refundLines: [{ line: 0, quantity: 1, amount: 1429, restock: false }],
+      });
+      await requestRefundSync(tx, order.id, refundId);
+    });
+    const exempt = randomUUID();
+    await tdb.db.transaction(async (tx) => {
+      await tx.insert(tables.paymentTransactions).values({
+        id: exempt, orderId: order.id, parentId: order.chargeId, kind: 'refund', amount: 500, status: 'approved', reason: 'Not needed', invoiceNumber: `RFD-${exempt.slice(0, 8)}`,
+        refundLines: [{ line: 1, quantity: 1, amount: 500, restock: false }],
+      });
+      await requestRefundSync(tx, order.id, exempt);
+    });
+    await synced(order.id);
+    expect(lines(creditMemo(refundId)!).map((l) => [(l.item as { externalId: string }).externalId, l.rate, l.description])).toEqual([
+      [REFUND_ITEM, 12.99, `Refund of web order ${order.id}`],
+      [SALES_TAX_ITEM, 1.3, 'Sales tax refunded IL 62701 (table)'],
+    ]);
+    // The exempt line gives back no tax: the refund item only.
+    expect(lines(creditMemo(exempt)!).map((l) => [(l.item as { externalId: string }).externalId, l.rate])).toEqual([[REFUND_ITEM, 5]]);
   });
 
   it('a refund in full of an order that shipped (a return): its credit memo only; the sales order stands', async () => {
@@ -183,7 +234,10 @@ describe('refunds and voids reach NetSuite', () => {
     const row = await synced(order.id);
     expect(creditMemo(voidId)).toBeUndefined();
     const so = salesOrder(order.id);
-    expect(lines(so)).toEqual([expect.objectContaining({ item: { externalId: 'NH-FLU-24' }, quantity: 2, isClosed: true })]);
+    expect(lines(so)).toEqual([
+      expect.objectContaining({ item: { externalId: 'NH-FLU-24' }, quantity: 2, isClosed: true }),
+      expect.objectContaining({ item: { externalId: SALES_TAX_ITEM }, isClosed: true }),
+    ]);
     expect(so.body.memo).toContain('closed: payment voided');
     expect((await refundRow(voidId)).netsuiteRecordId).toBe(row.netsuiteOrderId);
   });
@@ -225,9 +279,9 @@ describe('refunds and voids reach NetSuite', () => {
     await synced(order.id);
     expect(stub.creditMemos().filter((m) => m.body.otherRefNum === order.id)).toHaveLength(1);
     expect((await refundRow(refund)).netsuiteRecordId).toBe(memo.id);
-    // Written four times, it still credits $2.50 once: one line (NetSuite adds the lines of an update unless they replace the sublist).
+    // Written four times, it still credits $2.50 once: its two lines (NetSuite adds the lines of an update unless they replace the sublist).
     expect(memo.writes).toBeGreaterThanOrEqual(4);
-    expect(lines(memo)).toEqual([expect.objectContaining({ item: { externalId: REFUND_ITEM }, quantity: 1, rate: 2.5, amount: 2.5 })]);
+    expect(lines(memo)).toEqual(memoLines(await orderRow(order.id), 250));
   });
 
   it('two syncs of one order at once (its first sync held in NetSuite while a void is recorded): the second waits for the first, and NetSuite ends with the sales order closed', async () => {
@@ -255,7 +309,10 @@ describe('refunds and voids reach NetSuite', () => {
     const so = salesOrder(order.id);
     expect(stub.salesOrderCount(netsuiteExternalIds.salesOrder(order.id))).toBe(1);
     expect(so.writes).toBe(2);
-    expect(lines(so)).toEqual([expect.objectContaining({ item: { externalId: 'NH-FLU-24' }, isClosed: true })]);
+    expect(lines(so)).toEqual([
+      expect.objectContaining({ item: { externalId: 'NH-FLU-24' }, isClosed: true }),
+      expect.objectContaining({ item: { externalId: SALES_TAX_ITEM }, isClosed: true }),
+    ]);
     expect(so.body.memo).toContain('closed: payment voided');
     expect((await refundRow(voidId)).netsuiteRecordId).toBe(row.netsuiteOrderId);
     // Waiting its turn is no NetSuite failure: no failed request, no error on the order.
@@ -359,7 +416,7 @@ describe('end to end: the back office refunds, the worker credits NetSuite', () 
     expect(res.status).toBe(201);
     const { payment } = (await res.json()) as { payment: { id: string } };
     await synced(refunded);
-    expect(creditMemo(payment.id)!.body).toMatchObject({ otherRefNum: refunded, item: { items: [{ rate: 4 }] } });
+    expect(creditMemo(payment.id)!.body).toMatchObject({ otherRefNum: refunded, item: { items: memoLines(await orderRow(refunded), 400) }, total: 4 });
     expect(lines(salesOrder(refunded)).some((l) => l.isClosed)).toBe(false);
   });
 });

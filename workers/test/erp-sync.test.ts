@@ -11,6 +11,8 @@ import { createLogger } from '@nh/server/observability/logger';
 import { createRedis } from '@nh/server/runtime/redis';
 import type { SyncAttemptEntry } from '@nh/server/queries/sync';
 import { NetSuiteClient, NetSuiteError, netsuiteExternalIds} from '../src/erp-sync/netsuite/client';
+import { SALES_TAX_ITEM } from '../src/erp-sync/order-mapping';
+import { recordOutbox } from '@nh/server/queries/outbox';
 import { OAuthSigner } from '../src/erp-sync/netsuite/oauth';
 import { jitteredDelay } from '../src/erp-sync/backoff';
 import { netsuiteConcurrencyInUse, netsuiteRequests } from '@nh/server/observability/metrics';
@@ -123,7 +125,7 @@ describe('NetSuite client against the REST stub', () => {
 
     // The first upsert creates the sales order with its lines; sent again to close it, it has only the closed lines.
     const soId = await client.upsertSalesOrder(order);
-    expect(itemLines('salesOrder', netsuiteExternalIds.salesOrder(orderId))).toEqual([{ item: { externalId: 'NH-FLU-24' }, description: 'Flush', quantity: 2, rate: 12.99 }]);
+    expect(itemLines('salesOrder', netsuiteExternalIds.salesOrder(orderId))).toEqual([{ item: { externalId: 'NH-FLU-24' }, description: 'Flush', quantity: 2, rate: 12.99, isTaxable: false }]);
     expect(await client.upsertSalesOrder({ ...order, closed: 'voided' })).toBe(soId);
     expect(itemLines('salesOrder', netsuiteExternalIds.salesOrder(orderId))).toEqual([expect.objectContaining({ quantity: 2, isClosed: true })]);
 
@@ -220,10 +222,48 @@ describe('erp-sync', () => {
       entity: { id: row.netsuiteCustomerId },
       otherRefNum: orderId,
       shippingCost: 9.99,
-      item: { items: [{ item: { externalId: 'NH-FLU-24' }, quantity: 2, rate: 12.99 }, { item: { externalId: 'NH1002' }, quantity: 1, rate: 14.99 }] },
+      // Issue 25: no line taxable, the order's tax (8 % of 40.97) on the sales tax item, for the ship-to state and ZIP.
+      item: {
+        items: [
+          { item: { externalId: 'NH-FLU-24' }, quantity: 2, rate: 12.99, isTaxable: false },
+          { item: { externalId: 'NH1002' }, quantity: 1, rate: 14.99, isTaxable: false },
+          { item: { externalId: SALES_TAX_ITEM }, description: 'Sales tax IL 62701', quantity: 1, rate: 3.28, amount: 3.28, isTaxable: false },
+        ],
+      },
+      taxTotal: 0,
+      total: 54.24,
     });
     // The first upsert too names the item sublist (NetSuite creates the record with the lines sent).
     expect(stub.requests.filter((r) => r.method === 'PUT' && r.path.includes(`/salesOrder/eid:${netsuiteExternalIds.salesOrder(orderId)}`)).map((r) => r.path.split('?')[1])).toEqual(['replace=item']);
+  });
+
+  it("a multi-line order taxed by destination (issue 25): lines not taxable, the order's tax on one sales tax line for its state and ZIP, NetSuite's total ours", async () => {
+    // A starter kit taxed 9.5 % and an exempt refill, shipping to Chicago: the table's tax, stored per line.
+    const items = [
+      sampleLine({ variantSku: 'NH-KIT-1', quantity: 1, price: '30.00', tax: '2.85' }),
+      sampleLine({ productName: 'Refill', variantSku: 'NH-REF-2', quantity: 2, price: '7.50', tax: '0.00' }),
+    ];
+    const orderId = await placeOrder(tdb.db, { customerEmail: 'taxed@example.com', items, outbox: false });
+    await tdb.db
+      .update(tables.orders)
+      .set({ shippingAddress: { address: '2 State St', city: 'Chicago', state: 'IL', zip: '60601' }, tax: 285, total: 4500 + 999 + 285, taxSource: 'table' })
+      .where(eq(tables.orders.id, orderId));
+    await recordOutbox(tdb.db, 'order.placed', { orderId });
+    await settled(orderId);
+    const so = stub.find('salesOrder', netsuiteExternalIds.salesOrder(orderId))!;
+    expect(so.body).toMatchObject({
+      item: {
+        items: [
+          { item: { externalId: 'NH-KIT-1' }, quantity: 1, rate: 30, isTaxable: false },
+          { item: { externalId: 'NH-REF-2' }, quantity: 2, rate: 7.5, isTaxable: false },
+          { item: { externalId: SALES_TAX_ITEM }, description: 'Sales tax IL 60601 (table)', quantity: 1, rate: 2.85, amount: 2.85, isTaxable: false },
+        ],
+      },
+      shippingAddress: { state: 'IL', zip: '60601' },
+      taxTotal: 0,
+      total: 57.84,
+    });
+    expect(so.body.memo).toContain('tax 2.85; total 57.84');
   });
 
   it('retries through NetSuite failures and ends synced with exactly one sales order', async () => {

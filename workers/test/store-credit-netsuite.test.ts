@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import * as tables from '@nh/server/db/schema';
 import { recordOutbox } from '@nh/server/queries/outbox';
 import { moveCredit } from '@nh/server/queries/store-credit';
-import { REFUND_ITEM } from '../src/erp-sync/order-mapping';
+import { REFUND_ITEM, SALES_TAX_ITEM } from '../src/erp-sync/order-mapping';
 import { STORE_CREDIT_GOODWILL_ITEM } from '../src/erp-sync/store-credit-sync';
 import { netsuiteExternalIds, STORE_CREDIT_ACCOUNTS, STORE_CREDIT_PAYMENT_METHOD } from '../src/erp-sync/netsuite/client';
 import type { WorkerRuntime } from '../src/runtime';
@@ -106,7 +106,13 @@ describe('store credit given and refunded to credit, in NetSuite', () => {
     const entry = String(moved.entryId);
     const memo = stub.find('creditMemo', netsuiteExternalIds.storeCreditMemo(entry))!;
     // The order's customer (its email), as the order's sales order and a card refund's credit memo.
-    expect(memo.body).toMatchObject({ otherRefNum: orderId, email: 'buyer-credit@example.com', item: { items: [{ item: { externalId: REFUND_ITEM }, rate: 8 }] } });
+    // $8.00 of a $38.05 order with $2.08 tax (issue 25): $7.56 on the refund item, its $0.44 of tax on the sales tax item.
+    expect(memo.body).toMatchObject({
+      otherRefNum: orderId,
+      email: 'buyer-credit@example.com',
+      item: { items: [{ item: { externalId: REFUND_ITEM }, rate: 7.56, isTaxable: false }, { item: { externalId: SALES_TAX_ITEM }, rate: 0.44, description: 'Sales tax refunded IL 62701', isTaxable: false }] },
+      total: 8,
+    });
     expect(memo.body.memo).toContain(`Refund to store credit of web order ${orderId} (sales order ${netsuiteExternalIds.salesOrder(orderId)})`);
     expect(memo.body.entity).toEqual({ id: stub.find('customer', netsuiteExternalIds.customer('buyer-credit@example.com'))!.id });
     expect(recordsOf('customerRefund', netsuiteExternalIds.storeCreditRefund(entry))).toHaveLength(1);

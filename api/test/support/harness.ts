@@ -11,6 +11,7 @@ import { createApp } from '../../src/app';
 import { loadApiConfig } from '../../src/lib/config';
 import type { AppContext } from '../../src/lib/context';
 import { createAppServices, type AppServices } from '../../src/modules';
+import type { TaxCalculator } from '@nh/server/tax';
 import type { Payments } from '../../src/modules/payments/provider';
 
 export interface TestApi {
@@ -31,7 +32,8 @@ export interface TestApi {
  * Starts the real API (real Postgres test database, real Redis) on a free port. `options.log` replaces
  * the (silent) logger, e.g. one writing to a stream the test reads.
  */
-export async function startTestApi(env: Record<string, string> = {}, options: { log?: Logger } = {}): Promise<TestApi> {
+/** `options.tax`: a calculator of the test's (rates by state) in place of TAX_MODE's. */
+export async function startTestApi(env: Record<string, string> = {}, options: { log?: Logger; tax?: TaxCalculator } = {}): Promise<TestApi> {
   const config = loadApiConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -52,7 +54,7 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
   const readDb = createReadDb(config, db, { max: 5, applicationName: 'nurture-home-api-test-reads' });
   const redis = createRedis(config);
   const ctx: AppContext = { config, db, readDb, redis, log: options.log ?? createLogger('api-test', config.LOG_LEVEL) };
-  const services = createAppServices(ctx);
+  const services = { ...createAppServices(ctx), ...(options.tax ? { tax: options.tax } : {}) };
   const app = createApp(ctx, services);
   const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -208,12 +208,13 @@ export type RenewalOrder = Pick<
   'storeCode' | 'userId' | 'customerEmail' | 'customerName' | 'shippingAddress' | 'items' | 'subtotal' | 'discount' | 'subscribeDiscount' | 'promoDiscount' | 'shipping' | 'tax' | 'total'
 > & {
   subscriptionId: string;
-};
+} & Partial<Pick<OrderRow, 'shippingTax' | 'taxSource'>>;
 
 export async function insertPendingOrder(client: pg.PoolClient, o: RenewalOrder): Promise<string> {
   const { rows } = await client.query<{ id: string }>(
-    `insert into orders (store_code, user_id, customer_email, customer_name, shipping_address, items, subtotal, discount, subscribe_discount, promo_discount, shipping, tax, total, status, subscription_id)
-     values ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, 'pending', $14) returning id`,
+    `insert into orders (store_code, user_id, customer_email, customer_name, shipping_address, items, subtotal, discount, subscribe_discount, promo_discount, shipping, tax, total, status, subscription_id,
+       shipping_method, shipping_tax, tax_source)
+     values ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8, $9, $10, $11, $12, $13, 'pending', $14, 'standard', $15, $16) returning id`,
     [
       o.storeCode,
       o.userId,
@@ -223,6 +224,8 @@ export async function insertPendingOrder(client: pg.PoolClient, o: RenewalOrder)
       JSON.stringify(o.items),
       ...[o.subtotal, o.discount, o.subscribeDiscount, o.promoDiscount, o.shipping, o.tax, o.total].map(centsToDecimal),
       o.subscriptionId,
+      centsToDecimal(o.shippingTax ?? 0),
+      o.taxSource ?? null,
     ],
   );
   return rows[0]!.id;

@@ -317,9 +317,12 @@ export async function refundedLines(db: DbOrTx, orderId: string, statuses: reado
 }
 
 /** The order's pricing a refund by line needs (cents), read in the caller's transaction. */
-export async function orderPricingForRefund(db: DbOrTx, orderId: string): Promise<{ items: LineItem[]; discount: Cents; tax: Cents; shipping: Cents; total: Cents } | null> {
+export async function orderPricingForRefund(
+  db: DbOrTx,
+  orderId: string,
+): Promise<{ items: LineItem[]; discount: Cents; tax: Cents; shipping: Cents; shippingTax: Cents; total: Cents } | null> {
   const [row] = await db
-    .select({ items: orders.items, discount: orders.discount, tax: orders.tax, shipping: orders.shipping, total: orders.total })
+    .select({ items: orders.items, discount: orders.discount, tax: orders.tax, shipping: orders.shipping, shippingTax: orders.shippingTax, total: orders.total })
     .from(orders)
     .where(eq(orders.id, orderId));
   return row ?? null;

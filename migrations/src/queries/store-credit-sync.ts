@@ -29,6 +29,11 @@ export interface CreditEntryForSync {
   email: string;
   name: string;
   phone: string | null;
+  /**
+   * A refund to credit's order as its tax part needs it (issue 25): the order's tax and total in cents, where
+   * it shipped and which rule taxed it; null for a grant or an expiry.
+   */
+  order: { taxCents: number; totalCents: number; state: string | null; zip: string | null; taxSource: string | null } | null;
   /** Set once an earlier sync recorded its outcome. */
   syncStatus: string | null;
   netsuiteRecords: Record<string, string> | null;
@@ -41,6 +46,8 @@ export async function loadCreditEntryForSync(db: Queryable, entryId: string): Pr
        coalesce(o.customer_email, u.email) as email,
        coalesce(o.customer_name, nullif(trim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email) as name,
        o.customer_phone as phone,
+       case when o.id is null then null else json_build_object('taxCents', (o.tax * 100)::int, 'totalCents', (o.total * 100)::int,
+         'state', o.shipping_address->>'state', 'zip', o.shipping_address->>'zip', 'taxSource', o.tax_source) end as "order",
        s.status as "syncStatus", s.netsuite_records as "netsuiteRecords"
      from store_credit_entries e
      join users u on u.id = e.user_id

@@ -18,7 +18,7 @@ import type pg from 'pg';
 import { and, asc, count, desc, eq, inArray, min, ne, sql } from 'drizzle-orm';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import type { Db, DbOrTx } from '../db/client';
-import { failedSyncOrders, netsuiteSyncAttempts, orders, type OrderRow } from '../db/schema';
+import { failedSyncOrders, netsuiteSyncAttempts, orders, type OrderRow, type RefundLinePart } from '../db/schema';
 import { recordOutbox } from './outbox';
 
 /** The values of orders.netsuite_sync_status. */
@@ -36,14 +36,20 @@ export interface SyncRefund {
   tranDate: string;
   /** Set once NetSuite has it (its credit memo, or the sales order a void closed). */
   netsuiteRecordId: string | null;
+  /** A refund by line's parts (issue 23; null for a refund by amount or a void): its credit memo's tax part is worked out from them. */
+  lines: RefundLinePart[] | null;
+  /** The shipping (with any tax on it) a refund by line gave back, two-decimal string. */
+  shipping: string;
 }
 
 /** What a sync needs of an order. */
-export interface SyncOrder extends Pick<OrderRow, 'id' | 'customerEmail' | 'customerName' | 'customerPhone' | 'items' | 'promoCode' | 'status' | 'shippingAddress'> {
+export interface SyncOrder extends Pick<OrderRow, 'id' | 'customerEmail' | 'customerName' | 'customerPhone' | 'items' | 'promoCode' | 'status' | 'shippingAddress' | 'taxSource'> {
   /** Two-decimal strings. */
   shipping: string;
   discount: string;
   tax: string;
+  /** The part of `tax` due on shipping (issue 25). */
+  shippingTax: string;
   total: string;
   /** yyyy-MM-dd (UTC) of created_at. */
   tranDate: string;
@@ -68,13 +74,14 @@ export interface SyncOrder extends Pick<OrderRow, 'id' | 'customerEmail' | 'cust
 const SELECT_ORDER = {
   name: 'erp-sync-order',
   text: `select o.id, o.customer_email as "customerEmail", o.customer_name as "customerName", o.customer_phone as "customerPhone", o.items,
-           o.shipping::text as shipping, o.discount::text as discount, o.tax::text as tax, o.total::text as total, o.credit_applied::text as "creditApplied", o.promo_code as "promoCode", o.shipping_address as "shippingAddress",
+           o.shipping::text as shipping, o.discount::text as discount, o.tax::text as tax, o.shipping_tax::text as "shippingTax", o.tax_source as "taxSource", o.total::text as total, o.credit_applied::text as "creditApplied", o.promo_code as "promoCode", o.shipping_address as "shippingAddress",
            to_char(o.created_at at time zone 'UTC', 'YYYY-MM-DD') as "tranDate", o.netsuite_sync_status as "syncStatus", o.status,
            o.netsuite_order_id as "netsuiteOrderId", coalesce(c.amount, 0)::text as captured,
            o.address_revision as "addressRevision", o.netsuite_address_revision as "netsuiteAddressRevision", o.replacement_of_order_id as "replacementOf",
            coalesce((
              select json_agg(json_build_object('id', r.id, 'kind', r.kind, 'amount', r.amount::text, 'reason', r.reason,
-                 'tranDate', to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD'), 'netsuiteRecordId', r.netsuite_record_id)
+                 'tranDate', to_char(r.created_at at time zone 'UTC', 'YYYY-MM-DD'), 'netsuiteRecordId', r.netsuite_record_id,
+                 'lines', r.refund_lines, 'shipping', r.refund_shipping::text)
                order by r.created_at, r.id)
              from payment_transactions r where r.parent_id = c.id and r.kind in ('refund', 'void') and r.status = 'approved'), '[]'::json) as refunds
          from orders o

@@ -342,6 +342,8 @@ export const adminOrderItemSchema = z.object({
   price: money,
   sku: z.string().nullable(),
   variantSku: z.string().nullable(),
+  /** The line's own tax (issue 25), two-decimal string; null on an order from before (its tax is spread over the lines). */
+  tax: money.nullable().optional(),
 });
 
 export const adminOrderSchema = adminOrderSummarySchema.extend({
@@ -357,6 +359,8 @@ export const adminOrderSchema = adminOrderSummarySchema.extend({
   promoDiscount: money,
   shipping: money,
   tax: money,
+  /** The part of `tax` due on shipping (issue 25; 0.00 under the flat rule): a refund of the shipping gives it back too. */
+  shippingTax: money.optional(),
   promoCode: z.string().nullable(),
   customerNotes: z.string().nullable(),
   paymentTransactionId: z.string().nullable(),

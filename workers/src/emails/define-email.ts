@@ -23,6 +23,7 @@ import type { z } from 'zod';
 import type { EmailKind } from '@nh/shared/contracts/emails';
 import type { Db } from '@nh/server/db/client';
 import type { Logger } from '@nh/server/observability/logger';
+import type { TaxCalculator } from '@nh/server/tax';
 import { finishEmailLog, isNewsletterSubscribed, lockEmailLog, type EmailLogOutcome } from '@nh/server/queries/email-log';
 import { commitTransaction, rollbackTransaction, type PoolConnection } from '@nh/server/queries/transaction';
 import { emailsTotal } from '@nh/server/observability/metrics';
@@ -130,6 +131,11 @@ export function emailSender({ db, mailer }: { db: Db; mailer: Mailer }) {
   };
 }
 
+/** What an email may need besides the database: the tax calculator, for a figure that quotes a coming charge (the renewal reminder). */
+export interface EmailServices {
+  tax: TaxCalculator;
+}
+
 export interface EmailDefinition<N extends EmailKind, S extends z.ZodType, IdArgs extends unknown[]> {
   /** The job name, and the email_log kind: one of @nh/shared's EMAIL_KINDS (renaming it would send every email of the kind once more). */
   name: N;
@@ -142,7 +148,7 @@ export interface EmailDefinition<N extends EmailKind, S extends z.ZodType, IdArg
   /** Marketing: built with `marketingEmail` (one-click unsubscribe), sent only while the address is subscribed. */
   marketing?: boolean;
   /** Loads what the email shows and builds it (or its builder around a single-use secret); or says why nothing is sent. */
-  compose: (db: Db, data: z.output<S>) => Promise<EmailToSend | EmailWithSecret | EmailSkipped>;
+  compose: (db: Db, data: z.output<S>, services: EmailServices) => Promise<EmailToSend | EmailWithSecret | EmailSkipped>;
 }
 
 /**
@@ -165,12 +171,12 @@ export function defineEmail<const N extends EmailKind, S extends z.ZodType, IdAr
     options: (config) => ({ attempts: config.EMAIL_ATTEMPTS, backoff: { type: 'exponential', delay: config.EMAIL_BACKOFF_MS } }),
     topics,
     jobId,
-    handler: ({ db, mailer, log }) => {
+    handler: ({ db, mailer, log, tax }) => {
       const sendOnce = emailSender({ db, mailer });
       return async function sendEmail(job, data) {
         const jobLog = log.child({ jobId: job.id, queue: 'emails', job: job.name });
         try {
-          const email = await compose(db, data);
+          const email = await compose(db, data, { tax });
           const result = 'outcome' in email ? email : await sendOnce(name, outgoing(email), marketing, jobLog);
           emailsTotal.inc({ email: name, outcome: result.outcome });
           return result;

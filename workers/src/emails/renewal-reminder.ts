@@ -13,12 +13,9 @@ import { billingDay, loadSubscription, planItemsHtml, planItemsText, type EmailP
 import { cardEnding } from '@nh/shared/cards';
 import { cadenceSuggestionWords, suggestCadence, type CadenceSuggestion } from '@nh/shared/subscriptions/cadence-suggestion';
 import { findCadenceHistory, recordSuggestionShown } from '@nh/server/queries/subscriptions/plan-history';
-import { priceRenewal } from '@nh/shared/pricing';
-import { chargeableAmount } from '@nh/shared/subscriptions/agreed-price';
-import { toCents, type Cents } from '@nh/shared/money';
+import { nextDeliveryCharge } from './next-charge';
+import type { Cents } from '@nh/shared/money';
 import { ONE_TIME_ITEM_PRICE_NOTE } from '@nh/shared/contracts/ship-now-add-ons';
-import { addOnLines, readAddOnProducts } from '@nh/server/queries/subscriptions/ship-now';
-import type { SubscriptionRow } from '@nh/server/db/schema';
 
 /** Subject id: `<subscription id>:<billing period>`, one reminder per plan and period however often the sweep runs. */
 export const email = defineEmail({
@@ -28,7 +25,7 @@ export const email = defineEmail({
   payload: z.object({ subscriptionId: z.string().uuid(), period: z.string().regex(/^\d{4}-\d{2}-\d{2}$/), cadences: z.array(z.number().int().positive()).optional() }),
   /** One reminder job per (subscription, billing period): a second sweep while the job exists adds nothing. */
   jobId: (subscriptionId: string, period: string) => jobId('remind', subscriptionId, period),
-  async compose(db, { subscriptionId, period, cadences }) {
+  async compose(db, { subscriptionId, period, cadences }, { tax }) {
     const found = await loadSubscription(db, subscriptionId);
     if (!found) return skip('subscription not found');
     // Judged when sending, not when the sweep ran: a plan cancelled or paused since is not reminded,
@@ -40,7 +37,7 @@ export const email = defineEmail({
     if (billingPeriodOf(due) !== period) return skip('the billing date has moved');
     if (period < billingPeriodOf(new Date())) return skip('the billing date has passed');
     const suggestion = cadences ? await cadenceSuggestionFor(db, subscriptionId, period, cadences) : null;
-    const plan = { ...found.plan, nextBillingDate: due, card: await savedCard(db, subscriptionId), suggestion, ...(await withAddOns(db, found.sub)) };
+    const plan = { ...found.plan, nextBillingDate: due, card: await savedCard(db, subscriptionId), suggestion, ...(await nextDeliveryCharge(db, tax, found.sub)) };
     // One-click links for this delivery (an active plan's: a paused one resuming is changed on My Subscriptions).
     const choices: ActionChoice[] = resuming ? [] : [{ action: 'skip' }, { action: 'delay' }, { action: 'ship-now' }, ...cadenceChoices(cadences, found.sub.intervalCount)];
     return withActionLinks({
@@ -70,18 +67,6 @@ async function cadenceSuggestionFor(db: Db, subscriptionId: string, period: stri
   return suggestion;
 }
 
-/**
- * The one-time add-ons of the delivery at today's prices, and what the delivery charges with them (the
- * renewal's one computation, priceRenewal); an add-on no longer sold is left out (the heads-up names it).
- */
-async function withAddOns(db: Db, sub: SubscriptionRow): Promise<{ oneTime: EmailPlanLine[]; charge: Cents }> {
-  const { lines } = addOnLines(sub.oneTimeItems, await readAddOnProducts(db.$client, [...new Set(sub.oneTimeItems.map((o) => o.productId))]));
-  const cents = (l: { price: string; quantity: number }) => ({ price: toCents(l.price), quantity: l.quantity });
-    // At most the price in force for the delivery's day (consent on record: a rise not notified in time is held back).
-  const agreed = chargeableAmount(sub, billingPeriodOf(sub.nextBillingDate));
-  return { oneTime: lines, charge: priceRenewal(sub.items.map(cents), agreed, lines.map(cents)).total };
-}
-
 /** "Visa ending in 1111": the plan's card (the one renewals charge: @nh/server findPlanCardBrand), when known. */
 async function savedCard(db: Db, subscriptionId: string): Promise<string | null> {
   const card = await findPlanCardBrand(db.$client, subscriptionId);
@@ -90,7 +75,16 @@ async function savedCard(db: Db, subscriptionId: string): Promise<string | null>
 
 /** Sent RENEWAL_REMINDER_DAYS before a plan's next billing date: when, how much, and where to cancel. */
 export function renewalReminderEmail(
-  plan: SubscriptionEmailPlan & { nextBillingDate: Date; card: string | null; suggestion?: CadenceSuggestion | null; oneTime?: EmailPlanLine[]; charge?: Cents; actions?: ActionLink[] },
+  plan: SubscriptionEmailPlan & {
+    nextBillingDate: Date;
+    card: string | null;
+    suggestion?: CadenceSuggestion | null;
+    oneTime?: EmailPlanLine[];
+    charge?: Cents;
+    /** The sales tax in `charge`, at today's rate for the plan's address (issue 25). */
+    tax?: Cents;
+    actions?: ActionLink[];
+  },
 ): Content {
   const actions = plan.actions ?? [];
   const next = billingDay(plan.nextBillingDate);
@@ -99,6 +93,8 @@ export function renewalReminderEmail(
   // One-time add-ons ride with this delivery only: listed apart, and in what this delivery charges.
   const oneTime = plan.oneTime ?? [];
   const charge = plan.charge ?? plan.amount;
+  // The tax is worked out again at each renewal for where the parcel goes: the reminder says what it is today.
+  const taxWords = plan.tax === undefined ? null : `This includes ${formatCents(plan.tax)} sales tax at today's rate for your shipping address.`;
   const oneTimeText = oneTime.length > 0 ? ['', 'One-time items, this delivery only:', ...planItemsText(oneTime), `  ${ONE_TIME_ITEM_PRICE_NOTE}`] : [];
   const oneTimeHtml = oneTime.length > 0 ? `<p><strong>One-time items, this delivery only:</strong></p>\n${planItemsHtml(oneTime)}\n<p>${escapeHtml(ONE_TIME_ITEM_PRICE_NOTE)}</p>` : '';
   const subject = `Your ${SHOP.name} Subscribe & Save renews on ${next}`;
@@ -107,6 +103,7 @@ export function renewalReminderEmail(
     `Hi ${plan.customerName},`,
     '',
     `A quick reminder: your next Subscribe & Save delivery is on ${next}, and we will charge ${formatCents(charge)} to ${card} that day.`,
+    ...(taxWords ? [taxWords] : []),
     '',
     ...planItemsText(plan.items),
     ...oneTimeText,
@@ -122,7 +119,7 @@ export function renewalReminderEmail(
   const html = layout(
     subject,
     `<p>Hi ${escapeHtml(plan.customerName)},</p>
-<p>A quick reminder: your next Subscribe &amp; Save delivery is on <strong>${escapeHtml(next)}</strong>, and we will charge <strong>${formatCents(charge)}</strong> to ${escapeHtml(card)} that day.</p>
+<p>A quick reminder: your next Subscribe &amp; Save delivery is on <strong>${escapeHtml(next)}</strong>, and we will charge <strong>${formatCents(charge)}</strong> to ${escapeHtml(card)} that day.${taxWords ? ` ${escapeHtml(taxWords)}` : ''}</p>
 ${planItemsHtml(plan.items)}${oneTimeHtml}
 <p><strong>Each delivery:</strong> ${formatCents(plan.amount)} (with your ${plan.discountPercent}% discount, free shipping and tax)</p>
 <p>If you want this delivery, there is nothing to do. To see or cancel your plan, go to ${mySubscriptionsLink()} before then.</p>${actionLinksHtml(actions)}${

@@ -11,6 +11,7 @@ import { SHOP } from '@nh/shared/constants';
 import { formatCents } from '@nh/shared/money';
 import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
 import { jobId } from '@nh/server/jobs/contract';
+import { nextDeliveryCharge } from './next-charge';
 import { defineEmail, skip } from './define-email';
 import { actionLinksHtml, actionLinksText, withActionLinks, type ActionLink } from './email-action-links';
 import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';
@@ -23,7 +24,7 @@ export const email = defineEmail({
   payload: z.object({ subscriptionId: z.string().uuid(), paymentProfileId: z.string().min(1) }),
   /** One job per (plan, card): the sweeps of the days before the billing date add nothing more. */
   jobId: (subscriptionId: string, paymentProfileId: string) => jobId('headsup-card', subscriptionId, paymentProfileId),
-  async compose(db, { subscriptionId, paymentProfileId }) {
+  async compose(db, { subscriptionId, paymentProfileId }, { tax }) {
     const found = await loadSubscription(db, subscriptionId);
     if (!found) return skip('subscription not found');
     const { sub } = found;
@@ -35,6 +36,8 @@ export const email = defineEmail({
     if (period < billingPeriodOf(new Date())) return skip('the billing date has passed');
     if (sub.cardExpiresOn >= period) return skip('the card is good on the next billing date');
     const cardExpiresOn = sub.cardExpiresOn;
+    // The payment at risk: what the delivery will charge, with today's tax for the plan's address (issue 25).
+    const { charge } = await nextDeliveryCharge(db, tax, sub);
     // One-click links that buy time for a new card: skip this delivery, or delay it two weeks.
     return withActionLinks({
       subjectId: `${subscriptionId}:${paymentProfileId}`,
@@ -42,7 +45,7 @@ export const email = defineEmail({
       subscriptionId,
       periodDate: period,
       choices: [{ action: 'skip' }, { action: 'delay' }],
-      message: (actions) => subscriptionCardExpiringEmail({ ...found.plan, nextBillingDate: sub.nextBillingDate, cardExpiresOn, actions }),
+      message: (actions) => subscriptionCardExpiringEmail({ ...found.plan, amount: charge, nextBillingDate: sub.nextBillingDate, cardExpiresOn, actions }),
     });
   },
 });

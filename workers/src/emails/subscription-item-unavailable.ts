@@ -9,6 +9,7 @@ import { UNAVAILABLE_ITEM_PROBLEM_LABELS, type UnavailableItem } from '@nh/share
 import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
 import { unavailableItemsOf } from '@nh/server/queries/subscriptions/plan';
 import { jobId } from '@nh/server/jobs/contract';
+import { nextDeliveryCharge } from './next-charge';
 import { defineEmail, skip } from './define-email';
 import { actionLinksHtml, actionLinksText, withActionLinks, type ActionLink } from './email-action-links';
 import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';
@@ -21,7 +22,7 @@ export const email = defineEmail({
   payload: z.object({ subscriptionId: z.string().uuid(), period: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
   /** One job per (plan, period): the sweeps of the days before the billing date add nothing more. */
   jobId: (subscriptionId: string, period: string) => jobId('headsup-item', subscriptionId, period),
-  async compose(db, { subscriptionId, period }) {
+  async compose(db, { subscriptionId, period }, { tax }) {
     const found = await loadSubscription(db, subscriptionId);
     if (!found) return skip('subscription not found');
     // Judged when sending: a plan paused, cancelled or moved since, or whose items are back, is not told.
@@ -30,6 +31,8 @@ export const email = defineEmail({
     if (period < billingPeriodOf(new Date())) return skip('the billing date has passed');
     const unavailable = await unavailableItemsOf(db.$client, subscriptionId);
     if (unavailable.length === 0) return skip('every item is available again');
+    // What the delivery would charge, with today's tax for the plan's address (issue 25).
+    const { charge } = await nextDeliveryCharge(db, tax, found.sub);
     // One-click links that wait for the item: skip this delivery, or delay it two weeks.
     return withActionLinks({
       subjectId: `${subscriptionId}:${period}`,
@@ -37,7 +40,7 @@ export const email = defineEmail({
       subscriptionId,
       periodDate: period,
       choices: [{ action: 'skip' }, { action: 'delay' }],
-      message: (actions) => subscriptionItemUnavailableEmail({ ...found.plan, nextBillingDate: found.sub.nextBillingDate, unavailable, actions }),
+      message: (actions) => subscriptionItemUnavailableEmail({ ...found.plan, amount: charge, nextBillingDate: found.sub.nextBillingDate, unavailable, actions }),
     });
   },
 });

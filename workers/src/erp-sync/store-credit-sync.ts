@@ -25,7 +25,8 @@ import type { Logger } from '@nh/server/observability/logger';
 import { centsToDecimal } from '@nh/shared/money';
 import { jobDefiner } from '../jobs/define';
 import { NetSuiteError, netsuiteExternalIds, type NetSuiteClient, type StoreCreditMovementInput } from './netsuite/client';
-import { REFUND_ITEM } from './order-mapping';
+import { REFUND_ITEM, SALES_TAX_ITEM } from './order-mapping';
+import { refundTaxPart } from '@nh/shared/refund-amounts';
 import { redisCustomerIdCache, type CustomerIdCache } from './customer-cache';
 import type { SyncJobContext } from './processor';
 
@@ -52,7 +53,21 @@ export function storeCreditMovementFor(entry: CreditEntryForSync, customerIntern
     itemRef: entry.kind === 'grant' ? STORE_CREDIT_GOODWILL_ITEM : REFUND_ITEM,
     orderId: entry.kind === 'refund' ? entry.orderId : null,
     reason: entry.reason,
+    taxLine: entry.kind === 'refund' ? refundToCreditTaxLine(entry) : null,
   };
+}
+
+/**
+ * A refund to credit's tax part (issue 25), credited on the sales tax item as a card refund's is: by amount
+ * only (docs/decisions/refunds.md), so the order's tax in proportion to the amount (@nh/shared refundTaxPart).
+ */
+function refundToCreditTaxLine(entry: CreditEntryForSync): StoreCreditMovementInput['taxLine'] {
+  const order = entry.order;
+  if (!order) return null;
+  const tax = refundTaxPart({ lines: [], discount: 0, tax: order.taxCents, total: order.totalCents, shipping: 0 }, { amount: entry.amountCents, lines: null, shipping: 0 });
+  if (tax <= 0) return null;
+  const where = order.state ? ` ${order.state} ${order.zip ?? ''}`.trimEnd() : '';
+  return { itemRef: SALES_TAX_ITEM, description: `Sales tax refunded${where}${order.taxSource ? ` (${order.taxSource})` : ''}`, amount: centsToDecimal(tax) };
 }
 
 export interface CreditSyncDeps {

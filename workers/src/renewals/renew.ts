@@ -15,7 +15,9 @@ import { z } from 'zod';
 import { GATEWAY_MESSAGES, failedCharge, planBillTo, subscriptionInvoiceNumber, type ChargeResult, type PaymentGateway } from '@nh/server/payments';
 import { jobId } from '@nh/server/jobs/contract';
 import { renewalsTotal } from '@nh/server/observability/metrics';
-import { priceRenewal, withNextDeliveryDiscount, STORE_CODE, toCents, SHOP, type Cents } from '@nh/shared';
+import { centsToDecimal, STORE_CODE, SHOP, type Cents } from '@nh/shared';
+import { flatTax, type TaxCalculator } from '@nh/server/tax';
+import { priceRenewalWithTax } from '@nh/server/tax/renewal';
 import { chargeableAmount } from '@nh/shared/subscriptions/agreed-price';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { billingPeriodOf, nextBillingDate, type SkippedPeriodReason, type SubscriptionStatus } from '@nh/shared/contracts/subscriptions';
@@ -100,7 +102,7 @@ async function persist<T>(write: () => Promise<T>, log: Logger, what: Record<str
  * of a plan resumed with a new card, `renewals-late` for the sweep's.
  */
 export async function renewSubscription(
-  { db, gateway, log }: { db: Db; gateway: PaymentGateway | null; log: Logger },
+  { db, gateway, log, tax = flatTax() }: { db: Db; gateway: PaymentGateway | null; log: Logger; /** The destination's tax (ctx.tax); the spec's flat rule when none is given. */ tax?: TaxCalculator },
   subscriptionId: string,
   jobPeriod: string,
   skipReason: SkippedPeriodReason = 'renewals-late',
@@ -110,7 +112,7 @@ export async function renewSubscription(
     return { outcome: 'skipped', reason: RENEWAL_MESSAGES.notConfigured };
   }
 
-  const prepared = await prepare(db, gateway, subscriptionId, jobPeriod, skipReason, log);
+  const prepared = await prepare(db, gateway, tax, subscriptionId, jobPeriod, skipReason, log);
   if (prepared.kind === 'settled') return prepared.result;
   const { sub, period, paymentId, orderId, stock, invoiceNumber, amount, shippedOneTimeIds } = prepared;
 
@@ -149,7 +151,7 @@ export async function renewSubscription(
   return { outcome: 'unsettled', orderId, reason: result.message };
 }
 
-async function prepare(db: Db, gateway: PaymentGateway, subscriptionId: string, jobPeriod: string, skipReason: SkippedPeriodReason, log: Logger): Promise<Prepared> {
+async function prepare(db: Db, gateway: PaymentGateway, tax: TaxCalculator, subscriptionId: string, jobPeriod: string, skipReason: SkippedPeriodReason, log: Logger): Promise<Prepared> {
   const settled = (result: RenewResult): Prepared => ({ kind: 'settled', result });
   return inPoolTransaction(db, async (client): Promise<Prepared> => {
     let sub = await lockSubscription(client, subscriptionId);
@@ -202,17 +204,20 @@ async function prepare(db: Db, gateway: PaymentGateway, subscriptionId: string, 
     // (shared/subscriptions/agreed-price.ts); before it, the price last agreed (the shop absorbs the rest).
     const agreed = chargeableAmount(sub, period);
     if (agreed < sub.amount) log.info({ subscriptionId, amount: sub.amount, agreed }, 'renewal held to the price last agreed or notified in time');
-    const pricing = withNextDeliveryDiscount(
-      priceRenewal(
-        sub.items.map((line) => ({ price: toCents(line.price), quantity: line.quantity })),
-        agreed,
-        addOns.lines.map((line) => ({ price: toCents(line.price), quantity: line.quantity })),
-      ),
-      sub.nextDeliveryDiscountPercent,
-    );
+    // The plan keeps its pre-tax price; the tax is worked out again for its address at today's rates
+    // (issue 25, @nh/server tax/renewal.ts). A provider is asked under the plan's lock: it answers within
+    // TAX_PROVIDER_TIMEOUT_MS or the table does, and no money has moved yet.
+    const pricing = await priceRenewalWithTax(tax, {
+      items: sub.items,
+      addOns: addOns.lines,
+      agreed,
+      nextDeliveryDiscountPercent: sub.nextDeliveryDiscountPercent,
+      shippingAddress: sub.shippingAddress,
+    });
     if (pricing.priceLock > 0) log.info({ subscriptionId, agreed: sub.amount, priceLock: pricing.priceLock }, "renewal held to the plan's agreed amount (its lines cost more today)");
     else if (pricing.total < sub.amount) log.info({ subscriptionId, agreed: sub.amount, charged: pricing.total }, "renewal charged its lines' lower price today, below the plan's agreed amount");
-    const items = [...sub.items, ...addOns.lines];
+    // Each line keeps its own tax (refunds give it back, NetSuite gets it line by line).
+    const items = [...sub.items, ...addOns.lines].map((line, i) => ({ ...line, tax: centsToDecimal(pricing.lineTaxes[i]!) }));
     const stock = stockLines(items);
     const order = {
       storeCode: STORE_CODE,
@@ -227,6 +232,8 @@ async function prepare(db: Db, gateway: PaymentGateway, subscriptionId: string, 
       promoDiscount: pricing.promoDiscount,
       shipping: pricing.shipping,
       tax: pricing.tax,
+      shippingTax: pricing.shippingTax,
+      taxSource: pricing.taxSource,
       total: pricing.total,
       subscriptionId,
     };
@@ -291,10 +298,10 @@ export const renewSubscriptionJob = defineJob({
    * exists adds nothing, and the retry after a decline (attempt = failed attempts so far) is a new job.
    */
   jobId: (subscriptionId: string, period: string, attempt: number) => jobId('renew', subscriptionId, period, attempt),
-  handler: ({ db, gateway, log }) =>
+  handler: ({ db, gateway, log, tax }) =>
     async function renew(job, { subscriptionId, period, resumed }): Promise<RenewResult> {
       const jobLog = log.child({ jobId: job.id, queue: 'renewals', job: job.name });
-      const result = await renewSubscription({ db, gateway, log: jobLog.child({ subscriptionId, period }) }, subscriptionId, period, resumed ? 'plan-paused' : 'renewals-late');
+      const result = await renewSubscription({ db, gateway, tax, log: jobLog.child({ subscriptionId, period }) }, subscriptionId, period, resumed ? 'plan-paused' : 'renewals-late');
       renewalsTotal.inc({ outcome: result.outcome });
       return result;
     },

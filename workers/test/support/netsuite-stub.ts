@@ -15,6 +15,12 @@
  * A customer refund needs an existing customer and applies existing credit memos; a journal entry's lines
  * balance. `PATCH` updates the fields sent (an `externalId` among them re-keys the record).
  * A write can be held until the test lets it through (`holdNextWrite`), to run two syncs against each other.
+ *
+ * Tax as a legacy-tax (not SuiteTax) US account works it out (issue 25): a line's `isTaxable` must be a
+ * boolean; a line not sent `isTaxable: false` is taxed by the account's own tax item (the customer's
+ * default, `accountTaxRate`, 8 %), and the stub keeps NetSuite's read-only `taxTotal` and `total` on a
+ * sales order or credit memo (Σ quantity × rate, less the discount, plus shipping, plus that tax), so a
+ * test sees whether NetSuite would add tax of its own to the lines the shop sent.
  */
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -88,6 +94,8 @@ export class NetSuiteStub {
   maxInFlight = 0;
   /** TCP connections accepted (keep-alive clients reuse theirs). */
   connections = 0;
+  /** The account's own sales tax rate (its default tax item): what NetSuite adds on a line sent taxable. */
+  accountTaxRate = 0.08;
 
   constructor(options: NetSuiteStubOptions = {}) {
     this.concurrencyLimit = options.concurrencyLimit ?? 5;
@@ -299,6 +307,7 @@ export class NetSuiteStub {
     } else {
       record.body = { ...record.body, ...body, ...mergeSublists(record.body, body, replace) };
     }
+    if (type === 'salesOrder' || type === 'creditMemo') record.body = { ...record.body, ...this.totals(record.body) };
     record.writes++;
     if (this.lostAnswers && this.lostAnswers.type === type && this.lostAnswers.count > 0) {
       this.lostAnswers.count--;
@@ -335,6 +344,19 @@ export class NetSuiteStub {
     this.send(res, req, 204);
   }
 
+  /** NetSuite's read-only totals of a transaction: its own tax on the lines not sent `isTaxable: false`, and the total. */
+  private totals(body: Record<string, unknown>): { taxTotal: number; total: number } {
+    const items = (body.item as { items?: Array<{ quantity?: number; rate?: number; isTaxable?: boolean; isClosed?: boolean }> } | undefined)?.items ?? [];
+    const round = (n: number) => Math.round(n * 100) / 100;
+    const open = items.filter((l) => l.isClosed !== true);
+    const amount = (l: { quantity?: number; rate?: number }) => (l.quantity ?? 0) * (l.rate ?? 0);
+    const taxTotal = round(open.filter((l) => l.isTaxable !== false).reduce((s, l) => s + amount(l) * this.accountTaxRate, 0));
+    const lines = open.reduce((s, l) => s + amount(l), 0);
+    const shipping = typeof body.shippingCost === 'number' ? body.shippingCost : 0;
+    const discount = typeof body.discountRate === 'number' ? Math.abs(body.discountRate) : 0;
+    return { taxTotal, total: round(lines - discount + shipping + taxTotal) };
+  }
+
   private validate(type: string, body: Record<string, unknown>): string | null {
     if (type === 'customerRefund') {
       const customer = body.customer as { id?: unknown } | undefined;
@@ -362,12 +384,13 @@ export class NetSuiteStub {
     if (type === 'salesOrder' || type === 'creditMemo') {
       const entity = body.entity as { id?: unknown } | undefined;
       if (!entity?.id || !this.records.has(`customer/${String(entity.id)}`)) return 'Invalid entity reference key.';
-      const items = (body.item as { items?: Array<{ item?: { externalId?: unknown }; quantity?: unknown; rate?: unknown; isClosed?: unknown }> } | undefined)?.items;
+      const items = (body.item as { items?: Array<{ item?: { externalId?: unknown }; quantity?: unknown; rate?: unknown; isClosed?: unknown; isTaxable?: unknown }> } | undefined)?.items;
       if (!items?.length) return 'You must enter at least one line item for this transaction.';
       for (const line of items) {
         if (typeof line.item?.externalId !== 'string' || !line.item.externalId) return 'Invalid item reference key.';
         if (typeof line.quantity !== 'number' || line.quantity <= 0) return 'Invalid quantity.';
         if (line.isClosed !== undefined && typeof line.isClosed !== 'boolean') return 'Invalid value for the field isClosed.';
+        if (line.isTaxable !== undefined && typeof line.isTaxable !== 'boolean') return 'Invalid value for the field isTaxable.';
         if (type === 'creditMemo' && (typeof line.rate !== 'number' || line.rate < 0)) return 'Invalid rate.';
       }
       if (type === 'creditMemo' && items.reduce((sum, l) => sum + (l.rate as number) * (l.quantity as number), 0) <= 0) return 'The total must be greater than zero.';

@@ -17,7 +17,7 @@ import type { LineItem } from '@nh/server/db/schema';
 import { seedDemoCatalogue } from '@nh/server/seed/seed';
 import { applyMigrations, dropDatabase, ensureDatabase } from '@nh/server/runtime/database';
 import { loadWorkerConfig, type WorkerConfig } from '../../src/lib/config';
-import { startWorkerRuntime, type WorkerRuntime } from '../../src/runtime';
+import { startWorkerRuntime, type WorkerRuntime, type WorkerRuntimeOverrides } from '../../src/runtime';
 import { renewalSweepJob } from '../../src/renewals/sweep';
 import type { Job } from 'bullmq';
 
@@ -104,9 +104,16 @@ export async function purgeQueuePrefix(target: string | RedisSettings, prefix: s
   }
 }
 
-/** A worker runtime whose close also removes its queues' keys; `log` replaces the (silent) logger, e.g. one writing to a stream the test reads. */
-export async function startTestWorkers(config: WorkerConfig, log: Logger = createLogger('workers-test', config.LOG_LEVEL)): Promise<WorkerRuntime> {
-  const runtime = await startWorkerRuntime(config, log);
+/**
+ * A worker runtime whose close also removes its queues' keys; `log` replaces the (silent) logger, e.g. one
+ * writing to a stream the test reads; `overrides.tax` a calculator of the test's (rates by state).
+ */
+export async function startTestWorkers(
+  config: WorkerConfig,
+  log: Logger = createLogger('workers-test', config.LOG_LEVEL),
+  overrides: WorkerRuntimeOverrides = {},
+): Promise<WorkerRuntime> {
+  const runtime = await startWorkerRuntime(config, log, overrides);
   const close = runtime.close;
   runtime.close = async (graceMs) => {
     await close(graceMs);

@@ -23,6 +23,7 @@ import { changeAddress, changeFrequency, changeItems, dismissCadenceSuggestion, 
 import { resume } from './resume';
 import { addOnRoutes } from './add-on-routes';
 import { cancel, subscriptionsOf } from './service';
+import type { TaxCalculator } from '@nh/server/tax';
 import { cancellationRoutes } from './cancellation-routes';
 
 export interface SubscriptionDeps {
@@ -32,6 +33,8 @@ export interface SubscriptionDeps {
   cardTestingGuard: RequestHandler[];
   /** The catalogue's prices read fresh (the price list's `get(ids, { fresh: true })`): a plan's new quantities are priced from it. */
   catalogue: (productIds: number[]) => Promise<Map<number, PricedProduct>>;
+  /** Sales tax by destination (issue 25): the list's next charge with today's tax for each plan's address. */
+  tax: TaxCalculator;
 }
 
 /**
@@ -41,7 +44,7 @@ export interface SubscriptionDeps {
  * a card link staff emailed, ./card-link-routes.ts) (starting a plan, POST /api/payments/subscribe-nonce, is the
  * checkout's). GET /api/subscriptions/cadences (public): the cadences checkout and the product page offer.
  */
-export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard, catalogue }: SubscriptionDeps): Router {
+export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard, catalogue, tax }: SubscriptionDeps): Router {
   const router = Router();
   const signedIn = requireUser(ctx, SUBSCRIPTION_MESSAGES.listLoginRequired);
   const { db } = ctx;
@@ -55,7 +58,7 @@ export function subscriptionRoutes(ctx: AppContext, { gateway, cardTestingGuard,
 
   router.get('/subscriptions', signedIn, async (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.json(await subscriptionsOf(db, userId(res), ctx.config.PLAN_CADENCE_MONTHS));
+    res.json(await subscriptionsOf(db, userId(res), ctx.config.PLAN_CADENCE_MONTHS, tax));
   });
 
   router.post('/subscriptions/:id/cancel', signedIn, async (req, res) => {

@@ -7,6 +7,8 @@ import { suggestCadence } from '@nh/shared/subscriptions/cadence-suggestion';
 import { recordPlanChange, recordSuggestionShown } from '@nh/server/queries/subscriptions/plan-history';
 import { centsToDecimal, toCents } from '@nh/shared/money';
 import { priceRenewal } from '@nh/shared/pricing';
+import type { TaxCalculator } from '@nh/server/tax';
+import { priceRenewalWithTax, type RenewalToPrice } from '@nh/server/tax/renewal';
 import { chargeableAmount } from '@nh/shared/subscriptions/agreed-price';
 import type { ShipNowStatus } from '@nh/shared/contracts/ship-now-add-ons';
 import type { ShipNowRow } from '@nh/server/queries/subscriptions/ship-now';
@@ -34,17 +36,34 @@ function shipNowStatus(row: ShipNowRow | null): ShipNowStatus {
   return { period: row.period, requestedAt: new Date(row.requestedAt).toISOString(), state };
 }
 
-/** The next delivery's charge with its add-ons at today's prices: the renewal's one computation (priceRenewal). */
-function nextDeliveryAmount(row: SubscriptionViewRow): string {
-  const lines = row.items.map((i) => ({ price: toCents(i.price), quantity: i.quantity }));
-  const addOns = row.one_time_items.filter((o) => o.priceToday !== null).map((o) => ({ price: toCents(o.priceToday!), quantity: o.quantity }));
-  // At most the price in force for the delivery's day (consent on record: a rise not notified in time is held back).
+/**
+ * The next delivery as the renewal prices it: the plan's lines, its add-ons at today's prices, held to the
+ * price in force for the delivery's day (consent on record: a rise not notified in time is held back), for
+ * the plan's address.
+ */
+function nextRenewalOf(row: SubscriptionViewRow): RenewalToPrice {
   const cents = (v: string | null) => (v === null ? null : toCents(v));
   const agreed = chargeableAmount(
     { amount: toCents(row.amount), agreedAmount: cents(row.agreed_amount), agreedAmountFrom: row.agreed_amount_from, priorAgreedAmount: cents(row.prior_agreed_amount) },
     billingPeriodOf(row.next_billing_date),
   );
-  return centsToDecimal(priceRenewal(lines, agreed, addOns).total);
+  const addOns = row.one_time_items.filter((o) => o.priceToday !== null).map((o) => ({ productId: o.productId, price: o.priceToday!, quantity: o.quantity }));
+  return { items: row.items, addOns, agreed, shippingAddress: row.shipping_address };
+}
+
+/**
+ * The next delivery's charge with its add-ons at today's prices under the flat rule (priceRenewal): the
+ * answers of changes (the page reloads the list, which has the figure with the destination's tax).
+ */
+function nextDeliveryAmount(row: SubscriptionViewRow): string {
+  const next = nextRenewalOf(row);
+  const lines = (l: { price: string; quantity: number }) => ({ price: toCents(l.price), quantity: l.quantity });
+  return centsToDecimal(priceRenewal(next.items.map(lines), next.agreed, (next.addOns ?? []).map(lines)).total);
+}
+
+/** The same with today's tax for the plan's address (issue 25): the renewal's one computation (@nh/server priceRenewalWithTax). */
+async function nextDeliveryAmountWithTax(tax: TaxCalculator, row: SubscriptionViewRow): Promise<string> {
+  return centsToDecimal((await priceRenewalWithTax(tax, nextRenewalOf(row))).total);
 }
 
 
@@ -97,11 +116,13 @@ export function toView(row: SubscriptionViewRow, offered?: readonly number[]): S
 }
 
 /**
- * The user's plans as the page shows them, with any cadence suggestion (cadences `offered`: PLAN_CADENCE_MONTHS).
+ * The user's plans as the page shows them, with any cadence suggestion (cadences `offered`: PLAN_CADENCE_MONTHS)
+ * and the next delivery's charge with today's tax for each plan's address (`tax`, issue 25).
  * Each suggestion shown is recorded once per plan and billing period (the dashboard counts them).
  */
-export async function subscriptionsOf(db: Db, userId: string, offered: readonly number[]): Promise<SubscriptionView[]> {
-  const views = (await listSubscriptions(db.$client, userId)).map((row) => toView(row, offered));
+export async function subscriptionsOf(db: Db, userId: string, offered: readonly number[], tax: TaxCalculator): Promise<SubscriptionView[]> {
+  const rows = await listSubscriptions(db.$client, userId);
+  const views = await Promise.all(rows.map(async (row) => ({ ...toView(row, offered), nextDeliveryAmount: await nextDeliveryAmountWithTax(tax, row) })));
   await Promise.all(
     views.flatMap((v) => (v.cadenceSuggestion ? [recordSuggestionShown(db, v.id, billingPeriodOf(new Date(v.nextBillingDate)), v.cadenceSuggestion.intervalCount)] : [])),
   );

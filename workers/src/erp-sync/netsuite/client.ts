@@ -115,6 +115,8 @@ export interface StoreCreditMovementInput {
   orderId: string | null;
   /** Staff's reason (kept inside NetSuite: finance reads it; the shopper never sees it). */
   reason: string | null;
+  /** A refund to credit's tax part on the sales tax item (issue 25); the refund item's line then credits the rest. */
+  taxLine?: TaxLineInput | null;
 }
 
 export interface CustomerInput {
@@ -132,6 +134,17 @@ export interface SalesOrderLineInput {
   rate: string;
 }
 
+/**
+ * The shop's sales tax as one Other Charge line (issue 25): the NetSuite item (external id NH-SALES-TAX,
+ * not taxable, its account the sales tax payable), what the line says (the ship-to state and ZIP, the rule
+ * that worked it out) and the amount, a two-decimal string.
+ */
+export interface TaxLineInput {
+  itemRef: string;
+  description: string;
+  amount: string;
+}
+
 export interface SalesOrderInput {
   orderId: string;
   customerInternalId: string;
@@ -145,6 +158,11 @@ export interface SalesOrderInput {
   /** Store credit (issue 23) paid this much of the total (two-decimal string); sent as a customer deposit, named in the memo. */
   storeCredit?: string;
   tax: string;
+  /**
+   * The order's tax as its own line (null when there is none): every line is sent not taxable, so NetSuite
+   * adds no tax of its own and the sales order's total is ours.
+   */
+  taxLine?: TaxLineInput | null;
   total: string;
   promoCode?: string | null;
   /** Where the order ships (a renewal's is its plan's address at the time of the renewal): the sales order's shipping address. */
@@ -164,8 +182,9 @@ export interface SalesOrderInput {
 }
 
 /**
- * A refund of (part of) an order's payment, as a NetSuite credit memo of the order's customer: one line
- * of the refund item for the amount given back (tax included), the web order's id as `otherRefNum` (the
+ * A refund of (part of) an order's payment, as a NetSuite credit memo of the order's customer: a line of
+ * the refund item for the amount given back before tax and a line of the sales tax item for its tax part
+ * (issue 25; both not taxable, together the amount given back), the web order's id as `otherRefNum` (the
  * sales order carries the same), and a memo naming the sales order and the reason.
  */
 export interface CreditMemoInput {
@@ -181,6 +200,11 @@ export interface CreditMemoInput {
   /** The NetSuite item the line credits: an Other Charge item whose external id is this. */
   itemRef: string;
   reason: string | null;
+  /**
+   * The refund's tax part on the sales tax item (null: none): the refund item's line then credits the
+   * amount less it, so the memo's total is still the amount given back.
+   */
+  taxLine?: TaxLineInput | null;
 }
 
 /** The sublists our transactions send whole on every upsert (`?replace=item`): the item lines. */
@@ -209,6 +233,18 @@ const RECORD_PATH = 'record/v1';
 const DEFAULT_TIMEOUT_MS = 15_000;
 
 const money = (decimal: string) => Number(decimal);
+/** Cents of a two-decimal string, for exact sums (the wire carries numbers). */
+const cents = (decimal: string) => Math.round(Number(decimal) * 100);
+
+/** A tax line as NetSuite's item sublist takes it: the sales tax item, quantity 1, never taxed itself. */
+const taxItemLine = (line: TaxLineInput) => ({
+  item: { externalId: line.itemRef },
+  description: line.description,
+  quantity: 1,
+  rate: money(line.amount),
+  amount: money(line.amount),
+  isTaxable: false,
+});
 
 function splitName(name: string): { firstName: string; lastName: string } {
   const parts = name.trim().split(/\s+/);
@@ -464,7 +500,8 @@ export class NetSuiteClient {
       tranDate: input.tranDate,
       otherRefNum: input.orderId,
       email: input.email,
-      // Tax and the total are NetSuite's to compute; ours travel in the memo for reconciliation.
+      // Our tax is its own line (NH-SALES-TAX) and no line is taxable, so NetSuite adds no tax and its total is
+      // ours; both also travel in the memo for reconciliation.
       memo: input.memo ?? `Web order ${input.orderId}; tax ${input.tax}; total ${input.total}${input.promoCode ? `; promo ${input.promoCode}` : ''}${input.storeCredit && money(input.storeCredit) > 0 ? `; store credit ${input.storeCredit}` : ''}${replacement}${closed}`,
       ...(input.replacementOf ? { custbody_nh_replacement_of: netsuiteExternalIds.salesOrder(input.replacementOf) } : {}),
       shippingCost: money(input.shippingCost),
@@ -483,13 +520,17 @@ export class NetSuiteClient {
         : {}),
       ...(money(input.discount) > 0 ? { discountRate: -money(input.discount) } : {}),
       item: {
-        items: input.lines.map((line) => ({
-          item: { externalId: line.itemRef },
-          description: line.description,
-          quantity: line.quantity,
-          rate: money(line.rate),
-          ...(input.closed ? { isClosed: true } : {}),
-        })),
+        items: [
+          ...input.lines.map((line) => ({
+            item: { externalId: line.itemRef },
+            description: line.description,
+            quantity: line.quantity,
+            rate: money(line.rate),
+            isTaxable: false,
+            ...(input.closed ? { isClosed: true } : {}),
+          })),
+          ...(input.taxLine ? [{ ...taxItemLine(input.taxLine), ...(input.closed ? { isClosed: true } : {}) }] : []),
+        ],
       },
     }, ledger, LINE_SUBLISTS);
   }
@@ -528,9 +569,7 @@ export class NetSuiteClient {
         ...(input.orderId ? { otherRefNum: input.orderId } : {}),
         email: input.email,
         memo: memo.length > MEMO_MAX ? `${memo.slice(0, MEMO_MAX - 1)}…` : memo,
-        item: {
-          items: [{ item: { externalId: input.itemRef }, description: what, quantity: 1, rate: money(input.amount), amount: money(input.amount) }],
-        },
+        item: { items: refundLines({ ...input, description: what }) },
       },
       ledger,
       LINE_SUBLISTS,
@@ -591,12 +630,21 @@ export class NetSuiteClient {
         otherRefNum: input.orderId,
         email: input.email,
         memo: memo.length > MEMO_MAX ? `${memo.slice(0, MEMO_MAX - 1)}…` : memo,
-        item: {
-          items: [{ item: { externalId: input.itemRef }, description: `Refund of web order ${input.orderId}`, quantity: 1, rate: money(input.amount), amount: money(input.amount) }],
-        },
+        item: { items: refundLines({ ...input, description: `Refund of web order ${input.orderId}` }) },
       },
       ledger,
       LINE_SUBLISTS,
     );
   }
+}
+
+/**
+ * A credit memo's lines: the amount before tax on its item (the refund item, or the goodwill item of a
+ * grant), not taxable, then any tax part on the sales tax item; together the amount.
+ */
+function refundLines(input: { itemRef: string; description: string; amount: string; taxLine?: TaxLineInput | null }): Array<Record<string, unknown>> {
+  const tax = input.taxLine ? cents(input.taxLine.amount) : 0;
+  const beforeTax = (cents(input.amount) - tax) / 100;
+  const line = { item: { externalId: input.itemRef }, description: input.description, quantity: 1, rate: beforeTax, amount: beforeTax, isTaxable: false };
+  return [...(beforeTax > 0 || !input.taxLine ? [line] : []), ...(input.taxLine ? [taxItemLine(input.taxLine)] : [])];
 }

@@ -1,11 +1,12 @@
 /**
  * A refund by line (issue 23, docs/decisions/refunds.md): the amount worked out by the server from what
  * was paid for the chosen items (@nh/shared refund-amounts: discount and tax spread as the order was
- * priced), never more of a line than is left of it, the shipping at most once. Called under the order's
+ * priced; each line's own tax when the order stored it, issue 25), never more of a line than is left of
+ * it, the shipping (with any tax on it) at most once. Called under the order's
  * lock, with what earlier refunds (approved or pending) took of each line.
  */
-import { toCents, type Cents } from '@nh/shared/money';
-import { paidPerLine, partOfLine } from '@nh/shared/refund-amounts';
+import type { Cents } from '@nh/shared/money';
+import { paidLinesOf, paidPerLine, partOfLine } from '@nh/shared/refund-amounts';
 import { REFUND_LINE_MESSAGES, type RefundLine } from '@nh/shared/contracts/refunds';
 import type { LineItem, RefundLinePart } from '@nh/server/db/schema';
 import type { RefundedLines } from '@nh/server/queries/refunds';
@@ -16,6 +17,8 @@ export interface LinePricing {
   discount: Cents;
   tax: Cents;
   shipping: Cents;
+  /** The part of `tax` due on shipping (issue 25): given back with the shipping. */
+  shippingTax: Cents;
 }
 
 export interface LineRefundPlan {
@@ -26,7 +29,8 @@ export interface LineRefundPlan {
 
 /** The refund's lines with their amounts and the shipping, or the refusal naming what is wrong. */
 export function planLineRefund(order: LinePricing, done: RefundedLines, lines: readonly RefundLine[], includeShipping: boolean): LineRefundPlan {
-  const paid = paidPerLine({ lines: order.items.map((i) => ({ price: toCents(i.price), quantity: i.quantity })), discount: order.discount, tax: order.tax });
+  // Each line's own tax when the order stored it (issue 25), else the order's tax spread as priced.
+  const paid = paidPerLine({ lines: paidLinesOf(order.items), discount: order.discount, tax: order.tax, shippingTax: order.shippingTax });
   const parts: RefundLinePart[] = lines.map((l) => {
     const item = order.items[l.line];
     if (!item) throw lineError(REFUND_LINE_MESSAGES.noSuchLine(l.line, order.items.length), l.line);
@@ -39,7 +43,8 @@ export function planLineRefund(order: LinePricing, done: RefundedLines, lines: r
   if (includeShipping) {
     if (order.shipping <= 0 && parts.length === 0) throw new AppError('VALIDATION_FAILED', REFUND_LINE_MESSAGES.noShipping, { fields: { includeShipping: REFUND_LINE_MESSAGES.noShipping } });
     if (done.shipping > 0) throw new AppError('REFUND_TOO_LARGE', REFUND_LINE_MESSAGES.shippingRefunded, { fields: { includeShipping: REFUND_LINE_MESSAGES.shippingRefunded } });
-    shipping = order.shipping;
+    // The shipping's tax goes back with it (0 but where a provider taxes shipping).
+    shipping = order.shipping + order.shippingTax;
   }
   const amount = parts.reduce((s, p) => s + p.amount, 0) + shipping;
   if (amount <= 0) throw new AppError('VALIDATION_FAILED', REFUND_LINE_MESSAGES.zeroAmount, { fields: { lines: REFUND_LINE_MESSAGES.zeroAmount } });

@@ -29,14 +29,15 @@ interface LineChoice {
 }
 
 /** What the chosen items and shipping come to, by the server's rule (nothing refunded before is counted here: the server checks that). */
-export function linesAmount(order: Pick<AdminOrder, 'items' | 'discount' | 'tax' | 'shipping'>, choices: LineChoice[], shipping: boolean): number {
-  const lines = order.items.map((i) => ({ price: parseCents(i.price) ?? 0, quantity: i.quantity }));
-  const paid = paidPerLine({ lines, discount: parseCents(order.discount) ?? 0, tax: parseCents(order.tax) ?? 0 });
+export function linesAmount(order: Pick<AdminOrder, 'items' | 'discount' | 'tax' | 'shipping' | 'shippingTax'>, choices: LineChoice[], shipping: boolean): number {
+  const lines = order.items.map((i) => ({ price: parseCents(i.price) ?? 0, quantity: i.quantity, tax: i.tax ? parseCents(i.tax) : null }));
+  const shippingTax = order.shippingTax ? (parseCents(order.shippingTax) ?? 0) : 0;
+  const paid = paidPerLine({ lines, discount: parseCents(order.discount) ?? 0, tax: parseCents(order.tax) ?? 0, shippingTax });
   const items = choices.reduce((sum, c, i) => {
     const q = Number(c.quantity);
     return Number.isInteger(q) && q > 0 && q <= lines[i]!.quantity ? sum + partOfLine(paid[i]!, lines[i]!.quantity, 0, q) : sum;
   }, 0);
-  return items + (shipping ? (parseCents(order.shipping) ?? 0) : 0);
+  return items + (shipping ? (parseCents(order.shipping) ?? 0) + shippingTax : 0);
 }
 
 function LinesForm({ order, onClose }: { order: AdminOrder; onClose: () => void }) {
