@@ -29,9 +29,10 @@ export interface TestApi {
 
 /**
  * Starts the real API (real Postgres test database, real Redis) on a free port. `options.log` replaces
- * the (silent) logger, e.g. one writing to a stream the test reads.
+ * the (silent) logger, e.g. one writing to a stream the test reads; `options.services` replaces some of
+ * the composition root's services (e.g. a tax calculator of the test's own).
  */
-export async function startTestApi(env: Record<string, string> = {}, options: { log?: Logger } = {}): Promise<TestApi> {
+export async function startTestApi(env: Record<string, string> = {}, options: { log?: Logger; services?: Partial<AppServices> } = {}): Promise<TestApi> {
   const config = loadApiConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -52,7 +53,7 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
   const readDb = createReadDb(config, db, { max: 5, applicationName: 'nurture-home-api-test-reads' });
   const redis = createRedis(config);
   const ctx: AppContext = { config, db, readDb, redis, log: options.log ?? createLogger('api-test', config.LOG_LEVEL) };
-  const services = createAppServices(ctx);
+  const services: AppServices = { ...createAppServices(ctx), ...options.services };
   const app = createApp(ctx, services);
   const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
