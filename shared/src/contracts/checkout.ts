@@ -252,7 +252,7 @@ const shippingChoiceSchema = z.object({
 export const checkoutQuoteSchema = z.object({
   subtotal: z.string(),
   /** Each discount on its own line (discountLines): Subscribe & Save, then the promo code. */
-  discounts: z.array(z.object({ label: z.string(), amount: z.string() })),
+  discounts: z.array(z.object({ kind: z.enum(['subscribe', 'promo', 'unsplit']), label: z.string(), amount: z.string() })),
   discount: z.string(),
   shipping: z.string(),
   tax: z.string(),

@@ -83,7 +83,7 @@ export async function quoteCheckout(deps: QuoteDeps, input: CheckoutQuoteInput):
   const delivery = pricing.delivery;
   const quote: CheckoutQuote = {
     subtotal: d(pricing.subtotal),
-    discounts: discountLines(pricing, promo ? input.promoCode : null).map((line) => ({ label: line.label, amount: d(line.amount) })),
+    discounts: discountLines(pricing, promo ? input.promoCode : null).map((line) => ({ kind: line.kind, label: line.label, amount: d(line.amount) })),
     discount: d(pricing.discount),
     shipping: d(pricing.shipping),
     tax: d(pricing.tax),
