@@ -5,7 +5,7 @@ import type { PromoValidation } from '@nh/shared/contracts/promo';
 import { subscriptionTermsParagraphs } from '@nh/shared/contracts/subscription-terms';
 import { cadenceChoiceWords, cadenceWords } from '@nh/shared/contracts/subscriptions';
 import { toCents } from '@nh/shared/money';
-import { priceCart, pricePlan } from '@nh/shared/pricing';
+import { priceCart, pricePlan, toPayloadStrings } from '@nh/shared/pricing';
 import { shippingZoneOf, type ShippingMethod } from '@nh/shared/shipping-rules';
 import { Loader2, ShoppingBag } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
@@ -77,9 +77,13 @@ export default function CheckoutPage() {
   const method: ShippingMethod = subscribe || (zone && !zone.express) ? 'standard' : shippingMethod;
   const quoted = useCheckoutQuote({ items, promoCode: promo?.code ?? null, subscribe, state, zip, shippingMethod: method });
   const quote = quoted.quote;
-  const local = plan ? plan.firstDelivery : priceCart(lines, { promo });
-  const pricing = quote ? pricingOfQuote(quote, local) : local;
-  const renewalTotal = quote?.renewalTotal ? toCents(quote.renewalTotal) : (plan?.renewal.total ?? null);
+  // The shared rules' figures for what is typed: exact under the flat rule, so shown at once while the
+  // quote is on its way; under a destination's tax the last quote's figures stay until the new one.
+  const typedState = state.trim().length === 2 ? state.trim() : null;
+  const local = subscribe ? pricePlan(lines, promo, typedState).firstDelivery : priceCart(lines, { promo, state: typedState, shippingMethod: method });
+  const showLocal = !quote || (!quoted.current && quote.taxSource === 'flat');
+  const pricing = showLocal ? local : pricingOfQuote(quote, local);
+  const renewalTotal = !showLocal && quote.renewalTotal ? toCents(quote.renewalTotal) : (plan?.renewal.total ?? null);
   const refusal = quoted.current ? (quote?.refusal ?? null) : null;
   // Place order waits for the quote of what is typed (its figures are what is sent); a quote that
   // failed lets the server decide on the shared rules' figures (it refuses a total that is not its own).
@@ -108,8 +112,13 @@ export default function CheckoutPage() {
   const requireLogin = () => setVerifying(true);
 
   const submit = (values: CheckoutForm) => {
-    if (!configured || !quoteReady || refusal) return;
-    const figures = quoted.current && quote ? quoteStrings(quote) : undefined;
+    if (!configured || !quoteReady) return;
+    // Somewhere checkout does not ship to (or express where the zone has none): its message is under the field.
+    if (refusal) {
+      form.setFocus(refusal.field === 'state' ? 'state' : 'zip');
+      return;
+    }
+    const figures = quoted.current && quote ? quoteStrings(quote) : toPayloadStrings(local);
     if (values.subscribeAndSave && !isAuthenticated) {
       requireLogin();
       return;
@@ -226,7 +235,7 @@ export default function CheckoutPage() {
             </CardContent>
           </Card>
 
-          <Button type="submit" size="lg" className="w-full" disabled={!configured || processing || script === 'loading' || !quoteReady || refusal !== null}>
+          <Button type="submit" size="lg" className="w-full" disabled={!configured || processing || script === 'loading' || !quoteReady}>
             {processing ? (
               <>
                 <Loader2 className="animate-spin" aria-hidden="true" /> Processing...
