@@ -164,7 +164,7 @@ describe('POST /api/payments/checkout-nonce', () => {
       shipping_address: { address: '1 Main St', city: 'Springfield', state: 'IL', zip: '12345' },
     });
     expect(order!.items).toEqual([
-      { productId: product.id, productName: product.name, variantSku: null, sku: expect.any(String), itemNumber: null, quantity: 2, price: '12.50' },
+      { productId: product.id, productName: product.name, variantSku: null, sku: expect.any(String), itemNumber: null, quantity: 2, price: '12.50', tax: '2.00' },
     ]);
     const payments = await q<Record<string, unknown>>('select * from payment_transactions where order_id = $1', [orderId]);
     expect(payments).toHaveLength(1);

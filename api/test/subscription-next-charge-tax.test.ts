@@ -22,7 +22,7 @@ let api: TestApi;
 let me: Shopper;
 
 beforeAll(async () => {
-  api = await startTestApi({}, { tax: byState });
+  api = await startTestApi({}, { services: { tax: byState } });
   me = await signUpShopper(api, 'next-charge-tax');
 });
 afterAll(() => api.close());

@@ -202,8 +202,10 @@ export function discountLines(parts: DiscountParts, promoCode: string | null): D
 export function pricePlan(
   lines: readonly PricingLine[],
   promo: PricingPromo | null | undefined,
+  /** The shipping address's state (issue 25): a plan ships standard, free, but only where the shop ships. */
+  state: string | null = null,
 ): { firstDelivery: CartPricing; renewal: CartPricing } {
-  return { firstDelivery: priceCart(lines, { promo, subscribe: true }), renewal: priceCart(lines, { subscribe: true }) };
+  return { firstDelivery: priceCart(lines, { promo, subscribe: true, state }), renewal: priceCart(lines, { subscribe: true, state }) };
 }
 
 /** A renewal's pricing: as priceCart's, with the part of the discount that holds the plan's agreed amount. */

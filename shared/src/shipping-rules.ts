@@ -12,7 +12,7 @@
  * free. The contiguous zone holds the spec's checkout figures: $9.99, free over $50.00, express $9.99.
  */
 import { SHIPPING_TIMES } from './constants';
-import type { Cents } from './money';
+import { formatCents, type Cents } from './money';
 
 export type ShippingMethod = 'standard' | 'express';
 export const SHIPPING_METHODS = ['standard', 'express'] as const satisfies readonly ShippingMethod[];
@@ -156,3 +156,9 @@ export function quoteShipping(request: ShippingRequest): ShippingQuote | Shippin
 }
 
 export const isShippingRefusal = (quote: ShippingQuote | ShippingRefusal): quote is ShippingRefusal => 'refused' in quote;
+
+/** The checkout's free-shipping line for a zone ("Free shipping on orders over $50.00 and on Subscribe & Save."); null when its standard shipping is never free. */
+export function freeShippingNote(zone: ShippingZone): string | null {
+  if (!zone.ships || zone.freeOver === null) return null;
+  return `Free shipping on orders over ${formatCents(zone.freeOver)} and on Subscribe & Save.`;
+}

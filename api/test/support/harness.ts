@@ -11,7 +11,6 @@ import { createApp } from '../../src/app';
 import { loadApiConfig } from '../../src/lib/config';
 import type { AppContext } from '../../src/lib/context';
 import { createAppServices, type AppServices } from '../../src/modules';
-import type { TaxCalculator } from '@nh/server/tax';
 import type { Payments } from '../../src/modules/payments/provider';
 
 export interface TestApi {
@@ -30,10 +29,10 @@ export interface TestApi {
 
 /**
  * Starts the real API (real Postgres test database, real Redis) on a free port. `options.log` replaces
- * the (silent) logger, e.g. one writing to a stream the test reads.
+ * the (silent) logger, e.g. one writing to a stream the test reads; `options.services` replaces some of
+ * the composition root's services (e.g. a tax calculator of the test's own).
  */
-/** `options.tax`: a calculator of the test's (rates by state) in place of TAX_MODE's. */
-export async function startTestApi(env: Record<string, string> = {}, options: { log?: Logger; tax?: TaxCalculator } = {}): Promise<TestApi> {
+export async function startTestApi(env: Record<string, string> = {}, options: { log?: Logger; services?: Partial<AppServices> } = {}): Promise<TestApi> {
   const config = loadApiConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -54,7 +53,7 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
   const readDb = createReadDb(config, db, { max: 5, applicationName: 'nurture-home-api-test-reads' });
   const redis = createRedis(config);
   const ctx: AppContext = { config, db, readDb, redis, log: options.log ?? createLogger('api-test', config.LOG_LEVEL) };
-  const services = { ...createAppServices(ctx), ...(options.tax ? { tax: options.tax } : {}) };
+  const services: AppServices = { ...createAppServices(ctx), ...options.services };
   const app = createApp(ctx, services);
   const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -104,7 +104,9 @@ const intArray = (values: readonly number[]): string => `'{${values.map(integer)
 export type PendingOrder = Pick<
   OrderRow,
   'id' | 'storeCode' | 'userId' | 'customerEmail' | 'customerName' | 'shippingAddress' | 'billingAddress' | 'items' | 'subtotal' | 'subscribeDiscount' | 'promoDiscount' | 'shipping' | 'tax' | 'total' | 'promoCode'
->;
+> &
+  /** Issue 25: the delivery chosen, the part of `tax` due on shipping and where the tax came from (absent: standard, 0, null). */
+  Partial<Pick<OrderRow, 'shippingMethod' | 'shippingTax' | 'taxSource'>>;
 
 /** An order's whole discount: its Subscribe & Save part plus its promo part. */
 const discountOf = (o: Pick<OrderRow, 'subscribeDiscount' | 'promoDiscount'>): Cents => o.subscribeDiscount + o.promoDiscount;
@@ -157,6 +159,9 @@ export async function reserveOrder(pool: pg.Pool, r: Reservation): Promise<Reser
       sqlLiteral(client, JSON.stringify(o.items)) + '::jsonb',
       ...[o.subtotal, discountOf(o), o.subscribeDiscount, o.promoDiscount, o.shipping, o.tax, o.total].map((cents) => `${dec(cents)}::numeric`),
       sqlLiteral(client, o.promoCode),
+      sqlLiteral(client, o.shippingMethod ?? 'standard'),
+      `${dec(o.shippingTax ?? 0)}::numeric`,
+      sqlLiteral(client, o.taxSource ?? null),
     ];
     const prices = `array[${r.stock.map((l) => sqlLiteral(client, l.priceText)).join(', ')}]::numeric[]`;
     const variants = `array[${r.stock.map((l) => sqlLiteral(client, l.variantsJson)).join(', ')}]::jsonb[]`;
@@ -169,7 +174,7 @@ export async function reserveOrder(pool: pg.Pool, r: Reservation): Promise<Reser
       `insert into idempotency_keys (scope, key, request_hash, order_id) values (${sqlLiteral(client, r.claim.scope)}, ${sqlLiteral(client, r.claim.key)}, ${sqlLiteral(client, r.claim.requestHash)}, ${sqlLiteral(client, o.id)}::uuid)`,
       r.singleUsePromoId === null ? null : `select spend_promo_code(${integer(r.singleUsePromoId)}, ${sqlLiteral(client, o.id)}::uuid)`,
       `insert into orders (id, store_code, user_id, customer_email, customer_name, shipping_address, billing_address, items,
-        subtotal, discount, subscribe_discount, promo_discount, shipping, tax, total, promo_code, status) values (${orderValues.join(', ')}, 'pending')`,
+        subtotal, discount, subscribe_discount, promo_discount, shipping, tax, total, promo_code, shipping_method, shipping_tax, tax_source, status) values (${orderValues.join(', ')}, 'pending')`,
       `select reserve_order_stock(${intArray(r.stock.map((l) => l.productId))}, ${intArray(r.stock.map((l) => l.quantity))}, ${prices}, ${variants})`,
       // The balance row is locked last (after the stock), as every ledger write of an order does.
       r.creditUserId ? creditSpendSql(client, r.creditUserId, o.id, o.total) : null,

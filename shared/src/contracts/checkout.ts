@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { LIMITS } from '../constants';
+import { SHIPPING_METHODS } from '../shipping-rules';
 import { CATALOG_MESSAGES } from './catalog';
 import { idField, textField } from './fields';
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from './newsletter';
@@ -39,6 +40,9 @@ export const CHECKOUT_MESSAGES = {
   emptyCart: 'Your cart is empty',
   promoInvalid: 'This promo code is invalid or expired',
   subscribeLoginRequired: 'Please log in to create a subscription.',
+  shippingMethod: 'Choose standard or express shipping.',
+  /** A plan's deliveries ship standard, free: subscribe-nonce refuses express (400). */
+  planShipsStandard: 'Subscribe & Save deliveries ship standard, free of charge: express shipping is for one-time orders.',
   /** 400: subscribe-nonce `intervalCount` not a positive whole number (one outside PLAN_CADENCE_MONTHS is refused by the API with the list). */
   intervalCount: 'Choose how many months between deliveries.',
 } as const;
@@ -114,6 +118,9 @@ export const orderItemSchema = z.object({
 });
 export type OrderItemInput = z.infer<typeof orderItemSchema>;
 
+/** Standard (the default) or express: what the shopper chose in the checkout's shipping choice (issue 25). */
+export const shippingMethodSchema = z.enum(SHIPPING_METHODS, { error: CHECKOUT_MESSAGES.shippingMethod });
+
 export const orderDataSchema = z.object({
   items: z.array(orderItemSchema, { error: CHECKOUT_MESSAGES.emptyCart }).min(1, CHECKOUT_MESSAGES.emptyCart).max(MAX_ORDER_LINES, `At most ${MAX_ORDER_LINES} lines per order`),
   subtotal: decimalString('Subtotal'),
@@ -129,6 +136,8 @@ export const orderDataSchema = z.object({
     .transform((code) => (code ? code : null)),
   shippingAddress: addressSchema,
   billingAddress: addressSchema.nullish().transform((a) => a ?? null),
+  /** Issue 25: standard unless the shopper chose express (priced for the shipping address's zone). */
+  shippingMethod: shippingMethodSchema.optional(),
 });
 export type OrderData = z.infer<typeof orderDataSchema>;
 
@@ -185,6 +194,8 @@ export const subscribeNonceRequestSchema = customerFieldsSchema.extend({
    * body has no such field, and ticking Subscribe & Save is the consent act); another version is a 409.
    */
   termsVersion: z.string({ error: 'termsVersion must be text' }).max(100, 'termsVersion is too long').optional(),
+  /** Issue 25: a plan's deliveries ship standard (free); "express" is refused with a 400 naming the field. */
+  shippingMethod: z.literal('standard', { error: CHECKOUT_MESSAGES.planShipsStandard }).optional(),
 });
 export type SubscribeNonceRequest = z.input<typeof subscribeNonceRequestSchema>;
 export type SubscribeNonceInput = z.infer<typeof subscribeNonceRequestSchema>;
@@ -212,3 +223,58 @@ export const ACCEPT_DATA_DESCRIPTOR = 'COMMON.ACCEPT.INAPP.PAYMENT';
 
 /** The sandbox test card shown on the checkout in sandbox mode. */
 export const SANDBOX_TEST_CARD = { number: '4111 1111 1111 1111', declineZip: '46282' } as const;
+
+// ---------------------------------------------------------------- the summary's quote (issue 25)
+
+/** POST /api/checkout/quote: what checkout would charge for this cart, shipped there, priced by the server. */
+export const checkoutQuoteRequestSchema = z.object({
+  items: z
+    .array(orderItemSchema.omit({ price: true }), { error: CHECKOUT_MESSAGES.emptyCart })
+    .min(1, CHECKOUT_MESSAGES.emptyCart)
+    .max(MAX_ORDER_LINES, `At most ${MAX_ORDER_LINES} lines per order`),
+  promoCode: orderDataSchema.shape.promoCode,
+  subscribe: z.boolean({ error: 'subscribe must be true or false' }).optional().default(false),
+  /** The shipping address's state as typed so far (absent or blank: the home zone, as before an address). */
+  state: textField({ max: 2, tooLong: CHECKOUT_MESSAGES.stateLong }).nullish().transform((v) => (v ? v : null)),
+  zip: textField({ max: 10, tooLong: CHECKOUT_MESSAGES.zipLong }).nullish().transform((v) => (v ? v : null)),
+  shippingMethod: shippingMethodSchema.optional(),
+});
+export type CheckoutQuoteRequest = z.input<typeof checkoutQuoteRequestSchema>;
+export type CheckoutQuoteInput = z.infer<typeof checkoutQuoteRequestSchema>;
+
+const shippingChoiceSchema = z.object({
+  /** What it costs on this order ("0.00" when free). */
+  price: z.string(),
+  free: z.boolean(),
+  promise: z.string(),
+});
+
+export const checkoutQuoteSchema = z.object({
+  subtotal: z.string(),
+  /** Each discount on its own line (discountLines): Subscribe & Save, then the promo code. */
+  discounts: z.array(z.object({ kind: z.enum(['subscribe', 'promo', 'unsplit']), label: z.string(), amount: z.string() })),
+  discount: z.string(),
+  shipping: z.string(),
+  tax: z.string(),
+  total: z.string(),
+  /** Each item's tax, in the request's order; `shippingTax` is the part of `tax` due on shipping. */
+  lineTaxes: z.array(z.string()),
+  shippingTax: z.string(),
+  /** Where the tax came from: flat (the spec's 8%), table, taxjar, table-fallback, no-nexus. */
+  taxSource: z.enum(['flat', 'table', 'taxjar', 'table-fallback', 'no-nexus']),
+  /** The chosen delivery; null when the address cannot be shipped to (`refusal` says why). */
+  delivery: z
+    .object({ zone: z.string(), zoneName: z.string(), method: z.enum(SHIPPING_METHODS), promise: z.string(), free: z.boolean() })
+    .nullable(),
+  /** Both choices for the zone, so the form can show them; express null where the zone has none (and for plans). */
+  options: z.object({ standard: shippingChoiceSchema, express: shippingChoiceSchema.nullable() }).nullable(),
+  /** The zone's free-standard-shipping line ("Free shipping on orders over $50.00"), null when it has none or for a plan. */
+  freeShippingNote: z.string().nullable(),
+  /** Why checkout would refuse this address (or method): the message, and the field it is about. */
+  refusal: z.object({ message: z.string(), field: z.enum(['state', 'shippingMethod']) }).nullable(),
+  /** A promo code the request named that is not usable: priced without it, with the message. */
+  promoMessage: z.string().nullable(),
+  /** Subscribe & Save: what each renewal will charge (without the first delivery's promo), null otherwise. */
+  renewalTotal: z.string().nullable(),
+});
+export type CheckoutQuote = z.infer<typeof checkoutQuoteSchema>;

@@ -91,6 +91,8 @@ export const ERROR_CODES = {
   OUT_OF_STOCK: 'conflict',
   PRICE_CHANGED: 'conflict',
   CHECKOUT_TOTAL_CHANGED: 'conflict',
+  /** Issue 25: the shipping address is somewhere the shop does not ship to (or express is not offered there): `fields` names the field. */
+  SHIPPING_UNAVAILABLE: 'unprocessable',
   /** The catalogue kept changing under one checkout. */
   CART_CHANGED: 'conflict',
   /** Subscribe & Save: the terms version the checkout showed is not the current one (consent on record). */

@@ -10,6 +10,7 @@
  * (what each renewal charges).
  */
 import { randomUUID } from 'node:crypto';
+import type { ShippingMethod } from '@nh/shared';
 import type { AuthUser } from '@nh/shared/contracts/auth';
 import type { CheckoutAddress, CheckoutNonceInput, CustomerFields, OrderItemInput, SubscribeNonceInput } from '@nh/shared/contracts/checkout';
 import { billingPeriodOf, nextBillingDate, SUBSCRIPTION_DISCOUNT_PERCENT, type SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
@@ -29,6 +30,8 @@ export interface OrderRequest {
   promoCode: string | null;
   shippingAddress: CheckoutAddress;
   billingAddress: CheckoutAddress | null;
+  /** Standard unless the shopper chose express (a plan: always standard). */
+  shippingMethod: ShippingMethod;
 }
 
 /** A checkout call as an order request. */
@@ -43,6 +46,7 @@ export function checkoutOrder(input: CheckoutNonceInput): OrderRequest {
     promoCode: orderData.promoCode,
     shippingAddress: orderData.shippingAddress,
     billingAddress: orderData.billingAddress,
+    shippingMethod: orderData.shippingMethod ?? 'standard',
   };
 }
 
@@ -58,6 +62,7 @@ export function subscriptionOrder(input: SubscribeNonceInput): OrderRequest {
     promoCode: input.promoCode,
     shippingAddress: input.shippingAddress,
     billingAddress: billing,
+    shippingMethod: 'standard',
   };
 }
 

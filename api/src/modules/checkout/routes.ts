@@ -1,17 +1,19 @@
 import type { TaxCalculator } from '@nh/server/tax';
 import { Router, type RequestHandler, type Response } from 'express';
-import { checkoutNonceRequestSchema, subscribeNonceRequestSchema } from '@nh/shared/contracts/checkout';
+import { checkoutNonceRequestSchema, checkoutQuoteRequestSchema, subscribeNonceRequestSchema } from '@nh/shared/contracts/checkout';
 import { SUBSCRIPTION_TERMS_MESSAGES, SUBSCRIPTION_TERMS_VERSION } from '@nh/shared/contracts/subscription-terms';
 import { SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
 import { grantGuestOrder } from '../account/guest-access';
 import type { AppContext } from '../../lib/context';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey, requestHash } from '../../lib/idempotency';
 import { AppError } from '../../lib/errors';
+import { createLimiter } from '../../lib/rate-limit';
 import { parseInput } from '../../lib/validation';
 import { requireUser, signedInUser } from '../auth';
 import type { PriceList } from '../catalog/price-list';
 import type { Payments } from '../payments/provider';
 import type { PromoGuessLimit } from '../promo/guess-limit';
+import { quoteCheckout } from './quote';
 import { createCheckoutService, IDEMPOTENCY_MESSAGES, type CheckoutAnswer } from './service';
 
 export interface CheckoutModuleDeps {
@@ -34,14 +36,26 @@ function send(res: Response, answer: CheckoutAnswer): void {
 }
 
 /**
+ * POST /api/checkout/quote: the checkout summary's figures for the address typed so far (./quote.ts).
+ *
  * The shop's write path: POST /api/payments/checkout-nonce (an order) and POST
  * /api/payments/subscribe-nonce (the first delivery of a Subscribe & Save plan). The paths stay under
  * /payments, as the spec names them; the gateway itself is the payments module's.
  */
 export function checkoutRoutes(ctx: AppContext, deps: CheckoutModuleDeps): Router {
   const router = Router();
-  const checkout = createCheckoutService({ pool: ctx.db.$client, gateway: deps.payments.gateway, priceList: deps.priceList, log: ctx.log });
+  const checkout = createCheckoutService({ pool: ctx.db.$client, gateway: deps.payments.gateway, priceList: deps.priceList, tax: deps.tax, log: ctx.log });
   const { promoGuesses, cardTestingGuard } = deps;
+
+  // The summary's quote (issue 25): asked as the shopper types the address, so a generous budget per
+  // client address that still stops a script pricing the catalogue in a loop.
+  const quoteLimit = createLimiter(ctx, { name: 'checkout-quotes', windowMs: 60_000, limit: 120, message: 'Too many price checks from this connection. Please wait a minute and try again.' }).middleware;
+  router.post('/checkout/quote', quoteLimit, promoGuesses.beforeCheckout, async (req, res) => {
+    const input = parseInput(checkoutQuoteRequestSchema, req.body);
+    const { quote, promoRefused } = await quoteCheckout({ pool: ctx.db.$client, priceList: deps.priceList, tax: deps.tax }, input);
+    if (promoRefused) await promoGuesses.countRefusal(req);
+    res.json(quote);
+  });
 
   router.post('/payments/checkout-nonce', ...cardTestingGuard, promoGuesses.beforeCheckout, async (req, res) => {
     const idempotencyKey = readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], IDEMPOTENCY_MESSAGES);

@@ -26,7 +26,8 @@
  * `errorAnswer`, the error mapper's own rule.
  */
 import { randomUUID } from 'node:crypto';
-import { centsToDecimal, formatCents, priceCart, pricePlan, stockByProduct, STORE_CODE, toCents, toPayloadStrings, type Cents, type PricingPromo } from '@nh/shared';
+import { centsToDecimal, formatCents, stockByProduct, STORE_CODE, toCents, toPayloadStrings, type Cents, type PricingPromo } from '@nh/shared';
+import type { TaxCalculator } from '@nh/server/tax';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import type { AuthUser } from '@nh/shared/contracts/auth';
 import { CHECKOUT_MESSAGES, type CheckoutNonceInput, type OrderItemInput, type SubscribeNonceInput } from '@nh/shared/contracts/checkout';
@@ -54,6 +55,7 @@ import { AppError, errorAnswer } from '../../lib/errors';
 import { awaitStoredAnswer, storeAnswer, type StoredAnswer } from '../../lib/idempotency';
 import { catalogueLine, type PricedProduct, type PriceList } from '../catalog/price-list';
 import { SUBSCRIPTION_TERMS_VERSION, subscriptionTermsText } from '@nh/shared/contracts/subscription-terms';
+import { priceCheckout, refusalField, type CheckoutLine } from './pricing';
 import { checkoutOrder, newPlan, subscriptionOrder, type NewPlan, type OrderRequest } from './requests';
 
 /** What the write path uses, handed over by the composition root. */
@@ -63,6 +65,8 @@ export interface CheckoutDeps {
   gateway: PaymentGateway | null;
   /** The catalogue's in-process price list (catalog/price-list.ts). */
   priceList: PriceList;
+  /** Sales tax by destination (TAX_MODE, issue 25). */
+  tax: TaxCalculator;
   log: Logger;
 }
 
@@ -221,7 +225,8 @@ async function prepareOrder(deps: CheckoutDeps, request: OrderRequest, c: Pricin
     const { items, lines } = priceLines(request.items, productIds, products);
     return await priceOrder(deps, request, c, { items, lines, products, productIds, quantities });
   } catch (error) {
-    if (error instanceof Refusal && !fresh) return prepareOrder(deps, request, c, true);
+    // A fresh read could not make an address shippable: that refusal stands as it is.
+    if (error instanceof Refusal && error.code !== 'SHIPPING_UNAVAILABLE' && !fresh) return prepareOrder(deps, request, c, true);
     throw error;
   }
 }
@@ -248,7 +253,7 @@ function priceLines(cart: OrderItemInput[], productIds: number[], products: Map<
   const unavailable = productIds.filter((id) => products.get(id)?.status !== 'active');
   if (unavailable.length) refuse('PRODUCT_UNAVAILABLE', NO_LONGER_AVAILABLE, { productIds: unavailable });
   const items: LineItem[] = [];
-  const lines: Array<{ price: Cents; quantity: number }> = [];
+  const lines: CheckoutLine[] = [];
   const changed: Array<{ productId: number; variantSku: string | null; price: string }> = [];
   for (const item of cart) {
     const product = products.get(item.productId)!;
@@ -259,7 +264,7 @@ function priceLines(cart: OrderItemInput[], productIds: number[], products: Map<
     const unit = toCents(line.price);
     if (toCents(item.price) !== unit) changed.push({ productId: product.id, variantSku, price: line.price });
     items.push(line);
-    lines.push({ price: unit, quantity: item.quantity });
+    lines.push({ productId: product.id, price: unit, quantity: item.quantity });
   }
   if (changed.length) {
     const first = items.find((i) => i.productId === changed[0]!.productId && i.variantSku === changed[0]!.variantSku)!;
@@ -270,7 +275,7 @@ function priceLines(cart: OrderItemInput[], productIds: number[], products: Map<
 
 interface PricedLines {
   items: LineItem[];
-  lines: Array<{ price: Cents; quantity: number }>;
+  lines: CheckoutLine[];
   products: Map<number, PricedProduct>;
   productIds: number[];
   quantities: number[];
@@ -287,8 +292,13 @@ async function priceOrder(deps: CheckoutDeps, request: OrderRequest, c: PricingC
     if (row.singleUse) singleUsePromoId = row.id;
   }
 
-  const plan = c.subscribe ? pricePlan(p.lines, promo) : null;
-  const pricing = plan ? plan.firstDelivery : priceCart(p.lines, { promo });
+  // Priced for where the parcel goes (issue 25): the zone's shipping and the destination's tax.
+  const to = { state: request.shippingAddress.state, zip: request.shippingAddress.zip };
+  const { pricing, renewal } = await priceCheckout(deps.tax, p.lines, { promo, subscribe: c.subscribe, shippingMethod: request.shippingMethod, to });
+  if (pricing.shippingRefusal) {
+    const { message } = pricing.shippingRefusal;
+    refuse('SHIPPING_UNAVAILABLE', message, { fields: { [refusalField(pricing)]: message } });
+  }
   const expected = toPayloadStrings(pricing);
   const shown = request.summary;
   const summaryDiffers = shown !== null && (Object.keys(shown) as Array<keyof typeof shown>).some((k) => toCents(shown[k]) !== toCents(expected[k]));
@@ -310,7 +320,8 @@ async function priceOrder(deps: CheckoutDeps, request: OrderRequest, c: PricingC
     customerName: `${customer.firstName} ${customer.lastName}`,
     shippingAddress: request.shippingAddress,
     billingAddress: request.billingAddress,
-    items: p.items,
+    // Each line's tax kept with it (issue 25), as a two-decimal string like its price.
+    items: p.items.map((item, i) => ({ ...item, tax: centsToDecimal(pricing.lineTaxes[i]!) })),
     subtotal: pricing.subtotal,
     subscribeDiscount: pricing.subscribeDiscount,
     promoDiscount: pricing.promoDiscount,
@@ -318,12 +329,15 @@ async function priceOrder(deps: CheckoutDeps, request: OrderRequest, c: PricingC
     tax: pricing.tax,
     total: pricing.total,
     promoCode: promo ? request.promoCode : null,
+    shippingMethod: pricing.delivery?.method ?? 'standard',
+    shippingTax: pricing.shippingTax,
+    taxSource: pricing.taxSource,
   };
   const stock = p.productIds.map((id, i) => {
     const product = p.products.get(id)!;
     return { productId: id, quantity: p.quantities[i]!, priceText: product.priceText, variantsJson: product.variantsJson };
   });
-  return { order, stock, singleUsePromoId, renewalAmount: plan ? plan.renewal.total : null };
+  return { order, stock, singleUsePromoId, renewalAmount: renewal ? renewal.total : null };
 }
 
 /**

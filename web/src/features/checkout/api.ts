@@ -1,7 +1,7 @@
 /** Server calls of the checkout: promo validation, placing the order, Subscribe & Save. */
 import type { StoreCreditView } from '@nh/shared/contracts/store-credit';
 import { toCents, type Cents } from '@nh/shared/money';
-import type { CheckoutNonceRequest, CheckoutNonceResponse, SubscribeNonceRequest } from '@nh/shared/contracts/checkout';
+import { checkoutQuoteSchema, type CheckoutNonceRequest, type CheckoutNonceResponse, type CheckoutQuote, type CheckoutQuoteRequest, type SubscribeNonceRequest } from '@nh/shared/contracts/checkout';
 import { shopperOrderListSchema, shopperOrderSchema, type ShopperOrder } from '@nh/shared/contracts/account';
 import type { PromoValidation } from '@nh/shared/contracts/promo';
 import { apiRequest } from '@/lib/query-client';
@@ -34,4 +34,14 @@ export async function fetchLastAddress(): Promise<ShopperOrder['shippingAddress'
 export async function fetchCreditBalance(): Promise<Cents> {
   const res = await apiRequest('GET', '/api/account/credit');
   return toCents(((await res.json()) as StoreCreditView).balance);
+}
+
+/** The summary's figures for the cart shipped to the address typed so far (issue 25): the server's pricing. */
+export async function fetchCheckoutQuote(body: CheckoutQuoteRequest, signal?: AbortSignal): Promise<CheckoutQuote> {
+  const res = await fetch('/api/checkout/quote', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), credentials: 'include', signal });
+  if (!res.ok) {
+    const answer = (await res.json().catch(() => null)) as { message?: string } | null;
+    throw new Error(answer?.message ?? 'We could not work out shipping and tax just now. Please try again.');
+  }
+  return checkoutQuoteSchema.parse(await res.json());
 }

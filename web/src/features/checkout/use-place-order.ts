@@ -17,7 +17,8 @@ import type { CheckoutForm, CheckoutNonceRequest, SubscribeNonceRequest } from '
 import type { PromoValidation } from '@nh/shared/contracts/promo';
 import { SUBSCRIPTION_MESSAGES, subscribeNonceResponseSchema } from '@nh/shared/contracts/subscriptions';
 import { centsToDecimal } from '@nh/shared/money';
-import { priceCart, pricePlan, toPayloadStrings } from '@nh/shared/pricing';
+import { priceCart, pricePlan, toPayloadStrings, type PricingStrings } from '@nh/shared/pricing';
+import type { ShippingMethod } from '@nh/shared/shipping-rules';
 import { useMutation } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -39,6 +40,10 @@ export interface PlaceOrderInput {
   promo: PromoValidation | null;
   /** The signed-in shopper's store credit pays the whole order (issue 23): no card is tokenised or sent. */
   creditCovers?: boolean;
+  /** The summary's figures, the server's quote for this address (issue 25); absent: the shared rules' (flat, home zone). */
+  figures?: PricingStrings;
+  /** Standard unless the shopper chose express (a plan: always standard). */
+  shippingMethod?: ShippingMethod;
 }
 
 export type PlacedOrder = { kind: 'subscription'; nextDelivery: Date; orderId: string | null; subscriptionId: string | null } | { kind: 'order'; orderId: string };
@@ -54,7 +59,7 @@ export function usePlaceOrder({ tokenize }: UsePlaceOrderOptions) {
   const pendingAttempt = useRef<CheckoutAttempt<CheckoutNonceRequest> | null>(null);
 
   return useMutation({
-    mutationFn: async ({ values, items, promo, creditCovers = false }: PlaceOrderInput): Promise<PlacedOrder> => {
+    mutationFn: async ({ values, items, promo, creditCovers = false, figures, shippingMethod = 'standard' }: PlaceOrderInput): Promise<PlacedOrder> => {
       const customer = {
         firstName: values.firstName,
         lastName: values.lastName,
@@ -67,12 +72,12 @@ export function usePlaceOrder({ tokenize }: UsePlaceOrderOptions) {
       const address = { address: values.address, city: values.city, state: values.state, zip: values.zip };
       const lines = items.map((item) => ({ price: item.price, quantity: item.quantity }));
       const orderItems = items.map((item) => ({ productId: item.productId, variantSku: item.variantSku, quantity: item.quantity, price: centsToDecimal(item.price) }));
-      const fingerprint = JSON.stringify({ values, orderItems, promo: promo?.code ?? null, creditCovers });
+      const fingerprint = JSON.stringify({ values, orderItems, promo: promo?.code ?? null, creditCovers, figures: figures ?? null, shippingMethod });
 
       if (values.subscribeAndSave) {
         const opaque = await tokenize(values);
         const body: SubscribeNonceRequest = {
-          amount: centsToDecimal(pricePlan(lines, promo).firstDelivery.total),
+          amount: figures?.total ?? centsToDecimal(pricePlan(lines, promo).firstDelivery.total),
           promoCode: promo?.code ?? null,
           ...opaque,
           ...customer,
@@ -92,7 +97,7 @@ export function usePlaceOrder({ tokenize }: UsePlaceOrderOptions) {
       if (!attempt) {
         // The server decides what credit pays; when the summary showed it paying all, no card goes.
         const opaque = creditCovers ? {} : await tokenize(values);
-        const strings = toPayloadStrings(priceCart(lines, { promo }));
+        const strings = figures ?? toPayloadStrings(priceCart(lines, { promo }));
         attempt = newAttempt(fingerprint, {
           amount: strings.total,
           ...opaque,
@@ -107,6 +112,7 @@ export function usePlaceOrder({ tokenize }: UsePlaceOrderOptions) {
             promoCode: promo?.code ?? null,
             shippingAddress: address,
             billingAddress: address,
+            ...(shippingMethod === 'express' ? { shippingMethod } : {}),
           },
         });
       }

@@ -1,4 +1,4 @@
-import { CHECKOUT_FREE_SHIPPING_OVER_CENTS, discountLines, formatCents, TAX_RATE_BPS, type Cents, type CartItem, type CartPricing } from '@nh/shared';
+import { discountLines, formatCents, freeShippingNote, HOME_ZONE, TAX_RATE_BPS, type Cents, type CartItem, type CartPricing } from '@nh/shared';
 import type { ReactNode } from 'react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Separator } from '@/components/ui/separator';
@@ -13,7 +13,13 @@ function Row({ label, value, testId, emphasis }: { label: ReactNode; value: Reac
   );
 }
 
-/** Order summary: every figure comes from the shared pricing module (the server decides with the same one). */
+/** The home zone's free-shipping line (shipping-rules.ts), shown before the address's own is known. */
+const HOME_FREE_SHIPPING = freeShippingNote(HOME_ZONE);
+
+/**
+ * Order summary: the figures are the server's quote for the address typed (issue 25) once it has
+ * answered, the shared pricing module's before (the server decides with the same rules).
+ */
 export function OrderSummary({
   items,
   pricing,
@@ -21,6 +27,9 @@ export function OrderSummary({
   renewalTotal = null,
   cadence = 'every month',
   storeCredit = 0,
+  taxLabel = `Tax (${TAX_RATE_BPS / 100}%)`,
+  freeShippingLine = HOME_FREE_SHIPPING,
+  calculating = false,
   children,
 }: {
   items: CartItem[];
@@ -32,6 +41,12 @@ export function OrderSummary({
   cadence?: string;
   /** The signed-in shopper's store credit that will pay first (the server decides the amount at Place Order). */
   storeCredit?: Cents;
+  /** The tax row's words: "Tax (8%)" under the flat rule, else "Tax" or "Estimated tax" (use-checkout-quote.ts). */
+  taxLabel?: string;
+  /** The address's zone's free-shipping line, from the shipping rule; null for none. */
+  freeShippingLine?: string | null;
+  /** The figures shown are not yet the server's for what is typed (its quote is on the way). */
+  calculating?: boolean;
   children?: ReactNode;
 }) {
   return (
@@ -60,7 +75,7 @@ export function OrderSummary({
             <Row key={line.kind} label={line.label} value={`-${formatCents(line.amount)}`} testId={`summary-${line.kind}-discount`} />
           ))}
           <Row label="Shipping" value={pricing.shipping === 0 ? 'FREE' : formatCents(pricing.shipping)} testId="summary-shipping" />
-          <Row label={`Tax (${TAX_RATE_BPS / 100}%)`} value={formatCents(pricing.tax)} testId="summary-tax" />
+          <Row label={taxLabel} value={formatCents(pricing.tax)} testId="summary-tax" />
           <Row label="Total" value={formatCents(pricing.total)} testId="summary-total" emphasis />
           {Math.min(storeCredit, pricing.total) > 0 && (
             <>
@@ -69,6 +84,9 @@ export function OrderSummary({
             </>
           )}
         </dl>
+        <p className="text-xs text-stone-500" role="status" aria-live="polite" data-testid="summary-calculating">
+          {calculating ? 'Calculating…' : ''}
+        </p>
         {renewalTotal !== null && (
           <p className="text-sm text-stone-600" data-testid="summary-renewal">
             {renewalTotal === pricing.total
@@ -76,8 +94,10 @@ export function OrderSummary({
               : `Today's total includes your promo code. Then ${formatCents(renewalTotal)} ${cadence} (Subscribe & Save price) until you cancel.`}
           </p>
         )}
-        {pricing.shipping > 0 && (
-          <p className="text-xs text-stone-500">Free shipping on orders over {formatCents(CHECKOUT_FREE_SHIPPING_OVER_CENTS)} and on Subscribe &amp; Save.</p>
+        {pricing.shipping > 0 && freeShippingLine && (
+          <p className="text-xs text-stone-500" data-testid="summary-free-shipping">
+            {freeShippingLine}
+          </p>
         )}
       </CardContent>
     </Card>

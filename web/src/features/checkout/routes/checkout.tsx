@@ -4,7 +4,9 @@ import { checkoutFormSchema, emptyCheckoutForm, type CheckoutForm } from '@nh/sh
 import type { PromoValidation } from '@nh/shared/contracts/promo';
 import { subscriptionTermsParagraphs } from '@nh/shared/contracts/subscription-terms';
 import { cadenceChoiceWords, cadenceWords } from '@nh/shared/contracts/subscriptions';
-import { priceCart, pricePlan } from '@nh/shared/pricing';
+import { toCents } from '@nh/shared/money';
+import { priceCart, pricePlan, toPayloadStrings } from '@nh/shared/pricing';
+import { shippingZoneOf, type ShippingMethod } from '@nh/shared/shipping-rules';
 import { Loader2, ShoppingBag } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
@@ -28,10 +30,12 @@ import { CheckoutTrustBadges } from '../components/checkout-trust-badges';
 import { GuestEmailCode } from '../components/guest-email-code';
 import { OrderSummary } from '../components/order-summary';
 import { PromoCodeField } from '../components/promo-code-field';
+import { ShippingChoice } from '../components/shipping-choice';
 import { SubscriptionTerms } from '../components/subscription-terms';
 import { useCheckoutDraft } from '../checkout-draft';
 import { usePlaceOrder } from '../use-place-order';
 import { fetchCreditBalance } from '../api';
+import { pricingOfQuote, quoteStrings, taxRowLabel, useCheckoutQuote } from '../use-checkout-quote';
 
 /** The checkout form without the card fields (store credit pays all). */
 const withoutCardSchema = checkoutFormSchema.extend({ cardNumber: z.string(), expirationDate: z.string(), cardCode: z.string() });
@@ -43,6 +47,7 @@ export default function CheckoutPage() {
   const order = usePlaceOrder({ tokenize: card.tokenize });
   const [promo, setPromo] = useState<PromoValidation | null>(null);
   const [verifying, setVerifying] = useState(false);
+  const [shippingMethod, setShippingMethod] = useState<ShippingMethod>('standard');
   const processing = order.isPending;
 
   // Store credit that pays the whole order (issue 23) needs no card: the card fields are then not checked.
@@ -64,7 +69,25 @@ export default function CheckoutPage() {
   const plan = subscribe ? pricePlan(lines, promo) : null;
   // The terms as the server records them with the plan (consent on record): one source, shared/contracts/subscription-terms.ts.
   const terms = subscriptionTermsParagraphs({ renewalAmount: pricePlan(lines, null).renewal.total, interval: 'monthly', intervalCount });
-  const pricing = plan ? plan.firstDelivery : priceCart(lines, { promo });
+  const state = watch('state');
+  const zip = watch('zip');
+  // The server's figures for the address typed so far (issue 25): shipping by zone, tax by destination.
+  // Express is kept as the choice only where the typed state's zone offers it.
+  const zone = shippingZoneOf(state);
+  const method: ShippingMethod = subscribe || (zone && !zone.express) ? 'standard' : shippingMethod;
+  const quoted = useCheckoutQuote({ items, promoCode: promo?.code ?? null, subscribe, state, zip, shippingMethod: method });
+  const quote = quoted.quote;
+  // The shared rules' figures for what is typed: exact under the flat rule, so shown at once while the
+  // quote is on its way; under a destination's tax the last quote's figures stay until the new one.
+  const typedState = state.trim().length === 2 ? state.trim() : null;
+  const local = subscribe ? pricePlan(lines, promo, typedState).firstDelivery : priceCart(lines, { promo, state: typedState, shippingMethod: method });
+  const showLocal = !quote || (!quoted.current && quote.taxSource === 'flat');
+  const pricing = showLocal ? local : pricingOfQuote(quote, local);
+  const renewalTotal = !showLocal && quote.renewalTotal ? toCents(quote.renewalTotal) : (plan?.renewal.total ?? null);
+  const refusal = quoted.current ? (quote?.refusal ?? null) : null;
+  // Place order waits for the quote of what is typed (its figures are what is sent); a quote that
+  // failed lets the server decide on the shared rules' figures (it refuses a total that is not its own).
+  const quoteReady = quoted.current || quoted.failed;
   // Store credit pays a signed-in shopper's order first (not a new plan's first delivery); the server decides the amount.
   const credit = useQuery({ queryKey: ['/api/account/credit', 'balance'], queryFn: fetchCreditBalance, enabled: isAuthenticated });
   const storeCredit = !subscribe && isAuthenticated ? (credit.data ?? 0) : 0;
@@ -89,21 +112,28 @@ export default function CheckoutPage() {
   const requireLogin = () => setVerifying(true);
 
   const submit = (values: CheckoutForm) => {
-    if (!configured) return;
+    if (!configured || !quoteReady) return;
+    // Somewhere checkout does not ship to (or express where the zone has none): its message is under the field.
+    if (refusal) {
+      form.setFocus(refusal.field === 'state' ? 'state' : 'zip');
+      return;
+    }
+    const figures = quoted.current && quote ? quoteStrings(quote) : toPayloadStrings(local);
     if (values.subscribeAndSave && !isAuthenticated) {
       requireLogin();
       return;
     }
     if (creditCovers) {
-      order.mutate({ values, items, promo, creditCovers: true });
+      order.mutate({ values, items, promo, creditCovers: true, figures, shippingMethod: method });
       return;
     }
     if (!acceptReady()) {
       toast({ title: 'Payment Error', description: 'Secure payment system not ready. Please refresh the page.', variant: 'destructive' });
       return;
     }
-    order.mutate({ values, items, promo });
+    order.mutate({ values, items, promo, figures, shippingMethod: method });
   };
+  const stateError = errors.state ?? (refusal?.field === 'state' ? { type: 'shipping', message: refusal.message } : undefined);
 
   const field = (name: keyof Omit<CheckoutForm, 'subscribeAndSave' | 'intervalCount'>) => ({ ...register(name), error: errors[name] });
 
@@ -123,9 +153,17 @@ export default function CheckoutPage() {
               <Field label="Address" autoComplete="street-address" className="sm:col-span-2" {...field('address')} />
               <Field label="City" autoComplete="address-level2" {...field('city')} />
               <div className="grid grid-cols-2 gap-4">
-                <Field label="State" autoComplete="address-level1" maxLength={2} placeholder="CA" {...field('state')} />
+                <Field label="State" autoComplete="address-level1" maxLength={2} placeholder="CA" {...field('state')} error={stateError} />
                 <Field label="ZIP Code" autoComplete="postal-code" inputMode="numeric" {...field('zip')} />
               </div>
+              {!subscribe && quote?.options && (
+                <ShippingChoice options={quote.options} value={method} onChange={setShippingMethod} disabled={processing} />
+              )}
+              {refusal?.field === 'shippingMethod' && (
+                <p className="text-sm text-red-600 sm:col-span-2" role="alert">
+                  {refusal.message}
+                </p>
+              )}
             </CardContent>
           </Card>
 
@@ -197,7 +235,7 @@ export default function CheckoutPage() {
             </CardContent>
           </Card>
 
-          <Button type="submit" size="lg" className="w-full" disabled={!configured || processing || script === 'loading'}>
+          <Button type="submit" size="lg" className="w-full" disabled={!configured || processing || script === 'loading' || !quoteReady}>
             {processing ? (
               <>
                 <Loader2 className="animate-spin" aria-hidden="true" /> Processing...
@@ -212,7 +250,17 @@ export default function CheckoutPage() {
         </form>
 
         <aside className="space-y-4">
-          <OrderSummary items={items} pricing={pricing} promoCode={promo?.code ?? null} renewalTotal={plan?.renewal.total ?? null} cadence={cadence} storeCredit={storeCredit}>
+          <OrderSummary
+            items={items}
+            pricing={pricing}
+            promoCode={promo?.code ?? null}
+            renewalTotal={subscribe ? renewalTotal : null}
+            cadence={cadence}
+            storeCredit={storeCredit}
+            taxLabel={taxRowLabel(quote, zip)}
+            {...(quote ? { freeShippingLine: quote.freeShippingNote } : {})}
+            calculating={!quoteReady}
+          >
             <PromoCodeField applied={promo} onApply={setPromo} onRemove={() => setPromo(null)} />
           </OrderSummary>
         </aside>
