@@ -7,9 +7,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { centsToDecimal, percentOf, SHIPPING_MESSAGES, shippingZoneOf, spreadCents, toCents } from '@nh/shared';
+import { centsToDecimal, percentOf, priceCart, SHIPPING_MESSAGES, shippingZoneOf, spreadCents, toCents } from '@nh/shared';
 import type { CheckoutNonceRequest, CheckoutQuote, CheckoutQuoteRequest } from '@nh/shared/contracts/checkout';
 import type { TaxCalculator, TaxRequest } from '@nh/server/tax';
+import { priceRenewalWithTax } from '@nh/server/tax/renewal';
+import { subscriptionTermsText } from '@nh/shared/contracts/subscription-terms';
+import { subscribeNonceResponseSchema } from '@nh/shared/contracts/subscriptions';
+import { signUpShopper } from './support/shopper';
 import { startTestApi, type TestApi } from './support/harness';
 
 /** Basis points by state, or by state and ZIP. */
@@ -220,5 +224,44 @@ describe('POST /api/checkout/quote and checkout by destination', () => {
     const product = await makeProduct(2000);
     const shown = (await quote([{ product, quantity: 1 }], { state: 'OR', promoCode: 'NO-SUCH-CODE' })).body;
     expect(shown).toMatchObject({ discount: '0.00', discounts: [], promoMessage: 'This promo code is invalid or expired', total: '29.99' });
+  });
+
+  it("a plan subscribed to in Oregon keeps its pre-tax price: the terms show today's figure for the address, every renewal taxes that price for the address of the day", async () => {
+    const product = await makeProduct(1200);
+    const lines = [{ product, quantity: 2 }];
+    const shown = (await quote(lines, { state: 'OR', zip: '97201', subscribe: true })).body;
+    expect(shown.tax).toBe('0.00');
+    expect(shown.renewalTotal).toBe('20.40'); // 24.00 less 15 %, no tax in Oregon, free shipping
+    const shopper = await signUpShopper(api, 'destination-plan');
+    const address = { address: '1 Main St', city: 'Portland', state: 'OR', zip: '97201' };
+    const res = await shopper.call('/api/payments/subscribe-nonce', {
+      body: {
+        amount: shown.total,
+        ...(await tokenize()),
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        email: 'ada@example.com',
+        ...address,
+        interval: 'monthly',
+        items: [{ productId: product.id, variantSku: null, quantity: 2, price: centsToDecimal(1200) }],
+        shippingAddress: address,
+      },
+      headers: { 'Idempotency-Key': randomUUID() },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const { subscriptionId, orderId } = subscribeNonceResponseSchema.parse(await res.json());
+    expect((await orderOf(orderId)).tax).toBe('0.00');
+    const [plan] = await q<{ amount: string; items: Array<{ productId: number; price: string; quantity: number }> }>('select amount::text, items from subscriptions where id = $1', [subscriptionId]);
+    const [consent] = await q<{ terms_text: string }>('select terms_text from subscription_consents where subscription_id = $1', [subscriptionId]);
+    // The shopper agreed to what the summary showed them (Oregon: no tax) ...
+    expect(consent!.terms_text).toBe(subscriptionTermsText({ renewalAmount: 2040, interval: 'monthly', intervalCount: 1 }));
+    // ... and the plan keeps the pre-tax price as every plan stores it (grossed up with the flat 8 %), so a
+    // renewal holds 20.40 before tax wherever the plan then ships.
+    const flatBasis = priceCart([{ price: 1200, quantity: 2 }], { subscribe: true }).total;
+    expect(toCents(plan!.amount)).toBe(flatBasis);
+    const inOregon = await priceRenewalWithTax(tableTax, { items: plan!.items, agreed: flatBasis, shippingAddress: { state: 'OR', zip: '97201' } });
+    expect(inOregon.total).toBe(2040);
+    const movedToIllinois = await priceRenewalWithTax(tableTax, { items: plan!.items, agreed: flatBasis, shippingAddress: { state: 'IL', zip: '60601' } });
+    expect(movedToIllinois).toMatchObject({ discountedSubtotal: 2040, tax: percentOf(2040, 625), total: 2040 + percentOf(2040, 625) });
   });
 });

@@ -180,7 +180,7 @@ describe('housekeeping', () => {
     const plan = await insertPlan(1250, AGREED, inDays(20));
     await tdb.db.insert(tables.subscriptionConsents).values({
       subscriptionId: plan.id,
-      termsVersion: 'sns-terms-2026-11-27',
+      termsVersion: 'sns-terms-2026-11-28',
       termsText: 'Subscribe & Save 15%',
       amountCents: AGREED,
       interval: 'monthly',

@@ -11,7 +11,7 @@ import { formatCents, type Cents } from '../money';
 import { cadenceWords, SUBSCRIPTION_DISCOUNT_PERCENT, type SubscriptionInterval } from './subscriptions';
 
 /** The version of the terms template below; recorded with every consent. */
-export const SUBSCRIPTION_TERMS_VERSION = 'sns-terms-2026-11-27';
+export const SUBSCRIPTION_TERMS_VERSION = 'sns-terms-2026-11-28';
 
 export const SUBSCRIPTION_TERMS_MESSAGES = {
   /** 409 SUBSCRIPTION_TERMS_CHANGED: the checkout showed an older version of the terms. */
@@ -21,7 +21,7 @@ export const SUBSCRIPTION_TERMS_MESSAGES = {
 } as const;
 
 export interface SubscriptionTermsFigures {
-  /** What each delivery after this one costs (the Subscribe & Save price, without a promo), integer cents. */
+  /** What each delivery after this one costs today (the Subscribe & Save price, without a promo, taxed for the shipping address), integer cents. */
   renewalAmount: Cents;
   interval: SubscriptionInterval;
   intervalCount: number;
@@ -38,7 +38,7 @@ export function subscriptionTermsParagraphs({ renewalAmount, interval, intervalC
   return [
     `Subscribe & Save ${percent}%`,
     `Get this order delivered ${cadence} with ${percent}% off and free shipping. Cancel anytime.`,
-    `By starting this subscription you agree to automatic renewal: after today's order, your card is charged ${formatCents(renewalAmount)} per delivery (tax included, free shipping) ${cadence} until you cancel.`,
+    `By starting this subscription you agree to automatic renewal: after today's order, your card is charged ${formatCents(renewalAmount)} per delivery (sales tax for your shipping address at today's rate included, free shipping) ${cadence} until you cancel.`,
     `We email you before each delivery, and at least ${PRICE_CHANGE_NOTICE_DAYS} days before any price increase. Cancel online at any time on My Subscriptions, with no call needed; a delivery already charged still ships.`,
   ];
 }

@@ -7,7 +7,7 @@
  * A plan (Subscribe & Save) ships standard, free: its first delivery (with any promo code) and its
  * renewal figure (without it) are both taxed for the address.
  */
-import { priceCart, pricePlan, type CartPricing, type PricingLine, type PricingPromo, type ShippingMethod } from '@nh/shared';
+import { priceCart, pricePlan, type Cents, type CartPricing, type PricingLine, type PricingPromo, type ShippingMethod } from '@nh/shared';
 import { taxPricing, type TaxCalculator, type TaxSource } from '@nh/server/tax';
 
 export type CheckoutLine = PricingLine & { productId: number; taxCode?: string | null };
@@ -32,6 +32,12 @@ export interface CheckoutPricing {
   pricing: TaxedCartPricing;
   /** A plan's renewal (subscriber price without the promo), taxed for the address; null for an order. */
   renewal: TaxedCartPricing | null;
+  /**
+   * A plan's stored price (subscriptions.amount): its renewal under the flat rule, the pre-tax price plus
+   * 8 %, from which every renewal derives the pre-tax price it holds and taxes for the address of the day
+   * (docs/decisions/tax-and-shipping.md "Renewals"); null for an order.
+   */
+  planAmount: Cents | null;
 }
 
 /** The cart's pricing for the destination. An address that cannot be shipped to is not taxed (nothing to ask). */
@@ -42,10 +48,10 @@ export async function priceCheckout(tax: TaxCalculator, lines: readonly Checkout
   if (options.subscribe) {
     const plan = pricePlan(lines, options.promo, to.state);
     const [pricing, renewal] = await Promise.all([taxed(plan.firstDelivery), taxed(plan.renewal)]);
-    return { pricing, renewal };
+    return { pricing, renewal, planAmount: plan.renewal.total };
   }
   const pricing = priceCart(lines, { promo: options.promo, state: to.state, shippingMethod: options.shippingMethod ?? 'standard' });
-  return { pricing: await taxed(pricing), renewal: null };
+  return { pricing: await taxed(pricing), renewal: null, planAmount: null };
 }
 
 /** The field a shipping refusal is about: the state, or the method where express is not offered. */

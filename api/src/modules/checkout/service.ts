@@ -135,8 +135,10 @@ interface PricedOrder {
   order: PendingOrder;
   stock: PricedStockLine[];
   singleUsePromoId: number | null;
-  /** For a plan: what each renewal charges (the subscriber price, without the first delivery's promo). */
+  /** For a plan: what each renewal charges today (the subscriber price, without the first delivery's promo), taxed for the address: the terms' figure. */
   renewalAmount: Cents | null;
+  /** For a plan: its stored price (pricing.ts `planAmount`: the renewal under the flat rule). */
+  planAmount: Cents | null;
 }
 
 async function placeOrder(deps: CheckoutDeps, request: OrderRequest, options: PlaceOrderOptions): Promise<CheckoutAnswer> {
@@ -294,7 +296,7 @@ async function priceOrder(deps: CheckoutDeps, request: OrderRequest, c: PricingC
 
   // Priced for where the parcel goes (issue 25): the zone's shipping and the destination's tax.
   const to = { state: request.shippingAddress.state, zip: request.shippingAddress.zip };
-  const { pricing, renewal } = await priceCheckout(deps.tax, p.lines, { promo, subscribe: c.subscribe, shippingMethod: request.shippingMethod, to });
+  const { pricing, renewal, planAmount } = await priceCheckout(deps.tax, p.lines, { promo, subscribe: c.subscribe, shippingMethod: request.shippingMethod, to });
   if (pricing.shippingRefusal) {
     const { message } = pricing.shippingRefusal;
     refuse('SHIPPING_UNAVAILABLE', message, { fields: { [refusalField(pricing)]: message } });
@@ -337,7 +339,7 @@ async function priceOrder(deps: CheckoutDeps, request: OrderRequest, c: PricingC
     const product = p.products.get(id)!;
     return { productId: id, quantity: p.quantities[i]!, priceText: product.priceText, variantsJson: product.variantsJson };
   });
-  return { order, stock, singleUsePromoId, renewalAmount: renewal ? renewal.total : null };
+  return { order, stock, singleUsePromoId, renewalAmount: renewal ? renewal.total : null, planAmount };
 }
 
 /**
@@ -433,7 +435,7 @@ async function recordOutcome(deps: CheckoutDeps, claim: { scope: string; key: st
         items: order.items,
         interval: planned.interval,
         intervalCount: planned.intervalCount,
-        amount: reserved.renewalAmount ?? order.total,
+        amount: reserved.planAmount ?? order.total,
         discountPercent: planned.discountPercent,
         nextBillingDate: planned.nextBillingDate,
         shippingAddress: order.shippingAddress,

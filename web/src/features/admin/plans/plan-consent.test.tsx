@@ -13,7 +13,7 @@ stubBrowserForRadix();
 const SUPPORT: StaffMe = { id: 's4', email: 'sam@example.com', name: 'Sam Support', role: 'support' };
 const TERMS = 'Subscribe & Save 15%\nGet this order delivered every 2 months with 15% off and free shipping. Cancel anytime.';
 const CONSENT = {
-  termsVersion: 'sns-terms-2026-11-27',
+  termsVersion: 'sns-terms-2026-11-28',
   termsText: TERMS,
   agreedAmount: '36.72',
   cadence: 'Every 2 months',
@@ -33,7 +33,7 @@ describe('the Consent section of the staff plan page', () => {
     openPlan(planDetail({ consent: CONSENT, priceNotices: [{ fromAmount: '36.72', toAmount: '39.10', firstChargeOn: '2026-03-10', sentAt: '2026-03-01T06:00:00.000Z' }] }));
     const section = await screen.findByTestId('plan-consent');
     expect(within(section).getByRole('heading', { name: 'Consent' })).toBeTruthy();
-    expect(within(section).getByText('sns-terms-2026-11-27')).toBeTruthy();
+    expect(within(section).getByText('sns-terms-2026-11-28')).toBeTruthy();
     expect(within(section).getByText('$36.72')).toBeTruthy();
     expect(within(section).getByText('Every 2 months')).toBeTruthy();
     expect(within(section).getByText(/Jan 10, 2026/)).toBeTruthy();

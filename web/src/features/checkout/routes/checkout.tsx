@@ -67,8 +67,6 @@ export default function CheckoutPage() {
 
   const lines = items.map((item) => ({ price: item.price, quantity: item.quantity }));
   const plan = subscribe ? pricePlan(lines, promo) : null;
-  // The terms as the server records them with the plan (consent on record): one source, shared/contracts/subscription-terms.ts.
-  const terms = subscriptionTermsParagraphs({ renewalAmount: pricePlan(lines, null).renewal.total, interval: 'monthly', intervalCount });
   const state = watch('state');
   const zip = watch('zip');
   // The server's figures for the address typed so far (issue 25): shipping by zone, tax by destination.
@@ -77,6 +75,10 @@ export default function CheckoutPage() {
   const method: ShippingMethod = subscribe || (zone && !zone.express) ? 'standard' : shippingMethod;
   const quoted = useCheckoutQuote({ items, promoCode: promo?.code ?? null, subscribe, state, zip, shippingMethod: method });
   const quote = quoted.quote;
+  // The terms as the server records them with the plan (consent on record): one source,
+  // shared/contracts/subscription-terms.ts; the renewal's figure is the server's, taxed for the address.
+  const renewalAmount = quote?.renewalTotal ? toCents(quote.renewalTotal) : pricePlan(lines, null).renewal.total;
+  const terms = subscriptionTermsParagraphs({ renewalAmount, interval: 'monthly', intervalCount });
   // The shared rules' figures for what is typed: exact under the flat rule, so shown at once while the
   // quote is on its way; under a destination's tax the last quote's figures stay until the new one.
   const typedState = state.trim().length === 2 ? state.trim() : null;
