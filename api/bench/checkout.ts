@@ -19,9 +19,15 @@
  * Postgres through it (transaction mode, DATABASE_POOLED=true: statements unnamed), measured in the same
  * alternating rounds, so its figure and its ratio to the direct API's come from one run.
  *
+ * Tax by destination (issue 25): a third API process prices with TAX_MODE=table (the example rate file,
+ * ops/tax/us-rates.example.csv), its orders shipped to a ZIP with its own rate, measured in the same
+ * alternating rounds as the flat rule's API, so the table's cost is one difference of one run (goal:
+ * checkout p99 no more than 2 ms above the flat rule's).
+ *
  * Env: BENCH_SECONDS (10), BENCH_CONCURRENCY (16), BENCH_PORT (5104; the PgBouncer API on the next
- * port), BENCH_WORKER (1; 0 = no worker), BENCH_PGBOUNCER (1 when installed; 0 = skip),
- * BENCH_RATES (50,100,150,200; empty = skip the open model), BENCH_OPEN_SECONDS (30).
+ * port, the rate-table API on the one after), BENCH_WORKER (1; 0 = no worker), BENCH_PGBOUNCER (1 when
+ * installed; 0 = skip), BENCH_TAX_TABLE (1; 0 = skip), BENCH_RATES (50,100,150,200; empty = skip the open
+ * model), BENCH_OPEN_SECONDS (30).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -29,7 +35,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { centsToDecimal, priceCart, toPayloadStrings } from '@nh/shared';
+import { centsToDecimal, priceCart, toPayloadStrings, withTax } from '@nh/shared';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { createDb } from '@nh/server/db/client';
 import { createRedis } from '@nh/server/runtime/redis';
@@ -39,6 +45,9 @@ import { LocalSandboxGateway } from '@nh/server/payments';
 import { seedDemoCatalogue } from '@nh/server/seed/seed';
 import { applyMigrations, ensureDatabase } from '@nh/server/runtime/database';
 import { PGBOUNCER_BINARY, startPgBouncer, type PgBouncer } from '@nh/server/testing/pgbouncer';
+import { taxLinesOf } from '@nh/server/tax';
+import { tableTax } from '@nh/server/tax/table';
+import { createLogger } from '@nh/server/observability/logger';
 import { REPO_ROOT } from '../src/lib/config';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -47,13 +56,18 @@ const PORT = Number(process.env.BENCH_PORT ?? 5104);
 const WITH_WORKER = process.env.BENCH_WORKER !== '0';
 const VIA_PGBOUNCER = process.env.BENCH_PGBOUNCER !== '0' && fs.existsSync(PGBOUNCER_BINARY);
 const PGBOUNCER_PORT = PORT + 1;
+const WITH_TAX_TABLE = process.env.BENCH_TAX_TABLE !== '0';
+const TAX_TABLE_PORT = PORT + 2;
+const TAX_RATES_FILE = path.join(REPO_ROOT, 'ops/tax/us-rates.example.csv');
+/** The rate-table API's orders ship to San Francisco 94103 (8.625 % in the example file). */
+const TABLE_ADDRESS = { address: '1 Bench St', city: 'San Francisco', state: 'CA', zip: '94103' };
 const GOAL = { ordersPerSecond: 500, p99Ms: 100 };
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/nurture_home_bench';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const QUEUE_PREFIX = 'nhbench';
 const RATES = (process.env.BENCH_RATES ?? '50,100,150,200').split(',').filter(Boolean).map(Number);
 const OPEN_SECONDS = Number(process.env.BENCH_OPEN_SECONDS ?? 30);
-const TOKENS = Math.max(4000, SECONDS * 1500) * (VIA_PGBOUNCER ? 2 : 1) + RATES.reduce((sum, rate) => sum + Math.ceil(rate * OPEN_SECONDS * 1.02), 0);
+const TOKENS = Math.max(4000, SECONDS * 1500) * (1 + (VIA_PGBOUNCER ? 1 : 0) + (WITH_TAX_TABLE ? 1 : 0)) + RATES.reduce((sum, rate) => sum + Math.ceil(rate * OPEN_SECONDS * 1.02), 0);
 
 const children: ChildProcess[] = [];
 /** The child processes by role, for the CPU accounting. */
@@ -239,14 +253,23 @@ async function main(): Promise<void> {
     });
     await waitReady(`http://127.0.0.1:${PGBOUNCER_PORT}/readyz`);
   }
+  if (WITH_TAX_TABLE) {
+    startChild('api (rate table)', 'api/src/main.ts', { PORT: String(TAX_TABLE_PORT), HOST: '127.0.0.1', PAYMENT_FAILURES_PER_15_MIN: '0', TAX_MODE: 'table', TAX_RATES_FILE });
+    await waitReady(`http://127.0.0.1:${TAX_TABLE_PORT}/readyz`);
+  }
+  // What the rate-table API charges, worked out here as the browser's summary shows it (the quote's figures).
+  const table = tableTax(TAX_RATES_FILE, { log: createLogger('bench', 'warn') });
 
   let n = 0;
-  const orderBody = (dataValue: string) => {
+  const orderBody = (dataValue: string, taxTable = false) => {
     const lines = [products[n % products.length]!, products[(n * 7 + 3) % products.length]!];
     n++;
     const items = lines.map((p, i) => ({ productId: p.id, variantSku: null, quantity: i + 1, price: centsToDecimal(p.price) }));
-    const strings = toPayloadStrings(priceCart(items.map((it, i) => ({ price: lines[i]!.price, quantity: it.quantity }))));
-    const address = { address: '1 Bench St', city: 'Loadville', state: 'CA', zip: '94000' };
+    const address = taxTable ? TABLE_ADDRESS : { address: '1 Bench St', city: 'Loadville', state: 'CA', zip: '94000' };
+    const priced = items.map((it, i) => ({ productId: it.productId, price: lines[i]!.price, quantity: it.quantity }));
+    const flat = priceCart(priced, { state: address.state });
+    const pricing = taxTable ? withTax(flat, table.quoteNow({ to: address, lines: taxLinesOf(priced, flat), shipping: flat.shipping })) : flat;
+    const strings = toPayloadStrings(pricing);
     return {
       amount: strings.total,
       dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT',
@@ -262,6 +285,7 @@ async function main(): Promise<void> {
   // Warm-up: connections, prepared statements, JIT.
   for (let i = 0; i < 200; i++) await post('/api/payments/checkout-nonce', JSON.stringify(orderBody(tokens.pop()!)), { 'idempotency-key': randomUUID() });
   if (VIA_PGBOUNCER) for (let i = 0; i < 200; i++) await post('/api/payments/checkout-nonce', JSON.stringify(orderBody(tokens.pop()!)), { 'idempotency-key': randomUUID() }, agent, PGBOUNCER_PORT);
+  if (WITH_TAX_TABLE) for (let i = 0; i < 200; i++) await post('/api/payments/checkout-nonce', JSON.stringify(orderBody(tokens.pop()!, true)), { 'idempotency-key': randomUUID() }, agent, TAX_TABLE_PORT);
 
   // CPU time (ms) by process during the API rounds: where each order's CPU goes on this machine.
   // Postgres backends are named by the client they serve (pg_stat_activity's application_name), and
@@ -317,7 +341,7 @@ async function main(): Promise<void> {
   const apiShop = async (via = agent, port = PORT) => {
     const token = tokens.pop();
     if (!token) return false;
-    const res = await post('/api/payments/checkout-nonce', JSON.stringify(orderBody(token)), { 'idempotency-key': randomUUID() }, via, port);
+    const res = await post('/api/payments/checkout-nonce', JSON.stringify(orderBody(token, port === TAX_TABLE_PORT)), { 'idempotency-key': randomUUID() }, via, port);
     if (res.status !== 200) lastError = `${res.status} ${res.text}`;
     return res.status === 200;
   };
@@ -363,6 +387,7 @@ async function main(): Promise<void> {
   // The machine is shared: alternate one-second rounds so a drift in outside load hits both alike.
   const api = tally();
   const pooled = tally();
+  const taxed = tally();
   const bare = tally();
   const apiCpu = new Map<string, number>();
   const pooledCpu = new Map<string, number>();
@@ -378,12 +403,14 @@ async function main(): Promise<void> {
       await round(() => apiShop(agent, PGBOUNCER_PORT), 1, pooled);
       addCpu(cpuP, pooledCpu);
     }
+    if (WITH_TAX_TABLE) await round(() => apiShop(agent, TAX_TABLE_PORT), 1, taxed);
     const cpu1 = cpuByPid();
     await round(bareShop, 1, bare);
     addCpu(cpu1, bareCpu);
   }
   api.latencies.sort((x, y) => x - y);
   pooled.latencies.sort((x, y) => x - y);
+  taxed.latencies.sort((x, y) => x - y);
   bare.latencies.sort((x, y) => x - y);
 
   const { rows: backlog } = await db.$client.query<{ n: number }>('select count(*)::int as n from outbox where published_at is null');
@@ -399,6 +426,11 @@ async function main(): Promise<void> {
     console.log(`API through PgBouncer (transaction mode):  ${fmt(rate(pooled))} orders/s, p50 ${fmt(percentile(pooled.latencies, 50))} ms, p99 ${fmt(percentile(pooled.latencies, 99))} ms, ${pooled.ok} orders, ${pooled.failed} failed`);
     console.log(`ratio through PgBouncer / direct: ${(rate(pooled) / apiRate).toFixed(2)} orders/s, p99 ${(percentile(pooled.latencies, 99) / Math.max(0.001, percentile(api.latencies, 99))).toFixed(2)}×`);
   } else console.log('API through PgBouncer: not measured (BENCH_PGBOUNCER=0, or /usr/sbin/pgbouncer missing: apt-get install pgbouncer)');
+  if (WITH_TAX_TABLE) {
+    const p99Rise = percentile(taxed.latencies, 99) - percentile(api.latencies, 99);
+    console.log(`API with TAX_MODE=table (CA 94103):        ${fmt(rate(taxed))} orders/s, p50 ${fmt(percentile(taxed.latencies, 50))} ms, p99 ${fmt(percentile(taxed.latencies, 99))} ms, ${taxed.ok} orders, ${taxed.failed} failed`);
+    console.log(`rate table vs flat rule: p99 ${p99Rise >= 0 ? '+' : ''}${p99Rise.toFixed(1)} ms, orders/s ${(rate(taxed) / apiRate).toFixed(2)}× (goal: p99 at most +2 ms: ${p99Rise <= 2 ? 'met' : 'NOT met'})`);
+  } else console.log('API with TAX_MODE=table: not measured (BENCH_TAX_TABLE=0)');
   console.log(`bare SQL writes of one order:            ${fmt(bareRate)} orders/s, p50 ${fmt(percentile(bare.latencies, 50))} ms, p99 ${fmt(percentile(bare.latencies, 99))} ms`);
   const cpuLine = (what: string, cpu: Map<string, number>, orders: number) => {
     const perOrder = (ms: number) => (ms / Math.max(1, orders)).toFixed(2);
