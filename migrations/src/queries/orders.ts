@@ -34,7 +34,7 @@ export async function orderCreditApplied(pool: pg.Pool, orderId: string): Promis
 /** What an order confirmation shows. */
 export type ConfirmationOrder = Pick<
   OrderRow,
-  'id' | 'customerEmail' | 'customerName' | 'items' | 'subtotal' | 'discount' | 'subscribeDiscount' | 'promoDiscount' | 'shipping' | 'tax' | 'total' | 'promoCode' | 'shippingAddress'
+  'id' | 'customerEmail' | 'customerName' | 'items' | 'subtotal' | 'discount' | 'subscribeDiscount' | 'promoDiscount' | 'shipping' | 'tax' | 'total' | 'promoCode' | 'shippingAddress' | 'shippingMethod'
 >;
 
 /** What a shipping notice shows, and whether the order is (still) shipped. */
@@ -61,6 +61,7 @@ function prepare(db: Db) {
         total: o.total,
         promoCode: o.promoCode,
         shippingAddress: o.shippingAddress,
+        shippingMethod: o.shippingMethod,
         replacementOfOrderId: o.replacementOfOrderId,
       })
       .from(o)

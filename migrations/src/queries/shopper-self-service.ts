@@ -11,7 +11,7 @@ import { unsentTokenHash } from './single-use-tokens';
 /** What a shopper sees of an order (never the payment or NetSuite fields). */
 export type ShopperOrderRow = Pick<
   OrderRow,
-  'id' | 'status' | 'createdAt' | 'customerName' | 'customerEmail' | 'shippingAddress' | 'items' | 'subtotal' | 'discount' | 'subscribeDiscount' | 'promoDiscount' | 'shipping' | 'tax' | 'total' | 'creditApplied' | 'promoCode' | 'carrier' | 'trackingNumber' | 'deliveredDate'
+  'id' | 'status' | 'createdAt' | 'customerName' | 'customerEmail' | 'shippingAddress' | 'items' | 'subtotal' | 'discount' | 'subscribeDiscount' | 'promoDiscount' | 'shipping' | 'shippingMethod' | 'tax' | 'total' | 'creditApplied' | 'promoCode' | 'carrier' | 'trackingNumber' | 'deliveredDate'
 > & { refunded: number };
 
 const shopperOrderColumns = {
@@ -27,6 +27,7 @@ const shopperOrderColumns = {
   subscribeDiscount: orders.subscribeDiscount,
   promoDiscount: orders.promoDiscount,
   shipping: orders.shipping,
+  shippingMethod: orders.shippingMethod,
   tax: orders.tax,
   total: orders.total,
   creditApplied: orders.creditApplied,

@@ -4,6 +4,7 @@
  * GET /api/orders/guest/{id}) and the password reset (POST /api/password/forgot, /api/password/reset).
  */
 import { z } from 'zod';
+import { shippingMethodFieldSchema } from './order-delivery';
 import { LIMITS } from '../constants';
 import { AUTH_MESSAGES, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth';
 import { textField } from './fields';
@@ -132,6 +133,8 @@ export const shopperOrderSchema = shopperOrderSummarySchema.extend({
   shipping: z.number().int(),
   tax: z.number().int(),
   /** Store credit (issue 23): the part of the total paid with credit ("Store credit" line), integer cents; the card paid the rest. */
+  /** Issue 25: standard or express (shown in words, order-delivery.ts). */
+  shippingMethod: shippingMethodFieldSchema.default('standard'),
   storeCredit: z.number().int().default(0),
   promoCode: z.string().nullable(),
   carrier: z.string().nullable(),

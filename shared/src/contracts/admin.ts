@@ -5,6 +5,7 @@
  */
 import { format } from 'date-fns';
 import { z } from 'zod';
+import { shippingMethodFieldSchema, taxSourceSchema } from './order-delivery';
 import { CARRIERS, EXPORT_FILE_DATE_FORMAT, exportFileName, LIMITS, ORDER_DATE_FORMAT, STORE_CODE, STORE_CODE_MAX_LENGTH } from '../constants';
 import { centsToDecimal, toCents } from '../money';
 import { DISCOUNT_TYPES } from '../pricing';
@@ -361,6 +362,9 @@ export const adminOrderSchema = adminOrderSummarySchema.extend({
   tax: money,
   /** The part of `tax` due on shipping (issue 25; 0.00 under the flat rule): a refund of the shipping gives it back too. */
   shippingTax: money.optional(),
+  /** Issue 25: standard or express; where the tax came from (null before issue 25: the flat rule). Shown in words (order-delivery.ts). */
+  shippingMethod: shippingMethodFieldSchema.default('standard'),
+  taxSource: taxSourceSchema.nullable().default(null),
   promoCode: z.string().nullable(),
   customerNotes: z.string().nullable(),
   paymentTransactionId: z.string().nullable(),

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startTestApi, type TestApi } from '../../../api/test/support/harness';
 import { REPO_ROOT } from '../../../api/src/lib/config';
+import type { AppServices } from '../../../api/src/modules';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -32,12 +33,13 @@ export interface E2eApp {
   close: () => Promise<void>;
 }
 
-export async function startE2eApp(env: Record<string, string> = {}): Promise<E2eApp> {
+/** `options.services`: some of the API's services replaced (e.g. a tax calculator of the test's own). */
+export async function startE2eApp(env: Record<string, string> = {}, options: { services?: Partial<AppServices> } = {}): Promise<E2eApp> {
   const webDist = path.join(REPO_ROOT, 'web/dist');
   if (!fs.existsSync(path.join(webDist, 'index.html'))) throw new Error('web/dist is missing: run `npm run build:web` first');
   if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install chromium`);
 
-  const api = await startTestApi({ WEB_DIST: webDist, ...env });
+  const api = await startTestApi({ WEB_DIST: webDist, ...env }, options);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
   const contexts: BrowserContext[] = [];
   return {

@@ -8,6 +8,8 @@ import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { centsToDecimal, formatCents, toCents, type Cents } from '@nh/shared/money';
 import { SHOP } from '@nh/shared/constants';
 import { discountLines } from '@nh/shared/pricing';
+import { shippingMethodWords } from '@nh/shared/contracts/order-delivery';
+import type { ShippingMethod } from '@nh/shared/shipping-rules';
 import { findOrderForConfirmation, type ConfirmationOrder as OrderForConfirmation } from '@nh/server/queries/orders';
 import type { Address, LineItem } from '@nh/server/db/schema';
 import { defineEmail, skip } from './define-email';
@@ -34,7 +36,8 @@ export const email = defineEmail({
 });
 
 /** What the email shows (read by @nh/server's `findOrderForConfirmation`). */
-export type ConfirmationOrder = Omit<OrderForConfirmation, 'customerEmail' | 'shippingAddress'>;
+/** An order as the email shows it; the shipping method (issue 25) in words when express, with its zone's promise when the address is known. */
+export type ConfirmationOrder = Omit<OrderForConfirmation, 'customerEmail' | 'shippingAddress' | 'shippingMethod'> & { shippingMethod?: ShippingMethod; shippingAddress?: Address };
 
 export interface ConfirmationOptions {
   /** Staff corrected the shipping address: the email says so and names the new one. */
@@ -57,10 +60,11 @@ export function orderConfirmationEmail(order: ConfirmationOrder, { correctedAddr
       : `${SHOP.name} order confirmation #${shortId}`;
   const note = correctedAddress ? `We corrected the shipping address of your order #${shortId}. It will ship to: ${oneLine(correctedAddress)}.` : replacementNote;
   const noteTitle = correctedAddress ? 'Corrected address.' : 'Free replacement.';
+  const express = order.shippingMethod === 'express' ? shippingMethodWords('express', order.shippingAddress?.state) : null;
   const totals: Array<[string, Cents]> = [
     ['Subtotal', order.subtotal],
     ...discountLines(order, order.promoCode).map(({ label, amount }): [string, Cents] => [label, -amount]),
-    ['Shipping', order.shipping],
+    [express ?? 'Shipping', order.shipping],
     ['Tax', order.tax],
     ['Total', order.total],
   ];

@@ -48,6 +48,7 @@ export function toShopperOrder(o: ShopperOrderRow, refunds: readonly RefundRow[]
     shipping: o.shipping,
     tax: o.tax,
     storeCredit: o.creditApplied,
+    shippingMethod: o.shippingMethod,
     promoCode: o.promoCode,
     carrier: o.carrier,
     trackingNumber: o.trackingNumber,

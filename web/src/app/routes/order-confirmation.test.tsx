@@ -12,6 +12,7 @@ afterEach(() => {
 const ID = '0f6d2b1c-1111-4222-8333-444455556666';
 const PLAN = '7a6d2b1c-1111-4222-8333-444455556666';
 const order: ShopperOrder = {
+  shippingMethod: 'standard',
   refunded: 0,
   refunds: [],
   refundLeft: 0,

@@ -6,6 +6,7 @@ import { OrderDetails } from './order-details';
 afterEach(cleanup);
 
 const order = (overrides: Partial<ShopperOrder> = {}): ShopperOrder => ({
+  shippingMethod: 'standard',
   refunded: 0,
   refunds: [],
   refundLeft: 0,

@@ -2,6 +2,7 @@
 import type { ShopperOrder, ShopperOrderSummary } from '@nh/shared/contracts/account';
 import { formatCents } from '@nh/shared/money';
 import { discountLines } from '@nh/shared/pricing';
+import { shippingMethodWords } from '@nh/shared/contracts/order-delivery';
 import { ExternalLink } from 'lucide-react';
 import { formatLongDate } from '@/lib/format-date';
 import { OrderRefunds } from './order-refunds';
@@ -117,6 +118,11 @@ export function OrderDetails({ order }: { order: ShopperOrder }) {
             <Row key={line.kind} label={line.label} value={`-${formatCents(line.amount)}`} />
           ))}
           <Row label="Shipping" value={order.shipping === 0 ? 'Free' : formatCents(order.shipping)} />
+          {order.shippingMethod === 'express' && (
+            <p className="pb-1 text-right text-xs text-stone-600" data-testid="order-shipping-method">
+              {shippingMethodWords('express', order.shippingAddress.state)}
+            </p>
+          )}
           <Row label="Tax" value={formatCents(order.tax)} />
           <Row label="Total" value={formatCents(order.total)} strong />
           {order.storeCredit > 0 && (

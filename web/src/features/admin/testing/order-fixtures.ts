@@ -48,6 +48,7 @@ export const charge = (overrides: Partial<AdminPayment> = {}): AdminPayment => (
 export const order = (overrides: Partial<AdminOrder> = {}): AdminOrder => ({
   ...nullsOf(adminOrderSchema),
   ...summary(),
+  shippingMethod: 'standard',
   storeCode: 'NH',
   shippingAddress: { address: '5 Loop Ln', city: 'Austin', state: 'TX', zip: '78701' },
   items: [{ productId: 1, productName: 'Surfy Cleaner', quantity: 2, price: '20.00', sku: null, variantSku: null }],

@@ -3,6 +3,7 @@ import { formatOrderDate, type AdminOrder } from '@nh/shared/contracts/admin';
 import { describeSkippedPeriod } from '@nh/shared/contracts/subscriptions';
 import { centsToDecimal, formatCents, toCents } from '@nh/shared/money';
 import { discountLines } from '@nh/shared/pricing';
+import { shippingMethodWords, taxSourceWords } from '@nh/shared/contracts/order-delivery';
 import type { ReactNode } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Separator } from '@/components/ui/separator';
@@ -101,7 +102,13 @@ export function OrderView({ order }: { order: AdminOrder }) {
                 <Line key={line.kind} label={line.label} value={`-${formatCents(line.amount)}`} />
               ))}
               <Line label="Shipping" value={money(order.shipping)} />
+              <p className="text-right text-xs text-stone-600" data-testid="order-shipping-method">
+                {shippingMethodWords(order.shippingMethod, order.shippingAddress.state)}
+              </p>
               <Line label="Tax" value={money(order.tax)} />
+              <p className="text-right text-xs text-stone-600" data-testid="order-tax-source">
+                {taxSourceWords(order.taxSource)}
+              </p>
               {order.promoCode && (
                 <Line
                   label={
