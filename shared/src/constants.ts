@@ -39,12 +39,6 @@ export const STORE_CODE = 'NH';
 export const STORE_CODE_MAX_LENGTH = 10;
 export const CURRENCY = 'USD';
 
-/**
- * The order summary's "Free shipping on orders over …" line (web/src/features/checkout). The figure is
- * the contiguous zone's `freeOver` in shipping-rules.ts; this constant stays only until checkout reads
- * the rule (docs/decisions/tax-and-shipping.md "The one free-shipping rule behind every claim").
- */
-export const CHECKOUT_FREE_SHIPPING_OVER_CENTS = 5000;
 /** Tax: 8% of the discounted subtotal, in basis points. */
 export const TAX_RATE_BPS = 800;
 /** Subscribe & Save discount. */
