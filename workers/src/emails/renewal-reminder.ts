@@ -26,7 +26,7 @@ export const email = defineEmail({
   /** One reminder job per (subscription, billing period): a second sweep while the job exists adds nothing. */
   jobId: (subscriptionId: string, period: string) => jobId('remind', subscriptionId, period),
   async compose(db, { subscriptionId, period, cadences }, { tax }) {
-    const found = await loadSubscription(db, subscriptionId);
+    const found = await loadSubscription(db, subscriptionId, { tax });
     if (!found) return skip('subscription not found');
     // Judged when sending, not when the sweep ran: a plan cancelled or paused since is not reminded,
     // nor one whose billing date has moved on or passed (a job that waited too long).

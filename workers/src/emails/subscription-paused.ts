@@ -14,8 +14,8 @@ export const email = defineEmail({
   /** `period`: the billing period (yyyy-MM-dd) that went unpaid. */
   payload: z.object({ subscriptionId: z.string().uuid(), period: z.string() }),
   topics: { [OUTBOX_TOPICS.subscriptionPaused]: ({ subscriptionId, period }) => ({ subscriptionId, period }) },
-  async compose(db, { subscriptionId, period }) {
-    const found = await loadSubscription(db, subscriptionId);
+  async compose(db, { subscriptionId, period }, services) {
+    const found = await loadSubscription(db, subscriptionId, services);
     if (!found) return skip('subscription not found');
     // Why: what the period's payment row says (the gateway's answer, or why nothing was charged).
     const message = await findPeriodPaymentMessage(db, subscriptionId, period);

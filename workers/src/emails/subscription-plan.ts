@@ -2,7 +2,9 @@
 import type { Cents } from '@nh/shared/money';
 import { cadenceWords, type SubscriptionInterval } from '@nh/shared/contracts/subscriptions';
 import type { Db } from '@nh/server/db/client';
-import type { LineItem } from '@nh/server/db/schema';
+import type { LineItem, SubscriptionRow } from '@nh/server/db/schema';
+import { priceRenewalWithTax } from '@nh/server/tax/renewal';
+import type { EmailServices } from './define-email';
 import { findPlan } from '@nh/server/queries/subscriptions/plan';
 import { formatCents } from '@nh/shared/money';
 import { escapeHtml, layout, mySubscriptionsLink, mySubscriptionsUrl, signatureText, type Content } from './mail/layout';
@@ -37,14 +39,24 @@ export const planItemsHtml = (items: EmailPlanLine[]) =>
 ${items.map((line) => `<tr><td style="padding:4px 0">${escapeHtml(line.productName)}</td><td align="center">${line.quantity}</td><td align="right">$${escapeHtml(line.price)}</td></tr>`).join('')}
 </table>`;
 
-/** A plan and what its emails show of it. */
-export async function loadSubscription(db: Db, subscriptionId: string) {
+/**
+ * A plan's price per delivery as its emails say it, tax included: under the flat rule the stored amount
+ * itself; under a destination's tax (issue 25) the plan's pre-tax price, which the stored amount holds,
+ * taxed for the plan's address at today's rate (what a renewal would charge for these lines today).
+ */
+export async function deliveryAmount(services: EmailServices | undefined, sub: Pick<SubscriptionRow, 'items' | 'shippingAddress'>, amount: Cents): Promise<Cents> {
+  if (!services || services.tax.mode === 'flat' || !sub.shippingAddress) return amount;
+  return (await priceRenewalWithTax(services.tax, { items: sub.items, agreed: amount, shippingAddress: sub.shippingAddress })).total;
+}
+
+/** A plan and what its emails show of it (`services`: its price per delivery with the address's tax, deliveryAmount). */
+export async function loadSubscription(db: Db, subscriptionId: string, services?: EmailServices) {
   const sub = await findPlan(db, subscriptionId);
   if (!sub) return undefined;
   const plan: SubscriptionEmailPlan = {
     customerName: sub.customerName,
     items: sub.items,
-    amount: sub.amount,
+    amount: await deliveryAmount(services, sub, sub.amount),
     discountPercent: sub.discountPercent,
     interval: sub.interval,
     intervalCount: sub.intervalCount,

@@ -12,8 +12,8 @@ export const email = defineEmail({
   name: 'subscription-welcome',
   payload: z.object({ subscriptionId: z.string().uuid() }),
   topics: { [OUTBOX_TOPICS.subscriptionCreated]: ({ subscriptionId }) => ({ subscriptionId }) },
-  async compose(db, { subscriptionId }) {
-    const found = await loadSubscription(db, subscriptionId);
+  async compose(db, { subscriptionId }, services) {
+    const found = await loadSubscription(db, subscriptionId, services);
     if (!found) return skip('subscription not found');
     const content = subscriptionWelcomeEmail({ ...found.plan, nextBillingDate: found.sub.nextBillingDate });
     return { subjectId: subscriptionId, message: { to: found.sub.customerEmail, ...content } };

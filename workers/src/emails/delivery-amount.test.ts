@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { percentOf, priceCart, spreadCents } from '@nh/shared';
+import { flatTax, type TaxCalculator } from '@nh/server/tax';
+import { deliveryAmount } from './subscription-plan';
+
+/** Oregon taxes nothing, Illinois 6.25 %. */
+const byState: TaxCalculator = {
+  mode: 'table',
+  quote: async (request) => {
+    const bps = request.to.state === 'IL' ? 625 : 0;
+    const amounts = request.lines.map((l) => l.amount);
+    return { lineTaxes: spreadCents(percentOf(amounts.reduce((s, a) => s + a, 0), bps), amounts), shippingTax: 0, source: 'table' };
+  },
+};
+
+const items = [{ productId: 1, productName: 'Kit', variantSku: null, sku: null, itemNumber: null, quantity: 2, price: '12.00' }];
+/** The plan's stored amount: its pre-tax price (20.40) with the flat 8 %. */
+const stored = priceCart([{ price: 1200, quantity: 2 }], { subscribe: true }).total;
+
+describe("a plan's price per delivery in its emails", () => {
+  it('is the stored amount under the flat rule', async () => {
+    expect(await deliveryAmount({ tax: flatTax() }, { items, shippingAddress: { address: 'a', city: 'c', state: 'OR', zip: '97201' } }, stored)).toBe(stored);
+  });
+
+  it("is the pre-tax price taxed for the plan's address under a destination's tax", async () => {
+    expect(await deliveryAmount({ tax: byState }, { items, shippingAddress: { address: 'a', city: 'c', state: 'OR', zip: '97201' } }, stored)).toBe(2040);
+    expect(await deliveryAmount({ tax: byState }, { items, shippingAddress: { address: 'a', city: 'c', state: 'IL', zip: '60601' } }, stored)).toBe(2040 + percentOf(2040, 625));
+  });
+});
