@@ -4,7 +4,7 @@
  * drizzle-kit both use `casing: 'snake_case'`); money columns are integer cents in code.
  */
 import type { ShippingMethod } from '@nh/shared/shipping-rules';
-import type { TaxSource } from '../tax/calculator';
+import type { TaxSourceName } from '@nh/shared/contracts/order-delivery';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -917,7 +917,7 @@ export const orders = pgTable(
     /** The part of `tax` due on shipping (a provider's answer; 0 under the flat rule and the table). */
     shippingTax: money(10).notNull().default(0),
     /** Where the tax came from (@nh/server tax TaxSource): flat, table, taxjar, table-fallback, no-nexus; null before issue 25. */
-    taxSource: text().$type<TaxSource>(),
+    taxSource: text().$type<TaxSourceName>(),
     /**
      * The part of `total` paid with store credit (issue 23): spent from the account's ledger in the
      * transaction that made the order; the card was charged `total - credit_applied`.

@@ -12,12 +12,13 @@
  * `lineNet`), so a starter kit and a refill may be taxed differently where a provider says so.
  */
 import type { Cents, LineTaxes } from '@nh/shared';
+import type { TaxSourceName } from '@nh/shared/contracts/order-delivery';
 
 export type TaxMode = 'flat' | 'table' | 'taxjar';
 export const TAX_MODES = ['flat', 'table', 'taxjar'] as const satisfies readonly TaxMode[];
 
 /** Where an order's tax came from, kept on the order (orders.tax_source) for staff and reconciliation. */
-export type TaxSource = 'flat' | 'table' | 'taxjar' | 'table-fallback' | 'no-nexus';
+export type TaxSource = TaxSourceName;
 
 export interface TaxLine {
   productId: number;

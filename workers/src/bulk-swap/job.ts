@@ -18,7 +18,7 @@ import { centsToDecimal, toCents } from '@nh/shared/money';
 import type { Db } from '@nh/server/db/client';
 import type { LineItem, ProductVariant } from '@nh/server/db/schema';
 import type { Logger } from '@nh/server/observability/logger';
-import { catalogueLine } from '@nh/server/catalogue-line';
+import { catalogueLine } from '@nh/server/db/catalogue-line';
 import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
 import { readProductPrices } from '@nh/server/queries/catalog';
 import { recordOutbox } from '@nh/server/queries/outbox';

@@ -31,7 +31,7 @@ export interface PricedProduct {
 }
 
 /** A line as the server sells it, from the catalogue row (one place for checkout, plans and the bulk swap). */
-export { catalogueLine } from '@nh/server/catalogue-line';
+export { catalogueLine } from '@nh/server/db/catalogue-line';
 
 interface Entry {
   product: PricedProduct | null;

@@ -10,7 +10,7 @@ import { paymentTransactions, subscriptionShipNows } from '../../db/schema';
 import type { Db } from '../../db/client';
 import type { LineItem, OneTimeLine, SubscriptionRow } from '../../db/schema';
 import { centsToDecimal, toCents } from '@nh/shared/money';
-import { taxCodeOf } from '../../catalogue-line';
+import { taxCodeOf } from '../../db/catalogue-line';
 import { recordOutbox } from '../outbox';
 import { changeLockedPlan, type LockedPlan, type PlanChangeDecision } from './changes';
 import { unavailableItemsOf, type Queryable } from './plan';

@@ -5,7 +5,7 @@
  * it was sold (products.tax_code, issue 25): what the tax calculator is asked with, then and at renewals.
  */
 import { centsToDecimal, toCents, type Cents } from '@nh/shared/money';
-import type { LineItem, ProductVariant } from './db/schema';
+import type { LineItem, ProductVariant } from './schema';
 
 /** What a line needs of its product. */
 export interface CatalogueProduct {

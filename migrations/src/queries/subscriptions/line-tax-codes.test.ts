@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { catalogueLine, type CatalogueProduct } from './catalogue-line';
-import { addOnLines, type AddOnProductRow } from './queries/subscriptions/ship-now';
+import { catalogueLine, type CatalogueProduct } from '../../db/catalogue-line';
+import { addOnLines, type AddOnProductRow } from './ship-now';
 
 const refill: CatalogueProduct = { id: 4, name: 'Surfy Refill', price: 1299, sku: 'SURF-R', itemNumber: 'NH1004', taxCode: '31000' };
 
