@@ -4,9 +4,9 @@ import { checkoutFormSchema, emptyCheckoutForm, type CheckoutForm } from '@nh/sh
 import type { PromoValidation } from '@nh/shared/contracts/promo';
 import { subscriptionTermsParagraphs } from '@nh/shared/contracts/subscription-terms';
 import { cadenceChoiceWords, cadenceWords } from '@nh/shared/contracts/subscriptions';
-import { toCents } from '@nh/shared/money';
+import { centsToDecimal, toCents } from '@nh/shared/money';
 import { priceCart, pricePlan, toPayloadStrings } from '@nh/shared/pricing';
-import { shippingZoneOf, type ShippingMethod } from '@nh/shared/shipping-rules';
+import { freeShippingNote, HOME_ZONE, shippingZoneOf, type ShippingMethod } from '@nh/shared/shipping-rules';
 import { Loader2, ShoppingBag } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
@@ -87,6 +87,22 @@ export default function CheckoutPage() {
   const pricing = showLocal ? local : pricingOfQuote(quote, local);
   const renewalTotal = !showLocal && quote.renewalTotal ? toCents(quote.renewalTotal) : (plan?.renewal.total ?? null);
   const refusal = quoted.current ? (quote?.refusal ?? null) : null;
+  // Until the first quote arrives, the shipping choice and the free-shipping line come from the shared
+  // rule for the typed zone (the figures the quote will carry), so the form does not move when it lands.
+  const typedZone = typedState ? shippingZoneOf(typedState) : HOME_ZONE;
+  const localOptions =
+    typedZone?.ships && !subscribe
+      ? {
+          standard: {
+            price: centsToDecimal(typedZone.standard.rate),
+            free: priceCart(lines, { promo, state: typedState, shippingMethod: 'standard' }).freeShipping,
+            promise: typedZone.standard.promise,
+          },
+          express: typedZone.express ? { price: centsToDecimal(typedZone.express.rate), free: false, promise: typedZone.express.promise } : null,
+        }
+      : null;
+  const shippingOptions = quote ? quote.options : localOptions;
+  const freeShippingLine = quote ? quote.freeShippingNote : typedZone && !subscribe ? freeShippingNote(typedZone) : null;
   // Place order waits for the quote of what is typed (its figures are what is sent); a quote that
   // failed lets the server decide on the shared rules' figures (it refuses a total that is not its own).
   const quoteReady = quoted.current || quoted.failed;
@@ -158,8 +174,8 @@ export default function CheckoutPage() {
                 <Field label="State" autoComplete="address-level1" maxLength={2} placeholder="CA" {...field('state')} error={stateError} />
                 <Field label="ZIP Code" autoComplete="postal-code" inputMode="numeric" {...field('zip')} />
               </div>
-              {!subscribe && quote?.options && (
-                <ShippingChoice options={quote.options} value={method} onChange={setShippingMethod} disabled={processing} />
+              {!subscribe && shippingOptions && (
+                <ShippingChoice options={shippingOptions} value={method} onChange={setShippingMethod} disabled={processing} />
               )}
               {refusal?.field === 'shippingMethod' && (
                 <p className="text-sm text-red-600 sm:col-span-2" role="alert">
@@ -260,7 +276,7 @@ export default function CheckoutPage() {
             cadence={cadence}
             storeCredit={storeCredit}
             taxLabel={taxRowLabel(quote, zip)}
-            {...(quote ? { freeShippingLine: quote.freeShippingNote } : {})}
+            freeShippingLine={freeShippingLine}
             calculating={!quoteReady}
           >
             <PromoCodeField applied={promo} onApply={setPromo} onRemove={() => setPromo(null)} />
