@@ -1,34 +1,23 @@
 /**
  * Issue 25 at checkout: priced for where the parcel goes. A tiny rate table of the test's own (a
- * TaxCalculator handed to the test API) stands in for TAX_MODE=table: Oregon taxes nothing, two
+ * table calculator handed to the test API) stands in for TAX_MODE=table: Oregon taxes nothing, two
  * California ZIP codes tax differently. The summary's quote (POST /api/checkout/quote) answers the
  * figures Place order charges; a stale total after a change of ZIP is refused; express is priced and
  * stored; an address the shop does not ship to is refused with the rule's message and nothing written.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { centsToDecimal, percentOf, priceCart, SHIPPING_MESSAGES, shippingZoneOf, spreadCents, toCents } from '@nh/shared';
+import { centsToDecimal, percentOf, priceCart, SHIPPING_MESSAGES, shippingZoneOf, toCents } from '@nh/shared';
 import type { CheckoutNonceRequest, CheckoutQuote, CheckoutQuoteRequest } from '@nh/shared/contracts/checkout';
-import type { TaxCalculator, TaxRequest } from '@nh/server/tax';
 import { priceRenewalWithTax } from '@nh/server/tax/renewal';
+import { inlineTaxTable } from '@nh/server/testing/tax-table';
 import { subscriptionTermsText } from '@nh/shared/contracts/subscription-terms';
 import { subscribeNonceResponseSchema } from '@nh/shared/contracts/subscriptions';
 import { signUpShopper } from './support/shopper';
 import { startTestApi, type TestApi } from './support/harness';
 
-/** Basis points by state, or by state and ZIP. */
-const RATES: Record<string, number> = { OR: 0, 'CA:90001': 950, 'CA:94105': 863, CA: 725, IL: 625 };
-
-const tableTax: TaxCalculator = {
-  mode: 'table',
-  quote: async (request: TaxRequest) => {
-    const { state, zip } = request.to;
-    const bps = RATES[`${state}:${zip}`] ?? RATES[state ?? ''] ?? 0;
-    const amounts = request.lines.map((l) => l.amount);
-    const tax = percentOf(amounts.reduce((s, a) => s + a, 0), bps);
-    return { lineTaxes: spreadCents(tax, amounts), shippingTax: 0, source: 'table' };
-  },
-};
+/** Rates by state, or by state and ZIP code, under the table's own rules. */
+const tableTax = inlineTaxTable({ OR: '0', 'CA:90001': '0.095', 'CA:94105': '0.0863', CA: '0.0725', IL: '0.0625' });
 
 let api: TestApi;
 const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => api.ctx.db.$client.query<T>(text, values).then((r) => r.rows);

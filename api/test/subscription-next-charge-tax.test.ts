@@ -4,19 +4,12 @@
  * calculator; here an inline one of rates by state). docs/decisions/tax-and-shipping.md "Renewals".
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TaxCalculator } from '@nh/server/tax';
+import { inlineTaxTable } from '@nh/server/testing/tax-table';
 import { startTestApi, type TestApi } from './support/harness';
 import { insertPlan, PLAN_ADDRESS } from './support/plans';
 import { signUpShopper, type Shopper } from './support/shopper';
 
-const rates = new Map<string, number>();
-const byState: TaxCalculator = {
-  mode: 'table',
-  quote: async (request) => {
-    const rate = rates.get(request.to.state ?? '') ?? 0;
-    return { lineTaxes: request.lines.map((l) => Math.round(l.amount * rate)), shippingTax: 0, source: 'table' };
-  },
-};
+const byState = inlineTaxTable();
 
 let api: TestApi;
 let me: Shopper;
@@ -36,9 +29,9 @@ describe("the plan page's next charge", () => {
   it("is the plan's pre-tax price with today's tax for its address", async () => {
     // 2 × 12.50 less 15 %: 21.25 before tax; the plan's amount 22.95 with the flat 8 %.
     const plan = await insertPlan(api, me.id);
-    rates.set(PLAN_ADDRESS.state, 0.07);
+    byState.set(PLAN_ADDRESS.state, '0.07');
     expect(await nextCharge(plan.id)).toMatchObject({ amount: '22.95', nextDeliveryAmount: '22.74' });
-    rates.set(PLAN_ADDRESS.state, 0.095);
+    byState.set(PLAN_ADDRESS.state, '0.095');
     expect((await nextCharge(plan.id)).nextDeliveryAmount).toBe('23.27');
     // A plan moved to a state without sales tax.
     await api.ctx.db.$client.query(`update subscriptions set shipping_address = $2 where id = $1`, [plan.id, JSON.stringify({ ...PLAN_ADDRESS, state: 'OR', zip: '97201' })]);

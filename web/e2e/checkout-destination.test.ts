@@ -1,28 +1,17 @@
 /**
  * Issue 25 in the browser: the checkout summary asks the server's quote as the address is typed. A
- * per-ZIP rate table of the test's own (a TaxCalculator handed to the test API) stands in for
+ * per-ZIP rate table of the test's own (inlineTaxTable, handed to the test API) stands in for
  * TAX_MODE=table; the shipping zones are the shop's own rule (shared/shipping-rules.ts).
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { percentOf, SHIPPING_MESSAGES, shippingZoneOf, spreadCents } from '@nh/shared';
-import type { TaxCalculator, TaxRequest } from '@nh/server/tax';
+import { SHIPPING_MESSAGES, shippingZoneOf } from '@nh/shared';
+import { inlineTaxTable } from '@nh/server/testing/tax-table';
 import { startE2eApp, type E2eApp } from './support/app';
 import { createE2eProduct, fillCheckoutForm, newPageWithCart, type E2eProduct } from './support/shop';
 
 /** Basis points by state and ZIP, or by state. */
-const RATES: Record<string, number> = { 'CA:90001': 950, 'CA:94105': 863, CA: 725 };
-
-const tableTax: TaxCalculator = {
-  mode: 'table',
-  quote: async (request: TaxRequest) => {
-    const { state, zip } = request.to;
-    const bps = RATES[`${state}:${zip}`] ?? RATES[state ?? ''] ?? 0;
-    const amounts = request.lines.map((l) => l.amount);
-    const tax = percentOf(amounts.reduce((s, a) => s + a, 0), bps);
-    return { lineTaxes: spreadCents(tax, amounts), shippingTax: 0, source: 'table' };
-  },
-};
+const tableTax = inlineTaxTable({ 'CA:90001': '0.095', 'CA:94105': '0.0863', CA: '0.0725' });
 
 let app: E2eApp;
 let product: E2eProduct;

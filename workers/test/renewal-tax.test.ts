@@ -12,7 +12,7 @@ import { billingPeriodOf } from '@nh/shared/contracts/subscriptions';
 import * as tables from '@nh/server/db/schema';
 import type { LineItem } from '@nh/server/db/schema';
 import { LocalSandboxGateway, subscriptionInvoiceNumber } from '@nh/server/payments';
-import type { TaxCalculator, TaxRequest } from '@nh/server/tax';
+import { inlineTaxTable } from '@nh/server/testing/tax-table';
 import { email as renewalReminderJob } from '../src/emails/renewal-reminder';
 import type { WorkerRuntime } from '../src/runtime';
 import { renewNow } from './support/renew';
@@ -21,17 +21,8 @@ import { TestSmtpServer } from './support/smtp-server';
 import { createTestDatabase, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
 import { createLogger } from '@nh/server/observability/logger';
 
-/** Rates by state (a decimal fraction), changed by the test; each line taxed on its own net amount. */
-const rates = new Map<string, number>();
-const asked: TaxRequest[] = [];
-const byState: TaxCalculator = {
-  mode: 'table',
-  quote: async (request) => {
-    asked.push(request);
-    const rate = rates.get(request.to.state ?? '') ?? 0;
-    return { lineTaxes: request.lines.map((l) => Math.round(l.amount * rate)), shippingTax: 0, source: 'table' };
-  },
-};
+/** Rates by state, changed by the test, under the table's rules. */
+const byState = inlineTaxTable();
 
 let tdb: TestDatabase;
 let smtp: TestSmtpServer;
@@ -90,14 +81,14 @@ describe('a renewal after the rate changed', () => {
     const id = sub!.id;
 
     // First renewal: 7 % in Illinois.
-    rates.set(TEST_ADDRESS.state, 0.07);
+    byState.set(TEST_ADDRESS.state, '0.07');
     expect(await renewNow(runtime, id, due)).toMatchObject({ outcome: 'approved' });
     const first = sandbox.charges.filter((c) => c.invoiceNumber === subscriptionInvoiceNumber(id, billingPeriodOf(due)));
     expect(first.map((c) => c.amount)).toEqual([4462 + 238 + 74]);
-    expect(asked.at(-1)).toMatchObject({ to: { state: 'IL', zip: TEST_ADDRESS.zip }, lines: [{ productId: items[0]!.productId, amount: 3400 }, { productId: items[1]!.productId, amount: 1062 }], shipping: 0 });
+    expect(byState.asked.at(-1)).toMatchObject({ to: { state: 'IL', zip: TEST_ADDRESS.zip }, lines: [{ productId: items[0]!.productId, amount: 3400 }, { productId: items[1]!.productId, amount: 1062 }], shipping: 0 });
 
     // The rate rises to 9.5 %: the reminder of the next delivery quotes the new tax.
-    rates.set(TEST_ADDRESS.state, 0.095);
+    byState.set(TEST_ADDRESS.state, '0.095');
     const next = (await tdb.db.select().from(tables.subscriptions).where(eq(tables.subscriptions.id, id)))[0]!.nextBillingDate;
     const reminderId = renewalReminderJob.jobId(id, billingPeriodOf(next));
     await runtime.queues.emails.add(renewalReminderJob.name, { subscriptionId: id, period: billingPeriodOf(next) }, { jobId: reminderId });

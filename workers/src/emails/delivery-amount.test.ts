@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { percentOf, priceCart, spreadCents } from '@nh/shared';
-import { flatTax, type TaxCalculator } from '@nh/server/tax';
+import { percentOf, priceCart } from '@nh/shared';
+import { flatTax } from '@nh/server/tax';
+import { inlineTaxTable } from '@nh/server/testing/tax-table';
 import { deliveryAmount } from './subscription-plan';
 
 /** Oregon taxes nothing, Illinois 6.25 %. */
-const byState: TaxCalculator = {
-  mode: 'table',
-  quote: async (request) => {
-    const bps = request.to.state === 'IL' ? 625 : 0;
-    const amounts = request.lines.map((l) => l.amount);
-    return { lineTaxes: spreadCents(percentOf(amounts.reduce((s, a) => s + a, 0), bps), amounts), shippingTax: 0, source: 'table' };
-  },
-};
+const byState = inlineTaxTable({ OR: '0', IL: '0.0625' });
 
 const items = [{ productId: 1, productName: 'Kit', variantSku: null, sku: null, itemNumber: null, quantity: 2, price: '12.00' }];
 /** The plan's stored amount: its pre-tax price (20.40) with the flat 8 %. */
