@@ -5,8 +5,8 @@
 # (npm ci there); each run's whole output is kept in the printed folder, and its result lines are
 # printed side by side. Sizes are smaller than each benchmark's default so the pair fits in ~20 min;
 # every size can be raised through the usual BENCH_* variables. When this tree has a built web app (the
-# API then loads the server-render bundle in the background as it starts, which costs the first requests
-# ~150 ms on two cores), the base is built too, so both sides start alike.
+# API then loads the server-render bundle, ~150 ms on two cores: before it listens since issue 26, as it
+# started in older bases), the base is built too, so both sides start alike.
 set -euo pipefail
 base=${1:?usage: npm run bench:paired -- <base commit> [bench …]}
 shift

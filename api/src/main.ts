@@ -12,6 +12,7 @@ import { createApp } from './app';
 import { loadApiConfig } from './lib/config';
 import type { AppContext } from './lib/context';
 import { createAppServices } from './modules';
+import { preloadServerRender } from './modules/seo/server-render';
 import { listenApi } from './server';
 
 async function start(): Promise<void> {
@@ -35,6 +36,7 @@ async function start(): Promise<void> {
   }
   const tracingWarning = tracingStartupWarning('./api/dist/instrument.js');
   if (tracingWarning) log.warn(tracingWarning);
+  await preloadServerRender(config.WEB_DIST, log);
   const app = createApp(ctx, services);
   const served = await listenApi(ctx, services, app);
   log.info(
