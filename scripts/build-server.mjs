@@ -31,6 +31,9 @@ await build({
       name: 'bundle-workspaces',
       setup(b) {
         b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@nh/') ? undefined : { path: args.path, external: true }));
+        // A glob import (the emails queue's `./${kind}.ts`) also matches the test files beside the modules:
+        // they are bundled empty, else their `import … from 'vitest'` would load vitest in production (issue 26).
+        b.onLoad({ filter: /\.test\.tsx?$/ }, () => ({ contents: '', loader: 'ts' }));
       },
     },
   ],

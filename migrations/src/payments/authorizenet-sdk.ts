@@ -1,5 +1,5 @@
 /**
- * Loads the `authorizenet` SDK (CommonJS, untyped) once, with its per-request logger factory replaced
+ * Loads the `authorizenet` SDK (CommonJS, untyped) once, on first use, with its per-request logger factory replaced
  * by one shared no-op logger: the SDK makes a new winston logger for every request and object and
  * never frees them, so memory grows under load.
  */
@@ -26,17 +26,34 @@ interface AuthorizeNetSdk {
 
 const noop = () => {};
 const silentLogger = { debug: noop, info: noop, warn: noop, error: noop, log: noop };
-const loggerModule = require('authorizenet/lib/logger.js') as { getLogger: (...args: unknown[]) => unknown };
-loggerModule.getLogger = () => silentLogger;
 
-export const sdk = require('authorizenet') as AuthorizeNetSdk;
-const sdkVersion = (require('authorizenet/package.json') as { version: string }).version;
+let loaded: { sdk: AuthorizeNetSdk; version: string } | null = null;
+
+/**
+ * The SDK, required on first use (a charge, a refund, a gateway made): it and its dependencies (winston,
+ * axios …) weigh ~3–5 MB of a process's memory, which a process without card payments (an exports
+ * worker, the API without Authorize.Net configured) need not carry (issue 26).
+ */
+function load(): { sdk: AuthorizeNetSdk; version: string } {
+  if (!loaded) {
+    const loggerModule = require('authorizenet/lib/logger.js') as { getLogger: (...args: unknown[]) => unknown };
+    loggerModule.getLogger = () => silentLogger;
+    loaded = {
+      sdk: require('authorizenet') as AuthorizeNetSdk,
+      version: (require('authorizenet/package.json') as { version: string }).version,
+    };
+  }
+  return loaded;
+}
+
+/** The `authorizenet` SDK (loaded by the first call). */
+export const authorizeNetSdk = (): AuthorizeNetSdk => load().sdk;
 
 /** The SDK config object (it replaces the SDK's module-wide config when handed to a controller). */
 export function sdkConfig(timeoutMs: number) {
   return {
     timeout: timeoutMs,
-    clientId: `sdk-node-${sdkVersion}`,
+    clientId: `sdk-node-${load().version}`,
     logger: { enabled: false, location: './', level: 'error' },
     proxy: { setProxy: false, proxyUrl: '' },
   };

@@ -24,7 +24,7 @@
  *   profile (E00040) or no readable expiry is null; no answer or any other refusal throws.
  */
 import { centsToDecimal, parseCents } from '@nh/shared/money';
-import { sdk, sdkConfig, type SdkController, type SdkObject } from './authorizenet-sdk';
+import { authorizeNetSdk, sdkConfig, type SdkController, type SdkObject } from './authorizenet-sdk';
 import {
   failedCharge,
   failedRefund,
@@ -66,7 +66,15 @@ export interface AuthorizeNetOptions {
   duplicateWindowSeconds?: number;
 }
 
-export const AUTHNET_ENDPOINTS = { sandbox: sdk.Constants.endpoint.sandbox, production: sdk.Constants.endpoint.production } as const;
+/** The SDK's API addresses (read from the SDK when first asked: it loads on first use). */
+export const AUTHNET_ENDPOINTS: { readonly sandbox: string; readonly production: string } = {
+  get sandbox() {
+    return authorizeNetSdk().Constants.endpoint.sandbox;
+  },
+  get production() {
+    return authorizeNetSdk().Constants.endpoint.production;
+  },
+};
 export const ACCEPT_JS_URLS = { sandbox: 'https://jstest.authorize.net/v1/Accept.js', production: 'https://js.authorize.net/v1/Accept.js' } as const;
 
 /** Connection errors that prove the request never reached the gateway. */
@@ -79,8 +87,9 @@ const REPORT_PAGE = 1000;
 const SETTLED_LOOKBACK_MS = 48 * 3600_000;
 const MAX_PAGES = 100;
 
-const C = sdk.APIContracts;
-const make = (name: string): SdkObject => new C[name]!();
+const C = () => authorizeNetSdk().APIContracts;
+const controllers = () => authorizeNetSdk().APIControllers;
+const make = (name: string): SdkObject => new (C()[name]!)();
 
 /** Accept.js opaque data (the tokenised card) as the SDK's PaymentType. */
 function opaquePayment(opaqueData: { dataDescriptor: string; dataValue: string }): SdkObject {
@@ -146,9 +155,9 @@ export class AuthorizeNetGateway implements PaymentGateway {
     create.setMerchantAuthentication(this.merchantAuthentication());
     create.setProfile(profile);
     // liveMode runs a zero-amount authorisation on the card; the sandbox only accepts testMode's checks.
-    create.setValidationMode(this.environment === 'production' ? C.ValidationModeEnum.LIVEMODE : C.ValidationModeEnum.TESTMODE);
+    create.setValidationMode(this.environment === 'production' ? C().ValidationModeEnum.LIVEMODE : C().ValidationModeEnum.TESTMODE);
 
-    const controller = new sdk.APIControllers.CreateCustomerProfileController!(create.getJSON(), sdkConfig(this.timeoutMs + 1_000));
+    const controller = new (controllers().CreateCustomerProfileController!)(create.getJSON(), sdkConfig(this.timeoutMs + 1_000));
     controller.setEnvironment(this.endpoint);
     const raw = await execute(controller, this.timeoutMs);
     if (raw.kind === 'failure') {
@@ -175,7 +184,7 @@ export class AuthorizeNetGateway implements PaymentGateway {
     const request = make('GetTransactionDetailsRequest');
     request.setMerchantAuthentication(this.merchantAuthentication());
     request.setTransId(transactionId);
-    const controller = new sdk.APIControllers.GetTransactionDetailsController!(request.getJSON(), sdkConfig(this.timeoutMs + 1_000));
+    const controller = new (controllers().GetTransactionDetailsController!)(request.getJSON(), sdkConfig(this.timeoutMs + 1_000));
     controller.setEnvironment(this.endpoint);
     const raw = await execute(controller, this.timeoutMs);
     if (raw.kind === 'failure') throw new Error(`Authorize.Net GetTransactionDetails: ${raw.reason}`);
@@ -191,7 +200,7 @@ export class AuthorizeNetGateway implements PaymentGateway {
     payment.setCreditCard(card);
 
     const t = make('TransactionRequestType');
-    t.setTransactionType(C.TransactionTypeEnum.REFUNDTRANSACTION);
+    t.setTransactionType(C().TransactionTypeEnum.REFUNDTRANSACTION);
     t.setAmount(centsToDecimal(request.amount));
     t.setPayment(payment);
     t.setRefTransId(request.transactionId);
@@ -204,7 +213,7 @@ export class AuthorizeNetGateway implements PaymentGateway {
 
   async voidCharge(transactionId: string): Promise<RefundResult> {
     const t = make('TransactionRequestType');
-    t.setTransactionType(C.TransactionTypeEnum.VOIDTRANSACTION);
+    t.setTransactionType(C().TransactionTypeEnum.VOIDTRANSACTION);
     t.setRefTransId(transactionId);
     return this.runRefund(t);
   }
@@ -216,7 +225,7 @@ export class AuthorizeNetGateway implements PaymentGateway {
     request.setCustomerProfileId(profile.customerProfileId);
     request.setCustomerPaymentProfileId(profile.paymentProfileId);
     request.setUnmaskExpirationDate(true);
-    const controller = new sdk.APIControllers.GetCustomerPaymentProfileController!(request.getJSON(), sdkConfig(this.timeoutMs + 1_000));
+    const controller = new (controllers().GetCustomerPaymentProfileController!)(request.getJSON(), sdkConfig(this.timeoutMs + 1_000));
     controller.setEnvironment(this.endpoint);
     const raw = await execute(controller, this.timeoutMs);
     if (raw.kind === 'failure') throw new Error(`Authorize.Net GetCustomerPaymentProfile: ${raw.reason}`);
@@ -269,7 +278,7 @@ export class AuthorizeNetGateway implements PaymentGateway {
 
   /** One reporting call: its body when the gateway answered Ok (no records is Ok too); throws otherwise. */
   private async report(name: string, request: SdkObject): Promise<Record<string, unknown>> {
-    const controller = new sdk.APIControllers[`${name}Controller`]!(request.getJSON(), sdkConfig(this.timeoutMs + 1_000));
+    const controller = new (controllers()[`${name}Controller`]!)(request.getJSON(), sdkConfig(this.timeoutMs + 1_000));
     controller.setEnvironment(this.endpoint);
     const raw = await execute(controller, this.timeoutMs);
     if (raw.kind === 'failure') throw new Error(`Authorize.Net ${name}: ${raw.reason}`);
@@ -291,7 +300,7 @@ export class AuthorizeNetGateway implements PaymentGateway {
   /** A createTransactionRequest's transactionRequest, in schema order: type, amount, payment/profile, order, customer, billTo, settings. */
   private transaction(request: ChargeCommon & { customerId?: string }, setPayment: (t: SdkObject) => void, withBillTo = true): SdkObject {
     const t = make('TransactionRequestType');
-    t.setTransactionType(C.TransactionTypeEnum.AUTHCAPTURETRANSACTION);
+    t.setTransactionType(C().TransactionTypeEnum.AUTHCAPTURETRANSACTION);
     t.setAmount(centsToDecimal(request.amount));
     setPayment(t);
 
@@ -325,7 +334,7 @@ export class AuthorizeNetGateway implements PaymentGateway {
     const request = make('CreateTransactionRequest');
     request.setMerchantAuthentication(this.merchantAuthentication());
     request.setTransactionRequest(transaction);
-    const controller = new sdk.APIControllers.CreateTransactionController!(request.getJSON(), sdkConfig(this.timeoutMs + 1_000));
+    const controller = new (controllers().CreateTransactionController!)(request.getJSON(), sdkConfig(this.timeoutMs + 1_000));
     controller.setEnvironment(this.endpoint);
     return execute(controller, this.timeoutMs);
   }

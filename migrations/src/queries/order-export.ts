@@ -126,6 +126,16 @@ export async function countOrderExport(pool: pg.Pool, storeCode: string, filters
 }
 
 /**
+ * Rows fetched from the cursor at a time (also the stream's buffer, in rows). Small on purpose
+ * (issue 26): a fetch's rows all arrive at once and wait in the stream's buffer, so a batch of 5,000
+ * (~8 MB of row arrays) lived through several young-generation collections, was promoted, and left the
+ * old generation to grow by ~100 MB of garbage before V8 collected it; 500 rows die young, and the
+ * export's memory stays flat (~+5 MB) whatever its size, for the same time (the extra FETCH round
+ * trips are cheap next to the query). docs/decisions/workers.md, "Performance budget (issue 26)".
+ */
+export const EXPORT_FETCH_ROWS = 500;
+
+/**
  * The export's rows (arrays of text in EXPORT_COLUMNS' order), streamed from a cursor on one pooled
  * connection while `consume` reads them; the connection goes back to the pool once `consume` settles.
  */
@@ -133,7 +143,7 @@ export async function streamOrderExport<T>(db: Db, storeCode: string, filters: E
   const { text, values } = exportQuery(storeCode, filters);
   const client = await db.$client.connect();
   try {
-    return await consume(client.query(new QueryStream(text, values, { batchSize: 5000, rowMode: 'array' })));
+    return await consume(client.query(new QueryStream(text, values, { batchSize: EXPORT_FETCH_ROWS, rowMode: 'array' })));
   } finally {
     client.release();
   }

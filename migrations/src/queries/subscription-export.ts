@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import type pg from 'pg';
 import QueryStream from 'pg-query-stream';
 import type { Db } from '../db/client';
+import { EXPORT_FETCH_ROWS } from './order-export';
 
 /** One plan as the export reads it. */
 export interface SubscriptionExportRow {
@@ -58,12 +59,12 @@ export async function countSubscriptionExport(pool: pg.Pool, filters: Subscripti
   return rows[0]?.count ?? 0;
 }
 
-/** The plans (SubscriptionExportRow objects), streamed from a cursor while `consume` reads them. */
+/** The plans (SubscriptionExportRow objects), streamed from a cursor (EXPORT_FETCH_ROWS at a time, as the orders) while `consume` reads them. */
 export async function streamSubscriptionExport<T>(db: Db, filters: SubscriptionExportFilters, consume: (rows: Readable) => Promise<T>): Promise<T> {
   const { where, values } = exportQuery(filters);
   const client = await db.$client.connect();
   try {
-    return await consume(client.query(new QueryStream(`${SELECT} ${where} order by s.created_at, s.id`, values, { batchSize: 1000 })));
+    return await consume(client.query(new QueryStream(`${SELECT} ${where} order by s.created_at, s.id`, values, { batchSize: EXPORT_FETCH_ROWS })));
   } finally {
     client.release();
   }

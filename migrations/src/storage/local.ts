@@ -50,7 +50,9 @@ export function localFileStorage(root: string): FileStorage {
       const partial = partialOf(file);
       try {
         await fsp.mkdir(path.dirname(file), { recursive: true });
-        const target = fs.createWriteStream(partial, { highWaterMark: 1024 * 1024 });
+        // 64 KB queued at most: a Buffer that waits long in a queue outlives young-generation collections
+        // and, once written, stays in memory until a full one (issue 26, workers/src/exports/processor.ts).
+        const target = fs.createWriteStream(partial, { highWaterMark: 64 * 1024 });
         await pipeline(body, target);
         await fsp.rename(partial, file);
         return { size: target.bytesWritten };

@@ -9,7 +9,7 @@
  * Statements: @nh/server queries/order-export.ts (the rows) and queries/exports.ts (the export's row).
  * Name, payload, options and topic: @nh/server/jobs/export-orders (the API may add it too).
  */
-import { PassThrough, type Writable } from 'node:stream';
+import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Job } from 'bullmq';
 import { exportFileName } from '@nh/shared';
@@ -25,7 +25,47 @@ import { CSV_CONTENT_TYPE, type FileStorage } from '@nh/server/storage';
 import { defineJob } from '../jobs/define';
 import { exportFiltersOf } from './filters';
 
-const BUFFER_BYTES = 1024 * 1024;
+/** What the file is written in: the CSV's rows joined into chunks of this size (the last one smaller). */
+const CHUNK_BYTES = 64 * 1024;
+/**
+ * The joined chunks waiting for the file's write: two. Kept small on purpose (issue 26): the rows made
+ * between two young-generation collections come to ~300 KB of CSV, and a chunk that waits behind more
+ * than that (1 MB did, whenever the disk or the upload was the slower side) is promoted and, dead,
+ * holds its memory until a full collection, which V8 lets reach ~64 MB of such buffers.
+ */
+const BUFFER_BYTES = 2 * CHUNK_BYTES;
+
+/**
+ * The CSV's bytes joined into chunks of `chunkBytes` (issue 26). The CSV writer pushes each row as its
+ * own small Buffer, a slice of an 8 KB slab Node shares between small Buffers; a row that waited in a
+ * buffer long enough to be promoted to the old generation kept its whole slab alive until a full
+ * collection, so a slow disk or upload left tens of MB of dead slabs behind. Joined at once, the slices
+ * die young, and what waits for the file (up to BUFFER_BYTES) is two unshared 64 KB chunks.
+ */
+export function chunkJoiner(chunkBytes: number = CHUNK_BYTES, highWaterMark: number = BUFFER_BYTES): Transform {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  const flushPending = (stream: Transform) => {
+    if (pendingBytes === 0) return;
+    stream.push(Buffer.concat(pending, pendingBytes));
+    pending = [];
+    pendingBytes = 0;
+  };
+  return new Transform({
+    // The large buffer is the joined chunks' side; rows waiting to be joined stay few (the default 16 KB).
+    readableHighWaterMark: highWaterMark,
+    transform(chunk: Buffer, _encoding, done) {
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      if (pendingBytes >= chunkBytes) flushPending(this);
+      done();
+    },
+    flush(done) {
+      flushPending(this);
+      done();
+    },
+  });
+}
 
 export interface ExportDeps {
   db: Db;
@@ -57,9 +97,10 @@ export async function writeOrdersCsv(
 ): Promise<number> {
   return streamOrderExport(db, storeCode, filters, async (query) => {
     let rows = 0;
-    // Large buffers between the stages: fewer pause/resume cycles for ~200 bytes per row.
-    // The shop's one CSV writer: every cell quoted as needed and neutralised against formulas.
-    const csv = csvWriter({ columns: EXPORT_COLUMNS.map((c) => c.header), readableHighWaterMark: BUFFER_BYTES });
+    // The shop's one CSV writer: every cell quoted as needed and neutralised against formulas. Its
+    // output (a small Buffer per row) is joined into chunks as it comes (`target`, chunkJoiner), so it
+    // keeps the default small buffer: the large one is the joined chunks'.
+    const csv = csvWriter({ columns: EXPORT_COLUMNS.map((c) => c.header) });
     // The 'record' event fires synchronously as a row is stringified: counting there saves a stream
     // stage per row.
     csv.on('record', (_row: CsvRow) => {
@@ -108,7 +149,8 @@ export function createExportProcessor({ db, readDb = db, log, files, progressEve
       await markExportRunning(db, exportId, count);
       // The CSV flows through `body` into the storage's write; a failure on either side fails both
       // (the pipeline destroys `body`, which fails the write; a failed write destroys `body`).
-      const body = new PassThrough({ highWaterMark: BUFFER_BYTES });
+      // `body` joins the CSV's rows into 64 KB chunks (chunkJoiner: bounded memory whatever the size).
+      const body = chunkJoiner();
       const storing = files.putStream(fileKey, body, { contentType: CSV_CONTENT_TYPE });
       storing.catch((error: unknown) => body.destroy(error as Error));
       // Both settle before the outcome is written: a failed write has removed what it began by then.

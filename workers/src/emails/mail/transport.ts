@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { SendMailOptions, Transporter } from 'nodemailer';
 
 export interface MailMessage {
   to: string;
@@ -37,10 +37,37 @@ export const TMP_FOLDER = '.tmp';
 /** A write takes milliseconds: a temporary file this old belongs to no live writer (another process may share the folder). */
 export const STALE_TEMP_MS = 60_000;
 
+/**
+ * A nodemailer transport made on the first send: nodemailer is loaded then (dynamic import), so a
+ * worker that sends no mail (an exports or erp-sync worker) never carries it (issue 26). `close` closes
+ * it if it was made.
+ */
+function lazyTransport(make: (nodemailer: (typeof import('nodemailer'))['default']) => Transporter): { sendMail: (mail: SendMailOptions) => Promise<{ messageId: string; message?: unknown }>; close: () => void } {
+  let transport: Promise<Transporter> | null = null;
+  let made: Transporter | null = null;
+  return {
+    async sendMail(mail) {
+      transport ??= import('nodemailer').then(
+        (module) => (made = make(module.default)),
+        (error: unknown) => {
+          transport = null; // the next send tries again
+          throw error;
+        },
+      );
+      return (await transport).sendMail(mail);
+    },
+    close() {
+      if (made) made.close();
+      else void transport?.then((t) => t.close(), () => {});
+    },
+  };
+}
+
 export function createMailer(options: MailerOptions): Mailer {
   if (options.smtpUrl) {
     // Pooled: each connection carries message after message (`pool=false` in the URL turns it off).
-    const transport = nodemailer.createTransport({ url: options.smtpUrl, pool: true, maxConnections: options.smtpConnections ?? 5 });
+    const smtpUrl = options.smtpUrl;
+    const transport = lazyTransport((nodemailer) => nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: options.smtpConnections ?? 5 }));
     const { hostname, port } = new URL(options.smtpUrl);
     return {
       description: `SMTP ${hostname}:${port || 'default port'}`,
@@ -51,7 +78,7 @@ export function createMailer(options: MailerOptions): Mailer {
       close: () => transport.close(),
     };
   }
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = lazyTransport((nodemailer) => nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
   const tmpDir = path.join(options.outboxDir, TMP_FOLDER);
   // Temporary files a killed process left behind go at start; sends wait for the sweep (a failed sweep blocks nothing).
   const swept = sweepStaleTemporaryFiles(options.outboxDir).catch(() => {});
