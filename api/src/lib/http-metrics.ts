@@ -99,7 +99,8 @@ export function httpMetrics(app: Express): RequestHandler {
   let labels: RouteLabels | null = null;
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    res.once('finish', () => {
+    // 'finish' comes once per response: `on` spares `once`'s wrapper.
+    res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       labels ??= routeLabels(app);
       httpRequestDuration.observe(
