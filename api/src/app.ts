@@ -7,6 +7,7 @@ import { securityHeaders } from './lib/security-headers';
 import { storedFileRoutes } from './lib/stored-files';
 import { requestContext, requestLogger } from './lib/request-logger';
 import { httpMetrics } from './lib/http-metrics';
+import { inOrder } from './lib/in-order';
 import { plainHttpWarning, untrustedProxyWarning } from './lib/proxy-warning';
 import { sameOriginGuard } from './lib/same-origin';
 import { sessionMiddleware } from './lib/session';
@@ -33,32 +34,35 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
   app.set('etag', 'strong');
   if (ctx.config.TRUST_PROXY) app.set('trust proxy', 1);
 
-  app.use(requestLogger(app, ctx.log));
-  app.use(httpMetrics(app));
-  app.use(untrustedProxyWarning(ctx.log, ctx.config.isProduction && !ctx.config.TRUST_PROXY));
+  // Every request's bookkeeping and headers, as one layer of the router (lib/in-order.ts).
   app.use(
-    securityHeaders({
-      contentSecurityPolicy: {
-        useDefaults: true,
-        directives: {
-          // The checkout loads the payment provider's tokenising script (Accept.js) from its host.
-          'script-src': ["'self'", 'https://js.authorize.net', 'https://jstest.authorize.net'],
-          'frame-src': ["'self'", 'https://js.authorize.net', 'https://jstest.authorize.net'],
-          'connect-src': ["'self'", 'https://api2.authorize.net', 'https://apitest.authorize.net'],
-          'img-src': ["'self'", 'data:', 'blob:'],
-          'upgrade-insecure-requests': ctx.config.isProduction ? [] : null,
+    inOrder(
+      requestLogger(app, ctx.log),
+      httpMetrics(app),
+      untrustedProxyWarning(ctx.log, ctx.config.isProduction && !ctx.config.TRUST_PROXY),
+      securityHeaders({
+        contentSecurityPolicy: {
+          useDefaults: true,
+          directives: {
+            // The checkout loads the payment provider's tokenising script (Accept.js) from its host.
+            'script-src': ["'self'", 'https://js.authorize.net', 'https://jstest.authorize.net'],
+            'frame-src': ["'self'", 'https://js.authorize.net', 'https://jstest.authorize.net'],
+            'connect-src': ["'self'", 'https://api2.authorize.net', 'https://apitest.authorize.net'],
+            'img-src': ["'self'", 'data:', 'blob:'],
+            'upgrade-insecure-requests': ctx.config.isProduction ? [] : null,
+          },
         },
-      },
-      crossOriginEmbedderPolicy: false,
-      // Not helmet's no-referrer: under it browsers send `Origin: null` with the shop's own form posts
-      // (sign-out), which the same-origin guard then cannot tell from a foreign page.
-      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    }),
+        crossOriginEmbedderPolicy: false,
+        // Not helmet's no-referrer: under it browsers send `Origin: null` with the shop's own form posts
+        // (sign-out), which the same-origin guard then cannot tell from a foreign page.
+        referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      }),
+    ),
   );
   // Public catalogue reads come before compression, body parsing and sessions: they need none of them
   // (the catalogue cache keeps its own gzip bytes), and they are the hottest path of the shop.
   // A person's request that changes state marks their reads for the primary a while (read-your-writes).
-  app.use('/api', services.reads.mark);
+  if (services.reads.mark) app.use('/api', services.reads.mark);
   app.use('/api', catalogRoutes(ctx, { reads: services.reads }));
   app.use(healthRoutes(ctx, { lifecycle: services.lifecycle }));
   app.use(metricsRoutes({ token: ctx.config.METRICS_TOKEN, registry: services.metrics }));

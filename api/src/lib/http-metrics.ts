@@ -98,9 +98,11 @@ export function httpMetrics(app: Express): RequestHandler {
   // Read once the app is assembled: its first answer comes after every route is in place.
   let labels: RouteLabels | null = null;
   return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.once('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    // A double, not a BigInt per request (performance.now(): monotonic, sub-microsecond).
+    const started = performance.now();
+    // 'finish' comes once per response: `on` spares `once`'s wrapper.
+    res.on('finish', () => {
+      const seconds = (performance.now() - started) / 1e3;
       labels ??= routeLabels(app);
       httpRequestDuration.observe(
         { route: routeLabel(req, labels), method: METHODS.has(req.method) ? req.method : 'OTHER', status: String(res.statusCode) },

@@ -36,8 +36,11 @@ export interface Reads {
   read: <T>(req: Request, res: Response, query: (db: Db) => Promise<T>) => Promise<T>;
   /** Whether the request carries a live mark (read the primary, and past in-process caches). */
   justWrote: (req: Request) => boolean;
-  /** Sets the mark on every successful (status below 400) request that changes state. */
-  mark: RequestHandler;
+  /**
+   * Sets the mark on every successful (status below 400) request that changes state; null when there is
+   * nothing to mark (no replica, or READ_YOUR_WRITES_MS 0), so the app mounts nothing.
+   */
+  mark: RequestHandler | null;
 }
 
 /** A replica's failure is logged at most this often (a replica that is down fails every read). */
@@ -75,8 +78,8 @@ export function createReads(
         return query(primary);
       }
     },
-    mark: (req, res, next) => {
-      if (!CHANGES_STATE.has(req.method) || windowMs === 0 || replica === primary) return next();
+    mark: windowMs === 0 || replica === primary ? null : (req, res, next) => {
+      if (!CHANGES_STATE.has(req.method)) return next();
       // Set as the head goes out: only then is the status known.
       const writeHead = res.writeHead;
       res.writeHead = function (this: Response, ...args: unknown[]) {

@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { Db } from '@nh/server/db/client';
 import { CATALOG_MESSAGES } from '@nh/shared/contracts/catalog';
 import * as catalogQueries from '@nh/server/queries/catalog';
@@ -29,15 +29,25 @@ export function catalogRoutes(ctx: AppContext, { reads }: { reads: Reads }): Rou
   const router = Router();
   const cache = catalogCache(ctx);
 
-  /** GET path → cached answer of `load`; `load` answering undefined is a 404 with `missing`. */
-  const cached = (path: string, key: (req: Request) => string, load: (req: Request, db: Db) => Promise<unknown>, missing: string) =>
-    router.get(path, async (req, res) => {
-      const k = key(req);
+  /**
+   * GET path → cached answer of `load`; `load` answering undefined is a 404 with `missing`. A live
+   * entry is sent synchronously (no promise per request); a miss or a fresh read goes the async way.
+   */
+  const cached = (path: string, key: (req: Request) => string, load: (req: Request, db: Db) => Promise<unknown>, missing: string) => {
+    const answer = async (req: Request, res: Response, k: string, justWrote: boolean) => {
       const read = () => reads.read(req, res, (db) => load(req, db));
-      const entry = reads.justWrote(req) ? uncached(await read()) : (cache.peek(k) ?? (await cache.get(k, read)));
+      const entry = justWrote ? uncached(await read()) : await cache.get(k, read);
       if (!entry) throw new AppError('NOT_FOUND', missing);
       sendJsonEntry(req, res, entry);
+    };
+    router.get(path, (req, res) => {
+      const k = key(req);
+      const justWrote = reads.justWrote(req);
+      const hit = justWrote ? undefined : cache.peek(k);
+      if (!hit) return answer(req, res, k, justWrote);
+      sendJsonEntry(req, res, hit);
     });
+  };
   const slugOf = (missing: string) => (req: Request) => {
     const slug = String(req.params.slug ?? '');
     if (!SLUG.test(slug)) throw new AppError('NOT_FOUND', missing);
@@ -47,18 +57,7 @@ export function catalogRoutes(ctx: AppContext, { reads }: { reads: Reads }): Rou
   const productSlug = slugOf(CATALOG_MESSAGES.productNotFound);
   const articleSlug = slugOf(CATALOG_MESSAGES.articleNotFound);
 
-  cached('/categories', () => 'categories', async (_req, db) => (await catalogQueries.listCategories(db)).map(toCategory), CATALOG_MESSAGES.categoryNotFound);
-
-  cached(
-    '/categories/:slug',
-    (req) => `category:${categorySlug(req)}`,
-    async (req, db) => {
-      const row = await catalogQueries.findCategory(db, categorySlug(req));
-      return row && toCategory(row);
-    },
-    CATALOG_MESSAGES.categoryNotFound,
-  );
-
+  // The hottest first: a request is matched against the routes in order.
   cached(
     '/products',
     () => 'products',
@@ -74,6 +73,18 @@ export function catalogRoutes(ctx: AppContext, { reads }: { reads: Reads }): Rou
       return row && toStorefrontProduct(row.product, row.category, row.rating);
     },
     CATALOG_MESSAGES.productNotFound,
+  );
+
+  cached('/categories', () => 'categories', async (_req, db) => (await catalogQueries.listCategories(db)).map(toCategory), CATALOG_MESSAGES.categoryNotFound);
+
+  cached(
+    '/categories/:slug',
+    (req) => `category:${categorySlug(req)}`,
+    async (req, db) => {
+      const row = await catalogQueries.findCategory(db, categorySlug(req));
+      return row && toCategory(row);
+    },
+    CATALOG_MESSAGES.categoryNotFound,
   );
 
   cached('/blog', () => 'blog', async (_req, db) => (await catalogQueries.listPublishedPosts(db)).map(toBlogPostSummary), CATALOG_MESSAGES.articleNotFound);
