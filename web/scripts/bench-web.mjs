@@ -2,14 +2,14 @@
 /**
  * Home page first-load budget: follows web/dist/index.html (scripts, modulepreloads, stylesheets),
  * then the home route chunk and its static imports from the Vite manifest, and prints the gzipped
- * size of the JavaScript and CSS the home page downloads. Budget: 200 KB of gzipped JavaScript.
+ * size of the JavaScript and CSS the home page downloads. Budget: 185 KB of gzipped JavaScript (issue 26; it fails above).
  * Build first: `npm run build:web`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
-const BUDGET_KB = 200;
+const BUDGET_KB = 185;
 const HOME_ROUTE_SOURCE = 'src/app/routes/home.tsx';
 const dist = path.resolve(import.meta.dirname, '..', 'dist');
 const manifestPath = path.join(dist, '.vite', 'manifest.json');

@@ -2,6 +2,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { matchRoutes, type RouteObject } from 'react-router-dom';
 import { ADMIN_PUBLIC_SCREENS, ADMIN_SCREENS } from '@/features/admin/screens';
+import { CheckoutShell } from '@/features/checkout/components/checkout-shell';
+import { afterFirstPaint } from '@/lib/after-first-paint';
 import type { Prefetch } from '@/lib/prefetch';
 import { SiteLayout } from './layout/site-layout';
 
@@ -71,7 +73,12 @@ export function createRoutes(queryClient: QueryClient, { awaitData }: RouteOptio
         { path: '/support', ...page(() => import('@/features/content/routes/support')) },
         { path: '/legal/:page', ...page(() => import('@/features/content/routes/legal')) },
         { path: '/unsubscribe/:token', ...page(() => import('@/features/newsletter/routes/unsubscribe')) },
-        { path: '/checkout', ...page(() => import('@/features/checkout/routes/checkout')) },
+        {
+          path: '/checkout',
+          // Rendered in the browser: the frame and the heading (the LCP element) paint first, then the page's code loads.
+          ...page(() => afterFirstPaint().then(() => import('@/features/checkout/routes/checkout'))),
+          hydrateFallbackElement: <CheckoutShell />,
+        },
         { path: '/checkout/complete/:orderId', ...page(() => import('@/app/routes/order-confirmation')) },
         { path: '/subscriptions', ...page(() => import('@/features/subscriptions/routes/subscriptions')) },
         { path: '/subscriptions/update-card/:token', ...page(() => import('@/features/subscriptions/routes/update-card')) },

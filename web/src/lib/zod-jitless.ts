@@ -6,8 +6,16 @@
  * probe and the compiler; our payloads are small, so the interpreted parser costs nothing noticeable.
  *
  * The flag is read when a schema is constructed, i.e. while the contract modules are evaluated: this
- * module must be the browser entry's first import (it imports nothing but zod's core).
+ * module must be the browser entry's first import.
+ *
+ * It imports nothing from zod: `config()` lives in zod's core, which would put ~9 KB gzipped of zod
+ * into the entry chunk that every page loads (the home page itself builds no schema). zod keeps its
+ * configuration on `globalThis.__zod_globalConfig` (so that every copy of zod in a page shares it) and
+ * adopts an object already there when its core loads; `config({ jitless: true })` is an `Object.assign`
+ * onto that same object. Tested in zod-jitless.test.ts against zod's own `config()`.
  */
-import { config } from 'zod/v4/core';
+const global = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
+global.__zod_globalConfig ??= {};
+global.__zod_globalConfig.jitless = true;
 
-config({ jitless: true });
+export {};

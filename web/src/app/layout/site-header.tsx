@@ -1,7 +1,7 @@
 import { HEADER_SCROLL_THRESHOLD_PX, SHOP } from '@nh/shared/constants';
 import { Menu, Search, ShoppingBag, User } from 'lucide-react';
 import { lazy, Suspense, useEffect, useState, type ReactElement } from 'react';
-import { Link, NavLink, useLocation } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import {
   DropdownMenu,
@@ -11,16 +11,19 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
-import { Sheet, SheetContent, SheetTitle, SheetDescription } from '@/components/ui/sheet';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
 import { signOut, useAuth } from '@/lib/auth';
+import { useOpenedOnce, usePreloadWhenIdle } from '@/lib/lazy-dialog';
 import { useCart } from '@/stores/cart-context';
 import { useHeroPresent } from '@/lib/hero-presence';
 import { useHydrated } from '@/lib/use-hydrated';
 import { cn } from '@/lib/utils';
-import { hasTransparentHeader, MAIN_NAV, type SiteLink } from './site-links';
+import { NavItem } from './nav-item';
+import { hasTransparentHeader, MAIN_NAV } from './site-links';
 
 const SearchDialog = lazy(() => import('./search-dialog'));
+const loadMobileMenu = () => import('./mobile-menu');
+const MobileMenu = lazy(loadMobileMenu);
 
 function useScrolledPast(threshold: number): boolean {
   // Hydration starts unscrolled, as the server rendered it; the effect reads the real position.
@@ -42,28 +45,6 @@ function WithTooltip({ label, children }: { label: string; children: ReactElemen
       <TooltipTrigger asChild>{children}</TooltipTrigger>
       <TooltipContent>{label}</TooltipContent>
     </Tooltip>
-  );
-}
-
-function NavItem({ link, className, onNavigate }: { link: SiteLink; className?: string; onNavigate?: () => void }) {
-  const { pathname } = useLocation();
-  if (link.external) {
-    return (
-      <a href={link.to} target="_blank" rel="noopener noreferrer" className={className} onClick={onNavigate}>
-        {link.label}
-        <span className="sr-only"> (opens in a new tab)</span>
-      </a>
-    );
-  }
-  const onAlias = link.aliases?.some((path) => pathname === path || pathname.startsWith(`${path}/`)) ?? false;
-  return (
-    <NavLink
-      to={link.to}
-      className={({ isActive }) => cn(className, (isActive || onAlias) && 'font-semibold underline decoration-2 underline-offset-8')}
-      onClick={onNavigate}
-    >
-      {link.label}
-    </NavLink>
   );
 }
 
@@ -107,6 +88,9 @@ export function SiteHeader() {
   const { itemCount, openCart } = useCart();
   const { isAuthenticated } = useAuth();
   const [menuOpen, setMenuOpen] = useState(false);
+  // The mobile menu's sheet is its own chunk (mobile-menu.tsx), loaded when idle, mounted at its first opening.
+  const menuOpened = useOpenedOnce(menuOpen);
+  usePreloadWhenIdle(loadMobileMenu);
   const [searchOpen, setSearchOpen] = useState(false);
   const heroPresent = useHeroPresent();
   const transparent = hasTransparentHeader(pathname) && heroPresent && !scrolled && !menuOpen;
@@ -188,39 +172,11 @@ export function SiteHeader() {
         </div>
       </div>
 
-      <Sheet open={menuOpen} onOpenChange={setMenuOpen}>
-        <SheetContent side="left" className="w-[85%] max-w-xs p-6">
-          <SheetTitle>{SHOP.name}</SheetTitle>
-          <SheetDescription className="sr-only">Site navigation</SheetDescription>
-          <nav aria-label="Mobile" className="mt-2 flex flex-col text-base">
-            {MAIN_NAV.map((link) => (
-              <NavItem
-                key={link.to}
-                link={link}
-                className="border-b border-stone-100 py-3 text-brand-900"
-                onNavigate={() => setMenuOpen(false)}
-              />
-            ))}
-            {isAuthenticated ? (
-              <>
-                <a href="/account/orders" className="border-b border-stone-100 py-3 text-brand-900">
-                  My Orders
-                </a>
-                <a href="/subscriptions" className="border-b border-stone-100 py-3 text-brand-900">
-                  My Subscriptions
-                </a>
-                <button type="button" onClick={signOut} className="py-3 text-left text-brand-900">
-                  Log Out
-                </button>
-              </>
-            ) : (
-              <a href="/api/login" className="py-3 text-brand-900">
-                Log In
-              </a>
-            )}
-          </nav>
-        </SheetContent>
-      </Sheet>
+      {menuOpened && (
+        <Suspense fallback={null}>
+          <MobileMenu open={menuOpen} onOpenChange={setMenuOpen} isAuthenticated={isAuthenticated} />
+        </Suspense>
+      )}
 
       {searchOpen && (
         <Suspense fallback={null}>

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
-import { Toaster } from '@/components/ui/toaster';
+import { LazyToaster } from '@/components/ui/lazy-toaster';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import { CartDrawer } from '@/features/cart/components/cart-drawer';
 import { NewsletterPopup } from '@/features/newsletter/components/newsletter-popup';
@@ -37,7 +37,7 @@ export function SiteLayout() {
         <SiteFooter />
         <CartDrawer />
         <NewsletterPopup />
-        <Toaster />
+        <LazyToaster />
       </TooltipProvider>
     </CartProvider>
   );

@@ -26,6 +26,7 @@ import { LabelledField as Field } from '@/components/ui/labelled-field';
 import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/lib/auth';
 import { useCart } from '@/stores/cart-context';
+import { CHECKOUT_SECTION_CLASS, CheckoutHeading } from '../components/checkout-shell';
 import { CheckoutTrustBadges } from '../components/checkout-trust-badges';
 import { GuestEmailCode } from '../components/guest-email-code';
 import { OrderSummary } from '../components/order-summary';
@@ -156,8 +157,8 @@ export default function CheckoutPage() {
   const field = (name: keyof Omit<CheckoutForm, 'subscribeAndSave' | 'intervalCount'>) => ({ ...register(name), error: errors[name] });
 
   return (
-    <section className="mx-auto max-w-6xl px-4 pb-16 pt-28 sm:px-6 lg:px-8">
-      <h1 className="mb-6 text-3xl font-semibold text-brand-900">Checkout</h1>
+    <section className={CHECKOUT_SECTION_CLASS}>
+      <CheckoutHeading />
       <div className="grid gap-8 lg:grid-cols-[1fr_380px]">
         <form onSubmit={handleSubmit(submit)} noValidate className="space-y-6" aria-label="Checkout">
           <Card>

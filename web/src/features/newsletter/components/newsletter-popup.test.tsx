@@ -3,7 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createQueryClient } from '@/lib/query-client';
 import { CartProvider } from '@/stores/cart-context';
 import { NewsletterPopup, type NewsletterPopupProps } from './newsletter-popup';
@@ -26,6 +26,8 @@ function renderPopup(path = '/', props: NewsletterPopupProps = {}) {
 const exitIntent = () =>
   act(() => void document.documentElement.dispatchEvent(new MouseEvent('mouseleave', { clientY: 0, bubbles: false })));
 
+// The dialog is its own chunk, which the page loads when idle; loaded here once, before the clock of findBy starts.
+beforeAll(() => import('./newsletter-dialog'), 30_000);
 beforeEach(() => localStorage.clear());
 afterEach(cleanup);
 

@@ -1,13 +1,13 @@
-import { NEWSLETTER_DISCOUNT_PERCENT, POPUP_CUSTOMERS_CLAIM, POPUP_DEFAULTS, STORAGE_KEYS } from '@nh/shared/constants';
-import { Gift } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { NEWSLETTER_DISCOUNT_PERCENT, POPUP_DEFAULTS, STORAGE_KEYS } from '@nh/shared/constants';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation } from 'react-router-dom';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
+import { useOpenedOnce, usePreloadWhenIdle } from '@/lib/lazy-dialog';
 import { useCart } from '@/stores/cart-context';
 import { errorMessage, useNewsletterSignup } from '../api';
+
+const loadNewsletterDialog = () => import('./newsletter-dialog');
+const NewsletterDialog = lazy(loadNewsletterDialog);
 
 export type PopupTrigger = 'exit-intent' | 'timed' | 'scroll';
 type PopupRecord = 'subscribed' | 'dismissed';
@@ -38,7 +38,8 @@ export interface NewsletterPopupProps {
 
 /**
  * Exit-intent newsletter popup (storefront §4): opens at most once per page session, never on
- * /checkout, never with a non-empty cart, never again after a dismissal or sign-up.
+ * /checkout, never with a non-empty cart, never again after a dismissal or sign-up. The dialog itself
+ * (newsletter-dialog.tsx) is its own chunk, loaded when the page is idle and mounted at its first opening.
  */
 export function NewsletterPopup({
   trigger = 'exit-intent',
@@ -51,6 +52,8 @@ export function NewsletterPopup({
   const { pathname } = useLocation();
   const { itemCount } = useCart();
   const signup = useNewsletterSignup();
+  const opened = useOpenedOnce(open);
+  usePreloadWhenIdle(loadNewsletterDialog);
 
   // Staff screens (/admin, /admin-products, /admin-orders) never get the shopper popup either.
   const eligible = pathname !== '/checkout' && !pathname.startsWith('/admin') && itemCount === 0;
@@ -105,40 +108,17 @@ export function NewsletterPopup({
     });
   };
 
+  if (!opened) return null;
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="max-w-md overflow-hidden p-0" data-testid="newsletter-popup">
-        <div className="bg-gradient-to-br from-brand-900 to-brand-700 px-6 pb-6 pt-8 text-center text-white">
-          <Gift className="mx-auto size-10 text-brand-100" aria-hidden="true" />
-          <DialogTitle className="mt-3 text-2xl font-bold text-white">
-            Wait! Take {NEWSLETTER_DISCOUNT_PERCENT}% off your first order
-          </DialogTitle>
-          <DialogDescription className="mt-2 text-brand-100">
-            Join {POPUP_CUSTOMERS_CLAIM} customers getting non-toxic cleaning tips and member-only offers.
-          </DialogDescription>
-        </div>
-        <form onSubmit={onSubmit} className="flex flex-col gap-3 px-6 pb-6">
-          <label htmlFor="popup-email" className="sr-only">
-            Email address
-          </label>
-          <Input
-            id="popup-email"
-            type="email"
-            required
-            autoComplete="email"
-            placeholder="you@example.com"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            disabled={signup.isPending}
-          />
-          <Button type="submit" size="lg" disabled={signup.isPending}>
-            {signup.isPending ? 'Subscribing...' : `Get My ${NEWSLETTER_DISCOUNT_PERCENT}% Off`}
-          </Button>
-          <button type="button" className="text-sm text-stone-500 underline-offset-4 hover:underline" onClick={() => onOpenChange(false)}>
-            No thanks
-          </button>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <Suspense fallback={null}>
+      <NewsletterDialog
+        open={open}
+        onOpenChange={onOpenChange}
+        email={email}
+        onEmailChange={setEmail}
+        pending={signup.isPending}
+        onSubmit={onSubmit}
+      />
+    </Suspense>
   );
 }
