@@ -461,6 +461,45 @@ async function main(): Promise<void> {
   cpuLine('API', apiCpu, api.ok);
   if (VIA_PGBOUNCER) cpuLine('PgBouncer API', pooledCpu, pooled.ok);
   cpuLine('bare SQL', bareCpu, bare.ok);
+  {
+    // The local sandbox gateway runs inside the API process (and Redis), so the lines above count it
+    // under "api" and "redis". Its own share: the same charges made here, in this process, on fresh
+    // tokens (made before the clock starts), 16 at a time as the shoppers do.
+    const charges = 1000;
+    const fresh: string[] = [];
+    for (let i = 0; i < charges; i += 200) {
+      const batch = await Promise.all(
+        Array.from({ length: 200 }, () =>
+          sandbox.tokenize({
+            authData: { clientKey: 'local-sandbox-client-key', apiLoginID: 'local-sandbox' },
+            cardData: { cardNumber: '4111111111111111', month: '12', year: '2030', cardCode: '123', zip: '12345' },
+          }),
+        ),
+      );
+      for (const answer of batch) if ('opaqueData' in answer) fresh.push(answer.opaqueData.dataValue);
+    }
+    const redisBefore = cpuByPid();
+    const cpuBefore = process.cpuUsage();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        for (let token = fresh[next++]; token; token = fresh[next++]) {
+          await sandbox.chargeOpaqueData({
+            opaqueData: { dataDescriptor: 'COMMON.ACCEPT.INAPP.PAYMENT', dataValue: token },
+            amount: 12.34,
+            invoiceNumber: `BENCH-${next}`,
+            email: 'bench@example.com',
+            billTo: { firstName: 'Bench', lastName: 'Shopper', address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' },
+          });
+        }
+      }),
+    );
+    const used = process.cpuUsage(cpuBefore);
+    const redisAfter = new Map<string, number>();
+    addCpu(redisBefore, redisAfter);
+    const perCharge = (ms: number) => (ms / fresh.length).toFixed(2);
+    console.log(`CPU ms per charge of the local sandbox gateway (part of "api" above; measured in this process on ${fresh.length} charges): ${perCharge((used.user + used.system) / 1000)} in the gateway, redis ${perCharge(redisAfter.get('redis') ?? 0)}`);
+  }
   console.log(`ratio API / bare SQL: ${(apiRate / bareRate).toFixed(2)}`);
   console.log(`outbox rows not yet relayed at the end: ${backlog[0]!.n}; jobs not yet done: ${await jobsLeft()}${WITH_WORKER ? '' : ' (worker off)'}`);
   const met = apiRate >= GOAL.ordersPerSecond && percentile(api.latencies, 99) < GOAL.p99Ms;

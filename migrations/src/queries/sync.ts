@@ -143,9 +143,10 @@ const RECORD_ATTEMPTS = {
   text: `${LEDGER_INSERT} select $1, ${LEDGER_VALUES} from ${LEDGER_ROWS.replace('$LEDGER', '$2')}`,
 };
 
-// One sync of an order at a time: a session-level advisory lock keyed by the order's id (a hash: two
-// orders sharing one only take turns).
-const TRY_LOCK_ORDER = { name: 'erp-sync-try-lock', text: `select pg_try_advisory_xact_lock(hashtextextended('erp-sync-order:' || $1::text, 0)) as locked` };
+// One sync of an order at a time: a transaction-level advisory lock (so it works through a pooler in
+// transaction mode) keyed by the order's id (a hash: two orders sharing one only take turns). The
+// transaction is opened by the same message.
+const TRY_LOCK_ORDER = (orderIdLiteral: string) => `begin; select pg_try_advisory_xact_lock(hashtextextended('erp-sync-order:' || ${orderIdLiteral}::text, 0)) as locked`;
 
 /**
  * Takes the order's sync lock without waiting: the release function, or null when another sync of the
@@ -165,8 +166,10 @@ export async function tryLockOrderSync(pool: pg.Pool, orderId: string): Promise<
   const client = await pool.connect();
   let locked = false;
   try {
-    await client.query('begin');
-    locked = (await client.query<{ locked: boolean }>({ ...TRY_LOCK_ORDER, values: [orderId] })).rows[0]?.locked === true;
+    // `begin` and the try-lock travel in one message (one round trip, not two). A simple query takes no
+    // parameters, so the id goes in as an escaped literal.
+    const [, lock] = (await client.query(TRY_LOCK_ORDER(client.escapeLiteral(orderId)))) as unknown as [pg.QueryResult, pg.QueryResult<{ locked: boolean }>];
+    locked = lock?.rows[0]?.locked === true;
     if (!locked) await client.query('rollback');
   } catch (error) {
     client.release(error as Error);
