@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { TAX_RATE_BPS } from './constants';
 import { percentOf } from './money';
+import { HOME_ZONE } from './shipping-rules';
 import {
   discountLines,
   priceCart,
   pricePlan,
   priceRenewal,
   promoDiscountOn,
+  shippingOptionsFor,
   toPayloadStrings,
   type PricingLine,
   type PricingPromo,
@@ -262,5 +264,24 @@ describe('priceRenewal with one-time add-ons (issue 21)', () => {
     expect(Math.abs(withAddOn.total - (agreed + addOnAlone))).toBeLessThanOrEqual(1);
     expect(withAddOn.total).toBeLessThanOrEqual(agreed + addOnAlone);
     expect(withAddOn.priceLock).toBeGreaterThan(0);
+  });
+});
+
+describe('shippingOptionsFor: the choices checkout shows, before and after its quote', () => {
+  const cart = (cents: number) => [{ price: cents, quantity: 1 }];
+
+  it('prices standard for this cart (free over the threshold) and offers express where the zone has it', () => {
+    expect(shippingOptionsFor(cart(2000), { state: 'IL' })).toEqual({
+      standard: { price: '9.99', free: false, promise: HOME_ZONE.standard.promise },
+      express: { price: '9.99', free: false, promise: HOME_ZONE.express!.promise },
+    });
+    expect(shippingOptionsFor(cart(6000), {}).standard).toMatchObject({ price: '0.00', free: true });
+    expect(shippingOptionsFor(cart(6000), { state: 'HI' })).toMatchObject({ standard: { price: '14.99', free: false }, express: { price: '29.99' } });
+    expect(shippingOptionsFor(cart(2000), { state: 'PR' })?.express).toBeNull();
+  });
+
+  it('a plan gets free standard and no express; an address the shop does not ship to gets none', () => {
+    expect(shippingOptionsFor(cart(2000), { state: 'IL', subscribe: true })).toMatchObject({ standard: { price: '0.00', free: true }, express: null });
+    expect(shippingOptionsFor(cart(2000), { state: 'AS' })).toBeNull();
   });
 });

@@ -24,7 +24,7 @@
  */
 import { SUBSCRIBE_AND_SAVE_PERCENT, TAX_RATE_BPS } from './constants';
 import { centsToDecimal, percentOf, spreadCents, type Cents } from './money';
-import { isShippingRefusal, quoteShipping, type ShippingMethod, type ShippingQuote, type ShippingRefusal } from './shipping-rules';
+import { HOME_ZONE, isShippingRefusal, quoteShipping, shippingZoneOf, type ShippingMethod, type ShippingQuote, type ShippingRefusal } from './shipping-rules';
 
 export type DiscountType = 'percentage' | 'fixed';
 export const DISCOUNT_TYPES = ['percentage', 'fixed'] as const satisfies readonly DiscountType[];
@@ -126,6 +126,31 @@ export function priceCart(lines: readonly PricingLine[], options: PricingOptions
     shippingRefusal: refused ? quote : null,
   };
   return withFlatTax({ ...base, discountedSubtotal, tax: 0, total: 0, lineNet: [], lineTaxes: [], shippingTax: 0 }, lines);
+}
+
+/** One delivery choice as checkout shows it: its price on this order ("0.00" when free) and its promise. */
+export interface ShippingChoicePrice {
+  price: string;
+  free: boolean;
+  promise: string;
+}
+
+/**
+ * The delivery choices of a cart for the address's zone (standard as the rule prices it for this cart,
+ * express where the zone has it and not for a plan), or null where the shop does not ship. The one
+ * source of the checkout quote's options and of the form's own choice before the first quote arrives.
+ */
+export function shippingOptionsFor(
+  lines: readonly PricingLine[],
+  options: Pick<PricingOptions, 'promo' | 'subscribe' | 'state'>,
+): { standard: ShippingChoicePrice; express: ShippingChoicePrice | null } | null {
+  const zone = options.state ? shippingZoneOf(options.state) : HOME_ZONE;
+  if (!zone?.ships) return null;
+  const free = priceCart(lines, { ...options, shippingMethod: 'standard' }).delivery?.free ?? false;
+  return {
+    standard: { price: centsToDecimal(free ? 0 : zone.standard.rate), free, promise: zone.standard.promise },
+    express: zone.express && !options.subscribe ? { price: centsToDecimal(zone.express.rate), free: false, promise: zone.express.promise } : null,
+  };
 }
 
 /** Each line's share of what is left after `discountedSubtotal` (the discount spread by what each line cost). */

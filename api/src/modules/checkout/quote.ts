@@ -11,11 +11,10 @@ import {
   centsToDecimal,
   discountLines,
   freeShippingNote,
-  priceCart,
+  shippingOptionsFor,
   shippingZoneOf,
   toCents,
   HOME_ZONE,
-  type Cents,
   type PricingPromo,
 } from '@nh/shared';
 import { CHECKOUT_MESSAGES, type CheckoutQuote, type CheckoutQuoteInput } from '@nh/shared/contracts/checkout';
@@ -69,17 +68,6 @@ export async function quoteCheckout(deps: QuoteDeps, input: CheckoutQuoteInput):
   const { pricing, renewal } = await priceCheckout(deps.tax, lines, { promo, subscribe: input.subscribe, shippingMethod: input.shippingMethod, to });
   const zone = input.state ? shippingZoneOf(input.state) : HOME_ZONE;
   const d = centsToDecimal;
-  const choice = (rate: Cents, promise: string, free: boolean) => ({ price: d(free ? 0 : rate), free, promise });
-
-  // Both choices, priced for this cart: standard as the rule prices it, express where the zone has it (not for plans).
-  let options: CheckoutQuote['options'] = null;
-  if (zone?.ships) {
-    const standard = priceCart(lines, { promo, subscribe: input.subscribe, state: input.state, shippingMethod: 'standard' }).delivery;
-    options = {
-      standard: choice(zone.standard.rate, zone.standard.promise, standard?.free ?? false),
-      express: zone.express && !input.subscribe ? choice(zone.express.rate, zone.express.promise, false) : null,
-    };
-  }
   const delivery = pricing.delivery;
   const quote: CheckoutQuote = {
     subtotal: d(pricing.subtotal),
@@ -92,7 +80,7 @@ export async function quoteCheckout(deps: QuoteDeps, input: CheckoutQuoteInput):
     shippingTax: d(pricing.shippingTax),
     taxSource: pricing.taxSource,
     delivery: delivery && zone ? { zone: delivery.zone, zoneName: zone.name, method: delivery.method, promise: delivery.promise, free: delivery.free } : null,
-    options,
+    options: shippingOptionsFor(lines, { promo, subscribe: input.subscribe, state: input.state }),
     freeShippingNote: zone && !input.subscribe ? freeShippingNote(zone) : null,
     refusal: pricing.shippingRefusal ? { message: pricing.shippingRefusal.message, field: refusalField(pricing) } : null,
     promoMessage,

@@ -4,8 +4,8 @@ import { checkoutFormSchema, emptyCheckoutForm, type CheckoutForm } from '@nh/sh
 import type { PromoValidation } from '@nh/shared/contracts/promo';
 import { subscriptionTermsParagraphs } from '@nh/shared/contracts/subscription-terms';
 import { cadenceChoiceWords, cadenceWords } from '@nh/shared/contracts/subscriptions';
-import { centsToDecimal, toCents } from '@nh/shared/money';
-import { priceCart, pricePlan, toPayloadStrings } from '@nh/shared/pricing';
+import { toCents } from '@nh/shared/money';
+import { priceCart, pricePlan, shippingOptionsFor, toPayloadStrings } from '@nh/shared/pricing';
 import { freeShippingNote, HOME_ZONE, shippingZoneOf, type ShippingMethod } from '@nh/shared/shipping-rules';
 import { Loader2, ShoppingBag } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
@@ -91,18 +91,7 @@ export default function CheckoutPage() {
   // Until the first quote arrives, the shipping choice and the free-shipping line come from the shared
   // rule for the typed zone (the figures the quote will carry), so the form does not move when it lands.
   const typedZone = typedState ? shippingZoneOf(typedState) : HOME_ZONE;
-  const localOptions =
-    typedZone?.ships && !subscribe
-      ? {
-          standard: {
-            price: centsToDecimal(typedZone.standard.rate),
-            free: priceCart(lines, { promo, state: typedState, shippingMethod: 'standard' }).freeShipping,
-            promise: typedZone.standard.promise,
-          },
-          express: typedZone.express ? { price: centsToDecimal(typedZone.express.rate), free: false, promise: typedZone.express.promise } : null,
-        }
-      : null;
-  const shippingOptions = quote ? quote.options : localOptions;
+  const shippingOptions = quote ? quote.options : shippingOptionsFor(lines, { promo, subscribe, state: typedState });
   const freeShippingLine = quote ? quote.freeShippingNote : typedZone && !subscribe ? freeShippingNote(typedZone) : null;
   // Place order waits for the quote of what is typed (its figures are what is sent); a quote that
   // failed lets the server decide on the shared rules' figures (it refuses a total that is not its own).
