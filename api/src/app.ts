@@ -5,7 +5,8 @@ import express, { type Express, type Request, type Response } from 'express';
 import type { AppContext } from './lib/context';
 import { securityHeaders } from './lib/security-headers';
 import { storedFileRoutes } from './lib/stored-files';
-import { requestContext, requestLogger } from './lib/request-logger';
+import { accessLine, requestContext, requestId } from './lib/request-logger';
+import { whenAnswered } from './lib/when-answered';
 import { httpMetrics } from './lib/http-metrics';
 import { inOrder } from './lib/in-order';
 import { plainHttpWarning, untrustedProxyWarning } from './lib/proxy-warning';
@@ -37,8 +38,8 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
   // Every request's bookkeeping and headers, as one layer of the router (lib/in-order.ts).
   app.use(
     inOrder(
-      requestLogger(app, ctx.log),
-      httpMetrics(app),
+      requestId(app, ctx.log),
+      whenAnswered(accessLine(ctx.log), httpMetrics(app)),
       untrustedProxyWarning(ctx.log, ctx.config.isProduction && !ctx.config.TRUST_PROXY),
       securityHeaders({
         contentSecurityPolicy: {
@@ -63,7 +64,8 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
   // (the catalogue cache keeps its own gzip bytes), and they are the hottest path of the shop.
   // A person's request that changes state marks their reads for the primary a while (read-your-writes).
   if (services.reads.mark) app.use('/api', services.reads.mark);
-  app.use('/api', catalogRoutes(ctx, { reads: services.reads }));
+  // On the app's own router, not mounted at /api: one routing pass, not two (issue 26).
+  catalogRoutes(ctx, { reads: services.reads, router: app.router, prefix: '/api' });
   app.use(healthRoutes(ctx, { lifecycle: services.lifecycle }));
   app.use(metricsRoutes({ token: ctx.config.METRICS_TOKEN, registry: services.metrics }));
   app.use(compression());

@@ -12,7 +12,7 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@nh/server/observability/logger';
 import { errorHandler, UNSTORABLE_INPUT_MESSAGE } from '../src/lib/errors';
-import { requestLogger } from '../src/lib/request-logger';
+import { requestId } from '../src/lib/request-logger';
 import { startTestApi, type TestApi } from './support/harness';
 
 let api: TestApi;
@@ -75,7 +75,7 @@ describe('the safety net for data the database refuses', () => {
 
   it('answers a data exception (SQLSTATE class 22) with a 400 and any other database error with a 500', async () => {
     const app = express();
-    app.use(requestLogger(app, api.ctx.log));
+    app.use(requestId(app, api.ctx.log));
     app.get('/probe/:code', async (req) => {
       await api.ctx.db.execute(failing[String(req.params.code)]!);
     });

@@ -11,20 +11,18 @@
  * set, and text that picks none (a mount path with a parameter, a router built at request time such as
  * the queue dashboard's) counts under the nearest mount around it.
  *
- * Which route answered is taken when the router picks it (a setter of `req.route` on the app's
- * request prototype, installed once, as the request logger's `req.log`), with the mount path as the
- * request spelt it at that moment: by the time the answer is sent the mount path may be gone (a route
- * that threw is answered by the app's error handler, outside its router).
+ * Which route answered is the router's `req.route` (the route object it dispatched to), whose label the
+ * walk recorded: nothing is stored per request, and the label holds even when the mount path is gone
+ * by the time the answer is sent (a route that threw is answered by the app's error handler, outside
+ * its router). A route object the walk met under two mount paths is told apart by the request's mount
+ * path when it is answered.
  */
-import type { Express, Request, RequestHandler } from 'express';
+import type { Express, Request } from 'express';
 import { httpRequestDuration } from '@nh/server/observability/metrics';
+import type { AnswerHook } from './when-answered';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 export const UNMATCHED = '(unmatched)';
-
-const route = Symbol('route');
-const routeBase = Symbol('routeBase');
-type RoutedRequest = Request & { [route]?: { path?: unknown }; [routeBase]?: string };
 
 const patternOf = (path: unknown): string =>
   typeof path === 'string' ? path : Array.isArray(path) ? path.map(String).join('|') : String(path);
@@ -41,6 +39,8 @@ interface Layer {
 /** The fixed set of labels of an app: its routes' full patterns and its mount paths, by lower-case spelling. */
 export interface RouteLabels {
   routes: ReadonlyMap<string, string>;
+  /** Each route object's label; null for one reached under two mount paths (a router mounted twice). */
+  byRoute: WeakMap<object, string | null>;
   /** Mount paths (`key` lower-case), longest first. */
   mounts: ReadonlyArray<{ key: string; path: string }>;
 }
@@ -48,12 +48,15 @@ export interface RouteLabels {
 /** Every label the app's requests can be counted under, read from its router stack (mounted routers included). */
 export function routeLabels(app: Express): RouteLabels {
   const routes = new Map<string, string>();
+  const byRoute = new WeakMap<object, string | null>();
   const mounts = new Map<string, string>();
   const walk = (stack: readonly Layer[], prefix: string) => {
     for (const layer of stack) {
       if (layer.route) {
         const label = underMount(prefix, patternOf(layer.route.path));
         routes.set(label.toLowerCase(), label);
+        const seen = byRoute.get(layer.route);
+        byRoute.set(layer.route, seen === undefined || seen === label ? label : null);
         continue;
       }
       const paths = Array.isArray(layer.rawPath) ? layer.rawPath : [layer.rawPath ?? '/'];
@@ -67,48 +70,30 @@ export function routeLabels(app: Express): RouteLabels {
     }
   };
   walk((app.router as unknown as { stack: Layer[] }).stack, '');
-  return { routes, mounts: [...mounts].map(([key, path]) => ({ key, path })).sort((a, b) => b.key.length - a.key.length) };
+  return { routes, byRoute, mounts: [...mounts].map(([key, path]) => ({ key, path })).sort((a, b) => b.key.length - a.key.length) };
 }
 
 /** The label of an answered request: always one of `labels` (see above). */
 export function routeLabel(req: Request, labels: RouteLabels): string {
-  const r = req as RoutedRequest;
-  const taken = r[route];
-  const base = taken ? (r[routeBase] ?? '') : req.baseUrl;
+  const taken = req.route as { path?: unknown } | undefined;
   if (taken) {
-    const known = labels.routes.get(underMount(base, patternOf(taken.path)).toLowerCase());
+    const known = labels.byRoute.get(taken) ?? labels.routes.get(underMount(req.baseUrl, patternOf(taken.path)).toLowerCase());
     if (known) return known;
   }
-  const spelt = base.toLowerCase();
+  const spelt = req.baseUrl.toLowerCase();
   const mount = labels.mounts.find(({ key }) => spelt === key || spelt.startsWith(`${key}/`));
   return mount ? `${mount.path}/*` : UNMATCHED;
 }
 
-export function httpMetrics(app: Express): RequestHandler {
-  Object.defineProperty(app.request, 'route', {
-    configurable: true,
-    get(this: RoutedRequest) {
-      return this[route];
-    },
-    set(this: RoutedRequest, value: { path?: unknown } | undefined) {
-      this[route] = value;
-      this[routeBase] = this.baseUrl;
-    },
-  });
+/** Counts each answered request in `nh_http_request_duration_seconds` (`whenAnswered` runs it). */
+export function httpMetrics(app: Express): AnswerHook {
   // Read once the app is assembled: its first answer comes after every route is in place.
   let labels: RouteLabels | null = null;
-  return (req, res, next) => {
-    // A double, not a BigInt per request (performance.now(): monotonic, sub-microsecond).
-    const started = performance.now();
-    // 'finish' comes once per response: `on` spares `once`'s wrapper.
-    res.on('finish', () => {
-      const seconds = (performance.now() - started) / 1e3;
-      labels ??= routeLabels(app);
-      httpRequestDuration.observe(
-        { route: routeLabel(req, labels), method: METHODS.has(req.method) ? req.method : 'OTHER', status: String(res.statusCode) },
-        seconds,
-      );
-    });
-    next();
+  return (req, res, ms) => {
+    labels ??= routeLabels(app);
+    httpRequestDuration.observe(
+      { route: routeLabel(req, labels), method: METHODS.has(req.method) ? req.method : 'OTHER', status: String(res.statusCode) },
+      ms / 1e3,
+    );
   };
 }

@@ -3,6 +3,7 @@ import type { Express, Request, RequestHandler } from 'express';
 import { loggableUrl } from '@nh/server/observability/loggable-url';
 import type { Logger } from '@nh/server/observability/logger';
 import { runWithRequestId } from '@nh/server/observability/request-context';
+import type { AnswerHook } from './when-answered';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -19,54 +20,53 @@ const childLogger = Symbol('childLogger');
 type LoggedRequest = Request & { [childLogger]?: Logger };
 
 /**
- * One JSON line per finished request (method, URL, status, duration) with its request id, and a
- * per-request child logger for handlers (`req.log`). The child is made lazily, by a getter installed
- * once on the app's request prototype: most requests never log anything themselves, and making a
- * child logger (with redaction) on every request costs more than the catalogue answer it accompanies.
- * The URL is logged without its secrets (`loggableUrl` of @nh/server: a `?token=` of an old emailed
- * link, an unsubscribe link's token).
- */
-/**
  * A caller's request id is kept (logs, outbox rows, jobs, audit rows) only when it looks like one: up
  * to 128 letters, digits and `. _ : = @ / + -` (UUIDs, hex ids, AWS's `Root=1-…`). Anything else (spaces,
  * quotes, markup, a formula) gets a new UUID instead of travelling into every record of the request.
  */
 const CALLER_REQUEST_ID = /^[\w.:=@/+-]{1,128}$/;
 
-export function requestLogger(app: Express, logger: Logger): RequestHandler {
+/**
+ * Each request's id (`req.id`, echoed in `x-request-id`) and a per-request child logger for handlers
+ * (`req.log`). The child is made lazily, by a getter installed once on the app's request prototype:
+ * most requests never log anything themselves, and making a child logger (with redaction) on every
+ * request costs more than the catalogue answer it accompanies.
+ */
+export function requestId(app: Express, logger: Logger): RequestHandler {
   Object.defineProperty(app.request, 'log', {
     configurable: true,
     get(this: LoggedRequest) {
       return (this[childLogger] ??= logger.child({ reqId: this.id }));
     },
   });
-  const logsRequests = logger.isLevelEnabled('info') || logger.isLevelEnabled('warn');
-  // The access line's fields are fixed (the id as checked above, method, the URL without its secrets,
-  // status, duration): none is a secret key, so it skips the process logger's redaction, whose
-  // wildcard paths (`*.password`, …) otherwise run on each of its values and cost more than the rest of
-  // a cached catalogue answer. Same stream, level, name and context fields (mixin) as the logger.
-  const accessLog = logger.child({}, { redact: { paths: [], censor: '[redacted]' } });
   return (req, res, next) => {
     const header = req.headers['x-request-id'];
     const id = typeof header === 'string' && CALLER_REQUEST_ID.test(header) ? header : randomUUID();
     req.id = id;
     res.setHeader('x-request-id', id);
-
-    if (logsRequests && !QUIET_PATHS.has(req.path)) {
-      const started = performance.now();
-      // 'finish' comes once per response: `on` spares `once`'s wrapper.
-      res.on('finish', () => {
-        const status = res.statusCode;
-        const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
-        if (!accessLog.isLevelEnabled(level)) return;
-        const ms = performance.now() - started;
-        accessLog[level](
-          { reqId: id, method: req.method, url: loggableUrl(req.originalUrl), status, ms: Math.round(ms * 10) / 10 },
-          'request completed',
-        );
-      });
-    }
     next();
+  };
+}
+
+/**
+ * One JSON line per answered request (method, URL, status, duration) with its request id, but for the
+ * health probes (`whenAnswered` runs it). The URL is logged without its secrets (`loggableUrl` of
+ * @nh/server: a `?token=` of an old emailed link, an unsubscribe link's token).
+ */
+export function accessLine(logger: Logger): AnswerHook {
+  // The line's fields are fixed (the id as checked above, method, the URL without its secrets, status,
+  // duration): none is a secret key, so it skips the process logger's redaction, whose wildcard paths
+  // (`*.password`, …) otherwise run on each of its values and cost more than the rest of a cached
+  // catalogue answer. Same stream, level, name and context fields (mixin) as the logger.
+  const accessLog = logger.child({}, { redact: { paths: [], censor: '[redacted]' } });
+  return (req, res, ms) => {
+    const status = res.statusCode;
+    const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+    if (!accessLog.isLevelEnabled(level)) return;
+    const url = req.originalUrl;
+    const query = url.indexOf('?');
+    if (QUIET_PATHS.has(query < 0 ? url : url.slice(0, query))) return;
+    accessLog[level]({ reqId: req.id, method: req.method, url: loggableUrl(url), status, ms: Math.round(ms * 10) / 10 }, 'request completed');
   };
 }
 

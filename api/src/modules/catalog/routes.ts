@@ -24,9 +24,15 @@ const SLUG = /^[a-z0-9][a-z0-9-]{0,199}$/;
  * Reads go to `reads` (DATABASE_READ_URL's replica when set). A person who has just changed something
  * (lib/read-your-writes.ts) reads the primary and past the cache, which may hold what the replica
  * said a moment before their change.
+ *
+ * The routes go on `router` (a new one by default) under `prefix`: the app puts them on its own router
+ * as `/api/products`, …, since a mounted router is a second routing pass on every request, a cost the
+ * shop's hottest path need not pay (issue 26).
  */
-export function catalogRoutes(ctx: AppContext, { reads }: { reads: Reads }): Router {
-  const router = Router();
+export function catalogRoutes(
+  ctx: AppContext,
+  { reads, router = Router(), prefix = '' }: { reads: Reads; router?: Router; prefix?: string },
+): Router {
   const cache = catalogCache(ctx);
 
   /**
@@ -40,7 +46,7 @@ export function catalogRoutes(ctx: AppContext, { reads }: { reads: Reads }): Rou
       if (!entry) throw new AppError('NOT_FOUND', missing);
       sendJsonEntry(req, res, entry);
     };
-    router.get(path, (req, res) => {
+    router.get(prefix + path, (req, res) => {
       const k = key(req);
       const justWrote = reads.justWrote(req);
       const hit = justWrote ? undefined : cache.peek(k);
