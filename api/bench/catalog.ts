@@ -11,8 +11,9 @@
  * CPU while only that server is loaded: the load generator runs in a child process). Goal: ratio >= 0.9.
  *
  * Our API logs one line per request (the access line, lib/request-logger.ts) in production: it does here
- * too, at BENCH_LOG_LEVEL (default info) into a sink that drops the bytes (the write to stdout is not
- * the app's cost to measure). BENCH_LOG_LEVEL=silent measures without it.
+ * too, at BENCH_LOG_LEVEL (default info), through the destination production uses (pino's SonicBoom,
+ * asynchronous writes of what has gathered meanwhile) pointed at /dev/null instead of stdout (where
+ * the lines go is the operator's cost, not the app's). BENCH_LOG_LEVEL=silent measures without it.
  *
  * autocannon runs in a child process so the load generator does not share the servers' event loop;
  * the servers are measured the same way, one at a time. A third server (the catalogue router alone)
@@ -22,11 +23,10 @@ import { execFile } from 'node:child_process';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
-import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import express from 'express';
 import { createDb } from '@nh/server/db/client';
-import { createLogger } from '@nh/server/observability/logger';
+import { createLogger, logFile } from '@nh/server/observability/logger';
 import { createRedis } from '@nh/server/runtime/redis';
 import { seedDemoCatalogue } from '@nh/server/seed/seed';
 import { applyMigrations, ensureDatabase } from '@nh/server/runtime/database';
@@ -85,10 +85,14 @@ const summarise = (rounds: Round[]): Result => {
  * The machine is shared, so load from elsewhere drifts during a run: the servers are measured in
  * alternating one-second rounds (BENCH_SECONDS rounds each) so a drift hits them alike.
  */
-async function compare(urls: string[]): Promise<Result[]> {
+async function compare(urls: string[]): Promise<{ results: Result[]; spread: string }> {
   const rounds: Round[][] = urls.map(() => []);
   for (let i = 0; i < SECONDS; i += 1) for (const [k, url] of urls.entries()) rounds[k]!.push(await round(url, 1));
-  return rounds.map(summarise);
+  // How much the machine moved the figure: the ratio of each pair of neighbouring rounds, quartiles.
+  const rate = (r: Round) => r.requests / r.seconds;
+  const pairs = rounds[0]!.map((r, i) => rate(r) / rate(rounds[1]![i]!)).sort((a, b) => a - b);
+  const at = (q: number) => pairs[Math.min(pairs.length - 1, Math.floor(q * pairs.length))]!.toFixed(2);
+  return { results: rounds.map(summarise), spread: `${at(0.25)}–${at(0.75)}` };
 }
 
 function listen(handler: RequestListener): Promise<{ server: Server; url: string }> {
@@ -106,9 +110,10 @@ async function main() {
   const db = createDb({ url: config.DATABASE_URL });
   await seedDemoCatalogue(db);
   const redis = createRedis(config.REDIS_URL);
-  // The access lines are made and serialised as in production; the sink drops the bytes.
-  const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
-  const ctx = { config, db, readDb: db, redis, log: createLogger('bench', LOG_LEVEL, sink) };
+  // The access lines are made, serialised and written as in production (createLogger's default is
+  // SonicBoom on stdout, asynchronous), into /dev/null. Not a Writable stream: that would turn each
+  // line into a Buffer, a cost production does not have.
+  const ctx = { config, db, readDb: db, redis, log: createLogger('bench', LOG_LEVEL, logFile('/dev/null')) };
   const ours = await listen(createApp(ctx));
 
   // The bare server answers exactly what ours answered: same bytes, same content headers.
@@ -143,7 +148,8 @@ async function main() {
   for (const path of PATHS) {
     const urls = [ours.url + path, bare.url + path, routerOnly.url + path];
     for (const url of urls) await round(url, 1); // warm-up: JIT, cache, connections
-    const [a, b, r] = (await compare(urls)) as [Result, Result, Result];
+    const { results, spread } = await compare(urls);
+    const [a, b, r] = results as [Result, Result, Result];
     const ratio = a.rps / b.rps;
     worst = Math.min(worst, ratio);
     rows.push([
@@ -153,13 +159,14 @@ async function main() {
       b.rps.toFixed(0),
       `${b.p99} ms`,
       ratio.toFixed(2),
+      spread,
       `${a.cpuPerRequest.toFixed(0)} / ${b.cpuPerRequest.toFixed(0)}`,
       (b.cpuPerRequest / a.cpuPerRequest).toFixed(2),
       (r.rps / b.rps).toFixed(2),
     ]);
   }
 
-  const header = ['endpoint', 'ours req/s', 'ours p99', 'bare req/s', 'bare p99', 'ours/bare', 'CPU us/req ours / bare', 'CPU bare/ours', 'router alone/bare'];
+  const header = ['endpoint', 'ours req/s', 'ours p99', 'bare req/s', 'bare p99', 'ours/bare', 'per round (q1–q3)', 'CPU us/req ours / bare', 'CPU bare/ours', 'router alone/bare'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(line(header));

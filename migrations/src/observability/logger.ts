@@ -111,3 +111,11 @@ export function createLogger(name: string, level = 'info', destination?: Destina
   };
   return destination ? pino(options, destination) : pino(options);
 }
+
+/**
+ * The kind of destination `createLogger` writes to by default (pino's SonicBoom: asynchronous writes of
+ * the lines gathered meanwhile), on the file at `path` instead of stdout (a benchmark's /dev/null).
+ */
+export function logFile(path: string): DestinationStream {
+  return pino.destination({ dest: path, sync: false });
+}
