@@ -4,7 +4,7 @@
  * (Radix has already animated it out, the delay only frees its memory).
  */
 import { TOAST } from '@nh/shared/constants';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useSyncExternalStore, type ReactNode } from 'react';
 
 export type ToastVariant = 'default' | 'destructive';
 
@@ -54,7 +54,7 @@ export function toastReducer(state: State, action: Action): State {
   }
 }
 
-const listeners = new Set<(state: State) => void>();
+const listeners = new Set<() => void>();
 let memoryState: State = { toasts: [] };
 
 function dispatch(action: Action) {
@@ -62,7 +62,7 @@ function dispatch(action: Action) {
   if (action.type === 'DISMISS') {
     for (const t of memoryState.toasts) if (!t.open) scheduleRemoval(t.id);
   }
-  for (const listener of listeners) listener(memoryState);
+  for (const listener of listeners) listener();
 }
 
 export function dismissToast(toastId?: string) {
@@ -76,13 +76,18 @@ export function toast(input: ToastInput) {
   return { id, dismiss: () => dismissToast(id) };
 }
 
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+};
+const snapshot = () => memoryState;
+
+/**
+ * The toast store in a component. Through `useSyncExternalStore`, not a state copy subscribed in an
+ * effect: a toast raised between a toaster's render and its effect (a toaster mounting as the toast
+ * comes, the lazy one included) would otherwise be missed until the next toast.
+ */
 export function useToast() {
-  const [state, setState] = useState<State>(memoryState);
-  useEffect(() => {
-    listeners.add(setState);
-    return () => {
-      listeners.delete(setState);
-    };
-  }, []);
+  const state = useSyncExternalStore(subscribe, snapshot, snapshot);
   return { ...state, toast, dismiss: dismissToast };
 }
