@@ -101,13 +101,21 @@ describe('consent recorded at subscribe', () => {
   it('accepts the current terms version and refuses another with 409, charging nothing and making no plan', async () => {
     const ok = await subscribe(await body({ termsVersion: SUBSCRIPTION_TERMS_VERSION }));
     expect(ok.status).toBe(200);
-    const plansBefore = await q<{ n: number }>('select count(*)::int as n from subscriptions');
-    const paymentsBefore = await q<{ n: number }>('select count(*)::int as n from payment_transactions');
+    // This shopper's rows only: other test files write plans and payments to the same database meanwhile.
+    const plans = () => q<{ n: number }>('select count(*)::int as n from subscriptions where user_id = $1', [me.id]);
+    const payments = () =>
+      q<{ n: number }>(
+        `select count(*)::int as n from payment_transactions
+          where subscription_id in (select id from subscriptions where user_id = $1) or order_id in (select id from orders where user_id = $1)`,
+        [me.id],
+      );
+    const plansBefore = await plans();
+    const paymentsBefore = await payments();
     const res = await subscribe(await body({ termsVersion: 'sns-terms-1999-01-01' }));
     expect(res.status).toBe(409);
     expect(await res.json()).toMatchObject({ code: 'SUBSCRIPTION_TERMS_CHANGED', message: SUBSCRIPTION_TERMS_MESSAGES.changed, termsVersion: SUBSCRIPTION_TERMS_VERSION });
-    expect(await q('select count(*)::int as n from subscriptions')).toEqual(plansBefore);
-    expect(await q('select count(*)::int as n from payment_transactions')).toEqual(paymentsBefore);
+    expect(await plans()).toEqual(plansBefore);
+    expect(await payments()).toEqual(paymentsBefore);
   });
 
   it('records nothing when the card is declined (no plan, no consent)', async () => {

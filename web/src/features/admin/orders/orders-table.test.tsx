@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import OrderManagerPage from './screens/order-manager';
 import { renderAdmin } from '../testing/render-admin';
@@ -81,6 +82,18 @@ describe('the order table', () => {
     // A click on a row opens the order.
     fireEvent.click(within(screen.getByTestId(`order-${PLAIN_ID}`)).getByText('Barbara Liskov'));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/admin-orders/${PLAIN_ID}`));
+  });
+
+  it('opens an order clicked while the search box is still settling, even when its screen is slow to load', async () => {
+    stubApi({ 'GET /api/admin/me': { status: 200, body: staffAs('support') }, 'POST /api/admin/orders': listReply() });
+    // The order's screen arrives later than the typing delay, as a code chunk on a slow connection does.
+    const slowDetail = { path: '/admin-orders/:id', lazy: () => new Promise<{ Component: () => ReactNode }>((done) => setTimeout(() => done({ Component: () => <p>the order</p> }), 800)) };
+    const router = renderAdmin('/admin-orders', { signedIn: [{ path: '/admin-orders', Component: OrderManagerPage }, slowDetail] });
+    await screen.findByTestId(`order-${PLAIN_ID}`);
+    fireEvent.change(screen.getByLabelText('Search orders'), { target: { value: 'Barbara' } });
+    fireEvent.click(within(screen.getByTestId(`order-${PLAIN_ID}`)).getByText('Barbara Liskov'));
+    expect(await screen.findByText('the order', undefined, { timeout: 3000 })).toBeTruthy();
+    expect(router.state.location.pathname).toBe(`/admin-orders/${PLAIN_ID}`);
   });
 
   it('filters by status, NetSuite status (in words), dates, promo code and search; refuses a reversed range without asking', async () => {

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RowSelectionState } from '@tanstack/react-table';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigation, useSearchParams } from 'react-router-dom';
 import { Card, CardContent } from '@/components/ui/card';
 import { serverMessageOf } from '@/lib/query-client';
 import { usePageMeta } from '@/lib/use-page-meta';
@@ -30,8 +30,15 @@ function OrderList() {
   const [chosen, setChosen] = useState<{ view: string; selected: RowSelectionState }>({ view, selected: NO_SELECTION });
   const selected = chosen.view === view ? chosen.selected : NO_SELECTION;
 
+  // An order opened while the search box was still settling wins: applying the search then would be a
+  // navigation of its own, and a new navigation cancels the one still loading the order's screen.
+  const { pathname } = useLocation();
+  const navigation = useNavigation();
+  const leaving = navigation.state !== 'idle' && navigation.location?.pathname !== pathname;
   // Read the current URL when applying, so a change made while typing is never lost to a stale view.
-  const change = (next: (current: OrderQuery) => OrderQuery) => setParams((current) => paramsFromQuery(next(queryFromParams(current))), { replace: true });
+  const change = (next: (current: OrderQuery) => OrderQuery) => {
+    if (!leaving) setParams((current) => paramsFromQuery(next(queryFromParams(current))), { replace: true });
+  };
 
   const shown = orders.data?.orders ?? [];
   let body;
