@@ -33,6 +33,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { centsToDecimal, priceCart, toPayloadStrings, withTax } from '@nh/shared';
@@ -52,6 +53,14 @@ import { REPO_ROOT } from '../src/lib/config';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+
+/**
+ * Each order comes from a new shopper, as a shop's orders mostly do. One address for every order made
+ * one customer of all of them, and the customer figures and report days that each paid order recounts
+ * (migrations/sql/0031, 0036) grew with every run: at 16,390 orders one recount took ~100 ms of
+ * Postgres under the customer's row lock, and the bench measured that instead of the checkout.
+ */
+const shopperEmail = () => `bench-${randomUUID()}@example.com`;
 const PORT = Number(process.env.BENCH_PORT ?? 5104);
 const WITH_WORKER = process.env.BENCH_WORKER !== '0';
 const VIA_PGBOUNCER = process.env.BENCH_PGBOUNCER !== '0' && fs.existsSync(PGBOUNCER_BINARY);
@@ -85,6 +94,19 @@ function startChild(name: string, entry: string, env: Record<string, string>): C
   children.push(child);
   roles.set(String(child.pid), name);
   return child;
+}
+
+/**
+ * Refuses a port something else already listens on: waitReady would take that server's answer for
+ * ours, and the bench would measure it (a run once counted another app's refusals as the rate table's).
+ */
+async function assertPortFree(port: number): Promise<void> {
+  const taken = await new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+  if (taken) throw new Error(`port ${port} is already in use by another process: stop it, or set BENCH_PORT (the bench uses it and the two after it)`);
 }
 
 async function waitReady(url: string, timeoutMs = 60_000): Promise<void> {
@@ -185,6 +207,7 @@ async function openRun(order: () => Promise<boolean>, rate: number, seconds: num
 }
 
 async function main(): Promise<void> {
+  for (const port of [PORT, PGBOUNCER_PORT, TAX_TABLE_PORT]) await assertPortFree(port);
   console.log(`checkout bench: ${SECONDS}s, ${CONCURRENCY} concurrent shoppers, ${os.cpus().length} CPUs, worker ${WITH_WORKER ? 'running' : 'off'}`);
   await ensureDatabase(DATABASE_URL);
   await applyMigrations(DATABASE_URL);
@@ -276,7 +299,7 @@ async function main(): Promise<void> {
       dataValue,
       firstName: 'Bench',
       lastName: 'Shopper',
-      email: 'bench@example.com',
+      email: shopperEmail(),
       ...address,
       orderData: { items, ...strings, promoCode: null, shippingAddress: address, billingAddress: address },
     };
@@ -357,7 +380,7 @@ async function main(): Promise<void> {
         id: orderId,
         storeCode: 'NH',
         userId: null,
-        customerEmail: 'bench@example.com',
+        customerEmail: shopperEmail(),
         customerName: 'Bench Shopper',
         shippingAddress: { address: '1 Bench St', city: 'Loadville', state: 'CA', zip: '94000' },
         billingAddress: null,
@@ -449,7 +472,8 @@ async function main(): Promise<void> {
     console.log(`pricing one order in-process: flat rule ${((f1 + f2) / 2).toFixed(1)} µs, rate table ${((t1 + t2) / 2).toFixed(1)} µs (the table adds ${((t1 + t2 - f1 - f2) / 2).toFixed(1)} µs per checkout)`);
     const p99Rise = percentile(taxed.latencies, 99) - percentile(api.latencies, 99);
     console.log(`API with TAX_MODE=table (CA 94103):        ${fmt(rate(taxed))} orders/s, p50 ${fmt(percentile(taxed.latencies, 50))} ms, p99 ${fmt(percentile(taxed.latencies, 99))} ms, ${taxed.ok} orders, ${taxed.failed} failed`);
-    console.log(`rate table vs flat rule: p99 ${p99Rise >= 0 ? '+' : ''}${p99Rise.toFixed(1)} ms, orders/s ${(rate(taxed) / apiRate).toFixed(2)}× (goal: p99 at most +2 ms: ${p99Rise <= 2 ? 'met' : 'NOT met'})`);
+    const verdict = taxed.failed > 0 ? `NOT met: ${taxed.failed} orders failed` : p99Rise <= 2 ? 'met' : 'NOT met';
+    console.log(`rate table vs flat rule: p99 ${p99Rise >= 0 ? '+' : ''}${p99Rise.toFixed(1)} ms, orders/s ${(rate(taxed) / apiRate).toFixed(2)}× (goal: p99 at most +2 ms: ${verdict})`);
   } else console.log('API with TAX_MODE=table: not measured (BENCH_TAX_TABLE=0)');
   console.log(`bare SQL writes of one order:            ${fmt(bareRate)} orders/s, p50 ${fmt(percentile(bare.latencies, 50))} ms, p99 ${fmt(percentile(bare.latencies, 99))} ms`);
   const cpuLine = (what: string, cpu: Map<string, number>, orders: number) => {
