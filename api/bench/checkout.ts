@@ -33,7 +33,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { centsToDecimal, priceCart, toPayloadStrings, withTax } from '@nh/shared';
@@ -45,6 +44,7 @@ import { reserveOrder } from '@nh/server/queries/orders';
 import { LocalSandboxGateway } from '@nh/server/payments';
 import { seedDemoCatalogue } from '@nh/server/seed/seed';
 import { applyMigrations, ensureDatabase } from '@nh/server/runtime/database';
+import { isListening } from '@nh/server/testing/free-port';
 import { PGBOUNCER_BINARY, startPgBouncer, type PgBouncer } from '@nh/server/testing/pgbouncer';
 import { taxLinesOf } from '@nh/server/tax';
 import { tableTax } from '@nh/server/tax/table';
@@ -101,12 +101,7 @@ function startChild(name: string, entry: string, env: Record<string, string>): C
  * ours, and the bench would measure it (a run once counted another app's refusals as the rate table's).
  */
 async function assertPortFree(port: number): Promise<void> {
-  const taken = await new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
-  if (taken) throw new Error(`port ${port} is already in use by another process: stop it, or set BENCH_PORT (the bench uses it and the two after it)`);
+  if (await isListening(port)) throw new Error(`port ${port} is already in use by another process: stop it, or set BENCH_PORT (the bench uses it and the two after it)`);
 }
 
 async function waitReady(url: string, timeoutMs = 60_000): Promise<void> {

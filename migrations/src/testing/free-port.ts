@@ -9,3 +9,13 @@ export const freePort = (): Promise<number> =>
     });
     probe.once('error', reject);
   });
+
+/** Whether something on 127.0.0.1 accepts a TCP connection at `port` now (a server started, or one in the way). */
+export const isListening = (port: number): Promise<boolean> =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });

@@ -5,10 +5,9 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from './free-port';
+import { freePort, isListening } from './free-port';
 
 export const PGBOUNCER_BINARY = '/usr/sbin/pgbouncer';
 
@@ -54,14 +53,7 @@ pidfile = ${path.join(dir, 'pgbouncer.pid')}
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // Listening once a TCP connection is accepted.
   for (const end = Date.now() + 10_000; ; ) {
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (up) break;
+    if (await isListening(port)) break;
     if (Date.now() > end || child.exitCode !== null) throw new Error(`PgBouncer did not start: ${fs.readFileSync(path.join(dir, 'pgbouncer.log'), 'utf8').slice(-500)}`);
     await new Promise((r) => setTimeout(r, 100));
   }

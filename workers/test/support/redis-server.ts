@@ -3,21 +3,13 @@
  * 6379 is used by every engineer's tests on this machine and must never be stopped.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
-import { freePort } from '@nh/server/testing/free-port';
+import { freePort, isListening } from '@nh/server/testing/free-port';
 
 
 async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (ok) return;
+    if (await isListening(port)) return;
     if (Date.now() > deadline) throw new Error(`redis-server on ${port} did not start`);
     await new Promise((r) => setTimeout(r, 50));
   }
