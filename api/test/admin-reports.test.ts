@@ -220,6 +220,55 @@ describe('the daily summary under concurrent writes', () => {
   });
 });
 
+describe('the daily summary: concurrent checkouts do not queue on the day\'s row', () => {
+  const seen: { secondWaited: unknown; slots: number[]; afterSlots: number[]; march?: unknown; figures: Array<Awaited<ReturnType<typeof summaryAndLive>>> } = { secondWaited: null, slots: [], afterSlots: [], figures: [] };
+
+  beforeAll(async () => {
+    await withFreshDatabase(async (api) => {
+      const pool = api.ctx.db.$client;
+      const paid = (email: string, at: string) => [email, JSON.stringify([line(1, 'Flush', 2, '10.00')]), '20.00', 'processing', at];
+      const insert = `insert into orders (store_code, customer_email, customer_name, shipping_address, items, subtotal, shipping, tax, total, status, created_at)
+        values ('NH', $1, 'Shopper', '{"address":"1 Main St","city":"Portland","state":"OR","zip":"97201"}', $2, $3, 0, 0, $3, $4, $5)`;
+      const first = await pool.connect();
+      const second = await pool.connect();
+      try {
+        // The first checkout of March 3 has added to the day's rows and not committed yet.
+        await first.query('begin');
+        await first.query(insert, paid('first@example.com', '2026-03-03T10:00:00Z'));
+        // The second, on the same day, product and store, must not wait for it (300 ms: far more than it takes).
+        await second.query('begin');
+        await second.query(`set local lock_timeout = '300ms'`);
+        seen.secondWaited = await second.query(insert, paid('second@example.com', '2026-03-03T11:00:00Z')).then(
+          () => false,
+          (error: { code?: string }) => error.code,
+        );
+        await second.query('commit');
+        await first.query('commit');
+      } finally {
+        first.release();
+        second.release();
+      }
+      const slotsOf = async () => (await pool.query<{ slot: number }>(`select distinct slot from order_daily_facts where day = '2026-03-03' order by slot`)).rows.map((r) => r.slot);
+      seen.slots = await slotsOf();
+      // Alone again, the next order goes to the lowest slot, and a full refund of the first takes it out.
+      await order(api, { email: 'third@example.com', total: '20.00', status: 'shipped', at: '2026-03-03T12:00:00Z', items: [line(1, 'Flush', 2, '10.00')] });
+      const { rows } = await pool.query<{ id: string }>(`select id from orders where customer_email = 'first@example.com'`);
+      await givenBack(api, rows[0]!.id, '20.00', 'refund', '20.00');
+      seen.afterSlots = await slotsOf();
+      for (const p of COMPARED) seen.figures.push(await summaryAndLive(api, p));
+      seen.march = (await salesFigures(pool, COMPARED[0]!)).find((r) => r.cur);
+    });
+  });
+
+  it('the second checkout adds to its own slot without waiting, and the reports sum the slots', () => {
+    expect(seen.secondWaited).toBe(false);
+    expect(seen.slots).toEqual([0, 1]);
+    expect(seen.afterSlots).toEqual([0, 1]);
+    for (const figures of seen.figures) for (const [summary, live] of Object.values(figures)) expect(summary).toEqual(live);
+    expect(seen.march).toMatchObject({ orders: 2, sales: 6000, refunds: 2000 });
+  });
+});
+
 describe("the dashboard's sales by day", () => {
   let today: unknown;
 

@@ -1,6 +1,6 @@
--- Issue 26 (docs/decisions/checkout.md, "The reports' summary, planned once"): the daily summary's
--- functions (0036, 0039) cost ~4 ms of Postgres CPU per paid order on the bench host, four times the
--- order's own statements, because their statements were planned again on every call:
+-- Issue 26 (docs/decisions/checkout.md, "The reports' summary, planned once" and "… without a queue"):
+-- the daily summary's functions (0036, 0039) cost ~4 ms of Postgres CPU per paid order on the bench host,
+-- four times the order's own statements, because their statements were planned again on every call:
 -- - report_order_facts_of returned ROW(...)::order_report_facts, so it could not be inlined, and
 --   PostgreSQL plans a SQL function that is not inlined on every call (so did report_refresh_given_back);
 -- - the statements of report_refresh_orders and report_refresh_customers take arrays of ids, whose length
@@ -9,7 +9,41 @@
 -- Now the facts' query returns columns (inlined into its caller's plan), the customer's first day is a
 -- lookup by key, the repair of a product's name visits its (store, day, product) rows by key, and the two
 -- functions run on generic plans (plan_cache_mode = force_generic_plan): planned once per connection.
--- Same figures, same rows locked, in the same order.
+--
+-- And every paid order of a day added to the same row of order_daily_facts (and of order_daily_products,
+-- order_daily_customers), holding its lock until commit, so concurrent checkouts queued there. The daily
+-- rows now have a slot: a transaction adds to the rows of the lowest slot no other transaction holds
+-- (report_summary_slot: a transaction-level advisory lock per slot, tried in turn), so writers never wait
+-- on each other's rows, and a shop without concurrent orders writes slot 0 only. The reports already sum
+-- their rows, so they read the same figures. Repairing a product's name (an order that named it stops
+-- counting) still updates that day's rows of every slot, as before the one row.
+ALTER TABLE "order_daily_customers" ADD COLUMN "slot" smallint DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "order_daily_facts" ADD COLUMN "slot" smallint DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "order_daily_products" ADD COLUMN "slot" smallint DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "order_daily_customers" DROP CONSTRAINT "order_daily_customers_store_code_day_first_day_prev_day_pk";--> statement-breakpoint
+ALTER TABLE "order_daily_customers" ADD CONSTRAINT "order_daily_customers_store_code_day_first_day_prev_day_slot_pk" PRIMARY KEY("store_code","day","first_day","prev_day","slot");--> statement-breakpoint
+ALTER TABLE "order_daily_facts" DROP CONSTRAINT "order_daily_facts_store_code_day_subscription_pk";--> statement-breakpoint
+ALTER TABLE "order_daily_facts" ADD CONSTRAINT "order_daily_facts_store_code_day_subscription_slot_pk" PRIMARY KEY("store_code","day","subscription","slot");--> statement-breakpoint
+ALTER TABLE "order_daily_products" DROP CONSTRAINT "order_daily_products_store_code_day_product_id_pk";--> statement-breakpoint
+ALTER TABLE "order_daily_products" ADD CONSTRAINT "order_daily_products_store_code_day_product_id_slot_pk" PRIMARY KEY("store_code","day","product_id","slot");--> statement-breakpoint
+CREATE FUNCTION report_summary_slot() RETURNS smallint LANGUAGE plpgsql AS $$
+DECLARE
+  v_slot int := nullif(current_setting('nh.report_slot', true), '')::int;
+BEGIN
+  -- Once per transaction (remembered in a transaction-local setting): the lowest slot whose lock is free.
+  IF v_slot IS NOT NULL THEN RETURN v_slot; END IF;
+  FOR s IN 0 .. 31 LOOP
+    IF pg_try_advisory_xact_lock(hashtext('report_summary_slot'), s) THEN v_slot := s; EXIT; END IF;
+  END LOOP;
+  -- More than 32 writers at once: wait for one slot (a transaction holds none while it waits, so no cycle).
+  IF v_slot IS NULL THEN
+    v_slot := floor(random() * 32)::int;
+    PERFORM pg_advisory_xact_lock(hashtext('report_summary_slot'), v_slot);
+  END IF;
+  PERFORM set_config('nh.report_slot', v_slot::text, true);
+  RETURN v_slot;
+END $$;
+--> statement-breakpoint
 CREATE OR REPLACE FUNCTION report_order_facts_of(p_ids uuid[]) RETURNS SETOF order_report_facts LANGUAGE sql STABLE AS $$
   SELECT o.id, o.store_code::text, (o.created_at AT TIME ZONE 'UTC')::date, o.created_at, o.customer_id, o.subscription_id IS NOT NULL,
     round(o.total * 100)::bigint,
@@ -35,6 +69,7 @@ AS $function$
 DECLARE
   v_old customer_report_days[];
   v_new customer_report_days[];
+  v_slot smallint;
 BEGIN
   IF p_ids IS NULL OR cardinality(p_ids) = 0 THEN RETURN; END IF;
   -- One recount of a customer at a time (customer_refresh's lock); each then reads the other's committed facts.
@@ -48,11 +83,12 @@ BEGIN
     FROM (SELECT f.customer_id, f.store_code, f.day, count(*)::int AS orders, sum(f.total_cents - f.given_cents)::bigint AS revenue
           FROM order_report_facts f WHERE f.customer_id = ANY(p_ids) AND f.total_cents > f.given_cents GROUP BY 1, 2, 3) k) d;
   IF v_old = v_new THEN RETURN; END IF;
-  INSERT INTO order_daily_customers AS t (store_code, day, first_day, prev_day, customers, orders, revenue_cents)
-  SELECT x.store_code, x.day, x.first_day, x.prev_day, sum(x.sg)::int, sum(x.sg * x.orders)::int, sum(x.sg * x.revenue_cents)::bigint
+  v_slot := report_summary_slot();
+  INSERT INTO order_daily_customers AS t (store_code, day, first_day, prev_day, customers, orders, revenue_cents, slot)
+  SELECT x.store_code, x.day, x.first_day, x.prev_day, sum(x.sg)::int, sum(x.sg * x.orders)::int, sum(x.sg * x.revenue_cents)::bigint, v_slot
   FROM (SELECT 1 AS sg, n.* FROM unnest(v_new) n UNION ALL SELECT -1, o.* FROM unnest(v_old) o) x
   GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-  ON CONFLICT (store_code, day, first_day, prev_day) DO UPDATE
+  ON CONFLICT (store_code, day, first_day, prev_day, slot) DO UPDATE
     SET customers = t.customers + excluded.customers, orders = t.orders + excluded.orders, revenue_cents = t.revenue_cents + excluded.revenue_cents;
   DELETE FROM customer_report_days WHERE customer_id = ANY(p_ids);
   INSERT INTO customer_report_days SELECT * FROM unnest(v_new);
@@ -67,6 +103,7 @@ DECLARE
   v_old order_report_facts[];
   v_new order_report_facts[];
   v_gone record;
+  v_slot smallint;
 BEGIN
   IF p_ids IS NULL OR cardinality(p_ids) = 0 THEN RETURN; END IF;
   -- A bulk write (a seed, the backfill) in slices of 5,000 orders, so no statement holds a million rows' facts at once.
@@ -82,25 +119,26 @@ BEGIN
   SELECT coalesce(array_agg(f ORDER BY f.order_id), '{}') INTO v_old FROM order_report_facts f WHERE f.order_id = ANY(p_ids);
   SELECT coalesce(array_agg(f ORDER BY f.order_id), '{}') INTO v_new FROM report_order_facts_of(p_ids) f;
   IF v_old = v_new THEN RETURN; END IF;
+  v_slot := report_summary_slot();
 
-  INSERT INTO order_daily_facts AS t (store_code, day, subscription, sales_cents, given_cents, orders, units)
+  INSERT INTO order_daily_facts AS t (store_code, day, subscription, sales_cents, given_cents, orders, units, slot)
   SELECT x.store_code, x.day, x.subscription, sum(x.sg * x.total_cents)::bigint, sum(x.sg * x.given_cents)::bigint,
     sum(CASE WHEN x.total_cents > x.given_cents THEN x.sg ELSE 0 END)::int,
-    sum(CASE WHEN x.total_cents > x.given_cents THEN x.sg * x.units ELSE 0 END)::int
+    sum(CASE WHEN x.total_cents > x.given_cents THEN x.sg * x.units ELSE 0 END)::int, v_slot
   FROM (SELECT 1 AS sg, n.* FROM unnest(v_new) n UNION ALL SELECT -1, o.* FROM unnest(v_old) o) x
   GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-  ON CONFLICT (store_code, day, subscription) DO UPDATE
+  ON CONFLICT (store_code, day, subscription, slot) DO UPDATE
     SET sales_cents = t.sales_cents + excluded.sales_cents, given_cents = t.given_cents + excluded.given_cents,
         orders = t.orders + excluded.orders, units = t.units + excluded.units;
 
-  INSERT INTO order_daily_products AS t (store_code, day, product_id, units, sales_cents, name, name_at)
+  INSERT INTO order_daily_products AS t (store_code, day, product_id, units, sales_cents, name, name_at, slot)
   SELECT l.store_code, l.day, l.product_id, sum(l.sg * l.q)::int, sum(l.sg * l.s)::bigint,
-    (array_agg(l.name ORDER BY l.at DESC) FILTER (WHERE l.sg = 1))[1], max(l.at) FILTER (WHERE l.sg = 1)
+    (array_agg(l.name ORDER BY l.at DESC) FILTER (WHERE l.sg = 1))[1], max(l.at) FILTER (WHERE l.sg = 1), v_slot
   FROM (SELECT x.sg, x.store_code, x.day, x.at, (j ->> 'p')::int AS product_id, j ->> 'n' AS name, (j ->> 'q')::int AS q, (j ->> 's')::bigint AS s
         FROM (SELECT 1 AS sg, n.* FROM unnest(v_new) n UNION ALL SELECT -1, o.* FROM unnest(v_old) o) x, jsonb_array_elements(x.lines) j
         WHERE x.total_cents > x.given_cents) l
   GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-  ON CONFLICT (store_code, day, product_id) DO UPDATE
+  ON CONFLICT (store_code, day, product_id, slot) DO UPDATE
     SET units = t.units + excluded.units, sales_cents = t.sales_cents + excluded.sales_cents,
         name = CASE WHEN excluded.name_at IS NOT NULL AND (t.name_at IS NULL OR excluded.name_at >= t.name_at) THEN excluded.name ELSE t.name END,
         name_at = greatest(t.name_at, excluded.name_at);
@@ -108,7 +146,8 @@ BEGIN
   DELETE FROM order_report_facts WHERE order_id = ANY(p_ids);
   INSERT INTO order_report_facts SELECT * FROM unnest(v_new);
 
-  -- A kept order that named its product for the day and no longer counts: the day's latest kept line names it again.
+  -- A kept order that named its product for the day and no longer counts: the day's latest kept line names
+  -- it again, in the day's rows of every slot (the reports take the name of the row with the latest name_at).
   FOR v_gone IN SELECT DISTINCT o.store_code, o.day, (j ->> 'p')::int AS product_id, o.at
       FROM unnest(v_old) o, jsonb_array_elements(o.lines) j
       WHERE o.total_cents > o.given_cents

@@ -20,6 +20,7 @@ import {
   pgTable,
   primaryKey,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -772,8 +773,14 @@ export const orderDailyFacts = pgTable(
     givenCents: bigint({ mode: 'number' }).notNull(),
     orders: integer().notNull(),
     units: integer().notNull(),
+    /**
+     * Which writer's row (migration report_summary_plans): a paid order adds to the rows of the slot its
+     * transaction holds (the lowest free one, `report_summary_slot()`), so concurrent checkouts do not queue
+     * on the day's one row. The reports sum over slots; a quiet shop writes slot 0 only.
+     */
+    slot: smallint().notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.storeCode, t.day, t.subscription] })],
+  (t) => [primaryKey({ columns: [t.storeCode, t.day, t.subscription, t.slot] })],
 );
 
 /** Per store, UTC day and product: units and line sales of the kept orders, and the latest line's name (`name_at`: its order's time). */
@@ -787,8 +794,10 @@ export const orderDailyProducts = pgTable(
     salesCents: bigint({ mode: 'number' }).notNull(),
     name: text(),
     nameAt: timestamp({ withTimezone: true }),
+    /** Which writer's row: see `orderDailyFacts.slot`. */
+    slot: smallint().notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.storeCode, t.day, t.productId] })],
+  (t) => [primaryKey({ columns: [t.storeCode, t.day, t.productId, t.slot] })],
 );
 
 /**
@@ -821,8 +830,10 @@ export const orderDailyCustomers = pgTable(
     customers: integer().notNull(),
     orders: integer().notNull(),
     revenueCents: bigint({ mode: 'number' }).notNull(),
+    /** Which writer's row: see `orderDailyFacts.slot`. */
+    slot: smallint().notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.storeCode, t.day, t.firstDay, t.prevDay] })],
+  (t) => [primaryKey({ columns: [t.storeCode, t.day, t.firstDay, t.prevDay, t.slot] })],
 );
 
 export const subscriptionSkippedPeriods = pgTable(
