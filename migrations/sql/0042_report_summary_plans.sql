@@ -16,7 +16,9 @@
 -- (report_summary_slot: a transaction-level advisory lock per slot, tried in turn), so writers never wait
 -- on each other's rows, and a shop without concurrent orders writes slot 0 only. The reports already sum
 -- their rows, so they read the same figures. Repairing a product's name (an order that named it stops
--- counting) still updates that day's rows of every slot, as before the one row.
+-- counting) updates that day's rows of every slot, the only write to another slot's rows, so a call that
+-- repairs locks all the product rows it will write first, in key order (no two repairs hold a row each
+-- that the other wants).
 ALTER TABLE "order_daily_customers" ADD COLUMN "slot" smallint DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "order_daily_facts" ADD COLUMN "slot" smallint DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "order_daily_products" ADD COLUMN "slot" smallint DEFAULT 0 NOT NULL;--> statement-breakpoint
@@ -102,8 +104,13 @@ AS $function$
 DECLARE
   v_old order_report_facts[];
   v_new order_report_facts[];
-  v_gone record;
   v_slot smallint;
+  v_key record;
+  -- The product days whose name to repair (store, day, product, and the time of the line that stops counting).
+  v_fix_store text[];
+  v_fix_day date[];
+  v_fix_product int[];
+  v_fix_at timestamptz[];
 BEGIN
   IF p_ids IS NULL OR cardinality(p_ids) = 0 THEN RETURN; END IF;
   -- A bulk write (a seed, the backfill) in slices of 5,000 orders, so no statement holds a million rows' facts at once.
@@ -120,6 +127,15 @@ BEGIN
   SELECT coalesce(array_agg(f ORDER BY f.order_id), '{}') INTO v_new FROM report_order_facts_of(p_ids) f;
   IF v_old = v_new THEN RETURN; END IF;
   v_slot := report_summary_slot();
+  -- A kept line of an order that no longer counts (or counts with other lines) may have named its product
+  -- for the day: the day's latest kept line names it again below, in the day's rows of every slot.
+  SELECT coalesce(array_agg(g.store_code ORDER BY g.store_code, g.day, g.product_id, g.at), '{}'), coalesce(array_agg(g.day ORDER BY g.store_code, g.day, g.product_id, g.at), '{}'),
+      coalesce(array_agg(g.product_id ORDER BY g.store_code, g.day, g.product_id, g.at), '{}'), coalesce(array_agg(g.at ORDER BY g.store_code, g.day, g.product_id, g.at), '{}')
+    INTO v_fix_store, v_fix_day, v_fix_product, v_fix_at
+  FROM (SELECT DISTINCT o.store_code, o.day, (j ->> 'p')::int AS product_id, o.at
+        FROM unnest(v_old) o, jsonb_array_elements(o.lines) j
+        WHERE o.total_cents > o.given_cents
+          AND NOT EXISTS (SELECT 1 FROM unnest(v_new) n WHERE n.order_id = o.order_id AND n.total_cents > n.given_cents AND n.day = o.day AND n.lines = o.lines)) g;
 
   INSERT INTO order_daily_facts AS t (store_code, day, subscription, sales_cents, given_cents, orders, units, slot)
   SELECT x.store_code, x.day, x.subscription, sum(x.sg * x.total_cents)::bigint, sum(x.sg * x.given_cents)::bigint,
@@ -130,6 +146,23 @@ BEGIN
   ON CONFLICT (store_code, day, subscription, slot) DO UPDATE
     SET sales_cents = t.sales_cents + excluded.sales_cents, given_cents = t.given_cents + excluded.given_cents,
         orders = t.orders + excluded.orders, units = t.units + excluded.units;
+
+  -- Other slots' rows are written only by such a repair. So a call that repairs first locks every product
+  -- row it will write, its own slot's and the repaired ones of every slot, one key after another in key
+  -- order: two calls then wait for each other in one order, never each for a row the other holds.
+  IF cardinality(v_fix_product) > 0 THEN
+    FOR v_key IN SELECT DISTINCT l.store_code, l.day, (j ->> 'p')::int AS product_id,
+          EXISTS (SELECT 1 FROM unnest(v_fix_store, v_fix_day, v_fix_product) f(store_code, day, product_id)
+                  WHERE f.store_code = l.store_code AND f.day = l.day AND f.product_id = (j ->> 'p')::int) AS every_slot
+        FROM (SELECT * FROM unnest(v_new) UNION ALL SELECT * FROM unnest(v_old)) l, jsonb_array_elements(l.lines) j
+        WHERE l.total_cents > l.given_cents
+        ORDER BY 1, 2, 3
+    LOOP
+      PERFORM 1 FROM order_daily_products t
+      WHERE t.store_code = v_key.store_code AND t.day = v_key.day AND t.product_id = v_key.product_id AND (v_key.every_slot OR t.slot = v_slot)
+      ORDER BY t.slot FOR NO KEY UPDATE;
+    END LOOP;
+  END IF;
 
   INSERT INTO order_daily_products AS t (store_code, day, product_id, units, sales_cents, name, name_at, slot)
   SELECT l.store_code, l.day, l.product_id, sum(l.sg * l.q)::int, sum(l.sg * l.s)::bigint,
@@ -146,19 +179,13 @@ BEGIN
   DELETE FROM order_report_facts WHERE order_id = ANY(p_ids);
   INSERT INTO order_report_facts SELECT * FROM unnest(v_new);
 
-  -- A kept order that named its product for the day and no longer counts: the day's latest kept line names
-  -- it again, in the day's rows of every slot (the reports take the name of the row with the latest name_at).
-  FOR v_gone IN SELECT DISTINCT o.store_code, o.day, (j ->> 'p')::int AS product_id, o.at
-      FROM unnest(v_old) o, jsonb_array_elements(o.lines) j
-      WHERE o.total_cents > o.given_cents
-        AND NOT EXISTS (SELECT 1 FROM unnest(v_new) n WHERE n.order_id = o.order_id AND n.total_cents > n.given_cents AND n.day = o.day AND n.lines = o.lines)
-      ORDER BY 1, 2, 3, 4
-  LOOP
+  -- The repairs: each product day's rows whose name came from a line that no longer counts (all locked above).
+  FOR i IN 1 .. cardinality(v_fix_product) LOOP
     UPDATE order_daily_products t SET (name, name_at) = (
         SELECT j ->> 'n', f.at FROM order_report_facts f, jsonb_array_elements(f.lines) j
         WHERE f.store_code = t.store_code AND f.day = t.day AND f.total_cents > f.given_cents AND (j ->> 'p')::int = t.product_id
         ORDER BY f.at DESC LIMIT 1)
-    WHERE t.store_code = v_gone.store_code AND t.day = v_gone.day AND t.product_id = v_gone.product_id AND t.name_at <= v_gone.at;
+    WHERE t.store_code = v_fix_store[i] AND t.day = v_fix_day[i] AND t.product_id = v_fix_product[i] AND t.name_at <= v_fix_at[i];
   END LOOP;
 
   PERFORM report_refresh_customers(array(
