@@ -1,8 +1,9 @@
 /**
  * The sales reports (issue 23), read from the daily summary (migration report_summary, kept by triggers in
  * the transaction of every order, refund and store credit write; docs/decisions/admin.md "Reports: the
- * daily summary"): at most one row per day (and plan/one-time, product, or customer first/previous day)
- * of the range and the period before it, instead of every order. What counts is the summary's one rule
+ * daily summary"): a row per day (and plan/one-time, product, or customer first/previous day) and per
+ * concurrent writer's slot (migration report_summary_plans; the reads sum over slots) of the range and the
+ * period before it, instead of every order. What counts is the summary's one rule
  * (`report_order_facts_of`): an order counts on the UTC day it was placed when it took money (processing,
  * shipped, delivered); given back is its approved card refunds and voids and its refunds to store credit,
  * never more than its total; an order given back in full is no order. Money comes back as integer cents.
