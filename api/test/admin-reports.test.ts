@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { CustomersReport, RevenueMixReport, SalesReport, StockCoverReport, SubscriptionsReport, TopProductsReport } from '@nh/shared/contracts/admin-reports';
 import { CANCEL_REASONS } from '@nh/shared/contracts/cancellation';
 import { writeSubscriptionSnapshot } from '@nh/server/queries/subscription-snapshots';
+import { inPoolTransaction } from '@nh/server/queries/transaction';
 import { NO_REASON } from '../src/modules/admin/reports/cancellations';
 import { REPORT_MESSAGES } from '@nh/shared/contracts/admin-reports';
 import { customerFigures, revenueMix, salesFigures, topProducts, type Periods } from '@nh/server/queries/sales-reports';
@@ -35,9 +36,17 @@ async function order(api: TestApi, f: { email: string; total: string; status: st
   return rows[0]!.id;
 }
 
+/**
+ * The order's charge and a refund or void of it, written as the back office's refund flow writes one: the
+ * order row locked first (refunds.ts, then the customer's figures and the summary lock the rest in the
+ * shared order), so it takes turns with a cancellation of the same order instead of deadlocking with it.
+ */
 async function givenBack(api: TestApi, orderId: string, total: string, kind: 'refund' | 'void', amount: string, status = 'approved') {
-  const { rows } = await api.ctx.db.$client.query<{ id: string }>(`insert into payment_transactions (order_id, kind, amount, status) values ($1, 'charge', $2, 'approved') returning id`, [orderId, total]);
-  await api.ctx.db.$client.query(`insert into payment_transactions (order_id, parent_id, kind, amount, status) values ($1, $2, $3, $4, $5)`, [orderId, rows[0]!.id, kind, amount, status]);
+  await inPoolTransaction(api.ctx.db, async (client) => {
+    await client.query('select 1 from orders where id = $1 for update', [orderId]);
+    const { rows } = await client.query<{ id: string }>(`insert into payment_transactions (order_id, kind, amount, status) values ($1, 'charge', $2, 'approved') returning id`, [orderId, total]);
+    await client.query(`insert into payment_transactions (order_id, parent_id, kind, amount, status) values ($1, $2, $3, $4, $5)`, [orderId, rows[0]!.id, kind, amount, status]);
+  });
 }
 
 /** Each report's rows from the summary and counted live from the orders, for the test to compare. */
