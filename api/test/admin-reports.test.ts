@@ -8,6 +8,7 @@
  * first data and again after writes after the fact (a late card refund, a refund to store credit through
  * the staff endpoint, a refund approved later, an order paid later, a paid order cancelled).
  */
+import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CustomersReport, RevenueMixReport, SalesReport, StockCoverReport, SubscriptionsReport, TopProductsReport } from '@nh/shared/contracts/admin-reports';
 import { CANCEL_REASONS } from '@nh/shared/contracts/cancellation';
@@ -27,8 +28,9 @@ const FROM = '2026-03-01';
 const TO = '2026-03-10';
 const line = (productId: number, productName: string, quantity: number, price: string) => ({ productId, productName, quantity, price, sku: null, variantSku: null, itemNumber: null });
 
-async function order(api: TestApi, f: { email: string; total: string; status: string; at: string; items?: unknown[]; plan?: string; userId?: string }): Promise<string> {
-  const { rows } = await api.ctx.db.$client.query<{ id: string }>(
+/** An order as placed, on the pool or on `client` (a transaction of the test's own). */
+async function order(api: TestApi, f: { email: string; total: string; status: string; at: string; items?: unknown[]; plan?: string; userId?: string }, client: pg.Pool | pg.PoolClient = api.ctx.db.$client): Promise<string> {
+  const { rows } = await client.query<{ id: string }>(
     `insert into orders (store_code, customer_email, customer_name, shipping_address, items, subtotal, shipping, tax, total, status, created_at, subscription_id, user_id)
      values ('NH', $1, 'Shopper', '{"address":"1 Main St","city":"Portland","state":"OR","zip":"97201"}', $2, $3, 0, 0, $3, $4, $5, $6, $7) returning id`,
     [f.email, JSON.stringify(f.items ?? []), f.total, f.status, f.at, f.plan ?? null, f.userId ?? null],
@@ -235,19 +237,17 @@ describe('the daily summary: concurrent checkouts do not queue on the day\'s row
   beforeAll(async () => {
     await withFreshDatabase(async (api) => {
       const pool = api.ctx.db.$client;
-      const paid = (email: string, at: string) => [email, JSON.stringify([line(1, 'Flush', 2, '10.00')]), '20.00', 'processing', at];
-      const insert = `insert into orders (store_code, customer_email, customer_name, shipping_address, items, subtotal, shipping, tax, total, status, created_at)
-        values ('NH', $1, 'Shopper', '{"address":"1 Main St","city":"Portland","state":"OR","zip":"97201"}', $2, $3, 0, 0, $3, $4, $5)`;
+      const flush = { total: '20.00', status: 'processing', items: [line(1, 'Flush', 2, '10.00')] };
       const first = await pool.connect();
       const second = await pool.connect();
       try {
         // The first checkout of March 3 has added to the day's rows and not committed yet.
         await first.query('begin');
-        await first.query(insert, paid('first@example.com', '2026-03-03T10:00:00Z'));
+        await order(api, { ...flush, email: 'first@example.com', at: '2026-03-03T10:00:00Z' }, first);
         // The second, on the same day, product and store, must not wait for it (300 ms: far more than it takes).
         await second.query('begin');
         await second.query(`set local lock_timeout = '300ms'`);
-        seen.secondWaited = await second.query(insert, paid('second@example.com', '2026-03-03T11:00:00Z')).then(
+        seen.secondWaited = await order(api, { ...flush, email: 'second@example.com', at: '2026-03-03T11:00:00Z' }, second).then(
           () => false,
           (error: { code?: string }) => error.code,
         );
@@ -260,7 +260,7 @@ describe('the daily summary: concurrent checkouts do not queue on the day\'s row
       const slotsOf = async () => (await pool.query<{ slot: number }>(`select distinct slot from order_daily_facts where day = '2026-03-03' order by slot`)).rows.map((r) => r.slot);
       seen.slots = await slotsOf();
       // Alone again, the next order goes to the lowest slot, and a full refund of the first takes it out.
-      await order(api, { email: 'third@example.com', total: '20.00', status: 'shipped', at: '2026-03-03T12:00:00Z', items: [line(1, 'Flush', 2, '10.00')] });
+      await order(api, { ...flush, status: 'shipped', email: 'third@example.com', at: '2026-03-03T12:00:00Z' });
       const { rows } = await pool.query<{ id: string }>(`select id from orders where customer_email = 'first@example.com'`);
       await givenBack(api, rows[0]!.id, '20.00', 'refund', '20.00');
       seen.afterSlots = await slotsOf();

@@ -4,16 +4,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { freePort, isListening } from '@nh/server/testing/free-port';
+import { waitFor } from '@nh/server/testing/wait-for';
 
-
-async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await isListening(port)) return;
-    if (Date.now() > deadline) throw new Error(`redis-server on ${port} did not start`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const waitForPort = (port: number) => waitFor(() => isListening(port), 10_000, `redis-server on ${port} to start`);
 
 export class PrivateRedis {
   private child: ChildProcess | null = null;
