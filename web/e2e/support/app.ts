@@ -61,16 +61,30 @@ export async function startE2eApp(env: Record<string, string> = {}, options: { s
 
 /**
  * A server-rendered page shows its markup before the app has taken it over, and a click then does
- * nothing (a tab that does not open). `page.goto` here returns once the app has committed its first
- * render (`<html data-app-ready>`, set by AppProviders), as a person's click lands after the page is live.
- * Pages that are not the app's (an API answer, a file) return at once.
+ * nothing (a menu that does not open). `page.goto`, `page.reload` and `page.waitForURL` here return once
+ * the app has committed its first render (`<html data-app-ready>`, set by AppProviders), as a person's
+ * click lands after the page is live; `waitForURL` matters after a form the server answers with a
+ * redirect (signing in), which loads a new page without `goto`. Pages that are not the app's (an API
+ * answer, a file, the API's sign-in page) return at once.
  */
 function untilAppReady(page: Page): Page {
+  const appReady = () => page.waitForFunction(() => !document.getElementById('root') || document.documentElement.dataset.appReady === 'true');
   const goto = page.goto.bind(page);
   page.goto = async (url, options) => {
     const response = await goto(url, options);
-    await page.waitForFunction(() => !document.getElementById('root') || document.documentElement.dataset.appReady === 'true');
+    await appReady();
     return response;
+  };
+  const reload = page.reload.bind(page);
+  page.reload = async (options) => {
+    const response = await reload(options);
+    await appReady();
+    return response;
+  };
+  const waitForURL = page.waitForURL.bind(page);
+  page.waitForURL = async (url, options) => {
+    await waitForURL(url, options);
+    await appReady();
   };
   return page;
 }
