@@ -35,7 +35,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { centsToDecimal, priceCart, toPayloadStrings, withTax } from '@nh/shared';
+import { centsToDecimal, priceCart, stockByProduct, toPayloadStrings, withTax } from '@nh/shared';
 import { OUTBOX_TOPICS } from '@nh/shared/contracts/outbox';
 import { createDb } from '@nh/server/db/client';
 import { createRedis } from '@nh/server/runtime/redis';
@@ -140,6 +140,9 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 interface Product {
   id: number;
+  name: string;
+  sku: string | null;
+  itemNumber: string | null;
   price: number;
 }
 
@@ -212,8 +215,8 @@ async function main(): Promise<void> {
   // Every run starts from a vacuumed database (earlier runs leave dead rows behind, and autovacuum may
   // be off on a build machine): otherwise each run would be slower than the last.
   await db.$client.query('vacuum analyze products, orders, outbox, idempotency_keys, payment_transactions, email_log');
-  const { rows } = await db.$client.query<{ id: number; price: string }>(`select id, price::text as price from products where status = 'active' and variants = '[]'::jsonb order by id`);
-  const products: Product[] = rows.map((r) => ({ id: r.id, price: Math.round(Number(r.price) * 100) }));
+  const { rows } = await db.$client.query<{ id: number; name: string; sku: string | null; item_number: string | null; price: string }>(`select id, name, sku, item_number, price::text as price from products where status = 'active' and variants = '[]'::jsonb order by id`);
+  const products: Product[] = rows.map((r) => ({ id: r.id, name: r.name, sku: r.sku, itemNumber: r.item_number, price: Math.round(Number(r.price) * 100) }));
 
   // Single-use card tokens, made ahead (the same Redis keys the API's sandbox gateway reads).
   const redis = createRedis(REDIS_URL);
@@ -278,13 +281,19 @@ async function main(): Promise<void> {
   // What the rate-table API charges, worked out here as the browser's summary shows it (the quote's figures).
   const table = tableTax(TAX_RATES_FILE, { log: createLogger('bench', 'warn') });
 
+  // Each order's two lines (a different pair each time, quantities 1 and 2): the API's and the bare SQL's
+  // orders are the same order, so the ratio compares the same writes.
   let n = 0;
-  const orderBody = (dataValue: string, taxTable = false) => {
+  const nextLines = () => {
     const lines = [products[n % products.length]!, products[(n * 7 + 3) % products.length]!];
     n++;
-    const items = lines.map((p, i) => ({ productId: p.id, variantSku: null, quantity: i + 1, price: centsToDecimal(p.price) }));
+    return lines.map((p, i) => ({ product: p, quantity: i + 1 }));
+  };
+  const orderBody = (dataValue: string, taxTable = false) => {
+    const lines = nextLines();
+    const items = lines.map(({ product: p, quantity }) => ({ productId: p.id, variantSku: null, quantity, price: centsToDecimal(p.price) }));
     const address = taxTable ? TABLE_ADDRESS : { address: '1 Bench St', city: 'Loadville', state: 'CA', zip: '94000' };
-    const priced = items.map((it, i) => ({ productId: it.productId, price: lines[i]!.price, quantity: it.quantity }));
+    const priced = lines.map(({ product: p, quantity }) => ({ productId: p.id, price: p.price, quantity }));
     const flat = priceCart(priced, { state: address.state });
     const pricing = taxTable ? withTax(flat, table.quoteNow({ to: address, lines: taxLinesOf(priced, flat), shipping: flat.shipping })) : flat;
     const strings = toPayloadStrings(pricing);
@@ -364,11 +373,18 @@ async function main(): Promise<void> {
     return res.status === 200;
   };
 
-  // The ceiling: the same writes of one order, straight to Postgres.
-  const product = products[0]!;
+  // The ceiling: the same writes of one order, straight to Postgres (the same lines, prices and
+  // totals as an API order of the same address, its stock taken per product in id order as the API does).
   const bareShop = async () => {
     const key = randomUUID();
     const orderId = randomUUID();
+    const lines = nextLines();
+    const pricing = priceCart(
+      lines.map(({ product: p, quantity }) => ({ productId: p.id, price: p.price, quantity })),
+      { state: 'CA' },
+    );
+    const { productIds, quantities } = stockByProduct(lines.map(({ product: p, quantity }) => ({ productId: p.id, quantity })));
+    const byId = new Map(products.map((p) => [p.id, p]));
     const outcome = await reserveOrder(db.$client, {
       claim: { scope: 'bench', key, requestHash: 'h' },
       order: {
@@ -379,22 +395,31 @@ async function main(): Promise<void> {
         customerName: 'Bench Shopper',
         shippingAddress: { address: '1 Bench St', city: 'Loadville', state: 'CA', zip: '94000' },
         billingAddress: null,
-        items: [{ productId: product.id, productName: 'x', variantSku: null, sku: null, itemNumber: null, quantity: 1, price: centsToDecimal(product.price) }],
-        subtotal: product.price,
-        subscribeDiscount: 0,
-        promoDiscount: 0,
-        shipping: 999,
-        tax: 0,
-        total: product.price + 999,
+        items: lines.map(({ product: p, quantity }, i) => ({
+          productId: p.id,
+          productName: p.name,
+          variantSku: null,
+          sku: p.sku,
+          itemNumber: p.itemNumber,
+          quantity,
+          price: centsToDecimal(p.price),
+          tax: centsToDecimal(pricing.lineTaxes[i] ?? 0),
+        })),
+        subtotal: pricing.subtotal,
+        subscribeDiscount: pricing.subscribeDiscount,
+        promoDiscount: pricing.promoDiscount,
+        shipping: pricing.shipping,
+        tax: pricing.tax,
+        total: pricing.total,
         promoCode: null,
       },
-      stock: [{ productId: product.id, quantity: 1, priceText: centsToDecimal(product.price), variantsJson: '[]' }],
+      stock: productIds.map((id, i) => ({ productId: id, quantity: quantities[i]!, priceText: centsToDecimal(byId.get(id)!.price), variantsJson: '[]' })),
       singleUsePromoId: null,
     });
     if (outcome !== 'reserved') throw new Error(`bare SQL reservation: ${outcome}`);
     await recordAcceptedPayment(
       db.$client,
-      { orderId, subscriptionId: null, billingPeriod: null, transactionId: '1', invoiceNumber: 'ORD-BENCH', amount: product.price + 999, status: 'approved', responseCode: '1', responseMessage: 'ok', cardType: 'Visa', lastFour: '1111', environment: 'sandbox' },
+      { orderId, subscriptionId: null, billingPeriod: null, transactionId: '1', invoiceNumber: 'ORD-BENCH', amount: pricing.total, status: 'approved', responseCode: '1', responseMessage: 'ok', cardType: 'Visa', lastFour: '1111', environment: 'sandbox' },
       'processing',
       [{ topic: OUTBOX_TOPICS.orderPlaced, payload: { orderId } }],
       { scope: 'bench', key, status: 200, body: { orderId } },

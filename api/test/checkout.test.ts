@@ -541,19 +541,54 @@ describe('POST /api/payments/checkout-nonce', () => {
 describe("the guest's confirmation page (issue 22)", () => {
   it('lets the browser that paid read its order afterwards (a reload shows it again); another browser is refused', async () => {
     const product = await makeProduct(5);
+    const sessionsBefore = await q<{ n: number }>('select count(*)::int as n from sessions');
     const res = await checkout(await checkoutBody([{ product, quantity: 2 }]));
     expect(res.status).toBe(200);
     const { orderId } = (await res.json()) as { orderId: string };
-    const cookie = res.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0]!)
-      .find((c) => c.startsWith('nh.sid='));
-    expect(cookie).toBeDefined();
+    const setCookies = res.headers.getSetCookie();
+    const granted = setCookies.find((c) => c.startsWith('nh.go='));
+    expect(granted).toMatch(/; Max-Age=3600; Path=\/api; HttpOnly; SameSite=Lax/);
+    // The grant is the cookie's (signed), not a session row: a guest's checkout writes no session.
+    expect(setCookies.some((c) => c.startsWith('nh.sid='))).toBe(false);
+    expect(await q<{ n: number }>('select count(*)::int as n from sessions')).toEqual(sessionsBefore);
+    const cookie = granted!.split(';')[0]!;
     for (let reload = 0; reload < 2; reload++) {
-      const order = await api.request(`/api/orders/guest/${orderId}`, { headers: { cookie: cookie! } });
+      const order = await api.request(`/api/orders/guest/${orderId}`, { headers: { cookie } });
       expect(order.status).toBe(200);
       expect(await order.json()).toMatchObject({ id: orderId, items: [expect.objectContaining({ quantity: 2 })] });
     }
     expect((await api.request(`/api/orders/guest/${orderId}`)).status).toBe(403);
+
+    // The browser cannot grant itself another order, nor a longer hour: the signature covers both.
+    const other = await checkout(await checkoutBody([{ product, quantity: 1 }]));
+    const { orderId: otherId } = (await other.json()) as { orderId: string };
+    const [payload, tag] = cookie.slice('nh.go='.length).split('.');
+    const [, until] = payload!.split(':');
+    for (const forged of [`${otherId}:${until}.${tag}`, `${orderId}:${Number(until) + 3_600_000}.${tag}`, `${orderId}:${until}|${otherId}:${until}.${tag}`]) {
+      const res = await api.request(`/api/orders/guest/${otherId}`, { headers: { cookie: `nh.go=${forged}` } });
+      expect(res.status, forged).toBe(403);
+    }
+  });
+
+  it('keeps each browser its newest grants, and signing out ends them', async () => {
+    const product = await makeProduct(20);
+    let cookie = '';
+    const orderIds: string[] = [];
+    for (let i = 0; i < 11; i++) {
+      const res = await api.request('/api/payments/checkout-nonce', {
+        body: await checkoutBody([{ product, quantity: 1 }]),
+        headers: { 'Idempotency-Key': randomUUID(), ...(cookie ? { cookie } : {}) },
+      });
+      orderIds.push(((await res.json()) as { orderId: string }).orderId);
+      cookie = res.headers.getSetCookie().find((c) => c.startsWith('nh.go='))!.split(';')[0]!;
+    }
+    const status = async (id: string, c = cookie) => (await api.request(`/api/orders/guest/${id}`, { headers: { cookie: c } })).status;
+    // Ten are kept: the oldest of eleven has gone.
+    expect(await status(orderIds[0]!)).toBe(403);
+    for (const id of orderIds.slice(1)) expect(await status(id)).toBe(200);
+
+    const out = await fetch(`${api.url}/api/logout`, { method: 'POST', redirect: 'manual', headers: { cookie } });
+    expect(out.status).toBe(303);
+    expect(out.headers.getSetCookie().find((c) => c.startsWith('nh.go='))).toMatch(/^nh\.go=; Path=\/api; Expires=Thu, 01 Jan 1970/);
   });
 });

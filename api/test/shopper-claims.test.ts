@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailedToken } from './support/emailed-links';
 import { placeClaimableOrder, rowsOf } from './support/claims';
+import { Browser as TestBrowser } from './support/browser';
 import { startTestApi, type TestApi } from './support/harness';
 import { json, signUpShopper, type Shopper } from './support/shopper';
 import { signInAs, type StaffClient } from './support/staff';
@@ -26,25 +27,10 @@ afterAll(() => api.close());
 
 const placeOrder = (shopper: Shopper | null, quantity = 2) => placeClaimableOrder(api, shopper, quantity);
 
-/** A tiny cookie jar: remembers the session cookie across calls, as a browser would. */
-class Browser {
-  cookie: string | undefined;
-  async call(path: string, init: { body?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
-    const res = await fetch(api.url + path, {
-      method: init.body === undefined ? 'GET' : 'POST',
-      headers: {
-        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(this.cookie ? { cookie: this.cookie } : {}),
-        ...init.headers,
-      },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    const set = res.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0]!)
-      .find((c) => c.startsWith('nh.sid='));
-    if (set) this.cookie = set.endsWith('=') ? undefined : set;
-    return res;
+/** A browser of this file's API. */
+class Browser extends TestBrowser {
+  constructor() {
+    super(() => api.url);
   }
 }
 

@@ -13,6 +13,7 @@ import * as tables from '@nh/server/db/schema';
 import { ACCOUNT_MESSAGES, shopperOrderListSchema, shopperOrderSchema } from '@nh/shared/contracts/account';
 import { median, timeBothWays } from './support/answer-timing';
 import { emailedToken, emailedTokens, linkRows } from './support/emailed-links';
+import { Browser as TestBrowser } from './support/browser';
 import { startTestApi, type TestApi } from './support/harness';
 
 let api: TestApi;
@@ -21,25 +22,10 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-/** A tiny cookie jar: remembers the session cookie across calls, as a browser would. */
-class Browser {
-  cookie: string | undefined;
-  async call(path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
-    const res = await fetch(api.url + path, {
-      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: {
-        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(this.cookie ? { cookie: this.cookie } : {}),
-      },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      redirect: 'manual',
-    });
-    const set = res.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0]!)
-      .find((c) => c.startsWith('nh.sid='));
-    if (set) this.cookie = set.endsWith('=') ? undefined : set;
-    return res;
+/** A browser of this file's API. */
+class Browser extends TestBrowser {
+  constructor() {
+    super(() => api.url);
   }
 }
 

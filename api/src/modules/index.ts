@@ -16,6 +16,7 @@ import { createAfterAnswer, type AfterAnswer } from '../lib/after-answer';
 import { createReads, type Reads } from '../lib/read-your-writes';
 import { cardTestingGuard } from '../lib/card-testing-guard';
 import { accountRoutes } from './account/routes';
+import { createGuestAccess, type GuestAccess } from './account/guest-access';
 import { claimRoutes } from './claims/routes';
 import { claimPhotoUploadRoutes } from './claims/photo-routes';
 import { adminRoutes } from './admin';
@@ -56,6 +57,8 @@ export interface AppServices {
   reads: Reads;
   /** Sales tax by destination, as TAX_MODE says (issue 25): checkout, its summary's quote, plan changes. */
   tax: TaxCalculator;
+  /** Which orders a guest's browser may read for its hour (the confirmation page, an emailed order link). */
+  guestAccess: GuestAccess;
 }
 
 function apiMetrics(ctx: AppContext): Registry {
@@ -72,13 +75,14 @@ export const createAppServices = (ctx: AppContext): AppServices => ({
   afterAnswer: createAfterAnswer(),
   reads: createReads({ primary: ctx.db, replica: ctx.readDb, log: ctx.log }, ctx.config),
   tax: createTaxCalculator(ctx.config, { log: ctx.log }),
+  guestAccess: createGuestAccess(ctx.config),
 });
 
 /**
  * Every API module's router, mounted under /api (the public catalogue reads are mounted earlier, in
  * app.ts, ahead of body parsing and sessions).
  */
-export function apiModules(ctx: AppContext, { payments, files, afterAnswer, reads, tax }: AppServices): Router[] {
+export function apiModules(ctx: AppContext, { payments, files, afterAnswer, reads, tax, guestAccess }: AppServices): Router[] {
   const promoGuesses = promoGuessLimit(ctx);
   const cardGuard = cardTestingGuard(ctx);
   const invalidateCatalog = () => invalidateCatalogCache(ctx);
@@ -88,11 +92,11 @@ export function apiModules(ctx: AppContext, { payments, files, afterAnswer, read
     newsletterRoutes(ctx),
     authRoutes(ctx),
     emailCodeRoutes(ctx, { afterAnswer }),
-    accountRoutes(ctx, { afterAnswer }),
-    claimRoutes(ctx, { photos: files.claims }),
+    accountRoutes(ctx, { afterAnswer, guestAccess }),
+    claimRoutes(ctx, { photos: files.claims, guestAccess }),
     promoValidationRoutes(ctx, { promoGuesses }),
     paymentRoutes(ctx, { payments }),
-    checkoutRoutes(ctx, { payments, priceList: priceList(ctx), promoGuesses, cardTestingGuard: cardGuard, tax }),
+    checkoutRoutes(ctx, { payments, priceList: priceList(ctx), promoGuesses, cardTestingGuard: cardGuard, tax, guestAccess }),
     subscriptionRoutes(ctx, { gateway: payments.gateway, cardTestingGuard: cardGuard, catalogue: (ids) => priceList(ctx).get(ids, { fresh: true }), tax }),
     emailActionRoutes(ctx),
   ];
@@ -103,10 +107,10 @@ export function apiModules(ctx: AppContext, { payments, files, afterAnswer, read
  * a form body from outside the shop's pages and need no session (RFC 8058 one-click unsubscribe).
  */
 /** Routes whose body is not JSON, mounted ahead of the JSON-only rule: the one-click unsubscribe (a form), product picture and claim photo uploads (bytes). */
-export const formBodyModules = (ctx: AppContext, { files }: AppServices): Router[] => [
+export const formBodyModules = (ctx: AppContext, { files, guestAccess }: AppServices): Router[] => [
   newsletterUnsubscribeRoutes(ctx),
   productImageUploadRoutes(ctx, { pictures: files.uploads }),
-  claimPhotoUploadRoutes(ctx, { photos: files.claims }),
+  claimPhotoUploadRoutes(ctx, { photos: files.claims, guestAccess }),
 ];
 
 /** Pages served by the API outside /api, before the SPA: the queue dashboard (bull-board) at /admin/queues, robots.txt and sitemap.xml. */

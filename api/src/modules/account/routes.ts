@@ -25,7 +25,7 @@ import { emailKey, resetRequestLimits } from '../../lib/reset-request-limits';
 import { clearSignInFailures } from '../../lib/sign-in-guard';
 import { isUuid, parseInput } from '../../lib/validation';
 import { requireUser, signedInUser } from '../auth';
-import { grantGuestOrder, hasGuestOrder } from './guest-access';
+import type { GuestAccess } from './guest-access';
 import { shopperRefundsOf } from '@nh/server/queries/order-refunds';
 import { toOrderSummary, toShopperOrder } from './orders-view';
 import { confirmPasswordReset, requestOrderLink, requestPasswordReset, spendOrderLink } from './service';
@@ -36,7 +36,7 @@ import { auditActorOf } from '../../lib/staff-auth';
 
 const HOUR = 60 * 60 * 1000;
 
-export function accountRoutes(ctx: AppContext, { afterAnswer }: { afterAnswer: AfterAnswer }): Router {
+export function accountRoutes(ctx: AppContext, { afterAnswer, guestAccess }: { afterAnswer: AfterAnswer; guestAccess: GuestAccess }): Router {
   const router = Router();
   const limit = (name: string, max: number, message: string, key?: (req: Request) => string) =>
     createLimiter(ctx, { name, windowMs: HOUR, limit: max, message, ...(key ? { key } : {}) }).middleware;
@@ -93,7 +93,7 @@ export function accountRoutes(ctx: AppContext, { afterAnswer }: { afterAnswer: A
   router.post('/orders/access', tokenLimit, async (req, res) => {
     const { token } = parseInput(orderAccessRequestSchema, req.body ?? {});
     const orderId = await spendOrderLink(ctx.db, token);
-    await grantGuestOrder(req, orderId);
+    guestAccess.grant(req, res, orderId);
     const order = await findShopperOrder(ctx.db, orderId);
     if (!order) throw new AppError('ORDER_LINK_INVALID', ACCOUNT_MESSAGES.orderLinkInvalid);
     res.setHeader('Cache-Control', 'no-store');
@@ -102,7 +102,7 @@ export function accountRoutes(ctx: AppContext, { afterAnswer }: { afterAnswer: A
 
   router.get('/orders/guest/:id', async (req, res) => {
     const id = String(req.params.id);
-    if (!isUuid(id) || !hasGuestOrder(req, id)) throw new AppError('GUEST_ORDER_ACCESS_ENDED', ACCOUNT_MESSAGES.guestAccessEnded);
+    if (!isUuid(id) || !guestAccess.has(req, id)) throw new AppError('GUEST_ORDER_ACCESS_ENDED', ACCOUNT_MESSAGES.guestAccessEnded);
     const order = await findShopperOrder(ctx.db, id);
     if (!order) throw new AppError('GUEST_ORDER_ACCESS_ENDED', ACCOUNT_MESSAGES.guestAccessEnded);
     res.setHeader('Cache-Control', 'no-store');

@@ -8,6 +8,7 @@ import { knownBrowsers } from '../../lib/known-browser';
 import { createLimiter } from '../../lib/rate-limit';
 import { createSignInGuard } from '../../lib/sign-in-guard';
 import { parseInput } from '../../lib/validation';
+import { endGuestAccess } from '../account/guest-access';
 import { currentUser } from './current-user';
 import { LOGIN_SCRIPT, renderLoginPage, renderLogoutPage } from './login-page';
 import { safeReturnTo } from './return-to';
@@ -90,6 +91,8 @@ export function authRoutes(ctx: AppContext): Router {
   router.post('/logout', async (req, res) => {
     await new Promise<void>((resolve, reject) => req.session.destroy((err) => (err ? reject(err) : resolve())));
     res.clearCookie(SESSION_COOKIE, { path: '/' });
+    // A guest's order grants end with the rest of what this browser was signed into (a shared computer).
+    endGuestAccess(res);
     res.redirect(303, '/');
   });
 

@@ -3,7 +3,7 @@ import { Router, type RequestHandler, type Response } from 'express';
 import { checkoutNonceRequestSchema, checkoutQuoteRequestSchema, subscribeNonceRequestSchema } from '@nh/shared/contracts/checkout';
 import { SUBSCRIPTION_TERMS_MESSAGES, SUBSCRIPTION_TERMS_VERSION } from '@nh/shared/contracts/subscription-terms';
 import { SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
-import { grantGuestOrder } from '../account/guest-access';
+import type { GuestAccess } from '../account/guest-access';
 import type { AppContext } from '../../lib/context';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey, requestHash } from '../../lib/idempotency';
 import { AppError } from '../../lib/errors';
@@ -25,6 +25,8 @@ export interface CheckoutModuleDeps {
   cardTestingGuard: RequestHandler[];
   /** Sales tax by destination (TAX_MODE). */
   tax: TaxCalculator;
+  /** The guest's hour with the order just paid for (its confirmation page). */
+  guestAccess: GuestAccess;
 }
 
 /** A checkout refused for its promo code (a replayed answer was counted when it was first given). */
@@ -65,7 +67,7 @@ export function checkoutRoutes(ctx: AppContext, deps: CheckoutModuleDeps): Route
     // A guest's confirmation page (issue 22) reads the order it just paid for, in this browser, for the
     // hour an emailed order link gives (a reload shows it again); a signed-in shopper reads their own.
     const placed = (answer.body as { orderId?: unknown } | null)?.orderId;
-    if (answer.status < 300 && typeof placed === 'string' && !req.session.userId) await grantGuestOrder(req, placed);
+    if (answer.status < 300 && typeof placed === 'string' && !req.session.userId) deps.guestAccess.grant(req, res, placed);
     send(res, answer);
   });
 

@@ -3,9 +3,9 @@
  * for one order the caller may claim on, answered `{photo}` for the claim to name:
  * - `POST /api/admin/orders/{id}/claims/photos` (staff with `claims.resolve`);
  * - `POST /api/orders/{id}/claims/photos` (a signed-in shopper, their own order; else the order page's 404);
- * - `POST /api/orders/guest/{id}/claims/photos` (a guest whose emailed order link opened the order here).
+ * - `POST /api/orders/guest/{id}/claims/photos` (a guest whose browser holds the order's hour: ../account/guest-access.ts).
  * Mounted ahead of the API's JSON-only rule and its session middleware (formBodyModules), so the
- * shopper routes bring the session themselves. Who may upload is checked before the body is read.
+ * signed-in shopper's route brings the session itself. Who may upload is checked before the body is read.
  */
 import { Router, type RequestHandler } from 'express';
 import { ACCOUNT_MESSAGES } from '@nh/shared/contracts/account';
@@ -19,12 +19,12 @@ import { createLimiter } from '../../lib/rate-limit';
 import { sessionMiddleware } from '../../lib/session';
 import { createStaffGuard } from '../../lib/staff-auth';
 import { isUuid } from '../../lib/validation';
-import { hasGuestOrder } from '../account/guest-access';
+import type { GuestAccess } from '../account/guest-access';
 import { requireUser, signedInUser } from '../auth';
 import { photoBody, storeClaimPhoto } from './photos';
 import { SHOPPER_CLAIM_WORDS } from './service';
 
-export function claimPhotoUploadRoutes(ctx: AppContext, { photos }: { photos: FileStorage }): Router {
+export function claimPhotoUploadRoutes(ctx: AppContext, { photos, guestAccess }: { photos: FileStorage; guestAccess: GuestAccess }): Router {
   const router = Router();
   const guard = createStaffGuard(ctx);
   const session = sessionMiddleware(ctx);
@@ -43,9 +43,9 @@ export function claimPhotoUploadRoutes(ctx: AppContext, { photos }: { photos: Fi
 
   const guestOrder: RequestHandler = (req, _res, next) => {
     const id = String(req.params.id);
-    next(isUuid(id) && hasGuestOrder(req, id) ? undefined : new AppError('GUEST_ORDER_ACCESS_ENDED', ACCOUNT_MESSAGES.guestAccessEnded));
+    next(isUuid(id) && guestAccess.has(req, id) ? undefined : new AppError('GUEST_ORDER_ACCESS_ENDED', ACCOUNT_MESSAGES.guestAccessEnded));
   };
-  router.post('/orders/guest/:id/claims/photos', limit, session, guestOrder, ...photoBody, store);
+  router.post('/orders/guest/:id/claims/photos', limit, guestOrder, ...photoBody, store);
 
   const ownOrder: RequestHandler = async (req, res, next) => {
     const id = String(req.params.id);

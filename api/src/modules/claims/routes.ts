@@ -15,18 +15,18 @@ import { IDEMPOTENCY_HEADER, readIdempotencyKey } from '../../lib/idempotency';
 import { createLimiter } from '../../lib/rate-limit';
 import { isUuid, parseInput } from '../../lib/validation';
 import { requireUser, signedInUser } from '../auth';
-import { hasGuestOrder } from '../account/guest-access';
+import type { GuestAccess } from '../account/guest-access';
 import { CLAIM_IDEMPOTENCY_MESSAGES } from './open-claim';
 import { reportProblem, SHOPPER_CLAIM_WORDS } from './service';
 
-export function claimRoutes(ctx: AppContext, { photos }: { photos: FileStorage }): Router {
+export function claimRoutes(ctx: AppContext, { photos, guestAccess }: { photos: FileStorage; guestAccess: GuestAccess }): Router {
   const router = Router();
   // Reports are rare: 20 an hour per client address is plenty for a shopper and stops a flood.
   const limit = createLimiter(ctx, { name: 'shopper-claims', windowMs: 3_600_000, limit: 20, message: 'Too many reports from here. Please try again in an hour, or contact us.' }).middleware;
 
   router.post('/orders/guest/:id/claims', limit, async (req, res) => {
     const id = String(req.params.id);
-    if (!isUuid(id) || !hasGuestOrder(req, id)) throw new AppError('GUEST_ORDER_ACCESS_ENDED', ACCOUNT_MESSAGES.guestAccessEnded);
+    if (!isUuid(id) || !guestAccess.has(req, id)) throw new AppError('GUEST_ORDER_ACCESS_ENDED', ACCOUNT_MESSAGES.guestAccessEnded);
     const key = readIdempotencyKey(req.headers[IDEMPOTENCY_HEADER], CLAIM_IDEMPOTENCY_MESSAGES);
     const answer = await reportProblem({ db: ctx.db, photos }, id, parseInput(shopperClaimRequestSchema, req.body), key, req.id ?? null);
     if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
