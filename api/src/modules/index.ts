@@ -16,7 +16,7 @@ import { createAfterAnswer, type AfterAnswer } from '../lib/after-answer';
 import { createReads, type Reads } from '../lib/read-your-writes';
 import { cardTestingGuard } from '../lib/card-testing-guard';
 import { accountRoutes } from './account/routes';
-import { createGuestAccess, type GuestAccess } from './account/guest-access';
+import { createGuestAccess, type GuestAccess } from '../lib/guest-access';
 import { claimRoutes } from './claims/routes';
 import { claimPhotoUploadRoutes } from './claims/photo-routes';
 import { adminRoutes } from './admin';

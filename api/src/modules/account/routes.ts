@@ -25,7 +25,7 @@ import { emailKey, resetRequestLimits } from '../../lib/reset-request-limits';
 import { clearSignInFailures } from '../../lib/sign-in-guard';
 import { isUuid, parseInput } from '../../lib/validation';
 import { requireUser, signedInUser } from '../auth';
-import type { GuestAccess } from './guest-access';
+import type { GuestAccess } from '../../lib/guest-access';
 import { shopperRefundsOf } from '@nh/server/queries/order-refunds';
 import { toOrderSummary, toShopperOrder } from './orders-view';
 import { confirmPasswordReset, requestOrderLink, requestPasswordReset, spendOrderLink } from './service';

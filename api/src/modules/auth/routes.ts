@@ -8,7 +8,7 @@ import { knownBrowsers } from '../../lib/known-browser';
 import { createLimiter } from '../../lib/rate-limit';
 import { createSignInGuard } from '../../lib/sign-in-guard';
 import { parseInput } from '../../lib/validation';
-import { endGuestAccess } from '../account/guest-access';
+import { endGuestAccess } from '../../lib/guest-access';
 import { currentUser } from './current-user';
 import { LOGIN_SCRIPT, renderLoginPage, renderLogoutPage } from './login-page';
 import { safeReturnTo } from './return-to';

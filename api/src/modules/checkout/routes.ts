@@ -3,7 +3,7 @@ import { Router, type RequestHandler, type Response } from 'express';
 import { checkoutNonceRequestSchema, checkoutQuoteRequestSchema, subscribeNonceRequestSchema } from '@nh/shared/contracts/checkout';
 import { SUBSCRIPTION_TERMS_MESSAGES, SUBSCRIPTION_TERMS_VERSION } from '@nh/shared/contracts/subscription-terms';
 import { SUBSCRIPTION_MESSAGES } from '@nh/shared/contracts/subscriptions';
-import type { GuestAccess } from '../account/guest-access';
+import type { GuestAccess } from '../../lib/guest-access';
 import type { AppContext } from '../../lib/context';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey, requestHash } from '../../lib/idempotency';
 import { AppError } from '../../lib/errors';

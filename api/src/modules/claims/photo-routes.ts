@@ -3,7 +3,7 @@
  * for one order the caller may claim on, answered `{photo}` for the claim to name:
  * - `POST /api/admin/orders/{id}/claims/photos` (staff with `claims.resolve`);
  * - `POST /api/orders/{id}/claims/photos` (a signed-in shopper, their own order; else the order page's 404);
- * - `POST /api/orders/guest/{id}/claims/photos` (a guest whose browser holds the order's hour: ../account/guest-access.ts).
+ * - `POST /api/orders/guest/{id}/claims/photos` (a guest whose browser holds the order's hour: lib/guest-access.ts).
  * Mounted ahead of the API's JSON-only rule and its session middleware (formBodyModules), so the
  * signed-in shopper's route brings the session itself. Who may upload is checked before the body is read.
  */
@@ -19,7 +19,7 @@ import { createLimiter } from '../../lib/rate-limit';
 import { sessionMiddleware } from '../../lib/session';
 import { createStaffGuard } from '../../lib/staff-auth';
 import { isUuid } from '../../lib/validation';
-import type { GuestAccess } from '../account/guest-access';
+import type { GuestAccess } from '../../lib/guest-access';
 import { requireUser, signedInUser } from '../auth';
 import { photoBody, storeClaimPhoto } from './photos';
 import { SHOPPER_CLAIM_WORDS } from './service';

@@ -15,7 +15,7 @@ import { IDEMPOTENCY_HEADER, readIdempotencyKey } from '../../lib/idempotency';
 import { createLimiter } from '../../lib/rate-limit';
 import { isUuid, parseInput } from '../../lib/validation';
 import { requireUser, signedInUser } from '../auth';
-import type { GuestAccess } from '../account/guest-access';
+import type { GuestAccess } from '../../lib/guest-access';
 import { CLAIM_IDEMPOTENCY_MESSAGES } from './open-claim';
 import { reportProblem, SHOPPER_CLAIM_WORDS } from './service';
 

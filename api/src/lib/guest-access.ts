@@ -14,8 +14,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { GUEST_ORDER_ACCESS_MS } from '@nh/shared/contracts/account';
-import type { ApiConfig } from '../../lib/config';
-import { cookieOf, secureCookies } from '../../lib/cookies';
+import type { ApiConfig } from './config';
+import { cookieOf, secureCookies } from './cookies';
 
 export const GUEST_ORDERS_COOKIE = 'nh.go';
 const COOKIE_PATH = '/api';
