@@ -375,6 +375,7 @@ async function main(): Promise<void> {
 
   // The ceiling: the same writes of one order, straight to Postgres (the same lines, prices and
   // totals as an API order of the same address, its stock taken per product in id order as the API does).
+  const byId = new Map(products.map((p) => [p.id, p]));
   const bareShop = async () => {
     const key = randomUUID();
     const orderId = randomUUID();
@@ -384,7 +385,6 @@ async function main(): Promise<void> {
       { state: 'CA' },
     );
     const { productIds, quantities } = stockByProduct(lines.map(({ product: p, quantity }) => ({ productId: p.id, quantity })));
-    const byId = new Map(products.map((p) => [p.id, p]));
     const outcome = await reserveOrder(db.$client, {
       claim: { scope: 'bench', key, requestHash: 'h' },
       order: {

@@ -16,13 +16,13 @@ import type { Request, Response } from 'express';
 import { GUEST_ORDER_ACCESS_MS } from '@nh/shared/contracts/account';
 import type { ApiConfig } from './config';
 import { cookieOf, secureCookies } from './cookies';
+import { isUuid } from './validation';
 
-export const GUEST_ORDERS_COOKIE = 'nh.go';
+const GUEST_ORDERS_COOKIE = 'nh.go';
 const COOKIE_PATH = '/api';
 /** The newest grants kept: a cookie stays small whatever a browser does (each grant is ~50 bytes). */
-export const GUEST_ORDERS_KEPT = 10;
+const GUEST_ORDERS_KEPT = 10;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const TAG_LENGTH = 43; // SHA-256, base64url
 
 export interface GuestAccess {
@@ -53,7 +53,7 @@ export function createGuestAccess(config: Pick<ApiConfig, 'SESSION_SECRET' | 'al
     for (const entry of payload.split('|')) {
       const [orderId, until] = entry.split(':');
       const ends = Number(until);
-      if (orderId && UUID.test(orderId) && /^\d{1,15}$/.test(until ?? '') && ends > now) grants.set(orderId, ends);
+      if (orderId && isUuid(orderId) && /^\d{1,15}$/.test(until ?? '') && ends > now) grants.set(orderId, ends);
     }
     return grants;
   };
