@@ -11,19 +11,17 @@
  * without the signature; it goes only to /api, is HttpOnly, SameSite=Lax and Secure as the session
  * cookie is, and signing out ends it. docs/decisions/checkout.md, "The guest's hour without a session row".
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { GUEST_ORDER_ACCESS_MS } from '@nh/shared/contracts/account';
 import type { ApiConfig } from './config';
 import { cookieOf, secureCookies } from './cookies';
+import { valueSigner } from './signed-value';
 import { isUuid } from './validation';
 
 const GUEST_ORDERS_COOKIE = 'nh.go';
 const COOKIE_PATH = '/api';
 /** The newest grants kept: a cookie stays small whatever a browser does (each grant is ~50 bytes). */
 const GUEST_ORDERS_KEPT = 10;
-
-const TAG_LENGTH = 43; // SHA-256, base64url
 
 export interface GuestAccess {
   /** Lets this browser read `orderId` for the next hour (kept with its other live grants). */
@@ -38,18 +36,13 @@ export const endGuestAccess = (res: Response): void => {
 };
 
 export function createGuestAccess(config: Pick<ApiConfig, 'SESSION_SECRET' | 'alwaysSecureCookies'>): GuestAccess {
-  const key = createHmac('sha256', config.SESSION_SECRET).update('nh guest orders v1').digest();
-  const tagOf = (payload: string) => createHmac('sha256', key).update(payload).digest('base64url');
+  const signer = valueSigner(config.SESSION_SECRET, 'nh guest orders v1');
 
   /** The live grants the request's cookie carries (order id → when it ends), or none if it is not ours. */
   const grantsOf = (req: Request, now: number): Map<string, number> => {
     const grants = new Map<string, number>();
-    const value = cookieOf(req, GUEST_ORDERS_COOKIE);
-    const dot = value?.lastIndexOf('.') ?? -1;
-    if (!value || dot < 0) return grants;
-    const payload = value.slice(0, dot);
-    const tag = value.slice(dot + 1);
-    if (tag.length !== TAG_LENGTH || !timingSafeEqual(Buffer.from(tag), Buffer.from(tagOf(payload)))) return grants;
+    const payload = signer.open(cookieOf(req, GUEST_ORDERS_COOKIE));
+    if (payload === null) return grants;
     for (const entry of payload.split('|')) {
       const [orderId, until] = entry.split(':');
       const ends = Number(until);
@@ -69,7 +62,7 @@ export function createGuestAccess(config: Pick<ApiConfig, 'SESSION_SECRET' | 'al
         .join('|');
       res.append(
         'Set-Cookie',
-        `${GUEST_ORDERS_COOKIE}=${payload}.${tagOf(payload)}; Max-Age=${GUEST_ORDER_ACCESS_MS / 1000}; Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax${secureCookies(config, req) ? '; Secure' : ''}`,
+        `${GUEST_ORDERS_COOKIE}=${signer.sign(payload)}; Max-Age=${GUEST_ORDER_ACCESS_MS / 1000}; Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax${secureCookies(config, req) ? '; Secure' : ''}`,
       );
     },
     has: (req, orderId, now = Date.now()) => grantsOf(req, now).has(orderId),

@@ -11,13 +11,13 @@
  * sessions of different kinds, and deciding where to read must not itself need a read. Signed, so a
  * client cannot send all its reads to the primary past the caches. It holds nothing personal.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Db } from '@nh/server/db/client';
 import type { Logger } from '@nh/server/observability/logger';
 import type { ApiConfig } from './config';
 import { cookieOf, secureCookies } from './cookies';
 import { AppError } from './errors';
+import { valueSigner } from './signed-value';
 
 export const READ_YOUR_WRITES_COOKIE = 'nh.rw';
 
@@ -50,14 +50,13 @@ export function createReads(
   { primary, replica, log }: { primary: Db; replica: Db; log: Logger },
   config: Pick<ApiConfig, 'SESSION_SECRET' | 'READ_YOUR_WRITES_MS' | 'alwaysSecureCookies'>,
 ): Reads {
-  const key = createHmac('sha256', config.SESSION_SECRET).update('nh read your writes v1').digest();
-  const tagOf = (until: string) => createHmac('sha256', key).update(until).digest('base64url').slice(0, 22);
+  // A short tag: the mark rides on every request of the next seconds, and it only steers reads.
+  const signer = valueSigner(config.SESSION_SECRET, 'nh read your writes v1', 22);
   const justWrote = (req: Request): boolean => {
     // Without a replica every read is the primary's already: no mark is set, and none is worth checking.
     if (replica === primary) return false;
-    const [until, tag] = (cookieOf(req, READ_YOUR_WRITES_COOKIE) ?? '').split('.');
-    if (!until || !tag || !/^\d{1,15}$/.test(until) || tag.length !== 22) return false;
-    return Number(until) > Date.now() && timingSafeEqual(Buffer.from(tag), Buffer.from(tagOf(until)));
+    const until = signer.open(cookieOf(req, READ_YOUR_WRITES_COOKIE));
+    return until !== null && /^\d{1,15}$/.test(until) && Number(until) > Date.now();
   };
   const windowMs = config.READ_YOUR_WRITES_MS;
   let failureLoggedAt = -Infinity;
@@ -86,7 +85,7 @@ export function createReads(
         const status = typeof args[0] === 'number' ? args[0] : this.statusCode;
         if (status < 400 && !(res.locals as Record<symbol, boolean>)[READS_ONLY] && !this.headersSent) {
           const until = String(Date.now() + windowMs);
-          const cookie = `${READ_YOUR_WRITES_COOKIE}=${until}.${tagOf(until)}; Max-Age=${Math.ceil(windowMs / 1000)}; Path=/; HttpOnly; SameSite=Lax${secureCookies(config, req) ? '; Secure' : ''}`;
+          const cookie = `${READ_YOUR_WRITES_COOKIE}=${signer.sign(until)}; Max-Age=${Math.ceil(windowMs / 1000)}; Path=/; HttpOnly; SameSite=Lax${secureCookies(config, req) ? '; Secure' : ''}`;
           const set = this.getHeader('set-cookie');
           this.setHeader('set-cookie', [...(Array.isArray(set) ? set : set === undefined ? [] : [String(set)]), cookie]);
         }
