@@ -5,6 +5,8 @@
  * `COPY (same query) TO STDOUT WITH CSV` (psql) for the same rows. Goals: < 30 s, < 192 MB (issue 26).
  * Then the start-up weight of a real worker process: the RSS of the esbuild bundle (as the Procfile runs
  * it) once it logged "workers started", consuming the exports queue alone and every queue.
+ * BENCH_EXPORT_STORAGE=s3 writes the file to a local S3-protocol server (MinIO when installed, s3rver
+ * otherwise; STORAGE_URL as in production: a multipart upload) instead of the local folder.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,10 +17,13 @@ import { seedBenchOrders } from '@nh/server/testing/bench-orders';
 import { EXPORT_SQL } from '@nh/server/queries/order-export';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_REDIS_URL } from '@nh/server/runtime/env';
+import { startTestS3 } from '@nh/server/testing/s3-server';
 import { purgeQueuePrefix } from '../test/support/setup';
 import { benchDatabase, buildWorkerBundle, fmt, ROOT, spawnWorker, stopWorker } from './support';
 
 const ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
+const STORAGE = process.env.BENCH_EXPORT_STORAGE ?? 'local';
+if (STORAGE !== 'local' && STORAGE !== 's3') throw new Error('BENCH_EXPORT_STORAGE is local (the default) or s3');
 const MB = 1024 * 1024;
 
 const databaseUrl = await benchDatabase('nh_bench_export');
@@ -29,20 +34,21 @@ if (await seedBenchOrders(db, ROWS)) console.log(`seeded ${fmt(ROWS)} orders in 
 const exportsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nh-bench-export-'));
 const { rows: [row] } = await db.$client.query<{ id: string }>(`insert into exports (store_code) values ('NH') returning id`);
 
+const s3 = STORAGE === 's3' ? await startTestS3() : null;
 const child = spawn(process.execPath, ['--import', 'tsx', 'workers/bench/export-run.ts'], {
   cwd: ROOT,
-  env: { ...process.env, DATABASE_URL: databaseUrl, EXPORT_ID: row!.id, EXPORTS_DIR: exportsDir },
+  env: { ...process.env, DATABASE_URL: databaseUrl, EXPORT_ID: row!.id, EXPORTS_DIR: exportsDir, ...s3?.env('bench') },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 let out = '';
 child.stdout.on('data', (c: Buffer) => (out += c.toString()));
 await new Promise((resolve) => child.once('exit', resolve));
-const measured = JSON.parse(out.trim().split('\n').pop()!) as { result: { rows: number; fileKey: string }; seconds: number; baselineRss: number; peakRssSampled: number; maxRss: number };
-const size = fs.statSync(path.join(exportsDir, measured.result.fileKey)).size;
-console.log(`bench:export — ${fmt(measured.result.rows)} orders`);
-console.log(`worker export: ${fmt(measured.seconds, 2)} s, ${fmt(measured.result.rows / measured.seconds)} rows/s, ${fmt(size / MB, 1)} MB file`);
+await s3?.close();
+const measured = JSON.parse(out.trim().split('\n').pop()!) as { result: { rows: number; fileKey: string }; seconds: number; size: number; location: string; baselineRss: number; peakRssSampled: number; peakBuffers: number; maxRss: number };
+console.log(`bench:export — ${fmt(measured.result.rows)} orders, to ${STORAGE === 's3' ? `a local S3 server (${measured.location})` : 'the local folder'}`);
+console.log(`worker export: ${fmt(measured.seconds, 2)} s, ${fmt(measured.result.rows / measured.seconds)} rows/s, ${fmt(measured.size / MB, 1)} MB file`);
 const peakRss = Math.max(measured.peakRssSampled, measured.maxRss);
-console.log(`  peak RSS of the exporting process (tsx): ${fmt(peakRss / MB, 1)} MB (goal < 192 MB); ${fmt(measured.baselineRss / MB, 1)} MB before the export started, so the export added ${fmt((peakRss - measured.baselineRss) / MB, 1)} MB`);
+console.log(`  peak RSS of the exporting process (tsx): ${fmt(peakRss / MB, 1)} MB (goal < 192 MB); ${fmt(measured.baselineRss / MB, 1)} MB before the export started, so the export added ${fmt((peakRss - measured.baselineRss) / MB, 1)} MB (Buffers at most ${fmt(measured.peakBuffers / MB, 1)} MB)`);
 
 // COPY of the same query, rows streamed by the server to psql (the floor for any exporter).
 const copySql = `COPY (${EXPORT_SQL.replace('$1', `'NH'`)}) TO STDOUT WITH CSV HEADER`;

@@ -1,18 +1,18 @@
 /**
  * The S3-compatible backend (AWS S3, MinIO, …) over the AWS SDK v3. Each kind of file is a prefix in
- * one bucket (`<prefix>/uploads/…`, `<prefix>/exports/…`). Streaming writes use lib-storage's Upload
- * (one PUT for a small body, a multipart upload otherwise, aborted if the body fails: no object is
- * left half-written). Downloads are short-lived presigned GET URLs (the browser fetches the object from
- * the store itself; S3_PUBLIC_ENDPOINT when the browser reaches the store at another address than the
+ * one bucket (`<prefix>/uploads/…`, `<prefix>/exports/…`). Streaming writes go through
+ * `uploadStream` (s3-stream-upload.ts: one PUT for a small body, a multipart upload in two reused part
+ * buffers otherwise, aborted if anything fails: no object is left half-written). Downloads are
+ * short-lived presigned GET URLs (the browser fetches the object from the store itself; S3_PUBLIC_ENDPOINT when the browser reaches the store at another address than the
  * API does). Product pictures are still served by the API from `get` (their /uploads URLs stay).
  *
  * The SDK is loaded on first use: a process on the local folders never pays its start-up time.
  * Checksums are only sent when an operation requires them: recent SDKs add CRC32 checksums and
  * aws-chunked bodies by default, which several S3-compatible servers refuse.
  */
-import { PassThrough, Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { PassThrough, type Readable } from 'node:stream';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
+import { uploadStream } from './s3-stream-upload';
 import { assertStorageKey, attachmentDisposition, contentTypeOf, type FileStorage, type StoredFile } from './types';
 
 export interface S3Settings {
@@ -38,12 +38,14 @@ interface Loaded {
   client: S3Client;
   /** Signs download URLs for the public endpoint (signing makes no request). */
   signer: S3Client;
-  Upload: (typeof import('@aws-sdk/lib-storage'))['Upload'];
   getSignedUrl: (typeof import('@aws-sdk/s3-request-presigner'))['getSignedUrl'];
 }
 
-/** A multipart part (S3's minimum is 5 MiB); at most two in flight per upload. */
-const PART_BYTES = 8 * 1024 * 1024;
+/**
+ * A multipart part: S3's minimum, 5 MiB. A streaming write holds two (one filling, one uploading), and
+ * S3 takes 10,000 parts: files up to ~48 GiB.
+ */
+const PART_BYTES = 5 * 1024 * 1024;
 
 const isNotFound = (error: unknown) => (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
 
@@ -52,7 +54,7 @@ export function s3Connection(settings: S3Settings): () => Promise<Loaded> {
   let loading: Promise<Loaded> | null = null;
   return () =>
     (loading ??= (async () => {
-      const [sdk, lib, presigner] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage'), import('@aws-sdk/s3-request-presigner')]);
+      const [sdk, presigner] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/s3-request-presigner')]);
       const config = (endpoint: string | undefined): S3ClientConfig => ({
         region: settings.region,
         endpoint,
@@ -63,7 +65,7 @@ export function s3Connection(settings: S3Settings): () => Promise<Loaded> {
       });
       const client = new sdk.S3Client(config(settings.endpoint));
       const signer = settings.publicEndpoint && settings.publicEndpoint !== settings.endpoint ? new sdk.S3Client(config(settings.publicEndpoint)) : client;
-      return { sdk, client, signer, Upload: lib.Upload, getSignedUrl: presigner.getSignedUrl };
+      return { sdk, client, signer, getSignedUrl: presigner.getSignedUrl };
     })());
 }
 
@@ -91,33 +93,8 @@ export function s3FileStorage(settings: S3Settings, area: string, connect: () =>
     },
 
     async putStream(key, body: Readable, { contentType }) {
-      const Key = objectKey(key);
-      const { client, Upload } = await connect();
-      let size = 0;
-      const counted = new Transform({
-        readableHighWaterMark: PART_BYTES,
-        transform(chunk: Buffer, _encoding, done) {
-          size += chunk.length;
-          done(null, chunk);
-        },
-      });
-      // A failing (or prematurely closed) source fails the counted stream, which fails (and aborts)
-      // the upload; the source's error is the one reported.
-      let sourceError: unknown = null;
-      const feeding = pipeline(body, counted).catch((error: unknown) => {
-        sourceError = error;
-      });
-      const upload = new Upload({ client, params: { Bucket, Key, Body: counted, ContentType: contentType }, partSize: PART_BYTES, queueSize: 2, leavePartsOnError: false });
-      try {
-        await upload.done();
-      } catch (error) {
-        body.destroy();
-        counted.destroy();
-        await feeding;
-        throw sourceError ?? error;
-      }
-      await feeding;
-      return { size };
+      const { sdk, client } = await connect();
+      return uploadStream({ sdk, client, Bucket, Key: objectKey(key), ContentType: contentType, body, partBytes: PART_BYTES });
     },
 
     async get(key) {
