@@ -3,8 +3,9 @@
  * one bucket (`<prefix>/uploads/…`, `<prefix>/exports/…`). Streaming writes go through
  * `uploadStream` (s3-stream-upload.ts: one PUT for a small body, a multipart upload in two reused part
  * buffers otherwise, aborted if anything fails: no object is left half-written). Downloads are
- * short-lived presigned GET URLs (the browser fetches the object from the store itself; S3_PUBLIC_ENDPOINT when the browser reaches the store at another address than the
- * API does). Product pictures are still served by the API from `get` (their /uploads URLs stay).
+ * short-lived presigned GET URLs (the browser fetches the object from the store itself;
+ * S3_PUBLIC_ENDPOINT when the browser reaches the store at another address than the API does).
+ * Product pictures are still served by the API from `get` (their /uploads URLs stay).
  *
  * The SDK is loaded on first use: a process on the local folders never pays its start-up time.
  * Checksums are only sent when an operation requires them: recent SDKs add CRC32 checksums and
