@@ -36,20 +36,20 @@ export async function uploadStream({ sdk, client, Bucket, Key, ContentType, body
   const buffers: Buffer[] = [Buffer.allocUnsafeSlow(partBytes)];
   let current = 0;
   let filled = 0;
-  let size = 0;
   let uploadId: string | undefined;
+  /** The parts S3 has taken, in order (one is sent only after the one before it arrived). */
   const parts: Array<{ PartNumber: number; ETag: string | undefined }> = [];
   /** The part being uploaded (at most one): its buffer is not written until it settles. */
   let inFlight: Promise<void> = Promise.resolve();
 
+  /** Sends the next part; called only once the part before it arrived (`inFlight` settled). */
   const sendPart = async (bytes: Buffer) => {
     const PartNumber = parts.length + 1;
     if (PartNumber > MAX_PARTS) throw new Error(`the file is larger than S3 takes in parts of ${partBytes} bytes (${MAX_PARTS} parts)`);
-    parts.push({ PartNumber, ETag: undefined });
     uploadId ??= (await client.send(new sdk.CreateMultipartUploadCommand({ Bucket, Key, ContentType }))).UploadId;
     const sent = client.send(new sdk.UploadPartCommand({ Bucket, Key, UploadId: uploadId, PartNumber, Body: bytes, ContentLength: bytes.length }));
     inFlight = sent.then(({ ETag }) => {
-      parts[PartNumber - 1]!.ETag = ETag;
+      parts.push({ PartNumber, ETag });
     });
     // Seen when the next part (or the end) waits for it; marked handled so a failure meanwhile is not "unhandled".
     inFlight.catch(() => {});
@@ -63,7 +63,6 @@ export async function uploadStream({ sdk, client, Bucket, Key, ContentType, body
         const copied = bytes.copy(buffers[current]!, filled, offset);
         offset += copied;
         filled += copied;
-        size += copied;
         if (filled === partBytes) {
           // The other buffer is written next: its part must have arrived.
           await inFlight;
@@ -74,12 +73,14 @@ export async function uploadStream({ sdk, client, Bucket, Key, ContentType, body
         }
       }
     }
+    await inFlight;
+    // Every full part has arrived: the file is those and what the current buffer holds.
+    const size = parts.length * partBytes + filled;
     const last = buffers[current]!.subarray(0, filled);
     if (parts.length === 0) {
       await client.send(new sdk.PutObjectCommand({ Bucket, Key, Body: last, ContentType, ContentLength: last.length }));
       return { size };
     }
-    await inFlight;
     if (filled > 0) {
       await sendPart(last);
       await inFlight;
