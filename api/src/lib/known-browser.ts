@@ -13,10 +13,11 @@
  * The cookie is HttpOnly, SameSite=Lax, Secure in production and over https (`secureCookies`), path /api (only the
  * API reads it), for a year from the last sign-in.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { ApiConfig } from './config';
 import { cookieOf, secureCookies } from './cookies';
+import { purposeTag, sameTag } from './signed-value';
 
 export const KNOWN_BROWSER_COOKIE = 'nh.known';
 /** A year from the latest sign-in (browsers cap a cookie's life at 400 days). */
@@ -43,21 +44,19 @@ function parse(value: string | null): { id: string; tags: string[] } | null {
 }
 
 export function knownBrowsers(config: Pick<ApiConfig, 'SESSION_SECRET' | 'alwaysSecureCookies'>): KnownBrowsers {
-  const key = createHmac('sha256', config.SESSION_SECRET).update('nh known browser v1').digest();
-  const tagOf = (realm: SignInRealm, email: string, id: string) =>
-    createHmac('sha256', key).update(`${realm}\n${email}\n${id}`).digest('base64url').slice(0, 22);
-  const same = (a: string, b: string) => timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  const tagText = purposeTag(config.SESSION_SECRET, 'nh known browser v1', 22);
+  const tagOf = (realm: SignInRealm, email: string, id: string) => tagText(`${realm}\n${email}\n${id}`);
   return {
     isKnown(req, realm, email) {
       const cookie = parse(cookieOf(req, KNOWN_BROWSER_COOKIE));
       if (!cookie) return false;
       const tag = tagOf(realm, email, cookie.id);
-      return cookie.tags.some((t) => same(t, tag));
+      return cookie.tags.some((t) => sameTag(t, tag));
     },
     remember(req, res, realm, email) {
       const cookie = parse(cookieOf(req, KNOWN_BROWSER_COOKIE)) ?? { id: randomBytes(16).toString('base64url'), tags: [] };
       const tag = tagOf(realm, email, cookie.id);
-      const tags = [tag, ...cookie.tags.filter((t) => !same(t, tag))].slice(0, MAX_ACCOUNTS);
+      const tags = [tag, ...cookie.tags.filter((t) => !sameTag(t, tag))].slice(0, MAX_ACCOUNTS);
       res.cookie(KNOWN_BROWSER_COOKIE, [cookie.id, ...tags].join('.'), {
         httpOnly: true,
         sameSite: 'lax',

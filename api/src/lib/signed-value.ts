@@ -2,7 +2,8 @@
  * A cookie value the browser carries but cannot forge: `payload.tag`, the tag an HMAC-SHA256 of the
  * payload (base64url, cut to `tagLength` characters) under a key derived from SESSION_SECRET for one
  * purpose, so a value signed for one cookie is worthless in another. Used by the guest's hour with an
- * order (guest-access.ts) and the read-your-writes mark (read-your-writes.ts).
+ * order (guest-access.ts) and the read-your-writes mark (read-your-writes.ts); the known-browser
+ * cookie's tags (known-browser.ts) use its key derivation and comparison.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -16,19 +17,34 @@ export interface ValueSigner {
 /** A SHA-256 tag in base64url: 43 characters. A shorter tag is a prefix of it. */
 const FULL_TAG = 43;
 
-export function valueSigner(secret: string, purpose: string, tagLength = FULL_TAG): ValueSigner {
+/**
+ * The tag of a text under a key derived from SESSION_SECRET for one purpose: HMAC-SHA256, base64url,
+ * cut to `tagLength` characters. The one derivation of the API's signed cookies (these and known-browser.ts).
+ */
+export function purposeTag(secret: string, purpose: string, tagLength = FULL_TAG): (text: string) => string {
   const key = createHmac('sha256', secret).update(purpose).digest();
-  const tagOf = (payload: string) => createHmac('sha256', key).update(payload).digest('base64url').slice(0, tagLength);
+  return (text) => createHmac('sha256', key).update(text).digest('base64url').slice(0, tagLength);
+}
+
+/**
+ * Whether a tag a browser sent is `expected`, in constant time. Compared as bytes of equal length: Node
+ * reads a header as latin1, so a tag of the right length in characters may still be longer in bytes.
+ */
+export function sameTag(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function valueSigner(secret: string, purpose: string, tagLength = FULL_TAG): ValueSigner {
+  const tagOf = purposeTag(secret, purpose, tagLength);
   return {
     sign: (payload) => `${payload}.${tagOf(payload)}`,
     open(signed) {
       const dot = signed?.lastIndexOf('.') ?? -1;
       if (!signed || dot < 0 || signed.length - dot - 1 !== tagLength) return null;
       const payload = signed.slice(0, dot);
-      // Compared as bytes of equal length: a tag of 43 characters may still hold a multi-byte one.
-      const given = Buffer.from(signed.slice(dot + 1));
-      const expected = Buffer.from(tagOf(payload));
-      return given.length === expected.length && timingSafeEqual(given, expected) ? payload : null;
+      return sameTag(signed.slice(dot + 1), tagOf(payload)) ? payload : null;
     },
   };
 }
