@@ -1,11 +1,12 @@
 // First: zod's JIT off before any schema is built (the CSP forbids eval; see the module).
 import './lib/zod-jitless';
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider, type HydrationState } from 'react-router-dom';
 import { AppProviders } from './app/app';
 import { createRoutes, hasScreen, resolveLazyRoutes } from './app/router';
 import { createQueryClient } from './lib/query-client';
-import { holdLinkClicks } from './lib/early-link-clicks';
+import { holdEarlyClicks } from './lib/early-clicks';
 import { hydrateQueries, readServerState } from './lib/server-state';
 import './index.css';
 
@@ -28,28 +29,33 @@ async function start(root: HTMLElement) {
     );
     return;
   }
-  // From here until the page is live, a link click is held and then replayed (through the router when
-  // the app has a screen for it, else as an ordinary navigation): a native navigation started now
-  // would be cancelled by the router's own history entry, and one made while React hydrates reaches
-  // no Link (lib/early-link-clicks.ts).
-  const clicks = holdLinkClicks(document);
+  // From here until the page is live, a click on a link or a button is held and then replayed (a link
+  // through the router when the app has a screen for it, else as an ordinary navigation): a native
+  // navigation started now would be cancelled by the router's own history entry, and a click made while
+  // React hydrates reaches no handler (lib/early-clicks.ts).
+  const clicks = holdEarlyClicks(document);
   const load = (href: string) => window.location.assign(href);
   try {
     hydrateQueries(queryClient, server.queries);
     await resolveLazyRoutes(routes, window.location);
     const browserRouter = makeRouter(routes, server.router);
-    hydrateRoot(
-      root,
-      <AppProviders
-        queryClient={queryClient}
-        hasScreen={appHasScreen}
-        onReady={() => clicks.release({ hasScreen: appHasScreen, route: (href) => void browserRouter.navigate(href), load })}
-      >
-        <RouterProvider router={browserRouter} />
-      </AppProviders>,
-    );
+    // Hydrating as a transition lets React yield between components: a blocking hydration is one long
+    // task (~200 ms on a throttled phone). Clicks made meanwhile are held above, as React would drop
+    // them. storefront-web.md, "Hydration as a transition, with clicks held".
+    startTransition(() => {
+      hydrateRoot(
+        root,
+        <AppProviders
+          queryClient={queryClient}
+          hasScreen={appHasScreen}
+          onReady={() => clicks.release({ hasScreen: appHasScreen, route: (href) => void browserRouter.navigate(href), load })}
+        >
+          <RouterProvider router={browserRouter} />
+        </AppProviders>,
+      );
+    });
   } catch (error) {
-    // The app could not take the page over (a chunk that did not load): the held click goes as a plain link.
+    // The app could not take the page over (a chunk that did not load): a held link click goes as a plain link.
     clicks.release({ hasScreen: () => false, route: load, load });
     throw error;
   }

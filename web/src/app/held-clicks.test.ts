@@ -1,12 +1,12 @@
 /**
- * A click held while a server-rendered page hydrates (lib/early-link-clicks.ts) is replayed through the
+ * A click held while a server-rendered page hydrates (lib/early-clicks.ts) is replayed through the
  * router only for the paths the app's own router has a screen for (issue 19): "Log In" (`/api/login`)
  * and the other paths the server answers go as ordinary navigations, instead of landing on the
  * not-found screen.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createQueryClient } from '@/lib/query-client';
-import { holdLinkClicks } from '@/lib/early-link-clicks';
+import { holdEarlyClicks } from '@/lib/early-clicks';
 import { createRoutes, hasScreen } from './router';
 
 const routes = createRoutes(createQueryClient(), { awaitData: false });
@@ -17,7 +17,7 @@ afterEach(() => {
 
 /** Holds, clicks a link to `href`, releases: where the click went. */
 function replay(href: string): string[] {
-  const held = holdLinkClicks(document);
+  const held = holdEarlyClicks(document);
   const a = document.createElement('a');
   a.setAttribute('href', href);
   document.body.append(a);
