@@ -17,7 +17,7 @@ import { healthRoutes } from './modules/health/routes';
 import { metricsRoutes } from './modules/health/metrics';
 import { spaPage, type SpaPage } from './modules/seo/page-status';
 import { renderHead } from './modules/seo/render-head';
-import { serverRender, type RenderPage } from './modules/seo/server-render';
+import { serverRender, withEntryScriptAtLowPriority, type RenderPage } from './modules/seo/server-render';
 import { siteOrigin } from './modules/seo/site-origin';
 import { apiModules, createAppServices, formBodyModules, pageModules, type AppServices } from './modules';
 import { AppError, errorHandler, notFoundApi } from './lib/errors';
@@ -105,7 +105,11 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
   // Server-rendered staff pages outside /api (the queue dashboard), same-origin writes only.
   for (const { path: at, router } of pageModules(ctx)) app.use(at, sameOriginGuard({ allowedOrigins: siteOrigins }), router);
 
-  serveSpa(app, ctx.config.WEB_DIST, { page: (req, res) => services.reads.read(req, res, (db) => spaPage(db)(req.path)), render: serverRender(ctx.config.WEB_DIST, ctx.log), origin: (req) => siteOrigin(ctx.config, req) });
+  serveSpa(app, ctx.config.WEB_DIST, {
+    page: (req, res) => services.reads.read(req, res, (db) => spaPage(db)(req.path)),
+    render: serverRender(ctx.config.WEB_DIST, ctx.log),
+    origin: (req) => siteOrigin(ctx.config, req),
+  });
   app.use(errorHandler);
   return app;
 }
@@ -125,7 +129,11 @@ export const PREVIOUS_ASSETS_DIR = 'previous-assets';
 function serveSpa(
   app: Express,
   dist: string,
-  { page, render, origin }: { page: (req: Request, res: Response) => Promise<SpaPage>; render: RenderPage; origin: (req: Request) => string },
+  {
+    page,
+    render,
+    origin,
+  }: { page: (req: Request, res: Response) => Promise<SpaPage>; render: RenderPage; origin: (req: Request) => string },
 ): void {
   const index = path.join(dist, 'index.html');
   // Read once per build (a rebuild while running changes its modification time).
@@ -158,7 +166,7 @@ function serveSpa(
       return;
     }
     const [before, after = ''] = document.split(EMPTY_ROOT, 2);
-    res.write(`${before}<div id="root">`);
+    res.write(`${withEntryScriptAtLowPriority(before)}<div id="root">`);
     const reader = rendered.body.getReader();
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
       if (res.destroyed) return void (await reader.cancel());

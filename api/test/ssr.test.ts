@@ -89,6 +89,9 @@ async function page(path: string): Promise<Page> {
   return { status: res.status, head, body, state: JSON.parse(stateText!) as Page['state'] };
 }
 
+/** The page's module script tags (the app's entry). */
+const entryScripts = (html: string) => [...html.matchAll(/<script type="module"[^>]*>/g)].map((m) => m[0]);
+
 /** Text of markup (tags dropped, entities of the kinds React writes decoded), for "what a reader sees". */
 const textOf = (markup: string) =>
   markup
@@ -220,6 +223,18 @@ describe('public pages arrive rendered, with their data', () => {
       const html = await (await api.request(path, { headers: { accept: 'text/html' } })).text();
       expect(html, path).toContain('<div id="root"></div>');
       expect(html, path).not.toContain('id="server-state"');
+      // Nothing shows until the script runs: it keeps the browser's default priority.
+      expect(entryScripts(html), path).toEqual([expect.not.stringContaining('fetchpriority')]);
+    }
+  });
+
+  it("a rendered page's entry script is fetched at low priority (its stylesheet and pictures first), once", async () => {
+    for (const path of ['/', '/shop', `/product/${slugs.product}`, `/journal/${slugs.article}`, '/product/no-such-product']) {
+      const html = await (await api.request(path, { headers: { accept: 'text/html' } })).text();
+      expect(html, path).toContain('id="server-state"');
+      expect(entryScripts(html), path).toEqual([
+        expect.stringMatching(/^<script type="module" fetchpriority="low" crossorigin src="\/assets\/index-[\w-]+\.js">$/),
+      ]);
     }
   });
 });

@@ -27,6 +27,16 @@ interface EntryServer {
 /** Renders the page of a request, or answers null when the page goes out for the browser to render. */
 export type RenderPage = (req: Request, url: string) => Promise<RenderedPage | null>;
 
+/**
+ * The head of a page the server rendered, with the app's entry script fetched at low priority. The page
+ * is already there, so its stylesheet and largest picture should have the connection first; the script,
+ * which takes the page over, comes after them (clicks meanwhile are held: web/src/lib/early-clicks.ts).
+ * A page the browser renders keeps the browser's default (high): nothing shows until its script runs.
+ */
+export function withEntryScriptAtLowPriority(head: string): string {
+  return head.replace(/<script type="module"(?![^>]*fetchpriority)/, '<script type="module" fetchpriority="low"');
+}
+
 /** Longest a page's render may take (its API calls included) before it is sent for the browser to render. */
 const RENDER_TIMEOUT_MS = 3000;
 
@@ -80,7 +90,10 @@ export function serverRender(webDist: string, log: Logger): RenderPage {
         return Promise.reject(new Error(`The server render may not fetch ${apiPath}`));
       }
       // The one cookie passed on: a person who has just changed something reads the primary (lib/read-your-writes.ts).
-      return fetch(target, { headers: { accept: 'application/json', ...(readYourWrites ? { cookie: `${READ_YOUR_WRITES_COOKIE}=${readYourWrites}` } : {}) }, signal: timeout.signal });
+      return fetch(target, {
+        headers: { accept: 'application/json', ...(readYourWrites ? { cookie: `${READ_YOUR_WRITES_COOKIE}=${readYourWrites}` } : {}) },
+        signal: timeout.signal,
+      });
     };
     const started = performance.now();
     let timer: NodeJS.Timeout | undefined;
