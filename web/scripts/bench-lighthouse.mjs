@@ -4,7 +4,7 @@
  * build, for the home page, the shop, a product, the journal and the checkout (with one item in the
  * cart), with Lighthouse's mobile preset and its desktop preset. Prints the four category scores and
  * LCP, TBT and CLS per page, then every audit that cost a point in accessibility, best practices or
- * SEO. Goals: mobile performance >= 90; accessibility, best practices and SEO 100 on every page.
+ * SEO. Goals: mobile performance >= 95 (issue 26; it was 90); accessibility, best practices and SEO 100 on every page.
  *
  * What it starts, and stops at the end (also on Ctrl-C or a failure):
  * - `npm run build` first when web/dist or the server bundles are missing or older than the sources
@@ -39,7 +39,7 @@ const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const REPORT_DIR = path.join(REPO_ROOT, '.local', 'lighthouse');
-const GOALS = { performance: 90, accessibility: 100, 'best-practices': 100, seo: 100 };
+const GOALS = { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 };
 const CATEGORIES = Object.keys(GOALS);
 const PRESETS = (process.env.BENCH_PRESETS ?? 'mobile,desktop').split(',').filter(Boolean);
 /** Lighthouse runs per page and preset; with more than one, the run of median performance is shown. */
@@ -346,7 +346,7 @@ async function main() {
     ).map((c) => `${r.preset} ${r.page} ${c} ${round(r[c])} < ${GOALS[c]}`),
   );
   console.log(
-    `\n${misses.length ? 'BELOW GOAL' : 'PASS'}: mobile performance >= 90, accessibility, best practices and SEO 100 on every page (SEO: pages robots.txt lets crawlers index)`,
+    `\n${misses.length ? 'BELOW GOAL' : 'PASS'}: mobile performance >= 95, accessibility, best practices and SEO 100 on every page (SEO: pages robots.txt lets crawlers index)`,
   );
   for (const m of misses) console.log(`  ${m}`);
   console.log(`Reports: ${path.relative(REPO_ROOT, REPORT_DIR)}/<preset>-<page>.json`);
