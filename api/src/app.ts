@@ -165,7 +165,7 @@ function serveSpa(
       res.send(document);
       return;
     }
-    const [before, after = ''] = document.split(EMPTY_ROOT, 2);
+    const [before = '', after = ''] = document.split(EMPTY_ROOT, 2);
     res.write(`${withEntryScriptAtLowPriority(before)}<div id="root">`);
     const reader = rendered.body.getReader();
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
