@@ -218,8 +218,8 @@ describe('public pages arrive rendered, with their data', () => {
     expect(html.match(/<\/script>/g)?.length).toBe(html.match(/<script/g)?.length);
   });
 
-  it("checkout, a shopper's own pages and the back office are rendered in the browser (empty root)", async () => {
-    for (const path of ['/checkout', '/account/orders', '/subscriptions', '/admin']) {
+  it("a shopper's own pages and the back office are rendered in the browser (empty root)", async () => {
+    for (const path of ['/account/orders', '/subscriptions', '/admin']) {
       const html = await (await api.request(path, { headers: { accept: 'text/html' } })).text();
       expect(html, path).toContain('<div id="root"></div>');
       expect(html, path).not.toContain('id="server-state"');
@@ -228,8 +228,19 @@ describe('public pages arrive rendered, with their data', () => {
     }
   });
 
+  it('the checkout arrives as its frame and heading, with no form and nothing of a cart (the browser reads the cart), not indexed', async () => {
+    const p = await page('/checkout');
+    expect(p.status).toBe(200);
+    expect(p.head).toContain('<meta name="robots" content="noindex" />');
+    expect(p.body).toMatch(/<h1 [^>]*>Checkout<\/h1>/);
+    expect(p.body).toContain('Shop');
+    expect(p.body).not.toContain('<form');
+    expect(p.body).not.toContain('Your cart is empty');
+    expect(p.body).not.toContain('Place Order');
+  });
+
   it("a rendered page's entry script is fetched at low priority (its stylesheet and pictures first), once", async () => {
-    for (const path of ['/', '/shop', `/product/${slugs.product}`, `/journal/${slugs.article}`, '/product/no-such-product']) {
+    for (const path of ['/', '/shop', '/checkout', `/product/${slugs.product}`, `/journal/${slugs.article}`, '/product/no-such-product']) {
       const html = await (await api.request(path, { headers: { accept: 'text/html' } })).text();
       expect(html, path).toContain('id="server-state"');
       expect(entryScripts(html), path).toEqual([

@@ -6,6 +6,8 @@ import { cartItemCount, cartReducer, cartSubtotal, initialCartState, parseSavedC
 
 export interface CartContextValue {
   items: CartItem[];
+  /** Whether the saved cart has been read: false while a server-rendered page hydrates (items then empty). */
+  restored: boolean;
   itemCount: number;
   /** Integer cents. */
   subtotal: number;
@@ -58,6 +60,7 @@ export function CartProvider({ children }: { children: ReactNode }) {
   const value = useMemo<CartContextValue>(
     () => ({
       items: state.items,
+      restored,
       itemCount: cartItemCount(state.items),
       subtotal: cartSubtotal(state.items),
       isOpen: state.isOpen,
@@ -71,7 +74,7 @@ export function CartProvider({ children }: { children: ReactNode }) {
       closeCart: () => dispatch({ type: 'close' }),
       toggleCart: () => dispatch({ type: 'toggle' }),
     }),
-    [state],
+    [state, restored],
   );
 
   return <CartContext.Provider value={value}>{children}</CartContext.Provider>;

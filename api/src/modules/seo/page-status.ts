@@ -36,8 +36,9 @@ export interface SpaPage {
   status: 200 | 404;
   head: PageHead;
   /**
-   * Whether the server renders the page's body: the public pages (and their not-found screens). Checkout,
-   * a shopper's own pages, the unsubscribe page and the back office are rendered in the browser.
+   * Whether the server renders the page's body: the public pages (and their not-found screens), and the
+   * checkout's frame and heading. A shopper's own pages, the unsubscribe page and the back office are
+   * rendered in the browser.
    */
   serverRendered: boolean;
 }
@@ -159,7 +160,8 @@ export function spaPage(db: Db): (path: string) => Promise<SpaPage> {
     if (fixed) return { status: 200, head: fixed, serverRendered: true };
     const lookup = RECORD_LOOKUPS[route.pattern];
     // Checkout, a shopper's own pages, the unsubscribe page, the back office: the shop's head, not indexed.
-    if (!lookup) return { status: 200, head: { ...HOME, canonical: path, noindex: true }, serverRendered: false };
+    // The checkout's frame and heading are rendered (its form follows in the browser, from the saved cart).
+    if (!lookup) return { status: 200, head: { ...HOME, canonical: path, noindex: true }, serverRendered: route.pattern === '/checkout' };
     const slug = decodeURIComponent(route.regex.exec(path)![1]!);
     const head = SLUG.test(slug) ? await lookup(db, slug) : null;
     return head ? { status: 200, head, serverRendered: true } : NOT_FOUND(path);

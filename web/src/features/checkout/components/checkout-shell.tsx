@@ -8,16 +8,19 @@ export function CheckoutHeading() {
 }
 
 /**
- * What the checkout shows while its code loads (the route's `hydrateFallbackElement`, app/router.tsx):
- * the checkout renders in the browser, and until its chunk arrives the page was blank. With this the
- * site frame and the page's heading (its largest paint, the LCP element) paint as soon as the entry has
- * run, in the place the page puts them; the space below is held (a screen's height) so the footer stays
- * out of view and nothing moves when the form arrives. An empty cart keeps the blank wait: its page is
- * another heading ("Your cart is empty"). Never rendered on the server (the server resolves the route).
+ * What the checkout shows before its form: the page's section and heading (its largest paint, the LCP
+ * element) in the place the page puts them, over a screen's height of held space, so the footer stays out
+ * of view and nothing moves when the form arrives.
+ * - The server renders it (the checkout page renders it until the saved cart is read, routes/checkout.tsx):
+ *   the server cannot know the cart, so the heading shows whatever the cart holds, and the browser
+ *   hydrates the same markup, then reads the cart.
+ * - In the browser it is also the route's `hydrateFallbackElement` (app/router.tsx), while the checkout's
+ *   code loads on a page the browser renders (a failed server render). There the cart is known: an empty
+ *   one keeps a blank wait, as its page is another heading ("Your cart is empty").
  */
 export function CheckoutShell() {
-  const { items } = useCart();
-  if (items.length === 0) return <div className="min-h-screen" aria-busy="true" />;
+  const { items, restored } = useCart();
+  if (restored && items.length === 0) return <div className="min-h-screen" aria-busy="true" />;
   return (
     <section className={CHECKOUT_SECTION_CLASS} aria-busy="true">
       <CheckoutHeading />

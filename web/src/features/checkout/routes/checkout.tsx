@@ -26,7 +26,7 @@ import { LabelledField as Field } from '@/components/ui/labelled-field';
 import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/lib/auth';
 import { useCart } from '@/stores/cart-context';
-import { CHECKOUT_SECTION_CLASS, CheckoutHeading } from '../components/checkout-shell';
+import { CHECKOUT_SECTION_CLASS, CheckoutHeading, CheckoutShell } from '../components/checkout-shell';
 import { CheckoutTrustBadges } from '../components/checkout-trust-badges';
 import { GuestEmailCode } from '../components/guest-email-code';
 import { OrderSummary } from '../components/order-summary';
@@ -41,7 +41,16 @@ import { pricingOfQuote, quoteStrings, taxRowLabel, useCheckoutQuote } from '../
 /** The checkout form without the card fields (store credit pays all). */
 const withoutCardSchema = checkoutFormSchema.extend({ cardNumber: z.string(), expirationDate: z.string(), cardCode: z.string() });
 
+/**
+ * The server renders the checkout's shell (frame and heading) and the browser hydrates it; the form
+ * follows once the saved cart is read. A page the browser renders alone has the cart from the start.
+ */
 export default function CheckoutPage() {
+  const { restored } = useCart();
+  return restored ? <CheckoutScreen /> : <CheckoutShell />;
+}
+
+function CheckoutScreen() {
   const { items } = useCart();
   const { isAuthenticated, user } = useAuth();
   const card = useCardEntry();
