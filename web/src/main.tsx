@@ -40,8 +40,8 @@ async function start(root: HTMLElement) {
     await resolveLazyRoutes(routes, window.location);
     const browserRouter = makeRouter(routes, server.router);
     // Hydrating as a transition lets React yield between components: a blocking hydration is one long
-    // task (~200 ms on a throttled phone). Clicks made meanwhile are held above, as React would drop
-    // them. storefront-web.md, "Hydration as a transition, with clicks held".
+    // task (~200 ms on a throttled phone). A click in between makes React finish hydrating first; one
+    // before this point is held above. storefront-web.md, "Hydration as a transition, with clicks held".
     startTransition(() => {
       hydrateRoot(
         root,

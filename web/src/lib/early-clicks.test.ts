@@ -139,6 +139,10 @@ describe('holdEarlyClicks on buttons', () => {
     tile.setAttribute('role', 'button');
     tile.addEventListener('click', () => clicked.push('tile'));
     document.body.append(tile);
+    const submit = document.createElement('input');
+    submit.type = 'submit';
+    submit.addEventListener('click', () => clicked.push('submit'));
+    document.body.append(submit);
     const held = holdEarlyClicks(document);
     expect(click(tile).defaultPrevented).toBe(true);
     const text = document.createElement('p');
@@ -146,5 +150,10 @@ describe('holdEarlyClicks on buttons', () => {
     expect(click(text).defaultPrevented).toBe(false);
     held.release(recorder());
     expect(clicked).toEqual(['tile']);
+
+    const again = holdEarlyClicks(document);
+    expect(click(submit).defaultPrevented).toBe(true);
+    again.release(recorder());
+    expect(clicked).toEqual(['tile', 'submit']);
   });
 });

@@ -1,10 +1,10 @@
 /**
- * Clicks on a server-rendered page before the app has taken it over. Until React's first commit, a click
- * on a button reaches no handler, and one on a link reaches no Link (and a native navigation started then
- * is cancelled by the router's own history entry). Measured: 1 to 2 link clicks in 40 made right after
- * `load` did nothing; with hydration as a transition (main.tsx), every button click made while React
- * hydrated did nothing (19 of 19). So from the moment the entry module runs until the app has committed,
- * such clicks are held, then the last one is replayed:
+ * Clicks on a server-rendered page before the app has taken it over. Until `hydrateRoot` is called (the
+ * screen's code is still loading) React has no listener: a click on a button reaches no handler, and one
+ * on a link reaches no Link (a native navigation started then is cancelled by the router's own history
+ * entry). Measured: 1 to 2 link clicks in 40 made right after `load` did nothing, and a button clicked
+ * while the screen's code loads did nothing every time (web/e2e/held-clicks.test.ts). So from the moment
+ * the entry module runs until the app has committed, such clicks are held, then the last one is replayed:
  * - a link: through the router when the app has a screen for the path, as an ordinary navigation
  *   otherwise (a path the server answers, such as "Log In" at `/api/login`, `/admin/queues` or a
  *   picture under `/uploads/`; through the router it would land on the not-found screen);
