@@ -31,8 +31,8 @@ async function start(root: HTMLElement) {
   }
   // From here until the page is live, a click on a link or a button is held and then replayed (a link
   // through the router when the app has a screen for it, else as an ordinary navigation): a native
-  // navigation started now would be cancelled by the router's own history entry, and a click made while
-  // React hydrates reaches no handler (lib/early-clicks.ts).
+  // navigation started now would be cancelled by the router's own history entry, and a click made before
+  // `hydrateRoot` below reaches no handler (lib/early-clicks.ts).
   const clicks = holdEarlyClicks(document);
   const load = (href: string) => window.location.assign(href);
   try {

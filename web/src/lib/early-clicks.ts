@@ -8,7 +8,8 @@
  * - a link: through the router when the app has a screen for the path, as an ordinary navigation
  *   otherwise (a path the server answers, such as "Log In" at `/api/login`, `/admin/queues` or a
  *   picture under `/uploads/`; through the router it would land on the not-found screen);
- * - a button (or a `role="button"` element): clicked again, if it is still on the page and enabled.
+ * - a button (a `role="button"` element, a submit or button input): clicked again, if it is still on
+ *   the page and enabled.
  * The shopper's click is late by the rest of the hydration, never lost. Only plain same-origin link
  * clicks are held (a new tab, a download or another site go as the browser does them), and only plain
  * primary-button clicks.
