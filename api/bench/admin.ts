@@ -79,7 +79,7 @@ if (await seedBenchCustomers(db, PLANS)) console.log(`seeded ${PLANS.toLocaleStr
 
 const redis = createRedis(config.REDIS_URL);
 const ctx = { config, db, readDb: db, redis, log: createLogger('bench', 'silent') };
-const server = createServer(createApp(ctx, createAppServices(ctx)));
+const server = createServer(createApp(ctx, createAppServices(ctx)).listener);
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

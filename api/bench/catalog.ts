@@ -114,7 +114,7 @@ async function main() {
   // SonicBoom on stdout, asynchronous), into /dev/null. Not a Writable stream: that would turn each
   // line into a Buffer, a cost production does not have.
   const ctx = { config, db, readDb: db, redis, log: createLogger('bench', LOG_LEVEL, logFile('/dev/null')) };
-  const ours = await listen(createApp(ctx));
+  const ours = await listen(createApp(ctx).listener);
 
   // The bare server answers exactly what ours answered: same bytes, same content headers.
   const bareApp = express();
@@ -139,7 +139,7 @@ async function main() {
   // is the handler and how much the app-wide middleware in app.ts.
   const routerApp = express();
   routerApp.disable('x-powered-by');
-  routerApp.use('/api', catalogRoutes(ctx, { reads: createReads({ primary: db, replica: db, log: ctx.log }, config) }));
+  routerApp.use('/api', catalogRoutes(ctx, { reads: createReads({ primary: db, replica: db, log: ctx.log }, config) }).router);
   const routerOnly = await listen(routerApp);
 
   console.log(`\nautocannon (child process): ${CONNECTIONS} connections, ${SECONDS} s per server and path (BENCH_SECONDS), alternating 1 s rounds; our access log at ${LOG_LEVEL} (BENCH_LOG_LEVEL)\n`);

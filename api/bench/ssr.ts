@@ -44,7 +44,7 @@ async function main() {
   const paths = [`/product/${product}`, `/shop/${category}`, '/shop', '/'];
 
   const start = async (webDist: string) => {
-    const server = createServer(createApp({ config: { ...config, WEB_DIST: webDist }, db, readDb: db, redis, log }));
+    const server = createServer(createApp({ config: { ...config, WEB_DIST: webDist }, db, readDb: db, redis, log }).listener);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
   };

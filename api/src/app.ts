@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { RequestListener } from 'node:http';
 import path from 'node:path';
 import compression from 'compression';
 import express, { type Express, type Request, type Response } from 'express';
@@ -9,6 +10,8 @@ import { accessLine, requestContext, requestId } from './lib/request-logger';
 import { whenAnswered } from './lib/when-answered';
 import { httpMetrics } from './lib/http-metrics';
 import { inOrder } from './lib/in-order';
+import { aheadOfExpress } from './lib/ahead-of-express';
+import { tracingOn } from '@nh/server/observability/tracing';
 import { plainHttpWarning, untrustedProxyWarning } from './lib/proxy-warning';
 import { sameOriginGuard } from './lib/same-origin';
 import { sessionMiddleware } from './lib/session';
@@ -25,47 +28,52 @@ import { AppError, errorHandler, notFoundApi } from './lib/errors';
 /** Staff's uploaded pictures are cached a day, as when they were served from the folder by express.static. */
 const UPLOAD_MAX_AGE_SECONDS = 24 * 3600;
 
+/** The API: its Express app, and the server's request listener (the app, with cached answers sent ahead of it). */
+export interface ShopApi {
+  app: Express;
+  listener: RequestListener;
+}
+
 /**
  * The app: request-wide middleware, then the modules (composed in modules/index.ts). `services` are
  * made by the process's composition root (main.ts); tests and benchmarks may let the app make them.
  */
-export function createApp(ctx: AppContext, services: AppServices = createAppServices(ctx)): Express {
+export function createApp(ctx: AppContext, services: AppServices = createAppServices(ctx)): ShopApi {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', 'strong');
   if (ctx.config.TRUST_PROXY) app.set('trust proxy', 1);
 
   // Every request's bookkeeping and headers, as one layer of the router (lib/in-order.ts).
-  app.use(
-    inOrder(
-      requestId(app, ctx.log),
-      whenAnswered(accessLine(ctx.log), httpMetrics(app)),
-      untrustedProxyWarning(ctx.log, ctx.config.isProduction && !ctx.config.TRUST_PROXY),
-      securityHeaders({
-        contentSecurityPolicy: {
-          useDefaults: true,
-          directives: {
-            // The checkout loads the payment provider's tokenising script (Accept.js) from its host.
-            'script-src': ["'self'", 'https://js.authorize.net', 'https://jstest.authorize.net'],
-            'frame-src': ["'self'", 'https://js.authorize.net', 'https://jstest.authorize.net'],
-            'connect-src': ["'self'", 'https://api2.authorize.net', 'https://apitest.authorize.net'],
-            'img-src': ["'self'", 'data:', 'blob:'],
-            'upgrade-insecure-requests': ctx.config.isProduction ? [] : null,
-          },
+  const everyRequest = inOrder(
+    requestId(app, ctx.log),
+    whenAnswered(accessLine(ctx.log), httpMetrics(app)),
+    untrustedProxyWarning(ctx.log, ctx.config.isProduction && !ctx.config.TRUST_PROXY),
+    securityHeaders({
+      contentSecurityPolicy: {
+        useDefaults: true,
+        directives: {
+          // The checkout loads the payment provider's tokenising script (Accept.js) from its host.
+          'script-src': ["'self'", 'https://js.authorize.net', 'https://jstest.authorize.net'],
+          'frame-src': ["'self'", 'https://js.authorize.net', 'https://jstest.authorize.net'],
+          'connect-src': ["'self'", 'https://api2.authorize.net', 'https://apitest.authorize.net'],
+          'img-src': ["'self'", 'data:', 'blob:'],
+          'upgrade-insecure-requests': ctx.config.isProduction ? [] : null,
         },
-        crossOriginEmbedderPolicy: false,
-        // Not helmet's no-referrer: under it browsers send `Origin: null` with the shop's own form posts
-        // (sign-out), which the same-origin guard then cannot tell from a foreign page.
-        referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-      }),
-    ),
+      },
+      crossOriginEmbedderPolicy: false,
+      // Not helmet's no-referrer: under it browsers send `Origin: null` with the shop's own form posts
+      // (sign-out), which the same-origin guard then cannot tell from a foreign page.
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    }),
   );
+  app.use(everyRequest);
   // Public catalogue reads come before compression, body parsing and sessions: they need none of them
   // (the catalogue cache keeps its own gzip bytes), and they are the hottest path of the shop.
   // A person's request that changes state marks their reads for the primary a while (read-your-writes).
   if (services.reads.mark) app.use('/api', services.reads.mark);
   // On the app's own router, not mounted at /api: one routing pass, not two (issue 26).
-  catalogRoutes(ctx, { reads: services.reads, router: app.router, prefix: '/api' });
+  const catalog = catalogRoutes(ctx, { reads: services.reads, router: app.router, prefix: '/api' });
   app.use(healthRoutes(ctx, { lifecycle: services.lifecycle }));
   app.use(metricsRoutes({ token: ctx.config.METRICS_TOKEN, registry: services.metrics }));
   app.use(compression());
@@ -111,7 +119,9 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
     origin: (req) => siteOrigin(ctx.config, req),
   });
   app.use(errorHandler);
-  return app;
+  // A cached catalogue answer is sent without Express (lib/ahead-of-express.ts). Not while tracing: the
+  // request's span takes its route from Express's spans, and a traced request costs more than Express anyway.
+  return { app, listener: tracingOn() ? app : aheadOfExpress(app, everyRequest, catalog.cachedAnswer) };
 }
 
 /** The built index.html's root element, where the app (or its server render) goes. */

@@ -37,8 +37,8 @@ async function start(): Promise<void> {
   const tracingWarning = tracingStartupWarning('./api/dist/instrument.js');
   if (tracingWarning) log.warn(tracingWarning);
   await preloadServerRender(config.WEB_DIST, log);
-  const app = createApp(ctx, services);
-  const served = await listenApi(ctx, services, app);
+  const { listener } = createApp(ctx, services);
+  const served = await listenApi(ctx, services, listener);
   log.info(
     { port: served.port, metricsPort: served.metrics?.port ?? 'not set', tracing: tracingStatus().serviceName ?? 'off' },
     `API listening on http://localhost:${served.port}`,

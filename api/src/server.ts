@@ -9,9 +9,8 @@
  * has finished. The METRICS_PORT listener stays up
  * until `close()`, so the 503 can be seen there while the public port no longer accepts connections.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 import { startMetricsServer, type MetricsServer } from '@nh/server/observability/metrics';
 import type { AppContext } from './lib/context';
 import { readiness } from './modules/health/routes';
@@ -31,9 +30,13 @@ export interface ApiServer {
   close: () => Promise<void>;
 }
 
-export async function listenApi(ctx: AppContext, services: Pick<AppServices, 'lifecycle' | 'metrics' | 'afterAnswer'>, app: Express): Promise<ApiServer> {
+export async function listenApi(
+  ctx: AppContext,
+  services: Pick<AppServices, 'lifecycle' | 'metrics' | 'afterAnswer'>,
+  listener: RequestListener,
+): Promise<ApiServer> {
   const { config } = ctx;
-  const server = createServer(app);
+  const server = createServer(listener);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -137,7 +137,7 @@ describe('METRICS_PORT listener and draining', () => {
     // Slow charges, so a checkout is still in flight when the drain starts.
     const slow = await startTestApi({ PAYMENTS_SANDBOX_LATENCY_MS: '1000' });
     const config = { ...slow.ctx.config, PORT: 0, HOST: '127.0.0.1', METRICS_PORT: 0 };
-    const served = await listenApi({ ...slow.ctx, config }, slow.services, slow.app);
+    const served = await listenApi({ ...slow.ctx, config }, slow.services, slow.listener);
     try {
       const internal = served.metrics!.url;
       const metrics = await fetch(`${internal}/metrics`);

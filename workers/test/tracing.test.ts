@@ -237,6 +237,23 @@ describe('one trace from POST /api/payments/checkout-nonce to NetSuite and the c
     expect((await runtime.queues.emails.getJob(jobId))!.data).toEqual({ orderId });
   });
 
+  it('a cached catalogue answer is traced with its route (with tracing on, no answer is sent ahead of Express)', async () => {
+    const requestId = `trace-catalogue-${randomUUID()}`;
+    // The first request fills the catalogue cache; the second is a cached answer, the kind the API
+    // otherwise sends ahead of Express (api/src/lib/ahead-of-express.ts), without Express's spans.
+    for (const id of [`${requestId}-miss`, `${requestId}-hit`])
+      expect((await api.request('/api/products', { headers: { 'x-request-id': id } })).status).toBe(200);
+    const spans = await waitFor(
+      () => {
+        const found = tracing.spans().filter((s) => s.kind === SpanKind.SERVER && s.attributes['http.route'] === '/api/products');
+        return found.length >= 2 && found;
+      },
+      10_000,
+      'the two request spans',
+    );
+    expect(spans.every((s) => s.name === 'GET /api/products')).toBe(true);
+  });
+
   it('a request span never keeps a one-click unsubscribe token (as the request log hides it)', async () => {
     const token = `secret-${randomUUID()}`;
     await api.request(`/api/newsletter/unsubscribe/${token}`);
@@ -272,7 +289,12 @@ async function startJsonCollector() {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      type Body = { resourceSpans?: Array<{ resource?: { attributes?: Array<{ key: string; value: { stringValue?: string } }> }; scopeSpans?: Array<{ spans?: typeof spans }> }> };
+      type Body = {
+        resourceSpans?: Array<{
+          resource?: { attributes?: Array<{ key: string; value: { stringValue?: string } }> };
+          scopeSpans?: Array<{ spans?: typeof spans }>;
+        }>;
+      };
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Body;
       for (const rs of body.resourceSpans ?? []) {
         const service = rs.resource?.attributes?.find((a) => a.key === 'service.name')?.value.stringValue ?? '';
@@ -308,7 +330,11 @@ describe('the commands an operator runs are traced too', () => {
       expect(command!.parentSpanId ?? '').toBe('');
       expect(command!.service).toBe('nurture-home-worker');
       // The worker (this process) runs the job in a span whose parent is the command's.
-      const run = await waitFor(() => tracing.spans().find((s) => s.name === 'reconcile-sync' && traceOf(s) === command!.traceId), 20_000, 'the reconcile-sync run');
+      const run = await waitFor(
+        () => tracing.spans().find((s) => s.name === 'reconcile-sync' && traceOf(s) === command!.traceId),
+        20_000,
+        'the reconcile-sync run',
+      );
       expect(parentOf(run)).toBe(command!.spanId);
     } finally {
       await collector.close();
@@ -318,7 +344,10 @@ describe('the commands an operator runs are traced too', () => {
   it('the release step: migrate is the root span of its trace, its SQL statements the children', async () => {
     const collector = await startJsonCollector();
     try {
-      const { stdout } = await runTraced('./migrations/src/instrument.ts', 'migrations/src/migrate.ts', [], { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, DATABASE_URL: tdb.url });
+      const { stdout } = await runTraced('./migrations/src/instrument.ts', 'migrations/src/migrate.ts', [], {
+        OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+        DATABASE_URL: tdb.url,
+      });
       expect(stdout).toContain('[migrate] migrations applied');
       const root = collector.spans.find((s) => s.name === 'migrate');
       expect(root, JSON.stringify(collector.spans.map((s) => s.name))).toBeDefined();

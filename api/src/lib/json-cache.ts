@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import type { Request, Response } from 'express';
+import accepts from 'accepts';
+import fresh from 'fresh';
+import vary from 'vary';
 
 interface Representation {
   body: Buffer;
@@ -41,22 +44,28 @@ function gzipOf(entry: JsonEntry): Representation {
  * 304 while the bytes are unchanged), then 304 or the bytes. A client that accepts gzip gets the
  * entry's pre-compressed bytes (compressed once per cache entry instead of once per request; the
  * compression middleware leaves an already encoded answer alone).
+ *
+ * On Node's own request and answer, not Express's: the catalogue's cached answers are also sent ahead
+ * of Express (lib/ahead-of-express.ts). The negotiation, Vary and freshness are the libraries Express's
+ * `req.acceptsEncodings`, `res.vary` and `req.fresh` use, so both ways answer alike.
  */
-export function sendJsonEntry(req: Request, res: Response, entry: JsonEntry): void {
+export function sendJsonEntry(req: IncomingMessage, res: ServerResponse, entry: JsonEntry): void {
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache');
   let chosen: Representation = entry;
   if (entry.body.length >= GZIP_MIN_BYTES) {
-    res.vary('Accept-Encoding');
-    if (req.headers['accept-encoding'] && req.acceptsEncodings('gzip', 'identity') === 'gzip') {
+    vary(res, 'Accept-Encoding');
+    if (req.headers['accept-encoding'] && accepts(req).encodings(['gzip', 'identity']) === 'gzip') {
       chosen = gzipOf(entry);
       res.setHeader('Content-Encoding', 'gzip');
     }
   }
   res.setHeader('ETag', chosen.etag);
-  if (req.headers['if-none-match'] && req.fresh) {
+  // Only GET and HEAD routes send entries, and always with a 200 so far: `req.fresh`'s other conditions hold.
+  if (req.headers['if-none-match'] && fresh(req.headers, { etag: chosen.etag })) {
     res.removeHeader('Content-Encoding');
-    res.status(304).end();
+    res.statusCode = 304;
+    res.end();
     return;
   }
   // The bytes are final: skip res.send's content sniffing, ETag and freshness work.

@@ -11,6 +11,7 @@
  * sessions of different kinds, and deciding where to read must not itself need a read. Signed, so a
  * client cannot send all its reads to the primary past the caches. It holds nothing personal.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Db } from '@nh/server/db/client';
 import type { Logger } from '@nh/server/observability/logger';
@@ -35,7 +36,7 @@ export interface Reads {
    */
   read: <T>(req: Request, res: Response, query: (db: Db) => Promise<T>) => Promise<T>;
   /** Whether the request carries a live mark (read the primary, and past in-process caches). */
-  justWrote: (req: Request) => boolean;
+  justWrote: (req: IncomingMessage) => boolean;
   /**
    * Sets the mark on every successful (status below 400) request that changes state; null when there is
    * nothing to mark (no replica, or READ_YOUR_WRITES_MS 0), so the app mounts nothing.
@@ -52,7 +53,7 @@ export function createReads(
 ): Reads {
   // A short tag: the mark rides on every request of the next seconds, and it only steers reads.
   const signer = valueSigner(config.SESSION_SECRET, 'nh read your writes v1', 22);
-  const justWrote = (req: Request): boolean => {
+  const justWrote = (req: IncomingMessage): boolean => {
     // Without a replica every read is the primary's already: no mark is set, and none is worth checking.
     if (replica === primary) return false;
     const until = signer.open(cookieOf(req, READ_YOUR_WRITES_COOKIE));

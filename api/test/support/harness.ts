@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { inject } from 'vitest';
 import '@nh/server/testing/provided';
 import type { Express } from 'express';
@@ -22,6 +22,8 @@ export interface TestApi {
   services: AppServices;
   /** The Express app under test (its router stack lists every route). */
   app: Express;
+  /** The server's request listener: the app, with cached catalogue answers sent ahead of it. */
+  listener: RequestListener;
   /** fetch against the test API; JSON bodies are serialised and sent with a JSON content type. */
   request: (path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }) => Promise<Response>;
   close: () => Promise<void>;
@@ -54,8 +56,8 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
   const redis = createRedis(config);
   const ctx: AppContext = { config, db, readDb, redis, log: options.log ?? createLogger('api-test', config.LOG_LEVEL) };
   const services: AppServices = { ...createAppServices(ctx), ...options.services };
-  const app = createApp(ctx, services);
-  const server: Server = createServer(app);
+  const { app, listener } = createApp(ctx, services);
+  const server: Server = createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -64,6 +66,7 @@ export async function startTestApi(env: Record<string, string> = {}, options: { 
     payments: services.payments,
     services,
     app,
+    listener,
     request: (path, init = {}) =>
       fetch(url + path, {
         method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
