@@ -24,6 +24,11 @@
  * alternating rounds as the flat rule's API, so the table's cost is one difference of one run (goal:
  * checkout p99 no more than 2 ms above the flat rule's).
  *
+ * The worker syncs each order to a NetSuite stand-in, the SuiteTalk REST test server of the worker's
+ * tests (workers/test/support/netsuite-stub.ts) answering at once, run as a process of its own so its
+ * CPU shows apart ("netsuite stand-in"); BENCH_NETSUITE=0 runs the worker without a NetSuite account
+ * (each order is then only marked "not configured", as before 2026-11-29).
+ *
  * Env: BENCH_SECONDS (10), BENCH_CONCURRENCY (16), BENCH_PORT (5104; the PgBouncer API on the next
  * port, the rate-table API on the one after), BENCH_WORKER (1; 0 = no worker), BENCH_PGBOUNCER (1 when
  * installed; 0 = skip), BENCH_TAX_TABLE (1; 0 = skip), BENCH_RATES (50,100,150,200; empty = skip the open
@@ -50,6 +55,7 @@ import { taxLinesOf } from '@nh/server/tax';
 import { tableTax } from '@nh/server/tax/table';
 import { createLogger } from '@nh/server/observability/logger';
 import { REPO_ROOT } from '../src/lib/config';
+import { netSuiteStubEnv } from '../../workers/test/support/netsuite-stub';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -67,6 +73,9 @@ const VIA_PGBOUNCER = process.env.BENCH_PGBOUNCER !== '0' && fs.existsSync(PGBOU
 const PGBOUNCER_PORT = PORT + 1;
 const WITH_TAX_TABLE = process.env.BENCH_TAX_TABLE !== '0';
 const TAX_TABLE_PORT = PORT + 2;
+/** The worker syncs each order to a NetSuite stand-in (a process of its own) unless BENCH_NETSUITE=0. */
+const WITH_NETSUITE = WITH_WORKER && process.env.BENCH_NETSUITE !== '0';
+const NETSUITE_PORT = PORT + 3;
 const TAX_RATES_FILE = path.join(REPO_ROOT, 'ops/tax/us-rates.example.csv');
 /** The rate-table API's orders ship to San Francisco 94103 (8.625 % in the example file). */
 const TABLE_ADDRESS = { address: '1 Bench St', city: 'San Francisco', state: 'CA', zip: '94103' };
@@ -102,6 +111,19 @@ function startChild(name: string, entry: string, env: Record<string, string>): C
  */
 async function assertPortFree(port: number): Promise<void> {
   if (await isListening(port)) throw new Error(`port ${port} is already in use by another process: stop it, or set BENCH_PORT (the bench uses it and the two after it)`);
+}
+
+/** Waits until something answers at `url`, whatever it answers (the NetSuite stand-in refuses an unsigned request). */
+async function waitListening(url: string, timeoutMs = 60_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      // not up yet
+    }
+  }
+  throw new Error(`nothing answered at ${url}`);
 }
 
 async function waitReady(url: string, timeoutMs = 60_000): Promise<void> {
@@ -205,8 +227,10 @@ async function openRun(order: () => Promise<boolean>, rate: number, seconds: num
 }
 
 async function main(): Promise<void> {
-  for (const port of [PORT, PGBOUNCER_PORT, TAX_TABLE_PORT]) await assertPortFree(port);
-  console.log(`checkout bench: ${SECONDS}s, ${CONCURRENCY} concurrent shoppers, ${os.cpus().length} CPUs, worker ${WITH_WORKER ? 'running' : 'off'}`);
+  for (const port of [PORT, PGBOUNCER_PORT, TAX_TABLE_PORT, NETSUITE_PORT]) await assertPortFree(port);
+  console.log(
+    `checkout bench: ${SECONDS}s, ${CONCURRENCY} concurrent shoppers, ${os.cpus().length} CPUs, worker ${WITH_WORKER ? `running (NetSuite: ${WITH_NETSUITE ? 'the stand-in' : 'not configured'}, BENCH_NETSUITE)` : 'off'}`,
+  );
   await ensureDatabase(DATABASE_URL);
   await applyMigrations(DATABASE_URL);
   const db = createDb({ url: DATABASE_URL, max: 20, applicationName: 'nh-bench' });
@@ -259,7 +283,18 @@ async function main(): Promise<void> {
   }
 
   startChild('api', 'api/src/main.ts', { PORT: String(PORT), HOST: '127.0.0.1', PAYMENT_FAILURES_PER_15_MIN: '0' });
-  if (WITH_WORKER) startChild('worker', 'workers/src/main.ts', { MAIL_OUTBOX_DIR: path.join(os.tmpdir(), 'nh-bench-mail'), EXPORTS_DIR: path.join(os.tmpdir(), 'nh-bench-exports') });
+  let netSuite: Record<string, string> = {};
+  if (WITH_NETSUITE) {
+    startChild('netsuite stand-in', 'api/bench/netsuite-stand-in.ts', { BENCH_NETSUITE_PORT: String(NETSUITE_PORT) });
+    netSuite = netSuiteStubEnv(`http://127.0.0.1:${NETSUITE_PORT}`);
+    await waitListening(netSuite.NETSUITE_BASE_URL!);
+  }
+  if (WITH_WORKER)
+    startChild('worker', 'workers/src/main.ts', {
+      MAIL_OUTBOX_DIR: path.join(os.tmpdir(), 'nh-bench-mail'),
+      EXPORTS_DIR: path.join(os.tmpdir(), 'nh-bench-exports'),
+      ...netSuite,
+    });
   await waitReady(`http://127.0.0.1:${PORT}/readyz`);
   if (VIA_PGBOUNCER) {
     // As many server connections as the API's pool: the pooler, not its size, is what is measured.

@@ -49,6 +49,18 @@ const CREDENTIALS = {
   tokenSecret: 'stub-token-secret',
 };
 
+/** The worker's NETSUITE_* settings for a stub at `url` (its credentials are fixed). */
+export function netSuiteStubEnv(url: string): Record<string, string> {
+  return {
+    NETSUITE_ACCOUNT_ID: CREDENTIALS.accountId,
+    NETSUITE_CONSUMER_KEY: CREDENTIALS.consumerKey,
+    NETSUITE_CONSUMER_SECRET: CREDENTIALS.consumerSecret,
+    NETSUITE_TOKEN_ID: CREDENTIALS.tokenId,
+    NETSUITE_TOKEN_SECRET: CREDENTIALS.tokenSecret,
+    NETSUITE_BASE_URL: url,
+  };
+}
+
 const RESERVED = /[!*'()]/g;
 function percentEncode(value: string): string {
   const encoded = encodeURIComponent(value);
@@ -109,14 +121,7 @@ export class NetSuiteStub {
 
   /** Environment variables for a worker process pointed at this stub. */
   env(): Record<string, string> {
-    return {
-      NETSUITE_ACCOUNT_ID: CREDENTIALS.accountId,
-      NETSUITE_CONSUMER_KEY: CREDENTIALS.consumerKey,
-      NETSUITE_CONSUMER_SECRET: CREDENTIALS.consumerSecret,
-      NETSUITE_TOKEN_ID: CREDENTIALS.tokenId,
-      NETSUITE_TOKEN_SECRET: CREDENTIALS.tokenSecret,
-      NETSUITE_BASE_URL: this.url,
-    };
+    return netSuiteStubEnv(this.url);
   }
 
   failNext(count: number, status = 503): void {
