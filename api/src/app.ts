@@ -71,6 +71,9 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
   // Public catalogue reads come before compression, body parsing and sessions: they need none of them
   // (the catalogue cache keeps its own gzip bytes), and they are the hottest path of the shop.
   // A person's request that changes state marks their reads for the primary a while (read-your-writes).
+  // Nothing else goes between the every-request layer and the catalogue's routes: a cached answer is sent
+  // ahead of Express (lib/ahead-of-express.ts) with that layer only, so a layer added here would be
+  // skipped for it (the mark does nothing on a GET). `ahead-of-express.test.ts` checks the router's stack.
   if (services.reads.mark) app.use('/api', services.reads.mark);
   // On the app's own router, not mounted at /api: one routing pass, not two (issue 26).
   const catalog = catalogRoutes(ctx, { reads: services.reads, router: app.router, prefix: '/api' });
@@ -121,7 +124,7 @@ export function createApp(ctx: AppContext, services: AppServices = createAppServ
   app.use(errorHandler);
   // A cached catalogue answer is sent without Express (lib/ahead-of-express.ts). Not while tracing: the
   // request's span takes its route from Express's spans, and a traced request costs more than Express anyway.
-  return { app, listener: tracingOn() ? app : aheadOfExpress(app, everyRequest, catalog.cachedAnswer) };
+  return { app, listener: tracingOn() ? app : aheadOfExpress(app, everyRequest, catalog.cachedAnswer, ctx.log) };
 }
 
 /** The built index.html's root element, where the app (or its server render) goes. */

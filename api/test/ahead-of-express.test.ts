@@ -10,12 +10,13 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type Se
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import express from 'express';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createLogger } from '@nh/server/observability/logger';
 import { httpRequestDuration } from '@nh/server/observability/metrics';
 import * as demo from '@nh/server/seed/data';
 import { aheadOfExpress } from '../src/lib/ahead-of-express';
 import { toJsonEntry } from '../src/lib/json-cache';
+import { valueSigner } from '../src/lib/signed-value';
 import { startTestApi, type TestApi } from './support/harness';
 
 const lines: string[] = [];
@@ -36,14 +37,18 @@ beforeAll(async () => {
   expressOnly = createServer(api.app);
   await new Promise<void>((resolve) => expressOnly.listen(0, '127.0.0.1', resolve));
   expressUrl = `http://127.0.0.1:${(expressOnly.address() as AddressInfo).port}`;
-  // Express's app function hands every request to `app.handle` (not in its types): count those that reach it.
-  const target = api.app as unknown as { handle: (...args: unknown[]) => unknown };
+  countExpress(api.app, () => (expressCalls += 1));
+});
+
+/** Express's app function hands every request to `app.handle` (not in its types): calls `counted` for each. */
+function countExpress(app: TestApi['app'], counted: () => void): void {
+  const target = app as unknown as { handle: (...args: unknown[]) => unknown };
   const handle = target.handle.bind(target);
   target.handle = (...args: unknown[]) => {
-    expressCalls += 1;
+    counted();
     return handle(...args);
   };
-});
+}
 afterAll(async () => {
   expressOnly.closeAllConnections();
   await new Promise((resolve) => expressOnly.close(resolve));
@@ -203,13 +208,21 @@ describe('aheadOfExpress', () => {
     const app = express();
     app.get('/x', (_req, res) => res.type('text/plain').send('from Express'));
     let fail = true;
+    // An entry whose bytes cannot be read: the send throws after setting some headers, before the head is out.
+    const broken = Object.defineProperty(toJsonEntry({}, 60_000), 'body', {
+      get() {
+        throw new Error('a send that failed');
+      },
+    });
     const listener = aheadOfExpress(
       app,
       (_req, _res, next) => next(fail ? new Error('a layer that failed') : undefined),
       (req) => {
         if (req.url === '/throw') throw new Error('a lookup that failed');
+        if (req.url === '/broken') return { route: {}, entry: broken };
         return req.url === '/x' ? { route: {}, entry: toJsonEntry({ cached: true }, 60_000) } : undefined;
       },
+      createLogger('api-test', 'silent'),
     );
     const server = createServer(listener);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -221,9 +234,50 @@ describe('aheadOfExpress', () => {
       expect((await send(base, '/y', 'GET', {})).status).toBe(404);
       // A lookup that throws (it would end the process outside Express) leaves the request to Express.
       expect((await send(base, '/throw', 'GET', {})).status).toBe(404);
+      // So does a send that throws before the head is out, and Express's answer carries none of its headers.
+      const afterBrokenSend = await send(base, '/broken', 'GET', {});
+      expect(afterBrokenSend.status).toBe(404);
+      expect(afterBrokenSend.headers.etag).toBeUndefined();
+      expect(afterBrokenSend.headers['cache-control']).toBeUndefined();
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('what a cached answer skips', () => {
+  it("nothing but the every-request layer comes before the catalogue's routes (a layer there would be skipped for a cached answer)", () => {
+    const stack = (api.app.router as unknown as { stack: Array<{ route?: { path?: unknown } }> }).stack;
+    const first = stack.findIndex((layer) => layer.route?.path === '/api/products');
+    // This API has no replica, so no read-your-writes mark either (it does nothing on a GET when there is one).
+    expect(first).toBe(1);
+  });
+});
+
+describe('a person who has just changed something', () => {
+  let replicated: TestApi;
+  let reachedExpress = 0;
+  beforeAll(async () => {
+    // A "replica" (the same database) and a read-your-writes window, so the mark counts.
+    replicated = await startTestApi({ DATABASE_READ_URL: inject('databaseUrl'), READ_YOUR_WRITES_MS: '5000' });
+    countExpress(replicated.app, () => (reachedExpress += 1));
+  });
+  afterAll(() => replicated.close());
+
+  it('reads past the cache through Express while their mark lives, and gets the cached answer once it has ended', async () => {
+    const mark = (until: number) =>
+      `nh.rw=${valueSigner(replicated.ctx.config.SESSION_SECRET, 'nh read your writes v1', 22).sign(String(until))}`;
+    expect((await send(replicated.url, '/api/products', 'GET', {})).status).toBe(200); // fills the cache
+    for (const [cookie, expected] of [
+      [mark(Date.now() + 60_000), 1],
+      [mark(Date.now() - 1_000), 0],
+      ['', 0],
+    ] as const) {
+      const before = reachedExpress;
+      const answer = await send(replicated.url, '/api/products', 'GET', cookie ? { cookie } : {});
+      expect(answer.status).toBe(200);
+      expect(reachedExpress - before, cookie || 'no mark').toBe(expected);
     }
   });
 });

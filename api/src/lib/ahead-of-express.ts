@@ -1,5 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Express, Request, RequestHandler, Response } from 'express';
+import { loggableUrl } from '@nh/server/observability/loggable-url';
+import type { Logger } from '@nh/server/observability/logger';
 import { sendJsonEntry, type JsonEntry } from './json-cache';
 
 /** An answer ready in a cache, and the Express route that would have sent it. */
@@ -21,14 +23,22 @@ export interface CachedAnswer {
  * route uses. The request gets the fields Express would have set by then and those hooks read
  * (`originalUrl`, `baseUrl`, `route`).
  *
- * `everyRequest` only sets headers and listeners and calls `next` before returning (lib/in-order.ts).
- * Should it or the sending ever fail, the request goes to `app`, which runs the layer again and answers
- * the error (the request may then be logged and counted twice: a fault that has never happened).
+ * `everyRequest` must work on Node's own request and answer (it only reads headers and the method, sets
+ * headers and listeners, and calls `next` before returning: lib/in-order.ts). Its handlers are typed
+ * with Express's request, so the compiler would not stop one calling an Express helper (`req.get`,
+ * `res.status`, `req.ip`); `api/test/ahead-of-express.test.ts` would (the cached answers must not reach
+ * Express).
+ *
+ * A fault never escapes this listener (outside Express it would end the process). A lookup that throws
+ * leaves the request to Express. If the layer fails, or the send throws before the head is out, the
+ * fault is logged and the request goes to `app`, which runs the layer again and answers the error
+ * (its access line and metric are then counted twice). If the head is out, the answer is cut off.
  */
 export function aheadOfExpress(
   app: Express,
   everyRequest: RequestHandler,
   find: (req: IncomingMessage) => CachedAnswer | undefined,
+  log: Logger,
 ): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     let found: CachedAnswer | undefined;
@@ -42,26 +52,31 @@ export function aheadOfExpress(
       app(req, res);
       return;
     }
-    const { entry } = found;
-    const request = req as Request;
-    request.originalUrl = req.url ?? '';
-    request.baseUrl = '';
-    request.route = found.route;
-    void everyRequest(request, res as Response, (err?: unknown) => {
-      if (err === undefined || err === null) {
-        try {
-          sendJsonEntry(req, res, entry);
-          return;
-        } catch (error) {
-          // A throw here would end the process (it is not inside Express): Express answers instead,
-          // unless the answer has begun, which is then cut off.
-          if (res.headersSent) {
-            res.destroy(error instanceof Error ? error : undefined);
-            return;
-          }
-        }
+    const { route, entry } = found;
+    void everyRequest(req as Request, res as Response, (err?: unknown) => {
+      if (err !== undefined && err !== null) {
+        log.error({ err, url: loggableUrl(req.url ?? '') }, 'a cached answer could not be sent ahead of Express: Express answers it');
+        app(req, res);
+        return;
       }
-      app(req, res);
+      // What Express would have set by the time the route answers, which the answer hooks read at 'finish'.
+      const request = req as Request;
+      request.originalUrl = req.url ?? '';
+      request.baseUrl = '';
+      request.route = route;
+      try {
+        sendJsonEntry(req, res, entry);
+      } catch (error) {
+        log.error({ err: error, url: loggableUrl(req.url ?? '') }, 'a cached answer could not be sent ahead of Express');
+        if (res.headersSent) {
+          res.destroy(error instanceof Error ? error : undefined);
+          return;
+        }
+        // Express answers from a clean slate: its own route, and none of the headers the send had set.
+        delete (request as { route?: unknown }).route;
+        for (const name of res.getHeaderNames()) res.removeHeader(name);
+        app(req, res);
+      }
     });
   };
 }
