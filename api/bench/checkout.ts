@@ -113,24 +113,16 @@ async function assertPortFree(port: number): Promise<void> {
   if (await isListening(port)) throw new Error(`port ${port} is already in use by another process: stop it, or set BENCH_PORT (the bench uses it and the two after it)`);
 }
 
-/** Waits until something answers at `url`, whatever it answers (the NetSuite stand-in refuses an unsigned request). */
-async function waitListening(url: string, timeoutMs = 60_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      // not up yet
-    }
-  }
-  throw new Error(`nothing answered at ${url}`);
-}
-
-async function waitReady(url: string, timeoutMs = 60_000): Promise<void> {
+/**
+ * Waits until `url` answers 2xx, or with `anyAnswer` until it answers at all (the NetSuite stand-in
+ * refuses an unsigned request).
+ */
+async function waitReady(url: string, { anyAnswer = false, timeoutMs = 60_000 } = {}): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
-      if ((await fetch(url)).ok) return;
+      const res = await fetch(url);
+      if (anyAnswer || res.ok) return;
     } catch {
       // not up yet
     }
@@ -287,7 +279,7 @@ async function main(): Promise<void> {
   if (WITH_NETSUITE) {
     startChild('netsuite stand-in', 'api/bench/netsuite-stand-in.ts', { BENCH_NETSUITE_PORT: String(NETSUITE_PORT) });
     netSuite = netSuiteStubEnv(`http://127.0.0.1:${NETSUITE_PORT}`);
-    await waitListening(netSuite.NETSUITE_BASE_URL!);
+    await waitReady(netSuite.NETSUITE_BASE_URL!, { anyAnswer: true });
   }
   if (WITH_WORKER)
     startChild('worker', 'workers/src/main.ts', {

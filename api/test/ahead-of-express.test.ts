@@ -6,9 +6,8 @@
  * and the metric it is counted under; and the early path must really have taken the cached ones
  * (Express's `handle` is not called for them).
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createLogger } from '@nh/server/observability/logger';
@@ -18,14 +17,10 @@ import { aheadOfExpress } from '../src/lib/ahead-of-express';
 import { toJsonEntry } from '../src/lib/json-cache';
 import { valueSigner } from '../src/lib/signed-value';
 import { startTestApi, type TestApi } from './support/harness';
+import { captureLog } from './support/log-capture';
+import { rawRequest, type RawAnswer } from './support/raw-request';
 
-const lines: string[] = [];
-const sink = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-    done();
-  },
-});
+const { lines, log } = captureLog();
 
 let api: TestApi;
 let expressOnly: Server;
@@ -33,7 +28,7 @@ let expressUrl: string;
 let expressCalls = 0;
 
 beforeAll(async () => {
-  api = await startTestApi({}, { log: createLogger('api-test', 'info', sink) });
+  api = await startTestApi({}, { log });
   expressOnly = createServer(api.app);
   await new Promise<void>((resolve) => expressOnly.listen(0, '127.0.0.1', resolve));
   expressUrl = `http://127.0.0.1:${(expressOnly.address() as AddressInfo).port}`;
@@ -55,24 +50,8 @@ afterAll(async () => {
   await api.close();
 });
 
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** A raw request (no decompression, no headers of the client's own but Host and Connection). */
-function send(base: string, path: string, method: string, headers: Record<string, string>): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${base}${path}`, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const send = (base: string, path: string, method: string, headers: Record<string, string>) =>
+  rawRequest(`${base}${path}`, { method, headers });
 
 /** The count of every series of the request histogram. */
 async function seriesCounts(): Promise<Map<string, number>> {
@@ -91,9 +70,7 @@ const moved = (before: Map<string, number>, after: Map<string, number>) =>
 
 /** The access line of request `id`, without what differs from one answer to the next (time, duration, process). */
 function accessLineOf(id: string): Record<string, unknown> {
-  const found = lines
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((entry) => entry.reqId === id && entry.msg === 'request completed');
+  const found = lines.filter((entry) => entry.reqId === id && entry.msg === 'request completed');
   expect(found, `one access line for ${id}`).toHaveLength(1);
   const { time: _time, ms: _ms, pid: _pid, hostname: _hostname, ...rest } = found[0]!;
   return rest;
@@ -116,7 +93,7 @@ const CATALOGUE = [
 let sequence = 0;
 /** One request to both servers; what each answered, logged and counted. */
 async function both(path: string, { method = 'GET', headers = {} }: { method?: string; headers?: Record<string, string> } = {}) {
-  const answers: Answer[] = [];
+  const answers: RawAnswer[] = [];
   const logged: Array<Record<string, unknown>> = [];
   const counted: string[][] = [];
   const reachedExpress: number[] = [];
@@ -126,7 +103,7 @@ async function both(path: string, { method = 'GET', headers = {} }: { method?: s
     const calls = expressCalls;
     const answer = await send(base, path, method, { ...headers, 'x-request-id': id });
     // The line and the metric come with the answer's 'finish'; the client may see the bytes a moment earlier.
-    await expect.poll(() => lines.some((line) => line.includes(`"reqId":"${id}"`))).toBe(true);
+    await expect.poll(() => lines.some((entry) => entry.reqId === id)).toBe(true);
     reachedExpress.push(expressCalls - calls);
     counted.push(moved(before, await seriesCounts()));
     logged.push({ ...accessLineOf(id), reqId: 'same' });

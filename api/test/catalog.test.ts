@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { get as httpGet, type IncomingHttpHeaders } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +17,7 @@ import { reviewSchema } from '@nh/shared/contracts/reviews';
 import * as tables from '@nh/server/db/schema';
 import { invalidateCatalogCache } from '../src/modules/catalog';
 import { startTestApi, type TestApi } from './support/harness';
+import { rawRequest } from './support/raw-request';
 import * as demo from '@nh/server/seed/data';
 import { signInAs } from './support/staff';
 
@@ -333,14 +333,7 @@ describe('ETag and 304', () => {
   });
 
   it('serves big answers pre-compressed to gzip clients, with their own ETag, and plain to others', async () => {
-    const raw = (headers: Record<string, string>) =>
-      new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-        httpGet(`${api.url}/api/products`, { headers }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-        }).on('error', reject);
-      });
+    const raw = (headers: Record<string, string>) => rawRequest(`${api.url}/api/products`, { headers });
     const plain = await raw({ 'accept-encoding': 'identity' });
     const zipped = await raw({ 'accept-encoding': 'gzip, deflate, br' });
     expect(plain.headers['content-encoding']).toBeUndefined();
