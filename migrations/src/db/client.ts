@@ -33,8 +33,27 @@ class UnnamedStatementClient extends pg.Client {
   }
 }
 
+/**
+ * How long a connection may sit idle in the pool before it is closed: a minute, not pg's 10 s. A burst
+ * opens more connections than the steady load keeps busy; closed after 10 s, they had to be opened again
+ * for the next burst, and a new Postgres backend spends tens of ms on its first statements (catalogue
+ * cache, plans, the report functions' PL/pgSQL), in the tail of the requests that wait on it
+ * (docs/decisions/checkout.md, "Warm connections across bursts"). An idle connection costs the server
+ * little next to that; `max` still bounds them.
+ */
+export const POOL_IDLE_MS = 60_000;
+
 export function createDb({ url, max = 10, applicationName = 'nurture-home', pooled = false }: DbOptions): Db {
-  const pool = new pg.Pool({ connectionString: url, max, application_name: applicationName, ...(pooled ? { Client: UnnamedStatementClient } : {}) });
+  // allowExitOnIdle: idle connections alone do not keep a process alive (a script that forgot `end()`
+  // exits as it did with the 10 s timeout; a server is kept alive by its listener or its queues).
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    application_name: applicationName,
+    idleTimeoutMillis: POOL_IDLE_MS,
+    allowExitOnIdle: true,
+    ...(pooled ? { Client: UnnamedStatementClient } : {}),
+  });
   // An idle client that errors (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   return drizzle({ client: pool, schema, casing: 'snake_case' });
