@@ -6,12 +6,17 @@ import { productionWarnings } from '@nh/server/runtime/startup-warnings';
 import { reloadTaxRatesOnSignal } from '@nh/server/tax';
 import { shutdownTracing, tracingStartupWarning, tracingStatus } from '@nh/server/observability/tracing';
 import { loadWorkerConfig } from './lib/config';
+import { lowerCpuPriority } from './lib/cpu-priority';
 import { runtimeHealthy, startHeartbeat } from './heartbeat';
 import { startWorkerRuntime } from './runtime';
 
 async function start(): Promise<void> {
   const config = loadWorkerConfig();
   const log = createLogger('workers', config.LOG_LEVEL);
+  // Before the runtime starts its connections and threads (later threads inherit the value).
+  const priority = lowerCpuPriority(config.WORKER_NICE);
+  if (priority.failed.length) log.warn({ wanted: config.WORKER_NICE, nice: priority.nice, failed: priority.failed }, 'WORKER_NICE: some threads keep their CPU priority');
+  else log.info({ nice: priority.nice }, 'CPU priority set (WORKER_NICE)');
   const runtime = await startWorkerRuntime(config, log);
   // `kill -HUP` re-reads TAX_RATES_FILE (table and taxjar modes; docs/decisions/tax-and-shipping.md).
   reloadTaxRatesOnSignal(runtime.tax, log);

@@ -38,6 +38,11 @@ const schema = z.object({
   RELAY_BATCH_SIZE: int(500, 1),
   /** After a NOTIFY, how long the relay waits for more rows to move them in one batch (0 = at once). */
   RELAY_COALESCE_MS: int(20, 0),
+  /**
+   * The nice value the worker process runs at (0–19): above the API's 0, so that on shared cores the
+   * shoppers' requests get the CPU first and the jobs the rest (lib/cpu-priority.ts). 0 = the same.
+   */
+  WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /** How long running jobs get to finish after SIGTERM. */
   SHUTDOWN_GRACE_MS: int(25_000),
   /** Job lock and stalled-job check: a job of a killed worker runs again after about this long. */

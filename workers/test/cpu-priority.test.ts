@@ -1,0 +1,120 @@
+/**
+ * WORKER_NICE (docs/decisions/checkout.md, "The worker's priority"): the worker process lowers the CPU
+ * priority of every one of its threads at start, and threads it starts later inherit it. Each case runs in
+ * a process of its own: the test runner's priority is never touched.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadWorkerConfig } from '../src/lib/config';
+import { createTestDatabase, testWorkerEnv, waitFor, type TestDatabase } from './support/setup';
+import { threadNices } from './support/thread-nices';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const MODULE = path.join(ROOT, 'workers/src/lib/cpu-priority.ts');
+const HELPER = path.join(ROOT, 'workers/test/support/thread-nices.ts');
+/** The child scripts' imports: the module under test and the same thread reader as this file's. */
+const IMPORTS = `const { lowerCpuPriority } = await import(${JSON.stringify(MODULE)});
+      const { threadNices } = await import(${JSON.stringify(HELPER)});`;
+
+/** Runs an ES module script under tsx in a child process; its stdout, parsed as JSON. */
+function runScript(script: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`script exited ${code}: ${err}`))));
+  });
+}
+
+describe('WORKER_NICE', () => {
+  it('is 10 by default, 0 to 19, and refused outside that', () => {
+    expect(loadWorkerConfig({}).WORKER_NICE).toBe(10);
+    expect(loadWorkerConfig({ WORKER_NICE: '0' }).WORKER_NICE).toBe(0);
+    expect(loadWorkerConfig({ WORKER_NICE: '19' }).WORKER_NICE).toBe(19);
+    expect(() => loadWorkerConfig({ WORKER_NICE: '20' })).toThrow(/WORKER_NICE/);
+    expect(() => loadWorkerConfig({ WORKER_NICE: '-5' })).toThrow(/WORKER_NICE/);
+  });
+
+  it('sets every thread the process has, and threads started later inherit it', async () => {
+    const result = (await runScript(`
+      import { Worker } from 'node:worker_threads';
+      ${IMPORTS}
+      const before = threadNices('self');
+      const outcome = lowerCpuPriority(7);
+      const after = threadNices('self');
+      // A thread started now: its own priority, read from inside it.
+      const child = await new Promise((resolve, reject) => {
+        const w = new Worker("const { parentPort } = require('node:worker_threads'); parentPort.postMessage(require('node:os').getPriority());", { eval: true, execArgv: [] });
+        w.once('message', (nice) => { resolve(nice); void w.terminate(); });
+        w.once('error', reject);
+      });
+      console.log(JSON.stringify({ before, outcome, after, child }));
+    `)) as { before: number[]; outcome: { nice: number; threads: number; failed: string[] }; after: number[]; child: number };
+    expect(result.before.length).toBeGreaterThan(1);
+    expect(result.before.every((n) => n === 0)).toBe(true);
+    expect(result.outcome).toEqual({ nice: 7, threads: result.before.length, failed: [] });
+    expect(result.after).toEqual(result.before.map(() => 7));
+    expect(result.child).toBe(7);
+  });
+
+  it('keeps a thread already at a higher value (a process may lower its priority, not raise it)', async () => {
+    const result = (await runScript(`
+      import os from 'node:os';
+      ${IMPORTS}
+      os.setPriority(0, 12);
+      const outcome = lowerCpuPriority(7);
+      console.log(JSON.stringify({ outcome, main: os.getPriority(), all: threadNices('self') }));
+    `)) as { outcome: { nice: number; threads: number }; main: number; all: number[] };
+    expect(result.main).toBe(12);
+    expect(result.outcome.nice).toBe(12);
+    expect(result.all.filter((n) => n === 12)).toHaveLength(1);
+    expect(result.all.filter((n) => n === 7)).toHaveLength(result.all.length - 1);
+    expect(result.outcome.threads).toBe(result.all.length - 1);
+  });
+
+  describe('the worker process', () => {
+    let tdb: TestDatabase;
+    beforeAll(async () => {
+      tdb = await createTestDatabase('nice');
+    });
+    afterAll(async () => {
+      await tdb?.drop();
+    });
+
+    it('runs every thread at WORKER_NICE', async () => {
+      const env = testWorkerEnv(tdb.url, 'nice', {
+        WORKER_NICE: '4',
+        WORKER_QUEUES: 'emails',
+        RELAY_ENABLED: 'false',
+        LOG_LEVEL: 'silent',
+      });
+      const child = spawn(process.execPath, ['--import', 'tsx', 'workers/src/main.ts'], {
+        cwd: ROOT,
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      child.stderr?.resume();
+      try {
+        await waitFor(
+          () => threadNices(child.pid!).length > 0 && threadNices(child.pid!).every((n) => n === 4),
+          20_000,
+          'every thread of the worker at nice 4',
+        );
+        // Still so once it runs (its connections and any threads started since).
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        expect(threadNices(child.pid!).every((n) => n === 4)).toBe(true);
+      } finally {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    }, 40_000);
+  });
+});
