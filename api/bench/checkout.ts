@@ -32,7 +32,9 @@
  * Env: BENCH_SECONDS (10), BENCH_CONCURRENCY (16), BENCH_PORT (5104; the PgBouncer API on the next
  * port, the rate-table API on the one after), BENCH_WORKER (1; 0 = no worker), BENCH_PGBOUNCER (1 when
  * installed; 0 = skip), BENCH_TAX_TABLE (1; 0 = skip), BENCH_RATES (50,100,150,200; empty = skip the open
- * model), BENCH_OPEN_SECONDS (30).
+ * model), BENCH_OPEN_SECONDS (30), BENCH_CPU_DETAIL (each open-model run's CPU by process, and the
+ * database sessions it opened), BENCH_WORKER_NICE (the worker's WORKER_NICE; unset: its default, 10;
+ * docs/decisions/checkout.md, "The worker's priority").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -87,6 +89,8 @@ const RATES = (process.env.BENCH_RATES ?? '50,100,150,200').split(',').filter(Bo
 const OPEN_SECONDS = Number(process.env.BENCH_OPEN_SECONDS ?? 30);
 const TOKENS = Math.max(4000, SECONDS * 1500) * (1 + (VIA_PGBOUNCER ? 1 : 0) + (WITH_TAX_TABLE ? 1 : 0)) + RATES.reduce((sum, rate) => sum + Math.ceil(rate * OPEN_SECONDS * 1.02), 0);
 
+/** The worker's WORKER_NICE (unset: its default). */
+const WORKER_NICE = process.env.BENCH_WORKER_NICE;
 const children: ChildProcess[] = [];
 /** The child processes by role, for the CPU accounting. */
 const roles = new Map<string, string>();
@@ -252,13 +256,15 @@ async function main(): Promise<void> {
     }
     return n;
   };
-  /** Waits (up to a minute) until the worker has caught up: outbox relayed and the jobs done. */
+  /** Waits (up to a minute) until the worker has caught up (outbox relayed, the jobs done): the ms it waited. */
   const settle = async () => {
-    for (let waited = 0; waited < 60_000 && WITH_WORKER; waited += 250) {
+    const started = Date.now();
+    for (let waited = 0; waited < 60_000 && WITH_WORKER; waited += 100) {
       const { rows: left } = await db.$client.query<{ n: number }>('select count(*)::int as n from outbox where published_at is null');
-      if (left[0]!.n === 0 && (await jobsLeft()) === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      if (left[0]!.n === 0 && (await jobsLeft()) === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    return Date.now() - started;
   };
   const sandbox = new LocalSandboxGateway({ redis, keyPrefix: QUEUE_PREFIX });
   const tokens: string[] = [];
@@ -281,12 +287,15 @@ async function main(): Promise<void> {
     netSuite = netSuiteStubEnv(`http://127.0.0.1:${NETSUITE_PORT}`);
     await waitReady(netSuite.NETSUITE_BASE_URL!, { anyAnswer: true });
   }
-  if (WITH_WORKER)
-    startChild('worker', 'workers/src/main.ts', {
+  let workerProcess: ChildProcess | null = null;
+  if (WITH_WORKER) {
+    workerProcess = startChild('worker', 'workers/src/main.ts', {
       MAIL_OUTBOX_DIR: path.join(os.tmpdir(), 'nh-bench-mail'),
       EXPORTS_DIR: path.join(os.tmpdir(), 'nh-bench-exports'),
+      ...(WORKER_NICE === undefined ? {} : { WORKER_NICE }),
       ...netSuite,
     });
+  }
   await waitReady(`http://127.0.0.1:${PORT}/readyz`);
   if (VIA_PGBOUNCER) {
     // As many server connections as the API's pool: the pooler, not its size, is what is measured.
@@ -369,6 +378,12 @@ async function main(): Promise<void> {
     if (!/ \d+\.\d+\.\d+\.\d+\(\d+\)| \[local\]/.test(title)) return 'postgres (server)';
     return title.includes(` ${new URL(DATABASE_URL).pathname.slice(1)} `) ? 'postgres (new connection)' : null;
   };
+  /** Sessions this database has had (pg_stat_database): each one a backend started, cold. */
+  const sessionsOpened = async () => {
+    await db.$client.query('select pg_stat_force_next_flush()');
+    const { rows } = await db.$client.query<{ n: number }>('select sessions::int as n from pg_stat_database where datname = current_database()');
+    return rows[0]!.n;
+  };
   /** CPU ms so far of every process of interest, by pid (a process started meanwhile counts from 0). */
   const cpuByPid = (): Map<string, { group: string; ms: number }> => {
     const found = new Map<string, { group: string; ms: number }>();
@@ -386,8 +401,13 @@ async function main(): Promise<void> {
     }
     return found;
   };
-  /** Adds each group's CPU since `before` into `into`. */
-  const addCpu = (before: Map<string, { group: string; ms: number }>, into: Map<string, number>) => {
+  /**
+   * Adds each group's CPU since `before` into `into`. The backends are named again first, so one a pool
+   * opened during the round counts for its client; only one that ended meanwhile, or that Postgres has
+   * not listed yet, stays "postgres (new connection)".
+   */
+  const addCpu = async (before: Map<string, { group: string; ms: number }>, into: Map<string, number>) => {
+    await readBackends();
     for (const [pid, { group, ms }] of cpuByPid()) into.set(group, (into.get(group) ?? 0) + ms - (before.get(pid)?.ms ?? 0));
   };
 
@@ -476,16 +496,16 @@ async function main(): Promise<void> {
     // Per process, so a Postgres backend that starts or ends during the round does not skew its group.
     const cpu0 = cpuByPid();
     await round(() => apiShop(), 1, api);
-    addCpu(cpu0, apiCpu);
+    await addCpu(cpu0, apiCpu);
     if (VIA_PGBOUNCER) {
       const cpuP = cpuByPid();
       await round(() => apiShop(agent, PGBOUNCER_PORT), 1, pooled);
-      addCpu(cpuP, pooledCpu);
+      await addCpu(cpuP, pooledCpu);
     }
     if (WITH_TAX_TABLE) await round(() => apiShop(agent, TAX_TABLE_PORT), 1, taxed);
     const cpu1 = cpuByPid();
     await round(bareShop, 1, bare);
-    addCpu(cpu1, bareCpu);
+    await addCpu(cpu1, bareCpu);
   }
   api.latencies.sort((x, y) => x - y);
   pooled.latencies.sort((x, y) => x - y);
@@ -576,7 +596,7 @@ async function main(): Promise<void> {
     );
     const used = process.cpuUsage(cpuBefore);
     const redisAfter = new Map<string, number>();
-    addCpu(redisBefore, redisAfter);
+    await addCpu(redisBefore, redisAfter);
     const perCharge = (ms: number) => (ms / fresh.length).toFixed(2);
     console.log(`CPU ms per charge of the local sandbox gateway (part of "api" above; measured in this process on ${fresh.length} charges): ${perCharge((used.user + used.system) / 1000)} in the gateway, redis ${perCharge(redisAfter.get('redis') ?? 0)}`);
   }
@@ -587,7 +607,9 @@ async function main(): Promise<void> {
 
   if (RATES.length) {
     console.log('');
-    console.log(`open model (orders arrive at a fixed rate, ${OPEN_SECONDS}s each, worker ${WITH_WORKER ? 'running' : 'off'}; latency from the due time):`);
+    // The nice value the worker set itself to (WORKER_NICE), read off its main thread.
+    const workerNice = workerProcess?.pid ? os.getPriority(workerProcess.pid) : null;
+    console.log(`open model (orders arrive at a fixed rate, ${OPEN_SECONDS}s each, worker ${workerNice === null ? 'off' : `running at nice ${workerNice}`}; latency from the due time):`);
     console.log('  rate/s  rule    achieved/s      p50      p95      p99      max  failed  CPU ms/order');
     // With the rate-table API, each rate runs on both, flat first: the table's p99 beside the flat rule's.
     const rules = WITH_TAX_TABLE ? [{ name: 'flat', port: PORT }, { name: 'table', port: TAX_TABLE_PORT }] : [{ name: 'flat', port: PORT }];
@@ -597,10 +619,14 @@ async function main(): Promise<void> {
         // Each run starts once the worker has done what the run before it left behind.
         await settle();
         await readBackends();
+        const sessions0 = await sessionsOpened();
         const cpu0 = cpuByPid();
         const run = await openRun(() => apiShop(openAgent, rule.port), rate, OPEN_SECONDS);
+        // The CPU of a run counts until the worker has caught up, so work it put off counts too.
+        const behind = WITH_WORKER ? await jobsLeft() : 0;
+        const drainMs = await settle();
         const cpu = new Map<string, number>();
-        addCpu(cpu0, cpu);
+        await addCpu(cpu0, cpu);
         const cpuMs = [...cpu.values()].reduce((a, b) => a + b, 0);
         const ms = (p: number) => `${fmt(percentile(run.latencies, p))} ms`.padStart(9);
         p99s.push(percentile(run.latencies, 99));
@@ -608,7 +634,11 @@ async function main(): Promise<void> {
           `  ${String(rate).padStart(6)}  ${rule.name.padEnd(6)}${fmt(run.ok / run.seconds).padStart(10)}${ms(50)}${ms(95)}${ms(99)}${ms(100)}  ${String(run.failed).padStart(6)}  ${(cpuMs / Math.max(1, run.ok)).toFixed(2).padStart(12)}`,
         );
         if (run.failed) console.log(`    last failure: ${lastError.slice(0, 300)}`);
-        if (process.env.BENCH_CPU_DETAIL) cpuLine(`${rate}/s ${rule.name}`, cpu, run.ok);
+        if (WITH_WORKER) console.log(`    worker: ${behind} jobs not yet done at the end of the run, all done ${(drainMs / 1000).toFixed(1)} s later`);
+        if (process.env.BENCH_CPU_DETAIL) {
+          cpuLine(`${rate}/s ${rule.name}`, cpu, run.ok);
+          console.log(`    database sessions opened during the run: ${(await sessionsOpened()) - sessions0}`);
+        }
       }
       if (p99s.length === 2) console.log(`          table − flat: p99 ${p99s[1]! - p99s[0]! >= 0 ? '+' : ''}${fmt(p99s[1]! - p99s[0]!)} ms (goal: at most +2 ms)`);
     }
