@@ -34,7 +34,7 @@
  * installed; 0 = skip), BENCH_TAX_TABLE (1; 0 = skip), BENCH_RATES (50,100,150,200; empty = skip the open
  * model), BENCH_OPEN_SECONDS (30), BENCH_CPU_DETAIL (each open-model run's CPU by process, and the
  * database sessions it opened), BENCH_WORKER_NICE (the worker's WORKER_NICE; unset: its default, 10;
- * docs/decisions/checkout.md, "The worker's priority").
+ * docs/decisions/checkout.md, "Warm connections across bursts, and the worker's priority").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * WORKER_NICE (docs/decisions/checkout.md, "The worker's priority"): the worker process lowers the CPU
+ * WORKER_NICE (docs/decisions/checkout.md, "Warm connections across bursts, and the worker's priority"): the worker process lowers the CPU
  * priority of every one of its threads at start, and threads it starts later inherit it. Each case runs in
  * a process of its own: the test runner's priority is never touched.
  */

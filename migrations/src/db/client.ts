@@ -38,8 +38,8 @@ class UnnamedStatementClient extends pg.Client {
  * opens more connections than the steady load keeps busy; closed after 10 s, they had to be opened again
  * for the next burst, and a new Postgres backend spends tens of ms on its first statements (catalogue
  * cache, plans, the report functions' PL/pgSQL), in the tail of the requests that wait on it
- * (docs/decisions/checkout.md, "Warm connections across bursts"). An idle connection costs the server
- * little next to that; `max` still bounds them.
+ * (docs/decisions/checkout.md, "Warm connections across bursts, and the worker's priority"). An idle
+ * connection costs the server little next to that; `max` still bounds them.
  */
 export const POOL_IDLE_MS = 60_000;
 

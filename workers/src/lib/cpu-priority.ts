@@ -1,7 +1,7 @@
 /**
- * The worker's CPU priority (WORKER_NICE; docs/decisions/checkout.md, "The worker's priority"). Its
- * jobs are all asynchronous to shoppers (emails, the NetSuite sync, exports, renewals), while the API
- * answers a shopper who waits. Where both share cores (one host, the Procfile), the worker at a higher
+ * The worker's CPU priority (WORKER_NICE; docs/decisions/checkout.md, "Warm connections across bursts,
+ * and the worker's priority"). Its jobs are all asynchronous to shoppers (emails, the NetSuite sync,
+ * exports, renewals), while the API answers a shopper who waits. Where both share cores (one host, the Procfile), the worker at a higher
  * nice value gives the CPU to the API (and to Postgres) when both want it, and takes what is left: a
  * burst of checkouts delays emails by seconds instead of every checkout by tens of ms. On a host of its
  * own nothing competes with it, and the nice value changes nothing.
