@@ -102,6 +102,13 @@ describe('the container image and the compose file', () => {
     expect(seconds(worker!.stop_grace_period) * 1000).toBe(workers.SHUTDOWN_GRACE_MS + 10_000);
   });
 
+  it("compose: the worker yields the CPU to web (a nice value stops at the container's cgroup, cpu_shares does not)", () => {
+    const { web, worker } = compose.services;
+    // Docker's default weight is 1024; the worker's jobs wait for web's requests when both want the cores.
+    expect(web!.cpu_shares).toBeUndefined();
+    expect(worker!.cpu_shares).toBe(128);
+  });
+
   it('.dockerignore leaves out secrets, local state and installed trees', () => {
     const ignored = read('.dockerignore')
       .split('\n')

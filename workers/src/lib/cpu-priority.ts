@@ -4,7 +4,9 @@
  * exports, renewals), while the API answers a shopper who waits. Where both share cores (one host, the Procfile), the worker at a higher
  * nice value gives the CPU to the API (and to Postgres) when both want it, and takes what is left: a
  * burst of checkouts delays emails by seconds instead of every checkout by tens of ms. On a host of its
- * own nothing competes with it, and the nice value changes nothing.
+ * own nothing competes with it, and the nice value changes nothing. A nice value ranks threads within one
+ * cgroup only: across containers (or systemd units) the cgroups' CPU weights decide, so docker-compose.yml
+ * gives the worker's container `cpu_shares` instead.
  *
  * On Linux a nice value belongs to a thread, not a process: every thread the process already has
  * (/proc/self/task: V8's and libuv's helpers as well as the main one) is set, and threads started later
