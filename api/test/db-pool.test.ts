@@ -1,12 +1,12 @@
 /**
  * The connection pool every process makes with createDb (docs/decisions/checkout.md, "Warm connections
- * across bursts"): a connection a burst opened stays open for a minute of idleness, so the next burst
+ * across bursts, and the worker's priority"): a connection a burst opened stays open for a minute of idleness, so the next burst
  * finds it warm; and idle connections alone do not keep a process alive.
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { createDb, POOL_IDLE_MS } from '@nh/server/db/client';
+import { runModuleScript } from '@nh/server/testing/module-script';
 
 const CLIENT_MODULE = path.resolve(__dirname, '../../migrations/src/db/client.ts');
 
@@ -32,22 +32,10 @@ describe('createDb pool', () => {
       const { rows } = await db.$client.query('select 41 + 1 as n');
       console.log(rows[0].n);`;
     const started = Date.now();
-    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-      child.once('error', reject);
-      child.once('exit', (exitCode) => {
-        clearTimeout(killer);
-        resolve({ code: exitCode, stdout: out });
-      });
-    });
+    const { code, stdout, stderr } = await runModuleScript(script, { timeoutMs: 30_000 });
     expect(stdout.trim()).toBe('42');
-    expect(code).toBe(0);
-    // Well under the idle timeout (and under the 30 s kill above, which would give a null code).
+    expect(code, stderr).toBe(0);
+    // Well under the idle timeout (and under the 30 s after which the child is killed, with a null code).
     expect(Date.now() - started).toBeLessThan(POOL_IDLE_MS / 2);
   }, 40_000);
 });

@@ -6,8 +6,7 @@
  * the product meanwhile skipped, one that would go over the most a line may have skipped, ended plans
  * never touched. The swap rule's own cases and the customer's email are tested beside it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as tables from '@nh/server/db/schema';
@@ -24,22 +23,14 @@ import { BULK_SWAP_STOPPED, createBulkSwapProcessor } from '../src/bulk-swap/job
 import { insertBulkSwapRun } from '@nh/server/queries/subscriptions/bulk-swap';
 import { decideSwap } from '../src/bulk-swap/swap-rule';
 import { staffChangeOf, subscriptionStaffChangeEmail } from '../src/emails/subscription-staff-change';
-import { createTestDatabase, purgeQueuePrefix, testWorkerEnv, waitFor, type TestDatabase } from './support/setup';
+import { createTestDatabase, processExited, purgeQueuePrefix, spawnWorkerProcess, testWorkerEnv, waitFor, type TestDatabase } from './support/setup';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 let tdb: TestDatabase;
 let api: TestApi;
 let manager: StaffClient;
 let env: Record<string, string>;
 
 const q = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) => tdb.db.$client.query<T>(text, values).then((r) => r.rows);
-
-function spawnWorker(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/src/main.ts'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  child.stderr?.resume();
-  return child;
-}
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 async function makeProduct(name: string, price: string, status: 'active' | 'inactive' = 'active', taxCode: string | null = null): Promise<{ id: number; name: string }> {
   const [row] = await tdb.db
@@ -106,7 +97,7 @@ describe('a bulk swap whose worker is killed mid-run', () => {
     await blocker.query('begin');
     await blocker.query('select id from subscriptions where id = $1 for no key update', [blocked]);
 
-    let worker: ChildProcess | null = spawnWorker();
+    let worker: ChildProcess | null = spawnWorkerProcess(env);
     let runId = '';
     try {
       const res = await manager.request('/api/admin/subscriptions/bulk-swap', {
@@ -124,7 +115,7 @@ describe('a bulk swap whose worker is killed mid-run', () => {
         'the worker to wait for the locked plan',
       );
       worker.kill('SIGKILL');
-      await exited(worker);
+      await processExited(worker);
       worker = null;
     } finally {
       worker?.kill('SIGKILL');

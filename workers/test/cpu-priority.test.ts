@@ -5,12 +5,12 @@
  * The values are relative to the runner's own (a child starts at its parent's), so a runner started under
  * `nice` tests the same.
  */
-import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorkerConfig } from '../src/lib/config';
-import { createTestDatabase, testWorkerEnv, waitFor, type TestDatabase } from './support/setup';
+import { runModuleScript } from '@nh/server/testing/module-script';
+import { createTestDatabase, processExited, sleep, spawnWorkerProcess, testWorkerEnv, waitFor, type TestDatabase } from './support/setup';
 import { threadNices } from './support/thread-nices';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -24,20 +24,11 @@ const BASE = os.getPriority();
 const TARGET = BASE + 4;
 const HIGHER = BASE + 8;
 
-/** Runs an ES module script under tsx in a child process; its stdout, parsed as JSON. */
-function runScript(script: string): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`script exited ${code}: ${err}`))));
-  });
+/** Runs an ES module script in a child process; its stdout, parsed as JSON. */
+async function runScript(script: string): Promise<unknown> {
+  const { code, stdout, stderr } = await runModuleScript(script);
+  if (code !== 0) throw new Error(`script exited ${code}: ${stderr}`);
+  return JSON.parse(stdout);
 }
 
 describe('WORKER_NICE', () => {
@@ -103,12 +94,7 @@ describe('WORKER_NICE', () => {
         RELAY_ENABLED: 'false',
         LOG_LEVEL: 'silent',
       });
-      const child = spawn(process.execPath, ['--import', 'tsx', 'workers/src/main.ts'], {
-        cwd: ROOT,
-        env: { ...process.env, ...env },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      child.stderr?.resume();
+      const child = spawnWorkerProcess(env);
       try {
         await waitFor(
           () => threadNices(child.pid!).length > 0 && threadNices(child.pid!).every((n) => n === TARGET),
@@ -116,12 +102,11 @@ describe('WORKER_NICE', () => {
           `every thread of the worker at nice ${TARGET}`,
         );
         // Still so once it runs (its connections and any threads started since).
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await sleep(1000);
         expect(threadNices(child.pid!).every((n) => n === TARGET)).toBe(true);
       } finally {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
-        await exited;
+        await processExited(child);
       }
     }, 40_000);
   });

@@ -2,8 +2,7 @@
  * Reliability drills: a worker process killed in the middle of a sync, Redis stopped while orders are
  * placed, and NetSuite failing until staff retry through the admin API.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import * as tables from '@nh/server/db/schema';
@@ -14,9 +13,8 @@ import { startNetSuiteStub, type NetSuiteStub } from './support/netsuite-stub';
 import { startPrivateRedis } from './support/redis-server';
 import { loadWorkerConfig } from '../src/lib/config';
 import type { WorkerRuntime } from '../src/runtime';
-import { createTestDatabase, placeOrder, purgeQueuePrefix, sleep, startTestWorkers, testWorkerConfig, testWorkerEnv, waitFor, type TestDatabase } from './support/setup';
+import { createTestDatabase, placeOrder, processExited, purgeQueuePrefix, sleep, spawnWorkerProcess, startTestWorkers, testWorkerConfig, testWorkerEnv, waitFor, type TestDatabase } from './support/setup';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 let tdb: TestDatabase;
 let stub: NetSuiteStub;
 
@@ -32,41 +30,28 @@ afterAll(async () => {
   await tdb?.drop();
 });
 
-function spawnWorker(env: Record<string, string>): ChildProcess {
-  // node --import tsx: one process, so the signals reach the worker itself (the tsx CLI is a wrapper).
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  child.stderr?.resume();
-  return child;
-}
-
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
-
 describe('reliability drills', () => {
   it('a worker killed (SIGKILL) in the middle of a sync: the order still ends synced, with one sales order', async () => {
     const env = testWorkerEnv(tdb.url, 'kill', { ...stub.env(), WORKER_QUEUES: 'erp-sync', LOG_LEVEL: 'silent' });
     stub.salesOrderDelayMs = 2500;
     const startedBefore = stub.salesOrderWritesStarted;
-    let first: ChildProcess | null = spawnWorker(env);
+    let first: ChildProcess | null = spawnWorkerProcess(env);
     let second: ChildProcess | null = null;
     try {
       const orderId = await placeOrder(tdb.db, { customerEmail: 'killed@example.com' });
       await waitFor(() => stub.salesOrderWritesStarted > startedBefore, 20_000, 'the sales-order upsert to be in flight');
       first.kill('SIGKILL');
-      await exited(first);
+      await processExited(first);
       first = null;
       expect(await statusOf(orderId)).toBe('pending');
       stub.salesOrderDelayMs = 0;
-      second = spawnWorker(env);
+      second = spawnWorkerProcess(env);
       await waitFor(async () => (await statusOf(orderId)) === 'synced', 30_000, 'synced after restart');
       expect(stub.salesOrderCount(netsuiteExternalIds.salesOrder(orderId))).toBe(1);
       expect((await orderRow(orderId)).netsuiteOrderId).toBe(stub.find('salesOrder', netsuiteExternalIds.salesOrder(orderId))!.id);
       // A graceful stop: SIGTERM drains and exits with 0.
       second.kill('SIGTERM');
-      await exited(second);
+      await processExited(second);
       expect(second.exitCode).toBe(0);
       second = null;
     } finally {
@@ -86,7 +71,7 @@ describe('reliability drills', () => {
     stub.concurrencyLimit = 100;
     stub.salesOrderDelayMs = 8000;
     const startedBefore = stub.salesOrderWritesStarted;
-    let killed: ChildProcess | null = spawnWorker(env);
+    let killed: ChildProcess | null = spawnWorkerProcess(env);
     let survivor: WorkerRuntime | null = null;
     try {
       const held: string[] = [];
@@ -100,7 +85,7 @@ describe('reliability drills', () => {
 
       killed.kill('SIGKILL');
       const killedAt = Date.now();
-      await exited(killed);
+      await processExited(killed);
       killed = null;
       stub.salesOrderDelayMs = 0;
       const all = [...held, ...waiting];

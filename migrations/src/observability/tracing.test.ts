@@ -3,14 +3,11 @@
  * disabled, registers no tracer provider and loads nothing of OpenTelemetry, and the program's preload
  * patches nothing; with it, the preload starts the SDK and the instrumented modules are patched.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { currentTraceParent, inSpan, recordSpan, tracingEnabled, tracingOn, tracingStartupWarning, tracingStatus } from './tracing';
-import { repoRootOf } from '../runtime/env';
+import { runModuleScript } from '../testing/module-script';
 import { withoutSqlLiterals } from './tracing-sdk';
 
-const ROOT = repoRootOf(import.meta.url);
 const OTEL_API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
 
 describe('tracing off (the default)', () => {
@@ -54,15 +51,8 @@ describe('tracing off (the default)', () => {
       }));
       process.exit(0);`;
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('OTEL_')));
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', '--import', './api/src/instrument.ts', '--input-type=module', '-e', script],
-      {
-        cwd: ROOT,
-        env: { ...clean, ...env },
-        timeout: 30_000,
-      },
-    );
+    const { code, stdout, stderr } = await runModuleScript(script, { preloads: ['./api/src/instrument.ts'], env: { ...clean, ...env } });
+    if (code !== 0) throw new Error(`probe exited ${code}: ${stderr}`);
     return JSON.parse(stdout.trim().split('\n').pop()!) as {
       status: { enabled: boolean; serviceName: string | null };
       apiGlobal: boolean;

@@ -2,6 +2,7 @@
  * Test support for the workers: every test file gets a database of its own (migrated and seeded, so a
  * relay in one file never claims another file's outbox rows) and a queue prefix of its own.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -81,6 +82,24 @@ export function testWorkerEnv(databaseUrl: string, label: string, env: Record<st
     ...env,
   };
 }
+
+/**
+ * The worker process itself (`workers/src/main.ts`) with `env` over this process's: node --import tsx,
+ * not the tsx CLI, so signals reach the worker and its pid is the worker's.
+ */
+export function spawnWorkerProcess(env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/src/main.ts'], {
+    cwd: path.resolve(import.meta.dirname, '../../..'),
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr?.resume();
+  return child;
+}
+
+/** Resolves once `child` has ended (at once if it has). */
+export const processExited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 export function testWorkerConfig(databaseUrl: string, label: string, env: Record<string, string> = {}): WorkerConfig {
   return loadWorkerConfig(testWorkerEnv(databaseUrl, label, env));
