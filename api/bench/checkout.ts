@@ -378,9 +378,8 @@ async function main(): Promise<void> {
     if (!/ \d+\.\d+\.\d+\.\d+\(\d+\)| \[local\]/.test(title)) return 'postgres (server)';
     return title.includes(` ${new URL(DATABASE_URL).pathname.slice(1)} `) ? 'postgres (new connection)' : null;
   };
-  /** Sessions this database has had (pg_stat_database): each one a backend started, cold. */
+  /** Sessions this database has had (pg_stat_database, as the backends have reported them): each one a backend started, cold. */
   const sessionsOpened = async () => {
-    await db.$client.query('select pg_stat_force_next_flush()');
     const { rows } = await db.$client.query<{ n: number }>('select sessions::int as n from pg_stat_database where datname = current_database()');
     return rows[0]!.n;
   };
@@ -402,9 +401,9 @@ async function main(): Promise<void> {
     return found;
   };
   /**
-   * Adds each group's CPU since `before` into `into`. The backends are named again first, so one a pool
-   * opened during the round counts for its client; only one that ended meanwhile, or that Postgres has
-   * not listed yet, stays "postgres (new connection)".
+   * Adds each group's CPU since `before` into `into` (only its times are read: a process is named at the
+   * end). The backends are named first, so one a pool opened during the round counts for its client; only
+   * one that ended meanwhile, or that Postgres has not listed yet, stays "postgres (new connection)".
    */
   const addCpu = async (before: Map<string, { group: string; ms: number }>, into: Map<string, number>) => {
     await readBackends();
@@ -492,7 +491,6 @@ async function main(): Promise<void> {
   const pooledCpu = new Map<string, number>();
   const bareCpu = new Map<string, number>();
   for (let i = 0; i < SECONDS; i++) {
-    await readBackends();
     // Per process, so a Postgres backend that starts or ends during the round does not skew its group.
     const cpu0 = cpuByPid();
     await round(() => apiShop(), 1, api);
@@ -618,7 +616,6 @@ async function main(): Promise<void> {
       for (const rule of rules) {
         // Each run starts once the worker has done what the run before it left behind.
         await settle();
-        await readBackends();
         const sessions0 = await sessionsOpened();
         const cpu0 = cpuByPid();
         const run = await openRun(() => apiShop(openAgent, rule.port), rate, OPEN_SECONDS);
