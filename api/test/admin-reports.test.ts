@@ -17,6 +17,7 @@ import { inPoolTransaction } from '@nh/server/queries/transaction';
 import { NO_REASON } from '../src/modules/admin/reports/cancellations';
 import { REPORT_MESSAGES } from '@nh/shared/contracts/admin-reports';
 import { customerFigures, revenueMix, salesFigures, topProducts, type Periods } from '@nh/server/queries/sales-reports';
+import { catchUpReportSummary, reportSummaryBacklog } from '@nh/server/queries/report-summary';
 import { comparableRows as nonZero, liveCustomerFigures, liveRevenueMix, liveSalesFigures, liveTopProducts } from '@nh/server/testing/live-sales-reports';
 import { randomUUID } from 'node:crypto';
 import { signUpShopper } from './support/shopper';
@@ -231,26 +232,47 @@ describe('the daily summary under concurrent writes', () => {
   });
 });
 
-describe('the daily summary: concurrent checkouts do not queue on the day\'s row', () => {
-  const seen: { secondWaited: unknown; slots: number[]; afterSlots: number[]; march?: unknown; figures: Array<Awaited<ReturnType<typeof summaryAndLive>>> } = { secondWaited: null, slots: [], afterSlots: [], figures: [] };
+describe("the daily summary: a checkout never waits for it, and concurrent catch-ups do not queue on the day's row", () => {
+  const seen: {
+    secondWaited: unknown;
+    summaryBefore: number;
+    pendingBefore: number;
+    catchUpWaited: unknown;
+    slots: number[];
+    afterSlots: number[];
+    pendingAfter: number;
+    march?: unknown;
+    figures: Array<Awaited<ReturnType<typeof summaryAndLive>>>;
+  } = { secondWaited: null, summaryBefore: -1, pendingBefore: -1, catchUpWaited: null, slots: [], afterSlots: [], pendingAfter: -1, figures: [] };
 
   beforeAll(async () => {
+    // No worker runs on a fresh database: the test's own calls are its only catch-ups.
     await withFreshDatabase(async (api) => {
       const pool = api.ctx.db.$client;
       const flush = { total: '20.00', status: 'processing', items: [line(1, 'Flush', 2, '10.00')] };
       const first = await pool.connect();
       const second = await pool.connect();
+      const waited = (error: { code?: string }) => error.code;
       try {
-        // The first checkout of March 3 has added to the day's rows and not committed yet.
+        // The first checkout of March 3 has not committed yet; the second, on the same day, product and
+        // store, must not wait for it (300 ms: far more than it takes).
         await first.query('begin');
         await order(api, { ...flush, email: 'first@example.com', at: '2026-03-03T10:00:00Z' }, first);
-        // The second, on the same day, product and store, must not wait for it (300 ms: far more than it takes).
         await second.query('begin');
         await second.query(`set local lock_timeout = '300ms'`);
-        seen.secondWaited = await order(api, { ...flush, email: 'second@example.com', at: '2026-03-03T11:00:00Z' }, second).then(
-          () => false,
-          (error: { code?: string }) => error.code,
-        );
+        seen.secondWaited = await order(api, { ...flush, email: 'second@example.com', at: '2026-03-03T11:00:00Z' }, second).then(() => false, waited);
+        await second.query('commit');
+        await first.query('commit');
+        // Both are noted (each order, and its customer, whose first order it is), and neither wrote the summary.
+        seen.summaryBefore = (await pool.query<{ n: number }>(`select count(*)::int as n from order_daily_facts`)).rows[0]!.n;
+        seen.pendingBefore = await reportSummaryBacklog(pool);
+        // Two catch-ups at once, each folding one order and its customer in (the two oldest notes, then the
+        // next two): the second must not wait for the first's rows.
+        await first.query('begin');
+        await first.query('select report_catch_up(2, false)');
+        await second.query('begin');
+        await second.query(`set local lock_timeout = '300ms'`);
+        seen.catchUpWaited = await second.query('select report_catch_up(2, false)').then(() => false, waited);
         await second.query('commit');
         await first.query('commit');
       } finally {
@@ -259,20 +281,29 @@ describe('the daily summary: concurrent checkouts do not queue on the day\'s row
       }
       const slotsOf = async () => (await pool.query<{ slot: number }>(`select distinct slot from order_daily_facts where day = '2026-03-03' order by slot`)).rows.map((r) => r.slot);
       seen.slots = await slotsOf();
-      // Alone again, the next order goes to the lowest slot, and a full refund of the first takes it out.
+      // Alone again, the next catch-up adds to the lowest slot, and a full refund of the first takes it out.
       await order(api, { ...flush, status: 'shipped', email: 'third@example.com', at: '2026-03-03T12:00:00Z' });
       const { rows } = await pool.query<{ id: string }>(`select id from orders where customer_email = 'first@example.com'`);
       await givenBack(api, rows[0]!.id, '20.00', 'refund', '20.00');
+      await catchUpReportSummary(pool, { wait: true });
       seen.afterSlots = await slotsOf();
+      seen.pendingAfter = await reportSummaryBacklog(pool);
       for (const p of COMPARED) seen.figures.push(await summaryAndLive(api, p));
       seen.march = (await salesFigures(pool, COMPARED[0]!)).find((r) => r.cur);
     });
   });
 
-  it('the second checkout adds to its own slot without waiting, and the reports sum the slots', () => {
+  it('the checkouts are noted, not counted, in their own transactions', () => {
     expect(seen.secondWaited).toBe(false);
+    expect(seen.summaryBefore).toBe(0);
+    expect(seen.pendingBefore).toBe(4);
+  });
+
+  it('the second catch-up adds to its own slot without waiting, and the reports sum the slots', () => {
+    expect(seen.catchUpWaited).toBe(false);
     expect(seen.slots).toEqual([0, 1]);
     expect(seen.afterSlots).toEqual([0, 1]);
+    expect(seen.pendingAfter).toBe(0);
     for (const figures of seen.figures) for (const [summary, live] of Object.values(figures)) expect(summary).toEqual(live);
     expect(seen.march).toMatchObject({ orders: 2, sales: 6000, refunds: 2000 });
   });
@@ -285,28 +316,53 @@ describe('the daily summary: a busy day refunded at once', () => {
     await withFreshDatabase(
       async (api) => {
         const pool = api.ctx.db.$client;
-        // Two rounds: 24 orders of one day and the same two products placed at once (so their rows spread
-        // over slots, each named by its latest line), then all given back at once: voided (each repair of a
-        // product's name writes the rows of every slot) or cancelled. Without the repairs' ordered locks
-        // this deadlocked (40P01) in about one transaction in ten.
+        const failed = (error: { code?: string; message: string }) => {
+          seen.failures.push(`${error.code}: ${error.message}`);
+        };
+        /** Six workers' catch-ups of a few rows each, racing the writes until `done` (each skips the others' rows). */
+        const catchUps = (done: { value: boolean }) =>
+          Array.from({ length: 6 }, async () => {
+            while (!done.value) await catchUpReportSummary(pool, { wait: false, batch: 3 }).catch(failed);
+          });
+        // Two rounds: an order of the day, then 24 of the same day and the same two products placed at once,
+        // folded in by catch-ups holding several slots at once (one holds the first order's slot, 0, while
+        // six more fold in the rest; each product's rows named by its latest line), then all given back at
+        // once (voided: each repair of a product's name writes the rows of every slot; or cancelled) while
+        // six catch-ups race the writes. Without the repairs' ordered locks this deadlocked (40P01) in about
+        // one transaction in ten.
         for (const day of ['2026-03-04', '2026-03-07']) {
+          // Its customer's note and its own, the two oldest: the held catch-up's, which no other one needs.
+          await order(api, { email: `early-${day}@example.com`, total: '20.00', status: 'processing', at: `${day}T08:00:00Z`, items: [line(1, 'Flush early', 1, '10.00'), line(2, 'Dish early', 1, '10.00')] });
           const ids = await Promise.all(
             Array.from({ length: 24 }, (_, i) =>
               order(api, { email: `busy${i}@example.com`, total: '20.00', status: 'processing', at: `${day}T12:00:${String(i).padStart(2, '0')}Z`, items: [line(1, `Flush ${i}`, 1, '10.00'), line(2, `Dish ${i}`, 1, '10.00')] }),
             ),
           );
+          const held = await pool.connect();
+          try {
+            await held.query('begin');
+            await held.query('select report_catch_up(2, false)');
+            const done = { value: false };
+            const racing = catchUps(done);
+            // The held rows count until their commit.
+            while ((await reportSummaryBacklog(pool)) > 2) await new Promise((resolve) => setTimeout(resolve, 10));
+            done.value = true;
+            await Promise.all(racing);
+            await held.query('commit');
+          } finally {
+            held.release();
+          }
           seen.slots = Math.max(seen.slots, (await pool.query<{ n: number }>(`select count(distinct slot)::int as n from order_daily_products where day = $1`, [day])).rows[0]!.n);
-          await Promise.all(
-            ids.map((id, i) =>
-              (i % 4 === 3 ? pool.query(`update orders set status = 'cancelled' where id = $1`, [id]) : givenBack(api, id, '20.00', 'void', '20.00')).catch((error: { code?: string; message: string }) => {
-                seen.failures.push(`${error.code}: ${error.message}`);
-              }),
-            ),
-          );
+          const done = { value: false };
+          const racing = catchUps(done);
+          await Promise.all(ids.map((id, i) => (i % 4 === 3 ? pool.query(`update orders set status = 'cancelled' where id = $1`, [id]) : givenBack(api, id, '20.00', 'void', '20.00')).catch(failed)));
+          done.value = true;
+          await Promise.all(racing);
+          await catchUpReportSummary(pool, { wait: true });
         }
         for (const p of COMPARED) seen.figures.push(await summaryAndLive(api, p));
       },
-      { DATABASE_POOL_MAX: '24' },
+      { DATABASE_POOL_MAX: '32' },
     );
   });
 

@@ -1,6 +1,6 @@
 /**
  * Composition of a worker process: the outbox relay, one BullMQ worker per consumed queue, the
- * schedules, and (when METRICS_PORT is set) the internal listener of metrics and health. `main.ts`
+ * schedules, the reports' summary catch-up, and (when METRICS_PORT is set) the internal listener of metrics and health. `main.ts`
  * runs it with the process environment; tests and benchmarks run it in-process.
  */
 import { Worker, type Queue, type WorkerOptions } from 'bullmq';
@@ -17,6 +17,7 @@ import { createMailer, type Mailer } from './emails/mail/transport';
 import { tracedMailer } from './tracing';
 import type { WorkerConfig } from './lib/config';
 import { OutboxRelay } from './relay/relay';
+import { startReportCatchUp, type ReportCatchUp } from './maintenance/report-summary';
 import { jobRequestId, queueProcessor } from './jobs/define';
 import { QUEUES, type WorkerContext } from './registry/queues';
 import { registerSchedules } from './schedules';
@@ -33,6 +34,8 @@ export interface WorkerRuntime {
   queues: Record<QueueName, Queue>;
   workers: Map<QueueName, Worker>;
   relay: OutboxRelay | null;
+  /** Folds the writes noted since into the reports' summary every REPORT_CATCH_UP_MS (null when 0). */
+  reportCatchUp: ReportCatchUp | null;
   mailer: Mailer;
   /** The gateway renewals charge and the payment reconciliation asks (null when card payments are not configured). */
   gateway: PaymentGateway | null;
@@ -97,6 +100,7 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger, over
 
   const relay = config.RELAY_ENABLED ? new OutboxRelay({ db, queues, config, log }) : null;
   relay?.start();
+  const reportCatchUp = config.REPORT_CATCH_UP_MS > 0 ? startReportCatchUp({ db, intervalMs: config.REPORT_CATCH_UP_MS, log }) : null;
 
   let closing: Promise<void> | null = null;
   const health = workerHealth({
@@ -126,7 +130,7 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger, over
 
   const close = (graceMs = config.SHUTDOWN_GRACE_MS) => {
     closing ??= (async () => {
-      await relay?.stop();
+      await Promise.all([relay?.stop(), reportCatchUp?.stop()]);
       const all = [...workers.values()];
       const graceful = Promise.all(all.map((w) => w.close()));
       let timer: NodeJS.Timeout | undefined;
@@ -152,5 +156,5 @@ export async function startWorkerRuntime(config: WorkerConfig, log: Logger, over
     return closing;
   };
 
-  return { config, db, queues, workers, relay, mailer, gateway, tax, metrics, close };
+  return { config, db, queues, workers, relay, reportCatchUp, mailer, gateway, tax, metrics, close };
 }

@@ -23,7 +23,7 @@ describe('worker configuration', () => {
 
   it('has the documented defaults and treats NetSuite as all-or-nothing', () => {
     const config = loadWorkerConfig({});
-    expect(config).toMatchObject({ ERP_SYNC_CONCURRENCY: 4, ERP_SYNC_ATTEMPTS: 8, RELAY_ENABLED: true, PAYMENT_RECONCILE_AFTER_MINUTES: 15, netsuite: null });
+    expect(config).toMatchObject({ ERP_SYNC_CONCURRENCY: 4, ERP_SYNC_ATTEMPTS: 8, RELAY_ENABLED: true, REPORT_CATCH_UP_MS: 1000, PAYMENT_RECONCILE_AFTER_MINUTES: 15, netsuite: null });
     expect(config.MAIL_OUTBOX_DIR).toMatch(/\.local\/mail-outbox$/);
     expect(config.EXPORTS_DIR).toMatch(/\.local\/exports$/);
     expect(loadWorkerConfig({ RELAY_ENABLED: 'false' }).RELAY_ENABLED).toBe(false);

@@ -5,6 +5,7 @@
 import { toCents } from '@nh/shared/money';
 import { INTERVAL_MONTHS } from '@nh/shared/contracts/subscriptions';
 import type { Db } from '../db/client';
+import { readSummary } from './report-summary';
 
 export interface DailySales {
   day: string;
@@ -24,7 +25,7 @@ export interface DailySales {
  * voided or refunded in full drops out, from the count of orders too. What was given back is reported beside it.
  */
 export async function salesByDay(db: Db, storeCode: string, days: number): Promise<DailySales[]> {
-  const { rows } = await db.$client.query<{ day: string; orders: number; revenue: string; refunded: string }>({
+  const rows = await readSummary<{ day: string; orders: number; revenue: string; refunded: string }>(db.$client, {
     name: 'reports_sales_by_day_summary',
     text: `with span as (
         select d::date as day from generate_series((now() at time zone 'UTC')::date - ($2::int - 1), (now() at time zone 'UTC')::date, interval '1 day') d)

@@ -1,8 +1,8 @@
 /**
- * The sales reports (issue 23), read from the daily summary (migration report_summary, kept by triggers in
- * the transaction of every order, refund and store credit write; docs/decisions/admin.md "Reports: the
- * daily summary"): a row per day (and plan/one-time, product, or customer first/previous day) and per
- * concurrent writer's slot (migration report_summary_plans; the reads sum over slots) of the range and the
+ * The sales reports (issue 23), read from the daily summary (migration report_summary; docs/decisions/admin.md
+ * "Reports: the daily summary"), caught up with every committed order, refund and store credit write
+ * before each read (./report-summary.ts readSummary): a row per day (and plan/one-time, product, or
+ * customer first/previous day) and per concurrent writer's slot (migration report_summary_plans; the reads sum over slots) of the range and the
  * period before it, instead of every order. What counts is the summary's one rule
  * (`report_order_facts_of`): an order counts on the UTC day it was placed when it took money (processing,
  * shipped, delivered); given back is its approved card refunds and voids and its refunds to store credit,
@@ -10,6 +10,7 @@
  * `migrations/src/testing/live-sales-reports.ts` counts the same from the orders, the summary's check.
  */
 import type pg from 'pg';
+import { readSummary } from './report-summary';
 
 export interface Periods {
   storeCode: string;
@@ -36,7 +37,7 @@ export interface SalesRow {
 
 /** Per period: gross sales, orders kept, units of those orders, given back (cents). */
 export async function salesFigures(pool: pg.Pool, p: Periods): Promise<SalesRow[]> {
-  const { rows } = await pool.query<SalesRow>({
+  const rows = await readSummary<SalesRow>(pool, {
     name: 'report_sales_daily',
     text: `select ${CUR} as cur, sum(sales_cents)::float8 as sales, sum(orders)::int as orders, sum(units)::int as units, sum(given_cents)::float8 as refunds
       from order_daily_facts where ${DAYS} group by 1`,
@@ -56,7 +57,7 @@ export interface TopProductRow {
 
 /** Lines of the orders kept, by product: units and line sales (price × quantity) in each period, named by the latest line of both; top `limit` by the range's units. */
 export async function topProducts(pool: pg.Pool, p: Periods, limit: number): Promise<TopProductRow[]> {
-  const { rows } = await pool.query<TopProductRow>({
+  const rows = await readSummary<TopProductRow>(pool, {
     name: 'report_top_products_daily',
     text: `select product_id, (array_agg(name order by name_at desc) filter (where name_at is not null))[1] as name,
              coalesce(sum(units) filter (where ${CUR}), 0)::int as units, coalesce(sum(sales_cents) filter (where ${CUR}), 0)::float8 as sales,
@@ -85,7 +86,7 @@ export interface CustomerRow {
  * (`prev_day`) is before the period.
  */
 export async function customerFigures(pool: pg.Pool, p: Periods): Promise<CustomerRow[]> {
-  const { rows } = await pool.query<CustomerRow>({
+  const rows = await readSummary<CustomerRow>(pool, {
     name: 'report_customers_daily',
     text: `select ${CUR} as cur, first_day >= ${LO} as is_new, coalesce(sum(customers) filter (where prev_day < ${LO}), 0)::int as customers,
              sum(orders)::int as orders, sum(revenue_cents)::float8 as revenue
@@ -105,7 +106,7 @@ export interface RevenueMixRow {
 
 /** Kept orders and their net revenue in each period, of a plan (first delivery and renewals) or one-time. */
 export async function revenueMix(pool: pg.Pool, p: Periods): Promise<RevenueMixRow[]> {
-  const { rows } = await pool.query<RevenueMixRow>({
+  const rows = await readSummary<RevenueMixRow>(pool, {
     name: 'report_revenue_mix_daily',
     text: `select ${CUR} as cur, subscription, sum(orders)::int as orders, sum(sales_cents - given_cents)::float8 as revenue
       from order_daily_facts where ${DAYS} group by 1, 2`,

@@ -36,6 +36,11 @@ const schema = z.object({
   /** Safety-net sweep of the outbox (LISTEN/NOTIFY wakes the relay at once otherwise). */
   RELAY_SWEEP_MS: int(1000, 50),
   RELAY_BATCH_SIZE: int(500, 1),
+  /**
+   * How often this process folds the writes noted since into the reports' summary (queries/report-summary.ts;
+   * every report read also does, so reports are exact whatever it is). 0 = never: another worker does.
+   */
+  REPORT_CATCH_UP_MS: int(1000),
   /** After a NOTIFY, how long the relay waits for more rows to move them in one batch (0 = at once). */
   RELAY_COALESCE_MS: int(20, 0),
   /**

@@ -1,0 +1,113 @@
+/**
+ * The reports' summary caught up after the checkout (migration report_summary_deferred,
+ * docs/decisions/checkout.md "The reports' summary, caught up after the checkout"): a paid order is only
+ * noted in its own transaction; the worker folds the notes in every REPORT_CATCH_UP_MS without any read;
+ * a catch-up killed halfway leaves its notes for the next; and a report read waits for a catch-up in
+ * progress, so it counts every committed order exactly.
+ */
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportSummaryBacklog } from '@nh/server/queries/report-summary';
+import { salesFigures, type Periods } from '@nh/server/queries/sales-reports';
+import { createTestDatabase, placeOrder, sleep, startTestWorkers, testWorkerConfig, waitFor, type TestDatabase } from './support/setup';
+
+let tdb: TestDatabase;
+let pool: pg.Pool;
+beforeAll(async () => {
+  tdb = await createTestDatabase('rsum');
+  pool = tdb.db.$client;
+});
+afterAll(async () => {
+  await tdb?.drop();
+});
+
+const today = new Date().toISOString().slice(0, 10);
+const TODAY: Periods = { storeCode: 'NH', previousFrom: today, from: today, to: today };
+const summed = async () => (await pool.query<{ orders: number }>(`select coalesce(sum(orders), 0)::int as orders from order_daily_facts`)).rows[0]!.orders;
+const factsOf = async (id: string) => (await pool.query(`select 1 from order_report_facts where order_id = $1`, [id])).rowCount;
+
+describe('the worker catches the summary up', () => {
+  it('a paid order is noted, not counted, until the worker folds it in on its interval (no read involved)', async () => {
+    const id = await placeOrder(tdb.db, { outbox: false });
+    expect(await factsOf(id)).toBe(0);
+    expect(await reportSummaryBacklog(pool)).toBeGreaterThan(0);
+    const runtime = await startTestWorkers(testWorkerConfig(tdb.url, 'rsum', { WORKER_QUEUES: 'maintenance', RELAY_ENABLED: 'false', REPORT_CATCH_UP_MS: '100' }));
+    try {
+      await waitFor(async () => (await reportSummaryBacklog(pool)) === 0, 10_000, 'notes folded in');
+      expect(await factsOf(id)).toBe(1);
+      expect(await summed()).toBe(1);
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it('REPORT_CATCH_UP_MS=0 leaves the notes to another worker (and to the reads)', async () => {
+    const runtime = await startTestWorkers(testWorkerConfig(tdb.url, 'rsum', { WORKER_QUEUES: 'maintenance', RELAY_ENABLED: 'false', REPORT_CATCH_UP_MS: '0' }));
+    try {
+      expect(runtime.reportCatchUp).toBeNull();
+      await placeOrder(tdb.db, { outbox: false });
+      await sleep(300);
+      expect(await reportSummaryBacklog(pool)).toBeGreaterThan(0);
+      expect((await salesFigures(pool, TODAY)).find((r) => r.cur)).toMatchObject({ orders: 2 });
+      expect(await reportSummaryBacklog(pool)).toBe(0);
+    } finally {
+      await runtime.close();
+    }
+  });
+});
+
+describe('a catch-up killed halfway', () => {
+  it('leaves its notes and the summary as they were; the next catch-up counts the order once', async () => {
+    const before = await summed();
+    const id = await placeOrder(tdb.db, { outbox: false });
+    const backlog = await reportSummaryBacklog(pool);
+    const victim = await pool.connect();
+    try {
+      await victim.query('begin');
+      await victim.query('select report_catch_up(100, false)');
+      const { rows } = await victim.query<{ pid: number }>('select pg_backend_pid() as pid');
+      // The connection dies before its commit, as with a worker killed mid-run.
+      victim.on('error', () => {});
+      await pool.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
+    } finally {
+      victim.release(true);
+    }
+    expect(await reportSummaryBacklog(pool)).toBe(backlog);
+    expect(await factsOf(id)).toBe(0);
+    // The next run (a worker's, on demand here: its interval is far off) takes them.
+    const runtime = await startTestWorkers(testWorkerConfig(tdb.url, 'rsum', { WORKER_QUEUES: 'maintenance', RELAY_ENABLED: 'false', REPORT_CATCH_UP_MS: '600000' }));
+    try {
+      expect(await runtime.reportCatchUp!.runNow()).toBe(backlog);
+      expect(await factsOf(id)).toBe(1);
+    } finally {
+      await runtime.close();
+    }
+    expect((await salesFigures(pool, TODAY)).find((r) => r.cur)).toMatchObject({ orders: before + 1 });
+    expect(await summed()).toBe(before + 1);
+  });
+});
+
+describe('a report read while a worker is catching up', () => {
+  it('waits for the catch-up in progress and then counts its orders', async () => {
+    const before = await summed();
+    await placeOrder(tdb.db, { outbox: false });
+    await placeOrder(tdb.db, { outbox: false });
+    const worker = await pool.connect();
+    try {
+      // The worker has taken the notes and not committed yet.
+      await worker.query('begin');
+      await worker.query('select report_catch_up(100, false)');
+      let answered = false;
+      const read = salesFigures(pool, TODAY).then((rows) => {
+        answered = true;
+        return rows;
+      });
+      await sleep(300);
+      expect(answered).toBe(false);
+      await worker.query('commit');
+      expect((await read).find((r) => r.cur)).toMatchObject({ orders: before + 2 });
+    } finally {
+      worker.release();
+    }
+  });
+});
