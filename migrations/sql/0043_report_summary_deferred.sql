@@ -4,8 +4,9 @@
 -- rows were locked. Now a trigger only notes which orders (or customers, when a first order moved) the
 -- summary must take in again, in report_pending, and report_catch_up folds the noted rows in, in batches:
 -- - the worker calls it every REPORT_CATCH_UP_MS, skipping rows another catch-up holds;
--- - every report read calls it first and waits for a catch-up in progress, so a report still counts every
---   write committed before it, as exactly as before.
+-- - every report read calls it first and waits for a catch-up in progress, so a report on the primary
+--   still counts every write committed before it, as exactly as before (on a replica, reports lag as every
+--   read there may).
 -- A catch-up is one transaction: its rows are deleted only with the summary's change, so a catch-up killed
 -- halfway leaves them for the next. The recount is the same function as before, state-based (the stored
 -- facts against the order as it is now), so a row noted twice, or an order changed again before its
@@ -76,13 +77,16 @@ END $$;
 -- Folds up to p_limit noted rows into the summary, oldest first, and answers how many it took. p_wait: a
 -- reader's call, which waits for the rows another catch-up holds (gone once it commits); otherwise those
 -- rows are skipped (the worker's call: several workers share the backlog). The orders first (which also
--- recount their customers' days), then the customers noted alone.
+-- recount their customers' days), then the customers noted alone. On a replica (DATABASE_READ_URL), or in
+-- a read-only transaction, it takes nothing: the reads there lag the primary anyway, and the primary's
+-- worker catches up.
 CREATE FUNCTION report_catch_up(p_limit int, p_wait boolean) RETURNS int LANGUAGE plpgsql AS $$
 DECLARE
   v_taken bigint[];
   v_orders uuid[];
   v_customers uuid[];
 BEGIN
+  IF pg_is_in_recovery() OR current_setting('transaction_read_only') = 'on' THEN RETURN 0; END IF;
   IF p_wait THEN
     v_taken := array(SELECT id FROM report_pending ORDER BY id LIMIT p_limit FOR UPDATE);
   ELSE
