@@ -28,16 +28,29 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
-CREATE OR REPLACE FUNCTION orders_report_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+-- An update notes an order only when what the summary counts may have changed, decided per row by the
+-- trigger's WHEN in the executor: no PL/pgSQL call and no transition tables for the many updates that
+-- change nothing counted (the NetSuite sync's marks, an email's, a shipment's), which the statement
+-- triggers paid for on every update. (Transition tables allow no column list, hence statement triggers
+-- while the refresh itself ran there: it wanted the rows of a statement at once, which the catch-up now
+-- gathers.) customer_id also moves by orders_customer_moved when user_id or customer_email is set.
+DROP TRIGGER orders_report_update ON orders;
+--> statement-breakpoint
+DROP FUNCTION orders_report_updated();
+--> statement-breakpoint
+CREATE FUNCTION orders_report_noted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM report_defer(array(
-    SELECT n.id FROM report_new n JOIN report_old o ON o.id = n.id
-    WHERE (o.status IN ('processing', 'shipped', 'delivered') OR n.status IN ('processing', 'shipped', 'delivered'))
-      AND ((o.status IN ('processing', 'shipped', 'delivered')) IS DISTINCT FROM (n.status IN ('processing', 'shipped', 'delivered'))
-        OR o.total IS DISTINCT FROM n.total OR o.items IS DISTINCT FROM n.items OR o.customer_id IS DISTINCT FROM n.customer_id
-        OR o.created_at IS DISTINCT FROM n.created_at OR o.subscription_id IS DISTINCT FROM n.subscription_id OR o.store_code IS DISTINCT FROM n.store_code)), null);
+  INSERT INTO report_pending (order_id) VALUES (NEW.id);
   RETURN NULL;
 END $$;
+--> statement-breakpoint
+CREATE TRIGGER orders_report_update AFTER UPDATE OF status, total, items, customer_id, user_id, customer_email, created_at, subscription_id, store_code ON orders
+  FOR EACH ROW
+  WHEN ((OLD.status IN ('processing', 'shipped', 'delivered') OR NEW.status IN ('processing', 'shipped', 'delivered'))
+    AND ((OLD.status IN ('processing', 'shipped', 'delivered')) IS DISTINCT FROM (NEW.status IN ('processing', 'shipped', 'delivered'))
+      OR OLD.total IS DISTINCT FROM NEW.total OR OLD.items IS DISTINCT FROM NEW.items OR OLD.customer_id IS DISTINCT FROM NEW.customer_id
+      OR OLD.created_at IS DISTINCT FROM NEW.created_at OR OLD.subscription_id IS DISTINCT FROM NEW.subscription_id OR OLD.store_code IS DISTINCT FROM NEW.store_code))
+  EXECUTE FUNCTION orders_report_noted();
 --> statement-breakpoint
 CREATE OR REPLACE FUNCTION orders_report_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -51,16 +64,37 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
+-- Card refunds and voids, the same way: a row is noted when it is (or was) a refund or void and what the
+-- summary reads of it (kind, status, amount, order) changed; a charge, the checkout's insert, fires
+-- nothing. Deleting payment rows (tests, an erasure) keeps its statement trigger.
 CREATE OR REPLACE FUNCTION payments_report_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  v_ids uuid[] := '{}';
 BEGIN
-  -- The transition tables the operation has: new rows (insert, update), old rows (update, delete).
-  IF TG_OP IN ('INSERT', 'UPDATE') THEN v_ids := v_ids || array(SELECT order_id FROM report_new WHERE kind IN ('refund', 'void')); END IF;
-  IF TG_OP IN ('UPDATE', 'DELETE') THEN v_ids := v_ids || array(SELECT order_id FROM report_old WHERE kind IN ('refund', 'void')); END IF;
-  PERFORM report_defer(v_ids, null);
+  PERFORM report_defer(array(SELECT order_id FROM report_old WHERE kind IN ('refund', 'void')), null);
   RETURN NULL;
 END $$;
+--> statement-breakpoint
+CREATE FUNCTION payments_report_noted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'UPDATE' AND OLD.order_id IS DISTINCT FROM NEW.order_id AND OLD.order_id IS NOT NULL THEN
+    INSERT INTO report_pending (order_id) VALUES (OLD.order_id);
+  END IF;
+  IF NEW.order_id IS NOT NULL THEN INSERT INTO report_pending (order_id) VALUES (NEW.order_id); END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+DROP TRIGGER payments_report_insert ON payment_transactions;
+--> statement-breakpoint
+DROP TRIGGER payments_report_update ON payment_transactions;
+--> statement-breakpoint
+CREATE TRIGGER payments_report_insert AFTER INSERT ON payment_transactions
+  FOR EACH ROW WHEN (NEW.kind IN ('refund', 'void') AND NEW.order_id IS NOT NULL)
+  EXECUTE FUNCTION payments_report_noted();
+--> statement-breakpoint
+CREATE TRIGGER payments_report_update AFTER UPDATE OF kind, status, amount, order_id ON payment_transactions
+  FOR EACH ROW
+  WHEN ((OLD.kind IN ('refund', 'void') OR NEW.kind IN ('refund', 'void'))
+    AND (OLD.kind IS DISTINCT FROM NEW.kind OR OLD.status IS DISTINCT FROM NEW.status OR OLD.amount IS DISTINCT FROM NEW.amount OR OLD.order_id IS DISTINCT FROM NEW.order_id))
+  EXECUTE FUNCTION payments_report_noted();
 --> statement-breakpoint
 CREATE OR REPLACE FUNCTION store_credit_report_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

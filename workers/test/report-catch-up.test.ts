@@ -26,6 +26,34 @@ const TODAY: Periods = { storeCode: 'NH', previousFrom: today, from: today, to: 
 const summed = async () => (await pool.query<{ orders: number }>(`select coalesce(sum(orders), 0)::int as orders from order_daily_facts`)).rows[0]!.orders;
 const factsOf = async (id: string) => (await pool.query(`select 1 from order_report_facts where order_id = $1`, [id])).rowCount;
 
+describe('what a write notes', () => {
+  /** The notes `write` added for `orderId` (after folding every earlier one in). */
+  const notedBy = async (orderId: string, write: () => Promise<unknown>) => {
+    await pool.query('select report_catch_up(100000, true)');
+    await write();
+    return (await pool.query<{ n: number }>('select count(*)::int as n from report_pending where order_id = $1', [orderId])).rows[0]!.n;
+  };
+
+  it('notes the changes the summary counts, and none of the updates that change nothing it counts', async () => {
+    const id = await placeOrder(tdb.db, { outbox: false });
+    const q = (text: string, values: unknown[] = [id]) => () => pool.query(text, values);
+    // Nothing counted changes: the NetSuite sync's marks, a shipment (paid either way), a charge row.
+    expect(await notedBy(id, q(`update orders set netsuite_sync_status = 'synced', netsuite_order_id = 'SO1', updated_at = now() where id = $1`))).toBe(0);
+    expect(await notedBy(id, q(`update orders set status = 'shipped', carrier = 'UPS' where id = $1`))).toBe(0);
+    expect(await notedBy(id, q(`insert into payment_transactions (order_id, kind, amount, status) values ($1, 'charge', 10, 'approved')`))).toBe(0);
+    // Counted: a refund, its approval later, a customer moved by a new address, the total, cancelling.
+    expect(await notedBy(id, q(`insert into payment_transactions (order_id, kind, amount, status) values ($1, 'refund', 1, 'pending')`))).toBe(1);
+    expect(await notedBy(id, q(`update payment_transactions set status = 'approved' where order_id = $1 and kind = 'refund'`))).toBe(1);
+    expect(await notedBy(id, q(`update payment_transactions set netsuite_record_id = 'CM1' where order_id = $1 and kind = 'refund'`))).toBe(0);
+    expect(await notedBy(id, q(`update orders set customer_email = 'moved-${id}@example.com' where id = $1`))).toBe(1);
+    expect(await notedBy(id, q(`update orders set total = total + 1 where id = $1`))).toBe(1);
+    expect(await notedBy(id, q(`update orders set status = 'cancelled' where id = $1`))).toBe(1);
+    // And the summary, caught up, agrees with the order as it now is: cancelled, so not counted.
+    await pool.query('select report_catch_up(100000, true)');
+    expect(await factsOf(id)).toBe(0);
+  });
+});
+
 describe('the worker catches the summary up', () => {
   it('a paid order is noted, not counted, until the worker folds it in on its interval (no read involved)', async () => {
     const id = await placeOrder(tdb.db, { outbox: false });
