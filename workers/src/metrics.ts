@@ -3,7 +3,7 @@
  * `@nh/server/observability/metrics` (job durations and failures, the gateway's latency, and those the NetSuite
  * client, the renewals, the emails and the exports record), plus gauges read at scrape time: each
  * queue's jobs by state and the age of its oldest waiting job, the outbox rows not yet relayed and the
- * age of the oldest, and when the last renewal sweep completed. Each read gives up after
+ * age of the oldest, the reports' summary notes not yet folded in, and when the last renewal sweep completed. Each read gives up after
  * SCRAPE_READ_TIMEOUT_MS (the scrape still answers; the gauges of that read are then absent and
  * `nh_metrics_read_failures_total` counts it).
  *
@@ -17,6 +17,7 @@ import type { RedisClient } from '@nh/server/runtime/redis';
 import { createMetricsRegistry, WORKER_METRICS, withinTimeout, type Registry } from '@nh/server/observability/metrics';
 import { exportRowsPerSecond } from '@nh/server/queries/order-export';
 import { outboxBacklog } from '@nh/server/queries/outbox';
+import { reportSummaryBacklog } from '@nh/server/queries/report-summary';
 import { QUEUE_NAMES, readQueueDepth, type QueueName } from '@nh/server/runtime/queues';
 import { lastSweepAt } from './renewals/sweep';
 
@@ -120,6 +121,17 @@ export function createWorkerMetrics({ db, queues, redis }: WorkerMetricsDeps): R
       this.reset();
       const value = await outbox();
       if (value) this.set(value.oldestAge);
+    },
+  });
+
+  new Gauge({
+    name: 'nh_report_summary_pending_notes',
+    help: "Writes noted for the reports' daily summary and not yet folded in (REPORT_CATCH_UP_MS; a report read folds them in first).",
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const pending = await attempt('report_summary', () => reportSummaryBacklog(db.$client));
+      if (pending !== null) this.set(pending);
     },
   });
 

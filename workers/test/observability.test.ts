@@ -30,7 +30,7 @@ const sink = new Writable({
 beforeAll(async () => {
   tdb = await createTestDatabase('obs');
   // erp-sync is not consumed here: its jobs wait (the queue gauges), emails and renewals run.
-  const config = testWorkerConfig(tdb.url, 'obs', { WORKER_QUEUES: 'emails,renewals', METRICS_PORT: '0', EMAIL_BACKOFF_MS: '50' });
+  const config = testWorkerConfig(tdb.url, 'obs', { WORKER_QUEUES: 'emails,renewals', METRICS_PORT: '0', EMAIL_BACKOFF_MS: '50', REPORT_CATCH_UP_MS: '0' });
   runtime = await startTestWorkers(config, createLogger('workers-test', 'info', sink));
   // The real API on this file's database and queue prefix.
   api = await startTestApi({ DATABASE_URL: tdb.url, QUEUE_PREFIX: config.QUEUE_PREFIX });
@@ -136,6 +136,8 @@ describe('worker metrics', () => {
     expect(sample(text, 'nh_queue_oldest_waiting_age_seconds', { queue: 'erp-sync' })).toBeGreaterThan(0);
     expect(sample(text, 'nh_outbox_unpublished_rows')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'nh_outbox_oldest_unpublished_age_seconds')).toBeGreaterThanOrEqual(90);
+    // The paid order's notes for the reports' summary, not folded in (this runtime does no catch-up).
+    expect(sample(text, 'nh_report_summary_pending_notes')).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'nh_renewals_last_sweep_timestamp_seconds')).toBeGreaterThan(Date.now() / 1000 - 3600);
 
     // Defined for the NetSuite client, renewals, emails and exports to record on (wired later).
