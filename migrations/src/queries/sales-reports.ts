@@ -2,8 +2,8 @@
  * The sales reports (issue 23), read from the daily summary (migration report_summary; docs/decisions/admin.md
  * "Reports: the daily summary"), caught up with every committed order, refund and store credit write
  * before each read (./report-summary.ts readSummary): a row per day (and plan/one-time, product, or
- * customer first/previous day) and per concurrent writer's slot (migration report_summary_plans; the reads sum over slots) of the range and the
- * period before it, instead of every order. What counts is the summary's one rule
+ * customer first/previous day) and per concurrent catch-up's slot (migration report_summary_plans; the
+ * reads sum over slots) of the range and the period before it, instead of every order. What counts is the summary's one rule
  * (`report_order_facts_of`): an order counts on the UTC day it was placed when it took money (processing,
  * shipped, delivered); given back is its approved card refunds and voids and its refunds to store credit,
  * never more than its total; an order given back in full is no order. Money comes back as integer cents.
