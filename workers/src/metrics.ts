@@ -124,36 +124,35 @@ export function createWorkerMetrics({ db, queues, redis }: WorkerMetricsDeps): R
     },
   });
 
-  new Gauge({
+  /** A gauge of one number read at scrape time from `source` (absent from a scrape whose read failed). */
+  const scrapedGauge = ({ name, help, source, read }: { name: string; help: string; source: string; read: () => Promise<number> }) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const value = await attempt(source, read);
+        if (value !== null) this.set(value);
+      },
+    });
+  scrapedGauge({
     name: 'nh_report_summary_pending_notes',
     help: "Writes noted for the reports' daily summary and not yet folded in (REPORT_CATCH_UP_MS; a report read folds them in first).",
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const pending = await attempt('report_summary', () => reportSummaryBacklog(db.$client));
-      if (pending !== null) this.set(pending);
-    },
+    source: 'report_summary',
+    read: () => reportSummaryBacklog(db.$client),
   });
-
-  new Gauge({
+  scrapedGauge({
     name: 'nh_export_rows_per_second',
     help: 'Rows per second of the running CSV export, else of the last one finished (read from the exports table: the exporting process stays lean).',
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const rate = await attempt('exports', () => exportRowsPerSecond(db.$client));
-      if (rate !== null) this.set(rate);
-    },
+    source: 'exports',
+    read: () => exportRowsPerSecond(db.$client),
   });
-  new Gauge({
+  scrapedGauge({
     name: 'nh_renewals_last_sweep_timestamp_seconds',
     help: 'When the last completed renewal sweep started (its Redis marker; 0 when none ever completed).',
-    registers: [registry],
-    async collect() {
-      this.reset();
-      const last = await attempt('renewal_sweep', async () => ({ at: await lastSweepAt({ queue: queues.renewals, redis }) }));
-      if (last) this.set(last.at ? last.at.getTime() / 1000 : 0);
-    },
+    source: 'renewal_sweep',
+    read: async () => ((await lastSweepAt({ queue: queues.renewals, redis }))?.getTime() ?? 0) / 1000,
   });
   return registry;
 }
