@@ -237,13 +237,15 @@ describe("the daily summary: a checkout never waits for it, and concurrent catch
     secondWaited: unknown;
     summaryBefore: number;
     pendingBefore: number;
+    countedBefore: number;
+    countedAfter: number;
     catchUpWaited: unknown;
     slots: number[];
     afterSlots: number[];
     pendingAfter: number;
     march?: unknown;
     figures: Array<Awaited<ReturnType<typeof summaryAndLive>>>;
-  } = { secondWaited: null, summaryBefore: -1, pendingBefore: -1, catchUpWaited: null, slots: [], afterSlots: [], pendingAfter: -1, figures: [] };
+  } = { secondWaited: null, summaryBefore: -1, pendingBefore: -1, countedBefore: -1, countedAfter: -1, catchUpWaited: null, slots: [], afterSlots: [], pendingAfter: -1, figures: [] };
 
   beforeAll(async () => {
     // No worker runs on a fresh database: the test's own calls are its only catch-ups.
@@ -263,16 +265,18 @@ describe("the daily summary: a checkout never waits for it, and concurrent catch
         seen.secondWaited = await order(api, { ...flush, email: 'second@example.com', at: '2026-03-03T11:00:00Z' }, second).then(() => false, waited);
         await second.query('commit');
         await first.query('commit');
-        // Both are noted (each order, and its customer, whose first order it is), and neither wrote the summary.
+        // Both are noted (each order: its customer's figures wait for the same catch-up), and neither wrote
+        // the summary or the customer's figures.
         seen.summaryBefore = (await pool.query<{ n: number }>(`select count(*)::int as n from order_daily_facts`)).rows[0]!.n;
         seen.pendingBefore = await reportSummaryBacklog(pool);
-        // Two catch-ups at once, each folding one order and its customer in (the two oldest notes, then the
-        // next two): the second must not wait for the first's rows.
+        seen.countedBefore = (await pool.query<{ n: number }>(`select coalesce(sum(order_count), 0)::int as n from customers`)).rows[0]!.n;
+        // Two catch-ups at once, each folding one order and its customer in (the oldest note, then the
+        // next): the second must not wait for the first's rows.
         await first.query('begin');
-        await first.query('select report_catch_up(2, false)');
+        await first.query('select report_catch_up(1, false)');
         await second.query('begin');
         await second.query(`set local lock_timeout = '300ms'`);
-        seen.catchUpWaited = await second.query('select report_catch_up(2, false)').then(() => false, waited);
+        seen.catchUpWaited = await second.query('select report_catch_up(1, false)').then(() => false, waited);
         await second.query('commit');
         await first.query('commit');
       } finally {
@@ -281,6 +285,7 @@ describe("the daily summary: a checkout never waits for it, and concurrent catch
       }
       const slotsOf = async () => (await pool.query<{ slot: number }>(`select distinct slot from order_daily_facts where day = '2026-03-03' order by slot`)).rows.map((r) => r.slot);
       seen.slots = await slotsOf();
+      seen.countedAfter = (await pool.query<{ n: number }>(`select coalesce(sum(order_count), 0)::int as n from customers`)).rows[0]!.n;
       // Alone again, the next catch-up adds to the lowest slot, and a full refund of the first takes it out.
       await order(api, { ...flush, status: 'shipped', email: 'third@example.com', at: '2026-03-03T12:00:00Z' });
       const { rows } = await pool.query<{ id: string }>(`select id from orders where customer_email = 'first@example.com'`);
@@ -296,7 +301,10 @@ describe("the daily summary: a checkout never waits for it, and concurrent catch
   it('the checkouts are noted, not counted, in their own transactions', () => {
     expect(seen.secondWaited).toBe(false);
     expect(seen.summaryBefore).toBe(0);
-    expect(seen.pendingBefore).toBe(4);
+    expect(seen.pendingBefore).toBe(2);
+    expect(seen.countedBefore).toBe(0);
+    // The two catch-ups counted each customer's order.
+    expect(seen.countedAfter).toBe(2);
   });
 
   it('the second catch-up adds to its own slot without waiting, and the reports sum the slots', () => {

@@ -1,13 +1,16 @@
 /**
  * The back office's customers (issue 23): the list, a customer's page, notes and tags. The customers
- * table and its figures are kept by the database (triggers of migration customers), so these only read,
- * except notes and tags. Hand-written SQL through the pool: the list is bench:admin's.
+ * table and its figures are kept by the database (triggers of migration customers; since migration
+ * customer_figures_deferred, the figures are recounted by the reports' catch-up, which these reads call
+ * first), so these only read, except notes and tags. Hand-written SQL through the pool: the list is
+ * bench:admin's.
  */
 import type { CustomerListQuery } from '@nh/shared/contracts/admin-customers';
 import { CUSTOMER_PAGE_SIZE } from '@nh/shared/contracts/admin-customers';
 import type { Db, DbOrTx } from '../db/client';
 import { customerNotes, customers, type CustomerNoteRow } from '../db/schema';
 import { eq, sql } from 'drizzle-orm';
+import { catchUpReportSummary } from './report-summary';
 import { escapeLike } from './search';
 
 type Queryable = Pick<Db['$client'], 'query'>;
@@ -50,6 +53,7 @@ function idRange(prefix: string): [string, string] | null {
  * orders' primary key, then their customers).
  */
 export async function listCustomers(db: Db, q: CustomerListQuery): Promise<{ rows: CustomerListRow[]; hasMore: boolean }> {
+  await catchUpReportSummary(db.$client, { wait: true });
   const values: unknown[] = [];
   const where: string[] = [];
   const param = (v: unknown) => `$${values.push(v)}`;
@@ -91,8 +95,9 @@ export interface CustomerRowFull extends CustomerListRow {
   newsletter: boolean;
 }
 
-/** A customer by id, or by the id it had as a guest before an account took it over. */
+/** A customer by id, or by the id it had as a guest before an account took it over (its figures caught up first). */
 export async function findCustomer(db: Queryable, id: string): Promise<CustomerRowFull | null> {
+  await catchUpReportSummary(db, { wait: true });
   const { rows } = await db.query<CustomerRowFull>(
     `select ${COLUMNS}, c.user_id, u.created_at as signed_up_at,
         exists (select 1 from newsletter_subscribers n where lower(n.email) = c.email and n.unsubscribed_at is null) as newsletter

@@ -1,12 +1,17 @@
 /**
- * Catching the sales reports' daily summary up with the writes (migration report_summary_deferred): the
- * triggers of order, payment and store credit writes note in `report_pending` what the summary must take
- * in again, and `report_catch_up` folds the noted rows in, a batch per transaction. The worker calls it
- * on an interval (`wait: false`); every report read calls it first (`wait: true`), so a report counts
- * every write committed before it, as exactly as when the checkout's transaction recounted the summary
- * (docs/decisions/checkout.md, "The reports' summary, caught up after the checkout").
+ * Catching the sales reports' daily summary and the customers' figures up with the writes (migrations
+ * report_summary_deferred, customer_figures_deferred): the triggers of order, payment and store credit
+ * writes note in `report_pending` what must be counted again, and `report_catch_up` recounts the noted
+ * orders' customers and folds the orders into the summary, a batch per transaction. The worker calls it
+ * on an interval (`wait: false`); every report read and the staff's customer list and page call it first
+ * (`wait: true`), so they count every write committed before them, as exactly as when the checkout's
+ * transaction recounted them (docs/decisions/checkout.md, "The reports' summary, caught up after the
+ * checkout", and "The customers' figures, caught up with the reports").
  */
 import type pg from 'pg';
+
+/** A pool, or a client outside any transaction (a catch-up commits its own batches). */
+type Queryable = Pick<pg.Pool, 'query'>;
 
 /** Noted rows folded in per transaction: a backlog (a seed, a bulk import) goes in slices this size. */
 export const REPORT_CATCH_UP_BATCH = 5000;
@@ -24,7 +29,7 @@ export interface CatchUpOptions {
 }
 
 /** Folds every noted row into the summary, batch after batch; answers how many rows it took. */
-export async function catchUpReportSummary(pool: pg.Pool, { wait, batch = REPORT_CATCH_UP_BATCH }: CatchUpOptions): Promise<number> {
+export async function catchUpReportSummary(pool: Queryable, { wait, batch = REPORT_CATCH_UP_BATCH }: CatchUpOptions): Promise<number> {
   let total = 0;
   for (;;) {
     const taken = await catchUpBatch(pool, wait, batch);
@@ -33,7 +38,7 @@ export async function catchUpReportSummary(pool: pg.Pool, { wait, batch = REPORT
   }
 }
 
-async function catchUpBatch(pool: pg.Pool, wait: boolean, batch: number, attempt = 1): Promise<number> {
+async function catchUpBatch(pool: Queryable, wait: boolean, batch: number, attempt = 1): Promise<number> {
   try {
     const { rows } = await pool.query<{ taken: number }>({ name: 'report_catch_up', text: 'select report_catch_up($1, $2) as taken', values: [batch, wait] });
     return rows[0]!.taken;
