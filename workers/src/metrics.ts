@@ -138,7 +138,7 @@ export function createWorkerMetrics({ db, queues, redis }: WorkerMetricsDeps): R
     });
   scrapedGauge({
     name: 'nh_report_summary_pending_notes',
-    help: "Writes noted for the reports' daily summary and not yet folded in (REPORT_CATCH_UP_MS; a report read folds them in first).",
+    help: "Writes noted for the reports' daily summary and the customers' figures and not yet folded in (REPORT_CATCH_UP_MS; a report read or a customer read folds them in first).",
     source: 'report_summary',
     read: () => reportSummaryBacklog(db.$client),
   });

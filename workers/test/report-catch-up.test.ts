@@ -3,7 +3,8 @@
  * docs/decisions/checkout.md "The reports' summary, caught up after the checkout"): a paid order is only
  * noted in its own transaction; the worker folds the notes in every REPORT_CATCH_UP_MS without any read;
  * a catch-up killed halfway leaves its notes for the next; and a report read waits for a catch-up in
- * progress, so it counts every committed order exactly.
+ * progress, so it counts every committed order exactly. The customers' figures ride on the same notes
+ * (migration customer_figures_deferred): the catch-up recounts the noted orders' customers.
  */
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +26,14 @@ const today = new Date().toISOString().slice(0, 10);
 const TODAY: Periods = { storeCode: 'NH', previousFrom: today, from: today, to: today };
 const summed = async () => (await pool.query<{ orders: number }>(`select coalesce(sum(orders), 0)::int as orders from order_daily_facts`)).rows[0]!.orders;
 const factsOf = async (id: string) => (await pool.query(`select 1 from order_report_facts where order_id = $1`, [id])).rowCount;
+/** The order's customer's figures as stored, and the order's total in cents. */
+const figuresOf = async (orderId: string) =>
+  (
+    await pool.query<{ order_count: number; spend_cents: string; first_order_at: Date | null; total_cents: string }>(
+      `select c.order_count, c.spend_cents::text, c.first_order_at, round(o.total * 100)::text as total_cents from orders o join customers c on c.id = o.customer_id where o.id = $1`,
+      [orderId],
+    )
+  ).rows[0]!;
 
 describe('what a write notes', () => {
   /** The notes `write` added for `orderId` (after folding every earlier one in). */
@@ -58,12 +67,17 @@ describe('the worker catches the summary up', () => {
   it('a paid order is noted, not counted, until the worker folds it in on its interval (no read involved)', async () => {
     const id = await placeOrder(tdb.db, { outbox: false });
     expect(await factsOf(id)).toBe(0);
+    expect(await figuresOf(id)).toMatchObject({ order_count: 0, spend_cents: '0', first_order_at: null });
     expect(await reportSummaryBacklog(pool)).toBeGreaterThan(0);
     const runtime = await startTestWorkers(testWorkerConfig(tdb.url, 'rsum', { WORKER_QUEUES: 'maintenance', RELAY_ENABLED: 'false', REPORT_CATCH_UP_MS: '100' }));
     try {
       await waitFor(async () => (await reportSummaryBacklog(pool)) === 0, 10_000, 'notes folded in');
       expect(await factsOf(id)).toBe(1);
       expect(await summed()).toBe(1);
+      // The customer's figures, recounted by the same catch-up.
+      const figures = await figuresOf(id);
+      expect(figures).toMatchObject({ order_count: 1, spend_cents: figures.total_cents });
+      expect(figures.first_order_at).not.toBeNull();
     } finally {
       await runtime.close();
     }
@@ -107,6 +121,10 @@ describe('a catch-up killed halfway', () => {
     try {
       expect(await runtime.reportCatchUp!.runNow()).toBe(backlog);
       expect(await factsOf(id)).toBe(1);
+      // The customer's first order moved in that catch-up, which counted the customer's report days
+      // itself: it noted nothing for a next one.
+      expect(await figuresOf(id)).toMatchObject({ order_count: 1 });
+      expect(await reportSummaryBacklog(pool)).toBe(0);
     } finally {
       await runtime.close();
     }

@@ -1,6 +1,7 @@
 /**
- * Keeps the reports' daily summary close behind the writes: every REPORT_CATCH_UP_MS, folds in what the
- * order, payment and store credit triggers noted since (queries/report-summary.ts). Rows another worker
+ * Keeps the reports' daily summary and the customers' figures close behind the writes: every
+ * REPORT_CATCH_UP_MS, folds in what the order, payment and store credit triggers noted since, and
+ * recounts those orders' customers (queries/report-summary.ts). Rows another worker
  * is folding are skipped, so several workers share a backlog. A report read catches up by itself first,
  * so this loop only keeps those reads short; a failed run is retried on the next tick.
  */
