@@ -396,7 +396,11 @@ describe('admin area in the browser', () => {
     await poll(() => panel.getByRole('button', { name: /^Retry failed \(\d+\)$/ }).isVisible()).toBe(true);
 
     await page.getByLabel('Search orders').fill(orderId.slice(0, 8));
+    // The search settles (after its typing delay) into the address before the row is opened, so no late
+    // search can take the list's place while the order loads on a slow machine.
+    await poll(() => new URL(page.url()).searchParams.get('q')).toBe(orderId.slice(0, 8));
     await page.getByTestId(`order-${orderId}`).click();
+    await poll(() => page.getByRole('heading', { name: `Order ${orderId}` }).isVisible()).toBe(true);
     await visible(page, 'NetSuite said no');
     await page.getByRole('button', { name: 'Retry sync' }).click();
     await visible(page, 'Sync retry queued');
