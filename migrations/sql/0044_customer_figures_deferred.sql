@@ -104,6 +104,10 @@ BEGIN
   PERFORM set_config('nh.catching_up', 'on', true);
   PERFORM customer_refresh_many(v_figures);
   PERFORM set_config('nh.catching_up', 'off', true);
-  PERFORM report_refresh_orders(v_orders, true, array(SELECT DISTINCT c FROM unnest(v_customers || v_figures) c ORDER BY c));
+  -- The orders are locked already. A first order moved above belongs to an order of the batch whose facts
+  -- changed (facts hold every paid order's customer and time), and the summary's refresh recounts the days
+  -- of those orders' customers (old and new) itself; one moved by an order outside the batch is recounted
+  -- with that order's own note.
+  PERFORM report_refresh_orders(v_orders, false, v_customers);
   RETURN cardinality(v_taken);
 END $$;
