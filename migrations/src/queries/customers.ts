@@ -1,8 +1,8 @@
 /**
  * The back office's customers (issue 23): the list, a customer's page, notes and tags. The customers
  * table and its figures are kept by the database (triggers of migration customers; since migration
- * customer_figures_deferred, the figures are recounted by the reports' catch-up, which these reads call
- * first), so these only read, except notes and tags. Hand-written SQL through the pool: the list is
+ * customer_figures_deferred, the figures are recounted by the reports' catch-up, which the list, the
+ * customer's page and the privacy export call first), so these only read, except notes and tags. Hand-written SQL through the pool: the list is
  * bench:admin's.
  */
 import type { CustomerListQuery } from '@nh/shared/contracts/admin-customers';
@@ -95,9 +95,11 @@ export interface CustomerRowFull extends CustomerListRow {
   newsletter: boolean;
 }
 
-/** A customer by id, or by the id it had as a guest before an account took it over (its figures caught up first). */
+/**
+ * A customer by id, or by the id it had as a guest before an account took it over. Its figures are as
+ * the last catch-up left them: a read that shows them catches up first (`catchUpReportSummary`).
+ */
 export async function findCustomer(db: Queryable, id: string): Promise<CustomerRowFull | null> {
-  await catchUpReportSummary(db, { wait: true });
   const { rows } = await db.query<CustomerRowFull>(
     `select ${COLUMNS}, c.user_id, u.created_at as signed_up_at,
         exists (select 1 from newsletter_subscribers n where lower(n.email) = c.email and n.unsubscribed_at is null) as newsletter

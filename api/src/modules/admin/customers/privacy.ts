@@ -10,14 +10,14 @@ import { anonymiseCustomerRows, cancelPlansForPrivacy, customerExport, openPlans
 import { lockCustomerTags } from '@nh/server/queries/customers';
 import { CUSTOMER_MESSAGES } from '@nh/shared/contracts/admin-customers';
 import { AppError } from '../../../lib/errors';
-import { loadCustomer } from './service';
+import { loadCustomer, loadCustomerWithFigures } from './service';
 
 /** What replaces the email (a reserved domain: nothing is ever sent there) and the other personal values. */
 export const anonymisedEmail = (id: string) => `anonymised-${id}@anonymised.invalid`;
 export const REMOVED = 'Anonymised';
 
 export async function exportCustomer(db: Db, id: string, actor: AuditActor): Promise<Record<string, unknown>> {
-  const c = await loadCustomer(db, id);
+  const c = await loadCustomerWithFigures(db, id);
   return db.transaction(async (tx) => {
     const data = await customerExport(tx, { id: c.id, email: c.email, userId: c.user_id });
     const counts = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Array.isArray(v) ? v.length : v ? 1 : 0]));

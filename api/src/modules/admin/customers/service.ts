@@ -4,6 +4,7 @@
  */
 import type { Db } from '@nh/server/db/client';
 import { recordAudit, type AuditActor } from '@nh/server/queries/audit';
+import { catchUpReportSummary } from '@nh/server/queries/report-summary';
 import {
   customerRecords,
   findCustomer,
@@ -63,6 +64,16 @@ export async function loadCustomer(db: Db, id: string): Promise<CustomerRowFull>
   return row;
 }
 
+/**
+ * The customer, with figures that count every write committed before (migration
+ * customer_figures_deferred): for the reads that show them, the page and the privacy export; the
+ * actions that only need the customer's row do not wait for a catch-up.
+ */
+export async function loadCustomerWithFigures(db: Db, id: string): Promise<CustomerRowFull> {
+  await catchUpReportSummary(db.$client, { wait: true });
+  return loadCustomer(db, id);
+}
+
 const toNote = (n: { id: number; body: string; orderId: string | null; staffName: string; at: Date }): CustomerNote => ({
   id: n.id,
   body: n.body,
@@ -110,7 +121,7 @@ export function detailOf(c: CustomerRowFull, rec: CustomerRecords, credit: Custo
 }
 
 export async function customerDetail(db: Db, id: string): Promise<CustomerDetail> {
-  const c = await loadCustomer(db, id);
+  const c = await loadCustomerWithFigures(db, id);
   const [rec, credit] = await Promise.all([customerRecords(db, c), creditOf(db, c)]);
   return detailOf(c, rec, credit);
 }
